@@ -1,0 +1,121 @@
+"""The encounter's state: what a fold over its events gives. Never stored as the truth."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from combat.events import AttackProfile, CombatantSpec, ConditionSpec
+
+__all__ = [
+    "Economy",
+    "Combatant",
+    "Tie",
+    "Help",
+    "PendingCheck",
+    "EncounterState",
+    "with_combatant",
+]
+
+
+class Economy(msgspec.Struct, frozen=True, kw_only=True):
+    """What a combatant has left to spend; refreshed at the start of its turn."""
+
+    movement: int = 0
+    moved: int = 0
+    action: bool = True
+    bonus_action: bool = True
+    reaction: bool = True
+    object_interaction: bool = True
+    attacks_left: int = 0
+
+
+class Combatant(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    name: str
+    kind: str
+    side: str
+    max_hp: int
+    hp: int
+    temp_hp: int = 0
+    ac: int
+    initiative_bonus: int = 0
+    speed: int = 30
+    size: str = "medium"
+    group: str | None = None
+    player: str | None = None
+    con_save: int = 0
+    attacks: tuple[AttackProfile, ...] = ()
+    attacks_per_action: int = 1
+    resistances: tuple[str, ...] = ()
+    vulnerabilities: tuple[str, ...] = ()
+    immunities: tuple[str, ...] = ()
+    status: str = "active"  # active, unconscious, dead
+    surprised: bool = False
+    initiative: int | None = None
+    conditions: tuple[ConditionSpec, ...] = ()
+    concentration: str | None = None
+    economy: Economy = Economy(reaction=True)
+    dodging: bool = False
+    disengaged: bool = False
+    readied: str | None = None
+
+    @classmethod
+    def from_spec(cls, spec: CombatantSpec) -> Combatant:
+        fields = msgspec.structs.asdict(spec)
+        fields["hp"] = spec.max_hp if spec.hp is None else spec.hp
+        return cls(**fields)
+
+    def has(self, condition: str) -> bool:
+        return any(c.name == condition for c in self.conditions)
+
+    @property
+    def unit(self) -> str:
+        """What rolls initiative as one: its group, or itself."""
+        return self.group or self.id
+
+
+class Tie(msgspec.Struct, frozen=True, kw_only=True):
+    total: int
+    units: tuple[tuple[str, ...], ...]
+    decided_by: str
+    order: tuple[str, ...] = ()  # unit ids, once ordered
+
+
+class Help(msgspec.Struct, frozen=True, kw_only=True):
+    """The Help action: the next ally attack against `against` has Advantage."""
+
+    helper: str
+    against: str
+
+
+class PendingCheck(msgspec.Struct, frozen=True, kw_only=True):
+    combatant: str
+    dc: int
+    damage: int
+
+
+class EncounterState(msgspec.Struct, frozen=True, kw_only=True):
+    ruleset: str = ""
+    name: str = ""
+    seed: int = 0
+    settings: dict[str, Any] = {}
+    version: int = 0
+    rolls: int = 0
+    phase: str = "setup"
+    round: int = 0
+    turn: str | None = None
+    combatants: dict[str, Combatant] = {}
+    ties: tuple[Tie, ...] = ()
+    helps: tuple[Help, ...] = ()
+    opportunities: tuple[tuple[str, str], ...] = ()  # (who may react, who left its reach)
+    pending_checks: tuple[PendingCheck, ...] = ()
+    winner: str | None = None
+    ended_reason: str | None = None
+
+
+def with_combatant(state: EncounterState, cid: str, **changes: Any) -> EncounterState:
+    combatants = dict(state.combatants)
+    combatants[cid] = msgspec.structs.replace(combatants[cid], **changes)
+    return msgspec.structs.replace(state, combatants=combatants)

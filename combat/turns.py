@@ -1,0 +1,145 @@
+"""Rounds and turns: whose turn it is, what refreshes at its start, and when the fight ends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import msgspec
+
+from combat.commands import EndCombat, EndTurn
+from combat.conditions import INCAPACITATING, expire_conditions, speed_of
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.events import CombatEnded, RoundEnded, RoundStarted, TurnEnded, TurnStarted
+from combat.state import Combatant, EncounterState, Economy, with_combatant
+
+__all__ = [
+    "require_turn",
+    "require_able",
+    "start_round",
+    "start_turn",
+    "advance",
+    "end_fight_if_decided",
+    "HANDLERS",
+    "APPLIERS",
+]
+
+OrderFn = Callable[[EncounterState, bool], list[str]]
+
+
+def require_turn(tx: Tx, cid: str) -> Combatant:
+    c = tx.combatant(cid)
+    if tx.state.turn != cid:
+        whose = tx.state.combatants[tx.state.turn].name if tx.state.turn else "nobody"
+        raise RuleError(
+            "turn/not-yours",
+            f"it is {whose}'s turn, not {c.name}'s",
+            allowed=f"commands for {whose}, reactions, or GM rulings",
+        )
+    return c
+
+
+def require_able(c: Combatant, doing: str) -> None:
+    blocking = [c.status] if c.status != "active" else [x.name for x in c.conditions if x.name in INCAPACITATING]
+    if blocking:
+        raise RuleError("combatant/incapacitated", f"{c.name} is {blocking[0]} and cannot {doing}")
+
+
+def start_round(tx: Tx, order: OrderFn) -> None:
+    tx.emit(RoundStarted(round=tx.state.round + 1))
+    first = order(tx.state, False)
+    if first:
+        start_turn(tx, first[0])
+
+
+def start_turn(tx: Tx, cid: str) -> None:
+    tx.emit(TurnStarted(combatant=cid, round=tx.state.round))
+    expire_conditions(tx, cid, "start")
+
+
+def advance(tx: Tx, order: OrderFn) -> None:
+    """End the current turn and start the next, wrapping into a new round."""
+    current = tx.state.turn
+    if current is not None:
+        tx.emit(TurnEnded(combatant=current))
+        expire_conditions(tx, current, "end")
+    full = order(tx.state, True)
+    after = full[full.index(current) + 1 :] if current in full else []
+    living = [cid for cid in after if tx.state.combatants[cid].status != "dead"]
+    if living:
+        start_turn(tx, living[0])
+        return
+    tx.emit(RoundEnded(round=tx.state.round))
+    start_round(tx, order)
+
+
+def end_fight_if_decided(tx: Tx) -> None:
+    """'Combat ends when one side or the other is defeated': no one left standing on all but one side."""
+    if tx.state.phase != "turns":
+        return
+    sides = {c.side for c in tx.state.combatants.values()}
+    standing = {c.side for c in tx.state.combatants.values() if c.status == "active"}
+    if len(sides) < 2 or len(standing) > 1:
+        return
+    tx.move_to("side_defeated")
+    winner = next(iter(standing), None)
+    reason = f"every foe of the {winner} side is down" if winner else "no one is left standing"
+    tx.emit(CombatEnded(winner=winner, reason=reason))
+
+
+def end_turn_handler(order: OrderFn):
+    def _end_turn(tx: Tx, cmd: EndTurn) -> None:
+        c = require_turn(tx, cmd.combatant)
+        pending = [p for p in tx.state.pending_checks]
+        if pending:
+            who = ", ".join(tx.state.combatants[p.combatant].name for p in pending)
+            raise RuleError(
+                "turn/pending-save",
+                f"{c.name}'s turn cannot end while a concentration save is owed by {who}",
+                allowed="concentration_save for " + ", ".join(p.combatant for p in pending),
+            )
+        advance(tx, order)
+
+    return _end_turn
+
+
+def _end_combat(tx: Tx, cmd: EndCombat) -> None:
+    if cmd.winner is not None and cmd.winner not in {c.side for c in tx.state.combatants.values()}:
+        raise RuleError(
+            "combat/unknown-side",
+            f"no side called '{cmd.winner}'",
+            allowed=", ".join(sorted({c.side for c in tx.state.combatants.values()})),
+        )
+    tx.emit(CombatEnded(winner=cmd.winner, reason=cmd.reason))
+
+
+def _on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
+    return msgspec.structs.replace(state, round=e.round)
+
+
+def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
+    c = state.combatants[e.combatant]
+    # A creature regains its reaction at the start of its turn; Dodge and a readied
+    # action last until then; its Help expires.
+    economy = Economy(movement=speed_of(c), reaction=True)
+    state = with_combatant(state, e.combatant, economy=economy, dodging=False, disengaged=False, readied=None)
+    helps = tuple(h for h in state.helps if h.helper != e.combatant)
+    return msgspec.structs.replace(state, turn=e.combatant, helps=helps)
+
+
+def _on_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
+    return msgspec.structs.replace(state, turn=None, opportunities=())
+
+
+def _on_combat_ended(state: EncounterState, e: CombatEnded) -> EncounterState:
+    return msgspec.structs.replace(state, winner=e.winner, ended_reason=e.reason, turn=None)
+
+
+HANDLERS = {EndCombat: _end_combat}
+APPLIERS = {
+    RoundStarted: _on_round_started,
+    RoundEnded: lambda state, e: state,
+    TurnStarted: _on_turn_started,
+    TurnEnded: _on_turn_ended,
+    CombatEnded: _on_combat_ended,
+}
