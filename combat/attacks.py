@@ -59,6 +59,7 @@ def resolve_attack(
     advantage: tuple[str, ...] = (),
     disadvantage: tuple[str, ...] = (),
     ac_bonus: int = 0,
+    roll_bonus: str | None = None,
     faces: tuple[int, ...] | None,
     damage_faces: tuple[int, ...] | None,
     uses: str,
@@ -79,7 +80,8 @@ def resolve_attack(
     if helper:
         adv.append(f"helped by {tx.state.combatants[helper].name}")
     mode = roll_mode(adv, dis)
-    roll = tx.roll(d20_notation(mode, profile.bonus), purpose="attack", roller=attacker.id, faces=faces)
+    notation = d20_notation(mode, profile.bonus) + (f"+{roll_bonus.lstrip('+')}" if roll_bonus else "")
+    roll = tx.roll(notation, purpose="attack", roller=attacker.id, faces=faces)
     natural = dice.kept_d20(roll.dice) or 0
     ac = target.ac + ac_bonus
     # "a natural 20 hits and is a Critical Hit; a natural 1 misses"
@@ -142,6 +144,7 @@ def _attack(tx: Tx, cmd: Attack) -> None:
         advantage=cmd.advantage,
         disadvantage=cmd.disadvantage,
         ac_bonus=COVER_AC[cmd.cover],
+        roll_bonus=cmd.roll_bonus,
         faces=cmd.faces,
         damage_faces=cmd.damage_faces,
         uses=uses,

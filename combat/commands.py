@@ -81,6 +81,7 @@ class Attack(Command, frozen=True, kw_only=True):
     advantage: tuple[str, ...] = ()
     disadvantage: tuple[str, ...] = ()
     cover: Cover = "none"
+    roll_bonus: str | None = None  # dice added to the attack roll, e.g. "1d4" for Bless
     faces: Faces = None
     damage_faces: Faces = None
     readied: bool = False

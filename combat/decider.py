@@ -42,6 +42,7 @@ class Ruleset:
     phases: PhaseTable
     handlers: Mapping[type[Command], Handler]
     appliers: Mapping[type[Event], Applier]
+    turn_order: Callable[[EncounterState, bool], list[str]]
     flow: Callable[["Tx"], None] = lambda tx: None
     defaults: Mapping[str, Any] = field(default_factory=dict)
 

@@ -124,5 +124,6 @@ RULESET = Ruleset(
     phases=PHASES,
     handlers=HANDLERS,
     appliers=APPLIERS,
+    turn_order=turn_order,
     flow=flow,
 )

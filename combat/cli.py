@@ -1,0 +1,300 @@
+"""The `combat` command line: a thin shell that parses, calls the application and prints."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+from uuid import UUID
+
+import click
+import msgspec
+from rich.console import Console
+from rich.progress import track
+from rich.table import Table
+
+from combat.application import Encounters, Outcome, fold_records
+from combat.commands import decode_command
+from combat.errors import RuleError
+from combat.interchange import event_schema, read_jsonl, to_jsonl
+from combat.rulesets import RULESETS, get_ruleset
+from combat.state import EncounterState
+from combat.store import DB_ENV, DEFAULT_DB, Recorded
+from projections.initiative import initiative_order
+from projections.narrative import Narrator, narrate
+from projections.state import render_state_json
+
+__all__ = ["main", "cli"]
+
+# Piped output gets a fixed, wide width so tables do not wrap and the same fight prints the same.
+out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 140)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+PROGRESS_FROM = 5000  # lines; below this a replay is instant
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _one_line_errors(fn: F) -> F:
+    """Errors print one clear line, not a traceback, and exit non-zero."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except RuleError as exc:
+            err.print(f"error: {exc}", markup=False)
+            sys.exit(2)
+        except (OSError, ValueError) as exc:
+            err.print(f"error: {exc}", markup=False)
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+db_option = click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    envvar=DB_ENV,
+    default=DEFAULT_DB,
+    show_default=True,
+    help=f"SQLite file of the event log (or set {DB_ENV}).",
+)
+
+
+def _encounter_id(value: str) -> UUID:
+    try:
+        return UUID(value)
+    except ValueError:
+        raise RuleError("encounter/bad-id", f"'{value}' is not an encounter id", allowed="the UUID printed by demo or new") from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """Run tabletop fights as an append-only log of every roll and ruling."""
+
+
+@cli.command()
+def rulesets() -> None:
+    """List the rulesets."""
+    table = Table("id", "ruleset", "what makes it different")
+    for r in RULESETS.values():
+        table.add_row(r.id, r.title, r.summary)
+    out.print(table)
+
+
+@cli.command()
+@click.option("--ruleset", "ruleset_id", default="srd-2024", show_default=True, help="Ruleset to play.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Dice seed: the same seed plays the same fight.")
+@db_option
+@click.option("--export", "export_to", type=click.Path(dir_okay=False), help="Also write the JSONL log here.")
+@_one_line_errors
+def demo(ruleset_id: str, seed: int, db: str, export_to: str | None) -> None:
+    """Play a complete scripted fight and print its narrative and final table."""
+    from combat.demo import run_demo
+
+    if get_ruleset(ruleset_id).id != "srd-2024":
+        raise RuleError("demo/none", f"there is no demo fight for {ruleset_id} yet", allowed="srd-2024")
+    narrator = Narrator()
+
+    def report(outcome: Outcome) -> None:
+        for rec in outcome.records:
+            out.print(narrator.line(rec), markup=False)
+
+    encounters = Encounters(db)
+    try:
+        encounter_id = run_demo(encounters, seed=seed, report=report)
+        state = encounters.state(encounter_id)
+        out.print()
+        _print_table(state)
+        if export_to:
+            _write_export(encounters.records(encounter_id), Path(export_to))
+    finally:
+        encounters.close()
+    err.print(f"encounter {encounter_id} in {db}" + (f", log written to {export_to}" if export_to else ""), markup=False)
+
+
+@cli.command()
+@click.option("--ruleset", "ruleset_id", default="srd-2024", show_default=True)
+@click.option("--name", default="Encounter", show_default=True)
+@click.option("--seed", type=int, default=None, help="Dice seed (random if not given).")
+@click.option("--settings", "settings_json", default=None, help="Ruleset settings as a JSON object.")
+@db_option
+@_one_line_errors
+def new(ruleset_id: str, name: str, seed: int | None, settings_json: str | None, db: str) -> None:
+    """Create an encounter and print its id."""
+    settings = json.loads(settings_json) if settings_json else None
+    encounters = Encounters(db)
+    try:
+        out.print(str(encounters.create(ruleset_id, name, seed=seed, settings=settings)))
+    finally:
+        encounters.close()
+
+
+@cli.command(name="do")
+@click.argument("encounter")
+@click.argument("command_json")
+@click.option("--actor", default="gm", show_default=True, help="Who sends it: gm or a player's name.")
+@click.option("--expected-version", type=int, default=None, help="Reject unless the log is at this seq.")
+@db_option
+@_one_line_errors
+def do_command(encounter: str, command_json: str, actor: str, expected_version: int | None, db: str) -> None:
+    """Send one command (JSON, e.g. '{"type": "end_turn", "combatant": "aria"}')."""
+    command = decode_command(command_json)
+    encounters = Encounters(db)
+    try:
+        eid = _encounter_id(encounter)
+        before = encounters.state(eid).version
+        outcome = encounters.execute(eid, command, actor=actor, expected_version=expected_version)
+        narrator = _narrator_at(encounters.records(eid, upto=before))
+        for rec in outcome.records:
+            out.print(f"{rec.seq:>5}  {narrator.line(rec)}", markup=False)
+    finally:
+        encounters.close()
+
+
+def _narrator_at(records: Iterable[Recorded]) -> Narrator:
+    narrator = Narrator()
+    for rec in records:
+        narrator.line(rec)
+    return narrator
+
+
+@cli.command()
+@click.argument("encounter")
+@click.option("--at", "at", type=int, default=None, help="The state as it was at this seq.")
+@click.option("--json", "as_json", is_flag=True, help="Print the state projection as JSON.")
+@db_option
+@_one_line_errors
+def show(encounter: str, at: int | None, as_json: bool, db: str) -> None:
+    """Show an encounter's current state (or its state at a seq)."""
+    encounters = Encounters(db)
+    try:
+        state = encounters.state(_encounter_id(encounter), at=at)
+    finally:
+        encounters.close()
+    _print_state(state, as_json)
+
+
+@cli.command()
+@click.argument("encounter")
+@db_option
+@_one_line_errors
+def log(encounter: str, db: str) -> None:
+    """Print an encounter's narrative log, one line per event."""
+    encounters = Encounters(db)
+    try:
+        records = list(encounters.records(_encounter_id(encounter)))
+    finally:
+        encounters.close()
+    for rec, line in zip(records, narrate(records)):
+        out.print(f"{rec.seq:>5}  {line}", markup=False)
+
+
+@cli.command()
+@click.argument("encounter")
+@db_option
+@_one_line_errors
+def export(encounter: str, db: str) -> None:
+    """Write an encounter's log as JSON Lines to stdout."""
+    encounters = Encounters(db)
+    try:
+        for line in to_jsonl(encounters.records(_encounter_id(encounter))):
+            sys.stdout.buffer.write(line)
+    finally:
+        encounters.close()
+
+
+@cli.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--at", "at", type=int, default=None, help="Stop after this seq.")
+@click.option("--json", "as_json", is_flag=True, help="Print the state projection as JSON.")
+@_one_line_errors
+def replay(file: str, at: int | None, as_json: bool) -> None:
+    """Rebuild the state from a JSONL log, at its end or at any seq. Never rolls dice."""
+    state = _replay(Path(file), at)
+    _print_state(state, as_json)
+
+
+@cli.command()
+def schema() -> None:
+    """Print the JSON Schema of every event (one line of the JSONL log)."""
+    out.print(json.dumps(event_schema(), indent=2, sort_keys=True), markup=False)
+
+
+@cli.command()
+@click.argument("ruleset_id", metavar="RULESET")
+@_one_line_errors
+def diagram(ruleset_id: str) -> None:
+    """Print the ruleset's phase machine as a mermaid state diagram."""
+    out.print(get_ruleset(ruleset_id).phases.mermaid(), markup=False)
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def _replay(path: Path, at: int | None) -> EncounterState:
+    lines = path.read_bytes().splitlines()
+    if at is not None:
+        if at < 1 or at > len(lines):
+            raise RuleError("replay/at", f"--at {at} is outside the log", allowed=f"1 to {len(lines)}")
+        lines = lines[:at]
+    if len(lines) >= PROGRESS_FROM and err.is_terminal:
+        lines = list(track(lines, description="reading log", console=err, transient=True))
+    return fold_records(read_jsonl(lines))
+
+
+def _write_export(records: Iterable[Recorded], path: Path) -> None:
+    with path.open("wb") as fh:
+        fh.writelines(to_jsonl(records))
+
+
+def _print_state(state: EncounterState, as_json: bool) -> None:
+    if as_json:
+        out.print(render_state_json(state), markup=False)
+        return
+    out.print(
+        f"{state.name} [{state.ruleset}] - phase {state.phase}, round {state.round}, seq {state.version}",
+        markup=False,
+    )
+    _print_table(state)
+
+
+def _print_table(state: EncounterState) -> None:
+    table = Table("", "init", "combatant", "side", "HP", "AC", "status", "conditions", "left this turn")
+    for entry in initiative_order(state):
+        c = state.combatants[entry.combatant]
+        hp = f"{c.hp}/{c.max_hp}" + (f" +{c.temp_hp}" if c.temp_hp else "")
+        conditions = ", ".join(x.name for x in c.conditions)
+        if c.concentration:
+            conditions = ", ".join(filter(None, [conditions, f"concentrating: {c.concentration}"]))
+        left = ""
+        if entry.current:
+            e = c.economy
+            left = ", ".join(
+                name for name, has in (("action", e.action or e.attacks_left), ("bonus", e.bonus_action), ("reaction", e.reaction)) if has
+            ) + f", {max(0, e.movement - e.moved)} ft"
+        table.add_row(
+            ">" if entry.current else "",
+            "" if entry.initiative is None else str(entry.initiative) + ("*" if entry.tied else ""),
+            c.name,
+            c.side,
+            hp,
+            str(c.ac),
+            c.status,
+            conditions,
+            left,
+        )
+    out.print(table)
+    if state.phase == "ended":
+        out.print(f"Ended: {state.ended_reason}" + (f" - {state.winner} win" if state.winner else ""), markup=False)
+
+
+def main() -> None:
+    cli(prog_name="combat")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+"""A scripted srd-2024 fight, played through the application like a GM would, any seed.
+
+Goblins and a bugbear ambush three adventurers on a forest road. The script decides what
+each combatant does from the current state; the dice come from the encounter's seed, so the
+same seed gives the same fight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from uuid import UUID
+
+from combat.application import Encounters, Outcome
+from combat.commands import (
+    AddCombatant,
+    ApplyCondition,
+    Attack,
+    BeginCombat,
+    BonusAction,
+    Command,
+    ConcentrationSave,
+    EndCombat,
+    EndTurn,
+    Heal,
+    MarkSurprised,
+    Move,
+    OpportunityAttack,
+    OrderTie,
+    RollInitiative,
+    SavingThrow,
+    TakeAction,
+)
+from combat.conditions import is_incapacitated
+from combat.events import AttackProfile, CombatantSpec, ConditionSpec
+from combat.initiative import unresolved_ties
+from combat.state import Combatant, EncounterState
+
+__all__ = ["run_demo", "DEMO_PARTY", "DEMO_MONSTERS"]
+
+MAX_ROUNDS = 12
+BLESSED = ("aria", "lyra")
+
+DEMO_PARTY = (
+    CombatantSpec(
+        id="aria", name="Aria", kind="pc", side="party", player="Sam", max_hp=44, ac=18, initiative_bonus=1,
+        con_save=5, attacks_per_action=2,
+        attacks=(AttackProfile(name="Longsword", bonus=6, damage="1d8+4", damage_type="slashing"),),
+    ),
+    CombatantSpec(
+        id="tomas", name="Brother Tomas", kind="pc", side="party", player="Ana", max_hp=38, ac=18, initiative_bonus=0,
+        con_save=5,
+        attacks=(AttackProfile(name="Mace", bonus=5, damage="1d6+2", damage_type="bludgeoning"),),
+    ),
+    CombatantSpec(
+        id="lyra", name="Lyra", kind="pc", side="party", player="Kim", max_hp=33, ac=15, initiative_bonus=4,
+        con_save=1,
+        attacks=(
+            AttackProfile(name="Shortbow", bonus=7, damage="1d6+4", damage_type="piercing", kind="ranged", normal_range=80, long_range=320),
+            AttackProfile(name="Shortsword", bonus=7, damage="1d6+4", damage_type="piercing"),
+        ),
+    ),
+)
+
+_SCIMITAR = AttackProfile(name="Scimitar", bonus=4, damage="1d6+2", damage_type="slashing")
+DEMO_MONSTERS = (
+    *(
+        CombatantSpec(id=f"goblin-{i}", name=f"Goblin {i}", kind="monster", side="goblins", group="goblins",
+                      max_hp=10, ac=15, initiative_bonus=2, attacks=(_SCIMITAR,))
+        for i in (1, 2, 3)
+    ),
+    CombatantSpec(
+        id="bugbear", name="Bugbear", kind="monster", side="goblins", max_hp=33, ac=14, initiative_bonus=2,
+        con_save=2, resistances=(),
+        attacks=(AttackProfile(name="Morningstar", bonus=4, damage="2d8+2", damage_type="piercing"),),
+    ),
+)
+
+
+class _Table:
+    """Sends each command as the GM and reports every appended event."""
+
+    def __init__(self, encounters: Encounters, encounter_id: UUID, report: Callable[[Outcome], None]):
+        self.encounters = encounters
+        self.id = encounter_id
+        self.report = report
+
+    @property
+    def state(self) -> EncounterState:
+        return self.encounters.state(self.id)
+
+    def __call__(self, command: Command) -> Outcome:
+        outcome = self.encounters.execute(self.id, command)
+        self.report(outcome)
+        for check in list(outcome.state.pending_checks):
+            self(ConcentrationSave(combatant=check.combatant))
+        return outcome
+
+
+def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], None]) -> UUID:
+    encounter_id = encounters.create("srd-2024", "Ambush on the forest road", seed=seed)
+    table = _Table(encounters, encounter_id, report)
+    for spec in DEMO_PARTY + DEMO_MONSTERS:
+        table(AddCombatant(combatant=spec))
+    table(BeginCombat())
+    # The goblins were hidden in the trees; Aria, at the front, never saw them coming.
+    table(MarkSurprised(combatants=("aria", "tomas")))
+    table(RollInitiative())
+    while unresolved_ties(table.state):
+        tie = unresolved_ties(table.state)[0]
+        # The GM settles mixed ties; for players-only ties the players agree on the same order.
+        order = tuple(table.state.combatants[unit[0]].unit for unit in tie.units)
+        table(OrderTie(order=order))
+    while table.state.phase == "turns":
+        state = table.state
+        if state.round > MAX_ROUNDS:
+            table(EndCombat(reason="the goblins scatter into the trees"))
+            break
+        _play_turn(table, state.combatants[state.turn])  # type: ignore[index]
+    return encounter_id
+
+
+def _foes(state: EncounterState, c: Combatant) -> list[Combatant]:
+    return [f for f in state.combatants.values() if f.side != c.side and f.status == "active"]
+
+
+def _weakest(state: EncounterState, c: Combatant) -> Combatant | None:
+    foes = _foes(state, c)
+    return min(foes, key=lambda f: (f.hp, f.id)) if foes else None
+
+
+def _play_turn(table: _Table, c: Combatant) -> None:
+    if not is_incapacitated(c) and c.status == "active":
+        {"tomas": _cleric, "lyra": _rogue, "bugbear": _bugbear}.get(c.id, _fighter)(table, c.id)
+    if table.state.phase == "turns" and table.state.turn == c.id:
+        table(EndTurn(combatant=c.id))
+
+
+def _attack_all(table: _Table, cid: str, attack: str | None = None) -> None:
+    """Use every attack of the Attack action on the weakest standing foe."""
+    while table.state.phase == "turns":
+        me = table.state.combatants[cid]
+        blessed = cid in BLESSED and table.state.combatants["tomas"].concentration is not None
+        if not (me.economy.action or me.economy.attacks_left) or is_incapacitated(me):
+            return
+        target = _weakest(table.state, me)
+        if target is None:
+            return
+        table(Attack(attacker=cid, target=target.id, attack=attack, roll_bonus="1d4" if blessed else None))
+
+
+def _fighter(table: _Table, cid: str) -> None:
+    me = table.state.combatants[cid]
+    # A wounded goblin tries to slip away from Aria and provokes her opportunity attack.
+    aria = table.state.combatants["aria"]
+    if me.group == "goblins" and me.hp <= 4 and aria.status == "active" and aria.economy.reaction:
+        outcome = table(Move(combatant=cid, feet=30, leaves_reach_of=("aria",)))
+        if ("aria", cid) in outcome.state.opportunities:
+            table(OpportunityAttack(attacker="aria", target=cid))
+        return
+    table(Move(combatant=cid, feet=10))
+    _attack_all(table, cid)
+
+
+def _cleric(table: _Table, cid: str) -> None:
+    state = table.state
+    fallen = [c for c in state.combatants.values() if c.side == "party" and c.status == "unconscious"]
+    if fallen:
+        table(BonusAction(combatant=cid, description=f"casts Healing Word on {fallen[0].name}"))
+        table(Heal(target=fallen[0].id, notation="2d4+3", source=cid))
+    if state.combatants[cid].concentration is None and state.round == 1:
+        table(TakeAction(combatant=cid, action="magic", detail="Bless on Aria and Lyra", concentration=True))
+        return
+    bugbear = state.combatants["bugbear"]
+    if state.round == 2 and bugbear.status == "active":
+        table(TakeAction(combatant=cid, action="magic", detail="Command (Grovel) on the Bugbear", target="bugbear"))
+        save = table(SavingThrow(combatant="bugbear", ability="wisdom", dc=13, bonus=0, reason="Command"))
+        if not save.records[-1].event.success:  # type: ignore[union-attr]
+            table(ApplyCondition(target="bugbear", condition=ConditionSpec(name="prone", source="tomas", ends="end", ends_on="bugbear")))
+        return
+    if state.combatants[cid].hp <= state.combatants[cid].max_hp // 3:
+        table(TakeAction(combatant=cid, action="dodge"))
+        return
+    _attack_all(table, cid)
+
+
+def _rogue(table: _Table, cid: str) -> None:
+    # Cunning Action: hide as a bonus action, then shoot from hiding with Advantage.
+    table(TakeAction(combatant=cid, action="hide", bonus=7, bonus_action=True))
+    _attack_all(table, cid, attack="Shortbow")
+
+
+def _bugbear(table: _Table, cid: str) -> None:
+    # Prone from Command, it swings from the ground (with Disadvantage) until its turn ends.
+    _attack_all(table, cid)

@@ -1,0 +1,130 @@
+"""The narrative log: one human line per event, e.g.
+`Round 2 - Goblin 1 attacks Aria: 17 vs AC 15, hit, 7 slashing`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from combat import events as ev
+from combat.store import Recorded
+
+__all__ = ["Narrator", "narrate"]
+
+
+@dataclass
+class Narrator:
+    """A fold that remembers names and the round, so each line reads on its own."""
+
+    names: dict[str, str] = field(default_factory=dict)
+    round: int = 0
+
+    def name(self, ref: str | None) -> str:
+        if ref is None:
+            return "the GM"
+        return self.names.get(ref, ref)
+
+    def line(self, rec: Recorded) -> str:
+        event = rec.event
+        if isinstance(event, ev.CombatantAdded):
+            self.names[event.combatant.id] = event.combatant.name
+            if event.combatant.group:
+                self.names.setdefault(event.combatant.group, event.combatant.group.replace("-", " ").title())
+        if isinstance(event, ev.RoundStarted):
+            self.round = event.round
+        text = _LINES.get(type(event), _generic)(self, event)
+        return f"Round {self.round} - {text}" if self.round else text
+
+
+def narrate(records: Iterable[Recorded]) -> Iterator[str]:
+    narrator = Narrator()
+    for rec in records:
+        yield narrator.line(rec)
+
+
+def _generic(n: Narrator, e: ev.Event) -> str:
+    return type(e).__name__
+
+
+def _faces(e: ev.DiceRolled) -> str:
+    return ", ".join(str(d.face) if d.kept else f"~{d.face}~" for d in e.dice)
+
+
+def _attack(n: Narrator, e: ev.AttackMade) -> str:
+    mode = "" if e.roll_mode == "normal" else f" with {e.roll_mode}"
+    kind = "opportunity attack" if e.opportunity else "attacks"
+    head = f"{n.name(e.attacker)} {kind} {n.name(e.target)}" + (f" ({e.attack})" if e.attack else "")
+    if not e.hit:
+        why = "natural 1, miss" if e.natural == 1 else "miss"
+        return f"{head}: {e.total}{mode} vs AC {e.target_ac}, {why}"
+    hit = "critical hit" if e.critical else "hit"
+    resisted = f" ({e.damage_rolled} rolled)" if e.damage != e.damage_rolled else ""
+    return f"{head}: {e.total}{mode} vs AC {e.target_ac}, {hit}, {e.damage} {e.damage_type}{resisted}"
+
+
+def _condition(n: Narrator, e: ev.ConditionApplied) -> str:
+    c = e.condition
+    until = f" until the {c.ends} of {n.name(c.ends_on)}'s turn" if c.ends else ""
+    return f"{n.name(e.target)} is {c.name}{until}"
+
+
+def _check(n: Narrator, e: ev.CheckMade) -> str:
+    result = "" if e.success is None else (" - success" if e.success else " - failure")
+    against = f" vs DC {e.dc}" if e.dc is not None else ""
+    return f"{n.name(e.combatant)} makes a {e.skill} check: {e.total}{against}{result}"
+
+
+_LINES: dict[type, Callable[[Narrator, object], str]] = {
+    ev.EncounterCreated: lambda n, e: f"Encounter '{e.name}' set up under {e.ruleset} (seed {e.seed})",
+    ev.CombatantAdded: lambda n, e: (
+        f"{e.combatant.name} joins the {e.combatant.side} side "
+        f"({'character' if e.combatant.kind == 'pc' else 'monster'}, {e.combatant.hp if e.combatant.hp is not None else e.combatant.max_hp}/{e.combatant.max_hp} HP, AC {e.combatant.ac})"
+    ),
+    ev.CombatantRemoved: lambda n, e: f"{n.name(e.combatant)} leaves the fight" + (f": {e.reason}" if e.reason else ""),
+    ev.PhaseChanged: lambda n, e: f"Phase: {e.previous} -> {e.phase}",
+    ev.SurpriseMarked: lambda n, e: f"{n.name(e.combatant)} is {'surprised' if e.surprised else 'not surprised'}",
+    ev.DiceRolled: lambda n, e: f"{n.name(e.roller)} rolls {e.notation} for {e.purpose}: [{_faces(e)}] = {e.total}"
+    + (" (entered)" if e.source == "entered" else ""),
+    ev.InitiativeSet: lambda n, e: f"{', '.join(n.name(c) for c in e.combatants)}: initiative {e.total}"
+    + (" (surprised, Disadvantage)" if e.disadvantage else ""),
+    ev.InitiativeTied: lambda n, e: f"Tie at {e.total}: "
+    + " / ".join(", ".join(n.name(c) for c in unit) for unit in e.units)
+    + (" - the players decide the order" if e.decided_by == "players" else " - the GM decides the order"),
+    ev.TieOrdered: lambda n, e: f"Tie at {e.total} settled: {', '.join(n.name(u) for u in e.order)}",
+    ev.RoundStarted: lambda n, e: "the round begins",
+    ev.RoundEnded: lambda n, e: "the round ends",
+    ev.TurnStarted: lambda n, e: f"{n.name(e.combatant)}'s turn",
+    ev.TurnEnded: lambda n, e: f"{n.name(e.combatant)} ends the turn",
+    ev.CombatEnded: lambda n, e: "Combat ends: " + e.reason + (f" ({e.winner} win)" if e.winner else ""),
+    ev.RulingMade: lambda n, e: f"GM ruling: {e.text}",
+    ev.Moved: lambda n, e: f"{n.name(e.combatant)} moves {e.feet} ft"
+    + (f" ({e.mode})" if e.mode != "walk" else "")
+    + (f", leaving the reach of {', '.join(n.name(p) for p in e.provoked)}" if e.provoked else ""),
+    ev.ActionTaken: lambda n, e: f"{n.name(e.combatant)} takes the {e.action.title()} action"
+    + (" as a bonus action" if e.uses == "bonus_action" else "")
+    + (f" against {n.name(e.target)}" if e.target else "")
+    + (f": {e.detail}" if e.detail else ""),
+    ev.BonusActionTaken: lambda n, e: f"{n.name(e.combatant)} uses a bonus action: {e.description}",
+    ev.ObjectInteracted: lambda n, e: f"{n.name(e.combatant)} interacts with an object: {e.description}",
+    ev.ReactionTaken: lambda n, e: f"{n.name(e.combatant)} uses its reaction: {e.description}",
+    ev.AttackMade: _attack,
+    ev.DamageTaken: lambda n, e: f"{n.name(e.target)} takes {e.amount} {e.damage_type} damage"
+    + (f" from {n.name(e.source)}" if e.source else "")
+    + (f" ({e.rolled} rolled)" if e.rolled != e.amount else ""),
+    ev.Healed: lambda n, e: f"{n.name(e.target)} regains {e.amount} HP" + (f" from {n.name(e.source)}" if e.source else ""),
+    ev.TempHPGranted: lambda n, e: f"{n.name(e.target)} gains {e.amount} temporary HP",
+    ev.CombatantDowned: lambda n, e: f"{n.name(e.combatant)} drops to 0 HP and "
+    + ("dies" if e.status == "dead" else "falls unconscious"),
+    ev.CombatantRevived: lambda n, e: f"{n.name(e.combatant)} is back on their feet",
+    ev.ConditionApplied: _condition,
+    ev.ConditionEnded: lambda n, e: f"{n.name(e.target)} is no longer {e.condition}" + (f" ({e.reason})" if e.reason else ""),
+    ev.ConcentrationStarted: lambda n, e: f"{n.name(e.combatant)} concentrates on {e.effect}",
+    ev.ConcentrationEnded: lambda n, e: f"{n.name(e.combatant)} loses concentration on {e.effect}: {e.reason}",
+    ev.ConcentrationCheckRequired: lambda n, e: f"{n.name(e.combatant)} must make a DC {e.dc} Constitution save to keep concentrating",
+    ev.ConcentrationChecked: lambda n, e: f"{n.name(e.combatant)} concentration save: {e.total} vs DC {e.dc} - "
+    + ("holds" if e.success else "fails"),
+    ev.SaveMade: lambda n, e: f"{n.name(e.combatant)} {e.ability} save: {e.total} vs DC {e.dc} - "
+    + ("success" if e.success else "failure")
+    + (f" ({e.reason})" if e.reason else ""),
+    ev.CheckMade: _check,
+}

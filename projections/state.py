@@ -1,0 +1,35 @@
+"""The current-state projection: phase, round, whose turn, every combatant's HP, conditions
+and economy left, in the JSON other tools read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+
+from combat.application import fold_records
+from combat.initiative import unresolved_ties
+from combat.rulesets import get_ruleset
+from combat.state import EncounterState
+from combat.store import Recorded
+from projections.initiative import initiative_order
+
+__all__ = ["state_view", "project_state", "render_state_json"]
+
+
+def state_view(state: EncounterState) -> dict[str, Any]:
+    view = msgspec.to_builtins(state)
+    view["initiative_order"] = [msgspec.to_builtins(entry) for entry in initiative_order(state)]
+    view["unresolved_ties"] = [msgspec.to_builtins(t) for t in unresolved_ties(state)]
+    view["commands"] = get_ruleset(state.ruleset).phases.commands(state.phase)
+    return view
+
+
+def project_state(records: Iterable[Recorded]) -> dict[str, Any]:
+    return state_view(fold_records(records))
+
+
+def render_state_json(state: EncounterState) -> str:
+    """Stable, sorted JSON: the same log always gives the same bytes."""
+    return msgspec.json.format(msgspec.json.encode(state_view(state), order="sorted"), indent=2).decode()
