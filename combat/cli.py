@@ -17,7 +17,7 @@ from rich.progress import track
 from rich.table import Table
 
 from combat.application import Encounters, Outcome, fold_records
-from combat.commands import decode_command
+from combat.catalog import decode_command
 from combat.errors import RuleError
 from combat.interchange import event_schema, read_jsonl, to_jsonl
 from combat.rulesets import RULESETS, get_ruleset
@@ -93,10 +93,9 @@ def rulesets() -> None:
 @_one_line_errors
 def demo(ruleset_id: str, seed: int, db: str, export_to: str | None) -> None:
     """Play a complete scripted fight and print its narrative and final table."""
-    from combat.demo import run_demo
+    from combat.demos import get_demo
 
-    if get_ruleset(ruleset_id).id != "srd-2024":
-        raise RuleError("demo/none", f"there is no demo fight for {ruleset_id} yet", allowed="srd-2024")
+    run_demo = get_demo(get_ruleset(ruleset_id).id)
     narrator = Narrator()
 
     def report(outcome: Outcome) -> None:

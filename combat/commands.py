@@ -8,13 +8,13 @@ without them the service rolls from the encounter's seed.
 from __future__ import annotations
 
 import re
-from typing import Literal, Union
+from typing import Literal
 
 import msgspec
 
 from combat.events import CombatantSpec, ConditionSpec
 
-__all__ = ["Command", "COMMAND_TYPES", "AnyCommand", "decode_command"]
+__all__ = ["Command", "COMMAND_TYPES"]
 
 Faces = tuple[int, ...] | None
 Cover = Literal["none", "half", "three-quarters", "total"]
@@ -228,25 +228,5 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     Ruling,
     EndCombat,
 )
-
-AnyCommand = Union[COMMAND_TYPES]  # type: ignore[valid-type]
-
-_decoder = msgspec.json.Decoder(AnyCommand)
-
-
-def decode_command(data: bytes | str) -> Command:
-    """Read one command from JSON, with a clear error for anything malformed."""
-    from combat.errors import RuleError
-
-    try:
-        return _decoder.decode(data)
-    except msgspec.ValidationError as exc:
-        raise RuleError(
-            "command/invalid",
-            f"invalid command: {exc}",
-            allowed="types: " + ", ".join(c.trigger() for c in COMMAND_TYPES),
-        ) from None
-    except msgspec.DecodeError as exc:
-        raise RuleError("command/malformed", f"command is not valid JSON: {exc}") from None
 
 __all__ += [t.__name__ for t in COMMAND_TYPES]

@@ -45,6 +45,10 @@ class Ruleset:
     turn_order: Callable[[EncounterState, bool], list[str]]
     flow: Callable[["Tx"], None] = lambda tx: None
     defaults: Mapping[str, Any] = field(default_factory=dict)
+    # Event and command types only this ruleset uses; the shared ones live in combat.events
+    # and combat.commands. The catalog joins them all into the public unions.
+    events: tuple[type[Event], ...] = ()
+    commands: tuple[type[Command], ...] = ()
 
     def initial_state(self) -> EncounterState:
         return EncounterState(ruleset=self.id, phase=self.phases.initial)

@@ -7,7 +7,7 @@ so a change of meaning is a new event type, never a reinterpretation of old logs
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 import msgspec
 
@@ -16,7 +16,6 @@ from combat.dice import DieFace
 __all__ = [
     "Event",
     "EVENT_TYPES",
-    "AnyEvent",
     "AttackProfile",
     "CombatantSpec",
     "ConditionSpec",
@@ -336,7 +335,5 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     SaveMade,
     CheckMade,
 )
-
-AnyEvent = Union[EVENT_TYPES]  # type: ignore[valid-type]
 
 __all__ += [t.__name__ for t in EVENT_TYPES]

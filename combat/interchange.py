@@ -15,7 +15,7 @@ from uuid import UUID
 import msgspec
 
 from combat.errors import RuleError
-from combat.events import EVENT_TYPES, AnyEvent
+from combat.catalog import ALL_EVENT_TYPES as EVENT_TYPES, AnyEvent
 from combat.store import Recorded
 
 __all__ = ["ENVELOPE", "to_line", "to_jsonl", "from_line", "read_jsonl", "event_schema"]

@@ -18,7 +18,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import Mapper, StoredEvent
 from eventsourcing.utils import get_topic
 
-from combat.events import AnyEvent
+from combat.catalog import AnyEvent
 from combat.state import EncounterState
 
 __all__ = ["Recorded", "Snapshot", "MsgspecMapper", "EventLog", "DEFAULT_DB", "DB_ENV", "store_env"]

@@ -135,14 +135,15 @@ def _play_turn(table: _Table, c: Combatant) -> None:
         table(EndTurn(combatant=c.id))
 
 
-def _attack_all(table: _Table, cid: str, attack: str | None = None) -> None:
-    """Use every attack of the Attack action on the weakest standing foe."""
+def _attack_all(table: _Table, cid: str, attack: str | None = None, prefer: str | None = None) -> None:
+    """Use every attack of the Attack action on `prefer` while it stands, else the weakest foe."""
     while table.state.phase == "turns":
         me = table.state.combatants[cid]
         blessed = cid in BLESSED and table.state.combatants["tomas"].concentration is not None
         if not (me.economy.action or me.economy.attacks_left) or is_incapacitated(me):
             return
-        target = _weakest(table.state, me)
+        preferred = table.state.combatants.get(prefer or "")
+        target = preferred if preferred and preferred.status == "active" else _weakest(table.state, me)
         if target is None:
             return
         table(Attack(attacker=cid, target=target.id, attack=attack, roll_bonus="1d4" if blessed else None))
@@ -190,5 +191,6 @@ def _rogue(table: _Table, cid: str) -> None:
 
 
 def _bugbear(table: _Table, cid: str) -> None:
-    # Prone from Command, it swings from the ground (with Disadvantage) until its turn ends.
-    _attack_all(table, cid)
+    # It goes for the chanting cleric to break his concentration. Prone from Command, it
+    # swings from the ground (with Disadvantage) until its turn ends.
+    _attack_all(table, cid, prefer="tomas")
