@@ -49,6 +49,8 @@ class Ruleset:
     # and combat.commands. The catalog joins them all into the public unions.
     events: tuple[type[Event], ...] = ()
     commands: tuple[type[Command], ...] = ()
+    # One human line per own event type: fn(narrator, event) -> str (see projections.narrative).
+    narration: Mapping[type[Event], Callable[[Any, Any], str]] = field(default_factory=dict)
 
     def initial_state(self) -> EncounterState:
         return EncounterState(ruleset=self.id, phase=self.phases.initial)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from combat import events as ev
+from combat.rulesets import RULESETS
 from combat.store import Recorded
 
 __all__ = ["Narrator", "narrate"]
@@ -128,3 +129,5 @@ _LINES: dict[type, Callable[[Narrator, object], str]] = {
     + (f" ({e.reason})" if e.reason else ""),
     ev.CheckMade: _check,
 }
+for _ruleset in RULESETS.values():
+    _LINES.update(_ruleset.narration)
