@@ -1,0 +1,85 @@
+"""The command line as a GM uses it: demo, export, replay, schema, diagram, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from click.testing import CliRunner
+
+from combat.cli import cli
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_the_same_seed_plays_the_same_fight_and_replay_shows_its_final_state(tmp_path):
+    first = run("demo", "--seed", "5", "--db", str(tmp_path / "a.db"), "--export", str(tmp_path / "x.jsonl"))
+    second = run("demo", "--seed", "5", "--db", str(tmp_path / "b.db"))
+    assert first.exit_code == 0 and "Combat ends" in first.stdout
+    assert first.stdout == second.stdout
+    replayed = run("replay", str(tmp_path / "x.jsonl"))
+    table = first.stdout[first.stdout.index("┏"):]
+    assert table.strip() in replayed.stdout
+    state = json.loads(run("replay", str(tmp_path / "x.jsonl"), "--json").stdout)
+    assert state["phase"] == "ended"
+    for cid, c in state["combatants"].items():
+        assert re.search(rf"\b{c['hp']}/{c['max_hp']}\b", table), cid
+
+
+def test_replay_at_a_seq_shows_the_fight_part_way_through(tmp_path):
+    run("demo", "--seed", "2", "--db", str(tmp_path / "a.db"), "--export", str(tmp_path / "x.jsonl"))
+    lines = (tmp_path / "x.jsonl").read_text().splitlines()
+    first_turn = next(i for i, line in enumerate(lines, 1) if '"TurnStarted"' in line)
+    state = json.loads(run("replay", str(tmp_path / "x.jsonl"), "--at", str(first_turn), "--json").stdout)
+    assert state["version"] == first_turn and state["phase"] == "turns" and state["round"] == 1
+    assert all(c["hp"] == c["max_hp"] for c in state["combatants"].values())
+
+
+def test_export_writes_the_stored_log_as_json_lines(tmp_path):
+    db = str(tmp_path / "a.db")
+    new = run("new", "--db", db, "--name", "Bridge", "--seed", "9")
+    exported = run("export", new.stdout.strip(), "--db", db)
+    [line] = exported.stdout.splitlines()
+    assert json.loads(line)["type"] == "EncounterCreated" and json.loads(line)["name"] == "Bridge"
+    assert json.loads(line)["seq"] == 1 and json.loads(line)["seed"] == 9
+
+
+def test_a_gm_can_run_a_fight_command_by_command(tmp_path):
+    db = str(tmp_path / "a.db")
+    eid = run("new", "--db", db, "--seed", "4").stdout.strip()
+    for spec in ('{"id": "aria", "name": "Aria", "kind": "pc", "side": "party", "max_hp": 12, "ac": 16}',
+                 '{"id": "goblin", "name": "Goblin", "kind": "monster", "side": "goblins", "max_hp": 7, "ac": 15}'):
+        assert run("do", eid, f'{{"type": "add_combatant", "combatant": {spec}}}', "--db", db).exit_code == 0
+    run("do", eid, '{"type": "begin_combat"}', "--db", db)
+    out = run("do", eid, '{"type": "roll_initiative", "combatant": "aria", "faces": [18]}', "--db", db).stdout
+    assert "Aria rolls 1d20+0 for initiative: [18] = 18 (entered)" in out
+    run("do", eid, '{"type": "roll_initiative", "combatant": "goblin", "faces": [3]}', "--db", db)
+    shown = run("show", eid, "--db", db, "--json")
+    assert json.loads(shown.stdout)["turn"] == "aria"
+    log = run("log", eid, "--db", db).stdout
+    assert "Round 1 - Aria's turn" in log
+
+
+def test_errors_print_one_line_and_exit_non_zero(tmp_path):
+    db = str(tmp_path / "a.db")
+    eid = run("new", "--db", db).stdout.strip()
+    result = run("do", eid, '{"type": "end_turn", "combatant": "aria"}', "--db", db)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1
+    assert "not allowed in the setup phase" in result.stderr and "add_combatant" in result.stderr
+    bad = run("do", eid, '{"type": "fireball"}', "--db", db)
+    assert bad.exit_code == 2 and bad.stderr.startswith("error: invalid command")
+    unknown = run("show", "not-an-id", "--db", db)
+    assert unknown.exit_code == 2 and "not an encounter id" in unknown.stderr
+    (tmp_path / "bad.jsonl").write_text('{"seq": 1}\n')
+    assert run("replay", str(tmp_path / "bad.jsonl")).exit_code == 2
+
+
+def test_schema_and_diagram_print_documents():
+    schema = json.loads(run("schema").stdout)
+    assert "AttackMade" in schema["$defs"]
+    diagram = run("diagram", "srd-2024").stdout
+    assert "stateDiagram-v2" in diagram and "setup --> surprise: begin_combat" in diagram
+    assert run("diagram", "chess").exit_code == 2
