@@ -21,9 +21,10 @@ import msgspec
 from eventsourcing.persistence import IntegrityError
 
 from combat.commands import Command
-from combat.decider import decide, evolve
+from combat import history
+from combat.decider import decide
 from combat.errors import RuleError
-from combat.events import EncounterCreated, Event
+from combat.events import ConflictOverridden, EncounterCreated, Event, EventsRetracted, RulingAmended
 from combat.rulesets import get_ruleset
 from combat.state import EncounterState
 from combat.store import EventLog, Recorded, Snapshot, store_env
@@ -54,20 +55,14 @@ class Outcome:
 
 
 def fold_records(records: Iterable[Recorded], state: EncounterState | None = None) -> EncounterState:
-    """The state after `records`, which must start with EncounterCreated unless `state` is given."""
-    ruleset = None
-    for rec in records:
-        if state is None:
-            if not isinstance(rec.event, EncounterCreated):
-                raise RuleError("log/no-start", "a log must begin with EncounterCreated")
-            ruleset = get_ruleset(rec.event.ruleset)
-            state = ruleset.initial_state()
-        elif ruleset is None:
-            ruleset = get_ruleset(state.ruleset)
-        state = msgspec.structs.replace(evolve(ruleset, state, rec.event), version=rec.seq)
+    """The state after `records`: a whole log, or new records on top of `state`."""
     if state is None:
-        raise RuleError("log/empty", "the log holds no events")
-    return state
+        return history.replay(records)
+    records = list(records)
+    extended = history.extend(state, records)
+    if extended is None:
+        raise ValueError("records that change the past need the whole log: use history.replay")
+    return extended
 
 
 def _now() -> datetime:
@@ -144,7 +139,10 @@ class Encounters:
             self._cache.pop(encounter_id, None)
             actual = self.state(encounter_id).version
             raise VersionConflict(state.version, actual) from None
-        new_state = fold_records(records, state if state.version else None)
+        if not state.version:
+            new_state = history.replay(records)
+        else:
+            new_state = history.extend(state, records) or history.replay(list(self.log.events.get(encounter_id)))
         self._cache[encounter_id] = new_state
         if new_state.version // SNAPSHOT_INTERVAL > state.version // SNAPSHOT_INTERVAL:
             self._snapshot(encounter_id, new_state)
@@ -171,7 +169,7 @@ class Encounters:
             state = self._load(encounter_id, None)
         else:
             newer = list(self.log.events.get(encounter_id, gt=cached.version))
-            state = fold_records(newer, cached) if newer else cached
+            state = (history.extend(cached, newer) or self._load(encounter_id, None)) if newer else cached
         self._cache[encounter_id] = state
         return state
 
@@ -181,13 +179,16 @@ class Encounters:
             for snap in self.log.snapshots.get(encounter_id, desc=True, limit=1, lte=at):
                 state = snap.state
         after = state.version if state is not None else None
-        records = self.log.events.get(encounter_id, gt=after, lte=at)
-        try:
-            return fold_records(records, state)
-        except RuleError as exc:
-            if exc.code == "log/empty":
-                raise UnknownEncounter(encounter_id) from None
-            raise
+        records = list(self.log.events.get(encounter_id, gt=after, lte=at))
+        if state is not None:
+            extended = history.extend(state, records)
+            if extended is not None:
+                return extended
+            # The past changed after the snapshot was taken: fold the whole log again.
+            records = list(self.log.events.get(encounter_id, lte=at))
+        if not records:
+            raise UnknownEncounter(encounter_id)
+        return history.replay(records)
 
     def records(self, encounter_id: UUID, *, after: int = 0, upto: int | None = None) -> Iterator[Recorded]:
         found = False
@@ -196,3 +197,130 @@ class Encounters:
             yield rec
         if not found and after == 0:
             raise UnknownEncounter(encounter_id)
+
+    # -- changing the past: undo, redo, amend, override, fork ---------------------------
+
+    def retract(
+        self,
+        encounter_id: UUID,
+        seqs: Iterable[int],
+        *,
+        reason: str,
+        actor: str = "gm",
+        expected_version: int | None = None,
+    ) -> Outcome:
+        """Undo the events at `seqs` (a retraction's seq redoes what it undid)."""
+        with self._lock(encounter_id):
+            state = self._expect(encounter_id, expected_version)
+            records = list(self.records(encounter_id))
+            targets = self._retractable(records, state, seqs)
+            return self._append(encounter_id, state, [EventsRetracted(seqs=targets, reason=_reason(reason))], actor)
+
+    def undo_last(self, encounter_id: UUID, *, reason: str, actor: str = "gm") -> Outcome:
+        """Retract everything the last command produced; undoing an undo is a redo."""
+        with self._lock(encounter_id):
+            state = self.state(encounter_id)
+            records = list(self.records(encounter_id))
+            last = records[-1]
+            if last.seq == 1:
+                raise RuleError("undo/nothing", "nothing to undo: the encounter was only just created")
+            targets = tuple(r.seq for r in records if r.command_id == last.command_id)
+            return self._append(encounter_id, state, [EventsRetracted(seqs=targets, reason=_reason(reason))], actor)
+
+    def amend(
+        self,
+        encounter_id: UUID,
+        seqs: Iterable[int],
+        command: Command,
+        *,
+        reason: str,
+        actor: str = "gm",
+        expected_version: int | None = None,
+    ) -> Outcome:
+        """Replace the commands that produced `seqs` by `command`, decided where they stood."""
+        with self._lock(encounter_id):
+            state = self._expect(encounter_id, expected_version)
+            records = list(self.records(encounter_id))
+            targets = history.command_seqs(records, self._retractable(records, state, seqs))
+            if any(isinstance(r.event, history.HISTORY_TYPES) for r in records if r.seq in targets):
+                raise RuleError("amend/history", "an undo or amendment is not a ruling to amend", allowed="retract it instead")
+            first = min(targets)
+            before = self._state_before(records, first)
+            corrected = decide(get_ruleset(state.ruleset), before, command, actor)
+            events: list[Event] = [RulingAmended(seqs=targets, reason=_reason(reason)), *corrected]
+            return self._append(encounter_id, state, events, actor)
+
+    def override(
+        self,
+        encounter_id: UUID,
+        seqs: Iterable[int],
+        *,
+        ruling: str,
+        actor: str = "gm",
+    ) -> Outcome:
+        """Let conflicting events stand by the GM's ruling."""
+        with self._lock(encounter_id):
+            state = self.state(encounter_id)
+            conflicting = {c.seq for c in state.conflicts}
+            wanted = tuple(sorted(set(seqs)))
+            stray = [seq for seq in wanted if seq not in conflicting]
+            if not wanted or stray:
+                raise RuleError(
+                    "override/no-conflict",
+                    f"no conflict at seq {', '.join(map(str, stray)) or 'none given'}",
+                    allowed=", ".join(str(seq) for seq in sorted(conflicting)) or "no conflicts to override",
+                )
+            return self._append(encounter_id, state, [ConflictOverridden(seqs=wanted, ruling=_reason(ruling))], actor)
+
+    def fork(self, encounter_id: UUID, at: int, *, name: str | None = None, actor: str = "gm") -> UUID:
+        """A what-if branch: a new encounter whose log is this one's effective history up to `at`."""
+        records = list(self.records(encounter_id, upto=at))
+        if not 1 <= at <= self.state(encounter_id).version:
+            raise RuleError("fork/at", f"seq {at} is outside the log", allowed=f"1 to {self.state(encounter_id).version}")
+        kept = history.effective(records).order
+        created = kept[0].event
+        assert isinstance(created, EncounterCreated)
+        start = msgspec.structs.replace(
+            created,
+            name=name or f"{created.name} (what if, from seq {at})",
+            forked_from=str(encounter_id),
+            forked_at=at,
+        )
+        fork_id = uuid.uuid4()
+        empty = get_ruleset(created.ruleset).initial_state()
+        self._append(fork_id, empty, [start, *(r.event for r in kept[1:])], actor)
+        return fork_id
+
+    def _expect(self, encounter_id: UUID, expected_version: int | None) -> EncounterState:
+        state = self.state(encounter_id)
+        if expected_version is not None and expected_version != state.version:
+            raise VersionConflict(expected_version, state.version)
+        return state
+
+    def _state_before(self, records: list[Recorded], first: int) -> EncounterState:
+        """The effective state just before the event at seq `first` took effect."""
+        history_now = history.effective(records)
+        position = history_now.positions[[r.seq for r in history_now.order].index(first)]
+        kept = {r.seq for r, pos in zip(history_now.order, history_now.positions) if pos < position}
+        prefix = [r for r in records if r.seq in kept or isinstance(r.event, history.HISTORY_TYPES)]
+        return history.replay(prefix)
+
+    @staticmethod
+    def _retractable(records: list[Recorded], state: EncounterState, seqs: Iterable[int]) -> tuple[int, ...]:
+        wanted = tuple(sorted(set(seqs)))
+        if not wanted:
+            raise RuleError("retract/nothing", "name at least one seq to retract", allowed=f"2 to {state.version}")
+        for seq in wanted:
+            if not 2 <= seq <= state.version:
+                raise RuleError("retract/seq", f"seq {seq} is not an event that can be retracted", allowed=f"2 to {state.version}")
+            if seq in state.retracted:
+                raise RuleError("retract/already", f"seq {seq} is already retracted", allowed="retract the retraction to bring it back")
+        # An amendment stands or falls with its corrected events.
+        amended = {r.command_id for r in records if r.seq in wanted and isinstance(r.event, RulingAmended)}
+        return tuple(sorted(set(wanted) | {r.seq for r in records if r.command_id in amended}))
+
+
+def _reason(text: str) -> str:
+    if not text or not text.strip():
+        raise RuleError("history/reason", "say why", allowed="a reason or ruling in words")
+    return text.strip()

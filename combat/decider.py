@@ -49,6 +49,8 @@ class Ruleset:
     # and combat.commands. The catalog joins them all into the public unions.
     events: tuple[type[Event], ...] = ()
     commands: tuple[type[Command], ...] = ()
+    # Checks run on events after a change to the past: fn(state, event, context) -> problem or None.
+    checks: Mapping[type[Event], Callable[[EncounterState, Any, dict[str, Any]], str | None]] = field(default_factory=dict)
     # One human line per own event type: fn(narrator, event) -> str (see projections.narrative).
     narration: Mapping[type[Event], Callable[[Any, Any], str]] = field(default_factory=dict)
 

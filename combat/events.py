@@ -82,6 +82,8 @@ class EncounterCreated(Event, frozen=True, kw_only=True):
     name: str
     seed: int
     settings: dict[str, Any] = {}
+    forked_from: str | None = None  # a what-if branch: the encounter id it was forked from
+    forked_at: int | None = None  # ... and the seq of that encounter it starts from
 
 
 class CombatantAdded(Event, frozen=True, kw_only=True):
@@ -291,6 +293,31 @@ class SaveMade(Event, frozen=True, kw_only=True):
     reason: str = ""
 
 
+# -- history: undo, amendments, overrides ---------------------------------------------------
+
+
+class EventsRetracted(Event, frozen=True, kw_only=True):
+    """An undo: the events at `seqs` no longer count. Retracting a retraction is a redo."""
+
+    seqs: tuple[int, ...]
+    reason: str
+
+
+class RulingAmended(Event, frozen=True, kw_only=True):
+    """A corrected ruling: the events at `seqs` are replaced by the events that follow this one
+    in the same command, which take effect where the first of them stood."""
+
+    seqs: tuple[int, ...]
+    reason: str
+
+
+class ConflictOverridden(Event, frozen=True, kw_only=True):
+    """The GM lets events stand that no longer fit the rules after a change to the past."""
+
+    seqs: tuple[int, ...]
+    ruling: str
+
+
 class CheckMade(Event, frozen=True, kw_only=True):
     combatant: str
     skill: str
@@ -334,6 +361,9 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ConcentrationChecked,
     SaveMade,
     CheckMade,
+    EventsRetracted,
+    RulingAmended,
+    ConflictOverridden,
 )
 
 __all__ += [t.__name__ for t in EVENT_TYPES]

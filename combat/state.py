@@ -14,6 +14,7 @@ __all__ = [
     "Tie",
     "Help",
     "PendingCheck",
+    "Conflict",
     "EncounterState",
     "with_combatant",
 ]
@@ -96,6 +97,15 @@ class PendingCheck(msgspec.Struct, frozen=True, kw_only=True):
     damage: int
 
 
+class Conflict(msgspec.Struct, frozen=True, kw_only=True):
+    """A later event that no longer fits the rules after the past was changed."""
+
+    seq: int
+    type: str
+    problem: str
+    caused_by: tuple[int, ...] = ()  # the retractions or amendments that changed the past
+
+
 class EncounterState(msgspec.Struct, frozen=True, kw_only=True):
     ruleset: str = ""
     name: str = ""
@@ -113,6 +123,8 @@ class EncounterState(msgspec.Struct, frozen=True, kw_only=True):
     pending_checks: tuple[PendingCheck, ...] = ()
     winner: str | None = None
     ended_reason: str | None = None
+    retracted: tuple[int, ...] = ()  # seqs that no longer count (undone or amended)
+    conflicts: tuple[Conflict, ...] = ()  # unresolved; see combat.history
 
 
 def with_combatant(state: EncounterState, cid: str, **changes: Any) -> EncounterState:

@@ -47,6 +47,10 @@ def _generic(n: Narrator, e: ev.Event) -> str:
     return type(e).__name__
 
 
+def _seqs(seqs: tuple[int, ...]) -> str:
+    return ", ".join(str(s) for s in seqs)
+
+
 def _faces(e: ev.DiceRolled) -> str:
     return ", ".join(str(d.face) if d.kept else f"~{d.face}~" for d in e.dice)
 
@@ -76,7 +80,8 @@ def _check(n: Narrator, e: ev.CheckMade) -> str:
 
 
 _LINES: dict[type, Callable[[Narrator, object], str]] = {
-    ev.EncounterCreated: lambda n, e: f"Encounter '{e.name}' set up under {e.ruleset} (seed {e.seed})",
+    ev.EncounterCreated: lambda n, e: f"Encounter '{e.name}' set up under {e.ruleset} (seed {e.seed})"
+    + (f", branched from {e.forked_from} at seq {e.forked_at}" if e.forked_from else ""),
     ev.CombatantAdded: lambda n, e: (
         f"{e.combatant.name} joins the {e.combatant.side} side "
         f"({'character' if e.combatant.kind == 'pc' else 'monster'}, {e.combatant.hp if e.combatant.hp is not None else e.combatant.max_hp}/{e.combatant.max_hp} HP, AC {e.combatant.ac})"
@@ -128,6 +133,9 @@ _LINES: dict[type, Callable[[Narrator, object], str]] = {
     + ("success" if e.success else "failure")
     + (f" ({e.reason})" if e.reason else ""),
     ev.CheckMade: _check,
+    ev.EventsRetracted: lambda n, e: f"Undone: event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} ({e.reason})",
+    ev.RulingAmended: lambda n, e: f"Amended: event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} replaced ({e.reason})",
+    ev.ConflictOverridden: lambda n, e: f"GM lets event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} stand: {e.ruling}",
 }
 for _ruleset in RULESETS.values():
     _LINES.update(_ruleset.narration)

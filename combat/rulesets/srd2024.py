@@ -22,7 +22,7 @@ Where the text is silent (written down here and in the README):
 
 from __future__ import annotations
 
-from combat import actions, attacks, concentration, conditions, hitpoints, initiative, saves, setup, turns
+from combat import actions, attacks, concentration, conditions, consistency, hitpoints, initiative, saves, setup, turns
 from combat.commands import EndTurn
 from combat.decider import Ruleset, Tx
 from combat.initiative import turn_order, unresolved_ties, units
@@ -126,4 +126,5 @@ RULESET = Ruleset(
     appliers=APPLIERS,
     turn_order=turn_order,
     flow=flow,
+    checks={**consistency.CHECKS, **consistency.turn_checks(turn_order)},
 )

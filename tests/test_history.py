@@ -1,0 +1,175 @@
+"""Undo, redo, amended rulings, conflicts, forks and the audit: the past changes only by appending."""
+
+from __future__ import annotations
+
+import pytest
+
+from combat.application import Encounters
+from combat.commands import (
+    AddCombatant,
+    Attack,
+    BeginCombat,
+    EndTurn,
+    RollInitiative,
+)
+from combat.errors import RuleError
+from combat.events import AttackMade, CombatantDowned, EventsRetracted
+from combat.history import replay
+from projections.audit import audit
+from tests.conftest import monster, pc
+
+
+def _fight(encounters: Encounters, goblin_hp: int = 10):
+    """Aria (initiative 18) against a goblin (initiative 5) with `goblin_hp` HP."""
+    eid = encounters.create("srd-2024", "history", seed=11)
+    encounters.execute(eid, AddCombatant(combatant=pc("aria", max_hp=20, attacks_per_action=2)))
+    encounters.execute(eid, AddCombatant(combatant=monster("goblin", max_hp=goblin_hp)))
+    encounters.execute(eid, AddCombatant(combatant=monster("orc", max_hp=15, side="monsters")))
+    encounters.execute(eid, BeginCombat())
+    encounters.execute(eid, RollInitiative(combatant="aria", faces=(18,)))
+    encounters.execute(eid, RollInitiative(combatant="goblin", faces=(5,)))
+    encounters.execute(eid, RollInitiative(combatant="orc", faces=(2,)))
+    return eid
+
+
+def _seqs_of(outcome, kind):
+    return [r.seq for r in outcome.records if isinstance(r.event, kind)]
+
+
+def test_an_undone_attack_gives_back_the_hp_and_the_action_and_the_audit_keeps_it(encounters):
+    """'An undo appends an event that retracts earlier events ... the audit keeps both.'"""
+    eid = _fight(encounters)
+    before = encounters.state(eid)
+    hit = encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,)))
+    assert encounters.state(eid).combatants["goblin"].hp == 1
+    assert encounters.state(eid).combatants["aria"].economy.attacks_left == 1
+
+    undo = encounters.undo_last(eid, reason="the goblin was behind the door")
+
+    state = encounters.state(eid)
+    assert state.combatants["goblin"].hp == 10
+    assert state.combatants["aria"].economy == before.combatants["aria"].economy
+    assert state.retracted == tuple(r.seq for r in hit.records)
+    [retraction] = undo.records
+    assert isinstance(retraction.event, EventsRetracted) and retraction.event.reason == "the goblin was behind the door"
+    report = audit(encounters.records(eid))
+    attack_entry = next(e for e in report.entries if e.type == "AttackMade")
+    assert not attack_entry.counts and attack_entry.retracted_by == retraction.seq
+    assert report.changes[0].touched == retraction.event.seqs and report.changes[0].reason == "the goblin was behind the door"
+
+
+def test_undoing_the_undo_brings_the_attack_back(encounters):
+    eid = _fight(encounters)
+    encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,)))
+    hit_state = encounters.state(eid)
+    encounters.undo_last(eid, reason="disputed")
+    encounters.undo_last(eid, reason="the ruling stands after all")
+    state = encounters.state(eid)
+    assert state.combatants == hit_state.combatants
+    assert state.retracted == (state.version - 1,)  # only the first undo is retracted now
+
+
+def test_a_retraction_names_events_by_seq_and_refuses_what_cannot_be_retracted(encounters):
+    eid = _fight(encounters)
+    outcome = encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,)))
+    version = encounters.state(eid).version
+    for seqs, code in (([1], "retract/seq"), ([version + 5], "retract/seq"), ([], "retract/nothing")):
+        with pytest.raises(RuleError) as caught:
+            encounters.retract(eid, seqs, reason="test")
+        assert caught.value.code == code
+    with pytest.raises(RuleError):
+        encounters.retract(eid, [version], reason="   ")
+    encounters.retract(eid, [r.seq for r in outcome.records], reason="wrong target")
+    with pytest.raises(RuleError) as caught:
+        encounters.retract(eid, [outcome.records[0].seq], reason="again")
+    assert caught.value.code == "retract/already"
+    assert encounters.state(eid).version == version + 1
+
+
+def test_an_amended_damage_roll_changes_hp_and_reports_what_no_longer_fits(encounters):
+    """The GM rules the goblin had half cover after the fact: Aria's 16 no longer hits AC 17,
+    the goblin lives, and its skipped turn is listed as a conflict until the GM resolves it."""
+    eid = _fight(encounters, goblin_hp=7)
+    killing = encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(11,), damage_faces=(6,)))
+    assert _seqs_of(killing, CombatantDowned)
+    encounters.execute(eid, EndTurn(combatant="aria"))  # the goblin is dead: the orc is next
+    assert encounters.state(eid).turn == "orc"
+    orc_turn = encounters.state(eid).version
+
+    amended = encounters.amend(
+        eid,
+        [killing.records[0].seq],
+        Attack(attacker="aria", target="goblin", faces=(11,), cover="half"),
+        reason="the goblin had half cover",
+    )
+
+    state = encounters.state(eid)
+    assert state.combatants["goblin"].hp == 7 and state.combatants["goblin"].status == "active"
+    corrected = [r.event for r in amended.records if isinstance(r.event, AttackMade)]
+    assert corrected[0].total == 16 and corrected[0].target_ac == 17 and not corrected[0].hit
+    assert [c.seq for c in state.conflicts] == [orc_turn]
+    assert "Goblin is alive now but its turn was skipped" in state.conflicts[0].problem
+
+    encounters.override(eid, [orc_turn], ruling="the goblin played dead and loses its turn")
+    assert encounters.state(eid).conflicts == ()
+    report = audit(encounters.records(eid))
+    assert [c.kind for c in report.changes] == ["amendment", "override"]
+    assert report.overridden[0]["seq"] == orc_turn
+
+
+def test_retracting_a_combatants_arrival_makes_its_later_deeds_conflicts(encounters):
+    eid = _fight(encounters)
+    encounters.execute(eid, Attack(attacker="aria", target="orc", faces=(15,), damage_faces=(3,)))
+    added_orc = 4
+    encounters.retract(eid, [added_orc], reason="the orc was never there")
+    state = encounters.state(eid)
+    assert "orc" not in state.combatants
+    assert state.conflicts and all("orc" in c.problem for c in state.conflicts)
+
+
+def test_a_fork_starts_from_the_original_at_that_seq_and_leaves_the_original_untouched(encounters):
+    eid = _fight(encounters)
+    fork_at = encounters.state(eid).version
+    encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,)))
+    original = encounters.state(eid)
+
+    fork = encounters.fork(eid, fork_at, name="what if Aria waits")
+
+    branched = encounters.state(fork)
+    at_n = encounters.state(eid, at=fork_at)
+    assert branched.combatants == at_n.combatants and branched.turn == at_n.turn and branched.rolls == at_n.rolls
+    first = next(iter(encounters.records(fork))).event
+    assert first.forked_from == str(eid) and first.forked_at == fork_at
+    encounters.execute(fork, EndTurn(combatant="aria"))
+    assert encounters.state(fork).turn == "goblin"
+    assert encounters.state(eid) == original
+
+
+def test_a_fork_skips_what_was_undone_before_its_seq(encounters):
+    eid = _fight(encounters)
+    encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,)))
+    encounters.undo_last(eid, reason="misclick")
+    fork = encounters.fork(eid, encounters.state(eid).version)
+    assert encounters.state(fork).combatants == encounters.state(eid).combatants
+    assert not any(isinstance(r.event, (AttackMade, EventsRetracted)) for r in encounters.records(fork))
+
+
+def test_time_travel_gives_the_state_at_any_seq(encounters):
+    eid = _fight(encounters)
+    encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,)))
+    records = list(encounters.records(eid))
+    for n in range(1, len(records) + 1):
+        assert encounters.state(eid, at=n) == replay(records[:n])
+    assert encounters.state(eid, at=2).phase == "setup"
+
+
+def test_the_dice_audit_counts_each_d20_face_and_judges_a_suspicious_roller(encounters):
+    eid = _fight(encounters)
+    for _ in range(3):
+        encounters.execute(eid, Attack(attacker="aria", target="orc", faces=(20,), damage_faces=(1, 1)))
+        encounters.undo_last(eid, reason="the table doubts those 20s")
+    report = audit(encounters.records(eid))
+    aria = next(d for d in report.dice if d.roller == "Aria")
+    assert aria.d20s == 4 and aria.entered == 4 and aria.faces[19] == 3 and aria.faces[17] == 1
+    assert aria.p_value is not None and aria.p_value < 0.05
+    assert all(r.source == "entered" for r in report.rolls)
