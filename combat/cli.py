@@ -16,7 +16,8 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
-from combat.application import Encounters, Outcome, fold_records
+from combat import history
+from combat.application import Encounters, Outcome
 from combat.catalog import decode_command
 from combat.errors import RuleError
 from combat.interchange import event_schema, read_jsonl, to_jsonl
@@ -25,7 +26,9 @@ from combat.state import EncounterState
 from combat.store import DB_ENV, DEFAULT_DB, Recorded
 from projections.initiative import initiative_order
 from projections.narrative import Narrator, narrate
+from projections.audit import audit
 from projections.state import render_state_json
+from projections.steps import differences, flatten, state_hash, steps
 
 __all__ = ["main", "cli"]
 
@@ -210,10 +213,23 @@ def export(encounter: str, db: str) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--at", "at", type=int, default=None, help="Stop after this seq.")
 @click.option("--json", "as_json", is_flag=True, help="Print the state projection as JSON.")
+@click.option("--step", is_flag=True, help="Walk the log event by event: the line, the state hash, what changed.")
+@click.option("--verify", is_flag=True, help="Compare with the expected state stored beside the log (FILE.expected.json).")
 @_one_line_errors
-def replay(file: str, at: int | None, as_json: bool) -> None:
+def replay(file: str, at: int | None, as_json: bool, step: bool, verify: bool) -> None:
     """Rebuild the state from a JSONL log, at its end or at any seq. Never rolls dice."""
-    state = _replay(Path(file), at)
+    path = Path(file)
+    records = _read_log(path, at)
+    if step:
+        for s in steps(records):
+            out.print(f"{s.seq:>5}  {s.state_hash[:12]}  {s.line}", markup=False)
+            for key, before, after in s.changes:
+                out.print(f"{'':>21}{key}: {_short(before)} -> {_short(after)}", markup=False)
+        return
+    state = history.replay(records)
+    if verify:
+        _verify(path, state)
+        return
     _print_state(state, as_json)
 
 
@@ -231,10 +247,147 @@ def diagram(ruleset_id: str) -> None:
     out.print(get_ruleset(ruleset_id).phases.mermaid(), markup=False)
 
 
+# -- changing the past ---------------------------------------------------------------------
+
+
+def _history_command(fn: Callable[..., Outcome], *args: Any, db: str, **kwargs: Any) -> None:
+    encounters = Encounters(db)
+    try:
+        eid = _encounter_id(args[0])
+        before = encounters.state(eid).version
+        outcome = fn(encounters, eid, *args[1:], **kwargs)
+        narrator = _narrator_at(encounters.records(eid, upto=before))
+        for rec in outcome.records:
+            out.print(f"{rec.seq:>5}  {narrator.line(rec)}", markup=False)
+        for conflict in outcome.state.conflicts:
+            out.print(f"conflict at seq {conflict.seq} ({conflict.type}): {conflict.problem}", markup=False)
+    finally:
+        encounters.close()
+
+
+@cli.command()
+@click.argument("encounter")
+@click.option("--reason", required=True, help="Why: it stays in the log.")
+@click.option("--actor", default="gm", show_default=True)
+@db_option
+@_one_line_errors
+def undo(encounter: str, reason: str, actor: str, db: str) -> None:
+    """Retract everything the last command produced (undo an undo to redo)."""
+    _history_command(Encounters.undo_last, encounter, db=db, reason=reason, actor=actor)
+
+
+@cli.command()
+@click.argument("encounter")
+@click.argument("seqs", nargs=-1, type=int, required=True)
+@click.option("--reason", required=True, help="Why: it stays in the log.")
+@click.option("--actor", default="gm", show_default=True)
+@db_option
+@_one_line_errors
+def retract(encounter: str, seqs: tuple[int, ...], reason: str, actor: str, db: str) -> None:
+    """Retract the events at SEQS (retracting a retraction brings its events back)."""
+    _history_command(Encounters.retract, encounter, list(seqs), db=db, reason=reason, actor=actor)
+
+
+@cli.command()
+@click.argument("encounter")
+@click.argument("seqs", nargs=-1, type=int, required=True)
+@click.option("--command", "command_json", required=True, help="The corrected command as JSON.")
+@click.option("--reason", required=True, help="Why the ruling changed.")
+@click.option("--actor", default="gm", show_default=True)
+@db_option
+@_one_line_errors
+def amend(encounter: str, seqs: tuple[int, ...], command_json: str, reason: str, actor: str, db: str) -> None:
+    """Replace the ruling at SEQS by a corrected command, decided where the original stood."""
+    command = decode_command(command_json)
+    _history_command(Encounters.amend, encounter, list(seqs), command, db=db, reason=reason, actor=actor)
+
+
+@cli.command()
+@click.argument("encounter")
+@click.argument("seqs", nargs=-1, type=int, required=True)
+@click.option("--ruling", required=True, help="Why the conflicting events stand.")
+@db_option
+@_one_line_errors
+def override(encounter: str, seqs: tuple[int, ...], ruling: str, db: str) -> None:
+    """Let events that conflict with a changed past stand, by the GM's ruling."""
+    _history_command(Encounters.override, encounter, list(seqs), db=db, ruling=ruling)
+
+
+@cli.command()
+@click.argument("encounter")
+@click.option("--at", "at", type=int, required=True, help="Branch from the state at this seq.")
+@click.option("--name", default=None)
+@db_option
+@_one_line_errors
+def fork(encounter: str, at: int, name: str | None, db: str) -> None:
+    """Start a what-if branch from a seq; the original is untouched. Prints the new id."""
+    encounters = Encounters(db)
+    try:
+        out.print(str(encounters.fork(_encounter_id(encounter), at, name=name)))
+    finally:
+        encounters.close()
+
+
+@cli.command(name="audit")
+@click.argument("encounter")
+@click.option("--json", "as_json", is_flag=True, help="The whole audit as JSON.")
+@db_option
+@_one_line_errors
+def audit_command(encounter: str, as_json: bool, db: str) -> None:
+    """Who did what and when, every roll, every undo and amendment, conflicts, dice fairness."""
+    encounters = Encounters(db)
+    try:
+        report = audit(encounters.records(_encounter_id(encounter)))
+    finally:
+        encounters.close()
+    if as_json:
+        out.print(msgspec.json.format(msgspec.json.encode(report), indent=2).decode(), markup=False)
+        return
+    for entry in report.entries:
+        mark = "" if entry.counts else f"  [retracted by {entry.retracted_by}]"
+        out.print(f"{entry.seq:>5}  {entry.at}  {entry.actor:<8} {entry.line}{mark}", markup=False)
+    for change in report.changes:
+        out.print(f"{change.kind} at seq {change.seq} by {change.actor}: {change.reason} (touched {_seq_list(change.touched)})", markup=False)
+    for conflict in report.conflicts:
+        out.print(f"conflict at seq {conflict['seq']}: {conflict['problem']}", markup=False)
+    dice = Table("roller", "d20s", "entered", *(str(f) for f in range(1, 21)), "p (fair die)")
+    for d in report.dice:
+        dice.add_row(d.roller, str(d.d20s), str(d.entered), *(str(c) for c in d.faces), f"{d.p_value:.3f}" if d.p_value is not None else "")
+    out.print(dice)
+
+
 # -- helpers -------------------------------------------------------------------------------
 
 
-def _replay(path: Path, at: int | None) -> EncounterState:
+def _seq_list(seqs: Iterable[int]) -> str:
+    return ", ".join(map(str, seqs))
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _verify(path: Path, state: EncounterState) -> None:
+    expected_path = path.with_name(path.name.removesuffix(".jsonl") + ".expected.json")
+    if not expected_path.exists():
+        raise RuleError("replay/no-expected", f"no expected state beside the log ({expected_path.name})",
+                        allowed="write it with: combat replay FILE --json > FILE.expected.json")
+    expected = json.loads(expected_path.read_text())
+    actual = json.loads(render_state_json(state))
+    diffs = differences(flatten(expected), flatten(actual))
+    if not diffs:
+        out.print(f"ok: {path.name} rebuilds to its expected state (seq {state.version}, hash {state_hash(state)[:12]})", markup=False)
+        return
+    for key, want, got in diffs:
+        err.print(f"differs: {key}: expected {_short(want)}, got {_short(got)}", markup=False)
+    err.print(f"error: {path.name} does not rebuild to {expected_path.name} ({len(diffs)} differences)", markup=False)
+    sys.exit(1)
+
+
+
+
+def _read_log(path: Path, at: int | None) -> list[Recorded]:
     lines = path.read_bytes().splitlines()
     if at is not None:
         if at < 1 or at > len(lines):
@@ -242,7 +395,7 @@ def _replay(path: Path, at: int | None) -> EncounterState:
         lines = lines[:at]
     if len(lines) >= PROGRESS_FROM and err.is_terminal:
         lines = list(track(lines, description="reading log", console=err, transient=True))
-    return fold_records(read_jsonl(lines))
+    return read_jsonl(lines)
 
 
 def _write_export(records: Iterable[Recorded], path: Path) -> None:
