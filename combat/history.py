@@ -82,14 +82,17 @@ def effective(records: Sequence[Recorded]) -> Effective:
             continue
         order.append(rec)
     order.sort(key=lambda rec: position(rec.seq))
-    changed = [position(seq) for seq in retracted_by if seq in by_seq]
+    # Only domain events count as a change to the past: retracting an undo (a redo) brings
+    # back what was there before, which was already checked then.
+    undone = [seq for seq in retracted_by if seq in by_seq and not isinstance(by_seq[seq].event, HISTORY_TYPES)]
+    causes = {retracted_by[seq] for seq in undone}
     return Effective(
         order=order,
         positions=[position(rec.seq) for rec in order],
         retracted_by=retracted_by,
         overridden=overridden,
-        changed_from=min(changed) if changed else None,
-        causes=tuple(sorted(rec.seq for rec in control)),
+        changed_from=min(position(seq) for seq in undone) if undone else None,
+        causes=tuple(sorted(causes)),
     )
 
 

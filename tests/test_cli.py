@@ -83,3 +83,57 @@ def test_schema_and_diagram_print_documents():
     diagram = run("diagram", "srd-2024").stdout
     assert "stateDiagram-v2" in diagram and "setup --> surprise: begin_combat" in diagram
     assert run("diagram", "chess").exit_code == 2
+
+
+def _small_fight(db: str) -> str:
+    eid = run("new", "--db", db, "--seed", "4").stdout.strip()
+    for spec in ('{"id": "aria", "name": "Aria", "kind": "pc", "side": "party", "max_hp": 12, "ac": 16,'
+                 ' "attacks": [{"name": "Axe", "bonus": 5, "damage": "1d8+3", "damage_type": "slashing"}]}',
+                 '{"id": "goblin", "name": "Goblin", "kind": "monster", "side": "goblins", "max_hp": 9, "ac": 15}'):
+        run("do", eid, f'{{"type": "add_combatant", "combatant": {spec}}}', "--db", db)
+    run("do", eid, '{"type": "begin_combat"}', "--db", db)
+    run("do", eid, '{"type": "roll_initiative", "combatant": "aria", "faces": [18]}', "--db", db)
+    run("do", eid, '{"type": "roll_initiative", "combatant": "goblin", "faces": [3]}', "--db", db)
+    return eid
+
+
+def test_a_gm_undoes_redoes_and_amends_from_the_command_line(tmp_path):
+    db = str(tmp_path / "a.db")
+    eid = _small_fight(db)
+    run("do", eid, '{"type": "attack", "attacker": "aria", "target": "goblin", "faces": [12], "damage_faces": [4]}', "--db", db)
+    assert json.loads(run("show", eid, "--db", db, "--json").stdout)["combatants"]["goblin"]["hp"] == 2
+    undone = run("undo", eid, "--reason", "wrong target", "--db", db)
+    assert "Undone: events" in undone.stdout and "(wrong target)" in undone.stdout
+    assert json.loads(run("show", eid, "--db", db, "--json").stdout)["combatants"]["goblin"]["hp"] == 9
+    run("undo", eid, "--reason", "right target after all", "--db", db)
+    state = json.loads(run("show", eid, "--db", db, "--json").stdout)
+    assert state["combatants"]["goblin"]["hp"] == 2
+    attack_seq = next(json.loads(line)["seq"] for line in run("export", eid, "--db", db).stdout.splitlines()
+                      if json.loads(line)["type"] == "AttackMade")
+    amended = run("amend", eid, str(attack_seq), "--reason", "goblin had half cover", "--db", db, "--command",
+                  '{"type": "attack", "attacker": "aria", "target": "goblin", "cover": "half", "faces": [12], "damage_faces": [4]}')
+    assert "17 vs AC 17, hit" in amended.stdout
+    audit = run("audit", eid, "--db", db)
+    assert "amendment at seq" in audit.stdout and "goblin had half cover" in audit.stdout
+    assert run("undo", eid, "--db", db).exit_code == 2  # a reason is required
+
+
+def test_replay_step_shows_each_event_with_its_changes_and_verify_checks_the_expected_state(tmp_path):
+    db = str(tmp_path / "a.db")
+    eid = _small_fight(db)
+    run("do", eid, '{"type": "attack", "attacker": "aria", "target": "goblin", "faces": [12], "damage_faces": [4]}', "--db", db)
+    log = tmp_path / "fight.jsonl"
+    log.write_text(run("export", eid, "--db", db).stdout)
+    stepped = run("replay", str(log), "--step").stdout
+    assert re.search(r"^\s+\d+  [0-9a-f]{12}  Round 1 - Aria attacks Goblin \(Axe\): 17 vs AC 15, hit, 7 slashing$", stepped, re.M)
+    assert "combatants.goblin.hp: 9 -> 2" in stepped
+    assert run("replay", str(log), "--step").stdout == stepped  # byte-identical: the hashes are stable
+    assert run("replay", str(log), "--verify").exit_code == 2  # nothing to compare with yet
+    (tmp_path / "fight.expected.json").write_text(run("replay", str(log), "--json").stdout)
+    ok = run("replay", str(log), "--verify")
+    assert ok.exit_code == 0 and ok.stdout.startswith("ok: fight.jsonl")
+    expected = json.loads((tmp_path / "fight.expected.json").read_text())
+    expected["combatants"]["goblin"]["hp"] = 9
+    (tmp_path / "fight.expected.json").write_text(json.dumps(expected))
+    bad = run("replay", str(log), "--verify")
+    assert bad.exit_code == 1 and "combatants.goblin.hp: expected 9, got 2" in bad.stderr

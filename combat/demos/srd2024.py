@@ -31,7 +31,7 @@ from combat.commands import (
     TakeAction,
 )
 from combat.conditions import is_incapacitated
-from combat.events import AttackProfile, CombatantSpec, ConditionSpec
+from combat.events import AttackMade, AttackProfile, CombatantSpec, ConditionSpec, DiceRolled
 from combat.initiative import unresolved_ties
 from combat.state import Combatant, EncounterState
 
@@ -89,7 +89,15 @@ class _Table:
         return self.encounters.state(self.id)
 
     def __call__(self, command: Command) -> Outcome:
-        outcome = self.encounters.execute(self.id, command)
+        return self._settle(self.encounters.execute(self.id, command))
+
+    def undo(self, reason: str) -> Outcome:
+        return self._settle(self.encounters.undo_last(self.id, reason=reason))
+
+    def amend(self, seq: int, command: Command, reason: str) -> Outcome:
+        return self._settle(self.encounters.amend(self.id, [seq], command, reason=reason))
+
+    def _settle(self, outcome: Outcome) -> Outcome:
         self.report(outcome)
         for check in list(outcome.state.pending_checks):
             self(ConcentrationSave(combatant=check.combatant))
@@ -110,13 +118,47 @@ def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], N
         # The GM settles mixed ties; for players-only ties the players agree on the same order.
         order = tuple(table.state.combatants[unit[0]].unit for unit in tie.units)
         table(OrderTie(order=order))
+    reviewed = False
     while table.state.phase == "turns":
         state = table.state
+        if state.round == 2 and not reviewed:
+            reviewed = True
+            _review_round_one(table)
+            continue
         if state.round > MAX_ROUNDS:
             table(EndCombat(reason="the goblins scatter into the trees"))
             break
         _play_turn(table, state.combatants[state.turn])  # type: ignore[index]
     return encounter_id
+
+
+def _review_round_one(table: _Table) -> None:
+    """Between rounds the table argues: the first hit on a goblin came through the trees, so the
+    GM amends it to an attack against half cover (+2 AC), rolled with the same dice. Anything
+    that no longer fits (a goblin that now lives was skipped) the GM lets stand, by ruling."""
+    records = list(table.encounters.records(table.id))
+    undone = set(table.state.retracted)
+    first_hit = next(
+        (
+            r
+            for r in records
+            if isinstance(r.event, AttackMade) and r.event.hit and r.event.target.startswith("goblin") and r.seq not in undone
+        ),
+        None,
+    )
+    if first_hit is None:
+        return
+    hit = first_hit.event
+    rolled = next(r.event for r in reversed(records[: first_hit.seq - 1]) if isinstance(r.event, DiceRolled) and r.event.purpose == "attack")
+    outcome = table.amend(
+        first_hit.seq,
+        Attack(attacker=hit.attacker, target=hit.target, attack=hit.attack, cover="half",
+               roll_bonus="1d4" if rolled.notation.endswith("+1d4") else None),
+        reason=f"{table.state.combatants[hit.target].name} was behind a tree: half cover",
+    )
+    conflicts = tuple(c.seq for c in outcome.state.conflicts)
+    if conflicts:
+        table._settle(table.encounters.override(table.id, conflicts, ruling="what happened at the table stands"))
 
 
 def _foes(state: EncounterState, c: Combatant) -> list[Combatant]:
@@ -151,6 +193,12 @@ def _attack_all(table: _Table, cid: str, attack: str | None = None, prefer: str 
 
 def _fighter(table: _Table, cid: str) -> None:
     me = table.state.combatants[cid]
+    if cid == "aria" and table.state.round == 1:
+        # Aria swings before closing the distance; the GM takes it back and she moves first.
+        target = _weakest(table.state, me)
+        if target is not None:
+            table(Attack(attacker=cid, target=target.id))
+            table.undo("Aria was still 10 ft away: she has to move first")
     # A wounded goblin tries to slip away from Aria and provokes her opportunity attack.
     aria = table.state.combatants["aria"]
     if me.group == "goblins" and me.hp <= 4 and aria.status == "active" and aria.economy.reaction:
