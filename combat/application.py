@@ -218,14 +218,13 @@ class Encounters:
 
     def undo_last(self, encounter_id: UUID, *, reason: str, actor: str = "gm") -> Outcome:
         """Retract everything the last command produced; undoing an undo is a redo."""
-        with self._lock(encounter_id):
-            state = self.state(encounter_id)
-            records = list(self.records(encounter_id))
-            last = records[-1]
-            if last.seq == 1:
-                raise RuleError("undo/nothing", "nothing to undo: the encounter was only just created")
-            targets = tuple(r.seq for r in records if r.command_id == last.command_id)
-            return self._append(encounter_id, state, [EventsRetracted(seqs=targets, reason=_reason(reason))], actor)
+        records = list(self.records(encounter_id))
+        last = records[-1]
+        if last.seq == 1:
+            raise RuleError("undo/nothing", "nothing to undo: the encounter was only just created")
+        targets = [r.seq for r in records if r.command_id == last.command_id]
+        # Pinned to this version: if someone appends meanwhile, "last" is no longer last.
+        return self.retract(encounter_id, targets, reason=reason, actor=actor, expected_version=last.seq)
 
     def amend(
         self,
