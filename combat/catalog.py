@@ -10,7 +10,7 @@ from typing import Union
 
 import msgspec
 
-from combat.commands import COMMAND_TYPES, Command
+from combat.commands import COMMAND_TYPES, Command, trigger_of
 from combat.errors import RuleError
 from combat.events import EVENT_TYPES, Event
 from combat.rulesets import RULESETS
@@ -43,7 +43,7 @@ def decode_command(data: bytes | str | dict) -> Command:
         raise RuleError(
             "command/invalid",
             f"invalid command: {exc}",
-            allowed="types: " + ", ".join(c.trigger() for c in ALL_COMMAND_TYPES),
+            allowed="types: " + ", ".join(trigger_of(c) for c in ALL_COMMAND_TYPES),
         ) from None
     except msgspec.DecodeError as exc:
         raise RuleError("command/malformed", f"command is not valid JSON: {exc}") from None

@@ -14,7 +14,7 @@ import msgspec
 
 from combat.events import CombatantSpec, ConditionSpec
 
-__all__ = ["Command", "COMMAND_TYPES"]
+__all__ = ["Command", "COMMAND_TYPES", "trigger_of"]
 
 Faces = tuple[int, ...] | None
 Cover = Literal["none", "half", "three-quarters", "total"]
@@ -24,10 +24,15 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
+def trigger_of(command_type: type) -> str:
+    """The command's tag, which is also its trigger in a phase table (a field can't shadow it)."""
+    return _snake(command_type.__name__)
+
+
 class Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag=_snake, tag_field="type"):
     @classmethod
     def trigger(cls) -> str:
-        return _snake(cls.__name__)
+        return trigger_of(cls)
 
 
 # -- set-up, surprise, initiative ----------------------------------------------------------

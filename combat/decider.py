@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from combat import dice
-from combat.commands import Command
+from combat.commands import Command, trigger_of
 from combat.errors import RuleError
 from combat.events import DiceRolled, Event, PhaseChanged
 from combat.phases import PhaseTable
@@ -118,13 +118,13 @@ class Tx:
 
 
 def decide(ruleset: Ruleset, state: EncounterState, command: Command, actor: str = "gm") -> list[Event]:
-    trigger = command.trigger()
+    trigger = trigger_of(type(command))
     ruleset.phases.require(state.phase, trigger)
     handler = ruleset.handlers.get(type(command))
     if handler is None:  # the table allows it but the ruleset has no rule for it
         raise RuleError(
             "command/unsupported",
-            f"{ruleset.id} has no rule for '{command.trigger()}'",
+            f"{ruleset.id} has no rule for '{trigger}'",
             allowed=", ".join(ruleset.phases.commands(state.phase)),
         )
     tx = Tx(ruleset, state, actor)
