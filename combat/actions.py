@@ -92,7 +92,9 @@ SRD_ACTIONS = ("dash", "disengage", "dodge", "help", "hide", "influence", "magic
 _BONUS_ACTION_OK = frozenset({"dash", "disengage", "hide"})  # e.g. Cunning Action
 
 
-def _take_action(tx: Tx, cmd: TakeAction, *, actions: tuple[str, ...] = SRD_ACTIONS) -> None:
+def _take_action(
+    tx: Tx, cmd: TakeAction, *, actions: tuple[str, ...] = SRD_ACTIONS, bonus_ok: frozenset[str] = _BONUS_ACTION_OK
+) -> None:
     c = require_turn(tx, cmd.combatant)
     require_able(c, "act")
     action = cmd.action.lower()
@@ -101,8 +103,8 @@ def _take_action(tx: Tx, cmd: TakeAction, *, actions: tuple[str, ...] = SRD_ACTI
     if action not in actions:
         raise RuleError("action/unknown", f"'{cmd.action}' is not an action", allowed=", ".join(actions))
     uses = "bonus_action" if cmd.bonus_action else "action"
-    if uses == "bonus_action" and action not in _BONUS_ACTION_OK:
-        raise RuleError("action/not-bonus", f"{action} cannot be taken as a bonus action", allowed=", ".join(sorted(_BONUS_ACTION_OK)))
+    if uses == "bonus_action" and action not in bonus_ok:
+        raise RuleError("action/not-bonus", f"{action} cannot be taken as a bonus action", allowed=", ".join(sorted(bonus_ok)))
     spend_check(c, uses, "its action" if uses == "action" else "its bonus action")
     if action == "help":
         target = tx.combatant(cmd.target or "")

@@ -154,13 +154,14 @@ def _attack(tx: Tx, cmd: Attack) -> None:
 def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
+    # A spent reaction or an incapacitated attacker is the reason to give, not a missing opportunity.
+    require_reaction(attacker)
     if (attacker.id, target.id) not in tx.state.opportunities:
         raise RuleError(
             "attack/no-opportunity",
             f"{target.name} has not left {attacker.name}'s reach without Disengaging this turn",
             allowed=", ".join(f"{a} at {t}" for a, t in tx.state.opportunities) or "no opportunity attacks open",
         )
-    require_reaction(attacker)
     resolve_attack(
         tx,
         attacker,

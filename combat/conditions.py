@@ -32,6 +32,8 @@ _ATTACKER_ADVANTAGE = frozenset({"invisible"})
 # Rolls made AGAINST a creature with the condition.
 _TARGET_ADVANTAGE = frozenset({"blinded", "paralyzed", "petrified", "restrained", "stunned", "unconscious"})
 _TARGET_DISADVANTAGE = frozenset({"invisible"})
+# Unconscious: "You have the Incapacitated and Prone conditions."
+_LYING_DOWN = frozenset({"prone", "unconscious"})
 # A hit from within 5 feet is a Critical Hit.
 AUTO_CRIT_IN_MELEE = frozenset({"paralyzed", "unconscious"})
 
@@ -58,9 +60,10 @@ def attack_modifiers(attacker: Combatant, target: Combatant, melee: bool) -> tup
             advantage.append(f"target is {cond.name}")
         if cond.name in _TARGET_DISADVANTAGE:
             disadvantage.append(f"target is {cond.name}")
-        if cond.name == "prone":
-            (advantage if melee else disadvantage).append("target is prone")
-    if target.dodging and not is_incapacitated(target):
+    if any(cond.name in _LYING_DOWN for cond in target.conditions):
+        (advantage if melee else disadvantage).append("target is prone")
+    # Dodge: "You lose these benefits if you have the Incapacitated condition or if your Speed is 0."
+    if target.dodging and not is_incapacitated(target) and speed_of(target) > 0:
         disadvantage.append("target is dodging")
     return advantage, disadvantage
 

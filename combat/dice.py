@@ -63,11 +63,12 @@ class _EnteredFaces:
             )
         face = self.faces[self.used]
         self.used += 1
-        if not isinstance(face, int) or not low <= face <= high:
+        # bool is an int subclass, and d20's percentile die lands only on 0, 10, ... 90.
+        if isinstance(face, bool) or not isinstance(face, int) or not low <= face <= high or (face - low) % step:
             raise RuleError(
                 "dice/bad-face",
                 f"face {face!r} is not possible on a d{sides if stop is None else '%'}",
-                allowed=f"a whole number from {low} to {high}",
+                allowed=f"a whole number from {low} to {high}" + (f" in steps of {step}" if step != 1 else ""),
             )
         return face - 1 if stop is None else face
 

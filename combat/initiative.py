@@ -41,7 +41,9 @@ def turn_order(state: EncounterState, include_dead: bool = False) -> list[str]:
     """
     rank: dict[str, int] = {}
     for tie in state.ties:
-        for i, unit in enumerate(tie.order):
+        # An unresolved tie keeps the order its units are listed in (see _record_tie).
+        listed = tie.order or tuple(state.combatants[members[0]].unit for members in tie.units if members[0] in state.combatants)
+        for i, unit in enumerate(listed):
             rank[unit] = i
     rolled = [(uid, members) for uid, members in units(state).items() if members[0].initiative is not None]
     position = {uid: i for i, (uid, _) in enumerate(rolled)}
@@ -107,6 +109,10 @@ def _record_tie(tx: Tx, total: int) -> None:
     tied = [members for members in units(tx.state).values() if members[0].initiative == total]
     if len(tied) < 2:
         return
+    # A late arrival joining a settled tie must not reshuffle those who already act in
+    # that order ("The Initiative order remains the same"): they stay first, as settled.
+    settled = next((t.order for t in tx.state.ties if t.total == total and t.order), ())
+    tied.sort(key=lambda members: settled.index(members[0].unit) if members[0].unit in settled else len(settled))
     players_only = all(m.kind == "pc" for members in tied for m in members)
     tx.emit(
         InitiativeTied(
@@ -142,6 +148,13 @@ def _order_tie(tx: Tx, cmd: OrderTie) -> None:
             "initiative/gm-decides",
             f"the tie at {tie.total} involves monsters, so the GM decides its order",
             allowed="the GM",
+        )
+    players = {m.player for u in tie.units for m in all_units[state.combatants[u[0]].unit] if m.player}
+    if tie.decided_by == "players" and tx.actor != "gm" and players and tx.actor not in players:
+        raise RuleError(
+            "initiative/not-your-tie",
+            f"{tx.actor} has no character in the tie at {tie.total}",
+            allowed="the GM or " + ", ".join(sorted(players)),
         )
     tx.emit(TieOrdered(total=tie.total, order=tuple(wanted)))
 

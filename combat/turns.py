@@ -53,12 +53,17 @@ def start_round(tx: Tx, order: OrderFn) -> None:
 
 
 def start_turn(tx: Tx, cid: str) -> None:
-    tx.emit(TurnStarted(combatant=cid, round=tx.state.round))
+    # Expire first: a Speed 0 condition that ends at the start of this turn must not
+    # leave the turn with no movement (TurnStarted grants movement from the current Speed).
     expire_conditions(tx, cid, "start")
+    tx.emit(TurnStarted(combatant=cid, round=tx.state.round))
 
 
-def advance(tx: Tx, order: OrderFn) -> None:
-    """End the current turn and start the next, wrapping into a new round."""
+def advance(tx: Tx, order: OrderFn, new_round: Callable[[Tx], None] | None = None) -> None:
+    """End the current turn and start the next, wrapping into a new round.
+
+    `new_round` lets a ruleset open its rounds its own way (a5e's world actions come first).
+    """
     current = tx.state.turn
     if current is not None:
         tx.emit(TurnEnded(combatant=current))
@@ -70,7 +75,10 @@ def advance(tx: Tx, order: OrderFn) -> None:
         start_turn(tx, living[0])
         return
     tx.emit(RoundEnded(round=tx.state.round))
-    start_round(tx, order)
+    if new_round is None:
+        start_round(tx, order)
+    else:
+        new_round(tx)
 
 
 def end_fight_if_decided(tx: Tx) -> None:
@@ -87,7 +95,7 @@ def end_fight_if_decided(tx: Tx) -> None:
     tx.emit(CombatEnded(winner=winner, reason=reason))
 
 
-def end_turn_handler(order: OrderFn):
+def end_turn_handler(order: OrderFn, new_round: Callable[[Tx], None] | None = None):
     def _end_turn(tx: Tx, cmd: EndTurn) -> None:
         c = require_turn(tx, cmd.combatant)
         pending = [p for p in tx.state.pending_checks]
@@ -98,7 +106,7 @@ def end_turn_handler(order: OrderFn):
                 f"{c.name}'s turn cannot end while a concentration save is owed by {who}",
                 allowed="concentration_save for " + ", ".join(p.combatant for p in pending),
             )
-        advance(tx, order)
+        advance(tx, order, new_round)
 
     return _end_turn
 

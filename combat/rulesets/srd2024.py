@@ -13,6 +13,9 @@ Phase order: set-up -> surprise -> initiative -> turns, round after round -> end
 
 Where the text is silent (written down here and in the README):
 - A group with any surprised member rolls with Disadvantage.
+- A tie among characters is ordered by the GM or by a player of one of the tied characters.
+- A late arrival who ties a count already ordered goes after those already ordered (who keep
+  their order) until the GM or players order the tie again.
 - A character at 0 HP falls unconscious and stays so until healed; death saving throws are
   outside the combat chapter this ruleset follows, so the GM rules on them.
 - The fight ends by itself when every combatant of all sides but one is dead or
