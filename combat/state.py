@@ -15,6 +15,11 @@ __all__ = [
     "Help",
     "PendingCheck",
     "Conflict",
+    "SrdVariantState",
+    "VariantTraits",
+    "VariantGrapple",
+    "VariantMount",
+    "VariantTalk",
     "EncounterState",
     "with_combatant",
 ]
@@ -106,6 +111,51 @@ class Conflict(msgspec.Struct, frozen=True, kw_only=True):
     caused_by: tuple[int, ...] = ()  # the retractions or amendments that changed the past
 
 
+# -- srd-2024-variant's own bookkeeping (rules in combat/rulesets/srd2024_variant/) --------
+
+
+class VariantTraits(msgspec.Struct, frozen=True, kw_only=True):
+    """What the core stat block lacks and the variant's rules read."""
+
+    strength: int | None = None  # Strength modifier
+    proficiency: int | None = None  # Proficiency Bonus
+    speeds: dict[str, int] = {}  # special speeds: fly, climb, swim, burrow
+    hands: int = 2  # free hands (or equivalent parts) to grapple with
+    trained_mount: bool = False  # trained to accept a rider, so it can be controlled
+
+
+class VariantGrapple(msgspec.Struct, frozen=True, kw_only=True):
+    grappler: str
+    target: str
+    dc: int
+
+
+class VariantMount(msgspec.Struct, frozen=True, kw_only=True):
+    rider: str
+    mount: str
+    controlled: bool
+
+
+class VariantTalk(msgspec.Struct, frozen=True, kw_only=True):
+    """Extended communication among allies, open until the speaker's turn ends."""
+
+    speaker: str
+    listeners: tuple[str, ...]
+    replied: tuple[str, ...] = ()
+
+
+class SrdVariantState(msgspec.Struct, frozen=True, kw_only=True):
+    traits: dict[str, VariantTraits] = {}
+    reorder_queue: tuple[str, ...] = ()  # players who may still propose a swap, first first
+    swap_proposal: tuple[str, str] | None = None  # (proposer, asked)
+    tie_rerolls: dict[str, tuple[int, ...]] = {}  # tied player -> d20 rerolls so far
+    talk: VariantTalk | None = None
+    grapples: tuple[VariantGrapple, ...] = ()
+    mounts: tuple[VariantMount, ...] = ()
+    falls_pending: tuple[str, ...] = ()  # riders who owe a DC 10 Dexterity save to stay mounted
+    run_up: tuple[str, int] | None = None  # (who, feet just moved) for a running jump
+
+
 class EncounterState(msgspec.Struct, frozen=True, kw_only=True):
     ruleset: str = ""
     name: str = ""
@@ -123,6 +173,13 @@ class EncounterState(msgspec.Struct, frozen=True, kw_only=True):
     pending_checks: tuple[PendingCheck, ...] = ()
     winner: str | None = None
     ended_reason: str | None = None
+    # The declared-d10 ruleset's own state, as plain JSON values (see combat/rulesets/declared_d10/state.py).
+    d10: dict[str, Any] = {}
+    # The a5e ruleset's own state, as plain JSON values (see combat/rulesets/a5e/table.py).
+    a5e: dict[str, Any] = {}
+    # The segments-1e ruleset's own state, as plain JSON values (see combat/rulesets/segments_1e/ledger.py).
+    segments_1e: dict[str, Any] = {}
+    srd_variant: SrdVariantState = SrdVariantState()  # see combat/rulesets/srd2024_variant/
     retracted: tuple[int, ...] = ()  # seqs that no longer count (undone or amended)
     conflicts: tuple[Conflict, ...] = ()  # unresolved; see combat.history
 

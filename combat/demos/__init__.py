@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from uuid import UUID
 
-from combat.demos import srd2024
+from combat.demos import a5e, declared_d10, segments_1e, srd2024, srd2024_variant
 from combat.errors import RuleError
 
 __all__ = ["DEMOS", "get_demo"]
@@ -18,6 +18,10 @@ Demo = Callable[..., UUID]
 
 DEMOS: dict[str, Demo] = {
     "srd-2024": srd2024.run_demo,
+    "srd-2024-variant": srd2024_variant.run_demo,
+    "declared-d10": declared_d10.run_demo,
+    "a5e": a5e.run_demo,
+    "segments-1e": segments_1e.run_demo,
 }
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from combat.decider import Ruleset
 from combat.errors import RuleError
-from combat.rulesets import srd2024
+from combat.rulesets import a5e, declared_d10, segments_1e, srd2024, srd2024_variant
 
 __all__ = ["RULESETS", "get_ruleset"]
 
-RULESETS: dict[str, Ruleset] = {r.id: r for r in (srd2024.RULESET,)}
+RULESETS: dict[str, Ruleset] = {r.id: r for r in (srd2024.RULESET, srd2024_variant.RULESET, declared_d10.RULESET, a5e.RULESET, segments_1e.RULESET)}
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:

@@ -1,0 +1,272 @@
+"""A scripted a5e fight, played through the application like a Narrator would, any seed.
+
+Bandits lie in wait for three adventurers in a burning mill. The Narrator sets a fiery scene,
+calls Perception checks against the bandits' Stealth (those checks become initiative), and at
+the start of every round the mill itself acts: Flame Burst whenever it is charged, a recharge
+roll while it is spent (this table rolls recharge at the start of the next round, setting
+`recharge_roll_after_use: false`, so the burst always waits at least a round). The script
+decides what each participant does from the current state; the dice come from the
+encounter's seed, so the same seed gives the same fight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from uuid import UUID
+
+from combat.application import Encounters, Outcome
+from combat.commands import (
+    AddCombatant,
+    Attack,
+    BeginCombat,
+    BonusAction,
+    Command,
+    ConcentrationSave,
+    EndCombat,
+    EndTurn,
+    Heal,
+    Move,
+    OpportunityAttack,
+    RollInitiative,
+    TakeAction,
+)
+from combat.conditions import is_incapacitated
+from combat.events import AttackProfile, CombatantSpec
+from combat.initiative import unresolved_ties
+from combat.rulesets.a5e.actions import FreeAction
+from combat.rulesets.a5e.attacks import MakeAttack
+from combat.rulesets.a5e.initiative import RollOff
+from combat.rulesets.a5e.maneuvers import FallBack, PressTheAttack, Tumble
+from combat.rulesets.a5e.rounds import EndWorldStep
+from combat.rulesets.a5e.scene import SetScene
+from combat.rulesets.a5e.sprint import Sprint
+from combat.rulesets.a5e.surprise import SurpriseCheck
+from combat.rulesets.a5e.table import table as a5e_table
+from combat.rulesets.a5e.world_actions import RollRecharge, UseWorldAction, WorldTarget, owed_recharges
+from combat.state import Combatant, EncounterState
+
+__all__ = ["run_demo", "DEMO_PARTY", "DEMO_BANDITS"]
+
+MAX_ROUNDS = 12
+FLAME_BURST = "Flame Burst"
+
+DEMO_PARTY = (
+    CombatantSpec(
+        id="aria", name="Aria", kind="pc", side="party", player="Sam", max_hp=44, ac=18, initiative_bonus=1,
+        con_save=5, attacks_per_action=2,
+        attacks=(AttackProfile(name="Longsword", bonus=6, damage="1d8+4", damage_type="slashing"),),
+    ),
+    CombatantSpec(
+        id="tomas", name="Brother Tomas", kind="pc", side="party", player="Ana", max_hp=38, ac=18, initiative_bonus=0,
+        con_save=5,
+        attacks=(AttackProfile(name="Mace", bonus=5, damage="1d6+2", damage_type="bludgeoning"),),
+    ),
+    CombatantSpec(
+        id="lyra", name="Lyra", kind="pc", side="party", player="Kim", max_hp=33, ac=15, initiative_bonus=4,
+        con_save=1, size="small",
+        attacks=(
+            AttackProfile(name="Shortsword", bonus=7, damage="1d6+4", damage_type="piercing"),
+            AttackProfile(name="Shortbow", bonus=7, damage="1d6+4", damage_type="piercing", kind="ranged",
+                          normal_range=80, long_range=320),
+        ),
+    ),
+)
+_SCIMITAR = AttackProfile(name="Scimitar", bonus=3, damage="1d6+1", damage_type="slashing")
+_CROSSBOW = AttackProfile(name="Light Crossbow", bonus=3, damage="1d8+1", damage_type="piercing", kind="ranged",
+                          normal_range=80, long_range=320)
+DEMO_BANDITS = (
+    CombatantSpec(
+        id="captain", name="Bandit Captain", kind="monster", side="bandits", max_hp=65, ac=15, initiative_bonus=3,
+        con_save=2, attacks_per_action=3,
+        attacks=(AttackProfile(name="Scimitar", bonus=5, damage="1d6+3", damage_type="slashing"),),
+    ),
+    *(
+        CombatantSpec(id=f"bandit-{i}", name=f"Bandit {i}", kind="monster", side="bandits", max_hp=11, ac=12,
+                      initiative_bonus=1, con_save=1, attacks=(_SCIMITAR, _CROSSBOW))
+        for i in (1, 2, 3)
+    ),
+)
+# Dexterity saves (Flame Burst), Perception and Stealth, which the stat blocks above do not carry.
+DEX_SAVE = {"aria": 1, "tomas": 0, "lyra": 6, "captain": 3, "bandit-1": 1, "bandit-2": 1, "bandit-3": 1}
+PERCEPTION = {"aria": 1, "tomas": 5, "lyra": 3}
+STEALTH = {"captain": 5, "bandit-1": 3, "bandit-2": 3, "bandit-3": 3}
+
+
+class _Table:
+    """Sends each command as the Narrator and reports every appended event."""
+
+    def __init__(self, encounters: Encounters, encounter_id: UUID, report: Callable[[Outcome], None]):
+        self.encounters = encounters
+        self.id = encounter_id
+        self.report = report
+
+    @property
+    def state(self) -> EncounterState:
+        return self.encounters.state(self.id)
+
+    def __call__(self, command: Command) -> Outcome:
+        outcome = self.encounters.execute(self.id, command)
+        self.report(outcome)
+        for check in list(outcome.state.pending_checks):
+            self(ConcentrationSave(combatant=check.combatant))
+        return outcome
+
+
+def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], None]) -> UUID:
+    encounter_id = encounters.create("a5e", "Ambush in the burning mill", seed=seed,
+                                     settings={"recharge_roll_after_use": False})
+    table = _Table(encounters, encounter_id, report)
+    for spec in DEMO_PARTY + DEMO_BANDITS:
+        table(AddCombatant(combatant=spec))
+    table(SetScene(environment="fiery", description="The mill is ablaze; flames leap from the grain bins.",
+                   positions={"aria": "at the door", "tomas": "behind Aria", "lyra": "on the stair",
+                              "captain": "by the millstone", "bandit-1": "in the loft", "bandit-2": "in the loft",
+                              "bandit-3": "behind the grain bins"}))
+    table(BeginCombat())
+    # The bandits hide among the sacks; each adventurer's Perception is checked against the
+    # captain's Stealth. Every one of these checks is kept as that participant's initiative.
+    stealth = table(SurpriseCheck(combatant="captain", check="dexterity (stealth)", bonus=STEALTH["captain"]))
+    dc = stealth.records[-1].event.total  # type: ignore[union-attr]
+    for cid in ("bandit-1", "bandit-2", "bandit-3"):
+        table(SurpriseCheck(combatant=cid, check="dexterity (stealth)", bonus=STEALTH[cid]))
+    for cid, bonus in PERCEPTION.items():
+        table(SurpriseCheck(combatant=cid, check="wisdom (perception)", bonus=bonus, dc=dc))
+    table(RollInitiative())
+    while unresolved_ties(table.state):
+        table(RollOff(total=unresolved_ties(table.state)[0].total))
+    while table.state.phase in ("world", "turns"):
+        state = table.state
+        if state.round > MAX_ROUNDS:
+            table(EndCombat(reason="the bandits throw down their blades and flee the flames", winner="party"))
+            break
+        if state.phase == "world":
+            _world(table)
+        else:
+            _play_turn(table, state.combatants[state.turn])  # type: ignore[index]
+    return encounter_id
+
+
+def _world(table: _Table) -> None:
+    for action in owed_recharges(table.state):
+        table(RollRecharge(action=action))
+    state = table.state
+    if FLAME_BURST not in a5e_table(state).spent:
+        # The flames leap from bin to bin: each round they reach the next participant standing.
+        standing = sorted(c.id for c in state.combatants.values() if c.status == "active")
+        target = state.combatants[standing[(state.round - 1) % len(standing)]]
+        table(UseWorldAction(action=FLAME_BURST, targets=(WorldTarget(combatant=target.id,
+                                                                      save_bonus=DEX_SAVE.get(target.id, 0)),)))
+    if table.state.phase == "world":
+        table(EndWorldStep())
+
+
+def _foes(state: EncounterState, c: Combatant) -> list[Combatant]:
+    return [f for f in state.combatants.values() if f.side != c.side and f.status == "active"]
+
+
+def _weakest(state: EncounterState, c: Combatant) -> Combatant | None:
+    foes = _foes(state, c)
+    return min(foes, key=lambda f: (f.hp, f.id)) if foes else None
+
+
+def _play_turn(table: _Table, c: Combatant) -> None:
+    if c.surprised:
+        # "Surprised creatures are unable to move or take an action on their first turn."
+        table(FreeAction(combatant=c.id, description="shouts a warning through the smoke"))
+    elif not is_incapacitated(c) and c.status == "active":
+        {"aria": _aria, "tomas": _tomas, "lyra": _lyra, "captain": _captain}.get(c.id, _bandit)(table, c.id)
+    if table.state.phase == "turns" and table.state.turn == c.id:
+        table(EndTurn(combatant=c.id))
+
+
+def _attack_all(table: _Table, cid: str, make: Callable[[Combatant], Command]) -> None:
+    """Use every attack of the Attack action on the weakest foe standing."""
+    while table.state.phase == "turns":
+        me = table.state.combatants[cid]
+        if not (me.economy.action or me.economy.attacks_left) or is_incapacitated(me):
+            return
+        target = _weakest(table.state, me)
+        if target is None:
+            return
+        table(make(target))
+
+
+def _aria(table: _Table, cid: str) -> None:
+    state = table.state
+    captain = state.combatants["captain"]
+    target = captain if captain.status == "active" else _weakest(state, state.combatants[cid])
+    if target is None:
+        return
+    if not any(p.target == target.id for p in a5e_table(state).presses):
+        # Press the Attack: an expertise die on her sword, at the price of being easier to hit.
+        table(PressTheAttack(combatant=cid, target=target.id))
+        foe = table.state.combatants[target.id]
+        if foe.id == "captain" and foe.hp < foe.max_hp // 2 and foe.economy.reaction:
+            table(FallBack(combatant=foe.id))
+    table(Move(combatant=cid, feet=10))
+    tomas = table.state.combatants["tomas"]
+    flank = "tomas" if tomas.status == "active" and not is_incapacitated(tomas) else None
+    while table.state.phase == "turns":
+        me = table.state.combatants[cid]
+        foe = table.state.combatants[target.id]
+        if foe.status != "active":
+            foe = _weakest(table.state, me)
+        if foe is None or not (me.economy.action or me.economy.attacks_left):
+            return
+        table(MakeAttack(attacker=cid, target=foe.id, flanking_with=flank if foe.id == target.id else None))
+
+
+def _tomas(table: _Table, cid: str) -> None:
+    state = table.state
+    fallen = [c for c in state.combatants.values() if c.side == "party" and c.status == "unconscious"]
+    if fallen:
+        table(BonusAction(combatant=cid, description=f"casts Healing Word on {fallen[0].name}"))
+        table(Heal(target=fallen[0].id, notation="1d4+3", source=cid))
+    if state.round <= 2 and state.combatants[cid].concentration is None:
+        table(TakeAction(combatant=cid, action="cast a spell", detail="Bless on Aria and Lyra", concentration=True))
+        return
+    blessed = state.combatants[cid].concentration is not None
+    _attack_all(table, cid, lambda t: Attack(attacker=cid, target=t.id, roll_bonus="1d4" if blessed else None))
+
+
+def _lyra(table: _Table, cid: str) -> None:
+    state = table.state
+    me = state.combatants[cid]
+    bandit = next((f for f in _foes(state, me) if f.id != "captain"), None)
+    blessed = state.combatants["tomas"].concentration is not None
+    if bandit is not None and state.round % 2 == 0:
+        # She dives through a bandit's space to reach the captain's flank (she is Small).
+        table(Tumble(combatant=cid, through=bandit.id, dc=11, save_bonus=6, acrobatics=True, bonus_action=True))
+        _attack_all(table, cid, lambda t: MakeAttack(attacker=cid, target=t.id, attack="Shortsword",
+                                                     roll_bonus="1d4" if blessed else None))
+        return
+    table(TakeAction(combatant=cid, action="hide", bonus=7, dc=13, bonus_action=True))
+    _attack_all(table, cid, lambda t: MakeAttack(attacker=cid, target=t.id, attack="Shortbow", distance=40,
+                                                 roll_bonus="1d4" if blessed else None))
+
+
+def _captain(table: _Table, cid: str) -> None:
+    _attack_all(table, cid, lambda t: MakeAttack(attacker=cid, target=t.id))
+
+
+def _bandit(table: _Table, cid: str) -> None:
+    state = table.state
+    me = state.combatants[cid]
+    lyra = state.combatants["lyra"]
+    if cid == "bandit-3" and state.round == 1 and lyra.status == "active":
+        # It sprints across the mill floor at the archer: 120 feet, nothing else this turn.
+        table(Sprint(combatant=cid))
+        table(Move(combatant=cid, feet=60))
+        return
+    aria = state.combatants["aria"]
+    if me.hp <= 4 and aria.status == "active" and aria.economy.reaction and not aria.surprised:
+        # Badly burnt, it backs out of Aria's reach and provokes her opportunity attack.
+        outcome = table(Move(combatant=cid, feet=20, leaves_reach_of=("aria",)))
+        if ("aria", cid) in outcome.state.opportunities:
+            table(OpportunityAttack(attacker="aria", target=cid))
+        if table.state.combatants[cid].status == "active":
+            _attack_all(table, cid, lambda t: MakeAttack(attacker=cid, target=t.id, attack="Light Crossbow",
+                                                         distance=25))
+        return
+    table(Move(combatant=cid, feet=10))
+    _attack_all(table, cid, lambda t: MakeAttack(attacker=cid, target=t.id, attack="Scimitar"))

@@ -1,0 +1,357 @@
+"""A scripted srd-2024-variant fight, played through the application like a GM would, any seed.
+
+Goblins and a bugbear hold a ford against four adventurers, one of them a knight on a
+trained warhorse. The table plays its variants: the goblins (minions) share one Initiative
+roll, tied players reroll, the players swap places before round 1 (the surprised cleric
+cannot), the fighter takes a bonus action to tell the party the plan and the cleric
+answers with his reaction, the fighter makes a running jump over the stream, the bugbear
+grapples, its victim escapes with an action, a goblin shoves the knight to unseat him, the
+cleric's Constitution-save cantrip meets a goblin behind half cover. The script decides
+each move from the current state; the dice come from the encounter's seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from uuid import UUID
+
+from combat.application import Encounters, Outcome
+from combat.commands import (
+    AddCombatant,
+    Attack,
+    BeginCombat,
+    Command,
+    ConcentrationSave,
+    Damage,
+    EndCombat,
+    EndTurn,
+    Heal,
+    MarkSurprised,
+    OrderTie,
+    RollInitiative,
+    TakeAction,
+)
+from combat.conditions import is_incapacitated
+from combat.events import AttackProfile, CombatantSpec
+from combat.initiative import unresolved_ties
+from combat.rulesets.srd2024_variant.bookkeeping import mount_of
+from combat.rulesets.srd2024_variant.communication import CommunicateWithAllies, ReplyToAlly
+from combat.rulesets.srd2024_variant.cover import SaveBehindCover
+from combat.rulesets.srd2024_variant.initiative import RerollTie
+from combat.rulesets.srd2024_variant.jumping import Jump
+from combat.rulesets.srd2024_variant.mounts import Mount, SaveToStayMounted
+from combat.rulesets.srd2024_variant.movement import StandUpFromProne, Traverse
+from combat.rulesets.srd2024_variant.reorder import AnswerSwap, EndReorder, PassSwap, ProposeSwap
+from combat.rulesets.srd2024_variant.speeds import movement_left
+from combat.rulesets.srd2024_variant.traits import NoteTraits
+from combat.rulesets.srd2024_variant.unarmed import EscapeGrapple, ReleaseGrapple, UnarmedStrike
+from combat.state import Combatant, EncounterState
+
+__all__ = ["run_demo", "DEMO_PARTY", "DEMO_FORD"]
+
+MAX_ROUNDS = 10
+SETTINGS = {"group_initiative": True, "initiative_reorder": True}
+DEX_SAVES = {"aria": 1, "bran": 0, "tomas": 0, "lyra": 4}
+
+DEMO_PARTY = (
+    CombatantSpec(
+        id="aria", name="Aria", kind="pc", side="party", player="Sam", max_hp=44, ac=17, initiative_bonus=2,
+        con_save=5, attacks_per_action=2,
+        attacks=(AttackProfile(name="Longsword", bonus=6, damage="1d8+4", damage_type="slashing"),),
+    ),
+    CombatantSpec(
+        id="bran", name="Sir Bran", kind="pc", side="party", player="Lee", max_hp=40, ac=18, initiative_bonus=0,
+        con_save=5,
+        attacks=(AttackProfile(name="Lance", bonus=6, damage="1d10+3", damage_type="piercing", reach=10),),
+    ),
+    CombatantSpec(
+        id="tomas", name="Brother Tomas", kind="pc", side="party", player="Ana", max_hp=38, ac=18, initiative_bonus=0,
+        con_save=5,
+        attacks=(AttackProfile(name="Mace", bonus=5, damage="1d6+2", damage_type="bludgeoning"),),
+    ),
+    CombatantSpec(
+        id="lyra", name="Lyra", kind="pc", side="party", player="Kim", max_hp=33, ac=15, initiative_bonus=4,
+        con_save=1,
+        attacks=(
+            AttackProfile(name="Shortbow", bonus=7, damage="1d6+4", damage_type="piercing", kind="ranged", normal_range=80, long_range=320),
+            AttackProfile(name="Shortsword", bonus=7, damage="1d6+4", damage_type="piercing"),
+        ),
+    ),
+    CombatantSpec(
+        id="thunder", name="Thunder", kind="monster", side="party", size="large", max_hp=30, ac=11, speed=60,
+        initiative_bonus=1, con_save=3,
+        attacks=(AttackProfile(name="Hooves", bonus=6, damage="2d6+4", damage_type="bludgeoning"),),
+    ),
+)
+
+_SCIMITAR = AttackProfile(name="Scimitar", bonus=4, damage="1d6+2", damage_type="slashing")
+DEMO_FORD = (
+    *(
+        CombatantSpec(id=f"goblin-{i}", name=f"Goblin {i}", kind="monster", side="goblins", group="goblins",
+                      size="small", max_hp=10, ac=15, initiative_bonus=2, attacks=(_SCIMITAR,))
+        for i in (1, 2, 3)
+    ),
+    CombatantSpec(
+        id="bugbear", name="Bugbear", kind="monster", side="goblins", max_hp=33, ac=14, initiative_bonus=2, con_save=2,
+        attacks=(AttackProfile(name="Morningstar", bonus=4, damage="2d8+2", damage_type="piercing"),),
+    ),
+)
+
+# Strength modifier and Proficiency Bonus for the unarmed rules and jumps; the warhorse is trained.
+TRAITS = (
+    NoteTraits(combatant="aria", strength=3, proficiency=2),
+    NoteTraits(combatant="bran", strength=3, proficiency=2),
+    NoteTraits(combatant="tomas", strength=1, proficiency=2),
+    NoteTraits(combatant="lyra", strength=0, proficiency=2, speeds={"climb": 30}),
+    NoteTraits(combatant="thunder", strength=4, proficiency=2, trained_mount=True),
+    *(NoteTraits(combatant=f"goblin-{i}", strength=-1, proficiency=2) for i in (1, 2, 3)),
+    NoteTraits(combatant="bugbear", strength=2, proficiency=2),
+)
+
+
+class _Table:
+    """Sends each command as the GM (or the named player) and reports every appended event.
+
+    Saves the dice call for at once, as a table would: concentration saves and saves to stay
+    mounted.
+    """
+
+    def __init__(self, encounters: Encounters, encounter_id: UUID, report: Callable[[Outcome], None]):
+        self.encounters = encounters
+        self.id = encounter_id
+        self.report = report
+
+    @property
+    def state(self) -> EncounterState:
+        return self.encounters.state(self.id)
+
+    def __call__(self, command: Command, actor: str = "gm") -> Outcome:
+        outcome = self.encounters.execute(self.id, command, actor=actor)
+        self.report(outcome)
+        for check in list(outcome.state.pending_checks):
+            self(ConcentrationSave(combatant=check.combatant))
+        for rider in list(self.state.srd_variant.falls_pending):
+            self(SaveToStayMounted(rider=rider, bonus=DEX_SAVES.get(rider, 0)))
+        return outcome
+
+
+def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], None]) -> UUID:
+    encounter_id = encounters.create("srd-2024-variant", "Skirmish at the ford", seed=seed, settings=SETTINGS)
+    table = _Table(encounters, encounter_id, report)
+    for spec in DEMO_PARTY + DEMO_FORD:
+        table(AddCombatant(combatant=spec))
+    for note in TRAITS:
+        table(note)
+    # Sir Bran rides into the fight on Thunder.
+    table(Mount(rider="bran", mount="thunder"))
+    table(BeginCombat())
+    # Brother Tomas was filling waterskins when the goblins sprang out.
+    table(MarkSurprised(combatants=("tomas",)))
+    table(RollInitiative())
+    _settle_ties(table)
+    _reorder(table)
+    while table.state.phase == "turns":
+        state = table.state
+        if state.round > MAX_ROUNDS:
+            table(EndCombat(reason="the goblins melt back into the reeds"))
+            break
+        _play_turn(table, state.combatants[state.turn])  # type: ignore[index]
+    return encounter_id
+
+
+def _settle_ties(table: _Table) -> None:
+    while unresolved_ties(table.state):
+        tie = unresolved_ties(table.state)[0]
+        if tie.decided_by == "players":
+            table(RerollTie())
+        else:  # the GM lets the characters go first among mixed ties
+            state = table.state
+            units = [state.combatants[u[0]] for u in tie.units]
+            order = sorted(units, key=lambda c: (c.kind != "pc", c.id))
+            table(OrderTie(order=tuple(c.unit for c in order)))
+
+
+def _reorder(table: _Table) -> None:
+    """The quickest player lets the slowest go first; the others keep their places."""
+    state = table.state
+    if state.phase != "reorder":
+        return
+    queue = state.srd_variant.reorder_queue
+    for i, cid in enumerate(queue):
+        player = table.state.combatants[cid].player or "gm"
+        if i == 0 and len(queue) > 1:
+            asked = queue[-1]
+            table(ProposeSwap(combatant=cid, other=asked), actor=player)
+            table(AnswerSwap(combatant=asked, accept=True), actor=table.state.combatants[asked].player or "gm")
+        else:
+            table(PassSwap(combatant=cid), actor=player)
+    # The bugbear wants the goblins to soak up the first blows.
+    state = table.state
+    goblin, bugbear = state.combatants["goblin-1"], state.combatants["bugbear"]
+    if (bugbear.initiative or 0) > (goblin.initiative or 0):
+        table(ProposeSwap(combatant="bugbear", other="goblin-1"))
+    table(EndReorder())
+
+
+def _foes(state: EncounterState, c: Combatant) -> list[Combatant]:
+    return [f for f in state.combatants.values() if f.side != c.side and f.status == "active" and f.id != "thunder"]
+
+
+def _weakest(state: EncounterState, c: Combatant) -> Combatant | None:
+    foes = _foes(state, c)
+    return min(foes, key=lambda f: (f.hp, f.id)) if foes else None
+
+
+def _me(table: _Table, cid: str) -> Combatant:
+    return table.state.combatants[cid]
+
+
+def _still_my_turn(table: _Table, cid: str) -> bool:
+    return table.state.phase == "turns" and table.state.turn == cid and not is_incapacitated(_me(table, cid))
+
+
+def _play_turn(table: _Table, c: Combatant) -> None:
+    if not is_incapacitated(c):
+        plays = {"aria": _aria, "bran": _bran, "tomas": _tomas, "lyra": _lyra, "bugbear": _bugbear}
+        plays.get(c.id, _goblin)(table, c.id)
+    if table.state.phase == "turns" and table.state.turn == c.id:
+        table(EndTurn(combatant=c.id))
+
+
+def _stand_if_prone(table: _Table, cid: str) -> None:
+    me = _me(table, cid)
+    if me.has("prone") and movement_left(table.state, me) >= me.speed // 2:
+        table(StandUpFromProne(combatant=cid))
+
+
+def _escape_if_grappled(table: _Table, cid: str, skill: str, bonus: int) -> bool:
+    """Spend the action on escaping a grapple; True if the action went on it."""
+    if any(g.target == cid for g in table.state.srd_variant.grapples) and _me(table, cid).economy.action:
+        table(EscapeGrapple(combatant=cid, skill=skill, bonus=bonus))  # type: ignore[arg-type]
+        return True
+    return False
+
+
+def _attack_all(table: _Table, cid: str, attack: str | None = None, prefer: str | None = None) -> None:
+    """Every attack of the Attack action, at `prefer` while it stands, else at the weakest foe."""
+    while _still_my_turn(table, cid):
+        me = _me(table, cid)
+        if not (me.economy.action or me.economy.attacks_left):
+            return
+        preferred = table.state.combatants.get(prefer or "")
+        target = preferred if preferred and preferred.status == "active" else _weakest(table.state, me)
+        if target is None:
+            return
+        blessed = cid in ("aria", "bran") and _me(table, "tomas").concentration is not None
+        table(Attack(attacker=cid, target=target.id, attack=attack, roll_bonus="1d4" if blessed else None))
+
+
+def _aria(table: _Table, cid: str) -> None:
+    _stand_if_prone(table, cid)
+    if _escape_if_grappled(table, cid, "athletics", 5):
+        return
+    state = table.state
+    if state.round == 1:
+        # Extended communication: a bonus action to set out the plan, a reaction to answer it.
+        table(CommunicateWithAllies(combatant=cid, listeners=("bran", "tomas", "lyra"), uses="bonus_action",
+                                    topic="Bran rides down the bugbear, we take the goblins"))
+        tomas = _me(table, "tomas")
+        if tomas.status == "active" and tomas.economy.reaction and not is_incapacitated(tomas):
+            table(ReplyToAlly(combatant="tomas", topic="I'll keep Bless on you two"))
+        # A running jump over the stream: 10 ft of run-up, then 5 x Strength +3 = 15 ft.
+        if not _me(table, cid).has("prone") and movement_left(table.state, _me(table, cid)) >= 25:
+            table(Traverse(combatant=cid, feet=10))
+            table(Jump(combatant=cid, kind="long", feet=15))
+    _attack_all(table, cid)
+
+
+def _bran(table: _Table, cid: str) -> None:
+    _stand_if_prone(table, cid)
+    if _escape_if_grappled(table, cid, "athletics", 5):
+        return
+    me, thunder = _me(table, cid), _me(table, "thunder")
+    riding = mount_of(table.state, cid)
+    if riding is None and thunder.status == "active" and not me.has("prone"):
+        # Climbing back into the saddle costs movement equal to Thunder's size (Large: 10 ft).
+        if movement_left(table.state, me) >= 10:
+            table(Mount(rider=cid, mount="thunder"))
+            riding = mount_of(table.state, cid)
+    if riding is not None and riding.controlled and not is_incapacitated(thunder):
+        # Thunder charges on Bran's turn and then only Dodges.
+        if movement_left(table.state, _me(table, "thunder")) >= 30:
+            table(Traverse(combatant="thunder", feet=30))
+        if _me(table, "thunder").economy.action:
+            table(TakeAction(combatant="thunder", action="dodge"))
+    _attack_all(table, cid, prefer="bugbear")
+
+
+def _tomas(table: _Table, cid: str) -> None:
+    _stand_if_prone(table, cid)
+    if _escape_if_grappled(table, cid, "athletics", 3):
+        return
+    state = table.state
+    fallen = [c for c in state.combatants.values() if c.side == "party" and c.status == "unconscious"]
+    if fallen:
+        table(TakeAction(combatant=cid, action="magic", detail=f"Cure Wounds on {fallen[0].name}"))
+        table(Heal(target=fallen[0].id, notation="2d8+3", source=cid))
+        return
+    if state.combatants[cid].concentration is None and state.round <= 2:
+        table(TakeAction(combatant=cid, action="magic", detail="Bless on Aria and Sir Bran", concentration=True))
+        return
+    behind_cover = next((f for f in _foes(state, state.combatants[cid]) if f.group == "goblins"), None)
+    if state.round % 2 == 0 and behind_cover is not None:
+        # Poison Spray: a Constitution save, and the goblin crouches behind a rock (half cover).
+        table(TakeAction(combatant=cid, action="magic", detail=f"Poison Spray at {behind_cover.name}", target=behind_cover.id))
+        save = table(SaveBehindCover(combatant=behind_cover.id, dc=13, cover="half", reason="Poison Spray"))
+        if not save.records[-1].event.success:  # type: ignore[union-attr]
+            table(Damage(target=behind_cover.id, damage_type="poison", notation="1d12", source=cid))
+        return
+    _attack_all(table, cid)
+
+
+def _lyra(table: _Table, cid: str) -> None:
+    _stand_if_prone(table, cid)
+    if _escape_if_grappled(table, cid, "acrobatics", 7):
+        return
+    if not _me(table, cid).has("prone") and table.state.round == 1 and movement_left(table.state, _me(table, cid)) >= 20:
+        # Up the willow by the ford with her Climb Speed: no extra cost for climbing.
+        table(Traverse(combatant=cid, feet=20, mode="climb"))
+    table(TakeAction(combatant=cid, action="hide", bonus=7, bonus_action=True))
+    _attack_all(table, cid, attack="Shortbow")
+
+
+def _bugbear(table: _Table, cid: str) -> None:
+    _stand_if_prone(table, cid)
+    state = table.state
+    if state.round == 1 and mount_of(state, "bran") and state.combatants["thunder"].status == "active":
+        # A shove to push the warhorse: moved against its will, it may throw its rider.
+        table(UnarmedStrike(attacker=cid, target="thunder", option="shove", shove="push"))
+        return
+    held = [g.target for g in state.srd_variant.grapples if g.grappler == cid]
+    victim = state.combatants.get(held[0]) if held else None
+    if victim is None or victim.status != "active":
+        if victim is not None:
+            table(ReleaseGrapple(grappler=cid, target=victim.id))
+        target = _weakest(table.state, _me(table, cid))
+        if target is None or target.size not in ("small", "medium", "large") or mount_of(table.state, target.id):
+            _attack_all(table, cid)
+            return
+        # An Unarmed Strike to grapple: a Constitution save against 8 + Strength + Proficiency.
+        table(UnarmedStrike(attacker=cid, target=target.id, option="grapple"))
+        held = [g.target for g in table.state.srd_variant.grapples if g.grappler == cid]
+    _attack_all(table, cid, prefer=held[0] if held else None)
+
+
+def _goblin(table: _Table, cid: str) -> None:
+    _stand_if_prone(table, cid)
+    if _escape_if_grappled(table, cid, "acrobatics", 4):
+        return
+    state = table.state
+    bran = state.combatants["bran"]
+    if cid == "goblin-1" and state.round == 1 and mount_of(state, "bran") and bran.status == "active":
+        # A shove to knock the knight Prone: if it works he must save or fall off Thunder.
+        table(UnarmedStrike(attacker=cid, target="bran", option="shove", shove="prone"))
+        return
+    if movement_left(table.state, _me(table, cid)) >= 10 and not _me(table, cid).has("prone"):
+        table(Traverse(combatant=cid, feet=10, difficult_terrain=True))
+    _attack_all(table, cid)

@@ -1,0 +1,170 @@
+"""Making an attack, with a5e's modifiers, resolved by the shared attack rules.
+
+- "A natural 20 on an attack roll is a critical hit and is always successful. ... rolling a
+  natural 1 on an attack roll is considered a critical fumble and always misses."
+- Unseen: "When you attack a target that you cannot see ... you have disadvantage"; "if your
+  target cannot see you, you have advantage"; "In situations where your target is unseen by
+  you and you are unseen by your target ... all attack rolls are made at disadvantage."
+- Range: "attacks made at targets further than the normal range are made at disadvantage,
+  and targets beyond long range cannot be targeted." "When you make a ranged attack while you
+  are within the reach of a hostile creature, you make the attack with disadvantage."
+- Flanking: "When you and an ally are on direct opposite sides of a target, you gain an
+  expertise die on your actions against that target. You and your ally cannot flank for one
+  another if either of you are incapacitated."
+- Attacking from above: "If you are at least 5 feet above your target and you aren't grappled
+  or restrained, you gain an expertise die on melee attack rolls made against it."
+- Press the Attack and Sprint give attackers advantage against the presser or sprinter.
+- Cover: half +2, three-quarters +5 to AC; "Total cover ... cannot be targeted directly".
+
+Expertise dice from several sources do not stack: each source past the first raises the die
+one step, 1d4 -> 1d6 -> 1d8 (A5E's expertise die rule; this text does not repeat it).
+"""
+
+from __future__ import annotations
+
+from combat import attacks as shared
+from combat.attacks import choose_attack, roll_mode
+from combat.commands import Attack, Command, Cover, Faces, OpportunityAttack
+from combat.conditions import attack_modifiers, is_incapacitated
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.rulesets.a5e.table import table
+from combat.state import Combatant
+
+__all__ = ["EXPERTISE_DICE", "MakeAttack", "expertise_die", "HANDLERS"]
+
+EXPERTISE_DICE = ("1d4", "1d6", "1d8")
+
+
+class MakeAttack(Command, frozen=True, kw_only=True):
+    """An attack with the positions a5e cares about; `attack` is the plain 5e-family form."""
+
+    attacker: str
+    target: str
+    attack: str | None = None
+    advantage: tuple[str, ...] = ()  # other reasons the Narrator gives
+    disadvantage: tuple[str, ...] = ()
+    cover: Cover = "none"
+    distance: int | None = None  # feet to the target
+    within_reach_of_hostile: bool = False
+    target_unseen: bool = False  # the attacker cannot see the target
+    attacker_unseen: bool = False  # the target cannot see the attacker
+    flanking_with: str | None = None  # the ally on the direct opposite side of the target
+    from_above: bool = False  # at least 5 feet above the target
+    expertise: tuple[str, ...] = ()  # other sources of an expertise die (a maneuver, a feature)
+    roll_bonus: str | None = None
+    faces: Faces = None
+    damage_faces: Faces = None
+    readied: bool = False
+
+
+def expertise_die(sources: int) -> str | None:
+    return EXPERTISE_DICE[min(sources, len(EXPERTISE_DICE)) - 1] if sources else None
+
+
+def against(tx: Tx, target: Combatant) -> list[str]:
+    """Advantage every attacker has against `target` from what it chose to do."""
+    notes = table(tx.state)
+    reasons = []
+    if any(p.attacker == target.id for p in notes.presses):
+        reasons.append("target is pressing the attack")
+    if target.id in notes.sprinting:
+        reasons.append("target is sprinting")
+    return reasons
+
+
+def _make_attack(tx: Tx, cmd: MakeAttack) -> None:
+    attacker = tx.combatant(cmd.attacker)
+    target = tx.combatant(cmd.target)
+    profile = choose_attack(attacker, cmd.attack)
+    melee = profile.kind == "melee"
+    advantage, disadvantage = list(cmd.advantage), list(cmd.disadvantage)
+    if cmd.target_unseen and cmd.attacker_unseen:
+        disadvantage.append("neither can see the other")
+    elif cmd.target_unseen:
+        disadvantage.append("target unseen")
+    elif cmd.attacker_unseen:
+        advantage.append("attacker unseen")
+    disadvantage += _range(profile, cmd)
+    advantage += against(tx, target)
+    sources = list(cmd.expertise)
+    if cmd.flanking_with is not None:
+        _require_flank(tx, attacker, target, cmd.flanking_with)
+        sources.append("flanking")
+    if cmd.from_above:
+        if not melee:
+            raise RuleError("attack/above-melee", "attacking from above gives its expertise die on melee attacks",
+                            allowed="from_above: false for a ranged attack")
+        held = [x.name for x in attacker.conditions if x.name in ("grappled", "restrained")]
+        if held:
+            raise RuleError("attack/above-held", f"{attacker.name} is {held[0]}: no expertise die from above",
+                            allowed="from_above: false")
+        sources.append("from above")
+    press = next((p for p in table(tx.state).presses if p.attacker == attacker.id and p.target == target.id), None)
+    if press is not None and melee and not press.fell_back:
+        # "You cannot gain expertise dice in this way on attacks made at disadvantage."
+        if _mode(tx, attacker, target, melee, advantage, disadvantage) != "disadvantage":
+            sources.append("press the attack")
+    bonus = "+".join(b.lstrip("+") for b in (cmd.roll_bonus, expertise_die(len(sources))) if b) or None
+    shared.HANDLERS[Attack](tx, Attack(
+        attacker=attacker.id, target=target.id, attack=profile.name, advantage=tuple(advantage),
+        disadvantage=tuple(disadvantage), cover=cmd.cover, roll_bonus=bonus, faces=cmd.faces,
+        damage_faces=cmd.damage_faces, readied=cmd.readied,
+    ))
+
+
+def _range(profile, cmd: MakeAttack) -> list[str]:
+    reasons = []
+    if profile.kind == "melee":
+        if cmd.distance is not None and cmd.distance > profile.reach:
+            raise RuleError("attack/out-of-reach", f"{profile.name} reaches {profile.reach} ft, not {cmd.distance}",
+                            allowed=f"a target within {profile.reach} ft")
+        return reasons
+    if cmd.within_reach_of_hostile:
+        reasons.append("ranged attack within reach of a hostile")
+    normal, long = profile.normal_range, profile.long_range
+    if cmd.distance is None or normal is None:
+        return reasons
+    if cmd.distance > (long or normal):
+        raise RuleError("attack/out-of-range", f"{profile.name} cannot reach a target {cmd.distance} ft away",
+                        allowed=f"a target within {long or normal} ft")
+    if cmd.distance > normal:
+        reasons.append("beyond normal range")
+    return reasons
+
+
+def _require_flank(tx: Tx, attacker: Combatant, target: Combatant, ally_id: str) -> None:
+    ally = tx.combatant(ally_id)
+    if ally.id in (attacker.id, target.id) or ally.side != attacker.side:
+        raise RuleError("attack/no-flank", f"{ally.name} is not an ally of {attacker.name}", allowed="an ally")
+    down = [c.name for c in (attacker, ally) if is_incapacitated(c)]
+    if down:
+        raise RuleError("attack/no-flank", f"{down[0]} is incapacitated and cannot flank",
+                        allowed="flanking_with an ally who is not incapacitated")
+
+
+def _mode(tx: Tx, attacker: Combatant, target: Combatant, melee: bool, advantage: list[str], disadvantage: list[str]) -> str:
+    """The roll mode the shared resolution will reach, so the Press die can be withheld first."""
+    adv, dis = attack_modifiers(attacker, target, melee)
+    helped = any(h.against == target.id and h.helper != attacker.id
+                 and tx.state.combatants[h.helper].side == attacker.side for h in tx.state.helps)
+    return roll_mode(adv + advantage + (["helped"] if helped else []), dis + disadvantage)
+
+
+def _attack(tx: Tx, cmd: Attack) -> None:
+    _make_attack(tx, MakeAttack(
+        attacker=cmd.attacker, target=cmd.target, attack=cmd.attack, advantage=cmd.advantage,
+        disadvantage=cmd.disadvantage, cover=cmd.cover, roll_bonus=cmd.roll_bonus, faces=cmd.faces,
+        damage_faces=cmd.damage_faces, readied=cmd.readied,
+    ))
+
+
+def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
+    target = tx.combatant(cmd.target)
+    shared.HANDLERS[OpportunityAttack](tx, OpportunityAttack(
+        attacker=cmd.attacker, target=cmd.target, attack=cmd.attack, advantage=cmd.advantage + tuple(against(tx, target)),
+        disadvantage=cmd.disadvantage, faces=cmd.faces, damage_faces=cmd.damage_faces,
+    ))
+
+
+HANDLERS = {MakeAttack: _make_attack, Attack: _attack, OpportunityAttack: _opportunity_attack}

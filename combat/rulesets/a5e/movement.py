@@ -1,0 +1,142 @@
+"""Movement: split around actions, several speeds, crawling, climbing and swimming, standing up.
+
+"When switching between different movement speeds, you subtract the distance you've already
+moved during your turn from the new speed. If the remainder is 0 or less, you cannot use the
+new speed this turn."
+"Climbing and Swimming. You can use your base Speed to perform these tasks, but you must spend
+1 extra foot for every foot you do so. A swim or climb speed allows you to move through these
+environments at no additional cost. Gliding, Hovering, and Burrowing. You must have the
+appropriate movement speed."
+Prone: "Your only movement option is to crawl (every 1 foot of movement while crawling costs 1
+extra foot) until you stand up. Standing up requires half your movement."
+
+Extra movement from Dash or Sprint adds to every speed alike.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from combat.commands import Command, Move
+from combat.conditions import is_incapacitated, speed_of
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.events import ConditionEnded, Event, Moved
+from combat.rulesets.a5e.table import table, updated
+from combat.state import Combatant, EncounterState, with_combatant
+from combat.turns import require_able, require_turn
+
+__all__ = ["SetSpeeds", "StandUp", "SpeedsSet", "ExtraMovementSpent", "HANDLERS", "APPLIERS", "NARRATION"]
+
+GROUND = ("walk", "crawl", "climb", "swim")  # possible on base Speed
+SPECIAL = ("fly", "burrow", "hover", "glide", "climb", "swim")
+_DOUBLED = {"crawl": "crawling", "climb": "climbing without a climb speed", "swim": "swimming without a swim speed"}
+
+
+class SetSpeeds(Command, frozen=True, kw_only=True):
+    """A participant's speeds besides walking, e.g. {"fly": 60} or {"swim": 30}."""
+
+    combatant: str
+    speeds: dict[str, int]
+
+
+class StandUp(Command, frozen=True, kw_only=True):
+    combatant: str
+
+
+class SpeedsSet(Event, frozen=True, kw_only=True):
+    combatant: str
+    speeds: dict[str, int]
+
+
+class ExtraMovementSpent(Event, frozen=True, kw_only=True):
+    """Movement spent beyond the feet moved: crawling, climbing without a climb speed, standing up."""
+
+    combatant: str
+    feet: int
+    reason: str
+
+
+def _set_speeds(tx: Tx, cmd: SetSpeeds) -> None:
+    c = tx.combatant(cmd.combatant)
+    for mode, feet in cmd.speeds.items():
+        if mode not in SPECIAL or feet < 0:
+            raise RuleError("move/speed", f"{mode} {feet} ft is not a speed", allowed=", ".join(SPECIAL) + " at 0 ft or more")
+    tx.emit(SpeedsSet(combatant=c.id, speeds=dict(cmd.speeds)))
+
+
+def _left(tx: Tx, c: Combatant, mode: str) -> int:
+    """Feet left for `mode`: its speed, plus any Dash or Sprint, less what was moved this turn."""
+    if speed_of(c) == 0:
+        return 0
+    speeds = table(tx.state).speeds.get(c.id, {})
+    extra = max(0, c.economy.movement - c.speed)
+    mode_speed = speeds.get(mode, c.speed if mode in GROUND else 0)
+    return mode_speed + extra - c.economy.moved
+
+
+def _move(tx: Tx, cmd: Move) -> None:
+    c = require_turn(tx, cmd.combatant)
+    require_able(c, "move")
+    mode = cmd.mode.lower()
+    if cmd.feet <= 0:
+        raise RuleError("move/distance", f"cannot move {cmd.feet} ft", allowed="a positive number of feet")
+    speeds = table(tx.state).speeds.get(c.id, {})
+    if mode not in GROUND and mode not in speeds:
+        raise RuleError("move/no-speed", f"{c.name} has no {mode} speed",
+                        allowed=", ".join(("walk", "crawl", "climb", "swim", *speeds)))
+    if c.has("prone") and mode != "crawl":
+        raise RuleError("move/prone", f"{c.name} is prone: its only movement is to crawl", allowed="crawl, or stand_up")
+    doubled = mode == "crawl" or (mode in ("climb", "swim") and mode not in speeds)
+    cost = cmd.feet * (2 if doubled else 1)
+    left = _left(tx, c, mode)
+    if cost > left:
+        switching = " after switching speeds" if mode != "walk" else ""
+        per_foot = " at 2 ft per foot" if doubled else ""
+        raise RuleError(
+            "economy/movement",
+            f"{c.name} has {max(0, left)} ft of {mode} movement left{switching}, not {cost}",
+            allowed=f"up to {max(0, left) // (2 if doubled else 1)} ft of {mode}{per_foot}, or Dash for more",
+        )
+    provoked = []
+    for fid in cmd.leaves_reach_of:
+        foe = tx.combatant(fid)
+        if foe.side == c.side:
+            raise RuleError("move/ally", f"{foe.name} is an ally of {c.name}", allowed="foes whose reach is left")
+        # A surprised foe cannot react yet; its opportunity attack would be refused anyway.
+        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe) and not foe.surprised:
+            provoked.append(fid)
+    tx.emit(Moved(combatant=c.id, feet=cmd.feet, mode=mode, provoked=tuple(provoked)))
+    if doubled:
+        tx.emit(ExtraMovementSpent(combatant=c.id, feet=cost - cmd.feet, reason=_DOUBLED[mode]))
+
+
+def _stand_up(tx: Tx, cmd: StandUp) -> None:
+    c = require_turn(tx, cmd.combatant)
+    require_able(c, "stand up")
+    if not c.has("prone"):
+        raise RuleError("condition/absent", f"{c.name} is not prone", allowed="move")
+    cost = c.speed // 2
+    left = _left(tx, c, "walk")
+    if speed_of(c) == 0 or cost > left:
+        raise RuleError("economy/movement", f"standing up takes {cost} ft of movement; {c.name} has {max(0, left)}",
+                        allowed="stay prone and crawl, or end_turn")
+    tx.emit(ConditionEnded(target=c.id, condition="prone", reason="stood up"))
+    tx.emit(ExtraMovementSpent(combatant=c.id, feet=cost, reason="standing up"))
+
+
+def _on_speeds(state: EncounterState, e: SpeedsSet) -> EncounterState:
+    return updated(state, speeds={**table(state).speeds, e.combatant: e.speeds})
+
+
+def _on_extra(state: EncounterState, e: ExtraMovementSpent) -> EncounterState:
+    c = state.combatants[e.combatant]
+    return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, moved=c.economy.moved + e.feet))
+
+
+HANDLERS = {Move: _move, SetSpeeds: _set_speeds, StandUp: _stand_up}
+APPLIERS = {SpeedsSet: _on_speeds, ExtraMovementSpent: _on_extra}
+NARRATION = {
+    SpeedsSet: lambda n, e: f"{n.name(e.combatant)} has speeds: " + ", ".join(f"{m} {f} ft" for m, f in e.speeds.items()),
+    ExtraMovementSpent: lambda n, e: f"{n.name(e.combatant)} spends {e.feet} more ft of movement {e.reason}",
+}

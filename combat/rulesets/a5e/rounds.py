@@ -1,0 +1,79 @@
+"""Initiative rounds: world actions, then each participant's turn, then the end of the round.
+
+"1. World Actions. If the environment features any world bonuses or penalties with an active
+element, it occurs at the start of a round before the participants take their turns.
+2. On Your Turn. ... 4. End of Round. When everyone has taken their turn, the initiative round
+repeats at step 1 until the encounter has concluded."
+
+When the scene's environment has world actions every round opens in the `world` phase, where
+the Narrator rolls owed recharges, uses world actions and ends the world step; otherwise the
+first participant's turn starts at once.
+"""
+
+from __future__ import annotations
+
+from combat import turns
+from combat.commands import Command, EndTurn
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.events import RoundStarted
+from combat.initiative import turn_order, unresolved_ties, units
+from combat.rulesets.a5e.surprise import end_surprise
+from combat.rulesets.a5e.world_actions import environment, owed_recharges
+
+__all__ = ["EndWorldStep", "start_round", "flow", "HANDLERS"]
+
+
+class EndWorldStep(Command, frozen=True, kw_only=True):
+    """The world has acted (or passes): the participants' turns begin."""
+
+
+def start_round(tx: Tx) -> None:
+    tx.emit(RoundStarted(round=tx.state.round + 1))
+    env = environment(tx.state)
+    if env is not None and env.world_actions:
+        tx.move_to("world_step")
+        return
+    if tx.state.phase == "initiative":
+        tx.move_to("start_rounds")
+    _first_turn(tx)
+
+
+def _first_turn(tx: Tx) -> None:
+    first = turn_order(tx.state, False)
+    if first:
+        turns.start_turn(tx, first[0])
+
+
+def _end_world_step(tx: Tx, cmd: EndWorldStep) -> None:
+    owed = owed_recharges(tx.state)
+    if owed:
+        raise RuleError("world/recharge-owed", f"the recharge roll for {', '.join(owed)} is owed this round",
+                        allowed="roll_recharge for " + ", ".join(owed))
+    if tx.state.pending_checks:
+        raise RuleError("world/pending-save", "a concentration save is owed after the world's damage",
+                        allowed="concentration_save for " + ", ".join(p.combatant for p in tx.state.pending_checks))
+    turns.end_fight_if_decided(tx)  # the world's damage may have settled it
+    if tx.state.phase == "turns":
+        _first_turn(tx)
+
+
+_end_turn = turns.end_turn_handler(turn_order, new_round=start_round)
+
+
+def end_turn(tx: Tx, cmd: EndTurn) -> None:
+    end_surprise(tx, cmd)
+    _end_turn(tx, cmd)
+
+
+def flow(tx: Tx) -> None:
+    """After every command: open round 1 once initiative is settled; end a decided fight."""
+    state = tx.state
+    if state.phase == "initiative":
+        everyone_rolled = all(members[0].initiative is not None for members in units(state).values())
+        if everyone_rolled and not unresolved_ties(state):
+            start_round(tx)
+    turns.end_fight_if_decided(tx)
+
+
+HANDLERS = {EndWorldStep: _end_world_step, EndTurn: end_turn}

@@ -1,0 +1,250 @@
+"""a5e: Level Up Advanced 5th Edition, "Turn-Based Action".
+
+Phases: set-up (set the scene, then surprise, then initiative) -> initiative rounds, each one
+world actions -> every participant's turn -> end of round -> ended. Each rule lives in a module
+named for it: scene, surprise, initiative, rounds, world_actions, environments, movement,
+actions, sprint, maneuvers (Press the Attack, Fall Back, Tumble), attacks.
+
+Where the text is silent, this is what the engine does (also in the README):
+- Without `set_scene`, rounds are 6 seconds and there is no environment (no world step).
+- A surprised participant may not take a bonus action on its first turn either (a bonus
+  action is an action); setting `surprised_bonus_action` allows it. Free actions are allowed.
+- A participant joining a fight already under way (a summoned shadow, reinforcements) who
+  ties an initiative count acts after those already at it; ties before round 1 are rolled off.
+  If a roll-off ties again, the whole tie rolls off again.
+- A group of identical monsters may share one initiative check, as in the shared rules.
+- The world takes one world action per round (it "gets its own turn"); setting
+  `world_actions_per_round` changes that. Recharge is rolled right after use, as the text says;
+  setting `recharge_roll_after_use: false` waits for the start of the next round instead.
+- A world action's damage is rolled once for everyone it reaches (as for area spells); save
+  bonuses are entered per target, defaulting to the Constitution save for Constitution saves
+  and +0 otherwise; cover adds to Dexterity saves and Dodge gives them advantage.
+- Shadow Puppet's shadow uses the shadow stat block (AC 12, 16 HP, Strength Drain) and the
+  Leeches the swarm of insects; each newcomer is hostile to everyone (a side of its own). Leeches
+  roll a Dexterity check for initiative on arrival.
+- Expertise dice from several sources raise the die a step (d4, d6, d8) instead of stacking.
+- Sprint counts the turns sprinted in the last minute (at the scene's round length); fatigue
+  is a condition, one entry per level, removed by the Narrator (`remove_condition`).
+- Prone uses the melee/ranged distinction for "within 5 feet"; difficult terrain, grid
+  positions and squeezing are the Narrator's rulings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from combat import actions, attacks, concentration, conditions, hitpoints, saves, setup, turns
+from combat import initiative as shared_initiative
+from combat.commands import (
+    Attack,
+    BonusAction,
+    Move,
+    OpportunityAttack,
+    TakeAction,
+    UseReaction,
+)
+from combat.decider import Ruleset
+from combat.events import TurnStarted
+from combat.initiative import turn_order
+from combat.phases import PhaseTable, Step
+import combat.rulesets.a5e.actions as a5e_actions
+import combat.rulesets.a5e.attacks as a5e_attacks
+from combat.rulesets.a5e import initiative, maneuvers, movement, rounds, scene, sprint, surprise, world_actions
+from combat.rulesets.a5e.table import table, updated
+from combat.state import EncounterState
+
+__all__ = ["RULESET", "PHASES", "DEFAULTS"]
+
+TURN_COMMANDS = (
+    "move",
+    "stand_up",
+    "attack",
+    "make_attack",
+    "opportunity_attack",
+    "take_action",
+    "press_the_attack",
+    "fall_back",
+    "sprint",
+    "tumble",
+    "bonus_action",
+    "interact_with_object",
+    "free_action",
+    "use_reaction",
+    "end_turn",
+)
+RULING_COMMANDS = (
+    "damage",
+    "heal",
+    "grant_temp_hp",
+    "apply_condition",
+    "remove_condition",
+    "start_concentration",
+    "end_concentration",
+    "concentration_save",
+    "saving_throw",
+)
+ALL = ("setup", "surprise", "initiative", "world", "turns", "ended")
+UNDER_WAY = ("surprise", "initiative", "world", "turns")
+
+PHASES = PhaseTable(
+    "a5e",
+    ALL,
+    [
+        Step("set_scene", ("setup",)),
+        Step("add_combatant", ("setup", *UNDER_WAY)),
+        Step("set_speeds", ("setup", *UNDER_WAY)),
+        Step("remove_combatant", ("setup",)),
+        Step("begin_combat", ("setup",), "surprise"),
+        Step("surprise_check", ("surprise",)),
+        Step("mark_surprised", ("surprise",)),
+        Step("declare_sudden_action", ("surprise",)),
+        Step("call_initiative_check", UNDER_WAY),
+        Step("roll_initiative", ("surprise",), "initiative"),
+        Step("roll_initiative", ("initiative", "world", "turns")),
+        Step("roll_off", ("initiative",)),
+        Step("start_rounds", ("initiative",), "turns", automatic=True),
+        Step("world_step", ("initiative", "turns"), "world", automatic=True),
+        Step("roll_recharge", ("world",)),
+        Step("use_world_action", ("world",)),
+        Step("end_world_step", ("world",), "turns"),
+        *(Step(name, ("turns",)) for name in TURN_COMMANDS),
+        *(Step(name, ("world", "turns")) for name in RULING_COMMANDS),
+        Step("ruling", ALL),
+        Step("end_combat", UNDER_WAY, "ended"),
+        Step("side_defeated", ("turns",), "ended", automatic=True),
+    ],
+    initial="setup",
+)
+
+DEFAULTS = {
+    "surprised_bonus_action": False,
+    "world_actions_per_round": 1,
+    "recharge_roll_after_use": True,
+}
+
+# What each turn command asks of a participant who may still be surprised: (who, what it does).
+_SURPRISE_GUARDS: dict[type, Callable[[object], tuple[str, str]]] = {
+    Move: lambda c: (c.combatant, "move"),
+    movement.StandUp: lambda c: (c.combatant, "move"),
+    TakeAction: lambda c: (c.combatant, "bonus" if c.bonus_action else "act"),
+    BonusAction: lambda c: (c.combatant, "bonus"),
+    Attack: lambda c: (c.attacker, "react" if c.readied else "act"),
+    a5e_attacks.MakeAttack: lambda c: (c.attacker, "react" if c.readied else "act"),
+    OpportunityAttack: lambda c: (c.attacker, "react"),
+    UseReaction: lambda c: (c.combatant, "react"),
+    maneuvers.PressTheAttack: lambda c: (c.combatant, "bonus"),
+    maneuvers.FallBack: lambda c: (c.combatant, "react"),
+    maneuvers.Tumble: lambda c: (c.combatant, "bonus" if c.bonus_action else "act"),
+    sprint.Sprint: lambda c: (c.combatant, "act"),
+}
+
+
+def _merge(*tables: dict) -> dict:
+    merged: dict = {}
+    for t in tables:
+        merged.update(t)
+    return merged
+
+
+def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
+    """'Until the beginning of your next turn' (Press the Attack), 'until the start of your
+    next turn' (Sprint): both end as the presser's or sprinter's turn starts."""
+    state = turns.APPLIERS[TurnStarted](state, e)
+    notes = table(state)
+    if not any(p.attacker == e.combatant for p in notes.presses) and e.combatant not in notes.sprinting:
+        return state
+    return updated(
+        state,
+        presses=tuple(p for p in notes.presses if p.attacker != e.combatant),
+        sprinting=tuple(c for c in notes.sprinting if c != e.combatant),
+    )
+
+
+_OWN = (scene, initiative, surprise, world_actions, movement, a5e_actions, sprint, maneuvers)
+
+_UNGUARDED = _merge(
+    setup.HANDLERS,
+    turns.HANDLERS,
+    actions.HANDLERS,
+    attacks.HANDLERS,
+    hitpoints.HANDLERS,
+    conditions.HANDLERS,
+    concentration.HANDLERS,
+    saves.HANDLERS,
+    *(m.HANDLERS for m in _OWN),
+    a5e_attacks.HANDLERS,
+    rounds.HANDLERS,
+)
+HANDLERS = {
+    kind: surprise.guarded(handler, _SURPRISE_GUARDS[kind]) if kind in _SURPRISE_GUARDS else handler
+    for kind, handler in _UNGUARDED.items()
+}
+APPLIERS = _merge(
+    setup.APPLIERS,
+    shared_initiative.APPLIERS,
+    turns.APPLIERS,
+    {TurnStarted: _on_turn_started},
+    actions.APPLIERS,
+    attacks.APPLIERS,
+    hitpoints.APPLIERS,
+    conditions.APPLIERS,
+    concentration.APPLIERS,
+    saves.APPLIERS,
+    *(m.APPLIERS for m in _OWN),
+)
+
+EVENTS = (
+    scene.SceneSet,
+    surprise.SurpriseCheckMade,
+    surprise.SuddenActionDeclared,
+    surprise.SurpriseEnded,
+    initiative.InitiativeCheckCalled,
+    initiative.SurpriseCheckReused,
+    initiative.RollOffNeeded,
+    initiative.TieRolledOff,
+    world_actions.WorldActionUsed,
+    world_actions.RechargeRolled,
+    world_actions.WorldEffectSuffered,
+    movement.SpeedsSet,
+    movement.ExtraMovementSpent,
+    a5e_actions.FreeActionTaken,
+    sprint.Sprinted,
+    maneuvers.AttackPressed,
+    maneuvers.FellBack,
+    maneuvers.Tumbled,
+)
+COMMANDS = (
+    scene.SetScene,
+    surprise.SurpriseCheck,
+    surprise.DeclareSuddenAction,
+    initiative.CallInitiativeCheck,
+    initiative.RollOff,
+    world_actions.UseWorldAction,
+    world_actions.RollRecharge,
+    rounds.EndWorldStep,
+    movement.SetSpeeds,
+    movement.StandUp,
+    a5e_actions.FreeAction,
+    sprint.Sprint,
+    maneuvers.PressTheAttack,
+    maneuvers.FallBack,
+    maneuvers.Tumble,
+    a5e_attacks.MakeAttack,
+)
+
+RULESET = Ruleset(
+    id="a5e",
+    title="Level Up A5E: Turn-Based Action",
+    summary="Set the scene, surprise by ability checks, initiative by ability check (surprise checks reused, "
+    "ties rolled off on d20); world actions with recharge at the start of every round; Press the Attack, "
+    "Fall Back, Sprint, Tumble, flanking and attacks from above.",
+    phases=PHASES,
+    handlers=HANDLERS,
+    appliers=APPLIERS,
+    turn_order=turn_order,
+    flow=rounds.flow,
+    defaults=DEFAULTS,
+    events=EVENTS,
+    commands=COMMANDS,
+    narration=_merge(*(m.NARRATION for m in _OWN)),
+)

@@ -1,0 +1,100 @@
+"""Sprint: "you focus all your effort on moving as fast as possible to the exclusion of everything else."
+
+- "You may not take any other actions, bonus actions, or reactions other than your move Speed
+  for the turn."
+- "If you are unencumbered, your Speed is quadrupled for one turn; if you are encumbered or
+  wearing heavy armor, your Speed is tripled for one turn."
+- "You may Sprint for a number of turns equal to your Constitution modifier. Each turn you
+  Sprint after that, you make a Constitution (Athletics) check (DC 10 + 1 per previous check
+  made in the last minute) or you suffer a level of fatigue."
+- "You cannot Sprint if you are suffering from one or more levels of fatigue."
+- "Attacks against you are made with advantage until the start of your next turn."
+
+The turns counted are those sprinted in the last minute (at the scene's round length). The
+Constitution modifier is given with the command, else the stat block's Constitution save.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from combat.commands import Command, Faces
+from combat.conditions import speed_of
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.events import CheckMade, ConditionApplied, ConditionSpec, Event
+from combat.rulesets.a5e.table import minute_in_rounds, table, updated
+from combat.state import EncounterState, with_combatant
+from combat.turns import require_able, require_turn
+
+__all__ = ["Sprint", "Sprinted", "HANDLERS", "APPLIERS", "NARRATION"]
+
+FATIGUE = "fatigue"
+
+
+class Sprint(Command, frozen=True, kw_only=True):
+    combatant: str
+    encumbered: bool = False  # or wearing heavy armor: Speed tripled instead of quadrupled
+    con_modifier: int | None = None
+    check_bonus: int | None = None  # Constitution (Athletics); defaults to the Constitution modifier
+    faces: Faces = None
+
+
+class Sprinted(Event, frozen=True, kw_only=True):
+    combatant: str
+    movement: int  # the turn's whole movement
+    checked: bool = False  # a Constitution (Athletics) check was due
+
+
+def _recent(rounds: tuple[int, ...], state: EncounterState) -> int:
+    return sum(1 for r in rounds if r > state.round - minute_in_rounds(state))
+
+
+def _sprint(tx: Tx, cmd: Sprint) -> None:
+    c = require_turn(tx, cmd.combatant)
+    require_able(c, "sprint")
+    if c.has(FATIGUE):
+        raise RuleError("sprint/fatigued", f"{c.name} is suffering from fatigue and cannot Sprint",
+                        allowed="dash, or another action")
+    e = c.economy
+    if not (e.action and e.bonus_action and e.reaction) or e.attacks_left:
+        raise RuleError("sprint/not-alone", f"Sprint excludes every other action, bonus action and reaction, and "
+                        f"{c.name} has already used one this turn", allowed="move, end_turn")
+    notes = table(tx.state)
+    con = cmd.con_modifier if cmd.con_modifier is not None else c.con_save
+    checked = _recent(notes.sprints.get(c.id, ()), tx.state) >= con
+    if checked:
+        dc = 10 + _recent(notes.sprint_checks.get(c.id, ()), tx.state)
+        bonus = cmd.check_bonus if cmd.check_bonus is not None else con
+        roll = tx.roll(f"1d20{bonus:+d}", purpose="sprint check (constitution (athletics))", roller=c.id, faces=cmd.faces)
+        success = roll.total >= dc
+        tx.emit(CheckMade(combatant=c.id, skill="constitution (athletics)", total=roll.total, dc=dc, success=success))
+        if not success:
+            tx.emit(ConditionApplied(target=c.id, condition=ConditionSpec(name=FATIGUE, source="sprint")))
+    elif cmd.faces is not None:
+        raise RuleError("dice/unused-faces", f"{c.name} may still Sprint without a check", allowed="no faces")
+    movement = speed_of(c) * (3 if cmd.encumbered else 4)
+    tx.emit(Sprinted(combatant=c.id, movement=movement, checked=checked))
+
+
+def _on_sprinted(state: EncounterState, e: Sprinted) -> EncounterState:
+    c = state.combatants[e.combatant]
+    economy = msgspec.structs.replace(c.economy, movement=e.movement, action=False, bonus_action=False, reaction=False,
+                                      attacks_left=0)
+    state = with_combatant(state, c.id, economy=economy)
+    notes = table(state)
+    checks = notes.sprint_checks
+    if e.checked:
+        checks = {**checks, c.id: checks.get(c.id, ()) + (state.round,)}
+    return updated(
+        state,
+        sprinting=notes.sprinting + (c.id,),
+        sprints={**notes.sprints, c.id: notes.sprints.get(c.id, ()) + (state.round,)},
+        sprint_checks=checks,
+    )
+
+
+HANDLERS = {Sprint: _sprint}
+APPLIERS = {Sprinted: _on_sprinted}
+NARRATION = {Sprinted: lambda n, e: f"{n.name(e.combatant)} sprints: {e.movement} ft of movement this turn, "
+             "nothing else, and attacks against them have advantage"}

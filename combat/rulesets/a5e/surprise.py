@@ -1,0 +1,184 @@
+"""Surprise and sudden actions.
+
+"The Narrator calls for appropriate ability checks to determine whether participants are aware
+of each other. Surprised creatures are unable to move or take an action on their first turn,
+and are unable to use a reaction until after their first turn."
+
+"Sometimes all participants are aware of each other ... but one side takes an action or
+launches an attack while others' guards are down. In this case, no one is surprised, but the
+Narrator may allow the instigating creature or party to roll initiative with advantage."
+
+A surprised participant stays `surprised` until its first turn ends; `guarded` wraps a
+command's handler so that moving, acting or reacting before then is rejected with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from combat.commands import Command, EndTurn, Faces, MarkSurprised
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.events import Event, SurpriseMarked
+from combat.rulesets.a5e.initiative import normalize_check
+from combat.rulesets.a5e.table import MadeCheck, table, updated
+from combat.setup import HANDLERS as SETUP_HANDLERS
+from combat.state import EncounterState, with_combatant
+
+__all__ = [
+    "SurpriseCheck",
+    "DeclareSuddenAction",
+    "SurpriseCheckMade",
+    "SuddenActionDeclared",
+    "SurpriseEnded",
+    "require_not_surprised",
+    "guarded",
+    "end_surprise",
+    "HANDLERS",
+    "APPLIERS",
+    "NARRATION",
+]
+
+
+class SurpriseCheck(Command, frozen=True, kw_only=True):
+    """An ability check the Narrator calls for in the surprise step. With a `dc` (say the
+    sneaking side's Stealth) it decides awareness: below it, the participant is surprised.
+    Without one it is the sneaking side's own check. Either way it is kept for initiative."""
+
+    combatant: str
+    check: str = "wisdom (perception)"
+    bonus: int = 0
+    dc: int | None = None
+    faces: Faces = None
+
+
+class DeclareSuddenAction(Command, frozen=True, kw_only=True):
+    """Everyone is aware, but these participants (ids or a side) strike first."""
+
+    instigators: tuple[str, ...]
+
+
+class SurpriseCheckMade(Event, frozen=True, kw_only=True):
+    combatant: str
+    check: str
+    total: int
+    dc: int | None = None
+    aware: bool | None = None  # None: a check with nothing to notice (the sneaking side's own)
+
+
+class SuddenActionDeclared(Event, frozen=True, kw_only=True):
+    instigators: tuple[str, ...]
+
+
+class SurpriseEnded(Event, frozen=True, kw_only=True):
+    """The surprised participant's first turn is over: it may react again."""
+
+    combatant: str
+
+
+def _check(tx: Tx, cmd: SurpriseCheck) -> None:
+    c = tx.combatant(cmd.combatant)
+    notes = table(tx.state)
+    if c.id in notes.surprise_checks:
+        raise RuleError("surprise/already-checked", f"{c.name} has already made a surprise-step check",
+                        allowed="one check per participant")
+    if cmd.dc is not None and notes.sudden:
+        raise RuleError("surprise/sudden-action", "in a sudden action everyone is aware: no one can be surprised",
+                        allowed="a check without a dc")
+    check = normalize_check(cmd.check)
+    roll = tx.roll(f"1d20{cmd.bonus:+d}", purpose=f"surprise check ({check})", roller=c.id, faces=cmd.faces)
+    aware = None if cmd.dc is None else roll.total >= cmd.dc
+    tx.emit(SurpriseCheckMade(combatant=c.id, check=check, total=roll.total, dc=cmd.dc, aware=aware))
+    if aware is False:
+        tx.emit(SurpriseMarked(combatant=c.id, surprised=True))
+
+
+def _sudden(tx: Tx, cmd: DeclareSuddenAction) -> None:
+    combatants = tx.state.combatants
+    ids: list[str] = []
+    for ref in cmd.instigators:
+        side = [c.id for c in combatants.values() if c.side == ref]
+        for cid in side or [tx.combatant(ref).id]:
+            if cid not in ids:
+                ids.append(cid)
+    if not ids:
+        raise RuleError("surprise/nobody", "no instigator named", allowed=", ".join(combatants))
+    surprised = [c.name for c in combatants.values() if c.surprised]
+    if surprised:
+        raise RuleError("surprise/sudden-action", f"a sudden action means no one is surprised, but {surprised[0]} is",
+                        allowed="mark_surprised with surprised: false first, or no sudden action")
+    rolled = [combatants[cid].name for cid in ids if combatants[cid].initiative is not None]
+    if rolled:
+        raise RuleError("initiative/already-rolled", f"{rolled[0]} has already rolled initiative",
+                        allowed="declare the sudden action before initiative")
+    tx.emit(SuddenActionDeclared(instigators=tuple(ids)))
+
+
+def _mark(tx: Tx, cmd: MarkSurprised) -> None:
+    if cmd.surprised and table(tx.state).sudden:
+        raise RuleError("surprise/sudden-action", "in a sudden action no one is surprised",
+                        allowed="mark_surprised with surprised: false")
+    SETUP_HANDLERS[MarkSurprised](tx, cmd)
+
+
+_WHY = {
+    "move": ("surprise/cannot-move", "cannot move on its first turn"),
+    "act": ("surprise/cannot-act", "cannot take an action on its first turn"),
+    "bonus": ("surprise/cannot-act", "cannot take a bonus action on its first turn"),
+    "react": ("surprise/cannot-react", "cannot use a reaction until its first turn is over"),
+}
+
+
+def require_not_surprised(tx: Tx, cid: str, doing: str) -> None:
+    c = tx.combatant(cid)
+    if not c.surprised:
+        return
+    if doing == "bonus" and tx.state.settings.get("surprised_bonus_action", False):
+        return
+    code, what = _WHY[doing]
+    raise RuleError(code, f"{c.name} is surprised and {what}",
+                    allowed="free actions, or end_turn" if doing != "react" else "wait until its first turn is over")
+
+
+def guarded(handler: Callable[[Tx, Any], None], who: Callable[[Any], tuple[str, str]]):
+    """The handler, refusing first what a surprised participant may not do yet."""
+
+    def run(tx: Tx, cmd: Any) -> None:
+        cid, doing = who(cmd)
+        require_not_surprised(tx, cid, doing)
+        handler(tx, cmd)
+
+    return run
+
+
+def end_surprise(tx: Tx, cmd: EndTurn) -> None:
+    c = tx.combatant(cmd.combatant)
+    if c.surprised and tx.state.turn == c.id:
+        tx.emit(SurpriseEnded(combatant=c.id))
+
+
+def _on_checked(state: EncounterState, e: SurpriseCheckMade) -> EncounterState:
+    checks = {**table(state).surprise_checks, e.combatant: MadeCheck(check=e.check, total=e.total)}
+    return updated(state, surprise_checks=checks)
+
+
+def _checked(n, e: SurpriseCheckMade) -> str:
+    text = f"{n.name(e.combatant)} makes a {e.check} check: {e.total}"
+    if e.dc is None:
+        return text
+    return text + f" vs {e.dc} - " + ("aware" if e.aware else "unaware")
+
+
+HANDLERS = {SurpriseCheck: _check, DeclareSuddenAction: _sudden, MarkSurprised: _mark}
+APPLIERS = {
+    SurpriseCheckMade: _on_checked,
+    SuddenActionDeclared: lambda state, e: updated(state, sudden=e.instigators),
+    SurpriseEnded: lambda state, e: with_combatant(state, e.combatant, surprised=False),
+}
+NARRATION = {
+    SurpriseCheckMade: _checked,
+    SuddenActionDeclared: lambda n, e: f"Sudden action: {', '.join(n.name(c) for c in e.instigators)} strike first "
+    "and roll initiative with advantage",
+    SurpriseEnded: lambda n, e: f"{n.name(e.combatant)} is no longer surprised",
+}

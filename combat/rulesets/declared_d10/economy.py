@@ -1,0 +1,35 @@
+"""Actions per round: "During each round, a player may perform one attack and one move action.
+The other actions listed below will specify if they still allow for an attack or move or if
+they take up both of those actions when performed."
+
+A turn has two slots, `attack` and `move`; each action spends one or both, and spending a
+slot twice is rejected. Free attacks spend neither.
+"""
+
+from __future__ import annotations
+
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.rulesets.declared_d10.state import d10_of, with_d10
+from combat.state import Combatant, EncounterState
+
+__all__ = ["SLOTS", "require_unspent", "spend"]
+
+SLOTS = ("attack", "move")
+
+
+def require_unspent(tx: Tx, c: Combatant, *slots: str) -> None:
+    spent = d10_of(tx.state).spent
+    used = [s for s in slots if s in spent]
+    if used:
+        left = [s for s in SLOTS if s not in spent]
+        raise RuleError(
+            f"economy/{used[0]}-spent",
+            f"{c.name} has already used its {' and '.join(used)} this round",
+            allowed=(", ".join(left) + ", " if left else "") + "end_turn",
+        )
+
+
+def spend(state: EncounterState, *slots: str) -> EncounterState:
+    spent = d10_of(state).spent
+    return with_d10(state, spent=spent + tuple(s for s in slots if s not in spent))

@@ -1,0 +1,65 @@
+"""Opposition rolls: "used for things like shutting the door before the enemy gets through
+and the higher roll wins."
+
+Each side rolls d20 + the bonus the GM names; a combatant's roll takes the surprise round's
+Advantage or Disadvantage. A tie is won by neither: what was being attempted does not happen
+(the same reading as surprise and grapples, where the attacker must roll higher).
+"""
+
+from __future__ import annotations
+
+from combat.commands import Command
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.events import Event
+from combat.rulesets.declared_d10.rolls import roll_d20
+
+__all__ = ["D10OpposedRoll", "D10OppositionRolled", "opposed", "HANDLERS", "APPLIERS", "NARRATION"]
+
+
+class D10OpposedRoll(Command, frozen=True, kw_only=True):
+    """`a` and `b` are combatant ids or names for whoever else is rolling."""
+
+    what: str
+    a: str
+    b: str
+    a_bonus: int = 0
+    b_bonus: int = 0
+    a_faces: tuple[int, ...] | None = None
+    b_faces: tuple[int, ...] | None = None
+
+
+class D10OppositionRolled(Event, frozen=True, kw_only=True):
+    what: str
+    a: str
+    a_total: int
+    b: str
+    b_total: int
+    winner: str | None
+
+
+def opposed(tx: Tx, a: str, a_bonus: int, a_faces, b: str, b_bonus: int, b_faces, *, purpose: str) -> tuple[int, int]:
+    totals = []
+    for who, bonus, faces in ((a, a_bonus, a_faces), (b, b_bonus, b_faces)):
+        c = tx.state.combatants.get(who)
+        if c is not None and c.status == "dead":
+            raise RuleError("target/dead", f"{c.name} is dead", allowed="a living combatant")
+        roll, *_ = roll_d20(tx, c, bonus, purpose=purpose, faces=faces, name=who)
+        totals.append(roll.total)
+    return totals[0], totals[1]
+
+
+def _opposed_roll(tx: Tx, cmd: D10OpposedRoll) -> None:
+    if cmd.a == cmd.b or not cmd.a.strip() or not cmd.b.strip() or not cmd.what.strip():
+        raise RuleError("opposed/sides", "an opposed roll needs what is at stake and two different sides", allowed="what, a, b")
+    a_total, b_total = opposed(tx, cmd.a, cmd.a_bonus, cmd.a_faces, cmd.b, cmd.b_bonus, cmd.b_faces, purpose=cmd.what)
+    winner = cmd.a if a_total > b_total else cmd.b if b_total > a_total else None
+    tx.emit(D10OppositionRolled(what=cmd.what, a=cmd.a, a_total=a_total, b=cmd.b, b_total=b_total, winner=winner))
+
+
+HANDLERS = {D10OpposedRoll: _opposed_roll}
+APPLIERS = {D10OppositionRolled: lambda state, e: state}
+NARRATION = {
+    D10OppositionRolled: lambda n, e: f"Opposed roll, {e.what}: {n.name(e.a)} {e.a_total} vs {n.name(e.b)} {e.b_total} - "
+    + (f"{n.name(e.winner)} wins" if e.winner else "a tie, neither wins"),
+}

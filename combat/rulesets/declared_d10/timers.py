@@ -1,0 +1,70 @@
+"""Timer dice: "roll the die determined by the GM and that is the number of rounds until
+something happens like the ceiling collapses, cliff falls away, barrels explode, etc."
+
+Reading: the count is of round ends, the current round included. A timer rolled at 3 in
+round 2 counts down at the end of rounds 2, 3 and 4, and fires at the end of round 4, before
+anyone declares for round 5. The state shows the rounds left; the log says when it fires.
+"""
+
+from __future__ import annotations
+
+from combat.commands import Command
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.events import Event
+from combat.rulesets.declared_d10.state import Timer, d10_of, with_d10
+from combat.state import EncounterState
+
+__all__ = ["D10StartTimer", "D10TimerStarted", "D10TimerFired", "fire_due", "HANDLERS", "APPLIERS", "NARRATION"]
+
+
+class D10StartTimer(Command, frozen=True, kw_only=True):
+    what: str
+    die: str = "1d6"
+    faces: tuple[int, ...] | None = None
+
+
+class D10TimerStarted(Event, frozen=True, kw_only=True):
+    timer: str
+    what: str
+    rounds: int
+
+
+class D10TimerFired(Event, frozen=True, kw_only=True):
+    timer: str
+    what: str
+
+
+def _start(tx: Tx, cmd: D10StartTimer) -> None:
+    if not cmd.what.strip():
+        raise RuleError("timer/what", "a timer needs to say what happens", allowed="what: e.g. the ceiling collapses")
+    roll = tx.roll(cmd.die, purpose=f"timer: {cmd.what}", roller="gm", faces=cmd.faces)
+    if roll.total < 1:
+        raise RuleError("timer/rounds", f"{cmd.die} gave {roll.total} rounds", allowed="a die that rolls 1 or more")
+    timer = f"timer-{len(d10_of(tx.state).timers) + 1}"
+    tx.emit(D10TimerStarted(timer=timer, what=cmd.what, rounds=roll.total))
+
+
+def fire_due(tx: Tx) -> None:
+    """After a round ends: every timer that has counted down to 0 goes off."""
+    for timer in d10_of(tx.state).timers:
+        if timer.rounds_left == 0 and not timer.fired:
+            tx.emit(D10TimerFired(timer=timer.id, what=timer.what))
+
+
+def _on_started(state: EncounterState, e: D10TimerStarted) -> EncounterState:
+    timers = d10_of(state).timers + (Timer(id=e.timer, what=e.what, rounds_left=e.rounds),)
+    return with_d10(state, timers=timers)
+
+
+def _on_fired(state: EncounterState, e: D10TimerFired) -> EncounterState:
+    timers = tuple(Timer(id=x.id, what=x.what, rounds_left=0, fired=True) if x.id == e.timer else x for x in d10_of(state).timers)
+    return with_d10(state, timers=timers)
+
+
+HANDLERS = {D10StartTimer: _start}
+APPLIERS = {D10TimerStarted: _on_started, D10TimerFired: _on_fired}
+NARRATION = {
+    D10TimerStarted: lambda n, e: f"Timer: {e.what} in {e.rounds} round{'s' if e.rounds != 1 else ''}",
+    D10TimerFired: lambda n, e: f"Timer runs out: {e.what}!",
+}

@@ -1,0 +1,58 @@
+"""A combatant's numbers the shared stat block does not carry: Stealth, Perception, Feats of
+Strength, damage reduction, minion, weapon tiers, spells and attacks that ignore DR."""
+
+from __future__ import annotations
+
+from combat.commands import Command
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.events import Event
+from combat.rulesets.declared_d10.state import D10Traits, d10_of, with_d10
+from combat.state import EncounterState
+
+__all__ = ["D10SetTraits", "D10TraitsSet", "HANDLERS", "APPLIERS", "NARRATION"]
+
+
+class D10SetTraits(Command, frozen=True, kw_only=True):
+    combatant: str
+    traits: D10Traits
+
+
+class D10TraitsSet(Event, frozen=True, kw_only=True):
+    combatant: str
+    traits: D10Traits
+
+
+def _set_traits(tx: Tx, cmd: D10SetTraits) -> None:
+    c = tx.combatant(cmd.combatant)
+    known = {a.name for a in c.attacks}
+    named = set(cmd.traits.weapon_tiers) | set(cmd.traits.spells) | set(cmd.traits.ignores_dr)
+    if named - known:
+        raise RuleError(
+            "traits/unknown-attack",
+            f"{c.name} has no attack called {', '.join(sorted(named - known))}",
+            allowed=", ".join(sorted(known)) or "add attacks to its stat block first",
+        )
+    if cmd.traits.dr < 0:
+        raise RuleError("traits/dr", f"damage reduction {cmd.traits.dr} is negative", allowed="0 or more")
+    tx.emit(D10TraitsSet(combatant=c.id, traits=cmd.traits))
+
+
+def _on_traits(state: EncounterState, e: D10TraitsSet) -> EncounterState:
+    return with_d10(state, traits={**d10_of(state).traits, e.combatant: e.traits})
+
+
+def _line(n, e: D10TraitsSet) -> str:
+    t = e.traits
+    parts = [f"Stealth {t.stealth:+d}", f"Perception {t.perception:+d}", f"Feats of Strength {t.feats_of_strength:+d}"]
+    if t.dr:
+        parts.append(f"DR {t.dr}")
+    if t.minion:
+        parts.append("minion")
+    parts += [f"{name} {tier}" for name, tier in t.weapon_tiers.items()]
+    return f"{n.name(e.combatant)}: " + ", ".join(parts)
+
+
+HANDLERS = {D10SetTraits: _set_traits}
+APPLIERS = {D10TraitsSet: _on_traits}
+NARRATION = {D10TraitsSet: _line}

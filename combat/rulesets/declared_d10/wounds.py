@@ -1,0 +1,229 @@
+"""Damage and what it does: damage reduction, cover against area effects, wound thresholds,
+minions and subdual.
+
+- "Before Damage is applied, it is reduced by the DR of the creature being hit" (Bob's DR 2
+  turns the ogre's 5 into 3); "Some special weapons or some non-damage types of spells may
+  disregard DR".
+- "A creature under cover also takes half damage from any area effect attacks or conditions
+  coming from the other side of their cover. Direct attacks that succeed in hitting a
+  creature under cover provide full damage."
+- "Half Total Hit Points: -2 penalty to hit ... One Hit Point: lasting wound ... Zero Hit
+  Points: Dead." "Minions die on one hit."
+- Subdual: "Subdual damage does not cause a lasting wound if the target falls to 1hp. Once
+  the target is reduced to 0hp, they are unconscious."
+
+Readings: a critical's doubling comes before DR, and halving for cover (rounded down)
+before DR too; at or below half of total HP is "half"; the lasting wound comes when damage
+brings a creature down to exactly 1 HP; characters die at 0 HP like everyone else; a minion
+dies on any hit, and from any other damage that gets through its DR; damage that is not
+subdual kills a creature left unconscious by subdual; the -2 goes away when healing lifts a
+creature above half; a creature that drops its grappler ends that grapple.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from combat import hitpoints, setup
+from combat.commands import AddCombatant, Command, Heal
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.events import CombatantDowned, ConditionApplied, ConditionEnded, ConditionSpec, Event
+from combat.rulesets.declared_d10.state import d10_of, traits_of, with_d10
+from combat.state import EncounterState
+
+__all__ = [
+    "LASTING_WOUND",
+    "HALF_HP_TO_HIT",
+    "D10Damage",
+    "D10DamageDealt",
+    "D10WoundPenalty",
+    "deal_damage",
+    "review_penalty",
+    "HANDLERS",
+    "APPLIERS",
+    "NARRATION",
+]
+
+LASTING_WOUND = ConditionSpec(name="lastingly wounded", source="brought down to 1 HP")
+HALF_HP_TO_HIT = -2
+
+
+class D10Damage(Command, frozen=True, kw_only=True):
+    """Damage the GM applies: a trap, a spell, an explosion. One roll for every target."""
+
+    targets: tuple[str, ...]
+    amount: int | None = None
+    notation: str | None = None
+    faces: tuple[int, ...] | None = None
+    damage_type: str = ""
+    source: str | None = None
+    area: bool = False
+    behind_cover: tuple[str, ...] = ()  # targets under cover from the area effect's side
+    ignores_dr: bool = False
+    subdual: bool = False
+
+
+class D10DamageDealt(Event, frozen=True, kw_only=True):
+    """Damage after the rules: `rolled`, doubled by a critical, halved by cover, less DR = `amount`."""
+
+    target: str
+    amount: int
+    rolled: int
+    damage_type: str = ""
+    source: str | None = None
+    critical_doubled: bool = False
+    halved_by_cover: bool = False
+    dr: int = 0
+    subdual: bool = False
+    minion: bool = False
+
+
+class D10WoundPenalty(Event, frozen=True, kw_only=True):
+    """The modifier to hit a creature's wounds give it now (0 when it no longer applies)."""
+
+    combatant: str
+    to_hit: int
+
+
+def deal_damage(
+    tx: Tx,
+    target_id: str,
+    rolled: int,
+    *,
+    source: str | None,
+    damage_type: str = "",
+    doubled: bool = False,
+    halved: bool = False,
+    ignores_dr: bool = False,
+    subdual: bool = False,
+    hit: bool = False,
+) -> D10DamageDealt:
+    target = tx.state.combatants[target_id]
+    traits = traits_of(tx.state, target_id)
+    amount = rolled * 2 if doubled else rolled
+    if halved:
+        amount //= 2
+    dr = 0 if ignores_dr else traits.dr
+    amount = max(0, amount - dr)
+    minion = traits.minion and (hit or amount > 0)
+    if minion:
+        amount = target.hp
+    event = D10DamageDealt(
+        target=target_id,
+        amount=amount,
+        rolled=rolled,
+        damage_type=damage_type,
+        source=source,
+        critical_doubled=doubled,
+        halved_by_cover=halved,
+        dr=dr,
+        subdual=subdual,
+        minion=minion,
+    )
+    tx.emit(event)
+    _after_damage(tx, target_id, amount if not minion else max(1, amount), subdual)
+    return event
+
+
+def _after_damage(tx: Tx, cid: str, amount: int, subdual: bool) -> None:
+    c = tx.state.combatants[cid]
+    if amount <= 0 or c.status in ("dead", "fled"):
+        return
+    if c.hp == 0 and (c.status == "active" or not subdual):
+        status = "unconscious" if subdual and c.status == "active" else "dead"
+        tx.emit(CombatantDowned(combatant=cid, status=status))  # type: ignore[arg-type]
+        for other in list(tx.state.combatants.values()):
+            if any(x.name == "grappled" and x.source == cid for x in other.conditions):
+                tx.emit(ConditionEnded(target=other.id, condition="grappled", reason=f"{c.name} is {status}"))
+        return
+    if c.hp == 1 and not subdual:
+        tx.emit(ConditionApplied(target=cid, condition=LASTING_WOUND))
+    review_penalty(tx, cid)
+
+
+def review_penalty(tx: Tx, cid: str) -> None:
+    c = tx.state.combatants[cid]
+    if c.status != "active":
+        return
+    wanted = HALF_HP_TO_HIT if c.hp * 2 <= c.max_hp else 0
+    if wanted != d10_of(tx.state).to_hit.get(cid, 0):
+        tx.emit(D10WoundPenalty(combatant=cid, to_hit=wanted))
+
+
+def _damage(tx: Tx, cmd: D10Damage) -> None:
+    if not cmd.targets or len(set(cmd.targets)) != len(cmd.targets):
+        raise RuleError("damage/targets", "name each target once", allowed=", ".join(tx.state.combatants))
+    for cid in cmd.targets:
+        c = tx.combatant(cid)
+        if c.status in ("dead", "fled"):
+            raise RuleError("target/dead", f"{c.name} is {c.status}", allowed="a combatant still in the fight")
+    stray = [cid for cid in cmd.behind_cover if cid not in cmd.targets]
+    if stray:
+        raise RuleError("damage/cover-unknown", f"{', '.join(stray)} is not a target", allowed=", ".join(cmd.targets))
+    if cmd.behind_cover and not cmd.area:
+        raise RuleError(
+            "damage/cover-not-area",
+            "cover halves only area effects; direct attacks that hit do full damage",
+            allowed="area: true, or no behind_cover",
+        )
+    rolled = hitpoints.amount_or_roll(tx, cmd.amount, cmd.notation, cmd.faces, purpose="damage", roller=cmd.source or "gm")
+    for cid in cmd.targets:
+        deal_damage(
+            tx,
+            cid,
+            rolled,
+            source=cmd.source,
+            damage_type=cmd.damage_type,
+            halved=cmd.area and cid in cmd.behind_cover,
+            ignores_dr=cmd.ignores_dr,
+            subdual=cmd.subdual,
+        )
+
+
+def _heal(tx: Tx, cmd: Heal) -> None:
+    hitpoints.HANDLERS[Heal](tx, cmd)
+    review_penalty(tx, cmd.target)
+
+
+def _add(tx: Tx, cmd: AddCombatant) -> None:
+    setup.HANDLERS[AddCombatant](tx, cmd)
+    review_penalty(tx, cmd.combatant.id)  # someone who joins already wounded
+
+
+def _on_dealt(state: EncounterState, e: D10DamageDealt) -> EncounterState:
+    return msgspec.structs.replace(
+        state, combatants={**state.combatants, e.target: hitpoints.take_damage(state.combatants[e.target], e.amount)}
+    )
+
+
+def _on_penalty(state: EncounterState, e: D10WoundPenalty) -> EncounterState:
+    to_hit = {k: v for k, v in d10_of(state).to_hit.items() if k != e.combatant}
+    if e.to_hit:
+        to_hit[e.combatant] = e.to_hit
+    return with_d10(state, to_hit=to_hit)
+
+
+def _dealt_line(n, e: D10DamageDealt) -> str:
+    if e.minion:
+        return f"{n.name(e.target)} is a minion and falls to one hit"
+    steps = [str(e.rolled)]
+    if e.critical_doubled:
+        steps.append(f"doubled to {e.rolled * 2} (critical)")
+    if e.halved_by_cover:
+        steps.append("halved by cover")
+    if e.dr:
+        steps.append(f"minus DR {e.dr}")
+    how = ", ".join(steps)
+    kind = f" {e.damage_type}" if e.damage_type else ""
+    sub = " subdual" if e.subdual else ""
+    return f"{n.name(e.target)} takes {e.amount}{kind}{sub} damage" + (f" ({how})" if len(steps) > 1 else "")
+
+
+HANDLERS = {D10Damage: _damage, Heal: _heal, AddCombatant: _add}
+APPLIERS = {D10DamageDealt: _on_dealt, D10WoundPenalty: _on_penalty}
+NARRATION = {
+    D10DamageDealt: _dealt_line,
+    D10WoundPenalty: lambda n, e: f"{n.name(e.combatant)} is "
+    + (f"at half HP or below: {e.to_hit:+d} to hit" if e.to_hit else "no longer at half HP: no wound penalty"),
+}

@@ -1,0 +1,63 @@
+"""Damage and what it sets off: falling at 0 hit points, broken concentration, and the
+simultaneous blow.
+
+"Simultaneous (tied) actions both take effect, even if one combatant dies in that segment":
+a creature felled by the acting creature during a turn that is simultaneous with its own
+(the same slot) still takes that turn.
+"""
+
+from __future__ import annotations
+
+from combat.commands import Damage, Heal
+from combat.decider import Tx
+from combat.events import CombatantDowned, DamageTaken
+from combat.hitpoints import HANDLERS as HP_HANDLERS
+from combat.hitpoints import amount_or_roll
+from combat.errors import RuleError
+from combat.rulesets.segments_1e import phases as P
+from combat.rulesets.segments_1e.concentration import interrupt
+from combat.rulesets.segments_1e.events import SimultaneousActionKept
+from combat.rulesets.segments_1e.ledger import ledger_of, with_creature
+from combat.state import EncounterState
+from combat.rulesets.segments_1e.segments import slot_for
+
+__all__ = ["after_damage", "HANDLERS", "APPLIERS"]
+
+
+def after_damage(tx: Tx, cid: str, amount: int, *, segment: int, by: str | None = None) -> None:
+    if amount <= 0:
+        return
+    c = tx.state.combatants[cid]
+    if c.hp == 0 and c.status == "active":
+        _keep_simultaneous_turn(tx, cid, by)
+        # A monster at 0 hit points is dead; a character is out of the fight (see the module docstring).
+        tx.emit(CombatantDowned(combatant=cid, status="dead" if c.kind == "monster" else "unconscious"))
+    interrupt(tx, cid, "took damage", segment)
+
+
+def _keep_simultaneous_turn(tx: Tx, cid: str, by: str | None) -> None:
+    ledger = ledger_of(tx.state)
+    current = ledger.slot
+    if current is None or by is None or by == cid or tx.state.turn != by or current.key == P.SPELLS:
+        return
+    if current.key in ledger.creatures[cid].done:
+        return
+    if slot_for(tx.state, ledger, cid, current.key) == current:
+        tx.emit(SimultaneousActionKept(combatant=cid, slot=current))
+
+
+def _damage(tx: Tx, cmd: Damage) -> None:
+    target = tx.combatant(cmd.target)
+    if target.status == "dead":
+        raise RuleError("target/dead", f"{target.name} is dead", allowed="a living combatant")
+    amount = amount_or_roll(tx, cmd.amount, cmd.notation, cmd.faces, purpose="damage", roller=cmd.source or "gm")
+    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=cmd.damage_type, rolled=amount, source=cmd.source))
+    after_damage(tx, target.id, amount, segment=ledger_of(tx.state).segment, by=cmd.source)
+
+
+def _on_kept(state: EncounterState, e: SimultaneousActionKept) -> EncounterState:
+    return with_creature(state, e.combatant, downed_in=e.slot)
+
+
+HANDLERS = {Damage: _damage, Heal: HP_HANDLERS[Heal]}
+APPLIERS = {SimultaneousActionKept: _on_kept}

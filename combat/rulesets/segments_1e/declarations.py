@@ -1,0 +1,91 @@
+"""Declare Actions: "All individuals Declare Actions (as required or if desired)."
+
+Spells (incantations) and invocations must be declared, targets optional until the caster's
+group turn; complex activities must be declared; a declared delay acts on LOW. Until the
+GM closes the declarations an individual may change its mind (the later declaration
+stands); afterwards the declaration holds - "a caster may decide not to cast but cannot
+switch actions" (see turns.ALLOWED_MAJOR).
+"""
+
+from __future__ import annotations
+
+from combat.conditions import is_incapacitated
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.rulesets.segments_1e.commands import CloseDeclarations, DeclareRoundAction
+from combat.rulesets.segments_1e.events import RoundActionDeclared
+from combat.rulesets.segments_1e.ledger import Casting, Declared, ledger_of, with_creature
+from combat.rulesets.segments_1e.segments import ROUND_SEGMENTS, carries_casting
+from combat.rulesets.segments_1e.turns import ALLOWED_MAJOR
+from combat.state import EncounterState
+
+__all__ = ["ACTIONS", "HANDLERS", "APPLIERS"]
+
+ACTIONS = tuple(a for a in ALLOWED_MAJOR if a is not None)
+SPELLS = ("spell", "invocation")
+_ROUTINE_KIND = {"melee": "melee", "charge": "melee", "missile": "missile"}
+
+
+def _declare(tx: Tx, cmd: DeclareRoundAction) -> None:
+    c = tx.combatant(cmd.combatant)
+    if is_incapacitated(c):
+        raise RuleError("combatant/incapacitated", f"{c.name} is {c.status} and declares nothing")
+    rec = ledger_of(tx.state).creatures[c.id]
+    action = cmd.action.lower()
+    if action not in ACTIONS:
+        raise RuleError("declaration/unknown-action", f"'{cmd.action}' is not an action to declare", allowed=", ".join(ACTIONS))
+    if carries_casting(rec, tx.state.round):
+        cast = rec.casting
+        if action in SPELLS:
+            raise RuleError(
+                "spell/one-per-round",
+                f"{c.name} is still casting {cast.spell} (it goes off in round {cast.completes_round}); only one spell can be cast per round",  # type: ignore[union-attr]
+                allowed="nothing: the casting takes this round",
+            )
+        raise RuleError("declaration/still-casting", f"{c.name} is still casting {cast.spell}", allowed="nothing this round")  # type: ignore[union-attr]
+    if action in SPELLS:
+        if not (cmd.spell or "").strip():
+            raise RuleError("declaration/spell-name", "a spell declaration names the spell", allowed="spell: e.g. 'Sleep'")
+        if cmd.casting_segments < 1:
+            raise RuleError("declaration/casting-time", "casting time below 1 segment", allowed=f"segments, {ROUND_SEGMENTS} for '1 round'")
+    elif cmd.spell is not None:
+        raise RuleError("declaration/spell-name", f"a spell was named but the action is {action}", allowed="action: spell or invocation")
+    kind = _ROUTINE_KIND.get(action)
+    if kind is not None:
+        routines = [r for r in rec.stats.routines if r.kind == kind]
+        if cmd.routine is not None:
+            routines = [r for r in routines if r.name.lower() == cmd.routine.lower()]
+        if not routines:
+            raise RuleError(
+                "declaration/no-routine",
+                f"{c.name} has no {kind} routine{f' called {cmd.routine!r}' if cmd.routine else ''}",
+                allowed=", ".join(r.name for r in rec.stats.routines if r.kind == kind) or "another action",
+            )
+    if cmd.minor_segments < 0:
+        raise RuleError("declaration/minor", "minor actions cannot take negative time", allowed="0 or more segments")
+    for t in cmd.targets:
+        tx.combatant(t)
+    declared = Declared(
+        action=action, routine=cmd.routine, spell=cmd.spell, casting_segments=cmd.casting_segments,
+        range_ft=cmd.range_ft, targets=cmd.targets, minor_segments=cmd.minor_segments, description=cmd.description,
+    )
+    tx.emit(RoundActionDeclared(combatant=c.id, declared=declared))
+
+
+def _close(tx: Tx, cmd: CloseDeclarations) -> None:
+    """Everyone who wished to has declared; the phase table moves on to group initiative."""
+
+
+def _on_declared(state: EncounterState, e: RoundActionDeclared) -> EncounterState:
+    d = e.declared
+    casting = None
+    if d.action in SPELLS:
+        casting = Casting(
+            spell=d.spell or "", kind="invocation" if d.action == "invocation" else "incantation",
+            casting_segments=d.casting_segments, range_ft=d.range_ft, targets=d.targets, declared_round=state.round,
+        )
+    return with_creature(state, e.combatant, declared=d, casting=casting)
+
+
+HANDLERS = {DeclareRoundAction: _declare, CloseDeclarations: _close}
+APPLIERS = {RoundActionDeclared: _on_declared}

@@ -1,0 +1,261 @@
+"""segments-1e's own events (the shared ones - dice, phases, rounds, damage, conditions - come
+from combat.events). Tagged by class name like every event; the catalog joins them in."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from combat.events import Event
+from combat.rulesets.segments_1e.ledger import CreatureStats, Declared, Slot
+
+__all__ = [
+    "CreatureAdded",
+    "BattlefieldDescribed",
+    "SurpriseChecked",
+    "SurpriseSettled",
+    "SegmentReached",
+    "RoundActionDeclared",
+    "GroupD6Rolled",
+    "HighLowSet",
+    "SegmentTurnStarted",
+    "AttackRoutineBegun",
+    "TableAttackRolled",
+    "FreeAttackOpened",
+    "MajorActionTaken",
+    "MinorActionTaken",
+    "ImmediateActionTaken",
+    "CreatureMoved",
+    "DelayAnnounced",
+    "CastingStarted",
+    "CastingDelayed",
+    "SpellWentOff",
+    "SpellSpoiled",
+    "SpellForgone",
+    "SimultaneousActionKept",
+    "MoraleChecked",
+    "EVENTS",
+]
+
+
+class CreatureAdded(Event, frozen=True, kw_only=True):
+    """`attacks_as` names its attack table row; `saves_as` its saving-throw (and overall) hit dice."""
+
+    creature: CreatureStats
+    hp: int
+    attacks_as: str | None = None
+    saves_as: int | None = None
+
+
+class BattlefieldDescribed(Event, frozen=True, kw_only=True):
+    restricted: bool
+    walls: tuple[tuple[int, int], ...] = ()
+
+
+class SurpriseChecked(Event, frozen=True, kw_only=True):
+    """One side's surprise d6: surprised for `segments` segments (0: not surprised)."""
+
+    side: str
+    roll: int
+    surprised_on: int
+    segments: int
+
+
+class SurpriseSettled(Event, frozen=True, kw_only=True):
+    """Every side has rolled: each individual's surprised segments after its Dexterity
+    bonus, and how many surprise segments are played (`window`)."""
+
+    segments: dict[str, int]
+    cancelled: dict[str, int] = {}
+    window: int
+
+
+class SegmentReached(Event, frozen=True, kw_only=True):
+    segment: int
+
+
+class GroupD6Rolled(Event, frozen=True, kw_only=True):
+    side: str
+    roll: int
+
+
+class RoundActionDeclared(Event, frozen=True, kw_only=True):
+    combatant: str
+    declared: Declared
+
+
+class HighLowSet(Event, frozen=True, kw_only=True):
+    """Group initiative settled: which sides are HIGH, in which segment each group acts, and
+    where each individual stands after Dexterity adjustments and declared delays."""
+
+    rolls: dict[str, int]
+    high: tuple[str, ...]
+    tied: bool
+    high_segment: int
+    low_segment: int
+    groups: dict[str, Literal["high", "low"]]
+    scores: dict[str, int] = {}
+    moved: tuple[str, ...] = ()  # individuals not in their side's group (Dexterity, declared delay)
+
+
+class SegmentTurnStarted(Event, frozen=True, kw_only=True):
+    combatant: str
+    round: int
+    slot: Slot
+
+
+# What an action spends: the round's major action, one more routine of a multi-attacker,
+# the one segment an individual has in a surprise segment, the move of a charge, or nothing.
+Uses = Literal["major", "extra_routine", "surprise_segment", "charge", "none"]
+
+
+class AttackRoutineBegun(Event, frozen=True, kw_only=True):
+    attacker: str
+    target: str
+    routine: str
+    mode: Literal["routine", "free", "immediate"]
+    uses: Uses
+    segment: int
+    charge: bool = False
+    trigger: str = ""
+
+
+class TableAttackRolled(Event, frozen=True, kw_only=True):
+    """One strike: the d20 against the attacker's table for the target's descending AC."""
+
+    attacker: str
+    target: str
+    strike: str
+    natural: int
+    modifier: int
+    total: int
+    needed: int
+    target_ac: int
+    hit: bool
+    damage_rolled: int = 0
+    multiplier: int = 1
+    damage: int = 0
+    segment: int
+
+
+class FreeAttackOpened(Event, frozen=True, kw_only=True):
+    attacker: str
+    target: str
+    trigger: str
+
+
+class MajorActionTaken(Event, frozen=True, kw_only=True):
+    combatant: str
+    description: str
+    segment: int
+
+
+class MinorActionTaken(Event, frozen=True, kw_only=True):
+    combatant: str
+    description: str
+    segments: int
+    uses: Uses = "none"
+    gm_delay: int = 0
+
+
+class ImmediateActionTaken(Event, frozen=True, kw_only=True):
+    combatant: str
+    description: str
+    segment: int
+
+
+class CreatureMoved(Event, frozen=True, kw_only=True):
+    combatant: str
+    x: int
+    y: int
+    feet: int
+    uses: Uses
+    positioning: bool = False
+    jostled: tuple[str, ...] = ()
+
+
+class DelayAnnounced(Event, frozen=True, kw_only=True):
+    combatant: str
+    during: Literal["high", "low"]
+
+
+class CastingStarted(Event, frozen=True, kw_only=True):
+    caster: str
+    spell: str
+    targets: tuple[str, ...]
+    start_segment: int
+    completes_round: int
+    completes_segment: int
+
+
+class CastingDelayed(Event, frozen=True, kw_only=True):
+    caster: str
+    spell: str
+    completes_round: int
+    completes_segment: int
+
+
+class SpellWentOff(Event, frozen=True, kw_only=True):
+    caster: str
+    spell: str
+    targets: tuple[str, ...]
+    segment: int
+
+
+class SpellSpoiled(Event, frozen=True, kw_only=True):
+    """Concentration broken: the spell is lost as if cast."""
+
+    caster: str
+    spell: str
+    segment: int
+    reason: str
+
+
+class SpellForgone(Event, frozen=True, kw_only=True):
+    """The caster decided not to cast (the spell is not lost), or never began."""
+
+    caster: str
+    spell: str
+    reason: str = "decided not to cast"
+
+
+class SimultaneousActionKept(Event, frozen=True, kw_only=True):
+    """Fell in a segment in which it acts too: its action still takes effect."""
+
+    combatant: str
+    slot: Slot
+
+
+class MoraleChecked(Event, frozen=True, kw_only=True):
+    combatant: str
+    total: int
+    bonus: int
+    needed: int
+    holds: bool
+
+
+EVENTS: tuple[type[Event], ...] = (
+    CreatureAdded,
+    BattlefieldDescribed,
+    SurpriseChecked,
+    SurpriseSettled,
+    SegmentReached,
+    RoundActionDeclared,
+    GroupD6Rolled,
+    HighLowSet,
+    SegmentTurnStarted,
+    AttackRoutineBegun,
+    TableAttackRolled,
+    FreeAttackOpened,
+    MajorActionTaken,
+    MinorActionTaken,
+    ImmediateActionTaken,
+    CreatureMoved,
+    DelayAnnounced,
+    CastingStarted,
+    CastingDelayed,
+    SpellWentOff,
+    SpellSpoiled,
+    SpellForgone,
+    SimultaneousActionKept,
+    MoraleChecked,
+)

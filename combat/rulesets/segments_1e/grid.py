@@ -1,0 +1,195 @@
+"""The battle map: 5-ft squares, center-to-center distance, melee, room to swing, moving.
+
+- "each square will be equal to a 5-ft. by 5-ft. area"; "Distance is measured from
+  center-to-center" - taken literally, as the straight line between the two centers.
+- "it is possible for two or more creatures to squeeze into such an area, [but] combat
+  cannot take place while in the same square": allies may end a move in each other's
+  square, and a creature sharing its square cannot attack. Allies may pass through each
+  other's squares, but "This does cause some jostling, so any concentration (i.e. spell
+  casting) will be broken."
+- "Any weapon requiring more than 4-ft. of space to use requires at least one open
+  adjacent square" in restricted quarters.
+- "Positioning movement of 10-ft. or less is a minor action but can only be done after a
+  major action and cannot be done in melee (movement is otherwise normally a major action)."
+
+Chosen: two creatures are in melee when their squares touch (diagonals too); a creature
+that moves out of a foe's melee draws a free attack from it; a surprise segment allows one
+segment of movement (a tenth of the move per round).
+"""
+
+from __future__ import annotations
+
+import math
+
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.rulesets.segments_1e import phases as P
+from combat.rulesets.segments_1e.commands import MoveTo
+from combat.rulesets.segments_1e.concentration import interrupt
+from combat.rulesets.segments_1e.events import CreatureMoved, FreeAttackOpened
+from combat.rulesets.segments_1e.ledger import Creature, Ledger, Routine, ledger_of
+from combat.rulesets.segments_1e.segments import action_of
+from combat.rulesets.segments_1e.turns import require_major, require_segment, require_turn, spent
+from combat.state import EncounterState
+
+__all__ = ["SQUARE_FT", "distance_ft", "adjacent", "foes_in_melee", "open_squares", "require_reach", "HANDLERS", "APPLIERS"]
+
+SQUARE_FT = 5
+POSITIONING_FT = 10
+ROOM_NEEDED_OVER_FT = 4
+
+Square = tuple[int, int]
+
+
+def distance_ft(a: Square, b: Square) -> float:
+    return SQUARE_FT * math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+def adjacent(a: Square, b: Square) -> bool:
+    return a != b and max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
+
+
+def _where(rec: Creature) -> Square | None:
+    return None if rec.x is None or rec.y is None else (rec.x, rec.y)
+
+
+def _standing(state: EncounterState, ledger: Ledger) -> dict[Square, str]:
+    """Squares held by living creatures (one of them, where allies squeeze together)."""
+    return {
+        sq: cid
+        for cid, rec in ledger.creatures.items()
+        if (sq := _where(rec)) is not None and state.combatants[cid].status != "dead"
+    }
+
+
+def _sharing(state: EncounterState, ledger: Ledger, cid: str) -> list[str]:
+    """Living creatures squeezed into the same square as `cid`."""
+    here = _where(ledger.creatures[cid])
+    return [
+        other
+        for other, rec in ledger.creatures.items()
+        if other != cid and here is not None and _where(rec) == here and state.combatants[other].status != "dead"
+    ]
+
+
+def foes_in_melee(state: EncounterState, cid: str, at: Square | None = None) -> list[str]:
+    ledger = ledger_of(state)
+    me = ledger.creatures[cid]
+    here = at or _where(me)
+    if here is None:
+        return []
+    side = state.combatants[cid].side
+    return [
+        fid
+        for fid, rec in ledger.creatures.items()
+        if state.combatants[fid].side != side
+        and state.combatants[fid].status == "active"
+        and (there := _where(rec)) is not None
+        and adjacent(here, there)
+    ]
+
+
+def open_squares(state: EncounterState, around: Square) -> list[Square]:
+    ledger = ledger_of(state)
+    taken = set(_standing(state, ledger)) | set(ledger.walls)
+    x, y = around
+    return [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0) and (x + dx, y + dy) not in taken]
+
+
+def require_reach(state: EncounterState, attacker: str, target: str, routine: Routine) -> None:
+    """Where both stand on the map: not the same square, in melee or in missile range, and
+    room to swing in restricted quarters. Off the map, the GM adjudicates."""
+    ledger = ledger_of(state)
+    a, t = _where(ledger.creatures[attacker]), _where(ledger.creatures[target])
+    if a is None or t is None:
+        return
+    squeezed = _sharing(state, ledger, attacker)
+    if squeezed or a == t:
+        other = state.combatants[squeezed[0] if squeezed else target].name
+        raise RuleError(
+            "grid/same-square",
+            f"{state.combatants[attacker].name} shares a square with {other}: combat cannot take place while in the same square",
+            allowed="step apart first",
+        )
+    name = state.combatants[target].name
+    if routine.kind == "melee" and not adjacent(a, t):
+        raise RuleError(
+            "attack/out-of-reach",
+            f"{name} is {distance_ft(a, t):.0f} ft away, not in melee",
+            allowed="a target in an adjacent square, or move first",
+        )
+    if routine.kind == "missile" and routine.range_ft and distance_ft(a, t) > routine.range_ft:
+        raise RuleError(
+            "attack/out-of-range",
+            f"{name} is {distance_ft(a, t):.0f} ft away; {routine.name} reaches {routine.range_ft} ft",
+            allowed=f"a target within {routine.range_ft} ft",
+        )
+    if ledger.restricted and routine.kind == "melee" and routine.space_ft > ROOM_NEEDED_OVER_FT and not open_squares(state, a):
+        raise RuleError(
+            "attack/no-room",
+            f"{routine.name} needs {routine.space_ft} ft of space and every square around is taken",
+            allowed=f"a weapon needing {ROOM_NEEDED_OVER_FT} ft or less, or an open adjacent square",
+        )
+
+
+def _move(tx: Tx, cmd: MoveTo) -> None:
+    c, rec = require_turn(tx, cmd.combatant)
+    state = tx.state
+    ledger = ledger_of(state)
+    here = _where(rec)
+    if here is None:
+        raise RuleError("grid/no-position", f"{c.name} is not on the map", allowed="give x and y when adding it")
+    dest = (cmd.x, cmd.y)
+    if dest == here:
+        raise RuleError("move/nowhere", f"{c.name} is already on ({cmd.x}, {cmd.y})", allowed="another square")
+    if dest in ledger.walls:
+        raise RuleError("grid/wall", f"({cmd.x}, {cmd.y}) is a wall", allowed="an open square")
+    holder = _standing(state, ledger).get(dest)
+    if holder is not None and state.combatants[holder].side != c.side:
+        raise RuleError("grid/occupied", f"{state.combatants[holder].name} stands on ({cmd.x}, {cmd.y})", allowed="an empty square, or an ally's")
+    feet = round(distance_ft(here, dest))
+    in_melee_with = foes_in_melee(state, c.id)
+    if cmd.positioning:
+        uses = "none"
+        if not rec.major_used:
+            raise RuleError("move/positioning-before-major", "positioning can only be done after a major action", allowed="take the major action first")
+        if in_melee_with:
+            raise RuleError(
+                "move/positioning-in-melee",
+                f"{c.name} is in melee with {state.combatants[in_melee_with[0]].name}; positioning cannot be done in melee",
+                allowed="a full move as the major action",
+            )
+        limit = POSITIONING_FT
+    elif state.phase == P.SURPRISE_SEGMENTS:
+        uses = "surprise_segment"
+        require_segment(c, rec, ledger.segment)
+        limit = rec.stats.move_ft // 10
+    elif action_of(rec) == "charge" and not rec.charged:
+        uses, limit = "charge", rec.stats.move_ft
+    else:
+        uses, limit = "major", rec.stats.move_ft
+        require_major(c, rec, "move_to")
+    if feet > limit:
+        raise RuleError("move/too-far", f"{feet} ft is more than {c.name} can move now ({limit} ft)", allowed=f"up to {limit} ft")
+    for ally in cmd.through:
+        other = tx.combatant(ally)
+        if other.side != c.side or other.id == c.id:
+            raise RuleError("move/through-foe", f"{c.name} cannot pass through {other.name}'s square", allowed="allies only")
+    jostled = tuple(dict.fromkeys(cmd.through + ((holder,) if holder is not None else ())))
+    tx.emit(CreatureMoved(combatant=c.id, x=cmd.x, y=cmd.y, feet=feet, uses=uses, positioning=cmd.positioning, jostled=jostled))  # type: ignore[arg-type]
+    for ally in jostled:
+        interrupt(tx, ally, f"jostled by {c.name}")
+    if c.concentration is not None and feet > rec.stats.move_ft // 2:
+        # "can move around slowly ... walking up to half their movement rate per round"
+        interrupt(tx, c.id, "moved more than half its movement")
+    for foe in in_melee_with:
+        if foe not in foes_in_melee(tx.state, c.id):
+            tx.emit(FreeAttackOpened(attacker=foe, target=c.id, trigger="left melee"))
+
+
+def _on_moved(state: EncounterState, e: CreatureMoved) -> EncounterState:
+    return spent(state, e.combatant, e.uses, x=e.x, y=e.y)
+
+
+HANDLERS = {MoveTo: _move}
+APPLIERS = {CreatureMoved: _on_moved}

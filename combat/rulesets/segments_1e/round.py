@@ -1,0 +1,154 @@
+"""The flow of the round, run after every command: it settles surprise, places the groups,
+hands the turn to whoever acts next on the timeline, moves through the steps of the round
+once nobody is left to act in one, and ends the round and the fight.
+
+"The GM then announces the beginning of the next Combat Round (following the same 8 steps)."
+The fight ends by itself when only one side has anyone standing - once every simultaneous
+blow of that segment has landed.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from combat.conditions import is_incapacitated
+from combat.decider import Tx
+from combat.events import CombatEnded, ConditionEnded, RoundEnded, RoundStarted
+from combat.rulesets.segments_1e import phases as P
+from combat.rulesets.segments_1e.events import SpellForgone
+from combat.rulesets.segments_1e.initiative import all_rolled, set_groups
+from combat.rulesets.segments_1e.ledger import Creature, ledger_of, with_ledger
+from combat.rulesets.segments_1e.segments import next_turn, step_key
+from combat.rulesets.segments_1e.surprise import next_segment, settle, shake_off, sides
+from combat.rulesets.segments_1e.turns import end_turn, start_turn
+from combat.state import EncounterState
+
+__all__ = ["flow", "APPLIERS"]
+
+_GUARD = 1000  # steps in one command; far more than any round needs
+
+
+def flow(tx: Tx) -> None:
+    for _ in range(_GUARD):
+        if not _step(tx):
+            return
+    raise RuntimeError("the round's flow did not settle")
+
+
+def _step(tx: Tx) -> bool:
+    """Take one automatic step; False when the table waits for a command."""
+    state = tx.state
+    if state.phase in (P.SETUP, P.ENDED):
+        return False
+    if _fight_decided(tx):
+        return False
+    if state.phase == P.SURPRISE:
+        if not all(side in ledger_of(state).surprise for side in sides(state)):
+            return False
+        if settle(tx):
+            tx.move_to("surprise_checked")
+            next_segment(tx, 1)
+        else:
+            shake_off(tx)
+            _begin_round(tx)
+        return True
+    if state.phase == P.DECLARE:
+        return False
+    if state.phase == P.INITIATIVE:
+        if not all_rolled(state):
+            return False
+        set_groups(tx)
+        tx.move_to("groups_set")
+        return True
+    if state.phase == P.END_OF_ROUND:
+        _end_round(tx)
+        return True
+    if state.turn is not None:
+        return _turn_cut_short(tx)
+    upcoming = next_turn(state, step_key(state))
+    if upcoming is not None:
+        start_turn(tx, *upcoming)
+        return True
+    if state.phase == P.SURPRISE_SEGMENTS:
+        ledger = ledger_of(state)
+        if ledger.segment < ledger.surprise_window:
+            next_segment(tx, ledger.segment + 1)
+        else:
+            shake_off(tx)
+            _begin_round(tx)
+        return True
+    tx.move_to(P.NEXT_STEP[state.phase])
+    return True
+
+
+def _turn_cut_short(tx: Tx) -> bool:
+    """A turn ends by itself when its creature can no longer act (or its spell was lost)."""
+    state = tx.state
+    ledger = ledger_of(state)
+    cid = state.turn
+    rec = ledger.creatures[cid]  # type: ignore[index]
+    c = state.combatants[cid]  # type: ignore[index]
+    if state.phase == P.SPELLS:
+        # A spell still in casting goes off whatever became of its caster: had the caster's
+        # fall come before it, the fall would have spoiled it.
+        cut = rec.casting is None
+    else:
+        cut = is_incapacitated(c) and rec.downed_in != ledger.slot
+    if cut:
+        end_turn(tx, c.id)
+        return True
+    return False
+
+
+def _simultaneous_pending(state: EncounterState) -> bool:
+    return any(rec.downed_in is not None and rec.downed_in.key not in rec.done for rec in ledger_of(state).creatures.values())
+
+
+def _fight_decided(tx: Tx) -> bool:
+    state = tx.state
+    everyone = {c.side for c in state.combatants.values()}
+    standing = {c.side for c in state.combatants.values() if c.status == "active"}
+    if len(everyone) < 2 or len(standing) > 1 or _simultaneous_pending(state):
+        return False
+    tx.move_to("side_defeated")
+    winner = next(iter(standing), None)
+    tx.emit(CombatEnded(winner=winner, reason=f"every foe of the {winner} side is down" if winner else "no one is left standing"))
+    return True
+
+
+def _begin_round(tx: Tx) -> None:
+    tx.move_to("round_begins")
+    tx.emit(RoundStarted(round=tx.state.round + 1))
+
+
+def _end_round(tx: Tx) -> None:
+    state = tx.state
+    for cid, c in state.combatants.items():
+        if c.has("delayed"):
+            tx.emit(ConditionEnded(target=cid, condition="delayed", reason="the round ends"))
+    for cid, rec in ledger_of(state).creatures.items():
+        if rec.casting is not None and not rec.casting.started:
+            tx.emit(SpellForgone(caster=cid, spell=rec.casting.spell, reason="never began casting"))
+    tx.emit(RoundEnded(round=state.round))
+    _begin_round(tx)
+
+
+def _fresh(rec: Creature) -> Creature:
+    """What a new round gives back; a spell still in casting carries over."""
+    return Creature(
+        stats=rec.stats, attacks_as=rec.attacks_as, saves_as=rec.saves_as, x=rec.x, y=rec.y,
+        surprised_segments=rec.surprised_segments, casting=rec.casting,
+    )
+
+
+def _on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
+    ledger = ledger_of(state)
+    creatures = {cid: _fresh(rec) for cid, rec in ledger.creatures.items()}
+    ledger = msgspec.structs.replace(
+        ledger, segment=0, slot=None, rolls={}, high=(), tied=False, high_segment=0, low_segment=0, openings=(), creatures=creatures
+    )
+    combatants = {cid: msgspec.structs.replace(c, initiative=None) for cid, c in state.combatants.items()}
+    return with_ledger(msgspec.structs.replace(state, round=e.round, turn=None, combatants=combatants), ledger)
+
+
+APPLIERS = {RoundStarted: _on_round_started, RoundEnded: lambda state, e: state}

@@ -1,0 +1,162 @@
+"""Spells: incantations and invocations on the timeline.
+
+- "Only one spell can be cast per round (even if one is cast as an immediate action)."
+- "When an incantation or invocation is declared, the target of the effect does not need to
+  be declared. However, during the caster's Group initiative turn, the caster must announce
+  the target".
+- A spell's casting starts in its caster's acting segment and goes off when its casting time
+  has passed (rules README); an invocation's "activation always begins on the 1st segment".
+  Spells are resolved after the groups have acted, in the order they go off.
+- "All incantations require deep concentration during the casting time. If this
+  concentration is broken, the spell being cast fails and is lost as if cast."
+- "Line of Effect ... Cover of over 50% will break line of effect." "Line of Sight ... the
+  caster must be able to see the creature or object when the spell casting is complete.
+  Concealment of 75% or more will break line of sight." Both apply to spells with a range
+  beyond 0 or touch (`range_ft` above 0).
+
+Chosen: a spell whose caster loses sight of its target by the time it goes off is lost as
+if cast; a spell's damage is rolled once and dealt to every target; a spell taking whole
+rounds ("1 round") is complete in the last segment of its last round.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from combat.concentration import end_concentration
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.events import DamageTaken
+from combat.rulesets.segments_1e.commands import BeginCasting, ForgoSpell, ResolveSpell
+from combat.rulesets.segments_1e.damage import after_damage
+from combat.rulesets.segments_1e.events import CastingDelayed, CastingStarted, SpellForgone, SpellSpoiled, SpellWentOff
+from combat.rulesets.segments_1e.grid import distance_ft
+from combat.rulesets.segments_1e.ledger import Casting, ledger_of, with_creature
+from combat.rulesets.segments_1e.segments import completion
+from combat.rulesets.segments_1e.turns import action_segment, end_turn, require_major, require_turn, spent
+from combat.state import EncounterState
+
+__all__ = ["HANDLERS", "APPLIERS", "LINE_OF_EFFECT_COVER", "LINE_OF_SIGHT_CONCEALMENT"]
+
+LINE_OF_EFFECT_COVER = 50  # over this much cover breaks line of effect
+LINE_OF_SIGHT_CONCEALMENT = 75  # this much concealment or more breaks line of sight
+
+
+def _declared(tx: Tx, cid: str) -> Casting:
+    cast = ledger_of(tx.state).creatures[cid].casting
+    if cast is None:
+        name = tx.state.combatants[cid].name
+        raise RuleError(
+            "spell/undeclared",
+            f"{name} declared no spell this round; spells must be declared",
+            allowed="declare_round_action with action spell or invocation, next round",
+        )
+    return cast
+
+
+def _begin(tx: Tx, cmd: BeginCasting) -> None:
+    c, rec = require_turn(tx, cmd.caster)
+    cast = _declared(tx, c.id)
+    if cast.started:
+        raise RuleError("spell/already-casting", f"{c.name} is already casting {cast.spell}", allowed="end_turn")
+    require_major(c, rec, "begin_casting")
+    targets = cmd.targets or cast.targets
+    for t in targets:
+        tx.combatant(t)
+    if cast.range_ft > 0:
+        if not targets:
+            raise RuleError("spell/target-needed", f"{cast.spell} needs its target announced now", allowed="targets: who or what it is cast at")
+        if cmd.cover_percent > LINE_OF_EFFECT_COVER:
+            raise RuleError(
+                "spell/no-line-of-effect",
+                f"{cmd.cover_percent}% cover breaks line of effect",
+                allowed=f"a target behind {LINE_OF_EFFECT_COVER}% cover or less",
+            )
+        ledger = ledger_of(tx.state)
+        here = ledger.creatures[c.id]
+        for t in targets:
+            there = ledger.creatures[t]
+            if None not in (here.x, there.x) and distance_ft((here.x, here.y), (there.x, there.y)) > cast.range_ft:  # type: ignore[arg-type]
+                raise RuleError(
+                    "spell/out-of-range",
+                    f"{tx.state.combatants[t].name} is beyond the {cast.range_ft} ft of {cast.spell}",
+                    allowed=f"targets within {cast.range_ft} ft, center to center",
+                )
+    start = 1 if cast.kind == "invocation" else action_segment(tx, rec)
+    done_round, done_segment = completion(tx.state.round, start, cast.casting_segments)
+    # "While maintaining concentration, any other action that requires concentration will
+    # cause any preexisting maintenance to cease."
+    end_concentration(tx, c.id, f"began casting {cast.spell}")
+    tx.emit(
+        CastingStarted(
+            caster=c.id, spell=cast.spell, targets=tuple(targets), start_segment=start,
+            completes_round=done_round, completes_segment=done_segment,
+        )
+    )
+
+
+def _forgo(tx: Tx, cmd: ForgoSpell) -> None:
+    c, rec = require_turn(tx, cmd.caster)
+    cast = _declared(tx, c.id)
+    if cast.started:
+        raise RuleError("spell/already-casting", f"{c.name} is already casting {cast.spell}", allowed="end_turn")
+    require_major(c, rec, "forgo_spell")
+    tx.emit(SpellForgone(caster=c.id, spell=cast.spell))
+
+
+def _resolve(tx: Tx, cmd: ResolveSpell) -> None:
+    c = tx.combatant(cmd.caster)
+    if tx.state.turn != c.id:
+        require_turn(tx, c.id)
+    cast = _declared(tx, c.id)
+    segment = cast.completes_segment or ledger_of(tx.state).segment
+    if cmd.damage_faces is not None and cmd.damage is None:
+        raise RuleError("dice/unused-faces", "faces were entered but the spell rolls no damage", allowed="damage notation with its faces")
+    if cast.range_ft > 0 and cmd.concealment_percent >= LINE_OF_SIGHT_CONCEALMENT:
+        tx.emit(SpellSpoiled(caster=c.id, spell=cast.spell, segment=segment, reason=f"lost sight of the target ({cmd.concealment_percent}% concealment)"))
+        end_turn(tx, c.id)
+        return
+    if cmd.damage is not None and not cast.targets:
+        raise RuleError("spell/no-targets", f"{cast.spell} was cast at no one", allowed="no damage")
+    tx.emit(SpellWentOff(caster=c.id, spell=cast.spell, targets=cast.targets, segment=segment))
+    living = [t for t in cast.targets if tx.state.combatants[t].status != "dead"]
+    if cmd.damage is not None and living:
+        amount = max(0, tx.roll(cmd.damage, purpose=f"damage: {cast.spell}", roller=c.id, faces=cmd.damage_faces).total)
+        for t in living:
+            tx.emit(DamageTaken(target=t, amount=amount, damage_type=cmd.damage_type, rolled=amount, source=c.id))
+            after_damage(tx, t, amount, segment=segment, by=c.id)
+    end_turn(tx, c.id)
+
+
+def _on_started(state: EncounterState, e: CastingStarted) -> EncounterState:
+    cast = ledger_of(state).creatures[e.caster].casting
+    started = msgspec.structs.replace(
+        cast, targets=e.targets, start_segment=e.start_segment,  # type: ignore[arg-type]
+        completes_round=e.completes_round, completes_segment=e.completes_segment,
+    )
+    return spent(state, e.caster, "major", casting=started)
+
+
+def _on_delayed(state: EncounterState, e: CastingDelayed) -> EncounterState:
+    cast = ledger_of(state).creatures[e.caster].casting
+    later = msgspec.structs.replace(cast, completes_round=e.completes_round, completes_segment=e.completes_segment)  # type: ignore[arg-type]
+    return with_creature(state, e.caster, casting=later)
+
+
+def _on_gone(state: EncounterState, e: SpellWentOff | SpellSpoiled) -> EncounterState:
+    # Lost as if cast: the major action of the round is spent either way.
+    return spent(state, e.caster, "major", casting=None)
+
+
+def _on_forgone(state: EncounterState, e: SpellForgone) -> EncounterState:
+    return spent(state, e.caster, "major", casting=None)
+
+
+HANDLERS = {BeginCasting: _begin, ForgoSpell: _forgo, ResolveSpell: _resolve}
+APPLIERS = {
+    CastingStarted: _on_started,
+    CastingDelayed: _on_delayed,
+    SpellWentOff: _on_gone,
+    SpellSpoiled: _on_gone,
+    SpellForgone: _on_forgone,
+}

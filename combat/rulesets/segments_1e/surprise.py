@@ -1,0 +1,113 @@
+"""Surprise, checked once before the first round (first-edition defaults, rules README):
+
+- each side rolls a d6; a 1 means surprised for one segment, a 2 for two segments, 3-6 not
+  surprised (setting `surprised_on`, 2 by default);
+- a creature that "surprises on 1-3" extends the range for the sides facing it;
+- a Dexterity surprise bonus cancels surprise segments for that individual but never
+  creates surprise;
+- in each surprise segment those no longer surprised act, and only actions that fit in
+  one segment; "Creatures with the surprised condition cannot make free attacks."
+
+Chosen: when both sides are surprised, nobody acts in the segments everyone is surprised.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.events import ConditionApplied, ConditionEnded, ConditionSpec
+from combat.rulesets.segments_1e.commands import CheckSurprise
+from combat.rulesets.segments_1e.events import SegmentReached, SurpriseChecked, SurpriseSettled
+from combat.rulesets.segments_1e.ledger import ledger_of, with_ledger
+from combat.state import EncounterState
+
+__all__ = ["SURPRISED", "sides", "settle", "shake_off", "HANDLERS", "APPLIERS"]
+
+SURPRISED = ConditionSpec(name="surprised", source="surprise")
+
+
+def sides(state: EncounterState) -> list[str]:
+    """Sides in the order their first creature joined."""
+    return list(dict.fromkeys(c.side for c in state.combatants.values()))
+
+
+def _range_against(state: EncounterState, side: str) -> int:
+    """The d6 faces that surprise `side`: the table's default, or more if a foe surprises on more."""
+    default = int(state.settings.get("surprised_on", 2))
+    ledger = ledger_of(state)
+    foes = [rec.stats.surprises_on for rec in ledger.creatures.values() if rec.stats.side != side]
+    return max([default, *(f for f in foes if f is not None)])
+
+
+def _check(tx: Tx, cmd: CheckSurprise) -> None:
+    rolled = ledger_of(tx.state).surprise
+    everyone = sides(tx.state)
+    if cmd.side is not None:
+        if cmd.side not in everyone:
+            raise RuleError("surprise/unknown-side", f"no side called '{cmd.side}'", allowed=", ".join(everyone))
+        if cmd.side in rolled:
+            raise RuleError("surprise/already-rolled", f"the {cmd.side} side has rolled for surprise", allowed=", ".join(s for s in everyone if s not in rolled))
+        chosen = [cmd.side]
+    else:
+        chosen = [s for s in everyone if s not in rolled]
+        if cmd.faces is not None and len(chosen) > 1:
+            raise RuleError("dice/whose-faces", f"faces were entered but {len(chosen)} sides still roll", allowed="name the side whose die was entered")
+    for side in chosen:
+        roll = tx.roll("1d6", purpose="surprise", roller=side, faces=cmd.faces).total
+        surprised_on = _range_against(tx.state, side)
+        tx.emit(SurpriseChecked(side=side, roll=roll, surprised_on=surprised_on, segments=roll if roll <= surprised_on else 0))
+
+
+def settle(tx: Tx) -> bool:
+    """Once every side has rolled: each individual's surprise after its Dexterity bonus, and
+    whether anyone acts in the surprise segments (True) or round 1 begins at once (False)."""
+    ledger = ledger_of(tx.state)
+    by_side = ledger.surprise
+    segments: dict[str, int] = {}
+    cancelled: dict[str, int] = {}
+    for cid, rec in ledger.creatures.items():
+        surprised = by_side.get(rec.stats.side, 0)
+        shaken = min(rec.stats.dex_surprise, surprised)
+        if shaken:
+            cancelled[cid] = shaken
+        if surprised - shaken:
+            segments[cid] = surprised - shaken
+    window = max(segments.values(), default=0)
+    anyone_acts = window > 0 and any(segments.get(cid, 0) < window for cid in ledger.creatures)
+    tx.emit(SurpriseSettled(segments=segments, cancelled=cancelled, window=window if anyone_acts else 0))
+    for cid in segments:
+        tx.emit(ConditionApplied(target=cid, condition=SURPRISED))
+    return anyone_acts
+
+
+def shake_off(tx: Tx, segment: int | None = None) -> None:
+    """End the surprised condition of everyone surprised for fewer than `segment` segments
+    (everyone, with no segment: the surprise segments are over)."""
+    ledger = ledger_of(tx.state)
+    for cid, rec in ledger.creatures.items():
+        if tx.state.combatants[cid].has("surprised") and (segment is None or rec.surprised_segments < segment):
+            tx.emit(ConditionEnded(target=cid, condition="surprised", reason="its surprise segments have passed"))
+
+
+def next_segment(tx: Tx, segment: int) -> None:
+    tx.emit(SegmentReached(segment=segment))
+    shake_off(tx, segment)
+
+
+def _on_checked(state: EncounterState, e: SurpriseChecked) -> EncounterState:
+    ledger = ledger_of(state)
+    return with_ledger(state, msgspec.structs.replace(ledger, surprise={**ledger.surprise, e.side: e.segments}))
+
+
+def _on_settled(state: EncounterState, e: SurpriseSettled) -> EncounterState:
+    ledger = ledger_of(state)
+    creatures = {
+        cid: msgspec.structs.replace(rec, surprised_segments=e.segments.get(cid, 0)) for cid, rec in ledger.creatures.items()
+    }
+    return with_ledger(state, msgspec.structs.replace(ledger, creatures=creatures, surprise_window=e.window))
+
+
+HANDLERS = {CheckSurprise: _check}
+APPLIERS = {SurpriseChecked: _on_checked, SurpriseSettled: _on_settled}

@@ -1,0 +1,182 @@
+"""Turns on the timeline: whose turn it is, the one major action a round, and declared
+actions that cannot be switched.
+
+"Each round, during combat, a creature has an opportunity to accomplish 1 major task."
+A caster "may decide not to cast but cannot switch actions": whatever was declared decides
+which major action is allowed (an immediate attack is the text's one exception).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from combat.commands import EndTurn
+from combat.conditions import expire_conditions, is_incapacitated
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.events import TurnEnded
+from combat.rulesets.segments_1e import phases as P
+from combat.rulesets.segments_1e.events import SegmentReached, SegmentTurnStarted
+from combat.rulesets.segments_1e.ledger import Creature, Slot, ledger_of, with_ledger
+from combat.rulesets.segments_1e.segments import action_of
+from combat.state import Combatant, EncounterState, Economy, with_combatant
+
+__all__ = [
+    "ALLOWED_MAJOR",
+    "require_turn",
+    "require_major",
+    "require_segment",
+    "action_segment",
+    "spent",
+    "start_turn",
+    "end_turn",
+    "HANDLERS",
+    "APPLIERS",
+]
+
+_ANY = frozenset({"routine_attack", "move_to", "major_action"})
+# Declared action -> the commands that carry it out as the major action.
+ALLOWED_MAJOR: dict[str | None, frozenset[str]] = {
+    None: _ANY,  # undeclared: anything that needs no declaration
+    "go_first": _ANY,
+    "delay": _ANY,  # a declared delay acts on LOW with whatever it decides then
+    "melee": frozenset({"routine_attack"}),
+    "missile": frozenset({"routine_attack"}),
+    "charge": frozenset({"routine_attack"}),
+    "flee": frozenset({"move_to"}),
+    "move": frozenset({"move_to"}),
+    "parley": frozenset({"major_action"}),
+    "innate": frozenset({"major_action"}),
+    "other": frozenset({"major_action"}),
+    "delaying": frozenset({"major_action"}),
+    "complex": frozenset({"major_action"}),
+    "spell": frozenset({"begin_casting", "forgo_spell"}),
+    "invocation": frozenset({"begin_casting", "forgo_spell"}),
+}
+
+
+def require_turn(tx: Tx, cid: str) -> tuple[Combatant, Creature]:
+    c = tx.combatant(cid)
+    if tx.state.turn != cid:
+        whose = tx.state.combatants[tx.state.turn].name if tx.state.turn else "nobody"
+        raise RuleError(
+            "turn/not-yours",
+            f"it is {whose}'s turn, not {c.name}'s",
+            allowed=f"commands for {whose}, immediate actions, or GM rulings",
+        )
+    rec = ledger_of(tx.state).creatures[cid]
+    if is_incapacitated(c) and rec.downed_in != ledger_of(tx.state).slot:
+        raise RuleError("combatant/incapacitated", f"{c.name} is {c.status} and cannot act")
+    return c, rec
+
+
+def require_major(c: Combatant, rec: Creature, trigger: str) -> None:
+    if rec.major_used:
+        raise RuleError(
+            "action/major-used",
+            f"{c.name} has already had its major action this round",
+            allowed="minor actions, positioning of 10 ft or less, end_turn",
+        )
+    allowed = ALLOWED_MAJOR.get(action_of(rec), _ANY)
+    if trigger not in allowed:
+        declared = action_of(rec)
+        if declared is None:
+            raise RuleError(
+                "declaration/required",
+                f"{c.name} declared nothing, and {trigger.replace('_', ' ')} must be declared",
+                allowed=", ".join(sorted(allowed)),
+            )
+        raise RuleError(
+            "declaration/locked",
+            f"{c.name} declared {declared} and cannot switch to {trigger.replace('_', ' ')}",
+            allowed=", ".join(sorted(allowed)),
+        )
+
+
+def action_segment(tx: Tx, rec: Creature) -> int:
+    """The segment the acting creature's action takes place in: its turn's segment plus
+    what its minor actions added ('Any minor action that requires 1 segment will add 1
+    segment to any major action')."""
+    ledger = ledger_of(tx.state)
+    if tx.state.phase == P.SURPRISE_SEGMENTS or ledger.slot is None:
+        return ledger.segment
+    return min(10, ledger.slot.segment + rec.added_segments)
+
+
+def start_turn(tx: Tx, cid: str, slot: Slot) -> None:
+    if slot.segment != ledger_of(tx.state).segment:
+        tx.emit(SegmentReached(segment=slot.segment))
+    tx.emit(SegmentTurnStarted(combatant=cid, round=tx.state.round, slot=slot))
+    expire_conditions(tx, cid, "start")
+
+
+def end_turn(tx: Tx, cid: str) -> None:
+    tx.emit(TurnEnded(combatant=cid))
+    expire_conditions(tx, cid, "end")
+
+
+def _end_turn(tx: Tx, cmd: EndTurn) -> None:
+    c = tx.combatant(cmd.combatant)
+    if tx.state.turn != c.id:
+        require_turn(tx, c.id)
+    rec = ledger_of(tx.state).creatures[c.id]
+    if tx.state.phase == P.SPELLS and rec.casting is not None:
+        raise RuleError(
+            "spell/resolve-first",
+            f"{c.name}'s {rec.casting.spell} goes off now",
+            allowed="resolve_spell (or it is lost to broken concentration)",
+        )
+    end_turn(tx, c.id)
+
+
+def spent(state: EncounterState, cid: str, uses: str, **changes: object) -> EncounterState:
+    """Apply what an action used up (see events.Uses), with any other changes to its record."""
+    ledger = ledger_of(state)
+    rec = ledger.creatures[cid]
+    if uses == "major":
+        changes["major_used"] = True
+        c = state.combatants[cid]
+        state = with_combatant(state, cid, economy=msgspec.structs.replace(c.economy, action=False))
+    elif uses == "surprise_segment":
+        changes["segment_used"] = ledger.segment
+    elif uses == "charge":
+        changes["charged"] = True
+    creatures = {**ledger.creatures, cid: msgspec.structs.replace(rec, **changes)}
+    return with_ledger(state, msgspec.structs.replace(ledger, creatures=creatures))
+
+
+def require_segment(c: Combatant, rec: Creature, segment: int) -> None:
+    """'only actions that fit in one segment can be done in each' surprise segment."""
+    if rec.segment_used == segment:
+        raise RuleError(
+            "surprise/segment-used",
+            f"{c.name} has already spent surprise segment {segment}",
+            allowed="actions that take no time, end_turn",
+        )
+
+
+def _on_turn_started(state: EncounterState, e: SegmentTurnStarted) -> EncounterState:
+    ledger = ledger_of(state)
+    rec = ledger.creatures[e.combatant]
+    state = with_ledger(state, msgspec.structs.replace(ledger, slot=e.slot))
+    # The shared economy only mirrors what is left, for the table view.
+    economy = Economy(movement=rec.stats.move_ft, action=not rec.major_used, bonus_action=False, reaction=False, object_interaction=False)
+    state = with_combatant(state, e.combatant, economy=economy)
+    return msgspec.structs.replace(state, turn=e.combatant)
+
+
+def _on_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
+    ledger = ledger_of(state)
+    rec = ledger.creatures[e.combatant]
+    key = ledger.slot.key if ledger.slot else state.phase
+    creatures = {**ledger.creatures, e.combatant: msgspec.structs.replace(rec, done=rec.done + (key,))}
+    state = with_ledger(state, msgspec.structs.replace(ledger, slot=None, creatures=creatures))
+    return msgspec.structs.replace(state, turn=None)
+
+
+def _on_segment(state: EncounterState, e: SegmentReached) -> EncounterState:
+    return with_ledger(state, msgspec.structs.replace(ledger_of(state), segment=e.segment))
+
+
+HANDLERS = {EndTurn: _end_turn}
+APPLIERS = {SegmentTurnStarted: _on_turn_started, TurnEnded: _on_turn_ended, SegmentReached: _on_segment}

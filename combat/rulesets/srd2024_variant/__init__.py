@@ -1,0 +1,240 @@
+"""srd-2024-variant: the 5e 2024 core rules with a table's changes (the Δ marks of
+srd-2024-table-variants.txt). Everything not listed here is srd-2024's, reused from its tables.
+
+Phase order: set-up -> surprise -> initiative -> reorder (when the `initiative_reorder`
+setting is on, the default) -> turns, round after round -> ended.
+
+What changes (each in a module named for its rule):
+- initiative: the single roll for a group of identical entities is optional (setting
+  `group_initiative`, off by default); tied players reroll a d20, the GM orders the rest.
+- reorder: before round 1, players in Initiative order may propose a swap with another
+  player, the GM may swap among their entities; a surprised combatant cannot swap.
+- communication: extended communication among allies costs an action or a bonus action,
+  a reply costs a reaction.
+- cover: half and three-quarters cover add +2/+5 to Constitution saves (and AC, as before).
+- unarmed: Unarmed Strike with its damage, grapple and shove options; grapple and shove by a
+  Constitution save against 8 + Strength modifier + Proficiency Bonus; size limit; one
+  grapple per hand; escape with an action.
+- jumping, speeds, movement: jumps, special speeds and switching between them, climbing,
+  swimming, crawling, Difficult Terrain, moving through other entities' spaces, Prone.
+- mounts: mounting and dismounting cost movement equal to the mount's size; controlled and
+  independent mounts; falling off.
+- Concentration is srd-2024's: DC max(10, half the damage) up to 30.
+- The GM may require a bonus action (not only an action) for an interaction that needs
+  special care: take_action utilize with bonus_action true is accepted.
+- traits: the GM notes what the core stat block lacks (Strength modifier, Proficiency
+  Bonus, special speeds, free hands, trained mount); the rules that need them refuse until
+  they are noted rather than guess.
+
+Where the text is silent, each module's docstring says what the engine does; the README's
+srd-2024-variant section lists them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from combat import actions as shared_actions
+from combat import consistency, turns
+from combat.commands import ApplyCondition, Attack, BonusAction, EndTurn, TakeAction
+from combat.decider import Ruleset, Tx
+from combat.events import ActionTaken, AttackMade, BonusActionTaken, Moved, ReactionTaken, TurnStarted
+from combat.initiative import unresolved_ties
+from combat.phases import PhaseTable, Step
+from combat.rulesets import srd2024
+
+from . import communication, cover, initiative, jumping, mounts, movement, reorder, traits, unarmed
+from .bookkeeping import with_variant
+
+__all__ = ["RULESET", "PHASES", "DEFAULTS", "flow"]
+
+DEFAULTS = {"group_initiative": False, "initiative_reorder": True}
+
+ALL = ("setup", "surprise", "initiative", "reorder", "turns", "ended")
+BEFORE_ROUNDS = ("setup", "surprise", "initiative", "reorder")
+TURN_COMMANDS = srd2024.TURN_COMMANDS + (
+    "traverse",
+    "jump",
+    "drop_prone",
+    "stand_up_from_prone",
+    "unarmed_strike",
+    "escape_grapple",
+    "release_grapple",
+    "communicate_with_allies",
+    "reply_to_ally",
+    "dismount",
+    "save_to_stay_mounted",
+)
+RULING_COMMANDS = srd2024.RULING_COMMANDS + ("save_behind_cover",)
+
+PHASES = PhaseTable(
+    "srd-2024-variant",
+    ALL,
+    [
+        Step("add_combatant", BEFORE_ROUNDS + ("turns",)),
+        Step("note_traits", BEFORE_ROUNDS + ("turns",)),
+        Step("remove_combatant", ("setup",)),
+        Step("mount", ("setup", "turns")),
+        Step("begin_combat", ("setup",), "surprise"),
+        Step("mark_surprised", ("surprise",)),
+        Step("roll_initiative", ("surprise",), "initiative"),
+        Step("roll_initiative", ("initiative", "reorder", "turns")),
+        Step("order_tie", ("initiative", "reorder", "turns")),
+        Step("reroll_tie", ("initiative", "reorder", "turns")),
+        Step("open_reorder", ("initiative",), "reorder", automatic=True),
+        Step("propose_swap", ("reorder",)),
+        Step("answer_swap", ("reorder",)),
+        Step("pass_swap", ("reorder",)),
+        Step("end_reorder", ("reorder",)),
+        Step("start_rounds", ("initiative", "reorder"), "turns", automatic=True),
+        *(Step(name, ("turns",)) for name in TURN_COMMANDS + RULING_COMMANDS),
+        Step("ruling", ALL),
+        Step("end_combat", ("surprise", "initiative", "reorder", "turns"), "ended"),
+        Step("side_defeated", ("turns",), "ended", automatic=True),
+    ],
+    initial="setup",
+)
+
+turn_order = mounts.turn_order
+acting_order = mounts.acting_order
+
+
+def flow(tx: Tx) -> None:
+    """After every command: settle initiative and open the reorder or round 1; keep grapples
+    and mounted pairs true to the state; end a decided fight."""
+    state = tx.state
+    if state.phase in ("reorder", "turns"):
+        mounts.sync_initiative(tx)
+    if state.phase == "initiative" and not mounts.unrolled_units(state) and not unresolved_ties(state):
+        mounts.sync_initiative(tx)
+        if state.settings.get("initiative_reorder", True):
+            reorder.open_reorder(tx, turn_order)
+        else:
+            tx.move_to("start_rounds")
+            turns.start_round(tx, acting_order)
+    unarmed.end_broken_grapples(tx)
+    mounts.upkeep(tx)
+    turns.end_fight_if_decided(tx)
+
+
+def _then(first: Callable, *more: Callable) -> Callable:
+    """An applier followed by the variant's own bookkeeping for the same event."""
+
+    def applier(state, event):
+        state = first(state, event)
+        for after in more:
+            state = after(state, event)
+        return state
+
+    return applier
+
+
+def _with_after(appliers: Mapping, *after_tables: Mapping) -> dict:
+    composed = dict(appliers)
+    for table in after_tables:
+        for event_type, after in table.items():
+            composed[event_type] = _then(composed.get(event_type, lambda s, e: s), after)
+    return composed
+
+
+# Cunning Action and the like, plus Δ "the GM might require you to use an action or bonus
+# action" for an interaction that needs special care.
+BONUS_ACTION_OK = frozenset({"dash", "disengage", "hide", "utilize"})
+
+
+def _take_action(tx: Tx, cmd: TakeAction) -> None:
+    shared_actions.HANDLERS[TakeAction](tx, cmd, bonus_ok=BONUS_ACTION_OK)
+
+
+HANDLERS: dict = {
+    **srd2024.HANDLERS,
+    **traits.HANDLERS,
+    **initiative.HANDLERS,
+    **reorder.handlers(acting_order),
+    **communication.HANDLERS,
+    **cover.HANDLERS,
+    **unarmed.HANDLERS,
+    **movement.HANDLERS,
+    **jumping.HANDLERS,
+    **mounts.HANDLERS,
+    EndTurn: mounts.end_turn_handler(turns.end_turn_handler(acting_order)),
+    TakeAction: mounts.take_action_handler(_take_action),
+    Attack: mounts.forbid_controlled_mount("attacker", unarmed.attack_handler(srd2024.HANDLERS[Attack])),
+    unarmed.UnarmedStrike: mounts.forbid_controlled_mount("attacker", unarmed.HANDLERS[unarmed.UnarmedStrike]),
+    BonusAction: mounts.forbid_controlled_mount("combatant", srd2024.HANDLERS[BonusAction]),
+    ApplyCondition: mounts.apply_condition_handler(srd2024.HANDLERS[ApplyCondition]),
+}
+
+# Bookkeeping that follows a shared event: what a long jump's run-up, a conversation or a
+# controlled mount's turn need to know.
+_RUN_UP_ENDS = {
+    ActionTaken: movement.breaks_run_up("combatant"),
+    AttackMade: movement.breaks_run_up("attacker"),
+    unarmed.UnarmedStrikeMade: movement.breaks_run_up("attacker"),
+    BonusActionTaken: movement.breaks_run_up("combatant"),
+    ReactionTaken: movement.breaks_run_up("combatant"),
+    communication.AlliesAddressed: movement.breaks_run_up("combatant"),
+    TurnStarted: lambda state, e: with_variant(state, run_up=None),
+}
+
+APPLIERS = _with_after(
+    {
+        **srd2024.APPLIERS,
+        **traits.APPLIERS,
+        **initiative.APPLIERS,
+        **reorder.APPLIERS,
+        **communication.APPLIERS,
+        **unarmed.APPLIERS,
+        **movement.APPLIERS,
+        **jumping.APPLIERS,
+        **mounts.APPLIERS,
+    },
+    initiative.AFTER,
+    communication.AFTER,
+    movement.AFTER,
+    mounts.AFTER,
+    _RUN_UP_ENDS,
+)
+
+_MODULES = (traits, initiative, reorder, communication, cover, unarmed, movement, jumping, mounts)
+EVENTS = tuple(t for m in _MODULES for t in getattr(m, "APPLIERS", {}))
+COMMANDS = (
+    traits.NoteTraits,
+    initiative.RerollTie,
+    reorder.ProposeSwap,
+    reorder.AnswerSwap,
+    reorder.PassSwap,
+    reorder.EndReorder,
+    communication.CommunicateWithAllies,
+    communication.ReplyToAlly,
+    cover.SaveBehindCover,
+    unarmed.UnarmedStrike,
+    unarmed.EscapeGrapple,
+    unarmed.ReleaseGrapple,
+    movement.Traverse,
+    movement.DropProne,
+    movement.StandUpFromProne,
+    jumping.Jump,
+    mounts.Mount,
+    mounts.Dismount,
+    mounts.SaveToStayMounted,
+)
+NARRATION = {k: v for m in _MODULES for k, v in getattr(m, "NARRATION", {}).items()}
+
+RULESET = Ruleset(
+    id="srd-2024-variant",
+    title="5e 2024 with the table's variants",
+    summary="srd-2024 with the table's changes: optional group roll, initiative swaps before round 1 "
+    "(not for the surprised), tied players reroll, cover adds to Constitution saves, grapple and shove "
+    "by Constitution save, extended talk costs an action and a reaction, mounting costs the mount's size.",
+    phases=PHASES,
+    handlers=HANDLERS,
+    appliers=APPLIERS,
+    turn_order=turn_order,
+    flow=flow,
+    defaults=DEFAULTS,
+    events=EVENTS,
+    commands=COMMANDS,
+    checks={**consistency.CHECKS, Moved: movement.check_moved, **consistency.turn_checks(acting_order)},
+    narration=NARRATION,
+)

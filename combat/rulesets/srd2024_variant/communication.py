@@ -1,0 +1,119 @@
+"""Communicating Δ: extended communication among allies costs an action or a bonus action.
+
+"Interactions among allies, for example to provide a detailed explanation or discuss
+strategies, require: the entity initiating the communication to use either an Action or a
+Bonus Action; if a reply is needed, replying entities use their Reaction." Brief utterances
+and gestures stay free (no command). "Attempts to influence a foe require the usage of the
+Influence action", so a foe cannot be a listener here.
+
+The conversation stays open until the speaker's turn ends; each listener may reply once.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from combat.actions import require_reaction, spend_check
+from combat.commands import Command
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.events import Event, TurnEnded
+from combat.state import EncounterState, VariantTalk, with_combatant
+from combat.turns import require_able, require_turn
+
+from .bookkeeping import with_variant
+
+__all__ = ["CommunicateWithAllies", "ReplyToAlly", "AlliesAddressed", "AllyReplied", "HANDLERS", "APPLIERS", "AFTER", "NARRATION"]
+
+
+class CommunicateWithAllies(Command, frozen=True, kw_only=True):
+    combatant: str
+    listeners: tuple[str, ...]
+    uses: Literal["action", "bonus_action"] = "action"
+    topic: str = ""
+
+
+class ReplyToAlly(Command, frozen=True, kw_only=True):
+    combatant: str
+    topic: str = ""
+
+
+class AlliesAddressed(Event, frozen=True, kw_only=True):
+    combatant: str
+    listeners: tuple[str, ...]
+    uses: Literal["action", "bonus_action"]
+    topic: str = ""
+
+
+class AllyReplied(Event, frozen=True, kw_only=True):
+    combatant: str
+    to: str
+    topic: str = ""
+
+
+def _communicate(tx: Tx, cmd: CommunicateWithAllies) -> None:
+    c = require_turn(tx, cmd.combatant)
+    require_able(c, "communicate at length")
+    listeners = [tx.combatant(cid) for cid in dict.fromkeys(cmd.listeners) if cid != c.id]
+    if not listeners:
+        raise RuleError("communicate/nobody", f"{c.name} addresses no one", allowed="listeners: allies' ids")
+    for other in listeners:
+        if other.side != c.side:
+            raise RuleError(
+                "communicate/foe",
+                f"{other.name} is a foe: swaying a foe takes the Influence action",
+                allowed="take_action influence",
+            )
+        if other.status == "dead":
+            raise RuleError("target/dead", f"{other.name} is dead", allowed="living allies")
+    spend_check(c, cmd.uses, "its action" if cmd.uses == "action" else "its bonus action")
+    tx.emit(AlliesAddressed(combatant=c.id, listeners=tuple(o.id for o in listeners), uses=cmd.uses, topic=cmd.topic))
+
+
+def _reply(tx: Tx, cmd: ReplyToAlly) -> None:
+    c = tx.combatant(cmd.combatant)
+    talk = tx.state.srd_variant.talk
+    if talk is None or c.id not in talk.listeners or c.id in talk.replied:
+        waiting = [] if talk is None else [cid for cid in talk.listeners if cid not in talk.replied]
+        raise RuleError(
+            "communicate/not-addressed",
+            f"no ally is waiting for {c.name}'s reply"
+            if talk is None or c.id not in talk.listeners
+            else f"{c.name} has already replied",
+            allowed=", ".join(waiting) or "communicate_with_allies first",
+        )
+    require_reaction(c)
+    tx.emit(AllyReplied(combatant=c.id, to=talk.speaker, topic=cmd.topic))
+
+
+def _on_addressed(state: EncounterState, e: AlliesAddressed) -> EncounterState:
+    c = state.combatants[e.combatant]
+    state = with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, **{e.uses: False}))
+    return with_variant(state, talk=VariantTalk(speaker=e.combatant, listeners=e.listeners))
+
+
+def _on_replied(state: EncounterState, e: AllyReplied) -> EncounterState:
+    c = state.combatants[e.combatant]
+    state = with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, reaction=False))
+    talk = state.srd_variant.talk
+    if talk is not None:
+        state = with_variant(state, talk=msgspec.structs.replace(talk, replied=talk.replied + (e.combatant,)))
+    return state
+
+
+def _close_talk(state: EncounterState, e: TurnEnded) -> EncounterState:
+    talk = state.srd_variant.talk
+    return with_variant(state, talk=None) if talk is not None and talk.speaker == e.combatant else state
+
+
+HANDLERS = {CommunicateWithAllies: _communicate, ReplyToAlly: _reply}
+APPLIERS = {AlliesAddressed: _on_addressed, AllyReplied: _on_replied}
+AFTER = {TurnEnded: _close_talk}
+NARRATION = {
+    AlliesAddressed: lambda n, e: f"{n.name(e.combatant)} uses {'an action' if e.uses == 'action' else 'a bonus action'} "
+    f"to talk with {', '.join(n.name(c) for c in e.listeners)}" + (f": {e.topic}" if e.topic else ""),
+    AllyReplied: lambda n, e: f"{n.name(e.combatant)} uses their reaction to reply to {n.name(e.to)}"
+    + (f": {e.topic}" if e.topic else ""),
+}

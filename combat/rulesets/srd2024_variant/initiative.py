@@ -1,0 +1,155 @@
+"""Initiative Δ: the single roll for identical entities is optional, tied players reroll a d20.
+
+- "Optional: For a group of identical entities (i.e. same stat block), the GM can make a
+  single roll ... Suggested for low challenge rating only." With the `group_initiative`
+  setting off (the default) a `group` given at set-up is dropped and every entity rolls
+  its own Initiative; with it on, a group rolls once and its members must share a stat block.
+- "the GM decides the order among tied non-player entities, and the players reroll a D20 to
+  decide the order among tied characters. The GM decides the order if the tie is between a
+  monster and a player character." Players still tied after a reroll reroll again among
+  themselves; the first reroll keeps its weight (15 then 3 still beats a lone 8).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from combat import initiative as shared
+from combat import setup
+from combat.commands import AddCombatant, Command, Faces, OrderTie
+from combat.decider import Tx
+from combat.errors import RuleError
+from combat.events import CombatantSpec, Event, InitiativeTied, TieOrdered
+from combat.state import EncounterState, Tie
+
+from .bookkeeping import with_variant
+
+__all__ = ["RerollTie", "TieRerolled", "needs_reroll", "HANDLERS", "APPLIERS", "AFTER", "NARRATION"]
+
+# What "same stat block" compares: everything but who it is and how hurt it is.
+_STAT_BLOCK = (
+    "kind", "side", "max_hp", "ac", "initiative_bonus", "speed", "size", "con_save", "attacks",
+    "attacks_per_action", "resistances", "vulnerabilities", "immunities",
+)
+
+
+class RerollTie(Command, frozen=True, kw_only=True):
+    """A tied player's d20 reroll; with no combatant, every tied player who still has to roll."""
+
+    combatant: str | None = None
+    faces: Faces = None
+
+
+class TieRerolled(Event, frozen=True, kw_only=True):
+    combatant: str
+    total: int  # the Initiative count they are tied on
+    face: int
+
+
+def _add_combatant(tx: Tx, cmd: AddCombatant) -> None:
+    spec = cmd.combatant
+    if spec.group is not None and not tx.state.settings.get("group_initiative", False):
+        # The table does not use the single group roll: each entity rolls for itself.
+        spec = msgspec.structs.replace(spec, group=None)
+    elif spec.group is not None:
+        _require_same_stat_block(tx.state, spec)
+    setup.HANDLERS[AddCombatant](tx, msgspec.structs.replace(cmd, combatant=spec))
+
+
+def _require_same_stat_block(state: EncounterState, spec: CombatantSpec) -> None:
+    first = next((c for c in state.combatants.values() if c.group == spec.group), None)
+    if first is None:
+        return
+    differs = [f for f in _STAT_BLOCK if getattr(first, f) != getattr(spec, f)]
+    if differs:
+        raise RuleError(
+            "initiative/group-not-identical",
+            f"{spec.name} differs from {first.name} in {', '.join(differs)}; one roll is for identical entities",
+            allowed="the same stat block as the group, or a group of its own",
+        )
+
+
+def needs_reroll(tie: Tie, rerolls: dict[str, tuple[int, ...]]) -> list[str]:
+    """Tied players not yet told apart: someone else's rerolls still start with theirs."""
+    members = [unit[0] for unit in tie.units]
+    keys = {m: rerolls.get(m, ()) for m in members}
+    return [m for m in members if any(o != m and keys[o][: len(keys[m])] == keys[m] for o in members)]
+
+
+def _player_ties(state: EncounterState) -> list[Tie]:
+    return [t for t in shared.unresolved_ties(state) if t.decided_by == "players"]
+
+
+def _reroll(tx: Tx, cmd: RerollTie) -> None:
+    ties = _player_ties(tx.state)
+    waiting = [m for t in ties for m in needs_reroll(t, tx.state.srd_variant.tie_rerolls)]
+    if cmd.combatant is not None:
+        c = tx.combatant(cmd.combatant)
+        tie = next((t for t in ties if any(u[0] == c.id for u in t.units)), None)
+        if tie is None:
+            raise RuleError(
+                "initiative/no-reroll",
+                f"{c.name} is not in a tie among player characters",
+                allowed=", ".join(waiting) or "nobody: no players' tie is open",
+            )
+        if c.id not in waiting:
+            raise RuleError(
+                "initiative/reroll-waiting",
+                f"{c.name} has rerolled; the others tied at {tie.total} roll next",
+                allowed=", ".join(waiting),
+            )
+        _roll(tx, tie, c.id, cmd.faces)
+        return
+    if not waiting:
+        raise RuleError("initiative/no-reroll", "no tie among player characters is waiting for a reroll")
+    if cmd.faces is not None and len(waiting) > 1:
+        raise RuleError(
+            "dice/whose-faces",
+            f"faces were entered but {len(waiting)} players still reroll",
+            allowed="name the combatant whose d20 was entered",
+        )
+    while waiting:  # generated dice: roll until every players' tie is told apart
+        tie = next(t for t in _player_ties(tx.state) if waiting[0] in (u[0] for u in t.units))
+        _roll(tx, tie, waiting[0], cmd.faces)
+        waiting = [m for t in _player_ties(tx.state) for m in needs_reroll(t, tx.state.srd_variant.tie_rerolls)]
+
+
+def _roll(tx: Tx, tie: Tie, cid: str, faces: Faces) -> None:
+    roll = tx.roll("1d20", purpose="initiative tie reroll", roller=cid, faces=faces)
+    tx.emit(TieRerolled(combatant=cid, total=tie.total, face=roll.total))
+    rerolls = tx.state.srd_variant.tie_rerolls
+    if not needs_reroll(tie, rerolls):
+        members = [unit[0] for unit in tie.units]
+        order = sorted(members, key=lambda m: rerolls.get(m, ()), reverse=True)
+        tx.emit(TieOrdered(total=tie.total, order=tuple(order)))
+
+
+def _order_tie(tx: Tx, cmd: OrderTie) -> None:
+    state = tx.state
+    named = {state.combatants[r].unit if r in state.combatants else r for r in cmd.order}
+    for tie in _player_ties(state):
+        if named == {state.combatants[u[0]].unit for u in tie.units}:
+            raise RuleError(
+                "initiative/players-reroll",
+                f"the tie at {tie.total} is among player characters: they reroll a d20 to order it",
+                allowed="reroll_tie",
+            )
+    shared.HANDLERS[OrderTie](tx, cmd)
+
+
+def _on_rerolled(state: EncounterState, e: TieRerolled) -> EncounterState:
+    rerolls = state.srd_variant.tie_rerolls
+    return with_variant(state, tie_rerolls={**rerolls, e.combatant: rerolls.get(e.combatant, ()) + (e.face,)})
+
+
+def _forget_rerolls(state: EncounterState, e: InitiativeTied | TieOrdered) -> EncounterState:
+    """A tie that grows starts its rerolls over; a settled tie needs them no more."""
+    members = {m for t in state.ties if t.total == e.total for unit in t.units for m in unit}
+    rerolls = {k: v for k, v in state.srd_variant.tie_rerolls.items() if k not in members}
+    return with_variant(state, tie_rerolls=rerolls)
+
+
+HANDLERS = {AddCombatant: _add_combatant, RerollTie: _reroll, OrderTie: _order_tie}
+APPLIERS = {TieRerolled: _on_rerolled}
+AFTER = {InitiativeTied: _forget_rerolls, TieOrdered: _forget_rerolls}
+NARRATION = {TieRerolled: lambda n, e: f"{n.name(e.combatant)} rerolls the tie at {e.total}: {e.face}"}
