@@ -240,6 +240,20 @@ def schema() -> None:
 
 
 @cli.command()
+@click.option("--db", type=click.Path(dir_okay=False), envvar=DB_ENV, default=None,
+              help=f"SQLite file of the event log [default: {DEFAULT_DB}, or PostgreSQL when "
+                   "PERSISTENCE_MODULE=eventsourcing.postgres and POSTGRES_* are set].")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
+@_one_line_errors
+def serve(db: str | None, host: str, port: int) -> None:
+    """Run the HTTP service (OpenAPI at /schema); JSON log lines on stderr."""
+    from combat.service import serve as run_service
+
+    run_service(db, host, port)
+
+
+@cli.command()
 @click.argument("ruleset_id", metavar="RULESET")
 @_one_line_errors
 def diagram(ruleset_id: str) -> None:

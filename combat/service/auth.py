@@ -1,0 +1,128 @@
+"""Tokens and roles.
+
+A token is 32 random bytes, shown once and stored only as its SHA-256 hash; it is scoped to
+one encounter. Roles:
+
+- gm: everything in that encounter.
+- player: only commands whose acting combatant (the command's `combatant` or `attacker`
+  field) is one bound to the token: declare, act, react, roll their own saves and
+  initiative, enter their own dice. Setting up the fight (adding or removing combatants)
+  and rulings stay with the GM. The actor recorded in the log is the player's name.
+- viewer: read only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from uuid import UUID
+
+from litestar import Request
+
+from combat.commands import Command
+from combat.service.errors import ApiError
+from combat.service.token_store import Grant, TokenStore
+
+__all__ = [
+    "Grant", "new_token", "hash_token", "bearer_token", "Tokens", "require_gm", "check_command", "acting_combatants",
+    "command_type",
+]
+
+ACTOR_FIELDS = ("combatant", "attacker")
+# Commands that name a combatant but are the GM's to send, even for a player's own character.
+GM_ONLY = frozenset({"add_combatant", "remove_combatant"})
+_NAME = re.compile(r"^\S(.{0,62}\S)?$")
+_COMBATANT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+HOW = "Authorization: Bearer <token> (the gm_token from POST /encounters, or one from POST /encounters/{id}/tokens)"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def bearer_token(request: Request) -> str | None:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    if request.method == "GET":
+        # A browser's EventSource cannot send headers; it may pass the token in the URL.
+        return request.query_params.get("access_token") or None
+    return None
+
+
+class Tokens:
+    """Issues tokens and finds the grant behind one."""
+
+    def __init__(self, store: TokenStore):
+        self.store = store
+
+    def issue(self, encounter_id: UUID, role: str, name: str = "", combatants: tuple[str, ...] = ()) -> tuple[str, Grant]:
+        if role == "gm":
+            name = "gm"
+        elif not _NAME.match(name) or name.lower() == "gm":
+            raise ApiError(422, "token/bad-name", f"{role} name {name!r} is not usable",
+                           allowed="1 to 64 characters, not blank at either end, and not 'gm'")
+        if role != "player" and combatants:
+            raise ApiError(422, "token/combatants", f"only a player token is bound to combatants, not a {role} token",
+                           allowed="combatants: [] or role: player")
+        if role == "player" and not combatants:
+            raise ApiError(422, "token/combatants", "a player token needs the combatants it commands",
+                           allowed="combatants: the ids of the player's characters, e.g. [\"aria\"]")
+        bad = [c for c in combatants if not _COMBATANT_ID.match(c)]
+        if bad:
+            raise ApiError(422, "token/combatants", f"{bad[0]!r} is not a combatant id",
+                           allowed="lower-case letters, digits, - and _, e.g. aria")
+        token = new_token()
+        grant = Grant(encounter_id=encounter_id, role=role, name=name, combatants=frozenset(combatants))
+        self.store.add(hash_token(token), grant)
+        return token, grant
+
+    def grant_for(self, request: Request, encounter_id: UUID) -> Grant:
+        """The grant of the request's token for this encounter; else 401 or 403 saying why."""
+        token = bearer_token(request)
+        if token is None:
+            raise ApiError(401, "auth/missing", "this needs a token of the encounter", allowed=HOW)
+        grant = self.store.find(hash_token(token))
+        if grant is None:
+            raise ApiError(401, "auth/unknown-token", "the token is not one this service issued", allowed=HOW)
+        if grant.encounter_id != encounter_id:
+            raise ApiError(403, "auth/other-encounter", "the token belongs to another encounter",
+                           allowed="a token issued for this encounter")
+        return grant
+
+
+def require_gm(grant: Grant, what: str) -> None:
+    if grant.role != "gm":
+        raise ApiError(403, "auth/gm-only", f"only the GM may {what}; this is a {grant.role} token", allowed="the GM's token")
+
+
+def command_type(command: Command) -> str:
+    """The command's `type` tag (read from the class: a command may have a field named `trigger`)."""
+    return str(type(command).__struct_config__.tag)
+
+
+def acting_combatants(command: Command) -> set[str]:
+    return {v for f in ACTOR_FIELDS if isinstance(v := getattr(command, f, None), str)}
+
+
+def check_command(grant: Grant, command: Command) -> None:
+    """May this token send this command? The rules themselves are the decider's."""
+    if grant.role == "gm":
+        return
+    if grant.role != "player":
+        raise ApiError(403, "auth/read-only", f"a {grant.role} token only reads", allowed="GET requests")
+    trigger = command_type(command)
+    yours = ", ".join(sorted(grant.combatants))
+    actors = acting_combatants(command)
+    if trigger in GM_ONLY or not actors:
+        raise ApiError(403, "auth/gm-command", f"'{trigger}' is the GM's to send",
+                       allowed=f"commands acting as {yours} (move, attack, take_action, end_turn, ...)")
+    strangers = sorted(actors - grant.combatants)
+    if strangers:
+        raise ApiError(403, "auth/not-your-combatant", f"{grant.name} does not command {', '.join(strangers)}",
+                       allowed=f"commands acting as {yours}")

@@ -1,0 +1,98 @@
+"""What the routes are handed: the service's parts, the encounter named in the path and
+the grant of the request's token. Routes only parse, check the grant and call `Encounters`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from uuid import UUID
+
+from litestar import Request
+from litestar.di import NamedDependency, Provide
+from litestar.params import FromPath
+
+from combat.application import Encounters, Outcome, VersionConflict
+from combat.commands import Command
+from combat.errors import RuleError
+from combat.service.auth import Grant, Tokens
+from combat.service.errors import ApiError
+from combat.service.feed import Follower, Hub, follower_for
+from combat.service.logging import annotate
+from combat.service.token_store import TokenStore, store_kind
+
+__all__ = ["Service", "DEPENDENCIES", "parse_encounter_id"]
+
+# A command sent without expected_version is decided again when another process appended
+# first (within one process, commands to an encounter are already taken one at a time).
+CONFLICT_RETRIES = 5
+
+
+@dataclass
+class Service:
+    encounters: Encounters
+    owns_encounters: bool = False
+    tokens: Tokens = field(init=False)
+    hub: Hub = field(init=False)
+    follower: Follower | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        self.tokens = Tokens(TokenStore(self.encounters.log))
+        self.hub = Hub()
+
+    @property
+    def store(self) -> str:
+        return store_kind(self.encounters.log)
+
+    def start(self) -> None:
+        if self.follower is None:
+            self.follower = follower_for(self.encounters.log, self.hub)
+
+    def stop(self) -> None:
+        self.hub.close()
+        if self.follower is not None:
+            self.follower.stop()
+            self.follower = None
+        if self.owns_encounters:
+            self.encounters.close()
+
+    def execute(self, grant: Grant, command: Command, expected_version: int | None) -> Outcome:
+        actor = "gm" if grant.role == "gm" else grant.name
+        for attempt in range(CONFLICT_RETRIES):
+            try:
+                outcome = self.encounters.execute(grant.encounter_id, command, actor=actor, expected_version=expected_version)
+                break
+            except VersionConflict:
+                if expected_version is not None or attempt == CONFLICT_RETRIES - 1:
+                    raise
+        self.appended()
+        return outcome
+
+    def appended(self) -> None:
+        """Tell this process's streams at once (other processes hear it from the store)."""
+        if self.follower is not None:
+            self.follower.poke()
+
+    def authorize(self, request: Request, encounter_id: UUID) -> Grant:
+        try:
+            grant = self.tokens.grant_for(request, encounter_id)
+        except ApiError:
+            self.encounters.state(encounter_id)  # an unknown encounter is a 404 first
+            raise
+        annotate(request, encounter=encounter_id, role=grant.role)
+        return grant
+
+
+def parse_encounter_id(value: str) -> UUID:
+    try:
+        return UUID(value)
+    except ValueError:
+        raise RuleError("encounter/bad-id", f"'{value[:80]}' is not an encounter id",
+                        allowed="the id returned by POST /encounters (a UUID)") from None
+
+
+def _grant(request: Request, encounter_id: FromPath[str], service: NamedDependency[Service]) -> Grant:
+    eid = parse_encounter_id(encounter_id)
+    annotate(request, encounter=eid)
+    return service.authorize(request, eid)
+
+
+DEPENDENCIES = {"grant": Provide(_grant, sync_to_thread=True)}

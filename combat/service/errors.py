@@ -1,0 +1,154 @@
+"""Every rejected request is a 4xx JSON body `{"error": code, "detail": ..., "allowed": ...}`.
+
+`error` is the stable `area/what` code of the `RuleError` (or of the HTTP layer), `detail`
+says what was wrong and `allowed` what would have been accepted. The status follows the code:
+
+- 400 the request cannot be read: a body that is not JSON, an encounter id that is not a
+  UUID, a query parameter or header of the wrong form
+- 401 no token, or a token the service does not know
+- 403 a token that may not do this: a viewer sending a command, a player commanding someone
+  else's combatant or sending a GM-only command, a token of another encounter
+- 404 no such encounter, or no such path
+- 405 the path exists, the method does not
+- 409 the fight as it stands refuses the command: out of phase, a version conflict, and every
+  other rule rejection (action spent, not your turn, target down...); retrying after the
+  state changes may succeed
+- 422 the request is readable but wrong in itself: a body not matching the schema, an
+  unknown ruleset or setting, an invalid combatant, dice notation or entered faces
+- 503 the store cannot be reached
+
+A rejected command appends nothing: the decider raises before anything is stored.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from typing import Any
+
+from eventsourcing.persistence import InterfaceError, OperationalError
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, MethodNotAllowedException, NotFoundException, ValidationException
+from litestar.openapi import ResponseSpec
+from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+
+from combat.catalog import ALL_COMMAND_TYPES
+from combat.errors import RuleError
+from combat.service.logging import annotate, log
+from combat.service.messages import ErrorBody
+
+__all__ = ["ApiError", "status_for", "EXCEPTION_HANDLERS", "documented"]
+
+# Whole codes first, then the part after the slash, then the area; else 409.
+_BY_CODE = {
+    "encounter/unknown": 404,
+    "version/conflict": 409,
+    "phase/not-allowed": 409,
+    "ruleset/unknown": 422,
+    "settings/unknown": 422,
+    "history/reason": 422,
+}
+_BY_WHAT = {"malformed": 400, "bad-id": 400, "bad-parameter": 400, "invalid": 422}
+_BY_AREA = {"dice": 422, "amount": 422}
+_RULE_REFUSED = 409
+
+
+class ApiError(RuleError):
+    """A rejection by the HTTP layer itself (tokens, roles, parameters), with its status."""
+
+    def __init__(self, status: int, code: str, message: str, *, allowed: str | None = None):
+        super().__init__(code, message, allowed=allowed)
+        self.status = status
+
+
+def status_for(error: RuleError) -> int:
+    if isinstance(error, ApiError):
+        return error.status
+    area, _, what = error.code.partition("/")
+    return _BY_CODE.get(error.code) or _BY_WHAT.get(what) or _BY_AREA.get(area) or _RULE_REFUSED
+
+
+def _reply(request: Request, status: int, code: str, detail: str, allowed: str | None = None,
+           headers: Mapping[str, str] | None = None) -> Response[ErrorBody]:
+    annotate(request, outcome=code)
+    return Response(ErrorBody(error=code, detail=detail, allowed=allowed), status_code=status, headers=dict(headers or {}))
+
+
+# Where the application's hint names the CLI, the HTTP client gets its own.
+_HTTP_ALLOWED = {"encounter/unknown": "an id returned by POST /encounters"}
+
+
+def _on_rule_error(request: Request, exc: RuleError) -> Response[ErrorBody]:
+    return _reply(request, status_for(exc), exc.code, exc.message, _HTTP_ALLOWED.get(exc.code, exc.allowed))
+
+
+_COMMAND_TYPES = ", ".join(c.__struct_config__.tag for c in ALL_COMMAND_TYPES)
+
+
+def _on_validation(request: Request, exc: ValidationException) -> Response[ErrorBody]:
+    problems = exc.extra if isinstance(exc.extra, list) else []
+    in_body = any(isinstance(p, dict) and p.get("source") == "body" for p in problems)
+    detail = "; ".join(
+        f"{p.get('key')}: {p.get('message')}" if isinstance(p, dict) else str(p) for p in problems
+    ) or str(exc.detail)
+    if in_body:
+        keys = [str(p.get("key")) for p in problems if isinstance(p, dict)]
+        allowed = (
+            f"command types: {_COMMAND_TYPES}"
+            if any(k == "command.type" for k in keys)
+            else "a body as described at /schema/openapi.json"
+        )
+        return _reply(request, 422, "request/invalid", detail, allowed)
+    return _reply(request, 400, "request/bad-parameter", detail, "parameters as described at /schema/openapi.json")
+
+
+def _on_http(request: Request, exc: HTTPException) -> Response[ErrorBody]:
+    if isinstance(exc, NotFoundException):
+        return _reply(request, 404, "path/not-found", f"no such path: {request.url.path}", "the paths listed at /schema")
+    if isinstance(exc, MethodNotAllowedException):
+        allowed = next((v for k, v in (exc.headers or {}).items() if k.lower() == "allow"), "")
+        return _reply(request, 405, "method/not-allowed", f"{request.method} is not allowed here", allowed or None,
+                      headers=exc.headers)
+    if exc.status_code == 400:
+        # Litestar raises a plain 400 when the body is not JSON at all.
+        return _reply(request, 400, "request/malformed", str(exc.detail), "a JSON object")
+    if exc.status_code >= 500:
+        return _on_unexpected(request, exc)
+    return _reply(request, exc.status_code, f"http/{exc.status_code}", str(exc.detail), None, headers=exc.headers)
+
+
+def _on_store_down(request: Request, exc: Exception) -> Response[ErrorBody]:
+    log.warning("store unavailable", error=type(exc).__name__)
+    return _reply(request, 503, "store/unavailable", "the event store cannot be reached", "retry shortly")
+
+
+def _on_unexpected(request: Request, exc: Exception) -> Response[ErrorBody]:
+    # A bug, never a rejection: log the traceback (without local variables) and say little.
+    log.error("unexpected error", exc_info=exc)
+    return _reply(request, HTTP_500_INTERNAL_SERVER_ERROR, "server/internal", "the service failed on this request")
+
+
+EXCEPTION_HANDLERS: dict[Any, Any] = {
+    RuleError: _on_rule_error,
+    ValidationException: _on_validation,
+    HTTPException: _on_http,
+    OperationalError: _on_store_down,
+    InterfaceError: _on_store_down,
+    sqlite3.OperationalError: _on_store_down,
+    Exception: _on_unexpected,
+}
+
+_MEANING = {
+    400: "the request cannot be read",
+    401: "no token, or an unknown one",
+    403: "the token may not do this",
+    404: "no such encounter",
+    409: "the fight as it stands refuses it (phase, version, rules)",
+    422: "readable but wrong in itself",
+    503: "the store cannot be reached",
+}
+
+
+def documented(*statuses: int) -> dict[int, ResponseSpec]:
+    """The error responses of a route for the OpenAPI document, all with the same body."""
+    return {s: ResponseSpec(ErrorBody, description=_MEANING[s]) for s in (*statuses, 503)}

@@ -1,0 +1,106 @@
+"""structlog JSON lines: one per request with its id, encounter, command type, outcome and
+latency. No secrets: the Authorization header and query strings (a browser's EventSource
+sends its token as `access_token`) are never logged, and tracebacks carry no local variables."""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+import time
+import uuid
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any, TextIO
+
+import structlog
+
+__all__ = ["configure_logging", "log", "annotate", "RequestLog"]
+
+log = structlog.get_logger("combat.service")
+
+_SCOPE_KEY = "combat.log"
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
+Scope = MutableMapping[str, Any]
+ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
+
+
+def _processors() -> list[Any]:
+    return [
+        structlog.contextvars.merge_contextvars,
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+        structlog.processors.ExceptionRenderer(structlog.tracebacks.ExceptionDictTransformer(show_locals=False)),
+    ]
+
+
+def configure_logging(stream: TextIO | None = None, level: int = logging.INFO) -> None:
+    """JSON lines on `stream` (stderr) for our logger and for uvicorn's own messages."""
+    stream = stream or sys.stderr
+    structlog.configure(
+        processors=[*_processors(), structlog.processors.JSONRenderer()],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        logger_factory=structlog.PrintLoggerFactory(stream),
+        cache_logger_on_first_use=False,
+    )
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, structlog.processors.JSONRenderer()],
+            foreign_pre_chain=[structlog.stdlib.add_logger_name, *_processors()],
+        )
+    )
+    for name in ("uvicorn", "uvicorn.error", "litestar"):
+        logger = logging.getLogger(name)
+        logger.handlers = [handler]
+        logger.setLevel(level)
+        logger.propagate = False
+
+
+def annotate(request: Any, **fields: Any) -> None:
+    """Add fields (encounter, command, outcome) to the request's log line."""
+    notes = request.scope.get(_SCOPE_KEY)
+    if notes is not None:
+        notes.update({k: str(v) for k, v in fields.items() if v is not None})
+
+
+class RequestLog:
+    """ASGI wrapper outside the whole app, so unmatched paths are logged too."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    def __getattr__(self, name: str) -> Any:  # the wrapped Litestar app's attributes (state, routes...)
+        return getattr(self.app, name)
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = dict(scope.get("headers") or []).get(b"x-request-id", b"").decode("latin-1")
+        request_id = given if _REQUEST_ID.match(given) else uuid.uuid4().hex
+        notes: dict[str, str] = {}
+        scope[_SCOPE_KEY] = notes
+        status = 0
+        started = time.perf_counter()
+
+        async def send_with_id(message: Any) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", []), (b"x-request-id", request_id.encode())]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            log.info(
+                "request",
+                request_id=request_id,
+                method=scope.get("method"),
+                path=scope.get("path"),
+                status=status,
+                outcome=notes.pop("outcome", "ok" if 0 < status < 400 else str(status)),
+                latency_ms=round((time.perf_counter() - started) * 1000, 2),
+                **notes,
+            )

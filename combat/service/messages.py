@@ -1,0 +1,143 @@
+"""The bodies the service reads and writes: msgspec types, so Litestar validates them and
+the OpenAPI document at /schema describes them. Field names are a contract with clients."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+import msgspec
+
+from combat.catalog import AnyCommand
+from combat.state import EncounterState, Tie
+from projections.initiative import InitiativeEntry
+
+__all__ = [
+    "Role",
+    "MAX_SEQ",
+    "CreateEncounter",
+    "EncounterOpened",
+    "TokenRequest",
+    "TokenIssued",
+    "CommandRequest",
+    "CommandDone",
+    "StateView",
+    "LogLine",
+    "UndoRequest",
+    "RetractRequest",
+    "AmendRequest",
+    "OverrideRequest",
+    "ForkRequest",
+    "RulesetInfo",
+    "Health",
+    "ErrorBody",
+]
+
+Role = Literal["gm", "player", "viewer"]
+MAX_SEQ = 2**53  # the largest integer every JSON reader keeps exact; stores take 64-bit integers
+Seq = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEQ, description="a position in the encounter's log, from 1")]
+
+
+class _Body(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A request body: unknown fields are refused so a typo is not silently ignored."""
+
+
+class CreateEncounter(_Body):
+    ruleset: str = "srd-2024"
+    name: str = "Encounter"
+    settings: dict[str, Any] | None = None
+    seed: int | None = None  # dice seed; random when left out
+
+
+class EncounterOpened(msgspec.Struct, kw_only=True):
+    id: UUID
+    ruleset: str
+    name: str
+    version: int
+    gm_token: str  # shown once: the service keeps only its hash
+
+
+class TokenRequest(_Body):
+    role: Role
+    name: str = ""  # a player's name is the actor recorded for their commands
+    combatants: tuple[str, ...] = ()  # a player's characters: the only ones they may command
+
+
+class TokenIssued(msgspec.Struct, kw_only=True):
+    token: str  # shown once
+    encounter_id: UUID
+    role: Role
+    name: str
+    combatants: tuple[str, ...]
+
+
+class CommandRequest(_Body):
+    command: AnyCommand  # type: ignore[valid-type]
+    expected_version: Seq | None = None  # refuse (409) unless the log is at this seq
+
+
+class StateView(EncounterState, frozen=True, kw_only=True):
+    """The state projection: the folded state plus what a table shows beside it."""
+
+    initiative_order: tuple[InitiativeEntry, ...] = ()
+    unresolved_ties: tuple[Tie, ...] = ()
+    commands: tuple[str, ...] = ()  # what may be sent in the current phase
+
+
+class CommandDone(msgspec.Struct, kw_only=True):
+    version: int
+    events: list[dict[str, Any]]  # the appended events, as lines of the JSONL log
+    state: StateView
+
+
+class UndoRequest(_Body):
+    reason: str  # stays in the log
+
+
+class RetractRequest(_Body):
+    seqs: tuple[Seq, ...]  # retracting a retraction brings its events back
+    reason: str
+    expected_version: Seq | None = None
+
+
+class AmendRequest(_Body):
+    seqs: tuple[Seq, ...]  # the ruling to replace (every event of its command goes)
+    command: AnyCommand  # type: ignore[valid-type]  # decided where the original stood
+    reason: str
+    expected_version: Seq | None = None
+
+
+class OverrideRequest(_Body):
+    seqs: tuple[Seq, ...]  # conflicting events that stand by the GM's ruling
+    ruling: str
+
+
+class ForkRequest(_Body):
+    at: Seq  # branch from the state at this seq
+    name: str | None = None
+
+
+class LogLine(msgspec.Struct, kw_only=True):
+    seq: int
+    text: str
+
+
+class RulesetInfo(msgspec.Struct, kw_only=True):
+    id: str
+    title: str
+    summary: str
+    settings: dict[str, Any]  # the defaults; POST /encounters may override them
+    phases: tuple[str, ...]
+    initial: str
+    commands: dict[str, list[str]]  # phase -> commands allowed in it
+
+
+class Health(msgspec.Struct, kw_only=True):
+    status: Literal["ok"]
+    store: str
+
+
+class ErrorBody(msgspec.Struct, kw_only=True):
+    error: str  # a stable code, `area/what`
+    detail: str  # what was wrong
+    allowed: str | None = None  # what would have been accepted

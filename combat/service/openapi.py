@@ -1,0 +1,63 @@
+"""The OpenAPI 3.1 document, served at /schema (and /schema/openapi.json)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import Components, SecurityScheme
+from litestar.plugins.core._msgspec import kwarg_definition_from_field
+from litestar.types.empty import Empty
+from litestar.typing import FieldDefinition
+
+__all__ = ["OPENAPI", "StructDefaults"]
+
+DESCRIPTION = """\
+An event-sourced combat engine for tabletop role-playing games. Every declaration, dice roll
+and ruling of a fight is an event in an append-only log; the state is a fold over it.
+
+Create an encounter (you get its id and the GM's token), issue tokens to players (bound to
+their characters) and viewers, send commands, read the state (now or at any seq), the log
+and the narrative, and follow the fight live over server-sent events. Every error is
+`{"error": code, "detail": ..., "allowed": ...}`. JSON Schemas of the log line, the state
+projection and the stream message are at /schemas/events, /schemas/state, /schemas/stream.
+"""
+
+
+class StructDefaults(StructSchemaPlugin):
+    """Litestar's own plugin for msgspec Structs, except that it looks up each field default
+    in a set, which fails for a Struct default holding a dict (a ruleset's optional state
+    block). Same schema, with the defaults compared by identity."""
+
+    def to_openapi_schema(self, field_definition: FieldDefinition, schema_creator: Any) -> Any:
+        hints = field_definition.get_type_hints(include_extras=True, resolve_generics=True)
+        info: Any = msgspec.inspect.type_info(field_definition.type_)
+        properties = {}
+        for field in info.fields:
+            kwargs: dict[str, Any] = {}
+            if kwarg_definition := kwarg_definition_from_field(field)[0]:
+                kwargs["kwarg_definition"] = kwarg_definition
+            default = field.default
+            properties[field.encode_name] = FieldDefinition.from_annotation(
+                annotation=hints[field.name],
+                name=field.encode_name,
+                default=Empty if default is msgspec.NODEFAULT or default is msgspec.UNSET else default,
+                **kwargs,
+            )
+        required = [f.encode_name for f in info.fields if self._is_field_required(field=f)]
+        if info.tag_field:
+            properties[info.tag_field] = FieldDefinition.from_annotation(Literal[info.tag])
+            required.append(info.tag_field)
+        return schema_creator.create_component_schema(field_definition, required=sorted(required), property_fields=properties)
+
+
+OPENAPI = OpenAPIConfig(
+    title="combat-log",
+    version="1",
+    description=DESCRIPTION,
+    path="/schema",
+    components=Components(security_schemes={"token": SecurityScheme(type="http", scheme="bearer")}),
+    security=[{"token": []}],
+)

@@ -1,0 +1,29 @@
+"""Commands: what the GM and the players ask for; the ruleset decides what happens."""
+
+from __future__ import annotations
+
+from litestar import Request, post
+from litestar.di import NamedDependency
+from litestar.params import JSONBody
+
+from combat.service.auth import Grant, check_command, command_type
+from combat.service.dependencies import Service
+from combat.service.errors import documented
+from combat.service.logging import annotate
+from combat.service.messages import CommandDone, CommandRequest
+from combat.service.replies import command_done
+
+__all__ = ["ROUTES"]
+
+
+@post("/encounters/{encounter_id:str}/commands", status_code=200, sync_to_thread=True, tags=["commands"],
+      operation_id="sendCommand", responses=documented(400, 401, 403, 404, 409, 422))
+def send_command(request: Request, grant: NamedDependency[Grant], data: JSONBody[CommandRequest], service: NamedDependency[Service]) -> CommandDone:
+    """Send one command. The reply holds the events it appended and the state after them;
+    a rejected command appends nothing."""
+    annotate(request, command=command_type(data.command))
+    check_command(grant, data.command)
+    return command_done(service.execute(grant, data.command, data.expected_version))
+
+
+ROUTES = [send_command]

@@ -1,0 +1,79 @@
+"""An encounter: create it, read its state (now or at a seq), its events and its narrative."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Request, Response, get, post
+from litestar.di import NamedDependency
+from litestar.params import JSONBody, QueryParameter
+
+from combat.errors import RuleError
+from combat.interchange import to_line
+from combat.service.auth import Grant
+from combat.service.dependencies import Service
+from combat.service.errors import ApiError, documented
+from combat.service.logging import annotate
+from combat.service.messages import MAX_SEQ, CreateEncounter, EncounterOpened, LogLine, StateView
+from combat.service.replies import view_of
+from projections.narrative import narrate
+
+__all__ = ["ROUTES"]
+
+JSONL = "application/x-ndjson"
+_NAME_LENGTH = 200
+
+
+@post("/encounters", status_code=201, sync_to_thread=True, tags=["encounters"], operation_id="createEncounter",
+      responses=documented(400, 422))
+def create_encounter(request: Request, data: JSONBody[CreateEncounter], service: NamedDependency[Service]) -> EncounterOpened:
+    """Create an encounter under a ruleset. The reply holds its id and the GM's token (shown once)."""
+    if not data.name.strip() or len(data.name) > _NAME_LENGTH:
+        raise ApiError(422, "encounter/bad-name", "an encounter needs a name", allowed=f"1 to {_NAME_LENGTH} characters")
+    encounter_id = service.encounters.create(data.ruleset, data.name, seed=data.seed, settings=data.settings)
+    annotate(request, encounter=encounter_id)
+    token, _ = service.tokens.issue(encounter_id, "gm")
+    state = service.encounters.state(encounter_id)
+    return EncounterOpened(id=encounter_id, ruleset=state.ruleset, name=state.name, version=state.version, gm_token=token)
+
+
+@get("/encounters/{encounter_id:str}", sync_to_thread=True, tags=["encounters"], operation_id="getState",
+     responses=documented(400, 401, 403, 404, 409))
+def get_state(grant: NamedDependency[Grant], service: NamedDependency[Service],
+              at: Annotated[int | None, QueryParameter(ge=1, le=MAX_SEQ, description="the state as it was after this seq")] = None) -> StateView:
+    """The state projection: phase, round, whose turn, every combatant, the initiative order."""
+    if at is not None:
+        version = service.encounters.state(grant.encounter_id).version
+        if at > version:
+            raise RuleError("state/at-beyond", f"the log ends at seq {version}", allowed=f"at from 1 to {version}")
+    return view_of(service.encounters.state(grant.encounter_id, at=at))
+
+
+@get("/encounters/{encounter_id:str}/events", sync_to_thread=True, tags=["encounters"], operation_id="getEvents",
+     responses=documented(400, 401, 403, 404))
+def get_events(
+    request: Request,
+    grant: NamedDependency[Grant],
+    service: NamedDependency[Service],
+    after: Annotated[int, QueryParameter(ge=0, le=MAX_SEQ, description="only events with a greater seq")] = 0,
+    limit: Annotated[int | None, QueryParameter(ge=1, le=MAX_SEQ, description="at most this many events")] = None,
+    fmt: Annotated[str | None, QueryParameter(name="format", pattern="^(json|jsonl)$",
+                                         description="jsonl for JSON Lines (or send Accept: application/x-ndjson)")] = None,
+) -> Response[list[dict[str, Any]]]:
+    """The log: JSON (an array of lines) or JSON Lines, each line as in `combat export`."""
+    upto = after + limit if limit is not None else None
+    lines = [to_line(rec) for rec in service.encounters.records(grant.encounter_id, after=after, upto=upto)]
+    if fmt == "jsonl" or (fmt is None and JSONL in request.headers.get("accept", "")):
+        return Response(b"".join(line + b"\n" for line in lines), media_type=JSONL)  # type: ignore[arg-type]
+    return Response(b"[" + b",".join(lines) + b"]", media_type="application/json")  # type: ignore[arg-type]
+
+
+@get("/encounters/{encounter_id:str}/log", sync_to_thread=True, tags=["encounters"], operation_id="getLog",
+     responses=documented(400, 401, 403, 404))
+def get_log(grant: NamedDependency[Grant], service: NamedDependency[Service]) -> list[LogLine]:
+    """The narrative: one human line per event."""
+    records = list(service.encounters.records(grant.encounter_id))
+    return [LogLine(seq=rec.seq, text=text) for rec, text in zip(records, narrate(records))]
+
+
+ROUTES = [create_encounter, get_state, get_events, get_log]

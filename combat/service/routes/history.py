@@ -1,0 +1,90 @@
+"""Changing the past, the GM's alone: undo, retract, amend, override, fork; and the audit,
+which anyone at the table may read. Each change is an appended event with its reason."""
+
+from __future__ import annotations
+
+from litestar import get, post
+from litestar.di import NamedDependency
+from litestar.params import JSONBody
+
+from combat.application import Outcome
+from combat.service.auth import Grant, require_gm
+from combat.service.dependencies import Service
+from combat.service.errors import documented
+from combat.service.messages import (
+    AmendRequest,
+    CommandDone,
+    EncounterOpened,
+    ForkRequest,
+    OverrideRequest,
+    RetractRequest,
+    UndoRequest,
+)
+from combat.service.replies import command_done
+from projections.audit import Audit, audit
+
+__all__ = ["ROUTES"]
+
+_ERRORS = documented(400, 401, 403, 404, 409, 422)
+
+
+def done(service: NamedDependency[Service], outcome: Outcome) -> CommandDone:
+    service.appended()
+    return command_done(outcome)
+
+
+@post("/encounters/{encounter_id:str}/undo", status_code=200, sync_to_thread=True, tags=["history"],
+      operation_id="undo", responses=_ERRORS)
+def undo(grant: NamedDependency[Grant], data: JSONBody[UndoRequest], service: NamedDependency[Service]) -> CommandDone:
+    """Retract everything the last command produced; undoing an undo is a redo."""
+    require_gm(grant, "undo")
+    return done(service, service.encounters.undo_last(grant.encounter_id, reason=data.reason))
+
+
+@post("/encounters/{encounter_id:str}/retract", status_code=200, sync_to_thread=True, tags=["history"],
+      operation_id="retract", responses=_ERRORS)
+def retract(grant: NamedDependency[Grant], data: JSONBody[RetractRequest], service: NamedDependency[Service]) -> CommandDone:
+    """Retract the events at `seqs` (retracting a retraction brings its events back)."""
+    require_gm(grant, "retract events")
+    outcome = service.encounters.retract(grant.encounter_id, data.seqs, reason=data.reason,
+                                         expected_version=data.expected_version)
+    return done(service, outcome)
+
+
+@post("/encounters/{encounter_id:str}/amend", status_code=200, sync_to_thread=True, tags=["history"],
+      operation_id="amend", responses=_ERRORS)
+def amend(grant: NamedDependency[Grant], data: JSONBody[AmendRequest], service: NamedDependency[Service]) -> CommandDone:
+    """Replace the ruling at `seqs` by a corrected command, decided where the original stood."""
+    require_gm(grant, "amend a ruling")
+    outcome = service.encounters.amend(grant.encounter_id, data.seqs, data.command, reason=data.reason,
+                                       expected_version=data.expected_version)
+    return done(service, outcome)
+
+
+@post("/encounters/{encounter_id:str}/override", status_code=200, sync_to_thread=True, tags=["history"],
+      operation_id="override", responses=_ERRORS)
+def override(grant: NamedDependency[Grant], data: JSONBody[OverrideRequest], service: NamedDependency[Service]) -> CommandDone:
+    """Let events that conflict with a changed past stand, by the GM's ruling."""
+    require_gm(grant, "override a conflict")
+    return done(service, service.encounters.override(grant.encounter_id, data.seqs, ruling=data.ruling))
+
+
+@post("/encounters/{encounter_id:str}/fork", status_code=201, sync_to_thread=True, tags=["history"],
+      operation_id="fork", responses=_ERRORS)
+def fork(grant: NamedDependency[Grant], data: JSONBody[ForkRequest], service: NamedDependency[Service]) -> EncounterOpened:
+    """A what-if branch from a seq: a new encounter (with its own GM token); the original is untouched."""
+    require_gm(grant, "fork the encounter")
+    fork_id = service.encounters.fork(grant.encounter_id, data.at, name=data.name)
+    token, _ = service.tokens.issue(fork_id, "gm")
+    state = service.encounters.state(fork_id)
+    return EncounterOpened(id=fork_id, ruleset=state.ruleset, name=state.name, version=state.version, gm_token=token)
+
+
+@get("/encounters/{encounter_id:str}/audit", sync_to_thread=True, tags=["history"], operation_id="getAudit",
+     responses=documented(400, 401, 403, 404))
+def get_audit(grant: NamedDependency[Grant], service: NamedDependency[Service]) -> Audit:
+    """Who did what and when, every roll and its source, every undo and amendment, conflicts, dice fairness."""
+    return audit(service.encounters.records(grant.encounter_id))
+
+
+ROUTES = [undo, retract, amend, override, fork, get_audit]

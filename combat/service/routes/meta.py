@@ -1,0 +1,61 @@
+"""What the service offers: its rulesets, its health, and the JSON Schemas other tools read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import get
+from litestar.di import NamedDependency
+
+from combat.interchange import event_schema
+from combat.rulesets import RULESETS
+from combat.service.dependencies import Service
+from combat.service.messages import Health, RulesetInfo
+from combat.service.schemas import state_schema, stream_schema
+
+__all__ = ["ROUTES"]
+
+
+@get("/rulesets", sync_to_thread=False, tags=["service"], operation_id="listRulesets")
+def list_rulesets() -> list[RulesetInfo]:
+    """Every ruleset: its settings with their defaults, its phases and the commands each allows."""
+    return [
+        RulesetInfo(
+            id=r.id,
+            title=r.title,
+            summary=r.summary,
+            settings=dict(r.defaults),
+            phases=r.phases.phases,
+            initial=r.phases.initial,
+            commands={phase: r.phases.commands(phase) for phase in r.phases.phases},
+        )
+        for r in RULESETS.values()
+    ]
+
+
+@get("/health", sync_to_thread=True, tags=["service"], operation_id="health")
+def health(service: NamedDependency[Service]) -> Health:
+    """Up, and the store answers."""
+    service.encounters.log.recorder.max_notification_id()
+    return Health(status="ok", store=service.store)
+
+
+@get("/schemas/events", sync_to_thread=False, tags=["schemas"], operation_id="eventSchema")
+def events_schema() -> dict[str, Any]:
+    """JSON Schema of one line of the log (GET /encounters/{id}/events, the JSONL export)."""
+    return event_schema()
+
+
+@get("/schemas/state", sync_to_thread=False, tags=["schemas"], operation_id="stateSchema")
+def projection_schema() -> dict[str, Any]:
+    """JSON Schema of the state projection (GET /encounters/{id})."""
+    return state_schema()
+
+
+@get("/schemas/stream", sync_to_thread=False, tags=["schemas"], operation_id="streamSchema")
+def message_schema() -> dict[str, Any]:
+    """JSON Schema of the `data` of one message of the live stream."""
+    return stream_schema()
+
+
+ROUTES = [list_rulesets, health, events_schema, projection_schema, message_schema]

@@ -1,0 +1,128 @@
+"""The live stream: server-sent events per encounter.
+
+Each message is one event of the log with the state after it:
+
+    id: 12
+    data: {"event": {"seq": 12, "type": "AttackMade", ...}, "state": {...}}
+
+It starts after `Last-Event-ID` (what a reconnecting EventSource sends) or `?after=SEQ`,
+catches up from the store, then follows new events as they are appended by any process.
+A comment line every few seconds keeps proxies from closing a quiet stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+from uuid import UUID
+
+import anyio
+import msgspec
+from litestar import get
+from litestar.di import NamedDependency
+from litestar.params import HeaderParameter, QueryParameter
+from litestar.response import Stream
+
+from combat.application import Encounters, fold_records
+from combat.errors import RuleError
+from combat.interchange import to_line
+from combat.service.auth import Grant
+from combat.service.dependencies import Service
+from combat.service.errors import ApiError, documented
+from combat.service.messages import MAX_SEQ
+from combat.state import EncounterState
+from combat.store import Recorded
+from projections.state import state_view
+
+__all__ = ["ROUTES", "follow"]
+
+KEEP_ALIVE = 10.0  # seconds of quiet before a comment line (and a re-read of the store)
+BATCH = 200  # records read from the store at a time
+RETRY_MS = 1000  # how soon a disconnected EventSource reconnects
+_encoder = msgspec.json.Encoder(order="sorted")
+
+
+def _message(rec: Recorded, state: EncounterState | None) -> bytes:
+    line = to_line(rec)
+    body = b'{"event":' + line + (b',"state":' + _encoder.encode(state_view(state)) if state is not None else b"") + b"}"
+    return b"id: %d\ndata: %s\n\n" % (rec.seq, body)
+
+
+def _state_after(encounters: Encounters, encounter_id: UUID, rec: Recorded, state: EncounterState | None) -> EncounterState:
+    try:
+        return fold_records([rec], state)
+    except ValueError:
+        # An undo or amendment changed the past: the state comes from the whole log again.
+        return encounters.state(encounter_id, at=rec.seq)
+
+
+def _next_messages(
+    encounters: Encounters, encounter_id: UUID, last: int, state: EncounterState | None, with_state: bool
+) -> tuple[list[bytes], int, EncounterState | None, bool]:
+    """The messages after seq `last` (one batch), the seq and state reached, and whether more wait."""
+    batch = list(encounters.records(encounter_id, after=last, upto=last + BATCH))
+    messages = []
+    for rec in batch:
+        if with_state:
+            state = _state_after(encounters, encounter_id, rec, state)
+        messages.append(_message(rec, state))
+        last = rec.seq
+    return messages, last, state, len(batch) == BATCH
+
+
+async def follow(service: Service, encounter_id: UUID, after: int, with_state: bool) -> AsyncIterator[bytes]:
+    waiter = service.hub.subscribe(encounter_id)
+    try:
+        encounters = service.encounters
+        state = None
+        if after and with_state:
+            state = await anyio.to_thread.run_sync(lambda: encounters.state(encounter_id, at=after))
+        last = after
+        yield b"retry: %d\n\n" % RETRY_MS
+        while not service.hub.closed:
+            waiter.clear()  # before reading, so an append during the read rings again
+            messages, last, state, more = await anyio.to_thread.run_sync(
+                _next_messages, encounters, encounter_id, last, state, with_state
+            )
+            for message in messages:
+                yield message
+            if not more and not await waiter.wait(KEEP_ALIVE):
+                yield b": keep-alive\n\n"
+    finally:
+        service.hub.unsubscribe(encounter_id, waiter)
+
+
+def _resume_from(header: str | None, after: int | None) -> int:
+    if header is None:
+        return after or 0
+    text = header.strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 16 and int(text) <= MAX_SEQ):
+        raise ApiError(400, "stream/bad-last-event-id", f"Last-Event-ID {header[:40]!r} is not a seq",
+                       allowed="the id of the last message received (a whole number)")
+    return int(text)
+
+
+@get("/encounters/{encounter_id:str}/stream", tags=["encounters"], operation_id="stream",
+     responses=documented(400, 401, 403, 404, 409), media_type="text/event-stream")
+async def stream(
+    grant: NamedDependency[Grant],
+    service: NamedDependency[Service],
+    after: Annotated[int | None, QueryParameter(ge=0, le=MAX_SEQ, description="start after this seq (Last-Event-ID wins)")] = None,
+    with_state: Annotated[bool, QueryParameter(name="state", description="send the state after each event")] = True,
+    last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID",
+                                                         description="resume after this seq")] = None,
+) -> Stream:
+    """Server-sent events: every event of the log after a seq, then each new one as it happens,
+    each with the state after it. Resumable with Last-Event-ID."""
+    start = _resume_from(last_event_id, after)
+    version = (await anyio.to_thread.run_sync(lambda: service.encounters.state(grant.encounter_id))).version
+    if start > version:
+        raise RuleError("stream/after-beyond", f"the log ends at seq {version}, not {start}", allowed=f"0 to {version}")
+    return Stream(
+        follow(service, grant.encounter_id, start, with_state),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+ROUTES = [stream]
