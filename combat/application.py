@@ -273,9 +273,10 @@ class Encounters:
 
     def fork(self, encounter_id: UUID, at: int, *, name: str | None = None, actor: str = "gm") -> UUID:
         """A what-if branch: a new encounter whose log is this one's effective history up to `at`."""
+        version = self.state(encounter_id).version
+        if not 1 <= at <= version:
+            raise RuleError("fork/at", f"seq {at} is outside the log", allowed=f"1 to {version}")
         records = list(self.records(encounter_id, upto=at))
-        if not 1 <= at <= self.state(encounter_id).version:
-            raise RuleError("fork/at", f"seq {at} is outside the log", allowed=f"1 to {self.state(encounter_id).version}")
         kept = history.effective(records).order
         created = kept[0].event
         assert isinstance(created, EncounterCreated)

@@ -173,3 +173,11 @@ def test_the_dice_audit_counts_each_d20_face_and_judges_a_suspicious_roller(enco
     assert aria.d20s == 4 and aria.entered == 4 and aria.faces[19] == 3 and aria.faces[17] == 1
     assert aria.p_value is not None and aria.p_value < 0.05
     assert all(r.source == "entered" for r in report.rolls)
+
+
+def test_a_fork_outside_the_log_is_refused(encounters):
+    eid = _fight(encounters)
+    for at in (0, -3, encounters.state(eid).version + 1):
+        with pytest.raises(RuleError) as caught:
+            encounters.fork(eid, at)
+        assert caught.value.code == "fork/at"
