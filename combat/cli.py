@@ -254,6 +254,28 @@ def serve(db: str | None, host: str, port: int) -> None:
 
 
 @cli.command()
+@click.argument("encounter")
+@click.option("--role", type=click.Choice(["gm", "player", "viewer"]), required=True)
+@click.option("--name", default="", help="The player's or viewer's name (recorded as the actor of their commands).")
+@click.option("--combatant", "combatants", multiple=True, help="A combatant the player commands (repeat for several).")
+@db_option
+@_one_line_errors
+def token(encounter: str, role: str, name: str, combatants: tuple[str, ...], db: str) -> None:
+    """Issue an HTTP token for an encounter made here (e.g. by demo or new); printed once, stored hashed."""
+    from combat.service.auth import Tokens
+    from combat.service.token_store import TokenStore
+
+    encounters = Encounters(db)
+    try:
+        eid = _encounter_id(encounter)
+        encounters.state(eid)
+        secret, _ = Tokens(TokenStore(encounters.log)).issue(eid, role, name, combatants)
+    finally:
+        encounters.close()
+    out.print(secret, markup=False)
+
+
+@cli.command()
 @click.argument("ruleset_id", metavar="RULESET")
 @_one_line_errors
 def diagram(ruleset_id: str) -> None:

@@ -137,3 +137,24 @@ def test_replay_step_shows_each_event_with_its_changes_and_verify_checks_the_exp
     (tmp_path / "fight.expected.json").write_text(json.dumps(expected))
     bad = run("replay", str(log), "--verify")
     assert bad.exit_code == 1 and "combatants.goblin.hp: expected 9, got 2" in bad.stderr
+
+
+def test_a_token_issued_on_the_command_line_opens_the_encounter_over_http(tmp_path):
+    from litestar.testing import TestClient
+
+    from combat.service import create_app
+
+    db = str(tmp_path / "a.db")
+    eid = _small_fight(db)
+    viewer = run("token", eid, "--role", "viewer", "--name", "Overlay", "--db", db).stdout.strip()
+    player = run("token", eid, "--role", "player", "--name", "Sam", "--combatant", "aria", "--db", db).stdout.strip()
+    assert run("token", eid, "--role", "player", "--name", "Sam", "--db", db).exit_code == 2
+    with TestClient(app=create_app(db=db)) as http:
+        seen = http.get(f"/encounters/{eid}", headers={"Authorization": f"Bearer {viewer}"})
+        assert seen.status_code == 200 and seen.json()["turn"] == "aria"
+        refused = http.post(f"/encounters/{eid}/commands", headers={"Authorization": f"Bearer {viewer}"},
+                            json={"command": {"type": "end_turn", "combatant": "aria"}})
+        assert refused.status_code == 403
+        moved = http.post(f"/encounters/{eid}/commands", headers={"Authorization": f"Bearer {player}"},
+                          json={"command": {"type": "move", "combatant": "aria", "feet": 10}})
+        assert moved.status_code == 200
