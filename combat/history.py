@@ -40,7 +40,7 @@ HISTORY_TYPES = (EventsRetracted, RulingAmended, ConflictOverridden)
 @dataclass
 class Effective:
     order: list[Recorded]  # the events that count, in the order they take effect
-    positions: list[tuple[int, ...]]  # where each of them stands in that order
+    positions: list[tuple[int, ...]]  # where each of them stands in that order 
     retracted_by: dict[int, int]  # seq -> seq of the retraction or amendment that replaced it
     overridden: dict[int, int]  # seq -> seq of the override ruling that lets it stand
     changed_from: tuple[int, ...] | None  # position of the earliest change to the past
@@ -48,6 +48,12 @@ class Effective:
 
 
 def effective(records: Sequence[Recorded]) -> Effective:
+    if not any(isinstance(rec.event, HISTORY_TYPES) for rec in records):
+        # Nothing was ever changed: the log is the history (the common case, and the hot path
+        # of every replay).
+        order = list(records)
+        positions = [(rec.originator_version,) for rec in order]
+        return Effective(order=order, positions=positions, retracted_by={}, overridden={}, changed_from=None)
     retracted_by: dict[int, int] = {}
     control: list[Recorded] = []
     # Backwards, because a retraction only ever names earlier events: when we reach an
@@ -109,8 +115,13 @@ def replay(records: Iterable[Recorded]) -> EncounterState:
     state = ruleset.initial_state()
     context: dict[str, Any] = {}
     conflicts: list[Conflict] = []
-    for i, rec in enumerate(history.order):
-        problem = _check(ruleset, state, rec, context) if i >= first_checked else None
+    checked = history.order[first_checked:]
+    for rec in history.order[:first_checked]:  # the unchanged past: a plain fold
+        state = evolve(ruleset, state, rec.event)
+        if checked:
+            _track(context, rec)
+    for rec in checked:
+        problem = _check(ruleset, state, rec, context)
         try:
             after = evolve(ruleset, state, rec.event)
         except (KeyError, ValueError, IndexError, StopIteration) as exc:
