@@ -430,7 +430,8 @@ def _read_log(path: Path, at: int | None) -> list[Recorded]:
             raise RuleError("replay/at", f"--at {at} is outside the log", allowed=f"1 to {len(lines)}")
         lines = lines[:at]
     if len(lines) >= PROGRESS_FROM and err.is_terminal:
-        lines = list(track(lines, description="reading log", console=err, transient=True))
+        # The bar advances as each line is decoded and checked, which is where the time goes.
+        return read_jsonl(track(lines, description="reading log", console=err, transient=True))
     return read_jsonl(lines)
 
 
