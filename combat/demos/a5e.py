@@ -7,6 +7,11 @@ roll while it is spent (this table rolls recharge at the start of the next round
 `recharge_roll_after_use: false`, so the burst always waits at least a round). The script
 decides what each participant does from the current state; the dice come from the
 encounter's seed, so the same seed gives the same fight.
+
+The table argues twice, as tables do: the mill's first burst is taken back (its target stands
+at the door, out of the flames' reach) and goes to the next participant; and the first time
+the burst recharges, the recharge die is disputed and the roll amended, which leaves the burst
+that followed in conflict with the rules until the Narrator lets it stand by ruling.
 """
 
 from __future__ import annotations
@@ -42,13 +47,21 @@ from combat.rulesets.a5e.scene import SetScene
 from combat.rulesets.a5e.sprint import Sprint
 from combat.rulesets.a5e.surprise import SurpriseCheck
 from combat.rulesets.a5e.table import table as a5e_table
-from combat.rulesets.a5e.world_actions import RollRecharge, UseWorldAction, WorldTarget, owed_recharges
+from combat.rulesets.a5e.world_actions import (
+    RechargeRolled,
+    RollRecharge,
+    UseWorldAction,
+    WorldTarget,
+    owed_recharges,
+)
 from combat.state import Combatant, EncounterState
+from combat.store import Recorded
 
 __all__ = ["run_demo", "DEMO_PARTY", "DEMO_BANDITS"]
 
 MAX_ROUNDS = 12
 FLAME_BURST = "Flame Burst"
+RECHARGE_REROLLED = 2  # below Flame Burst's 4-6
 
 DEMO_PARTY = (
     CombatantSpec(
@@ -99,13 +112,25 @@ class _Table:
         self.encounters = encounters
         self.id = encounter_id
         self.report = report
+        self.disputed = False  # has the table argued over a recharge roll yet
 
     @property
     def state(self) -> EncounterState:
         return self.encounters.state(self.id)
 
     def __call__(self, command: Command) -> Outcome:
-        outcome = self.encounters.execute(self.id, command)
+        return self._settle(self.encounters.execute(self.id, command))
+
+    def undo(self, reason: str) -> Outcome:
+        return self._settle(self.encounters.undo_last(self.id, reason=reason))
+
+    def amend(self, seq: int, command: Command, reason: str) -> Outcome:
+        return self._settle(self.encounters.amend(self.id, [seq], command, reason=reason))
+
+    def override(self, seqs: tuple[int, ...], ruling: str) -> Outcome:
+        return self._settle(self.encounters.override(self.id, seqs, ruling=ruling))
+
+    def _settle(self, outcome: Outcome) -> Outcome:
         self.report(outcome)
         for check in list(outcome.state.pending_checks):
             self(ConcentrationSave(combatant=check.combatant))
@@ -147,17 +172,46 @@ def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], N
 
 
 def _world(table: _Table) -> None:
+    regained = []
     for action in owed_recharges(table.state):
-        table(RollRecharge(action=action))
+        outcome = table(RollRecharge(action=action))
+        regained += [r for r in outcome.records if isinstance(r.event, RechargeRolled) and r.event.regained]
     state = table.state
     if FLAME_BURST not in a5e_table(state).spent:
         # The flames leap from bin to bin: each round they reach the next participant standing.
         standing = sorted(c.id for c in state.combatants.values() if c.status == "active")
-        target = state.combatants[standing[(state.round - 1) % len(standing)]]
-        table(UseWorldAction(action=FLAME_BURST, targets=(WorldTarget(combatant=target.id,
-                                                                      save_bonus=DEX_SAVE.get(target.id, 0)),)))
+        pick = (state.round - 1) % len(standing)
+        _flame_burst(table, standing[pick])
+        if state.round == 1:
+            # The table argues: the first burst went to someone out of the flames' reach.
+            target = state.combatants[standing[pick]]
+            where = a5e_table(state).positions.get(target.id, "elsewhere")
+            table.undo(f"{target.name} is {where}, out of reach of the burning grain bins")
+            _flame_burst(table, standing[(pick + 1) % len(standing)])
+        elif regained and not table.disputed:
+            _recharge_disputed(table, regained[0])
     if table.state.phase == "world":
         table(EndWorldStep())
+
+
+def _flame_burst(table: _Table, cid: str) -> Outcome:
+    return table(UseWorldAction(action=FLAME_BURST, targets=(WorldTarget(combatant=cid, save_bonus=DEX_SAVE.get(cid, 0)),)))
+
+
+def _recharge_disputed(table: _Table, regained: Recorded) -> None:
+    """The first time the burst comes back, a player protests: the recharge die landed cocked
+    against a tankard. The Narrator amends the roll to the die rolled again on the table (a 2:
+    still spent), so the burst that followed could not have happened; the flames had already
+    leapt, so the Narrator lets it stand by ruling."""
+    table.disputed = True
+    outcome = table.amend(
+        regained.seq,
+        RollRecharge(action=FLAME_BURST, faces=(RECHARGE_REROLLED,)),
+        reason=f"the recharge die landed cocked against a tankard; rolled again it shows {RECHARGE_REROLLED}",
+    )
+    conflicts = tuple(c.seq for c in outcome.state.conflicts)
+    if conflicts:
+        table.override(conflicts, ruling="the flames had already leapt from the bins: the burst stands")
 
 
 def _foes(state: EncounterState, c: Combatant) -> list[Combatant]:

@@ -6,8 +6,10 @@ roll, tied players reroll, the players swap places before round 1 (the surprised
 cannot), the fighter takes a bonus action to tell the party the plan and the cleric
 answers with his reaction, the fighter makes a running jump over the stream, the bugbear
 grapples, its victim escapes with an action, a goblin shoves the knight to unseat him, the
-cleric's Constitution-save cantrip meets a goblin behind half cover. The script decides
-each move from the current state; the dice come from the encounter's seed.
+cleric's Constitution-save cantrip meets a goblin behind half cover. The table argues too:
+the GM takes back a talk that cost the wrong action, and after round 1 corrects the
+bugbear's Strength, which changes the DC of its grapples and shoves (see _review_round_one).
+The script decides each move from the current state; the dice come from the encounter's seed.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from combat.commands import (
 )
 from combat.conditions import is_incapacitated
 from combat.events import AttackProfile, CombatantSpec
+from combat.rulesets.srd2024_variant.traits import TraitsNoted
 from combat.initiative import unresolved_ties
 from combat.rulesets.srd2024_variant.bookkeeping import mount_of
 from combat.rulesets.srd2024_variant.communication import CommunicateWithAllies, ReplyToAlly
@@ -44,7 +47,7 @@ from combat.rulesets.srd2024_variant.movement import StandUpFromProne, Traverse
 from combat.rulesets.srd2024_variant.reorder import AnswerSwap, EndReorder, PassSwap, ProposeSwap
 from combat.rulesets.srd2024_variant.speeds import movement_left
 from combat.rulesets.srd2024_variant.traits import NoteTraits
-from combat.rulesets.srd2024_variant.unarmed import EscapeGrapple, ReleaseGrapple, UnarmedStrike
+from combat.rulesets.srd2024_variant.unarmed import EscapeGrapple, ReleaseGrapple, UnarmedStrike, UnarmedStrikeMade, grapple_dc
 from combat.state import Combatant, EncounterState
 
 __all__ = ["run_demo", "DEMO_PARTY", "DEMO_FORD"]
@@ -126,7 +129,18 @@ class _Table:
         return self.encounters.state(self.id)
 
     def __call__(self, command: Command, actor: str = "gm") -> Outcome:
-        outcome = self.encounters.execute(self.id, command, actor=actor)
+        return self._settle(self.encounters.execute(self.id, command, actor=actor))
+
+    def undo(self, reason: str) -> Outcome:
+        return self._settle(self.encounters.undo_last(self.id, reason=reason))
+
+    def amend(self, seq: int, command: Command, reason: str) -> Outcome:
+        return self._settle(self.encounters.amend(self.id, [seq], command, reason=reason))
+
+    def override(self, seqs: tuple[int, ...], ruling: str) -> Outcome:
+        return self._settle(self.encounters.override(self.id, seqs, ruling=ruling))
+
+    def _settle(self, outcome: Outcome) -> Outcome:
         self.report(outcome)
         for check in list(outcome.state.pending_checks):
             self(ConcentrationSave(combatant=check.combatant))
@@ -150,8 +164,13 @@ def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], N
     table(RollInitiative())
     _settle_ties(table)
     _reorder(table)
+    reviewed = False
     while table.state.phase == "turns":
         state = table.state
+        if state.round == 2 and not reviewed:
+            reviewed = True
+            _review_round_one(table)
+            continue
         if state.round > MAX_ROUNDS:
             table(EndCombat(reason="the goblins melt back into the reeds"))
             break
@@ -191,6 +210,49 @@ def _reorder(table: _Table) -> None:
     if (bugbear.initiative or 0) > (goblin.initiative or 0):
         table(ProposeSwap(combatant="bugbear", other="goblin-1"))
     table(EndReorder())
+
+
+def _review_round_one(table: _Table) -> None:
+    """Between rounds the table argues: Ana reads the bugbear's stat block, Strength 17 (+3),
+    not the +2 the GM noted. The GM amends the note; every grapple or shove the bugbear made
+    now has the wrong DC (8 + Strength + Proficiency), so each is a conflict. The GM re-decides
+    each of them with the corrected DC (the same dice: they are drawn by position in the
+    history) and lets anything still in conflict stand by ruling."""
+    records = list(table.encounters.records(table.id))
+    undone = set(table.state.retracted)
+    noted = next(
+        r for r in reversed(records) if isinstance(r.event, TraitsNoted) and r.event.combatant == "bugbear" and r.seq not in undone
+    )
+    outcome = table.amend(
+        noted.seq,
+        NoteTraits(combatant="bugbear", strength=3, proficiency=2),
+        reason="the bugbear's stat block says Strength 17 (+3), not 15",
+    )
+    redecided: set[int] = set()
+    while True:
+        by_seq = {r.seq: r.event for r in table.encounters.records(table.id)}
+        strike = next(
+            (
+                c.seq
+                for c in outcome.state.conflicts
+                if isinstance(by_seq.get(c.seq), UnarmedStrikeMade) and c.seq not in redecided
+            ),
+            None,
+        )
+        if strike is None:
+            break
+        redecided.add(strike)
+        made = by_seq[strike]
+        assert isinstance(made, UnarmedStrikeMade)
+        outcome = table.amend(
+            strike,
+            # The bugbear's shoves push (see _bugbear); the save's d20 is the one rolled then.
+            UnarmedStrike(attacker=made.attacker, target=made.target, option=made.option, shove="push", opportunity=made.opportunity),
+            reason=f"the {made.option} DC is {grapple_dc(3, 2)} with Strength +3, not {made.dc}",
+        )
+    left = tuple(c.seq for c in outcome.state.conflicts)
+    if left:
+        table.override(left, ruling="what happened at the table stands")
 
 
 def _foes(state: EncounterState, c: Combatant) -> list[Combatant]:
@@ -253,8 +315,11 @@ def _aria(table: _Table, cid: str) -> None:
     state = table.state
     if state.round == 1:
         # Extended communication: a bonus action to set out the plan, a reaction to answer it.
-        table(CommunicateWithAllies(combatant=cid, listeners=("bran", "tomas", "lyra"), uses="bonus_action",
-                                    topic="Bran rides down the bugbear, we take the goblins"))
+        # Sam first spends Aria's action on it; the GM takes that back so she can still attack.
+        plan = "Bran rides down the bugbear, we take the goblins"
+        table(CommunicateWithAllies(combatant=cid, listeners=("bran", "tomas", "lyra"), uses="action", topic=plan))
+        table.undo("Sam meant the bonus action: Aria still attacks this turn")
+        table(CommunicateWithAllies(combatant=cid, listeners=("bran", "tomas", "lyra"), uses="bonus_action", topic=plan))
         tomas = _me(table, "tomas")
         if tomas.status == "active" and tomas.economy.reaction and not is_incapacitated(tomas):
             table(ReplyToAlly(combatant="tomas", topic="I'll keep Bless on you two"))

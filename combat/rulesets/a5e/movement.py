@@ -26,7 +26,18 @@ from combat.rulesets.a5e.table import table, updated
 from combat.state import Combatant, EncounterState, with_combatant
 from combat.turns import require_able, require_turn
 
-__all__ = ["SetSpeeds", "StandUp", "SpeedsSet", "ExtraMovementSpent", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = [
+    "GROUND",
+    "SetSpeeds",
+    "StandUp",
+    "SpeedsSet",
+    "ExtraMovementSpent",
+    "movement_left",
+    "costs_double",
+    "HANDLERS",
+    "APPLIERS",
+    "NARRATION",
+]
 
 GROUND = ("walk", "crawl", "climb", "swim")  # possible on base Speed
 SPECIAL = ("fly", "burrow", "hover", "glide", "climb", "swim")
@@ -65,14 +76,19 @@ def _set_speeds(tx: Tx, cmd: SetSpeeds) -> None:
     tx.emit(SpeedsSet(combatant=c.id, speeds=dict(cmd.speeds)))
 
 
-def _left(tx: Tx, c: Combatant, mode: str) -> int:
+def movement_left(state: EncounterState, c: Combatant, mode: str) -> int:
     """Feet left for `mode`: its speed, plus any Dash or Sprint, less what was moved this turn."""
     if speed_of(c) == 0:
         return 0
-    speeds = table(tx.state).speeds.get(c.id, {})
+    speeds = table(state).speeds.get(c.id, {})
     extra = max(0, c.economy.movement - c.speed)
     mode_speed = speeds.get(mode, c.speed if mode in GROUND else 0)
     return mode_speed + extra - c.economy.moved
+
+
+def costs_double(state: EncounterState, c: Combatant, mode: str) -> bool:
+    """Crawling, and climbing or swimming without that speed, cost 1 extra foot per foot."""
+    return mode == "crawl" or (mode in ("climb", "swim") and mode not in table(state).speeds.get(c.id, {}))
 
 
 def _move(tx: Tx, cmd: Move) -> None:
@@ -87,9 +103,9 @@ def _move(tx: Tx, cmd: Move) -> None:
                         allowed=", ".join(("walk", "crawl", "climb", "swim", *speeds)))
     if c.has("prone") and mode != "crawl":
         raise RuleError("move/prone", f"{c.name} is prone: its only movement is to crawl", allowed="crawl, or stand_up")
-    doubled = mode == "crawl" or (mode in ("climb", "swim") and mode not in speeds)
+    doubled = costs_double(tx.state, c, mode)
     cost = cmd.feet * (2 if doubled else 1)
-    left = _left(tx, c, mode)
+    left = movement_left(tx.state, c, mode)
     if cost > left:
         switching = " after switching speeds" if mode != "walk" else ""
         per_foot = " at 2 ft per foot" if doubled else ""
@@ -117,7 +133,7 @@ def _stand_up(tx: Tx, cmd: StandUp) -> None:
     if not c.has("prone"):
         raise RuleError("condition/absent", f"{c.name} is not prone", allowed="move")
     cost = c.speed // 2
-    left = _left(tx, c, "walk")
+    left = movement_left(tx.state, c, "walk")
     if speed_of(c) == 0 or cost > left:
         raise RuleError("economy/movement", f"standing up takes {cost} ft of movement; {c.name} has {max(0, left)}",
                         allowed="stay prone and crawl, or end_turn")

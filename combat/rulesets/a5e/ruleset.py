@@ -3,7 +3,8 @@
 Phases: set-up (set the scene, then surprise, then initiative) -> initiative rounds, each one
 world actions -> every participant's turn -> end of round -> ended. Each rule lives in a module
 named for it: scene, surprise, initiative, rounds, world_actions, environments, movement,
-actions, sprint, maneuvers (Press the Attack, Fall Back, Tumble), attacks.
+actions, sprint, maneuvers (Press the Attack, Fall Back, Tumble), attacks; consistency holds
+the checks run on later events after an undo or amended ruling.
 
 Where the text is silent, this is what the engine does (also in the README):
 - Without `set_scene`, rounds are 6 seconds and there is no environment (no world step).
@@ -27,6 +28,10 @@ Where the text is silent, this is what the engine does (also in the README):
   is a condition, one entry per level, removed by the Narrator (`remove_condition`).
 - Prone uses the melee/ranged distinction for "within 5 feet"; difficult terrain, grid
   positions and squeezing are the Narrator's rulings.
+- After a change to the past, a later event that could not have happened is a conflict (see
+  consistency.py); a participant made surprised by an amended check is held to it only until
+  round 1 passes its place in the order, and its first turn's end not ending the surprise is
+  itself a conflict (amend that end_turn to record the surprise ending).
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ from combat.initiative import turn_order
 from combat.phases import PhaseTable, Step
 import combat.rulesets.a5e.actions as a5e_actions
 import combat.rulesets.a5e.attacks as a5e_attacks
-from combat.rulesets.a5e import initiative, maneuvers, movement, rounds, scene, sprint, surprise, world_actions
+from combat.rulesets.a5e import consistency, initiative, maneuvers, movement, rounds, scene, sprint, surprise, world_actions
 from combat.rulesets.a5e.table import table, updated
 from combat.state import EncounterState
 
@@ -246,5 +251,6 @@ RULESET = Ruleset(
     defaults=DEFAULTS,
     events=EVENTS,
     commands=COMMANDS,
+    checks=consistency.CHECKS,
     narration=_merge(*(m.NARRATION for m in _OWN)),
 )

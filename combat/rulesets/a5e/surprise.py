@@ -24,7 +24,7 @@ from combat.events import Event, SurpriseMarked
 from combat.rulesets.a5e.initiative import normalize_check
 from combat.rulesets.a5e.table import MadeCheck, table, updated
 from combat.setup import HANDLERS as SETUP_HANDLERS
-from combat.state import EncounterState, with_combatant
+from combat.state import Combatant, EncounterState, with_combatant
 
 __all__ = [
     "SurpriseCheck",
@@ -32,6 +32,7 @@ __all__ = [
     "SurpriseCheckMade",
     "SuddenActionDeclared",
     "SurpriseEnded",
+    "held_back",
     "require_not_surprised",
     "guarded",
     "end_surprise",
@@ -123,21 +124,29 @@ def _mark(tx: Tx, cmd: MarkSurprised) -> None:
 
 
 _WHY = {
-    "move": ("surprise/cannot-move", "cannot move on its first turn"),
-    "act": ("surprise/cannot-act", "cannot take an action on its first turn"),
-    "bonus": ("surprise/cannot-act", "cannot take a bonus action on its first turn"),
-    "react": ("surprise/cannot-react", "cannot use a reaction until its first turn is over"),
+    "move": ("surprise/cannot-move", "move on its first turn"),
+    "act": ("surprise/cannot-act", "take an action on its first turn"),
+    "bonus": ("surprise/cannot-act", "take a bonus action on its first turn"),
+    "react": ("surprise/cannot-react", "use a reaction until its first turn is over"),
 }
+
+
+def held_back(state: EncounterState, c: Combatant, doing: str) -> tuple[str, str] | None:
+    """What surprise keeps `c` from doing ("move", "act", "bonus", "react"): (code, what), or None."""
+    if not c.surprised:
+        return None
+    if doing == "bonus" and state.settings.get("surprised_bonus_action", False):
+        return None
+    return _WHY[doing]
 
 
 def require_not_surprised(tx: Tx, cid: str, doing: str) -> None:
     c = tx.combatant(cid)
-    if not c.surprised:
+    why = held_back(tx.state, c, doing)
+    if why is None:
         return
-    if doing == "bonus" and tx.state.settings.get("surprised_bonus_action", False):
-        return
-    code, what = _WHY[doing]
-    raise RuleError(code, f"{c.name} is surprised and {what}",
+    code, what = why
+    raise RuleError(code, f"{c.name} is surprised and cannot {what}",
                     allowed="free actions, or end_turn" if doing != "react" else "wait until its first turn is over")
 
 

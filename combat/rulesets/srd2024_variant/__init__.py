@@ -22,6 +22,9 @@ What changes (each in a module named for its rule):
 - Concentration is srd-2024's: DC max(10, half the damage) up to 30.
 - The GM may require a bonus action (not only an action) for an interaction that needs
   special care: take_action utilize with bonus_action true is accepted.
+- consistency: after an undo or an amended ruling, which later events the variant's rules
+  would no longer allow (a controlled mount's deeds on its rider's turn, grapple DCs from the
+  noted traits, swaps before round 1, saves to stay mounted...), on top of srd-2024's checks.
 - traits: the GM notes what the core stat block lacks (Strength modifier, Proficiency
   Bonus, special speeds, free hands, trained mount); the rules that need them refuse until
   they are noted rather than guess.
@@ -35,15 +38,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from combat import actions as shared_actions
-from combat import consistency, turns
+from combat import turns
 from combat.commands import ApplyCondition, Attack, BonusAction, EndTurn, TakeAction
 from combat.decider import Ruleset, Tx
-from combat.events import ActionTaken, AttackMade, BonusActionTaken, Moved, ReactionTaken, TurnStarted
+from combat.events import ActionTaken, AttackMade, BonusActionTaken, ReactionTaken, TurnStarted
 from combat.initiative import unresolved_ties
 from combat.phases import PhaseTable, Step
 from combat.rulesets import srd2024
 
-from . import communication, cover, initiative, jumping, mounts, movement, reorder, traits, unarmed
+from . import communication, consistency, cover, initiative, jumping, mounts, movement, reorder, traits, unarmed
 from .bookkeeping import with_variant
 
 __all__ = ["RULESET", "PHASES", "DEFAULTS", "flow"]
@@ -235,6 +238,6 @@ RULESET = Ruleset(
     defaults=DEFAULTS,
     events=EVENTS,
     commands=COMMANDS,
-    checks={**consistency.CHECKS, Moved: movement.check_moved, **consistency.turn_checks(acting_order)},
+    checks=consistency.CHECKS,
     narration=NARRATION,
 )

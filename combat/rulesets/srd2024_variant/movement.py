@@ -36,7 +36,7 @@ from combat.turns import require_able, require_turn
 
 from .bookkeeping import SPACE_FEET, size_steps, with_variant
 from .mounts import carry, require_mover, require_not_riding
-from .speeds import MODES, movement_left, require_movement, speed_used
+from .speeds import MODES, require_movement, speed_used
 
 __all__ = [
     "Traverse",
@@ -44,7 +44,6 @@ __all__ = [
     "StandUpFromProne",
     "ExtraFeetSpent",
     "StoodUp",
-    "check_moved",
     "breaks_run_up",
     "HANDLERS",
     "APPLIERS",
@@ -172,20 +171,6 @@ def _stand_up(tx: Tx, cmd: StandUpFromProne) -> None:
     require_movement(tx.state, c, cost, "walk", "standing up")
     tx.emit(StoodUp(combatant=c.id, cost=cost))
     tx.emit(ConditionEnded(target=c.id, condition="prone", reason="stood up"))
-
-
-def check_moved(state: EncounterState, e: Moved, ctx: dict[str, Any]) -> str | None:
-    """After a change to the past: did the creature still have the movement for this?"""
-    c = state.combatants.get(e.combatant)
-    if c is None:
-        return f"{e.combatant} is not in the fight any more"
-    if is_incapacitated(c):
-        return f"{c.name} is incapacitated now and could not move"
-    try:
-        left = movement_left(state, c, speed_used(state, c, e.mode if e.mode in MODES else "walk"))
-    except RuleError as exc:
-        return exc.message
-    return None if e.feet <= left else f"{c.name} had only {left} ft of movement left, not {e.feet}"
 
 
 def _spend(state: EncounterState, cid: str, feet: int) -> EncounterState:

@@ -42,6 +42,7 @@ __all__ = [
     "PlacesSwapped",
     "ReorderEnded",
     "open_reorder",
+    "proposal_queue",
     "handlers",
     "APPLIERS",
     "NARRATION",
@@ -103,11 +104,12 @@ class ReorderEnded(Event, frozen=True, kw_only=True):
 def open_reorder(tx: Tx, order: OrderFn) -> None:
     """Enter the reorder phase with the players' queue in Initiative order."""
     tx.move_to("open_reorder")
-    state = tx.state
-    queue = tuple(
-        cid for cid in order(state, False) if _eligible(state.combatants[cid]) and state.combatants[cid].kind == "pc"
-    )
-    tx.emit(ReorderOpened(queue=queue))
+    tx.emit(ReorderOpened(queue=proposal_queue(tx.state, order)))
+
+
+def proposal_queue(state: EncounterState, order: OrderFn) -> tuple[str, ...]:
+    """The players who may propose a swap, in Initiative order; the surprised have no chance."""
+    return tuple(cid for cid in order(state, False) if _eligible(state.combatants[cid]) and state.combatants[cid].kind == "pc")
 
 
 def _eligible(c: Combatant) -> bool:

@@ -1,0 +1,520 @@
+"""After a change to the past: which later events of a variant fight could not have happened.
+
+combat.history runs these on every event after an undo or an amended ruling, with the state
+just before the event; each says what no longer fits, or None. Nothing is rewritten: the GM
+retracts, amends further or overrides.
+
+srd-2024's checks stand for the shared events that mean the same here (damage, healing, a
+creature dropping, reactions, whose turn came when, over the variant's acting order). The
+variant adds what its own rules make impossible:
+- an action, bonus action, attack or move by a creature whose turn it was not (a controlled
+  mount acts on its rider's turn), by a controlled mount beyond Dash, Disengage and Dodge, or
+  an opportunity attack against a creature that never left the reach;
+- the swaps before round 1: a surprised combatant swapping, a player proposing out of turn,
+  counts exchanged that are no longer the two counts, a queue that is not the players' order;
+- a tied player rerolling a tie that no longer exists;
+- extended communication without the action, bonus action or reaction it costs, or a reply
+  to a conversation no one opened;
+- a grapple or shove whose DC the noted Strength and Proficiency no longer give, a grapple
+  without a free hand, an escape from a grapple that no longer holds or at another DC;
+- movement, a jump, standing up or mounting without the movement left for it; a rider moving
+  on its own; a Prone creature walking; a running jump without its run-up;
+- a dismount, a fall or a ride of a pair that is not mounted, a save to stay mounted that is
+  not owed, a controlled mount's Initiative that is not its rider's;
+- a fight ended because a side was down, when someone on it stands now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from combat import consistency as shared
+from combat import events as ev
+from combat.conditions import is_incapacitated
+from combat.initiative import units, unresolved_ties
+from combat.state import Combatant, EncounterState
+
+from . import communication, jumping, mounts, reorder, unarmed
+from .bookkeeping import is_controlled_mount, mount_of, rider_of, traits_of
+from .initiative import TieRerolled, needs_reroll
+from .movement import ExtraFeetSpent, StoodUp
+from .speeds import MODES, movement_left, speed_used
+from .traits import SPECIAL_SPEEDS, TraitsNoted
+from .unarmed import grapple_dc
+
+__all__ = ["CHECKS"]
+
+Check = Callable[[EncounterState, Any, dict[str, Any]], "str | None"]
+
+
+def _first(*checks: Check) -> Check:
+    """The first problem any of `checks` finds."""
+
+    def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
+        for one in checks:
+            problem = one(state, e, ctx)
+            if problem:
+                return problem
+        return None
+
+    return check
+
+
+def _name(state: EncounterState, cid: str) -> str:
+    c = state.combatants.get(cid)
+    return c.name if c is not None else cid
+
+
+def _missing(state: EncounterState, *cids: str) -> str | None:
+    gone = [cid for cid in cids if cid not in state.combatants]
+    return f"{gone[0]} is not in the fight any more" if gone else None
+
+
+def _unable(c: Combatant, doing: str) -> str | None:
+    if not is_incapacitated(c):
+        return None
+    why = c.status if c.status != "active" else "incapacitated"
+    return f"{c.name} is {why} now and could not {doing}"
+
+
+def _spent(c: Combatant, uses: str) -> str | None:
+    """`uses` names what the event spent: an action, an attack of one, a bonus action, a reaction."""
+    left = {
+        "action": c.economy.action,
+        "attack": c.economy.attacks_left > 0,
+        "bonus_action": c.economy.bonus_action,
+        "reaction": c.economy.reaction,
+    }
+    if left.get(uses, True):
+        return None
+    return f"{c.name} had already used its {'attacks' if uses == 'attack' else uses.replace('_', ' ')}"
+
+
+def _not_their_turn(state: EncounterState, cid: str) -> str | None:
+    """Turn-bound deeds happen on the creature's turn; a controlled mount's on its rider's."""
+    pair = rider_of(state, cid)
+    if state.turn == cid or (pair is not None and pair.controlled and state.turn == pair.rider):
+        return None
+    whose = f"{_name(state, state.turn)}'s turn" if state.turn else "no one's turn"
+    return f"it was {whose}, not {_name(state, cid)}'s"
+
+
+def _no_opportunity(state: EncounterState, attacker: str, target: str) -> str | None:
+    if (attacker, target) in state.opportunities:
+        return None
+    return f"{_name(state, target)} had not left {_name(state, attacker)}'s reach, so there was no opportunity attack"
+
+
+def _movement_for(state: EncounterState, c: Combatant, feet: int, speeds: tuple[str, ...], doing: str) -> str | None:
+    best = max((movement_left(state, c, s) for s in speeds), default=0)
+    return None if feet <= best else f"{c.name} had only {best} ft of movement left, not the {feet} ft {doing} costs"
+
+
+def _speeds_of(state: EncounterState, c: Combatant) -> tuple[str, ...]:
+    return ("walk", *(s for s in SPECIAL_SPEEDS if traits_of(state, c.id).speeds.get(s)))
+
+
+# -- turn-bound deeds: shared events, with the variant's turn and controlled-mount rules ----
+
+
+def _acts_on_turn(field: str) -> Check:
+    def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
+        cid = getattr(e, field)
+        if cid not in state.combatants:
+            return None  # the shared check says so
+        if getattr(e, "opportunity", False) or getattr(e, "uses", None) == "reaction":
+            return None
+        return _not_their_turn(state, cid)
+
+    return check
+
+
+def _mount_limits(field: str, allowed: Callable[[Any], bool]) -> Check:
+    def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
+        cid = getattr(e, field)
+        if not is_controlled_mount(state, cid) or allowed(e):
+            return None
+        return f"{_name(state, cid)} was a controlled mount: it could only move, Dash, Disengage or Dodge"
+
+    return check
+
+
+def _opportunity_open(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
+    if not e.opportunity or _missing(state, e.attacker, e.target):
+        return None
+    return _no_opportunity(state, e.attacker, e.target)
+
+
+def _moved(state: EncounterState, e: ev.Moved, ctx: dict[str, Any]) -> str | None:
+    c = state.combatants.get(e.combatant)
+    if c is None:
+        return f"{e.combatant} is not in the fight any more"
+    problem = _unable(c, "move") or _not_their_turn(state, c.id)
+    if problem:
+        return problem
+    riding = mount_of(state, c.id)
+    if riding is not None:
+        return f"{c.name} was riding {_name(state, riding.mount)} and could move only with it"
+    if c.has("prone") and e.mode != "crawl":
+        return f"{c.name} was Prone and could only crawl or stand up"
+    mode = e.mode if e.mode in MODES else "walk"
+    if mode in ("fly", "burrow") and not traits_of(state, c.id).speeds.get(mode):
+        return f"{c.name} has no {mode.title()} Speed"
+    left = movement_left(state, c, speed_used(state, c, mode))
+    return None if e.feet <= left else f"{c.name} had only {left} ft of movement left, not {e.feet}"
+
+
+def _extra_feet(state: EncounterState, e: ExtraFeetSpent, ctx: dict[str, Any]) -> str | None:
+    c = state.combatants.get(e.combatant)
+    if c is None:
+        return f"{e.combatant} is not in the fight any more"
+    return _movement_for(state, c, e.feet, _speeds_of(state, c), "of " + ", ".join(e.reasons))
+
+
+def _stood_up(state: EncounterState, e: StoodUp, ctx: dict[str, Any]) -> str | None:
+    c = state.combatants.get(e.combatant)
+    if c is None:
+        return f"{e.combatant} is not in the fight any more"
+    if not c.has("prone"):
+        return f"{c.name} was not Prone, so there was nothing to stand up from"
+    return _unable(c, "stand up") or _not_their_turn(state, c.id) or _movement_for(state, c, e.cost, ("walk",), "of standing up")
+
+
+def _jumped(state: EncounterState, e: jumping.Jumped, ctx: dict[str, Any]) -> str | None:
+    c = state.combatants.get(e.combatant)
+    if c is None:
+        return f"{e.combatant} is not in the fight any more"
+    problem = _unable(c, "jump") or _not_their_turn(state, c.id)
+    if problem:
+        return problem
+    if mount_of(state, c.id) is not None:
+        return f"{c.name} was riding and could move only with the mount"
+    if c.has("prone"):
+        return f"{c.name} was Prone and could not jump"
+    strength = traits_of(state, c.id).strength
+    if strength is None:
+        return f"{c.name}'s Strength modifier is no longer noted, and the jump's distance depends on it"
+    run = state.srd_variant.run_up
+    running = run is not None and run[0] == c.id and run[1] >= jumping.RUN_UP_FEET
+    reach = jumping.jump_limit(strength, e.kind, running)
+    if e.feet > reach:
+        how = "after its run-up" if running else "standing (no 10 ft run-up just before)"
+        return f"{c.name}'s {e.kind} jump {how} reaches {reach} ft, not {e.feet}"
+    return _movement_for(state, c, e.feet, ("walk",), "of the jump")
+
+
+# -- initiative ties and the swaps before round 1 ----------------------------------------
+
+
+def _rerolled(state: EncounterState, e: TieRerolled, ctx: dict[str, Any]) -> str | None:
+    tie = next(
+        (t for t in unresolved_ties(state) if t.decided_by == "players" and t.total == e.total and any(u[0] == e.combatant for u in t.units)),
+        None,
+    )
+    if tie is None:
+        return f"{_name(state, e.combatant)} is no longer in a players' tie at {e.total}"
+    if e.combatant not in needs_reroll(tie, state.srd_variant.tie_rerolls):
+        return f"{_name(state, e.combatant)} was already told apart from the others tied at {e.total}"
+    return None
+
+
+def _reorder_opened(state: EncounterState, e: reorder.ReorderOpened, ctx: dict[str, Any]) -> str | None:
+    queue = reorder.proposal_queue(state, mounts.turn_order)
+    if queue == e.queue:
+        return None
+    names = ", ".join(_name(state, cid) for cid in queue) or "no one"
+    return f"the players who may propose a swap would now be {names}, in that order"
+
+
+def _surprised(state: EncounterState, *ids: str) -> str | None:
+    """`ids` are combatants or the groups that share a place in the order."""
+    members = units(state)
+    for uid in ids:
+        place = members.get(uid) or ([state.combatants[uid]] if uid in state.combatants else [])
+        for c in place:
+            if c.surprised:
+                return f"{c.name} was surprised and could not swap places"
+    return None
+
+
+def _proposal_turn(state: EncounterState, cid: str) -> str | None:
+    queue = state.srd_variant.reorder_queue
+    if queue and queue[0] == cid:
+        return None
+    whose = f"{_name(state, queue[0])}'s chance" if queue else "no player's chance any more"
+    return f"it was {whose} to propose a swap, not {_name(state, cid)}'s"
+
+
+def _swap_proposed(state: EncounterState, e: reorder.SwapProposed, ctx: dict[str, Any]) -> str | None:
+    return _missing(state, e.proposer, e.asked) or _surprised(state, e.proposer, e.asked) or _proposal_turn(state, e.proposer)
+
+
+def _swap_answered(state: EncounterState, e: reorder.SwapAnswered, ctx: dict[str, Any]) -> str | None:
+    if state.srd_variant.swap_proposal == (e.proposer, e.asked):
+        return None
+    return f"{_name(state, e.proposer)} had not proposed a swap to {_name(state, e.asked)}"
+
+
+def _swap_passed(state: EncounterState, e: reorder.SwapPassed, ctx: dict[str, Any]) -> str | None:
+    return _missing(state, e.combatant) or _proposal_turn(state, e.combatant)
+
+
+def _places_swapped(state: EncounterState, e: reorder.PlacesSwapped, ctx: dict[str, Any]) -> str | None:
+    members = units(state)
+    for unit, total in ((e.first, e.first_total), (e.second, e.second_total)):
+        if unit not in members:
+            return f"{unit} is not in the fight any more"
+        now = members[unit][0].initiative
+        if now is None:
+            return f"{members[unit][0].name} had no Initiative yet, so there was no place to swap"
+        if now != total:
+            return f"{members[unit][0].name} acted at {now} then, not {total}: the swap exchanged other counts"
+    return _surprised(state, e.first, e.second)
+
+
+def _reorder_ended(state: EncounterState, e: reorder.ReorderEnded, ctx: dict[str, Any]) -> str | None:
+    queue = state.srd_variant.reorder_queue
+    if queue:
+        return f"{', '.join(_name(state, q) for q in queue)} had not yet had their chance to propose a swap"
+    if state.srd_variant.swap_proposal is not None:
+        return "a proposal to swap was still waiting for its answer"
+    return None
+
+
+def _initiative_set(state: EncounterState, e: ev.InitiativeSet, ctx: dict[str, Any]) -> str | None:
+    for cid in e.combatants:
+        pair = rider_of(state, cid)
+        if pair is None or not pair.controlled or pair.rider not in state.combatants:
+            continue
+        rider = state.combatants[pair.rider]
+        if rider.initiative is not None and rider.initiative != e.total:
+            return f"{_name(state, cid)} is controlled by {rider.name} and takes {rider.initiative}, not {e.total}"
+    return None
+
+
+# -- communication ------------------------------------------------------------------------
+
+
+def _addressed(state: EncounterState, e: communication.AlliesAddressed, ctx: dict[str, Any]) -> str | None:
+    c = state.combatants.get(e.combatant)
+    if c is None:
+        return f"{e.combatant} is not in the fight any more"
+    problem = _unable(c, "communicate at length") or _not_their_turn(state, c.id) or _spent(c, e.uses)
+    if problem:
+        return problem
+    for cid in e.listeners:
+        other = state.combatants.get(cid)
+        if other is None or other.status == "dead":
+            return f"{_name(state, cid)} was dead or gone and could not listen"
+    return None
+
+
+def _replied(state: EncounterState, e: communication.AllyReplied, ctx: dict[str, Any]) -> str | None:
+    c = state.combatants.get(e.combatant)
+    if c is None:
+        return f"{e.combatant} is not in the fight any more"
+    talk = state.srd_variant.talk
+    if talk is None or talk.speaker != e.to or c.id not in talk.listeners:
+        return f"{_name(state, e.to)} was not talking with {c.name}, so there was nothing to reply to"
+    if c.id in talk.replied:
+        return f"{c.name} had already replied"
+    return _unable(c, "reply") or _spent(c, "reaction")
+
+
+# -- grapples and shoves ------------------------------------------------------------------
+
+
+def _dc_now(state: EncounterState, cid: str) -> int | None:
+    t = traits_of(state, cid)
+    return None if t.strength is None or t.proficiency is None else grapple_dc(t.strength, t.proficiency)
+
+
+def _strike(state: EncounterState, e: unarmed.UnarmedStrikeMade, ctx: dict[str, Any]) -> str | None:
+    problem = _missing(state, e.attacker, e.target)
+    if problem:
+        return problem
+    attacker, target = state.combatants[e.attacker], state.combatants[e.target]
+    problem = _unable(attacker, "strike") or (
+        _no_opportunity(state, e.attacker, e.target) if e.opportunity else _not_their_turn(state, e.attacker)
+    )
+    if problem:
+        return problem
+    if target.status == "dead":
+        return f"{target.name} was already dead"
+    if is_controlled_mount(state, attacker.id):
+        return f"{attacker.name} was a controlled mount: it could only move, Dash, Disengage or Dodge"
+    problem = _spent(attacker, e.uses)
+    if problem:
+        return problem
+    dc = _dc_now(state, e.attacker)
+    if dc is None:
+        return f"{attacker.name}'s Strength modifier and Proficiency Bonus are no longer noted, and the DC depends on them"
+    if dc != e.dc:
+        return f"{attacker.name}'s {e.option} DC would be {dc} with the Strength and Proficiency noted now, not {e.dc}"
+    if e.option == "grapple":
+        held = [g.target for g in state.srd_variant.grapples if g.grappler == attacker.id]
+        if target.id in held:
+            return f"{attacker.name} was already grappling {target.name}"
+        if len(held) >= traits_of(state, attacker.id).hands:
+            return f"{attacker.name} had no free hand to grapple with"
+    return None
+
+
+def _grapple_started(state: EncounterState, e: unarmed.GrappleStarted, ctx: dict[str, Any]) -> str | None:
+    problem = _missing(state, e.grappler, e.target)
+    if problem:
+        return problem
+    if any((g.grappler, g.target) == (e.grappler, e.target) for g in state.srd_variant.grapples):
+        return f"{_name(state, e.grappler)} was already grappling {_name(state, e.target)}"
+    return None
+
+
+def _grapple_ended(state: EncounterState, e: unarmed.GrappleEnded, ctx: dict[str, Any]) -> str | None:
+    if any((g.grappler, g.target) == (e.grappler, e.target) for g in state.srd_variant.grapples):
+        return None
+    return f"{_name(state, e.grappler)} was not grappling {_name(state, e.target)}, so no grapple could end"
+
+
+def _escape(state: EncounterState, e: unarmed.EscapeAttempted, ctx: dict[str, Any]) -> str | None:
+    c = state.combatants.get(e.combatant)
+    if c is None:
+        return f"{e.combatant} is not in the fight any more"
+    problem = _unable(c, "try to escape") or _not_their_turn(state, c.id) or _spent(c, "action")
+    if problem:
+        return problem
+    hold = next((g for g in state.srd_variant.grapples if (g.grappler, g.target) == (e.grappler, c.id)), None)
+    if hold is None:
+        return f"{c.name} was not grappled by {_name(state, e.grappler)}, so there was nothing to escape"
+    if hold.dc != e.dc:
+        escapes = e.total >= hold.dc
+        outcome = "still escapes" if escapes == e.success else ("would escape" if escapes else "would not escape")
+        return f"the escape DC of {_name(state, e.grappler)}'s grapple is {hold.dc}, not {e.dc} ({e.total} {outcome})"
+    return None
+
+
+def _shoved(state: EncounterState, e: unarmed.Shoved, ctx: dict[str, Any]) -> str | None:
+    return _missing(state, e.attacker, e.target)
+
+
+# -- mounts -------------------------------------------------------------------------------
+
+
+def _pair(state: EncounterState, rider: str, mount: str, what: str) -> str | None:
+    m = mount_of(state, rider)
+    if m is not None and m.mount == mount:
+        return None
+    return f"{_name(state, rider)} was not riding {_name(state, mount)}, so {what}"
+
+
+def _mounted(state: EncounterState, e: mounts.Mounted, ctx: dict[str, Any]) -> str | None:
+    problem = _missing(state, e.rider, e.mount)
+    if problem:
+        return problem
+    rider, mount = state.combatants[e.rider], state.combatants[e.mount]
+    problem = _unable(rider, "mount")
+    if problem:
+        return problem
+    if mount_of(state, rider.id) or rider_of(state, rider.id):
+        return f"{rider.name} was already part of a mounted pair"
+    if rider_of(state, mount.id) or mount_of(state, mount.id):
+        return f"{mount.name} already carried a rider"
+    if is_incapacitated(mount):
+        return f"{mount.name} could not carry a rider then"
+    if e.controlled and not traits_of(state, mount.id).trained_mount:
+        return f"{mount.name} is not noted as trained to accept a rider and could not be controlled"
+    if e.cost:
+        return _not_their_turn(state, rider.id) or _movement_for(state, rider, e.cost, ("walk",), f"of mounting {mount.name}")
+    return None
+
+
+def _dismounted(state: EncounterState, e: mounts.Dismounted, ctx: dict[str, Any]) -> str | None:
+    problem = _pair(state, e.rider, e.mount, "could not leave it")
+    if problem or not e.cost or e.rider not in state.combatants:
+        return problem
+    rider = state.combatants[e.rider]
+    return _not_their_turn(state, rider.id) or _movement_for(state, rider, e.cost, ("walk",), "of dismounting")
+
+
+def _unseat_required(state: EncounterState, e: mounts.UnseatSaveRequired, ctx: dict[str, Any]) -> str | None:
+    return _pair(state, e.rider, e.mount, "there was no saddle to fall from")
+
+
+def _stayed(state: EncounterState, e: mounts.StayedMounted, ctx: dict[str, Any]) -> str | None:
+    if e.rider in state.srd_variant.falls_pending:
+        return None
+    return f"{_name(state, e.rider)} owed no save to stay on {_name(state, e.mount)}"
+
+
+def _carried(state: EncounterState, e: mounts.Carried, ctx: dict[str, Any]) -> str | None:
+    return _pair(state, e.rider, e.mount, "it could not carry them")
+
+
+def _traits_noted(state: EncounterState, e: TraitsNoted, ctx: dict[str, Any]) -> str | None:
+    return _missing(state, e.combatant)
+
+
+# -- the end of the fight -----------------------------------------------------------------
+
+
+def _fight_ended(state: EncounterState, e: ev.CombatEnded, ctx: dict[str, Any]) -> str | None:
+    # Only the automatic end (combat.turns.end_fight_if_decided) claims a side is down; the
+    # GM's end_combat (a surrender, a flight) may end a fight with everyone standing.
+    automatic = e.reason == f"every foe of the {e.winner} side is down" if e.winner else e.reason == "no one is left standing"
+    if not automatic:
+        return None
+    standing = [c for c in state.combatants.values() if c.status == "active" and c.side != e.winner]
+    if not standing:
+        return None
+    return f"{standing[0].name} of the {standing[0].side} side is standing now, so the fight was not decided"
+
+
+_ACTION_OPTIONS = frozenset(mounts.CONTROLLED_MOUNT_ACTIONS)
+
+CHECKS: dict[type, Check] = {
+    **shared.CHECKS,
+    **shared.turn_checks(mounts.acting_order),
+    ev.AttackMade: _first(
+        shared.CHECKS[ev.AttackMade],
+        _acts_on_turn("attacker"),
+        _opportunity_open,
+        _mount_limits("attacker", lambda e: False),
+    ),
+    ev.ActionTaken: _first(
+        _mount_limits("combatant", lambda e: e.action in _ACTION_OPTIONS and e.uses == "action"),
+        shared.CHECKS[ev.ActionTaken],
+        _acts_on_turn("combatant"),
+    ),
+    ev.BonusActionTaken: _first(
+        shared.CHECKS[ev.BonusActionTaken],
+        _acts_on_turn("combatant"),
+        _mount_limits("combatant", lambda e: False),
+    ),
+    ev.ObjectInteracted: _first(shared.CHECKS[ev.ObjectInteracted], _acts_on_turn("combatant")),
+    ev.Moved: _moved,
+    ev.InitiativeSet: _initiative_set,
+    ev.CombatEnded: _fight_ended,
+    ExtraFeetSpent: _extra_feet,
+    StoodUp: _stood_up,
+    jumping.Jumped: _jumped,
+    TieRerolled: _rerolled,
+    reorder.ReorderOpened: _reorder_opened,
+    reorder.SwapProposed: _swap_proposed,
+    reorder.SwapAnswered: _swap_answered,
+    reorder.SwapPassed: _swap_passed,
+    reorder.PlacesSwapped: _places_swapped,
+    reorder.ReorderEnded: _reorder_ended,
+    communication.AlliesAddressed: _addressed,
+    communication.AllyReplied: _replied,
+    unarmed.UnarmedStrikeMade: _strike,
+    unarmed.GrappleStarted: _grapple_started,
+    unarmed.GrappleEnded: _grapple_ended,
+    unarmed.EscapeAttempted: _escape,
+    unarmed.Shoved: _shoved,
+    mounts.Mounted: _mounted,
+    mounts.Dismounted: _dismounted,
+    mounts.UnseatSaveRequired: _unseat_required,
+    mounts.StayedMounted: _stayed,
+    mounts.Carried: _carried,
+    TraitsNoted: _traits_noted,
+}
