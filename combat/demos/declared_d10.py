@@ -6,6 +6,12 @@ dice, so the fight always opens with a surprise round; after that every die come
 encounter's seed. Each round everyone declares, the players reorder their group (the
 healthiest first), each group rolls its d10, and the script plays each turn from the
 declaration, asking the GM for a change when a declared target has fallen.
+
+The table also argues, as tables do: in the surprise round the GM takes back Carl's step onto
+the crumbling edge of the ravine (an undo), and before the second round Lee insists Larry had
+declared the chief, not a goblin. The GM amends the declaration; Larry's Fire Bolt at the
+goblin then no longer fits it (a conflict), so the GM amends the bolt too, at the chief with
+the same dice, and lets whatever else no longer fits stand by ruling.
 """
 
 from __future__ import annotations
@@ -17,8 +23,8 @@ from combat.application import Encounters, Outcome
 from combat.commands import AddCombatant, BeginCombat, Command, EndCombat, EndTurn, Heal
 from combat.events import AttackProfile, CombatantSpec
 from combat.rulesets.declared_d10.actions import D10Disengage, D10Move, D10ParryDodge, D10Sneak, D10SprintFlee, D10UseItem
-from combat.rulesets.declared_d10.attacks import D10Attack, D10FreeAttack
-from combat.rulesets.declared_d10.declarations import D10CloseDeclarations, D10Declare, D10RuleOnChange
+from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled, D10FreeAttack
+from combat.rulesets.declared_d10.declarations import D10ActionDeclared, D10CloseDeclarations, D10Declare, D10RuleOnChange
 from combat.rulesets.declared_d10.grapples import D10BreakGrapple, D10Grapple
 from combat.rulesets.declared_d10.initiative import D10OrderGroup, D10RollGroupInitiative
 from combat.rulesets.declared_d10.opposition import D10OpposedRoll
@@ -103,13 +109,31 @@ class _Table:
     def __call__(self, command: Command, actor: str = "gm") -> Outcome:
         outcome = self.encounters.execute(self.id, command, actor=actor)
         self.report(outcome)
+        self._free_attacks(outcome)
+        return outcome
+
+    def undo(self, reason: str) -> Outcome:
+        outcome = self.encounters.undo_last(self.id, reason=reason)
+        self.report(outcome)
+        return outcome
+
+    def amend(self, seq: int, command: Command, reason: str) -> Outcome:
+        outcome = self.encounters.amend(self.id, [seq], command, reason=reason)
+        self.report(outcome)
+        return outcome
+
+    def override(self, seqs: tuple[int, ...], ruling: str) -> Outcome:
+        outcome = self.encounters.override(self.id, seqs, ruling=ruling)
+        self.report(outcome)
+        return outcome
+
+    def _free_attacks(self, outcome: Outcome) -> None:
         for offer in d10_of(outcome.state).free_attacks:
             state = self.state
             attacker, target = state.combatants[offer.attacker], state.combatants[offer.target]
             still_open = offer in d10_of(state).free_attacks
             if still_open and state.phase == "turns" and can_act(state, attacker) and target.status == "active":
                 self(D10FreeAttack(attacker=attacker.id, target=target.id))
-        return outcome
 
 
 def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], None]) -> UUID:
@@ -125,6 +149,8 @@ def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], N
         if table.state.round > MAX_ROUNDS:
             table(EndCombat(reason="the ogres drag their wounded back across the ravine"))
             break
+        if table.state.round == 2:
+            _review_the_surprise_round(table)
         _between_rounds(table, blasted)
         if table.state.phase != "declare":
             break
@@ -134,6 +160,40 @@ def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], N
             state = table.state
             _play_turn(table, state.combatants[state.turn])  # type: ignore[index]
     return encounter_id
+
+
+# -- the table argues -----------------------------------------------------------------------
+
+
+def _review_the_surprise_round(table: _Table) -> None:
+    """Before anyone declares for round 2, Lee insists Larry had declared Fire Bolt at the chief,
+    not at a goblin, and the GM amends the declaration. If Larry's bolt then no longer fits it,
+    the GM amends the bolt too (at Grukk, with the same dice), and lets stand whatever else no
+    longer fits (a goblin that now lives and missed its turn, Grukk's wound penalty...)."""
+    records = list(table.encounters.records(table.id))
+    undone = set(table.state.retracted)
+    declared = next(
+        (r for r in records if isinstance(r.event, D10ActionDeclared) and r.event.combatant == "larry" and r.seq not in undone),
+        None,
+    )
+    if declared is None or declared.event.target == "grukk":
+        return
+    outcome = table.amend(
+        declared.seq,
+        D10Declare(combatant="larry", action="cast", target="grukk", detail="Fire Bolt"),
+        reason="Lee declared Fire Bolt at Grukk the Chief, not the goblin: the GM's notes had it wrong",
+    )
+    larrys_attacks = {r.seq for r in records if isinstance(r.event, D10AttackRolled) and r.event.attacker == "larry"}
+    bolt = next((c.seq for c in outcome.state.conflicts if c.seq in larrys_attacks), None)
+    if bolt is not None and table.encounters.state(table.id, at=bolt - 1).combatants["grukk"].status == "active":
+        outcome = table.amend(
+            bolt,
+            D10Attack(attacker="larry", target="grukk", attack="Fire Bolt"),
+            reason="then the bolt flew at Grukk, rolled with the same dice",
+        )
+    conflicts = tuple(c.seq for c in outcome.state.conflicts)
+    if conflicts:
+        table.override(conflicts, ruling="what else happened at the table stands")
 
 
 # -- between rounds: the GM's timer and what it sets off -------------------------------------
@@ -245,6 +305,10 @@ def _declare_all(table: _Table) -> None:
 
 def _play_turn(table: _Table, c: Combatant) -> None:
     declared = d10_of(table.state).declarations.get(c.id)
+    if c.id == "carl" and table.state.round == 1 and declared is not None and declared.action == "attack":
+        # Carl steps out for a clear shot; the GM takes it back before the arrow flies.
+        table(D10Move(combatant=c.id, detail="steps out onto the edge of the ravine"))
+        table.undo("the edge of the ravine is crumbling: Carl stays behind the cart")
     if declared is not None and c.status == "active":
         {
             "attack": _attack,

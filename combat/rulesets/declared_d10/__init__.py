@@ -13,6 +13,8 @@ declare -> initiative -> turns, and back to declare for every round -> ended.
   effects, wound thresholds, minions, subdual: wounds.py. Grapples: grapples.py. Opposition
   rolls: opposition.py. Timer dice: timers.py. Stealth, Perception, DR and the rest of a stat
   block this ruleset reads: traits.py. Advantage, Disadvantage, Cinematic Advantage: rolls.py.
+- After an undo or an amended ruling, what later events could no longer have happened
+  (listed as conflicts for the GM to resolve): consistency.py.
 
 Each of those modules writes down, in its docstring, what it does where the rules text is
 silent. Settings (settings.py; tables disagree):
@@ -35,6 +37,7 @@ from combat.phases import PhaseTable, Step
 from combat.rulesets.declared_d10 import (
     actions,
     attacks,
+    consistency,
     declarations,
     grapples,
     initiative,
@@ -146,5 +149,6 @@ RULESET = Ruleset(
     defaults=settings.DEFAULTS,
     events=tuple(e for m in _MODULES for e in m.APPLIERS if e.__module__.startswith(__name__)),
     commands=tuple(c for m in _MODULES for c in m.HANDLERS if c.__module__.startswith(__name__)),
+    checks=consistency.CHECKS,
     narration=_merge(*(m.NARRATION for m in _MODULES)),
 )

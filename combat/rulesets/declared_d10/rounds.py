@@ -25,6 +25,7 @@ __all__ = [
     "open_round",
     "next_turn",
     "decided",
+    "decision_reason",
     "end_if_decided",
     "HANDLERS",
     "APPLIERS",
@@ -67,7 +68,8 @@ def _end_turn(tx: Tx, cmd: EndTurn) -> None:
     c = turns.require_turn(tx, cmd.combatant)
     tx.emit(TurnEnded(combatant=c.id))
     expire_conditions(tx, c.id, "end")
-    if c.id in d10_of(tx.state).leaving:
+    # Killed or knocked out by the free attacks its flight opened, it never reaches the edge.
+    if c.id in d10_of(tx.state).leaving and tx.state.combatants[c.id].status == "active":
         tx.emit(D10LeftBattlefield(combatant=c.id))
     if decided(tx.state) is None:
         next_turn(tx)
@@ -80,7 +82,12 @@ def decided(state: EncounterState) -> tuple[str | None, str] | None:
     if len(sides) < 2 or len(standing) > 1:
         return None
     winner = next(iter(standing), None)
-    return winner, (f"every foe of the {winner} side is dead, down or has fled" if winner else "no one is left standing")
+    return winner, decision_reason(winner)
+
+
+def decision_reason(winner: str | None) -> str:
+    """The words of a fight that ended by itself (a GM's `end_combat` says its own)."""
+    return f"every foe of the {winner} side is dead, down or has fled" if winner else "no one is left standing"
 
 
 def end_if_decided(tx: Tx) -> None:

@@ -75,6 +75,9 @@ class D10DamageDealt(Event, frozen=True, kw_only=True):
     critical_doubled: bool = False
     halved_by_cover: bool = False
     dr: int = 0
+    # The attack or effect disregarded DR (so `dr` is 0 whatever the target wears): recorded so
+    # a later change to the target's DR can tell "had none" from "went through it".
+    ignores_dr: bool = False
     subdual: bool = False
     minion: bool = False
 
@@ -118,6 +121,7 @@ def deal_damage(
         critical_doubled=doubled,
         halved_by_cover=halved,
         dr=dr,
+        ignores_dr=ignores_dr,
         subdual=subdual,
         minion=minion,
     )
