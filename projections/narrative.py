@@ -19,6 +19,7 @@ class Narrator:
 
     names: dict[str, str] = field(default_factory=dict)
     round: int = 0
+    amending: tuple[str, tuple[int, ...]] | None = None  # (command id, seqs replaced) of the last amendment
 
     def name(self, ref: str | None) -> str:
         if ref is None:
@@ -34,6 +35,11 @@ class Narrator:
         if isinstance(event, ev.RoundStarted):
             self.round = event.round
         text = _LINES.get(type(event), _generic)(self, event)
+        if isinstance(event, ev.RulingAmended):
+            self.amending = (rec.command_id, event.seqs)
+        elif self.amending and self.amending[0] == rec.command_id:
+            # A corrected event takes effect where the replaced ones stood, not in this round.
+            text += f" [in place of {_seqs(self.amending[1])}]"
         return f"Round {self.round} - {text}" if self.round else text
 
 
