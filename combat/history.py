@@ -167,7 +167,12 @@ def _first_checked(history: Effective) -> int:
 
 def _check(ruleset: Ruleset, state: EncounterState, rec: Recorded, context: dict[str, Any]) -> str | None:
     check = ruleset.checks.get(type(rec.event))
-    return check(state, rec.event, context) if check else None
+    if check is None:
+        return None
+    try:
+        return check(state, rec.event, context)
+    except Exception as exc:  # a changed past can leave a check facing what it never saw
+        return f"could not be checked against the changed past ({type(exc).__name__}: {exc})"
 
 
 def _track(context: dict[str, Any], rec: Recorded) -> None:

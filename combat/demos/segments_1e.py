@@ -7,6 +7,11 @@ spoils the cleric's Hold Person - so those happen for every seed. Everything els
 the encounter's seed: the fighter and the hobgoblin warlord (4+4 HD, two attack routines a
 round) trade blows, the magic-user's Lightning Bolt goes off two segments after he begins
 it, and the fight runs until a side is down, the hobgoblins' morale breaks, or round 10.
+
+The table argues too: the GM takes back Brother Osric's swing in the surprise segment (he
+raises his holy symbol instead), and before round 2 amends round one's first blow to one at
+-2 to hit (its striker stood knee-deep in the ford), letting stand by ruling whatever that
+leaves in conflict.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from uuid import UUID
 
 from combat.application import Encounters, Outcome
 from combat.commands import BeginCombat, Command, EndCombat, EndTurn
+from combat.events import DiceRolled, RoundStarted
 from combat.conditions import is_incapacitated
 from combat.rulesets.segments_1e.commands import (
     AddCreature,
@@ -32,6 +38,7 @@ from combat.rulesets.segments_1e.commands import (
     RollGroupD6,
     RoutineAttack,
 )
+from combat.rulesets.segments_1e.events import AttackRoutineBegun, TableAttackRolled
 from combat.rulesets.segments_1e.grid import adjacent, distance_ft, foes_in_melee
 from combat.rulesets.segments_1e.ledger import Creature, CreatureStats, Ledger, Routine, Strike, ledger_of
 from combat.state import EncounterState
@@ -107,6 +114,21 @@ class _Table:
         self.report(outcome)
         return outcome
 
+    def undo(self, reason: str) -> Outcome:
+        outcome = self.encounters.undo_last(self.id, reason=reason)
+        self.report(outcome)
+        return outcome
+
+    def amend(self, seq: int, command: Command, reason: str) -> Outcome:
+        outcome = self.encounters.amend(self.id, [seq], command, reason=reason)
+        self.report(outcome)
+        return outcome
+
+    def override(self, seqs: tuple[int, ...], ruling: str) -> Outcome:
+        outcome = self.encounters.override(self.id, seqs, ruling=ruling)
+        self.report(outcome)
+        return outcome
+
 
 def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], None]) -> UUID:
     encounter_id = encounters.create("segments-1e", "Hobgoblins at the ford", seed=seed)
@@ -117,12 +139,16 @@ def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], N
     # Dice rolled at the table and entered: the hobgoblins, arguing over a purse, roll a 1.
     table(CheckSurprise(side=PARTY_SIDE, faces=(4,)))
     table(CheckSurprise(side=FOES, faces=(1,)))
-    morale_checked = False
+    morale_checked = reviewed = False
     while table.state.phase != "ended":
         state = table.state
         if state.round > MAX_ROUNDS:
             table(EndCombat(reason="the hobgoblins fall back across the ford"))
             break
+        if state.phase == "declare" and state.round == 2 and not reviewed:
+            reviewed = True
+            _review_round_one(table)
+            continue
         if state.phase == "declare":
             if not morale_checked and state.combatants["warlord"].status == "dead":
                 morale_checked = True
@@ -153,6 +179,47 @@ def _morale_breaks(table: _Table) -> bool:
                 table(EndCombat(winner=PARTY_SIDE, reason="their warlord slain, the hobgoblins break and flee"))
                 return True
     return False
+
+
+# -- the table argues ----------------------------------------------------------------------
+
+
+def _review_round_one(table: _Table) -> None:
+    """Between rounds the table argues over round one's first blow (on a hobgoblin if there
+    was one; else the surprise segment's): its striker stood knee-deep in the ford, and the
+    GM amends the attack to one at -2 to hit, rolled with the same dice. What no longer fits
+    the rules afterwards (a hobgoblin that now stands was skipped or missed by a spell, a
+    blow now wasted...) is listed as a conflict; the GM lets what happened at the table
+    stand, by ruling."""
+    records = list(table.encounters.records(table.id))
+    undone = set(table.state.retracted)
+    round_one = next(r.seq for r in records if isinstance(r.event, RoundStarted) and r.event.round == 1)
+    begun = {r.command_id: r.event for r in records if isinstance(r.event, AttackRoutineBegun)}
+    entered = {r.command_id for r in records if isinstance(r.event, DiceRolled) and r.event.source == "entered"}
+    hits = [
+        r
+        for r in records
+        if r.seq not in undone
+        and isinstance(r.event, TableAttackRolled)
+        and r.event.hit
+        and r.command_id not in entered  # the archer's volley was rolled at the table
+        and begun[r.command_id].mode in ("routine", "free")
+    ]
+    # Round one's blows before the surprise segment's, blows on hobgoblins first.
+    hits.sort(key=lambda r: (r.seq < round_one, table.state.combatants[r.event.target].side != FOES, r.seq))  # type: ignore[union-attr]
+    if not hits:
+        return
+    routine = begun[hits[0].command_id]
+    kind = RoutineAttack if routine.mode == "routine" else FreeAttack
+    fields = {"routine": routine.routine} if routine.mode == "routine" else {}
+    outcome = table.amend(
+        hits[0].seq,
+        kind(attacker=routine.attacker, target=routine.target, bonus=-2, **fields),
+        reason=f"{table.state.combatants[routine.attacker].name} was fighting knee-deep in the ford: -2 to hit",
+    )
+    conflicts = tuple(c.seq for c in outcome.state.conflicts)
+    if conflicts:
+        table.override(conflicts, ruling="what happened at the table stands")
 
 
 # -- reading the map ----------------------------------------------------------------------
@@ -244,7 +311,12 @@ def _take_turn(table: _Table, cid: str) -> None:
 
 def _surprise_segment(table: _Table, cid: str) -> None:
     foe = _adjacent_foe(table.state, cid, prefer="warlord")
-    if foe is not None:
+    if foe is not None and cid == "osric":
+        # Osric swings at the warlord; the GM takes it back, and the surprise segment with it.
+        table(RoutineAttack(attacker=cid, target=foe))
+        table.undo("Ana had said Brother Osric raises his holy symbol for Hold Person, not his mace")
+        table(MinorAction(combatant=cid, description="raises his holy symbol"))
+    elif foe is not None:
         table(RoutineAttack(attacker=cid, target=foe))
     else:
         table(MinorAction(combatant=cid, description="pulls out a pinch of fur and an amber rod"))

@@ -9,7 +9,8 @@ casting time -> end of round.
 The rules live in modules named for them: segments.py (the timeline and who acts when),
 surprise.py, declarations.py, initiative.py, delay.py, turns.py (one major action, no
 switching), actions.py (minor actions and time), attacks.py with attack_tables.py and
-hit_dice.py, damage.py, concentration.py, spells.py, grid.py, morale.py, round.py (the flow).
+hit_dice.py, damage.py, concentration.py, spells.py, grid.py, morale.py, round.py (the flow),
+and consistency.py (what a changed past makes a conflict).
 
 Where the text is silent or points at its missing charts, this is what the engine does
 (each module's docstring says more; the README's segments-1e section lists them all):
@@ -56,6 +57,7 @@ from combat.rulesets.segments_1e import (
     actions,
     attacks,
     concentration,
+    consistency,
     creatures,
     damage,
     declarations,
@@ -135,5 +137,6 @@ RULESET = Ruleset(
     defaults=DEFAULTS,
     events=EVENTS,
     commands=COMMANDS,
+    checks=consistency.CHECKS,
     narration=NARRATION,
 )

@@ -41,7 +41,10 @@ from combat.rulesets.segments_1e.segments import action_of, declared_routine
 from combat.rulesets.segments_1e.turns import action_segment, require_major, require_segment, require_turn, spent
 from combat.state import Combatant, EncounterState
 
-__all__ = ["multiplier", "resolve_routine", "HANDLERS", "APPLIERS"]
+__all__ = ["ABANDONED", "multiplier", "resolve_routine", "HANDLERS", "APPLIERS"]
+
+# Why a declared spell is lost when its caster makes an immediate attack instead.
+ABANDONED = "abandoned for an immediate attack"
 
 
 def multiplier(multipliers: tuple[int, ...]) -> int:
@@ -208,7 +211,7 @@ def _immediate_attack(tx: Tx, cmd: ImmediateAttack) -> None:
     if not cmd.cause.strip():
         raise RuleError("immediate/cause", "an immediate attack answers a trigger", allowed="cause: what is happening")
     if rec.casting is not None:
-        tx.emit(SpellSpoiled(caster=c.id, spell=rec.casting.spell, segment=ledger.segment, reason="abandoned for an immediate attack"))
+        tx.emit(SpellSpoiled(caster=c.id, spell=rec.casting.spell, segment=ledger.segment, reason=ABANDONED))
     resolve_routine(tx, c, target, _primary(c, rec), cmd, mode="immediate", uses="major", segment=ledger.segment, trigger=cmd.cause)
 
 

@@ -27,7 +27,7 @@ from combat.rulesets.segments_1e.ledger import ledger_of, with_ledger
 from combat.rulesets.segments_1e.segments import action_of
 from combat.state import EncounterState
 
-__all__ = ["groups", "all_rolled", "set_groups", "HANDLERS", "APPLIERS"]
+__all__ = ["groups", "all_rolled", "set_groups", "placements", "HANDLERS", "APPLIERS"]
 
 ON_LOW = ("delay", "delaying")  # declared actions that act on LOW whatever the dice say
 
@@ -60,7 +60,11 @@ def _roll(tx: Tx, cmd: RollGroupD6) -> None:
 
 
 def set_groups(tx: Tx) -> None:
-    state = tx.state
+    tx.emit(placements(tx.state))
+
+
+def placements(state: EncounterState) -> HighLowSet:
+    """HIGH and LOW from the group dice rolled: every side still in the fight has rolled."""
     ledger = ledger_of(state)
     rolls = {side: ledger.rolls[side] for side in groups(state)}
     best = max(rolls.values())
@@ -81,11 +85,9 @@ def set_groups(tx: Tx) -> None:
         best_foe = max((r for s, r in rolls.items() if s != side), default=0)
         placed[cid] = "low" if action in ON_LOW else ("high" if scores[cid] >= best_foe else "low")
     moved = tuple(cid for cid, g in placed.items() if g != ("high" if ledger.creatures[cid].stats.side in high else "low"))
-    tx.emit(
-        HighLowSet(
-            rolls=rolls, high=high, tied=tied, high_segment=high_segment, low_segment=best,
-            groups=placed, scores=scores, moved=moved,  # type: ignore[arg-type]
-        )
+    return HighLowSet(
+        rolls=rolls, high=high, tied=tied, high_segment=high_segment, low_segment=best,
+        groups=placed, scores=scores, moved=moved,  # type: ignore[arg-type]
     )
 
 

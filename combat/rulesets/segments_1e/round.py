@@ -23,7 +23,7 @@ from combat.rulesets.segments_1e.surprise import next_segment, settle, shake_off
 from combat.rulesets.segments_1e.turns import end_turn, start_turn
 from combat.state import EncounterState
 
-__all__ = ["flow", "APPLIERS"]
+__all__ = ["flow", "decided", "defeat_reason", "APPLIERS"]
 
 _GUARD = 1000  # steps in one command; far more than any round needs
 
@@ -104,15 +104,25 @@ def _simultaneous_pending(state: EncounterState) -> bool:
     return any(rec.downed_in is not None and rec.downed_in.key not in rec.done for rec in ledger_of(state).creatures.values())
 
 
-def _fight_decided(tx: Tx) -> bool:
-    state = tx.state
+def decided(state: EncounterState) -> bool:
+    """Only one side (or none) has anyone standing, and every simultaneous blow has landed."""
     everyone = {c.side for c in state.combatants.values()}
     standing = {c.side for c in state.combatants.values() if c.status == "active"}
-    if len(everyone) < 2 or len(standing) > 1 or _simultaneous_pending(state):
+    return len(everyone) >= 2 and len(standing) <= 1 and not _simultaneous_pending(state)
+
+
+def defeat_reason(winner: str | None) -> str:
+    """The reason the flow gives when a side is defeated (a GM's `end_combat` gives its own)."""
+    return f"every foe of the {winner} side is down" if winner else "no one is left standing"
+
+
+def _fight_decided(tx: Tx) -> bool:
+    state = tx.state
+    if not decided(state):
         return False
     tx.move_to("side_defeated")
-    winner = next(iter(standing), None)
-    tx.emit(CombatEnded(winner=winner, reason=f"every foe of the {winner} side is down" if winner else "no one is left standing"))
+    winner = next((c.side for c in state.combatants.values() if c.status == "active"), None)
+    tx.emit(CombatEnded(winner=winner, reason=defeat_reason(winner)))
     return True
 
 
