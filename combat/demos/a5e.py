@@ -20,13 +20,13 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.application import Encounters, Outcome
+from combat.demos.table import DemoTable, make_owed_concentration_saves
 from combat.commands import (
     AddCombatant,
     Attack,
     BeginCombat,
     BonusAction,
     Command,
-    ConcentrationSave,
     EndCombat,
     EndTurn,
     Heal,
@@ -105,36 +105,15 @@ PERCEPTION = {"aria": 1, "tomas": 5, "lyra": 3}
 STEALTH = {"captain": 5, "bandit-1": 3, "bandit-2": 3, "bandit-3": 3}
 
 
-class _Table:
-    """Sends each command as the Narrator and reports every appended event."""
+class _Table(DemoTable):
+    """The Narrator's table: owed concentration saves are made at once."""
 
     def __init__(self, encounters: Encounters, encounter_id: UUID, report: Callable[[Outcome], None]):
-        self.encounters = encounters
-        self.id = encounter_id
-        self.report = report
+        super().__init__(encounters, encounter_id, report)
         self.disputed = False  # has the table argued over a recharge roll yet
 
-    @property
-    def state(self) -> EncounterState:
-        return self.encounters.state(self.id)
-
-    def __call__(self, command: Command) -> Outcome:
-        return self._settle(self.encounters.execute(self.id, command))
-
-    def undo(self, reason: str) -> Outcome:
-        return self._settle(self.encounters.undo_last(self.id, reason=reason))
-
-    def amend(self, seq: int, command: Command, reason: str) -> Outcome:
-        return self._settle(self.encounters.amend(self.id, [seq], command, reason=reason))
-
-    def override(self, seqs: tuple[int, ...], ruling: str) -> Outcome:
-        return self._settle(self.encounters.override(self.id, seqs, ruling=ruling))
-
-    def _settle(self, outcome: Outcome) -> Outcome:
-        self.report(outcome)
-        for check in list(outcome.state.pending_checks):
-            self(ConcentrationSave(combatant=check.combatant))
-        return outcome
+    def after(self, outcome: Outcome, *, command: bool) -> None:
+        make_owed_concentration_saves(self, outcome)
 
 
 def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], None]) -> UUID:

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.application import Encounters, Outcome
-from combat.commands import AddCombatant, BeginCombat, Command, EndCombat, EndTurn, Heal
+from combat.demos.table import DemoTable
+from combat.commands import AddCombatant, BeginCombat, EndCombat, EndTurn, Heal
 from combat.events import AttackProfile, CombatantSpec
 from combat.rulesets.declared_d10.actions import D10Disengage, D10Move, D10ParryDodge, D10Sneak, D10SprintFlee, D10UseItem
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled, D10FreeAttack
@@ -93,41 +94,12 @@ TRAITS = {
 }
 
 
-class _Table:
-    """Sends each command (as the GM unless a player is named), reports every appended
-    event, and lets every foe take the free attacks a command opened."""
+class _Table(DemoTable):
+    """Every foe takes the free attacks a command opened."""
 
-    def __init__(self, encounters: Encounters, encounter_id: UUID, report: Callable[[Outcome], None]):
-        self.encounters = encounters
-        self.id = encounter_id
-        self.report = report
-
-    @property
-    def state(self) -> EncounterState:
-        return self.encounters.state(self.id)
-
-    def __call__(self, command: Command, actor: str = "gm") -> Outcome:
-        outcome = self.encounters.execute(self.id, command, actor=actor)
-        self.report(outcome)
-        self._free_attacks(outcome)
-        return outcome
-
-    def undo(self, reason: str) -> Outcome:
-        outcome = self.encounters.undo_last(self.id, reason=reason)
-        self.report(outcome)
-        return outcome
-
-    def amend(self, seq: int, command: Command, reason: str) -> Outcome:
-        outcome = self.encounters.amend(self.id, [seq], command, reason=reason)
-        self.report(outcome)
-        return outcome
-
-    def override(self, seqs: tuple[int, ...], ruling: str) -> Outcome:
-        outcome = self.encounters.override(self.id, seqs, ruling=ruling)
-        self.report(outcome)
-        return outcome
-
-    def _free_attacks(self, outcome: Outcome) -> None:
+    def after(self, outcome: Outcome, *, command: bool) -> None:
+        if not command:
+            return
         for offer in d10_of(outcome.state).free_attacks:
             state = self.state
             attacker, target = state.combatants[offer.attacker], state.combatants[offer.target]

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.application import Encounters, Outcome
-from combat.commands import BeginCombat, Command, EndCombat, EndTurn
+from combat.demos.table import DemoTable
+from combat.commands import BeginCombat, EndCombat, EndTurn
 from combat.events import DiceRolled, RoundStarted
 from combat.conditions import is_incapacitated
 from combat.rulesets.segments_1e.commands import (
@@ -93,41 +94,10 @@ ROUND_1 = {
 }
 
 
-class _Table:
-    """Sends each command as the GM and reports every appended event."""
-
-    def __init__(self, encounters: Encounters, encounter_id: UUID, report: Callable[[Outcome], None]):
-        self.encounters = encounters
-        self.id = encounter_id
-        self.report = report
-
-    @property
-    def state(self) -> EncounterState:
-        return self.encounters.state(self.id)
-
+class _Table(DemoTable):
     @property
     def ledger(self) -> Ledger:
         return ledger_of(self.state)
-
-    def __call__(self, command: Command) -> Outcome:
-        outcome = self.encounters.execute(self.id, command)
-        self.report(outcome)
-        return outcome
-
-    def undo(self, reason: str) -> Outcome:
-        outcome = self.encounters.undo_last(self.id, reason=reason)
-        self.report(outcome)
-        return outcome
-
-    def amend(self, seq: int, command: Command, reason: str) -> Outcome:
-        outcome = self.encounters.amend(self.id, [seq], command, reason=reason)
-        self.report(outcome)
-        return outcome
-
-    def override(self, seqs: tuple[int, ...], ruling: str) -> Outcome:
-        outcome = self.encounters.override(self.id, seqs, ruling=ruling)
-        self.report(outcome)
-        return outcome
 
 
 def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], None]) -> UUID:

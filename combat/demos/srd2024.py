@@ -11,14 +11,13 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.application import Encounters, Outcome
+from combat.demos.table import DemoTable, make_owed_concentration_saves
 from combat.commands import (
     AddCombatant,
     ApplyCondition,
     Attack,
     BeginCombat,
     BonusAction,
-    Command,
-    ConcentrationSave,
     EndCombat,
     EndTurn,
     Heal,
@@ -76,32 +75,11 @@ DEMO_MONSTERS = (
 )
 
 
-class _Table:
-    """Sends each command as the GM and reports every appended event."""
+class _Table(DemoTable):
+    """The GM's table: owed concentration saves are made at once."""
 
-    def __init__(self, encounters: Encounters, encounter_id: UUID, report: Callable[[Outcome], None]):
-        self.encounters = encounters
-        self.id = encounter_id
-        self.report = report
-
-    @property
-    def state(self) -> EncounterState:
-        return self.encounters.state(self.id)
-
-    def __call__(self, command: Command) -> Outcome:
-        return self._settle(self.encounters.execute(self.id, command))
-
-    def undo(self, reason: str) -> Outcome:
-        return self._settle(self.encounters.undo_last(self.id, reason=reason))
-
-    def amend(self, seq: int, command: Command, reason: str) -> Outcome:
-        return self._settle(self.encounters.amend(self.id, [seq], command, reason=reason))
-
-    def _settle(self, outcome: Outcome) -> Outcome:
-        self.report(outcome)
-        for check in list(outcome.state.pending_checks):
-            self(ConcentrationSave(combatant=check.combatant))
-        return outcome
+    def after(self, outcome: Outcome, *, command: bool) -> None:
+        make_owed_concentration_saves(self, outcome)
 
 
 def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], None]) -> UUID:
@@ -158,7 +136,7 @@ def _review_round_one(table: _Table) -> None:
     )
     conflicts = tuple(c.seq for c in outcome.state.conflicts)
     if conflicts:
-        table._settle(table.encounters.override(table.id, conflicts, ruling="what happened at the table stands"))
+        table.override(conflicts, ruling="what happened at the table stands")
 
 
 def _foes(state: EncounterState, c: Combatant) -> list[Combatant]:

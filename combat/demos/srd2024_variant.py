@@ -18,12 +18,11 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.application import Encounters, Outcome
+from combat.demos.table import DemoTable, make_owed_concentration_saves
 from combat.commands import (
     AddCombatant,
     Attack,
     BeginCombat,
-    Command,
-    ConcentrationSave,
     Damage,
     EndCombat,
     EndTurn,
@@ -112,41 +111,14 @@ TRAITS = (
 )
 
 
-class _Table:
-    """Sends each command as the GM (or the named player) and reports every appended event.
+class _Table(DemoTable):
+    """Saves the dice call for are made at once, as a table would: concentration saves and
+    saves to stay mounted."""
 
-    Saves the dice call for at once, as a table would: concentration saves and saves to stay
-    mounted.
-    """
-
-    def __init__(self, encounters: Encounters, encounter_id: UUID, report: Callable[[Outcome], None]):
-        self.encounters = encounters
-        self.id = encounter_id
-        self.report = report
-
-    @property
-    def state(self) -> EncounterState:
-        return self.encounters.state(self.id)
-
-    def __call__(self, command: Command, actor: str = "gm") -> Outcome:
-        return self._settle(self.encounters.execute(self.id, command, actor=actor))
-
-    def undo(self, reason: str) -> Outcome:
-        return self._settle(self.encounters.undo_last(self.id, reason=reason))
-
-    def amend(self, seq: int, command: Command, reason: str) -> Outcome:
-        return self._settle(self.encounters.amend(self.id, [seq], command, reason=reason))
-
-    def override(self, seqs: tuple[int, ...], ruling: str) -> Outcome:
-        return self._settle(self.encounters.override(self.id, seqs, ruling=ruling))
-
-    def _settle(self, outcome: Outcome) -> Outcome:
-        self.report(outcome)
-        for check in list(outcome.state.pending_checks):
-            self(ConcentrationSave(combatant=check.combatant))
+    def after(self, outcome: Outcome, *, command: bool) -> None:
+        make_owed_concentration_saves(self, outcome)
         for rider in list(self.state.srd_variant.falls_pending):
             self(SaveToStayMounted(rider=rider, bonus=DEX_SAVES.get(rider, 0)))
-        return outcome
 
 
 def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], None]) -> UUID:

@@ -1,0 +1,50 @@
+"""The GM's side of a scripted fight: sends commands, reports every appended event, and lets
+a ruleset's demo add what a table does at once after each outcome (saves owed, free attacks)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from uuid import UUID
+
+from combat.application import Encounters, Outcome
+from combat.commands import Command, ConcentrationSave
+from combat.state import EncounterState
+
+__all__ = ["DemoTable", "make_owed_concentration_saves"]
+
+
+class DemoTable:
+    def __init__(self, encounters: Encounters, encounter_id: UUID, report: Callable[[Outcome], None]):
+        self.encounters = encounters
+        self.id = encounter_id
+        self.report = report
+
+    @property
+    def state(self) -> EncounterState:
+        return self.encounters.state(self.id)
+
+    def __call__(self, command: Command, actor: str = "gm") -> Outcome:
+        return self._settle(self.encounters.execute(self.id, command, actor=actor), command=True)
+
+    def undo(self, reason: str) -> Outcome:
+        return self._settle(self.encounters.undo_last(self.id, reason=reason), command=False)
+
+    def amend(self, seq: int, command: Command, reason: str) -> Outcome:
+        return self._settle(self.encounters.amend(self.id, [seq], command, reason=reason), command=False)
+
+    def override(self, seqs: tuple[int, ...], ruling: str) -> Outcome:
+        return self._settle(self.encounters.override(self.id, seqs, ruling=ruling), command=False)
+
+    def _settle(self, outcome: Outcome, *, command: bool) -> Outcome:
+        self.report(outcome)
+        self.after(outcome, command=command)
+        return outcome
+
+    def after(self, outcome: Outcome, *, command: bool) -> None:
+        """What the table does at once after an outcome; `command` is False after an undo,
+        amendment or override."""
+
+
+def make_owed_concentration_saves(table: DemoTable, outcome: Outcome) -> None:
+    for check in list(outcome.state.pending_checks):
+        table(ConcentrationSave(combatant=check.combatant))
