@@ -15,7 +15,7 @@ from combat.conditions import is_incapacitated, speed_of
 from combat.hitpoints import adjusted_damage
 from combat.state import Combatant, EncounterState
 
-__all__ = ["CHECKS", "turn_checks"]
+__all__ = ["CHECKS", "Check", "able", "first_of", "turn_checks"]
 
 Check = Callable[[EncounterState, Any, dict[str, Any]], "str | None"]
 
@@ -24,7 +24,8 @@ def _who(state: EncounterState, cid: str) -> Combatant | None:
     return state.combatants.get(cid)
 
 
-def _able(state: EncounterState, cid: str, doing: str) -> str | None:
+def able(state: EncounterState, cid: str, doing: str) -> str | None:
+    """Why `cid` could not have done `doing` (gone, down, incapacitated), or None."""
     c = _who(state, cid)
     if c is None:
         return f"{cid} is not in the fight any more"
@@ -35,7 +36,7 @@ def _able(state: EncounterState, cid: str, doing: str) -> str | None:
 
 
 def _attack(state: EncounterState, e: ev.AttackMade, ctx: dict[str, Any]) -> str | None:
-    problem = _able(state, e.attacker, "attack")
+    problem = able(state, e.attacker, "attack")
     if problem:
         return problem
     attacker = state.combatants[e.attacker]
@@ -61,7 +62,7 @@ def _attack(state: EncounterState, e: ev.AttackMade, ctx: dict[str, Any]) -> str
 def _acts(field: str, doing: str, resource: str | None = None) -> Check:
     def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
         cid = getattr(e, field)
-        problem = _able(state, cid, doing)
+        problem = able(state, cid, doing)
         if problem:
             return problem
         name = resource or getattr(e, "uses", None)
@@ -72,8 +73,21 @@ def _acts(field: str, doing: str, resource: str | None = None) -> Check:
     return check
 
 
+def first_of(*checks: Check) -> Check:
+    """A check that reports the first problem any of `checks` finds."""
+
+    def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
+        for one in checks:
+            problem = one(state, e, ctx)
+            if problem:
+                return problem
+        return None
+
+    return check
+
+
 def _moved(state: EncounterState, e: ev.Moved, ctx: dict[str, Any]) -> str | None:
-    problem = _able(state, e.combatant, "move")
+    problem = able(state, e.combatant, "move")
     if problem:
         return problem
     c = state.combatants[e.combatant]

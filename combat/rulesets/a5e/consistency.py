@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from combat import consistency, events as ev
-from combat.conditions import is_incapacitated
+from combat.consistency import Check, able, first_of
 from combat.hitpoints import adjusted_damage
 from combat.initiative import turn_order
 from combat.rulesets.a5e.actions import FreeActionTaken
@@ -43,37 +43,12 @@ from combat.state import Combatant, EncounterState
 
 __all__ = ["CHECKS", "still_surprised"]
 
-Check = Callable[[EncounterState, Any, dict[str, Any]], "str | None"]
 
 # What each way of spending the economy asks of a surprised participant (see surprise.py).
 _DOING = {"action": "act", "attack": "act", "bonus_action": "bonus", "reaction": "react"}
 
 
-def _who(state: EncounterState, cid: str) -> Combatant | None:
-    return state.combatants.get(cid)
 
-
-def _able(state: EncounterState, cid: str, doing: str) -> str | None:
-    c = _who(state, cid)
-    if c is None:
-        return f"{cid} is not in the fight any more"
-    if is_incapacitated(c):
-        why = c.status if c.status != "active" else "incapacitated"
-        return f"{c.name} is {why} now and could not {doing}"
-    return None
-
-
-def _first(*checks: Check) -> Check:
-    """The first problem any of `checks` finds."""
-
-    def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
-        for one in checks:
-            problem = one(state, e, ctx)
-            if problem:
-                return problem
-        return None
-
-    return check
 
 
 def still_surprised(state: EncounterState, c: Combatant) -> bool:
@@ -94,7 +69,7 @@ def _unsurprised(field: str, doing: Callable[[Any], str | None]) -> Check:
     """Surprised participants cannot move or act on their first turn, nor react until it is over."""
 
     def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
-        c = _who(state, getattr(e, field))
+        c = state.combatants.get(getattr(e, field))
         what = doing(e)
         if c is None or what is None or not still_surprised(state, c):
             return None
@@ -140,7 +115,7 @@ def _extra_movement(state: EncounterState, e: ExtraMovementSpent, ctx: dict[str,
 
 
 def _surprise_check(state: EncounterState, e: SurpriseCheckMade, ctx: dict[str, Any]) -> str | None:
-    c = _who(state, e.combatant)
+    c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
     notes = table(state)
@@ -161,12 +136,12 @@ def _sudden(state: EncounterState, e: SuddenActionDeclared, ctx: dict[str, Any])
     surprised = [c.name for c in state.combatants.values() if c.surprised]
     if surprised:
         return f"a sudden action means no one is surprised, but {surprised[0]} is"
-    rolled = [c.name for cid in e.instigators if (c := _who(state, cid)) is not None and c.initiative is not None]
+    rolled = [c.name for cid in e.instigators if (c := state.combatants.get(cid)) is not None and c.initiative is not None]
     return f"{rolled[0]} had already rolled initiative" if rolled else None
 
 
 def _surprise_ended(state: EncounterState, e: SurpriseEnded, ctx: dict[str, Any]) -> str | None:
-    c = _who(state, e.combatant)
+    c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
     return None if c.surprised else f"{c.name} was not surprised: there was no surprise to end"
@@ -175,14 +150,14 @@ def _surprise_ended(state: EncounterState, e: SurpriseEnded, ctx: dict[str, Any]
 def _turn_ended(state: EncounterState, e: ev.TurnEnded, ctx: dict[str, Any]) -> str | None:
     """'Surprised creatures ... are unable to use a reaction until after their first turn': the
     end of that turn ends the surprise (SurpriseEnded comes just before TurnEnded)."""
-    c = _who(state, e.combatant)
+    c = state.combatants.get(e.combatant)
     if c is None or not c.surprised or state.turn != c.id:
         return None
     return f"{c.name} was surprised, but the end of its first turn did not end the surprise"
 
 
 def _called(state: EncounterState, e: InitiativeCheckCalled, ctx: dict[str, Any]) -> str | None:
-    c = _who(state, e.combatant)
+    c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
     return f"{c.name} already had initiative {c.initiative}" if c.initiative is not None else None
@@ -204,7 +179,7 @@ def _reused(state: EncounterState, e: SurpriseCheckReused, ctx: dict[str, Any]) 
 
 def _tie_needed(state: EncounterState, e: RollOffNeeded, ctx: dict[str, Any]) -> str | None:
     for unit in e.units:
-        c = _who(state, unit[0])
+        c = state.combatants.get(unit[0])
         if c is None:
             return f"{unit[0]} is not in the fight any more"
         if c.initiative != e.total:
@@ -233,7 +208,7 @@ def _world_used(state: EncounterState, e: WorldActionUsed, ctx: dict[str, Any]) 
         return "the environment had already used its world action this round"
     struck = notes.struck.get(action.name, ())
     for cid in e.targets:
-        c = _who(state, cid)
+        c = state.combatants.get(cid)
         if c is None:
             return f"{cid} is not in the fight any more"
         if c.status == "dead":
@@ -248,7 +223,7 @@ def _recharge(state: EncounterState, e: RechargeRolled, ctx: dict[str, Any]) -> 
 
 
 def _suffered(state: EncounterState, e: WorldEffectSuffered, ctx: dict[str, Any]) -> str | None:
-    c = _who(state, e.combatant)
+    c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
     return f"{c.name} was already dead" if c.status == "dead" else None
@@ -261,7 +236,7 @@ def _pressed(state: EncounterState, e: AttackPressed, ctx: dict[str, Any]) -> st
     """'Before you take the Attack action, you can use a bonus action to designate one creature
     within your reach which is not currently the target of a Press the Attack action.'"""
     c = state.combatants[e.combatant]
-    target = _who(state, e.target)
+    target = state.combatants.get(e.target)
     if target is None:
         return f"{e.target} is not in the fight any more"
     if target.status == "dead":
@@ -303,7 +278,7 @@ def _tumbled(state: EncounterState, e: Tumbled, ctx: dict[str, Any]) -> str | No
 
 
 def _save_owed(state: EncounterState, e: ev.ConcentrationCheckRequired, ctx: dict[str, Any]) -> str | None:
-    c = _who(state, e.combatant)
+    c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
     return None if c.concentration is not None else f"{c.name} was not concentrating on anything"
@@ -317,7 +292,7 @@ def _save_made(state: EncounterState, e: ev.ConcentrationChecked, ctx: dict[str,
 
 
 def _acting(field: str, doing: str) -> Check:
-    return lambda state, e, ctx: _able(state, getattr(e, field), doing)
+    return lambda state, e, ctx: able(state, getattr(e, field), doing)
 
 
 _SHARED = consistency.CHECKS
@@ -325,13 +300,13 @@ _SHARED = consistency.CHECKS
 CHECKS: dict[type, Check] = {
     **_SHARED,
     **consistency.turn_checks(turn_order),
-    ev.AttackMade: _first(_SHARED[ev.AttackMade], _unsurprised("attacker", lambda e: _DOING.get(e.uses))),
-    ev.ActionTaken: _first(_SHARED[ev.ActionTaken], _unsurprised("combatant", lambda e: _DOING[e.uses])),
-    ev.BonusActionTaken: _first(_SHARED[ev.BonusActionTaken], _unsurprised("combatant", lambda e: "bonus")),
-    ev.ReactionTaken: _first(_SHARED[ev.ReactionTaken], _unsurprised("combatant", lambda e: "react")),
-    ev.Moved: _first(_acting("combatant", "move"), _unsurprised("combatant", lambda e: "move"), _moved),
-    ev.DamageTaken: _first(_SHARED[ev.DamageTaken], _damage),
-    ExtraMovementSpent: _first(_acting("combatant", "move"), _extra_movement),
+    ev.AttackMade: first_of(_SHARED[ev.AttackMade], _unsurprised("attacker", lambda e: _DOING.get(e.uses))),
+    ev.ActionTaken: first_of(_SHARED[ev.ActionTaken], _unsurprised("combatant", lambda e: _DOING[e.uses])),
+    ev.BonusActionTaken: first_of(_SHARED[ev.BonusActionTaken], _unsurprised("combatant", lambda e: "bonus")),
+    ev.ReactionTaken: first_of(_SHARED[ev.ReactionTaken], _unsurprised("combatant", lambda e: "react")),
+    ev.Moved: first_of(_acting("combatant", "move"), _unsurprised("combatant", lambda e: "move"), _moved),
+    ev.DamageTaken: first_of(_SHARED[ev.DamageTaken], _damage),
+    ExtraMovementSpent: first_of(_acting("combatant", "move"), _extra_movement),
     ev.SurpriseMarked: _marked,
     SurpriseCheckMade: _surprise_check,
     SuddenActionDeclared: _sudden,
@@ -345,10 +320,10 @@ CHECKS: dict[type, Check] = {
     RechargeRolled: _recharge,
     WorldEffectSuffered: _suffered,
     FreeActionTaken: _acting("combatant", "take a free action"),
-    AttackPressed: _first(_acting("combatant", "press the attack"), _unsurprised("combatant", lambda e: "bonus"), _pressed),
-    FellBack: _first(_acting("combatant", "fall back"), _unsurprised("combatant", lambda e: "react"), _fell_back),
-    Sprinted: _first(_acting("combatant", "sprint"), _unsurprised("combatant", lambda e: "act"), _sprinted),
-    Tumbled: _first(_acting("combatant", "tumble"), _unsurprised("combatant", lambda e: _DOING[e.uses]), _tumbled),
+    AttackPressed: first_of(_acting("combatant", "press the attack"), _unsurprised("combatant", lambda e: "bonus"), _pressed),
+    FellBack: first_of(_acting("combatant", "fall back"), _unsurprised("combatant", lambda e: "react"), _fell_back),
+    Sprinted: first_of(_acting("combatant", "sprint"), _unsurprised("combatant", lambda e: "act"), _sprinted),
+    Tumbled: first_of(_acting("combatant", "tumble"), _unsurprised("combatant", lambda e: _DOING[e.uses]), _tumbled),
     ev.ConcentrationCheckRequired: _save_owed,
     ev.ConcentrationChecked: _save_made,
 }

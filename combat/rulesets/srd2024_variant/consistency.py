@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from combat import consistency as shared
+from combat.consistency import Check, first_of
 from combat import events as ev
 from combat.conditions import is_incapacitated
 from combat.initiative import units, unresolved_ties
@@ -45,20 +46,7 @@ from .unarmed import grapple_dc
 
 __all__ = ["CHECKS"]
 
-Check = Callable[[EncounterState, Any, dict[str, Any]], "str | None"]
 
-
-def _first(*checks: Check) -> Check:
-    """The first problem any of `checks` finds."""
-
-    def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
-        for one in checks:
-            problem = one(state, e, ctx)
-            if problem:
-                return problem
-        return None
-
-    return check
 
 
 def _name(state: EncounterState, cid: str) -> str:
@@ -474,23 +462,23 @@ _ACTION_OPTIONS = frozenset(mounts.CONTROLLED_MOUNT_ACTIONS)
 CHECKS: dict[type, Check] = {
     **shared.CHECKS,
     **shared.turn_checks(mounts.acting_order),
-    ev.AttackMade: _first(
+    ev.AttackMade: first_of(
         shared.CHECKS[ev.AttackMade],
         _acts_on_turn("attacker"),
         _opportunity_open,
         _mount_limits("attacker", lambda e: False),
     ),
-    ev.ActionTaken: _first(
+    ev.ActionTaken: first_of(
         _mount_limits("combatant", lambda e: e.action in _ACTION_OPTIONS and e.uses == "action"),
         shared.CHECKS[ev.ActionTaken],
         _acts_on_turn("combatant"),
     ),
-    ev.BonusActionTaken: _first(
+    ev.BonusActionTaken: first_of(
         shared.CHECKS[ev.BonusActionTaken],
         _acts_on_turn("combatant"),
         _mount_limits("combatant", lambda e: False),
     ),
-    ev.ObjectInteracted: _first(shared.CHECKS[ev.ObjectInteracted], _acts_on_turn("combatant")),
+    ev.ObjectInteracted: first_of(shared.CHECKS[ev.ObjectInteracted], _acts_on_turn("combatant")),
     ev.Moved: _moved,
     ev.InitiativeSet: _initiative_set,
     ev.CombatEnded: _fight_ended,
