@@ -31,7 +31,10 @@ from combat.store import EventLog, Recorded, Snapshot, store_env
 
 __all__ = ["Encounters", "Outcome", "VersionConflict", "UnknownEncounter", "fold_records"]
 
-SNAPSHOT_INTERVAL = 500
+# Events between snapshots. A load from the store folds at most this many events after the
+# latest snapshot, so a fight of any length loads about as fast as one of this length; a
+# snapshot costs one row in the transaction of the command that crosses the line.
+SNAPSHOT_INTERVAL = 150
 
 
 class VersionConflict(RuleError):
@@ -112,11 +115,28 @@ class Encounters:
         expected_version: int | None = None,
     ) -> Outcome:
         with self._lock(encounter_id):
-            state = self.state(encounter_id)
-            if expected_version is not None and expected_version != state.version:
-                raise VersionConflict(expected_version, state.version)
-            events = decide(get_ruleset(state.ruleset), state, command, actor)
-            return self._append(encounter_id, state, events, actor)
+            # Decided on the cached state without asking the store whether another process
+            # appended since: if one did, the append finds its seq taken and we decide again
+            # on the fresh state (and a refusal is only trusted once the state is fresh).
+            state = self._cache.get(encounter_id)
+            if state is None or (expected_version is not None and expected_version != state.version):
+                return self._execute(encounter_id, self.state(encounter_id), command, actor, expected_version)
+            try:
+                return self._execute(encounter_id, state, command, actor, expected_version)
+            except VersionConflict:
+                pass
+            except RuleError:
+                if self.state(encounter_id) is state:
+                    raise
+            return self._execute(encounter_id, self.state(encounter_id), command, actor, expected_version)
+
+    def _execute(
+        self, encounter_id: UUID, state: EncounterState, command: Command, actor: str, expected_version: int | None
+    ) -> Outcome:
+        if expected_version is not None and expected_version != state.version:
+            raise VersionConflict(expected_version, state.version)
+        events = decide(get_ruleset(state.ruleset), state, command, actor)
+        return self._append(encounter_id, state, events, actor)
 
     def _append(self, encounter_id: UUID, state: EncounterState, events: list[Event], actor: str) -> Outcome:
         command_id = uuid.uuid4().hex
@@ -132,27 +152,31 @@ class Encounters:
             )
             for i, event in enumerate(events, start=1)
         ]
+        # The state after them is worked out before they are stored, so that a snapshot due
+        # now goes into the same transaction (None: they change the past, see below).
+        new_state = history.extend(state, records) if state.version else history.replay(records)
+        due = new_state is not None and self._snapshot_due(state, new_state)
         try:
-            self.log.save(*records)
+            self.log.append(records, self._snapshot_of(encounter_id, new_state) if due else None)
         except IntegrityError:
             # Another writer appended first: our decision was made on a stale state.
             self._cache.pop(encounter_id, None)
             actual = self.state(encounter_id).version
             raise VersionConflict(state.version, actual) from None
-        if not state.version:
-            new_state = history.replay(records)
-        else:
-            new_state = history.extend(state, records) or history.replay(list(self.log.events.get(encounter_id)))
+        if new_state is None:  # an undo or amendment: fold the whole log again
+            new_state = history.replay(list(self.log.events.get(encounter_id)))
+            if self._snapshot_due(state, new_state):
+                self.log.append([], self._snapshot_of(encounter_id, new_state))
         self._cache[encounter_id] = new_state
-        if new_state.version // SNAPSHOT_INTERVAL > state.version // SNAPSHOT_INTERVAL:
-            self._snapshot(encounter_id, new_state)
         return Outcome(records, new_state)
 
-    def _snapshot(self, encounter_id: UUID, state: EncounterState) -> None:
-        assert self.log.snapshots is not None
-        self.log.snapshots.put(
-            [Snapshot(originator_id=encounter_id, originator_version=state.version, timestamp=_now(), state=state)]
-        )
+    @staticmethod
+    def _snapshot_due(before: EncounterState, after: EncounterState) -> bool:
+        return after.version // SNAPSHOT_INTERVAL > before.version // SNAPSHOT_INTERVAL
+
+    @staticmethod
+    def _snapshot_of(encounter_id: UUID, state: EncounterState) -> Snapshot:
+        return Snapshot(originator_id=encounter_id, originator_version=state.version, timestamp=_now(), state=state)
 
     def _lock(self, encounter_id: UUID) -> threading.Lock:
         with self._locks_guard:

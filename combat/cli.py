@@ -276,6 +276,18 @@ def token(encounter: str, role: str, name: str, combatants: tuple[str, ...], db:
 
 
 @cli.command()
+@click.option("--quick", is_flag=True, help="Small sizes, under a minute: a smoke check (no thresholds).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--no-postgres", is_flag=True, help="Leave out the PostgreSQL service runs.")
+def bench(quick: bool, as_json: bool, no_postgres: bool) -> None:
+    """Measure replay, commands, loading, the HTTP service, memory and stream lag, each
+    against a floor or a peer measured in the same run (see docs/benchmarks.md)."""
+    from bench.__main__ import bench as run_bench
+
+    run_bench(quick, as_json, postgres=not no_postgres)
+
+
+@cli.command()
 @click.argument("ruleset_id", metavar="RULESET")
 @_one_line_errors
 def diagram(ruleset_id: str) -> None:

@@ -145,10 +145,13 @@ def extend(state: EncounterState, records: Sequence[Recorded]) -> EncounterState
     """Fold newly appended records onto `state`, or None when they change the past (refold)."""
     if any(isinstance(rec.event, HISTORY_TYPES) for rec in records):
         return None
+    if not records:
+        return state
     ruleset = get_ruleset(state.ruleset)
     for rec in records:
-        state = msgspec.structs.replace(evolve(ruleset, state, rec.event), version=rec.seq)
-    return state
+        state = evolve(ruleset, state, rec.event)
+    # As in `replay`, the version is set once at the end: no applier reads it.
+    return msgspec.structs.replace(state, version=records[-1].seq)
 
 
 def command_seqs(records: Sequence[Recorded], seqs: Iterable[int]) -> tuple[int, ...]:

@@ -7,15 +7,19 @@ PERSISTENCE_MODULE / POSTGRES_* settings select PostgreSQL instead.
 
 from __future__ import annotations
 
+import functools
 import os
+import time
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 import msgspec
 from eventsourcing.application import Application
-from eventsourcing.persistence import Mapper, StoredEvent
+from eventsourcing.persistence import ApplicationRecorder, EventStore, IntegrityError, InternalError, Mapper, StoredEvent
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
 from eventsourcing.utils import get_topic
 
 from combat.catalog import AnyEvent
@@ -69,12 +73,74 @@ class MsgspecMapper(Mapper[UUID]):
         return self._decoders[stored_event.topic].decode(stored_event.state)
 
 
+_uuid = functools.lru_cache(maxsize=4096)(UUID)
+T = TypeVar("T")
+
+
+def _creating_tables(construct: Callable[[], T], attempts: int = 5) -> T:
+    """Two processes starting at once on PostgreSQL race to create the same tables and
+    function ("tuple concurrently updated"); the loser finds them there on a later try."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return construct()
+        except (InternalError, IntegrityError):
+            if attempt == attempts:
+                raise
+            time.sleep(0.05 * attempt)
+    raise AssertionError("unreachable")
+
+
+class SQLiteLogRecorder(SQLiteApplicationRecorder):
+    """eventsourcing's SQLite recorder, with a snapshot written in the transaction of the
+    events it follows (as its process recorder writes tracking records): a snapshot then costs
+    a row, not a second commit. Each row read names its encounter's id: it is parsed once."""
+
+    snapshots_table: str | None = None
+
+    def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        ids = super()._insert_events(c, stored_events, **kwargs)
+        snapshot: StoredEvent | None = kwargs.get("snapshot")
+        if snapshot is not None and self.snapshots_table is not None:
+            # A snapshot is only ever a shortcut: one already there for that seq never fails the append.
+            c.execute(f"INSERT OR IGNORE INTO {self.snapshots_table} VALUES (?,?,?,?)",
+                      (snapshot.originator_id.hex, snapshot.originator_version, snapshot.topic, snapshot.state))
+        return ids
+
+    def convert_originator_id(self, originator_id: str) -> UUID | str:
+        return _uuid(originator_id) if self.datastore.originator_id_type == "uuid" else originator_id
+
+
 class EventLog(Application[UUID]):
     name = "combat"
     is_snapshotting_enabled = True
 
+    def __init__(self, env: Any = None) -> None:
+        super().__init__(env)
+        if isinstance(self.recorder, SQLiteLogRecorder) and self.snapshots is not None:
+            self.recorder.snapshots_table = self.snapshots.recorder.events_table_name  # type: ignore[attr-defined]
+
     def construct_mapper(self) -> Mapper[UUID]:
         return MsgspecMapper(transcoder=self.construct_transcoder())
+
+    def construct_recorder(self) -> ApplicationRecorder:
+        if isinstance(self.factory, SQLiteFactory):
+            self.factory.application_recorder_class = SQLiteLogRecorder  # unless the env names another
+            return super().construct_recorder()
+        return _creating_tables(super().construct_recorder)
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        return _creating_tables(super().construct_snapshot_store)
+
+    def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:
+        """Store an encounter's new records and the snapshot due after them, in one
+        transaction where the store allows it. Raises IntegrityError if a seq is taken."""
+        if snapshot is not None and isinstance(self.recorder, SQLiteLogRecorder) and self.recorder.snapshots_table:
+            self.events.put(records, snapshot=self.mapper.to_stored_event(snapshot))
+            return
+        if records:
+            self.events.put(records)
+        if snapshot is not None and self.snapshots is not None:
+            self.snapshots.put([snapshot])
 
 
 def store_env(db: str | os.PathLike[str] | None = None) -> dict[str, str]:

@@ -82,6 +82,13 @@ class Tokens:
         self.store.add(hash_token(token), grant)
         return token, grant
 
+    def remembered(self, request: Request, encounter_id: UUID) -> Grant | None:
+        """The grant of a token already seen for this encounter, without I/O; None otherwise
+        (unknown, missing, another encounter's: `grant_for` says which)."""
+        token = bearer_token(request)
+        grant = self.store.remembered(hash_token(token)) if token is not None else None
+        return grant if grant is not None and grant.encounter_id == encounter_id else None
+
     def grant_for(self, request: Request, encounter_id: UUID) -> Grant:
         """The grant of the request's token for this encounter; else 401 or 403 saying why."""
         token = bearer_token(request)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from uuid import UUID
 
+import anyio
 from litestar import Request
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
@@ -63,13 +64,13 @@ class Service:
             except VersionConflict:
                 if expected_version is not None or attempt == CONFLICT_RETRIES - 1:
                     raise
-        self.appended()
+        self.appended(grant.encounter_id)
         return outcome
 
-    def appended(self) -> None:
+    def appended(self, encounter_id: UUID) -> None:
         """Tell this process's streams at once (other processes hear it from the store)."""
         if self.follower is not None:
-            self.follower.poke()
+            self.follower.poke(encounter_id)
 
     def authorize(self, request: Request, encounter_id: UUID) -> Grant:
         try:
@@ -89,10 +90,16 @@ def parse_encounter_id(value: str) -> UUID:
                         allowed="the id returned by POST /encounters (a UUID)") from None
 
 
-def _grant(request: Request, encounter_id: FromPath[str], service: NamedDependency[Service]) -> Grant:
+async def _grant(request: Request, encounter_id: FromPath[str], service: NamedDependency[Service]) -> Grant:
     eid = parse_encounter_id(encounter_id)
     annotate(request, encounter=eid)
-    return service.authorize(request, eid)
+    # A token seen before is checked on the event loop: a trip to a worker thread costs more
+    # than the check itself. Only a token not yet seen goes to the store.
+    grant = service.tokens.remembered(request, eid)
+    if grant is None:
+        return await anyio.to_thread.run_sync(service.authorize, request, eid)
+    annotate(request, role=grant.role)
+    return grant
 
 
-DEPENDENCIES = {"grant": Provide(_grant, sync_to_thread=True)}
+DEPENDENCIES = {"grant": Provide(_grant)}

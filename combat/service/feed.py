@@ -6,9 +6,9 @@ reordered even if a wake-up is missed. The followers only make it prompt:
 
 - on PostgreSQL, eventsourcing's projection runner follows the application's notification
   log over LISTEN/NOTIFY, so an append by any process wakes the streams of every process;
-- on SQLite (no subscriptions there), a thread pulls the notification log with the reader
-  of eventsourcing's `system` module, at once when this process appended and every
-  `interval` seconds for other writers on the same file.
+- on SQLite (no subscriptions there), this process's own appends ring its streams at once,
+  and a thread pulls the notification log with the reader of eventsourcing's `system`
+  module every `interval` seconds for other writers on the same file.
 """
 
 from __future__ import annotations
@@ -76,6 +76,10 @@ class Hub:
                 if not waiters:
                     del self._waiters[encounter_id]
 
+    def watched(self) -> bool:
+        """Whether any stream of this process is waiting at all."""
+        return bool(self._waiters)
+
     def advanced(self, encounter_id: UUID) -> None:
         with self._guard:
             waiters = list(self._waiters.get(encounter_id, ()))
@@ -92,7 +96,7 @@ class Hub:
 
 
 class Follower(Protocol):
-    def poke(self) -> None: ...
+    def poke(self, encounter_id: UUID) -> None: ...
     def stop(self) -> None: ...
 
 
@@ -128,7 +132,7 @@ class PostgresFollower:
         )
         self._runner.__enter__()
 
-    def poke(self) -> None:
+    def poke(self, encounter_id: UUID) -> None:
         """Nothing to do: the append's NOTIFY reaches the runner, as it does other processes'."""
 
     def stop(self) -> None:
@@ -138,6 +142,7 @@ class PostgresFollower:
 class SQLiteFollower:
     def __init__(self, log: EventLog, hub: Hub, interval: float = 0.5):
         self._reader = NotificationLogReader(log.notification_log)
+        self._recorder = log.recorder
         self._position = log.recorder.max_notification_id() or 0
         self._hub = hub
         self._interval = interval
@@ -146,8 +151,9 @@ class SQLiteFollower:
         self._thread = threading.Thread(target=self._run, name="combat-log-pull", daemon=True)
         self._thread.start()
 
-    def poke(self) -> None:
-        self._wake.set()
+    def poke(self, encounter_id: UUID) -> None:
+        """This process appended: ring its streams now, rather than read back what it wrote."""
+        self._hub.advanced(encounter_id)
 
     def _run(self) -> None:
         while not self._stopping.is_set():
@@ -159,6 +165,13 @@ class SQLiteFollower:
                 log.warning("log pull failed", error=type(exc).__name__)
 
     def _pull(self) -> None:
+        if not self._hub.watched():
+            latest = self._recorder.max_notification_id() or self._position
+            if not self._hub.watched():
+                # Nobody to ring: skip what was appended up to now instead of reading it. A
+                # stream that subscribes after this reads the store itself before it waits.
+                self._position = latest
+                return
         for notifications in self._reader.select(start=self._position, inclusive_of_start=False):
             for notification in notifications:
                 self._hub.advanced(notification.originator_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import cast
 
 import msgspec
+from litestar import MediaType, Response
 
 from combat.application import Outcome
 from combat.interchange import to_line
@@ -14,6 +15,8 @@ from projections.state import state_view
 
 __all__ = ["view_of", "command_done"]
 
+_encoder = msgspec.json.Encoder()
+
 
 def view_of(state: EncounterState) -> StateView:
     """The state projection exactly as `projections.state` builds it. `StateView` describes
@@ -22,9 +25,12 @@ def view_of(state: EncounterState) -> StateView:
     return cast(StateView, state_view(state))
 
 
-def command_done(outcome: Outcome) -> CommandDone:
-    return CommandDone(
-        version=outcome.state.version,
-        events=[msgspec.json.decode(to_line(rec)) for rec in outcome.records],
-        state=view_of(outcome.state),
+def command_done(outcome: Outcome) -> Response[CommandDone]:
+    """`CommandDone` as JSON, encoded here: each event's log line already is JSON, so it is
+    spliced in as it is rather than decoded only for the framework to encode it again."""
+    body = b'{"version":%d,"events":[%s],"state":%s}' % (
+        outcome.state.version,
+        b",".join(to_line(rec) for rec in outcome.records),
+        _encoder.encode(view_of(outcome.state)),
     )
+    return Response(body, media_type=MediaType.JSON)  # type: ignore[arg-type]

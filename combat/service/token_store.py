@@ -89,6 +89,10 @@ class TokenStore:
                 ),
             )
 
+    def remembered(self, token_hash: str) -> Grant | None:
+        """The grant if it was found before (no I/O, so it can be asked on the event loop)."""
+        return self._cache.get(token_hash)
+
     def find(self, token_hash: str) -> Grant | None:
         found = self._cache.get(token_hash)
         if found is not None:

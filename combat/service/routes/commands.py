@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from litestar import Request, post
+from litestar import Request, Response, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
@@ -18,7 +18,7 @@ __all__ = ["ROUTES"]
 
 @post("/encounters/{encounter_id:str}/commands", status_code=200, sync_to_thread=True, tags=["commands"],
       operation_id="sendCommand", responses=documented(400, 401, 403, 404, 409, 422))
-def send_command(request: Request, grant: NamedDependency[Grant], data: JSONBody[CommandRequest], service: NamedDependency[Service]) -> CommandDone:
+def send_command(request: Request, grant: NamedDependency[Grant], data: JSONBody[CommandRequest], service: NamedDependency[Service]) -> Response[CommandDone]:
     """Send one command. The reply holds the events it appended and the state after them;
     a rejected command appends nothing."""
     annotate(request, command=command_type(data.command))

@@ -3,7 +3,7 @@ which anyone at the table may read. Each change is an appended event with its re
 
 from __future__ import annotations
 
-from litestar import get, post
+from litestar import Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
@@ -28,14 +28,14 @@ __all__ = ["ROUTES"]
 _ERRORS = documented(400, 401, 403, 404, 409, 422)
 
 
-def done(service: NamedDependency[Service], outcome: Outcome) -> CommandDone:
-    service.appended()
+def done(service: NamedDependency[Service], outcome: Outcome) -> Response[CommandDone]:
+    service.appended(outcome.records[0].originator_id)
     return command_done(outcome)
 
 
 @post("/encounters/{encounter_id:str}/undo", status_code=200, sync_to_thread=True, tags=["history"],
       operation_id="undo", responses=_ERRORS)
-def undo(grant: NamedDependency[Grant], data: JSONBody[UndoRequest], service: NamedDependency[Service]) -> CommandDone:
+def undo(grant: NamedDependency[Grant], data: JSONBody[UndoRequest], service: NamedDependency[Service]) -> Response[CommandDone]:
     """Retract everything the last command produced; undoing an undo is a redo."""
     require_gm(grant, "undo")
     return done(service, service.encounters.undo_last(grant.encounter_id, reason=data.reason))
@@ -43,7 +43,7 @@ def undo(grant: NamedDependency[Grant], data: JSONBody[UndoRequest], service: Na
 
 @post("/encounters/{encounter_id:str}/retract", status_code=200, sync_to_thread=True, tags=["history"],
       operation_id="retract", responses=_ERRORS)
-def retract(grant: NamedDependency[Grant], data: JSONBody[RetractRequest], service: NamedDependency[Service]) -> CommandDone:
+def retract(grant: NamedDependency[Grant], data: JSONBody[RetractRequest], service: NamedDependency[Service]) -> Response[CommandDone]:
     """Retract the events at `seqs` (retracting a retraction brings its events back)."""
     require_gm(grant, "retract events")
     outcome = service.encounters.retract(grant.encounter_id, data.seqs, reason=data.reason,
@@ -53,7 +53,7 @@ def retract(grant: NamedDependency[Grant], data: JSONBody[RetractRequest], servi
 
 @post("/encounters/{encounter_id:str}/amend", status_code=200, sync_to_thread=True, tags=["history"],
       operation_id="amend", responses=_ERRORS)
-def amend(grant: NamedDependency[Grant], data: JSONBody[AmendRequest], service: NamedDependency[Service]) -> CommandDone:
+def amend(grant: NamedDependency[Grant], data: JSONBody[AmendRequest], service: NamedDependency[Service]) -> Response[CommandDone]:
     """Replace the ruling at `seqs` by a corrected command, decided where the original stood."""
     require_gm(grant, "amend a ruling")
     outcome = service.encounters.amend(grant.encounter_id, data.seqs, data.command, reason=data.reason,
@@ -63,7 +63,7 @@ def amend(grant: NamedDependency[Grant], data: JSONBody[AmendRequest], service: 
 
 @post("/encounters/{encounter_id:str}/override", status_code=200, sync_to_thread=True, tags=["history"],
       operation_id="override", responses=_ERRORS)
-def override(grant: NamedDependency[Grant], data: JSONBody[OverrideRequest], service: NamedDependency[Service]) -> CommandDone:
+def override(grant: NamedDependency[Grant], data: JSONBody[OverrideRequest], service: NamedDependency[Service]) -> Response[CommandDone]:
     """Let events that conflict with a changed past stand, by the GM's ruling."""
     require_gm(grant, "override a conflict")
     return done(service, service.encounters.override(grant.encounter_id, data.seqs, ruling=data.ruling))

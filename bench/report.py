@@ -1,0 +1,104 @@
+"""The benchmark's result as a text table (one row per figure, beside its floor or peer, the
+ratio, the target and whether it was met) or as JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["rows", "text", "to_json"]
+
+Row = tuple[str, str, str, str, str]  # what, measured, floor or peer, ratio, target (met?)
+
+
+def _met(value: Any) -> str:
+    return {True: "met", False: "MISSED", None: "-"}[value]
+
+
+def _ms(value: float) -> str:
+    return f"{value:.2f} ms"
+
+
+def _replay(r: dict[str, Any]) -> list[Row]:
+    return [
+        (f"1. replay {r['events']:,} events", f"{r['replay_events_per_s']:,.0f} ev/s",
+         f"decode floor {r['decode_floor_events_per_s']:,.0f} ev/s", f"{r['ratio_to_floor']:.2f}x", f">= 0.5x: {_met(r['ratio_to_floor'] >= 0.5)}"),
+        ("", "", f"eventsourcing default {r['peer_events_per_s']:,.0f} ev/s", f"{r['ratio_to_peer']:.2f}x",
+         f"> 1x: {_met(r['ratio_to_peer'] > 1)}"),
+    ]
+
+
+def _commands(r: dict[str, Any]) -> list[Row]:
+    return [
+        (f"2. attack, fight of {r['fight_events'][0]:,} events, p50", _ms(r["p50_ms"]),
+         f"bare SQLite insert+commit {_ms(r['floor_p50_ms'])}", f"{r['ratio_p50']:.2f}x", ""),
+        ("   p99", _ms(r["p99_ms"]), f"bare SQLite insert+commit {_ms(r['floor_p99_ms'])}", f"{r['ratio_p99']:.2f}x",
+         f"<= 3x: {_met(r['met'])}"),
+    ]
+
+
+def _loading(r: dict[str, Any]) -> list[Row]:
+    cold, cached, tail = r["cold_ms"], r["cached_ms"], r["events_after_snapshot"]
+    return [
+        (f"3. load {r['large_events']:,} events ({tail['large']} after snapshot)", _ms(cold["large"]),
+         f"{r['small_events']} events {_ms(cold['small'])}", f"{r['ratio_large_to_small']:.2f}x", ""),
+        (f"   load {r['large_worst_events']:,} events ({tail['large_worst']} after snapshot)", _ms(cold["large_worst"]),
+         f"{r['small_events']} events {_ms(cold['small'])}", f"{r['ratio_large_worst_to_small']:.2f}x",
+         f"<= 2x: {_met(r['met'])}"),
+        ("   cached", _ms(cached["large"]), f"{r['small_events']} events {_ms(cached['small'])}",
+         f"{r['ratio_cached_large_to_small']:.2f}x", ""),
+    ]
+
+
+def _service(r: dict[str, Any], lag: dict[str, Any]) -> list[Row]:
+    out: list[Row] = []
+    for store in ("sqlite", "postgres"):
+        s = r[store]
+        if "skipped" in s:
+            out.append((f"4. service on {store}", "skipped", s["skipped"][:60], "", ""))
+            continue
+        label = (f"4. service on {store}: {s['processes']} process(es) at {s['server_cpu_percent']:.0f}% CPU, "
+                 f"{s['clients']} clients, {s['encounters']} encounters")
+        target = f">= 1,000/s, p99 <= 25 ms: {_met(r['met'])}" if store == "sqlite" else ""
+        out.append((label, f"{s['commands_per_s']:,.0f} commands/s", f"p50 {_ms(s['p50_ms'])}", f"p99 {_ms(s['p99_ms'])}", target))
+    for store in ("sqlite", "postgres"):
+        s = lag[store]
+        if "skipped" in s:
+            continue
+        out.append((f"6. stream lag on {store}, p50 / p99", f"{_ms(s['p50_ms'])} / {_ms(s['p99_ms'])}",
+                    f"command reply {_ms(s['reply_p50_ms'])} / {_ms(s['reply_p99_ms'])}",
+                    f"{s['ratio_p50_to_reply']:.2f}x", ""))
+    return out
+
+
+def _memory(r: dict[str, Any]) -> list[Row]:
+    return [
+        (f"5. memory per cached encounter of {r['events_each']:,} events",
+         f"{r['traced_bytes_per_encounter'] / 1024:.1f} KiB (RSS {r['rss_bytes_per_encounter'] / 1024:.1f})",
+         f"its stored log {r['stored_log_bytes'] / 1024:.0f} KiB", f"{r['ratio_traced_to_log']:.3f}x", ""),
+    ]
+
+
+def rows(result: dict[str, Any]) -> list[Row]:
+    return [*_replay(result["replay"]), *_commands(result["commands"]), *_loading(result["loading"]),
+            *_service(result["service"], result["lag"]), *_memory(result["memory"])]
+
+
+def text(result: dict[str, Any]) -> str:
+    m = result["machine"]
+    head = (f"combat bench{' --quick' if result['quick'] else ''}: {m['date']}, Python {m['python']}, "
+            f"{m['usable_cpus']} of {m['cpu_count']} CPUs, {m['memory']} memory, {m['platform']}")
+    table = [("figure", "measured", "floor or peer", "ratio", "target"), *rows(result)]
+    widths = [max(len(row[i]) for row in table) for i in range(5)]
+    lines = [head, ""]
+    for n, row in enumerate(table):
+        lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    if result["quick"]:
+        lines += ["", "--quick: small sizes for a smoke check; the targets are for the full run."]
+    return "\n".join(lines)
+
+
+def to_json(result: dict[str, Any]) -> str:
+    return json.dumps(result, indent=2, sort_keys=True)

@@ -1,0 +1,36 @@
+"""`combat bench --quick`: the smoke check CI runs. "--quick finishes in under a minute for a
+smoke check in CI (no thresholds asserted in CI)": so this checks only that every section
+is there with real numbers, never how fast anything was."""
+
+from __future__ import annotations
+
+import math
+
+from bench import report, suite
+
+FIGURES = {
+    "replay": ("replay_events_per_s", "decode_floor_events_per_s", "peer_events_per_s"),
+    "commands": ("p50_ms", "p99_ms", "floor_p50_ms", "floor_p99_ms"),
+    "loading": ("ratio_large_to_small", "ratio_large_worst_to_small", "ratio_cached_large_to_small"),
+    "memory": ("traced_bytes_per_encounter", "stored_log_bytes"),
+}
+PER_STORE = {"service": ("commands_per_s", "p50_ms", "p99_ms"), "lag": ("p50_ms", "p99_ms", "reply_p50_ms")}
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, (int, float)) and math.isfinite(value) and value > 0
+
+
+def test_the_quick_benchmark_reports_every_section_with_numbers_and_a_verdict_on_each_target(tmp_path):
+    result = suite.run(quick=True, workdir=tmp_path)
+
+    for section, keys in FIGURES.items():
+        assert all(_positive(result[section][key]) for key in keys), (section, result[section])
+    for section, keys in PER_STORE.items():
+        assert all(_positive(result[section]["sqlite"][key]) for key in keys), (section, result[section])
+        postgres = result[section]["postgres"]  # measured, or skipped saying why
+        assert postgres.get("skipped") or all(_positive(postgres[key]) for key in keys), postgres
+    for section in ("replay", "commands", "loading", "service"):
+        assert isinstance(result[section]["met"], bool) and result[section]["target"]
+    assert result["machine"]["usable_cpus"] >= 1
+    assert "1. replay" in report.text(result) and '"commands"' in report.to_json(result)
