@@ -20,7 +20,7 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.application import Encounters, Outcome
-from combat.demos.table import DemoTable, make_owed_concentration_saves
+from combat.demos.table import DemoTable, make_owed_concentration_saves, standing_foes, weakest_foe
 from combat.commands import (
     AddCombatant,
     Attack,
@@ -54,7 +54,7 @@ from combat.rulesets.a5e.world_actions import (
     WorldTarget,
     owed_recharges,
 )
-from combat.state import Combatant, EncounterState
+from combat.state import Combatant
 from combat.store import Recorded
 
 __all__ = ["run_demo", "DEMO_PARTY", "DEMO_BANDITS"]
@@ -188,18 +188,8 @@ def _recharge_disputed(table: _Table, regained: Recorded) -> None:
         RollRecharge(action=FLAME_BURST, faces=(RECHARGE_REROLLED,)),
         reason=f"the recharge die landed cocked against a tankard; rolled again it shows {RECHARGE_REROLLED}",
     )
-    conflicts = tuple(c.seq for c in outcome.state.conflicts)
-    if conflicts:
-        table.override(conflicts, ruling="the flames had already leapt from the bins: the burst stands")
+    table.let_stand(outcome, ruling="the flames had already leapt from the bins: the burst stands")
 
-
-def _foes(state: EncounterState, c: Combatant) -> list[Combatant]:
-    return [f for f in state.combatants.values() if f.side != c.side and f.status == "active"]
-
-
-def _weakest(state: EncounterState, c: Combatant) -> Combatant | None:
-    foes = _foes(state, c)
-    return min(foes, key=lambda f: (f.hp, f.id)) if foes else None
 
 
 def _play_turn(table: _Table, c: Combatant) -> None:
@@ -218,7 +208,7 @@ def _attack_all(table: _Table, cid: str, make: Callable[[Combatant], Command]) -
         me = table.state.combatants[cid]
         if not (me.economy.action or me.economy.attacks_left) or is_incapacitated(me):
             return
-        target = _weakest(table.state, me)
+        target = weakest_foe(table.state, me)
         if target is None:
             return
         table(make(target))
@@ -227,7 +217,7 @@ def _attack_all(table: _Table, cid: str, make: Callable[[Combatant], Command]) -
 def _aria(table: _Table, cid: str) -> None:
     state = table.state
     captain = state.combatants["captain"]
-    target = captain if captain.status == "active" else _weakest(state, state.combatants[cid])
+    target = captain if captain.status == "active" else weakest_foe(state, state.combatants[cid])
     if target is None:
         return
     if not any(p.target == target.id for p in a5e_table(state).presses):
@@ -243,7 +233,7 @@ def _aria(table: _Table, cid: str) -> None:
         me = table.state.combatants[cid]
         foe = table.state.combatants[target.id]
         if foe.status != "active":
-            foe = _weakest(table.state, me)
+            foe = weakest_foe(table.state, me)
         if foe is None or not (me.economy.action or me.economy.attacks_left):
             return
         table(MakeAttack(attacker=cid, target=foe.id, flanking_with=flank if foe.id == target.id else None))
@@ -265,7 +255,7 @@ def _tomas(table: _Table, cid: str) -> None:
 def _lyra(table: _Table, cid: str) -> None:
     state = table.state
     me = state.combatants[cid]
-    bandit = next((f for f in _foes(state, me) if f.id != "captain"), None)
+    bandit = next((f for f in standing_foes(state, me) if f.id != "captain"), None)
     blessed = state.combatants["tomas"].concentration is not None
     if bandit is not None and state.round % 2 == 0:
         # She dives through a bandit's space to reach the captain's flank (she is Small).

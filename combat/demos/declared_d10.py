@@ -20,7 +20,7 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.application import Encounters, Outcome
-from combat.demos.table import DemoTable
+from combat.demos.table import DemoTable, standing_foes, weakest_foe
 from combat.commands import AddCombatant, BeginCombat, EndCombat, EndTurn, Heal
 from combat.events import AttackProfile, CombatantSpec
 from combat.rulesets.declared_d10.actions import D10Disengage, D10Move, D10ParryDodge, D10Sneak, D10SprintFlee, D10UseItem
@@ -163,9 +163,7 @@ def _review_the_surprise_round(table: _Table) -> None:
             D10Attack(attacker="larry", target="grukk", attack="Fire Bolt"),
             reason="then the bolt flew at Grukk, rolled with the same dice",
         )
-    conflicts = tuple(c.seq for c in outcome.state.conflicts)
-    if conflicts:
-        table.override(conflicts, ruling="what else happened at the table stands")
+    table.let_stand(outcome, ruling="what else happened at the table stands")
 
 
 # -- between rounds: the GM's timer and what it sets off -------------------------------------
@@ -200,17 +198,9 @@ def _standing(state: EncounterState, side: str) -> list[Combatant]:
     return [c for c in state.combatants.values() if c.side == side and c.status == "active"]
 
 
-def _foes_of(state: EncounterState, c: Combatant) -> list[Combatant]:
-    return [f for f in state.combatants.values() if f.side != c.side and f.status == "active"]
-
-
-def _weakest(state: EncounterState, c: Combatant) -> Combatant | None:
-    foes = _foes_of(state, c)
-    return min(foes, key=lambda f: (f.hp, f.id)) if foes else None
-
 
 def _toughest(state: EncounterState, c: Combatant) -> Combatant | None:
-    foes = _foes_of(state, c)
+    foes = standing_foes(state, c)
     return max(foes, key=lambda f: (f.hp, f.id)) if foes else None
 
 
@@ -221,7 +211,7 @@ ENGAGED = {"ogre-1": "bob", "ogre-2": "tammy", "grukk": "bob", "goblin-1": "carl
 
 def _plan(state: EncounterState, c: Combatant) -> tuple[str, str | None, str]:
     """What the player (or the GM, for a creature) declares for `c` this round."""
-    weakest, toughest = _weakest(state, c), _toughest(state, c)
+    weakest, toughest = weakest_foe(state, c), _toughest(state, c)
     hurt = c.hp * 3 <= c.max_hp
     if c.has("grappled"):
         return "grapple", None, "tries to break free"
@@ -238,7 +228,7 @@ def _plan(state: EncounterState, c: Combatant) -> tuple[str, str | None, str]:
     if c.id == "bob":
         if hurt:
             return "parry_dodge", None, "holds the line behind his shield"
-        goblins = [f for f in _foes_of(state, c) if f.group == "goblins"]
+        goblins = [f for f in standing_foes(state, c) if f.group == "goblins"]
         if goblins and state.round >= 3:
             return "attack", goblins[0].id, "knocks one out for questioning"
         return "attack", toughest.id, ""
@@ -324,7 +314,7 @@ def _attack(table: _Table, c: Combatant, declared: Declaration) -> None:
 def _ask_for_a_new_target(table: _Table, c: Combatant, declared: Declaration) -> Combatant | None:
     """The declared target is down. A bow or a spell can shift aim a little; a charge cannot."""
     state = table.state
-    new = _weakest(state, c)
+    new = weakest_foe(state, c)
     if new is None:
         return None
     fallen = state.combatants[declared.target].name if declared.target in state.combatants else "the target"
@@ -381,5 +371,5 @@ def _use_item(table: _Table, c: Combatant, declared: Declaration) -> None:
 def _flee(table: _Table, c: Combatant, declared: Declaration) -> None:
     if c.has("grappled"):
         return
-    foes = tuple(f.id for f in _foes_of(table.state, c))[:2]
+    foes = tuple(f.id for f in standing_foes(table.state, c))[:2]
     table(D10SprintFlee(combatant=c.id, flee_from=foes, leaves_battlefield=True, detail="over the ravine bridge"))

@@ -187,9 +187,7 @@ def _review_round_one(table: _Table) -> None:
         kind(attacker=routine.attacker, target=routine.target, bonus=-2, **fields),
         reason=f"{table.state.combatants[routine.attacker].name} was fighting knee-deep in the ford: -2 to hit",
     )
-    conflicts = tuple(c.seq for c in outcome.state.conflicts)
-    if conflicts:
-        table.override(conflicts, ruling="what happened at the table stands")
+    table.let_stand(outcome, ruling="what happened at the table stands")
 
 
 # -- reading the map ----------------------------------------------------------------------

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.application import Encounters, Outcome
-from combat.demos.table import DemoTable, make_owed_concentration_saves
+from combat.demos.table import DemoTable, make_owed_concentration_saves, weakest_foe
 from combat.commands import (
     AddCombatant,
     ApplyCondition,
@@ -32,7 +32,7 @@ from combat.commands import (
 from combat.conditions import is_incapacitated
 from combat.events import AttackMade, AttackProfile, CombatantSpec, ConditionSpec, DiceRolled
 from combat.initiative import unresolved_ties
-from combat.state import Combatant, EncounterState
+from combat.state import Combatant
 
 __all__ = ["run_demo", "DEMO_PARTY", "DEMO_MONSTERS"]
 
@@ -134,18 +134,8 @@ def _review_round_one(table: _Table) -> None:
                roll_bonus="1d4" if rolled.notation.endswith("+1d4") else None),
         reason=f"{table.state.combatants[hit.target].name} was behind a tree: half cover",
     )
-    conflicts = tuple(c.seq for c in outcome.state.conflicts)
-    if conflicts:
-        table.override(conflicts, ruling="what happened at the table stands")
+    table.let_stand(outcome, ruling="what happened at the table stands")
 
-
-def _foes(state: EncounterState, c: Combatant) -> list[Combatant]:
-    return [f for f in state.combatants.values() if f.side != c.side and f.status == "active"]
-
-
-def _weakest(state: EncounterState, c: Combatant) -> Combatant | None:
-    foes = _foes(state, c)
-    return min(foes, key=lambda f: (f.hp, f.id)) if foes else None
 
 
 def _play_turn(table: _Table, c: Combatant) -> None:
@@ -163,7 +153,7 @@ def _attack_all(table: _Table, cid: str, attack: str | None = None, prefer: str 
         if not (me.economy.action or me.economy.attacks_left) or is_incapacitated(me):
             return
         preferred = table.state.combatants.get(prefer or "")
-        target = preferred if preferred and preferred.status == "active" else _weakest(table.state, me)
+        target = preferred if preferred and preferred.status == "active" else weakest_foe(table.state, me)
         if target is None:
             return
         table(Attack(attacker=cid, target=target.id, attack=attack, roll_bonus="1d4" if blessed else None))
@@ -173,7 +163,7 @@ def _fighter(table: _Table, cid: str) -> None:
     me = table.state.combatants[cid]
     if cid == "aria" and table.state.round == 1:
         # Aria swings before closing the distance; the GM takes it back and she moves first.
-        target = _weakest(table.state, me)
+        target = weakest_foe(table.state, me)
         if target is not None:
             table(Attack(attacker=cid, target=target.id))
             table.undo("Aria was still 10 ft away: she has to move first")

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.application import Encounters, Outcome
-from combat.demos.table import DemoTable, make_owed_concentration_saves
+from combat.demos.table import DemoTable, make_owed_concentration_saves, weakest_foe
 from combat.commands import (
     AddCombatant,
     Attack,
@@ -222,18 +222,12 @@ def _review_round_one(table: _Table) -> None:
             UnarmedStrike(attacker=made.attacker, target=made.target, option=made.option, shove="push", opportunity=made.opportunity),
             reason=f"the {made.option} DC is {grapple_dc(3, 2)} with Strength +3, not {made.dc}",
         )
-    left = tuple(c.seq for c in outcome.state.conflicts)
-    if left:
-        table.override(left, ruling="what happened at the table stands")
+    table.let_stand(outcome, ruling="what happened at the table stands")
 
 
 def _foes(state: EncounterState, c: Combatant) -> list[Combatant]:
     return [f for f in state.combatants.values() if f.side != c.side and f.status == "active" and f.id != "thunder"]
 
-
-def _weakest(state: EncounterState, c: Combatant) -> Combatant | None:
-    foes = _foes(state, c)
-    return min(foes, key=lambda f: (f.hp, f.id)) if foes else None
 
 
 def _me(table: _Table, cid: str) -> Combatant:
@@ -273,7 +267,7 @@ def _attack_all(table: _Table, cid: str, attack: str | None = None, prefer: str 
         if not (me.economy.action or me.economy.attacks_left):
             return
         preferred = table.state.combatants.get(prefer or "")
-        target = preferred if preferred and preferred.status == "active" else _weakest(table.state, me)
+        target = preferred if preferred and preferred.status == "active" else weakest_foe(table.state, me, _foes(table.state, me))
         if target is None:
             return
         blessed = cid in ("aria", "bran") and _me(table, "tomas").concentration is not None
@@ -369,7 +363,8 @@ def _bugbear(table: _Table, cid: str) -> None:
     if victim is None or victim.status != "active":
         if victim is not None:
             table(ReleaseGrapple(grappler=cid, target=victim.id))
-        target = _weakest(table.state, _me(table, cid))
+        me = _me(table, cid)
+        target = weakest_foe(table.state, me, _foes(table.state, me))
         if target is None or target.size not in ("small", "medium", "large") or mount_of(table.state, target.id):
             _attack_all(table, cid)
             return

@@ -8,9 +8,9 @@ from uuid import UUID
 
 from combat.application import Encounters, Outcome
 from combat.commands import Command, ConcentrationSave
-from combat.state import EncounterState
+from combat.state import Combatant, EncounterState
 
-__all__ = ["DemoTable", "make_owed_concentration_saves"]
+__all__ = ["DemoTable", "make_owed_concentration_saves", "standing_foes", "weakest_foe"]
 
 
 class DemoTable:
@@ -35,6 +35,12 @@ class DemoTable:
     def override(self, seqs: tuple[int, ...], ruling: str) -> Outcome:
         return self._settle(self.encounters.override(self.id, seqs, ruling=ruling), command=False)
 
+    def let_stand(self, outcome: Outcome, ruling: str) -> None:
+        """The GM's ruling on whatever a change to the past left in conflict: it stands."""
+        conflicts = tuple(c.seq for c in outcome.state.conflicts)
+        if conflicts:
+            self.override(conflicts, ruling=ruling)
+
     def _settle(self, outcome: Outcome, *, command: bool) -> Outcome:
         self.report(outcome)
         self.after(outcome, command=command)
@@ -48,3 +54,13 @@ class DemoTable:
 def make_owed_concentration_saves(table: DemoTable, outcome: Outcome) -> None:
     for check in list(outcome.state.pending_checks):
         table(ConcentrationSave(combatant=check.combatant))
+
+
+def standing_foes(state: EncounterState, c: Combatant) -> list[Combatant]:
+    return [f for f in state.combatants.values() if f.side != c.side and f.status == "active"]
+
+
+def weakest_foe(state: EncounterState, c: Combatant, foes: list[Combatant] | None = None) -> Combatant | None:
+    """The standing foe with the fewest HP (ties by id, so a seed always plays the same)."""
+    foes = standing_foes(state, c) if foes is None else foes
+    return min(foes, key=lambda f: (f.hp, f.id)) if foes else None
