@@ -17,6 +17,7 @@ __all__ = [
     "require_turn",
     "require_able",
     "start_round",
+    "first_turn",
     "start_turn",
     "advance",
     "end_fight_if_decided",
@@ -47,9 +48,25 @@ def require_able(c: Combatant, doing: str) -> None:
 
 def start_round(tx: Tx, order: OrderFn) -> None:
     tx.emit(RoundStarted(round=tx.state.round + 1))
-    first = order(tx.state, False)
-    if first:
-        start_turn(tx, first[0])
+    first_turn(tx, order)
+
+
+def first_turn(tx: Tx, order: OrderFn) -> None:
+    """Start the round's first turn, passing over the dead."""
+    _next_turn(tx, order(tx.state, True))
+
+
+def _next_turn(tx: Tx, candidates: list[str]) -> bool:
+    """Start the first living candidate's turn; False if none is left this round."""
+    for cid in candidates:
+        if tx.state.combatants[cid].status != "dead":
+            start_turn(tx, cid)
+            return True
+        # A dead creature's turn never comes, but what lasts "until the start (or end) of its
+        # turn" still runs out when that turn would have.
+        expire_conditions(tx, cid, "start")
+        expire_conditions(tx, cid, "end")
+    return False
 
 
 def start_turn(tx: Tx, cid: str) -> None:
@@ -69,10 +86,7 @@ def advance(tx: Tx, order: OrderFn, new_round: Callable[[Tx], None] | None = Non
         tx.emit(TurnEnded(combatant=current))
         expire_conditions(tx, current, "end")
     full = order(tx.state, True)
-    after = full[full.index(current) + 1 :] if current in full else []
-    living = [cid for cid in after if tx.state.combatants[cid].status != "dead"]
-    if living:
-        start_turn(tx, living[0])
+    if _next_turn(tx, full[full.index(current) + 1 :] if current in full else []):
         return
     tx.emit(RoundEnded(round=tx.state.round))
     if new_round is None:

@@ -101,3 +101,22 @@ def test_a_creature_freed_at_the_start_of_its_turn_has_its_full_speed():
     assert t.state.turn == "goblin" and not t["goblin"].has("restrained")
     t.do(Move(combatant="goblin", feet=30))
     assert t["goblin"].economy.moved == 30
+
+
+def test_a_condition_timed_by_a_dead_creatures_turn_ends_when_that_turn_would_have_come():
+    """Durations 'end at the start or end of a named creature's turn'; a dead creature's turn
+    never comes, so what it timed runs out when its place in the order is passed over."""
+    from combat.commands import ApplyCondition, Attack, EndTurn
+    from combat.events import ConditionEnded, ConditionSpec
+    from tests.conftest import Table, monster, of_type, pc
+
+    t = Table().add(pc("aria"), monster("goblin", max_hp=5), monster("orc", max_hp=30)).start(
+        {"aria": 18, "goblin": 10, "orc": 5}
+    )
+    t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="frightened", source="goblin", ends="end", ends_on="goblin")))
+    t.do(Attack(attacker="aria", target="goblin", faces=(15, 16), damage_faces=(6,)))  # frightened: Disadvantage
+    assert t["goblin"].status == "dead" and t["aria"].has("frightened")
+    events = t.do(EndTurn(combatant="aria"))
+    [ended] = of_type(events, ConditionEnded)
+    assert ended.target == "aria" and ended.condition == "frightened" and "Goblin" in ended.reason
+    assert t.state.turn == "orc" and not t["aria"].has("frightened")

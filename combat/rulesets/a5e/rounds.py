@@ -40,9 +40,7 @@ def start_round(tx: Tx) -> None:
 
 
 def _first_turn(tx: Tx) -> None:
-    first = turn_order(tx.state, False)
-    if first:
-        turns.start_turn(tx, first[0])
+    turns.first_turn(tx, turn_order)
 
 
 def _end_world_step(tx: Tx, cmd: EndWorldStep) -> None:
