@@ -8,7 +8,7 @@ without them the service rolls from the encounter's seed.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -30,19 +30,41 @@ def trigger_of(command_type: type) -> str:
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag=_snake, tag_field="type"):
+    """Who may send a command is data on its class: the GM always; a player when every
+    combatant named in its `actor_fields` is one of theirs, unless it is `gm_only`."""
+
+    actor_fields: ClassVar[tuple[str, ...]] = ("combatant", "attacker")
+
+    gm_only: ClassVar[bool] = False
+
     @classmethod
     def trigger(cls) -> str:
         return trigger_of(cls)
+
+    def actors(self) -> frozenset[str]:
+        """The combatants this command acts as (empty: nobody's, so the GM's)."""
+        named: set[str] = set()
+        for name in type(self).actor_fields:
+            value = getattr(self, name, None)
+            if isinstance(value, str):
+                named.add(value)
+            elif isinstance(value, tuple):
+                named.update(v for v in value if isinstance(v, str))
+        return frozenset(named)
 
 
 # -- set-up, surprise, initiative ----------------------------------------------------------
 
 
 class AddCombatant(Command, frozen=True, kw_only=True):
+    gm_only: ClassVar[bool] = True
+
     combatant: CombatantSpec
 
 
 class RemoveCombatant(Command, frozen=True, kw_only=True):
+    gm_only: ClassVar[bool] = True
+
     combatant: str
     reason: str = ""
 
@@ -65,6 +87,8 @@ class RollInitiative(Command, frozen=True, kw_only=True):
 
 class OrderTie(Command, frozen=True, kw_only=True):
     """Settle a tie: the tied combatants (or groups) from first to last."""
+
+    actor_fields: ClassVar[tuple[str, ...]] = ("order",)  # players order a tie of their own characters
 
     order: tuple[str, ...]
 

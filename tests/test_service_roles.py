@@ -17,13 +17,15 @@ from combat.commands import (
     Damage,
     EndTurn,
     Move,
+    OrderTie,
     RemoveCombatant,
     Ruling,
     SavingThrow,
     TakeAction,
 )
 from combat.events import ConditionSpec
-from combat.service.auth import acting_combatants
+from combat.service.auth import Grant, check_command
+from combat.service.errors import ApiError
 from tests.conftest import monster
 from tests.test_service_fixtures import bearer, client, open_fight, set_the_scene  # noqa: F401  (fixture)
 
@@ -157,10 +159,30 @@ def test_tokens_are_stored_only_as_hashes_and_never_in_the_log(fight, tmp_path):
 
 
 def test_the_acting_combatant_is_read_from_the_command_fields_that_name_the_actor():
-    assert acting_combatants(Attack(attacker="aria", target="goblin")) == {"aria"}
-    assert acting_combatants(ConcentrationSave(combatant="brom")) == {"brom"}
-    assert acting_combatants(Damage(target="aria", damage_type="fire", amount=1)) == set()
-    assert acting_combatants(AddCombatant(combatant=monster("wolf"))) == set()
+    assert Attack(attacker="aria", target="goblin").actors() == {"aria"}
+    assert ConcentrationSave(combatant="brom").actors() == {"brom"}
+    assert Damage(target="aria", damage_type="fire", amount=1).actors() == set()
+    assert AddCombatant(combatant=monster("wolf")).actors() == set() and AddCombatant.gm_only
+    assert OrderTie(order=("aria", "brom")).actors() == {"aria", "brom"}
+
+
+def test_who_may_send_a_command_is_declared_by_each_rulesets_commands():
+    """A player may order a tie of their own characters and mount their own rider, but never
+    send the GM's ruling on a changed declaration, even about their own character."""
+    from combat.rulesets.declared_d10.declarations import D10RuleOnChange
+    from combat.rulesets.srd2024_variant.mounts import Mount
+
+    sam = Grant(encounter_id=uuid.uuid4(), role="player", name="Sam", combatants=frozenset({"aria", "brom"}))
+    check_command(sam, OrderTie(order=("brom", "aria")))
+    check_command(sam, Mount(rider="aria", mount="thunder"))
+    for command in (
+        D10RuleOnChange(combatant="aria", allowed=True, ruling="fine"),
+        OrderTie(order=("aria", "goblin")),
+        Mount(rider="goblin", mount="wolf"),
+    ):
+        with pytest.raises(ApiError) as caught:
+            check_command(sam, command)
+        assert caught.value.code in {"auth/gm-command", "auth/not-your-combatant"}
 
 
 def test_an_unknown_encounter_is_404_before_any_token_check(client):

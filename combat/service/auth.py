@@ -25,13 +25,10 @@ from combat.service.errors import ApiError
 from combat.service.token_store import Grant, TokenStore
 
 __all__ = [
-    "Grant", "new_token", "hash_token", "bearer_token", "Tokens", "require_gm", "check_command", "acting_combatants",
+    "Grant", "new_token", "hash_token", "bearer_token", "Tokens", "require_gm", "check_command",
     "command_type",
 ]
 
-ACTOR_FIELDS = ("combatant", "attacker")
-# Commands that name a combatant but are the GM's to send, even for a player's own character.
-GM_ONLY = frozenset({"add_combatant", "remove_combatant"})
 _NAME = re.compile(r"^\S(.{0,62}\S)?$")
 _COMBATANT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 HOW = "Authorization: Bearer <token> (the gm_token from POST /encounters, or one from POST /encounters/{id}/tokens)"
@@ -113,10 +110,6 @@ def command_type(command: Command) -> str:
     return str(type(command).__struct_config__.tag)
 
 
-def acting_combatants(command: Command) -> set[str]:
-    return {v for f in ACTOR_FIELDS if isinstance(v := getattr(command, f, None), str)}
-
-
 def check_command(grant: Grant, command: Command) -> None:
     """May this token send this command? The rules themselves are the decider's."""
     if grant.role == "gm":
@@ -125,8 +118,8 @@ def check_command(grant: Grant, command: Command) -> None:
         raise ApiError(403, "auth/read-only", f"a {grant.role} token only reads", allowed="GET requests")
     trigger = command_type(command)
     yours = ", ".join(sorted(grant.combatants))
-    actors = acting_combatants(command)
-    if trigger in GM_ONLY or not actors:
+    actors = command.actors()  # who may send what is declared on each command class
+    if type(command).gm_only or not actors:
         raise ApiError(403, "auth/gm-command", f"'{trigger}' is the GM's to send",
                        allowed=f"commands acting as {yours} (move, attack, take_action, end_turn, ...)")
     strangers = sorted(actors - grant.combatants)

@@ -12,6 +12,8 @@ existing score for initiative."
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
 from combat.commands import Command, Faces, RollInitiative
@@ -67,6 +69,8 @@ def normalize_check(check: str) -> str:
 class CallInitiativeCheck(Command, frozen=True, kw_only=True):
     """The Narrator calls for a different initiative check for one participant, e.g.
     Wisdom (Perception) +5 for the scout spotting a hidden threat."""
+
+    gm_only: ClassVar[bool] = True  # the Narrator decides which check
 
     combatant: str
     check: str

@@ -15,6 +15,8 @@ Extra movement from Dash or Sprint adds to every speed alike.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
 from combat.commands import Command, Move
@@ -46,6 +48,8 @@ _DOUBLED = {"crawl": "crawling", "climb": "climbing without a climb speed", "swi
 
 class SetSpeeds(Command, frozen=True, kw_only=True):
     """A participant's speeds besides walking, e.g. {"fly": 60} or {"swim": 30}."""
+
+    gm_only: ClassVar[bool] = True  # part of the stat block
 
     combatant: str
     speeds: dict[str, int]

@@ -19,6 +19,8 @@ Readings:
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from collections.abc import Collection
 
 from combat.commands import Command
@@ -73,6 +75,8 @@ class D10CloseDeclarations(Command, frozen=True, kw_only=True):
 
 class D10RuleOnChange(Command, frozen=True, kw_only=True):
     """The GM allows (or refuses) a change to a locked declaration, and says why."""
+
+    gm_only: ClassVar[bool] = True  # the GM's ruling, never the player's
 
     combatant: str
     allowed: bool

@@ -22,6 +22,8 @@ Readings:
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from combat.commands import Command
 from combat.decider import Tx
 from combat.errors import RuleError
@@ -54,6 +56,8 @@ class D10RollGroupInitiative(Command, frozen=True, kw_only=True):
 
 class D10OrderGroup(Command, frozen=True, kw_only=True):
     """Who in `group` acts first: members from first to last (unlisted ones follow)."""
+
+    actor_fields: ClassVar[tuple[str, ...]] = ("order",)  # players reorder their own characters
 
     group: str
     order: tuple[str, ...]

@@ -3,6 +3,8 @@ Strength, damage reduction, minion, weapon tiers, spells and attacks that ignore
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from combat.commands import Command
 from combat.decider import Tx
 from combat.errors import RuleError
@@ -14,6 +16,8 @@ __all__ = ["D10SetTraits", "D10TraitsSet", "HANDLERS", "APPLIERS", "NARRATION"]
 
 
 class D10SetTraits(Command, frozen=True, kw_only=True):
+    gm_only: ClassVar[bool] = True  # part of the stat block
+
     combatant: str
     traits: D10Traits
 

@@ -6,6 +6,8 @@ face per strike and one tuple of damage faces per strike.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from combat.commands import Command, Faces
 from combat.rulesets.segments_1e.ledger import CreatureStats
 
@@ -151,6 +153,8 @@ class AnnounceDelay(Command, frozen=True, kw_only=True):
 
 
 class BeginCasting(Command, frozen=True, kw_only=True):
+    actor_fields: ClassVar[tuple[str, ...]] = ("caster",)
+
     caster: str
     targets: tuple[str, ...] = ()
     cover_percent: int = 0
@@ -165,10 +169,14 @@ class ResolveSpell(Command, frozen=True, kw_only=True):
 
 
 class ForgoSpell(Command, frozen=True, kw_only=True):
+    actor_fields: ClassVar[tuple[str, ...]] = ("caster",)
+
     caster: str
 
 
 class CheckMorale(Command, frozen=True, kw_only=True):
+    gm_only: ClassVar[bool] = True  # morale is the GM's roll
+
     combatant: str
     needed: int
     faces: Faces = None

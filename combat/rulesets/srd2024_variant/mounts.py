@@ -27,6 +27,8 @@ reach the mount leaves may make its opportunity attack against the mount or the 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from collections.abc import Callable
 
 import msgspec
@@ -80,17 +82,23 @@ FALL_OFF_DC = 10
 
 
 class Mount(Command, frozen=True, kw_only=True):
+    actor_fields: ClassVar[tuple[str, ...]] = ("rider",)
+
     rider: str
     mount: str
     controlled: bool = True
 
 
 class Dismount(Command, frozen=True, kw_only=True):
+    actor_fields: ClassVar[tuple[str, ...]] = ("rider",)
+
     rider: str
 
 
 class SaveToStayMounted(Command, frozen=True, kw_only=True):
     """The DC 10 Dexterity save a rider owes after their mount is moved or either is knocked Prone."""
+
+    actor_fields: ClassVar[tuple[str, ...]] = ("rider",)
 
     rider: str
     bonus: int = 0  # the rider's Dexterity save bonus

@@ -8,6 +8,8 @@ controlled. The GM notes them once per combatant; noting again replaces them.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from combat.commands import Command
 from combat.decider import Tx
 from combat.errors import RuleError
@@ -22,6 +24,8 @@ SPECIAL_SPEEDS = ("fly", "climb", "swim", "burrow")
 
 
 class NoteTraits(Command, frozen=True, kw_only=True):
+    gm_only: ClassVar[bool] = True  # part of the stat block
+
     combatant: str
     strength: int | None = None  # Strength modifier, e.g. 3 for Strength 16
     proficiency: int | None = None  # Proficiency Bonus

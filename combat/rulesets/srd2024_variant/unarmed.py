@@ -23,7 +23,7 @@ movement). A push by the grappler moves the target out of its reach and ends the
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -81,6 +81,8 @@ class EscapeGrapple(Command, frozen=True, kw_only=True):
 
 
 class ReleaseGrapple(Command, frozen=True, kw_only=True):
+    actor_fields: ClassVar[tuple[str, ...]] = ("grappler",)
+
     grappler: str
     target: str
 
