@@ -70,13 +70,22 @@ def _move(tx: Tx, cmd: Move) -> None:
     require_able(c, "move")
     if cmd.feet <= 0:
         raise RuleError("move/distance", f"cannot move {cmd.feet} ft", allowed="a positive number of feet")
+    if not 0 <= cmd.difficult_terrain <= cmd.feet:
+        raise RuleError(
+            "move/difficult-terrain",
+            f"{cmd.difficult_terrain} ft of Difficult Terrain in a move of {cmd.feet} ft",
+            allowed=f"0 to {cmd.feet}",
+        )
+    # "Every foot of movement in Difficult Terrain costs 1 extra foot."
+    cost = cmd.feet + cmd.difficult_terrain
     # A condition that sets Speed to 0 mid-turn stops movement already granted.
     left = 0 if speed_of(c) == 0 else c.economy.movement - c.economy.moved
-    if cmd.feet > left:
+    if cost > left:
         raise RuleError(
             "economy/movement",
-            f"{c.name} has {max(0, left)} ft of movement left, not {cmd.feet}",
-            allowed=f"up to {max(0, left)} ft, or Dash for more",
+            f"{c.name} has {max(0, left)} ft of movement left, not {cost}"
+            + (f" ({cmd.feet} ft, {cmd.difficult_terrain} of it Difficult Terrain)" if cmd.difficult_terrain else ""),
+            allowed=f"up to {max(0, left)} ft of movement, or Dash for more",
         )
     provoked = []
     for fid in cmd.leaves_reach_of:
@@ -85,7 +94,10 @@ def _move(tx: Tx, cmd: Move) -> None:
             raise RuleError("move/ally", f"{foe.name} is an ally of {c.name}", allowed="foes whose reach is left")
         if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe):
             provoked.append(fid)
-    tx.emit(Moved(combatant=c.id, feet=cmd.feet, mode=cmd.mode, provoked=tuple(provoked)))
+    tx.emit(
+        Moved(combatant=c.id, feet=cmd.feet, mode=cmd.mode, provoked=tuple(provoked),
+              cost=cost if cost != cmd.feet else None)
+    )
 
 
 SRD_ACTIONS = ("dash", "disengage", "dodge", "help", "hide", "influence", "magic", "ready", "search", "study", "utilize")
@@ -165,7 +177,7 @@ def _on_moved(state: EncounterState, e: Moved) -> EncounterState:
     c = state.combatants[e.combatant]
     state = msgspec.structs.replace(
         state,
-        combatants={**state.combatants, c.id: _spend(c, moved=c.economy.moved + e.feet)},
+        combatants={**state.combatants, c.id: _spend(c, moved=c.economy.moved + e.spent)},
         opportunities=state.opportunities + tuple((f, c.id) for f in e.provoked),
     )
     return state

@@ -101,6 +101,7 @@ class Move(Command, frozen=True, kw_only=True):
     feet: int
     mode: str = "walk"
     leaves_reach_of: tuple[str, ...] = ()
+    difficult_terrain: int = 0  # how many of the feet are Difficult Terrain (each costs 1 extra)
 
 
 class Attack(Command, frozen=True, kw_only=True):

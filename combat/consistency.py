@@ -92,7 +92,7 @@ def _moved(state: EncounterState, e: ev.Moved, ctx: dict[str, Any]) -> str | Non
         return problem
     c = state.combatants[e.combatant]
     left = 0 if speed_of(c) == 0 else c.economy.movement - c.economy.moved
-    return None if e.feet <= left else f"{c.name} had only {max(0, left)} ft of movement left, not {e.feet}"
+    return None if e.spent <= left else f"{c.name} had only {max(0, left)} ft of movement left, not {e.spent}"
 
 
 def _targeted(doing: str) -> Check:

@@ -173,6 +173,11 @@ class Moved(Event, frozen=True, kw_only=True):
     feet: int
     mode: str = "walk"
     provoked: tuple[str, ...] = ()
+    cost: int | None = None  # movement spent, when Difficult Terrain made it more than `feet`
+
+    @property
+    def spent(self) -> int:
+        return self.feet if self.cost is None else self.cost
 
 
 class ActionTaken(Event, frozen=True, kw_only=True):

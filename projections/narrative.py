@@ -110,6 +110,7 @@ _LINES: dict[type, Callable[[Narrator, object], str]] = {
     ev.CombatEnded: lambda n, e: "Combat ends: " + e.reason + (f" ({e.winner} win)" if e.winner else ""),
     ev.RulingMade: lambda n, e: f"GM ruling: {e.text}",
     ev.Moved: lambda n, e: f"{n.name(e.combatant)} moves {e.feet} ft"
+    + (f" through Difficult Terrain ({e.spent} ft of movement)" if e.spent != e.feet else "")
     + (f" ({e.mode})" if e.mode != "walk" else "")
     + (f", leaving the reach of {', '.join(n.name(p) for p in e.provoked)}" if e.provoked else ""),
     ev.ActionTaken: lambda n, e: f"{n.name(e.combatant)} takes the {e.action.title()} action"

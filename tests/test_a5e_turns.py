@@ -122,6 +122,16 @@ def test_a_prone_creature_can_only_crawl_until_it_stands_up_with_half_its_moveme
     t.do(Move(combatant="aria", feet=5))
 
 
+def test_difficult_terrain_costs_an_extra_foot_on_top_of_crawling():
+    """Difficult Terrain costs 1 extra foot per foot (the text leaves terrain to the Narrator;
+    the engine adds it to crawling's own extra foot)."""
+    t = fight(pc("aria"), monster("goblin"))
+    t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="prone")))
+    [extra] = of_type(t.do(Move(combatant="aria", feet=5, mode="crawl", difficult_terrain=5)), ExtraMovementSpent)
+    assert extra.feet == 10 and "Difficult Terrain" in extra.reason and t["aria"].economy.moved == 15
+    t.rejects(Move(combatant="aria", feet=5, mode="crawl", difficult_terrain=9), "move/difficult-terrain")
+
+
 # -- actions -------------------------------------------------------------------------------
 
 

@@ -130,3 +130,19 @@ def test_a_restrained_combatant_has_no_movement():
     t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="restrained", source="net")))
     error = t.rejects(Move(combatant="aria", feet=5), "economy/movement")
     assert "0 ft" in error.message
+
+
+def test_difficult_terrain_costs_one_extra_foot_per_foot():
+    """'Every foot of movement in Difficult Terrain costs 1 extra foot' (a square of it costs 2)."""
+    from combat.commands import Move
+    from combat.events import Moved
+    from tests.conftest import Table, monster, of_type, pc
+
+    t = Table().add(pc("aria", speed=30), monster("goblin")).start({"aria": 15, "goblin": 3})
+    [moved] = of_type(t.do(Move(combatant="aria", feet=15, difficult_terrain=10)), Moved)
+    assert moved.spent == 25 and t["aria"].economy.moved == 25
+    error = t.rejects(Move(combatant="aria", feet=5, difficult_terrain=5), "economy/movement")
+    assert "5 ft of movement left, not 10" in error.message
+    t.rejects(Move(combatant="aria", feet=5, difficult_terrain=6), "move/difficult-terrain")
+    t.do(Move(combatant="aria", feet=5))
+    assert t.rebuilt() == t.state

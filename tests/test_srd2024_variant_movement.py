@@ -139,3 +139,16 @@ def test_dragging_a_grappled_creature_costs_an_extra_foot_per_foot():
     t.do(Traverse(combatant="aria", feet=10, dragging="goblin"))
     assert t["aria"].economy.moved == 20
     t.rejects(Traverse(combatant="aria", feet=5, dragging="bram"), "move/not-grappling")
+
+
+def test_a_plain_move_is_all_in_difficult_terrain_or_not():
+    """The variant's moves cost their terrain as a whole: part of a move in Difficult Terrain is
+    refused with the way to say it (split the move), not silently charged as plain ground."""
+    from combat.commands import Move
+    from combat.rulesets.srd2024_variant.movement import ExtraFeetSpent
+    from tests.conftest import of_type
+
+    t = _field()
+    t.rejects(Move(combatant="aria", feet=10, difficult_terrain=5), "move/difficult-terrain")
+    [extra] = of_type(t.do(Move(combatant="aria", feet=10, difficult_terrain=10)), ExtraFeetSpent)
+    assert extra.feet == 10 and t["aria"].economy.moved == 20

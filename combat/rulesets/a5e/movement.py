@@ -107,8 +107,12 @@ def _move(tx: Tx, cmd: Move) -> None:
                         allowed=", ".join(("walk", "crawl", "climb", "swim", *speeds)))
     if c.has("prone") and mode != "crawl":
         raise RuleError("move/prone", f"{c.name} is prone: its only movement is to crawl", allowed="crawl, or stand_up")
+    if not 0 <= cmd.difficult_terrain <= cmd.feet:
+        raise RuleError("move/difficult-terrain", f"{cmd.difficult_terrain} ft of Difficult Terrain in a move of {cmd.feet} ft",
+                        allowed=f"0 to {cmd.feet}")
     doubled = costs_double(tx.state, c, mode)
-    cost = cmd.feet * (2 if doubled else 1)
+    # Difficult Terrain costs 1 extra foot per foot, on top of crawling's or climbing's extra.
+    cost = cmd.feet * (2 if doubled else 1) + cmd.difficult_terrain
     left = movement_left(tx.state, c, mode)
     if cost > left:
         switching = " after switching speeds" if mode != "walk" else ""
@@ -127,8 +131,9 @@ def _move(tx: Tx, cmd: Move) -> None:
         if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe) and not foe.surprised:
             provoked.append(fid)
     tx.emit(Moved(combatant=c.id, feet=cmd.feet, mode=mode, provoked=tuple(provoked)))
-    if doubled:
-        tx.emit(ExtraMovementSpent(combatant=c.id, feet=cost - cmd.feet, reason=_DOUBLED[mode]))
+    if cost > cmd.feet:
+        reasons = ([_DOUBLED[mode]] if doubled else []) + (["through Difficult Terrain"] if cmd.difficult_terrain else [])
+        tx.emit(ExtraMovementSpent(combatant=c.id, feet=cost - cmd.feet, reason=" and ".join(reasons)))
 
 
 def _stand_up(tx: Tx, cmd: StandUp) -> None:

@@ -88,7 +88,14 @@ class StoodUp(Event, frozen=True, kw_only=True):
 def _move(tx: Tx, cmd: Move) -> None:
     if cmd.mode not in MODES:
         raise RuleError("move/mode", f"'{cmd.mode}' is not a kind of movement", allowed=", ".join(MODES))
-    _traverse(tx, Traverse(combatant=cmd.combatant, feet=cmd.feet, mode=cmd.mode, leaves_reach_of=cmd.leaves_reach_of))  # type: ignore[arg-type]
+    if cmd.difficult_terrain not in (0, cmd.feet):
+        raise RuleError(
+            "move/difficult-terrain",
+            f"{cmd.difficult_terrain} of {cmd.feet} ft in Difficult Terrain: a move here is all in it or not",
+            allowed=f"difficult_terrain 0 or {cmd.feet}; split the move in two",
+        )
+    _traverse(tx, Traverse(combatant=cmd.combatant, feet=cmd.feet, mode=cmd.mode,  # type: ignore[arg-type]
+                           difficult_terrain=cmd.difficult_terrain > 0, leaves_reach_of=cmd.leaves_reach_of))
 
 
 def _traverse(tx: Tx, cmd: Traverse) -> None:
