@@ -50,6 +50,28 @@ def choose_attack(c: Combatant, name: str | None, *, melee_only: bool = False) -
     raise RuleError("attack/unknown", f"{c.name} has no attack called '{name}'", allowed=", ".join(a.name for a in options))
 
 
+def range_disadvantage(attacker: Combatant, target: Combatant, profile: AttackProfile, distance: int | None) -> tuple[str, ...]:
+    """'Your attack roll has Disadvantage when your target is beyond normal range, and you can't
+    attack a target beyond long range'; a melee attack reaches only as far as its reach."""
+    if distance is None:
+        return ()
+    if distance < 0:
+        raise RuleError("attack/distance", f"a distance of {distance} ft", allowed="0 or more feet")
+    if profile.kind == "melee":
+        if distance > profile.reach:
+            raise RuleError("attack/out-of-reach", f"{target.name} is {distance} ft away, beyond the {profile.reach} ft reach of {profile.name}",
+                            allowed=f"a target within {profile.reach} ft, or move closer first")
+        return ()
+    normal = profile.normal_range
+    longest = profile.long_range or normal
+    if longest is not None and distance > longest:
+        raise RuleError("attack/out-of-range", f"{target.name} is {distance} ft away, beyond the {longest} ft range of {profile.name}",
+                        allowed=f"a target within {longest} ft")
+    if normal is not None and distance > normal:
+        return (f"beyond normal range ({normal} ft)",)
+    return ()
+
+
 def resolve_attack(
     tx: Tx,
     attacker: Combatant,
@@ -136,13 +158,14 @@ def _attack(tx: Tx, cmd: Attack) -> None:
         else:
             spend_check(attacker, "action", "its action")
             uses = "action"
+    profile = choose_attack(attacker, cmd.attack)
     resolve_attack(
         tx,
         attacker,
         target,
-        choose_attack(attacker, cmd.attack),
+        profile,
         advantage=cmd.advantage,
-        disadvantage=cmd.disadvantage,
+        disadvantage=cmd.disadvantage + range_disadvantage(attacker, target, profile, cmd.distance),
         ac_bonus=COVER_AC[cmd.cover],
         roll_bonus=cmd.roll_bonus,
         faces=cmd.faces,

@@ -112,6 +112,7 @@ class Attack(Command, frozen=True, kw_only=True):
     disadvantage: tuple[str, ...] = ()
     cover: Cover = "none"
     roll_bonus: str | None = None  # dice added to the attack roll, e.g. "1d4" for Bless
+    distance: int | None = None  # feet to the target, when it matters (reach, normal and long range)
     faces: Faces = None
     damage_faces: Faces = None
     readied: bool = False

@@ -236,3 +236,21 @@ def test_an_incapacitated_combatant_cannot_attack():
     t = _duel()
     _condition(t, "aria", "stunned")
     t.rejects(Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(3,)), "combatant/incapacitated")
+
+
+def test_a_shot_beyond_normal_range_has_disadvantage_and_beyond_long_range_is_refused():
+    """'Your attack roll has Disadvantage when your target is beyond normal range, and you can't
+    attack a target beyond long range.' A melee attack reaches only its reach."""
+    from combat.commands import Attack, EndTurn
+    from combat.events import AttackMade
+    from tests.conftest import SHORTBOW, Table, monster, of_type, pc
+
+    t = Table().add(pc("lyra", attacks=(SHORTBOW,)), pc("aria"), monster("goblin", max_hp=30))
+    t.start({"lyra": 18, "aria": 12, "goblin": 3})
+    t.rejects(Attack(attacker="lyra", target="goblin", distance=330, faces=(20,)), "attack/out-of-range")
+    [shot] = of_type(t.do(Attack(attacker="lyra", target="goblin", distance=120, faces=(17, 4))), AttackMade)
+    assert shot.roll_mode == "disadvantage" and shot.natural == 4 and not shot.hit
+    t.do(EndTurn(combatant="lyra"))
+    t.rejects(Attack(attacker="aria", target="goblin", distance=10, faces=(12,)), "attack/out-of-reach")
+    [swing] = of_type(t.do(Attack(attacker="aria", target="goblin", distance=5, faces=(12,), damage_faces=(3,))), AttackMade)
+    assert swing.hit and swing.roll_mode == "normal"

@@ -23,7 +23,7 @@ one step, 1d4 -> 1d6 -> 1d8 (A5E's expertise die rule; this text does not repeat
 from __future__ import annotations
 
 from combat import attacks as shared
-from combat.attacks import choose_attack, roll_mode
+from combat.attacks import choose_attack, range_disadvantage, roll_mode
 from combat.commands import Attack, Command, Cover, Faces, OpportunityAttack
 from combat.conditions import attack_modifiers, is_incapacitated
 from combat.decider import Tx
@@ -85,7 +85,7 @@ def _make_attack(tx: Tx, cmd: MakeAttack) -> None:
         disadvantage.append("target unseen")
     elif cmd.attacker_unseen:
         advantage.append("attacker unseen")
-    disadvantage += _range(profile, cmd)
+    disadvantage += _range(attacker, target, profile, cmd)
     advantage += against(tx, target)
     sources = list(cmd.expertise)
     if cmd.flanking_with is not None:
@@ -113,23 +113,10 @@ def _make_attack(tx: Tx, cmd: MakeAttack) -> None:
     ))
 
 
-def _range(profile, cmd: MakeAttack) -> list[str]:
-    reasons = []
-    if profile.kind == "melee":
-        if cmd.distance is not None and cmd.distance > profile.reach:
-            raise RuleError("attack/out-of-reach", f"{profile.name} reaches {profile.reach} ft, not {cmd.distance}",
-                            allowed=f"a target within {profile.reach} ft")
-        return reasons
-    if cmd.within_reach_of_hostile:
+def _range(attacker: Combatant, target: Combatant, profile, cmd: MakeAttack) -> list[str]:
+    reasons = list(range_disadvantage(attacker, target, profile, cmd.distance))
+    if profile.kind != "melee" and cmd.within_reach_of_hostile:
         reasons.append("ranged attack within reach of a hostile")
-    normal, long = profile.normal_range, profile.long_range
-    if cmd.distance is None or normal is None:
-        return reasons
-    if cmd.distance > (long or normal):
-        raise RuleError("attack/out-of-range", f"{profile.name} cannot reach a target {cmd.distance} ft away",
-                        allowed=f"a target within {long or normal} ft")
-    if cmd.distance > normal:
-        reasons.append("beyond normal range")
     return reasons
 
 
@@ -155,7 +142,7 @@ def _attack(tx: Tx, cmd: Attack) -> None:
     _make_attack(tx, MakeAttack(
         attacker=cmd.attacker, target=cmd.target, attack=cmd.attack, advantage=cmd.advantage,
         disadvantage=cmd.disadvantage, cover=cmd.cover, roll_bonus=cmd.roll_bonus, faces=cmd.faces,
-        damage_faces=cmd.damage_faces, readied=cmd.readied,
+        damage_faces=cmd.damage_faces, readied=cmd.readied, distance=cmd.distance,
     ))
 
 
