@@ -65,7 +65,25 @@ class Ruleset:
                 f"unknown setting(s) for {self.id}: {', '.join(sorted(unknown))}",
                 allowed=", ".join(sorted(self.defaults)) or "no settings",
             )
+        for name, value in (given or {}).items():
+            _check_setting_type(name, value, self.defaults[name])
         return {**self.defaults, **(given or {})}
+
+
+def _check_setting_type(name: str, value: Any, default: Any) -> None:
+    """A setting takes the JSON type of its default (rules read them as such); a default of
+    None leaves the check to the ruleset."""
+    if default is None:
+        return
+    # bool is an int subclass: true is no number of actions, and 1 is no yes/no answer.
+    kind = bool if isinstance(default, bool) else int if isinstance(default, int) else type(default)
+    if isinstance(value, bool) != (kind is bool) or not isinstance(value, kind):
+        wanted = {bool: "true or false", int: "a whole number", str: "text"}.get(kind, kind.__name__)
+        raise RuleError(
+            "settings/invalid",
+            f"setting {name} cannot be {value!r}",
+            allowed=f"{wanted}, such as the default {msgspec.json.encode(default).decode()}",
+        )
 
 
 class Tx:

@@ -90,7 +90,18 @@ def rng_for(seed: int, index: int) -> random.Random:
     return random.Random(f"combat:{seed}:{index}")
 
 
+# Far longer than any roll a table makes; d20's parser recurses on nesting, so a longer
+# string is refused before it can exhaust the stack.
+MAX_NOTATION = 100
+
+
 def check_notation(notation: str) -> None:
+    if len(notation) > MAX_NOTATION:
+        raise RuleError(
+            "dice/bad-notation",
+            f"dice notation of {len(notation)} characters is too long to read",
+            allowed=f"at most {MAX_NOTATION} characters, such as 1d20+5, 2d20kh1+3, 2d6+2, 4d6kh3",
+        )
     try:
         _parser.parse(notation)
     except d20.RollSyntaxError as exc:
@@ -115,8 +126,15 @@ def roll(notation: str, *, faces: Sequence[int] | None = None, rng: random.Rando
         _d20_expression.random = source  # type: ignore[assignment]
         try:
             result = _parser.roll(notation)
+            total = int(result.total)  # evaluated lazily: a division by zero surfaces here
         except d20.TooManyRolls:
             raise RuleError("dice/too-many", f"{notation} rolls too many dice", allowed="at most 1000 dice") from None
+        except d20.RollValueError as exc:  # a 0-sided die, a division by zero
+            raise RuleError(
+                "dice/impossible",
+                f"cannot roll {notation}: {exc}",
+                allowed="dice of at least one side and no division by zero, such as 1d6+2 or 1d8/2",
+            ) from None
         finally:
             _d20_expression.random = saved
     if isinstance(source, _EnteredFaces) and source.used != len(source.faces):
@@ -129,7 +147,7 @@ def roll(notation: str, *, faces: Sequence[int] | None = None, rng: random.Rando
     return Roll(
         notation=notation,
         dice=dice,
-        total=int(result.total),
+        total=total,
         source="entered" if faces is not None else "generated",
     )
 

@@ -157,6 +157,7 @@ class TurnEnded(Event, frozen=True, kw_only=True):
 class CombatEnded(Event, frozen=True, kw_only=True):
     winner: str | None
     reason: str
+    automatic: bool = False  # the rules ended it (a side was defeated), not the GM's end_combat
 
 
 class RulingMade(Event, frozen=True, kw_only=True):

@@ -21,6 +21,7 @@ __all__ = [
     "start_turn",
     "advance",
     "end_fight_if_decided",
+    "defeat_reason",
     "HANDLERS",
     "APPLIERS",
 ]
@@ -105,8 +106,12 @@ def end_fight_if_decided(tx: Tx) -> None:
         return
     tx.move_to("side_defeated")
     winner = next(iter(standing), None)
-    reason = f"every foe of the {winner} side is down" if winner else "no one is left standing"
-    tx.emit(CombatEnded(winner=winner, reason=reason))
+    tx.emit(CombatEnded(winner=winner, reason=defeat_reason(winner), automatic=True))
+
+
+def defeat_reason(winner: str | None) -> str:
+    """The words of a fight that ended by itself (a GM's `end_combat` says its own)."""
+    return f"every foe of the {winner} side is down" if winner else "no one is left standing"
 
 
 def end_turn_handler(order: OrderFn, new_round: Callable[[Tx], None] | None = None):
@@ -126,11 +131,13 @@ def end_turn_handler(order: OrderFn, new_round: Callable[[Tx], None] | None = No
 
 
 def _end_combat(tx: Tx, cmd: EndCombat) -> None:
-    if cmd.winner is not None and cmd.winner not in {c.side for c in tx.state.combatants.values()}:
+    """The GM's end_combat (a surrender, a flight, a truce), in the GM's own words."""
+    sides = {c.side for c in tx.state.combatants.values()}
+    if cmd.winner is not None and cmd.winner not in sides:
         raise RuleError(
             "combat/unknown-side",
             f"no side called '{cmd.winner}'",
-            allowed=", ".join(sorted({c.side for c in tx.state.combatants.values()})),
+            allowed=", ".join(sorted(sides)),
         )
     tx.emit(CombatEnded(winner=cmd.winner, reason=cmd.reason))
 

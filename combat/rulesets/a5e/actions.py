@@ -8,6 +8,9 @@ Cast a Spell, Dash, Disengage, Dodge, Help, Hide, Ready, Search and Use an Objec
 shared 5e actions under their a5e names; Press the Attack, Fall Back and Tumble are in
 maneuvers.py and Sprint in sprint.py. "You cannot take the Dodge action when your Speed is
 reduced to 0."
+
+Reading: an incapacitated participant (unconscious, say) whose turn comes round takes no
+free action either.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from combat.conditions import speed_of
 from combat.decider import Tx
 from combat.errors import RuleError
 from combat.events import Event
-from combat.turns import require_turn
+from combat.turns import require_able, require_turn
 
 __all__ = ["A5E_ACTIONS", "FreeAction", "FreeActionTaken", "HANDLERS", "APPLIERS", "NARRATION"]
 
@@ -61,6 +64,7 @@ def _take_action(tx: Tx, cmd: TakeAction) -> None:
 
 def _free_action(tx: Tx, cmd: FreeAction) -> None:
     c = require_turn(tx, cmd.combatant)
+    require_able(c, "take a free action")  # an unconscious character's turn still comes round
     if not cmd.description.strip():
         raise RuleError("action/free-empty", "say what the free action is", allowed="description")
     tx.emit(FreeActionTaken(combatant=c.id, description=cmd.description))

@@ -63,18 +63,22 @@ def _sprint(tx: Tx, cmd: Sprint) -> None:
     notes = table(tx.state)
     con = cmd.con_modifier if cmd.con_modifier is not None else c.con_save
     checked = _recent(notes.sprints.get(c.id, ()), tx.state) >= con
+    fatigued = False
     if checked:
         dc = 10 + _recent(notes.sprint_checks.get(c.id, ()), tx.state)
         bonus = cmd.check_bonus if cmd.check_bonus is not None else con
         roll = tx.roll(f"1d20{bonus:+d}", purpose="sprint check (constitution (athletics))", roller=c.id, faces=cmd.faces)
         success = roll.total >= dc
         tx.emit(CheckMade(combatant=c.id, skill="constitution (athletics)", total=roll.total, dc=dc, success=success))
-        if not success:
-            tx.emit(ConditionApplied(target=c.id, condition=ConditionSpec(name=FATIGUE, source="sprint")))
+        fatigued = not success
     elif cmd.faces is not None:
         raise RuleError("dice/unused-faces", f"{c.name} may still Sprint without a check", allowed="no faces")
     movement = speed_of(c) * (3 if cmd.encumbered else 4)
     tx.emit(Sprinted(combatant=c.id, movement=movement, checked=checked))
+    # A failed check does not stop this sprint; the fatigue it costs comes after it, so the
+    # history's check (no Sprint while fatigued) sees the sprinter as it was when it started.
+    if fatigued:
+        tx.emit(ConditionApplied(target=c.id, condition=ConditionSpec(name=FATIGUE, source="sprint")))
 
 
 def _on_sprinted(state: EncounterState, e: Sprinted) -> EncounterState:

@@ -58,7 +58,7 @@ from combat.rulesets.declared_d10.grapples import D10GrappleRolled
 from combat.rulesets.declared_d10.initiative import D10GroupInitiativeRolled, D10GroupOrdered, groups, turn_order
 from combat.rulesets.declared_d10.opposition import D10OppositionRolled
 from combat.rulesets.declared_d10.rolls import penalty_for, surprise_reasons
-from combat.rulesets.declared_d10.rounds import D10LeftBattlefield, decided, decision_reason
+from combat.rulesets.declared_d10.rounds import D10LeftBattlefield, decided
 from combat.rulesets.declared_d10.state import d10_of, is_fully_surprised, traits_of, will_act, with_d10
 from combat.rulesets.declared_d10.timers import D10TimerFired
 from combat.rulesets.declared_d10.wounds import HALF_HP_TO_HIT, LASTING_WOUND, D10DamageDealt, D10WoundPenalty
@@ -269,7 +269,7 @@ def _left(state: EncounterState, e: D10LeftBattlefield, ctx: dict[str, Any]) -> 
 
 
 def _combat_ended(state: EncounterState, e: ev.CombatEnded, ctx: dict[str, Any]) -> str | None:
-    if e.reason != decision_reason(e.winner):
+    if not e.automatic:
         return None  # the GM ended the fight by ruling: that is not for the rules to question
     now = decided(state)
     if now is None:

@@ -96,7 +96,7 @@ def end_if_decided(tx: Tx) -> None:
     result = decided(tx.state)
     if result is not None:
         tx.move_to("side_defeated")
-        tx.emit(CombatEnded(winner=result[0], reason=result[1]))
+        tx.emit(CombatEnded(winner=result[0], reason=result[1], automatic=True))
 
 
 def _on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:

@@ -17,15 +17,16 @@ before DR too; at or below half of total HP is "half"; the lasting wound comes w
 brings a creature down to exactly 1 HP; characters die at 0 HP like everyone else; a minion
 dies on any hit, and from any other damage that gets through its DR; damage that is not
 subdual kills a creature left unconscious by subdual; the -2 goes away when healing lifts a
-creature above half; a creature that drops its grappler ends that grapple.
+creature above half; a creature that drops its grappler ends that grapple; the GM cannot
+name a lasting wound for a creature at any HP but 1 (it is the rule's mark, not a ruling).
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from combat import hitpoints, setup
-from combat.commands import AddCombatant, Command, Heal
+from combat import conditions, hitpoints, setup
+from combat.commands import AddCombatant, ApplyCondition, Command, Heal
 from combat.decider import Tx
 from combat.errors import RuleError
 from combat.events import CombatantDowned, ConditionApplied, ConditionEnded, ConditionSpec, Event
@@ -224,7 +225,22 @@ def _dealt_line(n, e: D10DamageDealt) -> str:
     return f"{n.name(e.target)} takes {e.amount}{kind}{sub} damage" + (f" ({how})" if len(steps) > 1 else "")
 
 
-HANDLERS = {D10Damage: _damage, Heal: _heal, AddCombatant: _add}
+def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
+    """The lasting wound is the rule's own mark of a creature brought down to 1 HP; a GM who
+    names it for a creature at any other HP would leave a conflict on every replay after a
+    change to the past (the history's check asks for 1 HP)."""
+    if cmd.condition.name == LASTING_WOUND.name:
+        c = tx.combatant(cmd.target)
+        if c.hp != 1:
+            raise RuleError(
+                "condition/lasting-wound",
+                f"{c.name} has {c.hp} HP: a lasting wound comes only at 1 HP",
+                allowed="damage that brings the creature down to 1 HP, or another name for the GM's ruling",
+            )
+    conditions.HANDLERS[ApplyCondition](tx, cmd)
+
+
+HANDLERS = {D10Damage: _damage, Heal: _heal, AddCombatant: _add, ApplyCondition: _apply_condition}
 APPLIERS = {D10DamageDealt: _on_dealt, D10WoundPenalty: _on_penalty}
 NARRATION = {
     D10DamageDealt: _dealt_line,

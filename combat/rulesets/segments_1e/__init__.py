@@ -75,8 +75,7 @@ from combat.rulesets.segments_1e.events import EVENTS
 from combat.rulesets.segments_1e.narration import NARRATION
 from combat.rulesets.segments_1e.phases import PHASES
 from combat.rulesets.segments_1e.segments import turn_order
-from combat.turns import APPLIERS as TURN_APPLIERS
-from combat.turns import HANDLERS as TURN_HANDLERS
+from combat.turns import APPLIERS as TURN_APPLIERS, HANDLERS as TURN_HANDLERS
 
 __all__ = ["RULESET", "DEFAULTS"]
 

@@ -41,7 +41,7 @@ from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.attacks import ABANDONED
 from combat.rulesets.segments_1e.initiative import groups, placements
 from combat.rulesets.segments_1e.ledger import Creature, Ledger, Slot, ledger_of
-from combat.rulesets.segments_1e.round import decided, defeat_reason
+from combat.rulesets.segments_1e.round import decided
 from combat.rulesets.segments_1e.segments import action_of, carries_casting, slot_for, step_key, turns
 from combat.rulesets.segments_1e.turns import ALLOWED_MAJOR
 from combat.state import Combatant, EncounterState
@@ -269,7 +269,7 @@ def _round_started(state: EncounterState, e: shared_events.RoundStarted, ctx: di
 
 
 def _combat_ended(state: EncounterState, e: shared_events.CombatEnded, ctx: dict[str, Any]) -> str | None:
-    if e.reason != defeat_reason(e.winner):
+    if not e.automatic:
         return None  # the GM ended it (morale, a parley...): nothing to re-judge
     standing = [c for c in state.combatants.values() if c.status == "active" and c.side != e.winner]
     if standing:

@@ -122,7 +122,7 @@ def _fight_decided(tx: Tx) -> bool:
         return False
     tx.move_to("side_defeated")
     winner = next((c.side for c in state.combatants.values() if c.status == "active"), None)
-    tx.emit(CombatEnded(winner=winner, reason=defeat_reason(winner)))
+    tx.emit(CombatEnded(winner=winner, reason=defeat_reason(winner), automatic=True))
     return True
 
 

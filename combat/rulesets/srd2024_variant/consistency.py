@@ -448,8 +448,7 @@ def _traits_noted(state: EncounterState, e: TraitsNoted, ctx: dict[str, Any]) ->
 def _fight_ended(state: EncounterState, e: ev.CombatEnded, ctx: dict[str, Any]) -> str | None:
     # Only the automatic end (combat.turns.end_fight_if_decided) claims a side is down; the
     # GM's end_combat (a surrender, a flight) may end a fight with everyone standing.
-    automatic = e.reason == f"every foe of the {e.winner} side is down" if e.winner else e.reason == "no one is left standing"
-    if not automatic:
+    if not e.automatic:
         return None
     standing = [c for c in state.combatants.values() if c.status == "active" and c.side != e.winner]
     if not standing:
