@@ -11,14 +11,13 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.application import Encounters, Outcome
-from combat.demos.table import DemoTable, make_owed_concentration_saves, weakest_foe
+from combat.demos.table import DemoTable, make_owed_concentration_saves, play_rounds, weakest_foe
 from combat.commands import (
     AddCombatant,
     ApplyCondition,
     Attack,
     BeginCombat,
     BonusAction,
-    EndCombat,
     EndTurn,
     Heal,
     MarkSurprised,
@@ -96,17 +95,8 @@ def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], N
         # The GM settles mixed ties; for players-only ties the players agree on the same order.
         order = tuple(table.state.combatants[unit[0]].unit for unit in tie.units)
         table(OrderTie(order=order))
-    reviewed = False
-    while table.state.phase == "turns":
-        state = table.state
-        if state.round == 2 and not reviewed:
-            reviewed = True
-            _review_round_one(table)
-            continue
-        if state.round > MAX_ROUNDS:
-            table(EndCombat(reason="the goblins scatter into the trees"))
-            break
-        _play_turn(table, state.combatants[state.turn])  # type: ignore[index]
+    play_rounds(table, _play_turn, review=_review_round_one, max_rounds=MAX_ROUNDS,
+                end_reason="the goblins scatter into the trees")
     return encounter_id
 
 

@@ -18,13 +18,12 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.application import Encounters, Outcome
-from combat.demos.table import DemoTable, make_owed_concentration_saves, weakest_foe
+from combat.demos.table import DemoTable, make_owed_concentration_saves, play_rounds, weakest_foe
 from combat.commands import (
     AddCombatant,
     Attack,
     BeginCombat,
     Damage,
-    EndCombat,
     EndTurn,
     Heal,
     MarkSurprised,
@@ -136,17 +135,8 @@ def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], N
     table(RollInitiative())
     _settle_ties(table)
     _reorder(table)
-    reviewed = False
-    while table.state.phase == "turns":
-        state = table.state
-        if state.round == 2 and not reviewed:
-            reviewed = True
-            _review_round_one(table)
-            continue
-        if state.round > MAX_ROUNDS:
-            table(EndCombat(reason="the goblins melt back into the reeds"))
-            break
-        _play_turn(table, state.combatants[state.turn])  # type: ignore[index]
+    play_rounds(table, _play_turn, review=_review_round_one, max_rounds=MAX_ROUNDS,
+                end_reason="the goblins melt back into the reeds")
     return encounter_id
 
 

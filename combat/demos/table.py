@@ -7,10 +7,10 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.application import Encounters, Outcome
-from combat.commands import Command, ConcentrationSave
+from combat.commands import Command, ConcentrationSave, EndCombat
 from combat.state import Combatant, EncounterState
 
-__all__ = ["DemoTable", "make_owed_concentration_saves", "standing_foes", "weakest_foe"]
+__all__ = ["DemoTable", "make_owed_concentration_saves", "play_rounds", "standing_foes", "weakest_foe"]
 
 
 class DemoTable:
@@ -64,3 +64,26 @@ def weakest_foe(state: EncounterState, c: Combatant, foes: list[Combatant] | Non
     """The standing foe with the fewest HP (ties by id, so a seed always plays the same)."""
     foes = standing_foes(state, c) if foes is None else foes
     return min(foes, key=lambda f: (f.hp, f.id)) if foes else None
+
+
+def play_rounds(
+    table: DemoTable,
+    play_turn: Callable[..., None],
+    *,
+    review: Callable[..., None],
+    max_rounds: int,
+    end_reason: str,
+) -> None:
+    """Turn after turn until the fight ends; between rounds 1 and 2 the table argues (`review`),
+    and after `max_rounds` the GM calls it (`end_reason`)."""
+    reviewed = False
+    while table.state.phase == "turns":
+        state = table.state
+        if state.round == 2 and not reviewed:
+            reviewed = True
+            review(table)
+            continue
+        if state.round > max_rounds:
+            table(EndCombat(reason=end_reason))
+            break
+        play_turn(table, state.combatants[state.turn])  # type: ignore[index]
