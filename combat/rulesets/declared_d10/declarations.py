@@ -188,7 +188,7 @@ def require_declared(tx: Tx, c: Combatant, fits: Collection[str], *, doing: str,
         raise RuleError(
             "declaration/mismatch",
             f"{c.name} declared '{describe(declared, tx.state)}' and cannot {doing} instead",
-            allowed=f"what was declared, or a change the GM allows (d10_rule_on_change)",
+            allowed="what was declared, or a change the GM allows (d10_rule_on_change)",
         )
 
 

@@ -20,10 +20,10 @@ import msgspec
 
 from combat.conditions import is_incapacitated
 from combat.decider import Tx
-from combat.errors import RuleError
 from combat.rulesets.segments_1e.commands import RollGroupD6
 from combat.rulesets.segments_1e.events import GroupD6Rolled, HighLowSet
 from combat.rulesets.segments_1e.ledger import ledger_of, with_ledger
+from combat.rulesets.segments_1e.side_rolls import sides_to_roll
 from combat.rulesets.segments_1e.segments import action_of
 from combat.state import EncounterState
 
@@ -43,18 +43,8 @@ def all_rolled(state: EncounterState) -> bool:
 
 
 def _roll(tx: Tx, cmd: RollGroupD6) -> None:
-    rolled = ledger_of(tx.state).rolls
-    sides = groups(tx.state)
-    if cmd.side is not None:
-        if cmd.side not in sides:
-            raise RuleError("initiative/unknown-side", f"no side called '{cmd.side}' is in the fight", allowed=", ".join(sides))
-        if cmd.side in rolled:
-            raise RuleError("initiative/already-rolled", f"the {cmd.side} side has rolled this round", allowed=", ".join(s for s in sides if s not in rolled))
-        chosen = [cmd.side]
-    else:
-        chosen = [s for s in sides if s not in rolled]
-        if cmd.faces is not None and len(chosen) > 1:
-            raise RuleError("dice/whose-faces", f"faces were entered but {len(chosen)} sides still roll", allowed="name the side whose die was entered")
+    chosen = sides_to_roll("initiative", cmd.side, groups(tx.state), ledger_of(tx.state).rolls, cmd.faces,
+                           unknown="no side called '{side}' is in the fight", already="the {side} side has rolled this round")
     for side in chosen:
         tx.emit(GroupD6Rolled(side=side, roll=tx.roll("1d6", purpose="group initiative", roller=side, faces=cmd.faces).total))
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 import msgspec
 
 from combat.decider import Tx
-from combat.errors import RuleError
 from combat.events import ConditionApplied, ConditionEnded, ConditionSpec
 from combat.rulesets.segments_1e.commands import CheckSurprise
 from combat.rulesets.segments_1e.events import SegmentReached, SurpriseChecked, SurpriseSettled
 from combat.rulesets.segments_1e.ledger import ledger_of, with_ledger
+from combat.rulesets.segments_1e.side_rolls import sides_to_roll
 from combat.state import EncounterState
 
 __all__ = ["SURPRISED", "sides", "settle", "shake_off", "HANDLERS", "APPLIERS"]
@@ -42,18 +42,8 @@ def _range_against(state: EncounterState, side: str) -> int:
 
 
 def _check(tx: Tx, cmd: CheckSurprise) -> None:
-    rolled = ledger_of(tx.state).surprise
-    everyone = sides(tx.state)
-    if cmd.side is not None:
-        if cmd.side not in everyone:
-            raise RuleError("surprise/unknown-side", f"no side called '{cmd.side}'", allowed=", ".join(everyone))
-        if cmd.side in rolled:
-            raise RuleError("surprise/already-rolled", f"the {cmd.side} side has rolled for surprise", allowed=", ".join(s for s in everyone if s not in rolled))
-        chosen = [cmd.side]
-    else:
-        chosen = [s for s in everyone if s not in rolled]
-        if cmd.faces is not None and len(chosen) > 1:
-            raise RuleError("dice/whose-faces", f"faces were entered but {len(chosen)} sides still roll", allowed="name the side whose die was entered")
+    chosen = sides_to_roll("surprise", cmd.side, sides(tx.state), ledger_of(tx.state).surprise, cmd.faces,
+                           unknown="no side called '{side}'", already="the {side} side has rolled for surprise")
     for side in chosen:
         roll = tx.roll("1d6", purpose="surprise", roller=side, faces=cmd.faces).total
         surprised_on = _range_against(tx.state, side)
