@@ -16,14 +16,14 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
-from combat import history
-from combat.application import Encounters, Outcome
-from combat.catalog import decode_command
-from combat.errors import RuleError
-from combat.interchange import event_schema, read_jsonl, to_jsonl
+from combat.app import history
+from combat.app.application import Encounters, Outcome
+from combat.app.catalog import decode_command
+from combat.kernel.errors import RuleError
+from combat.app.interchange import event_schema, read_jsonl, to_jsonl
 from combat.rulesets import RULESETS, get_ruleset
-from combat.state import EncounterState
-from combat.store import DB_ENV, DEFAULT_DB, Recorded
+from combat.kernel.state import EncounterState
+from combat.app.store import DB_ENV, DEFAULT_DB, Recorded
 from projections.initiative import initiative_order
 from projections.narrative import Narrator, narrate
 from projections.audit import audit
@@ -282,7 +282,7 @@ def token(encounter: str, role: str, name: str, combatants: tuple[str, ...], db:
 def bench(quick: bool, as_json: bool, no_postgres: bool) -> None:
     """Measure replay, commands, loading, the HTTP service, memory and stream lag, each
     against a floor or a peer measured in the same run (see docs/benchmarks.md)."""
-    from bench.__main__ import bench as run_bench
+    from combat.bench.__main__ import bench as run_bench
 
     run_bench(quick, as_json, postgres=not no_postgres)
 

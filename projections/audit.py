@@ -13,9 +13,9 @@ from typing import Any
 
 import msgspec
 
-from combat import events as ev
-from combat.history import effective, replay
-from combat.store import Recorded
+from combat.kernel import events as ev
+from combat.app.history import effective, replay
+from combat.app.store import Recorded
 from projections.narrative import Narrator
 
 __all__ = ["Audit", "audit", "chi_square_p_value"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.initiative import unresolved_ties
+from combat.fivee.initiative import unresolved_ties
 from combat.rulesets import get_ruleset
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = ["InitiativeEntry", "initiative_order"]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from combat import events as ev
+from combat.kernel import events as ev
 from combat.rulesets import RULESETS
-from combat.store import Recorded
+from combat.app.store import Recorded
 
 __all__ = ["Narrator", "narrate"]
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import msgspec
 
-from combat import history
-from combat.state import EncounterState
-from combat.store import Recorded
+from combat.app import history
+from combat.kernel.state import EncounterState
+from combat.app.store import Recorded
 from projections.narrative import Narrator
 from projections.state import render_state_json, state_view
 

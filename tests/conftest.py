@@ -9,13 +9,13 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from combat.application import Encounters
-from combat.commands import AddCombatant, BeginCombat, Command, MarkSurprised, RollInitiative
-from combat.decider import decide, fold
-from combat.errors import RuleError
-from combat.events import AttackProfile, CombatantSpec, EncounterCreated, Event
+from combat.app.application import Encounters
+from combat.kernel.commands import AddCombatant, BeginCombat, Command, MarkSurprised, RollInitiative
+from combat.kernel.decider import decide, fold
+from combat.kernel.errors import RuleError
+from combat.kernel.events import AttackProfile, CombatantSpec, EncounterCreated, Event
 from combat.rulesets import get_ruleset
-from combat.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState
 
 LONGSWORD = AttackProfile(name="Longsword", bonus=5, damage="1d8+3", damage_type="slashing")
 SCIMITAR = AttackProfile(name="Scimitar", bonus=4, damage="1d6+2", damage_type="slashing")

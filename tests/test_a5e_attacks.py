@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from combat.commands import ApplyCondition, Attack, BeginCombat, EndTurn, Move, OpportunityAttack, RollInitiative
-from combat.events import AttackMade, ConditionSpec, DiceRolled
+from combat.kernel.commands import ApplyCondition, Attack, BeginCombat, EndTurn, Move, OpportunityAttack, RollInitiative
+from combat.kernel.events import AttackMade, ConditionSpec, DiceRolled
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.maneuvers import PressTheAttack
 from combat.rulesets.a5e.sprint import Sprint

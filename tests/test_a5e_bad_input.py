@@ -3,9 +3,9 @@ crashed, and is now a RuleError with a stable code that appends nothing."""
 
 import pytest
 
-from combat.commands import AddCombatant, BeginCombat, Damage, EndTurn, RollInitiative, Ruling
-from combat.errors import RuleError
-from combat.events import RulingMade
+from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn, RollInitiative, Ruling
+from combat.kernel.errors import RuleError
+from combat.kernel.events import RulingMade
 from combat.rulesets.a5e.actions import FreeAction
 from combat.rulesets.a5e.sprint import Sprint
 from tests.conftest import Table, monster, pc

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from combat.application import Encounters, fold_records
+from combat.app.application import Encounters, fold_records
 from combat.demos import get_demo
-from combat.events import RoundStarted
+from combat.kernel.events import RoundStarted
 from combat.rulesets import RULESETS
 from combat.rulesets.a5e.world_actions import RechargeRolled, WorldActionUsed
 from projections.narrative import narrate

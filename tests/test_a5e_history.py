@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from combat.application import Encounters
-from combat.commands import AddCombatant, BeginCombat, EndTurn, Move, RollInitiative
+from combat.app.application import Encounters
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, Move, RollInitiative
 from combat.demos import get_demo
-from combat.events import (
+from combat.kernel.events import (
     AttackMade,
     CombatantAdded,
     ConflictOverridden,
@@ -21,7 +21,7 @@ from combat.events import (
     RulingAmended,
     TurnEnded,
 )
-from combat.history import replay
+from combat.app.history import replay
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.consistency import CHECKS
 from combat.rulesets.a5e.initiative import SurpriseCheckReused

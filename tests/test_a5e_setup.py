@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from combat.commands import (
+from combat.kernel.commands import (
     Attack,
     BeginCombat,
     BonusAction,
@@ -15,7 +15,7 @@ from combat.commands import (
     TakeAction,
     UseReaction,
 )
-from combat.events import DiceRolled, InitiativeSet, PhaseChanged, RoundStarted, SurpriseMarked, TurnStarted
+from combat.kernel.events import DiceRolled, InitiativeSet, PhaseChanged, RoundStarted, SurpriseMarked, TurnStarted
 from combat.rulesets.a5e.actions import FreeAction, FreeActionTaken
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.initiative import CallInitiativeCheck, RollOff, RollOffNeeded, SurpriseCheckReused, TieRolledOff

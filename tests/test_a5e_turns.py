@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from combat.commands import (
+from combat.kernel.commands import (
     ApplyCondition,
     BeginCombat,
     BonusAction,
@@ -12,7 +12,7 @@ from combat.commands import (
     TakeAction,
     UseReaction,
 )
-from combat.events import (
+from combat.kernel.events import (
     AttackMade,
     CheckMade,
     ConditionApplied,

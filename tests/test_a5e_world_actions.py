@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from combat.commands import BeginCombat, EndTurn, Move, RollInitiative, TakeAction
-from combat.events import (
+from combat.kernel.commands import BeginCombat, EndTurn, Move, RollInitiative, TakeAction
+from combat.kernel.events import (
     CombatantAdded,
     ConditionApplied,
     DamageTaken,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from bench import report, suite
+from combat.bench import report, suite
 
 FIGURES = {
     "replay": ("replay_events_per_s", "decode_floor_events_per_s", "peer_events_per_s"),

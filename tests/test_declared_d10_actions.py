@@ -3,8 +3,8 @@ Sprint/Flee, and the free attacks they open."""
 
 from __future__ import annotations
 
-from combat.commands import EndTurn
-from combat.events import CombatEnded
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import CombatEnded
 from combat.rulesets.declared_d10.actions import (
     D10Disengage,
     D10DisengageRolled,

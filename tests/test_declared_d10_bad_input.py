@@ -1,9 +1,9 @@
-from combat.events import CombatEnded
+from combat.kernel.events import CombatEnded
 """declared-d10 bad input found by fuzzing (tests/test_fuzz_deciders.py): each left the log in
 conflict with its own rules, and is now a RuleError with a stable code that appends nothing."""
 
-from combat.commands import ApplyCondition, EndCombat
-from combat.events import ConditionSpec
+from combat.kernel.commands import ApplyCondition, EndCombat
+from combat.kernel.events import ConditionSpec
 from combat.rulesets.declared_d10.wounds import D10Damage
 from tests.test_declared_d10_wounds import tammys_turn
 

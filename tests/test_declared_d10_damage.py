@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from combat.events import AttackProfile, DiceRolled
+from combat.kernel.events import AttackProfile, DiceRolled
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled
 from combat.rulesets.declared_d10.state import D10Traits
 from combat.rulesets.declared_d10.wounds import D10DamageDealt

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from combat.commands import EndTurn
+from combat.kernel.commands import EndTurn
 from combat.rulesets.declared_d10.actions import D10Move
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled
 from combat.rulesets.declared_d10.declarations import (

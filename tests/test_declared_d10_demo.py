@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from combat.application import Encounters, fold_records
+from combat.app.application import Encounters, fold_records
 from combat.demos import get_demo
-from combat.events import RoundEnded, RoundStarted, TurnStarted
+from combat.kernel.events import RoundEnded, RoundStarted, TurnStarted
 from combat.rulesets.declared_d10.state import group_of
 from combat.rulesets.declared_d10.surprise import D10SurpriseRolled
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from combat.commands import EndTurn
-from combat.events import ConditionEnded, DiceRolled
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import ConditionEnded, DiceRolled
 from combat.rulesets.declared_d10.actions import D10Move
 from combat.rulesets.declared_d10.grapples import D10BreakGrapple, D10Grapple, D10GrappleRolled
 from combat.rulesets.declared_d10.state import D10Traits

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from combat.application import Encounters
-from combat.commands import AddCombatant, BeginCombat, EndTurn
-from combat.decider import evolve
+from combat.app.application import Encounters
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
+from combat.kernel.decider import evolve
 from combat.demos import get_demo
-from combat.errors import RuleError
-from combat.events import EventsRetracted, TurnStarted
-from combat.history import effective
+from combat.kernel.errors import RuleError
+from combat.kernel.events import EventsRetracted, TurnStarted
+from combat.app.history import effective
 from combat.rulesets import get_ruleset
 from combat.rulesets.declared_d10.actions import D10Move, D10SprintFlee
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled, D10FreeAttack

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from combat.commands import EndTurn
-from combat.events import DiceRolled, TurnStarted
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import DiceRolled, TurnStarted
 from combat.rulesets import get_ruleset
 from combat.rulesets.declared_d10.initiative import D10GroupOrdered, D10OrderGroup, D10RollGroupInitiative
 from projections.initiative import initiative_order

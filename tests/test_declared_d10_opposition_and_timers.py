@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from combat.commands import EndTurn
-from combat.events import DiceRolled
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import DiceRolled
 from combat.rulesets.declared_d10.opposition import D10OpposedRoll, D10OppositionRolled
 from combat.rulesets.declared_d10.state import D10Traits, d10_of
 from combat.rulesets.declared_d10.timers import D10StartTimer, D10TimerFired, D10TimerStarted

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from click.testing import CliRunner
 
 from combat.cli import cli
-from combat.commands import BeginCombat
-from combat.events import AttackProfile, CombatantSpec, PhaseChanged
+from combat.kernel.commands import BeginCombat
+from combat.kernel.events import AttackProfile, CombatantSpec, PhaseChanged
 from combat.rulesets.declared_d10.declarations import D10CloseDeclarations, D10Declare
 from combat.rulesets.declared_d10.initiative import D10RollGroupInitiative
 from combat.rulesets.declared_d10.state import D10Traits
@@ -67,7 +67,7 @@ def test_a_round_goes_declare_then_initiative_then_turns_and_back_to_declare():
     t = open_normal_round(d10_table(pc("tammy"), monster("ogre")))
     t.rejects(D10RollGroupInitiative(group="party", faces=(5,)), "phase/not-allowed")
     play_round(t, {"tammy": ("parry_dodge", None), "ogre": ("parry_dodge", None)}, {"party": 5, "monsters": 3})
-    from combat.commands import EndTurn
+    from combat.kernel.commands import EndTurn
 
     t.do(EndTurn(combatant="tammy"))
     events = t.do(EndTurn(combatant="ogre"))

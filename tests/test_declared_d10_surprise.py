@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from combat.commands import BeginCombat, EndTurn
-from combat.events import DiceRolled, TurnStarted
+from combat.kernel.commands import BeginCombat, EndTurn
+from combat.kernel.events import DiceRolled, TurnStarted
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled
 from combat.rulesets.declared_d10.declarations import D10CloseDeclarations, D10Declare
 from combat.rulesets.declared_d10.initiative import D10RollGroupInitiative

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from combat.commands import EndTurn
-from combat.events import AttackProfile, DiceRolled
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import AttackProfile, DiceRolled
 from combat.rulesets.declared_d10.actions import D10Sneak, D10StealthChecked
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled
 from combat.rulesets.declared_d10.state import D10Traits

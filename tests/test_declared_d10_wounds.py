@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from combat.commands import EndTurn, Heal
-from combat.events import CombatantDowned, ConditionApplied, DiceRolled
+from combat.kernel.commands import EndTurn, Heal
+from combat.kernel.events import CombatantDowned, ConditionApplied, DiceRolled
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled
 from combat.rulesets.declared_d10.state import D10Traits, d10_of
 from combat.rulesets.declared_d10.wounds import D10Damage, D10DamageDealt, D10WoundPenalty

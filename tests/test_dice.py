@@ -1,12 +1,12 @@
-"""combat.dice: notation, entered faces checked die by die, seeded rolls, Critical Hit damage."""
+"""combat.kernel.dice: notation, entered faces checked die by die, seeded rolls, Critical Hit damage."""
 
 import random
 
 import pytest
 
-from combat import dice
-from combat.dice import DieFace
-from combat.errors import RuleError
+from combat.kernel import dice
+from combat.kernel.dice import DieFace
+from combat.kernel.errors import RuleError
 
 
 def _refused(notation: str, faces, code: str) -> RuleError:

@@ -15,7 +15,7 @@ as a conflict), and which the narrative and state projections can show. Anything
 
 CI runs a short, derandomized search; run a long one by hand with e.g.
 `FUZZ_EXAMPLES=2000 pytest tests/test_fuzz_deciders.py`, with FUZZ_SEED=n to search elsewhere.
-The JSON boundary (combat.catalog.decode_command) gets four times as many examples.
+The JSON boundary (combat.app.catalog.decode_command) gets four times as many examples.
 """
 
 from __future__ import annotations
@@ -37,16 +37,16 @@ import pytest
 from hypothesis import HealthCheck, given, note, seed, settings
 from hypothesis import strategies as st
 
-from combat.application import Encounters
-from combat.catalog import ALL_COMMAND_TYPES, ALL_EVENT_TYPES, AnyEvent, decode_command
-from combat.commands import trigger_of
-from combat.decider import decide, fold
+from combat.app.application import Encounters
+from combat.app.catalog import ALL_COMMAND_TYPES, ALL_EVENT_TYPES, AnyEvent, decode_command
+from combat.kernel.commands import trigger_of
+from combat.kernel.decider import decide, fold
 from combat.demos import get_demo
-from combat.errors import RuleError
-from combat.history import effective, replay
+from combat.kernel.errors import RuleError
+from combat.app.history import effective, replay
 from combat.rulesets import RULESETS
-from combat.state import EncounterState
-from combat.store import Recorded
+from combat.kernel.state import EncounterState
+from combat.app.store import Recorded
 from projections.narrative import Narrator
 from projections.state import state_view
 

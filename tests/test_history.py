@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from combat.application import Encounters
-from combat.commands import (
+from combat.app.application import Encounters
+from combat.kernel.commands import (
     AddCombatant,
     Attack,
     BeginCombat,
     EndTurn,
     RollInitiative,
 )
-from combat.errors import RuleError
-from combat.events import AttackMade, CombatantDowned, EventsRetracted
-from combat.history import replay
+from combat.kernel.errors import RuleError
+from combat.kernel.events import AttackMade, CombatantDowned, EventsRetracted
+from combat.app.history import replay
 from projections.audit import audit
 from tests.conftest import monster, pc
 

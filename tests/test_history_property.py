@@ -8,9 +8,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from combat.application import Encounters
+from combat.app.application import Encounters
 from combat.demos.srd2024 import run_demo
-from combat.history import replay
+from combat.app.history import replay
 
 _LOGS: dict[int, tuple[Path, object]] = {}
 _TMP = tempfile.TemporaryDirectory()

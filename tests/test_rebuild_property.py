@@ -8,8 +8,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from combat.application import Encounters, fold_records
-from combat.commands import (
+from combat.app.application import Encounters, fold_records
+from combat.kernel.commands import (
     AddCombatant,
     Attack,
     BeginCombat,
@@ -23,8 +23,8 @@ from combat.commands import (
     RollInitiative,
     TakeAction,
 )
-from combat.errors import RuleError
-from combat.interchange import read_jsonl, to_jsonl
+from combat.kernel.errors import RuleError
+from combat.app.interchange import read_jsonl, to_jsonl
 from tests.conftest import monster, pc
 
 ACTIONS = ("dash", "disengage", "dodge", "hide", "ready", "search", "magic")

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from combat.application import fold_records
-from combat.interchange import read_jsonl
+from combat.app.application import fold_records
+from combat.app.interchange import read_jsonl
 from projections.state import render_state_json
 
 REPLAYS = sorted((Path(__file__).parent.parent / "replays").glob("*.jsonl"))

@@ -17,7 +17,7 @@ from combat.rulesets.segments_1e.commands import (
 from combat.rulesets.segments_1e.events import MoraleChecked, SpellSpoiled, TableAttackRolled
 from combat.rulesets.segments_1e.hit_dice import attack_band, hit_point_dice, morale_bonus, parse_hit_dice, save_hit_dice
 from combat.rulesets.segments_1e.ledger import Routine, Strike
-from combat.events import DiceRolled
+from combat.kernel.events import DiceRolled
 from tests.conftest import of_type
 from tests.test_segments_1e_kit import (
     CLAW_CLAW_BITE,

@@ -1,12 +1,12 @@
-from combat.events import CombatEnded
+from combat.kernel.events import CombatEnded
 """segments-1e bad input found by fuzzing (tests/test_fuzz_deciders.py): each crashed (a 500
 over HTTP) or left the log in conflict with its own rules, and is now a RuleError with a
 stable code that appends nothing."""
 
 import pytest
 
-from combat.commands import EndCombat
-from combat.errors import RuleError
+from combat.kernel.commands import EndCombat
+from combat.kernel.errors import RuleError
 from tests.conftest import Table
 from tests.test_segments_1e_kit import begin, fighter, orc, table
 

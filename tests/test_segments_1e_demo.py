@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from combat.application import Encounters, fold_records
-from combat.catalog import ALL_EVENT_TYPES
+from combat.app.application import Encounters, fold_records
+from combat.app.catalog import ALL_EVENT_TYPES
 from combat.demos import get_demo
-from combat.events import CombatEnded
+from combat.kernel.events import CombatEnded
 from combat.rulesets.segments_1e.events import CastingStarted, HighLowSet, SegmentTurnStarted, SpellSpoiled, SpellWentOff
 from projections.narrative import narrate
 from tests.conftest import of_type

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from combat.application import Encounters, Outcome, fold_records
-from combat.commands import BeginCombat, Command, EndTurn
+from combat.app.application import Encounters, Outcome, fold_records
+from combat.kernel.commands import BeginCombat, Command, EndTurn
 from combat.demos import get_demo
-from combat.events import ConflictOverridden, EventsRetracted, RulingAmended, TurnEnded
-from combat.history import replay
-from combat.interchange import read_jsonl
+from combat.kernel.events import ConflictOverridden, EventsRetracted, RulingAmended, TurnEnded
+from combat.app.history import replay
+from combat.app.interchange import read_jsonl
 from combat.rulesets.segments_1e.commands import (
     AddCreature,
     BeginCasting,

@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from combat.commands import BeginCombat, EndTurn
+from combat.kernel.commands import BeginCombat, EndTurn
 from combat.rulesets.segments_1e.commands import AddCreature, CheckSurprise, CloseDeclarations, DeclareRoundAction, RollGroupD6
 from combat.rulesets.segments_1e.ledger import Creature, CreatureStats, Ledger, Routine, Strike, ledger_of
 from tests.conftest import Table

@@ -1,7 +1,7 @@
 """segments-1e: the round structure as a state machine, and the segment clock."""
 
-from combat.commands import EndTurn
-from combat.events import PhaseChanged, RoundStarted
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import PhaseChanged, RoundStarted
 from combat.rulesets import get_ruleset
 from combat.rulesets.segments_1e.commands import CheckSurprise, RoutineAttack
 from combat.rulesets.segments_1e.events import SegmentTurnStarted

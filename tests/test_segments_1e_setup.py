@@ -2,7 +2,7 @@
 
 import pytest
 
-from combat.commands import BeginCombat
+from combat.kernel.commands import BeginCombat
 from combat.rulesets.segments_1e.commands import AddCreature
 from tests.test_segments_1e_kit import CLAW_CLAW_BITE, fighter, stats, table
 

@@ -1,7 +1,7 @@
 """segments-1e: ties that are simultaneous - 'Simultaneous (tied) actions both take effect,
 even if one combatant dies in that segment.'"""
 
-from combat.events import CombatEnded
+from combat.kernel.events import CombatEnded
 from combat.rulesets.segments_1e.commands import RoutineAttack
 from combat.rulesets.segments_1e.events import SimultaneousActionKept, TableAttackRolled
 from combat.rulesets.segments_1e.ledger import Routine, Strike

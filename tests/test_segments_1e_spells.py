@@ -1,8 +1,8 @@
 """segments-1e: spells on the timeline, spoiled by broken concentration; concentration to
 maintain an effect."""
 
-from combat.commands import ApplyCondition, Damage, SavingThrow, StartConcentration
-from combat.events import ConcentrationEnded, ConditionSpec, DamageTaken
+from combat.kernel.commands import ApplyCondition, Damage, SavingThrow, StartConcentration
+from combat.kernel.events import ConcentrationEnded, ConditionSpec, DamageTaken
 from combat.rulesets.segments_1e.commands import (
     BeginCasting,
     DeclareRoundAction,

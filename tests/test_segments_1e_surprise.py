@@ -3,7 +3,7 @@ segmented-1e-rounds.txt is silent')."""
 
 import pytest
 
-from combat.commands import BeginCombat
+from combat.kernel.commands import BeginCombat
 from combat.rulesets.segments_1e.commands import CheckSurprise, FreeAttack, MinorAction, MoveTo, RoutineAttack
 from combat.rulesets.segments_1e.events import SegmentTurnStarted, SurpriseChecked, SurpriseSettled
 from tests.conftest import of_type

@@ -6,8 +6,8 @@ import uuid
 
 import msgspec
 
-from combat.commands import Attack, EndTurn, Move, Ruling
-from combat.interchange import to_line
+from combat.kernel.commands import Attack, EndTurn, Move, Ruling
+from combat.app.interchange import to_line
 from projections.narrative import narrate
 from projections.state import state_view
 from tests.test_service_fixtures import client, open_fight, set_the_scene  # noqa: F401  (fixture)

@@ -12,8 +12,8 @@ from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
-from combat.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative
-from combat.errors import OutOfPhase, RuleError
+from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative
+from combat.kernel.errors import OutOfPhase, RuleError
 from combat.service import create_app
 from combat.service.errors import ApiError, status_for
 from tests.conftest import monster, pc

@@ -16,8 +16,8 @@ import pytest
 import uvicorn
 from litestar.testing import TestClient
 
-from combat.application import Encounters
-from combat.commands import AddCombatant, BeginCombat, Command, RollInitiative
+from combat.app.application import Encounters
+from combat.kernel.commands import AddCombatant, BeginCombat, Command, RollInitiative
 from combat.service import create_app
 from tests.conftest import monster, pc
 

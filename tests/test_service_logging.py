@@ -11,7 +11,7 @@ import pytest
 import structlog
 from litestar.testing import TestClient
 
-from combat.commands import Move
+from combat.kernel.commands import Move
 from combat.service import create_app
 from combat.service.logging import configure_logging
 from tests.test_service_fixtures import bearer, open_fight, set_the_scene

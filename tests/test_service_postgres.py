@@ -23,8 +23,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from combat.application import Encounters
-from combat.commands import Ruling
+from combat.app.application import Encounters
+from combat.kernel.commands import Ruling
 from combat.service import create_app
 from tests.test_service_fixtures import Fight, bearer, free_port, open_fight, read_events, set_the_scene
 

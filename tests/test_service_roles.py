@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from combat.commands import (
+from combat.kernel.commands import (
     AddCombatant,
     ApplyCondition,
     Attack,
@@ -23,7 +23,7 @@ from combat.commands import (
     SavingThrow,
     TakeAction,
 )
-from combat.events import ConditionSpec
+from combat.kernel.events import ConditionSpec
 from combat.service.auth import Grant, check_command
 from combat.service.errors import ApiError
 from tests.conftest import monster

@@ -10,8 +10,8 @@ import httpx
 import msgspec
 import pytest
 
-from combat.application import Encounters
-from combat.commands import Attack, EndTurn, Move, Ruling
+from combat.app.application import Encounters
+from combat.kernel.commands import Attack, EndTurn, Move, Ruling
 from combat.service import create_app
 from projections.state import state_view
 from tests.test_service_fixtures import LiveServer, bearer, live_client, open_fight, read_events, set_the_scene

@@ -1,5 +1,5 @@
-from combat.commands import Attack, EndTurn
-from combat.events import AttackMade, TurnStarted
+from combat.kernel.commands import Attack, EndTurn
+from combat.kernel.events import AttackMade, TurnStarted
 from tests.conftest import Table, monster, of_type, pc
 
 

@@ -3,8 +3,8 @@
 "The main actions you can take are listed in 'Actions' earlier in 'Playing the Game.'"
 """
 
-from combat.commands import ApplyCondition, Attack, EndTurn, Move, TakeAction, UseReaction
-from combat.events import (
+from combat.kernel.commands import ApplyCondition, Attack, EndTurn, Move, TakeAction, UseReaction
+from combat.kernel.events import (
     ActionTaken,
     AttackMade,
     CheckMade,

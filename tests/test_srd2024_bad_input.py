@@ -1,9 +1,9 @@
-from combat.events import CombatEnded
+from combat.kernel.events import CombatEnded
 """srd-2024 bad input found by fuzzing (tests/test_fuzz_deciders.py), in the shared modules:
 each crashed (a 500 over HTTP) or left the log in conflict with the rules, and is now a
 RuleError with a stable code that appends nothing."""
 
-from combat.commands import Damage, EndCombat, Heal
+from combat.kernel.commands import Damage, EndCombat, Heal
 from tests.conftest import Table, monster, pc
 
 

@@ -5,7 +5,7 @@
 
 import pytest
 
-from combat.commands import (
+from combat.kernel.commands import (
     ApplyCondition,
     ConcentrationSave,
     Damage,
@@ -15,8 +15,8 @@ from combat.commands import (
     StartConcentration,
     TakeAction,
 )
-from combat.concentration import concentration_dc
-from combat.events import (
+from combat.fivee.concentration import concentration_dc
+from combat.kernel.events import (
     ConcentrationChecked,
     ConcentrationCheckRequired,
     ConcentrationEnded,

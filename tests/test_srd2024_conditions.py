@@ -1,7 +1,7 @@
 """srd-2024 conditions: their effects on a turn, and durations that end at the start or end of a named creature's turn."""
 
-from combat.commands import ApplyCondition, BonusAction, EndTurn, Move, RemoveCondition, UseReaction
-from combat.events import ConditionEnded, ConditionSpec
+from combat.kernel.commands import ApplyCondition, BonusAction, EndTurn, Move, RemoveCondition, UseReaction
+from combat.kernel.events import ConditionEnded, ConditionSpec
 from tests.conftest import Table, monster, pc
 
 
@@ -106,8 +106,8 @@ def test_a_creature_freed_at_the_start_of_its_turn_has_its_full_speed():
 def test_a_condition_timed_by_a_dead_creatures_turn_ends_when_that_turn_would_have_come():
     """Durations 'end at the start or end of a named creature's turn'; a dead creature's turn
     never comes, so what it timed runs out when its place in the order is passed over."""
-    from combat.commands import ApplyCondition, Attack, EndTurn
-    from combat.events import ConditionEnded, ConditionSpec
+    from combat.kernel.commands import ApplyCondition, Attack, EndTurn
+    from combat.kernel.events import ConditionEnded, ConditionSpec
     from tests.conftest import Table, monster, of_type, pc
 
     t = Table().add(pc("aria"), monster("goblin", max_hp=5), monster("orc", max_hp=30)).start(

@@ -4,8 +4,8 @@
 or knocked out or have surrendered or fled. Combat can also end when both sides agree to end it."
 """
 
-from combat.commands import Attack, BeginCombat, Damage, EndCombat, EndTurn, Heal, RollInitiative, Ruling
-from combat.events import CombatEnded, PhaseChanged, RulingMade
+from combat.kernel.commands import Attack, BeginCombat, Damage, EndCombat, EndTurn, Heal, RollInitiative, Ruling
+from combat.kernel.events import CombatEnded, PhaseChanged, RulingMade
 from tests.conftest import Table, monster, of_type, pc
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from combat.commands import (
+from combat.kernel.commands import (
     Attack,
     BeginCombat,
     BonusAction,
@@ -18,7 +18,7 @@ from combat.commands import (
     TakeAction,
     UseReaction,
 )
-from combat.events import AttackMade, SaveMade
+from combat.kernel.events import AttackMade, SaveMade
 from tests.conftest import Table, monster, of_type, pc
 
 

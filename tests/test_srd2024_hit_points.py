@@ -4,8 +4,8 @@
 or knocked out."
 """
 
-from combat.commands import Attack, Damage, EndTurn, GrantTempHp, Heal, Move
-from combat.events import CombatantDowned, CombatantRevived, DamageTaken, DiceRolled, Healed
+from combat.kernel.commands import Attack, Damage, EndTurn, GrantTempHp, Heal, Move
+from combat.kernel.events import CombatantDowned, CombatantRevived, DamageTaken, DiceRolled, Healed
 from tests.conftest import Table, monster, of_type, pc
 
 

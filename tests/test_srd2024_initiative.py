@@ -4,8 +4,8 @@
 determines their place in the Initiative order."
 """
 
-from combat.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised, OrderTie, RollInitiative
-from combat.events import DiceRolled, InitiativeSet, InitiativeTied, RoundStarted, TieOrdered, TurnStarted
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised, OrderTie, RollInitiative
+from combat.kernel.events import DiceRolled, InitiativeSet, InitiativeTied, RoundStarted, TieOrdered, TurnStarted
 from projections.initiative import initiative_order
 from tests.conftest import Table, monster, of_type, pc
 

@@ -5,8 +5,8 @@ make the attack, take a Reaction to make one melee attack with a weapon or an Un
 against that entity."
 """
 
-from combat.commands import ApplyCondition, EndTurn, Move, OpportunityAttack, TakeAction, UseReaction
-from combat.events import AttackMade, ConditionSpec, Moved
+from combat.kernel.commands import ApplyCondition, EndTurn, Move, OpportunityAttack, TakeAction, UseReaction
+from combat.kernel.events import AttackMade, ConditionSpec, Moved
 from tests.conftest import SCIMITAR, SHORTBOW, Table, monster, of_type, pc
 
 

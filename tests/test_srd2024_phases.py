@@ -3,7 +3,7 @@
 "Combat unfolds in these steps: 1: Establish Positions. 2: Roll Initiative. 3: Take Turns."
 """
 
-from combat.commands import (
+from combat.kernel.commands import (
     AddCombatant,
     Attack,
     BeginCombat,
@@ -16,7 +16,7 @@ from combat.commands import (
     RollInitiative,
     Ruling,
 )
-from combat.events import PhaseChanged, RoundStarted, TurnStarted
+from combat.kernel.events import PhaseChanged, RoundStarted, TurnStarted
 from tests.conftest import Table, monster, of_type, pc
 
 

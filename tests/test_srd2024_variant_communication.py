@@ -6,7 +6,7 @@ Bonus Action; If a reply is needed, replying entities use their Reaction."
 "Attempts to influence a foe, require the usage of the Influence action."
 """
 
-from combat.commands import Attack, EndTurn, TakeAction
+from combat.kernel.commands import Attack, EndTurn, TakeAction
 from combat.rulesets.srd2024_variant.communication import AllyReplied, CommunicateWithAllies, ReplyToAlly
 from tests.conftest import Table, monster, of_type, pc
 

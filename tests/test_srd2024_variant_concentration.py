@@ -7,8 +7,8 @@ higher, up to a maximum DC of 30."
 
 import pytest
 
-from combat.commands import ConcentrationSave, Damage, EndTurn, StartConcentration
-from combat.events import ConcentrationCheckRequired, ConcentrationEnded
+from combat.kernel.commands import ConcentrationSave, Damage, EndTurn, StartConcentration
+from combat.kernel.events import ConcentrationCheckRequired, ConcentrationEnded
 from tests.conftest import Table, monster, of_type, pc
 
 

@@ -4,8 +4,8 @@
 Constitution saves. Total: Can't be targeted directly."
 """
 
-from combat.commands import Attack
-from combat.events import AttackMade, DiceRolled, SaveMade
+from combat.kernel.commands import Attack
+from combat.kernel.events import AttackMade, DiceRolled, SaveMade
 from combat.rulesets.srd2024_variant.cover import SaveBehindCover
 from tests.conftest import Table, monster, of_type, pc
 

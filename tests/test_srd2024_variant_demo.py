@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from combat.application import fold_records
+from combat.app.application import fold_records
 from combat.cli import cli
 from combat.demos import get_demo
 from combat.rulesets import get_ruleset

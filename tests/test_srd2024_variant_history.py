@@ -11,18 +11,18 @@ from uuid import UUID
 
 import msgspec
 
-from combat.application import Encounters
-from combat.commands import AddCombatant, Attack, BeginCombat, EndTurn, MarkSurprised, RollInitiative
+from combat.app.application import Encounters
+from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, MarkSurprised, RollInitiative
 from combat.demos import get_demo
-from combat.events import CombatEnded, EventsRetracted, PhaseChanged
-from combat.history import HISTORY_TYPES, replay
+from combat.kernel.events import CombatEnded, EventsRetracted, PhaseChanged
+from combat.app.history import HISTORY_TYPES, replay
 from combat.rulesets.srd2024_variant.communication import CommunicateWithAllies
 from combat.rulesets.srd2024_variant.mounts import Carried, Mount, Mounted, SaveToStayMounted, StayedMounted
 from combat.rulesets.srd2024_variant.movement import Traverse
 from combat.rulesets.srd2024_variant.reorder import EndReorder, PassSwap, ReorderOpened
 from combat.rulesets.srd2024_variant.traits import NoteTraits, TraitsNoted
 from combat.rulesets.srd2024_variant.unarmed import EscapeAttempted, EscapeGrapple, UnarmedStrike, UnarmedStrikeMade
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 from tests.conftest import monster, pc
 
 NO_REORDER = {"initiative_reorder": False}

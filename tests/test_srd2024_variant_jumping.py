@@ -10,8 +10,8 @@ a standing High Jump, you can jump only half that distance (i.e. a quarter of a 
 
 import pytest
 
-from combat.commands import TakeAction
-from combat.events import CheckMade, ConditionApplied
+from combat.kernel.commands import TakeAction
+from combat.kernel.events import CheckMade, ConditionApplied
 from combat.rulesets.srd2024_variant.jumping import Jump, Jumped, jump_limit
 from combat.rulesets.srd2024_variant.movement import Traverse
 from combat.rulesets.srd2024_variant.traits import NoteTraits

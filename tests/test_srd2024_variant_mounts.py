@@ -5,8 +5,8 @@ costs an amount of movement equal to the entity size. For example: if your Speed
 and the entity you mount is of size Large, you spend 10 feet of movement to mount them."
 """
 
-from combat.commands import ApplyCondition, Attack, Damage, EndTurn, TakeAction
-from combat.events import ConditionSpec, InitiativeSet, Moved, TurnStarted
+from combat.kernel.commands import ApplyCondition, Attack, Damage, EndTurn, TakeAction
+from combat.kernel.events import ConditionSpec, InitiativeSet, Moved, TurnStarted
 from combat.rulesets.srd2024_variant.mounts import (
     Carried,
     Dismount,

@@ -3,8 +3,8 @@
 "Whenever you use your Unarmed Strike, choose one of the following options for its effect."
 """
 
-from combat.commands import ApplyCondition, Attack, EndTurn, Move
-from combat.events import AttackMade, ConditionApplied, ConditionSpec, DiceRolled, SaveMade
+from combat.kernel.commands import ApplyCondition, Attack, EndTurn, Move
+from combat.kernel.events import AttackMade, ConditionApplied, ConditionSpec, DiceRolled, SaveMade
 from combat.rulesets.srd2024_variant.traits import NoteTraits
 from combat.rulesets.srd2024_variant.unarmed import (
     EscapeAttempted,

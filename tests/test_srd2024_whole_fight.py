@@ -5,7 +5,7 @@ bugbear on initiative and is knocked out by its Critical Hit; Lyra hides, shoots
 potion into Aria, who gets up and finishes the bugbear with her Extra Attack.
 """
 
-from combat.commands import (
+from combat.kernel.commands import (
     AddCombatant,
     Attack,
     BeginCombat,
@@ -18,7 +18,7 @@ from combat.commands import (
     RollInitiative,
     TakeAction,
 )
-from combat.events import AttackProfile, CombatEnded, CombatantDowned, DiceRolled, TurnStarted
+from combat.kernel.events import AttackProfile, CombatEnded, CombatantDowned, DiceRolled, TurnStarted
 from tests.conftest import SHORTBOW, Table, monster, of_type, pc
 
 MORNINGSTAR = AttackProfile(name="Morningstar", bonus=4, damage="2d8+2", damage_type="piercing")

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from combat import application
-from combat.application import Encounters, UnknownEncounter, VersionConflict
-from combat.commands import AddCombatant, BeginCombat, RollInitiative
-from combat.errors import RuleError
-from combat.events import EVENT_TYPES, RulingMade
-from combat.interchange import event_schema, from_line, read_jsonl, to_line
+from combat.app import application
+from combat.app.application import Encounters, UnknownEncounter, VersionConflict
+from combat.kernel.commands import AddCombatant, BeginCombat, RollInitiative
+from combat.kernel.errors import RuleError
+from combat.kernel.events import EVENT_TYPES, RulingMade
+from combat.app.interchange import event_schema, from_line, read_jsonl, to_line
 from tests.conftest import monster, pc
 
 

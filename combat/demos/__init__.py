@@ -10,7 +10,7 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.demos import a5e, declared_d10, segments_1e, srd2024, srd2024_variant
-from combat.errors import RuleError
+from combat.kernel.errors import RuleError
 
 __all__ = ["DEMOS", "get_demo"]
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from uuid import UUID
 
-from combat.application import Encounters, Outcome
+from combat.app.application import Encounters, Outcome
 from combat.demos.table import DemoTable, make_owed_concentration_saves, standing_foes, weakest_foe
-from combat.commands import (
+from combat.kernel.commands import (
     AddCombatant,
     Attack,
     BeginCombat,
@@ -35,9 +35,9 @@ from combat.commands import (
     RollInitiative,
     TakeAction,
 )
-from combat.conditions import is_incapacitated
-from combat.events import AttackProfile, CombatantSpec
-from combat.initiative import unresolved_ties
+from combat.fivee.conditions import is_incapacitated
+from combat.kernel.events import AttackProfile, CombatantSpec
+from combat.fivee.initiative import unresolved_ties
 from combat.rulesets.a5e.actions import FreeAction
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.initiative import RollOff
@@ -54,8 +54,8 @@ from combat.rulesets.a5e.world_actions import (
     WorldTarget,
     owed_recharges,
 )
-from combat.state import Combatant
-from combat.store import Recorded
+from combat.kernel.state import Combatant
+from combat.app.store import Recorded
 
 __all__ = ["run_demo", "DEMO_PARTY", "DEMO_BANDITS"]
 

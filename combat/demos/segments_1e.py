@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from uuid import UUID
 
-from combat.application import Encounters, Outcome
+from combat.app.application import Encounters, Outcome
 from combat.demos.table import DemoTable
-from combat.commands import BeginCombat, EndCombat, EndTurn
-from combat.events import DiceRolled, RoundStarted
-from combat.conditions import is_incapacitated
+from combat.kernel.commands import BeginCombat, EndCombat, EndTurn
+from combat.kernel.events import DiceRolled, RoundStarted
+from combat.fivee.conditions import is_incapacitated
 from combat.rulesets.segments_1e.commands import (
     AddCreature,
     BeginCasting,
@@ -42,7 +42,7 @@ from combat.rulesets.segments_1e.commands import (
 from combat.rulesets.segments_1e.events import AttackRoutineBegun, TableAttackRolled
 from combat.rulesets.segments_1e.grid import adjacent, distance_ft, foes_in_melee
 from combat.rulesets.segments_1e.ledger import Creature, CreatureStats, Ledger, Routine, Strike, ledger_of
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = ["run_demo", "PARTY", "HOBGOBLINS"]
 

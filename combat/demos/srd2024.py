@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from uuid import UUID
 
-from combat.application import Encounters, Outcome
+from combat.app.application import Encounters, Outcome
 from combat.demos.table import DemoTable, make_owed_concentration_saves, play_rounds, weakest_foe
-from combat.commands import (
+from combat.kernel.commands import (
     AddCombatant,
     ApplyCondition,
     Attack,
@@ -28,10 +28,10 @@ from combat.commands import (
     SavingThrow,
     TakeAction,
 )
-from combat.conditions import is_incapacitated
-from combat.events import AttackMade, AttackProfile, CombatantSpec, ConditionSpec, DiceRolled
-from combat.initiative import unresolved_ties
-from combat.state import Combatant
+from combat.fivee.conditions import is_incapacitated
+from combat.kernel.events import AttackMade, AttackProfile, CombatantSpec, ConditionSpec, DiceRolled
+from combat.fivee.initiative import unresolved_ties
+from combat.kernel.state import Combatant
 
 __all__ = ["run_demo", "DEMO_PARTY", "DEMO_MONSTERS"]
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from uuid import UUID
 
-from combat.application import Encounters, Outcome
+from combat.app.application import Encounters, Outcome
 from combat.demos.table import DemoTable, make_owed_concentration_saves, play_rounds, weakest_foe
-from combat.commands import (
+from combat.kernel.commands import (
     AddCombatant,
     Attack,
     BeginCombat,
@@ -31,10 +31,10 @@ from combat.commands import (
     RollInitiative,
     TakeAction,
 )
-from combat.conditions import is_incapacitated
-from combat.events import AttackProfile, CombatantSpec
+from combat.fivee.conditions import is_incapacitated
+from combat.kernel.events import AttackProfile, CombatantSpec
 from combat.rulesets.srd2024_variant.traits import TraitsNoted
-from combat.initiative import unresolved_ties
+from combat.fivee.initiative import unresolved_ties
 from combat.rulesets.srd2024_variant.bookkeeping import mount_of
 from combat.rulesets.srd2024_variant.communication import CommunicateWithAllies, ReplyToAlly
 from combat.rulesets.srd2024_variant.cover import SaveBehindCover
@@ -46,7 +46,7 @@ from combat.rulesets.srd2024_variant.reorder import AnswerSwap, EndReorder, Pass
 from combat.rulesets.srd2024_variant.speeds import movement_left
 from combat.rulesets.srd2024_variant.traits import NoteTraits
 from combat.rulesets.srd2024_variant.unarmed import EscapeGrapple, ReleaseGrapple, UnarmedStrike, UnarmedStrikeMade, grapple_dc
-from combat.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["run_demo", "DEMO_PARTY", "DEMO_FORD"]
 

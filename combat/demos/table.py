@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from uuid import UUID
 
-from combat.application import Encounters, Outcome
-from combat.commands import Command, ConcentrationSave, EndCombat
-from combat.state import Combatant, EncounterState
+from combat.app.application import Encounters, Outcome
+from combat.kernel.commands import Command, ConcentrationSave, EndCombat
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["DemoTable", "make_owed_concentration_saves", "play_rounds", "standing_foes", "weakest_foe"]
 

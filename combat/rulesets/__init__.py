@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from combat.decider import Ruleset
-from combat.errors import RuleError
+from combat.kernel.decider import Ruleset
+from combat.kernel.errors import RuleError
 from combat.rulesets import a5e, declared_d10, segments_1e, srd2024, srd2024_variant
 
 __all__ = ["RULESETS", "get_ruleset"]

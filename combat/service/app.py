@@ -14,7 +14,7 @@ from typing import Any
 from litestar import Litestar
 from litestar.di import Provide
 
-from combat.application import Encounters
+from combat.app.application import Encounters
 from combat.service import routes, stream
 from combat.service.dependencies import DEPENDENCIES, Service
 from combat.service.errors import EXCEPTION_HANDLERS

@@ -20,7 +20,7 @@ from uuid import UUID
 
 from litestar import Request
 
-from combat.commands import Command
+from combat.kernel.commands import Command
 from combat.service.errors import ApiError
 from combat.service.token_store import Grant, TokenStore
 

@@ -11,9 +11,9 @@ from litestar import Request
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 
-from combat.application import Encounters, Outcome, VersionConflict
-from combat.commands import Command
-from combat.errors import RuleError
+from combat.app.application import Encounters, Outcome, VersionConflict
+from combat.kernel.commands import Command
+from combat.kernel.errors import RuleError
 from combat.service.auth import Grant, Tokens
 from combat.service.errors import ApiError
 from combat.service.feed import Follower, Hub, follower_for

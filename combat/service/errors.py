@@ -32,8 +32,8 @@ from litestar.exceptions import HTTPException, MethodNotAllowedException, NotFou
 from litestar.openapi import ResponseSpec
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
-from combat.catalog import ALL_COMMAND_TYPES
-from combat.errors import RuleError
+from combat.app.catalog import ALL_COMMAND_TYPES
+from combat.kernel.errors import RuleError
 from combat.service.logging import annotate, log
 from combat.service.messages import ErrorBody
 

@@ -23,11 +23,10 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.popo import POPOTrackingRecorder
 from eventsourcing.projection import BaseProjectionRunner, Projection
 from eventsourcing.system import NotificationLogReader
-from eventsourcing.utils import get_topic
 
 from combat.service.logging import log
 from combat.service.token_store import store_kind
-from combat.store import EventLog, Recorded
+from combat.app.store import TOPICS, EventLog, Recorded
 
 __all__ = ["Hub", "Waiter", "Follower", "follower_for"]
 
@@ -104,7 +103,7 @@ class _Doorbells(Projection[POPOTrackingRecorder]):
     """A projection whose view is only the position reached: each event rings its encounter."""
 
     name = "combat_stream_doorbells"
-    topics = (get_topic(Recorded),)
+    topics = (TOPICS[Recorded],)
 
     def __init__(self, view: POPOTrackingRecorder, hub: Hub):
         super().__init__(view)

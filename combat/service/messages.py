@@ -8,8 +8,8 @@ from uuid import UUID
 
 import msgspec
 
-from combat.catalog import AnyCommand
-from combat.state import EncounterState, Tie
+from combat.app.catalog import AnyCommand
+from combat.kernel.state import EncounterState, Tie
 from projections.initiative import InitiativeEntry
 
 __all__ = [

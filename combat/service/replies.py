@@ -7,10 +7,10 @@ from typing import cast
 import msgspec
 from litestar import MediaType, Response
 
-from combat.application import Outcome
-from combat.interchange import to_line
+from combat.app.application import Outcome
+from combat.app.interchange import to_line
 from combat.service.messages import CommandDone, StateView
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 from projections.state import state_view
 
 __all__ = ["view_of", "command_done"]

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from combat.interchange import event_schema
+from combat.app.interchange import event_schema
 from combat.service.messages import StateView
 
 __all__ = ["state_schema", "stream_schema"]

@@ -23,15 +23,15 @@ from litestar.di import NamedDependency
 from litestar.params import HeaderParameter, QueryParameter
 from litestar.response import Stream
 
-from combat.application import Encounters, fold_records
-from combat.errors import RuleError
-from combat.interchange import to_line
+from combat.app.application import Encounters, fold_records
+from combat.kernel.errors import RuleError
+from combat.app.interchange import to_line
 from combat.service.auth import Grant
 from combat.service.dependencies import Service
 from combat.service.errors import ApiError, documented
 from combat.service.messages import MAX_SEQ
-from combat.state import EncounterState
-from combat.store import Recorded
+from combat.kernel.state import EncounterState
+from combat.app.store import Recorded
 from projections.state import state_view
 
 __all__ = ["ROUTES", "follow"]

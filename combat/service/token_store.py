@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from typing import Any, Protocol
 from uuid import UUID
 
-from combat.store import EventLog
+from combat.app.store import EventLog
 
 __all__ = ["Grant", "TokenStore", "store_kind"]
 

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import msgspec
 
-from combat import actions as shared
-from combat.commands import Command, TakeAction
-from combat.concentration import start_concentration
-from combat.conditions import speed_of
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import Event
-from combat.turns import require_able, require_turn
+from combat.fivee import actions as shared
+from combat.kernel.commands import Command, TakeAction
+from combat.fivee.concentration import start_concentration
+from combat.fivee.conditions import speed_of
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import Event
+from combat.fivee.turns import require_able, require_turn
 
 __all__ = ["A5E_ACTIONS", "FreeAction", "FreeActionTaken", "HANDLERS", "APPLIERS", "NARRATION"]
 

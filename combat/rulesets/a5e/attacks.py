@@ -22,14 +22,14 @@ one step, 1d4 -> 1d6 -> 1d8 (A5E's expertise die rule; this text does not repeat
 
 from __future__ import annotations
 
-from combat import attacks as shared
-from combat.attacks import choose_attack, range_disadvantage, roll_mode
-from combat.commands import Attack, Command, Cover, Faces, OpportunityAttack
-from combat.conditions import attack_modifiers, is_incapacitated
-from combat.decider import Tx
-from combat.errors import RuleError
+from combat.fivee import attacks as shared
+from combat.fivee.attacks import choose_attack, range_disadvantage, roll_mode
+from combat.kernel.commands import Attack, Command, Cover, Faces, OpportunityAttack
+from combat.fivee.conditions import attack_modifiers, is_incapacitated
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
 from combat.rulesets.a5e.table import table
-from combat.state import Combatant
+from combat.kernel.state import Combatant
 
 __all__ = ["EXPERTISE_DICE", "MakeAttack", "expertise_die", "HANDLERS"]
 

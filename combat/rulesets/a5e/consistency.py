@@ -1,6 +1,6 @@
 """Does a recorded a5e event still fit the rules, now that the Narrator has changed the past?
 
-Run by combat.history on every event after a retraction or amendment (see combat.consistency
+Run by combat.app.history on every event after a retraction or amendment (see combat.consistency
 for the shared checks). Each check reads the state just before the event and names what
 could not have happened, or returns None. Beyond the shared 5e checks (an action, bonus action
 or reaction spent twice, a creature acting or taking its turn while dead or incapacitated,
@@ -27,10 +27,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from combat import consistency, events as ev
-from combat.consistency import Check, able, first_of
-from combat.hitpoints import adjusted_damage
-from combat.initiative import turn_order
+from combat.fivee import consistency
+from combat.kernel import events as ev
+from combat.fivee.consistency import Check, able, first_of
+from combat.fivee.hitpoints import adjusted_damage
+from combat.fivee.initiative import turn_order
 from combat.rulesets.a5e.actions import FreeActionTaken
 from combat.rulesets.a5e.initiative import InitiativeCheckCalled, RollOffNeeded, SurpriseCheckReused, TieRolledOff
 from combat.rulesets.a5e.maneuvers import RAGING, AttackPressed, FellBack, Tumbled
@@ -39,7 +40,7 @@ from combat.rulesets.a5e.sprint import FATIGUE, Sprinted
 from combat.rulesets.a5e.surprise import SuddenActionDeclared, SurpriseCheckMade, SurpriseEnded, held_back
 from combat.rulesets.a5e.table import table
 from combat.rulesets.a5e.world_actions import RechargeRolled, WorldActionUsed, WorldEffectSuffered
-from combat.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["CHECKS", "still_surprised"]
 

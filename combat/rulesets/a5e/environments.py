@@ -14,7 +14,7 @@ from typing import Literal
 
 import msgspec
 
-from combat.events import AttackProfile, CombatantSpec
+from combat.kernel.events import AttackProfile, CombatantSpec
 
 __all__ = ["Ability", "Feature", "Summon", "WorldAction", "Environment", "ENVIRONMENTS", "SHADOW", "LEECHES"]
 

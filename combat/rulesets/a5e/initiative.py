@@ -16,13 +16,13 @@ from typing import ClassVar
 
 import msgspec
 
-from combat.commands import Command, Faces, RollInitiative
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import Event, InitiativeSet, TieOrdered
-from combat.initiative import unresolved_ties, units
+from combat.kernel.commands import Command, Faces, RollInitiative
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import Event, InitiativeSet, TieOrdered
+from combat.fivee.initiative import unresolved_ties, units
 from combat.rulesets.a5e.table import CalledCheck, table, updated
-from combat.state import EncounterState, Tie
+from combat.kernel.state import EncounterState, Tie
 
 __all__ = [
     "ABILITIES",

@@ -29,15 +29,15 @@ from typing import Literal
 
 import msgspec
 
-from combat.actions import require_reaction, spend_check
-from combat.attacks import d20_notation
-from combat.commands import Command, Faces
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import Event, SaveMade
+from combat.fivee.actions import require_reaction, spend_check
+from combat.fivee.attacks import d20_notation
+from combat.kernel.commands import Command, Faces
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import Event, SaveMade
 from combat.rulesets.a5e.table import Press, table, updated
-from combat.state import EncounterState, with_combatant
-from combat.turns import require_able, require_turn
+from combat.kernel.state import EncounterState, with_combatant
+from combat.fivee.turns import require_able, require_turn
 
 __all__ = [
     "SIZES",

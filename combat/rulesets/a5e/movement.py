@@ -19,14 +19,14 @@ from typing import ClassVar
 
 import msgspec
 
-from combat.commands import Command, Move
-from combat.conditions import is_incapacitated, speed_of
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import ConditionEnded, Event, Moved
+from combat.kernel.commands import Command, Move
+from combat.fivee.conditions import is_incapacitated, speed_of
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import ConditionEnded, Event, Moved
 from combat.rulesets.a5e.table import table, updated
-from combat.state import Combatant, EncounterState, with_combatant
-from combat.turns import require_able, require_turn
+from combat.kernel.state import Combatant, EncounterState, with_combatant
+from combat.fivee.turns import require_able, require_turn
 
 __all__ = [
     "GROUND",

@@ -12,12 +12,12 @@ first participant's turn starts at once.
 
 from __future__ import annotations
 
-from combat import turns
-from combat.commands import Command, EndTurn
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import RoundStarted
-from combat.initiative import turn_order, unresolved_ties, units
+from combat.fivee import turns
+from combat.kernel.commands import Command, EndTurn
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import RoundStarted
+from combat.fivee.initiative import turn_order, unresolved_ties, units
 from combat.rulesets.a5e.surprise import end_surprise
 from combat.rulesets.a5e.world_actions import environment, owed_recharges
 

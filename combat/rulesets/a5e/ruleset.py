@@ -38,9 +38,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from combat import actions, attacks, concentration, conditions, hitpoints, saves, setup, turns
-from combat import initiative as shared_initiative
-from combat.commands import (
+from combat.fivee import actions, attacks, concentration, conditions, hitpoints, saves, setup, turns
+from combat.fivee import initiative as shared_initiative
+from combat.kernel.commands import (
     Attack,
     BonusAction,
     Move,
@@ -48,15 +48,15 @@ from combat.commands import (
     TakeAction,
     UseReaction,
 )
-from combat.decider import Ruleset
-from combat.events import TurnStarted
-from combat.initiative import turn_order
-from combat.phases import PhaseTable, Step
+from combat.kernel.decider import Ruleset
+from combat.kernel.events import TurnStarted
+from combat.fivee.initiative import turn_order
+from combat.kernel.phases import PhaseTable, Step
 import combat.rulesets.a5e.actions as a5e_actions
 import combat.rulesets.a5e.attacks as a5e_attacks
 from combat.rulesets.a5e import consistency, initiative, maneuvers, movement, rounds, scene, sprint, surprise, world_actions
 from combat.rulesets.a5e.table import table, updated
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = ["RULESET", "PHASES", "DEFAULTS"]
 

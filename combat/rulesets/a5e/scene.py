@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from combat.commands import Command
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import Event
+from combat.kernel.commands import Command
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import Event
 from combat.rulesets.a5e.environments import ENVIRONMENTS, Environment
 from combat.rulesets.a5e.table import updated
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = ["ROUND_LENGTHS", "SetScene", "SceneSet", "HANDLERS", "APPLIERS", "NARRATION"]
 

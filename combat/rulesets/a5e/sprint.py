@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.commands import Command, Faces
-from combat.conditions import speed_of
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import CheckMade, ConditionApplied, ConditionSpec, Event
+from combat.kernel.commands import Command, Faces
+from combat.fivee.conditions import speed_of
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import CheckMade, ConditionApplied, ConditionSpec, Event
 from combat.rulesets.a5e.table import minute_in_rounds, table, updated
-from combat.state import EncounterState, with_combatant
-from combat.turns import require_able, require_turn
+from combat.kernel.state import EncounterState, with_combatant
+from combat.fivee.turns import require_able, require_turn
 
 __all__ = ["Sprint", "Sprinted", "HANDLERS", "APPLIERS", "NARRATION"]
 

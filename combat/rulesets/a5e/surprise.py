@@ -17,14 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from combat.commands import Command, EndTurn, Faces, MarkSurprised
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import Event, SurpriseMarked
+from combat.kernel.commands import Command, EndTurn, Faces, MarkSurprised
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import Event, SurpriseMarked
 from combat.rulesets.a5e.initiative import normalize_check
 from combat.rulesets.a5e.table import MadeCheck, table, updated
-from combat.setup import HANDLERS as SETUP_HANDLERS
-from combat.state import Combatant, EncounterState, with_combatant
+from combat.fivee.setup import HANDLERS as SETUP_HANDLERS
+from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 __all__ = [
     "SurpriseCheck",

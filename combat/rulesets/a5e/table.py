@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from combat.rulesets.a5e.environments import Environment
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = ["Press", "CalledCheck", "MadeCheck", "A5eTable", "table", "updated", "minute_in_rounds"]
 

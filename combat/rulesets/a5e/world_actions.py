@@ -17,16 +17,16 @@ from typing import Literal
 
 import msgspec
 
-from combat.commands import Command, Faces
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import CombatantAdded, ConditionApplied, ConditionSpec, DamageTaken, Event
-from combat.hitpoints import adjusted_damage, after_damage
+from combat.kernel.commands import Command, Faces
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import CombatantAdded, ConditionApplied, ConditionSpec, DamageTaken, Event
+from combat.fivee.hitpoints import adjusted_damage, after_damage
 from combat.rulesets.a5e.environments import Environment, WorldAction
 from combat.rulesets.a5e.initiative import set_initiative
 from combat.rulesets.a5e.table import table, updated
-from combat.saves import saving_throw
-from combat.state import Combatant, EncounterState
+from combat.fivee.saves import saving_throw
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = [
     "WorldTarget",

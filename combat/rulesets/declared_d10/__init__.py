@@ -30,10 +30,10 @@ silent. Settings (settings.py; tables disagree):
 
 from __future__ import annotations
 
-from combat import conditions, hitpoints, saves, setup, turns
-from combat.commands import EndCombat
-from combat.decider import Ruleset, Tx
-from combat.phases import PhaseTable, Step
+from combat.fivee import conditions, hitpoints, saves, setup, turns
+from combat.kernel.commands import EndCombat
+from combat.kernel.decider import Ruleset, Tx
+from combat.kernel.phases import PhaseTable, Step
 from combat.rulesets.declared_d10 import (
     actions,
     attacks,

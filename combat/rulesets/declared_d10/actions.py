@@ -20,19 +20,19 @@ flees the battlefield is gone at the end of its turn, after the free attacks on 
 
 from __future__ import annotations
 
-from combat.attacks import choose_attack
-from combat.commands import Command
-from combat.conditions import is_incapacitated
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import Event
+from combat.fivee.attacks import choose_attack
+from combat.kernel.commands import Command
+from combat.fivee.conditions import is_incapacitated
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import Event
 from combat.rulesets.declared_d10.attacks import situation
 from combat.rulesets.declared_d10.declarations import MOVE_FITS, require_declared
 from combat.rulesets.declared_d10.economy import require_unspent, spend
 from combat.rulesets.declared_d10.rolls import roll_d20
 from combat.rulesets.declared_d10.state import FreeAttack, can_act, d10_of, traits_of, with_d10
-from combat.state import Combatant, EncounterState
-from combat.turns import require_able, require_turn
+from combat.kernel.state import Combatant, EncounterState
+from combat.fivee.turns import require_able, require_turn
 
 __all__ = [
     "D10Move",

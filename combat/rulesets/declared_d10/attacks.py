@@ -27,19 +27,19 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from combat.attacks import choose_attack
-from combat.commands import Command
-from combat.conditions import attack_modifiers
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import AttackProfile, Event
+from combat.fivee.attacks import choose_attack
+from combat.kernel.commands import Command
+from combat.fivee.conditions import attack_modifiers
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import AttackProfile, Event
 from combat.rulesets.declared_d10.declarations import require_declared
 from combat.rulesets.declared_d10.economy import require_unspent, spend
 from combat.rulesets.declared_d10.rolls import roll_d20
 from combat.rulesets.declared_d10.state import can_act, d10_of, traits_of, with_d10
 from combat.rulesets.declared_d10.wounds import deal_damage
-from combat.state import Combatant, EncounterState
-from combat.turns import require_able, require_turn
+from combat.kernel.state import Combatant, EncounterState
+from combat.fivee.turns import require_able, require_turn
 
 __all__ = [
     "ATTACK_FITS",

@@ -1,6 +1,6 @@
 """After a change to the past: which later declared-d10 events could not have happened.
 
-combat.history runs these on every event after an undo or an amended ruling, with the state
+combat.app.history runs these on every event after an undo or an amended ruling, with the state
 just before the event; each returns what a GM would object to, or None. Nothing is rewritten:
 the GM retracts, amends again, or lets the event stand (`override`).
 
@@ -33,9 +33,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any
 
-from combat import events as ev
-from combat.consistency import CHECKS as SHARED
-from combat.conditions import INCAPACITATING
+from combat.kernel import events as ev
+from combat.fivee.consistency import CHECKS as SHARED
+from combat.fivee.conditions import INCAPACITATING
 from combat.rulesets.declared_d10.actions import (
     D10DisengageRolled,
     D10FreeAttackOffered,
@@ -62,7 +62,7 @@ from combat.rulesets.declared_d10.rounds import D10LeftBattlefield, decided
 from combat.rulesets.declared_d10.state import d10_of, is_fully_surprised, traits_of, will_act, with_d10
 from combat.rulesets.declared_d10.timers import D10TimerFired
 from combat.rulesets.declared_d10.wounds import HALF_HP_TO_HIT, LASTING_WOUND, D10DamageDealt, D10WoundPenalty
-from combat.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["CHECKS"]
 

@@ -23,12 +23,12 @@ from typing import ClassVar
 
 from collections.abc import Collection
 
-from combat.commands import Command
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import Event
+from combat.kernel.commands import Command
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import Event
 from combat.rulesets.declared_d10.state import Declaration, can_act, d10_of, with_d10
-from combat.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = [
     "ACTIONS",

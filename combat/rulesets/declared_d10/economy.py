@@ -8,10 +8,10 @@ slot twice is rejected. Free attacks spend neither.
 
 from __future__ import annotations
 
-from combat.decider import Tx
-from combat.errors import RuleError
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
 from combat.rulesets.declared_d10.state import d10_of, with_d10
-from combat.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["SLOTS", "require_unspent", "spend"]
 

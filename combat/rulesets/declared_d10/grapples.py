@@ -12,16 +12,16 @@ grapple was made in.
 
 from __future__ import annotations
 
-from combat.commands import Command
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import ConditionApplied, ConditionEnded, ConditionSpec, Event
+from combat.kernel.commands import Command
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.rulesets.declared_d10.declarations import require_declared
 from combat.rulesets.declared_d10.economy import require_unspent, spend
 from combat.rulesets.declared_d10.opposition import opposed
 from combat.rulesets.declared_d10.state import Grapple, d10_of, traits_of, with_d10
-from combat.state import EncounterState
-from combat.turns import require_able, require_turn
+from combat.kernel.state import EncounterState
+from combat.fivee.turns import require_able, require_turn
 
 __all__ = ["D10Grapple", "D10BreakGrapple", "D10GrappleRolled", "HANDLERS", "APPLIERS", "NARRATION"]
 

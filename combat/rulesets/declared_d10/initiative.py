@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from combat.commands import Command
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import Event
+from combat.kernel.commands import Command
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import Event
 from combat.rulesets.declared_d10.rolls import die_notation, roll_mode, surprise_reasons
 from combat.rulesets.declared_d10.state import d10_of, group_of, will_act, with_d10
-from combat.state import Combatant, EncounterState, with_combatant
+from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 __all__ = [
     "D10RollGroupInitiative",

@@ -8,10 +8,10 @@ Advantage or Disadvantage. A tie is won by neither: what was being attempted doe
 
 from __future__ import annotations
 
-from combat.commands import Command
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import Event
+from combat.kernel.commands import Command
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import Event
 from combat.rulesets.declared_d10.rolls import roll_d20
 
 __all__ = ["D10OpposedRoll", "D10OppositionRolled", "opposed", "HANDLERS", "APPLIERS", "NARRATION"]

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from combat import dice
-from combat.decider import Tx
-from combat.events import DiceRolled
+from combat.kernel import dice
+from combat.kernel.decider import Tx
+from combat.kernel.events import DiceRolled
 from combat.rulesets.declared_d10.state import D10State, d10_of
-from combat.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["MODES", "roll_mode", "die_notation", "surprise_reasons", "penalty_for", "roll_d20"]
 

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import msgspec
 
-from combat import turns
-from combat.commands import EndTurn
-from combat.conditions import expire_conditions
-from combat.decider import Tx
-from combat.events import CombatEnded, Event, RoundEnded, RoundStarted, TurnEnded, TurnStarted
+from combat.fivee import turns
+from combat.kernel.commands import EndTurn
+from combat.fivee.conditions import expire_conditions
+from combat.kernel.decider import Tx
+from combat.kernel.events import CombatEnded, Event, RoundEnded, RoundStarted, TurnEnded, TurnStarted
 from combat.rulesets.declared_d10 import timers
 from combat.rulesets.declared_d10.initiative import turn_order
 from combat.rulesets.declared_d10.state import d10_of, will_act, with_d10
-from combat.state import EncounterState, with_combatant
+from combat.kernel.state import EncounterState, with_combatant
 
 __all__ = [
     "D10DeclarationsOpened",

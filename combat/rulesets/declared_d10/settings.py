@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from combat import setup
-from combat.commands import BeginCombat
-from combat.decider import Tx
-from combat.errors import RuleError
+from combat.fivee import setup
+from combat.kernel.commands import BeginCombat
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
 
 __all__ = ["DEFAULTS", "CHOICES", "check", "HANDLERS", "APPLIERS", "NARRATION"]
 

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from combat.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = [
     "Tier",

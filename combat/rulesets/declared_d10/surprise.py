@@ -16,13 +16,13 @@ act); its effects end with it.
 
 from __future__ import annotations
 
-from combat.commands import Command
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import Event
+from combat.kernel.commands import Command
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import Event
 from combat.rulesets.declared_d10.rounds import open_round
 from combat.rulesets.declared_d10.state import RoundKind, traits_of, with_d10
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = ["D10RollSurprise", "D10StartNormalRound", "D10SurpriseRolled", "surprise_result", "HANDLERS", "APPLIERS", "NARRATION"]
 

@@ -8,12 +8,12 @@ anyone declares for round 5. The state shows the rounds left; the log says when 
 
 from __future__ import annotations
 
-from combat.commands import Command
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import Event
+from combat.kernel.commands import Command
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import Event
 from combat.rulesets.declared_d10.state import Timer, d10_of, with_d10
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = ["D10StartTimer", "D10TimerStarted", "D10TimerFired", "fire_due", "HANDLERS", "APPLIERS", "NARRATION"]
 

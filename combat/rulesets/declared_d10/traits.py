@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from combat.commands import Command
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import Event
+from combat.kernel.commands import Command
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import Event
 from combat.rulesets.declared_d10.state import D10Traits, d10_of, with_d10
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = ["D10SetTraits", "D10TraitsSet", "HANDLERS", "APPLIERS", "NARRATION"]
 

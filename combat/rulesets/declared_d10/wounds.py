@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import msgspec
 
-from combat import conditions, hitpoints, setup
-from combat.commands import AddCombatant, ApplyCondition, Command, Heal
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import CombatantDowned, ConditionApplied, ConditionEnded, ConditionSpec, Event
+from combat.fivee import conditions, hitpoints, setup
+from combat.kernel.commands import AddCombatant, ApplyCondition, Command, Heal
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import CombatantDowned, ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.rulesets.declared_d10.state import d10_of, traits_of, with_d10
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = [
     "LASTING_WOUND",

@@ -37,10 +37,10 @@ Where the text is silent or points at its missing charts, this is what the engin
 
 from __future__ import annotations
 
-from combat import conditions, setup
-from combat.commands import BeginCombat, EndCombat, RemoveCondition, Ruling
-from combat.decider import Ruleset
-from combat.events import (
+from combat.fivee import conditions, setup
+from combat.kernel.commands import BeginCombat, EndCombat, RemoveCondition, Ruling
+from combat.kernel.decider import Ruleset
+from combat.kernel.events import (
     CombatantDowned,
     CombatantRevived,
     CombatEnded,
@@ -52,7 +52,7 @@ from combat.events import (
     PhaseChanged,
     RulingMade,
 )
-from combat.hitpoints import APPLIERS as HP_APPLIERS
+from combat.fivee.hitpoints import APPLIERS as HP_APPLIERS
 from combat.rulesets.segments_1e import (
     actions,
     attacks,
@@ -75,7 +75,7 @@ from combat.rulesets.segments_1e.events import EVENTS
 from combat.rulesets.segments_1e.narration import NARRATION
 from combat.rulesets.segments_1e.phases import PHASES
 from combat.rulesets.segments_1e.segments import turn_order
-from combat.turns import APPLIERS as TURN_APPLIERS, HANDLERS as TURN_HANDLERS
+from combat.fivee.turns import APPLIERS as TURN_APPLIERS, HANDLERS as TURN_HANDLERS
 
 __all__ = ["RULESET", "DEFAULTS"]
 

@@ -16,16 +16,16 @@
 
 from __future__ import annotations
 
-from combat.decider import Tx
-from combat.errors import RuleError
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e import phases as P
-from combat.conditions import is_incapacitated
+from combat.fivee.conditions import is_incapacitated
 from combat.rulesets.segments_1e.commands import ImmediateAction, MajorAction, MinorAction
 from combat.rulesets.segments_1e.events import CastingDelayed, ImmediateActionTaken, MajorActionTaken, MinorActionTaken
 from combat.rulesets.segments_1e.ledger import ledger_of
 from combat.rulesets.segments_1e.segments import advance
 from combat.rulesets.segments_1e.turns import action_segment, require_major, require_segment, require_turn, spent
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = ["HANDLERS", "APPLIERS"]
 

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from combat.errors import RuleError
+from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e.hit_dice import attack_band, attack_dice, parse_hit_dice
 from combat.rulesets.segments_1e.ledger import CreatureStats
 

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.hitpoints import take_damage
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.fivee.hitpoints import take_damage
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.attack_tables import attack_row, needed
 from combat.rulesets.segments_1e.commands import FreeAttack, ImmediateAttack, OpenFreeAttack, RoutineAttack, Swing
@@ -39,7 +39,7 @@ from combat.rulesets.segments_1e.grid import require_reach
 from combat.rulesets.segments_1e.ledger import Creature, Routine, ledger_of, with_ledger
 from combat.rulesets.segments_1e.segments import action_of, declared_routine
 from combat.rulesets.segments_1e.turns import action_segment, require_major, require_segment, require_turn, spent
-from combat.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["ABANDONED", "multiplier", "resolve_routine", "HANDLERS", "APPLIERS"]
 

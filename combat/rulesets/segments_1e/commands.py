@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from combat.commands import Command, Faces
+from combat.kernel.commands import Command, Faces
 from combat.rulesets.segments_1e.ledger import CreatureStats
 
 __all__ = [

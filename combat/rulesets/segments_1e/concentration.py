@@ -15,11 +15,11 @@ Chosen: damage between the declaration and the start of the casting spoils the s
 
 from __future__ import annotations
 
-from combat import concentration as shared
-from combat import conditions, saves
-from combat.commands import ApplyCondition, EndConcentration, SavingThrow, StartConcentration
-from combat.concentration import end_concentration
-from combat.decider import Tx
+from combat.fivee import concentration as shared
+from combat.fivee import conditions, saves
+from combat.kernel.commands import ApplyCondition, EndConcentration, SavingThrow, StartConcentration
+from combat.fivee.concentration import end_concentration
+from combat.kernel.decider import Tx
 from combat.rulesets.segments_1e.events import SpellSpoiled
 from combat.rulesets.segments_1e.ledger import Casting, ledger_of
 

@@ -1,6 +1,6 @@
 """After a change to the past: which later segments-1e events could no longer have happened.
 
-combat.history runs these on every event after an undo or an amended ruling, with the state
+combat.app.history runs these on every event after an undo or an amended ruling, with the state
 just before the event; each says what a first-edition GM would object to, or None. Nothing
 is rewritten: the GM retracts, amends further, or lets the event stand by ruling.
 
@@ -23,7 +23,7 @@ What counts as a conflict:
 - spells: casting a spell no longer declared, or one already begun, a spell going off,
   delayed, spoiled or forgone when it was already lost.
 Shared events mean here what they mean everywhere, so DamageTaken, Healed and
-CombatantDowned use combat.consistency's checks. There is no resistance or damage reduction
+CombatantDowned use combat.fivee.consistency's checks. There is no resistance or damage reduction
 in this ruleset, so damage is never re-judged by amount.
 """
 
@@ -33,9 +33,9 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from combat import consistency as shared
-from combat import events as shared_events
-from combat.conditions import INCAPACITATING, is_incapacitated
+from combat.fivee import consistency as shared
+from combat.kernel import events as shared_events
+from combat.fivee.conditions import INCAPACITATING, is_incapacitated
 from combat.rulesets.segments_1e import events as ev
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.attacks import ABANDONED
@@ -44,7 +44,7 @@ from combat.rulesets.segments_1e.ledger import Creature, Ledger, Slot, ledger_of
 from combat.rulesets.segments_1e.round import decided
 from combat.rulesets.segments_1e.segments import action_of, carries_casting, slot_for, step_key, turns
 from combat.rulesets.segments_1e.turns import ALLOWED_MAJOR
-from combat.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["CHECKS"]
 

@@ -6,15 +6,15 @@ import re
 
 import msgspec
 
-from combat import dice
-from combat.decider import Tx
-from combat.errors import RuleError
+from combat.kernel import dice
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e.attack_tables import attack_row
 from combat.rulesets.segments_1e.commands import AddCreature, DescribeBattlefield
 from combat.rulesets.segments_1e.events import BattlefieldDescribed, CreatureAdded
 from combat.rulesets.segments_1e.hit_dice import hit_point_dice, parse_hit_dice, save_hit_dice
 from combat.rulesets.segments_1e.ledger import Creature, CreatureStats, ledger_of, with_ledger
-from combat.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["HANDLERS", "APPLIERS", "BEST_AC", "WORST_AC"]
 

@@ -8,17 +8,17 @@ a creature felled by the acting creature during a turn that is simultaneous with
 
 from __future__ import annotations
 
-from combat.commands import Damage, Heal
-from combat.decider import Tx
-from combat.events import CombatantDowned, DamageTaken
-from combat.hitpoints import HANDLERS as HP_HANDLERS
-from combat.hitpoints import amount_or_roll
-from combat.errors import RuleError
+from combat.kernel.commands import Damage, Heal
+from combat.kernel.decider import Tx
+from combat.kernel.events import CombatantDowned, DamageTaken
+from combat.fivee.hitpoints import HANDLERS as HP_HANDLERS
+from combat.fivee.hitpoints import amount_or_roll
+from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.concentration import interrupt
 from combat.rulesets.segments_1e.events import SimultaneousActionKept
 from combat.rulesets.segments_1e.ledger import ledger_of, with_creature
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 from combat.rulesets.segments_1e.segments import slot_for
 
 __all__ = ["after_damage", "HANDLERS", "APPLIERS"]

@@ -9,15 +9,15 @@ switch actions" (see turns.ALLOWED_MAJOR).
 
 from __future__ import annotations
 
-from combat.conditions import is_incapacitated
-from combat.decider import Tx
-from combat.errors import RuleError
+from combat.fivee.conditions import is_incapacitated
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e.commands import CloseDeclarations, DeclareRoundAction
 from combat.rulesets.segments_1e.events import RoundActionDeclared
 from combat.rulesets.segments_1e.ledger import Casting, Declared, ledger_of, with_creature
 from combat.rulesets.segments_1e.segments import ROUND_SEGMENTS, carries_casting
 from combat.rulesets.segments_1e.turns import ALLOWED_MAJOR
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = ["ACTIONS", "HANDLERS", "APPLIERS"]
 

@@ -14,14 +14,14 @@ announced during LOW (the major action is lost).
 
 from __future__ import annotations
 
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import ConditionApplied, ConditionSpec
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import ConditionApplied, ConditionSpec
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.commands import AnnounceDelay
 from combat.rulesets.segments_1e.events import DelayAnnounced, SpellForgone
 from combat.rulesets.segments_1e.turns import end_turn, require_turn, spent
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = ["DELAYED", "HANDLERS", "APPLIERS"]
 

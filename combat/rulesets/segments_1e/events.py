@@ -1,11 +1,11 @@
 """segments-1e's own events (the shared ones - dice, phases, rounds, damage, conditions - come
-from combat.events). Tagged by class name like every event; the catalog joins them in."""
+from combat.kernel.events). Tagged by class name like every event; the catalog joins them in."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from combat.events import Event
+from combat.kernel.events import Event
 from combat.rulesets.segments_1e.ledger import CreatureStats, Declared, Slot
 
 __all__ = [

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import math
 
-from combat.decider import Tx
-from combat.errors import RuleError
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.commands import MoveTo
 from combat.rulesets.segments_1e.concentration import interrupt
@@ -30,7 +30,7 @@ from combat.rulesets.segments_1e.events import CreatureMoved, FreeAttackOpened
 from combat.rulesets.segments_1e.ledger import Creature, Ledger, Routine, ledger_of
 from combat.rulesets.segments_1e.segments import action_of
 from combat.rulesets.segments_1e.turns import require_major, require_segment, require_turn, spent
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = ["SQUARE_FT", "distance_ft", "adjacent", "foes_in_melee", "open_squares", "require_reach", "HANDLERS", "APPLIERS"]
 

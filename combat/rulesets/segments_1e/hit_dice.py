@@ -13,7 +13,7 @@ import re
 
 import msgspec
 
-from combat.errors import RuleError
+from combat.kernel.errors import RuleError
 
 __all__ = ["HitDice", "parse_hit_dice", "attack_band", "save_hit_dice", "hit_point_dice", "morale_bonus"]
 

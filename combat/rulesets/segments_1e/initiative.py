@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.conditions import is_incapacitated
-from combat.decider import Tx
+from combat.fivee.conditions import is_incapacitated
+from combat.kernel.decider import Tx
 from combat.rulesets.segments_1e.commands import RollGroupD6
 from combat.rulesets.segments_1e.events import GroupD6Rolled, HighLowSet
 from combat.rulesets.segments_1e.ledger import ledger_of, with_ledger
 from combat.rulesets.segments_1e.side_rolls import sides_to_roll
 from combat.rulesets.segments_1e.segments import action_of
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = ["groups", "all_rolled", "set_groups", "placements", "HANDLERS", "APPLIERS"]
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = [
     "Strike",

@@ -6,8 +6,8 @@ GM names; the creature stands if it reaches it.
 
 from __future__ import annotations
 
-from combat.decider import Tx
-from combat.errors import RuleError
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e.commands import CheckMorale
 from combat.rulesets.segments_1e.events import MoraleChecked
 from combat.rulesets.segments_1e.hit_dice import morale_bonus, parse_hit_dice

@@ -8,7 +8,7 @@ remaining multi-attack routines -> spells resolved by casting time -> end of rou
 
 from __future__ import annotations
 
-from combat.phases import PhaseTable, Step
+from combat.kernel.phases import PhaseTable, Step
 
 __all__ = ["PHASES", "TURN_PHASES", "ACTION_PHASES", "NEXT_STEP"]
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.conditions import is_incapacitated
-from combat.decider import Tx
-from combat.events import CombatEnded, ConditionEnded, RoundEnded, RoundStarted
+from combat.fivee.conditions import is_incapacitated
+from combat.kernel.decider import Tx
+from combat.kernel.events import CombatEnded, ConditionEnded, RoundEnded, RoundStarted
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.events import SpellForgone
 from combat.rulesets.segments_1e.initiative import all_rolled, set_groups
@@ -21,7 +21,7 @@ from combat.rulesets.segments_1e.ledger import Creature, ledger_of, with_ledger
 from combat.rulesets.segments_1e.segments import next_turn, step_key
 from combat.rulesets.segments_1e.surprise import next_segment, settle, shake_off, sides
 from combat.rulesets.segments_1e.turns import end_turn, start_turn
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = ["flow", "decided", "defeat_reason", "APPLIERS"]
 

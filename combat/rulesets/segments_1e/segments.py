@@ -20,10 +20,10 @@ Chosen where the text points at its missing Combat Round Flowchart:
 
 from __future__ import annotations
 
-from combat.conditions import is_incapacitated
+from combat.fivee.conditions import is_incapacitated
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.ledger import Creature, Ledger, Routine, Slot, ledger_of
-from combat.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = [
     "ROUND_SEGMENTS",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from combat.errors import RuleError
+from combat.kernel.errors import RuleError
 
 __all__ = ["sides_to_roll"]
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.concentration import end_concentration
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import DamageTaken
+from combat.fivee.concentration import end_concentration
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import DamageTaken
 from combat.rulesets.segments_1e.commands import BeginCasting, ForgoSpell, ResolveSpell
 from combat.rulesets.segments_1e.damage import after_damage
 from combat.rulesets.segments_1e.events import CastingDelayed, CastingStarted, SpellForgone, SpellSpoiled, SpellWentOff
@@ -34,7 +34,7 @@ from combat.rulesets.segments_1e.grid import distance_ft
 from combat.rulesets.segments_1e.ledger import Casting, ledger_of, with_creature
 from combat.rulesets.segments_1e.segments import completion
 from combat.rulesets.segments_1e.turns import action_segment, end_turn, require_major, require_turn, spent
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = ["HANDLERS", "APPLIERS", "LINE_OF_EFFECT_COVER", "LINE_OF_SIGHT_CONCEALMENT"]
 

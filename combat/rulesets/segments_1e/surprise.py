@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.decider import Tx
-from combat.events import ConditionApplied, ConditionEnded, ConditionSpec
+from combat.kernel.decider import Tx
+from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec
 from combat.rulesets.segments_1e.commands import CheckSurprise
 from combat.rulesets.segments_1e.events import SegmentReached, SurpriseChecked, SurpriseSettled
 from combat.rulesets.segments_1e.ledger import ledger_of, with_ledger
 from combat.rulesets.segments_1e.side_rolls import sides_to_roll
-from combat.state import EncounterState
+from combat.kernel.state import EncounterState
 
 __all__ = ["SURPRISED", "sides", "settle", "shake_off", "HANDLERS", "APPLIERS"]
 

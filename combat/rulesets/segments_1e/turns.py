@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.commands import EndTurn
-from combat.conditions import expire_conditions, is_incapacitated
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import TurnEnded
+from combat.kernel.commands import EndTurn
+from combat.fivee.conditions import expire_conditions, is_incapacitated
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import TurnEnded
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.events import SegmentReached, SegmentTurnStarted
 from combat.rulesets.segments_1e.ledger import Creature, Slot, ledger_of, with_ledger
 from combat.rulesets.segments_1e.segments import action_of
-from combat.state import Combatant, EncounterState, Economy, with_combatant
+from combat.kernel.state import Combatant, EncounterState, Economy, with_combatant
 
 __all__ = [
     "ALLOWED_MAJOR",

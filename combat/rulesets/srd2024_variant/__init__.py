@@ -37,13 +37,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from combat import actions as shared_actions
-from combat import turns
-from combat.commands import ApplyCondition, Attack, BonusAction, EndTurn, TakeAction
-from combat.decider import Ruleset, Tx
-from combat.events import ActionTaken, AttackMade, BonusActionTaken, ReactionTaken, TurnStarted
-from combat.initiative import unresolved_ties
-from combat.phases import PhaseTable, Step
+from combat.fivee import actions as shared_actions
+from combat.fivee import turns
+from combat.kernel.commands import ApplyCondition, Attack, BonusAction, EndTurn, TakeAction
+from combat.kernel.decider import Ruleset, Tx
+from combat.kernel.events import ActionTaken, AttackMade, BonusActionTaken, ReactionTaken, TurnStarted
+from combat.fivee.initiative import unresolved_ties
+from combat.kernel.phases import PhaseTable, Step
 from combat.rulesets import srd2024
 
 from . import communication, consistency, cover, initiative, jumping, mounts, movement, reorder, traits, unarmed

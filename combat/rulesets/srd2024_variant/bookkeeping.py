@@ -6,8 +6,8 @@ from typing import Any
 
 import msgspec
 
-from combat.errors import RuleError
-from combat.state import Combatant, EncounterState, SrdVariantState, VariantMount, VariantTraits
+from combat.kernel.errors import RuleError
+from combat.kernel.state import Combatant, EncounterState, SrdVariantState, VariantMount, VariantTraits
 
 __all__ = [
     "SIZES",

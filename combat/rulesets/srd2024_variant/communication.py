@@ -15,13 +15,13 @@ from typing import Literal
 
 import msgspec
 
-from combat.actions import require_reaction, spend_check
-from combat.commands import Command
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import Event, TurnEnded
-from combat.state import EncounterState, VariantTalk, with_combatant
-from combat.turns import require_able, require_turn
+from combat.fivee.actions import require_reaction, spend_check
+from combat.kernel.commands import Command
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import Event, TurnEnded
+from combat.kernel.state import EncounterState, VariantTalk, with_combatant
+from combat.fivee.turns import require_able, require_turn
 
 from .bookkeeping import with_variant
 

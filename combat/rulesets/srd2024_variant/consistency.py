@@ -1,6 +1,6 @@
 """After a change to the past: which later events of a variant fight could not have happened.
 
-combat.history runs these on every event after an undo or an amended ruling, with the state
+combat.app.history runs these on every event after an undo or an amended ruling, with the state
 just before the event; each says what no longer fits, or None. Nothing is rewritten: the GM
 retracts, amends further or overrides.
 
@@ -29,12 +29,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from combat import consistency as shared
-from combat.consistency import Check, first_of
-from combat import events as ev
-from combat.conditions import is_incapacitated
-from combat.initiative import units, unresolved_ties
-from combat.state import Combatant, EncounterState
+from combat.fivee import consistency as shared
+from combat.fivee.consistency import Check, first_of
+from combat.kernel import events as ev
+from combat.fivee.conditions import is_incapacitated
+from combat.fivee.initiative import units, unresolved_ties
+from combat.kernel.state import Combatant, EncounterState
 
 from . import communication, jumping, mounts, reorder, unarmed
 from .bookkeeping import is_controlled_mount, mount_of, rider_of, traits_of
@@ -446,7 +446,7 @@ def _traits_noted(state: EncounterState, e: TraitsNoted, ctx: dict[str, Any]) ->
 
 
 def _fight_ended(state: EncounterState, e: ev.CombatEnded, ctx: dict[str, Any]) -> str | None:
-    # Only the automatic end (combat.turns.end_fight_if_decided) claims a side is down; the
+    # Only the automatic end (combat.fivee.turns.end_fight_if_decided) claims a side is down; the
     # GM's end_combat (a surrender, a flight) may end a fight with everyone standing.
     if not e.automatic:
         return None

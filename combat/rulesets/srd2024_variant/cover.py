@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from combat.attacks import COVER_AC
-from combat.commands import Command, Cover, Faces
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.saves import saving_throw
+from combat.fivee.attacks import COVER_AC
+from combat.kernel.commands import Command, Cover, Faces
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.fivee.saves import saving_throw
 
 __all__ = ["COVER_SAVE", "SaveBehindCover", "HANDLERS"]
 

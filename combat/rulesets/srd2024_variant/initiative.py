@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import msgspec
 
-from combat import initiative as shared
-from combat import setup
-from combat.commands import AddCombatant, Command, Faces, OrderTie
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import CombatantSpec, Event, InitiativeTied, TieOrdered
-from combat.state import EncounterState, Tie
+from combat.fivee import initiative as shared
+from combat.fivee import setup
+from combat.kernel.commands import AddCombatant, Command, Faces, OrderTie
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import CombatantSpec, Event, InitiativeTied, TieOrdered
+from combat.kernel.state import EncounterState, Tie
 
 from .bookkeeping import with_variant
 

@@ -20,12 +20,12 @@ from typing import Literal
 
 import msgspec
 
-from combat.commands import Command, Faces
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import CheckMade, ConditionApplied, ConditionSpec, Event
-from combat.state import EncounterState, with_combatant
-from combat.turns import require_able
+from combat.kernel.commands import Command, Faces
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import CheckMade, ConditionApplied, ConditionSpec, Event
+from combat.kernel.state import EncounterState, with_combatant
+from combat.fivee.turns import require_able
 
 from .bookkeeping import traits_of, with_variant
 from .mounts import require_mover, require_not_riding

@@ -33,16 +33,16 @@ from collections.abc import Callable
 
 import msgspec
 
-from combat import initiative as shared_initiative
-from combat.actions import spend_check
-from combat.commands import ApplyCondition, Command, EndTurn, Faces, RollInitiative, TakeAction
-from combat.conditions import is_incapacitated, speed_of
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import ActionTaken, ConditionApplied, ConditionEnded, ConditionSpec, Event, InitiativeSet, TurnStarted
-from combat.saves import saving_throw
-from combat.state import Combatant, EncounterState, Economy, VariantMount, with_combatant
-from combat.turns import require_able, require_turn
+from combat.fivee import initiative as shared_initiative
+from combat.fivee.actions import spend_check
+from combat.kernel.commands import ApplyCondition, Command, EndTurn, Faces, RollInitiative, TakeAction
+from combat.fivee.conditions import is_incapacitated, speed_of
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import ActionTaken, ConditionApplied, ConditionEnded, ConditionSpec, Event, InitiativeSet, TurnStarted
+from combat.fivee.saves import saving_throw
+from combat.kernel.state import Combatant, EncounterState, Economy, VariantMount, with_combatant
+from combat.fivee.turns import require_able, require_turn
 
 from .bookkeeping import SPACE_FEET, is_controlled_mount, mount_of, rider_of, size_steps, traits_of, with_variant
 from .speeds import require_movement

@@ -26,13 +26,13 @@ from typing import Any, Literal
 
 import msgspec
 
-from combat.commands import Command, Move
-from combat.conditions import is_incapacitated, speed_of
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import ConditionApplied, ConditionEnded, ConditionSpec, Event, Moved
-from combat.state import Combatant, EncounterState, with_combatant
-from combat.turns import require_able, require_turn
+from combat.kernel.commands import Command, Move
+from combat.fivee.conditions import is_incapacitated, speed_of
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event, Moved
+from combat.kernel.state import Combatant, EncounterState, with_combatant
+from combat.fivee.turns import require_able, require_turn
 
 from .bookkeeping import SPACE_FEET, size_steps, with_variant
 from .mounts import carry, require_mover, require_not_riding

@@ -19,13 +19,13 @@ from collections.abc import Callable
 
 import msgspec
 
-from combat import turns
-from combat.commands import Command
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import Event
-from combat.initiative import units, unresolved_ties
-from combat.state import Combatant, EncounterState, with_combatant
+from combat.fivee import turns
+from combat.kernel.commands import Command
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import Event
+from combat.fivee.initiative import units, unresolved_ties
+from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 from .bookkeeping import is_controlled_mount, with_variant
 from .mounts import unrolled_units

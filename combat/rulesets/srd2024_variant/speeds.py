@@ -13,9 +13,9 @@ Dash ("equal to your Speed") is added to every speed.
 
 from __future__ import annotations
 
-from combat.conditions import speed_of
-from combat.errors import RuleError
-from combat.state import Combatant, EncounterState
+from combat.fivee.conditions import speed_of
+from combat.kernel.errors import RuleError
+from combat.kernel.state import Combatant, EncounterState
 
 from .bookkeeping import traits_of
 

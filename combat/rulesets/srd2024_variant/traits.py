@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from combat.commands import Command
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import Event
-from combat.state import EncounterState, VariantTraits
+from combat.kernel.commands import Command
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import Event
+from combat.kernel.state import EncounterState, VariantTraits
 
 from .bookkeeping import with_variant
 

@@ -27,16 +27,16 @@ from typing import ClassVar, Literal
 
 import msgspec
 
-from combat.actions import require_reaction, spend_check
-from combat.attacks import COVER_AC, resolve_attack
-from combat.commands import Attack, Command, Cover, Faces
-from combat.conditions import is_incapacitated
-from combat.decider import Tx
-from combat.errors import RuleError
-from combat.events import AttackProfile, ConditionApplied, ConditionEnded, ConditionSpec, Event
-from combat.saves import saving_throw
-from combat.state import Combatant, EncounterState, VariantGrapple, with_combatant
-from combat.turns import require_able, require_turn
+from combat.fivee.actions import require_reaction, spend_check
+from combat.fivee.attacks import COVER_AC, resolve_attack
+from combat.kernel.commands import Attack, Command, Cover, Faces
+from combat.fivee.conditions import is_incapacitated
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import AttackProfile, ConditionApplied, ConditionEnded, ConditionSpec, Event
+from combat.fivee.saves import saving_throw
+from combat.kernel.state import Combatant, EncounterState, VariantGrapple, with_combatant
+from combat.fivee.turns import require_able, require_turn
 
 from .bookkeeping import size_steps, strength_and_proficiency, traits_of, with_variant
 from .mounts import unseat_risk

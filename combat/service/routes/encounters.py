@@ -8,8 +8,8 @@ from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody, QueryParameter
 
-from combat.errors import RuleError
-from combat.interchange import to_line
+from combat.kernel.errors import RuleError
+from combat.app.interchange import to_line
 from combat.service.auth import Grant
 from combat.service.dependencies import Service
 from combat.service.errors import ApiError, documented

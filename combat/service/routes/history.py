@@ -7,7 +7,7 @@ from litestar import Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
-from combat.application import Outcome
+from combat.app.application import Outcome
 from combat.service.auth import Grant, require_gm
 from combat.service.dependencies import Service
 from combat.service.errors import documented

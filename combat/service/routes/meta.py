@@ -7,7 +7,7 @@ from typing import Any
 from litestar import get
 from litestar.di import NamedDependency
 
-from combat.interchange import event_schema
+from combat.app.interchange import event_schema
 from combat.rulesets import RULESETS
 from combat.service.dependencies import Service
 from combat.service.messages import Health, RulesetInfo

@@ -1,0 +1,350 @@
+"""The application layer: commands in, events appended, state out.
+
+The CLI and (later) the HTTP service call only this. It loads an encounter's state (from
+its cache, a snapshot and the events after it), asks the ruleset to decide, appends the
+events with the expected version, and keeps the folded state.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+from uuid import UUID
+
+import msgspec
+from eventsourcing.persistence import IntegrityError
+
+from combat.kernel.commands import Command
+from combat.app import history
+from combat.kernel.decider import decide
+from combat.kernel.errors import RuleError
+from combat.kernel.events import ConflictOverridden, EncounterCreated, Event, EventsRetracted, RulingAmended
+from combat.rulesets import get_ruleset
+from combat.kernel.state import EncounterState
+from combat.app.store import EventLog, Recorded, Snapshot, store_env
+
+__all__ = ["Encounters", "Outcome", "VersionConflict", "UnknownEncounter", "fold_records"]
+
+# Events between snapshots. A load from the store folds at most this many events after the
+# latest snapshot, so a fight of any length loads about as fast as one of this length; a
+# snapshot costs one row in the transaction of the command that crosses the line.
+SNAPSHOT_INTERVAL = 150
+
+
+class VersionConflict(RuleError):
+    def __init__(self, expected: int, actual: int):
+        super().__init__(
+            "version/conflict",
+            f"the encounter is at version {actual}, not {expected}",
+            allowed=f"reload and send again with expected_version {actual}",
+        )
+
+
+class UnknownEncounter(RuleError):
+    def __init__(self, encounter_id: object):
+        super().__init__("encounter/unknown", f"no encounter {encounter_id}", allowed="an id from `combat demo` or create")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    records: list[Recorded]
+    state: EncounterState
+
+
+def fold_records(records: Iterable[Recorded], state: EncounterState | None = None) -> EncounterState:
+    """The state after `records`: a whole log, or new records on top of `state`."""
+    if state is None:
+        return history.replay(records)
+    records = list(records)
+    extended = history.extend(state, records)
+    if extended is None:
+        raise ValueError("records that change the past need the whole log: use history.replay")
+    return extended
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Encounters:
+    """Every encounter in one store."""
+
+    def __init__(self, db: str | os.PathLike[str] | None = None, *, env: dict[str, str] | None = None):
+        self.log = EventLog(env={**store_env(db), **(env or {})})
+        self._cache: dict[UUID, EncounterState] = {}
+        self._locks: dict[UUID, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    def close(self) -> None:
+        self.log.close()
+
+    # -- writing -------------------------------------------------------------------------
+
+    def create(
+        self,
+        ruleset: str,
+        name: str,
+        *,
+        seed: int | None = None,
+        settings: dict[str, Any] | None = None,
+        actor: str = "gm",
+    ) -> UUID:
+        chosen = get_ruleset(ruleset)
+        event = EncounterCreated(
+            ruleset=chosen.id,
+            name=name,
+            seed=seed if seed is not None else secrets.randbelow(2**31),
+            settings=chosen.settings(settings),
+        )
+        encounter_id = uuid.uuid4()
+        self._append(encounter_id, chosen.initial_state(), [event], actor)
+        return encounter_id
+
+    def execute(
+        self,
+        encounter_id: UUID,
+        command: Command,
+        *,
+        actor: str = "gm",
+        expected_version: int | None = None,
+    ) -> Outcome:
+        with self._lock(encounter_id):
+            # Decided on the cached state without asking the store whether another process
+            # appended since: if one did, the append finds its seq taken and we decide again
+            # on the fresh state (and a refusal is only trusted once the state is fresh).
+            state = self._cache.get(encounter_id)
+            if state is None or (expected_version is not None and expected_version != state.version):
+                return self._execute(encounter_id, self.state(encounter_id), command, actor, expected_version)
+            try:
+                return self._execute(encounter_id, state, command, actor, expected_version)
+            except VersionConflict:
+                pass
+            except RuleError:
+                if self.state(encounter_id) is state:
+                    raise
+            return self._execute(encounter_id, self.state(encounter_id), command, actor, expected_version)
+
+    def _execute(
+        self, encounter_id: UUID, state: EncounterState, command: Command, actor: str, expected_version: int | None
+    ) -> Outcome:
+        if expected_version is not None and expected_version != state.version:
+            raise VersionConflict(expected_version, state.version)
+        events = decide(get_ruleset(state.ruleset), state, command, actor)
+        return self._append(encounter_id, state, events, actor)
+
+    def _append(self, encounter_id: UUID, state: EncounterState, events: list[Event], actor: str) -> Outcome:
+        command_id = uuid.uuid4().hex
+        at = _now()
+        records = [
+            Recorded(
+                originator_id=encounter_id,
+                originator_version=state.version + i,
+                timestamp=at,
+                actor=actor,
+                command_id=command_id,
+                event=event,
+            )
+            for i, event in enumerate(events, start=1)
+        ]
+        # The state after them is worked out before they are stored, so that a snapshot due
+        # now goes into the same transaction (None: they change the past, see below).
+        new_state = history.extend(state, records) if state.version else history.replay(records)
+        due = new_state is not None and self._snapshot_due(state, new_state)
+        try:
+            self.log.append(records, self._snapshot_of(encounter_id, new_state) if due else None)
+        except IntegrityError:
+            # Another writer appended first: our decision was made on a stale state.
+            self._cache.pop(encounter_id, None)
+            actual = self.state(encounter_id).version
+            raise VersionConflict(state.version, actual) from None
+        if new_state is None:  # an undo or amendment: fold the whole log again
+            new_state = history.replay(list(self.log.events.get(encounter_id)))
+            if self._snapshot_due(state, new_state):
+                self.log.append([], self._snapshot_of(encounter_id, new_state))
+        self._cache[encounter_id] = new_state
+        return Outcome(records, new_state)
+
+    @staticmethod
+    def _snapshot_due(before: EncounterState, after: EncounterState) -> bool:
+        return after.version // SNAPSHOT_INTERVAL > before.version // SNAPSHOT_INTERVAL
+
+    @staticmethod
+    def _snapshot_of(encounter_id: UUID, state: EncounterState) -> Snapshot:
+        return Snapshot(originator_id=encounter_id, originator_version=state.version, timestamp=_now(), state=state)
+
+    def _lock(self, encounter_id: UUID) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(encounter_id, threading.Lock())
+
+    # -- reading -------------------------------------------------------------------------
+
+    def state(self, encounter_id: UUID, *, at: int | None = None) -> EncounterState:
+        """The state now (cached, brought up to date from the store), or as it was at seq `at`."""
+        if at is not None:
+            return self._load(encounter_id, at)
+        cached = self._cache.get(encounter_id)
+        if cached is None:
+            state = self._load(encounter_id, None)
+        else:
+            newer = list(self.log.events.get(encounter_id, gt=cached.version))
+            state = (history.extend(cached, newer) or self._load(encounter_id, None)) if newer else cached
+        self._cache[encounter_id] = state
+        return state
+
+    def _load(self, encounter_id: UUID, at: int | None) -> EncounterState:
+        state = None
+        if self.log.snapshots is not None:
+            for snap in self.log.snapshots.get(encounter_id, desc=True, limit=1, lte=at):
+                state = snap.state
+        after = state.version if state is not None else None
+        records = list(self.log.events.get(encounter_id, gt=after, lte=at))
+        if state is not None:
+            extended = history.extend(state, records)
+            if extended is not None:
+                return extended
+            # The past changed after the snapshot was taken: fold the whole log again.
+            records = list(self.log.events.get(encounter_id, lte=at))
+        if not records:
+            raise UnknownEncounter(encounter_id)
+        return history.replay(records)
+
+    def records(self, encounter_id: UUID, *, after: int = 0, upto: int | None = None) -> Iterator[Recorded]:
+        found = False
+        for rec in self.log.events.get(encounter_id, gt=after or None, lte=upto):
+            found = True
+            yield rec
+        if not found and after == 0:
+            raise UnknownEncounter(encounter_id)
+
+    # -- changing the past: undo, redo, amend, override, fork ---------------------------
+
+    def retract(
+        self,
+        encounter_id: UUID,
+        seqs: Iterable[int],
+        *,
+        reason: str,
+        actor: str = "gm",
+        expected_version: int | None = None,
+    ) -> Outcome:
+        """Undo the events at `seqs` (a retraction's seq redoes what it undid)."""
+        with self._lock(encounter_id):
+            state = self._expect(encounter_id, expected_version)
+            records = list(self.records(encounter_id))
+            targets = self._retractable(records, state, seqs)
+            return self._append(encounter_id, state, [EventsRetracted(seqs=targets, reason=_reason(reason))], actor)
+
+    def undo_last(self, encounter_id: UUID, *, reason: str, actor: str = "gm") -> Outcome:
+        """Retract everything the last command produced; undoing an undo is a redo."""
+        records = list(self.records(encounter_id))
+        last = records[-1]
+        if last.seq == 1:
+            raise RuleError("undo/nothing", "nothing to undo: the encounter was only just created")
+        targets = [r.seq for r in records if r.command_id == last.command_id]
+        # Pinned to this version: if someone appends meanwhile, "last" is no longer last.
+        return self.retract(encounter_id, targets, reason=reason, actor=actor, expected_version=last.seq)
+
+    def amend(
+        self,
+        encounter_id: UUID,
+        seqs: Iterable[int],
+        command: Command,
+        *,
+        reason: str,
+        actor: str = "gm",
+        expected_version: int | None = None,
+    ) -> Outcome:
+        """Replace the commands that produced `seqs` by `command`, decided where they stood."""
+        with self._lock(encounter_id):
+            state = self._expect(encounter_id, expected_version)
+            records = list(self.records(encounter_id))
+            targets = history.command_seqs(records, self._retractable(records, state, seqs))
+            if any(isinstance(r.event, history.HISTORY_TYPES) for r in records if r.seq in targets):
+                raise RuleError("amend/history", "an undo or amendment is not a ruling to amend", allowed="retract it instead")
+            first = min(targets)
+            before = self._state_before(records, first)
+            corrected = decide(get_ruleset(state.ruleset), before, command, actor)
+            events: list[Event] = [RulingAmended(seqs=targets, reason=_reason(reason)), *corrected]
+            return self._append(encounter_id, state, events, actor)
+
+    def override(
+        self,
+        encounter_id: UUID,
+        seqs: Iterable[int],
+        *,
+        ruling: str,
+        actor: str = "gm",
+    ) -> Outcome:
+        """Let conflicting events stand by the GM's ruling."""
+        with self._lock(encounter_id):
+            state = self.state(encounter_id)
+            conflicting = {c.seq for c in state.conflicts}
+            wanted = tuple(sorted(set(seqs)))
+            stray = [seq for seq in wanted if seq not in conflicting]
+            if not wanted or stray:
+                raise RuleError(
+                    "override/no-conflict",
+                    f"no conflict at seq {', '.join(map(str, stray)) or 'none given'}",
+                    allowed=", ".join(str(seq) for seq in sorted(conflicting)) or "no conflicts to override",
+                )
+            return self._append(encounter_id, state, [ConflictOverridden(seqs=wanted, ruling=_reason(ruling))], actor)
+
+    def fork(self, encounter_id: UUID, at: int, *, name: str | None = None, actor: str = "gm") -> UUID:
+        """A what-if branch: a new encounter whose log is this one's effective history up to `at`."""
+        version = self.state(encounter_id).version
+        if not 1 <= at <= version:
+            raise RuleError("fork/at", f"seq {at} is outside the log", allowed=f"1 to {version}")
+        records = list(self.records(encounter_id, upto=at))
+        kept = history.effective(records).order
+        created = kept[0].event
+        assert isinstance(created, EncounterCreated)
+        start = msgspec.structs.replace(
+            created,
+            name=name or f"{created.name} (what if, from seq {at})",
+            forked_from=str(encounter_id),
+            forked_at=at,
+        )
+        fork_id = uuid.uuid4()
+        empty = get_ruleset(created.ruleset).initial_state()
+        self._append(fork_id, empty, [start, *(r.event for r in kept[1:])], actor)
+        return fork_id
+
+    def _expect(self, encounter_id: UUID, expected_version: int | None) -> EncounterState:
+        state = self.state(encounter_id)
+        if expected_version is not None and expected_version != state.version:
+            raise VersionConflict(expected_version, state.version)
+        return state
+
+    def _state_before(self, records: list[Recorded], first: int) -> EncounterState:
+        """The effective state just before the event at seq `first` took effect."""
+        history_now = history.effective(records)
+        position = history_now.positions[[r.seq for r in history_now.order].index(first)]
+        kept = {r.seq for r, pos in zip(history_now.order, history_now.positions) if pos < position}
+        prefix = [r for r in records if r.seq in kept or isinstance(r.event, history.HISTORY_TYPES)]
+        return history.replay(prefix)
+
+    @staticmethod
+    def _retractable(records: list[Recorded], state: EncounterState, seqs: Iterable[int]) -> tuple[int, ...]:
+        wanted = tuple(sorted(set(seqs)))
+        if not wanted:
+            raise RuleError("retract/nothing", "name at least one seq to retract", allowed=f"2 to {state.version}")
+        for seq in wanted:
+            if not 2 <= seq <= state.version:
+                raise RuleError("retract/seq", f"seq {seq} is not an event that can be retracted", allowed=f"2 to {state.version}")
+            if seq in state.retracted:
+                raise RuleError("retract/already", f"seq {seq} is already retracted", allowed="retract the retraction to bring it back")
+        # An amendment stands or falls with its corrected events.
+        amended = {r.command_id for r in records if r.seq in wanted and isinstance(r.event, RulingAmended)}
+        return tuple(sorted(set(wanted) | {r.seq for r in records if r.command_id in amended}))
+
+
+def _reason(text: str) -> str:
+    if not text or not text.strip():
+        raise RuleError("history/reason", "say why", allowed="a reason or ruling in words")
+    return text.strip()

@@ -1,0 +1,159 @@
+"""The append-only log on disk: eventsourcing with a msgspec mapper.
+
+Each stored record is a `Recorded` envelope (encounter id, seq, time, actor, command id)
+around one domain event. The default store is SQLite in a file; eventsourcing's
+PERSISTENCE_MODULE / POSTGRES_* settings select PostgreSQL instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar
+from uuid import UUID
+
+import msgspec
+from eventsourcing.application import Application
+from eventsourcing.persistence import ApplicationRecorder, EventStore, IntegrityError, InternalError, Mapper, StoredEvent
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
+
+from combat.app.catalog import AnyEvent
+from combat.kernel.state import EncounterState
+
+__all__ = ["Recorded", "Snapshot", "TOPICS", "MsgspecMapper", "EventLog", "DEFAULT_DB", "DB_ENV", "store_env"]
+
+DEFAULT_DB = "combat.db"
+DB_ENV = "COMBAT_DB"
+
+
+class Recorded(msgspec.Struct, frozen=True, kw_only=True):
+    """One event as it was appended: `originator_version` is the encounter's seq."""
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    actor: str
+    command_id: str
+    event: AnyEvent  # type: ignore[valid-type]
+
+    @property
+    def seq(self) -> int:
+        return self.originator_version
+
+
+class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
+    """The folded state at `originator_version`, so long fights load without a full replay."""
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    state: EncounterState
+
+
+# The topics stored with each row name the record type as it was first stored, so stores
+# written before the classes moved still read (a topic is data, not an import path here).
+TOPICS: dict[type, str] = {Recorded: "combat.store:Recorded", Snapshot: "combat.store:Snapshot"}
+
+
+class MsgspecMapper(Mapper[UUID]):
+    """eventsourcing's default mapper reads `vars(event)`, empty for Structs: encode them whole."""
+
+    _decoders = {TOPICS[cls]: msgspec.json.Decoder(cls) for cls in (Recorded, Snapshot)}
+    _encoder = msgspec.json.Encoder()
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        return StoredEvent(
+            originator_id=domain_event.originator_id,
+            originator_version=domain_event.originator_version,
+            topic=TOPICS[type(domain_event)],
+            state=self._encoder.encode(domain_event),
+        )
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        return self._decoders[stored_event.topic].decode(stored_event.state)
+
+
+_uuid = functools.lru_cache(maxsize=4096)(UUID)
+T = TypeVar("T")
+
+
+def _creating_tables(construct: Callable[[], T], attempts: int = 5) -> T:
+    """Two processes starting at once on PostgreSQL race to create the same tables and
+    function ("tuple concurrently updated"); the loser finds them there on a later try."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return construct()
+        except (InternalError, IntegrityError):
+            if attempt == attempts:
+                raise
+            time.sleep(0.05 * attempt)
+    raise AssertionError("unreachable")
+
+
+class SQLiteLogRecorder(SQLiteApplicationRecorder):
+    """eventsourcing's SQLite recorder, with a snapshot written in the transaction of the
+    events it follows (as its process recorder writes tracking records): a snapshot then costs
+    a row, not a second commit. Each row read names its encounter's id: it is parsed once."""
+
+    snapshots_table: str | None = None
+
+    def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        ids = super()._insert_events(c, stored_events, **kwargs)
+        snapshot: StoredEvent | None = kwargs.get("snapshot")
+        if snapshot is not None and self.snapshots_table is not None:
+            # A snapshot is only ever a shortcut: one already there for that seq never fails the append.
+            c.execute(f"INSERT OR IGNORE INTO {self.snapshots_table} VALUES (?,?,?,?)",
+                      (snapshot.originator_id.hex, snapshot.originator_version, snapshot.topic, snapshot.state))
+        return ids
+
+    def convert_originator_id(self, originator_id: str) -> UUID | str:
+        return _uuid(originator_id) if self.datastore.originator_id_type == "uuid" else originator_id
+
+
+class EventLog(Application[UUID]):
+    name = "combat"
+    is_snapshotting_enabled = True
+
+    def __init__(self, env: Any = None) -> None:
+        super().__init__(env)
+        if isinstance(self.recorder, SQLiteLogRecorder) and self.snapshots is not None:
+            self.recorder.snapshots_table = self.snapshots.recorder.events_table_name  # type: ignore[attr-defined]
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        return MsgspecMapper(transcoder=self.construct_transcoder())
+
+    def construct_recorder(self) -> ApplicationRecorder:
+        if isinstance(self.factory, SQLiteFactory):
+            self.factory.application_recorder_class = SQLiteLogRecorder  # unless the env names another
+            return super().construct_recorder()
+        return _creating_tables(super().construct_recorder)
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        return _creating_tables(super().construct_snapshot_store)
+
+    def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:
+        """Store an encounter's new records and the snapshot due after them, in one
+        transaction where the store allows it. Raises IntegrityError if a seq is taken."""
+        if snapshot is not None and isinstance(self.recorder, SQLiteLogRecorder) and self.recorder.snapshots_table:
+            self.events.put(records, snapshot=self.mapper.to_stored_event(snapshot))
+            return
+        if records:
+            self.events.put(records)
+        if snapshot is not None and self.snapshots is not None:
+            self.snapshots.put([snapshot])
+
+
+def store_env(db: str | os.PathLike[str] | None = None) -> dict[str, str]:
+    """Settings for eventsourcing: PostgreSQL when configured in the environment, else SQLite."""
+    if os.environ.get("PERSISTENCE_MODULE", "").endswith("postgres") and db is None:
+        return {}
+    path = Path(db or os.environ.get(DB_ENV) or DEFAULT_DB)
+    return {
+        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "SQLITE_DBNAME": str(path),
+        "SQLITE_LOCK_TIMEOUT": "10",
+    }

@@ -1,0 +1,91 @@
+"""5. Memory per cached encounter of 1,000 events, against the bytes of its stored log.
+
+The cache keeps each encounter's folded state, not its events. Measured twice over many
+encounters loaded into one `Encounters`: what Python allocated for them (tracemalloc), and
+how much the process's resident set grew (without tracemalloc, which adds its own overhead).
+Measured in a fresh interpreter: memory freed by the sections before would otherwise be
+reused, and the resident set would not grow at all.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+from combat.bench.fixtures import long_fight, store_fight
+from combat.app.application import Encounters
+
+__all__ = ["run", "measure", "rss_bytes"]
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def run(workdir: Path, events: int, count: int) -> dict[str, Any]:
+    """`measure` in a process of its own."""
+    code = f"import json, pathlib, combat.bench.memory as m; print(json.dumps(m.measure(pathlib.Path({str(workdir)!r}), {events}, {count})))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=600)
+    if done.returncode:
+        raise RuntimeError(f"memory benchmark failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout)
+
+
+def measure(workdir: Path, events: int, count: int) -> dict[str, Any]:
+    fight = long_fight(events)
+    writer = Encounters(workdir / "memory.db")
+    try:
+        ids = [store_fight(writer, fight) for _ in range(count)]
+        log_bytes = sum(len(s.state) for s in writer.log.recorder.select_events(ids[0]))
+        version = writer.state(ids[0]).version
+    finally:
+        writer.close()
+
+    # Resident set: a few encounters first warm the code paths and pools; the rest are counted.
+    warm = 2
+    reader = Encounters(workdir / "memory.db")
+    try:
+        for eid in ids[:warm]:
+            reader.state(eid)
+        gc.collect()
+        before = rss_bytes()
+        for eid in ids[warm:]:
+            reader.state(eid)
+        gc.collect()
+        rss_per = max(0, rss_bytes() - before) / (count - warm)
+    finally:
+        reader.close()
+
+    reader = Encounters(workdir / "memory.db")
+    try:
+        reader.state(ids[0])
+        gc.collect()
+        tracemalloc.start()
+        try:
+            start, _ = tracemalloc.get_traced_memory()
+            for eid in ids[1:]:
+                reader.state(eid)
+            gc.collect()
+            end, _ = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        traced_per = (end - start) / (count - 1)
+    finally:
+        reader.close()
+    return {
+        "encounters": count,
+        "events_each": version,
+        "stored_log_bytes": log_bytes,
+        "traced_bytes_per_encounter": traced_per,
+        "rss_bytes_per_encounter": rss_per,
+        "ratio_traced_to_log": traced_per / log_bytes,
+        "target": "none set: the cache holds the folded state, not the log",
+        "met": None,
+    }

@@ -1,0 +1,139 @@
+"""Real `combat serve` processes on free loopback ports: one on an SQLite file, or two on one
+PostgreSQL schema made fresh for the run (and dropped after it)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from combat.bench.http import LOOPBACK, Connection
+
+__all__ = ["Server", "sqlite_server", "postgres_servers", "postgres_settings", "postgres_unreachable"]
+
+READY_WITHIN = 30.0  # seconds
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((LOOPBACK, 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """`combat serve` in its own process; its request log goes to a file."""
+
+    def __init__(self, log: Path, env: dict[str, str], db: Path | None = None):
+        self.port = free_port()
+        self.log_path = log
+        self._log = log.open("wb")
+        command = [sys.executable, "-m", "combat.cli", "serve", "--host", LOOPBACK, "--port", str(self.port)]
+        if db is not None:
+            command += ["--db", str(db)]
+        environ = {k: v for k, v in os.environ.items() if k != "COMBAT_DB"}
+        self.process = subprocess.Popen(command, env={**environ, **env}, stdout=self._log, stderr=subprocess.STDOUT)
+
+    def wait_ready(self, store: str) -> Server:
+        deadline = time.monotonic() + READY_WITHIN
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"combat serve exited early:\n{self.log_path.read_text()[-2000:]}")
+            try:
+                health = asyncio.run(_health(self.port))
+                if health.get("store") == store:
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("combat serve did not come up")
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU time the process has used so far (Linux)."""
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self._log.close()
+
+
+async def _health(port: int) -> dict:
+    connection = await Connection(port).open()
+    try:
+        return await connection.call("GET", "/health")
+    finally:
+        await connection.close()
+
+
+@contextmanager
+def sqlite_server(workdir: Path) -> Iterator[list[Server]]:
+    server = Server(workdir / "serve-sqlite.log", {}, db=workdir / "serve.db")
+    try:
+        yield [server.wait_ready("sqlite")]
+    finally:
+        server.stop()
+
+
+def postgres_settings() -> dict[str, str]:
+    return {
+        "POSTGRES_HOST": os.environ.get("POSTGRES_HOST", LOOPBACK),
+        "POSTGRES_PORT": os.environ.get("POSTGRES_PORT", "5432"),
+        "POSTGRES_USER": os.environ.get("POSTGRES_USER", "postgres"),
+        "POSTGRES_PASSWORD": os.environ.get("POSTGRES_PASSWORD", ""),
+        "POSTGRES_DBNAME": os.environ.get("POSTGRES_DBNAME", "test"),
+    }
+
+
+def _connect():
+    import psycopg
+
+    s = postgres_settings()
+    return psycopg.connect(host=s["POSTGRES_HOST"], port=int(s["POSTGRES_PORT"]), user=s["POSTGRES_USER"],
+                           password=s["POSTGRES_PASSWORD"] or None, dbname=s["POSTGRES_DBNAME"], autocommit=True,
+                           connect_timeout=3)
+
+
+def postgres_unreachable() -> str | None:
+    """Why PostgreSQL cannot be used, or None when it can."""
+    s = postgres_settings()
+    if s["POSTGRES_HOST"] not in (LOOPBACK, "localhost"):
+        return f"PostgreSQL at {s['POSTGRES_HOST']} is not on this machine (benchmarks only load 127.0.0.1)"
+    try:
+        _connect().close()
+    except Exception as exc:  # ImportError without the extra, OperationalError without the server
+        return f"PostgreSQL not reachable at {s['POSTGRES_HOST']}:{s['POSTGRES_PORT']}/{s['POSTGRES_DBNAME']}: " \
+               f"{type(exc).__name__}: {str(exc).strip()[:200]}"
+    return None
+
+
+@contextmanager
+def postgres_servers(workdir: Path, processes: int = 2) -> Iterator[list[Server]]:
+    """`processes` servers on a fresh schema; the first starts alone, so that it creates the tables."""
+    schema = f"combat_bench_{uuid.uuid4().hex[:12]}"
+    with _connect() as connection:
+        connection.execute(f'CREATE SCHEMA "{schema}"')
+    env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_SCHEMA": schema, **postgres_settings()}
+    servers: list[Server] = []
+    try:
+        for n in range(processes):
+            servers.append(Server(workdir / f"serve-postgres-{n}.log", env))
+            servers[-1].wait_ready("postgres")
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+        with _connect() as connection:
+            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')

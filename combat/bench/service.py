@@ -1,0 +1,159 @@
+"""4. The service: N concurrent clients over HTTP on M encounters against real `combat serve`
+processes: commands per second and p50/p99 latency.
+
+Each encounter is a table: its commands go one at a time (move, attack, end turn for
+whoever's turn it is, as the previous reply says), so clients sharing an encounter take
+turns, and a latency is the time from sending a command to reading its whole reply. Client
+n talks to process n mod P (P is 1 on SQLite, 2 on PostgreSQL), so on PostgreSQL every
+encounter is written through both processes. The run is bounded by a duration and a
+command count and stops by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from combat.bench.fixtures import SIDES, TARGETS
+from combat.bench.http import Connection, HttpError
+from combat.bench.timing import percentile
+
+__all__ = ["Table", "open_table", "run_load", "load"]
+
+_INITIATIVE = dict(zip((s.id for s in SIDES), (20, 15, 10, 5)))
+STEPS = ("move", "attack", "end_turn")
+
+
+class _Turn(msgspec.Struct):
+    turn: str | None = None
+
+
+class _Reply(msgspec.Struct):
+    """All a client needs of a command's reply (msgspec skips the rest unread)."""
+
+    version: int
+    state: _Turn
+
+
+_reply = msgspec.json.Decoder(_Reply)
+
+
+def command_body(step: str, cid: str) -> bytes:
+    command: dict[str, Any]
+    if step == "move":
+        command = {"type": "move", "combatant": cid, "feet": 5}
+    elif step == "attack":
+        command = {"type": "attack", "attacker": cid, "target": TARGETS[cid]}
+    else:
+        command = {"type": "end_turn", "combatant": cid}
+    return msgspec.json.encode({"command": command})
+
+
+@dataclass
+class Table:
+    """One encounter being played: whose turn, which step of it, and its requests prebuilt."""
+
+    id: str
+    token: str
+    turn: str
+    version: int
+    step: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    requests: dict[tuple[int, str], bytes] = field(default_factory=dict)
+
+    def next_request(self) -> bytes:
+        key = (self.step, self.turn)
+        request = self.requests.get(key)
+        if request is None:
+            body = command_body(STEPS[self.step], self.turn)
+            request = self.requests[key] = Connection.request_bytes(
+                "POST", f"/encounters/{self.id}/commands", body, self.token)
+        return request
+
+    def advance(self, reply: bytes) -> _Reply:
+        decoded = _reply.decode(reply)
+        self.version = decoded.version
+        self.turn = decoded.state.turn or self.turn
+        self.step = (self.step + 1) % len(STEPS)
+        return decoded
+
+
+async def open_table(connection: Connection, name: str) -> Table:
+    """An encounter of four who cannot lose, past initiative: it is Aria's turn."""
+    opened = await connection.call("POST", "/encounters", {"ruleset": "srd-2024", "name": name, "seed": 1}, expect=201)
+    eid, token = opened["id"], opened["gm_token"]
+    path = f"/encounters/{eid}/commands"
+    for spec in SIDES:
+        await connection.call("POST", path, {"command": {"type": "add_combatant", "combatant": msgspec.to_builtins(spec)}}, token)
+    await connection.call("POST", path, {"command": {"type": "begin_combat"}}, token)
+    done: dict[str, Any] = {}
+    for cid, face in _INITIATIVE.items():
+        done = await connection.call("POST", path, {"command": {"type": "roll_initiative", "combatant": cid,
+                                                                "faces": [face]}}, token)
+    return Table(id=eid, token=token, turn=done["state"]["turn"], version=done["version"])
+
+
+async def run_load(ports: list[int], clients: int, encounters: int, seconds: float, warmup: float,
+                   max_commands: int) -> dict[str, Any]:
+    setup = [await Connection(port).open() for port in ports]
+    try:
+        tables = [await open_table(setup[m % len(setup)], f"load table {m}") for m in range(encounters)]
+    finally:
+        for connection in setup:
+            await connection.close()
+    latencies: list[float] = []
+    sent_at: list[float] = []
+    rejected: dict[int, int] = {}
+    measure_from = time.perf_counter() + warmup
+    stop_at = measure_from + seconds
+
+    async def client(n: int) -> None:
+        connection = await Connection(ports[n % len(ports)]).open()
+        table = tables[n % encounters]
+        try:
+            while len(latencies) < max_commands:
+                async with table.lock:
+                    start = time.perf_counter()
+                    if start >= stop_at:
+                        return
+                    status, reply = await connection.send(table.next_request())
+                    elapsed = time.perf_counter() - start
+                    if status != 200:
+                        rejected[status] = rejected.get(status, 0) + 1
+                        if status >= 500 or status == 404:
+                            raise HttpError(status, reply)
+                        continue
+                    table.advance(reply)
+                if start >= measure_from:
+                    latencies.append(elapsed)
+                    sent_at.append(start)
+        finally:
+            await connection.close()
+
+    await asyncio.gather(*(client(n) for n in range(clients)))
+    span = max(sent_at) - min(sent_at) if len(sent_at) > 1 else float("nan")
+    return {
+        "clients": clients,
+        "encounters": encounters,
+        "processes": len(ports),
+        "commands": len(latencies),
+        "seconds": span,
+        "commands_per_s": (len(latencies) - 1) / span if len(sent_at) > 1 else 0.0,
+        "p50_ms": percentile(latencies, 50) * 1000,
+        "p99_ms": percentile(latencies, 99) * 1000,
+        "rejected": {str(k): v for k, v in rejected.items()},
+        "events_appended": sum(t.version for t in tables),
+    }
+
+
+def cpus() -> dict[str, int]:
+    return {"cpu_count": os.cpu_count() or 0, "usable_cpus": len(os.sched_getaffinity(0))}
+
+
+def load(ports: list[int], clients: int, encounters: int, seconds: float, warmup: float, max_commands: int) -> dict[str, Any]:
+    return asyncio.run(run_load(ports, clients, encounters, seconds, warmup, max_commands))

@@ -1,0 +1,222 @@
+"""A turn's economy and the SRD actions other than Attack.
+
+Movement up to Speed split around actions, one action, one bonus action, one reaction per
+round and one free object interaction; spending more is rejected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import msgspec
+
+from combat.kernel.commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
+from combat.fivee.concentration import start_concentration
+from combat.fivee.conditions import is_incapacitated, speed_of
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import (
+    ActionTaken,
+    BonusActionTaken,
+    CheckMade,
+    ConditionApplied,
+    ConditionSpec,
+    Moved,
+    ObjectInteracted,
+    ReactionTaken,
+)
+from combat.kernel.state import Combatant, EncounterState, Help, with_combatant
+from combat.fivee.turns import require_able, require_turn
+
+__all__ = ["SRD_ACTIONS", "spend_check", "require_reaction", "HANDLERS", "APPLIERS", "ACTION_EFFECTS"]
+
+HIDDEN = ConditionSpec(name="invisible", source="hide")
+HIDE_DC = 15
+
+
+def spend_check(c: Combatant, resource: str, label: str) -> None:
+    if not getattr(c.economy, resource):
+        raise RuleError(
+            f"economy/{resource.replace('_', '-')}-spent",
+            f"{c.name} has already used {label} this turn",
+            allowed=_left(c),
+        )
+
+
+def _left(c: Combatant) -> str:
+    e = c.economy
+    left = [
+        name
+        for name, has in (
+            ("action", e.action or e.attacks_left > 0),
+            ("bonus action", e.bonus_action),
+            ("reaction", e.reaction),
+            ("object interaction", e.object_interaction),
+        )
+        if has
+    ]
+    left.append(f"{max(0, e.movement - e.moved)} ft of movement")
+    return ", ".join(left) + ", end_turn"
+
+
+def require_reaction(c: Combatant) -> None:
+    require_able(c, "react")
+    if not c.economy.reaction:
+        raise RuleError("economy/reaction-spent", f"{c.name} has already used its reaction this round", allowed="wait for the start of its turn")
+
+
+def _move(tx: Tx, cmd: Move) -> None:
+    c = require_turn(tx, cmd.combatant)
+    require_able(c, "move")
+    if cmd.feet <= 0:
+        raise RuleError("move/distance", f"cannot move {cmd.feet} ft", allowed="a positive number of feet")
+    if not 0 <= cmd.difficult_terrain <= cmd.feet:
+        raise RuleError(
+            "move/difficult-terrain",
+            f"{cmd.difficult_terrain} ft of Difficult Terrain in a move of {cmd.feet} ft",
+            allowed=f"0 to {cmd.feet}",
+        )
+    # "Every foot of movement in Difficult Terrain costs 1 extra foot."
+    cost = cmd.feet + cmd.difficult_terrain
+    # A condition that sets Speed to 0 mid-turn stops movement already granted.
+    left = 0 if speed_of(c) == 0 else c.economy.movement - c.economy.moved
+    if cost > left:
+        raise RuleError(
+            "economy/movement",
+            f"{c.name} has {max(0, left)} ft of movement left, not {cost}"
+            + (f" ({cmd.feet} ft, {cmd.difficult_terrain} of it Difficult Terrain)" if cmd.difficult_terrain else ""),
+            allowed=f"up to {max(0, left)} ft of movement, or Dash for more",
+        )
+    provoked = []
+    for fid in cmd.leaves_reach_of:
+        foe = tx.combatant(fid)
+        if foe.side == c.side:
+            raise RuleError("move/ally", f"{foe.name} is an ally of {c.name}", allowed="foes whose reach is left")
+        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe):
+            provoked.append(fid)
+    tx.emit(
+        Moved(combatant=c.id, feet=cmd.feet, mode=cmd.mode, provoked=tuple(provoked),
+              cost=cost if cost != cmd.feet else None)
+    )
+
+
+SRD_ACTIONS = ("dash", "disengage", "dodge", "help", "hide", "influence", "magic", "ready", "search", "study", "utilize")
+_BONUS_ACTION_OK = frozenset({"dash", "disengage", "hide"})  # e.g. Cunning Action
+
+
+def _take_action(
+    tx: Tx, cmd: TakeAction, *, actions: tuple[str, ...] = SRD_ACTIONS, bonus_ok: frozenset[str] = _BONUS_ACTION_OK
+) -> None:
+    c = require_turn(tx, cmd.combatant)
+    require_able(c, "act")
+    action = cmd.action.lower()
+    if action == "attack":
+        raise RuleError("action/use-attack", "the Attack action is its own command", allowed="attack")
+    if action not in actions:
+        raise RuleError("action/unknown", f"'{cmd.action}' is not an action", allowed=", ".join(actions))
+    uses = "bonus_action" if cmd.bonus_action else "action"
+    if uses == "bonus_action" and action not in bonus_ok:
+        raise RuleError("action/not-bonus", f"{action} cannot be taken as a bonus action", allowed=", ".join(sorted(bonus_ok)))
+    spend_check(c, uses, "its action" if uses == "action" else "its bonus action")
+    if action == "help":
+        target = tx.combatant(cmd.target or "")
+        if target.side == c.side:
+            raise RuleError("help/target", "Help names the enemy your ally will attack", allowed="a foe")
+    tx.emit(ActionTaken(combatant=c.id, action=action, target=cmd.target, detail=cmd.detail, uses=uses))  # type: ignore[arg-type]
+    _follow_up(tx, c, action, cmd)
+
+
+def _follow_up(tx: Tx, c: Combatant, action: str, cmd: TakeAction) -> None:
+    if action == "hide":
+        roll = tx.roll(f"1d20{cmd.bonus:+d}", purpose="stealth check", roller=c.id, faces=cmd.faces)
+        dc = cmd.dc or HIDE_DC
+        tx.emit(CheckMade(combatant=c.id, skill="stealth", total=roll.total, dc=dc, success=roll.total >= dc))
+        if roll.total >= dc:
+            tx.emit(ConditionApplied(target=c.id, condition=HIDDEN))
+    elif action in ("influence", "search", "study") and (cmd.faces is not None or cmd.dc is not None):
+        skill = {"influence": "charisma", "search": "wisdom", "study": "intelligence"}[action]
+        roll = tx.roll(f"1d20{cmd.bonus:+d}", purpose=f"{action} check", roller=c.id, faces=cmd.faces)
+        success = None if cmd.dc is None else roll.total >= cmd.dc
+        tx.emit(CheckMade(combatant=c.id, skill=skill, total=roll.total, dc=cmd.dc, success=success))
+    elif action == "magic" and cmd.concentration:
+        start_concentration(tx, c.id, cmd.detail or "a spell")
+    elif cmd.faces is not None:
+        raise RuleError("dice/unused-faces", f"{action} rolls no dice", allowed="no faces")
+
+
+def _bonus_action(tx: Tx, cmd: BonusAction) -> None:
+    c = require_turn(tx, cmd.combatant)
+    require_able(c, "act")
+    spend_check(c, "bonus_action", "its bonus action")
+    tx.emit(BonusActionTaken(combatant=c.id, description=cmd.description))
+
+
+def _interact(tx: Tx, cmd: InteractWithObject) -> None:
+    c = require_turn(tx, cmd.combatant)
+    require_able(c, "interact")
+    if not c.economy.object_interaction:
+        raise RuleError(
+            "economy/object-interaction-spent",
+            f"{c.name} has already had its free object interaction this turn",
+            allowed="take_action utilize for a second object",
+        )
+    tx.emit(ObjectInteracted(combatant=c.id, description=cmd.description))
+
+
+def _reaction(tx: Tx, cmd: UseReaction) -> None:
+    c = tx.combatant(cmd.combatant)
+    require_reaction(c)
+    tx.emit(ReactionTaken(combatant=c.id, description=cmd.description))
+
+
+def _spend(c: Combatant, **changes: object) -> Combatant:
+    return msgspec.structs.replace(c, economy=msgspec.structs.replace(c.economy, **changes))
+
+
+def _on_moved(state: EncounterState, e: Moved) -> EncounterState:
+    c = state.combatants[e.combatant]
+    state = msgspec.structs.replace(
+        state,
+        combatants={**state.combatants, c.id: _spend(c, moved=c.economy.moved + e.spent)},
+        opportunities=state.opportunities + tuple((f, c.id) for f in e.provoked),
+    )
+    return state
+
+
+# What each action changes beyond spending it ("Dash adds movement", "Dodge gives attackers Disadvantage").
+ACTION_EFFECTS: dict[str, Callable[[EncounterState, Combatant, ActionTaken], EncounterState]] = {
+    "dash": lambda s, c, e: with_combatant(s, c.id, economy=msgspec.structs.replace(c.economy, movement=c.economy.movement + speed_of(c))),
+    "disengage": lambda s, c, e: with_combatant(s, c.id, disengaged=True),
+    "dodge": lambda s, c, e: with_combatant(s, c.id, dodging=True),
+    "help": lambda s, c, e: msgspec.structs.replace(s, helps=s.helps + (Help(helper=c.id, against=e.target or ""),)),
+    "ready": lambda s, c, e: with_combatant(s, c.id, readied=e.detail or "an action"),
+}
+
+
+def _on_action(state: EncounterState, e: ActionTaken) -> EncounterState:
+    c = _spend(state.combatants[e.combatant], **{e.uses: False})
+    state = msgspec.structs.replace(state, combatants={**state.combatants, c.id: c})
+    effect = ACTION_EFFECTS.get(e.action)
+    return effect(state, c, e) if effect else state
+
+
+def _on_reaction(state: EncounterState, e: ReactionTaken) -> EncounterState:
+    c = state.combatants[e.combatant]
+    return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, reaction=False), readied=None)
+
+
+HANDLERS = {
+    Move: _move,
+    TakeAction: _take_action,
+    BonusAction: _bonus_action,
+    InteractWithObject: _interact,
+    UseReaction: _reaction,
+}
+APPLIERS = {
+    Moved: _on_moved,
+    ActionTaken: _on_action,
+    BonusActionTaken: lambda s, e: with_combatant(s, e.combatant, economy=msgspec.structs.replace(s.combatants[e.combatant].economy, bonus_action=False)),
+    ObjectInteracted: lambda s, e: with_combatant(s, e.combatant, economy=msgspec.structs.replace(s.combatants[e.combatant].economy, object_interaction=False)),
+    ReactionTaken: _on_reaction,
+    CheckMade: lambda s, e: s,
+}

@@ -1,0 +1,130 @@
+"""Conditions: what each one does to attacks, actions and speed, and when it ends.
+
+The effects are a table, so a ruleset can read or extend them without branching.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from combat.kernel.commands import ApplyCondition, RemoveCondition
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec
+from combat.kernel.state import Combatant, EncounterState, with_combatant
+
+__all__ = [
+    "INCAPACITATING",
+    "SPEED_ZERO",
+    "attack_modifiers",
+    "is_incapacitated",
+    "speed_of",
+    "expire_conditions",
+    "HANDLERS",
+    "APPLIERS",
+]
+
+INCAPACITATING = frozenset({"incapacitated", "paralyzed", "petrified", "stunned", "unconscious"})
+SPEED_ZERO = frozenset({"grappled", "restrained", "paralyzed", "petrified", "stunned", "unconscious"})
+# Rolls made BY a creature with the condition.
+_ATTACKER_DISADVANTAGE = frozenset({"blinded", "frightened", "poisoned", "prone", "restrained"})
+_ATTACKER_ADVANTAGE = frozenset({"invisible"})
+# Rolls made AGAINST a creature with the condition.
+_TARGET_ADVANTAGE = frozenset({"blinded", "paralyzed", "petrified", "restrained", "stunned", "unconscious"})
+_TARGET_DISADVANTAGE = frozenset({"invisible"})
+# Unconscious: "You have the Incapacitated and Prone conditions."
+_LYING_DOWN = frozenset({"prone", "unconscious"})
+# A hit from within 5 feet is a Critical Hit.
+AUTO_CRIT_IN_MELEE = frozenset({"paralyzed", "unconscious"})
+
+
+def is_incapacitated(c: Combatant) -> bool:
+    return c.status != "active" or any(cond.name in INCAPACITATING for cond in c.conditions)
+
+
+def speed_of(c: Combatant) -> int:
+    return 0 if any(cond.name in SPEED_ZERO for cond in c.conditions) else c.speed
+
+
+def attack_modifiers(attacker: Combatant, target: Combatant, melee: bool) -> tuple[list[str], list[str]]:
+    """Advantage and Disadvantage reasons that come from conditions alone."""
+    advantage: list[str] = []
+    disadvantage: list[str] = []
+    for cond in attacker.conditions:
+        if cond.name in _ATTACKER_DISADVANTAGE:
+            disadvantage.append(f"attacker is {cond.name}")
+        if cond.name in _ATTACKER_ADVANTAGE:
+            advantage.append(f"attacker is {cond.name}")
+    for cond in target.conditions:
+        if cond.name in _TARGET_ADVANTAGE:
+            advantage.append(f"target is {cond.name}")
+        if cond.name in _TARGET_DISADVANTAGE:
+            disadvantage.append(f"target is {cond.name}")
+    if any(cond.name in _LYING_DOWN for cond in target.conditions):
+        (advantage if melee else disadvantage).append("target is prone")
+    # Dodge: "You lose these benefits if you have the Incapacitated condition or if your Speed is 0."
+    if target.dodging and not is_incapacitated(target) and speed_of(target) > 0:
+        disadvantage.append("target is dodging")
+    return advantage, disadvantage
+
+
+def expire_conditions(tx: Tx, cid: str, moment: str) -> None:
+    """End every condition whose duration runs out at the `moment` ('start'/'end') of cid's turn."""
+    for target in list(tx.state.combatants.values()):
+        for cond in target.conditions:
+            if cond.ends == moment and cond.ends_on == cid:
+                owner = tx.state.combatants[cid].name
+                tx.emit(ConditionEnded(target=target.id, condition=cond.name, reason=f"{moment} of {owner}'s turn"))
+
+
+def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
+    from combat.fivee.concentration import end_concentration
+
+    target = tx.combatant(cmd.target)
+    if target.status == "dead":
+        raise RuleError("target/dead", f"{target.name} is dead", allowed="a living combatant")
+    if cmd.condition.ends and not cmd.condition.ends_on:
+        raise RuleError(
+            "condition/duration",
+            f"'{cmd.condition.name}' ends at the {cmd.condition.ends} of a turn, but whose turn is not named",
+            allowed="ends_on: the id of the creature whose turn ends it",
+        )
+    if cmd.condition.ends_on:
+        tx.combatant(cmd.condition.ends_on)
+    tx.emit(ConditionApplied(target=target.id, condition=cmd.condition))
+    if cmd.condition.name in INCAPACITATING:
+        end_concentration(tx, target.id, f"{cmd.condition.name}")
+
+
+def _remove_condition(tx: Tx, cmd: RemoveCondition) -> None:
+    target = tx.combatant(cmd.target)
+    if not target.has(cmd.condition):
+        raise RuleError(
+            "condition/absent",
+            f"{target.name} is not {cmd.condition}",
+            allowed=", ".join(c.name for c in target.conditions) or "no conditions to remove",
+        )
+    tx.emit(ConditionEnded(target=target.id, condition=cmd.condition, reason=cmd.reason))
+
+
+def _on_applied(state: EncounterState, e: ConditionApplied) -> EncounterState:
+    c = state.combatants[e.target]
+    return with_combatant(state, e.target, conditions=c.conditions + (e.condition,))
+
+
+def _on_ended(state: EncounterState, e: ConditionEnded) -> EncounterState:
+    c = state.combatants[e.target]
+    kept = list(c.conditions)
+    for i, cond in enumerate(kept):
+        if cond.name == e.condition:
+            del kept[i]
+            break
+    return with_combatant(state, e.target, conditions=tuple(kept))
+
+
+def condition(name: str, **kwargs: object) -> ConditionSpec:
+    return msgspec.convert({"name": name, **kwargs}, ConditionSpec)
+
+
+HANDLERS = {ApplyCondition: _apply_condition, RemoveCondition: _remove_condition}
+APPLIERS = {ConditionApplied: _on_applied, ConditionEnded: _on_ended}

@@ -1,0 +1,147 @@
+"""Does a recorded event still fit the rules, now that the past has changed?
+
+Run by combat.app.history on every event after a retraction or amendment. Each check gets the
+state just before the event and says what no longer fits (or None): a reaction spent twice,
+a turn taken by a creature that is now dead, a living creature whose turn was skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from combat.kernel import events as ev
+from combat.fivee.conditions import is_incapacitated, speed_of
+from combat.fivee.hitpoints import adjusted_damage
+from combat.kernel.state import Combatant, EncounterState
+
+__all__ = ["CHECKS", "Check", "able", "first_of", "turn_checks"]
+
+Check = Callable[[EncounterState, Any, dict[str, Any]], "str | None"]
+
+
+def _who(state: EncounterState, cid: str) -> Combatant | None:
+    return state.combatants.get(cid)
+
+
+def able(state: EncounterState, cid: str, doing: str) -> str | None:
+    """Why `cid` could not have done `doing` (gone, down, incapacitated), or None."""
+    c = _who(state, cid)
+    if c is None:
+        return f"{cid} is not in the fight any more"
+    if is_incapacitated(c):
+        why = c.status if c.status != "active" else "incapacitated"
+        return f"{c.name} is {why} now and could not {doing}"
+    return None
+
+
+def _attack(state: EncounterState, e: ev.AttackMade, ctx: dict[str, Any]) -> str | None:
+    problem = able(state, e.attacker, "attack")
+    if problem:
+        return problem
+    attacker = state.combatants[e.attacker]
+    target = _who(state, e.target)
+    if target is None:
+        return f"{e.target} is not in the fight any more"
+    if target.status == "dead":
+        return f"{target.name} was already dead"
+    spent = {
+        "action": not attacker.economy.action,
+        "attack": attacker.economy.attacks_left <= 0,
+        "reaction": not attacker.economy.reaction,
+        "bonus_action": not attacker.economy.bonus_action,
+    }
+    if spent.get(e.uses):
+        return f"{attacker.name} had already used its {e.uses.replace('_', ' ')}"
+    if e.hit and e.damage != adjusted_damage(target, e.damage_rolled, e.damage_type):
+        fits = adjusted_damage(target, e.damage_rolled, e.damage_type)
+        return f"{target.name} would take {fits} {e.damage_type} from {e.damage_rolled} rolled, not {e.damage}"
+    return None
+
+
+def _acts(field: str, doing: str, resource: str | None = None) -> Check:
+    def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
+        cid = getattr(e, field)
+        problem = able(state, cid, doing)
+        if problem:
+            return problem
+        name = resource or getattr(e, "uses", None)
+        if name and not getattr(state.combatants[cid].economy, name):
+            return f"{state.combatants[cid].name} had already used its {name.replace('_', ' ')}"
+        return None
+
+    return check
+
+
+def first_of(*checks: Check) -> Check:
+    """A check that reports the first problem any of `checks` finds."""
+
+    def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
+        for one in checks:
+            problem = one(state, e, ctx)
+            if problem:
+                return problem
+        return None
+
+    return check
+
+
+def _moved(state: EncounterState, e: ev.Moved, ctx: dict[str, Any]) -> str | None:
+    problem = able(state, e.combatant, "move")
+    if problem:
+        return problem
+    c = state.combatants[e.combatant]
+    left = 0 if speed_of(c) == 0 else c.economy.movement - c.economy.moved
+    return None if e.spent <= left else f"{c.name} had only {max(0, left)} ft of movement left, not {e.spent}"
+
+
+def _targeted(doing: str) -> Check:
+    def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
+        target = _who(state, e.target)
+        if target is None:
+            return f"{e.target} is not in the fight any more"
+        return f"{target.name} was already dead and could not {doing}" if target.status == "dead" else None
+
+    return check
+
+
+def _downed(state: EncounterState, e: ev.CombatantDowned, ctx: dict[str, Any]) -> str | None:
+    c = _who(state, e.combatant)
+    if c is None:
+        return f"{e.combatant} is not in the fight any more"
+    return f"{c.name} has {c.hp} HP now and would not drop" if c.hp > 0 else None
+
+
+def turn_checks(order: Callable[[EncounterState, bool], list[str]]) -> dict[type, Check]:
+    """Checks of whose turn came when, for rulesets with a fixed turn order."""
+
+    def started(state: EncounterState, e: ev.TurnStarted, ctx: dict[str, Any]) -> str | None:
+        c = _who(state, e.combatant)
+        if c is None:
+            return f"{e.combatant} is not in the fight any more"
+        if c.status == "dead":
+            return f"{c.name} is dead now and could not take a turn"
+        full = order(state, True)
+        previous = ctx.get("previous_turn")
+        after = full[full.index(previous) + 1 :] if previous in full else full
+        for cid in after:
+            if cid == e.combatant:
+                return None
+            if state.combatants[cid].status != "dead":
+                return f"{state.combatants[cid].name} is alive now but its turn was skipped"
+        return None
+
+    return {ev.TurnStarted: started}
+
+
+CHECKS: dict[type, Check] = {
+    ev.AttackMade: _attack,
+    ev.Moved: _moved,
+    ev.ActionTaken: _acts("combatant", "act"),
+    ev.BonusActionTaken: _acts("combatant", "act", "bonus_action"),
+    ev.ReactionTaken: _acts("combatant", "react", "reaction"),
+    ev.ObjectInteracted: _acts("combatant", "interact", "object_interaction"),
+    ev.DamageTaken: _targeted("take damage"),
+    ev.Healed: _targeted("be healed"),
+    ev.CombatantDowned: _downed,
+}

@@ -1,0 +1,127 @@
+"""Set-up: who is in the fight, who is surprised, and the GM's rulings in words."""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+from combat.kernel.commands import AddCombatant, BeginCombat, MarkSurprised, RemoveCombatant, Ruling
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import (
+    CombatantAdded,
+    CombatantRemoved,
+    CombatantSpec,
+    EncounterCreated,
+    PhaseChanged,
+    RulingMade,
+    SurpriseMarked,
+)
+from combat.kernel.state import Combatant, EncounterState, with_combatant
+
+__all__ = ["validate_spec", "HANDLERS", "APPLIERS"]
+
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+
+
+def validate_spec(state: EncounterState, spec: CombatantSpec) -> None:
+    def bad(what: str, allowed: str) -> RuleError:
+        return RuleError("combatant/invalid", f"{spec.id or spec.name}: {what}", allowed=allowed)
+
+    if not _ID.match(spec.id):
+        raise bad(f"id {spec.id!r} is not usable", "lower-case letters, digits, - and _, e.g. goblin-1")
+    if spec.id in state.combatants or any(c.group == spec.id for c in state.combatants.values()):
+        raise RuleError("combatant/duplicate", f"'{spec.id}' is already in the fight", allowed="a new id")
+    if spec.max_hp <= 0:
+        raise bad(f"max_hp {spec.max_hp}", "at least 1")
+    if spec.hp is not None and not 0 <= spec.hp <= spec.max_hp:
+        raise bad(f"hp {spec.hp} with max_hp {spec.max_hp}", f"0 to {spec.max_hp}")
+    if spec.ac < 0 or spec.speed < 0:
+        raise bad("AC and speed cannot be negative", "0 or more")
+    if spec.attacks_per_action < 1:
+        raise bad("attacks_per_action below 1", "1 or more")
+    if spec.group is not None:
+        if spec.group in state.combatants:
+            raise bad(f"group '{spec.group}' is the id of a combatant", "a group name no combatant uses")
+        if spec.kind != "monster":
+            raise bad("only identical monsters share a group initiative roll", "no group for characters")
+        members = [c for c in state.combatants.values() if c.group == spec.group]
+        if members and members[0].initiative_bonus != spec.initiative_bonus:
+            raise bad(
+                f"group '{spec.group}' rolls at {members[0].initiative_bonus:+d}, not {spec.initiative_bonus:+d}",
+                "identical creatures in one group",
+            )
+        if members and members[0].initiative is not None:
+            raise bad(f"group '{spec.group}' has already rolled initiative", "a new group for late arrivals")
+
+
+def _add(tx: Tx, cmd: AddCombatant) -> None:
+    validate_spec(tx.state, cmd.combatant)
+    tx.emit(CombatantAdded(combatant=cmd.combatant))
+
+
+def _remove(tx: Tx, cmd: RemoveCombatant) -> None:
+    c = tx.combatant(cmd.combatant)
+    tx.emit(CombatantRemoved(combatant=c.id, reason=cmd.reason))
+
+
+def _begin(tx: Tx, cmd: BeginCombat) -> None:
+    sides = {c.side for c in tx.state.combatants.values()}
+    if len(sides) < 2:
+        raise RuleError(
+            "combat/one-side",
+            f"a fight needs at least two sides; there {'is' if len(sides) == 1 else 'are'} {len(sides)}",
+            allowed="add_combatant for the other side",
+        )
+
+
+def _mark_surprised(tx: Tx, cmd: MarkSurprised) -> None:
+    if not cmd.combatants:
+        raise RuleError("surprise/nobody", "no combatant named", allowed=", ".join(tx.state.combatants))
+    for cid in cmd.combatants:
+        c = tx.combatant(cid)
+        if c.initiative is not None:
+            raise RuleError("surprise/too-late", f"{c.name} has already rolled initiative")
+        tx.emit(SurpriseMarked(combatant=c.id, surprised=cmd.surprised))
+
+
+def _ruling(tx: Tx, cmd: Ruling) -> None:
+    if not cmd.text.strip():
+        raise RuleError("ruling/empty", "a ruling needs its words", allowed="text: what the GM ruled")
+    tx.emit(RulingMade(text=cmd.text))
+
+
+def _on_created(state: EncounterState, e: EncounterCreated) -> EncounterState:
+    return msgspec.structs.replace(state, ruleset=e.ruleset, name=e.name, seed=e.seed, settings=e.settings)
+
+
+def _on_added(state: EncounterState, e: CombatantAdded) -> EncounterState:
+    combatant = Combatant.from_spec(e.combatant)
+    return msgspec.structs.replace(state, combatants={**state.combatants, combatant.id: combatant})
+
+
+def _on_removed(state: EncounterState, e: CombatantRemoved) -> EncounterState:
+    combatants = {k: v for k, v in state.combatants.items() if k != e.combatant}
+    return msgspec.structs.replace(state, combatants=combatants)
+
+
+def _on_phase(state: EncounterState, e: PhaseChanged) -> EncounterState:
+    return msgspec.structs.replace(state, phase=e.phase)
+
+
+HANDLERS = {
+    AddCombatant: _add,
+    RemoveCombatant: _remove,
+    BeginCombat: _begin,
+    MarkSurprised: _mark_surprised,
+    Ruling: _ruling,
+}
+APPLIERS = {
+    EncounterCreated: _on_created,
+    CombatantAdded: _on_added,
+    CombatantRemoved: _on_removed,
+    PhaseChanged: _on_phase,
+    SurpriseMarked: lambda state, e: with_combatant(state, e.combatant, surprised=e.surprised),
+    RulingMade: lambda state, e: state,
+}

@@ -1,0 +1,174 @@
+"""Rounds and turns: whose turn it is, what refreshes at its start, and when the fight ends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import msgspec
+
+from combat.kernel.commands import EndCombat, EndTurn
+from combat.fivee.conditions import INCAPACITATING, expire_conditions, speed_of
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import CombatEnded, RoundEnded, RoundStarted, TurnEnded, TurnStarted
+from combat.kernel.state import Combatant, EncounterState, Economy, with_combatant
+
+__all__ = [
+    "require_turn",
+    "require_able",
+    "start_round",
+    "first_turn",
+    "start_turn",
+    "advance",
+    "end_fight_if_decided",
+    "defeat_reason",
+    "HANDLERS",
+    "APPLIERS",
+]
+
+OrderFn = Callable[[EncounterState, bool], list[str]]
+
+
+def require_turn(tx: Tx, cid: str) -> Combatant:
+    c = tx.combatant(cid)
+    if tx.state.turn != cid:
+        whose = tx.state.combatants[tx.state.turn].name if tx.state.turn else "nobody"
+        raise RuleError(
+            "turn/not-yours",
+            f"it is {whose}'s turn, not {c.name}'s",
+            allowed=f"commands for {whose}, reactions, or GM rulings",
+        )
+    return c
+
+
+def require_able(c: Combatant, doing: str) -> None:
+    blocking = [c.status] if c.status != "active" else [x.name for x in c.conditions if x.name in INCAPACITATING]
+    if blocking:
+        raise RuleError("combatant/incapacitated", f"{c.name} is {blocking[0]} and cannot {doing}")
+
+
+def start_round(tx: Tx, order: OrderFn) -> None:
+    tx.emit(RoundStarted(round=tx.state.round + 1))
+    first_turn(tx, order)
+
+
+def first_turn(tx: Tx, order: OrderFn) -> None:
+    """Start the round's first turn, passing over the dead."""
+    _next_turn(tx, order(tx.state, True))
+
+
+def _next_turn(tx: Tx, candidates: list[str]) -> bool:
+    """Start the first living candidate's turn; False if none is left this round."""
+    for cid in candidates:
+        if tx.state.combatants[cid].status != "dead":
+            start_turn(tx, cid)
+            return True
+        # A dead creature's turn never comes, but what lasts "until the start (or end) of its
+        # turn" still runs out when that turn would have.
+        expire_conditions(tx, cid, "start")
+        expire_conditions(tx, cid, "end")
+    return False
+
+
+def start_turn(tx: Tx, cid: str) -> None:
+    # Expire first: a Speed 0 condition that ends at the start of this turn must not
+    # leave the turn with no movement (TurnStarted grants movement from the current Speed).
+    expire_conditions(tx, cid, "start")
+    tx.emit(TurnStarted(combatant=cid, round=tx.state.round))
+
+
+def advance(tx: Tx, order: OrderFn, new_round: Callable[[Tx], None] | None = None) -> None:
+    """End the current turn and start the next, wrapping into a new round.
+
+    `new_round` lets a ruleset open its rounds its own way (a5e's world actions come first).
+    """
+    current = tx.state.turn
+    if current is not None:
+        tx.emit(TurnEnded(combatant=current))
+        expire_conditions(tx, current, "end")
+    full = order(tx.state, True)
+    if _next_turn(tx, full[full.index(current) + 1 :] if current in full else []):
+        return
+    tx.emit(RoundEnded(round=tx.state.round))
+    if new_round is None:
+        start_round(tx, order)
+    else:
+        new_round(tx)
+
+
+def end_fight_if_decided(tx: Tx) -> None:
+    """'Combat ends when one side or the other is defeated': no one left standing on all but one side."""
+    if tx.state.phase != "turns":
+        return
+    sides = {c.side for c in tx.state.combatants.values()}
+    standing = {c.side for c in tx.state.combatants.values() if c.status == "active"}
+    if len(sides) < 2 or len(standing) > 1:
+        return
+    tx.move_to("side_defeated")
+    winner = next(iter(standing), None)
+    tx.emit(CombatEnded(winner=winner, reason=defeat_reason(winner), automatic=True))
+
+
+def defeat_reason(winner: str | None) -> str:
+    """The words of a fight that ended by itself (a GM's `end_combat` says its own)."""
+    return f"every foe of the {winner} side is down" if winner else "no one is left standing"
+
+
+def end_turn_handler(order: OrderFn, new_round: Callable[[Tx], None] | None = None):
+    def _end_turn(tx: Tx, cmd: EndTurn) -> None:
+        c = require_turn(tx, cmd.combatant)
+        pending = [p for p in tx.state.pending_checks]
+        if pending:
+            who = ", ".join(tx.state.combatants[p.combatant].name for p in pending)
+            raise RuleError(
+                "turn/pending-save",
+                f"{c.name}'s turn cannot end while a concentration save is owed by {who}",
+                allowed="concentration_save for " + ", ".join(p.combatant for p in pending),
+            )
+        advance(tx, order, new_round)
+
+    return _end_turn
+
+
+def _end_combat(tx: Tx, cmd: EndCombat) -> None:
+    """The GM's end_combat (a surrender, a flight, a truce), in the GM's own words."""
+    sides = {c.side for c in tx.state.combatants.values()}
+    if cmd.winner is not None and cmd.winner not in sides:
+        raise RuleError(
+            "combat/unknown-side",
+            f"no side called '{cmd.winner}'",
+            allowed=", ".join(sorted(sides)),
+        )
+    tx.emit(CombatEnded(winner=cmd.winner, reason=cmd.reason))
+
+
+def _on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
+    return msgspec.structs.replace(state, round=e.round)
+
+
+def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
+    c = state.combatants[e.combatant]
+    # A creature regains its reaction at the start of its turn; Dodge and a readied
+    # action last until then; its Help expires.
+    economy = Economy(movement=speed_of(c), reaction=True)
+    state = with_combatant(state, e.combatant, economy=economy, dodging=False, disengaged=False, readied=None)
+    helps = tuple(h for h in state.helps if h.helper != e.combatant)
+    return msgspec.structs.replace(state, turn=e.combatant, helps=helps)
+
+
+def _on_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
+    return msgspec.structs.replace(state, turn=None, opportunities=())
+
+
+def _on_combat_ended(state: EncounterState, e: CombatEnded) -> EncounterState:
+    return msgspec.structs.replace(state, winner=e.winner, ended_reason=e.reason, turn=None)
+
+
+HANDLERS = {EndCombat: _end_combat}
+APPLIERS = {
+    RoundStarted: _on_round_started,
+    RoundEnded: lambda state, e: state,
+    TurnStarted: _on_turn_started,
+    TurnEnded: _on_turn_ended,
+    CombatEnded: _on_combat_ended,
+}

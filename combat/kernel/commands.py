@@ -1,0 +1,263 @@
+"""Commands: what a GM or player asks for, in the imperative.
+
+Tagged by `type` in snake_case; that tag is also the trigger name in the ruleset's phase
+table. Dice a person rolled at the table are entered as `faces` (one list per roll);
+without them the service rolls from the encounter's seed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar, Literal
+
+import msgspec
+
+from combat.kernel.events import CombatantSpec, ConditionSpec
+
+__all__ = ["Command", "COMMAND_TYPES", "trigger_of"]
+
+Faces = tuple[int, ...] | None
+Cover = Literal["none", "half", "three-quarters", "total"]
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def trigger_of(command_type: type) -> str:
+    """The command's tag, which is also its trigger in a phase table (a field can't shadow it)."""
+    return _snake(command_type.__name__)
+
+
+class Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag=_snake, tag_field="type"):
+    """Who may send a command is data on its class: the GM always; a player when every
+    combatant named in its `actor_fields` is one of theirs, unless it is `gm_only`."""
+
+    actor_fields: ClassVar[tuple[str, ...]] = ("combatant", "attacker")
+
+    gm_only: ClassVar[bool] = False
+
+    @classmethod
+    def trigger(cls) -> str:
+        return trigger_of(cls)
+
+    def actors(self) -> frozenset[str]:
+        """The combatants this command acts as (empty: nobody's, so the GM's)."""
+        named: set[str] = set()
+        for name in type(self).actor_fields:
+            value = getattr(self, name, None)
+            if isinstance(value, str):
+                named.add(value)
+            elif isinstance(value, tuple):
+                named.update(v for v in value if isinstance(v, str))
+        return frozenset(named)
+
+
+# -- set-up, surprise, initiative ----------------------------------------------------------
+
+
+class AddCombatant(Command, frozen=True, kw_only=True):
+    gm_only: ClassVar[bool] = True
+
+    combatant: CombatantSpec
+
+
+class RemoveCombatant(Command, frozen=True, kw_only=True):
+    gm_only: ClassVar[bool] = True
+
+    combatant: str
+    reason: str = ""
+
+
+class BeginCombat(Command, frozen=True, kw_only=True):
+    """Positions are set; move on to deciding who is surprised."""
+
+
+class MarkSurprised(Command, frozen=True, kw_only=True):
+    combatants: tuple[str, ...]
+    surprised: bool = True
+
+
+class RollInitiative(Command, frozen=True, kw_only=True):
+    """Roll for one combatant (or its whole group); with no combatant, everyone left."""
+
+    combatant: str | None = None
+    faces: Faces = None
+
+
+class OrderTie(Command, frozen=True, kw_only=True):
+    """Settle a tie: the tied combatants (or groups) from first to last."""
+
+    actor_fields: ClassVar[tuple[str, ...]] = ("order",)  # players order a tie of their own characters
+
+    order: tuple[str, ...]
+
+
+# -- a combatant's turn --------------------------------------------------------------------
+
+
+class Move(Command, frozen=True, kw_only=True):
+    combatant: str
+    feet: int
+    mode: str = "walk"
+    leaves_reach_of: tuple[str, ...] = ()
+    difficult_terrain: int = 0  # how many of the feet are Difficult Terrain (each costs 1 extra)
+
+
+class Attack(Command, frozen=True, kw_only=True):
+    attacker: str
+    target: str
+    attack: str | None = None
+    advantage: tuple[str, ...] = ()
+    disadvantage: tuple[str, ...] = ()
+    cover: Cover = "none"
+    roll_bonus: str | None = None  # dice added to the attack roll, e.g. "1d4" for Bless
+    distance: int | None = None  # feet to the target, when it matters (reach, normal and long range)
+    faces: Faces = None
+    damage_faces: Faces = None
+    readied: bool = False
+
+
+class OpportunityAttack(Command, frozen=True, kw_only=True):
+    attacker: str
+    target: str
+    attack: str | None = None
+    advantage: tuple[str, ...] = ()
+    disadvantage: tuple[str, ...] = ()
+    faces: Faces = None
+    damage_faces: Faces = None
+
+
+class TakeAction(Command, frozen=True, kw_only=True):
+    """Dash, Disengage, Dodge, Help, Hide, Influence, Magic, Ready, Search, Study, Utilize."""
+
+    combatant: str
+    action: str
+    target: str | None = None
+    detail: str = ""
+    bonus: int = 0
+    dc: int | None = None
+    faces: Faces = None
+    concentration: bool = False
+    bonus_action: bool = False  # a feature such as Cunning Action allows it
+
+
+class BonusAction(Command, frozen=True, kw_only=True):
+    combatant: str
+    description: str
+
+
+class InteractWithObject(Command, frozen=True, kw_only=True):
+    combatant: str
+    description: str
+
+
+class UseReaction(Command, frozen=True, kw_only=True):
+    combatant: str
+    description: str
+
+
+class EndTurn(Command, frozen=True, kw_only=True):
+    combatant: str
+
+
+# -- rulings and effects the GM applies ----------------------------------------------------
+
+
+class Damage(Command, frozen=True, kw_only=True):
+    target: str
+    damage_type: str
+    amount: int | None = None
+    notation: str | None = None
+    source: str | None = None
+    faces: Faces = None
+
+
+class Heal(Command, frozen=True, kw_only=True):
+    target: str
+    amount: int | None = None
+    notation: str | None = None
+    source: str | None = None
+    faces: Faces = None
+
+
+class GrantTempHp(Command, frozen=True, kw_only=True):
+    target: str
+    amount: int
+    source: str | None = None
+
+
+class ApplyCondition(Command, frozen=True, kw_only=True):
+    target: str
+    condition: ConditionSpec
+
+
+class RemoveCondition(Command, frozen=True, kw_only=True):
+    target: str
+    condition: str
+    reason: str = ""
+
+
+class StartConcentration(Command, frozen=True, kw_only=True):
+    combatant: str
+    effect: str
+
+
+class EndConcentration(Command, frozen=True, kw_only=True):
+    combatant: str
+    reason: str = "ended by choice"
+
+
+class ConcentrationSave(Command, frozen=True, kw_only=True):
+    combatant: str
+    faces: Faces = None
+
+
+class SavingThrow(Command, frozen=True, kw_only=True):
+    combatant: str
+    ability: str
+    dc: int
+    bonus: int = 0
+    roll_mode: Literal["normal", "advantage", "disadvantage"] = "normal"
+    faces: Faces = None
+    reason: str = ""
+
+
+class Ruling(Command, frozen=True, kw_only=True):
+    text: str
+
+
+class EndCombat(Command, frozen=True, kw_only=True):
+    reason: str = "the GM ended the fight"
+    winner: str | None = None
+
+
+COMMAND_TYPES: tuple[type[Command], ...] = (
+    AddCombatant,
+    RemoveCombatant,
+    BeginCombat,
+    MarkSurprised,
+    RollInitiative,
+    OrderTie,
+    Move,
+    Attack,
+    OpportunityAttack,
+    TakeAction,
+    BonusAction,
+    InteractWithObject,
+    UseReaction,
+    EndTurn,
+    Damage,
+    Heal,
+    GrantTempHp,
+    ApplyCondition,
+    RemoveCondition,
+    StartConcentration,
+    EndConcentration,
+    ConcentrationSave,
+    SavingThrow,
+    Ruling,
+    EndCombat,
+)
+
+__all__ += [t.__name__ for t in COMMAND_TYPES]

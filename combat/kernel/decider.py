@@ -1,0 +1,168 @@
+"""decide / evolve, composed from a ruleset's tables.
+
+`decide(ruleset, state, command)` returns the events a command produces or raises a
+`RuleError` (nothing is appended). It is pure: dice come from the command's entered faces
+or from the encounter's seed and roll count, both part of the input.
+
+`evolve(ruleset, state, event)` applies one event; it never fails and never rolls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from combat.kernel import dice
+from combat.kernel.commands import Command, trigger_of
+from combat.kernel.errors import RuleError
+from combat.kernel.events import DiceRolled, Event, PhaseChanged
+from combat.kernel.phases import PhaseTable
+from combat.kernel.state import Combatant, EncounterState
+
+__all__ = ["Ruleset", "Tx", "decide", "evolve", "fold"]
+
+Handler = Callable[["Tx", Any], None]
+Applier = Callable[[EncounterState, Any], EncounterState]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A ruleset is data: its phase table, its command handlers and its event appliers.
+
+    `flow` runs after every command (boardgame.io's endIf checks) and may emit automatic
+    events such as the end of the fight.
+    """
+
+    id: str
+    title: str
+    summary: str
+    phases: PhaseTable
+    handlers: Mapping[type[Command], Handler]
+    appliers: Mapping[type[Event], Applier]
+    turn_order: Callable[[EncounterState, bool], list[str]]
+    flow: Callable[["Tx"], None] = lambda tx: None
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    # Event and command types only this ruleset uses; the shared ones live in combat.events
+    # and combat.kernel.commands. The catalog joins them all into the public unions.
+    events: tuple[type[Event], ...] = ()
+    commands: tuple[type[Command], ...] = ()
+    # Checks run on events after a change to the past: fn(state, event, context) -> problem or None.
+    checks: Mapping[type[Event], Callable[[EncounterState, Any, dict[str, Any]], str | None]] = field(default_factory=dict)
+    # One human line per own event type: fn(narrator, event) -> str (see projections.narrative).
+    narration: Mapping[type[Event], Callable[[Any, Any], str]] = field(default_factory=dict)
+
+    def initial_state(self) -> EncounterState:
+        return EncounterState(ruleset=self.id, phase=self.phases.initial)
+
+    def settings(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        unknown = set(given or {}) - set(self.defaults)
+        if unknown:
+            raise RuleError(
+                "settings/unknown",
+                f"unknown setting(s) for {self.id}: {', '.join(sorted(unknown))}",
+                allowed=", ".join(sorted(self.defaults)) or "no settings",
+            )
+        for name, value in (given or {}).items():
+            _check_setting_type(name, value, self.defaults[name])
+        return {**self.defaults, **(given or {})}
+
+
+def _check_setting_type(name: str, value: Any, default: Any) -> None:
+    """A setting takes the JSON type of its default (rules read them as such); a default of
+    None leaves the check to the ruleset."""
+    if default is None:
+        return
+    # bool is an int subclass: true is no number of actions, and 1 is no yes/no answer.
+    kind = bool if isinstance(default, bool) else int if isinstance(default, int) else type(default)
+    if isinstance(value, bool) != (kind is bool) or not isinstance(value, kind):
+        wanted = {bool: "true or false", int: "a whole number", str: "text"}.get(kind, kind.__name__)
+        raise RuleError(
+            "settings/invalid",
+            f"setting {name} cannot be {value!r}",
+            allowed=f"{wanted}, such as the default {msgspec.json.encode(default).decode()}",
+        )
+
+
+class Tx:
+    """A command being decided: events emitted so far and the state they lead to."""
+
+    def __init__(self, ruleset: Ruleset, state: EncounterState, actor: str = "gm"):
+        self.ruleset = ruleset
+        self.state = state
+        self.actor = actor
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = evolve(self.ruleset, self.state, event)
+
+    def roll(
+        self,
+        notation: str,
+        *,
+        purpose: str,
+        roller: str,
+        faces: Sequence[int] | None = None,
+    ) -> DiceRolled:
+        rng = None if faces is not None else dice.rng_for(self.state.seed, self.state.rolls)
+        result = dice.roll(notation, faces=faces, rng=rng)
+        event = DiceRolled(
+            roller=roller,
+            purpose=purpose,
+            notation=result.notation,
+            dice=result.dice,
+            total=result.total,
+            source=result.source,  # type: ignore[arg-type]
+        )
+        self.emit(event)
+        return event
+
+    def combatant(self, cid: str) -> Combatant:
+        try:
+            return self.state.combatants[cid]
+        except KeyError:
+            known = ", ".join(self.state.combatants) or "none yet"
+            raise RuleError("combatant/unknown", f"no combatant '{cid}'", allowed=known) from None
+
+    def move_to(self, trigger: str) -> None:
+        """Follow `trigger` in the phase table, recording a phase change if it leads elsewhere."""
+        previous = self.state.phase
+        target = self.ruleset.phases.target(previous, trigger)
+        if target != previous:
+            self.emit(PhaseChanged(previous=previous, phase=target))
+
+
+def decide(ruleset: Ruleset, state: EncounterState, command: Command, actor: str = "gm") -> list[Event]:
+    trigger = trigger_of(type(command))
+    ruleset.phases.require(state.phase, trigger)
+    handler = ruleset.handlers.get(type(command))
+    if handler is None:  # the table allows it but the ruleset has no rule for it
+        raise RuleError(
+            "command/unsupported",
+            f"{ruleset.id} has no rule for '{trigger}'",
+            allowed=", ".join(ruleset.phases.commands(state.phase)),
+        )
+    tx = Tx(ruleset, state, actor)
+    tx.move_to(trigger)  # a command that moves the fight on (begin_combat, end_combat...)
+    handler(tx, command)
+    ruleset.flow(tx)
+    return tx.events
+
+
+def evolve(ruleset: Ruleset, state: EncounterState, event: Event) -> EncounterState:
+    applier = ruleset.appliers.get(type(event))
+    if applier is not None:
+        state = applier(state, event)
+    if type(event) is DiceRolled:
+        state = msgspec.structs.replace(state, rolls=state.rolls + 1)
+    return state
+
+
+def fold(ruleset: Ruleset, events: Iterable[Event], state: EncounterState | None = None) -> EncounterState:
+    state = state if state is not None else ruleset.initial_state()
+    for event in events:
+        state = evolve(ruleset, state, event)
+    return state

@@ -1,0 +1,375 @@
+"""Events: what happened at the table, in the past tense.
+
+Each event is a frozen msgspec Struct tagged by its class name in the `type` field. Their
+JSON is the public interchange format; field names here are a contract with other tools,
+so a change of meaning is a new event type, never a reinterpretation of old logs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from combat.kernel.dice import DieFace
+
+__all__ = [
+    "Event",
+    "EVENT_TYPES",
+    "AttackProfile",
+    "CombatantSpec",
+    "ConditionSpec",
+]
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag=True, tag_field="type"):
+    """Base of every event; the concrete class name is its `type`."""
+
+
+# -- value objects carried inside events ---------------------------------------------------
+
+
+class AttackProfile(msgspec.Struct, frozen=True, kw_only=True):
+    """A named attack from a stat block: `Scimitar: +4 to hit, reach 5 ft, 1d6+2 slashing`."""
+
+    name: str
+    bonus: int
+    damage: str
+    damage_type: str
+    kind: Literal["melee", "ranged"] = "melee"
+    reach: int = 5
+    normal_range: int | None = None
+    long_range: int | None = None
+
+
+class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """A character or monster as the GM enters it at set-up."""
+
+    id: str
+    name: str
+    kind: Literal["pc", "monster"]
+    side: str
+    max_hp: int
+    ac: int
+    initiative_bonus: int = 0
+    speed: int = 30
+    size: Literal["tiny", "small", "medium", "large", "huge", "gargantuan"] = "medium"
+    hp: int | None = None
+    group: str | None = None
+    player: str | None = None
+    con_save: int = 0
+    attacks: tuple[AttackProfile, ...] = ()
+    attacks_per_action: int = 1
+    resistances: tuple[str, ...] = ()
+    vulnerabilities: tuple[str, ...] = ()
+    immunities: tuple[str, ...] = ()
+
+
+class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """A condition and when it ends: at the start or end of a named creature's turn, or never."""
+
+    name: str
+    source: str | None = None
+    ends: Literal["start", "end"] | None = None
+    ends_on: str | None = None
+
+
+# -- set-up and flow -----------------------------------------------------------------------
+
+
+class EncounterCreated(Event, frozen=True, kw_only=True):
+    ruleset: str
+    name: str
+    seed: int
+    settings: dict[str, Any] = {}
+    forked_from: str | None = None  # a what-if branch: the encounter id it was forked from
+    forked_at: int | None = None  # ... and the seq of that encounter it starts from
+
+
+class CombatantAdded(Event, frozen=True, kw_only=True):
+    combatant: CombatantSpec
+
+
+class CombatantRemoved(Event, frozen=True, kw_only=True):
+    combatant: str
+    reason: str = ""
+
+
+class PhaseChanged(Event, frozen=True, kw_only=True):
+    previous: str
+    phase: str
+
+
+class SurpriseMarked(Event, frozen=True, kw_only=True):
+    combatant: str
+    surprised: bool
+
+
+class DiceRolled(Event, frozen=True, kw_only=True):
+    """Every roll: its notation, each die face, what it was for and who rolled it."""
+
+    roller: str
+    purpose: str
+    notation: str
+    dice: tuple[DieFace, ...]
+    total: int
+    source: Literal["generated", "entered"]
+
+
+class InitiativeSet(Event, frozen=True, kw_only=True):
+    """One initiative count for one combatant or for a whole group of identical creatures."""
+
+    combatants: tuple[str, ...]
+    total: int
+    disadvantage: bool = False
+
+
+class InitiativeTied(Event, frozen=True, kw_only=True):
+    """Combatants share a count; `decided_by` says who must order them (gm or players)."""
+
+    total: int
+    units: tuple[tuple[str, ...], ...]
+    decided_by: Literal["gm", "players"]
+
+
+class TieOrdered(Event, frozen=True, kw_only=True):
+    total: int
+    order: tuple[str, ...]
+
+
+class RoundStarted(Event, frozen=True, kw_only=True):
+    round: int
+
+
+class RoundEnded(Event, frozen=True, kw_only=True):
+    round: int
+
+
+class TurnStarted(Event, frozen=True, kw_only=True):
+    combatant: str
+    round: int
+
+
+class TurnEnded(Event, frozen=True, kw_only=True):
+    combatant: str
+
+
+class CombatEnded(Event, frozen=True, kw_only=True):
+    winner: str | None
+    reason: str
+    automatic: bool = False  # the rules ended it (a side was defeated), not the GM's end_combat
+
+
+class RulingMade(Event, frozen=True, kw_only=True):
+    """A GM's ruling in words, kept in the log for the argument afterwards."""
+
+    text: str
+
+
+# -- movement and actions ------------------------------------------------------------------
+
+
+class Moved(Event, frozen=True, kw_only=True):
+    combatant: str
+    feet: int
+    mode: str = "walk"
+    provoked: tuple[str, ...] = ()
+    cost: int | None = None  # movement spent, when Difficult Terrain made it more than `feet`
+
+    @property
+    def spent(self) -> int:
+        return self.feet if self.cost is None else self.cost
+
+
+class ActionTaken(Event, frozen=True, kw_only=True):
+    """One of the SRD actions other than Attack (Dash, Dodge, Help, Hide, ...)."""
+
+    combatant: str
+    action: str
+    target: str | None = None
+    detail: str = ""
+    uses: Literal["action", "bonus_action"] = "action"
+
+
+class BonusActionTaken(Event, frozen=True, kw_only=True):
+    combatant: str
+    description: str
+
+
+class ObjectInteracted(Event, frozen=True, kw_only=True):
+    combatant: str
+    description: str
+
+
+class ReactionTaken(Event, frozen=True, kw_only=True):
+    combatant: str
+    description: str
+
+
+class AttackMade(Event, frozen=True, kw_only=True):
+    attacker: str
+    target: str
+    attack: str
+    total: int
+    natural: int
+    target_ac: int
+    roll_mode: Literal["normal", "advantage", "disadvantage"] = "normal"
+    hit: bool
+    critical: bool = False
+    damage: int = 0
+    damage_rolled: int = 0
+    damage_type: str = ""
+    uses: Literal["action", "attack", "reaction", "bonus_action", "none"] = "action"
+    opportunity: bool = False
+    helped_by: str | None = None
+
+
+class DamageTaken(Event, frozen=True, kw_only=True):
+    target: str
+    amount: int
+    damage_type: str
+    rolled: int
+    source: str | None = None
+
+
+class Healed(Event, frozen=True, kw_only=True):
+    target: str
+    amount: int
+    source: str | None = None
+
+
+class TempHPGranted(Event, frozen=True, kw_only=True):
+    target: str
+    amount: int
+    source: str | None = None
+
+
+class CombatantDowned(Event, frozen=True, kw_only=True):
+    """Reduced to 0 HP: a monster dies, a character falls unconscious."""
+
+    combatant: str
+    status: Literal["dead", "unconscious"]
+
+
+class CombatantRevived(Event, frozen=True, kw_only=True):
+    combatant: str
+
+
+class ConditionApplied(Event, frozen=True, kw_only=True):
+    target: str
+    condition: ConditionSpec
+
+
+class ConditionEnded(Event, frozen=True, kw_only=True):
+    target: str
+    condition: str
+    reason: str = ""
+
+
+class ConcentrationStarted(Event, frozen=True, kw_only=True):
+    combatant: str
+    effect: str
+
+
+class ConcentrationEnded(Event, frozen=True, kw_only=True):
+    combatant: str
+    effect: str
+    reason: str
+
+
+class ConcentrationCheckRequired(Event, frozen=True, kw_only=True):
+    combatant: str
+    dc: int
+    damage: int
+
+
+class ConcentrationChecked(Event, frozen=True, kw_only=True):
+    combatant: str
+    dc: int
+    total: int
+    success: bool
+
+
+class SaveMade(Event, frozen=True, kw_only=True):
+    combatant: str
+    ability: str
+    dc: int
+    total: int
+    success: bool
+    reason: str = ""
+
+
+# -- history: undo, amendments, overrides ---------------------------------------------------
+
+
+class EventsRetracted(Event, frozen=True, kw_only=True):
+    """An undo: the events at `seqs` no longer count. Retracting a retraction is a redo."""
+
+    seqs: tuple[int, ...]
+    reason: str
+
+
+class RulingAmended(Event, frozen=True, kw_only=True):
+    """A corrected ruling: the events at `seqs` are replaced by the events that follow this one
+    in the same command, which take effect where the first of them stood."""
+
+    seqs: tuple[int, ...]
+    reason: str
+
+
+class ConflictOverridden(Event, frozen=True, kw_only=True):
+    """The GM lets events stand that no longer fit the rules after a change to the past."""
+
+    seqs: tuple[int, ...]
+    ruling: str
+
+
+class CheckMade(Event, frozen=True, kw_only=True):
+    combatant: str
+    skill: str
+    total: int
+    dc: int | None = None
+    success: bool | None = None
+
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    EncounterCreated,
+    CombatantAdded,
+    CombatantRemoved,
+    PhaseChanged,
+    SurpriseMarked,
+    DiceRolled,
+    InitiativeSet,
+    InitiativeTied,
+    TieOrdered,
+    RoundStarted,
+    RoundEnded,
+    TurnStarted,
+    TurnEnded,
+    CombatEnded,
+    RulingMade,
+    Moved,
+    ActionTaken,
+    BonusActionTaken,
+    ObjectInteracted,
+    ReactionTaken,
+    AttackMade,
+    DamageTaken,
+    Healed,
+    TempHPGranted,
+    CombatantDowned,
+    CombatantRevived,
+    ConditionApplied,
+    ConditionEnded,
+    ConcentrationStarted,
+    ConcentrationEnded,
+    ConcentrationCheckRequired,
+    ConcentrationChecked,
+    SaveMade,
+    CheckMade,
+    EventsRetracted,
+    RulingAmended,
+    ConflictOverridden,
+)
+
+__all__ += [t.__name__ for t in EVENT_TYPES]

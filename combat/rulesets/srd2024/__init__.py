@@ -1,0 +1,133 @@
+"""srd-2024: the 5e 2024 core combat rules (SRD 5.2).
+
+Phase order: set-up -> surprise -> initiative -> turns, round after round -> ended.
+
+- Initiative is d20 + modifier (a Dexterity check), rolled once and fixed for the fight;
+  "If a combatant is surprised by combat starting, that combatant has Disadvantage on
+  their Initiative roll."
+- "For a group of identical creatures, the GM makes a single roll": monsters that share a
+  `group` share one roll and act one after another in the order they were added.
+- Ties: "the GM decides the order among tied monsters, and the players decide the order
+  among tied characters. The GM decides the order if the tie is between a monster and a
+  player character." A tie stays unresolved (and the first round waits) until ordered.
+
+Where the text is silent (written down here and in the README):
+- A group with any surprised member rolls with Disadvantage.
+- A tie among characters is ordered by the GM or by a player of one of the tied characters.
+- A late arrival who ties a count already ordered goes after those already ordered (who keep
+  their order) until the GM or players order the tie again.
+- A character at 0 HP falls unconscious and stays so until healed; death saving throws are
+  outside the combat chapter this ruleset follows, so the GM rules on them.
+- The fight ends by itself when every combatant of all sides but one is dead or
+  unconscious; the GM can end it earlier (surrender, flight, truce) with end_combat.
+- A concentration save owed after damage must be made before the current turn ends.
+"""
+
+from __future__ import annotations
+
+from combat.fivee import actions, attacks, concentration, conditions, consistency, hitpoints, initiative, saves, setup, turns
+from combat.kernel.commands import EndTurn
+from combat.kernel.decider import Ruleset, Tx
+from combat.fivee.initiative import turn_order, unresolved_ties, units
+from combat.kernel.phases import PhaseTable, Step
+
+__all__ = ["RULESET", "PHASES", "TURN_COMMANDS", "RULING_COMMANDS", "flow"]
+
+TURN_COMMANDS = (
+    "move",
+    "attack",
+    "opportunity_attack",
+    "take_action",
+    "bonus_action",
+    "interact_with_object",
+    "use_reaction",
+    "end_turn",
+)
+RULING_COMMANDS = (
+    "damage",
+    "heal",
+    "grant_temp_hp",
+    "apply_condition",
+    "remove_condition",
+    "start_concentration",
+    "end_concentration",
+    "concentration_save",
+    "saving_throw",
+)
+ALL = ("setup", "surprise", "initiative", "turns", "ended")
+
+PHASES = PhaseTable(
+    "srd-2024",
+    ALL,
+    [
+        Step("add_combatant", ("setup", "surprise", "initiative", "turns")),
+        Step("remove_combatant", ("setup",)),
+        Step("begin_combat", ("setup",), "surprise"),
+        Step("mark_surprised", ("surprise",)),
+        Step("roll_initiative", ("surprise",), "initiative"),
+        Step("roll_initiative", ("initiative", "turns")),
+        Step("order_tie", ("initiative", "turns")),
+        Step("start_rounds", ("initiative",), "turns", automatic=True),
+        *(Step(name, ("turns",)) for name in TURN_COMMANDS + RULING_COMMANDS),
+        Step("ruling", ALL),
+        Step("end_combat", ("surprise", "initiative", "turns"), "ended"),
+        Step("side_defeated", ("turns",), "ended", automatic=True),
+    ],
+    initial="setup",
+)
+
+
+def flow(tx: Tx) -> None:
+    """After every command: start round 1 once initiative is settled; end a decided fight."""
+    state = tx.state
+    if state.phase == "initiative":
+        everyone_rolled = all(members[0].initiative is not None for members in units(state).values())
+        if everyone_rolled and not unresolved_ties(state):
+            tx.move_to("start_rounds")
+            turns.start_round(tx, turn_order)
+    turns.end_fight_if_decided(tx)
+
+
+def _merge(*tables: dict) -> dict:
+    merged: dict = {}
+    for table in tables:
+        merged.update(table)
+    return merged
+
+
+HANDLERS = _merge(
+    setup.HANDLERS,
+    initiative.HANDLERS,
+    turns.HANDLERS,
+    {EndTurn: turns.end_turn_handler(turn_order)},
+    actions.HANDLERS,
+    attacks.HANDLERS,
+    hitpoints.HANDLERS,
+    conditions.HANDLERS,
+    concentration.HANDLERS,
+    saves.HANDLERS,
+)
+APPLIERS = _merge(
+    setup.APPLIERS,
+    initiative.APPLIERS,
+    turns.APPLIERS,
+    actions.APPLIERS,
+    attacks.APPLIERS,
+    hitpoints.APPLIERS,
+    conditions.APPLIERS,
+    concentration.APPLIERS,
+    saves.APPLIERS,
+)
+
+RULESET = Ruleset(
+    id="srd-2024",
+    title="5e 2024 (SRD 5.2) core combat",
+    summary="Individual Dexterity initiative fixed for the fight; surprise gives Disadvantage on it; "
+    "one roll per group of identical creatures; ties ordered by the GM and the players.",
+    phases=PHASES,
+    handlers=HANDLERS,
+    appliers=APPLIERS,
+    turn_order=turn_order,
+    flow=flow,
+    checks={**consistency.CHECKS, **consistency.turn_checks(turn_order)},
+)
