@@ -22,12 +22,11 @@ from eventsourcing.persistence import ApplicationRecorder, EventStore, Integrity
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
 
 from combat.app.catalog import AnyEvent
+from combat.app.paths import DB_ENV, DEFAULT_DB
 from combat.kernel.state import EncounterState
 
 __all__ = ["Recorded", "Snapshot", "TOPICS", "MsgspecMapper", "EventLog", "DEFAULT_DB", "DB_ENV", "store_env"]
 
-DEFAULT_DB = "combat.db"
-DB_ENV = "COMBAT_DB"
 
 
 class Recorded(msgspec.Struct, frozen=True, kw_only=True):
