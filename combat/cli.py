@@ -58,11 +58,12 @@ def __getattr__(name: str) -> Any:  # `out` and `err` as module attributes, made
 
 
 def _print(text: str) -> None:
-    _consoles.out.print(text, markup=False)
+    """One plain line, as rich would print it with markup off: lines need no rich, only tables."""
+    click.echo(text)
 
 
 def _print_json(value: Any) -> None:
-    _consoles.out.print(json.dumps(value, indent=2, sort_keys=True, default=str), markup=False)
+    click.echo(json.dumps(value, indent=2, sort_keys=True, default=str))
 
 
 def _one_line_errors(fn: F) -> F:
