@@ -486,7 +486,8 @@ def undo(encounter: str | None, reason: str, actor: str, db: str) -> None:
 @_one_line_errors
 def retract(args: tuple[str, ...], reason: str, whole: bool, actor: str, db: str) -> None:
     """Retract what the commands at SEQS did (retracting a retraction brings its events back).
-    A command's events go together: naming part of them is refused unless --whole."""
+    A command's events go together: naming part of them is refused unless --whole (or the
+    part is what a changed past put in conflict)."""
     encounter, seqs = _split_encounter(args, db, "SEQS...")
     _history_command("retract", encounter, db, _seqs(seqs), reason=reason, actor=actor, whole=whole)
 

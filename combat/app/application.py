@@ -24,7 +24,7 @@ from combat.kernel.commands import Command
 from combat.app import history
 from combat.kernel.decider import decide
 from combat.kernel.errors import RuleError
-from combat.kernel.events import ConflictOverridden, EncounterCreated, Event, EventsRetracted, RulingAmended
+from combat.kernel.events import ConflictOverridden, EncounterCreated, Event, EventsRetracted, PhaseChanged, RulingAmended
 from combat.rulesets import get_ruleset
 from combat.kernel.state import EncounterState
 from combat.app.store import EventLog, Recorded, Snapshot, store_env
@@ -236,7 +236,8 @@ class Encounters:
     ) -> Outcome:
         """Undo the commands whose events are at `seqs` (a retraction's seq redoes what it
         undid). A command's events go together: naming only some of them is refused, unless
-        `whole`, which takes every event of each command named."""
+        `whole`, which takes every event of each command named, or they are events in
+        conflict after a changed past (see _takes_back_conflicts)."""
         with self._lock(encounter_id):
             state = self._expect(encounter_id, expected_version)
             records = list(self.records(encounter_id))
@@ -244,7 +245,7 @@ class Encounters:
             commands = history.command_seqs(records, targets)
             if whole:
                 targets = self._retractable(records, state, commands)
-            elif missing := sorted(set(commands) - set(targets)):
+            elif (missing := sorted(set(commands) - set(targets))) and not _takes_back_conflicts(records, state, targets):
                 # Retracting part of a command leaves a state no command made (a TurnStarted
                 # alone undone: nobody's turn, and no command to move the fight on).
                 raise RuleError(
@@ -360,6 +361,16 @@ class Encounters:
         # An amendment stands or falls with its corrected events.
         amended = {r.command_id for r in records if r.seq in wanted and isinstance(r.event, RulingAmended)}
         return tuple(sorted(set(wanted) | {r.seq for r in records if r.command_id in amended}))
+
+
+def _takes_back_conflicts(records: list[Recorded], state: EncounterState, seqs: Iterable[int]) -> bool:
+    """The one part of a command that may go alone: events a changed past put in conflict
+    (with the phase changes that came with them), such as the end of a fight that a corrected
+    ruling no longer decides."""
+    conflicting = {c.seq for c in state.conflicts}
+    phase_changes = {r.seq for r in records if isinstance(r.event, PhaseChanged)}
+    named = set(seqs)
+    return bool(named & conflicting) and named <= conflicting | phase_changes
 
 
 def _seq_list(seqs: Iterable[int]) -> str:
