@@ -23,7 +23,8 @@ from combat.kernel.errors import RuleError
 from combat.app.interchange import event_schema, read_jsonl, to_jsonl
 from combat.rulesets import RULESETS, get_ruleset
 from combat.kernel.state import EncounterState
-from combat.app.store import DB_ENV, DEFAULT_DB, Recorded
+from combat.kernel.records import Recorded
+from combat.app.store import DB_ENV, DEFAULT_DB
 from projections.initiative import initiative_order
 from projections.narrative import Narrator, narrate
 from projections.audit import audit
