@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` sta
     from rich.console import Console
 
     from combat.app.application import Encounters, Outcome
-    from combat.app.store import Recorded
+    from combat.kernel.records import Recorded
     from combat.kernel.state import EncounterState
     from projections.narrative import Narrator
 

@@ -15,7 +15,7 @@ import msgspec
 
 from combat.kernel import events as ev
 from combat.app.history import effective, replay
-from combat.app.store import Recorded
+from combat.kernel.records import Recorded
 from projections.narrative import Narrator
 
 __all__ = ["Audit", "audit", "chi_square_p_value", "MIN_ROLLS_FOR_FAIRNESS"]

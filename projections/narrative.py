@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from combat.kernel import events as ev
 from combat.rulesets import RULESETS
-from combat.app.store import Recorded
+from combat.kernel.records import Recorded
 
 __all__ = ["Narrator", "narrate"]
 

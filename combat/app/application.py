@@ -22,12 +22,14 @@ from eventsourcing.persistence import IntegrityError
 
 from combat.kernel.commands import Command
 from combat.app import history
+from combat.app.history import fold_records
 from combat.kernel.decider import decide
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConflictOverridden, EncounterCreated, Event, EventsRetracted, PhaseChanged, RulingAmended
 from combat.rulesets import get_ruleset
 from combat.kernel.state import EncounterState
-from combat.app.store import EventLog, Recorded, Snapshot, store_env
+from combat.kernel.records import Recorded
+from combat.app.store import EventLog, Snapshot, store_env
 
 __all__ = ["Encounters", "Outcome", "VersionConflict", "UnknownEncounter", "fold_records"]
 
@@ -55,17 +57,6 @@ class UnknownEncounter(RuleError):
 class Outcome:
     records: list[Recorded]
     state: EncounterState
-
-
-def fold_records(records: Iterable[Recorded], state: EncounterState | None = None) -> EncounterState:
-    """The state after `records`: a whole log, or new records on top of `state`."""
-    if state is None:
-        return history.replay(records)
-    records = list(records)
-    extended = history.extend(state, records)
-    if extended is None:
-        raise ValueError("records that change the past need the whole log: use history.replay")
-    return extended
 
 
 def _now() -> datetime:
