@@ -180,6 +180,8 @@ class EncounterState(msgspec.Struct, frozen=True, kw_only=True):
     # The segments-1e ruleset's own state, as plain JSON values (see combat/rulesets/segments_1e/ledger.py).
     segments_1e: dict[str, Any] = {}
     srd_variant: SrdVariantState = SrdVariantState()  # see combat/rulesets/srd2024_variant/
+    # Creatures added from stat blocks, as plain JSON values (see combat/fivee/monsters.py).
+    bestiary: dict[str, Any] = {}
     retracted: tuple[int, ...] = ()  # seqs that no longer count (undone or amended)
     conflicts: tuple[Conflict, ...] = ()  # unresolved; see combat.history
 
