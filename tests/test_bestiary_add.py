@@ -115,7 +115,9 @@ def test_the_packaged_bestiary_holds_the_srd_creatures():
         assert problems(msgspec.to_builtins(block)) == [], block.name
 
 
-SOURCE = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "srd-5.2"
+# The records sit in ../shared beside the repository (or beside the folder of worktrees).
+SOURCE = next((p / "shared" / "data" / "srd-5.2" for p in Path(__file__).resolve().parents[2:4] if (p / "shared" / "data" / "srd-5.2").exists()),
+              Path("../shared/data/srd-5.2"))
 
 
 @pytest.mark.skipif(not SOURCE.exists(), reason="the Open5e records are not beside this checkout")

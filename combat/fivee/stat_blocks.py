@@ -24,20 +24,19 @@ def _then(first: Callable, after: Callable) -> Callable:
     return lambda state, e: after(first(state, e), e)
 
 
-def _sources(phases: PhaseTable, trigger: str) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(p for s in phases.steps if s.trigger == trigger for p in s.sources))
-
-
 def with_stat_blocks(ruleset: Ruleset) -> Ruleset:
     """`ruleset` with add_monster where add_combatant is allowed, the stat block's actions in
     its turns, Legendary Resistance where saving throws are, and its attacks read from blocks."""
     phases = ruleset.phases
-    steps = [
-        *phases.steps,
-        Step("add_monster", _sources(phases, "add_combatant")),
-        *(Step(name, ("turns",)) for name in TURN_COMMANDS),
-        Step("use_legendary_resistance", _sources(phases, "saving_throw")),
-    ]
+    steps = []
+    for step in phases.steps:  # each new command beside its kin, so the lists of allowed commands read well
+        steps.append(step)
+        if step.trigger == "add_combatant":
+            steps.append(Step("add_monster", step.sources))
+        elif step.trigger == "attack":
+            steps += [Step(name, ("turns",)) for name in TURN_COMMANDS]
+        elif step.trigger == "saving_throw":
+            steps.append(Step("use_legendary_resistance", step.sources))
     table = PhaseTable(phases.name, phases.phases, steps, phases.initial)
     handlers = {**ruleset.handlers, **monsters.HANDLERS, **monster_actions.HANDLERS, **legendary.HANDLERS}
     # Every attack command (a5e's make_attack too) names its attacker and the attack it makes.
