@@ -17,11 +17,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import msgspec
-
 from combat.fivee.attacks import choose_attack, resolve_attack
 from combat.fivee.monster_actions import extra_damage
-from combat.fivee.monsters import Faces, require_sheet, sheet, sheets, with_sheet
+from combat.fivee.monsters import Faces, monsters_of, require_sheet, sheet, sheets, with_monsters, with_sheet
 from combat.fivee.turns import require_able
 from combat.kernel.commands import Command
 from combat.kernel.decider import Tx
@@ -84,7 +82,7 @@ def _legendary_action(tx: Tx, cmd: LegendaryAction) -> None:
         raise RuleError("legendary/unknown", f"{c.name} has no legendary action called '{cmd.action}'",
                         allowed=", ".join(a.name for a in s.block.legendary_actions) or "none: its stat block has no legendary actions")
     require_able(c, "take legendary actions")
-    after = tx.state.bestiary.get("after_turn_of")
+    after = monsters_of(tx.state).after_turn_of
     now = tx.state.turn
     acting = tx.state.combatants.get(now) if now else None
     if after is None or after == c.id or now == c.id or acting is None or not _untouched(acting.economy):
@@ -141,7 +139,7 @@ def _after_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
     """Whose turn has just ended: the moment for another creature's legendary actions."""
     if not sheets(state):
         return state
-    return msgspec.structs.replace(state, bestiary={**state.bestiary, "after_turn_of": e.combatant})
+    return with_monsters(state, after_turn_of=e.combatant)
 
 
 def _after_save(state: EncounterState, e: SaveMade) -> EncounterState:

@@ -22,11 +22,16 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, CombatantAdded, CombatantSpec, Event
-from combat.kernel.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState, with_rules
 
 __all__ = [
     "Faces",
     "MonsterSheet",
+    "Monsters",
+    "MonstersSlot",
+    "MonsterRules",
+    "monsters_of",
+    "with_monsters",
     "sheets",
     "sheet",
     "with_sheet",
@@ -60,24 +65,43 @@ class MonsterSheet(msgspec.Struct, frozen=True, kw_only=True):
     failed_save: tuple[str, int] | None = None  # (ability, DC) of a failed save it may still turn
 
 
-# The sheets live in EncounterState.bestiary as plain JSON values, so a snapshot gives back the
-# same state: {"sheets": {combatant id: sheet}, "after_turn_of": who last ended a turn}.
+class Monsters(msgspec.Struct, frozen=True, kw_only=True):
+    """Every creature's sheet, and whose turn ended last (the moment for legendary actions)."""
+
+    sheets: dict[str, MonsterSheet] = {}
+    after_turn_of: str | None = None
 
 
-def sheets(state: EncounterState) -> dict[str, Any]:
-    return state.bestiary.get("sheets", {})
+# Each 5e-family ruleset's own state has a `monsters` field, unset (and so absent from its JSON
+# and equal to a fresh state) until a creature joins from a stat block.
+MonstersSlot = Monsters | msgspec.UnsetType
+
+
+class MonsterRules(msgspec.Struct, frozen=True, kw_only=True):
+    """The state of a ruleset that keeps nothing of its own but its monsters (srd-2024)."""
+
+    monsters: MonstersSlot = msgspec.UNSET
+
+
+def monsters_of(state: EncounterState) -> Monsters:
+    found = state.rules.monsters
+    return Monsters() if found is msgspec.UNSET else found
+
+
+def with_monsters(state: EncounterState, **changes: Any) -> EncounterState:
+    return with_rules(state, monsters=msgspec.structs.replace(monsters_of(state), **changes))
+
+
+def sheets(state: EncounterState) -> dict[str, MonsterSheet]:
+    return monsters_of(state).sheets
 
 
 def sheet(state: EncounterState, cid: str) -> MonsterSheet | None:
-    raw = sheets(state).get(cid)
-    return None if raw is None else msgspec.convert(raw, MonsterSheet)
+    return sheets(state).get(cid)
 
 
 def with_sheet(state: EncounterState, cid: str, **changes: Any) -> EncounterState:
-    current = sheet(state, cid)
-    assert current is not None
-    changed = msgspec.to_builtins(msgspec.structs.replace(current, **changes))
-    return msgspec.structs.replace(state, bestiary={**state.bestiary, "sheets": {**sheets(state), cid: changed}})
+    return with_monsters(state, sheets={**sheets(state), cid: msgspec.structs.replace(sheets(state)[cid], **changes)})
 
 
 def require_sheet(tx: Tx, cid: str) -> tuple[Combatant, MonsterSheet]:
@@ -208,7 +232,7 @@ def _on_attached(state: EncounterState, e: StatBlockAttached) -> EncounterState:
     b = e.stat_block
     resistance = b.legendary_resistance_in_lair if e.lair and b.legendary_resistance_in_lair is not None else b.legendary_resistance
     new = MonsterSheet(block=b, legendary_left=b.legendary_action_uses, resistance_left=resistance)
-    return msgspec.structs.replace(state, bestiary={**state.bestiary, "sheets": {**sheets(state), e.combatant: msgspec.to_builtins(new)}})
+    return with_monsters(state, sheets={**sheets(state), e.combatant: new})
 
 
 HANDLERS = {AddMonster: _add_monster}

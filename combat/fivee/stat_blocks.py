@@ -27,6 +27,8 @@ def _then(first: Callable, after: Callable) -> Callable:
 def with_stat_blocks(ruleset: Ruleset) -> Ruleset:
     """`ruleset` with add_monster where add_combatant is allowed, the stat block's actions in
     its turns, Legendary Resistance where saving throws are, and its attacks read from blocks."""
+    if "monsters" not in getattr(ruleset.state_type, "__struct_fields__", ()):
+        raise TypeError(f"{ruleset.id}: its state_type needs a `monsters: MonstersSlot = msgspec.UNSET` field")
     phases = ruleset.phases
     steps = []
     for step in phases.steps:  # each new command beside its kin, so the lists of allowed commands read well

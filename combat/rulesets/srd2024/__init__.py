@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from combat.fivee import actions, attacks, concentration, conditions, consistency, hitpoints, initiative, saves, setup, turns
 from combat.kernel.commands import EndTurn
+from combat.fivee.monsters import MonsterRules
 from combat.fivee.stat_blocks import with_stat_blocks
 from combat.kernel.decider import Ruleset, Tx
 from combat.fivee.initiative import turn_order, unresolved_ties, units
@@ -131,4 +132,6 @@ RULESET = with_stat_blocks(Ruleset(
     turn_order=turn_order,
     flow=flow,
     checks={**consistency.CHECKS, **consistency.turn_checks(turn_order)},
+    state_type=MonsterRules,
+    state_key="srd_2024",
 ))
