@@ -77,7 +77,7 @@ def _parser() -> d20.Roller:
     return _d20().Roller()
 
 
-class DieFace(msgspec.Struct, frozen=True):
+class DieFace(msgspec.Struct, frozen=True, gc=False):
     """One die as it landed: its size, its face, and whether keep/drop kept it."""
 
     sides: int

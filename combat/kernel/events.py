@@ -22,14 +22,18 @@ __all__ = [
 ]
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, tag=True, tag_field="type"):
-    """Base of every event; the concrete class name is its `type`."""
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag=True, tag_field="type", gc=False):
+    """Base of every event; the concrete class name is its `type`.
+
+    Events hold only data, never a reference back to anything that holds them, so they can
+    form no cycle: `gc=False` keeps a long log's thousands of them out of the cyclic garbage
+    collector, whose passes over a loaded log were most of a long replay's time."""
 
 
 # -- value objects carried inside events ---------------------------------------------------
 
 
-class AttackProfile(msgspec.Struct, frozen=True, kw_only=True):
+class AttackProfile(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A named attack from a stat block: `Scimitar: +4 to hit, reach 5 ft, 1d6+2 slashing`."""
 
     name: str
@@ -42,7 +46,7 @@ class AttackProfile(msgspec.Struct, frozen=True, kw_only=True):
     long_range: int | None = None
 
 
-class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True):
+class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A character or monster as the GM enters it at set-up."""
 
     id: str
@@ -65,7 +69,7 @@ class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True):
     immunities: tuple[str, ...] = ()
 
 
-class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True):
+class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A condition and when it ends: at the start or end of a named creature's turn, or never."""
 
     name: str
