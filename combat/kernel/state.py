@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from combat.kernel.events import AttackProfile, CombatantSpec, ConditionSpec
+from combat.kernel.events import AttackProfile, AttackRolled, CombatantSpec, ConditionSpec
 
 __all__ = [
     "Economy",
@@ -171,6 +171,7 @@ class EncounterState(msgspec.Struct, frozen=True, kw_only=True):
     helps: tuple[Help, ...] = ()
     opportunities: tuple[tuple[str, str], ...] = ()  # (who may react, who left its reach)
     pending_checks: tuple[PendingCheck, ...] = ()
+    pending_damage: tuple[AttackRolled, ...] = ()  # attacks that hit, their damage faces still to come
     winner: str | None = None
     ended_reason: str | None = None
     # The declared-d10 ruleset's own state, as plain JSON values (see combat/rulesets/declared_d10/state.py).
