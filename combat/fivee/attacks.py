@@ -221,6 +221,7 @@ def require_no_pending_damage(state: EncounterState) -> None:
 
 
 def _attack(tx: Tx, cmd: Attack) -> None:
+    require_no_pending_damage(tx.state)
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
     if cmd.cover == "total":
@@ -271,6 +272,7 @@ def attack_uses(tx: Tx, attacker: Combatant, using: str, readied: bool) -> str:
 
 
 def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
+    require_no_pending_damage(tx.state)
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
     # A spent reaction or an incapacitated attacker is the reason to give, not a missing opportunity.
