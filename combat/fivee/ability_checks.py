@@ -97,10 +97,11 @@ def handlers(skills: tuple[str, ...] = SRD_SKILLS) -> dict[type, Callable[[Tx, A
 
 
 def _narrate_contest(n: Any, e: ContestDecided) -> str:
-    score = f"{e.total} against {e.opponent_total}"
     if e.winner is None:
-        return f"{n.name(e.combatant)} and {n.name(e.opponent)} tie their contest ({score}): nothing changes"
-    return f"{n.name(e.winner)} wins the contest ({score})"
+        return f"{n.name(e.combatant)} and {n.name(e.opponent)} tie their contest at {e.total}: nothing changes"
+    won, lost = (e.total, e.opponent_total) if e.winner == e.combatant else (e.opponent_total, e.total)
+    loser = e.opponent if e.winner == e.combatant else e.combatant
+    return f"{n.name(e.winner)} wins the contest against {n.name(loser)} ({won} against {lost})"
 
 
 APPLIERS = {ContestDecided: lambda state, e: state}

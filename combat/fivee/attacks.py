@@ -197,14 +197,15 @@ def roll_extra_damage(
 ) -> list[DamageTaken]:
     """Roll each extra damage (its dice already doubled on a Critical Hit) and say what the
     target takes of it, after its own type's resistances; the events are emitted by the caller
-    once the attack itself is recorded."""
+    once the attack itself is recorded. `attack` names the attack in an error."""
     taken = []
     for extra, entered in zip(extras, faces):
         if not extra.damage_type.strip():
-            raise RuleError("attack/damage-type", f"extra damage {extra.dice} has no damage type", allowed="a damage type such as fire")
+            raise RuleError("attack/damage-type", f"the extra damage {extra.dice} of {attack} has no damage type",
+                            allowed="a damage type such as fire")
         rolled = max(0, tx.roll(extra.dice, purpose=f"{extra.damage_type} damage", roller=roller, faces=entered).total)
         amount = adjusted_damage(target, rolled, extra.damage_type)
-        taken.append(DamageTaken(target=target.id, amount=amount, damage_type=extra.damage_type, rolled=rolled, source=f"{roller}: {attack}"))
+        taken.append(DamageTaken(target=target.id, amount=amount, damage_type=extra.damage_type, rolled=rolled, source=roller))
     return taken
 
 

@@ -104,11 +104,14 @@ def _narrate_hp(n: Any, e: HitPointsSet) -> str:
 
 
 def _narrate_stats(n: Any, e: StatBlockChanged) -> str:
-    given = {k: v for k, v in msgspec.to_builtins(e.changes).items() if v is not None}
-    shown = ", ".join(f"{k} {v if not isinstance(v, list) else (', '.join(map(str, v)) or 'none')}"
-                      for k, v in given.items() if k != "attacks")
-    if "attacks" in given:
-        shown = ", ".join(filter(None, [shown, "attacks " + ", ".join(a["name"] for a in given["attacks"])]))
+    given = {k: v for k, v in msgspec.structs.asdict(e.changes).items() if v is not None}
+
+    def shown_value(name: str, value: Any) -> str:
+        if name == "attacks":
+            return ", ".join(a.name for a in value) or "none"
+        return (", ".join(map(str, value)) or "none") if isinstance(value, (list, tuple)) else str(value)
+
+    shown = "; ".join(f"{name.replace('_', ' ')} {shown_value(name, value)}" for name, value in given.items())
     return f"{n.name(e.combatant)}'s stat block changes: {shown}{_why(e.reason)}"
 
 
