@@ -3,7 +3,10 @@ entered at the table (srd-2024, with a5e where its attack command differs)."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from combat.kernel.commands import Attack, EndTurn, OpportunityAttack, Move, RollDamage
 from combat.kernel.events import (
@@ -189,3 +192,23 @@ def test_a5e_make_attack_takes_the_same_options():
     assert pending.critical and pending.uses == "bonus_action" and pending.damage_dice == "2d8+3"
     t.do(RollDamage(attacker="aria", faces=(3, 3)))
     assert t["hag"].hp == 73
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(d20=st.integers(1, 20), damage=st.lists(st.integers(1, 8), min_size=2, max_size=2),
+       extra=st.lists(st.integers(1, 6), min_size=4, max_size=4), critical_range=st.integers(18, 20))
+def test_two_steps_end_where_one_step_ends(d20, damage, extra, critical_range):
+    """Entering the damage after the hit changes when the faces are entered, never the outcome:
+    the hag's HP, Aria's economy and the dice are those of the same attack entered at once."""
+    sneak = ExtraDamage(dice="2d6", damage_type="piercing")
+    critical = d20 >= critical_range
+    main, more = (tuple(damage), tuple(extra)) if critical else (tuple(damage[:1]), tuple(extra[:2]))
+    once, twice = _fight(), _fight()
+    once.do(Attack(attacker="aria", target="hag", faces=(d20,), damage_faces=main, critical_range=critical_range,
+                   extra_damage=(msgspec.structs.replace(sneak, faces=more),)))
+    twice.do(Attack(attacker="aria", target="hag", faces=(d20,), critical_range=critical_range, extra_damage=(sneak,)))
+    if twice.state.pending_damage:
+        twice.do(RollDamage(attacker="aria", faces=main, extra_faces=(more,)))
+    assert twice["hag"].hp == once["hag"].hp and twice["aria"].economy == once["aria"].economy
+    assert [d.dice for d in of_type(twice.events, DiceRolled)] == [d.dice for d in of_type(once.events, DiceRolled)]
+    assert twice.state.pending_damage == ()
