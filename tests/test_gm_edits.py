@@ -91,7 +91,9 @@ def test_mage_armor_raises_ac_and_the_next_attack_is_judged_against_it():
     """Mage Armor: 'the target's base AC becomes 13 + its Dexterity modifier'. A 15 that hit
     AC 15 misses AC 16."""
     t = _fight()
-    t.do(ChangeStatBlock(combatant="aria", changes=StatChanges(ac=16), reason="Mage Armor"))
+    events = t.do(ChangeStatBlock(combatant="aria", changes=StatChanges(ac=16), reason="Mage Armor"))
+    assert events == [StatBlockChanged(combatant="aria", changes=StatChanges(ac=16), reason="Mage Armor")]
+    assert t["aria"].ac == 16
     t.do(EndTurn(combatant="aria"))
     t.do(EndTurn(combatant="hag"))
     [attack] = of_type(t.do(Attack(attacker="goblin", target="aria", faces=(11,))), AttackMade)

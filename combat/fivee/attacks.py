@@ -24,7 +24,8 @@ __all__ = [
     "d20_notation",
     "choose_attack",
     "resolve_attack",
-    "roll_extra_damage",
+    "roll_damage",
+    "land_extra_damage",
     "require_no_pending_damage",
     "spend_attack",
     "HANDLERS",
@@ -157,9 +158,9 @@ def resolve_attack(
     rolled = damage = 0
     extra_taken: list[DamageTaken] = []
     if hit:
-        rolled = max(0, tx.roll(notation, purpose="damage", roller=attacker.id, faces=damage_faces).total)
-        damage = adjusted_damage(target, rolled, kind)
-        extra_taken = roll_extra_damage(tx, attacker.id, target, extras, [x.faces for x in extras], profile.name)
+        rolled, damage, extra_taken = roll_damage(
+            tx, attacker.id, target, profile.name, notation, kind, damage_faces, extras, [x.faces for x in extras]
+        )
     event = AttackMade(
         attacker=attacker.id,
         target=target.id,
@@ -178,10 +179,8 @@ def resolve_attack(
         helped_by=helper,
     )
     tx.emit(event)
-    for taken in extra_taken:
-        tx.emit(taken)
     _reveal_hidden(tx, attacker)
-    after_damage(tx, target.id, damage + sum(t.amount for t in extra_taken))
+    land_extra_damage(tx, target.id, damage, extra_taken)
     return event
 
 
@@ -192,12 +191,28 @@ def _reveal_hidden(tx: Tx, attacker: Combatant) -> None:
         tx.emit(ConditionEnded(target=attacker.id, condition=hidden.name, reason="attacked from hiding"))
 
 
-def roll_extra_damage(
+def roll_damage(
+    tx: Tx, roller: str, target: Combatant, attack: str, notation: str, kind: str, faces: tuple[int, ...] | None,
+    extras: tuple[ExtraDamage, ...], extra_faces: list,
+) -> tuple[int, int, list[DamageTaken]]:
+    """An attack's damage: (rolled, taken after the target's defences, the extra damage taken),
+    every die already doubled for a Critical Hit. The extra damage's events are emitted by
+    `land_extra_damage` once the attack's own event is recorded."""
+    rolled = max(0, tx.roll(notation, purpose="damage", roller=roller, faces=faces).total)
+    return rolled, adjusted_damage(target, rolled, kind), _roll_extra_damage(tx, roller, target, extras, extra_faces, attack)
+
+
+def land_extra_damage(tx: Tx, target_id: str, damage: int, extra: list[DamageTaken]) -> None:
+    """Record the extra damage after the attack's own, then what the whole blow sets off (one
+    concentration save for all of it, or the drop to 0 HP)."""
+    for taken in extra:
+        tx.emit(taken)
+    after_damage(tx, target_id, damage + sum(t.amount for t in extra))
+
+
+def _roll_extra_damage(
     tx: Tx, roller: str, target: Combatant, extras: tuple[ExtraDamage, ...], faces: list, attack: str
 ) -> list[DamageTaken]:
-    """Roll each extra damage (its dice already doubled on a Critical Hit) and say what the
-    target takes of it, after its own type's resistances; the events are emitted by the caller
-    once the attack itself is recorded. `attack` names the attack in an error."""
     taken = []
     for extra, entered in zip(extras, faces):
         if not extra.damage_type.strip():

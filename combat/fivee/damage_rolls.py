@@ -13,8 +13,8 @@ from typing import Any
 
 import msgspec
 
-from combat.fivee.attacks import roll_extra_damage
-from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
+from combat.fivee.attacks import land_extra_damage, roll_damage
+from combat.fivee.hitpoints import take_damage
 from combat.kernel.commands import RollDamage
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
@@ -42,10 +42,9 @@ def _roll_damage(tx: Tx, cmd: RollDamage) -> None:
             allowed=f"one list per extra damage, in order ({wanted}), or none for the service to roll",
         )
     target = tx.combatant(pending.target)
-    rolled = max(0, tx.roll(pending.damage_dice, purpose="damage", roller=attacker.id, faces=cmd.faces).total)
-    damage = adjusted_damage(target, rolled, pending.damage_type)
     faces = list(cmd.extra_faces) or [None] * len(pending.extra_damage)
-    extra = roll_extra_damage(tx, attacker.id, target, pending.extra_damage, faces, pending.attack)
+    rolled, damage, extra = roll_damage(tx, attacker.id, target, pending.attack, pending.damage_dice, pending.damage_type,
+                                        cmd.faces, pending.extra_damage, faces)
     tx.emit(
         AttackDamageRolled(
             attacker=attacker.id,
@@ -57,9 +56,7 @@ def _roll_damage(tx: Tx, cmd: RollDamage) -> None:
             damage_type=pending.damage_type,
         )
     )
-    for taken in extra:
-        tx.emit(taken)
-    after_damage(tx, target.id, damage + sum(t.amount for t in extra))
+    land_extra_damage(tx, target.id, damage, extra)
 
 
 def _on_damage_rolled(state: EncounterState, e: AttackDamageRolled) -> EncounterState:
