@@ -205,3 +205,20 @@ def test_who_may_send_each_edit_is_declared_on_the_command(command, gm_only):
     """set_hp and change_stat_block are the GM's; a player grants their own Action Surge."""
     assert type(command).gm_only is gm_only
     assert command.actors() == frozenset({"aria"})
+
+
+def test_undoing_the_attack_that_spent_the_action_makes_the_action_surge_a_conflict(encounters: Encounters):
+    """An extra action is granted once the creature's own is spent: with that attack undone,
+    Ilse still had her action when Action Surge was granted."""
+    eid = encounters.create("srd-2024", "surge", seed=3)
+    encounters.execute(eid, AddCombatant(combatant=pc("ilse")))
+    encounters.execute(eid, AddCombatant(combatant=monster("hag", max_hp=82)))
+    encounters.execute(eid, BeginCombat())
+    encounters.execute(eid, RollInitiative(combatant="ilse", faces=(18,)))
+    encounters.execute(eid, RollInitiative(combatant="hag", faces=(5,)))
+    swing = encounters.execute(eid, Attack(attacker="ilse", target="hag", faces=(3,)))
+    surge = encounters.execute(eid, GrantAction(combatant="ilse", kind="action", reason="Action Surge"))
+    encounters.retract(eid, [r.seq for r in swing.records], reason="she had not swung yet")
+    [conflict] = encounters.state(eid).conflicts
+    assert conflict.seq == surge.records[0].seq
+    assert conflict.problem == "Ilse still had its action when the extra one was granted"

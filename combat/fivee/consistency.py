@@ -127,6 +127,24 @@ def _downed(state: EncounterState, e: ev.CombatantDowned, ctx: dict[str, Any]) -
     return f"{c.name} has {c.hp} HP now and would not drop" if c.hp > 0 else None
 
 
+def _hp_set(state: EncounterState, e: ev.HitPointsSet, ctx: dict[str, Any]) -> str | None:
+    c = _who(state, e.combatant)
+    if c is None:
+        return f"{e.combatant} is not in the fight any more"
+    if c.status == "dead":
+        return f"{c.name} was already dead"
+    return f"{c.name}'s maximum is {c.max_hp} now, below the {e.hp} HP set" if e.hp > c.max_hp else None
+
+
+def _granted(state: EncounterState, e: ev.ActionGranted, ctx: dict[str, Any]) -> str | None:
+    """An extra action is granted once the creature's own is spent."""
+    c = _who(state, e.combatant)
+    if c is None:
+        return f"{e.combatant} is not in the fight any more"
+    has = getattr(c.economy, e.kind)
+    return f"{c.name} still had its {e.kind.replace('_', ' ')} when the extra one was granted" if has else None
+
+
 def turn_checks(order: Callable[[EncounterState, bool], list[str]]) -> dict[type, Check]:
     """Checks of whose turn came when, for rulesets with a fixed turn order."""
 
@@ -163,4 +181,6 @@ CHECKS: dict[type, Check] = {
     ev.DamageTaken: _targeted("take damage"),
     ev.Healed: _targeted("be healed"),
     ev.CombatantDowned: _downed,
+    ev.HitPointsSet: _hp_set,
+    ev.ActionGranted: _granted,
 }
