@@ -1,5 +1,5 @@
 """Who may send each GM move: declared on the command class (gm_only, actor_fields) and
-enforced for a player's token by the service."""
+enforced for a player's token by the service; a two-step attack over HTTP."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from combat.kernel.commands import (
     Attack,
     ChangeStatBlock,
     Contest,
+    EndTurn,
     GotoTurn,
     GrantAction,
     PreviousTurn,
@@ -23,6 +24,7 @@ from combat.kernel.commands import (
 from combat.kernel.events import StatChanges
 from combat.service.auth import Grant, check_command
 from combat.service.errors import ApiError
+from tests.test_service_fixtures import client, open_fight, set_the_scene  # noqa: F401  (fixture)
 
 ANA = Grant(encounter_id=uuid.uuid4(), role="player", name="ana", combatants=frozenset({"mozzie"}))
 
@@ -64,3 +66,19 @@ def test_a_contest_names_two_actors_so_a_player_sends_it_only_when_both_are_thei
         check_command(ANA, contest)
     assert caught.value.code == "auth/not-your-combatant"
     check_command(Grant(encounter_id=ANA.encounter_id, role="gm", name="gm", combatants=frozenset()), contest)
+
+
+def test_a_player_on_a_phone_enters_the_d20_sees_the_hit_then_enters_the_damage(client):
+    """Sam rolls a 15 at the table: the reply says it hit, and only then does Sam roll the
+    damage die and enter the 5. Sam cannot set HP; the GM can."""
+    fight = set_the_scene(open_fight(client))
+    sam = fight.token("player", "Sam", ("aria",))
+    first = fight.do(Attack(attacker="aria", target="goblin", faces=(15,)), token=sam)
+    assert [e["type"] for e in first["events"]] == ["DiceRolled", "AttackRolled"]
+    assert first["events"][-1]["total"] == 20 and first["events"][-1]["damage_dice"] == "1d8+3"
+    assert fight.state()["pending_damage"][0]["attacker"] == "aria"
+    fight.rejects(fight.send(EndTurn(combatant="aria"), token=sam), 409, "turn/pending-damage")
+    second = fight.do(RollDamage(attacker="aria", faces=(5,)), token=sam)
+    assert [e["type"] for e in second["events"]][:2] == ["DiceRolled", "AttackDamageRolled"]
+    assert fight.state()["combatants"]["goblin"]["status"] == "dead"
+    fight.rejects(fight.send(SetHp(combatant="aria", hp=1), token=sam), 403, "auth/gm-command")
