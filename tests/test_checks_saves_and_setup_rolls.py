@@ -80,6 +80,16 @@ def test_a_tied_contest_changes_nothing():
     assert decided.winner is None
 
 
+def test_each_side_of_a_contest_may_roll_with_advantage():
+    """Help: the ally 'has Advantage on the next ability check it makes' for the task; Mozzie's
+    better die of 2 and 8 gives 14, short of the hag's 15."""
+    t = _fight()
+    events = t.do(Contest(combatant="hag", ability="str", bonus=3, faces=(12,), opponent="mozzie",
+                          opponent_ability="dex", opponent_bonus=6, opponent_roll_mode="advantage", opponent_faces=(2, 8)))
+    assert [d.notation for d in of_type(events, DiceRolled)] == ["1d20+3", "2d20kh1+6"]
+    assert of_type(events, ContestDecided)[0].winner == "hag"
+
+
 def test_a_contest_needs_two_combatants_and_both_players_consent_as_actors():
     t = _fight()
     t.rejects(Contest(combatant="hag", ability="str", opponent="hag", opponent_ability="str"), "contest/self")

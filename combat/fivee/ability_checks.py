@@ -81,9 +81,9 @@ def _contest(skills: tuple[str, ...]) -> Callable[[Tx, Contest], None]:
         if cmd.combatant == cmd.opponent:
             raise RuleError("contest/self", "a contest is between two combatants", allowed="an opponent other than the combatant")
         tx.combatant(cmd.opponent)  # an unknown opponent is refused before any die is rolled
-        mine = _check(tx, cmd.combatant, cmd.ability, cmd.skill, cmd.bonus, "normal", cmd.faces, None, skills)
-        theirs = _check(tx, cmd.opponent, cmd.opponent_ability, cmd.opponent_skill, cmd.opponent_bonus, "normal",
-                        cmd.opponent_faces, None, skills)
+        mine = _check(tx, cmd.combatant, cmd.ability, cmd.skill, cmd.bonus, cmd.roll_mode, cmd.faces, None, skills)
+        theirs = _check(tx, cmd.opponent, cmd.opponent_ability, cmd.opponent_skill, cmd.opponent_bonus,
+                        cmd.opponent_roll_mode, cmd.opponent_faces, None, skills)
         winner = None if mine.total == theirs.total else (cmd.combatant if mine.total > theirs.total else cmd.opponent)
         tx.emit(ContestDecided(combatant=cmd.combatant, opponent=cmd.opponent, total=mine.total,
                                opponent_total=theirs.total, winner=winner))

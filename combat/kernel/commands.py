@@ -19,6 +19,7 @@ __all__ = ["Command", "COMMAND_TYPES", "trigger_of"]
 Faces = tuple[int, ...] | None
 Cover = Literal["none", "half", "three-quarters", "total"]
 Using = Literal["action", "bonus_action", "reaction"]
+RollMode = Literal["normal", "advantage", "disadvantage"]
 
 
 def _snake(name: str) -> str:
@@ -301,7 +302,7 @@ class AbilityCheck(Command, frozen=True, kw_only=True):
     skill: str | None = None
     bonus: int = 0
     dc: int | None = None
-    roll_mode: Literal["normal", "advantage", "disadvantage"] = "normal"
+    roll_mode: RollMode = "normal"
     faces: Faces = None
 
 
@@ -314,11 +315,13 @@ class Contest(Command, frozen=True, kw_only=True):
     ability: str
     skill: str | None = None
     bonus: int = 0
+    roll_mode: RollMode = "normal"
     faces: Faces = None
     opponent: str
     opponent_ability: str
     opponent_skill: str | None = None
     opponent_bonus: int = 0
+    opponent_roll_mode: RollMode = "normal"
     opponent_faces: Faces = None
 
 
