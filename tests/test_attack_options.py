@@ -8,7 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from combat.kernel.commands import Attack, EndTurn, OpportunityAttack, Move, RollDamage
+from combat.kernel.commands import (
+    AddCombatant,
+    Attack,
+    BeginCombat,
+    EndTurn,
+    GrantAction,
+    Move,
+    OpportunityAttack,
+    RollDamage,
+    RollInitiative,
+)
 from combat.kernel.events import (
     AttackDamageRolled,
     AttackMade,
@@ -27,8 +37,6 @@ def _fight(ruleset: str = "srd-2024", **hag) -> Table:
     t = Table(ruleset)
     t.add(pc("aria", max_hp=30), monster("hag", **{"max_hp": 82, "ac": 17, **hag}))
     if ruleset == "a5e":
-        from combat.kernel.commands import BeginCombat, RollInitiative
-
         t.do(BeginCombat())
         t.do(RollInitiative(combatant="aria", faces=(18,)))
         t.do(RollInitiative(combatant="hag", faces=(12,)))
@@ -212,3 +220,22 @@ def test_two_steps_end_where_one_step_ends(d20, damage, extra, critical_range):
     assert twice["hag"].hp == once["hag"].hp and twice["aria"].economy == once["aria"].economy
     assert [d.dice for d in of_type(twice.events, DiceRolled)] == [d.dice for d in of_type(once.events, DiceRolled)]
     assert twice.state.pending_damage == ()
+
+
+@pytest.mark.parametrize("ruleset", ["srd-2024", "srd-2024-variant", "a5e"])
+def test_a_to_hit_roll_waiting_for_damage_is_checked_again_after_a_change_to_the_past(ruleset, encounters):
+    """Undo the Action Surge and the second attack's d20 no longer fits: the action was spent."""
+    settings = {"initiative_reorder": False} if ruleset == "srd-2024-variant" else None
+    eid = encounters.create(ruleset, "surge", seed=4, settings=settings)
+    encounters.execute(eid, AddCombatant(combatant=pc("aria")))
+    encounters.execute(eid, AddCombatant(combatant=monster("hag", max_hp=82, ac=17)))
+    encounters.execute(eid, BeginCombat())
+    encounters.execute(eid, RollInitiative(combatant="aria", faces=(18,)))
+    encounters.execute(eid, RollInitiative(combatant="hag", faces=(5,)))
+    encounters.execute(eid, Attack(attacker="aria", target="hag", faces=(2,)))
+    surge = encounters.execute(eid, GrantAction(combatant="aria", kind="action", reason="Action Surge"))
+    second = encounters.execute(eid, Attack(attacker="aria", target="hag", faces=(17,)))
+    encounters.retract(eid, [r.seq for r in surge.records], reason="no Action Surge left")
+    [conflict] = encounters.state(eid).conflicts
+    assert conflict.type == "AttackRolled" and conflict.seq == second.records[-1].seq
+    assert conflict.problem == "Aria had already used its action"
