@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from combat.fivee.monsters import AddMonster
 from combat.kernel.commands import (
     AddCombatant,
     Attack,
@@ -239,3 +240,17 @@ def test_a_to_hit_roll_waiting_for_damage_is_checked_again_after_a_change_to_the
     [conflict] = encounters.state(eid).conflicts
     assert conflict.type == "AttackRolled" and conflict.seq == second.records[-1].seq
     assert conflict.problem == "Aria had already used its action"
+
+
+def test_a_stat_block_attacks_extra_damage_waits_with_the_rest_of_its_damage():
+    """The Adult Red Dragon's Rend: '1d10 + 8 Slashing damage plus 2d4 Fire damage'. With only
+    the d20 entered, roll_damage takes the slashing faces and the fire faces together."""
+    t = Table().add(pc("aria", max_hp=120))
+    t.do(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    t.start({"adult-red-dragon": 20, "aria": 1})
+    [pending] = of_type(t.do(Attack(attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10,))), AttackRolled)
+    assert [(x.dice, x.damage_type) for x in pending.extra_damage] == [("2d4", "fire")]
+    t.rejects(Attack(attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10,)), "attack/damage-pending")
+    events = t.do(RollDamage(attacker="adult-red-dragon", faces=(5,), extra_faces=((2, 3),)))
+    assert [(d.amount, d.damage_type) for d in of_type(events, DamageTaken)] == [(5, "fire")]
+    assert t["aria"].hp == 120 - 13 - 5

@@ -117,6 +117,7 @@ class Attack(Command, frozen=True, kw_only=True):
     distance: int | None = None  # feet to the target, when it matters (reach, normal and long range)
     faces: Faces = None
     damage_faces: Faces = None  # without them, entered to-hit faces leave the damage to roll_damage
+    extra_damage_faces: Faces = None  # a stat block attack's extra damage ("plus 5 (2d4) Fire")
     readied: bool = False
     using: Using = "action"  # bonus_action: off-hand, Quickened; reaction: Polearm Master
     extra_damage: tuple[ExtraDamage, ...] = ()  # e.g. {"dice": "2d6", "damage_type": "fire"}
@@ -132,6 +133,7 @@ class OpportunityAttack(Command, frozen=True, kw_only=True):
     disadvantage: tuple[str, ...] = ()
     faces: Faces = None
     damage_faces: Faces = None
+    extra_damage_faces: Faces = None
 
 
 class TakeAction(Command, frozen=True, kw_only=True):

@@ -48,6 +48,8 @@ from combat.fivee import (
     turns,
 )
 from combat.kernel.commands import EndTurn
+from combat.fivee.monsters import MonsterRules
+from combat.fivee.stat_blocks import with_stat_blocks
 from combat.kernel.decider import Ruleset, Tx
 from combat.fivee.initiative import turn_order, unresolved_ties, units
 from combat.kernel.phases import PhaseTable, Step
@@ -160,7 +162,7 @@ GM_MOVES_NARRATION = _merge(
     gm_edits.NARRATION, turn_pointer.NARRATION, ability_checks.NARRATION, damage_rolls.NARRATION, saves.NARRATION
 )
 
-RULESET = Ruleset(
+RULESET = with_stat_blocks(Ruleset(
     id="srd-2024",
     title="5e 2024 (SRD 5.2) core combat",
     summary="Individual Dexterity initiative fixed for the fight; surprise gives Disadvantage on it; "
@@ -172,4 +174,6 @@ RULESET = Ruleset(
     flow=flow,
     checks={**consistency.CHECKS, **consistency.turn_checks(turn_order)},
     narration=GM_MOVES_NARRATION,
-)
+    state_type=MonsterRules,
+    state_key="srd_2024",
+))
