@@ -29,6 +29,7 @@ from combat.kernel.events import (
     EventsRetracted,
     RoundStarted,
     RulingAmended,
+    TurnMoved,
     TurnStarted,
 )
 from combat.rulesets import get_ruleset
@@ -206,6 +207,9 @@ def _track(context: dict[str, Any], rec: Recorded) -> None:
         context["previous_turn"] = None
     elif isinstance(rec.event, TurnStarted):
         context["previous_turn"] = rec.event.combatant
+        context.pop("moved_to", None)
+    elif isinstance(rec.event, TurnMoved):  # the GM chose the next turn, out of order
+        context["moved_to"] = rec.event.combatant
 
 
 def fold_records(records: Iterable[Recorded], state: EncounterState | None = None) -> EncounterState:

@@ -26,7 +26,7 @@ import msgspec
 
 from combat.kernel.errors import RuleError
 
-__all__ = ["DieFace", "Roll", "roll", "check_notation", "double_dice", "rng_for", "kept_d20"]
+__all__ = ["DieFace", "Roll", "roll", "check_notation", "double_dice", "has_dice", "rng_for", "kept_d20"]
 
 if TYPE_CHECKING:
     import d20
@@ -226,6 +226,11 @@ def kept_d20(dice: Sequence[DieFace]) -> int | None:
 
 
 _DICE_TERM = re.compile(r"(\d*)d(\d+)")
+
+
+def has_dice(notation: str) -> bool:
+    """Whether `notation` rolls any die (an Unarmed Strike's "4" does not)."""
+    return _DICE_TERM.search(notation) is not None
 
 
 def double_dice(notation: str) -> str:
