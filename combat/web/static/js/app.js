@@ -156,8 +156,11 @@ function Encounter({ entry }) {
     clearTimeout(refresh.current);
     refresh.current = setTimeout(async () => {
       try {
-        const [l, a, ev] = await Promise.all([api.get(`/encounters/${entry.id}/log`), api.get(`/encounters/${entry.id}/audit`),
-                                              api.get(`/encounters/${entry.id}/events`)]);
+        const base = `/encounters/${entry.id}`;
+        const [s, l, a, ev] = await Promise.all([api.get(base), api.get(`${base}/log`), api.get(`${base}/audit`), api.get(`${base}/events`)]);
+        // The stream's state is folded event by event; after a change to the past the conflicts
+        // are only known from the whole log, which GET state reads.
+        setState((prev) => (!prev || s.version >= prev.version ? s : prev));
         setLog(l); setAudit(a); setEvents(ev);
       } catch (err) { setError(err); }
     }, 100);

@@ -37,7 +37,7 @@ export function kindOf(defs, name, prop) {
     optional = optional || p.type.includes("null");
     p = { ...p, type: p.type.find((t) => t !== "null") };
   }
-  p = resolve(defs, p);
+  p = resolve(defs, p) || {};
   const enumValues = p.enum?.filter((v) => v !== null);
   if (enumValues?.length) return { kind: "enum", options: enumValues, optional };
   if (p.type === "object" && p.properties) return { kind: "object", schema: p, optional };
@@ -160,7 +160,7 @@ function Field({ defs, name, prop, required, value, onChange, ctx, path }) {
                    strings: "comma-separated", json: "JSON" }[kind];
     input = html`<input id=${id} name=${name} value=${value ?? ""} inputmode=${kind === "number" || kind === "dice" ? "numeric" : undefined}
       type=${kind === "number" ? "number" : "text"} list=${kind === "combatant" ? ctx.listId : ctx.suggest?.[name] ? `${ctx.listId}-${name}` : undefined}
-      placeholder=${hint} aria-describedby=${hint ? `${id}-hint` : undefined}
+      aria-describedby=${hint ? `${id}-hint` : undefined}
       class=${kind === "dice" ? "dice" : undefined} onInput=${(e) => onChange(e.target.value)} />
       ${hint ? html`<small id=${`${id}-hint`} class="hint">${hint}</small>` : null}`;
   }

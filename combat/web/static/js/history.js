@@ -115,8 +115,7 @@ export function History({ log, audit, events, state, schemas, gm, ctx, api, atSe
     <h2 id="history-title">History</h2>
     ${gm ? html`<${ReasonForm} id="undo-reason" labelText="Undo the last command, because" button="Undo"
       onSend=${(reason) => api.post("/undo", { reason })} />` : null}
-    ${state.conflicts?.length ? html`<p class="notice conflicts" role="status">${state.conflicts.length} conflict${state.conflicts.length > 1 ? "s" : ""}
-      after a change to the past: seq ${state.conflicts.map((c) => c.seq).join(", ")}.</p>` : null}
+    ${state.conflicts?.length ? html`<p class="notice conflicts" role="status">${state.conflicts.length} conflict${state.conflicts.length > 1 ? "s" : ""}${" "}after a change to the past: seq ${state.conflicts.map((c) => c.seq).join(", ")}.</p>` : null}
     <ol class="log" aria-live="polite">
       ${list.slice().reverse().map((g) => html`<${Group} key=${g.lines[0].seq} group=${g} gm=${gm} conflicts=${conflicts}
         schemas=${schemas} allowed=${allowed} ctx=${ctx} api=${api} atSeq=${atSeq} />`)}
@@ -151,7 +150,7 @@ export function DiceAudit({ audit }) {
           ${d.p_value !== null && d.p_value !== undefined ? html` · fairness p = ${d.p_value.toFixed(3)}${d.p_value < 0.05 ? " (suspicious)" : ""}` : null}</figcaption>
         <svg viewBox="0 0 200 60" role="img" aria-label=${`${d.roller}'s d20 faces: ${summary || "none"}`}>
           ${d.faces.map((n, i) => html`<g>
-            <rect x=${i * 10 + 1} y=${50 - (45 * n) / top} width="8" height=${(45 * n) / top} class="bar"><title>${i + 1}: ${n}</title></rect>
+            <rect x=${i * 10 + 1} y=${50 - (45 * n) / top} width="8" height=${(45 * n) / top} class="face"><title>${i + 1}: ${n}</title></rect>
             ${(i + 1) % 5 === 0 || i === 0 ? html`<text x=${i * 10 + 5} y="59" text-anchor="middle">${i + 1}</text>` : null}
           </g>`)}
         </svg>
