@@ -39,8 +39,12 @@ export function kindOf(defs, name, prop) {
   }
   p = resolve(defs, p) || {};
   const enumValues = p.enum?.filter((v) => v !== null);
-  if (enumValues?.length) return { kind: "enum", options: enumValues, optional };
+  if (enumValues?.length) return { kind: "enum", options: enumValues, optional, numeric: p.type === "integer" };
   if (p.type === "object" && p.properties) return { kind: "object", schema: p, optional };
+  if (p.type === "object" && p.additionalProperties) {
+    const values = resolve(defs, p.additionalProperties);
+    if (values?.type === "integer" || values?.type === "string") return { kind: "map", optional, numeric: values.type === "integer" };
+  }
   if (p.type === "array") {
     const items = resolve(defs, p.items || {});
     if (items.type === "object" && items.properties) return { kind: "objects", schema: items, optional };
@@ -74,9 +78,17 @@ export function toJson(defs, schema, raw) {
   return out;
 }
 
+// A map is typed as `key: value, key: value` (e.g. `walk: 30, fly: 60`).
+function mapToJson(text, numeric) {
+  const entries = text.split(",").map((pair) => pair.split(":").map((s) => s.trim())).filter(([k]) => k);
+  return Object.fromEntries(entries.map(([k, v = ""]) => [k, numeric ? Number(v) : v]));
+}
+
 function fieldToJson(defs, name, prop, raw) {
-  const { kind, schema } = kindOf(defs, name, prop);
+  const { kind, schema, numeric } = kindOf(defs, name, prop);
   switch (kind) {
+    case "map": return raw ? mapToJson(raw, numeric) : undefined;
+    case "enum": return raw === undefined || raw === "" ? undefined : numeric ? Number(raw) : raw;
     case "object": return raw ? toJson(defs, schema, raw) : undefined;
     case "objects": return raw?.length ? raw.map((r) => toJson(defs, schema, r)) : undefined;
     case "bool": return raw === undefined ? undefined : Boolean(raw);
@@ -99,6 +111,7 @@ export function fromJson(defs, schema, value) {
     else if (kind === "dice" || kind === "ints") raw[name] = v.join(" ");
     else if (kind === "strings") raw[name] = v.join(", ");
     else if (kind === "json") raw[name] = JSON.stringify(v);
+    else if (kind === "map") raw[name] = Object.entries(v).map(([k, x]) => `${k}: ${x}`).join(", ");
     else if (kind === "bool") raw[name] = v;
     else raw[name] = String(v);
   }
@@ -157,7 +170,7 @@ function Field({ defs, name, prop, required, value, onChange, ctx, path }) {
     </select>`;
   } else {
     const hint = { dice: "faces rolled, e.g. 14 or 3 5 (blank: roll for me)", ints: "numbers, e.g. 4 9",
-                   strings: "comma-separated", json: "JSON" }[kind];
+                   strings: "comma-separated", json: "JSON", map: "name: value, e.g. walk: 30, fly: 60" }[kind];
     input = html`<input id=${id} name=${name} value=${value ?? ""} inputmode=${kind === "number" || kind === "dice" ? "numeric" : undefined}
       type=${kind === "number" ? "number" : "text"} list=${kind === "combatant" ? ctx.listId : ctx.suggest?.[name] ? `${ctx.listId}-${name}` : undefined}
       aria-describedby=${hint ? `${id}-hint` : undefined}
