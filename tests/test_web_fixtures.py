@@ -108,6 +108,14 @@ class Table:
         text = self.page.locator(".live").inner_text()
         return int(text.rsplit("seq", 1)[1])
 
+    def accessibility_violations(self) -> list[tuple[str, str, int]]:
+        """axe-core's WCAG 2 A and AA rules on the page as it is now: (rule, impact, nodes)."""
+        from axe_playwright_python.sync_playwright import Axe
+
+        options = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa"]}, "resultTypes": ["violations"]}
+        results = Axe().run(self.page, options=options)
+        return [(v["id"], v["impact"], len(v["nodes"])) for v in results.response["violations"]]
+
     def shot(self, name: str, **options: Any) -> None:
         if SCREENSHOTS:
             Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)

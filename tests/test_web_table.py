@@ -75,6 +75,7 @@ def test_a_gm_plays_a_short_fight_and_a_player_and_an_overlay_follow(chromium, s
     page.locator("li.combatant.current[data-combatant='aria']").wait_for()
     assert "Round 1" in gm.board().inner_text()
     gm.shot("gm-view")
+    assert gm.accessibility_violations() == []
 
     # A player (Sam, Aria) sees forms for Aria only and none of the goblin's HP.
     player_link = _issue(gm, "player", "Sam", ("aria",))
@@ -94,6 +95,7 @@ def test_a_gm_plays_a_short_fight_and_a_player_and_an_overlay_follow(chromium, s
     assert player.page.get_by_role("form", name="issue a token").count() == 0
     assert player.page.get_by_role("button", name="Undo").count() == 0
     player.shot("player-view")
+    assert player.accessibility_violations() == []
 
     # An attack with entered faces: 15+5 hits AC 15, 1+3 = 4 damage.
     gm.send("attack", {"target (required)": "goblin", "faces": "15", "damage faces": "1"})
@@ -139,6 +141,7 @@ def test_a_gm_plays_a_short_fight_and_a_player_and_an_overlay_follow(chromium, s
     conflicts.first.wait_for()
     assert "Goblin" in page.locator("section.history .problem").first.inner_text()
     gm.shot("gm-history-conflict")
+    assert gm.accessibility_violations() == []
     while (open_conflicts := conflicts.count()):
         conflicted = conflicts.first
         conflicted.get_by_role("button", name="Override conflict").click()
@@ -159,6 +162,7 @@ def test_a_gm_plays_a_short_fight_and_a_player_and_an_overlay_follow(chromium, s
     overlay.page.wait_for_function("v => Number(document.querySelector('ol.strip').dataset.version) > v", arg=version)
     assert "Aria" in strip.inner_text() and "7/7" not in strip.inner_text()
     overlay.shot("overlay", omit_background=True)  # transparent, as a streaming tool shows it
+    assert overlay.accessibility_violations() == []
     # The player's page followed the whole fight.
     player.page.locator("section.history", has_text="the rain gets heavier").wait_for()
     assert "dead" in player.row("goblin").inner_text() and "HP" not in player.row("goblin").inner_text()
