@@ -50,7 +50,7 @@ function ReasonForm({ labelText, button, onSend, id }) {
   return html`<form class="inline" onSubmit=${async (e) => {
       e.preventDefault();
       setError(null);
-      try { await onSend(text); } catch (err) { setError(err); }
+      try { await onSend(text); setText(""); } catch (err) { setError(err); }
     }}>
     <label for=${id}>${labelText}</label>
     <input id=${id} value=${text} onInput=${(e) => setText(e.target.value)} required />
