@@ -192,7 +192,10 @@ function Encounter({ entry }) {
   if (!state) return html`<main id="main"><p role="status">Loading…</p></main>`;
   const shown = past || state;
   const ids = Object.keys(state.combatants || {});
-  const ctx = { listId: "combatant-ids", suggest: bestiary ? { creature: bestiary } : {} };
+  // Suggestions for free-text fields: attack profiles by name, bestiary creatures when served.
+  const attacks = [...new Set(Object.values(state.combatants || {}).flatMap((c) => (c.attacks || []).map((a) => a.name)))];
+  const suggest = { attack: attacks, ...(bestiary ? { creature: bestiary } : {}) };
+  const ctx = { listId: "combatant-ids", suggest };
   async function fork() {
     const opened = await api.post(`/encounters/${entry.id}/fork`, { at, name: `${state.name} (what if, from seq ${at})` });
     remember({ id: opened.id, token: opened.gm_token, role: "gm", title: opened.name, ruleset: opened.ruleset });
@@ -206,7 +209,7 @@ function Encounter({ entry }) {
       <span class="live ${status === "live" ? "on" : ""}" role="status">${status} · seq ${state.version}</span>
     </header>
     <datalist id="combatant-ids">${ids.map((id) => html`<option value=${id} />`)}</datalist>
-    ${bestiary ? html`<datalist id="combatant-ids-creature">${bestiary.map((n) => html`<option value=${n} />`)}</datalist>` : null}
+    ${Object.entries(suggest).map(([field, names]) => html`<datalist id=${`combatant-ids-${field}`}>${names.map((n) => html`<option value=${n} />`)}</datalist>`)}
     ${error ? html`<${ErrorNote} error=${error} />` : null}
     <div class="layout">
       <div class="col">
