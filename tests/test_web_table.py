@@ -181,6 +181,15 @@ def test_a_gm_plays_a_short_fight_and_a_player_and_an_overlay_follow(chromium, s
     assert fork_id != encounter_id
     assert "7/7 HP" in gm.row("goblin").inner_text() and gm.seq() >= 1
 
+    # In the what-if, the GM lets the service roll: the same form, dice left out.
+    form = gm.open_command("attack")
+    fill(form, {"target (required)": "goblin", "faces": "20", "damage faces": "8"})
+    form.get_by_role("button", name="Roll for me").click()
+    form.wait_for(state="detached")
+    rolled = page.locator("section.history li.group", has_text="Aria rolls 1d20+5 for attack").first
+    rolled.wait_for()
+    assert "(entered)" not in rolled.inner_text()
+
     # The original is untouched by the fork, read over the API as a tool would.
     with httpx.Client(base_url=service.url) as http:
         token = page.evaluate(f"() => JSON.parse(sessionStorage.getItem('combat-log.encounters'))['{encounter_id}'].token")
