@@ -28,10 +28,14 @@ function resolve(defs, schema) {
 export function kindOf(defs, name, prop) {
   let optional = false;
   let p = prop;
+  let orObject = false;
   if (p.oneOf) {
     const rest = p.oneOf.filter((s) => s.type !== "null");
     optional = rest.length < p.oneOf.length;
     if (rest.length === 1) p = rest[0];
+    // A name or a whole object (add_monster's creature: a bestiary name or a stat block):
+    // typed as text, and sent as an object when it is one.
+    else if (rest.some((s) => s.type === "string")) { p = { type: "string" }; orObject = true; }
   }
   if (Array.isArray(p.type)) {
     optional = optional || p.type.includes("null");
@@ -53,7 +57,7 @@ export function kindOf(defs, name, prop) {
   }
   if (p.type === "integer" || p.type === "number") return { kind: "number", optional };
   if (p.type === "boolean") return { kind: "bool", optional };
-  if (p.type === "string") return { kind: COMBATANT_FIELDS.has(name) ? "combatant" : "text", optional };
+  if (p.type === "string") return { kind: COMBATANT_FIELDS.has(name) ? "combatant" : "text", optional, orObject };
   return { kind: "json", optional };
 }
 
@@ -78,6 +82,14 @@ export function toJson(defs, schema, raw) {
   return out;
 }
 
+function parseJson(name, text) {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw Object.assign(new Error(`${label(name)} is not valid JSON (${err.message})`), { allowed: "JSON, e.g. {\"name\": \"Ogre\"}" });
+  }
+}
+
 // A map is typed as `key: value, key: value` (e.g. `walk: 30, fly: 60`).
 function mapToJson(text, numeric) {
   const entries = text.split(",").map((pair) => pair.split(":").map((s) => s.trim())).filter(([k]) => k);
@@ -85,7 +97,8 @@ function mapToJson(text, numeric) {
 }
 
 function fieldToJson(defs, name, prop, raw) {
-  const { kind, schema, numeric } = kindOf(defs, name, prop);
+  const { kind, schema, numeric, orObject } = kindOf(defs, name, prop);
+  if (orObject && typeof raw === "string" && raw.trim().startsWith("{")) return parseJson(name, raw);
   switch (kind) {
     case "map": return raw ? mapToJson(raw, numeric) : undefined;
     case "enum": return raw === undefined || raw === "" ? undefined : numeric ? Number(raw) : raw;
@@ -95,7 +108,7 @@ function fieldToJson(defs, name, prop, raw) {
     case "number": return raw === undefined || raw === "" ? undefined : Number(raw);
     case "dice": case "ints": return raw ? words(raw).map(Number) : undefined;
     case "strings": return raw ? raw.split(",").map((s) => s.trim()).filter(Boolean) : undefined;
-    case "json": return raw ? JSON.parse(raw) : undefined;
+    case "json": return raw ? parseJson(name, raw) : undefined;
     default: return raw === undefined || raw === "" ? undefined : raw;
   }
 }
@@ -112,6 +125,7 @@ export function fromJson(defs, schema, value) {
     else if (kind === "strings") raw[name] = v.join(", ");
     else if (kind === "json") raw[name] = JSON.stringify(v);
     else if (kind === "map") raw[name] = Object.entries(v).map(([k, x]) => `${k}: ${x}`).join(", ");
+    else if (typeof v === "object" && !Array.isArray(v)) raw[name] = JSON.stringify(v);
     else if (kind === "bool") raw[name] = v;
     else raw[name] = String(v);
   }
@@ -135,7 +149,7 @@ export const label = (name) => name.replaceAll("_", " ");
 let uid = 0;
 
 function Field({ defs, name, prop, required, value, onChange, ctx, path }) {
-  const { kind, options, schema } = kindOf(defs, name, prop);
+  const { kind, options, schema, orObject } = kindOf(defs, name, prop);
   const id = `${path}-${name}`;
   const text = label(name) + (required ? " (required)" : "");
   if (kind === "object") {
@@ -169,7 +183,7 @@ function Field({ defs, name, prop, required, value, onChange, ctx, path }) {
       ${ctx.actors.map((c) => html`<option value=${c}>${c}</option>`)}
     </select>`;
   } else {
-    const hint = { dice: "faces rolled, e.g. 14 or 3 5 (blank: roll for me)", ints: "numbers, e.g. 4 9",
+    const hint = orObject ? "a name, or a JSON object" : { dice: "faces rolled, e.g. 14 or 3 5 (blank: roll for me)", ints: "numbers, e.g. 4 9",
                    strings: "comma-separated", json: "JSON", map: "name: value, e.g. walk: 30, fly: 60" }[kind];
     input = html`<input id=${id} name=${name} value=${value ?? ""} inputmode=${kind === "number" || kind === "dice" ? "numeric" : undefined}
       type=${kind === "number" ? "number" : "text"} list=${kind === "combatant" ? ctx.listId : ctx.suggest?.[name] ? `${ctx.listId}-${name}` : undefined}
