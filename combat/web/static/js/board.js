@@ -17,16 +17,18 @@ export function showsHp(c, view) {
   return view.role === "gm" || c.kind !== "monster" || view.combatants?.includes(c.id);
 }
 
+// What a view without the numbers may still tell: down, or how hurt when the page has the
+// HP but this view keeps them back; "hidden" when the service left them out.
 export function healthWord(c) {
   if (c.status !== "active") return c.status;
-  if (c.hp === undefined || c.hp === null) return "";
+  if (c.hp === undefined || c.hp === null) return "hidden";
   if (c.hp >= c.max_hp) return "unhurt";
   return c.hp * 2 <= c.max_hp ? "bloodied" : "hurt";
 }
 
 export function HpBar({ c, view }) {
   if (!showsHp(c, view)) {
-    return html`<span class="hp hidden-hp" title="hidden from this view">${healthWord(c) || "?"}</span>`;
+    return html`<span class="hp hidden-hp" title="hit points hidden from this view">${healthWord(c)}</span>`;
   }
   const total = c.max_hp + (c.temp_hp || 0);
   const pct = (n) => `${Math.max(0, Math.min(100, (100 * n) / Math.max(total, 1)))}%`;
