@@ -24,6 +24,7 @@ from combat.app.interchange import event_schema, read_jsonl, to_jsonl
 from combat.rulesets import RULESETS, get_ruleset
 from combat.kernel.state import EncounterState
 from combat.app.store import DB_ENV, DEFAULT_DB, Recorded
+from combat.reference_cli import commands
 from projections.initiative import initiative_order
 from projections.narrative import Narrator, narrate
 from projections.audit import audit
@@ -491,6 +492,9 @@ def _print_table(state: EncounterState) -> None:
     out.print(table)
     if state.phase == "ended":
         out.print(f"Ended: {state.ended_reason}" + (f" - {state.winner} win" if state.winner else ""), markup=False)
+
+
+cli.add_command(commands)  # the command reference lives in its own module
 
 
 def main() -> None:
