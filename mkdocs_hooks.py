@@ -99,11 +99,12 @@ def as_markdown(docstring: str) -> str:
 
 
 def _package_of(ruleset: Ruleset) -> Any:
+    """The package under combat/rulesets that ships `ruleset` (None for one registered from elsewhere)."""
     for info in pkgutil.iter_modules(combat.rulesets.__path__):
         package = importlib.import_module(f"combat.rulesets.{info.name}")
         if getattr(package, "RULESET", None) is ruleset:
             return package
-    raise LookupError(f"no package under combat/rulesets holds {ruleset.id}")
+    return None
 
 
 def _modules_section(title: str, package: Any, only: set[str] | None = None) -> list[str]:
@@ -187,6 +188,8 @@ def pages() -> dict[str, str]:
     """Every generated page by its path under docs/."""
     generated = {"reference/events.md": events_page()}
     for ruleset in RULESETS.values():
+        if _package_of(ruleset) is None:  # the site documents the rulesets this package ships
+            continue
         generated[f"reference/commands/{ruleset.id}.md"] = command_page(ruleset)
         generated[f"rulesets/{ruleset.id}.md"] = ruleset_page(ruleset)
     return generated
