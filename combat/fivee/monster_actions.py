@@ -158,7 +158,7 @@ def extra_damage(tx: Tx, made: AttackMade, faces: Faces) -> None:
     rolled = max(0, tx.roll(notation, purpose="damage", roller=made.attacker, faces=faces).total)
     kind = attack.extra_damage_type or made.damage_type
     amount = adjusted_damage(target, rolled, kind)
-    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=kind, rolled=rolled, source=f"{made.attacker}: {attack.name}"))
+    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=kind, rolled=rolled, source=f"{tx.state.combatants[made.attacker].name}'s {attack.name} (extra damage)"))
     after_damage(tx, target.id, amount)
 
 
