@@ -182,3 +182,24 @@ def test_amending_the_recharge_roll_to_a_4_makes_the_second_breath_a_conflict(en
     state = encounters.state(eid)
     spent_again = next(r.seq for r in breath.records if isinstance(r.event, UseSpent))
     assert any(c.seq == spent_again and "still spent" in c.problem for c in state.conflicts)
+
+
+def test_retracting_the_dragons_arrival_makes_its_deeds_conflicts_not_a_crash(encounters):
+    """Undo the add_monster long after: its breath and recharge roll cannot take effect, and say so."""
+    eid = encounters.create("srd-2024", "lair", seed=3)
+    run = lambda command: encounters.execute(eid, command)  # noqa: E731
+    run(AddCombatant(combatant=pc("aria", max_hp=120)))
+    run(AddCombatant(combatant=pc("bram", max_hp=120)))
+    arrival = run(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    run(BeginCombat())
+    run(RollInitiative(combatant="adult-red-dragon", faces=(20,)))
+    run(RollInitiative(combatant="aria", faces=(2,)))
+    run(RollInitiative(combatant="bram", faces=(1,)))
+    run(MonsterAction(combatant="adult-red-dragon", action="Fire Breath"))
+    run(EndTurn(combatant="adult-red-dragon"))
+    run(EndTurn(combatant="aria"))
+    run(LegendaryAction(combatant="adult-red-dragon", action="Fiery Rays"))
+    encounters.retract(eid, [r.seq for r in arrival.records], reason="the dragon never came")
+    state = encounters.state(eid)
+    assert "adult-red-dragon" not in state.combatants
+    assert {"MonsterActionUsed", "UseSpent", "LegendaryActionUsed"} <= {c.type for c in state.conflicts}
