@@ -120,7 +120,7 @@ def _use_legendary_resistance(tx: Tx, cmd: UseLegendaryResistance) -> None:
 
 
 def _on_legendary(state: EncounterState, e: LegendaryActionUsed) -> EncounterState:
-    s = sheet(state, e.combatant)
+    s = sheets(state)[e.combatant]  # KeyError in a changed past: a conflict, not a crash
     once = any(a.name == e.action and a.once_per_turn for a in s.block.legendary_actions)
     return with_sheet(state, e.combatant, legendary_left=s.legendary_left - e.cost,
                       legendary_used=(*s.legendary_used, e.action) if once else s.legendary_used)

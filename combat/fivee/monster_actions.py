@@ -24,7 +24,7 @@ from combat.bestiary.model import BlockAction, MultiattackPart
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import choose_attack
 from combat.fivee.hitpoints import adjusted_damage, after_damage
-from combat.fivee.monsters import Faces, MonsterSheet, require_sheet, sheet, with_sheet
+from combat.fivee.monsters import Faces, MonsterSheet, require_sheet, sheet, sheets, with_sheet
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel import dice
 from combat.kernel.commands import Command
@@ -161,7 +161,7 @@ def extra_damage(tx: Tx, made: AttackMade, faces: Faces) -> None:
     rolled = max(0, tx.roll(notation, purpose="damage", roller=made.attacker, faces=faces).total)
     kind = attack.extra_damage_type or made.damage_type
     amount = adjusted_damage(target, rolled, kind)
-    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=kind, rolled=rolled, source=f"{made.attacker}: {attack.name}"))
+    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=kind, rolled=rolled, source=f"{tx.state.combatants[made.attacker].name}'s {attack.name} (extra damage)"))
     after_damage(tx, target.id, amount)
 
 
@@ -175,10 +175,12 @@ def attack_handler(inner):
         if s is None:
             return inner(tx, cmd)
         c = tx.state.combatants[cmd.attacker]
-        if s.multiattack_left and c.economy.attacks_left > 0 and not getattr(cmd, "readied", False):
+        reacting = getattr(cmd, "readied", False) or cmd.trigger() == "opportunity_attack"
+        if s.multiattack_left and c.economy.attacks_left > 0 and not reacting:
             cmd = _within_multiattack(c, s, cmd)
-        if cmd.attack is not None:
-            require_use(c, s, _block_attack_name(cmd.attack))
+        named = cmd.attack or (c.attacks[0].name if c.attacks else None)  # the shared rules' default: the first
+        if named is not None:
+            require_use(c, s, _block_attack_name(named))
         extra_faces = getattr(cmd, "extra_damage_faces", None)
         cmd = _extra_damage_later(c, s, cmd, extra_faces)
         start = len(tx.events)
@@ -246,7 +248,7 @@ def _consume(parts: tuple[MultiattackPart, ...], name: str) -> tuple[Multiattack
 
 
 def _multiattack(tx: Tx, cmd: Multiattack) -> None:
-    c = require_turn(tx, cmd.attacker)
+    require_turn(tx, cmd.attacker)
     c, s = require_sheet(tx, cmd.attacker)
     require_able(c, "attack")
     routines = s.block.multiattack.routines if s.block.multiattack else ()
@@ -343,7 +345,7 @@ def _on_monster_action(state: EncounterState, e: MonsterActionUsed) -> Encounter
 
 
 def _on_use_spent(state: EncounterState, e: UseSpent) -> EncounterState:
-    s = sheet(state, e.combatant)
+    s = sheets(state)[e.combatant]  # KeyError in a changed past: a conflict, not a crash
     entry = s.block.limited(e.action)
     if entry is not None and entry.recharge is not None:
         return with_sheet(state, e.combatant, spent=(*s.spent, entry.name))
@@ -351,7 +353,7 @@ def _on_use_spent(state: EncounterState, e: UseSpent) -> EncounterState:
 
 
 def _on_recharge(state: EncounterState, e: RechargeChecked) -> EncounterState:
-    s = sheet(state, e.combatant)
+    s = sheets(state)[e.combatant]  # KeyError in a changed past: a conflict, not a crash
     spent = tuple(n for n in s.spent if n != e.action) if e.regained else s.spent
     return with_sheet(state, e.combatant, spent=spent, recharge_due=tuple(n for n in s.recharge_due if n != e.action))
 
