@@ -105,6 +105,11 @@ def test_a_gm_plays_a_short_fight_and_a_player_and_an_overlay_follow(chromium, s
     assert "add combatant" not in buttons and "ruling" not in buttons and "damage" not in buttons
     form = player.open_command("attack")
     assert form.get_by_label("attacker (required)").locator("option").all_inner_texts() == ["aria"]
+    # What the player is typing survives the GM's moves arriving over the stream.
+    form.get_by_label("target (required)").fill("goblin")
+    gm.send("ruling", {"text (required)": "the goblin snarls"})
+    player.page.locator("section.history", has_text="the goblin snarls").wait_for()
+    assert form.get_by_label("target (required)").input_value() == "goblin"
     assert player.page.get_by_role("form", name="issue a token").count() == 0
     assert player.page.get_by_role("button", name="Undo").count() == 0
     player.shot("player-view")
