@@ -61,6 +61,11 @@ GLOSSARY: dict[str, str] = {
     "description": "what the combatant does, in words, for the log",
     "advantage": "reasons for Advantage the GM accepts",
     "disadvantage": "reasons for Disadvantage the GM accepts",
+    "attack": "which of the attacker's attacks, by name (left out: the first that fits)",
+    "feet": "distance in feet",
+    "amount": "a fixed number instead of rolling",
+    "leaves_reach_of": "foes whose reach the move leaves (each may take an opportunity attack)",
+    "readied": "the attack a readied action set up, taken with the reaction",
 }
 
 # Example values for a required field, by field name; other fields get one by their type.
