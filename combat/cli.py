@@ -669,6 +669,10 @@ def _print_table(state: EncounterState) -> None:
 
 cli.add_command(commands)  # the command reference lives in its own module
 
+from combat.cli_monsters import monsters  # noqa: E402  (it uses the helpers above)
+
+cli.add_command(monsters)
+
 
 def main() -> None:
     cli(prog_name="combat")
