@@ -107,14 +107,6 @@ def _package_of(ruleset: Ruleset) -> Any:
     return None
 
 
-def _wrapping(handler: Any) -> list[Any]:
-    """A handler and every handler it extends (followed through functools.wraps)."""
-    chain = [handler]
-    while hasattr(chain[-1], "__wrapped__"):
-        chain.append(chain[-1].__wrapped__)
-    return chain
-
-
 def _modules_section(title: str, package: Any, only: set[str] | None = None) -> list[str]:
     folder = Path(package.__file__).parent
     lines: list[str] = []
@@ -124,6 +116,23 @@ def _modules_section(title: str, package: Any, only: set[str] | None = None) -> 
             continue
         lines += ["", f"### {path.stem}", "", f"`{module}`", "", _docstring(path)]
     return ["", f"## {title}"] + lines if lines else []
+
+
+def _modules_of(handler: Any, seen: set[int] | None = None) -> set[str]:
+    """The modules a handler's code comes from: its own, and those of the handlers it wraps
+    (a shared rule a ruleset or the bestiary guards is still that rule)."""
+    seen = set() if seen is None else seen
+    if id(handler) in seen or not callable(handler):
+        return set()
+    seen.add(id(handler))
+    module = inspect.getmodule(handler)
+    found = {module.__name__} if module else set()
+    inner = [getattr(handler, "__wrapped__", None)] + [c.cell_contents for c in getattr(handler, "__closure__", None) or ()
+                                                       if inspect.isfunction(c.cell_contents)]
+    for wrapped in inner:
+        if wrapped is not None:
+            found |= _modules_of(wrapped, seen)
+    return found
 
 
 def ruleset_page(ruleset: Ruleset) -> str:
@@ -139,7 +148,7 @@ def ruleset_page(ruleset: Ruleset) -> str:
                   "| setting | default |", "|---|---|"]
         lines += [f"| `{k}` | `{json.dumps(v)}` |" for k, v in ruleset.defaults.items()]
     lines += _modules_section("The rules, module by module", package)
-    handled_in = {module.__name__ for h in ruleset.handlers.values() for f in _wrapping(h) if (module := inspect.getmodule(f))}
+    handled_in = set().union(*(_modules_of(h) for h in ruleset.handlers.values()))
     lines += _modules_section("Shared 5e rules it uses", combat.fivee, only=handled_in)
     return "\n".join(lines) + "\n"
 

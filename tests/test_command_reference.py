@@ -156,3 +156,13 @@ def test_the_service_serves_the_same_reference(client):  # noqa: F811
     assert client.get("/rulesets/nope/commands").status_code == 404
     unknown = client.get("/rulesets/srd-2024/commands/d10_attack")
     assert unknown.status_code == 404 and unknown.json()["error"] == "command/unknown"
+
+
+def test_over_http_a_wrong_field_is_refused_with_that_commands_fields(client):  # noqa: F811
+    """The same help when the command comes in a request body: 422, and attack's own fields."""
+    opened = client.post("/encounters", json={"ruleset": "srd-2024", "name": "Typo", "seed": 1}).json()
+    reply = client.post(f"/encounters/{opened['id']}/commands", headers={"Authorization": f"Bearer {opened['gm_token']}"},
+                        json={"command": {"type": "attack", "attacker": "aria", "targt": "goblin"}})
+    assert reply.status_code == 422 and "`targt`" in reply.json()["detail"]
+    assert reply.json()["allowed"].startswith("fields of attack: attacker (string, required)")
+    assert client.get(f"/encounters/{opened['id']}/events", headers={"Authorization": f"Bearer {opened['gm_token']}"}).json()[-1]["seq"] == 1

@@ -1,6 +1,7 @@
 """The "follow a fight" tutorial's curl session works as written against `combat serve`: its
 commands run in bash against a real server process, and every `# => ...` line it shows is
-what they print. And the README's test command is the one CI runs."""
+what they print; its Python follower reads the stream as the page says. And the README's
+test command is the one CI runs."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from combat.service.app import create_app
 from tests.doc_sessions import DOCS, assert_shows, need, run_bash, sh_block, shell_commands
-from tests.test_service_fixtures import free_port
+from tests.test_service_fixtures import LiveServer, free_port, open_fight, set_the_scene
 
 README = Path(__file__).parent.parent / "README.md"
 TUTORIAL = DOCS / "tutorials" / "follow-a-fight.md"
@@ -72,3 +74,20 @@ def test_the_readme_test_command_is_the_one_ci_runs():
     command = next(line for line in ci.splitlines() if line.startswith("python3 -m venv"))
     assert f"```sh\n{command}\n```" in README.read_text()
     assert "'.[test,postgres]'" in command
+
+
+def test_the_tutorials_python_follower_reads_the_stream_and_resumes(encounters):
+    """The page's `follow` as written: every event with the state after it, and from a seq on."""
+    code = re.search(r"## From Python.*?```python\n(.*?)```", TUTORIAL.read_text(), re.S).group(1)  # type: ignore[union-attr]
+    namespace: dict = {}
+    exec(compile(code, str(TUTORIAL), "exec"), namespace)
+    with LiveServer(create_app(encounters)) as live, httpx.Client(base_url=live.url) as http:
+        fight = set_the_scene(open_fight(http))
+        seen = []
+        for event, state in namespace["follow"](live.url, fight.id, fight.gm):
+            seen.append((event["seq"], event["type"], state["version"]))
+            if len(seen) == 3:
+                break
+        assert seen == [(1, "EncounterCreated", 1), (2, "CombatantAdded", 2), (3, "CombatantAdded", 3)]
+        resumed = next(namespace["follow"](live.url, fight.id, fight.gm, after=5))
+        assert resumed[0]["seq"] == 6

@@ -61,6 +61,11 @@ GLOSSARY: dict[str, str] = {
     "description": "what the combatant does, in words, for the log",
     "advantage": "reasons for Advantage the GM accepts",
     "disadvantage": "reasons for Disadvantage the GM accepts",
+    "attack": "which of the attacker's attacks, by name (left out: the first that fits)",
+    "feet": "distance in feet",
+    "amount": "a fixed number instead of rolling",
+    "leaves_reach_of": "foes whose reach the move leaves (each may take an opportunity attack)",
+    "readied": "the attack a readied action set up, taken with the reaction",
 }
 
 # Example values for a required field, by field name; other fields get one by their type.
@@ -71,7 +76,7 @@ _EXAMPLE_VALUES: dict[str, Any] = {
     "attackers": "goblins", "defenders": "party", "combatants": ["goblin-1"], "targets": ["goblin-1"],
     "listeners": ["lyra"], "instigators": ["goblin-1"], "order": ["aria", "lyra"],
     "ability": "dex", "damage_type": "slashing", "condition": "prone", "effect": "Bless", "spell": "Sleep",
-    "item": "potion of healing", "check": "Wisdom (Perception)", "what": "the bridge collapses",
+    "item": "potion of healing", "creature": "goblin warrior", "check": "Wisdom (Perception)", "what": "the bridge collapses",
     "text": "the goblins flee if their boss falls", "ruling": "allowed: she saw the trap",
     "cause": "moved out of reach", "description": "draws a dagger", "action": "dodge",
     "max_hp": 7, "ac": 15, "feet": 30, "dc": 13, "amount": 5, "bonus": 2, "x": 3, "y": 4, "needed": 12,
@@ -83,6 +88,13 @@ _EXAMPLE_OVERRIDES: dict[str, dict[str, Any]] = {
     "damage": {"amount": 6},
     "heal": {"amount": 4},
     "d10_damage": {"amount": 6},
+    # The bestiary's commands are a monster's: a dragon with a stat block's names.
+    "add_monster": {"creature": "goblin warrior", "count": 3, "side": "goblins"},
+    "multiattack": {"attacker": "dragon"},
+    "monster_action": {"combatant": "dragon", "action": "Frightful Presence"},
+    "recharge": {"combatant": "dragon", "action": "Fire Breath"},
+    "legendary_action": {"combatant": "dragon", "action": "Tail Attack", "target": "aria"},
+    "use_legendary_resistance": {"combatant": "dragon"},
     "declare_round_action": {"action": "melee", "targets": ["goblin-1"]},
     "d10_declare": {"action": "attack", "target": "goblin-1"},
     "apply_condition": {"condition": {"name": "prone", "source": "shove"}},
