@@ -48,14 +48,14 @@ def run(workdir: Path, events: int, repeat: int) -> dict[str, Any]:
         eid = store_fight(encounters, fight, snapshots=False)
         stored = encounters.log.recorder.select_events(eid)
         n = len(stored)
-        decoder = msgspec.json.Decoder(Recorded[AnyEvent])  # type: ignore[valid-type]
+        decoder = msgspec.json.Decoder(Recorded[AnyEvent])
 
         def floor() -> None:
             for s in encounters.log.recorder.select_events(eid):
                 decoder.decode(s.state)
 
         def ours() -> None:
-            history.replay(encounters.log.events.get(eid))
+            history.replay(encounters.log.recorded(eid))
 
         floor_s = best_of(repeat, floor)
         ours_s = best_of(repeat, ours)

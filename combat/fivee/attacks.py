@@ -11,14 +11,14 @@ from combat.kernel import dice
 from combat.fivee.actions import require_reaction, spend_check
 from combat.kernel.commands import Attack, OpportunityAttack
 from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, ConditionEnded
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
 from combat.kernel.state import Combatant, EncounterState
 from combat.fivee.turns import require_able, require_turn
 
-__all__ = ["COVER_AC", "roll_mode", "d20_notation", "choose_attack", "resolve_attack", "HANDLERS", "APPLIERS"]
+__all__ = ["COVER_AC", "roll_mode", "d20_notation", "choose_attack", "resolve_attack", "HANDLERS", "APPLIERS", "attack", "opportunity_attack"]
 
 # "Half +2 bonus to AC ... Three-Quarters +5 ... Total: can't be targeted directly"
 COVER_AC = {"none": 0, "half": 2, "three-quarters": 5}
@@ -140,7 +140,7 @@ def resolve_attack(
     return event
 
 
-def _attack(tx: Tx, cmd: Attack) -> None:
+def attack(tx: Tx, cmd: Attack) -> None:
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
     if cmd.cover == "total":
@@ -174,7 +174,7 @@ def _attack(tx: Tx, cmd: Attack) -> None:
     )
 
 
-def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
+def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
     # A spent reaction or an incapacitated attacker is the reason to give, not a missing opportunity.
@@ -221,5 +221,5 @@ def _on_attack(state: EncounterState, e: AttackMade) -> EncounterState:
     return msgspec.structs.replace(state, combatants=combatants, helps=helps, opportunities=opportunities)
 
 
-HANDLERS = {Attack: _attack, OpportunityAttack: _opportunity_attack}
-APPLIERS = {AttackMade: _on_attack}
+HANDLERS: dict[type, Handler] = {Attack: attack, OpportunityAttack: opportunity_attack}
+APPLIERS: dict[type, Applier] = {AttackMade: _on_attack}

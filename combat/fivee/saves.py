@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from combat.fivee.attacks import d20_notation
 from combat.kernel.commands import SavingThrow
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import SaveMade
 
@@ -25,5 +25,5 @@ def _saving_throw(tx: Tx, cmd: SavingThrow) -> None:
     saving_throw(tx, cmd.combatant, cmd.ability, cmd.dc, cmd.bonus, cmd.roll_mode, cmd.faces, cmd.reason)
 
 
-HANDLERS = {SavingThrow: _saving_throw}
-APPLIERS = {SaveMade: lambda state, e: state}
+HANDLERS: dict[type, Handler] = {SavingThrow: _saving_throw}
+APPLIERS: dict[type, Applier] = {SaveMade: lambda state, e: state}

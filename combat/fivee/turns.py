@@ -8,7 +8,7 @@ import msgspec
 
 from combat.kernel.commands import EndCombat, EndTurn
 from combat.fivee.conditions import INCAPACITATING, expire_conditions, speed_of
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.encounter import ENCOUNTER, defeat_reason
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatEnded, RoundEnded, RoundStarted, TurnEnded, TurnStarted
@@ -24,6 +24,9 @@ __all__ = [
     "end_fight_if_decided",
     "HANDLERS",
     "APPLIERS",
+    "on_round_started",
+    "on_turn_started",
+    "on_turn_ended",
 ]
 
 OrderFn = Callable[[EncounterState, bool], list[str]]
@@ -125,11 +128,11 @@ def end_turn_handler(order: OrderFn, new_round: Callable[[Tx], None] | None = No
     return _end_turn
 
 
-def _on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
+def on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
     return msgspec.structs.replace(state, round=e.round)
 
 
-def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
+def on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     c = state.combatants[e.combatant]
     # A creature regains its reaction at the start of its turn; Dodge and a readied
     # action last until then; its Help expires.
@@ -139,15 +142,15 @@ def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     return msgspec.structs.replace(state, turn=e.combatant, helps=helps)
 
 
-def _on_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
+def on_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
     return msgspec.structs.replace(state, turn=None, opportunities=())
 
 
-HANDLERS = {EndCombat: ENCOUNTER.handlers[EndCombat]}
-APPLIERS = {
-    RoundStarted: _on_round_started,
+HANDLERS: dict[type, Handler] = {EndCombat: ENCOUNTER.handlers[EndCombat]}
+APPLIERS: dict[type, Applier] = {
+    RoundStarted: on_round_started,
     RoundEnded: lambda state, e: state,
-    TurnStarted: _on_turn_started,
-    TurnEnded: _on_turn_ended,
+    TurnStarted: on_turn_started,
+    TurnEnded: on_turn_ended,
     CombatEnded: ENCOUNTER.appliers[CombatEnded],
 }

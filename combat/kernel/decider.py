@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -22,7 +22,7 @@ from combat.kernel.events import EVENT_TYPES, DiceRolled, Event, PhaseChanged
 from combat.kernel.phases import PhaseTable
 from combat.kernel.state import Combatant, EncounterState, NoRules
 
-__all__ = ["Rules", "assemble", "Ruleset", "Tx", "decide", "evolve", "fold"]
+__all__ = ["Handler", "Applier", "Check", "Narrate", "Rules", "assemble", "merged", "Ruleset", "Tx", "decide", "evolve", "fold"]
 
 Handler = Callable[["Tx", Any], None]
 Applier = Callable[[EncounterState, Any], EncounterState]
@@ -44,16 +44,28 @@ class Rules:
     narration: Mapping[type[Event], Narrate] = field(default_factory=dict)
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def merged(*tables: Mapping[K, V]) -> dict[K, V]:
+    """One table from several, in order: a later table's entry replaces an earlier one."""
+    joined: dict[K, V] = {}
+    for table in tables:
+        joined.update(table)
+    return joined
+
+
 def assemble(*parts: Rules) -> Rules:
     """The bundles joined in order. A later bundle's entry for a command or event type
     replaces an earlier one: a ruleset changes a shared rule by listing the shared bundle
     first and its own after it, and a reader finds the rule that wins in the last bundle
     that names the type."""
     return Rules(
-        handlers={k: v for part in parts for k, v in part.handlers.items()},
-        appliers={k: v for part in parts for k, v in part.appliers.items()},
-        checks={k: v for part in parts for k, v in part.checks.items()},
-        narration={k: v for part in parts for k, v in part.narration.items()},
+        handlers=merged(*(part.handlers for part in parts)),
+        appliers=merged(*(part.appliers for part in parts)),
+        checks=merged(*(part.checks for part in parts)),
+        narration=merged(*(part.narration for part in parts)),
     )
 
 

@@ -123,7 +123,7 @@ def roll(notation: str, *, faces: Sequence[int] | None = None, rng: random.Rando
         raise ValueError("roll needs entered faces or a generator")
     with _lock:
         saved = _d20_expression.random
-        _d20_expression.random = source  # type: ignore[assignment]
+        _d20_expression.random = source
         try:
             result = _parser.roll(notation)
             total = int(result.total)  # evaluated lazily: a division by zero surfaces here

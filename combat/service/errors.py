@@ -33,6 +33,7 @@ from litestar.openapi import ResponseSpec
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from combat.app.catalog import ALL_COMMAND_TYPES
+from combat.kernel.commands import trigger_of
 from combat.kernel.errors import RuleError
 from combat.service.logging import annotate, log
 from combat.service.messages import ErrorBody
@@ -82,7 +83,7 @@ def _on_rule_error(request: Request, exc: RuleError) -> Response[ErrorBody]:
     return _reply(request, status_for(exc), exc.code, exc.message, _HTTP_ALLOWED.get(exc.code, exc.allowed))
 
 
-_COMMAND_TYPES = ", ".join(c.__struct_config__.tag for c in ALL_COMMAND_TYPES)
+_COMMAND_TYPES = ", ".join(trigger_of(c) for c in ALL_COMMAND_TYPES)
 
 
 def _on_validation(request: Request, exc: ValidationException) -> Response[ErrorBody]:

@@ -36,6 +36,8 @@ Where the text is silent, this is what the engine does (also in the README):
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections.abc import Callable
 
 from combat.fivee import actions, attacks, concentration, conditions, hitpoints, saves, setup, turns
@@ -48,7 +50,7 @@ from combat.kernel.commands import (
     TakeAction,
     UseReaction,
 )
-from combat.kernel.decider import Ruleset
+from combat.kernel.decider import Ruleset, Applier, Handler, merged
 from combat.kernel.events import TurnStarted
 from combat.fivee.initiative import turn_order
 from combat.kernel.phases import PhaseTable, Step
@@ -128,7 +130,7 @@ DEFAULTS = {
 }
 
 # What each turn command asks of a participant who may still be surprised: (who, what it does).
-_SURPRISE_GUARDS: dict[type, Callable[[object], tuple[str, str]]] = {
+_SURPRISE_GUARDS: dict[type, Callable[[Any], tuple[str, str]]] = {
     Move: lambda c: (c.combatant, "move"),
     movement.StandUp: lambda c: (c.combatant, "move"),
     TakeAction: lambda c: (c.combatant, "bonus" if c.bonus_action else "act"),
@@ -144,17 +146,10 @@ _SURPRISE_GUARDS: dict[type, Callable[[object], tuple[str, str]]] = {
 }
 
 
-def _merge(*tables: dict) -> dict:
-    merged: dict = {}
-    for t in tables:
-        merged.update(t)
-    return merged
-
-
 def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     """'Until the beginning of your next turn' (Press the Attack), 'until the start of your
     next turn' (Sprint): both end as the presser's or sprinter's turn starts."""
-    state = turns.APPLIERS[TurnStarted](state, e)
+    state = turns.on_turn_started(state, e)
     notes = state.rules
     if not any(p.attacker == e.combatant for p in notes.presses) and e.combatant not in notes.sprinting:
         return state
@@ -167,7 +162,7 @@ def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
 
 _OWN = (scene, initiative, surprise, world_actions, movement, a5e_actions, sprint, maneuvers)
 
-_UNGUARDED = _merge(
+_UNGUARDED = merged(
     setup.HANDLERS,
     turns.HANDLERS,
     actions.HANDLERS,
@@ -180,11 +175,11 @@ _UNGUARDED = _merge(
     a5e_attacks.HANDLERS,
     rounds.HANDLERS,
 )
-HANDLERS = {
+HANDLERS: dict[type, Handler] = {
     kind: surprise.guarded(handler, _SURPRISE_GUARDS[kind]) if kind in _SURPRISE_GUARDS else handler
     for kind, handler in _UNGUARDED.items()
 }
-APPLIERS = _merge(
+APPLIERS: dict[type, Applier] = merged(
     setup.APPLIERS,
     shared_initiative.APPLIERS,
     turns.APPLIERS,
@@ -252,7 +247,7 @@ RULESET = Ruleset(
     events=EVENTS,
     commands=COMMANDS,
     checks=consistency.CHECKS,
-    narration=_merge(*(m.NARRATION for m in _OWN)),
+    narration=merged(*(m.NARRATION for m in _OWN)),
     state_type=A5eTable,
     state_key="a5e",
 )

@@ -18,12 +18,12 @@ from collections.abc import Callable
 from typing import Any
 
 from combat.kernel.commands import Command, EndTurn, Faces, MarkSurprised
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SurpriseMarked
 from combat.rulesets.a5e.initiative import normalize_check
 from combat.rulesets.a5e.table import MadeCheck
-from combat.fivee.setup import HANDLERS as SETUP_HANDLERS
+from combat.fivee.setup import mark_surprised
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 
 __all__ = [
@@ -120,7 +120,7 @@ def _mark(tx: Tx, cmd: MarkSurprised) -> None:
     if cmd.surprised and tx.state.rules.sudden:
         raise RuleError("surprise/sudden-action", "in a sudden action no one is surprised",
                         allowed="mark_surprised with surprised: false")
-    SETUP_HANDLERS[MarkSurprised](tx, cmd)
+    mark_surprised(tx, cmd)
 
 
 _WHY = {
@@ -179,13 +179,13 @@ def _checked(n, e: SurpriseCheckMade) -> str:
     return text + f" vs {e.dc} - " + ("aware" if e.aware else "unaware")
 
 
-HANDLERS = {SurpriseCheck: _check, DeclareSuddenAction: _sudden, MarkSurprised: _mark}
-APPLIERS = {
+HANDLERS: dict[type, Handler] = {SurpriseCheck: _check, DeclareSuddenAction: _sudden, MarkSurprised: _mark}
+APPLIERS: dict[type, Applier] = {
     SurpriseCheckMade: _on_checked,
     SuddenActionDeclared: lambda state, e: with_rules(state, sudden=e.instigators),
     SurpriseEnded: lambda state, e: with_combatant(state, e.combatant, surprised=False),
 }
-NARRATION = {
+NARRATION: dict[type, Narrate] = {
     SurpriseCheckMade: _checked,
     SuddenActionDeclared: lambda n, e: f"Sudden action: {', '.join(n.name(c) for c in e.instigators)} strike first "
     "and roll initiative with advantage",

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from combat.fivee import actions, attacks, concentration, conditions, consistency, hitpoints, initiative, saves, setup, turns
 from combat.kernel.commands import EndTurn
-from combat.kernel.decider import Ruleset, Tx
+from combat.kernel.decider import Ruleset, Tx, Applier, Handler, merged
 from combat.fivee.initiative import turn_order, unresolved_ties, units
 from combat.kernel.phases import PhaseTable, Step
 
@@ -88,14 +88,7 @@ def flow(tx: Tx) -> None:
     turns.end_fight_if_decided(tx)
 
 
-def _merge(*tables: dict) -> dict:
-    merged: dict = {}
-    for table in tables:
-        merged.update(table)
-    return merged
-
-
-HANDLERS = _merge(
+HANDLERS: dict[type, Handler] = merged(
     setup.HANDLERS,
     initiative.HANDLERS,
     turns.HANDLERS,
@@ -107,7 +100,7 @@ HANDLERS = _merge(
     concentration.HANDLERS,
     saves.HANDLERS,
 )
-APPLIERS = _merge(
+APPLIERS: dict[type, Applier] = merged(
     setup.APPLIERS,
     initiative.APPLIERS,
     turns.APPLIERS,

@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping
 from combat.fivee import actions as shared_actions
 from combat.fivee import turns
 from combat.kernel.commands import ApplyCondition, Attack, BonusAction, EndTurn, TakeAction
-from combat.kernel.decider import Ruleset, Tx
+from combat.kernel.decider import Ruleset, Tx, Applier, Narrate
 from combat.kernel.events import ActionTaken, AttackMade, BonusActionTaken, ReactionTaken, TurnStarted
 from combat.fivee.initiative import unresolved_ties
 from combat.kernel.phases import PhaseTable, Step
@@ -147,7 +147,7 @@ BONUS_ACTION_OK = frozenset({"dash", "disengage", "hide", "utilize"})
 
 
 def _take_action(tx: Tx, cmd: TakeAction) -> None:
-    shared_actions.HANDLERS[TakeAction](tx, cmd, bonus_ok=BONUS_ACTION_OK)
+    shared_actions.take_action(tx, cmd, bonus_ok=BONUS_ACTION_OK)
 
 
 HANDLERS: dict = {
@@ -181,7 +181,7 @@ _RUN_UP_ENDS = {
     TurnStarted: lambda state, e: with_rules(state, run_up=None),
 }
 
-APPLIERS = _with_after(
+APPLIERS: dict[type, Applier] = _with_after(
     {
         **srd2024.APPLIERS,
         **traits.APPLIERS,
@@ -223,7 +223,7 @@ COMMANDS = (
     mounts.Dismount,
     mounts.SaveToStayMounted,
 )
-NARRATION = {k: v for m in _MODULES for k, v in getattr(m, "NARRATION", {}).items()}
+NARRATION: dict[type, Narrate] = {k: v for m in _MODULES for k, v in getattr(m, "NARRATION", {}).items()}
 
 RULESET = Ruleset(
     id="srd-2024-variant",

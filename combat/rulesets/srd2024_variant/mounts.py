@@ -37,7 +37,7 @@ from combat.fivee import initiative as shared_initiative
 from combat.fivee.actions import spend_check
 from combat.kernel.commands import ApplyCondition, Command, EndTurn, Faces, RollInitiative, TakeAction
 from combat.fivee.conditions import is_incapacitated, speed_of
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ActionTaken, ConditionApplied, ConditionEnded, ConditionSpec, Event, InitiativeSet, TurnStarted
 from combat.fivee.saves import saving_throw
@@ -329,7 +329,7 @@ def sync_initiative(tx: Tx) -> None:
 
 
 def _roll_initiative(tx: Tx, cmd: RollInitiative) -> None:
-    roll = shared_initiative.HANDLERS[RollInitiative]
+    roll = shared_initiative.roll_initiative
     if cmd.combatant is not None:
         c = tx.combatant(cmd.combatant)
         if is_controlled_mount(tx.state, c.id) and c.initiative is None:
@@ -465,13 +465,13 @@ def _refresh_controlled_mounts(state: EncounterState, e: TurnStarted) -> Encount
     return state
 
 
-HANDLERS = {
+HANDLERS: dict[type, Handler] = {
     Mount: _mount,
     Dismount: _dismount,
     SaveToStayMounted: _save_to_stay,
     RollInitiative: _roll_initiative,
 }
-APPLIERS = {
+APPLIERS: dict[type, Applier] = {
     Mounted: _on_mounted,
     Dismounted: _on_dismounted,
     UnseatSaveRequired: lambda s, e: with_rules(s, falls_pending=s.rules.falls_pending + (e.rider,)),
@@ -479,7 +479,7 @@ APPLIERS = {
     Carried: _on_carried,
 }
 AFTER = {TurnStarted: _refresh_controlled_mounts}
-NARRATION = {
+NARRATION: dict[type, Narrate] = {
     Mounted: lambda n, e: f"{n.name(e.rider)} mounts {n.name(e.mount)}"
     + (" and takes control of it" if e.controlled else " (it acts on its own)")
     + (f", spending {e.cost} ft of movement" if e.cost else ""),

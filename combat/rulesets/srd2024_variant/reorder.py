@@ -21,7 +21,7 @@ import msgspec
 
 from combat.fivee import turns
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.fivee.initiative import units, unresolved_ties
@@ -292,7 +292,7 @@ def _on_passed(state: EncounterState, e: SwapPassed) -> EncounterState:
     return with_rules(state, reorder_queue=tuple(q for q in state.rules.reorder_queue if q != e.combatant))
 
 
-APPLIERS = {
+APPLIERS: dict[type, Applier] = {
     ReorderOpened: lambda s, e: with_rules(s, reorder_queue=e.queue, swap_proposal=None),
     SwapProposed: lambda s, e: with_rules(s, swap_proposal=(e.proposer, e.asked)),
     SwapAnswered: _on_answered,
@@ -301,7 +301,7 @@ APPLIERS = {
     ReorderEnded: lambda s, e: with_rules(s, reorder_queue=(), swap_proposal=None),
 }
 
-NARRATION = {
+NARRATION: dict[type, Narrate] = {
     ReorderOpened: lambda n, e: "Initiative reorder: "
     + (f"{', '.join(n.name(c) for c in e.queue)} may propose a swap, in that order" if e.queue else "no player may propose a swap"),
     SwapProposed: lambda n, e: f"{n.name(e.proposer)} proposes to swap places with {n.name(e.asked)}",

@@ -31,7 +31,7 @@ from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import COVER_AC, resolve_attack
 from combat.kernel.commands import Attack, Command, Cover, Faces
 from combat.fivee.conditions import is_incapacitated
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.fivee.saves import saving_throw
@@ -332,15 +332,15 @@ def _on_escape(state: EncounterState, e: EscapeAttempted) -> EncounterState:
     return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, action=False))
 
 
-HANDLERS = {UnarmedStrike: _unarmed, EscapeGrapple: _escape, ReleaseGrapple: _release}
-APPLIERS = {
+HANDLERS: dict[type, Handler] = {UnarmedStrike: _unarmed, EscapeGrapple: _escape, ReleaseGrapple: _release}
+APPLIERS: dict[type, Applier] = {
     UnarmedStrikeMade: _on_strike,
     GrappleStarted: _on_grapple_started,
     GrappleEnded: _on_grapple_ended,
     Shoved: lambda s, e: s,
     EscapeAttempted: _on_escape,
 }
-NARRATION = {
+NARRATION: dict[type, Narrate] = {
     UnarmedStrikeMade: lambda n, e: f"{n.name(e.attacker)} tries to {e.option} {n.name(e.target)} "
     f"(DC {e.dc} Constitution save): {'resisted' if e.saved else 'it works'}",
     GrappleStarted: lambda n, e: f"{n.name(e.grappler)} grapples {n.name(e.target)} (escape DC {e.dc})",
