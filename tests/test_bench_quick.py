@@ -36,4 +36,4 @@ def test_the_quick_benchmark_reports_every_section_with_numbers_and_a_verdict_on
     for section in ("replay", "commands", "loading", "service", "folding"):
         assert isinstance(result[section]["met"], bool) and result[section]["target"]
     assert result["machine"]["usable_cpus"] >= 1
-    assert "1. replay" in report.text(result) and "7. fold the declared-d10 demo" in report.text(result) and '"commands"' in report.to_json(result)
+    assert "1. replay" in report.text(result) and "8. fold the declared-d10 demo" in report.text(result) and '"commands"' in report.to_json(result)

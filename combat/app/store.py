@@ -22,14 +22,13 @@ from eventsourcing.persistence import ApplicationRecorder, EventStore, Integrity
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
 
 from combat.app.catalog import AnyEvent
+from combat.app.paths import DB_ENV, DEFAULT_DB
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
 from combat.rulesets import get_ruleset
 
 __all__ = ["Recorded", "Snapshot", "TOPICS", "STALE_SNAPSHOT_TOPICS", "MsgspecMapper", "EventLog", "DEFAULT_DB", "DB_ENV", "store_env"]
 
-DEFAULT_DB = "combat.db"
-DB_ENV = "COMBAT_DB"
 
 
 S = TypeVar("S")

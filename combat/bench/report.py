@@ -79,6 +79,16 @@ def _memory(r: dict[str, Any]) -> list[Row]:
     ]
 
 
+def _startup(r: dict[str, Any]) -> list[Row]:
+    floor = f"python -c pass {_ms(r['bare_python_ms'])}"
+    return [
+        ("7. combat --help", _ms(r["help_ms"]), floor, f"{r['ratio_help']:.1f}x",
+         f"<= {r['targets']['help']:.0f}x: {_met(r['ratio_help'] <= r['targets']['help'])}"),
+        ("   combat do (one attack)", _ms(r["do_ms"]), floor, f"{r['ratio_do']:.1f}x",
+         f"<= {r['targets']['do']:.0f}x: {_met(r['ratio_do'] <= r['targets']['do'])}"),
+    ]
+
+
 def _folding(r: dict[str, Any]) -> list[Row]:
     out: list[Row] = []
     peer = r["us_per_event"]["srd-2024"]
@@ -86,14 +96,15 @@ def _folding(r: dict[str, Any]) -> list[Row]:
         if ruleset == "srd-2024":
             continue
         target = f"<= 2x: {_met(r['ratio_to_srd_2024'][ruleset] <= 2)}" if ruleset in ("declared-d10", "segments-1e") else ""
-        out.append((f"7. fold the {ruleset} demo ({r['events'][ruleset]} events)", f"{us:.2f} us/event",
+        out.append((f"8. fold the {ruleset} demo ({r['events'][ruleset]} events)", f"{us:.2f} us/event",
                     f"srd-2024 demo {peer:.2f} us/event", f"{r['ratio_to_srd_2024'][ruleset]:.2f}x", target))
     return out
 
 
 def rows(result: dict[str, Any]) -> list[Row]:
     return [*_replay(result["replay"]), *_commands(result["commands"]), *_loading(result["loading"]),
-            *_service(result["service"], result["lag"]), *_memory(result["memory"]), *_folding(result["folding"])]
+            *_service(result["service"], result["lag"]), *_memory(result["memory"]), *_startup(result["startup"]),
+            *_folding(result["folding"])]
 
 
 def text(result: dict[str, Any]) -> str:
