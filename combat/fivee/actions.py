@@ -28,7 +28,7 @@ from combat.kernel.events import (
 from combat.kernel.state import Combatant, EncounterState, Help, with_combatant
 from combat.fivee.turns import require_able, require_turn
 
-__all__ = ["SRD_ACTIONS", "spend_check", "require_reaction", "HANDLERS", "APPLIERS", "ACTION_EFFECTS", "take_action"]
+__all__ = ["SRD_ACTIONS", "spend_check", "require_reaction", "HANDLERS", "APPLIERS", "ACTION_EFFECTS", "take_action", "bonus_action"]
 
 HIDDEN = ConditionSpec(name="invisible", source="hide")
 HIDE_DC = 15
@@ -144,7 +144,7 @@ def _follow_up(tx: Tx, c: Combatant, action: str, cmd: TakeAction) -> None:
         raise RuleError("dice/unused-faces", f"{action} rolls no dice", allowed="no faces")
 
 
-def _bonus_action(tx: Tx, cmd: BonusAction) -> None:
+def bonus_action(tx: Tx, cmd: BonusAction) -> None:
     c = require_turn(tx, cmd.combatant)
     require_able(c, "act")
     spend_check(c, "bonus_action", "its bonus action")
@@ -208,7 +208,7 @@ def _on_reaction(state: EncounterState, e: ReactionTaken) -> EncounterState:
 HANDLERS: dict[type, Handler] = {
     Move: _move,
     TakeAction: take_action,
-    BonusAction: _bonus_action,
+    BonusAction: bonus_action,
     InteractWithObject: _interact,
     UseReaction: _reaction,
 }

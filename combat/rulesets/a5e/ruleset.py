@@ -50,7 +50,7 @@ from combat.kernel.commands import (
     TakeAction,
     UseReaction,
 )
-from combat.kernel.decider import Ruleset, Applier, Handler, merged
+from combat.kernel.decider import Applier, Handler, Rules, Ruleset, merged
 from combat.kernel.events import TurnStarted
 from combat.fivee.initiative import turn_order
 from combat.kernel.phases import PhaseTable, Step
@@ -162,7 +162,7 @@ def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
 
 _OWN = (scene, initiative, surprise, world_actions, movement, a5e_actions, sprint, maneuvers)
 
-_UNGUARDED = merged(
+HANDLERS: dict[type, Handler] = merged(
     setup.HANDLERS,
     turns.HANDLERS,
     actions.HANDLERS,
@@ -175,10 +175,6 @@ _UNGUARDED = merged(
     a5e_attacks.HANDLERS,
     rounds.HANDLERS,
 )
-HANDLERS: dict[type, Handler] = {
-    kind: surprise.guarded(handler, _SURPRISE_GUARDS[kind]) if kind in _SURPRISE_GUARDS else handler
-    for kind, handler in _UNGUARDED.items()
-}
 APPLIERS: dict[type, Applier] = merged(
     setup.APPLIERS,
     shared_initiative.APPLIERS,
@@ -232,22 +228,25 @@ COMMANDS = (
     a5e_attacks.MakeAttack,
 )
 
-RULESET = Ruleset(
+RULESET = Ruleset.of(
+    Rules(
+        handlers=HANDLERS,
+        appliers=APPLIERS,
+        checks=consistency.CHECKS,
+        narration=merged(*(m.NARRATION for m in _OWN)),
+        guards={kind: (surprise.not_surprised(who),) for kind, who in _SURPRISE_GUARDS.items()},
+    ),
     id="a5e",
     title="Level Up A5E: Turn-Based Action",
     summary="Set the scene, surprise by ability checks, initiative by ability check (surprise checks reused, "
     "ties rolled off on d20); world actions with recharge at the start of every round; Press the Attack, "
     "Fall Back, Sprint, Tumble, flanking and attacks from above.",
     phases=PHASES,
-    handlers=HANDLERS,
-    appliers=APPLIERS,
     turn_order=turn_order,
     flow=rounds.flow,
     defaults=DEFAULTS,
     events=EVENTS,
     commands=COMMANDS,
-    checks=consistency.CHECKS,
-    narration=merged(*(m.NARRATION for m in _OWN)),
     state_type=A5eTable,
     state_key="a5e",
 )

@@ -8,8 +8,9 @@ and are unable to use a reaction until after their first turn."
 launches an attack while others' guards are down. In this case, no one is surprised, but the
 Narrator may allow the instigating creature or party to roll initiative with advantage."
 
-A surprised participant stays `surprised` until its first turn ends; `guarded` wraps a
-command's handler so that moving, acting or reacting before then is rejected with the reason.
+A surprised participant stays `surprised` until its first turn ends; `not_surprised` is the
+guard the ruleset puts in front of a command's rule so that moving, acting or reacting before
+then is rejected with the reason.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from combat.kernel.commands import Command, EndTurn, Faces, MarkSurprised
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Applier, Guard, Handler, Narrate, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SurpriseMarked
 from combat.rulesets.a5e.initiative import normalize_check
@@ -34,7 +35,7 @@ __all__ = [
     "SurpriseEnded",
     "held_back",
     "require_not_surprised",
-    "guarded",
+    "not_surprised",
     "end_surprise",
     "HANDLERS",
     "APPLIERS",
@@ -150,15 +151,14 @@ def require_not_surprised(tx: Tx, cid: str, doing: str) -> None:
                     allowed="free actions, or end_turn" if doing != "react" else "wait until its first turn is over")
 
 
-def guarded(handler: Callable[[Tx, Any], None], who: Callable[[Any], tuple[str, str]]):
-    """The handler, refusing first what a surprised participant may not do yet."""
+def not_surprised(who: Callable[[Any], tuple[str, str]]) -> Guard:
+    """A guard for a command's rule: refuse first what a surprised participant may not do yet.
+    `who(command)` says who acts and what it does ("move", "act", "bonus", "react")."""
 
-    def run(tx: Tx, cmd: Any) -> None:
-        cid, doing = who(cmd)
-        require_not_surprised(tx, cid, doing)
-        handler(tx, cmd)
+    def guard(tx: Tx, cmd: Any) -> None:
+        require_not_surprised(tx, *who(cmd))
 
-    return run
+    return guard
 
 
 def end_surprise(tx: Tx, cmd: EndTurn) -> None:

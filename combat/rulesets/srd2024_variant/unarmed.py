@@ -53,7 +53,8 @@ __all__ = [
     "EscapeAttempted",
     "grapple_dc",
     "grappled_disadvantage",
-    "attack_handler",
+    "with_grapple_disadvantage",
+    "unarmed_strike",
     "end_broken_grapples",
     "HANDLERS",
     "APPLIERS",
@@ -142,14 +143,11 @@ def grappled_disadvantage(state: EncounterState, attacker: str, target: str) -> 
     return ()
 
 
-def attack_handler(base):
-    """The shared Attack, with the grappled creature's Disadvantage against anyone else."""
-
-    def _attack(tx: Tx, cmd: Attack) -> None:
-        extra = grappled_disadvantage(tx.state, cmd.attacker, cmd.target)
-        base(tx, msgspec.structs.replace(cmd, disadvantage=cmd.disadvantage + extra) if extra else cmd)
-
-    return _attack
+def with_grapple_disadvantage(state: EncounterState, cmd: Attack) -> Attack:
+    """The attack as the shared rule should roll it: with the grappled creature's
+    Disadvantage against anyone but its grappler."""
+    extra = grappled_disadvantage(state, cmd.attacker, cmd.target)
+    return msgspec.structs.replace(cmd, disadvantage=cmd.disadvantage + extra) if extra else cmd
 
 
 def _economy_for_strike(tx: Tx, attacker: Combatant, target: Combatant, opportunity: bool) -> str:
@@ -170,7 +168,7 @@ def _economy_for_strike(tx: Tx, attacker: Combatant, target: Combatant, opportun
     return "action"
 
 
-def _unarmed(tx: Tx, cmd: UnarmedStrike) -> None:
+def unarmed_strike(tx: Tx, cmd: UnarmedStrike) -> None:
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
     if cmd.cover == "total":
@@ -332,7 +330,7 @@ def _on_escape(state: EncounterState, e: EscapeAttempted) -> EncounterState:
     return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, action=False))
 
 
-HANDLERS: dict[type, Handler] = {UnarmedStrike: _unarmed, EscapeGrapple: _escape, ReleaseGrapple: _release}
+HANDLERS: dict[type, Handler] = {UnarmedStrike: unarmed_strike, EscapeGrapple: _escape, ReleaseGrapple: _release}
 APPLIERS: dict[type, Applier] = {
     UnarmedStrikeMade: _on_strike,
     GrappleStarted: _on_grapple_started,
