@@ -50,6 +50,7 @@ from combat.kernel.commands import (
     TakeAction,
     UseReaction,
 )
+from combat.fivee.stat_blocks import with_stat_blocks
 from combat.kernel.decider import Applier, Handler, Rules, Ruleset, merged
 from combat.kernel.events import TurnStarted
 from combat.fivee.initiative import turn_order
@@ -228,7 +229,7 @@ COMMANDS = (
     a5e_attacks.MakeAttack,
 )
 
-RULESET = Ruleset.of(
+RULESET = with_stat_blocks(Ruleset.of(
     Rules(
         handlers=HANDLERS,
         appliers=APPLIERS,
@@ -249,4 +250,4 @@ RULESET = Ruleset.of(
     commands=COMMANDS,
     state_type=A5eTable,
     state_key="a5e",
-)
+))

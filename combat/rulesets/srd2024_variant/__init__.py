@@ -42,6 +42,7 @@ from combat.fivee import attacks as shared_attacks
 from combat.fivee import conditions as shared_conditions
 from combat.fivee import turns
 from combat.kernel.commands import ApplyCondition, Attack, BonusAction, EndTurn, TakeAction
+from combat.fivee.stat_blocks import with_stat_blocks
 from combat.kernel.decider import Applier, Guard, Narrate, Rules, Ruleset, Tx, assemble
 from combat.kernel.events import ActionTaken, AttackMade, BonusActionTaken, ReactionTaken, TurnStarted
 from combat.fivee.initiative import unresolved_ties
@@ -233,7 +234,7 @@ COMMANDS = (
 )
 NARRATION: dict[type, Narrate] = {k: v for m in _MODULES for k, v in getattr(m, "NARRATION", {}).items()}
 
-RULESET = Ruleset.of(
+RULESET = with_stat_blocks(Ruleset.of(
     Rules(handlers=HANDLERS, appliers=APPLIERS, checks=consistency.CHECKS, narration=NARRATION, guards=GUARDS, after=AFTER),
     id="srd-2024-variant",
     title="5e 2024 with the table's variants",
@@ -248,4 +249,4 @@ RULESET = Ruleset.of(
     commands=COMMANDS,
     state_type=SrdVariantState,
     state_key="srd_variant",
-)
+))
