@@ -22,7 +22,7 @@ from combat.fivee.monster_actions import extra_damage
 from combat.fivee.monsters import Faces, monsters_of, require_sheet, sheet, sheets, with_monsters, with_sheet
 from combat.fivee.turns import require_able
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SaveMade, TurnEnded, TurnStarted
 from combat.kernel.state import EncounterState, Economy
@@ -100,7 +100,7 @@ def _legendary_action(tx: Tx, cmd: LegendaryAction) -> None:
     if cmd.target is not None:
         made = resolve_attack(tx, c, tx.combatant(cmd.target), choose_attack(c, chosen.attack), advantage=cmd.advantage,
                               disadvantage=cmd.disadvantage, faces=cmd.faces, damage_faces=cmd.damage_faces, uses="none")
-        extra_damage(tx, made, cmd.extra_damage_faces)
+        extra_damage(tx, made, cmd.extra_damage_faces)  # type: ignore[arg-type]  # resolve_attack also returns AttackRolled, when the damage is rolled later
 
 
 def _use_legendary_resistance(tx: Tx, cmd: UseLegendaryResistance) -> None:
@@ -156,7 +156,7 @@ APPLIERS: dict[type, Applier] = {LegendaryActionUsed: _on_legendary, LegendaryRe
 AFTER: dict[type, Applier] = {SaveMade: _after_save, TurnStarted: _after_turn_started, TurnEnded: _after_turn_ended}
 EVENTS = tuple(APPLIERS)
 COMMANDS = tuple(HANDLERS)
-NARRATION = {
+NARRATION: dict[type, Narrate] = {
     LegendaryActionUsed: lambda n, e: f"{n.name(e.combatant)} takes a legendary action after {n.name(e.after_turn_of)}'s turn: {e.action} (costs {e.cost})",
     LegendaryResistanceUsed: lambda n, e: f"{n.name(e.combatant)} uses Legendary Resistance: the DC {e.dc} {e.ability} save succeeds instead ({e.left} left)",
 }

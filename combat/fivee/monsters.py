@@ -19,7 +19,7 @@ from combat.bestiary import library, validate
 from combat.bestiary.model import MultiattackPart, StatBlock
 from combat.fivee.setup import validate_spec
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, CombatantAdded, CombatantSpec, Event
 from combat.kernel.state import Combatant, EncounterState, with_rules
@@ -239,6 +239,6 @@ HANDLERS: dict[type, Handler] = {AddMonster: _add_monster}
 APPLIERS: dict[type, Applier] = {StatBlockAttached: _on_attached}
 EVENTS = tuple(APPLIERS)
 COMMANDS = tuple(HANDLERS)
-NARRATION = {
+NARRATION: dict[type, Narrate] = {
     StatBlockAttached: lambda n, e: f"{n.name(e.combatant)} plays by the {e.stat_block.name} stat block (AC {e.stat_block.ac}, CR {e.stat_block.cr or '-'})",
 }

@@ -29,8 +29,8 @@ What changes (each in a module named for its rule):
   Bonus, special speeds, free hands, trained mount); the rules that need them refuse until
   they are noted rather than guess.
 
-Where the text is silent, each module's docstring says what the engine does; the README's
-srd-2024-variant section lists them all.
+Where the text is silent, each module's docstring says what the engine does; the ruleset's
+docs page, generated from them, shows them all.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from collections.abc import Mapping
 from combat.fivee import actions as shared_actions
 from combat.fivee import attacks as shared_attacks
 from combat.fivee import conditions as shared_conditions
-from combat.fivee import turns
+from combat.fivee import turn_pointer, turns
 from combat.kernel.commands import ApplyCondition, Attack, BonusAction, EndTurn, TakeAction
 from combat.fivee.stat_blocks import with_stat_blocks
 from combat.kernel.decider import Applier, Guard, Narrate, Rules, Ruleset, Tx, assemble
@@ -85,6 +85,7 @@ PHASES = PhaseTable(
         Step("mount", ("setup", "turns")),
         Step("begin_combat", ("setup",), "surprise"),
         Step("mark_surprised", ("surprise",)),
+        Step("roll_initiative", ("setup",)),
         Step("roll_initiative", ("surprise",), "initiative"),
         Step("roll_initiative", ("initiative", "reorder", "turns")),
         Step("order_tie", ("initiative", "reorder", "turns")),
@@ -96,6 +97,7 @@ PHASES = PhaseTable(
         Step("end_reorder", ("reorder",)),
         Step("start_rounds", ("initiative", "reorder"), "turns", automatic=True),
         *(Step(name, ("turns",)) for name in TURN_COMMANDS + RULING_COMMANDS),
+        *(Step(name, BEFORE_ROUNDS + ("turns",)) for name in srd2024.ANYTIME_COMMANDS),
         Step("ruling", ALL),
         Step("end_combat", ("surprise", "initiative", "reorder", "turns"), "ended"),
         Step("side_defeated", ("turns",), "ended", automatic=True),
@@ -167,6 +169,7 @@ HANDLERS: dict = {
     **jumping.HANDLERS,
     **mounts.HANDLERS,
     EndTurn: turns.end_turn_handler(acting_order),
+    **turn_pointer.handlers(acting_order),
     TakeAction: _take_action,
     Attack: _attack,
     ApplyCondition: _apply_condition,
@@ -235,7 +238,8 @@ COMMANDS = (
 NARRATION: dict[type, Narrate] = {k: v for m in _MODULES for k, v in getattr(m, "NARRATION", {}).items()}
 
 RULESET = with_stat_blocks(Ruleset.of(
-    Rules(handlers=HANDLERS, appliers=APPLIERS, checks=consistency.CHECKS, narration=NARRATION, guards=GUARDS, after=AFTER),
+    Rules(handlers=HANDLERS, appliers=APPLIERS, checks=consistency.CHECKS, narration={**srd2024.GM_MOVES_NARRATION, **NARRATION},
+          guards=GUARDS, after=AFTER),
     id="srd-2024-variant",
     title="5e 2024 with the table's variants",
     summary="srd-2024 with the table's changes: optional group roll, initiative swaps before round 1 "

@@ -110,7 +110,7 @@ def _close_talk(state: EncounterState, e: TurnEnded) -> EncounterState:
 
 HANDLERS: dict[type, Handler] = {CommunicateWithAllies: _communicate, ReplyToAlly: _reply}
 APPLIERS: dict[type, Applier] = {AlliesAddressed: _on_addressed, AllyReplied: _on_replied}
-AFTER = {TurnEnded: _close_talk}
+AFTER: dict[type, Applier] = {TurnEnded: _close_talk}
 NARRATION: dict[type, Narrate] = {
     AlliesAddressed: lambda n, e: f"{n.name(e.combatant)} uses {'an action' if e.uses == 'action' else 'a bonus action'} "
     f"to talk with {', '.join(n.name(c) for c in e.listeners)}" + (f": {e.topic}" if e.topic else ""),

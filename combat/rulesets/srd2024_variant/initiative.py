@@ -150,5 +150,5 @@ def _forget_rerolls(state: EncounterState, e: InitiativeTied | TieOrdered) -> En
 
 HANDLERS: dict[type, Handler] = {AddCombatant: _add_combatant, RerollTie: _reroll, OrderTie: _order_tie}
 APPLIERS: dict[type, Applier] = {TieRerolled: _on_rerolled}
-AFTER = {InitiativeTied: _forget_rerolls, TieOrdered: _forget_rerolls}
+AFTER: dict[type, Applier] = {InitiativeTied: _forget_rerolls, TieOrdered: _forget_rerolls}
 NARRATION: dict[type, Narrate] = {TieRerolled: lambda n, e: f"{n.name(e.combatant)} rerolls the tie at {e.total}: {e.face}"}

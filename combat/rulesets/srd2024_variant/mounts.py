@@ -340,6 +340,8 @@ def _roll_initiative(tx: Tx, cmd: RollInitiative) -> None:
         roll(tx, cmd)
         return
     left = unrolled_units(tx.state)
+    if not left and shared_initiative.moves_on_with_setup_rolls(tx):
+        return
     if not left:
         raise RuleError("initiative/all-rolled", "everyone has rolled initiative already")
     if cmd.faces is not None and len(left) > 1:
@@ -453,7 +455,7 @@ APPLIERS: dict[type, Applier] = {
     StayedMounted: lambda s, e: with_rules(s, falls_pending=tuple(r for r in s.rules.falls_pending if r != e.rider)),
     Carried: _on_carried,
 }
-AFTER = {TurnStarted: _refresh_controlled_mounts}
+AFTER: dict[type, Applier] = {TurnStarted: _refresh_controlled_mounts}
 NARRATION: dict[type, Narrate] = {
     Mounted: lambda n, e: f"{n.name(e.rider)} mounts {n.name(e.mount)}"
     + (" and takes control of it" if e.controlled else " (it acts on its own)")

@@ -211,7 +211,7 @@ APPLIERS: dict[type, Applier] = {
     ExtraFeetSpent: lambda s, e: _spend(s, e.combatant, e.feet),
     StoodUp: lambda s, e: _spend(s, e.combatant, e.cost),
 }
-AFTER = {Moved: _count_run_up}
+AFTER: dict[type, Applier] = {Moved: _count_run_up}
 NARRATION: dict[type, Narrate] = {
     ExtraFeetSpent: lambda n, e: f"{n.name(e.combatant)} spends {e.feet} ft more for {', '.join(e.reasons)}",
     StoodUp: lambda n, e: f"{n.name(e.combatant)} stands up, spending {e.cost} ft of movement",
