@@ -113,7 +113,7 @@ def audit(records: Iterable[Recorded]) -> Audit:
             kind = {ev.EventsRetracted: "retraction", ev.RulingAmended: "amendment"}.get(type(e), "override")
             replaced = tuple(r.seq for r in records if r.command_id == rec.command_id and r.seq > rec.seq) if kind == "amendment" else ()
             changes.append(
-                Change(seq=rec.seq, kind=kind, actor=rec.actor, at=at, reason=getattr(e, "reason", None) or getattr(e, "ruling", ""),
+                Change(seq=rec.seq, kind=kind, actor=rec.actor, at=at, reason=str(getattr(e, "reason", None) or getattr(e, "ruling", "")),
                        touched=e.seqs, replaced_by=replaced, counts=counts)
             )
     overridden = tuple(

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -90,7 +92,7 @@ def _check(n: Narrator, e: ev.CheckMade) -> str:
     return f"{n.name(e.combatant)} makes a {e.skill} check: {e.total}{against}{result}"
 
 
-_LINES: dict[type, Callable[[Narrator, object], str]] = {
+_LINES: dict[type, Callable[[Narrator, Any], str]] = {
     ev.EncounterCreated: lambda n, e: f"Encounter '{e.name}' set up under {e.ruleset} (seed {e.seed})"
     + (f", branched from {e.forked_from} at seq {e.forked_at}" if e.forked_from else ""),
     ev.CombatantAdded: lambda n, e: (

@@ -30,7 +30,10 @@ def test_the_quick_benchmark_reports_every_section_with_numbers_and_a_verdict_on
         assert all(_positive(result[section]["sqlite"][key]) for key in keys), (section, result[section])
         postgres = result[section]["postgres"]  # measured, or skipped saying why
         assert postgres.get("skipped") or all(_positive(postgres[key]) for key in keys), postgres
-    for section in ("replay", "commands", "loading", "service"):
+    folding = result["folding"]
+    assert all(_positive(us) for us in folding["us_per_event"].values()), folding
+    assert {"declared-d10", "segments-1e"} <= set(folding["ratio_to_srd_2024"])
+    for section in ("replay", "commands", "loading", "service", "folding"):
         assert isinstance(result[section]["met"], bool) and result[section]["target"]
     assert result["machine"]["usable_cpus"] >= 1
-    assert "1. replay" in report.text(result) and '"commands"' in report.to_json(result)
+    assert "1. replay" in report.text(result) and "8. fold the declared-d10 demo" in report.text(result) and '"commands"' in report.to_json(result)

@@ -92,7 +92,7 @@ class Encounters:
         self.max_events = max_events  # events one command may append (a fork copies, so it is not counted)
         self._cache: StateCache[EncounterState] = StateCache(cached)
         self._locks = [threading.Lock() for _ in range(self.LOCKS)]
-        self._ids = CommandIndex(lambda eid, after, upto: self.log.events.get(eid, gt=after or None, lte=upto))
+        self._ids = CommandIndex(lambda eid, after, upto: self.log.recorded(eid, gt=after or None, lte=upto))
 
     def close(self) -> None:
         self.log.close()
@@ -188,7 +188,7 @@ class Encounters:
         if sender != actor:
             raise RuleError("command-id/taken", f"command id {command_id} was sent by another sender",
                             allowed="a new id for each new command")
-        records = [r for r in self.log.events.get(encounter_id, gt=first - 1, lte=last) if r.command_id == command_id]
+        records = [r for r in self.log.recorded(encounter_id, gt=first - 1, lte=last) if r.command_id == command_id]
         return Outcome(records, self.state(encounter_id, at=last), repeated=True)
 
     def _append(self, encounter_id: UUID, state: EncounterState, events: list[Event], actor: str,
@@ -214,14 +214,14 @@ class Encounters:
         new_state = history.extend(state, records) if state.version else history.replay(records)
         due = new_state is not None and self._snapshot_due(state, new_state)
         try:
-            self.log.append(records, self._snapshot_of(encounter_id, new_state) if due else None)
+            self.log.append(records, self._snapshot_of(encounter_id, new_state) if new_state is not None and due else None)
         except IntegrityError:
             # Another writer appended first: our decision was made on a stale state.
             self._cache.pop(encounter_id)
             actual = self.state(encounter_id).version
             raise VersionConflict(state.version, actual) from None
         if new_state is None:  # an undo or amendment: fold the whole log again
-            new_state = history.replay(list(self.log.events.get(encounter_id)))
+            new_state = history.replay(list(self.log.recorded(encounter_id)))
             if self._snapshot_due(state, new_state):
                 self.log.append([], self._snapshot_of(encounter_id, new_state))
         self._cache.put(encounter_id, new_state)
@@ -248,31 +248,29 @@ class Encounters:
         if cached is None:
             state = self._load(encounter_id, None)
         else:
-            newer = list(self.log.events.get(encounter_id, gt=cached.version))
+            newer = list(self.log.recorded(encounter_id, gt=cached.version))
             state = (history.extend(cached, newer) or self._load(encounter_id, None)) if newer else cached
         self._cache.put(encounter_id, state)
         return state
 
     def _load(self, encounter_id: UUID, at: int | None) -> EncounterState:
-        state = None
-        if self.log.snapshots is not None:
-            for snap in self.log.snapshots.get(encounter_id, desc=True, limit=1, lte=at):
-                state = snap.state if snap is not None else None  # None: of an older shape
+        snapshot = self.log.latest_snapshot(encounter_id, lte=at)
+        state = snapshot.state if snapshot is not None else None
         after = state.version if state is not None else None
-        records = list(self.log.events.get(encounter_id, gt=after, lte=at))
+        records = list(self.log.recorded(encounter_id, gt=after, lte=at))
         if state is not None:
             extended = history.extend(state, records)
             if extended is not None:
                 return extended
             # The past changed after the snapshot was taken: fold the whole log again.
-            records = list(self.log.events.get(encounter_id, lte=at))
+            records = list(self.log.recorded(encounter_id, lte=at))
         if not records:
             raise UnknownEncounter(encounter_id)
         return history.replay(records)
 
     def records(self, encounter_id: UUID, *, after: int = 0, upto: int | None = None) -> Iterator[Recorded]:
         found = False
-        for rec in self.log.events.get(encounter_id, gt=after or None, lte=upto):
+        for rec in self.log.recorded(encounter_id, gt=after or None, lte=upto):
             found = True
             yield rec
         if not found and after == 0:

@@ -6,7 +6,7 @@ event types are understood everywhere once the ruleset is registered.
 
 from __future__ import annotations
 
-from typing import Union
+from typing import TYPE_CHECKING, Union
 
 import msgspec
 
@@ -28,8 +28,14 @@ def _joined(shared: tuple, own: str) -> tuple:
 
 ALL_EVENT_TYPES: tuple[type[Event], ...] = _joined(EVENT_TYPES, "events")
 ALL_COMMAND_TYPES: tuple[type[Command], ...] = _joined(COMMAND_TYPES, "commands")
-AnyEvent = Union[ALL_EVENT_TYPES]  # type: ignore[valid-type]
-AnyCommand = Union[ALL_COMMAND_TYPES]  # type: ignore[valid-type]
+if TYPE_CHECKING:
+    # To a type checker the joined unions are their base classes: the members are only
+    # known once every ruleset is registered, at run time.
+    AnyEvent = Event
+    AnyCommand = Command
+else:
+    AnyEvent = Union[ALL_EVENT_TYPES]
+    AnyCommand = Union[ALL_COMMAND_TYPES]
 
 COMMAND_BY_TYPE: dict[str, type[Command]] = {trigger_of(c): c for c in ALL_COMMAND_TYPES}
 _command_decoder = msgspec.json.Decoder(AnyCommand)

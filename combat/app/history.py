@@ -55,9 +55,9 @@ def effective(records: Sequence[Recorded]) -> Effective:
     if not any(isinstance(rec.event, HISTORY_TYPES) for rec in records):
         # Nothing was ever changed: the log is the history (the common case, and the hot path
         # of every replay).
-        order = list(records)
-        positions = [(rec.originator_version,) for rec in order]
-        return Effective(order=order, positions=positions, retracted_by={}, overridden={}, changed_from=None)
+        as_logged = list(records)
+        positions: list[tuple[int, ...]] = [(rec.originator_version,) for rec in as_logged]
+        return Effective(order=as_logged, positions=positions, retracted_by={}, overridden={}, changed_from=None)
     retracted_by: dict[int, int] = {}
     control: list[Recorded] = []
     # Backwards, because a retraction only ever names earlier events: when we reach an

@@ -10,10 +10,10 @@ from __future__ import annotations
 import functools
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 from uuid import UUID
 
 import msgspec
@@ -64,7 +64,7 @@ STALE_SNAPSHOT_TOPICS = frozenset({"combat.store:Snapshot"})
 class MsgspecMapper(Mapper[UUID]):
     """eventsourcing's default mapper reads `vars(event)`, empty for Structs: encode them whole."""
 
-    _records = msgspec.json.Decoder(Recorded[AnyEvent])  # type: ignore[valid-type]
+    _records = msgspec.json.Decoder(Recorded[AnyEvent])
     _heads = msgspec.json.Decoder(_SnapshotHead)
     _snapshots: dict[type, msgspec.json.Decoder[Snapshot[Any]]] = {}
     _encoder = msgspec.json.Encoder()
@@ -120,7 +120,7 @@ class SQLiteLogRecorder(SQLiteApplicationRecorder):
         if snapshot is not None and self.snapshots_table is not None:
             # A snapshot is only ever a shortcut: one already there for that seq never fails the append.
             c.execute(f"INSERT OR IGNORE INTO {self.snapshots_table} VALUES (?,?,?,?)",
-                      (snapshot.originator_id.hex, snapshot.originator_version, snapshot.topic, snapshot.state))
+                      (UUID(str(snapshot.originator_id)).hex, snapshot.originator_version, snapshot.topic, snapshot.state))
         return ids
 
     def convert_originator_id(self, originator_id: str) -> UUID | str:
@@ -147,6 +147,18 @@ class EventLog(Application[UUID]):
 
     def construct_snapshot_store(self) -> EventStore[UUID]:
         return _creating_tables(super().construct_snapshot_store)
+
+    def recorded(self, encounter_id: UUID, *, gt: int | None = None, lte: int | None = None) -> Iterator[Recorded]:
+        """The encounter's records in seq order, after `gt` and up to `lte`."""
+        return cast(Iterator[Recorded], self.events.get(encounter_id, gt=gt, lte=lte))
+
+    def latest_snapshot(self, encounter_id: UUID, *, lte: int | None = None) -> Snapshot | None:
+        """The newest snapshot up to seq `lte`; None if there is none or it is of an older shape."""
+        if self.snapshots is None:
+            return None
+        for snap in self.snapshots.get(encounter_id, desc=True, limit=1, lte=lte):
+            return cast("Snapshot | None", snap)
+        return None
 
     def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:
         """Store an encounter's new records and the snapshot due after them, in one

@@ -8,6 +8,7 @@ fight, which has no snapshot and is folded whole.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +39,12 @@ def run(workdir: Path, small: int, large: int, repeat: int) -> dict[str, Any]:
         ids = {name: store_fight(encounters, fight) for name, fight in fights.items()}
         versions = {name: encounters.state(eid).version for name, eid in ids.items()}
         # state(at=version) reads snapshot and events from the store, without the cache.
-        cold = {name: best_of(repeat, lambda eid=eid, v=versions[name]: encounters.state(eid, at=v)) for name, eid in ids.items()}
-        warm = {name: best_of(repeat, lambda eid=eid: encounters.state(eid)) for name, eid in ids.items()}
+        cold = {name: best_of(repeat, functools.partial(encounters.state, eid, at=versions[name])) for name, eid in ids.items()}
+        warm = {name: best_of(repeat, functools.partial(encounters.state, eid)) for name, eid in ids.items()}
         tails = {}
         for name, eid in ids.items():
-            snaps = list(encounters.log.snapshots.get(eid, desc=True, limit=1)) if encounters.log.snapshots else []
-            tails[name] = versions[name] - (snaps[0].originator_version if snaps else 0)
+            snapshot = encounters.log.latest_snapshot(eid)
+            tails[name] = versions[name] - (snapshot.originator_version if snapshot is not None else 0)
     finally:
         encounters.close()
     ratio = cold["large"] / cold["small"]

@@ -52,7 +52,7 @@ def run(workdir: Path, events: int, repeat: int) -> dict[str, Any]:
     try:
         eid = store_fight(encounters, fight, snapshots=False)
         n = encounters.state(eid).version
-        decoder = msgspec.json.Decoder(Recorded[AnyEvent])  # type: ignore[valid-type]
+        decoder = msgspec.json.Decoder(Recorded[AnyEvent])
         table = encounters.log.recorder.events_table_name  # type: ignore[attr-defined]
 
         def floor() -> list[Any]:
@@ -61,7 +61,7 @@ def run(workdir: Path, events: int, repeat: int) -> dict[str, Any]:
                 return [decoder.decode(row[0]) for row in rows]
 
         def ours() -> None:
-            history.replay(encounters.log.events.get(eid))
+            history.replay(encounters.log.recorded(eid))
 
         floor_s = best_of(repeat, floor)
         ours_s = best_of(repeat, ours)

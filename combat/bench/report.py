@@ -97,9 +97,22 @@ def _startup(r: dict[str, Any]) -> list[Row]:
     ]
 
 
+def _folding(r: dict[str, Any]) -> list[Row]:
+    out: list[Row] = []
+    peer = r["us_per_event"]["srd-2024"]
+    for ruleset, us in r["us_per_event"].items():
+        if ruleset == "srd-2024":
+            continue
+        target = f"<= 2x: {_met(r['ratio_to_srd_2024'][ruleset] <= 2)}" if ruleset in ("declared-d10", "segments-1e") else ""
+        out.append((f"8. fold the {ruleset} demo ({r['events'][ruleset]} events)", f"{us:.2f} us/event",
+                    f"srd-2024 demo {peer:.2f} us/event", f"{r['ratio_to_srd_2024'][ruleset]:.2f}x", target))
+    return out
+
+
 def rows(result: dict[str, Any]) -> list[Row]:
     return [*_replay(result["replay"]), *_commands(result["commands"]), *_loading(result["loading"]),
-            *_service(result["service"], result["lag"]), *_memory(result["memory"]), *_startup(result["startup"])]
+            *_service(result["service"], result["lag"]), *_memory(result["memory"]), *_startup(result["startup"]),
+            *_folding(result["folding"])]
 
 
 def text(result: dict[str, Any]) -> str:

@@ -103,7 +103,8 @@ class StatBlock(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
 
     def limited(self, name: str) -> BlockAttack | BlockAction | None:
         """The attack or action called `name` if it has a recharge or uses per day."""
-        for entry in (*self.attacks, *self.actions, *self.bonus_actions, *self.reactions):
+        entries: tuple[BlockAttack | BlockAction, ...] = (*self.attacks, *self.actions, *self.bonus_actions, *self.reactions)
+        for entry in entries:
             if entry.name.lower() == name.lower() and (entry.recharge is not None or entry.per_day is not None):
                 return entry
         return None

@@ -74,7 +74,7 @@ def _attack(action: Mapping[str, Any], record: Mapping[str, Any]) -> BlockAttack
     damage_type = record.get("damage_type") or (record.get("extra_damage_type") if extra is None else None) or "untyped"
     return BlockAttack(
         name=action["name"],
-        kind=kind,
+        kind=kind,  # type: ignore[arg-type]  # one of the three, read from open5e's text above
         bonus=int(record.get("to_hit_mod") or 0),
         reach=int(record.get("reach") or 5),
         range=record.get("range"),
@@ -155,7 +155,7 @@ def _block(creature: Mapping[str, Any], actions: list[dict], attacks: Mapping[st
     resistance = next((m for t in traits if (m := _LEGENDARY_RESISTANCE.search(t["name"]))), None)
     return StatBlock(
         name=f["name"],
-        size=(f.get("size") or "medium").lower(),
+        size=(f.get("size") or "medium").lower(),  # type: ignore[arg-type]  # open5e gives the size as free text
         type=f.get("type") or "",
         cr=_cr(f.get("challenge_rating")),
         ac=int(f["armor_class"]),

@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from combat.bestiary.model import StatBlock
+from combat.bestiary.model import BlockAction, BlockAttack, StatBlock
 from combat.bestiary.open5e import parse_multiattack
 from combat.kernel import dice
 from combat.kernel.errors import RuleError
@@ -54,12 +54,12 @@ def _sense(b: StatBlock) -> list[str]:
         found += _notation(f"attacks[{i}].damage", a.damage) + _notation(f"attacks[{i}].extra_damage", a.extra_damage)
         if a.reach < 0 or (a.range is not None and a.range < 0):
             found.append(f"attacks[{i}]: negative reach or range")
-    limited = (*b.attacks, *b.actions, *b.bonus_actions, *b.reactions)
-    for a in limited:
-        if a.recharge is not None and not 2 <= a.recharge <= 6:
-            found.append(f"{a.name}: recharge {a.recharge}, the lowest d6 face that recharges it (2 to 6)")
-        if a.per_day is not None and a.per_day < 1:
-            found.append(f"{a.name}: per_day {a.per_day}, at least 1")
+    limited: tuple[BlockAttack | BlockAction, ...] = (*b.attacks, *b.actions, *b.bonus_actions, *b.reactions)
+    for use in limited:
+        if use.recharge is not None and not 2 <= use.recharge <= 6:
+            found.append(f"{use.name}: recharge {use.recharge}, the lowest d6 face that recharges it (2 to 6)")
+        if use.per_day is not None and use.per_day < 1:
+            found.append(f"{use.name}: per_day {use.per_day}, at least 1")
     if len({n for n in names}) != len(names):
         found.append("attacks: two attacks share a name")
     for r, routine in enumerate(b.multiattack.routines if b.multiattack else ()):

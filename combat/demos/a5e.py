@@ -129,7 +129,7 @@ def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], N
     # The bandits hide among the sacks; each adventurer's Perception is checked against the
     # captain's Stealth. Every one of these checks is kept as that participant's initiative.
     stealth = table(SurpriseCheck(combatant="captain", check="dexterity (stealth)", bonus=STEALTH["captain"]))
-    dc = stealth.records[-1].event.total  # type: ignore[union-attr]
+    dc = stealth.records[-1].event.total
     for cid in ("bandit-1", "bandit-2", "bandit-3"):
         table(SurpriseCheck(combatant=cid, check="dexterity (stealth)", bonus=STEALTH[cid]))
     for cid, bonus in PERCEPTION.items():
@@ -232,8 +232,11 @@ def _aria(table: _Table, cid: str) -> None:
         me = table.state.combatants[cid]
         foe = table.state.combatants[target.id]
         if foe.status != "active":
-            foe = weakest_foe(table.state, me)
-        if foe is None or not (me.economy.action or me.economy.attacks_left):
+            weakest = weakest_foe(table.state, me)
+            if weakest is None:
+                return
+            foe = weakest
+        if not (me.economy.action or me.economy.attacks_left):
             return
         table(MakeAttack(attacker=cid, target=foe.id, flanking_with=flank if foe.id == target.id else None))
 

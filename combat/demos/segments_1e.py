@@ -16,6 +16,8 @@ leaves in conflict.
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections.abc import Callable
 from uuid import UUID
 
@@ -145,7 +147,7 @@ def _morale_breaks(table: _Table) -> bool:
     for cid in ("hob-1", "hob-2", "archer"):
         if table.state.combatants[cid].status == "active":
             check = table(CheckMorale(combatant=cid, needed=11)).records[-1].event
-            if not check.holds:  # type: ignore[union-attr]
+            if not check.holds:
                 table(EndCombat(winner=PARTY_SIDE, reason="their warlord slain, the hobgoblins break and flee"))
                 return True
     return False
@@ -176,12 +178,12 @@ def _review_round_one(table: _Table) -> None:
         and begun[r.command_id].mode in ("routine", "free")
     ]
     # Round one's blows before the surprise segment's, blows on hobgoblins first.
-    hits.sort(key=lambda r: (r.seq < round_one, table.state.combatants[r.event.target].side != FOES, r.seq))  # type: ignore[union-attr]
+    hits.sort(key=lambda r: (r.seq < round_one, table.state.combatants[r.event.target].side != FOES, r.seq))
     if not hits:
         return
     routine = begun[hits[0].command_id]
     kind = RoutineAttack if routine.mode == "routine" else FreeAttack
-    fields = {"routine": routine.routine} if routine.mode == "routine" else {}
+    fields: dict[str, Any] = {"routine": routine.routine} if routine.mode == "routine" else {}
     outcome = table.amend(
         hits[0].seq,
         kind(attacker=routine.attacker, target=routine.target, bonus=-2, **fields),

@@ -181,7 +181,7 @@ def _cleric(table: _Table, cid: str) -> None:
     if state.round == 2 and bugbear.status == "active":
         table(TakeAction(combatant=cid, action="magic", detail="Command (Grovel) on the Bugbear", target="bugbear"))
         save = table(SavingThrow(combatant="bugbear", ability="wisdom", dc=13, bonus=0, reason="Command"))
-        if not save.records[-1].event.success:  # type: ignore[union-attr]
+        if not save.records[-1].event.success:
             table(ApplyCondition(target="bugbear", condition=ConditionSpec(name="prone", source="tomas", ends="end", ends_on="bugbear")))
         return
     if state.combatants[cid].hp <= state.combatants[cid].max_hp // 3:

@@ -324,7 +324,7 @@ def _tomas(table: _Table, cid: str) -> None:
         # Poison Spray: a Constitution save, and the goblin crouches behind a rock (half cover).
         table(TakeAction(combatant=cid, action="magic", detail=f"Poison Spray at {behind_cover.name}", target=behind_cover.id))
         save = table(SaveBehindCover(combatant=behind_cover.id, dc=13, cover="half", reason="Poison Spray"))
-        if not save.records[-1].event.success:  # type: ignore[union-attr]
+        if not save.records[-1].event.success:
             table(Damage(target=behind_cover.id, damage_type="poison", notation="1d12", source=cid))
         return
     _attack_all(table, cid)

@@ -20,7 +20,7 @@ from typing import Any
 
 from combat.fivee.attacks import d20_notation
 from combat.kernel.commands import AbilityCheck, Contest
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CheckMade, ContestDecided
 
@@ -104,5 +104,5 @@ def _narrate_contest(n: Any, e: ContestDecided) -> str:
     return f"{n.name(e.winner)} wins the contest against {n.name(loser)} ({won} against {lost})"
 
 
-APPLIERS = {ContestDecided: lambda state, e: state}
-NARRATION = {ContestDecided: _narrate_contest}
+APPLIERS: dict[type, Applier] = {ContestDecided: lambda state, e: state}
+NARRATION: dict[type, Narrate] = {ContestDecided: _narrate_contest}

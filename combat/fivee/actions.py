@@ -13,7 +13,7 @@ import msgspec
 from combat.kernel.commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
 from combat.fivee.concentration import start_concentration
 from combat.fivee.conditions import is_incapacitated, speed_of
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     ActionTaken,
@@ -28,7 +28,7 @@ from combat.kernel.events import (
 from combat.kernel.state import Combatant, EncounterState, Help, with_combatant
 from combat.fivee.turns import require_able, require_turn
 
-__all__ = ["SRD_ACTIONS", "spend_check", "require_reaction", "HANDLERS", "APPLIERS", "ACTION_EFFECTS"]
+__all__ = ["SRD_ACTIONS", "spend_check", "require_reaction", "HANDLERS", "APPLIERS", "ACTION_EFFECTS", "take_action", "bonus_action"]
 
 HIDDEN = ConditionSpec(name="invisible", source="hide")
 HIDE_DC = 15
@@ -104,7 +104,7 @@ SRD_ACTIONS = ("dash", "disengage", "dodge", "help", "hide", "influence", "magic
 _BONUS_ACTION_OK = frozenset({"dash", "disengage", "hide"})  # e.g. Cunning Action
 
 
-def _take_action(
+def take_action(
     tx: Tx, cmd: TakeAction, *, actions: tuple[str, ...] = SRD_ACTIONS, bonus_ok: frozenset[str] = _BONUS_ACTION_OK
 ) -> None:
     c = require_turn(tx, cmd.combatant)
@@ -144,7 +144,7 @@ def _follow_up(tx: Tx, c: Combatant, action: str, cmd: TakeAction) -> None:
         raise RuleError("dice/unused-faces", f"{action} rolls no dice", allowed="no faces")
 
 
-def _bonus_action(tx: Tx, cmd: BonusAction) -> None:
+def bonus_action(tx: Tx, cmd: BonusAction) -> None:
     c = require_turn(tx, cmd.combatant)
     require_able(c, "act")
     spend_check(c, "bonus_action", "its bonus action")
@@ -205,14 +205,14 @@ def _on_reaction(state: EncounterState, e: ReactionTaken) -> EncounterState:
     return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, reaction=False), readied=None)
 
 
-HANDLERS = {
+HANDLERS: dict[type, Handler] = {
     Move: _move,
-    TakeAction: _take_action,
-    BonusAction: _bonus_action,
+    TakeAction: take_action,
+    BonusAction: bonus_action,
     InteractWithObject: _interact,
     UseReaction: _reaction,
 }
-APPLIERS = {
+APPLIERS: dict[type, Applier] = {
     Moved: _on_moved,
     ActionTaken: _on_action,
     BonusActionTaken: lambda s, e: with_combatant(s, e.combatant, economy=msgspec.structs.replace(s.combatants[e.combatant].economy, bonus_action=False)),

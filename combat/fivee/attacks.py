@@ -11,7 +11,7 @@ from combat.kernel import dice
 from combat.fivee.actions import require_reaction, spend_check
 from combat.kernel.commands import Attack, OpportunityAttack
 from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
@@ -30,6 +30,8 @@ __all__ = [
     "spend_attack",
     "HANDLERS",
     "APPLIERS",
+    "attack",
+    "opportunity_attack",
 ]
 
 # "Half +2 bonus to AC ... Three-Quarters +5 ... Total: can't be targeted directly"
@@ -236,7 +238,7 @@ def require_no_pending_damage(state: EncounterState) -> None:
         )
 
 
-def _attack(tx: Tx, cmd: Attack) -> None:
+def attack(tx: Tx, cmd: Attack) -> None:
     require_no_pending_damage(tx.state)
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
@@ -287,7 +289,7 @@ def attack_uses(tx: Tx, attacker: Combatant, using: str, readied: bool) -> str:
     return "action"
 
 
-def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
+def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
     require_no_pending_damage(tx.state)
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
@@ -345,5 +347,5 @@ def spend_attack(state: EncounterState, e: AttackMade | AttackRolled) -> Encount
     return msgspec.structs.replace(state, combatants=combatants, helps=helps, opportunities=opportunities)
 
 
-HANDLERS = {Attack: _attack, OpportunityAttack: _opportunity_attack}
-APPLIERS = {AttackMade: _on_attack, AttackRolled: _on_attack_rolled}
+HANDLERS: dict[type, Handler] = {Attack: attack, OpportunityAttack: opportunity_attack}
+APPLIERS: dict[type, Applier] = {AttackMade: _on_attack, AttackRolled: _on_attack_rolled}

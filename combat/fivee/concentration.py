@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from combat.kernel.commands import ConcentrationSave, EndConcentration, StartConcentration
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     ConcentrationChecked,
@@ -93,8 +93,8 @@ def _on_checked(state: EncounterState, e: ConcentrationChecked) -> EncounterStat
     return _drop_pending(state, e.combatant)
 
 
-HANDLERS = {StartConcentration: _start, EndConcentration: _end, ConcentrationSave: _save}
-APPLIERS = {
+HANDLERS: dict[type, Handler] = {StartConcentration: _start, EndConcentration: _end, ConcentrationSave: _save}
+APPLIERS: dict[type, Applier] = {
     ConcentrationStarted: _on_started,
     ConcentrationEnded: _on_ended,
     ConcentrationCheckRequired: _on_required,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import msgspec
 
 from combat.kernel.commands import ApplyCondition, RemoveCondition
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec
 from combat.kernel.state import Combatant, EncounterState, with_combatant
@@ -22,6 +22,7 @@ __all__ = [
     "expire_conditions",
     "HANDLERS",
     "APPLIERS",
+    "apply_condition",
 ]
 
 INCAPACITATING = frozenset({"incapacitated", "paralyzed", "petrified", "stunned", "unconscious"})
@@ -77,7 +78,7 @@ def expire_conditions(tx: Tx, cid: str, moment: str) -> None:
                 tx.emit(ConditionEnded(target=target.id, condition=cond.name, reason=f"{moment} of {owner}'s turn"))
 
 
-def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
+def apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
     from combat.fivee.concentration import end_concentration
 
     target = tx.combatant(cmd.target)
@@ -126,5 +127,5 @@ def condition(name: str, **kwargs: object) -> ConditionSpec:
     return msgspec.convert({"name": name, **kwargs}, ConditionSpec)
 
 
-HANDLERS = {ApplyCondition: _apply_condition, RemoveCondition: _remove_condition}
-APPLIERS = {ConditionApplied: _on_applied, ConditionEnded: _on_ended}
+HANDLERS: dict[type, Handler] = {ApplyCondition: apply_condition, RemoveCondition: _remove_condition}
+APPLIERS: dict[type, Applier] = {ConditionApplied: _on_applied, ConditionEnded: _on_ended}

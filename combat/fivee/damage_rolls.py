@@ -16,7 +16,7 @@ import msgspec
 from combat.fivee.attacks import land_extra_damage, roll_damage
 from combat.fivee.hitpoints import take_damage
 from combat.kernel.commands import RollDamage
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackDamageRolled, AttackRolled
 from combat.kernel.state import EncounterState
@@ -42,7 +42,7 @@ def _roll_damage(tx: Tx, cmd: RollDamage) -> None:
             allowed=f"one list per extra damage, in order ({wanted}), or none for the service to roll",
         )
     target = tx.combatant(pending.target)
-    faces = list(cmd.extra_faces) or [None] * len(pending.extra_damage)
+    faces: list[tuple[int, ...] | None] = list(cmd.extra_faces) or [None] * len(pending.extra_damage)
     rolled, damage, extra = roll_damage(tx, attacker.id, target, pending.attack, pending.damage_dice, pending.damage_type,
                                         cmd.faces, pending.extra_damage, faces)
     tx.emit(
@@ -80,6 +80,6 @@ def _narrate_damage(n: Any, e: AttackDamageRolled) -> str:
     return f"{n.name(e.attacker)}'s {e.attack} deals {n.name(e.target)} {e.damage} {e.damage_type}{resisted}"
 
 
-HANDLERS = {RollDamage: _roll_damage}
-APPLIERS = {AttackDamageRolled: _on_damage_rolled}
-NARRATION = {AttackRolled: _narrate_rolled, AttackDamageRolled: _narrate_damage}
+HANDLERS: dict[type, Handler] = {RollDamage: _roll_damage}
+APPLIERS: dict[type, Applier] = {AttackDamageRolled: _on_damage_rolled}
+NARRATION: dict[type, Narrate] = {AttackRolled: _narrate_rolled, AttackDamageRolled: _narrate_damage}

@@ -6,7 +6,7 @@ import msgspec
 
 from combat.kernel.commands import Damage, GrantTempHp, Heal
 from combat.fivee.concentration import concentration_dc, end_concentration
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     CombatantDowned,
@@ -19,7 +19,7 @@ from combat.kernel.events import (
 )
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
-__all__ = ["adjusted_damage", "take_damage", "after_damage", "drop_to_zero", "amount_or_roll", "HANDLERS", "APPLIERS"]
+__all__ = ["adjusted_damage", "take_damage", "after_damage", "drop_to_zero", "amount_or_roll", "HANDLERS", "APPLIERS", "heal"]
 
 UNCONSCIOUS_AT_ZERO = ConditionSpec(name="unconscious", source="0 HP")
 
@@ -87,7 +87,7 @@ def _damage(tx: Tx, cmd: Damage) -> None:
     after_damage(tx, target.id, amount)
 
 
-def _heal(tx: Tx, cmd: Heal) -> None:
+def heal(tx: Tx, cmd: Heal) -> None:
     target = _living(tx, cmd.target)
     amount = amount_or_roll(tx, cmd.amount, cmd.notation, cmd.faces, purpose="healing", roller=cmd.source or "gm")
     tx.emit(Healed(target=target.id, amount=amount, source=cmd.source))
@@ -131,8 +131,8 @@ def _on_revived(state: EncounterState, e: CombatantRevived) -> EncounterState:
     return with_combatant(state, e.combatant, status="active", conditions=conditions)
 
 
-HANDLERS = {Damage: _damage, Heal: _heal, GrantTempHp: _temp_hp}
-APPLIERS = {
+HANDLERS: dict[type, Handler] = {Damage: _damage, Heal: heal, GrantTempHp: _temp_hp}
+APPLIERS: dict[type, Applier] = {
     DamageTaken: _on_damage,
     Healed: _on_healed,
     TempHPGranted: _on_temp,

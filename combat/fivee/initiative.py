@@ -10,7 +10,7 @@ from collections.abc import Callable
 import msgspec
 
 from combat.kernel.commands import OrderTie, RollInitiative
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import InitiativeSet, InitiativeTied, PhaseChanged, TieOrdered
 from combat.kernel.state import Combatant, EncounterState, Tie, with_combatant
@@ -24,6 +24,7 @@ __all__ = [
     "moves_on_with_setup_rolls",
     "HANDLERS",
     "APPLIERS",
+    "order_tie",
 ]
 
 
@@ -65,11 +66,15 @@ def initiative_notation(c: Combatant, disadvantage: bool, advantage: bool = Fals
     return f"{dice}{c.initiative_bonus:+d}"
 
 
+def _any_surprised(members: list[Combatant]) -> bool:
+    return any(m.surprised for m in members)
+
+
 def roll_initiative(
     tx: Tx,
     cmd: RollInitiative,
     *,
-    disadvantage_for: Callable[[list[Combatant]], bool] = lambda members: any(m.surprised for m in members),
+    disadvantage_for: Callable[[list[Combatant]], bool] = _any_surprised,
 ) -> None:
     """Roll for the named combatant's unit, or for every unit that has not rolled yet."""
     all_units = units(tx.state)
@@ -132,7 +137,7 @@ def _record_tie(tx: Tx, total: int) -> None:
     )
 
 
-def _order_tie(tx: Tx, cmd: OrderTie) -> None:
+def order_tie(tx: Tx, cmd: OrderTie) -> None:
     state = tx.state
     all_units = units(state)
     wanted: list[str] = []
@@ -185,5 +190,5 @@ def _on_ordered(state: EncounterState, e: TieOrdered) -> EncounterState:
     return msgspec.structs.replace(state, ties=ties)
 
 
-HANDLERS = {RollInitiative: roll_initiative, OrderTie: _order_tie}
-APPLIERS = {InitiativeSet: _on_set, InitiativeTied: _on_tied, TieOrdered: _on_ordered}
+HANDLERS: dict[type, Handler] = {RollInitiative: roll_initiative, OrderTie: order_tie}
+APPLIERS: dict[type, Applier] = {InitiativeSet: _on_set, InitiativeTied: _on_tied, TieOrdered: _on_ordered}

@@ -20,7 +20,7 @@ from typing import Literal
 
 import msgspec
 
-from combat.bestiary.model import BlockAction, MultiattackPart
+from combat.bestiary.model import BlockAction, BlockAttack, MultiattackPart
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import choose_attack
 from combat.fivee.hitpoints import adjusted_damage, after_damage
@@ -28,7 +28,7 @@ from combat.fivee.monsters import Faces, MonsterSheet, require_sheet, sheet, she
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel import dice
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, DamageTaken, Event, ExtraDamage, TurnStarted
 from combat.kernel.state import Combatant, EncounterState, with_combatant
@@ -135,7 +135,8 @@ def require_use(c: Combatant, s: MonsterSheet, name: str) -> None:
 
 
 def _available(s: MonsterSheet) -> str:
-    names = [e.name for e in (*s.block.attacks, *s.block.actions, *s.block.bonus_actions, *s.block.reactions)]
+    entries: tuple[BlockAttack | BlockAction, ...] = (*s.block.attacks, *s.block.actions, *s.block.bonus_actions, *s.block.reactions)
+    names = [e.name for e in entries]
     usable = []
     for n in names:
         e = s.block.limited(n)
@@ -189,8 +190,9 @@ def attack_handler(inner):
             if isinstance(made, AttackMade):
                 extra_damage(tx, made, extra_faces)
             name = _block_attack_name(made.attack)
-            if s.block.limited(name) is not None:
-                tx.emit(UseSpent(combatant=c.id, action=s.block.attack(name).name))
+            used = s.block.attack(name)
+            if s.block.limited(name) is not None and used is not None:
+                tx.emit(UseSpent(combatant=c.id, action=used.name))
 
     return _attack
 
@@ -281,8 +283,9 @@ def _monster_action(tx: Tx, cmd: MonsterAction) -> None:
     c, s = require_sheet(tx, cmd.combatant)
     found = _find_action(s, cmd.action)
     if found is None:
-        if s.block.attack(cmd.action) is not None:
-            raise RuleError("creature/is-an-attack", f"{cmd.action} is an attack", allowed=f"attack with attack: {s.block.attack(cmd.action).name}")
+        attack = s.block.attack(cmd.action)
+        if attack is not None:
+            raise RuleError("creature/is-an-attack", f"{cmd.action} is an attack", allowed=f"attack with attack: {attack.name}")
         names = [a.name for a in (*s.block.actions, *s.block.bonus_actions, *s.block.reactions)]
         raise RuleError("creature/unknown-action", f"{c.name} has no action called '{cmd.action}'", allowed=", ".join(names) or "its attacks")
     action, uses = found
@@ -308,7 +311,10 @@ def _recharge(tx: Tx, cmd: Recharge) -> None:
     name = s.recharge_due[0] if cmd.action is None else next((n for n in s.recharge_due if n.lower() == cmd.action.lower()), None)
     if name is None:
         raise RuleError("recharge/not-due", f"{c.name}'s {cmd.action} is not waiting for a recharge roll", allowed=", ".join(s.recharge_due))
-    needed = s.block.limited(name).recharge
+    limited = s.block.limited(name)
+    needed = limited.recharge if limited is not None else None
+    if needed is None:
+        raise RuleError("recharge/not-due", f"{c.name}'s {name} has no recharge", allowed=", ".join(s.recharge_due))
     roll = tx.roll("1d6", purpose=f"recharge {name}", roller=c.id, faces=cmd.faces)
     tx.emit(RechargeChecked(combatant=c.id, action=name, roll=roll.total, needed=needed, regained=roll.total >= needed))
 
@@ -374,18 +380,18 @@ def _after_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState
     return with_sheet(state, e.combatant, recharge_due=due, multiattack_left=())
 
 
-HANDLERS = {Multiattack: _multiattack, MonsterAction: _monster_action, Recharge: _recharge}
-APPLIERS = {
+HANDLERS: dict[type, Handler] = {Multiattack: _multiattack, MonsterAction: _monster_action, Recharge: _recharge}
+APPLIERS: dict[type, Applier] = {
     MultiattackUsed: _on_multiattack,
     MonsterActionUsed: _on_monster_action,
     UseSpent: _on_use_spent,
     RechargeChecked: _on_recharge,
 }
 # Run after the ruleset's own applier for these shared events.
-AFTER = {AttackMade: _after_attack, TurnStarted: _after_turn_started}
+AFTER: dict[type, Applier] = {AttackMade: _after_attack, TurnStarted: _after_turn_started}
 EVENTS = tuple(APPLIERS)
 COMMANDS = tuple(HANDLERS)
-NARRATION = {
+NARRATION: dict[type, Narrate] = {
     MultiattackUsed: lambda n, e: f"{n.name(e.attacker)} uses Multiattack: " + ", ".join(f"{p.count} x {' or '.join(p.attacks)}" for p in e.attacks),
     MonsterActionUsed: lambda n, e: f"{n.name(e.combatant)} uses {e.action}" + (f" on {n.name(e.target)}" if e.target else ""),
     UseSpent: lambda n, e: f"{n.name(e.combatant)}'s {e.action} is spent",

@@ -19,7 +19,7 @@ from combat.bestiary import library, validate
 from combat.bestiary.model import MultiattackPart, StatBlock
 from combat.fivee.setup import validate_spec
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, CombatantAdded, CombatantSpec, Event
 from combat.kernel.state import Combatant, EncounterState, with_rules
@@ -153,7 +153,7 @@ def profiles(block: StatBlock) -> tuple[AttackProfile, ...]:
     is both: `Javelin` in melee and `Javelin (ranged)` thrown."""
     made: list[AttackProfile] = []
     for a in block.attacks:
-        common = {"bonus": a.bonus, "damage": a.damage, "damage_type": a.damage_type}
+        common: dict[str, Any] = {"bonus": a.bonus, "damage": a.damage, "damage_type": a.damage_type}
         if a.kind in ("melee", "melee or ranged"):
             made.append(AttackProfile(name=a.name, kind="melee", reach=a.reach, **common))
         if a.kind in ("ranged", "melee or ranged"):
@@ -235,10 +235,10 @@ def _on_attached(state: EncounterState, e: StatBlockAttached) -> EncounterState:
     return with_monsters(state, sheets={**sheets(state), e.combatant: new})
 
 
-HANDLERS = {AddMonster: _add_monster}
-APPLIERS = {StatBlockAttached: _on_attached}
+HANDLERS: dict[type, Handler] = {AddMonster: _add_monster}
+APPLIERS: dict[type, Applier] = {StatBlockAttached: _on_attached}
 EVENTS = tuple(APPLIERS)
 COMMANDS = tuple(HANDLERS)
-NARRATION = {
+NARRATION: dict[type, Narrate] = {
     StatBlockAttached: lambda n, e: f"{n.name(e.combatant)} plays by the {e.stat_block.name} stat block (AC {e.stat_block.ac}, CR {e.stat_block.cr or '-'})",
 }

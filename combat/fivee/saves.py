@@ -7,7 +7,7 @@ from typing import Any
 from combat.kernel import dice
 from combat.fivee.attacks import d20_notation
 from combat.kernel.commands import SavingThrow
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Applier, Handler, Narrate, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DiceRolled, SaveMade, SaveRolled
 
@@ -46,6 +46,6 @@ def _narrate_rolled(n: Any, e: SaveRolled) -> str:
     return f"{n.name(e.combatant)} rolls a {e.ability} save{why}: {e.total}, for the GM to rule on"
 
 
-HANDLERS = {SavingThrow: _saving_throw}
-APPLIERS = {SaveMade: lambda state, e: state, SaveRolled: lambda state, e: state}
-NARRATION = {SaveRolled: _narrate_rolled}
+HANDLERS: dict[type, Handler] = {SavingThrow: _saving_throw}
+APPLIERS: dict[type, Applier] = {SaveMade: lambda state, e: state, SaveRolled: lambda state, e: state}
+NARRATION: dict[type, Narrate] = {SaveRolled: _narrate_rolled}

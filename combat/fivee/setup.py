@@ -8,7 +8,7 @@ import re
 import msgspec
 
 from combat.kernel.commands import AddCombatant, MarkSurprised, RemoveCombatant
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.encounter import ENCOUNTER
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
@@ -19,7 +19,7 @@ from combat.kernel.events import (
 )
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
-__all__ = ["validate_spec", "HANDLERS", "APPLIERS"]
+__all__ = ["validate_spec", "HANDLERS", "APPLIERS", "add_combatant", "mark_surprised"]
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
@@ -55,7 +55,7 @@ def validate_spec(state: EncounterState, spec: CombatantSpec) -> None:
             raise bad(f"group '{spec.group}' has already rolled initiative", "a new group for late arrivals")
 
 
-def _add(tx: Tx, cmd: AddCombatant) -> None:
+def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     validate_spec(tx.state, cmd.combatant)
     tx.emit(CombatantAdded(combatant=cmd.combatant))
 
@@ -65,7 +65,7 @@ def _remove(tx: Tx, cmd: RemoveCombatant) -> None:
     tx.emit(CombatantRemoved(combatant=c.id, reason=cmd.reason))
 
 
-def _mark_surprised(tx: Tx, cmd: MarkSurprised) -> None:
+def mark_surprised(tx: Tx, cmd: MarkSurprised) -> None:
     if not cmd.combatants:
         raise RuleError("surprise/nobody", "no combatant named", allowed=", ".join(tx.state.combatants))
     for cid in cmd.combatants:
@@ -85,13 +85,13 @@ def _on_removed(state: EncounterState, e: CombatantRemoved) -> EncounterState:
     return msgspec.structs.replace(state, combatants=combatants)
 
 
-HANDLERS = {
+HANDLERS: dict[type, Handler] = {
     **ENCOUNTER.handlers,  # begin_combat, ruling, end_combat: the kernel's
-    AddCombatant: _add,
+    AddCombatant: add_combatant,
     RemoveCombatant: _remove,
-    MarkSurprised: _mark_surprised,
+    MarkSurprised: mark_surprised,
 }
-APPLIERS = {
+APPLIERS: dict[type, Applier] = {
     **ENCOUNTER.appliers,  # the encounter created, phase changes, rulings, the end of the fight
     CombatantAdded: _on_added,
     CombatantRemoved: _on_removed,

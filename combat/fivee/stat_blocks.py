@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Callable
 
 from combat.fivee import legendary, monster_actions, monster_consistency, monsters
-from combat.kernel.decider import Ruleset
+from combat.kernel.decider import Handler, Ruleset
 from combat.kernel.phases import PhaseTable, Step
 
 __all__ = ["with_stat_blocks", "TURN_COMMANDS"]
@@ -40,9 +40,9 @@ def with_stat_blocks(ruleset: Ruleset) -> Ruleset:
         elif step.trigger == "saving_throw":
             steps.append(Step("use_legendary_resistance", step.sources))
     table = PhaseTable(phases.name, phases.phases, steps, phases.initial)
-    handlers = {**ruleset.handlers, **monsters.HANDLERS, **monster_actions.HANDLERS, **legendary.HANDLERS}
+    handlers: dict[type, Handler] = {**ruleset.handlers, **monsters.HANDLERS, **monster_actions.HANDLERS, **legendary.HANDLERS}
     # Every attack command (a5e's make_attack too) names its attacker and the attack it makes.
-    for kind in [k for k in handlers if {"attacker", "attack"} <= set(k.__struct_fields__)]:
+    for kind in [k for k in handlers if {"attacker", "attack"} <= set(getattr(k, "__struct_fields__", ()))]:
         handlers[kind] = monster_actions.attack_handler(handlers[kind])
     # The recharge roll comes first on the creature's turn: every command it could act by waits.
     acting = frozenset(s.trigger for s in steps if tuple(s.sources) == ("turns",)) - RULINGS

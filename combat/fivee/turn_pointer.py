@@ -26,7 +26,7 @@ import msgspec
 from combat.fivee.conditions import expire_conditions
 from combat.fivee.turns import OrderFn, require_nothing_owed, start_turn
 from combat.kernel.commands import GotoTurn, PreviousTurn
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import TurnEnded, TurnMoved
 from combat.kernel.state import EncounterState
@@ -92,5 +92,5 @@ def _narrate(n: Any, e: TurnMoved) -> str:
     return f"The GM moves the turn {where} {n.name(e.combatant)}" + (f" ({e.reason})" if e.reason else "")
 
 
-APPLIERS = {TurnMoved: _on_moved}
-NARRATION = {TurnMoved: _narrate}
+APPLIERS: dict[type, Applier] = {TurnMoved: _on_moved}
+NARRATION: dict[type, Narrate] = {TurnMoved: _narrate}

@@ -8,7 +8,7 @@ import msgspec
 
 from combat.kernel.commands import EndCombat, EndTurn
 from combat.fivee.conditions import INCAPACITATING, expire_conditions, speed_of
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.encounter import ENCOUNTER, defeat_reason
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatEnded, RoundEnded, RoundStarted, TurnEnded, TurnStarted
@@ -25,6 +25,9 @@ __all__ = [
     "require_nothing_owed",
     "HANDLERS",
     "APPLIERS",
+    "on_round_started",
+    "on_turn_started",
+    "on_turn_ended",
 ]
 
 OrderFn = Callable[[EncounterState, bool], list[str]]
@@ -139,11 +142,11 @@ def require_nothing_owed(tx: Tx, refused: str) -> None:
 
 
 
-def _on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
+def on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
     return msgspec.structs.replace(state, round=e.round)
 
 
-def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
+def on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     c = state.combatants[e.combatant]
     # A creature regains its reaction at the start of its turn; Dodge and a readied
     # action last until then; its Help expires.
@@ -153,15 +156,15 @@ def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     return msgspec.structs.replace(state, turn=e.combatant, helps=helps)
 
 
-def _on_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
+def on_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
     return msgspec.structs.replace(state, turn=None, opportunities=())
 
 
-HANDLERS = {EndCombat: ENCOUNTER.handlers[EndCombat]}
-APPLIERS = {
-    RoundStarted: _on_round_started,
+HANDLERS: dict[type, Handler] = {EndCombat: ENCOUNTER.handlers[EndCombat]}
+APPLIERS: dict[type, Applier] = {
+    RoundStarted: on_round_started,
     RoundEnded: lambda state, e: state,
-    TurnStarted: _on_turn_started,
-    TurnEnded: _on_turn_ended,
+    TurnStarted: on_turn_started,
+    TurnEnded: on_turn_ended,
     CombatEnded: ENCOUNTER.appliers[CombatEnded],
 }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -22,7 +22,7 @@ from combat.kernel.events import EVENT_TYPES, DiceRolled, Event, PhaseChanged
 from combat.kernel.phases import PhaseTable
 from combat.kernel.state import Combatant, EncounterState, NoRules
 
-__all__ = ["Rules", "assemble", "Ruleset", "Tx", "decide", "evolve", "fold"]
+__all__ = ["Handler", "Applier", "Check", "Narrate", "Guard", "Rules", "assemble", "merged", "Ruleset", "Tx", "decide", "evolve", "fold"]
 
 Handler = Callable[["Tx", Any], None]
 Applier = Callable[[EncounterState, Any], EncounterState]
@@ -30,18 +30,41 @@ Applier = Callable[[EncounterState, Any], EncounterState]
 Check = Callable[[EncounterState, Any, dict[str, Any]], "str | None"]
 # One human line for an event: fn(narrator, event) -> str (see projections.narrative).
 Narrate = Callable[[Any, Any], str]
+# A condition a ruleset puts in front of a command's rule: fn(tx, command), raising RuleError to refuse.
+Guard = Callable[["Tx", Any], None]
 
 
 @dataclass(frozen=True)
 class Rules:
     """One rule module's part of a ruleset: the commands it decides, the events it applies,
     the checks it makes on events after a change to the past, and a line of narration for
-    each event of its own. Each rule module exposes one; a ruleset is `assemble(...)` of them."""
+    each event of its own. Each rule module exposes one; a ruleset is `assemble(...)` of them.
 
-    handlers: Mapping[type[Command], Handler] = field(default_factory=dict)
-    appliers: Mapping[type[Event], Applier] = field(default_factory=dict)
-    checks: Mapping[type[Event], Check] = field(default_factory=dict)
-    narration: Mapping[type[Event], Narrate] = field(default_factory=dict)
+    A ruleset changes a shared rule in one of three ways, all declared here:
+    - replace it: its own entry in `handlers` or `appliers`, in a later bundle; a handler that
+      builds on the shared rule calls it by its public name (e.g. `fivee.attacks.attack`);
+    - refuse first: `guards` run, in bundle order, before whichever handler the command has;
+    - keep its own books: `after` appliers run, in bundle order, after the event's applier.
+    """
+
+    handlers: Mapping[type, Handler] = field(default_factory=dict)
+    appliers: Mapping[type, Applier] = field(default_factory=dict)
+    checks: Mapping[type, Check] = field(default_factory=dict)
+    narration: Mapping[type, Narrate] = field(default_factory=dict)
+    guards: Mapping[type, tuple[Guard, ...]] = field(default_factory=dict)
+    after: Mapping[type, tuple[Applier, ...]] = field(default_factory=dict)
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def merged(*tables: Mapping[K, V]) -> dict[K, V]:
+    """One table from several, in order: a later table's entry replaces an earlier one."""
+    joined: dict[K, V] = {}
+    for table in tables:
+        joined.update(table)
+    return joined
 
 
 def assemble(*parts: Rules) -> Rules:
@@ -49,12 +72,44 @@ def assemble(*parts: Rules) -> Rules:
     replaces an earlier one: a ruleset changes a shared rule by listing the shared bundle
     first and its own after it, and a reader finds the rule that wins in the last bundle
     that names the type."""
+    guards: dict[type, tuple[Guard, ...]] = {}
+    after: dict[type, tuple[Applier, ...]] = {}
+    for part in parts:
+        for command_type, more_guards in part.guards.items():
+            guards[command_type] = guards.get(command_type, ()) + tuple(more_guards)
+        for event_type, more_after in part.after.items():
+            after[event_type] = after.get(event_type, ()) + tuple(more_after)
     return Rules(
-        handlers={k: v for part in parts for k, v in part.handlers.items()},
-        appliers={k: v for part in parts for k, v in part.appliers.items()},
-        checks={k: v for part in parts for k, v in part.checks.items()},
-        narration={k: v for part in parts for k, v in part.narration.items()},
+        handlers=merged(*(part.handlers for part in parts)),
+        appliers=merged(*(part.appliers for part in parts)),
+        checks=merged(*(part.checks for part in parts)),
+        narration=merged(*(part.narration for part in parts)),
+        guards=guards,
+        after=after,
     )
+
+
+def _guarded(handler: Handler, guards: tuple[Guard, ...]) -> Handler:
+    def run(tx: Tx, cmd: Any) -> None:
+        for guard in guards:
+            guard(tx, cmd)
+        handler(tx, cmd)
+
+    return run
+
+
+def _followed(applier: Applier, after: tuple[Applier, ...]) -> Applier:
+    def apply(state: EncounterState, event: Any) -> EncounterState:
+        state = applier(state, event)
+        for more in after:
+            state = more(state, event)
+        return state
+
+    return apply
+
+
+def _unchanged(state: EncounterState, event: Any) -> EncounterState:
+    return state
 
 
 @dataclass(frozen=True)
@@ -93,7 +148,11 @@ class Ruleset:
         its rules handle or apply beyond the kernel's shared ones."""
         fields.setdefault("events", tuple(t for t in rules.appliers if t not in EVENT_TYPES))
         fields.setdefault("commands", tuple(t for t in rules.handlers if t not in COMMAND_TYPES))
-        return cls(handlers=rules.handlers, appliers=rules.appliers, checks=rules.checks, narration=rules.narration, **fields)
+        handlers = {t: _guarded(h, rules.guards[t]) if t in rules.guards else h for t, h in rules.handlers.items()}
+        appliers = dict(rules.appliers)
+        for event_type, after in rules.after.items():
+            appliers[event_type] = _followed(appliers.get(event_type, _unchanged), after)
+        return cls(handlers=handlers, appliers=appliers, checks=rules.checks, narration=rules.narration, **fields)
 
     def initial_state(self) -> EncounterState:
         return EncounterState(ruleset=self.id, phase=self.phases.initial, rules=self.state_type())

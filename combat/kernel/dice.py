@@ -46,7 +46,7 @@ def _d20() -> ModuleType:
     build = lark.Lark
     try:
         cache = _grammar_cache(lark.__version__)
-        lark.Lark = functools.partial(build, cache=str(cache)) if cache else build  # type: ignore[misc]
+        lark.Lark = functools.partial(build, cache=str(cache)) if cache else build  # type: ignore[misc, call-arg, assignment]
         import d20.expression  # noqa: F401  (binds the parser d20.diceast builds)
     except Exception:  # an unreadable cache file: build the parser as d20 would
         lark.Lark = build  # type: ignore[misc]

@@ -43,7 +43,7 @@ def create_app(encounters: Encounters | None = None, *, db: str | os.PathLike[st
         plugins=[StructDefaults()],
         state={"service": service},  # type: ignore[arg-type]
     )
-    return RequestLog(app)
+    return RequestLog(app)  # type: ignore[arg-type]  # Litestar is an ASGI app; its scope types are narrower
 
 
 def serve(db: str | None, host: str, port: int, **uvicorn_options: Any) -> None:

@@ -36,6 +36,7 @@ from litestar.utils.scope.state import ScopeState
 
 from combat.app.catalog import ALL_COMMAND_TYPES, command_type_of
 from combat.app.reference import fields_hint
+from combat.kernel.commands import trigger_of
 from combat.kernel.errors import RuleError
 from combat.service.logging import annotate, log
 from combat.service.messages import ErrorBody
@@ -85,7 +86,7 @@ def _on_rule_error(request: Request, exc: RuleError) -> Response[ErrorBody]:
     return _reply(request, status_for(exc), exc.code, exc.message, _HTTP_ALLOWED.get(exc.code, exc.allowed))
 
 
-_COMMAND_TYPES = ", ".join(c.__struct_config__.tag for c in ALL_COMMAND_TYPES)
+_COMMAND_TYPES = ", ".join(trigger_of(c) for c in ALL_COMMAND_TYPES)
 
 
 def _command_sent(request: Request) -> type | None:

@@ -110,7 +110,7 @@ class _Doorbells(Projection[POPOTrackingRecorder]):
         super().__init__(view)
         self.hub = hub
 
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:  # type: ignore[override]
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         self.hub.advanced(domain_event.originator_id)
         self.view.insert_tracking(tracking)
 
@@ -174,7 +174,7 @@ class SQLiteFollower:
                 return
         for notifications in self._reader.select(start=self._position, inclusive_of_start=False):
             for notification in notifications:
-                self._hub.advanced(notification.originator_id)
+                self._hub.advanced(UUID(str(notification.originator_id)))
                 self._position = notification.id
 
     def stop(self) -> None:

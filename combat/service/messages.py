@@ -80,7 +80,7 @@ class TokenIssued(msgspec.Struct, kw_only=True):
 
 
 class CommandRequest(_Body):
-    command: AnyCommand  # type: ignore[valid-type]
+    command: AnyCommand
     expected_version: ExpectedVersion | None = None  # without it, the server decides again on a newer state
     command_id: CommandId | None = None
 
@@ -88,8 +88,10 @@ class CommandRequest(_Body):
 def _state_view() -> type[msgspec.Struct]:
     """The state projection: the shared fields, each ruleset's own state under its
     `state_key` (present only in that ruleset's encounters), and what a table shows beside."""
-    own = [(r.state_key, Union[r.state_type, msgspec.UnsetType], msgspec.UNSET) for r in RULESETS.values() if r.state_key]
-    shown = [
+    own: list[tuple[str, Any, Any]] = [
+        (r.state_key, Union[r.state_type, msgspec.UnsetType], msgspec.UNSET) for r in RULESETS.values() if r.state_key
+    ]
+    shown: list[tuple[str, Any, Any]] = [
         ("initiative_order", tuple[InitiativeEntry, ...], ()),
         ("unresolved_ties", tuple[Tie, ...], ()),
         ("commands", tuple[str, ...], ()),  # what may be sent in the current phase
@@ -125,7 +127,7 @@ class RetractRequest(_Body):
 
 class AmendRequest(_Body):
     seqs: tuple[Seq, ...]  # the ruling to replace (every event of its command goes)
-    command: AnyCommand  # type: ignore[valid-type]  # decided where the original stood
+    command: AnyCommand  # decided where the original stood
     reason: str
     expected_version: ExpectedVersion | None = None
     command_id: CommandId | None = None

@@ -49,7 +49,7 @@ class TokenStore:
         if self.kind == "postgres":
             from psycopg.sql import SQL, Identifier
 
-            table = SQL("{}.{}").format(Identifier(self._datastore.schema), Identifier(TABLE))  # type: ignore[attr-defined]
+            table = SQL("{}.{}").format(Identifier(self._datastore.schema), Identifier(TABLE))
             self._param = "%s"
             self._sql = lambda text: SQL(text).format(table=table)
         else:

@@ -21,7 +21,7 @@ from combat.fivee import actions as shared
 from combat.kernel.commands import Command, TakeAction
 from combat.fivee.concentration import start_concentration
 from combat.fivee.conditions import speed_of
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.fivee.turns import require_able, require_turn
@@ -57,7 +57,7 @@ def _take_action(tx: Tx, cmd: TakeAction) -> None:
     if action == "dodge" and speed_of(tx.combatant(cmd.combatant)) == 0:
         raise RuleError("action/speed-zero", "you cannot take the Dodge action when your Speed is reduced to 0",
                         allowed=", ".join(a for a in A5E_ACTIONS if a != "dodge"))
-    shared.HANDLERS[TakeAction](tx, msgspec.structs.replace(cmd, action=action), actions=A5E_ACTIONS)
+    shared.take_action(tx, msgspec.structs.replace(cmd, action=action), actions=A5E_ACTIONS)
     if action == "cast a spell" and cmd.concentration:
         start_concentration(tx, cmd.combatant, cmd.detail or "a spell")
 
@@ -70,6 +70,6 @@ def _free_action(tx: Tx, cmd: FreeAction) -> None:
     tx.emit(FreeActionTaken(combatant=c.id, description=cmd.description))
 
 
-HANDLERS = {TakeAction: _take_action, FreeAction: _free_action}
-APPLIERS = {FreeActionTaken: lambda state, e: state}
-NARRATION = {FreeActionTaken: lambda n, e: f"{n.name(e.combatant)} (free action): {e.description}"}
+HANDLERS: dict[type, Handler] = {TakeAction: _take_action, FreeAction: _free_action}
+APPLIERS: dict[type, Applier] = {FreeActionTaken: lambda state, e: state}
+NARRATION: dict[type, Narrate] = {FreeActionTaken: lambda n, e: f"{n.name(e.combatant)} (free action): {e.description}"}

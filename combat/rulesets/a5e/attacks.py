@@ -27,7 +27,7 @@ from combat.fivee.attacks import choose_attack, range_disadvantage, roll_mode
 from combat.kernel.commands import Attack, Command, Cover, Faces, OpportunityAttack, Using
 from combat.kernel.events import ExtraDamage
 from combat.fivee.conditions import attack_modifiers, is_incapacitated
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.state import Combatant
 
@@ -110,7 +110,7 @@ def _make_attack(tx: Tx, cmd: MakeAttack) -> None:
         if _mode(tx, attacker, target, melee, advantage, disadvantage) != "disadvantage":
             sources.append("press the attack")
     bonus = "+".join(b.lstrip("+") for b in (cmd.roll_bonus, expertise_die(len(sources))) if b) or None
-    shared.HANDLERS[Attack](tx, Attack(
+    shared.attack(tx, Attack(
         attacker=attacker.id, target=target.id, attack=profile.name, advantage=tuple(advantage),
         disadvantage=tuple(disadvantage), cover=cmd.cover, roll_bonus=bonus, faces=cmd.faces,
         damage_faces=cmd.damage_faces, readied=cmd.readied, using=cmd.using, extra_damage=cmd.extra_damage,
@@ -154,10 +154,10 @@ def _attack(tx: Tx, cmd: Attack) -> None:
 
 def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
     target = tx.combatant(cmd.target)
-    shared.HANDLERS[OpportunityAttack](tx, OpportunityAttack(
+    shared.opportunity_attack(tx, OpportunityAttack(
         attacker=cmd.attacker, target=cmd.target, attack=cmd.attack, advantage=cmd.advantage + tuple(against(tx, target)),
         disadvantage=cmd.disadvantage, faces=cmd.faces, damage_faces=cmd.damage_faces,
     ))
 
 
-HANDLERS = {MakeAttack: _make_attack, Attack: _attack, OpportunityAttack: _opportunity_attack}
+HANDLERS: dict[type, Handler] = {MakeAttack: _make_attack, Attack: _attack, OpportunityAttack: _opportunity_attack}

@@ -17,7 +17,7 @@ from typing import ClassVar
 import msgspec
 
 from combat.kernel.commands import Command, Faces, RollInitiative
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, InitiativeSet, TieOrdered
 from combat.fivee.initiative import unresolved_ties, units
@@ -217,10 +217,10 @@ def _rolls(n, e: TieRolledOff) -> str:
     return f"Roll-off at {e.total}: {rolled} - {', '.join(n.name(u) for u in e.order)}"
 
 
-HANDLERS = {RollInitiative: roll_initiative, CallInitiativeCheck: _call, RollOff: _roll_off}
-APPLIERS = {InitiativeCheckCalled: _on_called, RollOffNeeded: _on_needed, TieRolledOff: _on_rolled_off,
+HANDLERS: dict[type, Handler] = {RollInitiative: roll_initiative, CallInitiativeCheck: _call, RollOff: _roll_off}
+APPLIERS: dict[type, Applier] = {InitiativeCheckCalled: _on_called, RollOffNeeded: _on_needed, TieRolledOff: _on_rolled_off,
             SurpriseCheckReused: lambda state, e: state}
-NARRATION = {
+NARRATION: dict[type, Narrate] = {
     InitiativeCheckCalled: lambda n, e: f"The Narrator calls for {e.check} {e.bonus:+d} as {n.name(e.combatant)}'s "
     "initiative" + (f" ({e.situation})" if e.situation else ""),
     SurpriseCheckReused: lambda n, e: f"{', '.join(n.name(c) for c in e.combatants)} "

@@ -21,7 +21,7 @@ import msgspec
 
 from combat.kernel.commands import Command, Move
 from combat.fivee.conditions import is_incapacitated, speed_of
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionEnded, Event, Moved
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
@@ -158,9 +158,9 @@ def _on_extra(state: EncounterState, e: ExtraMovementSpent) -> EncounterState:
     return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, moved=c.economy.moved + e.feet))
 
 
-HANDLERS = {Move: _move, SetSpeeds: _set_speeds, StandUp: _stand_up}
-APPLIERS = {SpeedsSet: _on_speeds, ExtraMovementSpent: _on_extra}
-NARRATION = {
+HANDLERS: dict[type, Handler] = {Move: _move, SetSpeeds: _set_speeds, StandUp: _stand_up}
+APPLIERS: dict[type, Applier] = {SpeedsSet: _on_speeds, ExtraMovementSpent: _on_extra}
+NARRATION: dict[type, Narrate] = {
     SpeedsSet: lambda n, e: f"{n.name(e.combatant)} has speeds: " + ", ".join(f"{m} {f} ft" for m, f in e.speeds.items()),
     ExtraMovementSpent: lambda n, e: f"{n.name(e.combatant)} spends {e.feet} more ft of movement {e.reason}",
 }

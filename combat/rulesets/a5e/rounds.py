@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from combat.fivee import turns
 from combat.kernel.commands import Command, EndTurn
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import RoundStarted
 from combat.fivee.initiative import turn_order, unresolved_ties, units
@@ -74,4 +74,4 @@ def flow(tx: Tx) -> None:
     turns.end_fight_if_decided(tx)
 
 
-HANDLERS = {EndWorldStep: _end_world_step, EndTurn: end_turn}
+HANDLERS: dict[type, Handler] = {EndWorldStep: _end_world_step, EndTurn: end_turn}

@@ -42,6 +42,8 @@ Where the text is silent, this is what the engine does (docs/rulesets/a5e, gener
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections.abc import Callable
 
 from combat.fivee import (
@@ -71,7 +73,7 @@ from combat.kernel.commands import (
     UseReaction,
 )
 from combat.fivee.stat_blocks import with_stat_blocks
-from combat.kernel.decider import Ruleset
+from combat.kernel.decider import Applier, Handler, Rules, Ruleset, merged
 from combat.kernel.events import TurnStarted
 from combat.fivee.initiative import turn_order
 from combat.kernel.phases import PhaseTable, Step
@@ -160,7 +162,7 @@ DEFAULTS = {
 _ATTACK_USES = {"action": "act", "bonus_action": "bonus", "reaction": "react"}
 
 # What each turn command asks of a participant who may still be surprised: (who, what it does).
-_SURPRISE_GUARDS: dict[type, Callable[[object], tuple[str, str]]] = {
+_SURPRISE_GUARDS: dict[type, Callable[[Any], tuple[str, str]]] = {
     Move: lambda c: (c.combatant, "move"),
     movement.StandUp: lambda c: (c.combatant, "move"),
     TakeAction: lambda c: (c.combatant, "bonus" if c.bonus_action else "act"),
@@ -177,17 +179,10 @@ _SURPRISE_GUARDS: dict[type, Callable[[object], tuple[str, str]]] = {
 }
 
 
-def _merge(*tables: dict) -> dict:
-    merged: dict = {}
-    for t in tables:
-        merged.update(t)
-    return merged
-
-
 def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     """'Until the beginning of your next turn' (Press the Attack), 'until the start of your
     next turn' (Sprint): both end as the presser's or sprinter's turn starts."""
-    state = turns.APPLIERS[TurnStarted](state, e)
+    state = turns.on_turn_started(state, e)
     notes = state.rules
     if not any(p.attacker == e.combatant for p in notes.presses) and e.combatant not in notes.sprinting:
         return state
@@ -215,7 +210,7 @@ _turn_pointer[GotoTurn] = _goto_turn_ending_surprise(_turn_pointer[GotoTurn])
 
 _OWN = (scene, initiative, surprise, world_actions, movement, a5e_actions, sprint, maneuvers)
 
-_UNGUARDED = _merge(
+HANDLERS: dict[type, Handler] = merged(
     setup.HANDLERS,
     turns.HANDLERS,
     actions.HANDLERS,
@@ -232,11 +227,7 @@ _UNGUARDED = _merge(
     ability_checks.handlers(ability_checks.A5E_SKILLS),
     damage_rolls.HANDLERS,
 )
-HANDLERS = {
-    kind: surprise.guarded(handler, _SURPRISE_GUARDS[kind]) if kind in _SURPRISE_GUARDS else handler
-    for kind, handler in _UNGUARDED.items()
-}
-APPLIERS = _merge(
+APPLIERS: dict[type, Applier] = merged(
     setup.APPLIERS,
     shared_initiative.APPLIERS,
     turns.APPLIERS,
@@ -293,23 +284,26 @@ COMMANDS = (
     a5e_attacks.MakeAttack,
 )
 
-RULESET = with_stat_blocks(Ruleset(
+RULESET = with_stat_blocks(Ruleset.of(
+    Rules(
+        handlers=HANDLERS,
+        appliers=APPLIERS,
+        checks=consistency.CHECKS,
+        narration=merged(gm_edits.NARRATION, turn_pointer.NARRATION, ability_checks.NARRATION, damage_rolls.NARRATION,
+                         saves.NARRATION, *(m.NARRATION for m in _OWN)),
+        guards={kind: (surprise.not_surprised(who),) for kind, who in _SURPRISE_GUARDS.items()},
+    ),
     id="a5e",
     title="Level Up A5E: Turn-Based Action",
     summary="Set the scene, surprise by ability checks, initiative by ability check (surprise checks reused, "
     "ties rolled off on d20); world actions with recharge at the start of every round; Press the Attack, "
     "Fall Back, Sprint, Tumble, flanking and attacks from above.",
     phases=PHASES,
-    handlers=HANDLERS,
-    appliers=APPLIERS,
     turn_order=turn_order,
     flow=rounds.flow,
     defaults=DEFAULTS,
     events=EVENTS,
     commands=COMMANDS,
-    checks=consistency.CHECKS,
-    narration=_merge(gm_edits.NARRATION, turn_pointer.NARRATION, ability_checks.NARRATION, damage_rolls.NARRATION,
-                     saves.NARRATION, *(m.NARRATION for m in _OWN)),
     state_type=A5eTable,
     state_key="a5e",
 ))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Literal
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.a5e.environments import ENVIRONMENTS, Environment
@@ -73,6 +73,6 @@ def _narrate(n, e: SceneSet) -> str:
     return text + (f". {e.description}" if e.description else "")
 
 
-HANDLERS = {SetScene: _set_scene}
-APPLIERS = {SceneSet: _on_scene}
-NARRATION = {SceneSet: _narrate}
+HANDLERS: dict[type, Handler] = {SetScene: _set_scene}
+APPLIERS: dict[type, Applier] = {SceneSet: _on_scene}
+NARRATION: dict[type, Narrate] = {SceneSet: _narrate}

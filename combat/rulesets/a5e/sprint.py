@@ -20,7 +20,7 @@ import msgspec
 
 from combat.kernel.commands import Command, Faces
 from combat.fivee.conditions import speed_of
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CheckMade, ConditionApplied, ConditionSpec, Event
 from combat.rulesets.a5e.table import minute_in_rounds
@@ -98,7 +98,7 @@ def _on_sprinted(state: EncounterState, e: Sprinted) -> EncounterState:
     )
 
 
-HANDLERS = {Sprint: _sprint}
-APPLIERS = {Sprinted: _on_sprinted}
-NARRATION = {Sprinted: lambda n, e: f"{n.name(e.combatant)} sprints: {e.movement} ft of movement this turn, "
+HANDLERS: dict[type, Handler] = {Sprint: _sprint}
+APPLIERS: dict[type, Applier] = {Sprinted: _on_sprinted}
+NARRATION: dict[type, Narrate] = {Sprinted: lambda n, e: f"{n.name(e.combatant)} sprints: {e.movement} ft of movement this turn, "
              "nothing else, and attacks against them have advantage"}

@@ -8,8 +8,9 @@ and are unable to use a reaction until after their first turn."
 launches an attack while others' guards are down. In this case, no one is surprised, but the
 Narrator may allow the instigating creature or party to roll initiative with advantage."
 
-A surprised participant stays `surprised` until its first turn ends; `guarded` wraps a
-command's handler so that moving, acting or reacting before then is rejected with the reason.
+A surprised participant stays `surprised` until its first turn ends; `not_surprised` is the
+guard the ruleset puts in front of a command's rule so that moving, acting or reacting before
+then is rejected with the reason.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from collections.abc import Callable
 from typing import Any
 
 from combat.kernel.commands import Command, EndTurn, Faces, MarkSurprised
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Applier, Guard, Handler, Narrate, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SurpriseMarked
 from combat.rulesets.a5e.initiative import normalize_check
 from combat.rulesets.a5e.table import MadeCheck
-from combat.fivee.setup import HANDLERS as SETUP_HANDLERS
+from combat.fivee.setup import mark_surprised
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 
 __all__ = [
@@ -34,7 +35,7 @@ __all__ = [
     "SurpriseEnded",
     "held_back",
     "require_not_surprised",
-    "guarded",
+    "not_surprised",
     "end_surprise",
     "HANDLERS",
     "APPLIERS",
@@ -120,7 +121,7 @@ def _mark(tx: Tx, cmd: MarkSurprised) -> None:
     if cmd.surprised and tx.state.rules.sudden:
         raise RuleError("surprise/sudden-action", "in a sudden action no one is surprised",
                         allowed="mark_surprised with surprised: false")
-    SETUP_HANDLERS[MarkSurprised](tx, cmd)
+    mark_surprised(tx, cmd)
 
 
 _WHY = {
@@ -150,15 +151,14 @@ def require_not_surprised(tx: Tx, cid: str, doing: str) -> None:
                     allowed="free actions, or end_turn" if doing != "react" else "wait until its first turn is over")
 
 
-def guarded(handler: Callable[[Tx, Any], None], who: Callable[[Any], tuple[str, str]]):
-    """The handler, refusing first what a surprised participant may not do yet."""
+def not_surprised(who: Callable[[Any], tuple[str, str]]) -> Guard:
+    """A guard for a command's rule: refuse first what a surprised participant may not do yet.
+    `who(command)` says who acts and what it does ("move", "act", "bonus", "react")."""
 
-    def run(tx: Tx, cmd: Any) -> None:
-        cid, doing = who(cmd)
-        require_not_surprised(tx, cid, doing)
-        handler(tx, cmd)
+    def guard(tx: Tx, cmd: Any) -> None:
+        require_not_surprised(tx, *who(cmd))
 
-    return run
+    return guard
 
 
 def end_surprise(tx: Tx, cmd: EndTurn) -> None:
@@ -179,13 +179,13 @@ def _checked(n, e: SurpriseCheckMade) -> str:
     return text + f" vs {e.dc} - " + ("aware" if e.aware else "unaware")
 
 
-HANDLERS = {SurpriseCheck: _check, DeclareSuddenAction: _sudden, MarkSurprised: _mark}
-APPLIERS = {
+HANDLERS: dict[type, Handler] = {SurpriseCheck: _check, DeclareSuddenAction: _sudden, MarkSurprised: _mark}
+APPLIERS: dict[type, Applier] = {
     SurpriseCheckMade: _on_checked,
     SuddenActionDeclared: lambda state, e: with_rules(state, sudden=e.instigators),
     SurpriseEnded: lambda state, e: with_combatant(state, e.combatant, surprised=False),
 }
-NARRATION = {
+NARRATION: dict[type, Narrate] = {
     SurpriseCheckMade: _checked,
     SuddenActionDeclared: lambda n, e: f"Sudden action: {', '.join(n.name(c) for c in e.instigators)} strike first "
     "and roll initiative with advantage",

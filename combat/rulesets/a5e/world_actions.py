@@ -18,7 +18,7 @@ from typing import Literal
 import msgspec
 
 from combat.kernel.commands import Command, Faces
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantAdded, ConditionApplied, ConditionSpec, DamageTaken, Event
 from combat.fivee.hitpoints import adjusted_damage, after_damage
@@ -298,13 +298,13 @@ def _used(n, e: WorldActionUsed) -> str:
     return f"The world acts: {e.action}{on}"
 
 
-HANDLERS = {UseWorldAction: _use, RollRecharge: _roll_recharge}
-APPLIERS = {
+HANDLERS: dict[type, Handler] = {UseWorldAction: _use, RollRecharge: _roll_recharge}
+APPLIERS: dict[type, Applier] = {
     WorldActionUsed: _on_used,
     RechargeRolled: _on_recharge,
     WorldEffectSuffered: lambda state, e: state,
 }
-NARRATION = {
+NARRATION: dict[type, Narrate] = {
     WorldActionUsed: _used,
     RechargeRolled: lambda n, e: f"{e.action} recharge: {e.rolled} (needs {e.needed}+) - "
     + ("regained" if e.regained else "still spent"),

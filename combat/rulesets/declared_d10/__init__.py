@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from combat.fivee import conditions, hitpoints, saves, setup, turns
 from combat.kernel.commands import EndCombat
-from combat.kernel.decider import Ruleset, Tx
+from combat.kernel.decider import Ruleset, Tx, Applier, Handler, merged
 from combat.kernel.phases import PhaseTable, Step
 from combat.rulesets.declared_d10.state import D10State
 from combat.rulesets.declared_d10 import (
@@ -112,23 +112,16 @@ def flow(tx: Tx) -> None:
 _MODULES = (settings, traits, surprise, declarations, initiative, rounds, actions, attacks, wounds, grapples, opposition, timers)
 
 
-def _merge(*tables: dict) -> dict:
-    merged: dict = {}
-    for table in tables:
-        merged.update(table)
-    return merged
-
-
 # Shared pieces first, so this ruleset's own rules replace them where they differ
 # (adding a combatant, healing, the end of a turn, what a round start resets).
-HANDLERS = _merge(
+HANDLERS: dict[type, Handler] = merged(
     setup.HANDLERS,
     {EndCombat: turns.HANDLERS[EndCombat]},
     conditions.HANDLERS,
     saves.HANDLERS,
     *(m.HANDLERS for m in _MODULES),
 )
-APPLIERS = _merge(
+APPLIERS: dict[type, Applier] = merged(
     setup.APPLIERS,
     turns.APPLIERS,
     conditions.APPLIERS,
@@ -151,7 +144,7 @@ RULESET = Ruleset(
     events=tuple(e for m in _MODULES for e in m.APPLIERS if e.__module__.startswith(__name__)),
     commands=tuple(c for m in _MODULES for c in m.HANDLERS if c.__module__.startswith(__name__)),
     checks=consistency.CHECKS,
-    narration=_merge(*(m.NARRATION for m in _MODULES)),
+    narration=merged(*(m.NARRATION for m in _MODULES)),
     state_type=D10State,
     state_key="d10",
 )

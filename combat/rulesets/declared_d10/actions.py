@@ -23,7 +23,7 @@ from __future__ import annotations
 from combat.fivee.attacks import choose_attack
 from combat.kernel.commands import Command
 from combat.fivee.conditions import is_incapacitated
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.declared_d10.attacks import situation
@@ -283,7 +283,7 @@ def _on_parrying(state: EncounterState, e: D10Parrying) -> EncounterState:
     return with_rules(state, parrying=state.rules.parrying + (e.combatant,))
 
 
-HANDLERS = {
+HANDLERS: dict[type, Handler] = {
     D10Move: _move,
     D10ParryDodge: _parry_dodge,
     D10Disengage: _disengage,
@@ -292,7 +292,7 @@ HANDLERS = {
     D10SprintFlee: _sprint_flee,
     D10Sneak: _sneak,
 }
-APPLIERS = {
+APPLIERS: dict[type, Applier] = {
     D10Moved: lambda state, e: spend(state, "move"),
     D10Parrying: _on_parrying,
     D10DisengageRolled: _on_disengage,
@@ -302,7 +302,7 @@ APPLIERS = {
     D10StealthChecked: _on_stealth,
     D10FreeAttackOffered: _on_offered,
 }
-NARRATION = {
+NARRATION: dict[type, Narrate] = {
     D10Moved: lambda n, e: f"{n.name(e.combatant)} moves"
     + (f" away from {', '.join(n.name(f) for f in e.away_from)}" if e.away_from else "")
     + (f": {e.detail}" if e.detail else ""),

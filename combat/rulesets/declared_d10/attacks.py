@@ -30,7 +30,7 @@ from typing import Literal
 from combat.fivee.attacks import choose_attack
 from combat.kernel.commands import Command
 from combat.fivee.conditions import attack_modifiers
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, Event
 from combat.rulesets.declared_d10.declarations import require_declared
@@ -308,6 +308,6 @@ def _line(n, e: D10AttackRolled) -> str:
     return f"{head}: {score}, hit"
 
 
-HANDLERS = {D10Attack: _attack, D10FreeAttack: _free_attack}
-APPLIERS = {D10AttackRolled: _on_attack}
-NARRATION = {D10AttackRolled: _line}
+HANDLERS: dict[type, Handler] = {D10Attack: _attack, D10FreeAttack: _free_attack}
+APPLIERS: dict[type, Applier] = {D10AttackRolled: _on_attack}
+NARRATION: dict[type, Narrate] = {D10AttackRolled: _line}

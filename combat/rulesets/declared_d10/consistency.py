@@ -59,6 +59,7 @@ from combat.rulesets.declared_d10.initiative import D10GroupInitiativeRolled, D1
 from combat.rulesets.declared_d10.opposition import D10OppositionRolled
 from combat.rulesets.declared_d10.rolls import penalty_for, surprise_reasons
 from combat.rulesets.declared_d10.rounds import D10LeftBattlefield, decided
+from combat.rulesets.declared_d10.economy import already_used
 from combat.rulesets.declared_d10.state import is_fully_surprised, traits_of, will_act
 from combat.rulesets.declared_d10.timers import D10TimerFired
 from combat.rulesets.declared_d10.wounds import HALF_HP_TO_HIT, LASTING_WOUND, D10DamageDealt, D10WoundPenalty
@@ -130,11 +131,6 @@ def _declared(state: EncounterState, c: Combatant, fits: Collection[str], doing:
     return None
 
 
-def _unspent(state: EncounterState, c: Combatant, slots: Collection[str]) -> str | None:
-    used = [s for s in slots if s in state.rules.spent]
-    return f"{c.name} had already used its {' and '.join(used)} this round" if used else None
-
-
 def _turn_action(
     doing: str, fits: Collection[str], slots: Collection[str], *, held: bool = False, targeted: bool = False
 ) -> Check:
@@ -146,7 +142,7 @@ def _turn_action(
             return problem
         c = state.combatants[e.combatant]
         target = getattr(e, "target", None) if targeted else None
-        problem = _declared(state, c, fits, doing, target) or _unspent(state, c, slots)
+        problem = _declared(state, c, fits, doing, target) or already_used(state, c, *slots)
         if problem:
             return problem
         if held and c.has("grappled"):
@@ -295,7 +291,7 @@ def _attack_rolled(state: EncounterState, e: D10AttackRolled, ctx: dict[str, Any
         if not problem:
             attacker = state.combatants[e.attacker]
             doing = f"attack {_name(state, e.target)}"
-            problem = _declared(state, attacker, ATTACK_FITS, doing, e.target) or _unspent(state, attacker, ("attack",))
+            problem = _declared(state, attacker, ATTACK_FITS, doing, e.target) or already_used(state, attacker, "attack")
     problem = problem or _gone(state, e.target)
     if problem or target is None:
         return problem
@@ -395,7 +391,7 @@ def _grapple_rolled(state: EncounterState, e: D10GrappleRolled, ctx: dict[str, A
         target = None
     else:
         target = e.target
-    problem = _declared(state, c, ("grapple",), doing, target) or _unspent(state, c, ("attack",))
+    problem = _declared(state, c, ("grapple",), doing, target) or already_used(state, c, "attack")
     if problem or e.breaking:
         return problem
     other = state.combatants.get(e.target)

@@ -24,7 +24,7 @@ from typing import ClassVar
 from collections.abc import Collection
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.declared_d10.state import Declaration, can_act
@@ -215,9 +215,9 @@ def _ruled_line(n, e: D10ChangeRuled) -> str:
     return f"GM {verdict} {n.name(e.combatant)}'s change to '{wanted}': {e.ruling}"
 
 
-HANDLERS = {D10Declare: _declare, D10CloseDeclarations: _close, D10RuleOnChange: _rule_on_change}
-APPLIERS = {D10ActionDeclared: _on_declared, D10DeclarationsClosed: _on_closed, D10ChangeRuled: _on_ruled}
-NARRATION = {
+HANDLERS: dict[type, Handler] = {D10Declare: _declare, D10CloseDeclarations: _close, D10RuleOnChange: _rule_on_change}
+APPLIERS: dict[type, Applier] = {D10ActionDeclared: _on_declared, D10DeclarationsClosed: _on_closed, D10ChangeRuled: _on_ruled}
+NARRATION: dict[type, Narrate] = {
     D10ActionDeclared: lambda n, e: f"{n.name(e.combatant)} declares: {phrase(e.action, n.name(e.target) if e.target else None, e.detail)}",
     D10DeclarationsClosed: lambda n, e: "declarations are locked"
     + (

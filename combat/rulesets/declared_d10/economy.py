@@ -12,21 +12,25 @@ from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.state import Combatant, EncounterState, with_rules
 
-__all__ = ["SLOTS", "require_unspent", "spend"]
+__all__ = ["SLOTS", "already_used", "require_unspent", "spend"]
 
 SLOTS = ("attack", "move")
 
 
+def already_used(state: EncounterState, c: Combatant, *slots: str) -> str | None:
+    """One attack and one move a turn: the problem when `c`'s turn has spent any of `slots`,
+    else None. `require_unspent` refuses with it; the re-check after a changed past reports it."""
+    used = [s for s in slots if s in state.rules.spent]
+    return f"{c.name} already used its {' and '.join(used)} this round" if used else None
+
+
 def require_unspent(tx: Tx, c: Combatant, *slots: str) -> None:
-    spent = tx.state.rules.spent
-    used = [s for s in slots if s in spent]
-    if used:
+    problem = already_used(tx.state, c, *slots)
+    if problem:
+        spent = tx.state.rules.spent
+        used = next(s for s in slots if s in spent)
         left = [s for s in SLOTS if s not in spent]
-        raise RuleError(
-            f"economy/{used[0]}-spent",
-            f"{c.name} has already used its {' and '.join(used)} this round",
-            allowed=(", ".join(left) + ", " if left else "") + "end_turn",
-        )
+        raise RuleError(f"economy/{used}-spent", problem, allowed=(", ".join(left) + ", " if left else "") + "end_turn")
 
 
 def spend(state: EncounterState, *slots: str) -> EncounterState:

@@ -13,7 +13,7 @@ grapple was made in.
 from __future__ import annotations
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.rulesets.declared_d10.declarations import require_declared
@@ -124,6 +124,6 @@ def _line(n, e: D10GrappleRolled) -> str:
     return f"{n.name(e.attacker)} grapples {n.name(e.target)}: {e.attacker_total} vs {e.target_total} - {result}"
 
 
-HANDLERS = {D10Grapple: _grapple, D10BreakGrapple: _break}
-APPLIERS = {D10GrappleRolled: _on_rolled}
-NARRATION = {D10GrappleRolled: _line}
+HANDLERS: dict[type, Handler] = {D10Grapple: _grapple, D10BreakGrapple: _break}
+APPLIERS: dict[type, Applier] = {D10GrappleRolled: _on_rolled}
+NARRATION: dict[type, Narrate] = {D10GrappleRolled: _line}

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.declared_d10.rolls import die_notation, roll_mode, surprise_reasons
@@ -198,9 +198,9 @@ def _on_ordered(state: EncounterState, e: D10GroupOrdered) -> EncounterState:
     return with_rules(state, group_orders={**state.rules.group_orders, e.group: e.order})
 
 
-HANDLERS = {D10RollGroupInitiative: _roll, D10OrderGroup: _order_group}
-APPLIERS = {D10GroupInitiativeRolled: _on_rolled, D10GroupOrdered: _on_ordered}
-NARRATION = {
+HANDLERS: dict[type, Handler] = {D10RollGroupInitiative: _roll, D10OrderGroup: _order_group}
+APPLIERS: dict[type, Applier] = {D10GroupInitiativeRolled: _on_rolled, D10GroupOrdered: _on_ordered}
+NARRATION: dict[type, Narrate] = {
     D10GroupInitiativeRolled: lambda n, e: f"group {n.name(e.group)} ({', '.join(n.name(c) for c in e.combatants)}): initiative {e.total}",
     D10GroupOrdered: lambda n, e: f"group {n.name(e.group)} will act in the order {', '.join(n.name(c) for c in e.order)}",
 }

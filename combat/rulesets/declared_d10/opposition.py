@@ -9,7 +9,7 @@ Advantage or Disadvantage. A tie is won by neither: what was being attempted doe
 from __future__ import annotations
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.declared_d10.rolls import roll_d20
@@ -57,9 +57,9 @@ def _opposed_roll(tx: Tx, cmd: D10OpposedRoll) -> None:
     tx.emit(D10OppositionRolled(what=cmd.what, a=cmd.a, a_total=a_total, b=cmd.b, b_total=b_total, winner=winner))
 
 
-HANDLERS = {D10OpposedRoll: _opposed_roll}
-APPLIERS = {D10OppositionRolled: lambda state, e: state}
-NARRATION = {
+HANDLERS: dict[type, Handler] = {D10OpposedRoll: _opposed_roll}
+APPLIERS: dict[type, Applier] = {D10OppositionRolled: lambda state, e: state}
+NARRATION: dict[type, Narrate] = {
     D10OppositionRolled: lambda n, e: f"Opposed roll, {e.what}: {n.name(e.a)} {e.a_total} vs {n.name(e.b)} {e.b_total} - "
     + (f"{n.name(e.winner)} wins" if e.winner else "a tie, neither wins"),
 }

@@ -12,7 +12,7 @@ import msgspec
 from combat.fivee import turns
 from combat.kernel.commands import EndTurn
 from combat.fivee.conditions import expire_conditions
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.events import CombatEnded, Event, RoundEnded, RoundStarted, TurnEnded, TurnStarted
 from combat.rulesets.declared_d10 import timers
 from combat.rulesets.declared_d10.initiative import turn_order
@@ -101,7 +101,7 @@ def end_if_decided(tx: Tx) -> None:
 
 def _on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
     # Initiative and declarations belong to one round: both are made again for the next.
-    state = turns.APPLIERS[RoundStarted](state, e)
+    state = turns.on_round_started(state, e)
     combatants = {cid: msgspec.structs.replace(c, initiative=None) for cid, c in state.combatants.items()}
     state = msgspec.structs.replace(state, combatants=combatants)
     return with_rules(
@@ -119,7 +119,7 @@ def _on_round_ended(state: EncounterState, e: RoundEnded) -> EncounterState:
 
 
 def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
-    state = turns.APPLIERS[TurnStarted](state, e)
+    state = turns.on_turn_started(state, e)
     t = state.rules
     parrying = tuple(p for p in t.parrying if p != e.combatant)  # "until your next action"
     return with_rules(state, acted=t.acted + (e.combatant,), spent=(), disengaged_from=(), parrying=parrying)
@@ -127,7 +127,7 @@ def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
 
 def _on_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
     # Free attacks not taken by the end of the turn that opened them are gone.
-    state = turns.APPLIERS[TurnEnded](state, e)
+    state = turns.on_turn_ended(state, e)
     return with_rules(state, spent=(), disengaged_from=(), free_attacks=())
 
 
@@ -140,8 +140,8 @@ def _on_opened(state: EncounterState, e: D10DeclarationsOpened) -> EncounterStat
     return with_rules(state, declaration_seconds=e.seconds)
 
 
-HANDLERS = {EndTurn: _end_turn}
-APPLIERS = {
+HANDLERS: dict[type, Handler] = {EndTurn: _end_turn}
+APPLIERS: dict[type, Applier] = {
     RoundStarted: _on_round_started,
     RoundEnded: _on_round_ended,
     TurnStarted: _on_turn_started,
@@ -149,7 +149,7 @@ APPLIERS = {
     D10DeclarationsOpened: _on_opened,
     D10LeftBattlefield: _on_left,
 }
-NARRATION = {
+NARRATION: dict[type, Narrate] = {
     D10DeclarationsOpened: lambda n, e: "declare your actions"
     + (f" (within {e.seconds} seconds)" if e.seconds else ""),
     D10LeftBattlefield: lambda n, e: f"{n.name(e.combatant)} flees the battlefield",

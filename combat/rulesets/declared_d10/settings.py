@@ -6,7 +6,7 @@ from typing import Any
 
 from combat.kernel.encounter import ENCOUNTER
 from combat.kernel.commands import BeginCombat
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Handler
 from combat.kernel.errors import RuleError
 
 __all__ = ["DEFAULTS", "CHOICES", "check", "HANDLERS", "APPLIERS", "NARRATION"]
@@ -43,6 +43,6 @@ def _begin(tx: Tx, cmd: BeginCombat) -> None:
     ENCOUNTER.handlers[BeginCombat](tx, cmd)
 
 
-HANDLERS = {BeginCombat: _begin}
+HANDLERS: dict[type, Handler] = {BeginCombat: _begin}
 APPLIERS: dict = {}
 NARRATION: dict = {}

@@ -17,7 +17,7 @@ act); its effects end with it.
 from __future__ import annotations
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.declared_d10.rounds import open_round
@@ -111,6 +111,6 @@ def _line(n, e: D10SurpriseRolled) -> str:
     return head + f"{e.result}: {n.name(e.surprising)} roll with Advantage, {n.name(e.surprised)} {effect}"
 
 
-HANDLERS = {D10RollSurprise: _roll_surprise, D10StartNormalRound: _start_normal_round}
-APPLIERS = {D10SurpriseRolled: _on_surprise}
-NARRATION = {D10SurpriseRolled: _line}
+HANDLERS: dict[type, Handler] = {D10RollSurprise: _roll_surprise, D10StartNormalRound: _start_normal_round}
+APPLIERS: dict[type, Applier] = {D10SurpriseRolled: _on_surprise}
+NARRATION: dict[type, Narrate] = {D10SurpriseRolled: _line}

@@ -9,7 +9,7 @@ anyone declares for round 5. The state shows the rounds left; the log says when 
 from __future__ import annotations
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.declared_d10.state import Timer
@@ -62,9 +62,9 @@ def _on_fired(state: EncounterState, e: D10TimerFired) -> EncounterState:
     return with_rules(state, timers=timers)
 
 
-HANDLERS = {D10StartTimer: _start}
-APPLIERS = {D10TimerStarted: _on_started, D10TimerFired: _on_fired}
-NARRATION = {
+HANDLERS: dict[type, Handler] = {D10StartTimer: _start}
+APPLIERS: dict[type, Applier] = {D10TimerStarted: _on_started, D10TimerFired: _on_fired}
+NARRATION: dict[type, Narrate] = {
     D10TimerStarted: lambda n, e: f"Timer: {e.what} in {e.rounds} round{'s' if e.rounds != 1 else ''}",
     D10TimerFired: lambda n, e: f"Timer runs out: {e.what}!",
 }

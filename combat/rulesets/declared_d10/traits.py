@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.declared_d10.state import D10Traits
@@ -57,6 +57,6 @@ def _line(n, e: D10TraitsSet) -> str:
     return f"{n.name(e.combatant)}: " + ", ".join(parts)
 
 
-HANDLERS = {D10SetTraits: _set_traits}
-APPLIERS = {D10TraitsSet: _on_traits}
-NARRATION = {D10TraitsSet: _line}
+HANDLERS: dict[type, Handler] = {D10SetTraits: _set_traits}
+APPLIERS: dict[type, Applier] = {D10TraitsSet: _on_traits}
+NARRATION: dict[type, Narrate] = {D10TraitsSet: _line}

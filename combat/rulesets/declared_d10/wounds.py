@@ -27,7 +27,7 @@ import msgspec
 
 from combat.fivee import conditions, hitpoints, setup
 from combat.kernel.commands import AddCombatant, ApplyCondition, Command, Heal
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantDowned, ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.rulesets.declared_d10.state import traits_of
@@ -187,12 +187,12 @@ def _damage(tx: Tx, cmd: D10Damage) -> None:
 
 
 def _heal(tx: Tx, cmd: Heal) -> None:
-    hitpoints.HANDLERS[Heal](tx, cmd)
+    hitpoints.heal(tx, cmd)
     review_penalty(tx, cmd.target)
 
 
 def _add(tx: Tx, cmd: AddCombatant) -> None:
-    setup.HANDLERS[AddCombatant](tx, cmd)
+    setup.add_combatant(tx, cmd)
     review_penalty(tx, cmd.combatant.id)  # someone who joins already wounded
 
 
@@ -237,12 +237,12 @@ def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
                 f"{c.name} has {c.hp} HP: a lasting wound comes only at 1 HP",
                 allowed="damage that brings the creature down to 1 HP, or another name for the GM's ruling",
             )
-    conditions.HANDLERS[ApplyCondition](tx, cmd)
+    conditions.apply_condition(tx, cmd)
 
 
-HANDLERS = {D10Damage: _damage, Heal: _heal, AddCombatant: _add, ApplyCondition: _apply_condition}
-APPLIERS = {D10DamageDealt: _on_dealt, D10WoundPenalty: _on_penalty}
-NARRATION = {
+HANDLERS: dict[type, Handler] = {D10Damage: _damage, Heal: _heal, AddCombatant: _add, ApplyCondition: _apply_condition}
+APPLIERS: dict[type, Applier] = {D10DamageDealt: _on_dealt, D10WoundPenalty: _on_penalty}
+NARRATION: dict[type, Narrate] = {
     D10DamageDealt: _dealt_line,
     D10WoundPenalty: lambda n, e: f"{n.name(e.combatant)} is "
     + (f"at half HP or below: {e.to_hit:+d} to hit" if e.to_hit else "no longer at half HP: no wound penalty"),

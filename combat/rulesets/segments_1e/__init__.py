@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from combat.fivee import conditions
 from combat.kernel.commands import RemoveCondition
-from combat.kernel.decider import Ruleset
+from combat.kernel.decider import Ruleset, Applier, Handler, merged
 from combat.kernel.encounter import ENCOUNTER
 from combat.kernel.events import (
     CombatantDowned,
@@ -86,21 +86,14 @@ DEFAULTS = {
 _MODULES = (creatures, surprise, declarations, initiative, delay, turns, actions, grid, attacks, damage, concentration, spells, morale)
 
 
-def _merge(*tables: dict) -> dict:
-    merged: dict = {}
-    for table in tables:
-        merged.update(table)
-    return merged
-
-
-HANDLERS = _merge(
+HANDLERS: dict[type, Handler] = merged(
     ENCOUNTER.handlers,
     {
         RemoveCondition: conditions.HANDLERS[RemoveCondition],
     },
     *(m.HANDLERS for m in _MODULES),
 )
-APPLIERS = _merge(
+APPLIERS: dict[type, Applier] = merged(
     ENCOUNTER.appliers,
     {
         ConditionApplied: conditions.APPLIERS[ConditionApplied],

@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e import phases as P
 from combat.fivee.conditions import is_incapacitated
@@ -75,5 +75,5 @@ def _on_minor(state: EncounterState, e: MinorActionTaken) -> EncounterState:
     return spent(state, e.combatant, e.uses, added_segments=rec.added_segments + e.segments + e.gm_delay)
 
 
-HANDLERS = {MajorAction: _major, MinorAction: _minor, ImmediateAction: _immediate}
-APPLIERS = {MajorActionTaken: _on_major, MinorActionTaken: _on_minor, ImmediateActionTaken: lambda state, e: state}
+HANDLERS: dict[type, Handler] = {MajorAction: _major, MinorAction: _minor, ImmediateAction: _immediate}
+APPLIERS: dict[type, Applier] = {MajorActionTaken: _on_major, MinorActionTaken: _on_minor, ImmediateActionTaken: lambda state, e: state}

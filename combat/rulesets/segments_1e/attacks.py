@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.fivee.hitpoints import take_damage
 from combat.rulesets.segments_1e import phases as P
@@ -249,5 +249,5 @@ def _on_opened(state: EncounterState, e: FreeAttackOpened) -> EncounterState:
     return with_rules(state, msgspec.structs.replace(ledger, openings=ledger.openings + (pair,)))
 
 
-HANDLERS = {RoutineAttack: _routine_attack, FreeAttack: _free_attack, ImmediateAttack: _immediate_attack, OpenFreeAttack: _open}
-APPLIERS = {AttackRoutineBegun: _on_begun, TableAttackRolled: _on_strike, FreeAttackOpened: _on_opened}
+HANDLERS: dict[type, Handler] = {RoutineAttack: _routine_attack, FreeAttack: _free_attack, ImmediateAttack: _immediate_attack, OpenFreeAttack: _open}
+APPLIERS: dict[type, Applier] = {AttackRoutineBegun: _on_begun, TableAttackRolled: _on_strike, FreeAttackOpened: _on_opened}

@@ -19,7 +19,7 @@ from combat.fivee import concentration as shared
 from combat.fivee import conditions, saves
 from combat.kernel.commands import ApplyCondition, EndConcentration, SavingThrow, StartConcentration
 from combat.fivee.concentration import end_concentration
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.rulesets.segments_1e.events import SpellSpoiled
 from combat.rulesets.segments_1e.ledger import Casting
 
@@ -55,15 +55,15 @@ def _saving_throw(tx: Tx, cmd: SavingThrow) -> None:
 
 
 def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
-    conditions.HANDLERS[ApplyCondition](tx, cmd)
+    conditions.apply_condition(tx, cmd)
     if cmd.condition.name in IMPEDING:
         interrupt(tx, cmd.target, f"is {cmd.condition.name}")
 
 
-HANDLERS = {
+HANDLERS: dict[type, Handler] = {
     StartConcentration: shared.HANDLERS[StartConcentration],
     EndConcentration: shared.HANDLERS[EndConcentration],
     SavingThrow: _saving_throw,
     ApplyCondition: _apply_condition,
 }
-APPLIERS = {**shared.APPLIERS, **saves.APPLIERS}
+APPLIERS: dict[type, Applier] = {**shared.APPLIERS, **saves.APPLIERS}

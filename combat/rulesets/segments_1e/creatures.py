@@ -7,7 +7,7 @@ import re
 import msgspec
 
 from combat.kernel import dice
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e.attack_tables import attack_row
 from combat.rulesets.segments_1e.commands import AddCreature, DescribeBattlefield
@@ -102,5 +102,5 @@ def _on_described(state: EncounterState, e: BattlefieldDescribed) -> EncounterSt
     return with_rules(state, msgspec.structs.replace(state.rules, restricted=e.restricted, walls=e.walls))
 
 
-HANDLERS = {AddCreature: _add, DescribeBattlefield: _describe}
-APPLIERS = {CreatureAdded: _on_added, BattlefieldDescribed: _on_described}
+HANDLERS: dict[type, Handler] = {AddCreature: _add, DescribeBattlefield: _describe}
+APPLIERS: dict[type, Applier] = {CreatureAdded: _on_added, BattlefieldDescribed: _on_described}

@@ -9,7 +9,7 @@ a creature felled by the acting creature during a turn that is simultaneous with
 from __future__ import annotations
 
 from combat.kernel.commands import Damage, Heal
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.events import CombatantDowned, DamageTaken
 from combat.fivee.hitpoints import HANDLERS as HP_HANDLERS
 from combat.fivee.hitpoints import amount_or_roll
@@ -59,5 +59,5 @@ def _on_kept(state: EncounterState, e: SimultaneousActionKept) -> EncounterState
     return with_creature(state, e.combatant, downed_in=e.slot)
 
 
-HANDLERS = {Damage: _damage, Heal: HP_HANDLERS[Heal]}
-APPLIERS = {SimultaneousActionKept: _on_kept}
+HANDLERS: dict[type, Handler] = {Damage: _damage, Heal: HP_HANDLERS[Heal]}
+APPLIERS: dict[type, Applier] = {SimultaneousActionKept: _on_kept}

@@ -10,7 +10,7 @@ switch actions" (see turns.ALLOWED_MAJOR).
 from __future__ import annotations
 
 from combat.fivee.conditions import is_incapacitated
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e.commands import CloseDeclarations, DeclareRoundAction
 from combat.rulesets.segments_1e.events import RoundActionDeclared
@@ -39,10 +39,10 @@ def _declare(tx: Tx, cmd: DeclareRoundAction) -> None:
         if action in SPELLS:
             raise RuleError(
                 "spell/one-per-round",
-                f"{c.name} is still casting {cast.spell} (it goes off in round {cast.completes_round}); only one spell can be cast per round",  # type: ignore[union-attr]
+                f"{c.name} is still casting {cast.spell} (it goes off in round {cast.completes_round}); only one spell can be cast per round",
                 allowed="nothing: the casting takes this round",
             )
-        raise RuleError("declaration/still-casting", f"{c.name} is still casting {cast.spell}", allowed="nothing this round")  # type: ignore[union-attr]
+        raise RuleError("declaration/still-casting", f"{c.name} is still casting {cast.spell}", allowed="nothing this round")
     if action in SPELLS:
         if not (cmd.spell or "").strip():
             raise RuleError("declaration/spell-name", "a spell declaration names the spell", allowed="spell: e.g. 'Sleep'")
@@ -87,5 +87,5 @@ def _on_declared(state: EncounterState, e: RoundActionDeclared) -> EncounterStat
     return with_creature(state, e.combatant, declared=d, casting=casting)
 
 
-HANDLERS = {DeclareRoundAction: _declare, CloseDeclarations: _close}
-APPLIERS = {RoundActionDeclared: _on_declared}
+HANDLERS: dict[type, Handler] = {DeclareRoundAction: _declare, CloseDeclarations: _close}
+APPLIERS: dict[type, Applier] = {RoundActionDeclared: _on_declared}

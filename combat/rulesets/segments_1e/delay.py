@@ -14,7 +14,7 @@ announced during LOW (the major action is lost).
 
 from __future__ import annotations
 
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionSpec
 from combat.rulesets.segments_1e import phases as P
@@ -47,5 +47,5 @@ def _on_announced(state: EncounterState, e: DelayAnnounced) -> EncounterState:
     return spent(state, e.combatant, "major" if e.during == "low" else "none")
 
 
-HANDLERS = {AnnounceDelay: _announce}
-APPLIERS = {DelayAnnounced: _on_announced}
+HANDLERS: dict[type, Handler] = {AnnounceDelay: _announce}
+APPLIERS: dict[type, Applier] = {DelayAnnounced: _on_announced}

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.commands import MoveTo
@@ -191,5 +191,5 @@ def _on_moved(state: EncounterState, e: CreatureMoved) -> EncounterState:
     return spent(state, e.combatant, e.uses, x=e.x, y=e.y)
 
 
-HANDLERS = {MoveTo: _move}
-APPLIERS = {CreatureMoved: _on_moved}
+HANDLERS: dict[type, Handler] = {MoveTo: _move}
+APPLIERS: dict[type, Applier] = {CreatureMoved: _on_moved}

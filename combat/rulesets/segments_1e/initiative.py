@@ -19,7 +19,7 @@ from __future__ import annotations
 import msgspec
 
 from combat.fivee.conditions import is_incapacitated
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.rulesets.segments_1e.commands import RollGroupD6
 from combat.rulesets.segments_1e.events import GroupD6Rolled, HighLowSet
 from combat.rulesets.segments_1e.side_rolls import sides_to_roll
@@ -104,5 +104,5 @@ def _on_set(state: EncounterState, e: HighLowSet) -> EncounterState:
     return with_rules(msgspec.structs.replace(state, combatants=combatants), ledger)
 
 
-HANDLERS = {RollGroupD6: _roll}
-APPLIERS = {GroupD6Rolled: _on_rolled, HighLowSet: _on_set}
+HANDLERS: dict[type, Handler] = {RollGroupD6: _roll}
+APPLIERS: dict[type, Applier] = {GroupD6Rolled: _on_rolled, HighLowSet: _on_set}

@@ -6,7 +6,7 @@ GM names; the creature stands if it reaches it.
 
 from __future__ import annotations
 
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e.commands import CheckMorale
 from combat.rulesets.segments_1e.events import MoraleChecked
@@ -25,5 +25,5 @@ def _check(tx: Tx, cmd: CheckMorale) -> None:
     tx.emit(MoraleChecked(combatant=c.id, total=roll.total, bonus=bonus, needed=cmd.needed, holds=roll.total >= cmd.needed))
 
 
-HANDLERS = {CheckMorale: _check}
-APPLIERS = {MoraleChecked: lambda state, e: state}
+HANDLERS: dict[type, Handler] = {CheckMorale: _check}
+APPLIERS: dict[type, Applier] = {MoraleChecked: lambda state, e: state}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import msgspec
 
 from combat.fivee.conditions import is_incapacitated
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier
 from combat.kernel.encounter import defeat_reason
 from combat.kernel.events import CombatEnded, ConditionEnded, RoundEnded, RoundStarted
 from combat.rulesets.segments_1e import phases as P
@@ -87,7 +87,7 @@ def _turn_cut_short(tx: Tx) -> bool:
     state = tx.state
     ledger = state.rules
     cid = state.turn
-    rec = ledger.creatures[cid]  # type: ignore[index]
+    rec = ledger.creatures[cid]
     c = state.combatants[cid]  # type: ignore[index]
     if state.phase == P.SPELLS:
         # A spell still in casting goes off whatever became of its caster: had the caster's
@@ -157,4 +157,4 @@ def _on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
     return with_rules(msgspec.structs.replace(state, round=e.round, turn=None, combatants=combatants), ledger)
 
 
-APPLIERS = {RoundStarted: _on_round_started, RoundEnded: lambda state, e: state}
+APPLIERS: dict[type, Applier] = {RoundStarted: _on_round_started, RoundEnded: lambda state, e: state}

@@ -24,7 +24,7 @@ from __future__ import annotations
 import msgspec
 
 from combat.fivee.concentration import end_concentration
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DamageTaken
 from combat.rulesets.segments_1e.commands import BeginCasting, ForgoSpell, ResolveSpell
@@ -76,7 +76,7 @@ def _begin(tx: Tx, cmd: BeginCasting) -> None:
         here = ledger.creatures[c.id]
         for t in targets:
             there = ledger.creatures[t]
-            if None not in (here.x, there.x) and distance_ft((here.x, here.y), (there.x, there.y)) > cast.range_ft:  # type: ignore[arg-type]
+            if None not in (here.x, there.x) and distance_ft((here.x, here.y), (there.x, there.y)) > cast.range_ft:
                 raise RuleError(
                     "spell/out-of-range",
                     f"{tx.state.combatants[t].name} is beyond the {cast.range_ft} ft of {cast.spell}",
@@ -131,7 +131,7 @@ def _resolve(tx: Tx, cmd: ResolveSpell) -> None:
 def _on_started(state: EncounterState, e: CastingStarted) -> EncounterState:
     cast = state.rules.creatures[e.caster].casting
     started = msgspec.structs.replace(
-        cast, targets=e.targets, start_segment=e.start_segment,  # type: ignore[arg-type]
+        cast, targets=e.targets, start_segment=e.start_segment,
         completes_round=e.completes_round, completes_segment=e.completes_segment,
     )
     return spent(state, e.caster, "major", casting=started)
@@ -139,7 +139,7 @@ def _on_started(state: EncounterState, e: CastingStarted) -> EncounterState:
 
 def _on_delayed(state: EncounterState, e: CastingDelayed) -> EncounterState:
     cast = state.rules.creatures[e.caster].casting
-    later = msgspec.structs.replace(cast, completes_round=e.completes_round, completes_segment=e.completes_segment)  # type: ignore[arg-type]
+    later = msgspec.structs.replace(cast, completes_round=e.completes_round, completes_segment=e.completes_segment)
     return with_creature(state, e.caster, casting=later)
 
 
@@ -152,8 +152,8 @@ def _on_forgone(state: EncounterState, e: SpellForgone) -> EncounterState:
     return spent(state, e.caster, "major", casting=None)
 
 
-HANDLERS = {BeginCasting: _begin, ForgoSpell: _forgo, ResolveSpell: _resolve}
-APPLIERS = {
+HANDLERS: dict[type, Handler] = {BeginCasting: _begin, ForgoSpell: _forgo, ResolveSpell: _resolve}
+APPLIERS: dict[type, Applier] = {
     CastingStarted: _on_started,
     CastingDelayed: _on_delayed,
     SpellWentOff: _on_gone,

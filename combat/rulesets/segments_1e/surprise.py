@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec
 from combat.rulesets.segments_1e.commands import CheckSurprise
 from combat.rulesets.segments_1e.events import SegmentReached, SurpriseChecked, SurpriseSettled
@@ -98,5 +98,5 @@ def _on_settled(state: EncounterState, e: SurpriseSettled) -> EncounterState:
     return with_rules(state, msgspec.structs.replace(ledger, creatures=creatures, surprise_window=e.window))
 
 
-HANDLERS = {CheckSurprise: _check}
-APPLIERS = {SurpriseChecked: _on_checked, SurpriseSettled: _on_settled}
+HANDLERS: dict[type, Handler] = {CheckSurprise: _check}
+APPLIERS: dict[type, Applier] = {SurpriseChecked: _on_checked, SurpriseSettled: _on_settled}

@@ -12,7 +12,7 @@ import msgspec
 
 from combat.kernel.commands import EndTurn
 from combat.fivee.conditions import expire_conditions, is_incapacitated
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import TurnEnded
 from combat.rulesets.segments_1e import phases as P
@@ -178,5 +178,5 @@ def _on_segment(state: EncounterState, e: SegmentReached) -> EncounterState:
     return with_rules(state, msgspec.structs.replace(state.rules, segment=e.segment))
 
 
-HANDLERS = {EndTurn: _end_turn}
-APPLIERS = {SegmentTurnStarted: _on_turn_started, TurnEnded: _on_turn_ended, SegmentReached: _on_segment}
+HANDLERS: dict[type, Handler] = {EndTurn: _end_turn}
+APPLIERS: dict[type, Applier] = {SegmentTurnStarted: _on_turn_started, TurnEnded: _on_turn_ended, SegmentReached: _on_segment}

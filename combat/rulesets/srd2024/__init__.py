@@ -50,7 +50,7 @@ from combat.fivee import (
 from combat.kernel.commands import EndTurn
 from combat.fivee.monsters import MonsterRules
 from combat.fivee.stat_blocks import with_stat_blocks
-from combat.kernel.decider import Ruleset, Tx
+from combat.kernel.decider import Applier, Handler, Narrate, Ruleset, Tx, merged
 from combat.fivee.initiative import turn_order, unresolved_ties, units
 from combat.kernel.phases import PhaseTable, Step
 
@@ -119,14 +119,7 @@ def flow(tx: Tx) -> None:
     turns.end_fight_if_decided(tx)
 
 
-def _merge(*tables: dict) -> dict:
-    merged: dict = {}
-    for table in tables:
-        merged.update(table)
-    return merged
-
-
-HANDLERS = _merge(
+HANDLERS: dict[type, Handler] = merged(
     setup.HANDLERS,
     initiative.HANDLERS,
     turns.HANDLERS,
@@ -142,7 +135,7 @@ HANDLERS = _merge(
     ability_checks.handlers(),
     damage_rolls.HANDLERS,
 )
-APPLIERS = _merge(
+APPLIERS: dict[type, Applier] = merged(
     setup.APPLIERS,
     initiative.APPLIERS,
     turns.APPLIERS,
@@ -158,7 +151,7 @@ APPLIERS = _merge(
     damage_rolls.APPLIERS,
 )
 # One line per event of the GM moves, for every 5e-family ruleset (see projections.narrative).
-GM_MOVES_NARRATION = _merge(
+GM_MOVES_NARRATION: dict[type, Narrate] = merged(
     gm_edits.NARRATION, turn_pointer.NARRATION, ability_checks.NARRATION, damage_rolls.NARRATION, saves.NARRATION
 )
 

@@ -35,13 +35,15 @@ docs page, generated from them, shows them all.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from combat.fivee import actions as shared_actions
+from combat.fivee import attacks as shared_attacks
+from combat.fivee import conditions as shared_conditions
 from combat.fivee import turn_pointer, turns
 from combat.kernel.commands import ApplyCondition, Attack, BonusAction, EndTurn, TakeAction
 from combat.fivee.stat_blocks import with_stat_blocks
-from combat.kernel.decider import Ruleset, Tx
+from combat.kernel.decider import Applier, Guard, Narrate, Rules, Ruleset, Tx, assemble
 from combat.kernel.events import ActionTaken, AttackMade, BonusActionTaken, ReactionTaken, TurnStarted
 from combat.fivee.initiative import unresolved_ties
 from combat.kernel.phases import PhaseTable, Step
@@ -50,6 +52,7 @@ from combat.kernel.state import with_rules
 from combat.rulesets.srd2024_variant.state import SrdVariantState
 
 from . import communication, consistency, cover, initiative, jumping, mounts, movement, reorder, traits, unarmed
+from .bookkeeping import is_controlled_mount
 
 __all__ = ["RULESET", "PHASES", "DEFAULTS", "flow"]
 
@@ -124,33 +127,34 @@ def flow(tx: Tx) -> None:
     turns.end_fight_if_decided(tx)
 
 
-def _then(first: Callable, *more: Callable) -> Callable:
-    """An applier followed by the variant's own bookkeeping for the same event."""
-
-    def applier(state, event):
-        state = first(state, event)
-        for after in more:
-            state = after(state, event)
-        return state
-
-    return applier
-
-
-def _with_after(appliers: Mapping, *after_tables: Mapping) -> dict:
-    composed = dict(appliers)
-    for table in after_tables:
-        for event_type, after in table.items():
-            composed[event_type] = _then(composed.get(event_type, lambda s, e: s), after)
-    return composed
-
-
 # Cunning Action and the like, plus Δ "the GM might require you to use an action or bonus
 # action" for an interaction that needs special care.
 BONUS_ACTION_OK = frozenset({"dash", "disengage", "hide", "utilize"})
 
 
+# Where the variant changes a shared rule, its own handler below says how and calls the
+# shared rule by its public name; what it refuses first is in GUARDS.
+
+
 def _take_action(tx: Tx, cmd: TakeAction) -> None:
-    shared_actions.HANDLERS[TakeAction](tx, cmd, bonus_ok=BONUS_ACTION_OK)
+    """A controlled mount's three options; anyone else takes srd-2024's actions, with the
+    variant's bonus-action options."""
+    if is_controlled_mount(tx.state, cmd.combatant):
+        mounts.controlled_mount_action(tx, cmd)
+        return
+    shared_actions.take_action(tx, cmd, bonus_ok=BONUS_ACTION_OK)
+
+
+def _attack(tx: Tx, cmd: Attack) -> None:
+    """srd-2024's Attack, with a grappled creature's Disadvantage against anyone but its grappler."""
+    shared_attacks.attack(tx, unarmed.with_grapple_disadvantage(tx.state, cmd))
+
+
+def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
+    """srd-2024's conditions; a rider knocked Prone may fall from its mount."""
+    shared_conditions.apply_condition(tx, cmd)
+    if cmd.condition.name == "prone":
+        mounts.unseat_risk(tx, cmd.target, "knocked prone")
 
 
 HANDLERS: dict = {
@@ -164,13 +168,19 @@ HANDLERS: dict = {
     **movement.HANDLERS,
     **jumping.HANDLERS,
     **mounts.HANDLERS,
-    EndTurn: mounts.end_turn_handler(turns.end_turn_handler(acting_order)),
+    EndTurn: turns.end_turn_handler(acting_order),
     **turn_pointer.handlers(acting_order),
-    TakeAction: mounts.take_action_handler(_take_action),
-    Attack: mounts.forbid_controlled_mount("attacker", unarmed.attack_handler(srd2024.HANDLERS[Attack])),
-    unarmed.UnarmedStrike: mounts.forbid_controlled_mount("attacker", unarmed.HANDLERS[unarmed.UnarmedStrike]),
-    BonusAction: mounts.forbid_controlled_mount("combatant", srd2024.HANDLERS[BonusAction]),
-    ApplyCondition: mounts.apply_condition_handler(srd2024.HANDLERS[ApplyCondition]),
+    TakeAction: _take_action,
+    Attack: _attack,
+    ApplyCondition: _apply_condition,
+}
+# A controlled mount moves and can only Dash, Disengage or Dodge (its action is in
+# _take_action); a turn does not end while a rider owes its save to stay mounted.
+GUARDS: dict[type, tuple[Guard, ...]] = {
+    Attack: (lambda tx, cmd: mounts.refuse_controlled_mount(tx, cmd.attacker),),
+    unarmed.UnarmedStrike: (lambda tx, cmd: mounts.refuse_controlled_mount(tx, cmd.attacker),),
+    BonusAction: (lambda tx, cmd: mounts.refuse_controlled_mount(tx, cmd.combatant),),
+    EndTurn: (mounts.require_no_fall_pending,),
 }
 
 # Bookkeeping that follows a shared event: what a long jump's run-up, a conversation or a
@@ -185,24 +195,22 @@ _RUN_UP_ENDS = {
     TurnStarted: lambda state, e: with_rules(state, run_up=None),
 }
 
-APPLIERS = _with_after(
-    {
-        **srd2024.APPLIERS,
-        **traits.APPLIERS,
-        **initiative.APPLIERS,
-        **reorder.APPLIERS,
-        **communication.APPLIERS,
-        **unarmed.APPLIERS,
-        **movement.APPLIERS,
-        **jumping.APPLIERS,
-        **mounts.APPLIERS,
-    },
-    initiative.AFTER,
-    communication.AFTER,
-    movement.AFTER,
-    mounts.AFTER,
-    _RUN_UP_ENDS,
-)
+APPLIERS: dict[type, Applier] = {
+    **srd2024.APPLIERS,
+    **traits.APPLIERS,
+    **initiative.APPLIERS,
+    **reorder.APPLIERS,
+    **communication.APPLIERS,
+    **unarmed.APPLIERS,
+    **movement.APPLIERS,
+    **jumping.APPLIERS,
+    **mounts.APPLIERS,
+}
+# The variant's own books on shared events, after their appliers, in this order.
+AFTER: Mapping[type, tuple[Applier, ...]] = assemble(
+    *(Rules(after={event: (keep,) for event, keep in table.items()})
+      for table in (initiative.AFTER, communication.AFTER, movement.AFTER, mounts.AFTER, _RUN_UP_ENDS))
+).after
 
 _MODULES = (traits, initiative, reorder, communication, cover, unarmed, movement, jumping, mounts)
 EVENTS = tuple(t for m in _MODULES for t in getattr(m, "APPLIERS", {}))
@@ -227,24 +235,22 @@ COMMANDS = (
     mounts.Dismount,
     mounts.SaveToStayMounted,
 )
-NARRATION = {k: v for m in _MODULES for k, v in getattr(m, "NARRATION", {}).items()}
+NARRATION: dict[type, Narrate] = {k: v for m in _MODULES for k, v in getattr(m, "NARRATION", {}).items()}
 
-RULESET = with_stat_blocks(Ruleset(
+RULESET = with_stat_blocks(Ruleset.of(
+    Rules(handlers=HANDLERS, appliers=APPLIERS, checks=consistency.CHECKS, narration={**srd2024.GM_MOVES_NARRATION, **NARRATION},
+          guards=GUARDS, after=AFTER),
     id="srd-2024-variant",
     title="5e 2024 with the table's variants",
     summary="srd-2024 with the table's changes: optional group roll, initiative swaps before round 1 "
     "(not for the surprised), tied players reroll, cover adds to Constitution saves, grapple and shove "
     "by Constitution save, extended talk costs an action and a reaction, mounting costs the mount's size.",
     phases=PHASES,
-    handlers=HANDLERS,
-    appliers=APPLIERS,
     turn_order=turn_order,
     flow=flow,
     defaults=DEFAULTS,
     events=EVENTS,
     commands=COMMANDS,
-    checks=consistency.CHECKS,
-    narration={**srd2024.GM_MOVES_NARRATION, **NARRATION},
     state_type=SrdVariantState,
     state_key="srd_variant",
 ))

@@ -17,7 +17,7 @@ import msgspec
 
 from combat.fivee.actions import require_reaction, spend_check
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, TurnEnded
 from combat.kernel.state import EncounterState, with_combatant, with_rules
@@ -108,10 +108,10 @@ def _close_talk(state: EncounterState, e: TurnEnded) -> EncounterState:
     return with_rules(state, talk=None) if talk is not None and talk.speaker == e.combatant else state
 
 
-HANDLERS = {CommunicateWithAllies: _communicate, ReplyToAlly: _reply}
-APPLIERS = {AlliesAddressed: _on_addressed, AllyReplied: _on_replied}
-AFTER = {TurnEnded: _close_talk}
-NARRATION = {
+HANDLERS: dict[type, Handler] = {CommunicateWithAllies: _communicate, ReplyToAlly: _reply}
+APPLIERS: dict[type, Applier] = {AlliesAddressed: _on_addressed, AllyReplied: _on_replied}
+AFTER: dict[type, Applier] = {TurnEnded: _close_talk}
+NARRATION: dict[type, Narrate] = {
     AlliesAddressed: lambda n, e: f"{n.name(e.combatant)} uses {'an action' if e.uses == 'action' else 'a bonus action'} "
     f"to talk with {', '.join(n.name(c) for c in e.listeners)}" + (f": {e.topic}" if e.topic else ""),
     AllyReplied: lambda n, e: f"{n.name(e.combatant)} uses their reaction to reply to {n.name(e.to)}"

@@ -215,27 +215,8 @@ def _reorder_opened(state: EncounterState, e: reorder.ReorderOpened, ctx: dict[s
     return f"the players who may propose a swap would now be {names}, in that order"
 
 
-def _surprised(state: EncounterState, *ids: str) -> str | None:
-    """`ids` are combatants or the groups that share a place in the order."""
-    members = units(state)
-    for uid in ids:
-        place = members.get(uid) or ([state.combatants[uid]] if uid in state.combatants else [])
-        for c in place:
-            if c.surprised:
-                return f"{c.name} was surprised and could not swap places"
-    return None
-
-
-def _proposal_turn(state: EncounterState, cid: str) -> str | None:
-    queue = state.rules.reorder_queue
-    if queue and queue[0] == cid:
-        return None
-    whose = f"{_name(state, queue[0])}'s chance" if queue else "no player's chance any more"
-    return f"it was {whose} to propose a swap, not {_name(state, cid)}'s"
-
-
 def _swap_proposed(state: EncounterState, e: reorder.SwapProposed, ctx: dict[str, Any]) -> str | None:
-    return _missing(state, e.proposer, e.asked) or _surprised(state, e.proposer, e.asked) or _proposal_turn(state, e.proposer)
+    return _missing(state, e.proposer, e.asked) or reorder.surprised_among(state, e.proposer, e.asked) or reorder.not_their_chance(state, e.proposer)
 
 
 def _swap_answered(state: EncounterState, e: reorder.SwapAnswered, ctx: dict[str, Any]) -> str | None:
@@ -245,7 +226,7 @@ def _swap_answered(state: EncounterState, e: reorder.SwapAnswered, ctx: dict[str
 
 
 def _swap_passed(state: EncounterState, e: reorder.SwapPassed, ctx: dict[str, Any]) -> str | None:
-    return _missing(state, e.combatant) or _proposal_turn(state, e.combatant)
+    return _missing(state, e.combatant) or reorder.not_their_chance(state, e.combatant)
 
 
 def _places_swapped(state: EncounterState, e: reorder.PlacesSwapped, ctx: dict[str, Any]) -> str | None:
@@ -258,7 +239,7 @@ def _places_swapped(state: EncounterState, e: reorder.PlacesSwapped, ctx: dict[s
             return f"{members[unit][0].name} had no Initiative yet, so there was no place to swap"
         if now != total:
             return f"{members[unit][0].name} acted at {now} then, not {total}: the swap exchanged other counts"
-    return _surprised(state, e.first, e.second)
+    return reorder.surprised_among(state, e.first, e.second)
 
 
 def _reorder_ended(state: EncounterState, e: reorder.ReorderEnded, ctx: dict[str, Any]) -> str | None:

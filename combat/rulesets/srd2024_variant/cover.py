@@ -14,7 +14,7 @@ from typing import Literal
 
 from combat.fivee.attacks import COVER_AC
 from combat.kernel.commands import Command, Cover, Faces
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Handler
 from combat.kernel.errors import RuleError
 from combat.fivee.saves import saving_throw
 
@@ -53,4 +53,4 @@ def _save(tx: Tx, cmd: SaveBehindCover) -> None:
     saving_throw(tx, c.id, "constitution", cmd.dc, base + COVER_SAVE[cmd.cover], cmd.roll_mode, cmd.faces, reason)
 
 
-HANDLERS = {SaveBehindCover: _save}
+HANDLERS: dict[type, Handler] = {SaveBehindCover: _save}

@@ -17,7 +17,7 @@ import msgspec
 from combat.fivee import initiative as shared
 from combat.fivee import setup
 from combat.kernel.commands import AddCombatant, Command, Faces, OrderTie
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantSpec, Event, InitiativeTied, TieOrdered
 from combat.kernel.state import EncounterState, Tie, with_rules
@@ -52,7 +52,7 @@ def _add_combatant(tx: Tx, cmd: AddCombatant) -> None:
         spec = msgspec.structs.replace(spec, group=None)
     elif spec.group is not None:
         _require_same_stat_block(tx.state, spec)
-    setup.HANDLERS[AddCombatant](tx, msgspec.structs.replace(cmd, combatant=spec))
+    setup.add_combatant(tx, msgspec.structs.replace(cmd, combatant=spec))
 
 
 def _require_same_stat_block(state: EncounterState, spec: CombatantSpec) -> None:
@@ -133,7 +133,7 @@ def _order_tie(tx: Tx, cmd: OrderTie) -> None:
                 f"the tie at {tie.total} is among player characters: they reroll a d20 to order it",
                 allowed="reroll_tie",
             )
-    shared.HANDLERS[OrderTie](tx, cmd)
+    shared.order_tie(tx, cmd)
 
 
 def _on_rerolled(state: EncounterState, e: TieRerolled) -> EncounterState:
@@ -148,7 +148,7 @@ def _forget_rerolls(state: EncounterState, e: InitiativeTied | TieOrdered) -> En
     return with_rules(state, tie_rerolls=rerolls)
 
 
-HANDLERS = {AddCombatant: _add_combatant, RerollTie: _reroll, OrderTie: _order_tie}
-APPLIERS = {TieRerolled: _on_rerolled}
-AFTER = {InitiativeTied: _forget_rerolls, TieOrdered: _forget_rerolls}
-NARRATION = {TieRerolled: lambda n, e: f"{n.name(e.combatant)} rerolls the tie at {e.total}: {e.face}"}
+HANDLERS: dict[type, Handler] = {AddCombatant: _add_combatant, RerollTie: _reroll, OrderTie: _order_tie}
+APPLIERS: dict[type, Applier] = {TieRerolled: _on_rerolled}
+AFTER: dict[type, Applier] = {InitiativeTied: _forget_rerolls, TieOrdered: _forget_rerolls}
+NARRATION: dict[type, Narrate] = {TieRerolled: lambda n, e: f"{n.name(e.combatant)} rerolls the tie at {e.total}: {e.face}"}

@@ -21,7 +21,7 @@ from typing import Literal
 import msgspec
 
 from combat.kernel.commands import Command, Faces
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CheckMade, ConditionApplied, ConditionSpec, Event
 from combat.kernel.state import EncounterState, with_combatant, with_rules
@@ -106,8 +106,8 @@ def _on_jumped(state: EncounterState, e: Jumped) -> EncounterState:
     return with_rules(state, run_up=None)
 
 
-HANDLERS = {Jump: _jump}
-APPLIERS = {Jumped: _on_jumped}
-NARRATION = {
+HANDLERS: dict[type, Handler] = {Jump: _jump}
+APPLIERS: dict[type, Applier] = {Jumped: _on_jumped}
+NARRATION: dict[type, Narrate] = {
     Jumped: lambda n, e: f"{n.name(e.combatant)} makes a {'running' if e.running else 'standing'} {e.kind} jump of {e.feet} ft"
 }

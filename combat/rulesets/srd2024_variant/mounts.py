@@ -29,15 +29,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from collections.abc import Callable
-
 import msgspec
 
 from combat.fivee import initiative as shared_initiative
 from combat.fivee.actions import spend_check
-from combat.kernel.commands import ApplyCondition, Command, EndTurn, Faces, RollInitiative, TakeAction
+from combat.kernel.commands import Command, EndTurn, Faces, RollInitiative, TakeAction
 from combat.fivee.conditions import is_incapacitated, speed_of
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ActionTaken, ConditionApplied, ConditionEnded, ConditionSpec, Event, InitiativeSet, TurnStarted
 from combat.fivee.saves import saving_throw
@@ -68,9 +66,9 @@ __all__ = [
     "sync_initiative",
     "upkeep",
     "unrolled_units",
-    "forbid_controlled_mount",
-    "take_action_handler",
-    "apply_condition_handler",
+    "refuse_controlled_mount",
+    "controlled_mount_action",
+    "require_no_fall_pending",
     "end_turn_handler",
     "HANDLERS",
     "APPLIERS",
@@ -329,7 +327,7 @@ def sync_initiative(tx: Tx) -> None:
 
 
 def _roll_initiative(tx: Tx, cmd: RollInitiative) -> None:
-    roll = shared_initiative.HANDLERS[RollInitiative]
+    roll = shared_initiative.roll_initiative
     if cmd.combatant is not None:
         c = tx.combatant(cmd.combatant)
         if is_controlled_mount(tx.state, c.id) and c.initiative is None:
@@ -360,66 +358,43 @@ def _roll_initiative(tx: Tx, cmd: RollInitiative) -> None:
 # -- what a controlled mount may do --------------------------------------------------------
 
 
-def forbid_controlled_mount(field: str, handler: Callable) -> Callable:
-    """Refuse anything but movement, Dash, Disengage and Dodge from a controlled mount."""
-
-    def guarded(tx: Tx, cmd) -> None:
-        cid = getattr(cmd, field)
-        if is_controlled_mount(tx.state, cid):
-            c = tx.combatant(cid)
-            raise RuleError(
-                "mount/controlled-actions",
-                f"{c.name} is a controlled mount: it moves and can only Dash, Disengage or Dodge",
-                allowed="move, take_action dash, disengage or dodge",
-            )
-        handler(tx, cmd)
-
-    return guarded
+def refuse_controlled_mount(tx: Tx, cid: str) -> None:
+    """A controlled mount moves and can only Dash, Disengage or Dodge: refuse anything else."""
+    if is_controlled_mount(tx.state, cid):
+        c = tx.combatant(cid)
+        raise RuleError(
+            "mount/controlled-actions",
+            f"{c.name} is a controlled mount: it moves and can only Dash, Disengage or Dodge",
+            allowed="move, take_action dash, disengage or dodge",
+        )
 
 
-def take_action_handler(base: Callable) -> Callable:
-    def _take_action(tx: Tx, cmd: TakeAction) -> None:
-        if not is_controlled_mount(tx.state, cmd.combatant):
-            base(tx, cmd)
-            return
-        mount = require_mover(tx, tx.combatant(cmd.combatant))
-        require_able(mount, "act")
-        action = cmd.action.lower()
-        if action not in CONTROLLED_MOUNT_ACTIONS or cmd.bonus_action:
-            raise RuleError(
-                "mount/controlled-actions",
-                f"a controlled mount has only three action options, not {action}",
-                allowed=", ".join(CONTROLLED_MOUNT_ACTIONS),
-            )
-        spend_check(mount, "action", "its action")
-        tx.emit(ActionTaken(combatant=mount.id, action=action, detail=cmd.detail))
-
-    return _take_action
+def controlled_mount_action(tx: Tx, cmd: TakeAction) -> None:
+    """A controlled mount's action: Dash, Disengage or Dodge, on its rider's turn."""
+    mount = require_mover(tx, tx.combatant(cmd.combatant))
+    require_able(mount, "act")
+    action = cmd.action.lower()
+    if action not in CONTROLLED_MOUNT_ACTIONS or cmd.bonus_action:
+        raise RuleError(
+            "mount/controlled-actions",
+            f"a controlled mount has only three action options, not {action}",
+            allowed=", ".join(CONTROLLED_MOUNT_ACTIONS),
+        )
+    spend_check(mount, "action", "its action")
+    tx.emit(ActionTaken(combatant=mount.id, action=action, detail=cmd.detail))
 
 
-def apply_condition_handler(base: Callable) -> Callable:
-    def _apply(tx: Tx, cmd: ApplyCondition) -> None:
-        base(tx, cmd)
-        if cmd.condition.name == "prone":
-            unseat_risk(tx, cmd.target, "knocked prone")
-
-    return _apply
-
-
-def end_turn_handler(base: Callable) -> Callable:
-    def _end_turn(tx: Tx, cmd: EndTurn) -> None:
-        pending = tx.state.rules.falls_pending
-        if pending:
-            require_turn(tx, cmd.combatant)
-            who = ", ".join(tx.state.combatants[r].name for r in pending)
-            raise RuleError(
-                "turn/pending-save",
-                f"the turn cannot end while a save to stay mounted is owed by {who}",
-                allowed="save_to_stay_mounted for " + ", ".join(pending),
-            )
-        base(tx, cmd)
-
-    return _end_turn
+def require_no_fall_pending(tx: Tx, cmd: EndTurn) -> None:
+    """A turn does not end while a rider still owes its save to stay mounted."""
+    pending = tx.state.rules.falls_pending
+    if pending:
+        require_turn(tx, cmd.combatant)
+        who = ", ".join(tx.state.combatants[r].name for r in pending)
+        raise RuleError(
+            "turn/pending-save",
+            f"the turn cannot end while a save to stay mounted is owed by {who}",
+            allowed="save_to_stay_mounted for " + ", ".join(pending),
+        )
 
 
 # -- appliers -----------------------------------------------------------------------------
@@ -467,21 +442,21 @@ def _refresh_controlled_mounts(state: EncounterState, e: TurnStarted) -> Encount
     return state
 
 
-HANDLERS = {
+HANDLERS: dict[type, Handler] = {
     Mount: _mount,
     Dismount: _dismount,
     SaveToStayMounted: _save_to_stay,
     RollInitiative: _roll_initiative,
 }
-APPLIERS = {
+APPLIERS: dict[type, Applier] = {
     Mounted: _on_mounted,
     Dismounted: _on_dismounted,
     UnseatSaveRequired: lambda s, e: with_rules(s, falls_pending=s.rules.falls_pending + (e.rider,)),
     StayedMounted: lambda s, e: with_rules(s, falls_pending=tuple(r for r in s.rules.falls_pending if r != e.rider)),
     Carried: _on_carried,
 }
-AFTER = {TurnStarted: _refresh_controlled_mounts}
-NARRATION = {
+AFTER: dict[type, Applier] = {TurnStarted: _refresh_controlled_mounts}
+NARRATION: dict[type, Narrate] = {
     Mounted: lambda n, e: f"{n.name(e.rider)} mounts {n.name(e.mount)}"
     + (" and takes control of it" if e.controlled else " (it acts on its own)")
     + (f", spending {e.cost} ft of movement" if e.cost else ""),

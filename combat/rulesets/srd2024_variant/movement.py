@@ -28,7 +28,7 @@ import msgspec
 
 from combat.kernel.commands import Command, Move
 from combat.fivee.conditions import is_incapacitated, speed_of
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event, Moved
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
@@ -206,13 +206,13 @@ def breaks_run_up(field: str):
     return after
 
 
-HANDLERS = {Move: _move, Traverse: _traverse, DropProne: _drop_prone, StandUpFromProne: _stand_up}
-APPLIERS = {
+HANDLERS: dict[type, Handler] = {Move: _move, Traverse: _traverse, DropProne: _drop_prone, StandUpFromProne: _stand_up}
+APPLIERS: dict[type, Applier] = {
     ExtraFeetSpent: lambda s, e: _spend(s, e.combatant, e.feet),
     StoodUp: lambda s, e: _spend(s, e.combatant, e.cost),
 }
-AFTER = {Moved: _count_run_up}
-NARRATION = {
+AFTER: dict[type, Applier] = {Moved: _count_run_up}
+NARRATION: dict[type, Narrate] = {
     ExtraFeetSpent: lambda n, e: f"{n.name(e.combatant)} spends {e.feet} ft more for {', '.join(e.reasons)}",
     StoodUp: lambda n, e: f"{n.name(e.combatant)} stands up, spending {e.cost} ft of movement",
 }

@@ -21,7 +21,7 @@ import msgspec
 
 from combat.fivee import turns
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.fivee.initiative import units, unresolved_ties
@@ -116,13 +116,35 @@ def _eligible(c: Combatant) -> bool:
     return not c.surprised and c.status == "active"
 
 
-def _require_swappable(c: Combatant) -> None:
-    if c.surprised:
-        raise RuleError(
-            "reorder/surprised",
-            f"{c.name} was surprised and cannot swap places",
-            allowed="a combatant who was not surprised",
-        )
+def surprised_among(state: EncounterState, *ids: str) -> str | None:
+    """'A surprised combatant cannot swap places': the first of `ids` (combatants, or groups
+    that share a place in the order) with a surprised member, as the problem; else None.
+    The guard below refuses with it, and the re-check after a changed past reports it."""
+    members = units(state)
+    for uid in ids:
+        place = members.get(uid) or ([state.combatants[uid]] if uid in state.combatants else [])
+        for c in place:
+            if c.surprised:
+                return f"{c.name} was surprised, and a surprised combatant cannot swap places"
+    return None
+
+
+def not_their_chance(state: EncounterState, cid: str) -> str | None:
+    """Players propose in Initiative order: the problem when it is not `cid`'s chance, else None."""
+    queue = state.rules.reorder_queue
+    if queue and queue[0] == cid:
+        return None
+    name = state.combatants[cid].name if cid in state.combatants else cid
+    if not queue:
+        return f"every player has had their chance to propose a swap; {name} cannot now"
+    whose = state.combatants[queue[0]].name if queue[0] in state.combatants else queue[0]
+    return f"players propose in Initiative order and it is {whose}'s chance, not {name}'s"
+
+
+def _require_swappable(state: EncounterState, c: Combatant) -> None:
+    problem = surprised_among(state, c.id)
+    if problem:
+        raise RuleError("reorder/surprised", problem, allowed="a combatant who was not surprised")
     if c.status != "active":
         raise RuleError("reorder/down", f"{c.name} is {c.status} and cannot swap places")
 
@@ -146,14 +168,12 @@ def _require_controller(tx: Tx, c: Combatant) -> None:
 
 
 def _queue_head(tx: Tx, c: Combatant) -> None:
-    queue = tx.state.rules.reorder_queue
-    if not queue or queue[0] != c.id:
-        whose = tx.state.combatants[queue[0]].name if queue else None
+    problem = not_their_chance(tx.state, c.id)
+    if problem:
+        queue = tx.state.rules.reorder_queue
         raise RuleError(
             "reorder/not-your-turn",
-            f"players propose in Initiative order and it is {whose}'s chance, not {c.name}'s"
-            if whose
-            else f"every player has had their chance to propose a swap; {c.name} cannot now",
+            problem,
             allowed=f"propose_swap or pass_swap for {queue[0]}" if queue else "end_reorder (the GM)",
         )
 
@@ -171,8 +191,8 @@ def _require_no_proposal(tx: Tx) -> None:
 def _propose(tx: Tx, cmd: ProposeSwap) -> None:
     c = tx.combatant(cmd.combatant)
     other = tx.combatant(cmd.other)
-    _require_swappable(c)
-    _require_swappable(other)
+    _require_swappable(tx.state, c)
+    _require_swappable(tx.state, other)
     _require_own_place(tx.state, c)
     _require_own_place(tx.state, other)
     if c.unit == other.unit:
@@ -292,7 +312,7 @@ def _on_passed(state: EncounterState, e: SwapPassed) -> EncounterState:
     return with_rules(state, reorder_queue=tuple(q for q in state.rules.reorder_queue if q != e.combatant))
 
 
-APPLIERS = {
+APPLIERS: dict[type, Applier] = {
     ReorderOpened: lambda s, e: with_rules(s, reorder_queue=e.queue, swap_proposal=None),
     SwapProposed: lambda s, e: with_rules(s, swap_proposal=(e.proposer, e.asked)),
     SwapAnswered: _on_answered,
@@ -301,7 +321,7 @@ APPLIERS = {
     ReorderEnded: lambda s, e: with_rules(s, reorder_queue=(), swap_proposal=None),
 }
 
-NARRATION = {
+NARRATION: dict[type, Narrate] = {
     ReorderOpened: lambda n, e: "Initiative reorder: "
     + (f"{', '.join(n.name(c) for c in e.queue)} may propose a swap, in that order" if e.queue else "no player may propose a swap"),
     SwapProposed: lambda n, e: f"{n.name(e.proposer)} proposes to swap places with {n.name(e.asked)}",

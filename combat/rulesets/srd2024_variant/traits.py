@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.kernel.state import EncounterState, with_rules
@@ -87,6 +87,6 @@ def _narrate(n, e: TraitsNoted) -> str:
     return f"{n.name(e.combatant)}'s traits: {', '.join(parts) or 'none'}"
 
 
-HANDLERS = {NoteTraits: _note}
-APPLIERS = {TraitsNoted: _on_noted}
-NARRATION = {TraitsNoted: _narrate}
+HANDLERS: dict[type, Handler] = {NoteTraits: _note}
+APPLIERS: dict[type, Applier] = {TraitsNoted: _on_noted}
+NARRATION: dict[type, Narrate] = {TraitsNoted: _narrate}

@@ -31,7 +31,7 @@ from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import COVER_AC, resolve_attack
 from combat.kernel.commands import Attack, Command, Cover, Faces
 from combat.fivee.conditions import is_incapacitated
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.fivee.saves import saving_throw
@@ -53,7 +53,8 @@ __all__ = [
     "EscapeAttempted",
     "grapple_dc",
     "grappled_disadvantage",
-    "attack_handler",
+    "with_grapple_disadvantage",
+    "unarmed_strike",
     "end_broken_grapples",
     "HANDLERS",
     "APPLIERS",
@@ -142,14 +143,11 @@ def grappled_disadvantage(state: EncounterState, attacker: str, target: str) -> 
     return ()
 
 
-def attack_handler(base):
-    """The shared Attack, with the grappled creature's Disadvantage against anyone else."""
-
-    def _attack(tx: Tx, cmd: Attack) -> None:
-        extra = grappled_disadvantage(tx.state, cmd.attacker, cmd.target)
-        base(tx, msgspec.structs.replace(cmd, disadvantage=cmd.disadvantage + extra) if extra else cmd)
-
-    return _attack
+def with_grapple_disadvantage(state: EncounterState, cmd: Attack) -> Attack:
+    """The attack as the shared rule should roll it: with the grappled creature's
+    Disadvantage against anyone but its grappler."""
+    extra = grappled_disadvantage(state, cmd.attacker, cmd.target)
+    return msgspec.structs.replace(cmd, disadvantage=cmd.disadvantage + extra) if extra else cmd
 
 
 def _economy_for_strike(tx: Tx, attacker: Combatant, target: Combatant, opportunity: bool) -> str:
@@ -170,7 +168,7 @@ def _economy_for_strike(tx: Tx, attacker: Combatant, target: Combatant, opportun
     return "action"
 
 
-def _unarmed(tx: Tx, cmd: UnarmedStrike) -> None:
+def unarmed_strike(tx: Tx, cmd: UnarmedStrike) -> None:
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
     if cmd.cover == "total":
@@ -332,15 +330,15 @@ def _on_escape(state: EncounterState, e: EscapeAttempted) -> EncounterState:
     return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, action=False))
 
 
-HANDLERS = {UnarmedStrike: _unarmed, EscapeGrapple: _escape, ReleaseGrapple: _release}
-APPLIERS = {
+HANDLERS: dict[type, Handler] = {UnarmedStrike: unarmed_strike, EscapeGrapple: _escape, ReleaseGrapple: _release}
+APPLIERS: dict[type, Applier] = {
     UnarmedStrikeMade: _on_strike,
     GrappleStarted: _on_grapple_started,
     GrappleEnded: _on_grapple_ended,
     Shoved: lambda s, e: s,
     EscapeAttempted: _on_escape,
 }
-NARRATION = {
+NARRATION: dict[type, Narrate] = {
     UnarmedStrikeMade: lambda n, e: f"{n.name(e.attacker)} tries to {e.option} {n.name(e.target)} "
     f"(DC {e.dc} Constitution save): {'resisted' if e.saved else 'it works'}",
     GrappleStarted: lambda n, e: f"{n.name(e.grappler)} grapples {n.name(e.target)} (escape DC {e.dc})",
