@@ -35,7 +35,7 @@ def _monsters(query: str, import_file: str | None, store: str | None, as_json: b
     from combat.bestiary import library
     from combat.bestiary.importing import blocks_from_json
     from combat.bestiary.text import describe
-    from combat.cli import out
+    from combat.cli import _consoles
     from combat.kernel.errors import RuleError
 
     if import_file is not None:
@@ -46,19 +46,19 @@ def _monsters(query: str, import_file: str | None, store: str | None, as_json: b
                 raise RuleError("stat-block/malformed", f"{import_file} is not JSON: {exc}") from None
         blocks = blocks_from_json(data)
         path = library.save_local(blocks, store)
-        out.print(f"imported {len(blocks)} stat block(s) into {path}: " + ", ".join(b.name for b in blocks), markup=False)
+        _consoles.out.print(f"imported {len(blocks)} stat block(s) into {path}: " + ", ".join(b.name for b in blocks), markup=False)
         return
     exact = library.everything(store).get(" ".join(query.lower().split()))
     if exact is not None:
-        out.print(msgspec.json.format(msgspec.json.encode(exact)).decode() if as_json else describe(exact), markup=False)
+        _consoles.out.print(msgspec.json.format(msgspec.json.encode(exact)).decode() if as_json else describe(exact), markup=False)
         return
     found = library.search(query, store)
     if not found:
         library.find(query, store)  # raises with the closest names
     if as_json:
-        out.print(msgspec.json.format(msgspec.json.encode(found)).decode(), markup=False)
+        _consoles.out.print(msgspec.json.format(msgspec.json.encode(found)).decode(), markup=False)
         return
     table = Table("Name", "CR", "Size", "Type", "AC", "HP", "Source")
     for b in found:
         table.add_row(b.name, b.cr, b.size, b.type, str(b.ac), str(b.hp), b.source)
-    out.print(table)
+    _consoles.out.print(table)

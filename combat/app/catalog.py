@@ -67,4 +67,5 @@ def command_type_of(data: object) -> type[Command] | None:
         parsed = msgspec.json.decode(data) if isinstance(data, (bytes, str)) else data
     except msgspec.DecodeError:
         return None
-    return COMMAND_BY_TYPE.get(parsed.get("type")) if isinstance(parsed, dict) else None
+    tag = parsed.get("type") if isinstance(parsed, dict) else None
+    return COMMAND_BY_TYPE.get(tag) if isinstance(tag, str) else None

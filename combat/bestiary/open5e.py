@@ -96,7 +96,7 @@ def _attack_from_text(action: Mapping[str, Any]) -> BlockAttack | None:
     kind, bonus, reach, near, far, dice, flat, damage_type, extra, extra_flat, extra_type = m.groups()
     return BlockAttack(
         name=action["name"],
-        kind=kind.lower(),
+        kind=kind.lower(),  # type: ignore[arg-type]  # the pattern matched only melee, ranged or both
         bonus=int(bonus),
         reach=int(reach or 5),
         range=int(near) if near else None,

@@ -12,6 +12,8 @@ from combat.fivee.consistency import able
 from combat.fivee.legendary import LegendaryActionUsed, LegendaryResistanceUsed
 from combat.fivee.monster_actions import MonsterActionUsed, MultiattackUsed, RechargeChecked, UseSpent
 from combat.fivee.monsters import monsters_of, sheet
+from combat.kernel.decider import Check
+from combat.kernel.events import Event
 from combat.kernel.state import EncounterState
 
 __all__ = ["CHECKS"]
@@ -69,7 +71,7 @@ def _resisted(state: EncounterState, e: LegendaryResistanceUsed, ctx: dict[str, 
     return None
 
 
-CHECKS = {
+CHECKS: dict[type[Event], Check] = {
     MultiattackUsed: _multiattack,
     MonsterActionUsed: _action,
     UseSpent: _spent,
