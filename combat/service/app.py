@@ -26,7 +26,7 @@ from combat.service.errors import EXCEPTION_HANDLERS
 from combat.service.checks import check_request
 from combat.service.limits import Limits
 from combat.service.logging import RequestLog, configure_logging, log
-from combat.service.openapi import OPENAPI, StructDefaults
+from combat.service.openapi import OPENAPI, StructDefaults, refine
 
 __all__ = ["create_app", "serve"]
 
@@ -53,7 +53,7 @@ def create_app(
         route_handlers=[*routes.ROUTES, *stream.ROUTES],
         dependencies={"service": Provide(lambda: service, sync_to_thread=False), **DEPENDENCIES},
         exception_handlers=EXCEPTION_HANDLERS,
-        on_startup=[service.start],
+        on_startup=[service.start, lambda app: refine(app.openapi_schema)],
         on_shutdown=[service.stop],
         request_max_body_size=limits.max_body,
         cors_config=cors_config(cors_origins),

@@ -162,4 +162,4 @@ _MEANING = {
 
 def documented(*statuses: int) -> dict[int, ResponseSpec]:
     """The error responses of a route for the OpenAPI document, all with the same body."""
-    return {s: ResponseSpec(ErrorBody, description=_MEANING[s]) for s in (*statuses, 503)}
+    return {s: ResponseSpec(ErrorBody, description=_MEANING[s], generate_examples=False) for s in (*statuses, 503)}

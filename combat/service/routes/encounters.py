@@ -14,13 +14,13 @@ from combat.service.auth import Grant
 from combat.service.dependencies import Service
 from combat.service.errors import ApiError, documented
 from combat.service.logging import annotate
+from combat.service.openapi import JSONL
 from combat.service.messages import MAX_SEQ, CreateEncounter, EncounterOpened, LogLine, StateView
 from combat.service.replies import view_of
 from projections.narrative import narrate
 
 __all__ = ["ROUTES"]
 
-JSONL = "application/x-ndjson"
 _NAME_LENGTH = 200
 
 
