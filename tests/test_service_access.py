@@ -145,3 +145,25 @@ def test_cors_is_off_by_default_and_on_for_the_origins_named(encounters):
         assert reply.headers["access-control-allow-origin"] == origin
         other = http.get(fight.url(), headers={**bearer(fight.gm), "Origin": "https://evil.example"})
         assert "access-control-allow-origin" not in other.headers
+
+
+def test_a_stream_ends_when_its_token_is_revoked(tmp_path, monkeypatch):
+    import httpx
+
+    import combat.service.stream as stream
+    from combat.kernel.commands import Ruling
+    from tests.test_service_fixtures import LiveServer, read_events
+
+    monkeypatch.setattr(stream, "TOKEN_RECHECK", 0.0)
+    with LiveServer(create_app(db=tmp_path / "combat.db")) as server, httpx.Client(base_url=server.url, timeout=10) as http:
+        fight = open_fight(http)
+        issued = http.post(fight.url("/tokens"), json={"role": "viewer", "name": "Overlay"}, headers=bearer(fight.gm)).json()
+        with http.stream("GET", fight.url("/stream"), params={"state": "false"}, headers=bearer(issued["token"])) as live:
+            lines = live.iter_lines()
+            assert read_events(lines, 1)[0]["data"]["event"]["type"] == "EncounterCreated"
+            assert http.delete(fight.url(f"/tokens/{issued['token_id']}"), headers=bearer(fight.gm)).status_code == 204
+            fight.do(Ruling(text="after the revocation"))  # wakes the stream, which finds its token gone
+            rest = list(lines)
+        assert not any("after the revocation" in line for line in rest)
+        again = http.get(fight.url("/stream"), headers=bearer(issued["token"]))
+        assert again.status_code == 401 and again.json()["error"] == "auth/revoked"

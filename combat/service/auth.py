@@ -82,6 +82,10 @@ class Tokens:
         self.store.add(grant.token_hash, grant, expires_at=expires_at, created_by=created_by)
         return token, grant
 
+    def still_valid(self, token_hash: str) -> bool:
+        found = self.store.find(token_hash)
+        return found is not None and found.refusal(datetime.now(timezone.utc)) is None
+
     def grant_for(self, request: Request, encounter_id: UUID) -> Grant:
         """The grant of the request's token for this encounter; else 401 or 403 saying why.
         Read from the store each time: a revocation on any process holds at once."""
