@@ -25,7 +25,7 @@ from combat.service import create_app
 from tests.conftest import monster, pc
 from tests.test_service_fixtures import bearer, client  # noqa: F401  (fixture)
 
-EXAMPLES = int(__import__("os").environ.get("OPENAPI_EXAMPLES", "60"))
+EXAMPLES = int(__import__("os").environ.get("OPENAPI_EXAMPLES", "150"))
 ALL_CHECKS = list(CHECKS.get_all())
 RULE_REFUSALS = [*PositiveDataAcceptanceConfig().expected_statuses, "422"]
 
@@ -41,8 +41,10 @@ def schema_valid_bodies_pass_the_schema_layer(ctx, response, case):
     return None
 
 
-@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
+@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE], ids=str)
 def test_every_check_passes_against_the_document(tmp_path, mode):
+    """Schema-driven fuzzing of every operation (but the endless stream), with input that fits
+    the OpenAPI document and input that does not, as the GM of a fight in its turns."""
     encounters = Encounters(tmp_path / "combat.db")
     app = create_app(encounters)
     eid = encounters.create("srd-2024", "schema check", seed=3)
