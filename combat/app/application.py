@@ -24,8 +24,8 @@ from eventsourcing.persistence import IntegrityError
 
 from combat.kernel.commands import Command
 from combat.app import history
-from combat.app.command_ids import CommandIndex, check_client_id
 from combat.app.history import fold_records
+from combat.app.command_ids import CommandIndex, check_client_id
 from combat.kernel.decider import decide
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConflictOverridden, EncounterCreated, Event, EventsRetracted, PhaseChanged, RulingAmended
