@@ -93,14 +93,15 @@ async def check_request(request: Request) -> None:
         value = msgspec.json.decode(body)
     except (msgspec.DecodeError, UnicodeDecodeError) as exc:
         raise ApiError(400, "request/malformed", f"the body is not JSON in UTF-8: {exc}", allowed="a JSON object") from None
-    _walk(value, limits, "")
     data = request.route_handler.parsed_fn_signature.parameters.get("data")
     if data is not None:
         try:
-            msgspec.convert(_whole(value), data.annotation, strict=True)
+            value = msgspec.to_builtins(msgspec.convert(_whole(value), data.annotation, strict=True))
         except msgspec.ValidationError as exc:
             where = str(exc).rpartition(" - at `$.")
             raise ApiError(422, "request/invalid", str(exc), allowed=body_allowed([where[2].rstrip("`")])) from None
+    # Texts and integers as the server reads them: fields a type ignores are only bytes.
+    _walk(value, limits, "")
 
 
 def _whole(value: Any) -> Any:

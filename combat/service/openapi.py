@@ -23,6 +23,8 @@ from litestar.plugins.core._msgspec import kwarg_definition_from_field
 from litestar.types.empty import Empty
 from litestar.typing import FieldDefinition
 
+from combat.service.limits import MAX_INT
+
 __all__ = ["OPENAPI", "StructDefaults", "refine", "JSONL"]
 
 JSONL = "application/x-ndjson"
@@ -72,7 +74,23 @@ class StructDefaults(StructSchemaPlugin):
             prop = (schema.properties or {}).get(field.encode_name)
             if isinstance(items, msgspec.inspect.IntType) and isinstance(prop, Schema) and isinstance(prop.items, Schema):
                 prop.items.minimum, prop.items.maximum = items.ge, items.le
+        for prop in (schema.properties or {}).values():
+            _json_safe_integers(prop)
         return schema
+
+
+def _json_safe_integers(schema: Any) -> None:
+    """Every integer the server reads is within ±2^53 (combat.service.checks): say so where
+    the type itself gives no narrower bounds."""
+    if not isinstance(schema, Schema):
+        return
+    if schema.type == OpenAPIType.INTEGER or (isinstance(schema.type, list) and OpenAPIType.INTEGER in schema.type):
+        if schema.minimum is None and schema.exclusive_minimum is None:
+            schema.minimum = -MAX_INT
+        if schema.maximum is None and schema.exclusive_maximum is None:
+            schema.maximum = MAX_INT
+    for inner in (schema.items, *(schema.one_of or ()), *(schema.any_of or ()), *(schema.prefix_items or ())):
+        _json_safe_integers(inner)
 
 
 def refine(document: OpenAPI) -> None:
