@@ -73,7 +73,7 @@ def test_loose_types_are_refused(client, command, where):
 
 def test_a_negative_number_of_dice_is_refused(client):
     fight = set_the_scene(open_fight(client))
-    for notation in ("-1d6", "2+-1d6", "0d6"):
+    for notation in ("-1d6", "-(2d6)", "0d6"):
         reply = fight.send({"type": "damage", "target": "goblin", "damage_type": "fire", "notation": notation})
         fight.rejects(reply, 422, "dice/bad-notation")
     assert fight.state()["combatants"]["goblin"]["hp"] == 7

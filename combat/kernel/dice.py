@@ -145,9 +145,10 @@ def rng_for(seed: int, index: int) -> random.Random:
 MAX_NOTATION = 100
 
 
-# A die term with a minus sign of its own (-1d6, 2+-1d4, -(1d6)) or no dice at all (0d6):
-# a damage roll that heals or a count that is not a count.
-_NEGATIVE_DICE = re.compile(r"(?:^|[-+*/(,])\s*-\s*[(\s]*\d*\s*d|(?<![0-9])0+\s*d", re.IGNORECASE)
+# A roll that starts by taking dice away (-1d6, -(1d6)) or rolls no dice at all (0d6): a
+# damage roll that heals, or a count that is not a count. Dice subtracted from a roll that
+# has its own (Bane's 1d20+5-1d4) are a penalty and stay.
+_NEGATIVE_DICE = re.compile(r"^\s*-\s*[(\s]*\d*\s*d|(?<![0-9])0+\s*d", re.IGNORECASE)
 
 
 def check_notation(notation: str) -> None:
