@@ -16,6 +16,7 @@ from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.di import Provide
 
+from combat import web
 from combat.app.application import Encounters
 from combat.kernel.errors import RuleError
 from combat.service import routes, stream
@@ -50,7 +51,7 @@ def create_app(
                       max_encounters=limits.max_encounters)
     service.encounters.max_events = limits.max_events
     app = Litestar(
-        route_handlers=[*routes.ROUTES, *stream.ROUTES],
+        route_handlers=[*routes.ROUTES, *stream.ROUTES, *web.ROUTES],  # web: the table screen at /app/
         dependencies={"service": Provide(lambda: service, sync_to_thread=False), **DEPENDENCIES},
         exception_handlers=EXCEPTION_HANDLERS,
         on_startup=[service.start, lambda app: refine(app.openapi_schema)],
