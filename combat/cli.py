@@ -16,6 +16,7 @@ import click
 
 from combat.app.paths import DB_ENV, DEFAULT_DB
 from combat.reference_cli import commands
+from combat.service.limits import Limits
 
 if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` stays quick
     from rich.console import Console
@@ -401,36 +402,86 @@ def schema() -> None:
     _print(json.dumps(event_schema(), indent=2, sort_keys=True))
 
 
+_LIMITS = Limits()
+
+
 @cli.command()
 @click.option("--db", type=click.Path(dir_okay=False), envvar=DB_ENV, default=None,
               help=f"SQLite file of the event log [default: {DEFAULT_DB}, or PostgreSQL when "
                    "PERSISTENCE_MODULE=eventsourcing.postgres and POSTGRES_* are set].")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
+@click.option("--admin-token", envvar="COMBAT_ADMIN_TOKEN", default=None,
+              help="The token that creates encounters (env COMBAT_ADMIN_TOKEN); needed beyond loopback.")
+@click.option("--open/--no-open", "open_creation", default=None,
+              help="Let anyone create encounters, or only the admin token [default: open on 127.0.0.1 only].")
+@click.option("--cors-origin", "cors_origins", multiple=True, envvar="COMBAT_CORS_ORIGINS",
+              help="A browser origin allowed to call the service, e.g. https://overlay.example (repeat; "
+                   "env COMBAT_CORS_ORIGINS, space-separated) [default: none].")
+@click.option("--max-body", type=click.IntRange(1024), default=_LIMITS.max_body, show_default=True,
+              help="Bytes of one request body.")
+@click.option("--max-depth", type=click.IntRange(2), default=_LIMITS.max_depth, show_default=True,
+              help="How deep a body's JSON may nest.")
+@click.option("--max-text", type=click.IntRange(16), default=_LIMITS.max_text, show_default=True,
+              help="Characters of one text in a body.")
+@click.option("--max-events", type=click.IntRange(1), default=_LIMITS.max_events, show_default=True,
+              help="Events one command may append.")
+@click.option("--max-encounters", type=click.IntRange(1), default=_LIMITS.max_encounters, show_default=True,
+              help="Encounters (forks included) one credential may create.")
 @_one_line_errors
-def serve(db: str | None, host: str, port: int) -> None:
+def serve(db: str | None, host: str, port: int, admin_token: str | None, open_creation: bool | None,
+          cors_origins: tuple[str, ...], max_body: int, max_depth: int, max_text: int, max_events: int,
+          max_encounters: int) -> None:
     """Run the HTTP service (OpenAPI at /schema); JSON log lines on stderr."""
     from combat.service import serve as run_service
 
-    run_service(db, host, port)
+    limits = Limits(max_body=max_body, max_depth=max_depth, max_text=max_text, max_events=max_events,
+                    max_encounters=max_encounters)
+    run_service(db, host, port, limits=limits, admin_token=admin_token or None, open_creation=open_creation,
+                cors_origins=cors_origins)
 
 
 @cli.command()
 @click.argument("encounter", required=False)
-@click.option("--role", type=click.Choice(["gm", "player", "viewer"]), required=True)
+@click.option("--role", type=click.Choice(["gm", "player", "viewer"]))
 @click.option("--name", default="", help="The player's or viewer's name (recorded as the actor of their commands).")
 @click.option("--combatant", "combatants", multiple=True, help="A combatant the player commands (repeat for several).")
+@click.option("--expires-in", type=click.IntRange(60), default=None, help="Seconds until the token expires [default: never].")
+@click.option("--revoke", "revoke_id", metavar="TOKEN_ID", default=None,
+              help="Revoke the encounter's token with this id (from --list) instead of issuing one.")
+@click.option("--list", "list_tokens", is_flag=True, help="List the encounter's tokens (ids, roles, names; never secrets).")
 @db_option
 @_one_line_errors
-def token(encounter: str | None, role: str, name: str, combatants: tuple[str, ...], db: str) -> None:
-    """Issue an HTTP token for an encounter made here (e.g. by demo or new); printed once, stored hashed."""
+def token(encounter: str | None, role: str | None, name: str, combatants: tuple[str, ...], expires_in: int | None,
+          revoke_id: str | None, list_tokens: bool, db: str) -> None:
+    """Issue an HTTP token for an encounter made here (e.g. by demo or new); printed once, stored hashed.
+    With --revoke or --list, manage the tokens issued (a revocation holds at once on every server)."""
+    from datetime import datetime, timedelta, timezone
+
+    from combat.kernel.errors import RuleError
     from combat.service.auth import Tokens
     from combat.service.token_store import TokenStore
 
+    if sum((role is not None, revoke_id is not None, list_tokens)) != 1:
+        raise click.UsageError("give one of --role (issue), --revoke TOKEN_ID or --list")
     with _store(db) as encounters:
         eid = _encounter_id(encounters, encounter, db)
         encounters.state(eid)
-        secret, _ = Tokens(TokenStore(encounters.log)).issue(eid, role, name, combatants)
+        tokens = Tokens(TokenStore(encounters.log))
+        if revoke_id is not None:
+            if not tokens.store.revoke(eid, revoke_id):
+                raise RuleError("token/unknown", f"no token {revoke_id!r} in this encounter", allowed="an id from --list")
+            _print(f"revoked {revoke_id}")
+            return
+        if list_tokens:
+            now = datetime.now(timezone.utc)
+            for row in tokens.store.of_encounter(eid):
+                life = row.refusal(now) or (f"expires {row.expires_at.isoformat()}" if row.expires_at else "active")
+                who = ",".join(sorted(row.grant.combatants))
+                _print(f"{row.grant.token_id}  {row.grant.role:<6}  {row.grant.name}  {who}  {life}".rstrip())
+            return
+        expires_at = datetime.now(timezone.utc) + timedelta(seconds=expires_in) if expires_in else None
+        secret, _ = tokens.issue(eid, role or "", name, combatants, expires_at=expires_at)
     _print(secret)
 
 

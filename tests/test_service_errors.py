@@ -1,26 +1,17 @@
 """Every rejected request gets a 4xx JSON body saying what was wrong and what is allowed,
-appends nothing, and no input at all makes the service fail with a 500."""
+and appends nothing. That no input at all makes the service fail with a 500 is fuzzed, with
+every other check on the document, in tests/test_service_openapi.py."""
 
 from __future__ import annotations
 
 import uuid
 
 import pytest
-import schemathesis
-from hypothesis import HealthCheck, given, settings
-from schemathesis import GenerationMode
-from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import response_schema_conformance
 
-from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative
+from combat.kernel.commands import Attack, EndTurn, Move
 from combat.kernel.errors import OutOfPhase, RuleError
-from combat.service import create_app
 from combat.service.errors import ApiError, status_for
-from tests.conftest import monster, pc
 from tests.test_service_fixtures import bearer, client, open_fight, set_the_scene  # noqa: F401  (fixture)
-
-
-FUZZ_EXAMPLES = 150
 
 
 @pytest.fixture
@@ -124,29 +115,3 @@ def test_the_status_follows_the_stable_code():
     assert status_for(RuleError("dice/bad-notation", "")) == 422
     assert status_for(RuleError("economy/action-spent", "")) == 409
     assert status_for(ApiError(403, "auth/read-only", "")) == 403
-
-
-# -- no input makes it fail -----------------------------------------------------------------
-
-
-@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE], ids=str)
-def test_no_request_makes_the_service_fail(encounters, mode):
-    """Schema-driven fuzzing of every operation (but the endless stream), with input that fits
-    the OpenAPI document and input that does not, as the GM of a fight in its turns."""
-    app = create_app(encounters)
-    eid = encounters.create("srd-2024", "fuzzed", seed=3)
-    for spec in (pc("aria", player="Sam"), monster("goblin")):
-        encounters.execute(eid, AddCombatant(combatant=spec))
-    encounters.execute(eid, BeginCombat())
-    encounters.execute(eid, RollInitiative())
-    token, _ = app.state["service"].tokens.issue(eid, "gm")
-    schema = schemathesis.openapi.from_asgi("/schema/openapi.json", app).exclude(operation_id="stream")
-    strategy = schema.as_strategy(mode, path_parameters={"encounter_id": str(eid)}, headers=bearer(token))
-
-    @given(case=strategy)
-    @settings(max_examples=FUZZ_EXAMPLES, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck))
-    def no_server_error(case):
-        case.call_and_validate(checks=[not_a_server_error, response_schema_conformance])
-
-    no_server_error()

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from uuid import UUID
 
 from combat.kernel.errors import RuleError
-from combat.app.store import Recorded
+from combat.kernel.records import Recorded
 
 __all__ = ["CLIENT_ID", "check_client_id", "CommandIndex"]
 

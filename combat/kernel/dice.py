@@ -145,12 +145,24 @@ def rng_for(seed: int, index: int) -> random.Random:
 MAX_NOTATION = 100
 
 
+# A roll that starts by taking dice away (-1d6, -(1d6)) or rolls no dice at all (0d6): a
+# damage roll that heals, or a count that is not a count. Dice subtracted from a roll that
+# has its own (Bane's 1d20+5-1d4) are a penalty and stay.
+_NEGATIVE_DICE = re.compile(r"^\s*-\s*[(\s]*\d*\s*d|(?<![0-9])0+\s*d", re.IGNORECASE)
+
+
 def check_notation(notation: str) -> None:
     if len(notation) > MAX_NOTATION:
         raise RuleError(
             "dice/bad-notation",
             f"dice notation of {len(notation)} characters is too long to read",
             allowed=f"at most {MAX_NOTATION} characters, such as 1d20+5, 2d20kh1+3, 2d6+2, 4d6kh3",
+        )
+    if _NEGATIVE_DICE.search(notation):
+        raise RuleError(
+            "dice/bad-notation",
+            f"dice notation {notation!r} rolls a negative or zero number of dice",
+            allowed="a positive count of dice, such as 1d6 or 2d6+2 (subtract a modifier: 1d6-1)",
         )
     try:
         _parser().parse(notation)

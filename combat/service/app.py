@@ -9,49 +9,103 @@ and no file is given.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from litestar import Litestar
+from litestar.config.cors import CORSConfig
 from litestar.di import Provide
 
 from combat import web
 from combat.app.application import Encounters
+from combat.kernel.errors import RuleError
 from combat.service import routes, stream
+from combat.service.admission import Admission, is_loopback
+from combat.service.idempotency import REPLAYED
 from combat.service.dependencies import DEPENDENCIES, Service
 from combat.service.errors import EXCEPTION_HANDLERS
+from combat.service.checks import check_request
+from combat.service.limits import Limits
 from combat.service.logging import RequestLog, configure_logging, log
-from combat.service.openapi import OPENAPI, StructDefaults
+from combat.service.openapi import OPENAPI, StructDefaults, refine
 
 __all__ = ["create_app", "serve"]
 
-MAX_BODY = 1024 * 1024
 
-
-def create_app(encounters: Encounters | None = None, *, db: str | os.PathLike[str] | None = None) -> RequestLog:
-    """The service over `encounters` (or a store opened on `db`, closed with the app)."""
+def create_app(
+    encounters: Encounters | None = None,
+    *,
+    db: str | os.PathLike[str] | None = None,
+    limits: Limits | None = None,
+    admin_token: str | None = None,
+    open_creation: bool = True,
+    cors_origins: Sequence[str] = (),
+) -> RequestLog:
+    """The service over `encounters` (or a store opened on `db`, closed with the app).
+    Without `open_creation` only `admin_token` creates encounters; `cors_origins` are the
+    browser origins (pages on other sites) allowed to call it, none by default."""
+    limits = limits or Limits()
     owns = encounters is None
-    service = Service(encounters if encounters is not None else Encounters(db), owns_encounters=owns)
+    service = Service(encounters if encounters is not None else Encounters(db), owns_encounters=owns,
+                      admission=Admission(admin_token=admin_token, open=open_creation),
+                      max_encounters=limits.max_encounters)
+    service.encounters.max_events = limits.max_events
     app = Litestar(
         route_handlers=[*routes.ROUTES, *stream.ROUTES, *web.ROUTES],  # web: the table screen at /app/
         dependencies={"service": Provide(lambda: service, sync_to_thread=False), **DEPENDENCIES},
         exception_handlers=EXCEPTION_HANDLERS,
-        on_startup=[service.start],
+        on_startup=[service.start, lambda app: refine(app.openapi_schema)],
         on_shutdown=[service.stop],
-        request_max_body_size=MAX_BODY,
+        request_max_body_size=limits.max_body,
+        cors_config=cors_config(cors_origins),
+        before_request=check_request,
         logging_config=None,
         openapi_config=OPENAPI,
         plugins=[StructDefaults()],
-        state={"service": service},  # type: ignore[arg-type]
+        state={"service": service, "limits": limits},  # type: ignore[arg-type]
     )
     return RequestLog(app)  # type: ignore[arg-type]  # Litestar is an ASGI app; its scope types are narrower
 
 
-def serve(db: str | None, host: str, port: int, **uvicorn_options: Any) -> None:
+def cors_config(origins: Sequence[str]) -> CORSConfig | None:
+    """Browsers on these origins may call the service (an overlay, a VTT module, a bot page);
+    tokens travel in the Authorization header, never in cookies."""
+    if not origins:
+        return None
+    return CORSConfig(
+        allow_origins=list(origins),
+        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+        allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID", "X-Request-Id"],
+        expose_headers=[REPLAYED, "X-Request-Id"],
+        allow_credentials=False,
+        max_age=600,
+    )
+
+
+def serve(
+    db: str | None,
+    host: str,
+    port: int,
+    *,
+    limits: Limits | None = None,
+    admin_token: str | None = None,
+    open_creation: bool | None = None,
+    cors_origins: Sequence[str] = (),
+    **uvicorn_options: Any,
+) -> None:
+    """Run the service. Creating encounters is open on loopback and needs the admin token
+    elsewhere, unless `open_creation` says otherwise."""
     import uvicorn
 
+    if open_creation is None:
+        open_creation = is_loopback(host)
+    if not open_creation and not admin_token:
+        raise RuleError("serve/admin-token", f"on {host} creating encounters needs an admin token",
+                        allowed="--admin-token TOKEN (or COMBAT_ADMIN_TOKEN), or --open to let anyone create")
     configure_logging()
-    app = create_app(db=db)
-    log.info("serving", host=host, port=port, store=app.state["service"].store)
+    app = create_app(db=db, limits=limits, admin_token=admin_token, open_creation=open_creation, cors_origins=cors_origins)
+    log.info("serving", host=host, port=port, store=app.state["service"].store, open_creation=open_creation,
+             cors_origins=list(cors_origins))
     uvicorn.run(
         app,
         host=host,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from datetime import datetime, timezone
 from uuid import UUID
 
 from litestar import Request
@@ -58,7 +59,8 @@ class Tokens:
     def __init__(self, store: TokenStore):
         self.store = store
 
-    def issue(self, encounter_id: UUID, role: str, name: str = "", combatants: tuple[str, ...] = ()) -> tuple[str, Grant]:
+    def issue(self, encounter_id: UUID, role: str, name: str = "", combatants: tuple[str, ...] = (), *,
+              expires_at: datetime | None = None, created_by: str | None = None) -> tuple[str, Grant]:
         if role == "gm":
             name = "gm"
         elif not _NAME.match(name) or name.lower() == "gm":
@@ -75,25 +77,29 @@ class Tokens:
             raise ApiError(422, "token/combatants", f"{bad[0]!r} is not a combatant id",
                            allowed="lower-case letters, digits, - and _, e.g. aria")
         token = new_token()
-        grant = Grant(encounter_id=encounter_id, role=role, name=name, combatants=frozenset(combatants))
-        self.store.add(hash_token(token), grant)
+        grant = Grant(encounter_id=encounter_id, role=role, name=name, combatants=frozenset(combatants),
+                      token_hash=hash_token(token))
+        self.store.add(grant.token_hash, grant, expires_at=expires_at, created_by=created_by)
         return token, grant
 
-    def remembered(self, request: Request, encounter_id: UUID) -> Grant | None:
-        """The grant of a token already seen for this encounter, without I/O; None otherwise
-        (unknown, missing, another encounter's: `grant_for` says which)."""
-        token = bearer_token(request)
-        grant = self.store.remembered(hash_token(token)) if token is not None else None
-        return grant if grant is not None and grant.encounter_id == encounter_id else None
+    def still_valid(self, token_hash: str) -> bool:
+        found = self.store.find(token_hash)
+        return found is not None and found.refusal(datetime.now(timezone.utc)) is None
 
     def grant_for(self, request: Request, encounter_id: UUID) -> Grant:
-        """The grant of the request's token for this encounter; else 401 or 403 saying why."""
+        """The grant of the request's token for this encounter; else 401 or 403 saying why.
+        Read from the store each time: a revocation on any process holds at once."""
         token = bearer_token(request)
         if token is None:
             raise ApiError(401, "auth/missing", "this needs a token of the encounter", allowed=HOW)
-        grant = self.store.find(hash_token(token))
-        if grant is None:
+        found = self.store.find(hash_token(token))
+        if found is None:
             raise ApiError(401, "auth/unknown-token", "the token is not one this service issued", allowed=HOW)
+        grant = found.grant
+        refusal = found.refusal(datetime.now(timezone.utc))
+        if refusal is not None:
+            raise ApiError(401, f"auth/{refusal}", f"the token was {refusal}",
+                           allowed="a new token from the GM (POST /encounters/{id}/tokens)")
         if grant.encounter_id != encounter_id:
             raise ApiError(403, "auth/other-encounter", "the token belongs to another encounter",
                            allowed="a token issued for this encounter")

@@ -14,10 +14,12 @@ from litestar.params import FromPath
 from combat.app.application import Encounters, Outcome
 from combat.kernel.commands import Command
 from combat.kernel.errors import RuleError
+from combat.service.admission import Admission
 from combat.service.auth import Grant, Tokens
 from combat.service.errors import ApiError
 from combat.service.feed import Follower, Hub, follower_for
 from combat.service.logging import annotate
+from combat.service.messages import EncounterOpened
 from combat.service.token_store import TokenStore, store_kind
 
 __all__ = ["Service", "DEPENDENCIES", "parse_encounter_id"]
@@ -26,6 +28,8 @@ __all__ = ["Service", "DEPENDENCIES", "parse_encounter_id"]
 class Service:
     encounters: Encounters
     owns_encounters: bool = False
+    admission: Admission = field(default_factory=Admission)
+    max_encounters: int | None = None  # per credential
     tokens: Tokens = field(init=False)
     hub: Hub = field(init=False)
     follower: Follower | None = field(init=False, default=None)
@@ -59,6 +63,18 @@ class Service:
         self.appended(grant.encounter_id)
         return outcome
 
+    def check_quota(self, credential: str) -> None:
+        if self.max_encounters is not None and self.tokens.store.created_by(credential) >= self.max_encounters:
+            raise ApiError(429, "limits/encounters", f"this credential has created {self.max_encounters} encounters",
+                           allowed=f"at most {self.max_encounters} per credential (combat serve --max-encounters)")
+
+    def opened(self, encounter_id: UUID, created_by: str | None) -> EncounterOpened:
+        """The reply to a creation or fork: the encounter and its GM's new token (shown once)."""
+        token, grant = self.tokens.issue(encounter_id, "gm", created_by=created_by)
+        state = self.encounters.state(encounter_id)
+        return EncounterOpened(id=encounter_id, ruleset=state.ruleset, name=state.name, version=state.version,
+                               gm_token=token, gm_token_id=grant.token_id)
+
     def appended(self, encounter_id: UUID) -> None:
         """Tell this process's streams at once (other processes hear it from the store)."""
         if self.follower is not None:
@@ -85,13 +101,8 @@ def parse_encounter_id(value: str) -> UUID:
 async def _grant(request: Request, encounter_id: FromPath[str], service: NamedDependency[Service]) -> Grant:
     eid = parse_encounter_id(encounter_id)
     annotate(request, encounter=eid)
-    # A token seen before is checked on the event loop: a trip to a worker thread costs more
-    # than the check itself. Only a token not yet seen goes to the store.
-    grant = service.tokens.remembered(request, eid)
-    if grant is None:
-        return await anyio.to_thread.run_sync(service.authorize, request, eid)
-    annotate(request, role=grant.role)
-    return grant
+    # Every request asks the store: a token revoked by any process is refused at once.
+    return await anyio.to_thread.run_sync(service.authorize, request, eid)
 
 
 DEPENDENCIES = {"grant": Provide(_grant)}

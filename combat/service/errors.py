@@ -3,8 +3,8 @@
 `error` is the stable `area/what` code of the `RuleError` (or of the HTTP layer), `detail`
 says what was wrong and `allowed` what would have been accepted. The status follows the code:
 
-- 400 the request cannot be read: a body that is not JSON, an encounter id that is not a
-  UUID, a query parameter or header of the wrong form
+- 400 the request cannot be read: a body that is not JSON or nests too deep, an encounter
+  id that is not a UUID, a query parameter or header of the wrong form
 - 401 no token, or a token the service does not know
 - 403 a token that may not do this: a viewer sending a command, a player commanding someone
   else's combatant or sending a GM-only command, a token of another encounter
@@ -13,9 +13,13 @@ says what was wrong and `allowed` what would have been accepted. The status foll
 - 409 the fight as it stands refuses the command: out of phase, a version conflict, and every
   other rule rejection (action spent, not your turn, target down...); retrying after the
   state changes may succeed
-- 422 the request is readable but wrong in itself: a body not matching the schema, an
-  unknown ruleset or setting, an invalid combatant, dice notation or entered faces
-- 503 the store cannot be reached
+- 413 the body is larger than the service takes (`combat serve --max-body`)
+- 422 the request is readable but wrong in itself: a body not matching the schema (strictly:
+  no strings for numbers or booleans), a text longer than the limit, an unknown ruleset or
+  setting, an invalid combatant, dice notation or entered faces, a command id used before
+  by another sender, more events than one command may append
+- 429 the credential has created as many encounters as the server allows
+- 503 the store cannot be reached, or other writers kept it busy
 
 A rejected command appends nothing: the decider raises before anything is stored.
 """
@@ -41,7 +45,7 @@ from combat.kernel.errors import RuleError
 from combat.service.logging import annotate, log
 from combat.service.messages import ErrorBody
 
-__all__ = ["ApiError", "status_for", "EXCEPTION_HANDLERS", "documented"]
+__all__ = ["ApiError", "status_for", "EXCEPTION_HANDLERS", "documented", "body_allowed"]
 
 # Whole codes first, then the part after the slash, then the area; else 409.
 _BY_CODE = {
@@ -89,14 +93,24 @@ def _on_rule_error(request: Request, exc: RuleError) -> Response[ErrorBody]:
 _COMMAND_TYPES = ", ".join(trigger_of(c) for c in ALL_COMMAND_TYPES)
 
 
-def _command_sent(request: Request) -> type | None:
-    """The command type the body names, read from the body Litestar already took in."""
+def _body_sent(request: Request) -> Any:
+    """The body Litestar already took in, decoded (None if it is not JSON)."""
     body = ScopeState.from_scope(request.scope).body
     try:
-        sent = msgspec.json.decode(body) if isinstance(body, bytes) else None
-    except msgspec.DecodeError:
+        return msgspec.json.decode(body) if isinstance(body, bytes) else None
+    except (msgspec.DecodeError, UnicodeDecodeError):
         return None
-    return command_type_of(sent.get("command")) if isinstance(sent, dict) else None
+
+
+def body_allowed(keys: list[str], sent: Any = None) -> str:
+    """What a body `sent` with problems at `keys` (dotted paths) should have held."""
+    if "command.type" in keys:
+        return f"command types: {_COMMAND_TYPES}"
+    if isinstance(sent, dict) and any(k.startswith("command") for k in keys):
+        meant = command_type_of(sent.get("command"))
+        if meant is not None:  # a known command with a wrong field: its own fields
+            return fields_hint(meant)
+    return "a body as described at /schema/openapi.json"
 
 
 def _on_validation(request: Request, exc: ValidationException) -> Response[ErrorBody]:
@@ -107,14 +121,7 @@ def _on_validation(request: Request, exc: ValidationException) -> Response[Error
     ) or str(exc.detail)
     if in_body:
         keys = [str(p.get("key")) for p in problems if isinstance(p, dict)]
-        meant = _command_sent(request) if any(k.startswith("command") for k in keys) else None
-        allowed = (
-            f"command types: {_COMMAND_TYPES}"
-            if any(k == "command.type" for k in keys)
-            else fields_hint(meant) if meant is not None  # a known command with a wrong field: its own fields
-            else "a body as described at /schema/openapi.json"
-        )
-        return _reply(request, 422, "request/invalid", detail, allowed)
+        return _reply(request, 422, "request/invalid", detail, body_allowed(keys, _body_sent(request)))
     return _reply(request, 400, "request/bad-parameter", detail, "parameters as described at /schema/openapi.json")
 
 
@@ -125,6 +132,9 @@ def _on_http(request: Request, exc: HTTPException) -> Response[ErrorBody]:
         allowed = next((v for k, v in (exc.headers or {}).items() if k.lower() == "allow"), "")
         return _reply(request, 405, "method/not-allowed", f"{request.method} is not allowed here", allowed or None,
                       headers=exc.headers)
+    if exc.status_code == 413:
+        return _reply(request, 413, "request/too-large", "the body is larger than this service takes",
+                      f"at most {request.app.state['limits'].max_body} bytes")
     if exc.status_code == 400:
         # Litestar raises a plain 400 when the body is not JSON at all.
         return _reply(request, 400, "request/malformed", str(exc.detail), "a JSON object")
@@ -160,6 +170,8 @@ _MEANING = {
     403: "the token may not do this",
     404: "no such encounter",
     409: "the fight as it stands refuses it (phase, version, rules)",
+    413: "the body is too large",
+    429: "the credential has created as many encounters as this server allows",
     422: "readable but wrong in itself",
     503: "the store cannot be reached",
 }
@@ -167,4 +179,4 @@ _MEANING = {
 
 def documented(*statuses: int) -> dict[int, ResponseSpec]:
     """The error responses of a route for the OpenAPI document, all with the same body."""
-    return {s: ResponseSpec(ErrorBody, description=_MEANING[s]) for s in (*statuses, 503)}
+    return {s: ResponseSpec(ErrorBody, description=_MEANING[s], generate_examples=False) for s in (*statuses, 503)}

@@ -3,6 +3,7 @@ the OpenAPI document at /schema describes them. Field names are a contract with 
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 from uuid import UUID
 
@@ -21,6 +22,7 @@ __all__ = [
     "EncounterOpened",
     "TokenRequest",
     "TokenIssued",
+    "TokenInfo",
     "CommandRequest",
     "CommandDone",
     "StateView",
@@ -36,6 +38,7 @@ __all__ = [
 ]
 
 Role = Literal["gm", "player", "viewer"]
+MAX_TOKEN_LIFE = 366 * 24 * 3600  # a year: a campaign's token can be issued again
 MAX_SEQ = 2**53  # the largest integer every JSON reader keeps exact; stores take 64-bit integers
 Seq = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEQ, description="a position in the encounter's log, from 1")]
 CommandId = Annotated[str, msgspec.Meta(
@@ -63,20 +66,37 @@ class EncounterOpened(msgspec.Struct, kw_only=True):
     name: str
     version: int
     gm_token: str  # shown once: the service keeps only its hash
+    gm_token_id: str  # the token's public id (to list or revoke it)
 
 
 class TokenRequest(_Body):
     role: Role
     name: str = ""  # a player's name is the actor recorded for their commands
     combatants: tuple[str, ...] = ()  # a player's characters: the only ones they may command
+    expires_in: Annotated[int, msgspec.Meta(ge=60, le=MAX_TOKEN_LIFE, description="seconds until the token expires")] | None = None
 
 
 class TokenIssued(msgspec.Struct, kw_only=True):
     token: str  # shown once
+    token_id: str  # public: names the token in GET /encounters/{id}/tokens and its revocation
     encounter_id: UUID
     role: Role
     name: str
     combatants: tuple[str, ...]
+    expires_at: datetime | None = None
+
+
+class TokenInfo(msgspec.Struct, kw_only=True):
+    """An issued token as the GM sees it in the list: never its secret."""
+
+    token_id: str
+    role: Role
+    name: str
+    combatants: tuple[str, ...]
+    issued_at: datetime
+    expires_at: datetime | None = None
+    revoked_at: datetime | None = None
+    active: bool  # neither revoked nor expired
 
 
 class CommandRequest(_Body):

@@ -7,12 +7,27 @@ from typing import Any, Literal
 import msgspec
 from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.spec import Components, SecurityScheme
+from litestar.openapi.spec.enums import OpenAPIFormat
+from litestar.openapi.spec import (
+    Components,
+    OpenAPI,
+    OpenAPIMediaType,
+    OpenAPIResponse,
+    OpenAPIType,
+    Operation,
+    Parameter,
+    Schema,
+    SecurityScheme,
+)
 from litestar.plugins.core._msgspec import kwarg_definition_from_field
 from litestar.types.empty import Empty
 from litestar.typing import FieldDefinition
 
-__all__ = ["OPENAPI", "StructDefaults"]
+from combat.service.limits import MAX_INT
+
+__all__ = ["OPENAPI", "StructDefaults", "refine", "JSONL"]
+
+JSONL = "application/x-ndjson"
 
 DESCRIPTION = """\
 An event-sourced combat engine for tabletop role-playing games. Every declaration, dice roll
@@ -50,7 +65,52 @@ class StructDefaults(StructSchemaPlugin):
         if info.tag_field:
             properties[info.tag_field] = FieldDefinition.from_annotation(Literal[info.tag])
             required.append(info.tag_field)
-        return schema_creator.create_component_schema(field_definition, required=sorted(required), property_fields=properties)
+        schema = schema_creator.create_component_schema(field_definition, required=sorted(required), property_fields=properties)
+        if info.forbid_unknown_fields:
+            schema.additional_properties = False  # the server refuses unknown fields (a typo is not ignored)
+        for field in info.fields:  # bounds on the items of an array of integers (seqs) are lost on the way
+            items = getattr(field.type, "item_type", None)
+            items = items.type if isinstance(items, msgspec.inspect.Metadata) else items
+            prop = (schema.properties or {}).get(field.encode_name)
+            if isinstance(items, msgspec.inspect.IntType) and isinstance(prop, Schema) and isinstance(prop.items, Schema):
+                prop.items.minimum, prop.items.maximum = items.ge, items.le
+        for prop in (schema.properties or {}).values():
+            _json_safe_integers(prop)
+        return schema
+
+
+def _json_safe_integers(schema: Any) -> None:
+    """Every integer the server reads is within ±2^53 (combat.service.checks): say so where
+    the type itself gives no narrower bounds."""
+    if not isinstance(schema, Schema):
+        return
+    if schema.type == OpenAPIType.INTEGER or (isinstance(schema.type, list) and OpenAPIType.INTEGER in schema.type):
+        if schema.minimum is None and schema.exclusive_minimum is None:
+            schema.minimum = -MAX_INT
+        if schema.maximum is None and schema.exclusive_maximum is None:
+            schema.maximum = MAX_INT
+    for inner in (schema.items, *(schema.one_of or ()), *(schema.any_of or ()), *(schema.prefix_items or ())):
+        _json_safe_integers(inner)
+
+
+def refine(document: OpenAPI) -> None:
+    """What the route decorators cannot say: which operations need no token, the JSON Lines
+    form of the log, and that an encounter id is a UUID."""
+    for path, item in (document.paths or {}).items():
+        for method in ("get", "post", "delete"):
+            operation: Operation | None = getattr(item, method, None)
+            if operation is None:
+                continue
+            if not path.startswith("/encounters"):
+                operation.security = []  # the service's own description: open to anyone
+            for parameter in operation.parameters or []:
+                if isinstance(parameter, Parameter) and parameter.name == "encounter_id" and isinstance(parameter.schema, Schema):
+                    parameter.schema.format = OpenAPIFormat.UUID
+            if path == "/encounters/{encounter_id}/events" and method == "get":
+                ok = operation.responses["200"]
+                if isinstance(ok, OpenAPIResponse) and ok.content:
+                    ok.content[JSONL] = OpenAPIMediaType(schema=Schema(
+                        type=OpenAPIType.STRING, description="one log line (JSON) per line, as in `combat export`"))
 
 
 OPENAPI = OpenAPIConfig(

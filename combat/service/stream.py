@@ -12,6 +12,7 @@ A comment line every few seconds keeps proxies from closing a quiet stream.
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from typing import Annotated
 from uuid import UUID
@@ -39,6 +40,7 @@ __all__ = ["ROUTES", "follow"]
 KEEP_ALIVE = 10.0  # seconds of quiet before a comment line (and a re-read of the store)
 BATCH = 200  # records read from the store at a time
 RETRY_MS = 1000  # how soon a disconnected EventSource reconnects
+TOKEN_RECHECK = 1.0  # seconds between checks that the stream's token still holds
 _encoder = msgspec.json.Encoder(order="sorted")
 
 
@@ -70,8 +72,12 @@ def _next_messages(
     return messages, last, state, len(batch) == BATCH
 
 
-async def follow(service: Service, encounter_id: UUID, after: int, with_state: bool) -> AsyncIterator[bytes]:
+async def follow(service: Service, encounter_id: UUID, after: int, with_state: bool,
+                 token_hash: str | None = None) -> AsyncIterator[bytes]:
+    """The stream's messages. With `token_hash`, the stream ends once that token is revoked or
+    expires (checked at most every TOKEN_RECHECK seconds), and the browser's reconnection is refused."""
     waiter = service.hub.subscribe(encounter_id)
+    checked = time.monotonic()
     try:
         encounters = service.encounters
         state = None
@@ -80,6 +86,10 @@ async def follow(service: Service, encounter_id: UUID, after: int, with_state: b
         last = after
         yield b"retry: %d\n\n" % RETRY_MS
         while not service.hub.closed:
+            if token_hash is not None and time.monotonic() - checked >= TOKEN_RECHECK:
+                checked = time.monotonic()
+                if not await anyio.to_thread.run_sync(service.tokens.still_valid, token_hash):
+                    return
             waiter.clear()  # before reading, so an append during the read rings again
             messages, last, state, more = await anyio.to_thread.run_sync(
                 _next_messages, encounters, encounter_id, last, state, with_state
@@ -119,7 +129,7 @@ async def stream(
     if start > version:
         raise RuleError("stream/after-beyond", f"the log ends at seq {version}, not {start}", allowed=f"0 to {version}")
     return Stream(
-        follow(service, grant.encounter_id, start, with_state),
+        follow(service, grant.encounter_id, start, with_state, grant.token_hash or None),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

@@ -3,12 +3,16 @@
 Never in the log itself or its JSONL export: a token is a key to the table, not something
 that happened at it. The table lives in the same database as the log (the SQLite file, or
 the PostgreSQL schema), through the event store's own connection pool.
+
+Each token has a public id (the first 16 hex digits of its hash: it names the token in a
+list or a revocation without giving away the secret), may expire, and may be revoked. A
+token is looked up in the table on every request, never remembered by a process, so a
+revocation holds at once on every process serving the store.
 """
 
 from __future__ import annotations
 
 import json
-import threading
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -17,10 +21,17 @@ from uuid import UUID
 
 from combat.app.store import EventLog
 
-__all__ = ["Grant", "TokenStore", "store_kind"]
+__all__ = ["Grant", "TokenRecord", "TokenStore", "store_kind", "token_id_of"]
 
 TABLE = "combat_tokens"
-_CACHED = 10_000  # grants never change, so a found one can be remembered
+TOKEN_ID_LENGTH = 16
+_COLUMNS = "token_hash, encounter_id, role, name, combatants, issued_at, expires_at, revoked_at, created_by"
+# Columns added after the table was first made: a store written before gets them on open.
+_ADDED = ("expires_at", "revoked_at", "created_by")
+
+
+def token_id_of(token_hash: str) -> str:
+    return token_hash[:TOKEN_ID_LENGTH]
 
 
 @dataclass(frozen=True)
@@ -31,6 +42,30 @@ class Grant:
     role: str  # gm, player or viewer
     name: str  # the actor recorded for a player's commands
     combatants: frozenset[str] = frozenset()
+    token_hash: str = ""
+
+    @property
+    def token_id(self) -> str:
+        return token_id_of(self.token_hash)
+
+
+@dataclass(frozen=True)
+class TokenRecord:
+    """One row of the table: the grant and its life (no secret: only a hash is stored)."""
+
+    grant: Grant
+    issued_at: datetime
+    expires_at: datetime | None
+    revoked_at: datetime | None
+    created_by: str | None
+
+    def refusal(self, now: datetime) -> str | None:
+        """Why the token no longer opens anything, or None while it does."""
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at is not None and now >= self.expires_at:
+            return "expired"
+        return None
 
 
 class _Datastore(Protocol):
@@ -40,6 +75,10 @@ class _Datastore(Protocol):
 def store_kind(log: EventLog) -> str:
     """sqlite or postgres: which eventsourcing persistence module the log runs on."""
     return type(log.factory).__module__.rpartition(".")[2]
+
+
+def _time(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
 
 
 class TokenStore:
@@ -55,30 +94,44 @@ class TokenStore:
         else:
             self._param = "?"
             self._sql = lambda text: text.format(table=TABLE)
-        self._cache: dict[str, Grant] = {}
-        self._guard = threading.Lock()
         self._create_table()
 
     def _create_table(self) -> None:
         statement = self._sql(
             "CREATE TABLE IF NOT EXISTS {table} ("
             "token_hash TEXT PRIMARY KEY, encounter_id TEXT NOT NULL, role TEXT NOT NULL, "
-            "name TEXT NOT NULL, combatants TEXT NOT NULL, issued_at TEXT NOT NULL)"
+            "name TEXT NOT NULL, combatants TEXT NOT NULL, issued_at TEXT NOT NULL, "
+            "expires_at TEXT, revoked_at TEXT, created_by TEXT)"
         )
-        try:
-            with self._datastore.transaction(commit=True) as cursor:
-                cursor.execute(statement)
-        except Exception:
-            # Two processes starting at once on PostgreSQL can race on CREATE TABLE IF NOT
-            # EXISTS; the loser finds the table there on a second try.
-            with self._datastore.transaction(commit=True) as cursor:
-                cursor.execute(statement)
+        for attempt in range(2):
+            try:
+                with self._datastore.transaction(commit=True) as cursor:
+                    cursor.execute(statement)
+                    self._add_columns(cursor)
+                return
+            except Exception:
+                # Two processes starting at once on PostgreSQL can race on CREATE TABLE IF NOT
+                # EXISTS; the loser finds the table there on a second try.
+                if attempt:
+                    raise
 
-    def add(self, token_hash: str, grant: Grant) -> None:
-        p = self._param
+    def _add_columns(self, cursor: Any) -> None:
+        if self.kind == "postgres":
+            for column in _ADDED:
+                cursor.execute(self._sql(f"ALTER TABLE {{table}} ADD COLUMN IF NOT EXISTS {column} TEXT"))
+            return
+        cursor.execute(f"PRAGMA table_info({TABLE})")
+        present = {row[1] for row in cursor.fetchall()}
+        for column in _ADDED:
+            if column not in present:
+                cursor.execute(f"ALTER TABLE {TABLE} ADD COLUMN {column} TEXT")
+
+    def add(self, token_hash: str, grant: Grant, *, expires_at: datetime | None = None,
+            created_by: str | None = None) -> None:
+        p = ", ".join([self._param] * 9)
         with self._datastore.transaction(commit=True) as cursor:
             cursor.execute(
-                self._sql(f"INSERT INTO {{table}} VALUES ({p}, {p}, {p}, {p}, {p}, {p})"),
+                self._sql(f"INSERT INTO {{table}} ({_COLUMNS}) VALUES ({p})"),
                 (
                     token_hash,
                     str(grant.encounter_id),
@@ -86,30 +139,49 @@ class TokenStore:
                     grant.name,
                     json.dumps(sorted(grant.combatants)),
                     datetime.now(timezone.utc).isoformat(),
+                    expires_at.isoformat() if expires_at else None,
+                    None,
+                    created_by,
                 ),
             )
 
-    def remembered(self, token_hash: str) -> Grant | None:
-        """The grant if it was found before (no I/O, so it can be asked on the event loop)."""
-        return self._cache.get(token_hash)
-
-    def find(self, token_hash: str) -> Grant | None:
-        found = self._cache.get(token_hash)
-        if found is not None:
-            return found
+    def _rows(self, where: str, params: tuple[Any, ...]) -> list[TokenRecord]:
         with self._datastore.transaction(commit=False) as cursor:
+            cursor.execute(self._sql(f"SELECT {_COLUMNS} FROM {{table}} WHERE {where}"), params)
+            rows = cursor.fetchall()
+        found = []
+        for row in rows:
+            values = [row[k] for k in _COLUMNS.split(", ")] if isinstance(row, dict) else list(row)
+            token_hash, encounter_id, role, name, combatants, issued, expires, revoked, created_by = values
+            grant = Grant(encounter_id=UUID(encounter_id), role=role, name=name,
+                          combatants=frozenset(json.loads(combatants)), token_hash=token_hash)
+            found.append(TokenRecord(grant, _time(issued) or datetime.min, _time(expires), _time(revoked), created_by))
+        return found
+
+    def find(self, token_hash: str) -> TokenRecord | None:
+        rows = self._rows(f"token_hash = {self._param}", (token_hash,))
+        return rows[0] if rows else None
+
+    def of_encounter(self, encounter_id: UUID) -> list[TokenRecord]:
+        rows = self._rows(f"encounter_id = {self._param}", (str(encounter_id),))
+        return sorted(rows, key=lambda r: (r.issued_at, r.grant.token_hash))
+
+    def revoke(self, encounter_id: UUID, token_id: str) -> bool:
+        """Revoke the encounter's token with this public id; False if it has none such."""
+        p = self._param
+        with self._datastore.transaction(commit=True) as cursor:
             cursor.execute(
-                self._sql(f"SELECT encounter_id, role, name, combatants FROM {{table}} WHERE token_hash = {self._param}"),
-                (token_hash,),
+                self._sql(f"UPDATE {{table}} SET revoked_at = COALESCE(revoked_at, {p}) "
+                          f"WHERE encounter_id = {p} AND substr(token_hash, 1, {TOKEN_ID_LENGTH}) = {p}"),
+                (datetime.now(timezone.utc).isoformat(), str(encounter_id), token_id),
             )
+            cursor = getattr(cursor, "sqlite_cursor", cursor)  # eventsourcing's SQLite wrapper hides it
+            return bool(cursor.rowcount)
+
+    def created_by(self, credential: str) -> int:
+        """How many encounters (their first GM tokens) were created with this credential."""
+        with self._datastore.transaction(commit=False) as cursor:
+            cursor.execute(self._sql(f"SELECT COUNT(DISTINCT encounter_id) AS n FROM {{table}} WHERE created_by = {self._param}"),
+                           (credential,))
             row = cursor.fetchone()
-        if row is None:
-            return None
-        encounter_id, role, name, combatants = (row[k] for k in ("encounter_id", "role", "name", "combatants")) \
-            if isinstance(row, dict) else tuple(row)
-        grant = Grant(encounter_id=UUID(encounter_id), role=role, name=name, combatants=frozenset(json.loads(combatants)))
-        with self._guard:
-            if len(self._cache) >= _CACHED:
-                self._cache.clear()
-            self._cache[token_hash] = grant
-        return grant
+        return int(row["n"] if isinstance(row, dict) else row[0])

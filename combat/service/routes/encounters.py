@@ -14,27 +14,28 @@ from combat.service.auth import Grant
 from combat.service.dependencies import Service
 from combat.service.errors import ApiError, documented
 from combat.service.logging import annotate
+from combat.service.openapi import JSONL
 from combat.service.messages import MAX_SEQ, CreateEncounter, EncounterOpened, LogLine, StateView
 from combat.service.replies import view_of
 from projections.narrative import narrate
 
 __all__ = ["ROUTES"]
 
-JSONL = "application/x-ndjson"
 _NAME_LENGTH = 200
 
 
 @post("/encounters", status_code=201, sync_to_thread=True, tags=["encounters"], operation_id="createEncounter",
-      responses=documented(400, 422))
+      responses=documented(400, 401, 422, 429), security=[{}, {"token": []}])
 def create_encounter(request: Request, data: JSONBody[CreateEncounter], service: NamedDependency[Service]) -> EncounterOpened:
-    """Create an encounter under a ruleset. The reply holds its id and the GM's token (shown once)."""
+    """Create an encounter under a ruleset. The reply holds its id and the GM's token (shown once).
+    A server reachable beyond its own machine asks for its admin token here."""
+    credential = service.admission.credential(request)
     if not data.name.strip() or len(data.name) > _NAME_LENGTH:
         raise ApiError(422, "encounter/bad-name", "an encounter needs a name", allowed=f"1 to {_NAME_LENGTH} characters")
+    service.check_quota(credential)
     encounter_id = service.encounters.create(data.ruleset, data.name, seed=data.seed, settings=data.settings)
     annotate(request, encounter=encounter_id)
-    token, _ = service.tokens.issue(encounter_id, "gm")
-    state = service.encounters.state(encounter_id)
-    return EncounterOpened(id=encounter_id, ruleset=state.ruleset, name=state.name, version=state.version, gm_token=token)
+    return service.opened(encounter_id, credential)
 
 
 @get("/encounters/{encounter_id:str}", sync_to_thread=True, tags=["encounters"], operation_id="getState",

@@ -83,7 +83,7 @@ def override(grant: NamedDependency[Grant], data: JSONBody[OverrideRequest], ser
 
 
 @post("/encounters/{encounter_id:str}/fork", status_code=201, sync_to_thread=True, tags=["history"],
-      operation_id="fork", responses=_ERRORS)
+      operation_id="fork", responses=documented(400, 401, 403, 404, 409, 422, 429))
 def fork(grant: NamedDependency[Grant], data: JSONBody[ForkRequest], service: NamedDependency[Service],
          idempotency_key: IdempotencyKey = None) -> EncounterOpened:
     """A what-if branch from a seq: a new encounter (with its own GM token); the original is untouched.
@@ -91,9 +91,11 @@ def fork(grant: NamedDependency[Grant], data: JSONBody[ForkRequest], service: Na
     require_gm(grant, "fork the encounter")
     fork_id = service.encounters.fork(grant.encounter_id, data.at, name=data.name, expected_version=data.expected_version,
                                       command_id=command_id_of(idempotency_key, data.command_id))
-    token, _ = service.tokens.issue(fork_id, "gm")
-    state = service.encounters.state(fork_id)
-    return EncounterOpened(id=fork_id, ruleset=state.ruleset, name=state.name, version=state.version, gm_token=token)
+    # A branch counts against the quota of whoever created the encounter it branches from.
+    creator = next((r.created_by for r in service.tokens.store.of_encounter(grant.encounter_id) if r.created_by), None)
+    if creator is not None:
+        service.check_quota(creator)
+    return service.opened(fork_id, creator)
 
 
 @get("/encounters/{encounter_id:str}/audit", sync_to_thread=True, tags=["history"], operation_id="getAudit",
