@@ -183,7 +183,8 @@ def test_a_gm_plays_a_short_fight_and_a_player_and_an_overlay_follow(chromium, s
     assert "25/30 HP" in player.row("aria").inner_text()
 
     # Time travel: the board as it stood before the first attack (read-only), then a fork.
-    at = 12
+    first_attack = page.locator("section.history li.group", has_text="Aria rolls 1d20+5 for attack").last
+    at = int(first_attack.get_attribute("data-seq")) - 1
     page.locator("#scrub").fill(str(at))
     page.get_by_role("status").filter(has_text=f"after seq {at}").wait_for()
     page.locator("li[data-combatant='goblin'] .hp-text", has_text=full).wait_for()
