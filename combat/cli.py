@@ -15,6 +15,7 @@ from uuid import UUID
 import click
 
 from combat.app.paths import DB_ENV, DEFAULT_DB
+from combat.reference_cli import commands
 
 if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` stays quick
     from rich.console import Console
@@ -665,6 +666,8 @@ def _print_table(state: EncounterState) -> None:
     if state.phase == "ended":
         _print(f"Ended: {state.ended_reason}" + (f" - {state.winner} win" if state.winner else ""))
 
+
+cli.add_command(commands)  # the command reference lives in its own module
 
 from combat.cli_monsters import monsters  # noqa: E402  (it uses the helpers above)
 

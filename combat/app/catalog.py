@@ -10,12 +10,13 @@ from typing import Union
 
 import msgspec
 
+from combat.app.reference import fields_hint
 from combat.kernel.commands import COMMAND_TYPES, Command, trigger_of
 from combat.kernel.errors import RuleError
 from combat.kernel.events import EVENT_TYPES, Event
 from combat.rulesets import RULESETS
 
-__all__ = ["ALL_EVENT_TYPES", "ALL_COMMAND_TYPES", "AnyEvent", "AnyCommand", "decode_command"]
+__all__ = ["ALL_EVENT_TYPES", "ALL_COMMAND_TYPES", "AnyEvent", "AnyCommand", "COMMAND_BY_TYPE", "command_type_of", "decode_command"]
 
 
 def _joined(shared: tuple, own: str) -> tuple:
@@ -30,6 +31,7 @@ ALL_COMMAND_TYPES: tuple[type[Command], ...] = _joined(COMMAND_TYPES, "commands"
 AnyEvent = Union[ALL_EVENT_TYPES]  # type: ignore[valid-type]
 AnyCommand = Union[ALL_COMMAND_TYPES]  # type: ignore[valid-type]
 
+COMMAND_BY_TYPE: dict[str, type[Command]] = {trigger_of(c): c for c in ALL_COMMAND_TYPES}
 _command_decoder = msgspec.json.Decoder(AnyCommand)
 
 
@@ -40,10 +42,23 @@ def decode_command(data: bytes | str | dict) -> Command:
             return msgspec.convert(data, AnyCommand)
         return _command_decoder.decode(data)
     except msgspec.ValidationError as exc:
+        meant = command_type_of(data)
+        if meant is not None:
+            # The type is known: the mistake is in its fields, so show those, not every type.
+            raise RuleError("command/invalid", f"invalid {trigger_of(meant)}: {exc}", allowed=fields_hint(meant)) from None
         raise RuleError(
             "command/invalid",
             f"invalid command: {exc}",
-            allowed="types: " + ", ".join(trigger_of(c) for c in ALL_COMMAND_TYPES),
+            allowed="types: " + ", ".join(COMMAND_BY_TYPE),
         ) from None
     except msgspec.DecodeError as exc:
         raise RuleError("command/malformed", f"command is not valid JSON: {exc}") from None
+
+
+def command_type_of(data: object) -> type[Command] | None:
+    """The command type a JSON command (text or parsed) names, if it names a known one."""
+    try:
+        parsed = msgspec.json.decode(data) if isinstance(data, (bytes, str)) else data
+    except msgspec.DecodeError:
+        return None
+    return COMMAND_BY_TYPE.get(parsed.get("type")) if isinstance(parsed, dict) else None

@@ -14,6 +14,8 @@ GM resolves its saves and damage with `saving_throw` and `damage`.
 
 from __future__ import annotations
 
+import functools
+
 from typing import Literal
 
 import msgspec
@@ -28,7 +30,7 @@ from combat.kernel import dice
 from combat.kernel.commands import Command
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackMade, AttackRolled, DamageTaken, Event, ExtraDamage, TurnStarted
+from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, DamageTaken, Event, ExtraDamage, TurnStarted
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 __all__ = [
@@ -167,6 +169,7 @@ def attack_handler(inner):
     """The shared `attack` (or a ruleset's), with what a stat block adds: its Multiattack's
     list, its limited uses and its extra damage."""
 
+    @functools.wraps(inner)
     def _attack(tx: Tx, cmd) -> None:
         s = sheet(tx.state, cmd.attacker)
         if s is None:
@@ -195,17 +198,28 @@ def attack_handler(inner):
 def _extra_damage_later(c: Combatant, s: MonsterSheet, cmd, faces: Faces):
     """An attack in two steps (the d20 entered alone) takes its stat block's extra damage along
     as the attack's own `extra_damage`, so `roll_damage` rolls it with the rest."""
-    if cmd.faces is None or cmd.damage_faces is not None:
-        return cmd
     profile = choose_attack(c, cmd.attack, melee_only=not hasattr(cmd, "using"))
-    block_attack = s.block.attack(_block_attack_name(profile.name))
-    if block_attack is None or block_attack.extra_damage is None:
+    later = damage_later(s, profile, cmd.faces, cmd.damage_faces, faces, getattr(cmd, "damage_type", None))
+    if not later:
         return cmd
-    if faces is not None or not hasattr(cmd, "extra_damage"):
-        raise RuleError("dice/damage-later", f"{profile.name}'s extra damage ({block_attack.extra_damage}) is rolled with its damage",
-                        allowed="damage_faces and extra_damage_faces now, or neither and roll_damage once it hits")
-    kind = block_attack.extra_damage_type or cmd.damage_type or profile.damage_type
-    return msgspec.structs.replace(cmd, extra_damage=(ExtraDamage(dice=block_attack.extra_damage, damage_type=kind), *cmd.extra_damage))
+    if not hasattr(cmd, "extra_damage"):  # an opportunity attack carries no extra damage of its own
+        raise RuleError("dice/damage-later", f"{profile.name}'s extra damage ({later[0].dice}) is rolled with its damage",
+                        allowed="damage_faces and extra_damage_faces with the attack")
+    return msgspec.structs.replace(cmd, extra_damage=(*later, *cmd.extra_damage))
+
+
+def damage_later(s: MonsterSheet, profile: AttackProfile, faces: Faces, damage_faces: Faces, extra_faces: Faces,
+                 damage_type: str | None = None) -> tuple[ExtraDamage, ...]:
+    """The stat block's extra damage of an attack whose damage waits for `roll_damage` (the
+    d20 entered alone), to roll with the rest; nothing when the damage is rolled at once."""
+    block_attack = s.block.attack(_block_attack_name(profile.name))
+    if faces is None or damage_faces is not None or block_attack is None or block_attack.extra_damage is None:
+        return ()
+    if extra_faces is not None:
+        raise RuleError("dice/damage-later", f"extra damage faces were entered for {profile.name} without its damage_faces",
+                        allowed="damage_faces with them, or neither now and roll_damage once it hits")
+    kind = block_attack.extra_damage_type or damage_type or profile.damage_type
+    return (ExtraDamage(dice=block_attack.extra_damage, damage_type=kind),)
 
 
 def _within_multiattack(c: Combatant, s: MonsterSheet, cmd):
@@ -302,6 +316,7 @@ def _recharge(tx: Tx, cmd: Recharge) -> None:
 def recharge_first(handler, triggers: frozenset[str]):
     """Refuse a turn command of a creature that still owes its start-of-turn recharge roll."""
 
+    @functools.wraps(handler)
     def _guarded(tx: Tx, cmd) -> None:
         turn = tx.state.turn
         if turn is not None and cmd.trigger() in triggers and turn in cmd.actors():

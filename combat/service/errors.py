@@ -26,13 +26,16 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
 from eventsourcing.persistence import InterfaceError, OperationalError
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, MethodNotAllowedException, NotFoundException, ValidationException
 from litestar.openapi import ResponseSpec
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+from litestar.utils.scope.state import ScopeState
 
-from combat.app.catalog import ALL_COMMAND_TYPES
+from combat.app.catalog import ALL_COMMAND_TYPES, command_type_of
+from combat.app.reference import fields_hint
 from combat.kernel.errors import RuleError
 from combat.service.logging import annotate, log
 from combat.service.messages import ErrorBody
@@ -85,6 +88,16 @@ def _on_rule_error(request: Request, exc: RuleError) -> Response[ErrorBody]:
 _COMMAND_TYPES = ", ".join(c.__struct_config__.tag for c in ALL_COMMAND_TYPES)
 
 
+def _command_sent(request: Request) -> type | None:
+    """The command type the body names, read from the body Litestar already took in."""
+    body = ScopeState.from_scope(request.scope).body
+    try:
+        sent = msgspec.json.decode(body) if isinstance(body, bytes) else None
+    except msgspec.DecodeError:
+        return None
+    return command_type_of(sent.get("command")) if isinstance(sent, dict) else None
+
+
 def _on_validation(request: Request, exc: ValidationException) -> Response[ErrorBody]:
     problems = exc.extra if isinstance(exc.extra, list) else []
     in_body = any(isinstance(p, dict) and p.get("source") == "body" for p in problems)
@@ -93,9 +106,11 @@ def _on_validation(request: Request, exc: ValidationException) -> Response[Error
     ) or str(exc.detail)
     if in_body:
         keys = [str(p.get("key")) for p in problems if isinstance(p, dict)]
+        meant = _command_sent(request) if any(k.startswith("command") for k in keys) else None
         allowed = (
             f"command types: {_COMMAND_TYPES}"
             if any(k == "command.type" for k in keys)
+            else fields_hint(meant) if meant is not None  # a known command with a wrong field: its own fields
             else "a body as described at /schema/openapi.json"
         )
         return _reply(request, 422, "request/invalid", detail, allowed)

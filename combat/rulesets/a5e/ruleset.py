@@ -6,7 +6,7 @@ named for it: scene, surprise, initiative, rounds, world_actions, environments, 
 actions, sprint, maneuvers (Press the Attack, Fall Back, Tumble), attacks; consistency holds
 the checks run on later events after an undo or amended ruling.
 
-Where the text is silent, this is what the engine does (also in the README):
+Where the text is silent, this is what the engine does (docs/rulesets/a5e, generated from these docstrings):
 - Without `set_scene`, rounds are 6 seconds and there is no environment (no world step).
 - A surprised participant may not take a bonus action on its first turn either (a bonus
   action is an action); setting `surprised_bonus_action` allows it. Free actions are allowed.
@@ -26,8 +26,9 @@ Where the text is silent, this is what the engine does (also in the README):
 - Expertise dice from several sources raise the die a step (d4, d6, d8) instead of stacking.
 - Sprint counts the turns sprinted in the last minute (at the scene's round length); fatigue
   is a condition, one entry per level, removed by the Narrator (`remove_condition`).
-- Prone uses the melee/ranged distinction for "within 5 feet"; difficult terrain, grid
-  positions and squeezing are the Narrator's rulings.
+- Prone uses the melee/ranged distinction for "within 5 feet". A `move` says how many of its
+  feet are Difficult Terrain, each costing 1 extra foot (on top of crawling's or climbing's
+  extra, movement.py); grid positions and squeezing are the Narrator's rulings.
 - After a change to the past, a later event that could not have happened is a conflict (see
   consistency.py); a participant made surprised by an amended check is held to it only until
   round 1 passes its place in the order, and its first turn's end not ending the surprise is

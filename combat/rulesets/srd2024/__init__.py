@@ -11,7 +11,7 @@ Phase order: set-up -> surprise -> initiative -> turns, round after round -> end
   among tied characters. The GM decides the order if the tie is between a monster and a
   player character." A tie stays unresolved (and the first round waits) until ordered.
 
-Where the text is silent (written down here and in the README):
+Where the text is silent (written down here, and on the ruleset's docs page generated from it):
 - A group with any surprised member rolls with Disadvantage.
 - A tie among characters is ordered by the GM or by a player of one of the tied characters.
 - A late arrival who ties a count already ordered goes after those already ordered (who keep

@@ -29,8 +29,8 @@ What changes (each in a module named for its rule):
   Bonus, special speeds, free hands, trained mount); the rules that need them refuse until
   they are noted rather than guess.
 
-Where the text is silent, each module's docstring says what the engine does; the README's
-srd-2024-variant section lists them all.
+Where the text is silent, each module's docstring says what the engine does; the ruleset's
+docs page, generated from them, shows them all.
 """
 
 from __future__ import annotations
