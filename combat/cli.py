@@ -667,10 +667,11 @@ def _print_table(state: EncounterState) -> None:
         _print(f"Ended: {state.ended_reason}" + (f" - {state.winner} win" if state.winner else ""))
 
 
+cli.add_command(commands)  # the command reference lives in its own module
+
 from combat.cli_monsters import monsters  # noqa: E402  (it uses the helpers above)
 
 cli.add_command(monsters)
-cli.add_command(commands)  # the command reference lives in its own module
 
 
 def main() -> None:

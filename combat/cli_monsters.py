@@ -7,13 +7,8 @@ from __future__ import annotations
 import json
 
 import click
-import msgspec
-from rich.table import Table
 
-from combat.bestiary import library
-from combat.bestiary.importing import blocks_from_json
-from combat.bestiary.text import describe
-from combat.kernel.errors import RuleError
+from combat.bestiary.library import DEFAULT_STORE, STORE_ENV
 
 __all__ = ["monsters"]
 
@@ -22,18 +17,27 @@ __all__ = ["monsters"]
 @click.argument("words", nargs=-1)
 @click.option("--import", "import_file", type=click.Path(exists=True, dir_okay=False),
               help="Add the stat blocks in this JSON file (Open5e records or stat blocks) to the local store.")
-@click.option("--store", type=click.Path(dir_okay=False), envvar=library.STORE_ENV, default=None,
-              help=f"The local store of imported stat blocks [default: {library.DEFAULT_STORE}].")
+@click.option("--store", type=click.Path(dir_okay=False), envvar=STORE_ENV, default=None,
+              help=f"The local store of imported stat blocks [default: {DEFAULT_STORE}].")
 @click.option("--json", "as_json", is_flag=True, help="Print stat blocks as JSON.")
 def monsters(words: tuple[str, ...], import_file: str | None, store: str | None, as_json: bool) -> None:
     """List the bestiary's creatures matching WORDS (name or type), or show the one WORDS name."""
-    # Imported here: combat.cli registers this command as it loads.
-    from combat.cli import _one_line_errors, out
+    # Imported here: combat.cli registers this command as it loads, and loads nothing it does not need.
+    from combat.cli import _one_line_errors
 
-    _one_line_errors(_monsters)(out, " ".join(words), import_file, store, as_json)
+    _one_line_errors(_monsters)(" ".join(words), import_file, store, as_json)
 
 
-def _monsters(out, query: str, import_file: str | None, store: str | None, as_json: bool) -> None:
+def _monsters(query: str, import_file: str | None, store: str | None, as_json: bool) -> None:
+    import msgspec
+    from rich.table import Table
+
+    from combat.bestiary import library
+    from combat.bestiary.importing import blocks_from_json
+    from combat.bestiary.text import describe
+    from combat.cli import out
+    from combat.kernel.errors import RuleError
+
     if import_file is not None:
         with open(import_file, encoding="utf-8") as f:
             try:

@@ -231,7 +231,7 @@ def test_a_retracted_sprint_makes_the_long_run_that_followed_a_conflict(encounte
 
 def test_the_a5e_ruleset_checks_its_own_events_and_the_shared_ones():
     ruleset = get_ruleset("a5e")
-    assert ruleset.checks is CHECKS
+    assert all(ruleset.checks[kind] is check for kind, check in CHECKS.items())  # and the stat block checks
     assert {WorldActionUsed, RechargeRolled, FellBack, SurpriseCheckReused, AttackMade, Moved} <= set(CHECKS)
 
 

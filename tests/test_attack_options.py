@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from combat.fivee.legendary import LegendaryAction
 from combat.fivee.monsters import AddMonster
 from combat.kernel.commands import (
     AddCombatant,
@@ -254,3 +255,18 @@ def test_a_stat_block_attacks_extra_damage_waits_with_the_rest_of_its_damage():
     events = t.do(RollDamage(attacker="adult-red-dragon", faces=(5,), extra_faces=((2, 3),)))
     assert [(d.amount, d.damage_type) for d in of_type(events, DamageTaken)] == [(5, "fire")]
     assert t["aria"].hp == 120 - 13 - 5
+
+
+def test_a_legendary_pounce_can_be_rolled_in_two_steps_with_its_fire():
+    """A legendary action's attack (the dragon's Pounce makes one Rend) waits for its damage too."""
+    t = Table().add(pc("aria", max_hp=120), pc("bram", max_hp=60))
+    t.do(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    t.start({"aria": 20, "adult-red-dragon": 10, "bram": 5})
+    while t.state.turn != "aria":
+        t.do(EndTurn(combatant=t.state.turn))
+    t.do(EndTurn(combatant="aria"))  # right after Aria's turn, before Bram acts, the dragon may act
+    [pending] = of_type(t.do(LegendaryAction(combatant="adult-red-dragon", action="Pounce", target="aria", faces=(10,))),
+                        AttackRolled)
+    assert pending.uses == "none" and [x.damage_type for x in pending.extra_damage] == ["fire"]
+    t.do(RollDamage(attacker="adult-red-dragon", faces=(1,), extra_faces=((1, 1),)))
+    assert t["aria"].hp == 120 - 9 - 2

@@ -132,3 +132,14 @@ def test_the_shipped_bestiary_is_what_the_script_builds_from_the_open5e_records(
     built = tmp_path / "srd_5_2.json"
     assert module.build(SOURCE, built) == 331
     assert built.read_bytes() == (script.parent.parent / "combat" / "bestiary" / "srd_5_2.json").read_bytes()
+
+
+def test_an_attack_without_an_open5e_record_is_read_from_its_words():
+    """Djinni, Storm Blade: 'Melee Attack Roll: +9, reach 5 feet. 12 (2d6 + 5) Slashing damage plus
+    7 (2d6) Lightning damage' - and its Multiattack 'makes three attacks, using Storm Blade or
+    Storm Bolt in any combination'."""
+    djinni = library.find("djinni")
+    blade = djinni.attack("storm blade")
+    assert (blade.bonus, blade.reach, blade.damage, blade.damage_type, blade.extra_damage, blade.extra_damage_type) == (
+        9, 5, "2d6+5", "slashing", "2d6", "lightning")
+    assert [(p.count, p.attacks) for p in djinni.multiattack.routines[0]] == [(3, ("Storm Blade", "Storm Bolt"))]

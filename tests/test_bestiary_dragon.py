@@ -12,9 +12,9 @@ Legendary Resistance (3/Day): "If the dragon fails a saving throw, it can choose
 import pytest
 
 from combat.fivee.legendary import LegendaryAction, LegendaryActionUsed, LegendaryResistanceUsed, UseLegendaryResistance
-from combat.fivee.monster_actions import MonsterAction, Multiattack, Recharge, RechargeChecked
+from combat.fivee.monster_actions import MonsterAction, Multiattack, Recharge, RechargeChecked, UseSpent
 from combat.fivee.monsters import AddMonster, sheet
-from combat.kernel.commands import Attack, EndTurn, Move, SavingThrow
+from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative, SavingThrow
 from combat.kernel.events import AttackMade, DamageTaken, SaveMade
 from combat.rulesets.srd2024_variant.reorder import EndReorder, PassSwap
 from tests.conftest import Table, of_type, pc
@@ -161,3 +161,45 @@ def test_per_day_uses_are_spent_and_not_regained():
     t.do(EndTurn(combatant="cave-witch"))
     t.do(EndTurn(combatant="aria"))
     t.rejects(MonsterAction(combatant="cave-witch", action="Curse", target="aria"), "creature/no-uses-left")
+
+
+def test_amending_the_recharge_roll_to_a_4_makes_the_second_breath_a_conflict(encounters):
+    """The table finds the recharge d6 showed 4, not 5: Fire Breath never came back, so the
+    breath the dragon took after it no longer fits, and is listed as a conflict."""
+    eid = encounters.create("srd-2024", "lair", seed=3)
+    run = lambda command: encounters.execute(eid, command)  # noqa: E731
+    run(AddCombatant(combatant=pc("aria", max_hp=120)))
+    run(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    run(BeginCombat())
+    run(RollInitiative(combatant="adult-red-dragon", faces=(20,)))
+    run(RollInitiative(combatant="aria", faces=(1,)))
+    run(MonsterAction(combatant="adult-red-dragon", action="Fire Breath"))
+    run(EndTurn(combatant="adult-red-dragon"))
+    run(EndTurn(combatant="aria"))
+    recharged = run(Recharge(combatant="adult-red-dragon", faces=(5,)))
+    breath = run(MonsterAction(combatant="adult-red-dragon", action="Fire Breath"))
+    encounters.amend(eid, [r.seq for r in recharged.records], Recharge(combatant="adult-red-dragon", faces=(4,)), reason="it was a 4")
+    state = encounters.state(eid)
+    spent_again = next(r.seq for r in breath.records if isinstance(r.event, UseSpent))
+    assert any(c.seq == spent_again and "still spent" in c.problem for c in state.conflicts)
+
+
+def test_retracting_the_dragons_arrival_makes_its_deeds_conflicts_not_a_crash(encounters):
+    """Undo the add_monster long after: its breath and recharge roll cannot take effect, and say so."""
+    eid = encounters.create("srd-2024", "lair", seed=3)
+    run = lambda command: encounters.execute(eid, command)  # noqa: E731
+    run(AddCombatant(combatant=pc("aria", max_hp=120)))
+    run(AddCombatant(combatant=pc("bram", max_hp=120)))
+    arrival = run(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    run(BeginCombat())
+    run(RollInitiative(combatant="adult-red-dragon", faces=(20,)))
+    run(RollInitiative(combatant="aria", faces=(2,)))
+    run(RollInitiative(combatant="bram", faces=(1,)))
+    run(MonsterAction(combatant="adult-red-dragon", action="Fire Breath"))
+    run(EndTurn(combatant="adult-red-dragon"))
+    run(EndTurn(combatant="aria"))
+    run(LegendaryAction(combatant="adult-red-dragon", action="Fiery Rays"))
+    encounters.retract(eid, [r.seq for r in arrival.records], reason="the dragon never came")
+    state = encounters.state(eid)
+    assert "adult-red-dragon" not in state.combatants
+    assert {"MonsterActionUsed", "UseSpent", "LegendaryActionUsed"} <= {c.type for c in state.conflicts}

@@ -16,12 +16,6 @@ ARIA = {
 }
 LONGSWORD = {"attacks 1 > name (required)": "Longsword", "attacks 1 > bonus (required)": "5",
              "attacks 1 > damage (required)": "1d8+3", "attacks 1 > damage type (required)": "slashing"}
-GOBLIN = {
-    "combatant > id (required)": "goblin", "combatant > name (required)": "Goblin", "combatant > kind (required)": "monster",
-    "combatant > side (required)": "monsters", "combatant > max hp (required)": "7", "combatant > ac (required)": "15",
-}
-SCIMITAR = {"attacks 1 > name (required)": "Scimitar", "attacks 1 > bonus (required)": "4",
-            "attacks 1 > damage (required)": "1d6+2", "attacks 1 > damage type (required)": "slashing"}
 
 
 def _add_by_hand(table: Table, who: dict[str, str], attack: dict[str, str]) -> None:
@@ -34,14 +28,14 @@ def _add_by_hand(table: Table, who: dict[str, str], attack: dict[str, str]) -> N
 
 
 def _add_goblin(table: Table) -> int:
-    """A goblin by its bestiary name where the service has a bestiary, else by hand; its HP."""
-    commands = table.page.get_by_role("group", name="commands allowed now")
-    if commands.get_by_role("button", name="add monster", exact=True).count():
-        table.send("add monster", {"creature (required)": "Goblin Warrior", "side (required)": "monsters",
-                                   "id prefix": "goblin"})
-        return 10  # 'Goblin Warrior ... AC 15 ... HP 10 (3d6) ... Scimitar +4, 1d6 + 2'
-    _add_by_hand(table, GOBLIN, SCIMITAR)
-    return 7
+    """A goblin by its bestiary name (the form suggests the names GET /bestiary lists); its HP."""
+    form = table.open_command("add monster")
+    assert table.page.locator("datalist#combatant-ids-creature option[value='Goblin Warrior']").count() == 1
+    assert form.get_by_label("creature (required)").get_attribute("list") == "combatant-ids-creature"
+    fill(form, {"creature (required)": "Goblin Warrior", "side (required)": "monsters", "id prefix": "goblin"})
+    form.get_by_role("button", name="Send", exact=True).click()
+    form.wait_for(state="detached")
+    return 10  # 'Goblin Warrior ... AC 15 ... HP 10 (3d6) ... Scimitar. Melee Attack Roll: +4 ... 5 (1d6 + 2)'
 
 
 def _issue(table: Table, role: str, name: str, combatants: tuple[str, ...] = ()) -> str:
@@ -61,8 +55,8 @@ def _history_group(table: Table, text: str):
 
 
 def test_a_gm_plays_a_short_fight_and_a_player_and_an_overlay_follow(chromium, service):
-    """'On a hit, you roll damage' (1d8+3: a 1 entered is 4, an 8 is 11 and drops the goblin,
-    7 HP by hand or 10 as the SRD's Goblin Warrior); an undo retracts the attack and gives it back; an amended ruling re-checks what
+    """'On a hit, you roll damage' (1d8+3: a 1 entered is 4, an 8 is 11 and drops the SRD's
+    Goblin Warrior, 10 HP); an undo retracts the attack and gives it back; an amended ruling re-checks what
     came after it, and the GM lets the goblin's later deeds stand by a ruling."""
     gm_context = chromium.new_context(viewport={"width": 1280, "height": 900})
     gm = Table(gm_context.new_page())
@@ -105,6 +99,11 @@ def test_a_gm_plays_a_short_fight_and_a_player_and_an_overlay_follow(chromium, s
     assert "add combatant" not in buttons and "ruling" not in buttons and "damage" not in buttons
     form = player.open_command("attack")
     assert form.get_by_label("attacker (required)").locator("option").all_inner_texts() == ["aria"]
+    # What the player is typing survives the GM's moves arriving over the stream.
+    form.get_by_label("target (required)").fill("goblin")
+    gm.send("ruling", {"text (required)": "the goblin snarls"})
+    player.page.locator("section.history", has_text="the goblin snarls").wait_for()
+    assert form.get_by_label("target (required)").input_value() == "goblin"
     assert player.page.get_by_role("form", name="issue a token").count() == 0
     assert player.page.get_by_role("button", name="Undo").count() == 0
     player.shot("player-view")
@@ -183,7 +182,8 @@ def test_a_gm_plays_a_short_fight_and_a_player_and_an_overlay_follow(chromium, s
     assert "25/30 HP" in player.row("aria").inner_text()
 
     # Time travel: the board as it stood before the first attack (read-only), then a fork.
-    at = 12
+    first_attack = page.locator("section.history li.group", has_text="Aria rolls 1d20+5 for attack").last
+    at = int(first_attack.get_attribute("data-seq")) - 1
     page.locator("#scrub").fill(str(at))
     page.get_by_role("status").filter(has_text=f"after seq {at}").wait_for()
     page.locator("li[data-combatant='goblin'] .hp-text", has_text=full).wait_for()

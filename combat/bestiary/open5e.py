@@ -24,6 +24,12 @@ _ANY = re.compile(_COUNT + r" (?:other )?attacks?, using (.+?) in any combinatio
 _FIXED = re.compile(_COUNT + r" ((?:[A-Z][\w'-]*)(?: (?:or )?[A-Z][\w'-]*)*) attacks?\b")
 _LEGENDARY_RESISTANCE = re.compile(r"Legendary Resistance \((\d+)/Day(?:, or (\d+)/Day in Lair)?\)", re.I)
 _ONCE = "can't take this action again until the start of its next turn"
+# "Melee Attack Roll: +9, reach 5 feet. 12 (2d6 + 5) Slashing damage plus 7 (2d6) Lightning damage."
+_DAMAGE = r"(?:\d+ \((\d+d\d+(?: [+-] \d+)?)\)|(\d+)) (\w+) damage"
+_ATTACK_TEXT = re.compile(
+    r"^(Melee or Ranged|Melee|Ranged) Attack Roll: \+?(-?\d+)(?: to hit)?(?: \([^)]*\))?,"
+    r"(?: reach (\d+) (?:ft\.|feet))?(?: or)?(?: range (\d+)(?:/(\d+))? (?:ft\.|feet))?\.? " + _DAMAGE + r"(?: plus " + _DAMAGE + ")?"
+)
 
 
 def _names(text: str) -> list[str]:
@@ -82,6 +88,28 @@ def _attack(action: Mapping[str, Any], record: Mapping[str, Any]) -> BlockAttack
     )
 
 
+def _attack_from_text(action: Mapping[str, Any]) -> BlockAttack | None:
+    """An attack Open5e has no attack record for, read from its words (the SRD's own layout)."""
+    m = _ATTACK_TEXT.match(action["desc"])
+    if m is None:
+        return None
+    kind, bonus, reach, near, far, dice, flat, damage_type, extra, extra_flat, extra_type = m.groups()
+    return BlockAttack(
+        name=action["name"],
+        kind=kind.lower(),
+        bonus=int(bonus),
+        reach=int(reach or 5),
+        range=int(near) if near else None,
+        long_range=int(far) if far else None,
+        damage=(dice or flat).replace(" ", ""),
+        damage_type=damage_type.lower(),
+        extra_damage=(extra or extra_flat).replace(" ", "") if (extra or extra_flat) else None,
+        extra_damage_type=extra_type.lower() if extra_type else None,
+        **_limits(action),
+        text=action["desc"],
+    )
+
+
 def _limits(action: Mapping[str, Any]) -> dict[str, int | None]:
     kind, param = action.get("uses_type"), action.get("uses_param")
     if kind in ("RECHARGE_ON_ROLL", "RECHARGE") and param:
@@ -118,6 +146,8 @@ def _block(creature: Mapping[str, Any], actions: list[dict], attacks: Mapping[st
                                              once_per_turn=_ONCE in action["desc"]))
         elif action.get("_pk") in attacks:
             made.extend(_attack(action, record) for record in attacks[action["_pk"]][:1])
+        elif kind == "ACTION" and (read := _attack_from_text(action)) is not None:
+            made.append(read)
         else:
             plain[kind].append(BlockAction(name=action["name"], text=action["desc"], **_limits(action)))
     names = [a.name for a in made]

@@ -14,6 +14,8 @@ GM resolves its saves and damage with `saving_throw` and `damage`.
 
 from __future__ import annotations
 
+import functools
+
 from typing import Literal
 
 import msgspec
@@ -22,13 +24,13 @@ from combat.bestiary.model import BlockAction, MultiattackPart
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import choose_attack
 from combat.fivee.hitpoints import adjusted_damage, after_damage
-from combat.fivee.monsters import Faces, MonsterSheet, require_sheet, sheet, with_sheet
+from combat.fivee.monsters import Faces, MonsterSheet, require_sheet, sheet, sheets, with_sheet
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel import dice
 from combat.kernel.commands import Command
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackMade, AttackRolled, DamageTaken, Event, ExtraDamage, TurnStarted
+from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, DamageTaken, Event, ExtraDamage, TurnStarted
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 __all__ = [
@@ -159,7 +161,7 @@ def extra_damage(tx: Tx, made: AttackMade, faces: Faces) -> None:
     rolled = max(0, tx.roll(notation, purpose="damage", roller=made.attacker, faces=faces).total)
     kind = attack.extra_damage_type or made.damage_type
     amount = adjusted_damage(target, rolled, kind)
-    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=kind, rolled=rolled, source=f"{made.attacker}: {attack.name}"))
+    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=kind, rolled=rolled, source=f"{tx.state.combatants[made.attacker].name}'s {attack.name} (extra damage)"))
     after_damage(tx, target.id, amount)
 
 
@@ -167,15 +169,18 @@ def attack_handler(inner):
     """The shared `attack` (or a ruleset's), with what a stat block adds: its Multiattack's
     list, its limited uses and its extra damage."""
 
+    @functools.wraps(inner)
     def _attack(tx: Tx, cmd) -> None:
         s = sheet(tx.state, cmd.attacker)
         if s is None:
             return inner(tx, cmd)
         c = tx.state.combatants[cmd.attacker]
-        if s.multiattack_left and c.economy.attacks_left > 0 and not getattr(cmd, "readied", False):
+        reacting = getattr(cmd, "readied", False) or cmd.trigger() == "opportunity_attack"
+        if s.multiattack_left and c.economy.attacks_left > 0 and not reacting:
             cmd = _within_multiattack(c, s, cmd)
-        if cmd.attack is not None:
-            require_use(c, s, _block_attack_name(cmd.attack))
+        named = cmd.attack or (c.attacks[0].name if c.attacks else None)  # the shared rules' default: the first
+        if named is not None:
+            require_use(c, s, _block_attack_name(named))
         extra_faces = getattr(cmd, "extra_damage_faces", None)
         cmd = _extra_damage_later(c, s, cmd, extra_faces)
         start = len(tx.events)
@@ -193,17 +198,28 @@ def attack_handler(inner):
 def _extra_damage_later(c: Combatant, s: MonsterSheet, cmd, faces: Faces):
     """An attack in two steps (the d20 entered alone) takes its stat block's extra damage along
     as the attack's own `extra_damage`, so `roll_damage` rolls it with the rest."""
-    if cmd.faces is None or cmd.damage_faces is not None:
-        return cmd
     profile = choose_attack(c, cmd.attack, melee_only=not hasattr(cmd, "using"))
-    block_attack = s.block.attack(_block_attack_name(profile.name))
-    if block_attack is None or block_attack.extra_damage is None:
+    later = damage_later(s, profile, cmd.faces, cmd.damage_faces, faces, getattr(cmd, "damage_type", None))
+    if not later:
         return cmd
-    if faces is not None or not hasattr(cmd, "extra_damage"):
-        raise RuleError("dice/damage-later", f"{profile.name}'s extra damage ({block_attack.extra_damage}) is rolled with its damage",
-                        allowed="damage_faces and extra_damage_faces now, or neither and roll_damage once it hits")
-    kind = block_attack.extra_damage_type or cmd.damage_type or profile.damage_type
-    return msgspec.structs.replace(cmd, extra_damage=(ExtraDamage(dice=block_attack.extra_damage, damage_type=kind), *cmd.extra_damage))
+    if not hasattr(cmd, "extra_damage"):  # an opportunity attack carries no extra damage of its own
+        raise RuleError("dice/damage-later", f"{profile.name}'s extra damage ({later[0].dice}) is rolled with its damage",
+                        allowed="damage_faces and extra_damage_faces with the attack")
+    return msgspec.structs.replace(cmd, extra_damage=(*later, *cmd.extra_damage))
+
+
+def damage_later(s: MonsterSheet, profile: AttackProfile, faces: Faces, damage_faces: Faces, extra_faces: Faces,
+                 damage_type: str | None = None) -> tuple[ExtraDamage, ...]:
+    """The stat block's extra damage of an attack whose damage waits for `roll_damage` (the
+    d20 entered alone), to roll with the rest; nothing when the damage is rolled at once."""
+    block_attack = s.block.attack(_block_attack_name(profile.name))
+    if faces is None or damage_faces is not None or block_attack is None or block_attack.extra_damage is None:
+        return ()
+    if extra_faces is not None:
+        raise RuleError("dice/damage-later", f"extra damage faces were entered for {profile.name} without its damage_faces",
+                        allowed="damage_faces with them, or neither now and roll_damage once it hits")
+    kind = block_attack.extra_damage_type or damage_type or profile.damage_type
+    return (ExtraDamage(dice=block_attack.extra_damage, damage_type=kind),)
 
 
 def _within_multiattack(c: Combatant, s: MonsterSheet, cmd):
@@ -232,7 +248,7 @@ def _consume(parts: tuple[MultiattackPart, ...], name: str) -> tuple[Multiattack
 
 
 def _multiattack(tx: Tx, cmd: Multiattack) -> None:
-    c = require_turn(tx, cmd.attacker)
+    require_turn(tx, cmd.attacker)
     c, s = require_sheet(tx, cmd.attacker)
     require_able(c, "attack")
     routines = s.block.multiattack.routines if s.block.multiattack else ()
@@ -300,6 +316,7 @@ def _recharge(tx: Tx, cmd: Recharge) -> None:
 def recharge_first(handler, triggers: frozenset[str]):
     """Refuse a turn command of a creature that still owes its start-of-turn recharge roll."""
 
+    @functools.wraps(handler)
     def _guarded(tx: Tx, cmd) -> None:
         turn = tx.state.turn
         if turn is not None and cmd.trigger() in triggers and turn in cmd.actors():
@@ -328,7 +345,7 @@ def _on_monster_action(state: EncounterState, e: MonsterActionUsed) -> Encounter
 
 
 def _on_use_spent(state: EncounterState, e: UseSpent) -> EncounterState:
-    s = sheet(state, e.combatant)
+    s = sheets(state)[e.combatant]  # KeyError in a changed past: a conflict, not a crash
     entry = s.block.limited(e.action)
     if entry is not None and entry.recharge is not None:
         return with_sheet(state, e.combatant, spent=(*s.spent, entry.name))
@@ -336,7 +353,7 @@ def _on_use_spent(state: EncounterState, e: UseSpent) -> EncounterState:
 
 
 def _on_recharge(state: EncounterState, e: RechargeChecked) -> EncounterState:
-    s = sheet(state, e.combatant)
+    s = sheets(state)[e.combatant]  # KeyError in a changed past: a conflict, not a crash
     spent = tuple(n for n in s.spent if n != e.action) if e.regained else s.spent
     return with_sheet(state, e.combatant, spent=spent, recharge_due=tuple(n for n in s.recharge_due if n != e.action))
 

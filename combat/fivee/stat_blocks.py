@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from combat.fivee import legendary, monster_actions, monsters
+from combat.fivee import legendary, monster_actions, monster_consistency, monsters
 from combat.kernel.decider import Ruleset
 from combat.kernel.phases import PhaseTable, Step
 
@@ -58,5 +58,6 @@ def with_stat_blocks(ruleset: Ruleset) -> Ruleset:
         appliers=appliers,
         events=(*ruleset.events, *(e for m in _MODULES for e in m.EVENTS)),
         commands=(*ruleset.commands, *(c for m in _MODULES for c in m.COMMANDS)),
+        checks={**ruleset.checks, **monster_consistency.CHECKS},
         narration={**ruleset.narration, **{k: v for m in _MODULES for k, v in m.NARRATION.items()}},
     )

@@ -4,4 +4,5 @@ from combat.service.routes import bestiary, commands, encounters, history, meta,
 
 __all__ = ["ROUTES"]
 
-ROUTES = [*encounters.ROUTES, *tokens.ROUTES, *commands.ROUTES, *history.ROUTES, *meta.ROUTES, *reference.ROUTES, *bestiary.ROUTES]
+ROUTES = [*encounters.ROUTES, *tokens.ROUTES, *commands.ROUTES, *history.ROUTES, *meta.ROUTES, *bestiary.ROUTES,
+          *reference.ROUTES]

@@ -17,7 +17,7 @@ async function schemasOf(api) {
 function Home() {
   const [rulesets, setRulesets] = useState([]);
   const [error, setError] = useState(null);
-  const [form, setForm] = useState({ ruleset: "srd-2024", name: "", seed: "" });
+  const [form, setForm] = useState({ ruleset: "srd-2024", name: "", seed: "", admin: "" });
   const [open, setOpen] = useState({ id: "", token: "" });
   const mine = Object.values(remembered());
   useEffect(() => { client("", null).get("/rulesets").then(setRulesets, setError); }, []);
@@ -27,7 +27,7 @@ function Home() {
     try {
       const body = { ruleset: form.ruleset, name: form.name };
       if (form.seed !== "") body.seed = Number(form.seed);
-      const opened = await client("", null).post("/encounters", body);
+      const opened = await client("", form.admin.trim() || null).post("/encounters", body);
       remember({ id: opened.id, token: opened.gm_token, role: "gm", title: opened.name, ruleset: opened.ruleset });
       location.hash = `e=${opened.id}`;
     } catch (err) { setError(err); }
@@ -56,6 +56,8 @@ function Home() {
           <input id="new-name" value=${form.name} onInput=${set("name")} required maxlength="200" /></div>
         <div class="field"><label for="new-seed">dice seed (optional)</label>
           <input id="new-seed" type="number" value=${form.seed} onInput=${set("seed")} /></div>
+        <div class="field"><label for="new-admin">admin token (only where the server asks for one)</label>
+          <input id="new-admin" type="password" autocomplete="off" value=${form.admin} onInput=${set("admin")} /></div>
         <button type="submit">Create encounter</button>
         ${error ? html`<${ErrorNote} error=${error} />` : null}
       </form>
@@ -88,7 +90,7 @@ function Actions({ state, schemas, view, ctx, api }) {
       ${tags.map((t) => html`<button type="button" class=${chosen === t ? "chosen" : ""} aria-pressed=${chosen === t}
         onClick=${() => { setChosen(chosen === t ? null : t); setDone(null); }}>${label(t)}</button>`)}
     </div>
-    ${schema ? html`<${CommandForm} key=${`${chosen}-${state.version}`} defs=${schemas.defs} tag=${chosen} schema=${schema}
+    ${schema ? html`<${CommandForm} key=${chosen} defs=${schemas.defs} tag=${chosen} schema=${schema}
       ctx=${{ ...ctx, actors: mine }} initial=${actor && initialActor ? { [actor]: initialActor } : {}}
       onSend=${async (command) => {
         const reply = await api.post("/commands", { command });
