@@ -80,7 +80,7 @@ _EXAMPLE_VALUES: dict[str, Any] = {
     "text": "the goblins flee if their boss falls", "ruling": "allowed: she saw the trap",
     "cause": "moved out of reach", "description": "draws a dagger", "action": "dodge",
     "max_hp": 7, "ac": 15, "feet": 30, "dc": 13, "amount": 5, "bonus": 2, "x": 3, "y": 4, "needed": 12,
-    "accept": True, "allowed": True, "speeds": {"fly": 60},
+    "accept": True, "allowed": True, "hp": 12, "opponent": "goblin-1", "opponent_ability": "str", "speeds": {"fly": 60},
 }
 
 # Whole examples where a command's fields need values that go together.
@@ -95,6 +95,8 @@ _EXAMPLE_OVERRIDES: dict[str, dict[str, Any]] = {
     "recharge": {"combatant": "dragon", "action": "Fire Breath"},
     "legendary_action": {"combatant": "dragon", "action": "Tail Attack", "target": "aria"},
     "use_legendary_resistance": {"combatant": "dragon"},
+    "change_stat_block": {"changes": {"ac": 17}},
+    "contest": {"ability": "str", "skill": "athletics", "opponent_skill": "athletics"},
     "declare_round_action": {"action": "melee", "targets": ["goblin-1"]},
     "d10_declare": {"action": "attack", "target": "goblin-1"},
     "apply_condition": {"condition": {"name": "prone", "source": "shove"}},
