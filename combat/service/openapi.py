@@ -106,7 +106,7 @@ def refine(document: OpenAPI) -> None:
             for parameter in operation.parameters or []:
                 if isinstance(parameter, Parameter) and parameter.name == "encounter_id" and isinstance(parameter.schema, Schema):
                     parameter.schema.format = OpenAPIFormat.UUID
-            if path == "/encounters/{encounter_id}/events" and method == "get":
+            if path == "/encounters/{encounter_id}/events" and method == "get" and operation.responses:
                 ok = operation.responses["200"]
                 if isinstance(ok, OpenAPIResponse) and ok.content:
                     ok.content[JSONL] = OpenAPIMediaType(schema=Schema(
