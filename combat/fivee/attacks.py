@@ -14,6 +14,8 @@ from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, ConditionEnded
+from combat.fivee.concentration import end_concentration
+from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
 from combat.kernel.state import Combatant, EncounterState
 from combat.fivee.turns import require_able, require_turn
@@ -86,12 +88,17 @@ def resolve_attack(
     damage_faces: tuple[int, ...] | None,
     uses: str,
     opportunity: bool = False,
+    knock_out: bool = False,
 ) -> AttackMade:
     if target.status == "dead":
         raise RuleError("target/dead", f"{target.name} is already dead", allowed="a living target")
     if target.id == attacker.id:
         raise RuleError("target/self", f"{attacker.name} cannot attack itself")
     melee = profile.kind == "melee"
+    if knock_out and not melee:
+        # "When you would reduce a creature to 0 Hit Points with a melee attack, you can instead ..."
+        raise RuleError("attack/knock-out-ranged", f"{profile.name} is a ranged attack; only a melee attack can knock out",
+                        allowed="a melee attack, or knock_out: false")
     adv, dis = attack_modifiers(attacker, target, melee)
     adv += list(advantage)
     dis += list(disadvantage)
@@ -136,7 +143,12 @@ def resolve_attack(
     if hidden is not None:
         # "If you are hidden when you make an attack roll, you give away your location."
         tx.emit(ConditionEnded(target=attacker.id, condition=hidden.name, reason="attacked from hiding"))
-    after_damage(tx, target.id, damage)
+    if knock_out and target.hp > 0 and tx.state.combatants[target.id].hp == 0:
+        # "... you can instead reduce the creature to 1 Hit Point and give it the Unconscious condition."
+        tx.emit(CombatantKnockedOut(combatant=target.id, by=attacker.id))
+        end_concentration(tx, target.id, "knocked out")
+    else:
+        after_damage(tx, target.id, damage, before=target, critical=critical)
     return event
 
 
@@ -171,6 +183,7 @@ def _attack(tx: Tx, cmd: Attack) -> None:
         faces=cmd.faces,
         damage_faces=cmd.damage_faces,
         uses=uses,
+        knock_out=cmd.knock_out,
     )
 
 

@@ -105,6 +105,10 @@ def _remove_condition(tx: Tx, cmd: RemoveCondition) -> None:
             allowed=", ".join(c.name for c in target.conditions) or "no conditions to remove",
         )
     tx.emit(ConditionEnded(target=target.id, condition=cmd.condition, reason=cmd.reason))
+    if cmd.condition in SPEED_ZERO:
+        from combat.fivee.regained_movement import restore_movement
+
+        restore_movement(tx, target.id, reason=f"no longer {cmd.condition}")
 
 
 def _on_applied(state: EncounterState, e: ConditionApplied) -> EncounterState:

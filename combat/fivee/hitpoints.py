@@ -5,7 +5,8 @@ from __future__ import annotations
 import msgspec
 
 from combat.kernel.commands import Damage, GrantTempHp, Heal
-from combat.fivee.concentration import concentration_dc, end_concentration
+from combat.fivee import dying
+from combat.fivee.concentration import concentration_dc
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
@@ -41,15 +42,21 @@ def take_damage(c: Combatant, amount: int) -> Combatant:
     return msgspec.structs.replace(c, temp_hp=c.temp_hp - absorbed, hp=max(0, c.hp - (amount - absorbed)))
 
 
-def after_damage(tx: Tx, target_id: str, amount: int) -> None:
-    """What damage sets off: falling at 0 HP, or a concentration save."""
+def after_damage(tx: Tx, target_id: str, amount: int, *, before: Combatant | None = None, critical: bool = False) -> None:
+    """What damage sets off: dropping to 0 HP, damage at 0 HP, or a concentration save.
+
+    `before` is the target as the damage struck (for the damage left over at 0 HP);
+    `critical` says the damage came from a Critical Hit.
+    """
     if amount <= 0:
         return
     c = tx.state.combatants[target_id]
-    if c.hp == 0 and c.status == "active":
-        status = "dead" if c.kind == "monster" else "unconscious"
-        tx.emit(CombatantDowned(combatant=c.id, status=status))  # type: ignore[arg-type]
-        end_concentration(tx, c.id, "died" if status == "dead" else "fell unconscious")
+    was = before or c
+    if c.hp == 0 and (c.status == "active" or (was.hp > 0 and c.status == "unconscious")):
+        remainder = amount - min(was.temp_hp, amount) - was.hp
+        dying.dropped_to_zero(tx, c, remainder)
+    elif c.hp == 0 and was.hp == 0 and c.status == "unconscious":
+        dying.damaged_at_zero(tx, c, amount - min(was.temp_hp, amount), critical=critical)
     elif c.concentration is not None and c.status == "active":
         tx.emit(ConcentrationCheckRequired(combatant=c.id, dc=concentration_dc(amount), damage=amount))
 
@@ -78,7 +85,7 @@ def _damage(tx: Tx, cmd: Damage) -> None:
     rolled = amount_or_roll(tx, cmd.amount, cmd.notation, cmd.faces, purpose="damage", roller=cmd.source or "gm")
     amount = adjusted_damage(target, rolled, cmd.damage_type)
     tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=cmd.damage_type, rolled=rolled, source=cmd.source))
-    after_damage(tx, target.id, amount)
+    after_damage(tx, target.id, amount, before=target)
 
 
 def _heal(tx: Tx, cmd: Heal) -> None:
@@ -86,7 +93,7 @@ def _heal(tx: Tx, cmd: Heal) -> None:
     amount = amount_or_roll(tx, cmd.amount, cmd.notation, cmd.faces, purpose="healing", roller=cmd.source or "gm")
     tx.emit(Healed(target=target.id, amount=amount, source=cmd.source))
     if target.status == "unconscious" and tx.state.combatants[target.id].hp > 0:
-        tx.emit(CombatantRevived(combatant=target.id))
+        dying.revive(tx, target.id)
 
 
 def _temp_hp(tx: Tx, cmd: GrantTempHp) -> None:
@@ -121,8 +128,9 @@ def _on_downed(state: EncounterState, e: CombatantDowned) -> EncounterState:
 
 def _on_revived(state: EncounterState, e: CombatantRevived) -> EncounterState:
     c = state.combatants[e.combatant]
-    conditions = tuple(x for x in c.conditions if x != UNCONSCIOUS_AT_ZERO)
-    return with_combatant(state, e.combatant, status="active", conditions=conditions)
+    conditions = tuple(x for x in c.conditions if x not in (UNCONSCIOUS_AT_ZERO, dying.KNOCKED_OUT))
+    state = with_combatant(state, e.combatant, status="active", conditions=conditions)
+    return dying.on_revived(state, e.combatant)
 
 
 HANDLERS = {Damage: _damage, Heal: _heal, GrantTempHp: _temp_hp}

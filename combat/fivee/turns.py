@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import msgspec
 
+from combat.fivee import dying
 from combat.kernel.commands import EndCombat, EndTurn
 from combat.fivee.conditions import INCAPACITATING, expire_conditions, speed_of
 from combat.kernel.decider import Tx
@@ -75,6 +76,7 @@ def start_turn(tx: Tx, cid: str) -> None:
     # leave the turn with no movement (TurnStarted grants movement from the current Speed).
     expire_conditions(tx, cid, "start")
     tx.emit(TurnStarted(combatant=cid, round=tx.state.round))
+    dying.owe_death_save(tx, cid)
 
 
 def advance(tx: Tx, order: OrderFn, new_round: Callable[[Tx], None] | None = None) -> None:
@@ -125,6 +127,7 @@ def end_turn_handler(order: OrderFn, new_round: Callable[[Tx], None] | None = No
                 f"{c.name}'s turn cannot end while a concentration save is owed by {who}",
                 allowed="concentration_save for " + ", ".join(p.combatant for p in pending),
             )
+        dying.require_no_death_save(tx, c.name)
         advance(tx, order, new_round)
 
     return _end_turn

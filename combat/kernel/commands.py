@@ -116,6 +116,7 @@ class Attack(Command, frozen=True, kw_only=True):
     faces: Faces = None
     damage_faces: Faces = None
     readied: bool = False
+    knock_out: bool = False  # a melee attack that would drop the target to 0 HP leaves it at 1 HP, Unconscious
 
 
 class OpportunityAttack(Command, frozen=True, kw_only=True):

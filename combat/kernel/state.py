@@ -15,6 +15,8 @@ __all__ = [
     "Help",
     "PendingCheck",
     "Conflict",
+    "DeathSaves",
+    "Dying",
     "SrdVariantState",
     "VariantTraits",
     "VariantGrapple",
@@ -111,6 +113,23 @@ class Conflict(msgspec.Struct, frozen=True, kw_only=True):
     caused_by: tuple[int, ...] = ()  # the retractions or amendments that changed the past
 
 
+class DeathSaves(msgspec.Struct, frozen=True, kw_only=True):
+    """One creature's Death Saving Throws so far (combat/fivee/dying.py)."""
+
+    successes: int = 0
+    failures: int = 0
+    stable: bool = False
+
+
+class Dying(msgspec.Struct, frozen=True, kw_only=True):
+    """The 0 HP rules' bookkeeping (combat/fivee/dying.py): tallies of creatures at 0 HP, the
+    death saves owed at the start of a turn, and the monsters the GM treats like characters."""
+
+    tallies: dict[str, DeathSaves] = {}
+    owed: tuple[str, ...] = ()
+    as_characters: tuple[str, ...] = ()
+
+
 # -- srd-2024-variant's own bookkeeping (rules in combat/rulesets/srd2024_variant/) --------
 
 
@@ -179,6 +198,7 @@ class EncounterState(msgspec.Struct, frozen=True, kw_only=True):
     a5e: dict[str, Any] = {}
     # The segments-1e ruleset's own state, as plain JSON values (see combat/rulesets/segments_1e/ledger.py).
     segments_1e: dict[str, Any] = {}
+    dying: Dying = Dying()  # see combat/fivee/dying.py
     srd_variant: SrdVariantState = SrdVariantState()  # see combat/rulesets/srd2024_variant/
     retracted: tuple[int, ...] = ()  # seqs that no longer count (undone or amended)
     conflicts: tuple[Conflict, ...] = ()  # unresolved; see combat.history

@@ -56,6 +56,7 @@ class MakeAttack(Command, frozen=True, kw_only=True):
     faces: Faces = None
     damage_faces: Faces = None
     readied: bool = False
+    knock_out: bool = False  # a melee attack that would drop the target to 0 HP leaves it at 1 HP, Unconscious
 
 
 def expertise_die(sources: int) -> str | None:
@@ -109,7 +110,7 @@ def _make_attack(tx: Tx, cmd: MakeAttack) -> None:
     shared.HANDLERS[Attack](tx, Attack(
         attacker=attacker.id, target=target.id, attack=profile.name, advantage=tuple(advantage),
         disadvantage=tuple(disadvantage), cover=cmd.cover, roll_bonus=bonus, faces=cmd.faces,
-        damage_faces=cmd.damage_faces, readied=cmd.readied,
+        damage_faces=cmd.damage_faces, readied=cmd.readied, knock_out=cmd.knock_out,
     ))
 
 
@@ -142,7 +143,7 @@ def _attack(tx: Tx, cmd: Attack) -> None:
     _make_attack(tx, MakeAttack(
         attacker=cmd.attacker, target=cmd.target, attack=cmd.attack, advantage=cmd.advantage,
         disadvantage=cmd.disadvantage, cover=cmd.cover, roll_bonus=cmd.roll_bonus, faces=cmd.faces,
-        damage_faces=cmd.damage_faces, readied=cmd.readied, distance=cmd.distance,
+        damage_faces=cmd.damage_faces, readied=cmd.readied, distance=cmd.distance, knock_out=cmd.knock_out,
     ))
 
 

@@ -28,6 +28,9 @@ Where the text is silent, this is what the engine does (also in the README):
   is a condition, one entry per level, removed by the Narrator (`remove_condition`).
 - Prone uses the melee/ranged distinction for "within 5 feet"; difficult terrain, grid
   positions and squeezing are the Narrator's rulings.
+- 0 HP: the text says nothing of it, so the SRD 5.2 rules apply as in srd-2024 (monster
+  death, massive damage, Death Saving Throws, stabilising, knocking out; combat/fivee/dying.py),
+  and a creature revived or freed during its own turn regains its Speed for the rest of it.
 - After a change to the past, a later event that could not have happened is a conflict (see
   consistency.py); a participant made surprised by an amended check is held to it only until
   round 1 passes its place in the order, and its first turn's end not ending the surprise is
@@ -38,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from combat.fivee import actions, attacks, concentration, conditions, hitpoints, saves, setup, turns
+from combat.fivee import actions, attacks, concentration, conditions, dying, hitpoints, regained_movement, saves, setup, turns
 from combat.fivee import initiative as shared_initiative
 from combat.kernel.commands import (
     Attack,
@@ -75,6 +78,7 @@ TURN_COMMANDS = (
     "interact_with_object",
     "free_action",
     "use_reaction",
+    "death_save",
     "end_turn",
 )
 RULING_COMMANDS = (
@@ -99,6 +103,7 @@ PHASES = PhaseTable(
         Step("add_combatant", ("setup", *UNDER_WAY)),
         Step("set_speeds", ("setup", *UNDER_WAY)),
         Step("remove_combatant", ("setup",)),
+        Step("treat_as_character", ("setup", *UNDER_WAY)),
         Step("begin_combat", ("setup",), "surprise"),
         Step("surprise_check", ("surprise",)),
         Step("mark_surprised", ("surprise",)),
@@ -125,6 +130,7 @@ DEFAULTS = {
     "surprised_bonus_action": False,
     "world_actions_per_round": 1,
     "recharge_roll_after_use": True,
+    **dying.DEFAULTS,
 }
 
 # What each turn command asks of a participant who may still be surprised: (who, what it does).
@@ -176,6 +182,7 @@ _UNGUARDED = _merge(
     conditions.HANDLERS,
     concentration.HANDLERS,
     saves.HANDLERS,
+    dying.HANDLERS,
     *(m.HANDLERS for m in _OWN),
     a5e_attacks.HANDLERS,
     rounds.HANDLERS,
@@ -195,10 +202,12 @@ APPLIERS = _merge(
     conditions.APPLIERS,
     concentration.APPLIERS,
     saves.APPLIERS,
+    dying.APPLIERS,
+    regained_movement.APPLIERS,
     *(m.APPLIERS for m in _OWN),
 )
 
-EVENTS = (
+EVENTS = dying.EVENTS + regained_movement.EVENTS + (
     scene.SceneSet,
     surprise.SurpriseCheckMade,
     surprise.SuddenActionDeclared,
@@ -218,7 +227,7 @@ EVENTS = (
     maneuvers.FellBack,
     maneuvers.Tumbled,
 )
-COMMANDS = (
+COMMANDS = dying.COMMANDS + (
     scene.SetScene,
     surprise.SurpriseCheck,
     surprise.DeclareSuddenAction,
@@ -252,5 +261,5 @@ RULESET = Ruleset(
     events=EVENTS,
     commands=COMMANDS,
     checks=consistency.CHECKS,
-    narration=_merge(*(m.NARRATION for m in _OWN)),
+    narration=_merge(dying.NARRATION, regained_movement.NARRATION, *(m.NARRATION for m in _OWN)),
 )

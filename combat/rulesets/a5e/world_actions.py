@@ -221,10 +221,11 @@ def _damage(tx: Tx, action: WorldAction, affected: list[WorldTarget], cmd: UseWo
             continue
         rolled = max(0, tx.roll(notation, purpose=f"{action.name} damage", roller="world", faces=faces).total)
         for t in hit:
-            amount = adjusted_damage(tx.state.combatants[t.combatant], rolled, action.damage_type)
+            before = tx.state.combatants[t.combatant]
+            amount = adjusted_damage(before, rolled, action.damage_type)
             tx.emit(DamageTaken(target=t.combatant, amount=amount, damage_type=action.damage_type, rolled=rolled,
                                 source=action.name))
-            after_damage(tx, t.combatant, amount)
+            after_damage(tx, t.combatant, amount, before=before)
 
 
 def _summon(tx: Tx, action: WorldAction, cmd: UseWorldAction) -> None:

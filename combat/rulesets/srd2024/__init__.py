@@ -16,8 +16,13 @@ Where the text is silent (written down here and in the README):
 - A tie among characters is ordered by the GM or by a player of one of the tied characters.
 - A late arrival who ties a count already ordered goes after those already ordered (who keep
   their order) until the GM or players order the tie again.
-- A character at 0 HP falls unconscious and stays so until healed; death saving throws are
-  outside the combat chapter this ruleset follows, so the GM rules on them.
+- 0 HP follows the SRD 5.2 "Dropping to 0 Hit Points" and "Knocking out a Creature" rules
+  (combat/fivee/dying.py): monster death, massive damage, Death Saving Throws owed at the
+  start of the turn (the turn waits for them), stabilising with Help. Encounters recorded
+  before the `death_saves` setting existed keep the old reading: a character stays
+  unconscious until healed and the GM rules on the rest.
+- Revived or freed from a Speed 0 condition during its own turn, a creature gets its Speed
+  back for the rest of the turn (combat/fivee/regained_movement.py).
 - The fight ends by itself when every combatant of all sides but one is dead or
   unconscious; the GM can end it earlier (surrender, flight, truce) with end_combat.
 - A concentration save owed after damage must be made before the current turn ends.
@@ -25,13 +30,26 @@ Where the text is silent (written down here and in the README):
 
 from __future__ import annotations
 
-from combat.fivee import actions, attacks, concentration, conditions, consistency, hitpoints, initiative, saves, setup, turns
+from combat.fivee import (
+    actions,
+    attacks,
+    concentration,
+    conditions,
+    consistency,
+    dying,
+    hitpoints,
+    initiative,
+    regained_movement,
+    saves,
+    setup,
+    turns,
+)
 from combat.kernel.commands import EndTurn
 from combat.kernel.decider import Ruleset, Tx
 from combat.fivee.initiative import turn_order, unresolved_ties, units
 from combat.kernel.phases import PhaseTable, Step
 
-__all__ = ["RULESET", "PHASES", "TURN_COMMANDS", "RULING_COMMANDS", "flow"]
+__all__ = ["RULESET", "PHASES", "TURN_COMMANDS", "RULING_COMMANDS", "DEFAULTS", "EVENTS", "COMMANDS", "NARRATION", "flow"]
 
 TURN_COMMANDS = (
     "move",
@@ -41,6 +59,7 @@ TURN_COMMANDS = (
     "bonus_action",
     "interact_with_object",
     "use_reaction",
+    "death_save",
     "end_turn",
 )
 RULING_COMMANDS = (
@@ -62,6 +81,7 @@ PHASES = PhaseTable(
     [
         Step("add_combatant", ("setup", "surprise", "initiative", "turns")),
         Step("remove_combatant", ("setup",)),
+        Step("treat_as_character", ("setup", "surprise", "initiative", "turns")),
         Step("begin_combat", ("setup",), "surprise"),
         Step("mark_surprised", ("surprise",)),
         Step("roll_initiative", ("surprise",), "initiative"),
@@ -106,6 +126,7 @@ HANDLERS = _merge(
     conditions.HANDLERS,
     concentration.HANDLERS,
     saves.HANDLERS,
+    dying.HANDLERS,
 )
 APPLIERS = _merge(
     setup.APPLIERS,
@@ -117,7 +138,13 @@ APPLIERS = _merge(
     conditions.APPLIERS,
     concentration.APPLIERS,
     saves.APPLIERS,
+    dying.APPLIERS,
+    regained_movement.APPLIERS,
 )
+EVENTS = dying.EVENTS + regained_movement.EVENTS
+COMMANDS = dying.COMMANDS
+NARRATION = {**dying.NARRATION, **regained_movement.NARRATION}
+DEFAULTS = dict(dying.DEFAULTS)
 
 RULESET = Ruleset(
     id="srd-2024",
@@ -129,5 +156,9 @@ RULESET = Ruleset(
     appliers=APPLIERS,
     turn_order=turn_order,
     flow=flow,
+    defaults=DEFAULTS,
+    events=EVENTS,
+    commands=COMMANDS,
+    narration=NARRATION,
     checks={**consistency.CHECKS, **consistency.turn_checks(turn_order)},
 )

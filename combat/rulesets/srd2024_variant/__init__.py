@@ -51,7 +51,7 @@ from .bookkeeping import with_variant
 
 __all__ = ["RULESET", "PHASES", "DEFAULTS", "flow"]
 
-DEFAULTS = {"group_initiative": False, "initiative_reorder": True}
+DEFAULTS = {"group_initiative": False, "initiative_reorder": True, **srd2024.DEFAULTS}
 
 ALL = ("setup", "surprise", "initiative", "reorder", "turns", "ended")
 BEFORE_ROUNDS = ("setup", "surprise", "initiative", "reorder")
@@ -77,6 +77,7 @@ PHASES = PhaseTable(
         Step("add_combatant", BEFORE_ROUNDS + ("turns",)),
         Step("note_traits", BEFORE_ROUNDS + ("turns",)),
         Step("remove_combatant", ("setup",)),
+        Step("treat_as_character", BEFORE_ROUNDS + ("turns",)),
         Step("mount", ("setup", "turns")),
         Step("begin_combat", ("setup",), "surprise"),
         Step("mark_surprised", ("surprise",)),
@@ -200,8 +201,8 @@ APPLIERS = _with_after(
 )
 
 _MODULES = (traits, initiative, reorder, communication, cover, unarmed, movement, jumping, mounts)
-EVENTS = tuple(t for m in _MODULES for t in getattr(m, "APPLIERS", {}))
-COMMANDS = (
+EVENTS = srd2024.EVENTS + tuple(t for m in _MODULES for t in getattr(m, "APPLIERS", {}))
+COMMANDS = srd2024.COMMANDS + (
     traits.NoteTraits,
     initiative.RerollTie,
     reorder.ProposeSwap,
@@ -222,7 +223,7 @@ COMMANDS = (
     mounts.Dismount,
     mounts.SaveToStayMounted,
 )
-NARRATION = {k: v for m in _MODULES for k, v in getattr(m, "NARRATION", {}).items()}
+NARRATION = {**srd2024.NARRATION, **{k: v for m in _MODULES for k, v in getattr(m, "NARRATION", {}).items()}}
 
 RULESET = Ruleset(
     id="srd-2024-variant",
