@@ -11,6 +11,7 @@ from combat.kernel.commands import ApplyCondition, RemoveCondition
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec
+from combat.kernel.names import checked_condition, find_named
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "is_incapacitated",
     "speed_of",
     "expire_conditions",
+    "named",
     "HANDLERS",
     "APPLIERS",
 ]
@@ -77,9 +79,17 @@ def expire_conditions(tx: Tx, cid: str, moment: str) -> None:
                 tx.emit(ConditionEnded(target=target.id, condition=cond.name, reason=f"{moment} of {owner}'s turn"))
 
 
+def named(tx: Tx, cmd: ApplyCondition) -> ApplyCondition:
+    """The command with its condition named as the ruleset spells it (`Prone` is `prone`);
+    an unknown name is refused unless the command says it is custom."""
+    name = checked_condition(tx, cmd.condition.name, custom=cmd.custom)
+    return cmd if name == cmd.condition.name else msgspec.structs.replace(cmd, condition=msgspec.structs.replace(cmd.condition, name=name))
+
+
 def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
     from combat.fivee.concentration import end_concentration
 
+    cmd = named(tx, cmd)
     target = tx.combatant(cmd.target)
     if target.status == "dead":
         raise RuleError("target/dead", f"{target.name} is dead", allowed="a living combatant")
@@ -91,24 +101,25 @@ def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
         )
     if cmd.condition.ends_on:
         tx.combatant(cmd.condition.ends_on)
-    tx.emit(ConditionApplied(target=target.id, condition=cmd.condition))
-    if cmd.condition.name in INCAPACITATING:
+    tx.emit(ConditionApplied(target=target.id, condition=cmd.condition, custom=cmd.custom))
+    if cmd.condition.name in INCAPACITATING and not cmd.custom:
         end_concentration(tx, target.id, f"{cmd.condition.name}")
 
 
 def _remove_condition(tx: Tx, cmd: RemoveCondition) -> None:
     target = tx.combatant(cmd.target)
-    if not target.has(cmd.condition):
+    name = find_named(cmd.condition, (c.name for c in target.conditions))
+    if name is None:
         raise RuleError(
             "condition/absent",
             f"{target.name} is not {cmd.condition}",
             allowed=", ".join(c.name for c in target.conditions) or "no conditions to remove",
         )
-    tx.emit(ConditionEnded(target=target.id, condition=cmd.condition, reason=cmd.reason))
-    if cmd.condition in SPEED_ZERO:
+    tx.emit(ConditionEnded(target=target.id, condition=name, reason=cmd.reason))
+    if name in SPEED_ZERO:
         from combat.fivee.regained_movement import restore_movement
 
-        restore_movement(tx, target.id, reason=f"no longer {cmd.condition}")
+        restore_movement(tx, target.id, reason=f"no longer {name}")
 
 
 def _on_applied(state: EncounterState, e: ConditionApplied) -> EncounterState:

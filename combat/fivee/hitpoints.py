@@ -9,6 +9,7 @@ from combat.fivee import dying
 from combat.fivee.concentration import concentration_dc
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
+from combat.kernel.names import checked_damage_type, normalised
 from combat.kernel.events import (
     CombatantDowned,
     CombatantRevived,
@@ -25,13 +26,21 @@ __all__ = ["adjusted_damage", "take_damage", "after_damage", "amount_or_roll", "
 UNCONSCIOUS_AT_ZERO = ConditionSpec(name="unconscious", source="0 HP")
 
 
-def adjusted_damage(target: Combatant, amount: int, damage_type: str) -> int:
-    """Immunity stops it, Resistance halves it (round down), Vulnerability doubles it."""
-    if damage_type in target.immunities:
+def adjusted_damage(target: Combatant, amount: int, damage_type: str, *, custom: bool = False) -> int:
+    """Immunity stops it, Resistance halves it (round down), Vulnerability doubles it; a custom
+    damage type has no such effect. Names match whatever their case (`Fire` is `fire`)."""
+    if custom:
+        return max(0, amount)
+    kind = normalised(damage_type)
+
+    def listed(names: tuple[str, ...]) -> bool:
+        return any(normalised(n) == kind for n in names)
+
+    if listed(target.immunities):
         return 0
-    if damage_type in target.resistances:
+    if listed(target.resistances):
         amount //= 2
-    if damage_type in target.vulnerabilities:
+    if listed(target.vulnerabilities):
         amount *= 2
     return max(0, amount)
 
@@ -82,9 +91,10 @@ def _living(tx: Tx, cid: str) -> Combatant:
 
 def _damage(tx: Tx, cmd: Damage) -> None:
     target = _living(tx, cmd.target)
+    damage_type = checked_damage_type(tx, cmd.damage_type, custom=cmd.custom_type)
     rolled = amount_or_roll(tx, cmd.amount, cmd.notation, cmd.faces, purpose="damage", roller=cmd.source or "gm")
-    amount = adjusted_damage(target, rolled, cmd.damage_type)
-    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=cmd.damage_type, rolled=rolled, source=cmd.source))
+    amount = adjusted_damage(target, rolled, damage_type, custom=cmd.custom_type)
+    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=damage_type, rolled=rolled, source=cmd.source, custom=cmd.custom_type))
     after_damage(tx, target.id, amount, before=target)
 
 

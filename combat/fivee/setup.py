@@ -9,6 +9,7 @@ import msgspec
 from combat.kernel.commands import AddCombatant, BeginCombat, MarkSurprised, RemoveCombatant, Ruling
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
+from combat.kernel.names import checked_damage_type
 from combat.kernel.events import (
     CombatantAdded,
     CombatantRemoved,
@@ -56,9 +57,20 @@ def validate_spec(state: EncounterState, spec: CombatantSpec) -> None:
             raise bad(f"group '{spec.group}' has already rolled initiative", "a new group for late arrivals")
 
 
+def named_types(tx: Tx, spec: CombatantSpec) -> CombatantSpec:
+    """The stat block with its damage types (attacks, resistances, vulnerabilities, immunities)
+    as the ruleset spells them; an unknown one is refused with the list."""
+    attacks = tuple(msgspec.structs.replace(a, damage_type=checked_damage_type(tx, a.damage_type)) for a in spec.attacks)
+    lists = {
+        field: tuple(checked_damage_type(tx, name) for name in getattr(spec, field))
+        for field in ("resistances", "vulnerabilities", "immunities")
+    }
+    return msgspec.structs.replace(spec, attacks=attacks, **lists)
+
+
 def _add(tx: Tx, cmd: AddCombatant) -> None:
     validate_spec(tx.state, cmd.combatant)
-    tx.emit(CombatantAdded(combatant=cmd.combatant))
+    tx.emit(CombatantAdded(combatant=named_types(tx, cmd.combatant)))
 
 
 def _remove(tx: Tx, cmd: RemoveCombatant) -> None:

@@ -172,6 +172,7 @@ class Damage(Command, frozen=True, kw_only=True):
     notation: str | None = None
     source: str | None = None
     faces: Faces = None
+    custom_type: bool = False  # a damage type the ruleset does not know: no resistance applies to it
 
 
 class Heal(Command, frozen=True, kw_only=True):
@@ -191,6 +192,7 @@ class GrantTempHp(Command, frozen=True, kw_only=True):
 class ApplyCondition(Command, frozen=True, kw_only=True):
     target: str
     condition: ConditionSpec
+    custom: bool = False  # a condition the ruleset does not know: recorded, with no mechanical effect
 
 
 class RemoveCondition(Command, frozen=True, kw_only=True):

@@ -53,6 +53,9 @@ class Ruleset:
     checks: Mapping[type[Event], Callable[[EncounterState, Any, dict[str, Any]], str | None]] = field(default_factory=dict)
     # One human line per own event type: fn(narrator, event) -> str (see projections.narrative).
     narration: Mapping[type[Event], Callable[[Any, Any], str]] = field(default_factory=dict)
+    # The condition and damage type names its text declares (lower case); empty: not checked.
+    conditions: frozenset[str] = frozenset()
+    damage_types: frozenset[str] = frozenset()
 
     def initial_state(self) -> EncounterState:
         return EncounterState(ruleset=self.id, phase=self.phases.initial)

@@ -230,6 +230,7 @@ class DamageTaken(Event, frozen=True, kw_only=True):
     damage_type: str
     rolled: int
     source: str | None = None
+    custom: bool = False  # a damage type the ruleset does not know, so no resistance applied
 
 
 class Healed(Event, frozen=True, kw_only=True):
@@ -258,6 +259,7 @@ class CombatantRevived(Event, frozen=True, kw_only=True):
 class ConditionApplied(Event, frozen=True, kw_only=True):
     target: str
     condition: ConditionSpec
+    custom: bool = False  # a condition the ruleset does not know: it has no mechanical effect
 
 
 class ConditionEnded(Event, frozen=True, kw_only=True):

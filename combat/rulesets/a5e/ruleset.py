@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee import actions, attacks, concentration, conditions, dying, hitpoints, regained_movement, saves, setup, turns
 from combat.fivee import initiative as shared_initiative
 from combat.kernel.commands import (
@@ -257,6 +258,10 @@ RULESET = Ruleset(
     appliers=APPLIERS,
     turn_order=turn_order,
     flow=rounds.flow,
+    # The SRD glossary's conditions and damage types, and the conditions the text adds: fatigue
+    # (Sprint), encumbered, and raging ("A creature using the Rage class feature cannot ... Fall Back").
+    conditions=SRD_CONDITIONS | {"fatigue", "encumbered", "raging"},
+    damage_types=SRD_DAMAGE_TYPES,
     defaults=DEFAULTS,
     events=EVENTS,
     commands=COMMANDS,

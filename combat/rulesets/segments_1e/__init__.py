@@ -38,6 +38,9 @@ Where the text is silent or points at its missing charts, this is what the engin
 from __future__ import annotations
 
 from combat.fivee import conditions, setup
+from combat.fivee.conditions import INCAPACITATING
+from combat.fivee.glossary import SRD_DAMAGE_TYPES
+from combat.rulesets.segments_1e.concentration import IMPEDING
 from combat.kernel.commands import BeginCombat, EndCombat, RemoveCondition, Ruling
 from combat.kernel.decider import Ruleset
 from combat.kernel.events import (
@@ -138,4 +141,9 @@ RULESET = Ruleset(
     commands=COMMANDS,
     checks=consistency.CHECKS,
     narration=NARRATION,
+    # The conditions its rules act on: the text's delayed, held and surprised, what impedes a
+    # caster, and what incapacitates. The text names no list of damage types; the weapon and
+    # energy kinds a GM writes (as the SRD names them) and `magic` for a spell's damage.
+    conditions=IMPEDING | INCAPACITATING | {"delayed", "surprised"},
+    damage_types=SRD_DAMAGE_TYPES | {"magic"},
 )

@@ -55,6 +55,7 @@ def _saving_throw(tx: Tx, cmd: SavingThrow) -> None:
 
 
 def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
+    cmd = conditions.named(tx, cmd)
     conditions.HANDLERS[ApplyCondition](tx, cmd)
     if cmd.condition.name in IMPEDING:
         interrupt(tx, cmd.target, f"is {cmd.condition.name}")

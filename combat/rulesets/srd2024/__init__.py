@@ -21,6 +21,8 @@ Where the text is silent (written down here and in the README):
   start of the turn (the turn waits for them), stabilising with Help. Encounters recorded
   before the `death_saves` setting existed keep the old reading: a character stays
   unconscious until healed and the GM rules on the rest.
+- Conditions and damage types are the SRD 5.2 glossary's (combat/fivee/glossary.py), in any
+  case (`Prone` is `prone`); another name is refused unless sent as custom, with no effect.
 - Revived or freed from a Speed 0 condition during its own turn, a creature gets its Speed
   back for the rest of the turn (combat/fivee/regained_movement.py).
 - The fight ends by itself when every combatant of all sides but one is dead or
@@ -44,6 +46,7 @@ from combat.fivee import (
     setup,
     turns,
 )
+from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.kernel.commands import EndTurn
 from combat.kernel.decider import Ruleset, Tx
 from combat.fivee.initiative import turn_order, unresolved_ties, units
@@ -156,6 +159,8 @@ RULESET = Ruleset(
     appliers=APPLIERS,
     turn_order=turn_order,
     flow=flow,
+    conditions=SRD_CONDITIONS,
+    damage_types=SRD_DAMAGE_TYPES,
     defaults=DEFAULTS,
     events=EVENTS,
     commands=COMMANDS,
