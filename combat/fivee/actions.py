@@ -13,7 +13,7 @@ import msgspec
 from combat.kernel.commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
 from combat.fivee import dying
 from combat.fivee.concentration import start_concentration
-from combat.fivee.conditions import is_incapacitated, speed_of
+from combat.fivee.conditions import can_see, is_incapacitated, speed_of
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
@@ -93,7 +93,8 @@ def _move(tx: Tx, cmd: Move) -> None:
         foe = tx.combatant(fid)
         if foe.side == c.side:
             raise RuleError("move/ally", f"{foe.name} is an ally of {c.name}", allowed="foes whose reach is left")
-        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe):
+        # "You can make an Opportunity Attack when a creature that you can see leaves your reach."
+        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe) and can_see(foe, c):
             provoked.append(fid)
     tx.emit(
         Moved(combatant=c.id, feet=cmd.feet, mode=cmd.mode, provoked=tuple(provoked),

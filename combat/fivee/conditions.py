@@ -19,9 +19,11 @@ __all__ = [
     "SPEED_ZERO",
     "attack_modifiers",
     "is_incapacitated",
+    "can_see",
     "speed_of",
     "expire_conditions",
     "named",
+    "arm_next_turn_ends",
     "HANDLERS",
     "APPLIERS",
 ]
@@ -42,6 +44,13 @@ AUTO_CRIT_IN_MELEE = frozenset({"paralyzed", "unconscious"})
 
 def is_incapacitated(c: Combatant) -> bool:
     return c.status != "active" or any(cond.name in INCAPACITATING for cond in c.conditions)
+
+
+def can_see(viewer: Combatant, seen: Combatant) -> bool:
+    """Blinded: 'You can't see'; Invisible (and hidden): 'You aren't affected by any effect that
+    requires its target to be seen'. The opportunity attack ('a creature that you can see') and
+    Dodge ('if you can see the attacker') both need it."""
+    return not viewer.has("blinded") and not seen.has("invisible")
 
 
 def speed_of(c: Combatant) -> int:
@@ -65,9 +74,22 @@ def attack_modifiers(attacker: Combatant, target: Combatant, melee: bool) -> tup
     if any(cond.name in _LYING_DOWN for cond in target.conditions):
         (advantage if melee else disadvantage).append("target is prone")
     # Dodge: "You lose these benefits if you have the Incapacitated condition or if your Speed is 0."
-    if target.dodging and not is_incapacitated(target) and speed_of(target) > 0:
+    # ... and "attack rolls against you have Disadvantage if you can see the attacker".
+    if target.dodging and not is_incapacitated(target) and speed_of(target) > 0 and can_see(target, attacker):
         disadvantage.append("target is dodging")
     return advantage, disadvantage
+
+
+def arm_next_turn_ends(state: EncounterState, cid: str) -> EncounterState:
+    """As `cid`'s turn starts, what lasts until the end of its next turn ends with this one."""
+    for target in state.combatants.values():
+        if any(c.ends == "end of next turn" and c.ends_on == cid for c in target.conditions):
+            armed = tuple(
+                msgspec.structs.replace(c, ends="end") if c.ends == "end of next turn" and c.ends_on == cid else c
+                for c in target.conditions
+            )
+            state = with_combatant(state, target.id, conditions=armed)
+    return state
 
 
 def expire_conditions(tx: Tx, cid: str, moment: str) -> None:
@@ -101,6 +123,9 @@ def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
         )
     if cmd.condition.ends_on:
         tx.combatant(cmd.condition.ends_on)
+    if cmd.condition.ends == "end" and cmd.condition.ends_on == tx.state.turn:
+        # "Until the end of its next turn", given during that creature's turn, lasts through the next one.
+        cmd = msgspec.structs.replace(cmd, condition=msgspec.structs.replace(cmd.condition, ends="end of next turn"))
     tx.emit(ConditionApplied(target=target.id, condition=cmd.condition, custom=cmd.custom))
     if cmd.condition.name in INCAPACITATING and not cmd.custom:
         end_concentration(tx, target.id, f"{cmd.condition.name}")

@@ -15,6 +15,7 @@ from combat.kernel.events import (
     CombatantRemoved,
     CombatantSpec,
     EncounterCreated,
+    InitiativeSet,
     PhaseChanged,
     RulingMade,
     SurpriseMarked,
@@ -53,8 +54,6 @@ def validate_spec(state: EncounterState, spec: CombatantSpec) -> None:
                 f"group '{spec.group}' rolls at {members[0].initiative_bonus:+d}, not {spec.initiative_bonus:+d}",
                 "identical creatures in one group",
             )
-        if members and members[0].initiative is not None:
-            raise bad(f"group '{spec.group}' has already rolled initiative", "a new group for late arrivals")
 
 
 def named_types(tx: Tx, spec: CombatantSpec) -> CombatantSpec:
@@ -71,6 +70,15 @@ def named_types(tx: Tx, spec: CombatantSpec) -> CombatantSpec:
 def _add(tx: Tx, cmd: AddCombatant) -> None:
     validate_spec(tx.state, cmd.combatant)
     tx.emit(CombatantAdded(combatant=named_types(tx, cmd.combatant)))
+    join_rolled_group(tx, cmd.combatant)
+
+
+def join_rolled_group(tx: Tx, spec: CombatantSpec) -> None:
+    """'For a group of identical creatures, the GM makes a single roll': a creature arriving
+    after its group rolled shares the group's count and acts with it."""
+    rolled = [c for c in tx.state.combatants.values() if spec.group and c.group == spec.group and c.initiative is not None]
+    if rolled:
+        tx.emit(InitiativeSet(combatants=(spec.id,), total=rolled[0].initiative))  # type: ignore[arg-type]
 
 
 def _remove(tx: Tx, cmd: RemoveCombatant) -> None:

@@ -8,7 +8,7 @@ import msgspec
 
 from combat.fivee import dying
 from combat.kernel.commands import EndCombat, EndTurn
-from combat.fivee.conditions import INCAPACITATING, expire_conditions, speed_of
+from combat.fivee.conditions import INCAPACITATING, arm_next_turn_ends, expire_conditions, speed_of
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatEnded, RoundEnded, RoundStarted, TurnEnded, TurnStarted
@@ -153,6 +153,7 @@ def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     c = state.combatants[e.combatant]
     # A creature regains its reaction at the start of its turn; Dodge and a readied
     # action last until then; its Help expires.
+    state = arm_next_turn_ends(state, e.combatant)
     economy = Economy(movement=speed_of(c), reaction=True)
     state = with_combatant(state, e.combatant, economy=economy, dodging=False, disengaged=False, readied=None)
     helps = tuple(h for h in state.helps if h.helper != e.combatant)

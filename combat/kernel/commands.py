@@ -224,6 +224,7 @@ class SavingThrow(Command, frozen=True, kw_only=True):
     roll_mode: Literal["normal", "advantage", "disadvantage"] = "normal"
     faces: Faces = None
     reason: str = ""
+    cover: Cover = "none"  # half (+2) or three-quarters (+5) cover adds to a Dexterity save
 
 
 class Ruling(Command, frozen=True, kw_only=True):

@@ -66,11 +66,15 @@ class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True):
-    """A condition and when it ends: at the start or end of a named creature's turn, or never."""
+    """A condition and when it ends: at the start or end of a named creature's turn, or never.
+
+    `end of next turn` is how an effect "until the end of its next turn" is recorded when it
+    lands during that creature's own turn: it outlasts this turn and becomes `end` as the
+    next one starts."""
 
     name: str
     source: str | None = None
-    ends: Literal["start", "end"] | None = None
+    ends: Literal["start", "end", "end of next turn"] | None = None
     ends_on: str | None = None
 
 
@@ -299,6 +303,7 @@ class SaveMade(Event, frozen=True, kw_only=True):
     total: int
     success: bool
     reason: str = ""
+    cover: Literal["none", "half", "three-quarters"] = "none"  # its bonus is in `total`
 
 
 # -- history: undo, amendments, overrides ---------------------------------------------------

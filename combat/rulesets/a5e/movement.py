@@ -20,7 +20,7 @@ from typing import ClassVar
 import msgspec
 
 from combat.kernel.commands import Command, Move
-from combat.fivee.conditions import is_incapacitated, speed_of
+from combat.fivee.conditions import can_see, is_incapacitated, speed_of
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionEnded, Event, Moved
@@ -128,7 +128,8 @@ def _move(tx: Tx, cmd: Move) -> None:
         if foe.side == c.side:
             raise RuleError("move/ally", f"{foe.name} is an ally of {c.name}", allowed="foes whose reach is left")
         # A surprised foe cannot react yet; its opportunity attack would be refused anyway.
-        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe) and not foe.surprised:
+        # "... when a hostile creature that you can see moves out of your reach."
+        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe) and not foe.surprised and can_see(foe, c):
             provoked.append(fid)
     tx.emit(Moved(combatant=c.id, feet=cmd.feet, mode=mode, provoked=tuple(provoked)))
     if cost > cmd.feet:

@@ -22,6 +22,7 @@ from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantAdded, ConditionApplied, ConditionSpec, DamageTaken, Event
 from combat.fivee.hitpoints import adjusted_damage, after_damage
+from combat.fivee.save_conditions import COVER_SAVE  # cover adds to Dexterity saving throws
 from combat.rulesets.a5e.environments import Environment, WorldAction
 from combat.rulesets.a5e.initiative import set_initiative
 from combat.rulesets.a5e.table import table, updated
@@ -41,9 +42,6 @@ __all__ = [
     "APPLIERS",
     "NARRATION",
 ]
-
-COVER_SAVE = {"none": 0, "half": 2, "three-quarters": 5}  # cover adds to Dexterity saving throws
-
 
 class WorldTarget(msgspec.Struct, frozen=True, kw_only=True):
     """A participant a world action reaches; the save bonus defaults to its Constitution save
