@@ -33,7 +33,13 @@ from combat.fivee.consistency import Check, able, first_of
 from combat.fivee.hitpoints import adjusted_damage
 from combat.fivee.initiative import turn_order
 from combat.rulesets.a5e.actions import FreeActionTaken
-from combat.rulesets.a5e.initiative import InitiativeCheckCalled, RollOffNeeded, SurpriseCheckReused, TieRolledOff
+from combat.rulesets.a5e.initiative import (
+    InitiativeCheckCalled,
+    RollOffNeeded,
+    RollOffTiedAgain,
+    SurpriseCheckReused,
+    TieRolledOff,
+)
 from combat.rulesets.a5e.maneuvers import RAGING, AttackPressed, FellBack, Tumbled
 from combat.rulesets.a5e.movement import GROUND, ExtraMovementSpent, costs_double, movement_left
 from combat.rulesets.a5e.sprint import FATIGUE, Sprinted
@@ -317,6 +323,7 @@ CHECKS: dict[type, Check] = {
     SurpriseCheckReused: _reused,
     RollOffNeeded: _tie_needed,
     TieRolledOff: _rolled_off,
+    RollOffTiedAgain: _rolled_off,
     WorldActionUsed: _world_used,
     RechargeRolled: _recharge,
     WorldEffectSuffered: _suffered,

@@ -12,7 +12,7 @@ Where the text is silent, this is what the engine does (also in the README):
   action is an action); setting `surprised_bonus_action` allows it. Free actions are allowed.
 - A participant joining a fight already under way (a summoned shadow, reinforcements) who
   ties an initiative count acts after those already at it; ties before round 1 are rolled off.
-  If a roll-off ties again, the whole tie rolls off again.
+  If a roll-off ties again, only those still tied roll again; the others keep their places.
 - A group of identical monsters may share one initiative check, as in the shared rules.
 - The world takes one world action per round (it "gets its own turn"); setting
   `world_actions_per_round` changes that. Recharge is rolled right after use, as the text says;
@@ -28,6 +28,8 @@ Where the text is silent, this is what the engine does (also in the README):
   is a condition, one entry per level, removed by the Narrator (`remove_condition`).
 - Prone uses the melee/ranged distinction for "within 5 feet"; difficult terrain, grid
   positions and squeezing are the Narrator's rulings.
+- Echo (cavernous) adds 1 per die to thunder damage the Narrator applies with dice notation
+  (echo.py); an attack's own thunder damage is left to the Narrator.
 - 0 HP: the text says nothing of it, so the SRD 5.2 rules apply as in srd-2024 (monster
   death, massive damage, Death Saving Throws, stabilising, knocking out; combat/fivee/dying.py),
   and a creature revived or freed during its own turn regains its Speed for the rest of it.
@@ -58,7 +60,7 @@ from combat.fivee.initiative import turn_order
 from combat.kernel.phases import PhaseTable, Step
 import combat.rulesets.a5e.actions as a5e_actions
 import combat.rulesets.a5e.attacks as a5e_attacks
-from combat.rulesets.a5e import consistency, initiative, maneuvers, movement, rounds, scene, sprint, surprise, world_actions
+from combat.rulesets.a5e import consistency, echo, initiative, maneuvers, movement, rounds, scene, sprint, surprise, world_actions
 from combat.rulesets.a5e.table import table, updated
 from combat.kernel.state import EncounterState
 
@@ -180,6 +182,7 @@ _UNGUARDED = _merge(
     actions.HANDLERS,
     attacks.HANDLERS,
     hitpoints.HANDLERS,
+    echo.HANDLERS,
     conditions.HANDLERS,
     concentration.HANDLERS,
     saves.HANDLERS,
@@ -217,6 +220,7 @@ EVENTS = dying.EVENTS + regained_movement.EVENTS + (
     initiative.SurpriseCheckReused,
     initiative.RollOffNeeded,
     initiative.TieRolledOff,
+    initiative.RollOffTiedAgain,
     world_actions.WorldActionUsed,
     world_actions.RechargeRolled,
     world_actions.WorldEffectSuffered,

@@ -57,6 +57,9 @@ class A5eTable(msgspec.Struct, frozen=True, kw_only=True):
     sprints: dict[str, tuple[int, ...]] = {}  # rounds each participant sprinted in
     sprint_checks: dict[str, tuple[int, ...]] = {}  # rounds of their Constitution (Athletics) checks
     speeds: dict[str, dict[str, int]] = {}  # special speeds: fly, swim, climb, burrow...
+    # A roll-off that tied again, by the tie's count: units from the highest d20, those still
+    # tied sharing a tuple (only they roll again). Kept out of the JSON while empty.
+    roll_offs: dict[str, tuple[tuple[str, ...], ...]] = {}
 
 
 def table(state: EncounterState) -> A5eTable:
@@ -67,7 +70,10 @@ def updated(state: EncounterState, **changes: Any) -> EncounterState:
     current = table(state)
     new = msgspec.structs.replace(current, **changes)
     # Through JSON, so the live state holds exactly what a snapshot or a replay decodes (lists, not tuples).
-    return msgspec.structs.replace(state, a5e=msgspec.json.decode(msgspec.json.encode(new)))
+    data = msgspec.json.decode(msgspec.json.encode(new))
+    if not new.roll_offs:  # added later: states from before it look as they did
+        del data["roll_offs"]
+    return msgspec.structs.replace(state, a5e=data)
 
 
 def minute_in_rounds(state: EncounterState) -> int:
