@@ -4,7 +4,7 @@ follows the same rules). Every die is entered."""
 
 import pytest
 
-from combat.fivee.dying import CombatantDied, CombatantKnockedOut, CombatantStabilized, DeathSave, DeathSaveFailed, TreatAsCharacter
+from combat.fivee.dying import dying_of, CombatantDied, CombatantKnockedOut, CombatantStabilized, DeathSave, DeathSaveFailed, TreatAsCharacter
 from combat.fivee.regained_movement import MovementRestored
 from combat.kernel.commands import (
     ApplyCondition,
@@ -65,7 +65,7 @@ def test_a_monster_dies_at_0_hp_unless_the_gm_treats_it_like_a_character(ruleset
     assert t["goblin-1"].status == "dead"
     assert CombatantDowned(combatant="goblin-2", status="unconscious") in events and t["goblin-2"].has("unconscious")
     turn_of(t, "goblin-2")
-    assert t.state.dying.owed == ("goblin-2",)
+    assert dying_of(t.state).owed == ("goblin-2",)
     t.rejects(TreatAsCharacter(combatant="aria"), "treat-as-character/not-monster")
 
 
@@ -94,15 +94,15 @@ def test_a_death_save_is_owed_at_the_start_of_the_turn_and_the_turn_waits_for_it
     downed(t)
     turn_of(t, "bugbear")
     t.do(EndTurn(combatant="bugbear"))  # round 2: Aria's turn starts at 0 HP
-    assert t.state.turn == "aria" and t.state.dying.owed == ("aria",)
+    assert t.state.turn == "aria" and dying_of(t.state).owed == ("aria",)
     t.rejects(EndTurn(combatant="aria"), "turn/death-save-owed")
     t.do(DeathSave(combatant="aria", faces=(10,)), actor="aria")
     t.rejects(DeathSave(combatant="aria", faces=(10,)), "death-save/not-owed")
-    assert t.state.dying.tallies["aria"].successes == 1
+    assert dying_of(t.state).tallies["aria"].successes == 1
     t.do(EndTurn(combatant="aria"))
     turn_of(t, "aria")
     t.do(DeathSave(combatant="aria", faces=(9,)))
-    assert (t.state.dying.tallies["aria"].successes, t.state.dying.tallies["aria"].failures) == (1, 1)
+    assert (dying_of(t.state).tallies["aria"].successes, dying_of(t.state).tallies["aria"].failures) == (1, 1)
     assert t.rebuilt() == t.state
 
 
@@ -123,14 +123,14 @@ def test_three_successes_make_a_character_stable_and_a_stable_character_makes_no
     downed(t)
     t.do(EndTurn(combatant="aria"))
     _saves(t, 10, 3, 15, 19)
-    assert t.state.dying.tallies["aria"].stable and t["aria"].has("unconscious")
+    assert dying_of(t.state).tallies["aria"].stable and t["aria"].has("unconscious")
     turn_of(t, "tomas")
     turn_of(t, "aria")
-    assert t.state.dying.owed == ()
+    assert dying_of(t.state).owed == ()
     # "If the creature takes damage, it stops being Stable and starts making Death Saving Throws again."
     events = t.do(Damage(target="aria", amount=1, damage_type="fire"))
     assert DeathSaveFailed(combatant="aria", failures=1, cause="damage") in events
-    assert not t.state.dying.tallies["aria"].stable
+    assert not dying_of(t.state).tallies["aria"].stable
 
 
 @pytest.mark.parametrize("ruleset", FIVE_E)
@@ -141,7 +141,7 @@ def test_a_1_is_two_failures_and_the_third_failure_kills(ruleset):
     downed(t)
     t.do(EndTurn(combatant="aria"))
     _saves(t, 1)
-    assert t.state.dying.tallies["aria"].failures == 2
+    assert dying_of(t.state).tallies["aria"].failures == 2
     turn_of(t, "aria")
     events = t.do(DeathSave(combatant="aria", faces=(5,)))
     assert CombatantDied(combatant="aria", cause="three failed Death Saving Throws") in events
@@ -162,7 +162,7 @@ def test_a_20_regains_1_hp_and_the_character_rises_prone_with_its_speed_for_the_
     events = t.do(DeathSave(combatant="aria", faces=(20,)))
     assert t["aria"].status == "active" and t["aria"].hp == 1 and t["aria"].has("prone")
     assert MovementRestored(combatant="aria", feet=30) in events
-    assert "aria" not in t.state.dying.tallies and t["aria"].economy.movement == 30
+    assert "aria" not in dying_of(t.state).tallies and t["aria"].economy.movement == 30
     assert t.rebuilt() == t.state
 
 
@@ -174,11 +174,11 @@ def test_healing_resets_both_tallies(ruleset):
     t.do(EndTurn(combatant="aria"))
     _saves(t, 12, 4)
     t.do(Heal(target="aria", amount=3, source="tomas"))
-    assert "aria" not in t.state.dying.tallies and t["aria"].status == "active"
+    assert "aria" not in dying_of(t.state).tallies and t["aria"].status == "active"
     downed(t)
     turn_of(t, "aria")
     t.do(DeathSave(combatant="aria", faces=(4,)))
-    assert (t.state.dying.tallies["aria"].successes, t.state.dying.tallies["aria"].failures) == (0, 1)
+    assert (dying_of(t.state).tallies["aria"].successes, dying_of(t.state).tallies["aria"].failures) == (0, 1)
 
 
 # -- damage at 0 HP --------------------------------------------------------------------------
@@ -222,14 +222,14 @@ def test_the_help_action_stabilises_a_dying_ally_on_a_dc_10_medicine_check(rules
     t.do(EndTurn(combatant="aria"))
     downed(t)
     t.do(TakeAction(combatant="tomas", action="help", target="aria", bonus=2, faces=(7,)))  # 9: fails
-    assert not t.state.dying.tallies.get("aria")
+    assert not dying_of(t.state).tallies.get("aria")
     t.do(EndTurn(combatant="tomas"))
     turn_of(t, "aria")
     t.do(DeathSave(combatant="aria", faces=(12,)))
     turn_of(t, "tomas")
     events = t.do(TakeAction(combatant="tomas", action="help", target="aria", bonus=2, faces=(8,)))  # 10
     assert of_type(events, CombatantStabilized)
-    assert t.state.dying.tallies["aria"].stable and t.state.helps == ()
+    assert dying_of(t.state).tallies["aria"].stable and t.state.helps == ()
     t.do(EndTurn(combatant="tomas"))
     turn_of(t, "tomas")  # Aria's turn passes with no save owed: she is Stable
     t.rejects(TakeAction(combatant="tomas", action="help", target="aria", faces=(8,)), "help/target")
@@ -250,7 +250,7 @@ def test_a_melee_attack_may_knock_a_creature_out_instead(ruleset):
     t.do(EndTurn(combatant="aria"))
     t.do(EndTurn(combatant="tomas"))
     # The thug's turn passes with no Death Saving Throw: it has 1 HP.
-    assert t.state.turn == "thug" and t.state.dying.owed == ()
+    assert t.state.turn == "thug" and dying_of(t.state).owed == ()
     t.do(EndTurn(combatant="thug"))
     t.do(TakeAction(combatant="guard", action="help", target="thug", bonus=1, faces=(9,)))
     assert t["thug"].status == "active" and t["thug"].has("prone") and not t["thug"].has("unconscious")
@@ -264,7 +264,7 @@ def test_an_encounter_recorded_before_death_saves_keeps_its_reading(ruleset):
     downed(t)
     t.do(EndTurn(combatant="aria"))
     turn_of(t, "aria")
-    assert t.state.dying.owed == ()
+    assert dying_of(t.state).owed == ()
     t.do(Damage(target="aria", amount=25, damage_type="fire"))
     assert t["aria"].status == "unconscious"
     t.do(Heal(target="aria", amount=4))

@@ -5,7 +5,7 @@ bugbear on initiative and drops to 0 HP under its Critical Hit, makes a Death Sa
 potion into Aria, who gets up and finishes the bugbear with her Extra Attack.
 """
 
-from combat.fivee.dying import DeathSave
+from combat.fivee.dying import dying_of, DeathSave
 from combat.kernel.commands import (
     AddCombatant,
     Attack,
@@ -61,7 +61,7 @@ def test_an_ambush_on_the_forest_road_from_set_up_to_victory():
     # "Whenever you start your turn with 0 Hit Points, you must make a Death Saving Throw."
     t.rejects(EndTurn(combatant="aria"), "turn/death-save-owed")
     t.do(DeathSave(combatant="aria", faces=(12,)))
-    assert t.state.dying.tallies["aria"].successes == 1
+    assert dying_of(t.state).tallies["aria"].successes == 1
     t.do(EndTurn(combatant="aria"))
 
     # Round 2. A potion for Aria, an arrow for the last goblin.
@@ -70,7 +70,7 @@ def test_an_ambush_on_the_forest_road_from_set_up_to_victory():
     t.do(Heal(target="aria", notation="2d4+2", faces=(3, 3), source="lyra"))
     assert t["aria"].status == "active" and t["aria"].hp == 8
     # "The number of both is reset to zero when you regain any Hit Points"; Unconscious ends: "you remain Prone."
-    assert "aria" not in t.state.dying.tallies and t["aria"].has("prone")
+    assert "aria" not in dying_of(t.state).tallies and t["aria"].has("prone")
     t.do(Attack(attacker="lyra", target="goblin-2", faces=(15,), damage_faces=(5,)))
     t.do(EndTurn(combatant="lyra"))
     assert t.state.turn == "bugbear"

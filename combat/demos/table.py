@@ -7,7 +7,7 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
-from combat.fivee.dying import DeathSave
+from combat.fivee.dying import DeathSave, dying_of
 from combat.kernel.commands import Command, ConcentrationSave, EndCombat
 from combat.kernel.state import Combatant, EncounterState
 
@@ -56,8 +56,8 @@ def make_owed_saves(table: DemoTable, outcome: Outcome) -> None:
     """Concentration saves owed after damage, and a Death Saving Throw owed as a turn starts."""
     for check in list(outcome.state.pending_checks):
         table(ConcentrationSave(combatant=check.combatant))
-    for cid in list(outcome.state.dying.owed):
-        if cid in table.state.dying.owed:  # a save above may have settled the fight
+    for cid in list(dying_of(outcome.state).owed):
+        if cid in dying_of(table.state).owed:  # a save above may have settled the fight
             table(DeathSave(combatant=cid))
 
 

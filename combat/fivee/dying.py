@@ -56,10 +56,15 @@ from combat.kernel.events import (
     Event,
     Healed,
 )
-from combat.kernel.state import Combatant, DeathSaves, EncounterState
+from combat.kernel.state import Combatant, EncounterState, with_rules
 
 __all__ = [
     "SETTING",
+    "DeathSaves",
+    "Dying",
+    "dying_of",
+    "ZeroHpState",
+    "with_dying",
     "DEFAULTS",
     "STABILIZE_DC",
     "KNOCKED_OUT",
@@ -94,6 +99,43 @@ STABILIZE_DC = 10
 DEATH_SAVE_DC = 10
 KNOCKED_OUT = ConditionSpec(name="unconscious", source="knocked out")
 PRONE_AFTER = ConditionSpec(name="prone", source="was unconscious")
+
+
+# -- state -----------------------------------------------------------------------------------
+
+
+class DeathSaves(msgspec.Struct, frozen=True, kw_only=True):
+    """One creature's Death Saving Throws so far."""
+
+    successes: int = 0
+    failures: int = 0
+    stable: bool = False
+
+
+class Dying(msgspec.Struct, frozen=True, kw_only=True):
+    """The 0 HP rules' bookkeeping: tallies of creatures at 0 HP, the Death Saving Throws owed
+    at the start of a turn, and the monsters the GM treats like characters. A 5e-family
+    ruleset's state holds it as `dying`, unset (and so absent from its JSON) until used."""
+
+    tallies: dict[str, DeathSaves] = {}
+    owed: tuple[str, ...] = ()
+    as_characters: tuple[str, ...] = ()
+
+
+class ZeroHpState(msgspec.Struct, frozen=True, kw_only=True):
+    """The state of a 5e-family ruleset that keeps nothing but the 0 HP rules' (srd-2024)."""
+
+    dying: Dying | msgspec.UnsetType = msgspec.UNSET
+
+
+def dying_of(state: EncounterState) -> Dying:
+    held = getattr(state.rules, "dying", msgspec.UNSET)
+    return Dying() if held is msgspec.UNSET else held
+
+
+def with_dying(state: EncounterState, **changes: object) -> EncounterState:
+    new = msgspec.structs.replace(dying_of(state), **changes)
+    return with_rules(state, dying=msgspec.UNSET if new == Dying() else new)
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -171,7 +213,7 @@ def rules_on(state: EncounterState) -> bool:
 
 def dies_at_zero(state: EncounterState, c: Combatant) -> bool:
     """'A monster dies the instant it drops to 0 Hit Points' unless the GM treats it as a character."""
-    return c.kind == "monster" and c.id not in state.dying.as_characters
+    return c.kind == "monster" and c.id not in dying_of(state).as_characters
 
 
 def at_death_door(state: EncounterState, c: Combatant) -> bool:
@@ -180,7 +222,7 @@ def at_death_door(state: EncounterState, c: Combatant) -> bool:
 
 
 def _tally(state: EncounterState, cid: str) -> DeathSaves:
-    return state.dying.tallies.get(cid, DeathSaves())
+    return dying_of(state).tallies.get(cid, DeathSaves())
 
 
 def dropped_to_zero(tx: Tx, c: Combatant, remainder: int) -> None:
@@ -219,7 +261,7 @@ def owe_death_save(tx: Tx, cid: str) -> None:
 
 
 def require_no_death_save(tx: Tx, ending: str) -> None:
-    owed = tx.state.dying.owed
+    owed = dying_of(tx.state).owed
     if owed:
         who = ", ".join(tx.state.combatants[o].name for o in owed)
         raise RuleError(
@@ -260,11 +302,11 @@ def needs_medicine(state: EncounterState, c: Combatant) -> bool:
 
 def _death_save(tx: Tx, cmd: DeathSave) -> None:
     c = tx.combatant(cmd.combatant)
-    if c.id not in tx.state.dying.owed:
+    if c.id not in dying_of(tx.state).owed:
         raise RuleError(
             "death-save/not-owed",
             f"{c.name} owes no Death Saving Throw: one is made at the start of a turn begun at 0 HP, not Stable",
-            allowed=", ".join(f"death_save for {o}" for o in tx.state.dying.owed) or "no Death Saving Throws owed",
+            allowed=", ".join(f"death_save for {o}" for o in dying_of(tx.state).owed) or "no Death Saving Throws owed",
         )
     roll = tx.roll("1d20", purpose="death save", roller=c.id, faces=cmd.faces)
     natural = roll.total
@@ -287,7 +329,7 @@ def _treat_as_character(tx: Tx, cmd: TreatAsCharacter) -> None:
         raise RuleError("treat-as-character/not-monster", f"{c.name} is already a character", allowed="a monster")
     if c.status == "dead":
         raise RuleError("target/dead", f"{c.name} is already dead", allowed="a living monster")
-    if c.id in tx.state.dying.as_characters:
+    if c.id in dying_of(tx.state).as_characters:
         raise RuleError("treat-as-character/already", f"{c.name} is already treated like a character")
     tx.emit(TreatedAsCharacter(combatant=c.id, reason=cmd.reason))
 
@@ -295,15 +337,11 @@ def _treat_as_character(tx: Tx, cmd: TreatAsCharacter) -> None:
 # -- appliers --------------------------------------------------------------------------------
 
 
-def _dying(state: EncounterState, **changes: object) -> EncounterState:
-    return msgspec.structs.replace(state, dying=msgspec.structs.replace(state.dying, **changes))
-
-
 def _with_tally(state: EncounterState, cid: str, tally: DeathSaves | None) -> EncounterState:
-    tallies = {k: v for k, v in state.dying.tallies.items() if k != cid}
+    tallies = {k: v for k, v in dying_of(state).tallies.items() if k != cid}
     if tally is not None:
         tallies[cid] = tally
-    return _dying(state, tallies=tallies, owed=tuple(o for o in state.dying.owed if o != cid))
+    return with_dying(state, tallies=tallies, owed=tuple(o for o in dying_of(state).owed if o != cid))
 
 
 def _on_save_made(state: EncounterState, e: DeathSaveMade) -> EncounterState:
@@ -335,15 +373,15 @@ def _on_knocked_out(state: EncounterState, e: CombatantKnockedOut) -> EncounterS
 
 def on_revived(state: EncounterState, cid: str) -> EncounterState:
     """Regaining Hit Points resets both tallies (called by the CombatantRevived applier)."""
-    if cid not in state.dying.tallies and cid not in state.dying.owed:
+    if cid not in dying_of(state).tallies and cid not in dying_of(state).owed:
         return state
     return _with_tally(state, cid, None)
 
 
 HANDLERS = {DeathSave: _death_save, TreatAsCharacter: _treat_as_character}
 APPLIERS = {
-    TreatedAsCharacter: lambda s, e: _dying(s, as_characters=s.dying.as_characters + (e.combatant,)),
-    DeathSaveOwed: lambda s, e: _dying(s, owed=s.dying.owed + (e.combatant,)),
+    TreatedAsCharacter: lambda s, e: with_dying(s, as_characters=dying_of(s).as_characters + (e.combatant,)),
+    DeathSaveOwed: lambda s, e: with_dying(s, owed=dying_of(s).owed + (e.combatant,)),
     DeathSaveMade: _on_save_made,
     DeathSaveFailed: _on_failed,
     CombatantStabilized: lambda s, e: _with_tally(s, e.combatant, DeathSaves(stable=True)),

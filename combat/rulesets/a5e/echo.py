@@ -17,7 +17,6 @@ from combat.kernel.commands import Damage
 from combat.kernel.decider import Tx
 from combat.kernel.names import normalised
 from combat.kernel.state import EncounterState
-from combat.rulesets.a5e.table import table
 
 __all__ = ["echoes", "dice_rolled", "HANDLERS"]
 
@@ -25,7 +24,7 @@ _DICE = re.compile(r"(\d*)d(\d+|%)", re.IGNORECASE)
 
 
 def echoes(state: EncounterState) -> bool:
-    env = table(state).environment
+    env = state.rules.environment
     return env is not None and any(normalised(f.name) == "echo" for f in env.bonuses)
 
 

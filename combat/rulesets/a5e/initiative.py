@@ -21,8 +21,8 @@ from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, InitiativeSet, TieOrdered
 from combat.fivee.initiative import unresolved_ties, units
-from combat.rulesets.a5e.table import CalledCheck, table, updated
-from combat.kernel.state import EncounterState, Tie
+from combat.rulesets.a5e.table import CalledCheck
+from combat.kernel.state import EncounterState, Tie, with_rules
 
 __all__ = [
     "ABILITIES",
@@ -151,7 +151,7 @@ def roll_initiative(tx: Tx, cmd: RollInitiative) -> None:
                             allowed="name the participant whose dice were entered")
     for unit in chosen:
         ids = tuple(m.id for m in all_units[unit])
-        notes = table(tx.state)
+        notes = tx.state.rules
         made = next((notes.surprise_checks[i] for i in ids if i in notes.surprise_checks), None)
         if made is not None:
             if cmd.faces is not None:
@@ -193,7 +193,7 @@ def _roll_off(tx: Tx, cmd: RollOff) -> None:
         raise RuleError("initiative/no-tie", "no such tie to roll off" if tie is None else "more than one tie is open",
                         allowed=", ".join(f"total {t.total}" for t in open_ties) or "no open ties")
     # "the tied participants each roll a d20": after a roll-off that tied again, only those still tied.
-    ranks = table(tx.state).roll_offs.get(str(tie.total)) or (tuple(tx.state.combatants[u[0]].unit for u in tie.units),)
+    ranks = _partial(tx.state).get(str(tie.total)) or (tuple(tx.state.combatants[u[0]].unit for u in tie.units),)
     unit_ids = [u for group in ranks if len(group) > 1 for u in group]
     if cmd.faces is not None and len(cmd.faces) != len(unit_ids):
         raise RuleError("dice/whose-faces", f"the tie at {tie.total} needs one d20 face per participant still tied",
@@ -217,8 +217,8 @@ def _roll_off(tx: Tx, cmd: RollOff) -> None:
 
 
 def _on_called(state: EncounterState, e: InitiativeCheckCalled) -> EncounterState:
-    called = {**table(state).called_checks, e.combatant: CalledCheck(check=e.check, bonus=e.bonus)}
-    return updated(state, called_checks=called)
+    called = {**state.rules.called_checks, e.combatant: CalledCheck(check=e.check, bonus=e.bonus)}
+    return with_rules(state, called_checks=called)
 
 
 def _on_needed(state: EncounterState, e: RollOffNeeded) -> EncounterState:
@@ -229,14 +229,20 @@ def _on_needed(state: EncounterState, e: RollOffNeeded) -> EncounterState:
 def _on_rolled_off(state: EncounterState, e: TieRolledOff) -> EncounterState:
     ties = tuple(msgspec.structs.replace(t, order=e.order) if t.total == e.total else t for t in state.ties)
     state = msgspec.structs.replace(state, ties=ties)
-    partial = table(state).roll_offs
+    partial = _partial(state)
     if str(e.total) in partial:
-        state = updated(state, roll_offs={k: v for k, v in partial.items() if k != str(e.total)})
+        left = {k: v for k, v in partial.items() if k != str(e.total)}
+        state = with_rules(state, roll_offs=left or msgspec.UNSET)
     return state
 
 
+def _partial(state: EncounterState) -> dict[str, tuple[tuple[str, ...], ...]]:
+    held = state.rules.roll_offs
+    return {} if held is msgspec.UNSET else held
+
+
 def _on_tied_again(state: EncounterState, e: RollOffTiedAgain) -> EncounterState:
-    return updated(state, roll_offs={**table(state).roll_offs, str(e.total): e.ranks})
+    return with_rules(state, roll_offs={**_partial(state), str(e.total): e.ranks})
 
 
 def _rolls(n, e: TieRolledOff) -> str:

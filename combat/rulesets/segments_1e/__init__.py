@@ -37,23 +37,20 @@ Where the text is silent or points at its missing charts, this is what the engin
 
 from __future__ import annotations
 
-from combat.fivee import conditions, setup
+from combat.fivee import conditions
+from combat.kernel.commands import RemoveCondition
 from combat.fivee.conditions import INCAPACITATING
 from combat.fivee.glossary import SRD_DAMAGE_TYPES
 from combat.rulesets.segments_1e.concentration import IMPEDING
-from combat.kernel.commands import BeginCombat, EndCombat, RemoveCondition, Ruling
 from combat.kernel.decider import Ruleset
+from combat.kernel.encounter import ENCOUNTER
 from combat.kernel.events import (
     CombatantDowned,
     CombatantRevived,
-    CombatEnded,
     ConditionApplied,
     ConditionEnded,
     DamageTaken,
-    EncounterCreated,
     Healed,
-    PhaseChanged,
-    RulingMade,
 )
 from combat.fivee.hitpoints import APPLIERS as HP_APPLIERS
 from combat.rulesets.segments_1e import (
@@ -78,7 +75,7 @@ from combat.rulesets.segments_1e.events import EVENTS
 from combat.rulesets.segments_1e.narration import NARRATION
 from combat.rulesets.segments_1e.phases import PHASES
 from combat.rulesets.segments_1e.segments import turn_order
-from combat.fivee.turns import APPLIERS as TURN_APPLIERS, HANDLERS as TURN_HANDLERS
+from combat.rulesets.segments_1e.ledger import Ledger
 
 __all__ = ["RULESET", "DEFAULTS"]
 
@@ -100,20 +97,15 @@ def _merge(*tables: dict) -> dict:
 
 
 HANDLERS = _merge(
+    ENCOUNTER.handlers,
     {
-        BeginCombat: setup.HANDLERS[BeginCombat],
-        Ruling: setup.HANDLERS[Ruling],
         RemoveCondition: conditions.HANDLERS[RemoveCondition],
-        EndCombat: TURN_HANDLERS[EndCombat],
     },
     *(m.HANDLERS for m in _MODULES),
 )
 APPLIERS = _merge(
+    ENCOUNTER.appliers,
     {
-        EncounterCreated: setup.APPLIERS[EncounterCreated],
-        PhaseChanged: setup.APPLIERS[PhaseChanged],
-        RulingMade: setup.APPLIERS[RulingMade],
-        CombatEnded: TURN_APPLIERS[CombatEnded],
         ConditionApplied: conditions.APPLIERS[ConditionApplied],
         ConditionEnded: conditions.APPLIERS[ConditionEnded],
         DamageTaken: HP_APPLIERS[DamageTaken],
@@ -141,6 +133,8 @@ RULESET = Ruleset(
     commands=COMMANDS,
     checks=consistency.CHECKS,
     narration=NARRATION,
+    state_type=Ledger,
+    state_key="segments_1e",
     # The conditions its rules act on: the text's delayed, held and surprised, what impedes a
     # caster, and what incapacitates. The text names no list of damage types; the weapon and
     # energy kinds a GM writes (as the SRD names them) and `magic` for a spell's damage.

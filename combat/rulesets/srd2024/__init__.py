@@ -166,4 +166,6 @@ RULESET = Ruleset(
     commands=COMMANDS,
     narration=NARRATION,
     checks={**consistency.CHECKS, **consistency.turn_checks(turn_order)},
+    state_type=dying.ZeroHpState,
+    state_key="srd_2024",
 )
