@@ -20,6 +20,7 @@ from combat.kernel.commands import (
 )
 from combat.kernel.events import AttackMade, AttackProfile, CombatantDowned, CombatEnded, ConditionSpec
 from tests.conftest import SHORTBOW, Table, monster, of_type, pc
+from tests.test_a5e_turns import turn_of
 
 FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")
 CLUB = AttackProfile(name="Club", bonus=4, damage="1d4+2", damage_type="bludgeoning")
@@ -35,11 +36,6 @@ def fight(ruleset: str, *specs, settings: dict | None = None) -> Table:
     for i, spec in enumerate(specs):
         t.do(RollInitiative(combatant=spec.id, faces=(20 - i,)))
     return t
-
-
-def turn_of(t: Table, cid: str) -> None:
-    while t.state.turn != cid:
-        t.do(EndTurn(combatant=t.state.turn))
 
 
 def party(ruleset: str, **settings) -> Table:

@@ -18,7 +18,8 @@ from combat.kernel.commands import (
 )
 from combat.kernel.events import AttackMade, ConditionEnded, ConditionSpec, InitiativeSet, SaveMade
 from tests.conftest import Table, monster, of_type, pc
-from tests.test_fivee_dying import fight, turn_of
+from tests.test_a5e_turns import turn_of
+from tests.test_fivee_dying import fight
 
 FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")
 
