@@ -18,7 +18,7 @@ from combat.kernel.commands import (
     RollInitiative,
     TakeAction,
 )
-from combat.kernel.events import AttackMade, AttackProfile, CombatantDowned, CombatEnded, ConditionSpec
+from combat.kernel.events import AttackMade, AttackProfile, CombatantDowned, CombatEnded, ConditionSpec, DamageTaken
 from tests.conftest import SHORTBOW, Table, monster, of_type, pc
 from tests.test_a5e_turns import turn_of
 
@@ -305,3 +305,23 @@ def test_in_the_variant_a_creature_that_escapes_a_grapple_on_its_turn_moves_at_i
     events = t.do(EscapeGrapple(combatant="aria", skill="athletics", bonus=5, faces=(18,)))
     assert of_type(events, MovementRestored)[0].feet == 30
     t.do(Move(combatant="aria", feet=30))
+
+
+def test_a_death_save_no_longer_owed_after_an_undo_is_a_conflict(encounters):
+    """After a change to the past, a Death Saving Throw that was owed only because of damage
+    now undone no longer fits the rules: the history reports it."""
+    from combat.kernel.commands import AddCombatant
+
+    eid = encounters.create("srd-2024", "undo", seed=1)
+    for spec in (pc("aria"), pc("tomas"), monster("bugbear", max_hp=27, attacks=(CLUB,))):
+        encounters.execute(eid, AddCombatant(combatant=spec))
+    encounters.execute(eid, BeginCombat())
+    for i, cid in enumerate(("aria", "tomas", "bugbear")):
+        encounters.execute(eid, RollInitiative(combatant=cid, faces=(20 - i,)))
+    encounters.execute(eid, Damage(target="aria", amount=20, damage_type="slashing"))
+    for cid in ("aria", "tomas", "bugbear"):
+        encounters.execute(eid, EndTurn(combatant=cid))
+    encounters.execute(eid, DeathSave(combatant="aria", faces=(12,)))
+    seq = next(r.seq for r in encounters.records(eid) if isinstance(r.event, DamageTaken))
+    outcome = encounters.amend(eid, [seq], Damage(target="aria", amount=5, damage_type="slashing"), reason="it was 5")
+    assert [c.type for c in outcome.state.conflicts] == ["DeathSaveOwed"]

@@ -88,6 +88,7 @@ __all__ = [
     "CombatantKnockedOut",
     "EVENTS",
     "COMMANDS",
+    "CHECKS",
     "HANDLERS",
     "APPLIERS",
     "NARRATION",
@@ -378,6 +379,21 @@ def on_revived(state: EncounterState, cid: str) -> EncounterState:
     return _with_tally(state, cid, None)
 
 
+# -- checks after a change to the past (see combat/app/history.py) ----------------------------
+
+
+def _owed_check(state: EncounterState, e: DeathSaveOwed, ctx: dict) -> str | None:
+    c = state.combatants.get(e.combatant)
+    if c is None or not at_death_door(state, c):
+        return f"{e.combatant} no longer starts its turn at 0 HP"
+    return None
+
+
+def _made_check(state: EncounterState, e: DeathSaveMade, ctx: dict) -> str | None:
+    return None if e.combatant in dying_of(state).owed else f"{e.combatant} owed no Death Saving Throw"
+
+
+CHECKS = {DeathSaveOwed: _owed_check, DeathSaveMade: _made_check}
 HANDLERS = {DeathSave: _death_save, TreatAsCharacter: _treat_as_character}
 APPLIERS = {
     TreatedAsCharacter: lambda s, e: with_dying(s, as_characters=dying_of(s).as_characters + (e.combatant,)),

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from combat.fivee import consistency
+from combat.fivee import consistency, dying
 from combat.kernel import events as ev
 from combat.fivee.consistency import Check, able, first_of
 from combat.fivee.hitpoints import adjusted_damage
@@ -306,6 +306,7 @@ _SHARED = consistency.CHECKS
 CHECKS: dict[type, Check] = {
     **_SHARED,
     **consistency.turn_checks(turn_order),
+    **dying.CHECKS,
     ev.AttackMade: first_of(_SHARED[ev.AttackMade], _unsurprised("attacker", lambda e: _DOING.get(e.uses))),
     ev.ActionTaken: first_of(_SHARED[ev.ActionTaken], _unsurprised("combatant", lambda e: _DOING[e.uses])),
     ev.BonusActionTaken: first_of(_SHARED[ev.BonusActionTaken], _unsurprised("combatant", lambda e: "bonus")),

@@ -165,7 +165,7 @@ RULESET = Ruleset(
     events=EVENTS,
     commands=COMMANDS,
     narration=NARRATION,
-    checks={**consistency.CHECKS, **consistency.turn_checks(turn_order)},
+    checks={**consistency.CHECKS, **consistency.turn_checks(turn_order), **dying.CHECKS},
     state_type=dying.ZeroHpState,
     state_key="srd_2024",
 )
