@@ -63,7 +63,7 @@ __all__ = [
     "DeathSaves",
     "Dying",
     "dying_of",
-    "ZeroHpState",
+    "DyingSlot",
     "with_dying",
     "DEFAULTS",
     "STABILIZE_DC",
@@ -123,10 +123,9 @@ class Dying(msgspec.Struct, frozen=True, kw_only=True):
     as_characters: tuple[str, ...] = ()
 
 
-class ZeroHpState(msgspec.Struct, frozen=True, kw_only=True):
-    """The state of a 5e-family ruleset that keeps nothing but the 0 HP rules' (srd-2024)."""
-
-    dying: Dying | msgspec.UnsetType = msgspec.UNSET
+# A 5e-family ruleset's own state has a `dying` field, unset (and so absent from its JSON and
+# equal to a fresh state) until someone drops to 0 HP or a monster is treated like a character.
+DyingSlot = Dying | msgspec.UnsetType
 
 
 def dying_of(state: EncounterState) -> Dying:

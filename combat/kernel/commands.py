@@ -115,6 +115,7 @@ class Attack(Command, frozen=True, kw_only=True):
     distance: int | None = None  # feet to the target, when it matters (reach, normal and long range)
     faces: Faces = None
     damage_faces: Faces = None
+    extra_damage_faces: Faces = None  # a stat block attack's extra damage ("plus 5 (2d4) Fire")
     readied: bool = False
     knock_out: bool = False  # a melee attack that would drop the target to 0 HP leaves it at 1 HP, Unconscious
 
@@ -127,6 +128,7 @@ class OpportunityAttack(Command, frozen=True, kw_only=True):
     disadvantage: tuple[str, ...] = ()
     faces: Faces = None
     damage_faces: Faces = None
+    extra_damage_faces: Faces = None
 
 
 class TakeAction(Command, frozen=True, kw_only=True):

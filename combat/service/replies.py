@@ -9,6 +9,7 @@ from litestar import MediaType, Response
 
 from combat.app.application import Outcome
 from combat.app.interchange import to_line
+from combat.service.idempotency import REPLAYED
 from combat.service.messages import CommandDone, StateView
 from combat.kernel.state import EncounterState
 from projections.state import state_view
@@ -33,4 +34,5 @@ def command_done(outcome: Outcome) -> Response[CommandDone]:
         b",".join(to_line(rec) for rec in outcome.records),
         _encoder.encode(view_of(outcome.state)),
     )
-    return Response(body, media_type=MediaType.JSON)  # type: ignore[arg-type]
+    headers = {REPLAYED: "true"} if outcome.repeated else None
+    return Response(body, media_type=MediaType.JSON, headers=headers)  # type: ignore[arg-type]

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.fivee.dying import Dying
+from combat.fivee.dying import DyingSlot
+from combat.fivee.monsters import MonstersSlot
 from combat.rulesets.a5e.environments import Environment
 from combat.kernel.state import EncounterState
 
@@ -58,7 +59,8 @@ class A5eTable(msgspec.Struct, frozen=True, kw_only=True):
     # A roll-off that tied again, by the tie's count: units from the highest d20, those still
     # tied sharing a tuple (only they roll again). Unset, and so not in the JSON, while none is.
     roll_offs: dict[str, tuple[tuple[str, ...], ...]] | msgspec.UnsetType = msgspec.UNSET
-    dying: Dying | msgspec.UnsetType = msgspec.UNSET  # the 0 HP rules (combat/fivee/dying.py)
+    dying: DyingSlot = msgspec.UNSET  # the 0 HP rules (combat/fivee/dying.py)
+    monsters: MonstersSlot = msgspec.UNSET  # creatures added from stat blocks (combat/fivee/monsters.py)
 
 
 def minute_in_rounds(state: EncounterState) -> int:

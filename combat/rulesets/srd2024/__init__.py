@@ -48,6 +48,8 @@ from combat.fivee import (
 )
 from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.kernel.commands import EndTurn
+from combat.rulesets.srd2024.state import Srd2024State
+from combat.fivee.stat_blocks import with_stat_blocks
 from combat.kernel.decider import Ruleset, Tx
 from combat.fivee.initiative import turn_order, unresolved_ties, units
 from combat.kernel.phases import PhaseTable, Step
@@ -149,7 +151,7 @@ COMMANDS = dying.COMMANDS
 NARRATION = {**dying.NARRATION, **regained_movement.NARRATION}
 DEFAULTS = dict(dying.DEFAULTS)
 
-RULESET = Ruleset(
+RULESET = with_stat_blocks(Ruleset(
     id="srd-2024",
     title="5e 2024 (SRD 5.2) core combat",
     summary="Individual Dexterity initiative fixed for the fight; surprise gives Disadvantage on it; "
@@ -166,6 +168,6 @@ RULESET = Ruleset(
     commands=COMMANDS,
     narration=NARRATION,
     checks={**consistency.CHECKS, **consistency.turn_checks(turn_order), **dying.CHECKS},
-    state_type=dying.ZeroHpState,
+    state_type=Srd2024State,
     state_key="srd_2024",
-)
+))
