@@ -325,3 +325,22 @@ def test_a_death_save_no_longer_owed_after_an_undo_is_a_conflict(encounters):
     seq = next(r.seq for r in encounters.records(eid) if isinstance(r.event, DamageTaken))
     outcome = encounters.amend(eid, [seq], Damage(target="aria", amount=5, damage_type="slashing"), reason="it was 5")
     assert [c.type for c in outcome.state.conflicts] == ["DeathSaveOwed"]
+
+
+def test_a_stat_block_hit_with_extra_damage_that_drops_a_character_is_one_blow():
+    """Rend: '13 (1d10 + 8) Slashing damage plus 5 (2d4) Fire damage' is one hit: the Fire that
+    follows the Slashing that dropped Aria to 0 HP is part of that damage, not a Death Saving
+    Throw failure ('If you take any damage while you have 0 Hit Points')."""
+    from combat.fivee.monster_actions import Multiattack
+    from combat.fivee.monsters import AddMonster
+
+    t = Table().add(pc("aria", max_hp=40, hp=10), pc("bram", max_hp=120))
+    t.do(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    t.start({"adult-red-dragon": 20, "aria": 1, "bram": 2})
+    t.do(Multiattack(attacker="adult-red-dragon"))
+    t.do(Attack(attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10,), damage_faces=(5,), extra_damage_faces=(2, 3)))
+    assert t["aria"].status == "unconscious" and "aria" not in dying_of(t.state).tallies
+    # At 0 HP: Advantage, and a Critical Hit from within 5 feet: two failures for the whole blow.
+    t.do(Attack(attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10, 10), damage_faces=(1, 1),
+                extra_damage_faces=(1, 1, 1, 1)))
+    assert dying_of(t.state).tallies["aria"].failures == 2 and t["aria"].status == "unconscious"

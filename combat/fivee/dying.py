@@ -73,6 +73,7 @@ __all__ = [
     "at_death_door",
     "dropped_to_zero",
     "damaged_at_zero",
+    "dropped_to_zero_further",
     "owe_death_save",
     "require_no_death_save",
     "revive",
@@ -234,6 +235,13 @@ def dropped_to_zero(tx: Tx, c: Combatant, remainder: int) -> None:
     status = "dead" if dies_at_zero(tx.state, c) else "unconscious"
     tx.emit(CombatantDowned(combatant=c.id, status=status))  # type: ignore[arg-type]
     end_concentration(tx, c.id, "died" if status == "dead" else "fell unconscious")
+
+
+def dropped_to_zero_further(tx: Tx, c: Combatant, amount: int) -> None:
+    """More of a blow that has just dropped `c` to 0 HP or struck it there: it kills if it alone
+    equals the Hit Point maximum; it is no further Death Saving Throw failure."""
+    if rules_on(tx.state) and amount >= c.max_hp:
+        tx.emit(CombatantDied(combatant=c.id, cause=f"massive damage: {amount} more remained, Hit Point maximum {c.max_hp}"))
 
 
 def damaged_at_zero(tx: Tx, c: Combatant, amount: int, *, critical: bool) -> None:

@@ -65,7 +65,13 @@ def after_damage(tx: Tx, target_id: str, amount: int, *, before: Combatant | Non
         remainder = amount - min(was.temp_hp, amount) - was.hp
         dying.dropped_to_zero(tx, c, remainder)
     elif c.hp == 0 and was.hp == 0 and c.status == "unconscious":
-        dying.damaged_at_zero(tx, c, amount - min(was.temp_hp, amount), critical=critical)
+        taken = amount - min(was.temp_hp, amount)
+        if any(isinstance(e, (CombatantDowned, dying.DeathSaveFailed)) and e.combatant == c.id for e in tx.events):
+            # More of the damage that dropped it, or that already struck it at 0 HP, in this
+            # command (a stat block's "plus 5 (2d4) Fire damage"): one blow, not another.
+            dying.dropped_to_zero_further(tx, c, taken)
+        else:
+            dying.damaged_at_zero(tx, c, taken, critical=critical)
     elif c.concentration is not None and c.status == "active":
         tx.emit(ConcentrationCheckRequired(combatant=c.id, dc=concentration_dc(amount), damage=amount))
 
