@@ -21,7 +21,7 @@ from combat.kernel.events import (
 )
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
-__all__ = ["adjusted_damage", "take_damage", "after_damage", "amount_or_roll", "HANDLERS", "APPLIERS"]
+__all__ = ["adjusted_damage", "take_damage", "after_damage", "drop_to_zero", "amount_or_roll", "HANDLERS", "APPLIERS"]
 
 UNCONSCIOUS_AT_ZERO = ConditionSpec(name="unconscious", source="0 HP")
 
@@ -62,7 +62,8 @@ def after_damage(tx: Tx, target_id: str, amount: int, *, before: Combatant | Non
     c = tx.state.combatants[target_id]
     was = before or c
     if c.hp == 0 and (c.status == "active" or (was.hp > 0 and c.status == "unconscious")):
-        remainder = amount - min(was.temp_hp, amount) - was.hp
+        # Unknown without the target as the damage struck: no massive damage then.
+        remainder = amount - min(was.temp_hp, amount) - was.hp if before is not None else 0
         dying.dropped_to_zero(tx, c, remainder)
     elif c.hp == 0 and was.hp == 0 and c.status == "unconscious":
         taken = amount - min(was.temp_hp, amount)
@@ -74,6 +75,11 @@ def after_damage(tx: Tx, target_id: str, amount: int, *, before: Combatant | Non
             dying.damaged_at_zero(tx, c, taken, critical=critical)
     elif c.concentration is not None and c.status == "active":
         tx.emit(ConcentrationCheckRequired(combatant=c.id, dc=concentration_dc(amount), damage=amount))
+
+
+def drop_to_zero(tx: Tx, cid: str) -> None:
+    """A creature just brought to 0 HP with no damage left over (the GM's `set_hp`)."""
+    dying.dropped_to_zero(tx, tx.state.combatants[cid], 0)
 
 
 def amount_or_roll(tx: Tx, amount: int | None, notation: str | None, faces, *, purpose: str, roller: str) -> int:
