@@ -107,6 +107,14 @@ def _package_of(ruleset: Ruleset) -> Any:
     return None
 
 
+def _wrapping(handler: Any) -> list[Any]:
+    """A handler and every handler it extends (followed through functools.wraps)."""
+    chain = [handler]
+    while hasattr(chain[-1], "__wrapped__"):
+        chain.append(chain[-1].__wrapped__)
+    return chain
+
+
 def _modules_section(title: str, package: Any, only: set[str] | None = None) -> list[str]:
     folder = Path(package.__file__).parent
     lines: list[str] = []
@@ -131,7 +139,7 @@ def ruleset_page(ruleset: Ruleset) -> str:
                   "| setting | default |", "|---|---|"]
         lines += [f"| `{k}` | `{json.dumps(v)}` |" for k, v in ruleset.defaults.items()]
     lines += _modules_section("The rules, module by module", package)
-    handled_in = {module.__name__ for h in ruleset.handlers.values() if (module := inspect.getmodule(h))}
+    handled_in = {module.__name__ for h in ruleset.handlers.values() for f in _wrapping(h) if (module := inspect.getmodule(f))}
     lines += _modules_section("Shared 5e rules it uses", combat.fivee, only=handled_in)
     return "\n".join(lines) + "\n"
 

@@ -24,6 +24,7 @@ from eventsourcing.persistence import IntegrityError
 
 from combat.kernel.commands import Command
 from combat.app import history
+from combat.app.cache import StateCache
 from combat.app.history import fold_records
 from combat.app.command_ids import CommandIndex, check_client_id
 from combat.kernel.decider import decide
@@ -80,13 +81,17 @@ class Encounters:
     # first; each lost race means another command was stored, so the fight moves on.
     RETRIES = 200
 
+    # Writes to one encounter go one at a time through one of these locks, chosen by its id: a
+    # fixed set, so that touching ever more encounters does not grow it (two encounters that
+    # share a lock only wait for each other's writes).
+    LOCKS = 1024
+
     def __init__(self, db: str | os.PathLike[str] | None = None, *, env: dict[str, str] | None = None,
-                 max_events: int | None = None):
+                 max_events: int | None = None, cached: int | None = None):
         self.log = EventLog(env={**store_env(db), **(env or {})})
         self.max_events = max_events  # events one command may append (a fork copies, so it is not counted)
-        self._cache: dict[UUID, EncounterState] = {}
-        self._locks: dict[UUID, threading.Lock] = {}
-        self._locks_guard = threading.Lock()
+        self._cache: StateCache[EncounterState] = StateCache(cached)
+        self._locks = [threading.Lock() for _ in range(self.LOCKS)]
         self._ids = CommandIndex(lambda eid, after, upto: self.log.events.get(eid, gt=after or None, lte=upto))
 
     def close(self) -> None:
@@ -212,14 +217,14 @@ class Encounters:
             self.log.append(records, self._snapshot_of(encounter_id, new_state) if due else None)
         except IntegrityError:
             # Another writer appended first: our decision was made on a stale state.
-            self._cache.pop(encounter_id, None)
+            self._cache.pop(encounter_id)
             actual = self.state(encounter_id).version
             raise VersionConflict(state.version, actual) from None
         if new_state is None:  # an undo or amendment: fold the whole log again
             new_state = history.replay(list(self.log.events.get(encounter_id)))
             if self._snapshot_due(state, new_state):
                 self.log.append([], self._snapshot_of(encounter_id, new_state))
-        self._cache[encounter_id] = new_state
+        self._cache.put(encounter_id, new_state)
         return Outcome(records, new_state)
 
     @staticmethod
@@ -231,8 +236,7 @@ class Encounters:
         return Snapshot(originator_id=encounter_id, originator_version=state.version, timestamp=_now(), state=state)
 
     def _lock(self, encounter_id: UUID) -> threading.Lock:
-        with self._locks_guard:
-            return self._locks.setdefault(encounter_id, threading.Lock())
+        return self._locks[encounter_id.int % self.LOCKS]
 
     # -- reading -------------------------------------------------------------------------
 
@@ -246,7 +250,7 @@ class Encounters:
         else:
             newer = list(self.log.events.get(encounter_id, gt=cached.version))
             state = (history.extend(cached, newer) or self._load(encounter_id, None)) if newer else cached
-        self._cache[encounter_id] = state
+        self._cache.put(encounter_id, state)
         return state
 
     def _load(self, encounter_id: UUID, at: int | None) -> EncounterState:

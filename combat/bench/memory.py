@@ -21,7 +21,7 @@ from typing import Any
 from combat.bench.fixtures import long_fight, store_fight
 from combat.app.application import Encounters
 
-__all__ = ["run", "measure", "rss_bytes"]
+__all__ = ["run", "measure", "run_touched", "touched", "rss_bytes"]
 
 
 def rss_bytes() -> int:
@@ -36,6 +36,49 @@ def run(workdir: Path, events: int, count: int) -> dict[str, Any]:
     if done.returncode:
         raise RuntimeError(f"memory benchmark failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout)
+
+
+def run_touched(workdir: Path, few: int, many: int) -> dict[str, Any]:
+    """`touched` in a process of its own."""
+    code = f"import json, pathlib, combat.bench.memory as m; print(json.dumps(m.touched(pathlib.Path({str(workdir)!r}), {few}, {many})))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=1200)
+    if done.returncode:
+        raise RuntimeError(f"memory benchmark failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout)
+
+
+def touched(workdir: Path, few: int, many: int) -> dict[str, Any]:
+    """A service's resident memory after reading `few` encounters, then after `many`: with
+    the state cache bounded, touching ten times as many costs about no more."""
+    fight = long_fight(20)
+    writer = Encounters(workdir / "touched.db")
+    try:
+        ids = [store_fight(writer, fight) for _ in range(many)]
+    finally:
+        writer.close()
+    reader = Encounters(workdir / "touched.db")
+    try:
+        for eid in ids[:few]:
+            reader.state(eid)
+        gc.collect()
+        after_few = rss_bytes()
+        for eid in ids[few:]:
+            reader.state(eid)
+        gc.collect()
+        after_many = rss_bytes()
+        cached = len(reader._cache)
+    finally:
+        reader.close()
+    return {
+        "few": few,
+        "many": many,
+        "cached": cached,
+        "rss_after_few_bytes": after_few,
+        "rss_after_many_bytes": after_many,
+        "ratio": after_many / after_few,
+        "target": "RSS after touching 10x the encounters <= 1.2x",
+        "met": after_many / after_few <= 1.2,
+    }
 
 
 def measure(workdir: Path, events: int, count: int) -> dict[str, Any]:

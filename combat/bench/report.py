@@ -76,7 +76,15 @@ def _memory(r: dict[str, Any]) -> list[Row]:
         (f"5. memory per cached encounter of {r['events_each']:,} events",
          f"{r['traced_bytes_per_encounter'] / 1024:.1f} KiB (RSS {r['rss_bytes_per_encounter'] / 1024:.1f})",
          f"its stored log {r['stored_log_bytes'] / 1024:.0f} KiB", f"{r['ratio_traced_to_log']:.3f}x", ""),
+        *_touched(r.get("touched")),
     ]
+
+
+def _touched(t: dict[str, Any] | None) -> list[Row]:
+    if not t:
+        return []
+    return [(f"   RSS after reading {t['many']:,} encounters ({t['cached']:,} cached)", f"{t['rss_after_many_bytes'] / 2**20:.0f} MiB",
+             f"after {t['few']:,}: {t['rss_after_few_bytes'] / 2**20:.0f} MiB", f"{t['ratio']:.2f}x", f"<= 1.2x: {_met(t['met'])}")]
 
 
 def _startup(r: dict[str, Any]) -> list[Row]:

@@ -14,6 +14,8 @@ GM resolves its saves and damage with `saving_throw` and `damage`.
 
 from __future__ import annotations
 
+import functools
+
 from typing import Literal
 
 import msgspec
@@ -167,6 +169,7 @@ def attack_handler(inner):
     """The shared `attack` (or a ruleset's), with what a stat block adds: its Multiattack's
     list, its limited uses and its extra damage."""
 
+    @functools.wraps(inner)
     def _attack(tx: Tx, cmd) -> None:
         s = sheet(tx.state, cmd.attacker)
         if s is None:
@@ -300,6 +303,7 @@ def _recharge(tx: Tx, cmd: Recharge) -> None:
 def recharge_first(handler, triggers: frozenset[str]):
     """Refuse a turn command of a creature that still owes its start-of-turn recharge roll."""
 
+    @functools.wraps(handler)
     def _guarded(tx: Tx, cmd) -> None:
         turn = tx.state.turn
         if turn is not None and cmd.trigger() in triggers and turn in cmd.actors():
