@@ -108,9 +108,10 @@ def test_cover_adds_to_dexterity_saves_and_the_event_records_it(ruleset):
 @pytest.mark.parametrize("ruleset", FIVE_E)
 def test_until_the_end_of_its_next_turn_given_during_its_own_turn_lasts_through_the_next(ruleset):
     """An effect 'until the end of its next turn' that lands during the creature's own turn
-    (its own reckless feature, a trap it springs) outlasts this turn and ends with the next."""
+    (its own reckless feature, a trap it springs) outlasts this turn and ends with the next;
+    `end` alone keeps meaning the next end of its turn, this one."""
     t = duel(ruleset)
-    t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="poisoned", ends="end", ends_on="aria")))
+    t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="poisoned", ends="end of next turn", ends_on="aria")))
     assert t["aria"].conditions[0].ends == "end of next turn"
     t.do(EndTurn(combatant="aria"))
     assert t["aria"].has("poisoned")
@@ -118,8 +119,8 @@ def test_until_the_end_of_its_next_turn_given_during_its_own_turn_lasts_through_
     assert t["aria"].conditions[0].ends == "end"
     events = t.do(EndTurn(combatant="aria"))
     assert ConditionEnded(target="aria", condition="poisoned", reason="end of Aria's turn") in events
-    # Given during someone else's turn, "end" already means the end of Aria's next turn.
-    t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="poisoned", ends="end", ends_on="aria")))
+    # Given during someone else's turn, the end of Aria's next turn is the next end of her turn.
+    t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="poisoned", ends="end of next turn", ends_on="aria")))
     assert t["aria"].conditions[0].ends == "end"
     assert t.rebuilt() == t.state
 

@@ -123,9 +123,9 @@ def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
         )
     if cmd.condition.ends_on:
         tx.combatant(cmd.condition.ends_on)
-    if cmd.condition.ends == "end" and cmd.condition.ends_on == tx.state.turn:
-        # "Until the end of its next turn", given during that creature's turn, lasts through the next one.
-        cmd = msgspec.structs.replace(cmd, condition=msgspec.structs.replace(cmd.condition, ends="end of next turn"))
+    if cmd.condition.ends == "end of next turn" and cmd.condition.ends_on != tx.state.turn:
+        # "Until the end of its next turn" given outside that creature's turn: the next end of its turn.
+        cmd = msgspec.structs.replace(cmd, condition=msgspec.structs.replace(cmd.condition, ends="end"))
     tx.emit(ConditionApplied(target=target.id, condition=cmd.condition, custom=cmd.custom))
     if cmd.condition.name in INCAPACITATING and not cmd.custom:
         end_concentration(tx, target.id, f"{cmd.condition.name}")

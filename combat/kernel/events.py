@@ -74,9 +74,9 @@ class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A condition and when it ends: at the start or end of a named creature's turn, or never.
 
-    `end of next turn` is how an effect "until the end of its next turn" is recorded when it
-    lands during that creature's own turn: it outlasts this turn and becomes `end` as the
-    next one starts."""
+    `end` is the next end of that creature's turn (this one, during its turn); `end of next
+    turn` is "until the end of its next turn": given during that creature's own turn it
+    outlasts this turn and becomes `end` as the next one starts."""
 
     name: str
     source: str | None = None
