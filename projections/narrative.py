@@ -83,7 +83,8 @@ def _attack(n: Narrator, e: ev.AttackMade) -> str:
 def _condition(n: Narrator, e: ev.ConditionApplied) -> str:
     c = e.condition
     until = f" until the {c.ends} of {n.name(c.ends_on)}'s turn" if c.ends else ""
-    return f"{n.name(e.target)} is {c.name}{until}"
+    custom = " (a custom condition: no mechanical effect)" if e.custom else ""
+    return f"{n.name(e.target)} is {c.name}{until}{custom}"
 
 
 def _check(n: Narrator, e: ev.CheckMade) -> str:
@@ -130,7 +131,8 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
     ev.AttackMade: _attack,
     ev.DamageTaken: lambda n, e: f"{n.name(e.target)} takes {e.amount} {e.damage_type} damage"
     + (f" from {n.name(e.source)}" if e.source else "")
-    + (f" ({e.rolled} rolled)" if e.rolled != e.amount else ""),
+    + (f" ({e.rolled} rolled)" if e.rolled != e.amount else "")
+    + (" (a custom damage type: no resistance applies)" if e.custom else ""),
     ev.Healed: lambda n, e: f"{n.name(e.target)} regains {e.amount} HP" + (f" from {n.name(e.source)}" if e.source else ""),
     ev.TempHPGranted: lambda n, e: f"{n.name(e.target)} gains {e.amount} temporary HP",
     ev.CombatantDowned: lambda n, e: f"{n.name(e.combatant)} drops to 0 HP and "

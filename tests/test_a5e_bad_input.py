@@ -3,6 +3,7 @@ crashed, and is now a RuleError with a stable code that appends nothing."""
 
 import pytest
 
+from combat.fivee.dying import DeathSave
 from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn, RollInitiative, Ruling
 from combat.kernel.errors import RuleError
 from combat.kernel.events import RulingMade
@@ -41,6 +42,7 @@ def test_an_unconscious_character_takes_no_free_action_on_its_turn():
     turn_of(t, "lyra")
     assert t["lyra"].status == "unconscious"
     t.rejects(FreeAction(combatant="lyra", description="casts Healing Word on Lyra"), "combatant/incapacitated")
+    t.do(DeathSave(combatant="lyra", faces=(11,)))
     t.do(EndTurn(combatant="lyra"))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from combat.kernel.commands import (
     Attack,
     BeginCombat,
@@ -18,7 +20,7 @@ from combat.kernel.commands import (
 from combat.kernel.events import DiceRolled, InitiativeSet, PhaseChanged, RoundStarted, SurpriseMarked, TurnStarted
 from combat.rulesets.a5e.actions import FreeAction, FreeActionTaken
 from combat.rulesets.a5e.attacks import MakeAttack
-from combat.rulesets.a5e.initiative import CallInitiativeCheck, RollOff, RollOffNeeded, SurpriseCheckReused, TieRolledOff
+from combat.rulesets.a5e.initiative import CallInitiativeCheck, RollOff, RollOffNeeded, RollOffTiedAgain, SurpriseCheckReused, TieRolledOff
 from combat.rulesets.a5e.maneuvers import FallBack, PressTheAttack
 from combat.rulesets.a5e.scene import SceneSet, SetScene
 from combat.rulesets.a5e.surprise import DeclareSuddenAction, SurpriseCheck, SurpriseCheckMade, SurpriseEnded
@@ -220,8 +222,24 @@ def test_a_roll_off_that_ties_again_is_rolled_again():
     t = a5e(pc("aria"), monster("goblin"))
     t.do(BeginCombat())
     roll(t, {"aria": 14, "goblin": 14})
-    [again] = of_type(t.do(RollOff(faces=(9, 9))), TieRolledOff)
-    assert again.order == () and t.state.round == 0
+    [again] = of_type(t.do(RollOff(faces=(9, 9))), RollOffTiedAgain)
+    assert again.ranks == (("aria", "goblin"),) and t.state.round == 0
     t.do(RollOff(total=14, faces=(3, 4)))
     assert t.state.turn == "goblin"
     t.rejects(RollOff(faces=(1, 2)), "phase/not-allowed")
+
+
+def test_a_roll_off_that_ties_again_rerolls_only_those_still_tied():
+    """'the tied participants each roll a d20 to determine the order amongst themselves (the
+    highest roll goes first.)': a wolf that rolled 17 in the first roll-off keeps first place;
+    only the goblin and Aria, tied again on 9, roll again."""
+    t = a5e(pc("aria"), monster("goblin"), monster("wolf"))
+    t.do(BeginCombat())
+    roll(t, {"aria": 14, "goblin": 14, "wolf": 14})
+    [again] = of_type(t.do(RollOff(faces=(9, 9, 17))), RollOffTiedAgain)
+    assert again.ranks == (("wolf",), ("aria", "goblin"))
+    t.rejects(RollOff(faces=(3, 4, 5)), "dice/whose-faces")
+    [settled] = of_type(t.do(RollOff(faces=(3, 4))), TieRolledOff)
+    assert settled.order == ("wolf", "goblin", "aria") and settled.rolls == (("aria", 3), ("goblin", 4))
+    assert t.state.turn == "wolf" and t.state.rules.roll_offs is msgspec.UNSET
+    assert t.rebuilt() == t.state

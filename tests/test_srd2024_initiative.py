@@ -237,11 +237,12 @@ def test_a_late_arrival_above_the_current_turn_first_acts_next_round():
     assert t.state.round == 2 and t.state.turn == "hawk"
 
 
-def test_a_late_arrival_cannot_join_a_group_that_has_already_rolled():
-    """The group's shared roll was made when combat started; newcomers roll as a new group."""
+def test_a_late_arrival_joins_a_group_that_has_already_rolled():
+    """'For a group of identical creatures, the GM makes a single roll': a goblin arriving after
+    the goblins rolled shares their count (tests/test_fivee_texts_state.py covers all three)."""
     t = Table().add(pc("aria"), monster("goblin-1", group="goblins")).start({"aria": 15, "goblin-1": 5})
-    error = t.rejects(AddCombatant(combatant=monster("goblin-2", group="goblins")), "combatant/invalid")
-    assert "new group" in (error.allowed or "")
+    t.do(AddCombatant(combatant=monster("goblin-2", group="goblins")))
+    assert t["goblin-2"].initiative == t["goblin-1"].initiative == 5
 
 
 def test_a_late_arrival_tying_a_settled_tie_does_not_reshuffle_those_already_ordered():

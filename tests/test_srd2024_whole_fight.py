@@ -1,10 +1,11 @@
 """A whole srd-2024 fight as a GM runs it, every die entered from the table.
 
 Two goblins and a bugbear ambush Aria and Lyra on a forest road. Aria is surprised, ties the
-bugbear on initiative and is knocked out by its Critical Hit; Lyra hides, shoots, and pours a
+bugbear on initiative and drops to 0 HP under its Critical Hit, makes a Death Saving Throw; Lyra hides, shoots, and pours a
 potion into Aria, who gets up and finishes the bugbear with her Extra Attack.
 """
 
+from combat.fivee.dying import dying_of, DeathSave
 from combat.kernel.commands import (
     AddCombatant,
     Attack,
@@ -15,6 +16,7 @@ from combat.kernel.commands import (
     MarkSurprised,
     Move,
     OrderTie,
+    RemoveCondition,
     RollInitiative,
     TakeAction,
 )
@@ -56,6 +58,10 @@ def test_an_ambush_on_the_forest_road_from_set_up_to_victory():
     events = t.do(Attack(attacker="bugbear", target="aria", faces=(20,), damage_faces=(3, 4, 5, 6)))
     assert CombatantDowned(combatant="aria", status="unconscious") in events and t["aria"].hp == 0
     t.do(EndTurn(combatant="bugbear"))
+    # "Whenever you start your turn with 0 Hit Points, you must make a Death Saving Throw."
+    t.rejects(EndTurn(combatant="aria"), "turn/death-save-owed")
+    t.do(DeathSave(combatant="aria", faces=(12,)))
+    assert dying_of(t.state).tallies["aria"].successes == 1
     t.do(EndTurn(combatant="aria"))
 
     # Round 2. A potion for Aria, an arrow for the last goblin.
@@ -63,11 +69,15 @@ def test_an_ambush_on_the_forest_road_from_set_up_to_victory():
     t.do(BonusAction(combatant="lyra", description="pours a Potion of Healing into Aria"))
     t.do(Heal(target="aria", notation="2d4+2", faces=(3, 3), source="lyra"))
     assert t["aria"].status == "active" and t["aria"].hp == 8
+    # "The number of both is reset to zero when you regain any Hit Points"; Unconscious ends: "you remain Prone."
+    assert "aria" not in dying_of(t.state).tallies and t["aria"].has("prone")
     t.do(Attack(attacker="lyra", target="goblin-2", faces=(15,), damage_faces=(5,)))
     t.do(EndTurn(combatant="lyra"))
     assert t.state.turn == "bugbear"
-    t.do(Attack(attacker="bugbear", target="aria", faces=(2,)))
+    # Prone Aria: "An attack roll against you has Advantage if the attacker is within 5 feet of you."
+    assert t.do(Attack(attacker="bugbear", target="aria", faces=(2, 1)))[-1].roll_mode == "advantage"
     t.do(EndTurn(combatant="bugbear"))
+    t.do(RemoveCondition(target="aria", condition="prone", reason="Aria stands up"))
     t.do(Attack(attacker="aria", target="bugbear", faces=(17,), damage_faces=(6,)))
     events = t.do(Attack(attacker="aria", target="bugbear", faces=(20,), damage_faces=(8, 8)))
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
-from combat.demos.table import DemoTable, make_owed_concentration_saves, standing_foes, weakest_foe
+from combat.demos.table import DemoTable, make_owed_saves, standing_foes, weakest_foe
 from combat.kernel.commands import (
     AddCombatant,
     Attack,
@@ -112,12 +112,14 @@ class _Table(DemoTable):
         self.disputed = False  # has the table argued over a recharge roll yet
 
     def after(self, outcome: Outcome, *, command: bool) -> None:
-        make_owed_concentration_saves(self, outcome)
+        make_owed_saves(self, outcome)
 
 
 def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], None]) -> UUID:
+    # This table plays 0 HP as the recorded session did (replays/a5e-burning-mill.jsonl): a
+    # character stays down until healed, with no Death Saving Throws to shift the seeded dice.
     encounter_id = encounters.create("a5e", "Ambush in the burning mill", seed=seed,
-                                     settings={"recharge_roll_after_use": False})
+                                     settings={"recharge_roll_after_use": False, "death_saves": False})
     table = _Table(encounters, encounter_id, report)
     for spec in DEMO_PARTY + DEMO_BANDITS:
         table(AddCombatant(combatant=spec))

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
-from combat.demos.table import DemoTable, make_owed_concentration_saves, play_rounds, weakest_foe
+from combat.demos.table import DemoTable, make_owed_saves, play_rounds, weakest_foe
 from combat.kernel.commands import (
     AddCombatant,
     ApplyCondition,
@@ -75,7 +75,7 @@ class _Table(DemoTable):
     """The GM's table: owed concentration saves are made at once."""
 
     def after(self, outcome: Outcome, *, command: bool) -> None:
-        make_owed_concentration_saves(self, outcome)
+        make_owed_saves(self, outcome)
 
 
 def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], None]) -> UUID:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
-from combat.demos.table import DemoTable, make_owed_concentration_saves, play_rounds, weakest_foe
+from combat.demos.table import DemoTable, make_owed_saves, play_rounds, weakest_foe
 from combat.kernel.commands import (
     AddCombatant,
     Attack,
@@ -115,7 +115,7 @@ class _Table(DemoTable):
     saves to stay mounted."""
 
     def after(self, outcome: Outcome, *, command: bool) -> None:
-        make_owed_concentration_saves(self, outcome)
+        make_owed_saves(self, outcome)
         for rider in list(self.state.rules.falls_pending):
             self(SaveToStayMounted(rider=rider, bonus=DEX_SAVES.get(rider, 0)))
 

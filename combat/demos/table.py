@@ -7,10 +7,11 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
+from combat.fivee.dying import DeathSave, dying_of
 from combat.kernel.commands import Command, ConcentrationSave, EndCombat
 from combat.kernel.state import Combatant, EncounterState
 
-__all__ = ["DemoTable", "make_owed_concentration_saves", "play_rounds", "standing_foes", "weakest_foe"]
+__all__ = ["DemoTable", "make_owed_saves", "play_rounds", "standing_foes", "weakest_foe"]
 
 
 class DemoTable:
@@ -51,9 +52,13 @@ class DemoTable:
         amendment or override."""
 
 
-def make_owed_concentration_saves(table: DemoTable, outcome: Outcome) -> None:
+def make_owed_saves(table: DemoTable, outcome: Outcome) -> None:
+    """Concentration saves owed after damage, and a Death Saving Throw owed as a turn starts."""
     for check in list(outcome.state.pending_checks):
         table(ConcentrationSave(combatant=check.combatant))
+    for cid in list(dying_of(outcome.state).owed):
+        if cid in dying_of(table.state).owed:  # a save above may have settled the fight
+            table(DeathSave(combatant=cid))
 
 
 def standing_foes(state: EncounterState, c: Combatant) -> list[Combatant]:

@@ -11,8 +11,9 @@ from collections.abc import Callable
 import msgspec
 
 from combat.kernel.commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
+from combat.fivee import dying
 from combat.fivee.concentration import start_concentration
-from combat.fivee.conditions import is_incapacitated, speed_of
+from combat.fivee.conditions import is_incapacitated, speed_of, can_see
 from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
@@ -92,7 +93,8 @@ def _move(tx: Tx, cmd: Move) -> None:
         foe = tx.combatant(fid)
         if foe.side == c.side:
             raise RuleError("move/ally", f"{foe.name} is an ally of {c.name}", allowed="foes whose reach is left")
-        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe):
+        # "You can make an Opportunity Attack when a creature that you can see leaves your reach."
+        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe) and can_see(foe, c):
             provoked.append(fid)
     tx.emit(
         Moved(combatant=c.id, feet=cmd.feet, mode=cmd.mode, provoked=tuple(provoked),
@@ -118,11 +120,21 @@ def take_action(
     if uses == "bonus_action" and action not in bonus_ok:
         raise RuleError("action/not-bonus", f"{action} cannot be taken as a bonus action", allowed=", ".join(sorted(bonus_ok)))
     spend_check(c, uses, "its action" if uses == "action" else "its bonus action")
+    tending = None
     if action == "help":
         target = tx.combatant(cmd.target or "")
         if target.side == c.side:
-            raise RuleError("help/target", "Help names the enemy your ally will attack", allowed="a foe")
+            if not dying.needs_medicine(tx.state, target):
+                raise RuleError(
+                    "help/target",
+                    "Help names the enemy your ally will attack, or an ally to stabilise at 0 HP or give first aid",
+                    allowed="a foe, or an ally at 0 HP (not Stable) or knocked out",
+                )
+            tending = target
     tx.emit(ActionTaken(combatant=c.id, action=action, target=cmd.target, detail=cmd.detail, uses=uses))  # type: ignore[arg-type]
+    if tending is not None:
+        dying.stabilize_or_wake(tx, c, tending, cmd.bonus, cmd.faces)
+        return
     _follow_up(tx, c, action, cmd)
 
 
@@ -188,7 +200,9 @@ ACTION_EFFECTS: dict[str, Callable[[EncounterState, Combatant, ActionTaken], Enc
     "dash": lambda s, c, e: with_combatant(s, c.id, economy=msgspec.structs.replace(c.economy, movement=c.economy.movement + speed_of(c))),
     "disengage": lambda s, c, e: with_combatant(s, c.id, disengaged=True),
     "dodge": lambda s, c, e: with_combatant(s, c.id, dodging=True),
-    "help": lambda s, c, e: msgspec.structs.replace(s, helps=s.helps + (Help(helper=c.id, against=e.target or ""),)),
+    "help": lambda s, c, e: msgspec.structs.replace(s, helps=s.helps + (Help(helper=c.id, against=e.target or ""),))
+    if e.target not in s.combatants or s.combatants[e.target].side != c.side  # tending an ally is no Help to attack
+    else s,
     "ready": lambda s, c, e: with_combatant(s, c.id, readied=e.detail or "an action"),
 }
 

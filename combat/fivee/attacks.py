@@ -14,6 +14,8 @@ from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers
 from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
+from combat.fivee.concentration import end_concentration
+from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
 from combat.kernel.state import Combatant, EncounterState
 from combat.fivee.turns import require_able, require_turn
@@ -100,6 +102,7 @@ def resolve_attack(
     damage_faces: tuple[int, ...] | None,
     uses: str,
     opportunity: bool = False,
+    knock_out: bool = False,
     extra_damage: tuple[ExtraDamage, ...] = (),
     critical_range: int = 20,
     damage_type: str | None = None,
@@ -124,6 +127,13 @@ def resolve_attack(
     if target.id == attacker.id:
         raise RuleError("target/self", f"{attacker.name} cannot attack itself")
     melee = profile.kind == "melee"
+    if knock_out and not melee:
+        # "When you would reduce a creature to 0 Hit Points with a melee attack, you can instead ..."
+        raise RuleError("attack/knock-out-ranged", f"{profile.name} is a ranged attack; only a melee attack can knock out",
+                        allowed="a melee attack, or knock_out: false")
+    if knock_out and two_step:
+        raise RuleError("attack/knock-out-later", "a knock-out is decided with the damage, which this attack leaves for later",
+                        allowed="damage_faces with the to-hit faces, or no faces at all")
     adv, dis = attack_modifiers(attacker, target, melee)
     adv += list(advantage)
     dis += list(disadvantage)
@@ -182,7 +192,8 @@ def resolve_attack(
     )
     tx.emit(event)
     _reveal_hidden(tx, attacker)
-    land_extra_damage(tx, target.id, damage, extra_taken)
+    land_extra_damage(tx, target.id, damage, extra_taken, before=target, critical=critical,
+                      knock_out_by=attacker.id if knock_out else None)
     return event
 
 
@@ -204,12 +215,20 @@ def roll_damage(
     return rolled, adjusted_damage(target, rolled, kind), _roll_extra_damage(tx, roller, target, extras, extra_faces, attack)
 
 
-def land_extra_damage(tx: Tx, target_id: str, damage: int, extra: list[DamageTaken]) -> None:
+def land_extra_damage(
+    tx: Tx, target_id: str, damage: int, extra: list[DamageTaken], *,
+    before: Combatant | None = None, critical: bool = False, knock_out_by: str | None = None,
+) -> None:
     """Record the extra damage after the attack's own, then what the whole blow sets off (one
-    concentration save for all of it, or the drop to 0 HP)."""
+    concentration save for all of it, the drop to 0 HP, or a knock-out instead of it)."""
     for taken in extra:
         tx.emit(taken)
-    after_damage(tx, target_id, damage + sum(t.amount for t in extra))
+    if knock_out_by is not None and before is not None and before.hp > 0 and tx.state.combatants[target_id].hp == 0:
+        # "... you can instead reduce the creature to 1 Hit Point and give it the Unconscious condition."
+        tx.emit(CombatantKnockedOut(combatant=target_id, by=knock_out_by))
+        end_concentration(tx, target_id, "knocked out")
+        return
+    after_damage(tx, target_id, damage + sum(t.amount for t in extra), before=before, critical=critical)
 
 
 def _roll_extra_damage(
@@ -261,6 +280,7 @@ def attack(tx: Tx, cmd: Attack) -> None:
         extra_damage=cmd.extra_damage,
         critical_range=cmd.critical_range,
         damage_type=cmd.damage_type,
+        knock_out=cmd.knock_out,
     )
 
 

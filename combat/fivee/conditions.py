@@ -11,6 +11,7 @@ from combat.kernel.commands import ApplyCondition, RemoveCondition
 from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec
+from combat.kernel.names import checked_condition, find_named
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 __all__ = [
@@ -18,8 +19,11 @@ __all__ = [
     "SPEED_ZERO",
     "attack_modifiers",
     "is_incapacitated",
+    "can_see",
     "speed_of",
     "expire_conditions",
+    "named",
+    "arm_next_turn_ends",
     "HANDLERS",
     "APPLIERS",
     "apply_condition",
@@ -43,6 +47,13 @@ def is_incapacitated(c: Combatant) -> bool:
     return c.status != "active" or any(cond.name in INCAPACITATING for cond in c.conditions)
 
 
+def can_see(viewer: Combatant, seen: Combatant) -> bool:
+    """Blinded: 'You can't see'; Invisible (and hidden): 'You aren't affected by any effect that
+    requires its target to be seen'. The opportunity attack ('a creature that you can see') and
+    Dodge ('if you can see the attacker') both need it."""
+    return not viewer.has("blinded") and not seen.has("invisible")
+
+
 def speed_of(c: Combatant) -> int:
     return 0 if any(cond.name in SPEED_ZERO for cond in c.conditions) else c.speed
 
@@ -64,9 +75,22 @@ def attack_modifiers(attacker: Combatant, target: Combatant, melee: bool) -> tup
     if any(cond.name in _LYING_DOWN for cond in target.conditions):
         (advantage if melee else disadvantage).append("target is prone")
     # Dodge: "You lose these benefits if you have the Incapacitated condition or if your Speed is 0."
-    if target.dodging and not is_incapacitated(target) and speed_of(target) > 0:
+    # ... and "attack rolls against you have Disadvantage if you can see the attacker".
+    if target.dodging and not is_incapacitated(target) and speed_of(target) > 0 and can_see(target, attacker):
         disadvantage.append("target is dodging")
     return advantage, disadvantage
+
+
+def arm_next_turn_ends(state: EncounterState, cid: str) -> EncounterState:
+    """As `cid`'s turn starts, what lasts until the end of its next turn ends with this one."""
+    for target in state.combatants.values():
+        if any(c.ends == "end of next turn" and c.ends_on == cid for c in target.conditions):
+            armed = tuple(
+                msgspec.structs.replace(c, ends="end") if c.ends == "end of next turn" and c.ends_on == cid else c
+                for c in target.conditions
+            )
+            state = with_combatant(state, target.id, conditions=armed)
+    return state
 
 
 def expire_conditions(tx: Tx, cid: str, moment: str) -> None:
@@ -78,9 +102,17 @@ def expire_conditions(tx: Tx, cid: str, moment: str) -> None:
                 tx.emit(ConditionEnded(target=target.id, condition=cond.name, reason=f"{moment} of {owner}'s turn"))
 
 
+def named(tx: Tx, cmd: ApplyCondition) -> ApplyCondition:
+    """The command with its condition named as the ruleset spells it (`Prone` is `prone`);
+    an unknown name is refused unless the command says it is custom."""
+    name = checked_condition(tx, cmd.condition.name, custom=cmd.custom)
+    return cmd if name == cmd.condition.name else msgspec.structs.replace(cmd, condition=msgspec.structs.replace(cmd.condition, name=name))
+
+
 def apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
     from combat.fivee.concentration import end_concentration
 
+    cmd = named(tx, cmd)
     target = tx.combatant(cmd.target)
     if target.status == "dead":
         raise RuleError("target/dead", f"{target.name} is dead", allowed="a living combatant")
@@ -92,20 +124,28 @@ def apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
         )
     if cmd.condition.ends_on:
         tx.combatant(cmd.condition.ends_on)
-    tx.emit(ConditionApplied(target=target.id, condition=cmd.condition))
-    if cmd.condition.name in INCAPACITATING:
+    if cmd.condition.ends == "end of next turn" and cmd.condition.ends_on != tx.state.turn:
+        # "Until the end of its next turn" given outside that creature's turn: the next end of its turn.
+        cmd = msgspec.structs.replace(cmd, condition=msgspec.structs.replace(cmd.condition, ends="end"))
+    tx.emit(ConditionApplied(target=target.id, condition=cmd.condition, custom=cmd.custom))
+    if cmd.condition.name in INCAPACITATING and not cmd.custom:
         end_concentration(tx, target.id, f"{cmd.condition.name}")
 
 
 def _remove_condition(tx: Tx, cmd: RemoveCondition) -> None:
     target = tx.combatant(cmd.target)
-    if not target.has(cmd.condition):
+    name = find_named(cmd.condition, (c.name for c in target.conditions))
+    if name is None:
         raise RuleError(
             "condition/absent",
             f"{target.name} is not {cmd.condition}",
             allowed=", ".join(c.name for c in target.conditions) or "no conditions to remove",
         )
-    tx.emit(ConditionEnded(target=target.id, condition=cmd.condition, reason=cmd.reason))
+    tx.emit(ConditionEnded(target=target.id, condition=name, reason=cmd.reason))
+    if name in SPEED_ZERO:
+        from combat.fivee.regained_movement import restore_movement
+
+        restore_movement(tx, target.id, reason=f"no longer {name}")
 
 
 def _on_applied(state: EncounterState, e: ConditionApplied) -> EncounterState:

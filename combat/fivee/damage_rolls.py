@@ -56,7 +56,7 @@ def _roll_damage(tx: Tx, cmd: RollDamage) -> None:
             damage_type=pending.damage_type,
         )
     )
-    land_extra_damage(tx, target.id, damage, extra)
+    land_extra_damage(tx, target.id, damage, extra, before=target, critical=pending.critical)
 
 
 def _on_damage_rolled(state: EncounterState, e: AttackDamageRolled) -> EncounterState:

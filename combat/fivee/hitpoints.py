@@ -7,7 +7,9 @@ import msgspec
 from combat.kernel.commands import Damage, GrantTempHp, Heal
 from combat.fivee.concentration import concentration_dc, end_concentration
 from combat.kernel.decider import Tx, Applier, Handler
+from combat.fivee import dying
 from combat.kernel.errors import RuleError
+from combat.kernel.names import checked_damage_type, normalised
 from combat.kernel.events import (
     CombatantDowned,
     CombatantRevived,
@@ -24,13 +26,21 @@ __all__ = ["adjusted_damage", "take_damage", "after_damage", "drop_to_zero", "am
 UNCONSCIOUS_AT_ZERO = ConditionSpec(name="unconscious", source="0 HP")
 
 
-def adjusted_damage(target: Combatant, amount: int, damage_type: str) -> int:
-    """Immunity stops it, Resistance halves it (round down), Vulnerability doubles it."""
-    if damage_type in target.immunities:
+def adjusted_damage(target: Combatant, amount: int, damage_type: str, *, custom: bool = False) -> int:
+    """Immunity stops it, Resistance halves it (round down), Vulnerability doubles it; a custom
+    damage type has no such effect. Names match whatever their case (`Fire` is `fire`)."""
+    if custom:
+        return max(0, amount)
+    kind = normalised(damage_type)
+
+    def listed(names: tuple[str, ...]) -> bool:
+        return any(normalised(n) == kind for n in names)
+
+    if listed(target.immunities):
         return 0
-    if damage_type in target.resistances:
+    if listed(target.resistances):
         amount //= 2
-    if damage_type in target.vulnerabilities:
+    if listed(target.vulnerabilities):
         amount *= 2
     return max(0, amount)
 
@@ -41,23 +51,35 @@ def take_damage(c: Combatant, amount: int) -> Combatant:
     return msgspec.structs.replace(c, temp_hp=c.temp_hp - absorbed, hp=max(0, c.hp - (amount - absorbed)))
 
 
-def after_damage(tx: Tx, target_id: str, amount: int) -> None:
-    """What damage sets off: falling at 0 HP, or a concentration save."""
+def after_damage(tx: Tx, target_id: str, amount: int, *, before: Combatant | None = None, critical: bool = False) -> None:
+    """What damage sets off: dropping to 0 HP, damage at 0 HP, or a concentration save.
+
+    `before` is the target as the damage struck (for the damage left over at 0 HP);
+    `critical` says the damage came from a Critical Hit.
+    """
     if amount <= 0:
         return
     c = tx.state.combatants[target_id]
-    if c.hp == 0 and c.status == "active":
-        drop_to_zero(tx, c.id)
+    was = before or c
+    if c.hp == 0 and (c.status == "active" or (was.hp > 0 and c.status == "unconscious")):
+        # Unknown without the target as the damage struck: no massive damage then.
+        remainder = amount - min(was.temp_hp, amount) - was.hp if before is not None else 0
+        dying.dropped_to_zero(tx, c, remainder)
+    elif c.hp == 0 and was.hp == 0 and c.status == "unconscious":
+        taken = amount - min(was.temp_hp, amount)
+        if any(isinstance(e, (CombatantDowned, dying.DeathSaveFailed)) and e.combatant == c.id for e in tx.events):
+            # More of the damage that dropped it, or that already struck it at 0 HP, in this
+            # command (a stat block's "plus 5 (2d4) Fire damage"): one blow, not another.
+            dying.dropped_to_zero_further(tx, c, taken)
+        else:
+            dying.damaged_at_zero(tx, c, taken, critical=critical)
     elif c.concentration is not None and c.status == "active":
         tx.emit(ConcentrationCheckRequired(combatant=c.id, dc=concentration_dc(amount), damage=amount))
 
 
 def drop_to_zero(tx: Tx, cid: str) -> None:
-    """A creature just brought to 0 HP: a monster dies, a character falls unconscious."""
-    c = tx.state.combatants[cid]
-    status = "dead" if c.kind == "monster" else "unconscious"
-    tx.emit(CombatantDowned(combatant=c.id, status=status))  # type: ignore[arg-type]
-    end_concentration(tx, c.id, "died" if status == "dead" else "fell unconscious")
+    """A creature just brought to 0 HP with no damage left over (the GM's `set_hp`)."""
+    dying.dropped_to_zero(tx, tx.state.combatants[cid], 0)
 
 
 def amount_or_roll(tx: Tx, amount: int | None, notation: str | None, faces, *, purpose: str, roller: str) -> int:
@@ -81,10 +103,11 @@ def _living(tx: Tx, cid: str) -> Combatant:
 
 def _damage(tx: Tx, cmd: Damage) -> None:
     target = _living(tx, cmd.target)
+    damage_type = checked_damage_type(tx, cmd.damage_type, custom=cmd.custom_type)
     rolled = amount_or_roll(tx, cmd.amount, cmd.notation, cmd.faces, purpose="damage", roller=cmd.source or "gm")
-    amount = adjusted_damage(target, rolled, cmd.damage_type)
-    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=cmd.damage_type, rolled=rolled, source=cmd.source))
-    after_damage(tx, target.id, amount)
+    amount = adjusted_damage(target, rolled, damage_type, custom=cmd.custom_type)
+    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=damage_type, rolled=rolled, source=cmd.source, custom=cmd.custom_type))
+    after_damage(tx, target.id, amount, before=target)
 
 
 def heal(tx: Tx, cmd: Heal) -> None:
@@ -92,7 +115,7 @@ def heal(tx: Tx, cmd: Heal) -> None:
     amount = amount_or_roll(tx, cmd.amount, cmd.notation, cmd.faces, purpose="healing", roller=cmd.source or "gm")
     tx.emit(Healed(target=target.id, amount=amount, source=cmd.source))
     if target.status == "unconscious" and tx.state.combatants[target.id].hp > 0:
-        tx.emit(CombatantRevived(combatant=target.id))
+        dying.revive(tx, target.id)
 
 
 def _temp_hp(tx: Tx, cmd: GrantTempHp) -> None:
@@ -127,8 +150,9 @@ def _on_downed(state: EncounterState, e: CombatantDowned) -> EncounterState:
 
 def _on_revived(state: EncounterState, e: CombatantRevived) -> EncounterState:
     c = state.combatants[e.combatant]
-    conditions = tuple(x for x in c.conditions if x != UNCONSCIOUS_AT_ZERO)
-    return with_combatant(state, e.combatant, status="active", conditions=conditions)
+    conditions = tuple(x for x in c.conditions if x not in (UNCONSCIOUS_AT_ZERO, dying.KNOCKED_OUT))
+    state = with_combatant(state, e.combatant, status="active", conditions=conditions)
+    return dying.on_revived(state, e.combatant)
 
 
 HANDLERS: dict[type, Handler] = {Damage: _damage, Heal: heal, GrantTempHp: _temp_hp}

@@ -1,11 +1,13 @@
-"""Saving throws the GM calls for: d20 + bonus against a DC, with Advantage or Disadvantage."""
+"""Saving throws the GM calls for: d20 + bonus against a DC, with Advantage or Disadvantage,
+and what conditions and cover do to them (combat/fivee/save_conditions.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from combat.kernel import dice
-from combat.fivee.attacks import d20_notation
+from combat.fivee.attacks import d20_notation, roll_mode
+from combat.fivee.save_conditions import automatic_failure, cover_bonus, save_disadvantage
 from combat.kernel.commands import SavingThrow
 from combat.kernel.decider import Applier, Handler, Narrate, Tx
 from combat.kernel.errors import RuleError
@@ -14,19 +16,40 @@ from combat.kernel.events import DiceRolled, SaveMade, SaveRolled
 __all__ = ["saving_throw", "HANDLERS", "APPLIERS", "NARRATION"]
 
 
-def saving_throw(tx: Tx, cid: str, ability: str, dc: int | None, bonus: int, mode: str, faces, reason: str = "") -> SaveMade:
+def saving_throw(
+    tx: Tx, cid: str, ability: str, dc: int | None, bonus: int, mode: str, faces, reason: str = "", *,
+    conditions: bool = True, cover: str = "none",
+) -> SaveMade:
+    """A save, with what the 5e conditions do to it unless `conditions` is False (segments-1e)
+    and cover's bonus to a Dexterity save."""
     if dc is None:
         raise RuleError("save/no-dc", f"this {ability} save needs its DC here", allowed="dc: the number to meet or beat")
-    roll = _roll_save(tx, cid, ability, bonus, mode, faces)
-    event = SaveMade(combatant=cid, ability=ability, dc=dc, total=roll.total, success=roll.total >= dc, reason=reason)
+    c = tx.combatant(cid)
+    failed_by = automatic_failure(c, ability) if conditions and c.status != "dead" else None
+    if failed_by is not None:
+        cover_bonus(ability, cover)
+        if faces is not None:
+            raise RuleError("dice/unused-faces", f"{c.name} is {failed_by} and fails {ability} saves without a roll",
+                            allowed="no faces")
+        event = SaveMade(combatant=c.id, ability=ability, dc=dc, total=0, success=False,
+                         reason=", ".join(r for r in (reason, f"automatically fails: {failed_by}") if r), cover=cover)  # type: ignore[arg-type]
+        tx.emit(event)
+        return event
+    roll = _roll_save(tx, cid, ability, bonus, mode, faces, conditions=conditions, cover=cover)
+    event = SaveMade(combatant=cid, ability=ability, dc=dc, total=roll.total, success=roll.total >= dc, reason=reason,
+                     cover=cover)  # type: ignore[arg-type]
     tx.emit(event)
     return event
 
 
-def _roll_save(tx: Tx, cid: str, ability: str, bonus: int, mode: str, faces) -> DiceRolled:
+def _roll_save(tx: Tx, cid: str, ability: str, bonus: int, mode: str, faces, *, conditions: bool = True,
+               cover: str = "none") -> DiceRolled:
     c = tx.combatant(cid)
     if c.status == "dead":
         raise RuleError("target/dead", f"{c.name} is dead and makes no saves", allowed="a living combatant")
+    bonus += cover_bonus(ability, cover)
+    if conditions and save_disadvantage(c, ability):
+        mode = roll_mode(["advantage"] if mode == "advantage" else [], ["condition"])
     return tx.roll(d20_notation(mode, bonus), purpose=f"{ability} save", roller=c.id, faces=faces)
 
 
@@ -34,11 +57,11 @@ def _saving_throw(tx: Tx, cmd: SavingThrow) -> None:
     if cmd.dc is None:
         # The DC is not known yet (the GM keeps it secret, or the effect decides later): the
         # roll is recorded and the GM rules on it, with damage, a condition or a ruling.
-        roll = _roll_save(tx, cmd.combatant, cmd.ability, cmd.bonus, cmd.roll_mode, cmd.faces)
+        roll = _roll_save(tx, cmd.combatant, cmd.ability, cmd.bonus, cmd.roll_mode, cmd.faces, cover=cmd.cover)
         natural = dice.kept_d20(roll.dice) or 0
         tx.emit(SaveRolled(combatant=cmd.combatant, ability=cmd.ability, total=roll.total, natural=natural, reason=cmd.reason))
         return
-    saving_throw(tx, cmd.combatant, cmd.ability, cmd.dc, cmd.bonus, cmd.roll_mode, cmd.faces, cmd.reason)
+    saving_throw(tx, cmd.combatant, cmd.ability, cmd.dc, cmd.bonus, cmd.roll_mode, cmd.faces, cmd.reason, cover=cmd.cover)
 
 
 def _narrate_rolled(n: Any, e: SaveRolled) -> str:

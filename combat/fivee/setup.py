@@ -11,10 +11,15 @@ from combat.kernel.commands import AddCombatant, MarkSurprised, RemoveCombatant
 from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.encounter import ENCOUNTER
 from combat.kernel.errors import RuleError
+from combat.kernel.names import checked_damage_type
 from combat.kernel.events import (
     CombatantAdded,
     CombatantRemoved,
     CombatantSpec,
+    EncounterCreated,
+    InitiativeSet,
+    PhaseChanged,
+    RulingMade,
     SurpriseMarked,
 )
 from combat.kernel.state import Combatant, EncounterState, with_combatant
@@ -51,13 +56,31 @@ def validate_spec(state: EncounterState, spec: CombatantSpec) -> None:
                 f"group '{spec.group}' rolls at {members[0].initiative_bonus:+d}, not {spec.initiative_bonus:+d}",
                 "identical creatures in one group",
             )
-        if members and members[0].initiative is not None:
-            raise bad(f"group '{spec.group}' has already rolled initiative", "a new group for late arrivals")
+
+
+def named_types(tx: Tx, spec: CombatantSpec) -> CombatantSpec:
+    """The stat block with its damage types (attacks, resistances, vulnerabilities, immunities)
+    as the ruleset spells them; an unknown one is refused with the list."""
+    attacks = tuple(msgspec.structs.replace(a, damage_type=checked_damage_type(tx, a.damage_type)) for a in spec.attacks)
+    lists = {
+        field: tuple(checked_damage_type(tx, name) for name in getattr(spec, field))
+        for field in ("resistances", "vulnerabilities", "immunities")
+    }
+    return msgspec.structs.replace(spec, attacks=attacks, **lists)
 
 
 def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     validate_spec(tx.state, cmd.combatant)
-    tx.emit(CombatantAdded(combatant=cmd.combatant))
+    tx.emit(CombatantAdded(combatant=named_types(tx, cmd.combatant)))
+    join_rolled_group(tx, cmd.combatant)
+
+
+def join_rolled_group(tx: Tx, spec: CombatantSpec) -> None:
+    """'For a group of identical creatures, the GM makes a single roll': a creature arriving
+    after its group rolled shares the group's count and acts with it."""
+    rolled = [c for c in tx.state.combatants.values() if spec.group and c.group == spec.group and c.initiative is not None]
+    if rolled:
+        tx.emit(InitiativeSet(combatants=(spec.id,), total=rolled[0].initiative))  # type: ignore[arg-type]
 
 
 def _remove(tx: Tx, cmd: RemoveCombatant) -> None:

@@ -6,8 +6,9 @@ from collections.abc import Callable
 
 import msgspec
 
+from combat.fivee import dying
 from combat.kernel.commands import EndCombat, EndTurn
-from combat.fivee.conditions import INCAPACITATING, expire_conditions, speed_of
+from combat.fivee.conditions import INCAPACITATING, expire_conditions, speed_of, arm_next_turn_ends
 from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.encounter import ENCOUNTER, defeat_reason
 from combat.kernel.errors import RuleError
@@ -79,6 +80,7 @@ def start_turn(tx: Tx, cid: str) -> None:
     # leave the turn with no movement (TurnStarted grants movement from the current Speed).
     expire_conditions(tx, cid, "start")
     tx.emit(TurnStarted(combatant=cid, round=tx.state.round))
+    dying.owe_death_save(tx, cid)
 
 
 def advance(tx: Tx, order: OrderFn, new_round: Callable[[Tx], None] | None = None) -> None:
@@ -117,6 +119,7 @@ def end_turn_handler(order: OrderFn, new_round: Callable[[Tx], None] | None = No
     def _end_turn(tx: Tx, cmd: EndTurn) -> None:
         c = require_turn(tx, cmd.combatant)
         require_nothing_owed(tx, f"{c.name}'s turn cannot end")
+        dying.require_no_death_save(tx, c.name)
         advance(tx, order, new_round)
 
     return _end_turn
@@ -150,6 +153,7 @@ def on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     c = state.combatants[e.combatant]
     # A creature regains its reaction at the start of its turn; Dodge and a readied
     # action last until then; its Help expires.
+    state = arm_next_turn_ends(state, e.combatant)
     economy = Economy(movement=speed_of(c), reaction=True)
     state = with_combatant(state, e.combatant, economy=economy, dodging=False, disengaged=False, readied=None)
     helps = tuple(h for h in state.helps if h.helper != e.combatant)

@@ -123,6 +123,7 @@ class Attack(Command, frozen=True, kw_only=True):
     extra_damage: tuple[ExtraDamage, ...] = ()  # e.g. {"dice": "2d6", "damage_type": "fire"}
     critical_range: int = 20  # the lowest natural roll that is a Critical Hit (19 for Improved Critical)
     damage_type: str | None = None  # the damage type chosen for this attack, instead of the profile's
+    knock_out: bool = False  # a melee attack that would drop the target to 0 HP leaves it at 1 HP, Unconscious
 
 
 class OpportunityAttack(Command, frozen=True, kw_only=True):
@@ -179,6 +180,7 @@ class Damage(Command, frozen=True, kw_only=True):
     notation: str | None = None
     source: str | None = None
     faces: Faces = None
+    custom_type: bool = False  # a damage type the ruleset does not know: no resistance applies to it
 
 
 class Heal(Command, frozen=True, kw_only=True):
@@ -198,6 +200,7 @@ class GrantTempHp(Command, frozen=True, kw_only=True):
 class ApplyCondition(Command, frozen=True, kw_only=True):
     target: str
     condition: ConditionSpec
+    custom: bool = False  # a condition the ruleset does not know: recorded, with no mechanical effect
 
 
 class RemoveCondition(Command, frozen=True, kw_only=True):
@@ -231,6 +234,7 @@ class SavingThrow(Command, frozen=True, kw_only=True):
     roll_mode: Literal["normal", "advantage", "disadvantage"] = "normal"
     faces: Faces = None
     reason: str = ""
+    cover: Cover = "none"  # half (+2) or three-quarters (+5) cover adds to a Dexterity save
 
 
 class Ruling(Command, frozen=True, kw_only=True):

@@ -141,6 +141,9 @@ class Ruleset:
     checks: Mapping[type[Event], Check] = field(default_factory=dict)
     # One human line per own event type: fn(narrator, event) -> str (see projections.narrative).
     narration: Mapping[type[Event], Narrate] = field(default_factory=dict)
+    # The condition and damage type names its text declares (lower case); empty: not checked.
+    conditions: frozenset[str] = frozenset()
+    damage_types: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, rules: Rules, **fields: Any) -> Ruleset:

@@ -72,11 +72,15 @@ class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 
 class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """A condition and when it ends: at the start or end of a named creature's turn, or never."""
+    """A condition and when it ends: at the start or end of a named creature's turn, or never.
+
+    `end` is the next end of that creature's turn (this one, during its turn); `end of next
+    turn` is "until the end of its next turn": given during that creature's own turn it
+    outlasts this turn and becomes `end` as the next one starts."""
 
     name: str
     source: str | None = None
-    ends: Literal["start", "end"] | None = None
+    ends: Literal["start", "end", "end of next turn"] | None = None
     ends_on: str | None = None
 
 
@@ -236,6 +240,7 @@ class DamageTaken(Event, frozen=True, kw_only=True):
     damage_type: str
     rolled: int
     source: str | None = None
+    custom: bool = False  # a damage type the ruleset does not know, so no resistance applied
 
 
 class Healed(Event, frozen=True, kw_only=True):
@@ -264,6 +269,7 @@ class CombatantRevived(Event, frozen=True, kw_only=True):
 class ConditionApplied(Event, frozen=True, kw_only=True):
     target: str
     condition: ConditionSpec
+    custom: bool = False  # a condition the ruleset does not know: it has no mechanical effect
 
 
 class ConditionEnded(Event, frozen=True, kw_only=True):
@@ -303,6 +309,7 @@ class SaveMade(Event, frozen=True, kw_only=True):
     total: int
     success: bool
     reason: str = ""
+    cover: Literal["none", "half", "three-quarters"] = "none"  # its bonus is in `total`
 
 
 # -- history: undo, amendments, overrides ---------------------------------------------------

@@ -60,6 +60,7 @@ class MakeAttack(Command, frozen=True, kw_only=True):
     extra_damage: tuple[ExtraDamage, ...] = ()
     critical_range: int = 20
     damage_type: str | None = None
+    knock_out: bool = False  # a melee attack that would drop the target to 0 HP leaves it at 1 HP, Unconscious
 
 
 def expertise_die(sources: int) -> str | None:
@@ -114,7 +115,7 @@ def _make_attack(tx: Tx, cmd: MakeAttack) -> None:
         attacker=attacker.id, target=target.id, attack=profile.name, advantage=tuple(advantage),
         disadvantage=tuple(disadvantage), cover=cmd.cover, roll_bonus=bonus, faces=cmd.faces,
         damage_faces=cmd.damage_faces, readied=cmd.readied, using=cmd.using, extra_damage=cmd.extra_damage,
-        critical_range=cmd.critical_range, damage_type=cmd.damage_type,
+        critical_range=cmd.critical_range, damage_type=cmd.damage_type, knock_out=cmd.knock_out,
     ))
 
 
@@ -148,7 +149,7 @@ def _attack(tx: Tx, cmd: Attack) -> None:
         attacker=cmd.attacker, target=cmd.target, attack=cmd.attack, advantage=cmd.advantage,
         disadvantage=cmd.disadvantage, cover=cmd.cover, roll_bonus=cmd.roll_bonus, faces=cmd.faces,
         damage_faces=cmd.damage_faces, readied=cmd.readied, distance=cmd.distance, using=cmd.using,
-        extra_damage=cmd.extra_damage, critical_range=cmd.critical_range, damage_type=cmd.damage_type,
+        extra_damage=cmd.extra_damage, critical_range=cmd.critical_range, damage_type=cmd.damage_type, knock_out=cmd.knock_out,
     ))
 
 

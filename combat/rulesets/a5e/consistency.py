@@ -27,13 +27,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from combat.fivee import consistency
+from combat.fivee import consistency, dying
 from combat.kernel import events as ev
 from combat.fivee.consistency import Check, able, first_of
 from combat.fivee.hitpoints import adjusted_damage
 from combat.fivee.initiative import turn_order
 from combat.rulesets.a5e.actions import FreeActionTaken
-from combat.rulesets.a5e.initiative import InitiativeCheckCalled, RollOffNeeded, SurpriseCheckReused, TieRolledOff
+from combat.rulesets.a5e.initiative import (
+    InitiativeCheckCalled,
+    RollOffNeeded,
+    RollOffTiedAgain,
+    SurpriseCheckReused,
+    TieRolledOff,
+)
 from combat.rulesets.a5e.maneuvers import RAGING, AttackPressed, FellBack, Tumbled
 from combat.rulesets.a5e.movement import GROUND, ExtraMovementSpent, costs_double, movement_left
 from combat.rulesets.a5e.sprint import FATIGUE, Sprinted
@@ -300,6 +306,7 @@ _SHARED = consistency.CHECKS
 CHECKS: dict[type, Check] = {
     **_SHARED,
     **consistency.turn_checks(turn_order),
+    **dying.CHECKS,
     ev.AttackMade: first_of(_SHARED[ev.AttackMade], _unsurprised("attacker", lambda e: _DOING.get(e.uses))),
     ev.AttackRolled: first_of(_SHARED[ev.AttackRolled], _unsurprised("attacker", lambda e: _DOING.get(e.uses))),
     ev.ActionTaken: first_of(_SHARED[ev.ActionTaken], _unsurprised("combatant", lambda e: _DOING[e.uses])),
@@ -317,6 +324,7 @@ CHECKS: dict[type, Check] = {
     SurpriseCheckReused: _reused,
     RollOffNeeded: _tie_needed,
     TieRolledOff: _rolled_off,
+    RollOffTiedAgain: _rolled_off,
     WorldActionUsed: _world_used,
     RechargeRolled: _recharge,
     WorldEffectSuffered: _suffered,

@@ -34,6 +34,7 @@ __all__ = [
     "SurpriseCheckReused",
     "RollOffNeeded",
     "TieRolledOff",
+    "RollOffTiedAgain",
     "roll_initiative",
     "set_initiative",
     "HANDLERS",
@@ -100,6 +101,15 @@ class SurpriseCheckReused(Event, frozen=True, kw_only=True):
 class RollOffNeeded(Event, frozen=True, kw_only=True):
     total: int
     units: tuple[tuple[str, ...], ...]
+
+
+class RollOffTiedAgain(Event, frozen=True, kw_only=True):
+    """A roll-off that left some units tied: `ranks` lists every unit from the highest d20,
+    those still tied sharing a tuple. Only they roll again; the others keep their places."""
+
+    total: int
+    rolls: tuple[tuple[str, int], ...]
+    ranks: tuple[tuple[str, ...], ...]
 
 
 class TieRolledOff(Event, frozen=True, kw_only=True):
@@ -182,17 +192,28 @@ def _roll_off(tx: Tx, cmd: RollOff) -> None:
     if tie is None or (cmd.total is None and len(open_ties) > 1):
         raise RuleError("initiative/no-tie", "no such tie to roll off" if tie is None else "more than one tie is open",
                         allowed=", ".join(f"total {t.total}" for t in open_ties) or "no open ties")
-    unit_ids = [tx.state.combatants[u[0]].unit for u in tie.units]
+    # "the tied participants each roll a d20": after a roll-off that tied again, only those still tied.
+    ranks = _partial(tx.state).get(str(tie.total)) or (tuple(tx.state.combatants[u[0]].unit for u in tie.units),)
+    unit_ids = [u for group in ranks if len(group) > 1 for u in group]
     if cmd.faces is not None and len(cmd.faces) != len(unit_ids):
-        raise RuleError("dice/whose-faces", f"the tie at {tie.total} needs one d20 face per participant",
+        raise RuleError("dice/whose-faces", f"the tie at {tie.total} needs one d20 face per participant still tied",
                         allowed=f"{len(unit_ids)} faces, in this order: {', '.join(unit_ids)}")
-    rolls = []
+    rolled: dict[str, int] = {}
     for i, unit in enumerate(unit_ids):
         faces = None if cmd.faces is None else (cmd.faces[i],)
-        rolls.append((unit, tx.roll("1d20", purpose="initiative tie", roller=unit, faces=faces).total))
-    ordered = tuple(u for u, _ in sorted(rolls, key=lambda r: -r[1]))
-    settled = len({d for _, d in rolls}) == len(rolls)
-    tx.emit(TieRolledOff(total=tie.total, rolls=tuple(rolls), order=ordered if settled else ()))
+        rolled[unit] = tx.roll("1d20", purpose="initiative tie", roller=unit, faces=faces).total
+    new_ranks: list[tuple[str, ...]] = []
+    for group in ranks:
+        if len(group) == 1:
+            new_ranks.append(group)
+            continue
+        for d in sorted({rolled[u] for u in group}, reverse=True):
+            new_ranks.append(tuple(u for u in group if rolled[u] == d))
+    rolls = tuple((u, rolled[u]) for u in unit_ids)
+    if all(len(g) == 1 for g in new_ranks):
+        tx.emit(TieRolledOff(total=tie.total, rolls=rolls, order=tuple(g[0] for g in new_ranks)))
+    else:
+        tx.emit(RollOffTiedAgain(total=tie.total, rolls=rolls, ranks=tuple(new_ranks)))
 
 
 def _on_called(state: EncounterState, e: InitiativeCheckCalled) -> EncounterState:
@@ -207,7 +228,21 @@ def _on_needed(state: EncounterState, e: RollOffNeeded) -> EncounterState:
 
 def _on_rolled_off(state: EncounterState, e: TieRolledOff) -> EncounterState:
     ties = tuple(msgspec.structs.replace(t, order=e.order) if t.total == e.total else t for t in state.ties)
-    return msgspec.structs.replace(state, ties=ties)
+    state = msgspec.structs.replace(state, ties=ties)
+    partial = _partial(state)
+    if str(e.total) in partial:
+        left = {k: v for k, v in partial.items() if k != str(e.total)}
+        state = with_rules(state, roll_offs=left or msgspec.UNSET)
+    return state
+
+
+def _partial(state: EncounterState) -> dict[str, tuple[tuple[str, ...], ...]]:
+    held = state.rules.roll_offs
+    return {} if held is msgspec.UNSET else held
+
+
+def _on_tied_again(state: EncounterState, e: RollOffTiedAgain) -> EncounterState:
+    return with_rules(state, roll_offs={**_partial(state), str(e.total): e.ranks})
 
 
 def _rolls(n, e: TieRolledOff) -> str:
@@ -219,7 +254,7 @@ def _rolls(n, e: TieRolledOff) -> str:
 
 HANDLERS: dict[type, Handler] = {RollInitiative: roll_initiative, CallInitiativeCheck: _call, RollOff: _roll_off}
 APPLIERS: dict[type, Applier] = {InitiativeCheckCalled: _on_called, RollOffNeeded: _on_needed, TieRolledOff: _on_rolled_off,
-            SurpriseCheckReused: lambda state, e: state}
+            RollOffTiedAgain: _on_tied_again, SurpriseCheckReused: lambda state, e: state}
 NARRATION: dict[type, Narrate] = {
     InitiativeCheckCalled: lambda n, e: f"The Narrator calls for {e.check} {e.bonus:+d} as {n.name(e.combatant)}'s "
     "initiative" + (f" ({e.situation})" if e.situation else ""),
@@ -228,4 +263,6 @@ NARRATION: dict[type, Narrate] = {
     RollOffNeeded: lambda n, e: f"Tie at {e.total}: " + " / ".join(", ".join(n.name(c) for c in u) for u in e.units)
     + " - each rolls a d20, highest first",
     TieRolledOff: _rolls,
+    RollOffTiedAgain: lambda n, e: f"Roll-off at {e.total}: " + ", ".join(f"{n.name(u)} {d}" for u, d in e.rolls)
+    + " - still tied: " + " / ".join(", ".join(n.name(u) for u in g) for g in e.ranks if len(g) > 1) + ", who roll again",
 }

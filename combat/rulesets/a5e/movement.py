@@ -20,7 +20,7 @@ from typing import ClassVar
 import msgspec
 
 from combat.kernel.commands import Command, Move
-from combat.fivee.conditions import is_incapacitated, speed_of
+from combat.fivee.conditions import is_incapacitated, speed_of, can_see
 from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionEnded, Event, Moved
@@ -127,7 +127,8 @@ def _move(tx: Tx, cmd: Move) -> None:
         if foe.side == c.side:
             raise RuleError("move/ally", f"{foe.name} is an ally of {c.name}", allowed="foes whose reach is left")
         # A surprised foe cannot react yet; its opportunity attack would be refused anyway.
-        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe) and not foe.surprised:
+        # "... when a hostile creature that you can see moves out of your reach."
+        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe) and not foe.surprised and can_see(foe, c):
             provoked.append(fid)
     tx.emit(Moved(combatant=c.id, feet=cmd.feet, mode=mode, provoked=tuple(provoked)))
     if cost > cmd.feet:

@@ -18,6 +18,7 @@ from combat.kernel.decider import Tx, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import RoundStarted
 from combat.fivee.initiative import turn_order, unresolved_ties, units
+from combat.rulesets.a5e.sprint import recover_fatigue
 from combat.rulesets.a5e.surprise import end_surprise
 from combat.rulesets.a5e.world_actions import environment, owed_recharges
 
@@ -30,6 +31,7 @@ class EndWorldStep(Command, frozen=True, kw_only=True):
 
 def start_round(tx: Tx) -> None:
     tx.emit(RoundStarted(round=tx.state.round + 1))
+    recover_fatigue(tx)
     env = environment(tx.state)
     if env is not None and env.world_actions:
         tx.move_to("world_step")

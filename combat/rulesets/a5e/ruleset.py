@@ -12,7 +12,7 @@ Where the text is silent, this is what the engine does (docs/rulesets/a5e, gener
   action is an action); setting `surprised_bonus_action` allows it. Free actions are allowed.
 - A participant joining a fight already under way (a summoned shadow, reinforcements) who
   ties an initiative count acts after those already at it; ties before round 1 are rolled off.
-  If a roll-off ties again, the whole tie rolls off again.
+  If a roll-off ties again, only those still tied roll again; the others keep their places.
 - A group of identical monsters may share one initiative check, as in the shared rules.
 - The world takes one world action per round (it "gets its own turn"); setting
   `world_actions_per_round` changes that. Recharge is rolled right after use, as the text says;
@@ -29,6 +29,11 @@ Where the text is silent, this is what the engine does (docs/rulesets/a5e, gener
 - Prone uses the melee/ranged distinction for "within 5 feet". A `move` says how many of its
   feet are Difficult Terrain, each costing 1 extra foot (on top of crawling's or climbing's
   extra, movement.py); grid positions and squeezing are the Narrator's rulings.
+- Echo (cavernous) adds 1 per die to thunder damage the Narrator applies with dice notation
+  (echo.py); an attack's own thunder damage is left to the Narrator.
+- 0 HP: the text says nothing of it, so the SRD 5.2 rules apply as in srd-2024 (monster
+  death, massive damage, Death Saving Throws, stabilising, knocking out; combat/fivee/dying.py),
+  and a creature revived or freed during its own turn regains its Speed for the rest of it.
 - After a change to the past, a later event that could not have happened is a conflict (see
   consistency.py); a participant made surprised by an amended check is held to it only until
   round 1 passes its place in the order, and its first turn's end not ending the surprise is
@@ -53,13 +58,16 @@ from combat.fivee import (
     concentration,
     conditions,
     damage_rolls,
+    dying,
     gm_edits,
     hitpoints,
+    regained_movement,
     saves,
     setup,
     turn_pointer,
     turns,
 )
+from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee import initiative as shared_initiative
 from combat.kernel.commands import (
     Attack,
@@ -79,7 +87,7 @@ from combat.fivee.initiative import turn_order
 from combat.kernel.phases import PhaseTable, Step
 import combat.rulesets.a5e.actions as a5e_actions
 import combat.rulesets.a5e.attacks as a5e_attacks
-from combat.rulesets.a5e import consistency, initiative, maneuvers, movement, rounds, scene, sprint, surprise, world_actions
+from combat.rulesets.a5e import consistency, echo, initiative, maneuvers, movement, rounds, scene, sprint, surprise, world_actions
 from combat.kernel.state import EncounterState, with_rules
 from combat.rulesets.a5e.table import A5eTable
 
@@ -100,6 +108,7 @@ TURN_COMMANDS = (
     "interact_with_object",
     "free_action",
     "use_reaction",
+    "death_save",
     "end_turn",
     "roll_damage",
     "grant_action",
@@ -130,6 +139,7 @@ PHASES = PhaseTable(
         Step("add_combatant", ("setup", *UNDER_WAY)),
         Step("set_speeds", ("setup", *UNDER_WAY)),
         Step("remove_combatant", ("setup",)),
+        Step("treat_as_character", ("setup", *UNDER_WAY)),
         Step("begin_combat", ("setup",), "surprise"),
         Step("surprise_check", ("surprise",)),
         Step("mark_surprised", ("surprise",)),
@@ -157,6 +167,7 @@ DEFAULTS = {
     "surprised_bonus_action": False,
     "world_actions_per_round": 1,
     "recharge_roll_after_use": True,
+    **dying.DEFAULTS,
 }
 
 _ATTACK_USES = {"action": "act", "bonus_action": "bonus", "reaction": "react"}
@@ -216,9 +227,11 @@ HANDLERS: dict[type, Handler] = merged(
     actions.HANDLERS,
     attacks.HANDLERS,
     hitpoints.HANDLERS,
+    echo.HANDLERS,
     conditions.HANDLERS,
     concentration.HANDLERS,
     saves.HANDLERS,
+    dying.HANDLERS,
     *(m.HANDLERS for m in _OWN),
     a5e_attacks.HANDLERS,
     rounds.HANDLERS,
@@ -238,6 +251,8 @@ APPLIERS: dict[type, Applier] = merged(
     conditions.APPLIERS,
     concentration.APPLIERS,
     saves.APPLIERS,
+    dying.APPLIERS,
+    regained_movement.APPLIERS,
     *(m.APPLIERS for m in _OWN),
     gm_edits.APPLIERS,
     turn_pointer.APPLIERS,
@@ -245,7 +260,7 @@ APPLIERS: dict[type, Applier] = merged(
     damage_rolls.APPLIERS,
 )
 
-EVENTS = (
+EVENTS = dying.EVENTS + regained_movement.EVENTS + (
     scene.SceneSet,
     surprise.SurpriseCheckMade,
     surprise.SuddenActionDeclared,
@@ -254,6 +269,7 @@ EVENTS = (
     initiative.SurpriseCheckReused,
     initiative.RollOffNeeded,
     initiative.TieRolledOff,
+    initiative.RollOffTiedAgain,
     world_actions.WorldActionUsed,
     world_actions.RechargeRolled,
     world_actions.WorldEffectSuffered,
@@ -265,7 +281,7 @@ EVENTS = (
     maneuvers.FellBack,
     maneuvers.Tumbled,
 )
-COMMANDS = (
+COMMANDS = dying.COMMANDS + (
     scene.SetScene,
     surprise.SurpriseCheck,
     surprise.DeclareSuddenAction,
@@ -290,7 +306,7 @@ RULESET = with_stat_blocks(Ruleset.of(
         appliers=APPLIERS,
         checks=consistency.CHECKS,
         narration=merged(gm_edits.NARRATION, turn_pointer.NARRATION, ability_checks.NARRATION, damage_rolls.NARRATION,
-                         saves.NARRATION, *(m.NARRATION for m in _OWN)),
+                         saves.NARRATION, dying.NARRATION, regained_movement.NARRATION, *(m.NARRATION for m in _OWN)),
         guards={kind: (surprise.not_surprised(who),) for kind, who in _SURPRISE_GUARDS.items()},
     ),
     id="a5e",
@@ -301,6 +317,10 @@ RULESET = with_stat_blocks(Ruleset.of(
     phases=PHASES,
     turn_order=turn_order,
     flow=rounds.flow,
+    # The SRD glossary's conditions and damage types, and the conditions the text adds: fatigue
+    # (Sprint), encumbered, and raging ("A creature using the Rage class feature cannot ... Fall Back").
+    conditions=SRD_CONDITIONS | {"fatigue", "encumbered", "raging"},
+    damage_types=SRD_DAMAGE_TYPES,
     defaults=DEFAULTS,
     events=EVENTS,
     commands=COMMANDS,

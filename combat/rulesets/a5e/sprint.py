@@ -16,20 +16,23 @@ Constitution modifier is given with the command, else the stat block's Constitut
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 
 from combat.kernel.commands import Command, Faces
 from combat.fivee.conditions import speed_of
 from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
-from combat.kernel.events import CheckMade, ConditionApplied, ConditionSpec, Event
+from combat.kernel.events import CheckMade, ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.rulesets.a5e.table import minute_in_rounds
 from combat.kernel.state import EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able, require_turn
 
-__all__ = ["Sprint", "Sprinted", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["Sprint", "Sprinted", "recover_fatigue", "HANDLERS", "APPLIERS", "NARRATION"]
 
 FATIGUE = "fatigue"
+_SPRINT_FATIGUE = re.compile(r"^sprint, round (\d+)$")
 
 
 class Sprint(Command, frozen=True, kw_only=True):
@@ -78,7 +81,19 @@ def _sprint(tx: Tx, cmd: Sprint) -> None:
     # A failed check does not stop this sprint; the fatigue it costs comes after it, so the
     # history's check (no Sprint while fatigued) sees the sprinter as it was when it started.
     if fatigued:
-        tx.emit(ConditionApplied(target=c.id, condition=ConditionSpec(name=FATIGUE, source="sprint")))
+        tx.emit(ConditionApplied(target=c.id, condition=ConditionSpec(name=FATIGUE, source=f"sprint, round {tx.state.round}")))
+
+
+def recover_fatigue(tx: Tx) -> None:
+    """'You recover fatigue suffered from sprinting at a rate of one level per minute': as a round
+    starts, a level of sprint fatigue suffered a minute ago or more ends (one level a minute).
+    Sprint fatigue recorded before its round was (source "sprint") is left to the Narrator."""
+    minute = minute_in_rounds(tx.state)
+    for c in list(tx.state.combatants.values()):
+        gained = [int(m.group(1)) for cond in c.conditions if cond.name == FATIGUE
+                  and (m := _SPRINT_FATIGUE.match(cond.source or ""))]
+        if c.status != "dead" and gained and tx.state.round >= min(gained) + minute:
+            tx.emit(ConditionEnded(target=c.id, condition=FATIGUE, reason="recovered: one level of sprint fatigue a minute"))
 
 
 def _on_sprinted(state: EncounterState, e: Sprinted) -> EncounterState:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
+from combat.fivee.dying import DyingSlot
 from combat.fivee.monsters import MonstersSlot
 from combat.rulesets.a5e.environments import Environment
 from combat.kernel.state import EncounterState
@@ -55,6 +56,10 @@ class A5eTable(msgspec.Struct, frozen=True, kw_only=True):
     sprints: dict[str, tuple[int, ...]] = {}  # rounds each participant sprinted in
     sprint_checks: dict[str, tuple[int, ...]] = {}  # rounds of their Constitution (Athletics) checks
     speeds: dict[str, dict[str, int]] = {}  # special speeds: fly, swim, climb, burrow...
+    # A roll-off that tied again, by the tie's count: units from the highest d20, those still
+    # tied sharing a tuple (only they roll again). Unset, and so not in the JSON, while none is.
+    roll_offs: dict[str, tuple[tuple[str, ...], ...]] | msgspec.UnsetType = msgspec.UNSET
+    dying: DyingSlot = msgspec.UNSET  # the 0 HP rules (combat/fivee/dying.py)
     monsters: MonstersSlot = msgspec.UNSET  # creatures added from stat blocks (combat/fivee/monsters.py)
 
 

@@ -22,6 +22,7 @@ from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantAdded, ConditionApplied, ConditionSpec, DamageTaken, Event
 from combat.fivee.hitpoints import adjusted_damage, after_damage
+from combat.fivee.save_conditions import COVER_SAVE  # cover adds to Dexterity saving throws
 from combat.rulesets.a5e.environments import Environment, WorldAction
 from combat.rulesets.a5e.initiative import set_initiative
 from combat.fivee.saves import saving_throw
@@ -40,9 +41,6 @@ __all__ = [
     "APPLIERS",
     "NARRATION",
 ]
-
-COVER_SAVE = {"none": 0, "half": 2, "three-quarters": 5}  # cover adds to Dexterity saving throws
-
 
 class WorldTarget(msgspec.Struct, frozen=True, kw_only=True):
     """A participant a world action reaches; the save bonus defaults to its Constitution save
@@ -220,10 +218,11 @@ def _damage(tx: Tx, action: WorldAction, affected: list[WorldTarget], cmd: UseWo
             continue
         rolled = max(0, tx.roll(notation, purpose=f"{action.name} damage", roller="world", faces=faces).total)
         for t in hit:
-            amount = adjusted_damage(tx.state.combatants[t.combatant], rolled, action.damage_type)
+            before = tx.state.combatants[t.combatant]
+            amount = adjusted_damage(before, rolled, action.damage_type)
             tx.emit(DamageTaken(target=t.combatant, amount=amount, damage_type=action.damage_type, rolled=rolled,
                                 source=action.name))
-            after_damage(tx, t.combatant, amount)
+            after_damage(tx, t.combatant, amount, before=before)
 
 
 def _summon(tx: Tx, action: WorldAction, cmd: UseWorldAction) -> None:

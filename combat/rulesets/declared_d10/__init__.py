@@ -30,6 +30,8 @@ silent. Settings (settings.py; tables disagree):
 
 from __future__ import annotations
 
+from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
+from combat.rulesets.declared_d10.wounds import LASTING_WOUND
 from combat.fivee import conditions, hitpoints, saves, setup, turns
 from combat.kernel.commands import EndCombat
 from combat.kernel.decider import Ruleset, Tx, Applier, Handler, merged
@@ -147,4 +149,8 @@ RULESET = Ruleset(
     narration=merged(*(m.NARRATION for m in _MODULES)),
     state_type=D10State,
     state_key="d10",
+    # The text plays on 5e stat blocks and names their conditions ("the prone condition"); its
+    # own mark is the lasting wound. Damage types are the SRD's, or none ("") for untyped.
+    conditions=SRD_CONDITIONS | {LASTING_WOUND.name},
+    damage_types=SRD_DAMAGE_TYPES,
 )

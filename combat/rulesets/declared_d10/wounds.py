@@ -29,6 +29,7 @@ from combat.fivee import conditions, hitpoints, setup
 from combat.kernel.commands import AddCombatant, ApplyCondition, Command, Heal
 from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
+from combat.kernel.names import checked_damage_type
 from combat.kernel.events import CombatantDowned, ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.rulesets.declared_d10.state import traits_of
 from combat.kernel.state import EncounterState, with_rules
@@ -63,6 +64,7 @@ class D10Damage(Command, frozen=True, kw_only=True):
     behind_cover: tuple[str, ...] = ()  # targets under cover from the area effect's side
     ignores_dr: bool = False
     subdual: bool = False
+    custom_type: bool = False  # a damage type the ruleset does not know
 
 
 class D10DamageDealt(Event, frozen=True, kw_only=True):
@@ -172,6 +174,7 @@ def _damage(tx: Tx, cmd: D10Damage) -> None:
             "cover halves only area effects; direct attacks that hit do full damage",
             allowed="area: true, or no behind_cover",
         )
+    damage_type = checked_damage_type(tx, cmd.damage_type, custom=cmd.custom_type) if cmd.damage_type else ""
     rolled = hitpoints.amount_or_roll(tx, cmd.amount, cmd.notation, cmd.faces, purpose="damage", roller=cmd.source or "gm")
     for cid in cmd.targets:
         deal_damage(
@@ -179,7 +182,7 @@ def _damage(tx: Tx, cmd: D10Damage) -> None:
             cid,
             rolled,
             source=cmd.source,
-            damage_type=cmd.damage_type,
+            damage_type=damage_type,
             halved=cmd.area and cid in cmd.behind_cover,
             ignores_dr=cmd.ignores_dr,
             subdual=cmd.subdual,
@@ -229,6 +232,7 @@ def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
     """The lasting wound is the rule's own mark of a creature brought down to 1 HP; a GM who
     names it for a creature at any other HP would leave a conflict on every replay after a
     change to the past (the history's check asks for 1 HP)."""
+    cmd = conditions.named(tx, cmd)
     if cmd.condition.name == LASTING_WOUND.name:
         c = tx.combatant(cmd.target)
         if c.hp != 1:

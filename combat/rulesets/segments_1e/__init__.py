@@ -40,6 +40,9 @@ from __future__ import annotations
 from combat.fivee import conditions
 from combat.kernel.commands import RemoveCondition
 from combat.kernel.decider import Ruleset, Applier, Handler, merged
+from combat.fivee.conditions import INCAPACITATING
+from combat.fivee.glossary import SRD_DAMAGE_TYPES
+from combat.rulesets.segments_1e.concentration import IMPEDING
 from combat.kernel.encounter import ENCOUNTER
 from combat.kernel.events import (
     CombatantDowned,
@@ -125,4 +128,9 @@ RULESET = Ruleset(
     narration=NARRATION,
     state_type=Ledger,
     state_key="segments_1e",
+    # The conditions its rules act on: the text's delayed, held and surprised, what impedes a
+    # caster, and what incapacitates. The text names no list of damage types; the weapon and
+    # energy kinds a GM writes (as the SRD names them) and `magic` for a spell's damage.
+    conditions=IMPEDING | INCAPACITATING | {"delayed", "surprised"},
+    damage_types=SRD_DAMAGE_TYPES | {"magic"},
 )

@@ -166,6 +166,7 @@ class ResolveSpell(Command, frozen=True, kw_only=True):
     damage: str | None = None
     damage_type: str = "magic"
     damage_faces: Faces = None
+    custom_type: bool = False  # a damage type the ruleset does not know
 
 
 class ForgoSpell(Command, frozen=True, kw_only=True):

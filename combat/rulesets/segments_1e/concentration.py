@@ -20,6 +20,7 @@ from combat.fivee import conditions, saves
 from combat.kernel.commands import ApplyCondition, EndConcentration, SavingThrow, StartConcentration
 from combat.fivee.concentration import end_concentration
 from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e.events import SpellSpoiled
 from combat.rulesets.segments_1e.ledger import Casting
 
@@ -49,12 +50,16 @@ def interrupt(tx: Tx, cid: str, reason: str, segment: int | None = None) -> None
 
 
 def _saving_throw(tx: Tx, cmd: SavingThrow) -> None:
-    save = saves.saving_throw(tx, cmd.combatant, cmd.ability, cmd.dc, cmd.bonus, cmd.roll_mode, cmd.faces, cmd.reason)
+    if cmd.cover != "none":
+        raise RuleError("save/cover", "cover gives no bonus to saving throws in segments-1e", allowed="cover: none")
+    save = saves.saving_throw(tx, cmd.combatant, cmd.ability, cmd.dc, cmd.bonus, cmd.roll_mode, cmd.faces, cmd.reason,
+                              conditions=False)
     if not save.success:
         interrupt(tx, cmd.combatant, "failed a saving throw")
 
 
 def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
+    cmd = conditions.named(tx, cmd)
     conditions.apply_condition(tx, cmd)
     if cmd.condition.name in IMPEDING:
         interrupt(tx, cmd.target, f"is {cmd.condition.name}")

@@ -14,6 +14,7 @@ from combat.kernel.events import CombatantDowned, DamageTaken
 from combat.fivee.hitpoints import HANDLERS as HP_HANDLERS
 from combat.fivee.hitpoints import amount_or_roll
 from combat.kernel.errors import RuleError
+from combat.kernel.names import checked_damage_type
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.concentration import interrupt
 from combat.rulesets.segments_1e.events import SimultaneousActionKept
@@ -50,8 +51,10 @@ def _damage(tx: Tx, cmd: Damage) -> None:
     target = tx.combatant(cmd.target)
     if target.status == "dead":
         raise RuleError("target/dead", f"{target.name} is dead", allowed="a living combatant")
+    damage_type = checked_damage_type(tx, cmd.damage_type, custom=cmd.custom_type)
     amount = amount_or_roll(tx, cmd.amount, cmd.notation, cmd.faces, purpose="damage", roller=cmd.source or "gm")
-    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=cmd.damage_type, rolled=amount, source=cmd.source))
+    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=damage_type, rolled=amount, source=cmd.source,
+                        custom=cmd.custom_type))
     after_damage(tx, target.id, amount, segment=tx.state.rules.segment, by=cmd.source)
 
 

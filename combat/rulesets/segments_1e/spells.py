@@ -26,6 +26,7 @@ import msgspec
 from combat.fivee.concentration import end_concentration
 from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
+from combat.kernel.names import checked_damage_type
 from combat.kernel.events import DamageTaken
 from combat.rulesets.segments_1e.commands import BeginCasting, ForgoSpell, ResolveSpell
 from combat.rulesets.segments_1e.damage import after_damage
@@ -108,6 +109,7 @@ def _resolve(tx: Tx, cmd: ResolveSpell) -> None:
     c = tx.combatant(cmd.caster)
     if tx.state.turn != c.id:
         require_turn(tx, c.id)
+    damage_type = checked_damage_type(tx, cmd.damage_type, custom=cmd.custom_type)
     cast = _declared(tx, c.id)
     segment = cast.completes_segment or tx.state.rules.segment
     if cmd.damage_faces is not None and cmd.damage is None:
@@ -123,7 +125,7 @@ def _resolve(tx: Tx, cmd: ResolveSpell) -> None:
     if cmd.damage is not None and living:
         amount = max(0, tx.roll(cmd.damage, purpose=f"damage: {cast.spell}", roller=c.id, faces=cmd.damage_faces).total)
         for t in living:
-            tx.emit(DamageTaken(target=t, amount=amount, damage_type=cmd.damage_type, rolled=amount, source=c.id))
+            tx.emit(DamageTaken(target=t, amount=amount, damage_type=damage_type, rolled=amount, source=c.id, custom=cmd.custom_type))
             after_damage(tx, t, amount, segment=segment, by=c.id)
     end_turn(tx, c.id)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import msgspec
 
 from combat.kernel.commands import EndTurn
-from combat.fivee.conditions import expire_conditions, is_incapacitated
+from combat.fivee.conditions import expire_conditions, is_incapacitated, arm_next_turn_ends
 from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import TurnEnded
@@ -159,6 +159,7 @@ def _on_turn_started(state: EncounterState, e: SegmentTurnStarted) -> EncounterS
     ledger = state.rules
     rec = ledger.creatures[e.combatant]
     state = with_rules(state, msgspec.structs.replace(ledger, slot=e.slot))
+    state = arm_next_turn_ends(state, e.combatant)
     # The shared economy only mirrors what is left, for the table view.
     economy = Economy(movement=rec.stats.move_ft, action=not rec.major_used, bonus_action=False, reaction=False, object_interaction=False)
     state = with_combatant(state, e.combatant, economy=economy)

@@ -16,8 +16,15 @@ Where the text is silent (written down here, and on the ruleset's docs page gene
 - A tie among characters is ordered by the GM or by a player of one of the tied characters.
 - A late arrival who ties a count already ordered goes after those already ordered (who keep
   their order) until the GM or players order the tie again.
-- A character at 0 HP falls unconscious and stays so until healed; death saving throws are
-  outside the combat chapter this ruleset follows, so the GM rules on them.
+- 0 HP follows the SRD 5.2 "Dropping to 0 Hit Points" and "Knocking out a Creature" rules
+  (combat/fivee/dying.py): monster death, massive damage, Death Saving Throws owed at the
+  start of the turn (the turn waits for them), stabilising with Help. Encounters recorded
+  before the `death_saves` setting existed keep the old reading: a character stays
+  unconscious until healed and the GM rules on the rest.
+- Conditions and damage types are the SRD 5.2 glossary's (combat/fivee/glossary.py), in any
+  case (`Prone` is `prone`); another name is refused unless sent as custom, with no effect.
+- Revived or freed from a Speed 0 condition during its own turn, a creature gets its Speed
+  back for the rest of the turn (combat/fivee/regained_movement.py).
 - The fight ends by itself when every combatant of all sides but one is dead or
   unconscious; the GM can end it earlier (surrender, flight, truce) with end_combat.
 - A concentration save owed after damage must be made before the current turn ends.
@@ -39,22 +46,28 @@ from combat.fivee import (
     conditions,
     consistency,
     damage_rolls,
+    dying,
     gm_edits,
     hitpoints,
     initiative,
+    regained_movement,
     saves,
     setup,
     turn_pointer,
     turns,
 )
+from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.kernel.commands import EndTurn
-from combat.fivee.monsters import MonsterRules
+from combat.rulesets.srd2024.state import Srd2024State
 from combat.fivee.stat_blocks import with_stat_blocks
 from combat.kernel.decider import Applier, Handler, Narrate, Ruleset, Tx, merged
 from combat.fivee.initiative import turn_order, unresolved_ties, units
 from combat.kernel.phases import PhaseTable, Step
 
-__all__ = ["RULESET", "PHASES", "TURN_COMMANDS", "RULING_COMMANDS", "ANYTIME_COMMANDS", "GM_MOVES_NARRATION", "flow"]
+__all__ = [
+    "RULESET", "PHASES", "TURN_COMMANDS", "RULING_COMMANDS", "ANYTIME_COMMANDS", "GM_MOVES_NARRATION",
+    "DEFAULTS", "EVENTS", "COMMANDS", "NARRATION", "flow",
+]
 
 TURN_COMMANDS = (
     "move",
@@ -64,6 +77,7 @@ TURN_COMMANDS = (
     "bonus_action",
     "interact_with_object",
     "use_reaction",
+    "death_save",
     "end_turn",
     "roll_damage",
     "grant_action",
@@ -91,6 +105,7 @@ PHASES = PhaseTable(
     [
         Step("add_combatant", ("setup", "surprise", "initiative", "turns")),
         Step("remove_combatant", ("setup",)),
+        Step("treat_as_character", ("setup", "surprise", "initiative", "turns")),
         Step("begin_combat", ("setup",), "surprise"),
         Step("mark_surprised", ("surprise",)),
         Step("roll_initiative", ("setup",)),
@@ -134,6 +149,7 @@ HANDLERS: dict[type, Handler] = merged(
     turn_pointer.handlers(turn_order),
     ability_checks.handlers(),
     damage_rolls.HANDLERS,
+    dying.HANDLERS,
 )
 APPLIERS: dict[type, Applier] = merged(
     setup.APPLIERS,
@@ -145,6 +161,8 @@ APPLIERS: dict[type, Applier] = merged(
     conditions.APPLIERS,
     concentration.APPLIERS,
     saves.APPLIERS,
+    dying.APPLIERS,
+    regained_movement.APPLIERS,
     gm_edits.APPLIERS,
     turn_pointer.APPLIERS,
     ability_checks.APPLIERS,
@@ -154,6 +172,10 @@ APPLIERS: dict[type, Applier] = merged(
 GM_MOVES_NARRATION: dict[type, Narrate] = merged(
     gm_edits.NARRATION, turn_pointer.NARRATION, ability_checks.NARRATION, damage_rolls.NARRATION, saves.NARRATION
 )
+EVENTS = dying.EVENTS + regained_movement.EVENTS
+COMMANDS = dying.COMMANDS
+NARRATION = {**dying.NARRATION, **regained_movement.NARRATION}
+DEFAULTS = dict(dying.DEFAULTS)
 
 RULESET = with_stat_blocks(Ruleset(
     id="srd-2024",
@@ -165,8 +187,13 @@ RULESET = with_stat_blocks(Ruleset(
     appliers=APPLIERS,
     turn_order=turn_order,
     flow=flow,
-    checks={**consistency.CHECKS, **consistency.turn_checks(turn_order)},
-    narration=GM_MOVES_NARRATION,
-    state_type=MonsterRules,
+    conditions=SRD_CONDITIONS,
+    damage_types=SRD_DAMAGE_TYPES,
+    defaults=DEFAULTS,
+    events=EVENTS,
+    commands=COMMANDS,
+    narration={**GM_MOVES_NARRATION, **NARRATION},
+    checks={**consistency.CHECKS, **consistency.turn_checks(turn_order), **dying.CHECKS},
+    state_type=Srd2024State,
     state_key="srd_2024",
 ))

@@ -56,7 +56,7 @@ from .bookkeeping import is_controlled_mount
 
 __all__ = ["RULESET", "PHASES", "DEFAULTS", "flow"]
 
-DEFAULTS = {"group_initiative": False, "initiative_reorder": True}
+DEFAULTS = {"group_initiative": False, "initiative_reorder": True, **srd2024.DEFAULTS}
 
 ALL = ("setup", "surprise", "initiative", "reorder", "turns", "ended")
 BEFORE_ROUNDS = ("setup", "surprise", "initiative", "reorder")
@@ -82,6 +82,7 @@ PHASES = PhaseTable(
         Step("add_combatant", BEFORE_ROUNDS + ("turns",)),
         Step("note_traits", BEFORE_ROUNDS + ("turns",)),
         Step("remove_combatant", ("setup",)),
+        Step("treat_as_character", BEFORE_ROUNDS + ("turns",)),
         Step("mount", ("setup", "turns")),
         Step("begin_combat", ("setup",), "surprise"),
         Step("mark_surprised", ("surprise",)),
@@ -213,8 +214,8 @@ AFTER: Mapping[type, tuple[Applier, ...]] = assemble(
 ).after
 
 _MODULES = (traits, initiative, reorder, communication, cover, unarmed, movement, jumping, mounts)
-EVENTS = tuple(t for m in _MODULES for t in getattr(m, "APPLIERS", {}))
-COMMANDS = (
+EVENTS = srd2024.EVENTS + tuple(t for m in _MODULES for t in getattr(m, "APPLIERS", {}))
+COMMANDS = srd2024.COMMANDS + (
     traits.NoteTraits,
     initiative.RerollTie,
     reorder.ProposeSwap,
@@ -235,7 +236,7 @@ COMMANDS = (
     mounts.Dismount,
     mounts.SaveToStayMounted,
 )
-NARRATION: dict[type, Narrate] = {k: v for m in _MODULES for k, v in getattr(m, "NARRATION", {}).items()}
+NARRATION: dict[type, Narrate] = {**srd2024.NARRATION, **{k: v for m in _MODULES for k, v in getattr(m, "NARRATION", {}).items()}}
 
 RULESET = with_stat_blocks(Ruleset.of(
     Rules(handlers=HANDLERS, appliers=APPLIERS, checks=consistency.CHECKS, narration={**srd2024.GM_MOVES_NARRATION, **NARRATION},
@@ -248,6 +249,8 @@ RULESET = with_stat_blocks(Ruleset.of(
     phases=PHASES,
     turn_order=turn_order,
     flow=flow,
+    conditions=srd2024.RULESET.conditions,
+    damage_types=srd2024.RULESET.damage_types,
     defaults=DEFAULTS,
     events=EVENTS,
     commands=COMMANDS,

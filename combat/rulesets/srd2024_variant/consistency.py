@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from combat.fivee import consistency as shared
+from combat.fivee import dying
 from combat.fivee.consistency import Check, first_of
 from combat.kernel import events as ev
 from combat.fivee.conditions import is_incapacitated
@@ -442,6 +443,7 @@ _ACTION_OPTIONS = frozenset(mounts.CONTROLLED_MOUNT_ACTIONS)
 CHECKS: dict[type, Check] = {
     **shared.CHECKS,
     **shared.turn_checks(mounts.acting_order),
+    **dying.CHECKS,
     ev.AttackMade: first_of(
         shared.CHECKS[ev.AttackMade],
         _acts_on_turn("attacker"),

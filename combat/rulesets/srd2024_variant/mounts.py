@@ -33,8 +33,8 @@ import msgspec
 
 from combat.fivee import initiative as shared_initiative
 from combat.fivee.actions import spend_check
-from combat.kernel.commands import Command, EndTurn, Faces, RollInitiative, TakeAction
-from combat.fivee.conditions import is_incapacitated, speed_of
+from combat.kernel.commands import Command, EndTurn, Faces, RollInitiative, TakeAction, ApplyCondition
+from combat.fivee.conditions import is_incapacitated, speed_of, can_see
 from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ActionTaken, ConditionApplied, ConditionEnded, ConditionSpec, Event, InitiativeSet, TurnStarted
@@ -190,6 +190,7 @@ def carry(tx: Tx, mount: Combatant, feet: int, leaves_reach_of: tuple[str, ...])
         and tx.state.combatants[fid].side != rider.side
         and tx.state.combatants[fid].economy.reaction
         and not is_incapacitated(tx.state.combatants[fid])
+        and can_see(tx.state.combatants[fid], rider)
     )
     tx.emit(Carried(rider=rider.id, mount=mount.id, feet=feet, provoked=provoked))
 

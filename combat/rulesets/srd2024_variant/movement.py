@@ -27,7 +27,7 @@ from typing import Any, Literal
 import msgspec
 
 from combat.kernel.commands import Command, Move
-from combat.fivee.conditions import is_incapacitated, speed_of
+from combat.fivee.conditions import is_incapacitated, speed_of, can_see
 from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event, Moved
@@ -114,7 +114,7 @@ def _traverse(tx: Tx, cmd: Traverse) -> None:
         foe = tx.combatant(fid)
         if foe.side == c.side:
             raise RuleError("move/ally", f"{foe.name} is an ally of {c.name}", allowed="foes whose reach is left")
-        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe):
+        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe) and can_see(foe, c):
             provoked.append(fid)
     tx.emit(Moved(combatant=c.id, feet=cmd.feet, mode=cmd.mode, provoked=tuple(provoked)))
     if extra:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from combat.fivee.dying import DyingSlot
 from combat.fivee.monsters import MonstersSlot
 
 __all__ = ["VariantTraits", "VariantGrapple", "VariantMount", "VariantTalk", "SrdVariantState"]
@@ -49,4 +50,5 @@ class SrdVariantState(msgspec.Struct, frozen=True, kw_only=True):
     mounts: tuple[VariantMount, ...] = ()
     falls_pending: tuple[str, ...] = ()  # riders who owe a DC 10 Dexterity save to stay mounted
     run_up: tuple[str, int] | None = None  # (who, feet just moved) for a running jump
+    dying: DyingSlot = msgspec.UNSET  # the 0 HP rules (combat/fivee/dying.py)
     monsters: MonstersSlot = msgspec.UNSET  # creatures added from stat blocks (combat/fivee/monsters.py)

@@ -33,6 +33,7 @@ from combat.kernel.commands import Attack, Command, Cover, Faces
 from combat.fivee.conditions import is_incapacitated
 from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
+from combat.fivee.regained_movement import restore_movement
 from combat.kernel.events import AttackProfile, ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.fivee.saves import saving_throw
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
@@ -251,6 +252,7 @@ def _end_grapple(tx: Tx, grappler: str, target: str, reason: str) -> None:
     held = tx.state.combatants.get(target)
     if held is not None and any(c.name == GRAPPLED and c.source == grappler for c in held.conditions):
         tx.emit(ConditionEnded(target=target, condition=GRAPPLED, reason=reason))
+        restore_movement(tx, target, reason=f"no longer grappled ({reason})")
 
 
 def _escape(tx: Tx, cmd: EscapeGrapple) -> None:

@@ -1,0 +1,64 @@
+"""The names a ruleset declares, its conditions and damage types, checked as commands arrive.
+
+Names are matched case-insensitively with runs of spaces folded (`Prone` is `prone`); a name
+the ruleset does not know is refused with the list, unless the command says it is custom,
+which records it as given and gives it no mechanical effect. Events keep the names they were
+recorded with, so an old log that holds an odd spelling replays exactly as it did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from combat.kernel.errors import RuleError
+
+__all__ = ["normalised", "checked_name", "find_named", "checked_condition", "checked_damage_type"]
+
+
+def normalised(name: str) -> str:
+    return " ".join(name.split()).lower()
+
+
+def checked_name(name: str, known: frozenset[str], *, kind: str, ruleset: str, custom: bool) -> str:
+    """The name to record: the ruleset's own spelling, or a custom name as given (trimmed)."""
+    plain = normalised(name)
+    code = kind.replace(" ", "-")
+    if not plain:
+        raise RuleError(f"{code}/empty", f"a {kind} needs a name", allowed=", ".join(sorted(known)))
+    if custom:
+        if plain in known:
+            raise RuleError(
+                f"{code}/not-custom",
+                f"'{name}' is a {ruleset} {kind} with its rules; send it without custom",
+                allowed=f"{plain}, or a name that is not one of: " + ", ".join(sorted(known)),
+            )
+        return " ".join(name.split())
+    if plain not in known:
+        raise RuleError(
+            f"{code}/unknown",
+            f"'{name}' is not a {ruleset} {kind}",
+            allowed=", ".join(sorted(known)) + f"; or send it with custom: true (a custom {kind} has no mechanical effect)",
+        )
+    return plain
+
+
+def find_named(name: str, present: Iterable[str]) -> str | None:
+    """The recorded name among `present` that `name` means, spelling aside."""
+    plain = normalised(name)
+    return next((p for p in present if normalised(p) == plain), None)
+
+
+def checked_condition(tx, name: str, *, custom: bool = False) -> str:
+    """`name` as the encounter's ruleset spells it (anything goes if it declares no conditions)."""
+    known = tx.ruleset.conditions
+    if not known:
+        return name
+    return checked_name(name, known, kind="condition", ruleset=tx.ruleset.id, custom=custom)
+
+
+def checked_damage_type(tx, name: str, *, custom: bool = False) -> str:
+    """`name` as the encounter's ruleset spells it (anything goes if it declares no damage types)."""
+    known = tx.ruleset.damage_types
+    if not known:
+        return name
+    return checked_name(name, known, kind="damage type", ruleset=tx.ruleset.id, custom=custom)
