@@ -12,7 +12,7 @@ from __future__ import annotations
 import msgspec
 
 from combat.fivee.conditions import speed_of
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Applier, Narrate, Tx
 from combat.kernel.events import Event
 from combat.kernel.state import EncounterState, with_combatant
 
@@ -42,6 +42,6 @@ def _on_restored(state: EncounterState, e: MovementRestored) -> EncounterState:
     return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, movement=c.economy.movement + e.feet))
 
 
-APPLIERS = {MovementRestored: _on_restored}
+APPLIERS: dict[type, Applier] = {MovementRestored: _on_restored}
 EVENTS = (MovementRestored,)
-NARRATION = {MovementRestored: lambda n, e: f"{n.name(e.combatant)} can move again: {e.feet} ft this turn"}
+NARRATION: dict[type, Narrate] = {MovementRestored: lambda n, e: f"{n.name(e.combatant)} can move again: {e.feet} ft this turn"}

@@ -14,7 +14,7 @@ import msgspec
 
 from combat.fivee import hitpoints as shared
 from combat.kernel.commands import Damage
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Handler, Tx
 from combat.kernel.names import normalised
 from combat.kernel.state import EncounterState
 
@@ -39,4 +39,4 @@ def _damage(tx: Tx, cmd: Damage) -> None:
     shared.HANDLERS[Damage](tx, cmd)
 
 
-HANDLERS = {Damage: _damage}
+HANDLERS: dict[type, Handler] = {Damage: _damage}

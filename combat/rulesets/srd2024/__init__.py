@@ -174,7 +174,7 @@ GM_MOVES_NARRATION: dict[type, Narrate] = merged(
 )
 EVENTS = dying.EVENTS + regained_movement.EVENTS
 COMMANDS = dying.COMMANDS
-NARRATION = {**dying.NARRATION, **regained_movement.NARRATION}
+NARRATION: dict[type, Narrate] = {**dying.NARRATION, **regained_movement.NARRATION}
 DEFAULTS = dict(dying.DEFAULTS)
 
 RULESET = with_stat_blocks(Ruleset(
