@@ -7,6 +7,7 @@ without them the service rolls from the encounter's seed.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import ClassVar, Literal
 
@@ -37,9 +38,24 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     gm_only: ClassVar[bool] = False
 
+    # Fields only the GM may set (see docs/trust.md): numbers and reasons that could favour
+    # the side that sends them (DCs, bonuses, multipliers, Advantage reasons), which come
+    # from the stat block, the conditions or a ruling, and dice that another creature rolls.
+    # A player's command that sets one is refused (`command/gm-field`); left out, the rules
+    # use the state's value or none.
+    gm_fields: ClassVar[tuple[str, ...]] = ()
+
     @classmethod
     def trigger(cls) -> str:
         return trigger_of(cls)
+
+    def gm_fields_given(self) -> tuple[str, ...]:
+        """The GM-only fields this command sets: away from their default, or required."""
+        defaults = _defaults(type(self))
+        return tuple(
+            name for name in type(self).gm_fields
+            if name not in defaults or getattr(self, name) != defaults[name]
+        )
 
     def actors(self) -> frozenset[str]:
         """The combatants this command acts as (empty: nobody's, so the GM's)."""
@@ -51,6 +67,19 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
             elif isinstance(value, tuple):
                 named.update(v for v in value if isinstance(v, str))
         return frozenset(named)
+
+
+@functools.cache
+def _defaults(cls: type[Command]) -> dict[str, object]:
+    return {
+        f.name: f.default
+        for f in msgspec.structs.fields(cls)
+        if f.default is not msgspec.NODEFAULT
+    } | {
+        f.name: f.default_factory()
+        for f in msgspec.structs.fields(cls)
+        if f.default_factory is not msgspec.NODEFAULT
+    }
 
 
 # -- set-up, surprise, initiative ----------------------------------------------------------
@@ -105,6 +134,8 @@ class Move(Command, frozen=True, kw_only=True):
 
 
 class Attack(Command, frozen=True, kw_only=True):
+    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage", "roll_bonus")
+
     attacker: str
     target: str
     attack: str | None = None
@@ -119,6 +150,8 @@ class Attack(Command, frozen=True, kw_only=True):
 
 
 class OpportunityAttack(Command, frozen=True, kw_only=True):
+    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage")
+
     attacker: str
     target: str
     attack: str | None = None
@@ -130,6 +163,8 @@ class OpportunityAttack(Command, frozen=True, kw_only=True):
 
 class TakeAction(Command, frozen=True, kw_only=True):
     """Dash, Disengage, Dodge, Help, Hide, Influence, Magic, Ready, Search, Study, Utilize."""
+
+    gm_fields: ClassVar[tuple[str, ...]] = ("bonus", "dc")
 
     combatant: str
     action: str
@@ -214,6 +249,8 @@ class ConcentrationSave(Command, frozen=True, kw_only=True):
 
 
 class SavingThrow(Command, frozen=True, kw_only=True):
+    gm_fields: ClassVar[tuple[str, ...]] = ("dc", "bonus", "roll_mode")
+
     combatant: str
     ability: str
     dc: int

@@ -22,7 +22,10 @@ from combat.kernel.events import DiceRolled, Event, PhaseChanged
 from combat.kernel.phases import PhaseTable
 from combat.kernel.state import Combatant, EncounterState
 
-__all__ = ["Ruleset", "Tx", "decide", "evolve", "fold"]
+__all__ = ["GM", "Ruleset", "Tx", "decide", "evolve", "fold"]
+
+# The actor name of the GM (a player's name can never be it: see the service's token names).
+GM = "gm"
 
 Handler = Callable[["Tx", Any], None]
 Applier = Callable[[EncounterState, Any], EncounterState]
@@ -89,7 +92,7 @@ def _check_setting_type(name: str, value: Any, default: Any) -> None:
 class Tx:
     """A command being decided: events emitted so far and the state they lead to."""
 
-    def __init__(self, ruleset: Ruleset, state: EncounterState, actor: str = "gm"):
+    def __init__(self, ruleset: Ruleset, state: EncounterState, actor: str = GM):
         self.ruleset = ruleset
         self.state = state
         self.actor = actor
@@ -135,7 +138,7 @@ class Tx:
             self.emit(PhaseChanged(previous=previous, phase=target))
 
 
-def decide(ruleset: Ruleset, state: EncounterState, command: Command, actor: str = "gm") -> list[Event]:
+def decide(ruleset: Ruleset, state: EncounterState, command: Command, actor: str = GM) -> list[Event]:
     trigger = trigger_of(type(command))
     ruleset.phases.require(state.phase, trigger)
     handler = ruleset.handlers.get(type(command))
@@ -145,11 +148,26 @@ def decide(ruleset: Ruleset, state: EncounterState, command: Command, actor: str
             f"{ruleset.id} has no rule for '{trigger}'",
             allowed=", ".join(ruleset.phases.commands(state.phase)),
         )
+    if actor != GM:
+        _refuse_gm_fields(command, trigger, actor)
     tx = Tx(ruleset, state, actor)
     tx.move_to(trigger)  # a command that moves the fight on (begin_combat, end_combat...)
     handler(tx, command)
     ruleset.flow(tx)
     return tx.events
+
+
+def _refuse_gm_fields(command: Command, trigger: str, actor: str) -> None:
+    """Finding: a player set the DC and bonus of their own save, or entered the dice of the
+    creature they grappled. Those numbers are the GM's or the state's (see docs/trust.md)."""
+    given = command.gm_fields_given()
+    if given:
+        raise RuleError(
+            "command/gm-field",
+            f"{actor} may not set {', '.join(given)} in '{trigger}': DCs, bonuses and reasons come "
+            "from the stat block, the conditions or the GM, and another creature's dice from its own roller",
+            allowed=f"the command without {', '.join(given)}; the GM may send it with them",
+        )
 
 
 def evolve(ruleset: Ruleset, state: EncounterState, event: Event) -> EncounterState:

@@ -15,7 +15,7 @@ command's handler so that moving, acting or reacting before then is rejected wit
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import ClassVar, Any
 
 from combat.kernel.commands import Command, EndTurn, Faces, MarkSurprised
 from combat.kernel.decider import Tx
@@ -46,6 +46,8 @@ class SurpriseCheck(Command, frozen=True, kw_only=True):
     """An ability check the Narrator calls for in the surprise step. With a `dc` (say the
     sneaking side's Stealth) it decides awareness: below it, the participant is surprised.
     Without one it is the sneaking side's own check. Either way it is kept for initiative."""
+
+    gm_fields: ClassVar[tuple[str, ...]] = ("bonus", "dc")
 
     combatant: str
     check: str = "wisdom (perception)"
