@@ -16,11 +16,11 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
-from combat.app import history
+from combat.app import chain, history
 from combat.app.application import Encounters, Outcome
 from combat.app.catalog import decode_command
 from combat.kernel.errors import RuleError
-from combat.app.interchange import event_schema, read_jsonl, to_jsonl
+from combat.app.interchange import event_schema, from_line, read_jsonl, to_jsonl
 from combat.rulesets import RULESETS, get_ruleset
 from combat.kernel.state import EncounterState
 from combat.app.store import DB_ENV, DEFAULT_DB, Recorded
@@ -200,13 +200,63 @@ def log(encounter: str, db: str) -> None:
 @db_option
 @_one_line_errors
 def export(encounter: str, db: str) -> None:
-    """Write an encounter's log as JSON Lines to stdout."""
+    """Write an encounter's log as JSON Lines to stdout; its head hash goes to stderr, for
+    the GM to publish so a recipient can check the copy with `combat verify FILE --head`."""
     encounters = Encounters(db)
+    head, last = chain.GENESIS, 0
     try:
-        for line in to_jsonl(encounters.records(_encounter_id(encounter))):
-            sys.stdout.buffer.write(line)
+        for rec in encounters.records(_encounter_id(encounter)):
+            head, last = chain.link(head, rec), rec.seq
+            sys.stdout.buffer.writelines(to_jsonl([rec]))
     finally:
         encounters.close()
+    err.print(f"head {head} (seq {last})", markup=False)
+
+
+@cli.command()
+@click.argument("source", metavar="FILE|ENCOUNTER")
+@click.option("--head", default=None, help="The head hash the GM published (from export): a log cut short, "
+                                           "extended or re-hashed after an edit then fails too.")
+@db_option
+@_one_line_errors
+def verify(source: str, head: str | None, db: str) -> None:
+    """Check a JSONL log (or a stored encounter) for tampering: every event's hash against
+    its content and the event before it, seqs 1, 2, 3... with none repeated or missing, and
+    every roll's dice against its notation and total. Prints the first seq that breaks and
+    exits 1; prints the head hash and exits 0 when all holds.
+
+    It proves the log is the one whose head hash you hold, unchanged, in order and complete,
+    and that every roll adds up. It does not prove the dice were rolled fairly, that entered
+    faces are what lay on the table, or that the rulings were right; without --head, someone
+    who rewrote the whole chain after an edit goes unnoticed. Events written before hashes
+    existed are reported as unchained. See docs/trust.md.
+    """
+    path = Path(source)
+    if path.exists():
+        report = chain.verify(_lenient_lines(path), head=head)
+        where = path.name
+    else:
+        encounters = Encounters(db)
+        try:
+            report = encounters.verify(_encounter_id(source), head=head)
+        finally:
+            encounters.close()
+        where = f"encounter {source}"
+    if report.broken is not None:
+        err.print(f"broken: {where} at seq {report.broken.seq}: {report.broken.problem}", markup=False)
+        sys.exit(1)
+    chained = ("no event carries a hash (written before hashes): only the seqs and dice were checked"
+               if report.unchained == report.events
+               else f"chained from seq {report.unchained + 1}" + (f" (seq 1-{report.unchained} written before hashes)"
+                                                                   if report.unchained else ""))
+    out.print(f"ok: {where}: {report.events} events, {chained}; every roll adds up; head {report.head}", markup=False)
+
+
+def _lenient_lines(path: Path) -> Iterable[Recorded]:
+    """Each line as written, seqs unchecked (verify reports them), blank lines skipped."""
+    for lineno, line in enumerate(path.read_bytes().splitlines(), start=1):
+        if line.strip():
+            yield from_line(line, lineno=lineno)
 
 
 @cli.command()
@@ -217,9 +267,13 @@ def export(encounter: str, db: str) -> None:
 @click.option("--verify", is_flag=True, help="Compare with the expected state stored beside the log (FILE.expected.json).")
 @_one_line_errors
 def replay(file: str, at: int | None, as_json: bool, step: bool, verify: bool) -> None:
-    """Rebuild the state from a JSONL log, at its end or at any seq. Never rolls dice."""
+    """Rebuild the state from a JSONL log, at its end or at any seq. Never rolls dice.
+    Refuses a log whose hash chain or dice arithmetic breaks (see `combat verify`)."""
     path = Path(file)
     records = _read_log(path, at)
+    broken = chain.verify(records).broken
+    if broken is not None:
+        raise chain.TamperedLog(broken, where=path.name)
     if step:
         for s in steps(records):
             out.print(f"{s.seq:>5}  {s.state_hash[:12]}  {s.line}", markup=False)

@@ -1,7 +1,7 @@
 """The append-only log on disk: eventsourcing with a msgspec mapper.
 
-Each stored record is a `Recorded` envelope (encounter id, seq, time, actor, command id)
-around one domain event. The default store is SQLite in a file; eventsourcing's
+Each stored record is a `Recorded` envelope (encounter id, seq, time, actor, command id,
+and a hash chained to the previous event's) around one domain event. The default store is SQLite in a file; eventsourcing's
 PERSISTENCE_MODULE / POSTGRES_* settings select PostgreSQL instead.
 """
 
@@ -39,6 +39,8 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
     actor: str
     command_id: str
     event: AnyEvent  # type: ignore[valid-type]
+    # Chained to the previous event's (combat.app.chain); "" in logs written before hashes.
+    hash: str = ""
 
     @property
     def seq(self) -> int:
