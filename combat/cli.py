@@ -29,6 +29,7 @@ from projections.narrative import Narrator, narrate
 from projections.audit import audit
 from projections.state import render_state_json
 from projections.steps import differences, flatten, state_hash, steps
+from projections.visible import visible
 
 __all__ = ["main", "cli"]
 
@@ -48,10 +49,10 @@ def _one_line_errors(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except RuleError as exc:
-            err.print(f"error: {exc}", markup=False)
+            err.print(visible(f"error: {exc}"), markup=False)
             sys.exit(2)
         except (OSError, ValueError) as exc:
-            err.print(f"error: {exc}", markup=False)
+            err.print(visible(f"error: {exc}"), markup=False)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
@@ -362,7 +363,7 @@ def _history_command(fn: Callable[..., Outcome], *args: Any, db: str, **kwargs: 
         for rec in outcome.records:
             out.print(f"{rec.seq:>5}  {narrator.line(rec)}", markup=False)
         for conflict in outcome.state.conflicts:
-            out.print(f"conflict at seq {conflict.seq} ({conflict.type}): {conflict.problem}", markup=False)
+            out.print(visible(f"conflict at seq {conflict.seq} ({conflict.type}): {conflict.problem}"), markup=False)
     finally:
         encounters.close()
 
@@ -447,14 +448,14 @@ def audit_command(encounter: str, as_json: bool, db: str) -> None:
         return
     for entry in report.entries:
         mark = "" if entry.counts else f"  [retracted by {entry.retracted_by}]"
-        out.print(f"{entry.seq:>5}  {entry.at}  {entry.actor:<8} {entry.line}{mark}", markup=False)
+        out.print(f"{entry.seq:>5}  {entry.at}  {visible(entry.actor):<8} {entry.line}{mark}", markup=False)
     for change in report.changes:
-        out.print(f"{change.kind} at seq {change.seq} by {change.actor}: {change.reason} (touched {_seq_list(change.touched)})", markup=False)
+        out.print(visible(f"{change.kind} at seq {change.seq} by {change.actor}: {change.reason} (touched {_seq_list(change.touched)})"), markup=False)
     for conflict in report.conflicts:
-        out.print(f"conflict at seq {conflict['seq']}: {conflict['problem']}", markup=False)
+        out.print(visible(f"conflict at seq {conflict['seq']}: {conflict['problem']}"), markup=False)
     dice = Table("roller", "d20s", "entered", *(str(f) for f in range(1, 21)), "p (fair die)")
     for d in report.dice:
-        dice.add_row(d.roller, str(d.d20s), str(d.entered), *(str(c) for c in d.faces), f"{d.p_value:.3f}" if d.p_value is not None else "")
+        dice.add_row(visible(d.roller), str(d.d20s), str(d.entered), *(str(c) for c in d.faces), f"{d.p_value:.3f}" if d.p_value is not None else "")
     out.print(dice)
 
 
@@ -511,7 +512,7 @@ def _print_state(state: EncounterState, as_json: bool) -> None:
         out.print(render_state_json(state), markup=False)
         return
     out.print(
-        f"{state.name} [{state.ruleset}] - phase {state.phase}, round {state.round}, seq {state.version}",
+        visible(f"{state.name} [{state.ruleset}] - phase {state.phase}, round {state.round}, seq {state.version}"),
         markup=False,
     )
     _print_table(state)
@@ -534,17 +535,17 @@ def _print_table(state: EncounterState) -> None:
         table.add_row(
             ">" if entry.current else "",
             "" if entry.initiative is None else str(entry.initiative) + ("*" if entry.tied else ""),
-            c.name,
-            c.side,
+            visible(c.name),
+            visible(c.side),
             hp,
             str(c.ac),
             c.status,
-            conditions,
+            visible(conditions),
             left,
         )
     out.print(table)
     if state.phase == "ended":
-        out.print(f"Ended: {state.ended_reason}" + (f" - {state.winner} win" if state.winner else ""), markup=False)
+        out.print(visible(f"Ended: {state.ended_reason}" + (f" - {state.winner} win" if state.winner else "")), markup=False)
 
 
 def main() -> None:

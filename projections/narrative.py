@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from combat.kernel import events as ev
 from combat.rulesets import RULESETS
 from combat.app.store import Recorded
+from projections.visible import visible
 
 __all__ = ["Narrator", "narrate"]
 
@@ -40,7 +41,8 @@ class Narrator:
         elif self.amending and self.amending[0] == rec.command_id:
             # A corrected event takes effect where the replaced ones stood, not in this round.
             text += f" [in place of {_seqs(self.amending[1])}]"
-        return f"Round {self.round} - {text}" if self.round else text
+        # Free text (descriptions, reasons, names) is shown, never obeyed: no line breaks or escapes.
+        return visible(f"Round {self.round} - {text}" if self.round else text)
 
 
 def narrate(records: Iterable[Recorded]) -> Iterator[str]:
