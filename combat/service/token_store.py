@@ -89,6 +89,14 @@ class TokenStore:
                 ),
             )
 
+    def names(self, encounter_id: UUID) -> list[str]:
+        """The names already issued in an encounter (for telling look-alikes apart)."""
+        with self._datastore.transaction(commit=False) as cursor:
+            cursor.execute(self._sql(f"SELECT DISTINCT name FROM {{table}} WHERE encounter_id = {self._param}"),
+                           (str(encounter_id),))
+            rows = cursor.fetchall()
+        return [row["name"] if isinstance(row, dict) else row[0] for row in rows]
+
     def remembered(self, token_hash: str) -> Grant | None:
         """The grant if it was found before (no I/O, so it can be asked on the event loop)."""
         return self._cache.get(token_hash)
