@@ -33,6 +33,10 @@ def state_view(state: EncounterState) -> dict[str, Any]:
         for key, value in msgspec.to_builtins(state).items()
         if key in _SHARED or value != _DEFAULTS.get(key)
     }
+    for c in view.get("combatants", {}).values():
+        # A condition shows `hidden` only when it is: the projection reads as it did before
+        # conditions could be hidden (projections/redaction.py).
+        c["conditions"] = [{k: v for k, v in x.items() if k != "hidden" or v} for x in c.get("conditions", ())]
     view["initiative_order"] = [msgspec.to_builtins(entry) for entry in initiative_order(state)]
     view["unresolved_ties"] = [msgspec.to_builtins(t) for t in unresolved_ties(state)]
     view["commands"] = get_ruleset(state.ruleset).phases.commands(state.phase)

@@ -2,8 +2,8 @@
 
 `hash(n) = sha256(hash(n-1) + "\\n" + canonical bytes of event n)`, with `hash(0) = ""`.
 The canonical bytes are the event's JSONL line without its `hash`, keys sorted, and the
-event's fields that hold their default left out (so a field added later with a default
-does not change the bytes of events written before it). Logs written before hashes existed
+fields that hold their default left out, in the event and in the structs inside it (so a
+field added later with a default does not change the bytes of events written before it). Logs written before hashes existed
 still load: their events carry no hash, yet the chain runs through them, so the first hashed
 event vouches for everything before it.
 
@@ -15,7 +15,6 @@ See docs/trust.md for what this proves and what it does not.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ import msgspec
 
 from combat.app.store import Recorded
 from combat.kernel import dice
+from combat.kernel.defaults import defaults_of
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DiceRolled, EncounterCreated
 
@@ -34,26 +34,26 @@ GENESIS = ""
 _encoder = msgspec.json.Encoder(order="sorted")
 
 
-@functools.cache
-def _defaults(cls: type) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for f in msgspec.structs.fields(cls):
-        if f.default is not msgspec.NODEFAULT:
-            found[f.name] = f.default
-        elif f.default_factory is not msgspec.NODEFAULT:
-            found[f.name] = f.default_factory()
-    return found
+def _plain(value: Any) -> Any:
+    """A Struct as a dict of the fields that differ from their defaults, all the way down."""
+    if isinstance(value, msgspec.Struct):
+        defaults = defaults_of(type(value))
+        return {
+            name: _plain(getattr(value, name))
+            for name in value.__struct_fields__
+            if name not in defaults or getattr(value, name) != defaults[name]
+        }
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def canonical(rec: Recorded) -> bytes:
     """The bytes a record's hash covers: its JSONL line, without `hash`, keys sorted."""
     event = rec.event
-    defaults = _defaults(type(event))
-    payload = {
-        name: getattr(event, name)
-        for name in event.__struct_fields__
-        if name not in defaults or getattr(event, name) != defaults[name]
-    }
+    payload = _plain(event)
     line = {
         "seq": rec.seq,
         "type": type(event).__struct_config__.tag,

@@ -7,12 +7,12 @@ without them the service rolls from the encounter's seed.
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import ClassVar, Literal
 
 import msgspec
 
+from combat.kernel.defaults import defaults_of
 from combat.kernel.events import CombatantSpec, ConditionSpec
 
 __all__ = ["Command", "COMMAND_TYPES", "trigger_of"]
@@ -38,6 +38,10 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     gm_only: ClassVar[bool] = False
 
+    # Sent in any phase, outside the ruleset's phase table (what the players are shown is no
+    # rule of the game).
+    any_phase: ClassVar[bool] = False
+
     # Fields only the GM may set (see docs/trust.md): numbers and reasons that could favour
     # the side that sends them (DCs, bonuses, multipliers, Advantage reasons), which come
     # from the stat block, the conditions or a ruling, and dice that another creature rolls.
@@ -51,7 +55,7 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     def gm_fields_given(self) -> tuple[str, ...]:
         """The GM-only fields this command sets: away from their default, or required."""
-        defaults = _defaults(type(self))
+        defaults = defaults_of(type(self))
         return tuple(
             name for name in type(self).gm_fields
             if name not in defaults or getattr(self, name) != defaults[name]
@@ -67,19 +71,6 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
             elif isinstance(value, tuple):
                 named.update(v for v in value if isinstance(v, str))
         return frozenset(named)
-
-
-@functools.cache
-def _defaults(cls: type[Command]) -> dict[str, object]:
-    return {
-        f.name: f.default
-        for f in msgspec.structs.fields(cls)
-        if f.default is not msgspec.NODEFAULT
-    } | {
-        f.name: f.default_factory()
-        for f in msgspec.structs.fields(cls)
-        if f.default_factory is not msgspec.NODEFAULT
-    }
 
 
 # -- set-up, surprise, initiative ----------------------------------------------------------
@@ -264,6 +255,17 @@ class Ruling(Command, frozen=True, kw_only=True):
     text: str
 
 
+class Reveal(Command, frozen=True, kw_only=True):
+    """Show players and viewers the HP, AC, attacks and hidden conditions of combatants (by
+    id) or of whole sides. Allowed in every phase; undo it to hide them again."""
+
+    gm_only: ClassVar[bool] = True
+    any_phase: ClassVar[bool] = True
+
+    combatants: tuple[str, ...] = ()
+    sides: tuple[str, ...] = ()
+
+
 class EndCombat(Command, frozen=True, kw_only=True):
     reason: str = "the GM ended the fight"
     winner: str | None = None
@@ -295,6 +297,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     SavingThrow,
     Ruling,
     EndCombat,
+    Reveal,
 )
 
 __all__ += [t.__name__ for t in COMMAND_TYPES]

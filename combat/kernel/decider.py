@@ -16,9 +16,9 @@ from typing import Any
 import msgspec
 
 from combat.kernel import dice
-from combat.kernel.commands import Command, trigger_of
+from combat.kernel.commands import Command, Reveal, trigger_of
 from combat.kernel.errors import RuleError
-from combat.kernel.events import DiceRolled, Event, PhaseChanged
+from combat.kernel.events import DiceRolled, Event, PhaseChanged, Revealed
 from combat.kernel.phases import PhaseTable
 from combat.kernel.state import Combatant, EncounterState
 
@@ -140,6 +140,12 @@ class Tx:
 
 def decide(ruleset: Ruleset, state: EncounterState, command: Command, actor: str = GM) -> list[Event]:
     trigger = trigger_of(type(command))
+    if actor != GM:
+        _refuse_gm_fields(command, trigger, actor)
+    if type(command).any_phase:
+        tx = Tx(ruleset, state, actor)
+        _ANY_PHASE[type(command)](tx, command)
+        return tx.events
     ruleset.phases.require(state.phase, trigger)
     handler = ruleset.handlers.get(type(command))
     if handler is None:  # the table allows it but the ruleset has no rule for it
@@ -148,8 +154,6 @@ def decide(ruleset: Ruleset, state: EncounterState, command: Command, actor: str
             f"{ruleset.id} has no rule for '{trigger}'",
             allowed=", ".join(ruleset.phases.commands(state.phase)),
         )
-    if actor != GM:
-        _refuse_gm_fields(command, trigger, actor)
     tx = Tx(ruleset, state, actor)
     tx.move_to(trigger)  # a command that moves the fight on (begin_combat, end_combat...)
     handler(tx, command)
@@ -170,12 +174,37 @@ def _refuse_gm_fields(command: Command, trigger: str, actor: str) -> None:
         )
 
 
+def _reveal(tx: Tx, cmd: Reveal) -> None:
+    sides = {c.side for c in tx.state.combatants.values()}
+    unknown = [c for c in cmd.combatants if c not in tx.state.combatants] + [s for s in cmd.sides if s not in sides]
+    if unknown or not (cmd.combatants or cmd.sides):
+        raise RuleError(
+            "reveal/unknown",
+            f"nothing to reveal called {', '.join(unknown)}" if unknown else "name combatants or sides to reveal",
+            allowed=f"combatants: {', '.join(tx.state.combatants) or 'none yet'}; sides: {', '.join(sorted(sides)) or 'none yet'}",
+        )
+    tx.emit(Revealed(combatants=cmd.combatants, sides=cmd.sides))
+
+
+_ANY_PHASE: dict[type[Command], Handler] = {Reveal: _reveal}
+
+
+def _revealed(state: EncounterState, event: Revealed) -> EncounterState:
+    return msgspec.structs.replace(
+        state,
+        revealed=tuple(dict.fromkeys((*state.revealed, *event.combatants))),
+        revealed_sides=tuple(dict.fromkeys((*state.revealed_sides, *event.sides))),
+    )
+
+
 def evolve(ruleset: Ruleset, state: EncounterState, event: Event) -> EncounterState:
     applier = ruleset.appliers.get(type(event))
     if applier is not None:
         state = applier(state, event)
     if type(event) is DiceRolled:
         state = msgspec.structs.replace(state, rolls=state.rolls + 1)
+    elif type(event) is Revealed:  # the same in every ruleset
+        state = _revealed(state, event)
     return state
 
 

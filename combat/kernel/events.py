@@ -72,6 +72,9 @@ class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True):
     source: str | None = None
     ends: Literal["start", "end"] | None = None
     ends_on: str | None = None
+    # Known to the GM only (a poison the party has not noticed): players and viewers do not
+    # see it on a combatant the GM has not revealed (projections/redaction.py).
+    hidden: bool = False
 
 
 # -- set-up and flow -----------------------------------------------------------------------
@@ -332,6 +335,14 @@ class CheckMade(Event, frozen=True, kw_only=True):
     success: bool | None = None
 
 
+class Revealed(Event, frozen=True, kw_only=True):
+    """The GM shows players and viewers the HP, AC, attacks and hidden conditions of these
+    combatants, or of everyone on these sides (player characters are shown from the start)."""
+
+    combatants: tuple[str, ...] = ()
+    sides: tuple[str, ...] = ()
+
+
 EVENT_TYPES: tuple[type[Event], ...] = (
     EncounterCreated,
     CombatantAdded,
@@ -370,6 +381,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     EventsRetracted,
     RulingAmended,
     ConflictOverridden,
+    Revealed,
 )
 
 __all__ += [t.__name__ for t in EVENT_TYPES]

@@ -182,6 +182,9 @@ class EncounterState(msgspec.Struct, frozen=True, kw_only=True):
     srd_variant: SrdVariantState = SrdVariantState()  # see combat/rulesets/srd2024_variant/
     retracted: tuple[int, ...] = ()  # seqs that no longer count (undone or amended)
     conflicts: tuple[Conflict, ...] = ()  # unresolved; see combat.history
+    # What the GM has shown players and viewers (events.Revealed): combatant ids and sides.
+    revealed: tuple[str, ...] = ()
+    revealed_sides: tuple[str, ...] = ()
 
 
 def with_combatant(state: EncounterState, cid: str, **changes: Any) -> EncounterState:

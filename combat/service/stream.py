@@ -32,6 +32,7 @@ from combat.service.errors import ApiError, documented
 from combat.service.messages import MAX_SEQ
 from combat.kernel.state import EncounterState
 from combat.app.store import Recorded
+from projections.redaction import Reader, Redaction
 from projections.state import state_view
 
 __all__ = ["ROUTES", "follow"]
@@ -42,9 +43,9 @@ RETRY_MS = 1000  # how soon a disconnected EventSource reconnects
 _encoder = msgspec.json.Encoder(order="sorted")
 
 
-def _message(rec: Recorded, state: EncounterState | None) -> bytes:
-    line = to_line(rec)
-    body = b'{"event":' + line + (b',"state":' + _encoder.encode(state_view(state)) if state is not None else b"") + b"}"
+def _message(rec: Recorded, state: EncounterState | None, shown: Redaction) -> bytes:
+    line = to_line(shown.record(rec))
+    body = b'{"event":' + line + (b',"state":' + _encoder.encode(shown.view(state_view(state))) if state is not None else b"") + b"}"
     return b"id: %d\ndata: %s\n\n" % (rec.seq, body)
 
 
@@ -57,20 +58,22 @@ def _state_after(encounters: Encounters, encounter_id: UUID, rec: Recorded, stat
 
 
 def _next_messages(
-    encounters: Encounters, encounter_id: UUID, last: int, state: EncounterState | None, with_state: bool
+    encounters: Encounters, encounter_id: UUID, last: int, state: EncounterState | None, with_state: bool,
+    reader: Reader,
 ) -> tuple[list[bytes], int, EncounterState | None, bool]:
     """The messages after seq `last` (one batch), the seq and state reached, and whether more wait."""
     batch = list(encounters.records(encounter_id, after=last, upto=last + BATCH))
+    shown = Redaction(encounters.state(encounter_id), reader)  # what is revealed by now
     messages = []
     for rec in batch:
         if with_state:
             state = _state_after(encounters, encounter_id, rec, state)
-        messages.append(_message(rec, state))
+        messages.append(_message(rec, state, shown))
         last = rec.seq
     return messages, last, state, len(batch) == BATCH
 
 
-async def follow(service: Service, encounter_id: UUID, after: int, with_state: bool) -> AsyncIterator[bytes]:
+async def follow(service: Service, encounter_id: UUID, after: int, with_state: bool, reader: Reader) -> AsyncIterator[bytes]:
     waiter = service.hub.subscribe(encounter_id)
     try:
         encounters = service.encounters
@@ -82,7 +85,7 @@ async def follow(service: Service, encounter_id: UUID, after: int, with_state: b
         while not service.hub.closed:
             waiter.clear()  # before reading, so an append during the read rings again
             messages, last, state, more = await anyio.to_thread.run_sync(
-                _next_messages, encounters, encounter_id, last, state, with_state
+                _next_messages, encounters, encounter_id, last, state, with_state, reader
             )
             for message in messages:
                 yield message
@@ -119,7 +122,7 @@ async def stream(
     if start > version:
         raise RuleError("stream/after-beyond", f"the log ends at seq {version}, not {start}", allowed=f"0 to {version}")
     return Stream(
-        follow(service, grant.encounter_id, start, with_state),
+        follow(service, grant.encounter_id, start, with_state, grant),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

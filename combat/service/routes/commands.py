@@ -23,7 +23,7 @@ def send_command(request: Request, grant: NamedDependency[Grant], data: JSONBody
     a rejected command appends nothing."""
     annotate(request, command=command_type(data.command))
     check_command(grant, data.command)
-    return command_done(service.execute(grant, data.command, data.expected_version))
+    return command_done(service.execute(grant, data.command, data.expected_version), grant)
 
 
 ROUTES = [send_command]
