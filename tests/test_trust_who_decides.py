@@ -114,3 +114,15 @@ def test_over_http_a_players_claimed_bonus_is_a_403_and_nothing_is_appended(clie
     error = fight.rejects(reply, 403, "command/gm-field")
     assert "roll_bonus" in error["detail"]
     assert fight.state()["version"] == version
+
+
+def test_the_trust_page_lists_every_commands_gm_fields():
+    """docs/trust.md documents, per command, which fields a player may not set."""
+    from pathlib import Path
+
+    page = (Path(__file__).parent.parent / "docs" / "trust.md").read_text()
+    for cls in ALL_COMMAND_TYPES:
+        if cls.gm_fields:
+            row = next((line for line in page.splitlines() if line.startswith(f"| `{cls.trigger()}` |")), None)
+            assert row is not None, cls.trigger()
+            assert row.endswith("| " + ", ".join(f"`{f}`" for f in cls.gm_fields) + " |"), row
