@@ -18,28 +18,24 @@ from projections.initiative import initiative_order
 __all__ = ["state_view", "project_state", "render_state_json"]
 
 
-# The fields every ruleset shares; a ruleset's own fields show only once they hold something,
-# so an encounter's JSON does not carry the empty bookkeeping of every other ruleset.
-_SHARED = frozenset(
-    "ruleset name seed settings version rolls phase round turn combatants ties helps opportunities "
-    "pending_checks winner ended_reason retracted conflicts".split()
-)
-_DEFAULTS = msgspec.to_builtins(EncounterState())
-
-
 def state_view(state: EncounterState) -> dict[str, Any]:
-    view = {
-        key: value
-        for key, value in msgspec.to_builtins(state).items()
-        if key in _SHARED or value != _DEFAULTS.get(key)
-    }
-    for c in view.get("combatants", {}).values():
-        # A condition shows `hidden` only when it is: the projection reads as it did before
-        # conditions could be hidden (projections/redaction.py).
-        c["conditions"] = [{k: v for k, v in x.items() if k != "hidden" or v} for x in c.get("conditions", ())]
+    """The shared fields, then the ruleset's own state under its `state_key` once it holds
+    something (so an encounter's JSON carries no empty bookkeeping)."""
+    ruleset = get_ruleset(state.ruleset)
+    view = msgspec.to_builtins(state)
+    rules = view.pop("rules")
+    if ruleset.state_key and state.rules != ruleset.state_type():
+        view[ruleset.state_key] = rules
+    # What the GM revealed, and a condition's `hidden`, show only once they hold something:
+    # the projection reads as it did before information could be hidden (projections/redaction.py).
+    for key in ("revealed", "revealed_sides"):
+        if not view[key]:
+            del view[key]
+    for c in view["combatants"].values():
+        c["conditions"] = [{k: v for k, v in x.items() if k != "hidden" or v} for x in c["conditions"]]
     view["initiative_order"] = [msgspec.to_builtins(entry) for entry in initiative_order(state)]
     view["unresolved_ties"] = [msgspec.to_builtins(t) for t in unresolved_ties(state)]
-    view["commands"] = get_ruleset(state.ruleset).phases.commands(state.phase)
+    view["commands"] = ruleset.phases.commands(state.phase)
     return view
 
 

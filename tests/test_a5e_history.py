@@ -30,7 +30,6 @@ from combat.rulesets.a5e.rounds import EndWorldStep
 from combat.rulesets.a5e.scene import SetScene
 from combat.rulesets.a5e.sprint import Sprint
 from combat.rulesets.a5e.surprise import SurpriseCheck, SurpriseCheckMade
-from combat.rulesets.a5e.table import table
 from combat.rulesets.a5e.world_actions import (
     RechargeRolled,
     RollRecharge,
@@ -79,18 +78,18 @@ def test_an_undone_flame_burst_gives_back_the_hp_and_the_world_action_and_undoin
     before = encounters.state(eid)
     burst = encounters.execute(eid, _burst("aria", save=3, damage=8))
     burnt = encounters.state(eid)
-    assert burnt.combatants["aria"].hp == 12 and BURST in table(burnt).spent
+    assert burnt.combatants["aria"].hp == 12 and BURST in burnt.rules.spent
 
     undo = encounters.undo_last(eid, reason="Aria is at the door, out of reach of the burning bins")
 
     state = encounters.state(eid)
-    assert state.combatants == before.combatants and state.a5e == before.a5e and state.rolls == before.rolls
+    assert state.combatants == before.combatants and state.rules == before.rules and state.rolls == before.rolls
     assert state.retracted == tuple(_seqs(burst)) and state.conflicts == ()
     assert isinstance(undo.records[0].event, EventsRetracted)
 
     encounters.undo_last(eid, reason="she was by the bins after all")
     state = encounters.state(eid)
-    assert state.combatants == burnt.combatants and state.a5e == burnt.a5e and state.rolls == burnt.rolls
+    assert state.combatants == burnt.combatants and state.rules == burnt.rules and state.rolls == burnt.rolls
 
 
 def test_an_undone_press_the_attack_gives_back_the_bonus_action_and_a_fall_back_against_it_no_longer_fits(encounters):
@@ -104,7 +103,7 @@ def test_an_undone_press_the_attack_gives_back_the_bonus_action_and_a_fall_back_
     encounters.retract(eid, _seqs(press), reason="the goblin was 15 ft away, out of Aria's reach")
 
     state = encounters.state(eid)
-    assert state.combatants["aria"].economy.bonus_action and table(state).presses == ()
+    assert state.combatants["aria"].economy.bonus_action and state.rules.presses == ()
     assert not state.combatants["goblin"].economy.reaction  # a conflict is listed, never rewritten
     assert [(c.seq, c.type, c.problem) for c in state.conflicts] == [
         (fell_seq, "FellBack", "no one was pressing the attack against Goblin")
@@ -288,7 +287,7 @@ def test_undoing_any_demo_command_and_then_the_undo_gives_back_the_same_fight(tm
             undo = encounters.retract(eid, [r.seq for r in standing if r.command_id == command], reason="the table argues")
             assert replay(list(encounters.records(eid))) == undo.state  # checks never fail to answer
             after = encounters.retract(eid, [undo.records[0].seq], reason="it stands after all").state
-            assert after.combatants == before.combatants and after.a5e == before.a5e
+            assert after.combatants == before.combatants and after.rules == before.rules
             assert (after.phase, after.round, after.turn, after.rolls) == (before.phase, before.round, before.turn, before.rolls)
             assert after.conflicts == before.conflicts
     finally:

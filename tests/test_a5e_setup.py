@@ -22,7 +22,6 @@ from combat.rulesets.a5e.initiative import CallInitiativeCheck, RollOff, RollOff
 from combat.rulesets.a5e.maneuvers import FallBack, PressTheAttack
 from combat.rulesets.a5e.scene import SceneSet, SetScene
 from combat.rulesets.a5e.surprise import DeclareSuddenAction, SurpriseCheck, SurpriseCheckMade, SurpriseEnded
-from combat.rulesets.a5e.table import table
 from tests.conftest import Table, monster, of_type, pc
 
 
@@ -44,7 +43,7 @@ def test_the_narrator_sets_the_round_length_the_environment_and_where_everyone_i
     t = a5e(pc("aria"), monster("goblin"))
     [scene] = t.do(SetScene(round_seconds=60, environment="swampy", positions={"aria": "on the causeway"}))
     assert isinstance(scene, SceneSet) and scene.environment is not None and scene.environment.name == "Swampy"
-    notes = table(t.state)
+    notes = t.state.rules
     assert notes.round_seconds == 60 and notes.positions == {"aria": "on the causeway"}
     assert [a.name for a in notes.environment.world_actions] == ["Swamp Gas", "Leeches"]
     assert t.rebuilt() == t.state

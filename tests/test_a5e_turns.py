@@ -27,7 +27,6 @@ from combat.rulesets.a5e.maneuvers import AttackPressed, FallBack, PressTheAttac
 from combat.rulesets.a5e.movement import ExtraMovementSpent, SetSpeeds, StandUp
 from combat.rulesets.a5e.scene import SetScene
 from combat.rulesets.a5e.sprint import Sprint, Sprinted
-from combat.rulesets.a5e.table import table
 from tests.conftest import Table, monster, of_type, pc
 
 
@@ -238,7 +237,7 @@ def test_attacks_against_a_sprinter_have_advantage_until_the_start_of_its_next_t
     events = t.do(MakeAttack(attacker="goblin", target="aria", faces=(3, 16), damage_faces=(2,)))
     assert of_type(events, AttackMade)[0].roll_mode == "advantage"
     t.do(EndTurn(combatant="goblin"))
-    assert "aria" not in table(t.state).sprinting
+    assert "aria" not in t.state.rules.sprinting
 
 
 def test_sprinting_past_the_constitution_modifier_calls_for_checks_that_grow_harder_then_fatigue():
@@ -281,7 +280,7 @@ def test_pressing_the_attack_adds_an_expertise_die_to_melee_attacks_and_exposes_
     events = t.do(MakeAttack(attacker="goblin", target="aria", faces=(2, 14), damage_faces=(3,)))
     assert of_type(events, AttackMade)[0].roll_mode == "advantage"
     t.do(EndTurn(combatant="goblin"))
-    assert table(t.state).presses == ()  # "until the beginning of your next turn"
+    assert t.state.rules.presses == ()  # "until the beginning of your next turn"
 
 
 def test_press_the_attack_comes_before_the_attack_and_one_target_is_pressed_by_one_creature():

@@ -19,7 +19,6 @@ from combat.rulesets.a5e.environments import ENVIRONMENTS
 from combat.rulesets.a5e.initiative import RollOff
 from combat.rulesets.a5e.rounds import EndWorldStep
 from combat.rulesets.a5e.scene import SetScene
-from combat.rulesets.a5e.table import table
 from combat.rulesets.a5e.world_actions import (
     RechargeRolled,
     RollRecharge,
@@ -157,7 +156,7 @@ def test_a_spent_world_action_returns_when_a_later_rounds_roll_meets_its_number(
     t.do(EndWorldStep())
     next_round(t)
     [_, regained] = t.do(RollRecharge(action="Flame Burst", faces=(4,)))
-    assert regained.regained and table(t.state).spent == {}
+    assert regained.regained and t.state.rules.spent == {}
     events = t.do(UseWorldAction(action="Flame Burst", targets=on("aria", 2), damage_faces=(5,), recharge_faces=(6,)))
     assert of_type(events, DamageTaken)[0].amount == 5
     t.rejects(RollRecharge(action="Flame Burst", faces=(6,)), "world-action/not-spent")
@@ -167,7 +166,7 @@ def test_a_table_can_wait_for_the_next_round_to_roll_the_recharge():
     """Setting: the recharge roll first comes at the start of the next round."""
     t = fight("fiery", recharge_roll_after_use=False)
     events = t.do(UseWorldAction(action="Flame Burst", targets=on("goblin", 18)))
-    assert not of_type(events, RechargeRolled) and "Flame Burst" in table(t.state).spent
+    assert not of_type(events, RechargeRolled) and "Flame Burst" in t.state.rules.spent
     t.do(EndWorldStep())
     next_round(t)
     t.do(RollRecharge(action="Flame Burst", faces=(4,)))

@@ -15,7 +15,6 @@ from combat.rulesets.declared_d10.actions import (
     D10UseItem,
 )
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled, D10FreeAttack
-from combat.rulesets.declared_d10.state import d10_of
 from tests.conftest import of_type
 from tests.test_declared_d10_phases import duel, play_round
 
@@ -55,7 +54,7 @@ def test_parry_and_dodge_uses_attack_and_move_and_gives_foes_disadvantage_until_
     [again] = of_type(t.do(D10Attack(attacker="ogre", target="tammy", faces=(17, 8), damage_faces=(3,))), D10AttackRolled)
     assert again.roll_mode == "disadvantage"
     t.do(EndTurn(combatant="ogre"))
-    assert "tammy" not in d10_of(t.state).parrying
+    assert "tammy" not in t.state.rules.parrying
 
 
 def test_a_foe_moving_away_from_a_parrying_combatant_gives_it_a_free_attack():
@@ -67,7 +66,7 @@ def test_a_foe_moving_away_from_a_parrying_combatant_gives_it_a_free_attack():
     assert offers(events) == [("tammy", "ogre", "moved away")]
     [free] = of_type(t.do(D10FreeAttack(attacker="tammy", target="ogre", faces=(11,), damage_faces=(4,))), D10AttackRolled)
     assert free.free and free.hit and t["ogre"].hp == 16
-    assert d10_of(t.state).free_attacks == ()
+    assert t.state.rules.free_attacks == ()
     t.rejects(D10FreeAttack(attacker="tammy", target="ogre", faces=(11,)), "attack/no-free-attack")
 
 
@@ -77,7 +76,7 @@ def test_moving_away_from_a_foe_gives_it_a_free_attack_until_the_end_of_that_tur
     events = t.do(D10Move(combatant="tammy", away_from=("ogre",)))
     assert offers(events) == [("ogre", "tammy", "moved away")]
     t.do(EndTurn(combatant="tammy"))
-    assert d10_of(t.state).free_attacks == ()
+    assert t.state.rules.free_attacks == ()
     t.rejects(D10FreeAttack(attacker="ogre", target="tammy", faces=(11,)), "attack/no-free-attack")
 
 
@@ -88,7 +87,7 @@ def test_a_successful_disengage_lets_a_combatant_move_away_without_a_free_attack
     [rolled] = of_type(t.do(D10Disengage(combatant="tammy", foe="ogre", faces=(7,))), D10DisengageRolled)
     assert (rolled.total, rolled.target_number, rolled.success) == (12, 12, True)
     assert offers(t.do(D10Move(combatant="tammy", away_from=("ogre",)))) == []
-    assert d10_of(t.state).spent == ("attack", "move")
+    assert t.state.rules.spent == ("attack", "move")
 
 
 def test_a_failed_disengage_leaves_the_foe_its_free_attack():
@@ -107,7 +106,7 @@ def test_using_an_item_takes_the_attack_but_not_the_move():
     t.do(D10Move(combatant="tammy"))
     t.do(D10UseItem(combatant="tammy", item="a potion from her belt"))
     t.rejects(D10UseItem(combatant="tammy", item="a rope"), "economy/attack-spent")
-    assert d10_of(t.state).spent == ("move", "attack")
+    assert t.state.rules.spent == ("move", "attack")
 
 
 def test_fleeing_takes_attack_and_move_gives_the_foe_a_free_attack_and_leaving_ends_the_fight():

@@ -17,7 +17,6 @@ from combat.rulesets.declared_d10.declarations import (
 )
 from combat.rulesets.declared_d10.initiative import D10RollGroupInitiative
 from combat.rulesets.declared_d10.rounds import D10DeclarationsOpened
-from combat.rulesets.declared_d10.state import d10_of
 from projections.narrative import Narrator
 from projections.state import state_view
 from tests.conftest import monster, of_type, pc
@@ -55,7 +54,7 @@ def test_each_player_declares_for_their_own_character_and_the_gm_for_each_creatu
     t.rejects(D10Declare(combatant="orc", action="attack", target="carl"), "declaration/not-yours", actor="Kim")
     t.rejects(D10Declare(combatant="bob", action="dance", target="ogre"), "declaration/unknown-action", actor="Sam")
     t.do(D10Declare(combatant="orc", action="attack", target="carl"))
-    assert set(d10_of(t.state).declarations) == {"carl", "orc"}
+    assert set(t.state.rules.declarations) == {"carl", "orc"}
 
 
 def test_declarations_are_visible_in_the_state_and_in_the_log():
@@ -86,7 +85,7 @@ def test_once_the_round_begins_declarations_are_locked():
     t.rejects(D10Declare(combatant="carl", action="attack", target="orc"), "phase/not-allowed", actor="Kim")
     t.do(D10RollGroupInitiative(group="monsters", faces=(2,)))
     t.rejects(D10Attack(attacker="bob", target="orc", faces=(15,), damage_faces=(3,)), "declaration/mismatch")
-    assert d10_of(t.state).locked
+    assert t.state.rules.locked
 
 
 def test_the_gm_lets_carl_shift_his_arrow_to_the_orc_when_the_ogre_is_killed_first():
@@ -109,7 +108,7 @@ def test_the_gm_lets_carl_shift_his_arrow_to_the_orc_when_the_ogre_is_killed_fir
     assert ruled.allowed and ruled.target == "orc"
     [shot] = of_type(t.do(D10Attack(attacker="carl", target="orc", faces=(15,), damage_faces=(3,))), D10AttackRolled)
     assert shot.hit and t["orc"].hp == 12
-    assert d10_of(t.state).declarations["carl"].ruling == "the orc is right next to the dead ogre"
+    assert t.state.rules.declarations["carl"].ruling == "the orc is right next to the dead ogre"
 
 
 def test_the_gm_rules_that_carl_charging_the_ogre_with_a_spear_keeps_running_past_it():
@@ -120,7 +119,7 @@ def test_the_gm_rules_that_carl_charging_the_ogre_with_a_spear_keeps_running_pas
     t.do(EndTurn(combatant="bob"))  # Bob shoves the ogre aside (the GM's narration)
     refused = t.do(D10RuleOnChange(combatant="carl", allowed=False, target="orc", ruling="Carl keeps running past the ogre"))
     assert [(e.allowed, e.ruling) for e in of_type(refused, D10ChangeRuled)] == [(False, "Carl keeps running past the ogre")]
-    assert d10_of(t.state).declarations["carl"].target == "ogre"
+    assert t.state.rules.declarations["carl"].target == "ogre"
     t.rejects(D10Attack(attacker="carl", target="orc", faces=(15,), damage_faces=(3,)), "declaration/mismatch")
     t.do(D10Move(combatant="carl", detail="runs past the ogre"))
     assert t.rebuilt() == t.state
@@ -139,14 +138,14 @@ def test_with_a_time_limit_whoever_has_not_declared_in_time_hesitates_for_the_ro
     give you a set time to make your plans each round'. Setting declaration_seconds; the reading:
     whoever has not declared when the time is up takes no turn that round."""
     t = carls_room(settings={"declaration_seconds": 30})
-    assert d10_of(t.state).declaration_seconds == 30
+    assert t.state.rules.declaration_seconds == 30
     assert of_type(t.events, D10DeclarationsOpened)[-1].seconds == 30
     for cid in ("carl", "ogre", "orc"):
         t.do(D10Declare(combatant=cid, action="parry_dodge"))
     t.rejects(D10CloseDeclarations(), "declaration/missing")
     [closed] = of_type(t.do(D10CloseDeclarations(time_up=True)), D10DeclarationsClosed)
     assert closed.hesitating == ("bob",)
-    assert d10_of(t.state).declarations["bob"].action == "hesitate"
+    assert t.state.rules.declarations["bob"].action == "hesitate"
     t.do(D10RollGroupInitiative(group="party", faces=(9,)))
     t.do(D10RollGroupInitiative(group="monsters", faces=(3,)))
     assert t.state.turn == "carl"

@@ -19,7 +19,7 @@ from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled, D10
 from combat.rulesets.declared_d10.declarations import D10CloseDeclarations, D10Declare
 from combat.rulesets.declared_d10.initiative import D10RollGroupInitiative
 from combat.rulesets.declared_d10.rounds import D10LeftBattlefield
-from combat.rulesets.declared_d10.state import D10Traits, d10_of
+from combat.rulesets.declared_d10.state import D10Traits
 from combat.rulesets.declared_d10.surprise import D10StartNormalRound
 from combat.rulesets.declared_d10.traits import D10SetTraits, D10TraitsSet
 from combat.rulesets.declared_d10.wounds import D10DamageDealt
@@ -79,13 +79,13 @@ def test_an_undone_swing_gives_back_the_ogres_hp_and_tammys_attack_but_not_her_m
     encounters.execute(eid, D10Move(combatant="tammy", detail="closes in"))
     before = encounters.state(eid)
     hit = encounters.execute(eid, D10Attack(attacker="tammy", target="ogre", faces=(14,), damage_faces=(5,)))
-    assert hit.state.combatants["ogre"].hp == 15 and d10_of(hit.state).spent == ("move", "attack")
+    assert hit.state.combatants["ogre"].hp == 15 and hit.state.rules.spent == ("move", "attack")
 
     undo = encounters.undo_last(eid, reason="Tammy's sword was still in its scabbard")
 
     state = encounters.state(eid)
     assert state.combatants["ogre"].hp == 20
-    assert d10_of(state).spent == ("move",) and state.rolls == before.rolls
+    assert state.rules.spent == ("move",) and state.rolls == before.rolls
     assert state.retracted == tuple(r.seq for r in hit.records)
     [retraction] = undo.records
     assert isinstance(retraction.event, EventsRetracted) and retraction.event.reason == "Tammy's sword was still in its scabbard"
@@ -105,7 +105,7 @@ def test_undoing_the_undo_brings_the_swing_back_and_her_attack_is_spent_again(en
     encounters.undo_last(eid, reason="the table agrees the sword was out")
 
     state = encounters.state(eid)
-    assert state.combatants == hit_state.combatants and state.d10 == hit_state.d10
+    assert state.combatants == hit_state.combatants and state.rules == hit_state.rules
     assert state.retracted == (state.version - 1,)
     with pytest.raises(RuleError) as caught:
         encounters.execute(eid, D10Attack(attacker="tammy", target="ogre", faces=(15,)))
@@ -187,7 +187,7 @@ def test_a_damage_die_read_wrong_lifts_the_ogre_above_half_and_its_wounded_swing
     makes 16, a hit, so the GM is told the ogre's swing no longer adds up."""
     eid, _ = tammy_attacks_the_ogre(encounters, monster("ogre", max_hp=10, ac=12, attacks=(CLUB,)))
     cut = encounters.execute(eid, D10Attack(attacker="tammy", target="ogre", faces=(14,), damage_faces=(5,)))
-    assert d10_of(cut.state).to_hit == {"ogre": -2}
+    assert cut.state.rules.to_hit == {"ogre": -2}
     encounters.execute(eid, EndTurn(combatant="tammy"))
     swing = encounters.execute(eid, D10Attack(attacker="ogre", target="tammy", faces=(12,), damage_faces=(3,)))
     [missed] = of_type([r.event for r in swing.records], D10AttackRolled)
@@ -201,7 +201,7 @@ def test_a_damage_die_read_wrong_lifts_the_ogre_above_half_and_its_wounded_swing
     )
 
     state = encounters.state(eid)
-    assert state.combatants["ogre"].hp == 6 and d10_of(state).to_hit == {}
+    assert state.combatants["ogre"].hp == 6 and state.rules.to_hit == {}
     assert [(c.seq, c.problem) for c in state.conflicts] == [
         (seq_of(swing, D10AttackRolled), "Ogre's wound modifier to hit is +0 now, not -2: the same die gives 16 vs AC 15, a hit")
     ]
@@ -287,9 +287,9 @@ def test_undoing_any_command_of_the_demo_lists_conflicts_without_failing_and_the
             assert all(c.problem for c in undo.state.conflicts)
             redo = encounters.retract(eid, [undo.records[0].seq], reason="as it was")
             after = redo.state
-            assert (after.combatants, after.d10, after.phase, after.round, after.rolls) == (
+            assert (after.combatants, after.rules, after.phase, after.round, after.rolls) == (
                 original.combatants,
-                original.d10,
+                original.rules,
                 original.phase,
                 original.round,
                 original.rolls,

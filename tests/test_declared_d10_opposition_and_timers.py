@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from combat.kernel.commands import EndTurn
 from combat.kernel.events import DiceRolled
 from combat.rulesets.declared_d10.opposition import D10OpposedRoll, D10OppositionRolled
-from combat.rulesets.declared_d10.state import D10Traits, d10_of
+from combat.rulesets.declared_d10.state import D10Traits
 from combat.rulesets.declared_d10.timers import D10StartTimer, D10TimerFired, D10TimerStarted
 from combat.rulesets.declared_d10.wounds import D10Damage
 from projections.narrative import Narrator
@@ -63,11 +63,11 @@ def test_a_timer_die_counts_rounds_down_in_the_state_and_the_log_says_when_it_fi
         play_round(t, EVERYONE_PARRIES, {"party": 5, "monsters": 1})
         t.do(EndTurn(combatant="tammy"))
         events = t.do(EndTurn(combatant="ogre"))
-        left.append(d10_of(t.state).timers[0].rounds_left)
+        left.append(t.state.rules.timers[0].rounds_left)
         if of_type(events, D10TimerFired):
             fired_in = t.state.round - 1
     assert left == [2, 1, 0] and fired_in == 3
-    assert d10_of(t.state).timers[0].fired
+    assert t.state.rules.timers[0].fired
     [fired] = of_type(t.events, D10TimerFired)
     assert Narrator().line(SimpleNamespace(event=fired)) == "Timer runs out: the ceiling collapses!"
 

@@ -9,7 +9,7 @@ from combat.kernel.events import DiceRolled, TurnStarted
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled
 from combat.rulesets.declared_d10.declarations import D10CloseDeclarations, D10Declare
 from combat.rulesets.declared_d10.initiative import D10RollGroupInitiative
-from combat.rulesets.declared_d10.state import D10Traits, d10_of
+from combat.rulesets.declared_d10.state import D10Traits
 from combat.rulesets.declared_d10.surprise import D10RollSurprise, D10StartNormalRound, D10SurpriseRolled
 from tests.conftest import monster, of_type, pc
 from tests.test_declared_d10_phases import CLUB, SWORD, d10_table, play_round
@@ -48,7 +48,7 @@ def test_the_gm_opens_a_fight_nobody_saw_coming_with_a_normal_round():
     t.do(BeginCombat())
     t.rejects(D10Declare(combatant="jenny", action="attack", target="goblin-1"), "phase/not-allowed")
     t.do(D10StartNormalRound())
-    assert (t.state.phase, t.state.round, d10_of(t.state).round_kind) == ("declare", 1, "normal")
+    assert (t.state.phase, t.state.round, t.state.rules.round_kind) == ("declare", 1, "normal")
 
 
 def test_the_party_surprises_foraging_goblins_with_its_lowest_stealth_against_their_highest_perception():
@@ -59,7 +59,7 @@ def test_the_party_surprises_foraging_goblins_with_its_lowest_stealth_against_th
     result, events = surprise(t, 12, 10)
     assert [r.notation for r in of_type(events, DiceRolled)] == ["1d20+1", "1d20+2"]
     assert (result.attacker_total, result.defender_total, result.result) == (13, 12, "surprise")
-    assert (d10_of(t.state).attackers, d10_of(t.state).defenders) == ("party", "monsters")
+    assert (t.state.rules.attackers, t.state.rules.defenders) == ("party", "monsters")
     assert (t.state.phase, t.state.round) == ("declare", 1)
 
 
@@ -75,7 +75,7 @@ def test_how_far_the_attackers_roll_over_the_defenders_decides_the_round(attacke
     t = goblins_in_the_woods()
     result, _ = surprise(t, attacker_face, defender_face)
     assert result.result == kind
-    assert d10_of(t.state).round_kind == kind
+    assert t.state.rules.round_kind == kind
 
 
 def test_in_a_surprise_round_attackers_roll_with_advantage_and_defenders_with_disadvantage_for_that_round_only():
@@ -91,7 +91,7 @@ def test_in_a_surprise_round_attackers_roll_with_advantage_and_defenders_with_di
     [goblin] = of_type(t.do(D10Attack(attacker="goblin", target="jenny", faces=(18, 3), damage_faces=(1,))), D10AttackRolled)
     assert (goblin.roll_mode, goblin.natural, goblin.hit) == ("disadvantage", 3, False)
     t.do(EndTurn(combatant="goblin"))
-    assert (t.state.round, d10_of(t.state).round_kind) == (2, "normal")
+    assert (t.state.round, t.state.rules.round_kind) == (2, "normal")
     play_round(t, {"jenny": ("attack", "goblin"), "goblin": ("attack", "jenny")}, {"party": 5, "monsters": 4})
     [again] = of_type(t.do(D10Attack(attacker="jenny", target="goblin", faces=(15,), damage_faces=(1,))), D10AttackRolled)
     assert again.roll_mode == "normal" and again.reasons == ()
@@ -111,7 +111,7 @@ def test_under_full_surprise_the_defenders_cannot_take_any_actions_that_round():
     t.do(D10Attack(attacker="jenny", target="goblin", faces=(1, 14), damage_faces=(2,)))
     events = t.do(EndTurn(combatant="jenny"))
     assert [e.combatant for e in of_type(t.events, TurnStarted)] == ["jenny"]
-    assert t.state.round == 2 and d10_of(t.state).round_kind == "normal"
+    assert t.state.round == 2 and t.state.rules.round_kind == "normal"
     assert len(events) > 0 and t.rebuilt() == t.state
 
 
@@ -122,7 +122,7 @@ def test_when_both_sides_stumble_into_each_other_each_rolls_a_plain_d20_and_eith
     result, events = surprise(t, 8, 11, stumbled=True)
     assert [r.notation for r in of_type(events, DiceRolled)] == ["1d20+0", "1d20+0"]
     assert (result.result, result.surprising, result.surprised) == ("surprise", "monsters", "party")
-    assert d10_of(t.state).attackers == "monsters"
+    assert t.state.rules.attackers == "monsters"
 
 
 def test_a_table_can_have_the_surprising_side_act_first_in_the_surprise_round():

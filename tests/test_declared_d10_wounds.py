@@ -5,7 +5,7 @@ from __future__ import annotations
 from combat.kernel.commands import EndTurn, Heal
 from combat.kernel.events import CombatantDowned, ConditionApplied, DiceRolled
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled
-from combat.rulesets.declared_d10.state import D10Traits, d10_of
+from combat.rulesets.declared_d10.state import D10Traits
 from combat.rulesets.declared_d10.wounds import D10Damage, D10DamageDealt, D10WoundPenalty
 from projections.state import state_view
 from tests.conftest import monster, of_type, pc
@@ -34,10 +34,10 @@ def test_one_hp_above_half_there_is_no_penalty_and_healing_above_half_lifts_it()
     t = tammys_turn()
     assert of_type(t.do(D10Damage(targets=("tammy",), amount=9)), D10WoundPenalty) == []
     t.do(D10Damage(targets=("tammy",), amount=1))
-    assert d10_of(t.state).to_hit == {"tammy": -2}
+    assert t.state.rules.to_hit == {"tammy": -2}
     events = t.do(Heal(target="tammy", amount=1))
     assert [e.to_hit for e in of_type(events, D10WoundPenalty)] == [0]
-    assert d10_of(t.state).to_hit == {}
+    assert t.state.rules.to_hit == {}
 
 
 def test_damage_that_leaves_one_hp_gives_a_lasting_wound():
@@ -92,4 +92,4 @@ def test_subdual_damage_causes_no_lasting_wound_at_one_hp_and_knocks_out_at_zero
 def test_a_creature_joining_already_at_half_hp_shows_its_penalty():
     """The -2 is shown whenever it applies, also for someone who arrives wounded."""
     wounded = d10_table(pc("tammy", max_hp=20, hp=10), monster("ogre"))
-    assert d10_of(wounded.state).to_hit == {"tammy": -2}
+    assert wounded.state.rules.to_hit == {"tammy": -2}

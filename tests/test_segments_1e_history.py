@@ -36,7 +36,7 @@ from combat.rulesets.segments_1e.events import (
     SpellSpoiled,
     TableAttackRolled,
 )
-from combat.rulesets.segments_1e.ledger import Creature, CreatureStats, ledger_of
+from combat.rulesets.segments_1e.ledger import Creature, CreatureStats
 from projections.audit import audit
 from tests.test_segments_1e_kit import SHORTBOW, fighter, mage, orc, stats
 
@@ -75,7 +75,7 @@ def _ford(encounters: Encounters, orc_hp: int = 5, **d6: int):
 
 
 def _rec(encounters: Encounters, eid, cid: str) -> Creature:
-    return ledger_of(encounters.state(eid)).creatures[cid]
+    return (encounters.state(eid)).rules.creatures[cid]
 
 
 def _seq(outcome: Outcome, kind: type, **fields: Any) -> int:
@@ -118,7 +118,7 @@ def test_undoing_the_undo_brings_the_blow_back(encounters):
     encounters.undo_last(eid, reason="disputed")
     encounters.undo_last(eid, reason="the blow stands after all")
     state = encounters.state(eid)
-    assert state.combatants == struck.combatants and state.segments_1e == struck.segments_1e
+    assert state.combatants == struck.combatants and state.rules == struck.rules
     assert state.retracted == (state.version - 1,) and state.conflicts == ()
 
 
@@ -310,7 +310,7 @@ def test_retracting_any_command_of_the_demo_refolds_and_a_redo_restores_the_figh
         after = encounters.state(eid)
     finally:
         encounters.close()
-    fight = ("combatants", "segments_1e", "phase", "round", "turn")
+    fight = ("combatants", "rules", "phase", "round", "turn")
     assert [getattr(after, f) for f in fight] == [getattr(before, f) for f in fight]
     assert after.conflicts == before.conflicts
 

@@ -8,7 +8,7 @@ import msgspec
 
 from combat.kernel.commands import BeginCombat, EndTurn
 from combat.rulesets.segments_1e.commands import AddCreature, CheckSurprise, CloseDeclarations, DeclareRoundAction, RollGroupD6
-from combat.rulesets.segments_1e.ledger import Creature, CreatureStats, Ledger, Routine, Strike, ledger_of
+from combat.rulesets.segments_1e.ledger import Creature, CreatureStats, Ledger, Routine, Strike
 from tests.conftest import Table
 
 LONGSWORD = Routine(name="Longsword", strikes=(Strike(name="longsword", damage="1d8"),), speed=5)
@@ -91,8 +91,8 @@ def done(t: Table, cid: str) -> None:
 
 
 def ledger(t: Table) -> Ledger:
-    return ledger_of(t.state)
+    return t.state.rules
 
 
 def rec(t: Table, cid: str) -> Creature:
-    return ledger_of(t.state).creatures[cid]
+    return t.state.rules.creatures[cid]

@@ -92,13 +92,13 @@ def test_an_undone_talk_gives_back_the_action_it_cost(encounters):
     eid = _ford(encounters)
     before = encounters.state(eid)
     talk = encounters.execute(eid, CommunicateWithAllies(combatant="aria", listeners=("bran",), topic="take the bugbear"))
-    assert talk.state.combatants["aria"].economy.action is False and talk.state.srd_variant.talk is not None
+    assert talk.state.combatants["aria"].economy.action is False and talk.state.rules.talk is not None
 
     undo = encounters.undo_last(eid, reason="Sam meant the bonus action")
 
     state = encounters.state(eid)
     assert state.combatants["aria"].economy == before.combatants["aria"].economy
-    assert state.srd_variant.talk is None
+    assert state.rules.talk is None
     assert state.retracted == tuple(r.seq for r in talk.records)
     assert undo.records[0].event == EventsRetracted(seqs=state.retracted, reason="Sam meant the bonus action")
     encounters.execute(eid, CommunicateWithAllies(combatant="aria", listeners=("bran",), uses="bonus_action"))
@@ -112,7 +112,7 @@ def test_undoing_the_undo_brings_the_talk_back_and_spends_the_action_again(encou
     encounters.undo_last(eid, reason="disputed")
     encounters.undo_last(eid, reason="the talk stands after all")
     state = encounters.state(eid)
-    assert state.combatants == talking.combatants and state.srd_variant == talking.srd_variant
+    assert state.combatants == talking.combatants and state.rules == talking.rules
     assert state.retracted == (state.version - 1,) and state.conflicts == ()
 
 
@@ -126,7 +126,7 @@ def test_an_undone_grapple_lets_the_goblin_go_and_gives_back_arias_action(encoun
     encounters.undo_last(eid, reason="the goblin was across the stream")
 
     state = encounters.state(eid)
-    assert not state.combatants["goblin"].has("grappled") and state.srd_variant.grapples == ()
+    assert not state.combatants["goblin"].has("grappled") and state.rules.grapples == ()
     assert state.combatants["aria"].economy.action is True
 
 
@@ -144,7 +144,7 @@ def test_a_corrected_strength_makes_the_old_dcs_conflicts_until_the_gm_rules(enc
     encounters.execute(eid, EscapeGrapple(combatant="aria", bonus=2, faces=(10,)))
     strike = _seq_of(encounters, eid, UnarmedStrikeMade)
     escape = _seq_of(encounters, eid, EscapeAttempted)
-    assert encounters.state(eid).srd_variant.grapples == ()
+    assert encounters.state(eid).rules.grapples == ()
 
     encounters.amend(
         eid,
@@ -169,7 +169,7 @@ def test_a_corrected_strength_makes_the_old_dcs_conflicts_until_the_gm_rules(enc
 
     encounters.override(eid, [escape], ruling="Aria slipped free anyway: the table saw it happen")
     state = encounters.state(eid)
-    assert state.conflicts == () and state.srd_variant.grapples == ()
+    assert state.conflicts == () and state.rules.grapples == ()
     assert replay(list(encounters.records(eid))) == state
 
 
@@ -182,7 +182,7 @@ def test_a_shove_amended_for_cover_leaves_a_save_to_stay_mounted_that_no_one_owe
     eid = _ford(encounters)
     _to_turn(encounters, eid, "goblin")
     encounters.execute(eid, UnarmedStrike(attacker="goblin", target="bran", option="shove", faces=(5,)))
-    assert encounters.state(eid).srd_variant.falls_pending == ("bran",)
+    assert encounters.state(eid).rules.falls_pending == ("bran",)
     save = encounters.execute(eid, SaveToStayMounted(rider="bran", faces=(15,)))
     stayed = next(r.seq for r in save.records if isinstance(r.event, StayedMounted))
     shove = _seq_of(encounters, eid, UnarmedStrikeMade)
@@ -195,7 +195,7 @@ def test_a_shove_amended_for_cover_leaves_a_save_to_stay_mounted_that_no_one_owe
     encounters.retract(eid, [r.seq for r in save.records], reason="he never had to save")
     state = encounters.state(eid)
     assert state.conflicts == () and not state.combatants["bran"].has("prone")
-    assert state.srd_variant.falls_pending == () and state.srd_variant.mounts[0].rider == "bran"
+    assert state.rules.falls_pending == () and state.rules.mounts[0].rider == "bran"
 
 
 def test_a_killing_blow_amended_to_a_miss_means_the_fight_was_not_over(encounters):
@@ -239,7 +239,7 @@ def test_a_surprise_taken_back_changes_who_could_propose_a_swap(encounters):
     for cid, faces in (("aria", (18,)), ("tomas", (15, 20)), ("bran", (9,)), ("goblin", (12,))):
         encounters.execute(eid, RollInitiative(combatant=cid, faces=faces))
     opened = _seq_of(encounters, eid, ReorderOpened)
-    assert encounters.state(eid).srd_variant.reorder_queue == ("aria", "bran")
+    assert encounters.state(eid).rules.reorder_queue == ("aria", "bran")
     for cid in ("aria", "bran"):
         encounters.execute(eid, PassSwap(combatant=cid))
     encounters.execute(eid, EndReorder())
@@ -296,7 +296,7 @@ def test_any_command_of_the_demo_fight_can_be_undone_and_redone(encounters):
         undone = replay([*records, undo])
         assert set(seqs) <= set(undone.retracted)
         again = replay([*records, undo, redo])
-        assert (again.combatants, again.srd_variant, again.phase, again.round, again.turn, again.rolls) == (
-            original.combatants, original.srd_variant, original.phase, original.round, original.turn, original.rolls
+        assert (again.combatants, again.rules, again.phase, again.round, again.turn, again.rolls) == (
+            original.combatants, original.rules, original.phase, original.round, original.turn, original.rolls
         )
         assert again.conflicts == original.conflicts

@@ -45,7 +45,7 @@ def test_dismounting_costs_the_same():
     t = _stable()
     t.do(Mount(rider="bran", mount="horse"))
     t.do(Dismount(rider="bran"))
-    assert t["bran"].economy.moved == 20 and not t.state.srd_variant.mounts
+    assert t["bran"].economy.moved == 20 and not t.state.rules.mounts
 
 
 def test_mounting_without_the_movement_left_is_refused():
@@ -117,7 +117,7 @@ def test_a_rider_knocked_prone_saves_or_falls_off():
     t.rejects(EndTurn(combatant="goblin"), "turn/pending-save")
     events = t.do(SaveToStayMounted(rider="bran", bonus=1, faces=(8,)))
     assert of_type(events, Dismounted)[0].reason == "fell off"
-    assert t["bran"].has("prone") and not t.state.srd_variant.mounts
+    assert t["bran"].has("prone") and not t.state.rules.mounts
     t.do(EndTurn(combatant="goblin"))
 
 
@@ -144,7 +144,7 @@ def test_a_mount_dropping_to_zero_throws_its_rider():
     t.do(Mount(rider="bran", mount="horse"))
     t.do(Damage(target="horse", damage_type="slashing", amount=30))
     t.do(SaveToStayMounted(rider="bran", faces=(15,)))
-    assert not t.state.srd_variant.mounts and not t["bran"].has("prone")
+    assert not t.state.rules.mounts and not t["bran"].has("prone")
 
 
 def test_a_rider_can_start_the_fight_mounted():

@@ -53,7 +53,7 @@ def test_a_declined_swap_changes_nothing_but_uses_the_proposers_chance():
     t.do(ProposeSwap(combatant="aria", other="bram"), actor="Sam")
     events = t.do(AnswerSwap(combatant="bram", accept=False), actor="Ana")
     assert of_type(events, SwapAnswered)[0].accepted is False and not of_type(events, PlacesSwapped)
-    assert t["aria"].initiative == 18 and t.state.srd_variant.reorder_queue == ("bram", "cora")
+    assert t["aria"].initiative == 18 and t.state.rules.reorder_queue == ("bram", "cora")
 
 
 def test_players_propose_in_initiative_order():
@@ -66,7 +66,7 @@ def test_players_propose_in_initiative_order():
 def test_a_surprised_combatant_asking_to_swap_is_refused():
     """'A surprised combatant cannot swap places.'"""
     t = _party(surprised=("cora",))
-    assert t.state.srd_variant.reorder_queue == ("aria", "bram")
+    assert t.state.rules.reorder_queue == ("aria", "bram")
     t.rejects(ProposeSwap(combatant="cora", other="aria"), "reorder/surprised", actor="Kim")
 
 

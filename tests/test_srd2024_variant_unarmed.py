@@ -56,7 +56,7 @@ def test_a_successful_save_shrugs_off_the_grapple():
     t = _brawl()
     events = t.do(UnarmedStrike(attacker="aria", target="orc", option="grapple", faces=(12,)))
     assert of_type(events, UnarmedStrikeMade)[0].saved and not t["orc"].has("grappled")
-    assert not t.state.srd_variant.grapples
+    assert not t.state.rules.grapples
 
 
 def test_cover_adds_to_the_save_against_a_grapple():

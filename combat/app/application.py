@@ -235,7 +235,7 @@ class Encounters:
         state = None
         if self.log.snapshots is not None:
             for snap in self.log.snapshots.get(encounter_id, desc=True, limit=1, lte=at):
-                state = snap.state
+                state = snap.state if snap is not None else None  # None: of an older shape
         after = state.version if state is not None else None
         if after is not None:  # the snapshot's own event, checked against the one before it
             self._checked(encounter_id, self.log.events.get(encounter_id, gt=max(after - 2, 0), lte=after))

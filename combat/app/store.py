@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 from uuid import UUID
 
 import msgspec
@@ -23,8 +23,9 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLite
 
 from combat.app.catalog import AnyEvent
 from combat.kernel.state import EncounterState
+from combat.rulesets import get_ruleset
 
-__all__ = ["Recorded", "Snapshot", "TOPICS", "MsgspecMapper", "EventLog", "DEFAULT_DB", "DB_ENV", "store_env"]
+__all__ = ["Recorded", "Snapshot", "TOPICS", "STALE_SNAPSHOT_TOPICS", "MsgspecMapper", "EventLog", "DEFAULT_DB", "DB_ENV", "store_env"]
 
 DEFAULT_DB = "combat.db"
 DB_ENV = "COMBAT_DB"
@@ -47,24 +48,42 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
         return self.originator_version
 
 
-class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
+S = TypeVar("S")
+
+
+class Snapshot(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     """The folded state at `originator_version`, so long fights load without a full replay."""
 
     originator_id: UUID
     originator_version: int
     timestamp: datetime
-    state: EncounterState
+    state: EncounterState[S]
+
+
+class _Ruleset(msgspec.Struct):
+    ruleset: str
+
+
+class _SnapshotHead(msgspec.Struct):
+    """Enough of a stored snapshot to know which ruleset's state type it holds."""
+
+    state: _Ruleset
 
 
 # The topics stored with each row name the record type as it was first stored, so stores
 # written before the classes moved still read (a topic is data, not an import path here).
-TOPICS: dict[type, str] = {Recorded: "combat.store:Recorded", Snapshot: "combat.store:Snapshot"}
+# Snapshots got a new topic when each ruleset's state became one typed field: the older
+# ones hold the old shape and are passed over (the log is folded instead), never misread.
+TOPICS: dict[type, str] = {Recorded: "combat.store:Recorded", Snapshot: "combat.store:Snapshot/2"}
+STALE_SNAPSHOT_TOPICS = frozenset({"combat.store:Snapshot"})
 
 
 class MsgspecMapper(Mapper[UUID]):
     """eventsourcing's default mapper reads `vars(event)`, empty for Structs: encode them whole."""
 
-    _decoders = {TOPICS[cls]: msgspec.json.Decoder(cls) for cls in (Recorded, Snapshot)}
+    _records = msgspec.json.Decoder(Recorded)
+    _heads = msgspec.json.Decoder(_SnapshotHead)
+    _snapshots: dict[type, msgspec.json.Decoder[Snapshot[Any]]] = {}
     _encoder = msgspec.json.Encoder()
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
@@ -76,7 +95,16 @@ class MsgspecMapper(Mapper[UUID]):
         )
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        return self._decoders[stored_event.topic].decode(stored_event.state)
+        """The record or snapshot stored; None for a snapshot of an older shape."""
+        if stored_event.topic == TOPICS[Recorded]:
+            return self._records.decode(stored_event.state)
+        if stored_event.topic in STALE_SNAPSHOT_TOPICS:
+            return None
+        state_type = get_ruleset(self._heads.decode(stored_event.state).state.ruleset).state_type
+        decoder = self._snapshots.get(state_type)
+        if decoder is None:
+            decoder = self._snapshots[state_type] = msgspec.json.Decoder(Snapshot[state_type])  # type: ignore[valid-type]
+        return decoder.decode(stored_event.state)
 
 
 _uuid = functools.lru_cache(maxsize=4096)(UUID)

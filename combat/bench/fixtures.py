@@ -20,7 +20,7 @@ from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, M
 from combat.kernel.decider import decide, fold
 from combat.kernel.events import AttackProfile, CombatantSpec, EncounterCreated, Event
 from combat.rulesets import get_ruleset
-from combat.kernel.state import EncounterState
+from combat.kernel.state import EncounterState, NoRules
 from combat.app.store import Recorded, Snapshot
 
 __all__ = ["Fight", "long_fight", "long_fight_events", "store_fight", "SIDES", "TARGETS"]
@@ -96,7 +96,7 @@ def store_fight(encounters: Encounters, fight: Fight | list[list[Event]], chunk:
                 snapshots: bool = True) -> UUID:
     """Append a prepared fight in large batches (building the data is not what is measured)."""
     if not isinstance(fight, Fight):
-        fight = Fight(fight, {}, EncounterState(ruleset="srd-2024", phase=""))
+        fight = Fight(fight, {}, EncounterState(ruleset="srd-2024", phase="", rules=NoRules()))
     encounter_id = uuid.uuid4()
     seq = 0
     batch: list[Recorded] = []

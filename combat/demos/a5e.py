@@ -46,7 +46,6 @@ from combat.rulesets.a5e.rounds import EndWorldStep
 from combat.rulesets.a5e.scene import SetScene
 from combat.rulesets.a5e.sprint import Sprint
 from combat.rulesets.a5e.surprise import SurpriseCheck
-from combat.rulesets.a5e.table import table as a5e_table
 from combat.rulesets.a5e.world_actions import (
     RechargeRolled,
     RollRecharge,
@@ -156,7 +155,7 @@ def _world(table: _Table) -> None:
         outcome = table(RollRecharge(action=action))
         regained += [r for r in outcome.records if isinstance(r.event, RechargeRolled) and r.event.regained]
     state = table.state
-    if FLAME_BURST not in a5e_table(state).spent:
+    if FLAME_BURST not in state.rules.spent:
         # The flames leap from bin to bin: each round they reach the next participant standing.
         standing = sorted(c.id for c in state.combatants.values() if c.status == "active")
         pick = (state.round - 1) % len(standing)
@@ -164,7 +163,7 @@ def _world(table: _Table) -> None:
         if state.round == 1:
             # The table argues: the first burst went to someone out of the flames' reach.
             target = state.combatants[standing[pick]]
-            where = a5e_table(state).positions.get(target.id, "elsewhere")
+            where = state.rules.positions.get(target.id, "elsewhere")
             table.undo(f"{target.name} is {where}, out of reach of the burning grain bins")
             _flame_burst(table, standing[(pick + 1) % len(standing)])
         elif regained and not table.disputed:
@@ -220,7 +219,7 @@ def _aria(table: _Table, cid: str) -> None:
     target = captain if captain.status == "active" else weakest_foe(state, state.combatants[cid])
     if target is None:
         return
-    if not any(p.target == target.id for p in a5e_table(state).presses):
+    if not any(p.target == target.id for p in state.rules.presses):
         # Press the Attack: an expertise die on her sword, at the price of being easier to hit.
         table(PressTheAttack(combatant=cid, target=target.id))
         foe = table.state.combatants[target.id]

@@ -29,7 +29,7 @@ from combat.rulesets.declared_d10.declarations import D10ActionDeclared, D10Clos
 from combat.rulesets.declared_d10.grapples import D10BreakGrapple, D10Grapple
 from combat.rulesets.declared_d10.initiative import D10OrderGroup, D10RollGroupInitiative
 from combat.rulesets.declared_d10.opposition import D10OpposedRoll
-from combat.rulesets.declared_d10.state import D10Traits, Declaration, can_act, d10_of
+from combat.rulesets.declared_d10.state import D10Traits, Declaration, can_act
 from combat.rulesets.declared_d10.surprise import D10RollSurprise
 from combat.rulesets.declared_d10.timers import D10StartTimer
 from combat.rulesets.declared_d10.traits import D10SetTraits
@@ -100,10 +100,10 @@ class _Table(DemoTable):
     def after(self, outcome: Outcome, *, command: bool) -> None:
         if not command:
             return
-        for offer in d10_of(outcome.state).free_attacks:
+        for offer in outcome.state.rules.free_attacks:
             state = self.state
             attacker, target = state.combatants[offer.attacker], state.combatants[offer.target]
-            still_open = offer in d10_of(state).free_attacks
+            still_open = offer in state.rules.free_attacks
             if still_open and state.phase == "turns" and can_act(state, attacker) and target.status == "active":
                 self(D10FreeAttack(attacker=attacker.id, target=target.id))
 
@@ -178,7 +178,7 @@ def _between_rounds(table: _Table, blasted: set[str]) -> None:
         if goblin is not None and state.combatants["carl"].status == "active":
             # Carl and a goblin race for the rope that holds the camp's gate.
             table(D10OpposedRoll(what="reaching the gate rope first", a="carl", b=goblin.id, a_bonus=3, b_bonus=2))
-    for timer in d10_of(state).timers:
+    for timer in state.rules.timers:
         if timer.fired and timer.id not in blasted:
             blasted.add(timer.id)
             near = tuple(cid for cid in BARREL_BLAST if state.combatants[cid].status in ("active", "unconscious"))
@@ -258,7 +258,7 @@ def _declare_all(table: _Table) -> None:
     party = sorted(_standing(state, "party"), key=lambda c: (-c.hp * 100 // c.max_hp, c.id))
     if len(party) > 1:
         table(D10OrderGroup(group="party", order=tuple(c.id for c in party)), actor=party[0].player or "gm")
-    waiting = [c for c in state.combatants.values() if can_act(state, c) and c.id not in d10_of(table.state).declarations]
+    waiting = [c for c in state.combatants.values() if can_act(state, c) and c.id not in table.state.rules.declarations]
     table(D10CloseDeclarations(time_up=bool(waiting)))
 
 
@@ -266,7 +266,7 @@ def _declare_all(table: _Table) -> None:
 
 
 def _play_turn(table: _Table, c: Combatant) -> None:
-    declared = d10_of(table.state).declarations.get(c.id)
+    declared = table.state.rules.declarations.get(c.id)
     if c.id == "carl" and table.state.round == 1 and declared is not None and declared.action == "attack":
         # Carl steps out for a clear shot; the GM takes it back before the arrow flies.
         table(D10Move(combatant=c.id, detail="steps out onto the edge of the ravine"))
@@ -300,7 +300,7 @@ def _attack(table: _Table, c: Combatant, declared: Declaration) -> None:
         options["cover"] = True  # goblins duck behind the supply cart
     if c.id == "carl" and state.round == 3 and target.id == "grukk":
         options["called_shot"] = "the torch in his hand"
-    if c.id == "tammy" and d10_of(state).stealthy.get("tammy") == state.round - 1:
+    if c.id == "tammy" and state.rules.stealthy.get("tammy") == state.round - 1:
         options["sneak_attack"] = True
     if c.id == "tammy" and target.id == "grukk":
         options["critical_effect"] = "wounds Grukk and knocks the great club from his hand"
@@ -346,7 +346,7 @@ def _move(table: _Table, c: Combatant, declared: Declaration) -> None:
 def _grapple(table: _Table, c: Combatant, declared: Declaration) -> None:
     state = table.state
     if c.has("grappled"):
-        since = d10_of(state).grapples.get(c.id)
+        since = state.rules.grapples.get(c.id)
         if since is None or since.round < state.round:
             table(D10BreakGrapple(combatant=c.id))
         return

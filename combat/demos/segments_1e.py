@@ -41,7 +41,7 @@ from combat.rulesets.segments_1e.commands import (
 )
 from combat.rulesets.segments_1e.events import AttackRoutineBegun, TableAttackRolled
 from combat.rulesets.segments_1e.grid import adjacent, distance_ft, foes_in_melee
-from combat.rulesets.segments_1e.ledger import Creature, CreatureStats, Ledger, Routine, Strike, ledger_of
+from combat.rulesets.segments_1e.ledger import Creature, CreatureStats, Ledger, Routine, Strike
 from combat.kernel.state import EncounterState
 
 __all__ = ["run_demo", "PARTY", "HOBGOBLINS"]
@@ -97,7 +97,7 @@ ROUND_1 = {
 class _Table(DemoTable):
     @property
     def ledger(self) -> Ledger:
-        return ledger_of(self.state)
+        return self.state.rules
 
 
 def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], None]) -> UUID:
@@ -203,7 +203,7 @@ def _where(rec: Creature) -> tuple[int, int]:
 
 
 def _nearest(state: EncounterState, cid: str) -> str | None:
-    ledger = ledger_of(state)
+    ledger = state.rules
     here = _where(ledger.creatures[cid])
     foes = _living_foes(state, cid)
     return min(foes, key=lambda f: (distance_ft(here, _where(ledger.creatures[f])), f)) if foes else None
@@ -217,7 +217,7 @@ def _adjacent_foe(state: EncounterState, cid: str, prefer: str | None = None) ->
 
 
 def _square_next_to(state: EncounterState, cid: str, foe: str) -> tuple[int, int] | None:
-    ledger = ledger_of(state)
+    ledger = state.rules
     me = ledger.creatures[cid]
     taken = {_where(r) for k, r in ledger.creatures.items() if state.combatants[k].status != "dead"} | set(ledger.walls)
     fx, fy = _where(ledger.creatures[foe])
@@ -238,7 +238,7 @@ def _declare(table: _Table) -> None:
     for cid, c in state.combatants.items():
         if is_incapacitated(c) or not _living_foes(state, cid):
             continue
-        rec = ledger_of(state).creatures[cid]
+        rec = state.rules.creatures[cid]
         if rec.casting is not None:  # still casting from last round
             continue
         table(DeclareRoundAction(combatant=cid, **_intent(state, cid, rec)))
@@ -266,7 +266,7 @@ def _take_turn(table: _Table, cid: str) -> None:
     state = table.state
     phase = state.phase
     if phase == "spells":
-        cast = ledger_of(state).creatures[cid].casting
+        cast = state.rules.creatures[cid].casting
         table(ResolveSpell(caster=cid, damage=SPELL_DAMAGE.get(cast.spell) if cast else None))
         return
     if phase == "surprise_segments":
@@ -292,7 +292,7 @@ def _surprise_segment(table: _Table, cid: str) -> None:
 
 def _act(table: _Table, cid: str) -> None:
     state = table.state
-    rec = ledger_of(state).creatures[cid]
+    rec = state.rules.creatures[cid]
     if _routines_step(state):
         foe = _adjacent_foe(state, cid, prefer="hrothgar" if state.round == 1 else None)
         if foe is not None:
@@ -335,8 +335,8 @@ def _cast(table: _Table, cid: str, rec: Creature) -> None:
     else:
         here = _where(rec)
         in_range = sorted(
-            (f for f in _living_foes(state, cid) if distance_ft(here, _where(ledger_of(state).creatures[f])) <= cast.range_ft),
-            key=lambda f: (distance_ft(here, _where(ledger_of(state).creatures[f])), f),
+            (f for f in _living_foes(state, cid) if distance_ft(here, _where(state.rules.creatures[f])) <= cast.range_ft),
+            key=lambda f: (distance_ft(here, _where(state.rules.creatures[f])), f),
         )
         # A Lightning Bolt catches the two nearest; a Magic Missile flies at the nearest.
         targets = tuple(in_range[: 2 if cast.spell == "Lightning Bolt" else 1])
@@ -354,14 +354,14 @@ def _shoot(table: _Table, cid: str, rec: Creature) -> None:
         table(RoutineAttack(attacker=cid, target="osric", faces=(20, 1), damage_faces=((4,),)))
         return
     here = _where(rec)
-    targets = [f for f in _living_foes(state, cid) if bow and distance_ft(here, _where(ledger_of(state).creatures[f])) <= bow.range_ft]
+    targets = [f for f in _living_foes(state, cid) if bow and distance_ft(here, _where(state.rules.creatures[f])) <= bow.range_ft]
     if targets and not foes_in_melee(state, cid):
         table(RoutineAttack(attacker=cid, target=min(targets, key=lambda f: (state.combatants[f].hp, f))))
 
 
 def _flee(table: _Table, cid: str) -> None:
     state = table.state
-    ledger = ledger_of(state)
+    ledger = state.rules
     here = _where(ledger.creatures[cid])
     taken = {_where(r) for k, r in ledger.creatures.items() if state.combatants[k].status != "dead"}
     away = [
@@ -381,7 +381,7 @@ def _answer_free_attacks(table: _Table) -> None:
     """Everyone a fleeing creature left behind takes the free attack it drew, if it may."""
     for attacker, target in list(table.ledger.openings):
         state = table.state
-        ledger = ledger_of(state)
+        ledger = state.rules
         a = state.combatants[attacker]
         rec = ledger.creatures[attacker]
         if (

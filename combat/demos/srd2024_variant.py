@@ -116,7 +116,7 @@ class _Table(DemoTable):
 
     def after(self, outcome: Outcome, *, command: bool) -> None:
         make_owed_concentration_saves(self, outcome)
-        for rider in list(self.state.srd_variant.falls_pending):
+        for rider in list(self.state.rules.falls_pending):
             self(SaveToStayMounted(rider=rider, bonus=DEX_SAVES.get(rider, 0)))
 
 
@@ -157,7 +157,7 @@ def _reorder(table: _Table) -> None:
     state = table.state
     if state.phase != "reorder":
         return
-    queue = state.srd_variant.reorder_queue
+    queue = state.rules.reorder_queue
     for i, cid in enumerate(queue):
         player = table.state.combatants[cid].player or "gm"
         if i == 0 and len(queue) > 1:
@@ -244,7 +244,7 @@ def _stand_if_prone(table: _Table, cid: str) -> None:
 
 def _escape_if_grappled(table: _Table, cid: str, skill: str, bonus: int) -> bool:
     """Spend the action on escaping a grapple; True if the action went on it."""
-    if any(g.target == cid for g in table.state.srd_variant.grapples) and _me(table, cid).economy.action:
+    if any(g.target == cid for g in table.state.rules.grapples) and _me(table, cid).economy.action:
         table(EscapeGrapple(combatant=cid, skill=skill, bonus=bonus))  # type: ignore[arg-type]
         return True
     return False
@@ -348,7 +348,7 @@ def _bugbear(table: _Table, cid: str) -> None:
         # A shove to push the warhorse: moved against its will, it may throw its rider.
         table(UnarmedStrike(attacker=cid, target="thunder", option="shove", shove="push"))
         return
-    held = [g.target for g in state.srd_variant.grapples if g.grappler == cid]
+    held = [g.target for g in state.rules.grapples if g.grappler == cid]
     victim = state.combatants.get(held[0]) if held else None
     if victim is None or victim.status != "active":
         if victim is not None:
@@ -360,7 +360,7 @@ def _bugbear(table: _Table, cid: str) -> None:
             return
         # An Unarmed Strike to grapple: a Constitution save against 8 + Strength + Proficiency.
         table(UnarmedStrike(attacker=cid, target=target.id, option="grapple"))
-        held = [g.target for g in table.state.srd_variant.grapples if g.grappler == cid]
+        held = [g.target for g in table.state.rules.grapples if g.grappler == cid]
     _attack_all(table, cid, prefer=held[0] if held else None)
 
 

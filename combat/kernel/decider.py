@@ -20,7 +20,7 @@ from combat.kernel.commands import Command, Reveal, trigger_of
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DiceRolled, Event, PhaseChanged, Revealed
 from combat.kernel.phases import PhaseTable
-from combat.kernel.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState, NoRules
 
 __all__ = ["GM", "Ruleset", "Tx", "decide", "evolve", "fold"]
 
@@ -36,7 +36,9 @@ class Ruleset:
     """A ruleset is data: its phase table, its command handlers and its event appliers.
 
     `flow` runs after every command (boardgame.io's endIf checks) and may emit automatic
-    events such as the end of the fight.
+    events such as the end of the fight. `state_type` is what the ruleset remembers on its
+    own (`EncounterState.rules`, built with no arguments at the start); `state_key` names it
+    in the JSON views of the state ("" for a ruleset that keeps nothing of its own).
     """
 
     id: str
@@ -48,6 +50,8 @@ class Ruleset:
     turn_order: Callable[[EncounterState, bool], list[str]]
     flow: Callable[["Tx"], None] = lambda tx: None
     defaults: Mapping[str, Any] = field(default_factory=dict)
+    state_type: type[Any] = NoRules
+    state_key: str = ""
     # Event and command types only this ruleset uses; the shared ones live in combat.events
     # and combat.kernel.commands. The catalog joins them all into the public unions.
     events: tuple[type[Event], ...] = ()
@@ -58,7 +62,7 @@ class Ruleset:
     narration: Mapping[type[Event], Callable[[Any, Any], str]] = field(default_factory=dict)
 
     def initial_state(self) -> EncounterState:
-        return EncounterState(ruleset=self.id, phase=self.phases.initial)
+        return EncounterState(ruleset=self.id, phase=self.phases.initial, rules=self.state_type())
 
     def settings(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         unknown = set(given or {}) - set(self.defaults)

@@ -1,8 +1,14 @@
-"""The encounter's state: what a fold over its events gives. Never stored as the truth."""
+"""The encounter's state: what a fold over its events gives. Never stored as the truth.
+
+`EncounterState[S]` holds what every ruleset shares plus one typed slot, `rules: S`, for what
+one ruleset remembers on its own (as a Decider owns its state beside the framework's). The
+ruleset names `S` (`Ruleset.state_type`); read it as `state.rules` and write a changed copy
+with `with_rules`.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
@@ -15,14 +21,14 @@ __all__ = [
     "Help",
     "PendingCheck",
     "Conflict",
-    "SrdVariantState",
-    "VariantTraits",
-    "VariantGrapple",
-    "VariantMount",
-    "VariantTalk",
+    "NoRules",
+    "SharedState",
     "EncounterState",
     "with_combatant",
+    "with_rules",
 ]
+
+S = TypeVar("S")
 
 
 class Economy(msgspec.Struct, frozen=True, kw_only=True):
@@ -111,52 +117,13 @@ class Conflict(msgspec.Struct, frozen=True, kw_only=True):
     caused_by: tuple[int, ...] = ()  # the retractions or amendments that changed the past
 
 
-# -- srd-2024-variant's own bookkeeping (rules in combat/rulesets/srd2024_variant/) --------
+class NoRules(msgspec.Struct, frozen=True, kw_only=True):
+    """The state of a ruleset that keeps nothing beyond the shared fields."""
 
 
-class VariantTraits(msgspec.Struct, frozen=True, kw_only=True):
-    """What the core stat block lacks and the variant's rules read."""
+class SharedState(msgspec.Struct, frozen=True, kw_only=True):
+    """What every ruleset's encounter holds."""
 
-    strength: int | None = None  # Strength modifier
-    proficiency: int | None = None  # Proficiency Bonus
-    speeds: dict[str, int] = {}  # special speeds: fly, climb, swim, burrow
-    hands: int = 2  # free hands (or equivalent parts) to grapple with
-    trained_mount: bool = False  # trained to accept a rider, so it can be controlled
-
-
-class VariantGrapple(msgspec.Struct, frozen=True, kw_only=True):
-    grappler: str
-    target: str
-    dc: int
-
-
-class VariantMount(msgspec.Struct, frozen=True, kw_only=True):
-    rider: str
-    mount: str
-    controlled: bool
-
-
-class VariantTalk(msgspec.Struct, frozen=True, kw_only=True):
-    """Extended communication among allies, open until the speaker's turn ends."""
-
-    speaker: str
-    listeners: tuple[str, ...]
-    replied: tuple[str, ...] = ()
-
-
-class SrdVariantState(msgspec.Struct, frozen=True, kw_only=True):
-    traits: dict[str, VariantTraits] = {}
-    reorder_queue: tuple[str, ...] = ()  # players who may still propose a swap, first first
-    swap_proposal: tuple[str, str] | None = None  # (proposer, asked)
-    tie_rerolls: dict[str, tuple[int, ...]] = {}  # tied player -> d20 rerolls so far
-    talk: VariantTalk | None = None
-    grapples: tuple[VariantGrapple, ...] = ()
-    mounts: tuple[VariantMount, ...] = ()
-    falls_pending: tuple[str, ...] = ()  # riders who owe a DC 10 Dexterity save to stay mounted
-    run_up: tuple[str, int] | None = None  # (who, feet just moved) for a running jump
-
-
-class EncounterState(msgspec.Struct, frozen=True, kw_only=True):
     ruleset: str = ""
     name: str = ""
     seed: int = 0
@@ -173,21 +140,24 @@ class EncounterState(msgspec.Struct, frozen=True, kw_only=True):
     pending_checks: tuple[PendingCheck, ...] = ()
     winner: str | None = None
     ended_reason: str | None = None
-    # The declared-d10 ruleset's own state, as plain JSON values (see combat/rulesets/declared_d10/state.py).
-    d10: dict[str, Any] = {}
-    # The a5e ruleset's own state, as plain JSON values (see combat/rulesets/a5e/table.py).
-    a5e: dict[str, Any] = {}
-    # The segments-1e ruleset's own state, as plain JSON values (see combat/rulesets/segments_1e/ledger.py).
-    segments_1e: dict[str, Any] = {}
-    srd_variant: SrdVariantState = SrdVariantState()  # see combat/rulesets/srd2024_variant/
     retracted: tuple[int, ...] = ()  # seqs that no longer count (undone or amended)
-    conflicts: tuple[Conflict, ...] = ()  # unresolved; see combat.history
+    conflicts: tuple[Conflict, ...] = ()  # unresolved; see combat.app.history
     # What the GM has shown players and viewers (events.Revealed): combatant ids and sides.
     revealed: tuple[str, ...] = ()
     revealed_sides: tuple[str, ...] = ()
+
+
+class EncounterState(SharedState, Generic[S], frozen=True, kw_only=True):
+    rules: S  # the ruleset's own state, of its `state_type`
 
 
 def with_combatant(state: EncounterState, cid: str, **changes: Any) -> EncounterState:
     combatants = dict(state.combatants)
     combatants[cid] = msgspec.structs.replace(combatants[cid], **changes)
     return msgspec.structs.replace(state, combatants=combatants)
+
+
+def with_rules(state: EncounterState[S], rules: S | None = None, /, **changes: Any) -> EncounterState[S]:
+    """A copy of `state` whose ruleset state is `rules`, or the current one with `changes`."""
+    new = rules if rules is not None else msgspec.structs.replace(state.rules, **changes)  # type: ignore[type-var]
+    return msgspec.structs.replace(state, rules=new)

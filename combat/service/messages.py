@@ -3,13 +3,14 @@ the OpenAPI document at /schema describes them. Field names are a contract with 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 from uuid import UUID
 
 import msgspec
 
 from combat.app.catalog import AnyCommand
-from combat.kernel.state import EncounterState, Tie
+from combat.kernel.state import SharedState, Tie
+from combat.rulesets import RULESETS
 from projections.initiative import InitiativeEntry
 
 __all__ = [
@@ -76,12 +77,22 @@ class CommandRequest(_Body):
     expected_version: Seq | None = None  # refuse (409) unless the log is at this seq
 
 
-class StateView(EncounterState, frozen=True, kw_only=True):
-    """The state projection: the folded state plus what a table shows beside it."""
+def _state_view() -> type[msgspec.Struct]:
+    """The state projection: the shared fields, each ruleset's own state under its
+    `state_key` (present only in that ruleset's encounters), and what a table shows beside."""
+    own = [(r.state_key, Union[r.state_type, msgspec.UnsetType], msgspec.UNSET) for r in RULESETS.values() if r.state_key]
+    shown = [
+        ("initiative_order", tuple[InitiativeEntry, ...], ()),
+        ("unresolved_ties", tuple[Tie, ...], ()),
+        ("commands", tuple[str, ...], ()),  # what may be sent in the current phase
+    ]
+    return msgspec.defstruct("StateView", own + shown, bases=(SharedState,), module=__name__, frozen=True, kw_only=True)
 
-    initiative_order: tuple[InitiativeEntry, ...] = ()
-    unresolved_ties: tuple[Tie, ...] = ()
-    commands: tuple[str, ...] = ()  # what may be sent in the current phase
+
+if TYPE_CHECKING:
+    StateView = SharedState
+else:
+    StateView = _state_view()
 
 
 class CommandDone(msgspec.Struct, kw_only=True):

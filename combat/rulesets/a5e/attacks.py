@@ -30,7 +30,6 @@ from combat.kernel.commands import Attack, Command, Cover, Faces, OpportunityAtt
 from combat.fivee.conditions import attack_modifiers, is_incapacitated
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.rulesets.a5e.table import table
 from combat.kernel.state import Combatant
 
 __all__ = ["EXPERTISE_DICE", "MakeAttack", "expertise_die", "HANDLERS"]
@@ -68,7 +67,7 @@ def expertise_die(sources: int) -> str | None:
 
 def against(tx: Tx, target: Combatant) -> list[str]:
     """Advantage every attacker has against `target` from what it chose to do."""
-    notes = table(tx.state)
+    notes = tx.state.rules
     reasons = []
     if any(p.attacker == target.id for p in notes.presses):
         reasons.append("target is pressing the attack")
@@ -104,7 +103,7 @@ def _make_attack(tx: Tx, cmd: MakeAttack) -> None:
             raise RuleError("attack/above-held", f"{attacker.name} is {held[0]}: no expertise die from above",
                             allowed="from_above: false")
         sources.append("from above")
-    press = next((p for p in table(tx.state).presses if p.attacker == attacker.id and p.target == target.id), None)
+    press = next((p for p in tx.state.rules.presses if p.attacker == attacker.id and p.target == target.id), None)
     if press is not None and melee and not press.fell_back:
         # "You cannot gain expertise dice in this way on attacks made at disadvantage."
         if _mode(tx, attacker, target, melee, advantage, disadvantage) != "disadvantage":

@@ -38,7 +38,6 @@ from combat.rulesets.a5e.maneuvers import RAGING, AttackPressed, FellBack, Tumbl
 from combat.rulesets.a5e.movement import GROUND, ExtraMovementSpent, costs_double, movement_left
 from combat.rulesets.a5e.sprint import FATIGUE, Sprinted
 from combat.rulesets.a5e.surprise import SuddenActionDeclared, SurpriseCheckMade, SurpriseEnded, held_back
-from combat.rulesets.a5e.table import table
 from combat.rulesets.a5e.world_actions import RechargeRolled, WorldActionUsed, WorldEffectSuffered
 from combat.kernel.state import Combatant, EncounterState
 
@@ -99,7 +98,7 @@ def _moved(state: EncounterState, e: ev.Moved, ctx: dict[str, Any]) -> str | Non
     c = state.combatants[e.combatant]
     if c.has("prone") and e.mode != "crawl":
         return f"{c.name} was prone and could only crawl, not {e.mode}"
-    if e.mode not in GROUND and e.mode not in table(state).speeds.get(c.id, {}):
+    if e.mode not in GROUND and e.mode not in state.rules.speeds.get(c.id, {}):
         return f"{c.name} has no {e.mode} speed now"
     cost = e.feet * (2 if costs_double(state, c, e.mode) else 1)
     left = max(0, movement_left(state, c, e.mode))
@@ -119,7 +118,7 @@ def _surprise_check(state: EncounterState, e: SurpriseCheckMade, ctx: dict[str, 
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
-    notes = table(state)
+    notes = state.rules
     if c.id in notes.surprise_checks:
         return f"{c.name} had already made a surprise-step check"
     if e.dc is not None and notes.sudden:
@@ -128,7 +127,7 @@ def _surprise_check(state: EncounterState, e: SurpriseCheckMade, ctx: dict[str, 
 
 
 def _marked(state: EncounterState, e: ev.SurpriseMarked, ctx: dict[str, Any]) -> str | None:
-    if e.surprised and table(state).sudden:
+    if e.surprised and state.rules.sudden:
         return "in a sudden action no one is surprised"
     return None
 
@@ -167,7 +166,7 @@ def _called(state: EncounterState, e: InitiativeCheckCalled, ctx: dict[str, Any]
 def _reused(state: EncounterState, e: SurpriseCheckReused, ctx: dict[str, Any]) -> str | None:
     """'If any creatures have already made an ability check during the surprise step, they use
     that existing score for initiative.'"""
-    checks = table(state).surprise_checks
+    checks = state.rules.surprise_checks
     made = next((checks[cid] for cid in e.combatants if cid in checks), None)
     first = e.combatants[0] if e.combatants else "?"
     name = state.combatants[first].name if first in state.combatants else first
@@ -198,7 +197,7 @@ def _rolled_off(state: EncounterState, e: TieRolledOff, ctx: dict[str, Any]) -> 
 
 
 def _world_used(state: EncounterState, e: WorldActionUsed, ctx: dict[str, Any]) -> str | None:
-    notes = table(state)
+    notes = state.rules
     action = notes.environment.world_action(e.action) if notes.environment else None
     if action is None:
         return f"the scene's environment has no world action {e.action} now"
@@ -220,7 +219,7 @@ def _world_used(state: EncounterState, e: WorldActionUsed, ctx: dict[str, Any]) 
 
 
 def _recharge(state: EncounterState, e: RechargeRolled, ctx: dict[str, Any]) -> str | None:
-    return None if e.action in table(state).spent else f"{e.action} was not spent: there was nothing to recharge"
+    return None if e.action in state.rules.spent else f"{e.action} was not spent: there was nothing to recharge"
 
 
 def _suffered(state: EncounterState, e: WorldEffectSuffered, ctx: dict[str, Any]) -> str | None:
@@ -244,7 +243,7 @@ def _pressed(state: EncounterState, e: AttackPressed, ctx: dict[str, Any]) -> st
         return f"{target.name} was already dead and could not be pressed"
     if not c.economy.action or c.economy.attacks_left:
         return f"{c.name} had already used its action: Press the Attack comes before the Attack action"
-    other = next((p for p in table(state).presses if p.target == target.id), None)
+    other = next((p for p in state.rules.presses if p.target == target.id), None)
     if other is not None:
         return f"{target.name} was already the target of {state.combatants[other.attacker].name}'s Press the Attack"
     return _spent(c, "bonus_action")
@@ -252,7 +251,7 @@ def _pressed(state: EncounterState, e: AttackPressed, ctx: dict[str, Any]) -> st
 
 def _fell_back(state: EncounterState, e: FellBack, ctx: dict[str, Any]) -> str | None:
     c = state.combatants[e.combatant]
-    if not any(p.target == c.id and not p.fell_back for p in table(state).presses):
+    if not any(p.target == c.id and not p.fell_back for p in state.rules.presses):
         return f"no one was pressing the attack against {c.name}"
     if any(x.name in RAGING for x in c.conditions):
         return f"{c.name} was raging and could not choose to Fall Back"

@@ -21,8 +21,8 @@ from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, InitiativeSet, TieOrdered
 from combat.fivee.initiative import unresolved_ties, units
-from combat.rulesets.a5e.table import CalledCheck, table, updated
-from combat.kernel.state import EncounterState, Tie
+from combat.rulesets.a5e.table import CalledCheck
+from combat.kernel.state import EncounterState, Tie, with_rules
 
 __all__ = [
     "ABILITIES",
@@ -141,7 +141,7 @@ def roll_initiative(tx: Tx, cmd: RollInitiative) -> None:
                             allowed="name the participant whose dice were entered")
     for unit in chosen:
         ids = tuple(m.id for m in all_units[unit])
-        notes = table(tx.state)
+        notes = tx.state.rules
         made = next((notes.surprise_checks[i] for i in ids if i in notes.surprise_checks), None)
         if made is not None:
             if cmd.faces is not None:
@@ -196,8 +196,8 @@ def _roll_off(tx: Tx, cmd: RollOff) -> None:
 
 
 def _on_called(state: EncounterState, e: InitiativeCheckCalled) -> EncounterState:
-    called = {**table(state).called_checks, e.combatant: CalledCheck(check=e.check, bonus=e.bonus)}
-    return updated(state, called_checks=called)
+    called = {**state.rules.called_checks, e.combatant: CalledCheck(check=e.check, bonus=e.bonus)}
+    return with_rules(state, called_checks=called)
 
 
 def _on_needed(state: EncounterState, e: RollOffNeeded) -> EncounterState:

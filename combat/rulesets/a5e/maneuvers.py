@@ -35,8 +35,8 @@ from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SaveMade
-from combat.rulesets.a5e.table import Press, table, updated
-from combat.kernel.state import EncounterState, with_combatant
+from combat.rulesets.a5e.table import Press
+from combat.kernel.state import EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able, require_turn
 
 __all__ = [
@@ -112,7 +112,7 @@ def _press(tx: Tx, cmd: PressTheAttack) -> None:
     target = tx.combatant(cmd.target)
     if target.side == c.side or target.status == "dead":
         raise RuleError("press/target", f"{target.name} is not a foe {c.name} can press", allowed="a living foe in reach")
-    pressing = next((p for p in table(tx.state).presses if p.target == target.id), None)
+    pressing = next((p for p in tx.state.rules.presses if p.target == target.id), None)
     if pressing is not None:
         raise RuleError("press/already-pressed", f"{target.name} is already the target of "
                         f"{tx.state.combatants[pressing.attacker].name}'s Press the Attack", allowed="another foe")
@@ -121,7 +121,7 @@ def _press(tx: Tx, cmd: PressTheAttack) -> None:
 
 def _fall_back(tx: Tx, cmd: FallBack) -> None:
     c = tx.combatant(cmd.combatant)
-    press = next((p for p in table(tx.state).presses if p.target == c.id and not p.fell_back), None)
+    press = next((p for p in tx.state.rules.presses if p.target == c.id and not p.fell_back), None)
     if press is None:
         raise RuleError("fall-back/not-pressed", f"no one is pressing the attack against {c.name}",
                         allowed="fall back only when targeted by Press the Attack")
@@ -167,14 +167,14 @@ def _spend(state: EncounterState, cid: str, **changes: object) -> EncounterState
 
 def _on_pressed(state: EncounterState, e: AttackPressed) -> EncounterState:
     state = _spend(state, e.combatant, bonus_action=False)
-    return updated(state, presses=table(state).presses + (Press(attacker=e.combatant, target=e.target),))
+    return with_rules(state, presses=state.rules.presses + (Press(attacker=e.combatant, target=e.target),))
 
 
 def _on_fell_back(state: EncounterState, e: FellBack) -> EncounterState:
     state = _spend(state, e.combatant, reaction=False)
     presses = tuple(msgspec.structs.replace(p, fell_back=True) if p.target == e.combatant else p
-                    for p in table(state).presses)
-    return updated(state, presses=presses)
+                    for p in state.rules.presses)
+    return with_rules(state, presses=presses)
 
 
 def _tumbled(n, e: Tumbled) -> str:

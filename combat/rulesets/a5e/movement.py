@@ -24,8 +24,7 @@ from combat.fivee.conditions import is_incapacitated, speed_of
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionEnded, Event, Moved
-from combat.rulesets.a5e.table import table, updated
-from combat.kernel.state import Combatant, EncounterState, with_combatant
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able, require_turn
 
 __all__ = [
@@ -84,7 +83,7 @@ def movement_left(state: EncounterState, c: Combatant, mode: str) -> int:
     """Feet left for `mode`: its speed, plus any Dash or Sprint, less what was moved this turn."""
     if speed_of(c) == 0:
         return 0
-    speeds = table(state).speeds.get(c.id, {})
+    speeds = state.rules.speeds.get(c.id, {})
     extra = max(0, c.economy.movement - c.speed)
     mode_speed = speeds.get(mode, c.speed if mode in GROUND else 0)
     return mode_speed + extra - c.economy.moved
@@ -92,7 +91,7 @@ def movement_left(state: EncounterState, c: Combatant, mode: str) -> int:
 
 def costs_double(state: EncounterState, c: Combatant, mode: str) -> bool:
     """Crawling, and climbing or swimming without that speed, cost 1 extra foot per foot."""
-    return mode == "crawl" or (mode in ("climb", "swim") and mode not in table(state).speeds.get(c.id, {}))
+    return mode == "crawl" or (mode in ("climb", "swim") and mode not in state.rules.speeds.get(c.id, {}))
 
 
 def _move(tx: Tx, cmd: Move) -> None:
@@ -101,7 +100,7 @@ def _move(tx: Tx, cmd: Move) -> None:
     mode = cmd.mode.lower()
     if cmd.feet <= 0:
         raise RuleError("move/distance", f"cannot move {cmd.feet} ft", allowed="a positive number of feet")
-    speeds = table(tx.state).speeds.get(c.id, {})
+    speeds = tx.state.rules.speeds.get(c.id, {})
     if mode not in GROUND and mode not in speeds:
         raise RuleError("move/no-speed", f"{c.name} has no {mode} speed",
                         allowed=", ".join(("walk", "crawl", "climb", "swim", *speeds)))
@@ -151,7 +150,7 @@ def _stand_up(tx: Tx, cmd: StandUp) -> None:
 
 
 def _on_speeds(state: EncounterState, e: SpeedsSet) -> EncounterState:
-    return updated(state, speeds={**table(state).speeds, e.combatant: e.speeds})
+    return with_rules(state, speeds={**state.rules.speeds, e.combatant: e.speeds})
 
 
 def _on_extra(state: EncounterState, e: ExtraMovementSpent) -> EncounterState:

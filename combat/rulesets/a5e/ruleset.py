@@ -55,8 +55,8 @@ from combat.kernel.phases import PhaseTable, Step
 import combat.rulesets.a5e.actions as a5e_actions
 import combat.rulesets.a5e.attacks as a5e_attacks
 from combat.rulesets.a5e import consistency, initiative, maneuvers, movement, rounds, scene, sprint, surprise, world_actions
-from combat.rulesets.a5e.table import table, updated
-from combat.kernel.state import EncounterState
+from combat.kernel.state import EncounterState, with_rules
+from combat.rulesets.a5e.table import A5eTable
 
 __all__ = ["RULESET", "PHASES", "DEFAULTS"]
 
@@ -155,10 +155,10 @@ def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     """'Until the beginning of your next turn' (Press the Attack), 'until the start of your
     next turn' (Sprint): both end as the presser's or sprinter's turn starts."""
     state = turns.APPLIERS[TurnStarted](state, e)
-    notes = table(state)
+    notes = state.rules
     if not any(p.attacker == e.combatant for p in notes.presses) and e.combatant not in notes.sprinting:
         return state
-    return updated(
+    return with_rules(
         state,
         presses=tuple(p for p in notes.presses if p.attacker != e.combatant),
         sprinting=tuple(c for c in notes.sprinting if c != e.combatant),
@@ -253,4 +253,6 @@ RULESET = Ruleset(
     commands=COMMANDS,
     checks=consistency.CHECKS,
     narration=_merge(*(m.NARRATION for m in _OWN)),
+    state_type=A5eTable,
+    state_key="a5e",
 )

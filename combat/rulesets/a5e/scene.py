@@ -13,8 +13,7 @@ from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.a5e.environments import ENVIRONMENTS, Environment
-from combat.rulesets.a5e.table import updated
-from combat.kernel.state import EncounterState
+from combat.kernel.state import EncounterState, with_rules
 
 __all__ = ["ROUND_LENGTHS", "SetScene", "SceneSet", "HANDLERS", "APPLIERS", "NARRATION"]
 
@@ -61,7 +60,7 @@ def _set_scene(tx: Tx, cmd: SetScene) -> None:
 
 
 def _on_scene(state: EncounterState, e: SceneSet) -> EncounterState:
-    return updated(state, round_seconds=e.round_seconds, environment=e.environment, scene=e.description,
+    return with_rules(state, round_seconds=e.round_seconds, environment=e.environment, scene=e.description,
                    positions=e.positions)
 
 

@@ -25,8 +25,8 @@ from combat.fivee.conditions import speed_of
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CheckMade, ConditionApplied, ConditionSpec, Event
-from combat.rulesets.a5e.table import minute_in_rounds, table, updated
-from combat.kernel.state import EncounterState, with_combatant
+from combat.rulesets.a5e.table import minute_in_rounds
+from combat.kernel.state import EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able, require_turn
 
 __all__ = ["Sprint", "Sprinted", "HANDLERS", "APPLIERS", "NARRATION"]
@@ -64,7 +64,7 @@ def _sprint(tx: Tx, cmd: Sprint) -> None:
     if not (e.action and e.bonus_action and e.reaction) or e.attacks_left:
         raise RuleError("sprint/not-alone", f"Sprint excludes every other action, bonus action and reaction, and "
                         f"{c.name} has already used one this turn", allowed="move, end_turn")
-    notes = table(tx.state)
+    notes = tx.state.rules
     con = cmd.con_modifier if cmd.con_modifier is not None else c.con_save
     checked = _recent(notes.sprints.get(c.id, ()), tx.state) >= con
     fatigued = False
@@ -90,11 +90,11 @@ def _on_sprinted(state: EncounterState, e: Sprinted) -> EncounterState:
     economy = msgspec.structs.replace(c.economy, movement=e.movement, action=False, bonus_action=False, reaction=False,
                                       attacks_left=0)
     state = with_combatant(state, c.id, economy=economy)
-    notes = table(state)
+    notes = state.rules
     checks = notes.sprint_checks
     if e.checked:
         checks = {**checks, c.id: checks.get(c.id, ()) + (state.round,)}
-    return updated(
+    return with_rules(
         state,
         sprinting=notes.sprinting + (c.id,),
         sprints={**notes.sprints, c.id: notes.sprints.get(c.id, ()) + (state.round,)},

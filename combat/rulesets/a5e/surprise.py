@@ -22,9 +22,9 @@ from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SurpriseMarked
 from combat.rulesets.a5e.initiative import normalize_check
-from combat.rulesets.a5e.table import MadeCheck, table, updated
+from combat.rulesets.a5e.table import MadeCheck
 from combat.fivee.setup import HANDLERS as SETUP_HANDLERS
-from combat.kernel.state import Combatant, EncounterState, with_combatant
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 
 __all__ = [
     "SurpriseCheck",
@@ -82,7 +82,7 @@ class SurpriseEnded(Event, frozen=True, kw_only=True):
 
 def _check(tx: Tx, cmd: SurpriseCheck) -> None:
     c = tx.combatant(cmd.combatant)
-    notes = table(tx.state)
+    notes = tx.state.rules
     if c.id in notes.surprise_checks:
         raise RuleError("surprise/already-checked", f"{c.name} has already made a surprise-step check",
                         allowed="one check per participant")
@@ -119,7 +119,7 @@ def _sudden(tx: Tx, cmd: DeclareSuddenAction) -> None:
 
 
 def _mark(tx: Tx, cmd: MarkSurprised) -> None:
-    if cmd.surprised and table(tx.state).sudden:
+    if cmd.surprised and tx.state.rules.sudden:
         raise RuleError("surprise/sudden-action", "in a sudden action no one is surprised",
                         allowed="mark_surprised with surprised: false")
     SETUP_HANDLERS[MarkSurprised](tx, cmd)
@@ -170,8 +170,8 @@ def end_surprise(tx: Tx, cmd: EndTurn) -> None:
 
 
 def _on_checked(state: EncounterState, e: SurpriseCheckMade) -> EncounterState:
-    checks = {**table(state).surprise_checks, e.combatant: MadeCheck(check=e.check, total=e.total)}
-    return updated(state, surprise_checks=checks)
+    checks = {**state.rules.surprise_checks, e.combatant: MadeCheck(check=e.check, total=e.total)}
+    return with_rules(state, surprise_checks=checks)
 
 
 def _checked(n, e: SurpriseCheckMade) -> str:
@@ -184,7 +184,7 @@ def _checked(n, e: SurpriseCheckMade) -> str:
 HANDLERS = {SurpriseCheck: _check, DeclareSuddenAction: _sudden, MarkSurprised: _mark}
 APPLIERS = {
     SurpriseCheckMade: _on_checked,
-    SuddenActionDeclared: lambda state, e: updated(state, sudden=e.instigators),
+    SuddenActionDeclared: lambda state, e: with_rules(state, sudden=e.instigators),
     SurpriseEnded: lambda state, e: with_combatant(state, e.combatant, surprised=False),
 }
 NARRATION = {

@@ -1,20 +1,17 @@
 """a5e's own bookkeeping: the scene, the world's spent actions, surprise checks, presses, sprints.
 
-It lives in `EncounterState.a5e` as plain JSON values, so a snapshot or a replay gives back
-exactly the same state; `table(state)` reads it as typed data and `updated(state, ...)`
-writes a changed copy. Only appliers write it.
+It is the ruleset's `state_type`: `state.rules` holds an `A5eTable`, and only appliers write
+a changed copy, with `combat.kernel.state.with_rules`. The JSON views show it under "a5e".
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import msgspec
 
 from combat.rulesets.a5e.environments import Environment
 from combat.kernel.state import EncounterState
 
-__all__ = ["Press", "CalledCheck", "MadeCheck", "A5eTable", "table", "updated", "minute_in_rounds"]
+__all__ = ["Press", "CalledCheck", "MadeCheck", "A5eTable", "minute_in_rounds"]
 
 
 class Press(msgspec.Struct, frozen=True, kw_only=True):
@@ -59,17 +56,6 @@ class A5eTable(msgspec.Struct, frozen=True, kw_only=True):
     speeds: dict[str, dict[str, int]] = {}  # special speeds: fly, swim, climb, burrow...
 
 
-def table(state: EncounterState) -> A5eTable:
-    return msgspec.convert(state.a5e, A5eTable) if state.a5e else A5eTable()
-
-
-def updated(state: EncounterState, **changes: Any) -> EncounterState:
-    current = table(state)
-    new = msgspec.structs.replace(current, **changes)
-    # Through JSON, so the live state holds exactly what a snapshot or a replay decodes (lists, not tuples).
-    return msgspec.structs.replace(state, a5e=msgspec.json.decode(msgspec.json.encode(new)))
-
-
 def minute_in_rounds(state: EncounterState) -> int:
     """How many rounds make up the last minute, at the scene's round length."""
-    return max(1, 60 // table(state).round_seconds)
+    return max(1, 60 // state.rules.round_seconds)

@@ -24,9 +24,8 @@ from combat.kernel.events import CombatantAdded, ConditionApplied, ConditionSpec
 from combat.fivee.hitpoints import adjusted_damage, after_damage
 from combat.rulesets.a5e.environments import Environment, WorldAction
 from combat.rulesets.a5e.initiative import set_initiative
-from combat.rulesets.a5e.table import table, updated
 from combat.fivee.saves import saving_throw
-from combat.kernel.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState, with_rules
 
 __all__ = [
     "WorldTarget",
@@ -93,12 +92,12 @@ class WorldEffectSuffered(Event, frozen=True, kw_only=True):
 
 
 def environment(state: EncounterState) -> Environment | None:
-    return table(state).environment
+    return state.rules.environment
 
 
 def owed_recharges(state: EncounterState) -> list[str]:
     """Spent world actions whose recharge roll for this round has not been made yet."""
-    return [name for name, last in table(state).spent.items() if last < state.round]
+    return [name for name, last in state.rules.spent.items() if last < state.round]
 
 
 def _find(tx: Tx, name: str) -> tuple[Environment, WorldAction]:
@@ -123,7 +122,7 @@ def _require_no_owed(tx: Tx) -> None:
 def _use(tx: Tx, cmd: UseWorldAction) -> None:
     env, action = _find(tx, cmd.action)
     _require_no_owed(tx)
-    notes = table(tx.state)
+    notes = tx.state.rules
     if action.name in notes.spent:
         raise RuleError("world-action/spent", f"{action.name} is spent until a recharge roll of "
                         f"{action.recharge} or more regains it", allowed=_available(env, notes.spent))
@@ -173,7 +172,7 @@ def _targets(tx: Tx, action: WorldAction, given: tuple[WorldTarget, ...] | None)
         raise RuleError("world-action/targets", f"{action.name} reaches a single participant, not {len(given)}",
                         allowed="exactly one target")
     seen: set[str] = set()
-    struck = table(tx.state).struck.get(action.name, ())
+    struck = tx.state.rules.struck.get(action.name, ())
     for t in given:
         c = tx.combatant(t.combatant)
         if c.status == "dead" or c.id in seen:
@@ -262,7 +261,7 @@ def _recharge(tx: Tx, action: WorldAction, faces: Faces) -> None:
 
 def _roll_recharge(tx: Tx, cmd: RollRecharge) -> None:
     env, action = _find(tx, cmd.action)
-    spent = table(tx.state).spent
+    spent = tx.state.rules.spent
     if action.name not in spent:
         raise RuleError("world-action/not-spent", f"{action.name} is not spent", allowed="spent world actions: "
                         + (", ".join(spent) or "none"))
@@ -273,7 +272,7 @@ def _roll_recharge(tx: Tx, cmd: RollRecharge) -> None:
 
 
 def _on_used(state: EncounterState, e: WorldActionUsed) -> EncounterState:
-    notes = table(state)
+    notes = state.rules
     used = notes.world_used + 1 if notes.world_round == state.round else 1
     changes: dict = {"world_round": state.round, "world_used": used}
     if e.recharge is not None:
@@ -282,16 +281,16 @@ def _on_used(state: EncounterState, e: WorldActionUsed) -> EncounterState:
     action = env.world_action(e.action) if env else None
     if action is not None and action.once_per_target:
         changes["struck"] = {**notes.struck, e.action: notes.struck.get(e.action, ()) + e.targets}
-    return updated(state, **changes)
+    return with_rules(state, **changes)
 
 
 def _on_recharge(state: EncounterState, e: RechargeRolled) -> EncounterState:
-    spent = dict(table(state).spent)
+    spent = dict(state.rules.spent)
     if e.regained:
         spent.pop(e.action, None)
     else:
         spent[e.action] = state.round
-    return updated(state, spent=spent)
+    return with_rules(state, spent=spent)
 
 
 def _used(n, e: WorldActionUsed) -> str:

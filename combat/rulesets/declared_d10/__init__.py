@@ -34,6 +34,7 @@ from combat.fivee import conditions, hitpoints, saves, setup, turns
 from combat.kernel.commands import EndCombat
 from combat.kernel.decider import Ruleset, Tx
 from combat.kernel.phases import PhaseTable, Step
+from combat.rulesets.declared_d10.state import D10State
 from combat.rulesets.declared_d10 import (
     actions,
     attacks,
@@ -151,4 +152,6 @@ RULESET = Ruleset(
     commands=tuple(c for m in _MODULES for c in m.HANDLERS if c.__module__.startswith(__name__)),
     checks=consistency.CHECKS,
     narration=_merge(*(m.NARRATION for m in _MODULES)),
+    state_type=D10State,
+    state_key="d10",
 )

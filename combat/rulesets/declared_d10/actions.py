@@ -32,8 +32,8 @@ from combat.rulesets.declared_d10.attacks import situation
 from combat.rulesets.declared_d10.declarations import MOVE_FITS, require_declared
 from combat.rulesets.declared_d10.economy import require_unspent, spend
 from combat.rulesets.declared_d10.rolls import roll_d20
-from combat.rulesets.declared_d10.state import FreeAttack, can_act, d10_of, traits_of, with_d10
-from combat.kernel.state import Combatant, EncounterState
+from combat.rulesets.declared_d10.state import FreeAttack, can_act, traits_of
+from combat.kernel.state import Combatant, EncounterState, with_rules
 from combat.fivee.turns import require_able, require_turn
 
 __all__ = [
@@ -179,7 +179,7 @@ def _not_held(c: Combatant, doing: str) -> None:
 
 def offer_free_attacks(tx: Tx, mover: Combatant, foes: list[Combatant], reason: str, exempt: tuple[str, ...] = ()) -> None:
     for foe in foes:
-        open_already = any((o.attacker, o.target) == (foe.id, mover.id) for o in d10_of(tx.state).free_attacks)
+        open_already = any((o.attacker, o.target) == (foe.id, mover.id) for o in tx.state.rules.free_attacks)
         if foe.id in exempt or open_already or not can_act(tx.state, foe) or is_incapacitated(foe):
             continue
         tx.emit(D10FreeAttackOffered(attacker=foe.id, target=mover.id, reason=reason))
@@ -192,7 +192,7 @@ def _move(tx: Tx, cmd: D10Move) -> None:
     require_unspent(tx, c, "move")
     _not_held(c, "move")
     tx.emit(D10Moved(combatant=c.id, away_from=cmd.away_from, detail=cmd.detail))
-    offer_free_attacks(tx, c, foes, "moved away", exempt=d10_of(tx.state).disengaged_from)
+    offer_free_attacks(tx, c, foes, "moved away", exempt=tx.state.rules.disengaged_from)
 
 
 def _parry_dodge(tx: Tx, cmd: D10ParryDodge) -> None:
@@ -259,32 +259,32 @@ def _sneak(tx: Tx, cmd: D10Sneak) -> None:
 def _on_disengage(state: EncounterState, e: D10DisengageRolled) -> EncounterState:
     state = spend(state, "attack")
     if e.success:
-        state = with_d10(state, disengaged_from=d10_of(state).disengaged_from + (e.foe,))
+        state = with_rules(state, disengaged_from=state.rules.disengaged_from + (e.foe,))
     return state
 
 
 def _on_sprinted(state: EncounterState, e: D10Sprinted) -> EncounterState:
     state = spend(state, "attack", "move")
     if e.leaves_battlefield:
-        state = with_d10(state, leaving=d10_of(state).leaving + (e.combatant,))
+        state = with_rules(state, leaving=state.rules.leaving + (e.combatant,))
     return state
 
 
 def _on_stealth(state: EncounterState, e: D10StealthChecked) -> EncounterState:
     state = spend(state, "move")
     if e.success:
-        state = with_d10(state, stealthy={**d10_of(state).stealthy, e.combatant: state.round})
+        state = with_rules(state, stealthy={**state.rules.stealthy, e.combatant: state.round})
     return state
 
 
 def _on_offered(state: EncounterState, e: D10FreeAttackOffered) -> EncounterState:
     offer = FreeAttack(attacker=e.attacker, target=e.target, reason=e.reason)
-    return with_d10(state, free_attacks=d10_of(state).free_attacks + (offer,))
+    return with_rules(state, free_attacks=state.rules.free_attacks + (offer,))
 
 
 def _on_parrying(state: EncounterState, e: D10Parrying) -> EncounterState:
     state = spend(state, "attack", "move")
-    return with_d10(state, parrying=d10_of(state).parrying + (e.combatant,))
+    return with_rules(state, parrying=state.rules.parrying + (e.combatant,))
 
 
 HANDLERS = {

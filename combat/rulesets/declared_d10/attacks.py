@@ -36,9 +36,9 @@ from combat.kernel.events import AttackProfile, Event
 from combat.rulesets.declared_d10.declarations import require_declared
 from combat.rulesets.declared_d10.economy import require_unspent, spend
 from combat.rulesets.declared_d10.rolls import roll_d20
-from combat.rulesets.declared_d10.state import can_act, d10_of, traits_of, with_d10
+from combat.rulesets.declared_d10.state import can_act, traits_of
 from combat.rulesets.declared_d10.wounds import deal_damage
-from combat.kernel.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState, with_rules
 from combat.fivee.turns import require_able, require_turn
 
 __all__ = [
@@ -130,7 +130,7 @@ def tiered(notation: str, tier: str) -> str:
 def situation(tx: Tx, attacker: Combatant, target: Combatant, melee: bool) -> tuple[list[str], list[str]]:
     """Advantage and Disadvantage from the fight itself: conditions and a Parry/Dodge."""
     adv, dis = attack_modifiers(attacker, target, melee)
-    if target.id in d10_of(tx.state).parrying and target.status == "active":
+    if target.id in tx.state.rules.parrying and target.status == "active":
         dis.append(f"{target.name} parries and dodges")
     return adv, dis
 
@@ -173,7 +173,7 @@ def resolve(
     if subdual:
         dis.append("subdual attack")
     if sneak_attack:
-        if d10_of(tx.state).stealthy.get(attacker.id) != tx.state.round - 1:
+        if tx.state.rules.stealthy.get(attacker.id) != tx.state.round - 1:
             raise RuleError(
                 "attack/no-sneak",
                 f"{attacker.name} did not succeed at Stealth in the previous round",
@@ -266,7 +266,7 @@ def _attack(tx: Tx, cmd: D10Attack) -> None:
 def _free_attack(tx: Tx, cmd: D10FreeAttack) -> None:
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
-    offers = d10_of(tx.state).free_attacks
+    offers = tx.state.rules.free_attacks
     if not any(o.attacker == attacker.id and o.target == target.id for o in offers):
         raise RuleError(
             "attack/no-free-attack",
@@ -292,9 +292,9 @@ def _free_attack(tx: Tx, cmd: D10FreeAttack) -> None:
 def _on_attack(state: EncounterState, e: D10AttackRolled) -> EncounterState:
     if not e.free:
         return spend(state, "attack")
-    offers = d10_of(state).free_attacks
+    offers = state.rules.free_attacks
     taken = next(i for i, o in enumerate(offers) if (o.attacker, o.target) == (e.attacker, e.target))
-    return with_d10(state, free_attacks=offers[:taken] + offers[taken + 1 :])
+    return with_rules(state, free_attacks=offers[:taken] + offers[taken + 1 :])
 
 
 def _line(n, e: D10AttackRolled) -> str:

@@ -59,10 +59,10 @@ from combat.rulesets.declared_d10.initiative import D10GroupInitiativeRolled, D1
 from combat.rulesets.declared_d10.opposition import D10OppositionRolled
 from combat.rulesets.declared_d10.rolls import penalty_for, surprise_reasons
 from combat.rulesets.declared_d10.rounds import D10LeftBattlefield, decided
-from combat.rulesets.declared_d10.state import d10_of, is_fully_surprised, traits_of, will_act, with_d10
+from combat.rulesets.declared_d10.state import is_fully_surprised, traits_of, will_act
 from combat.rulesets.declared_d10.timers import D10TimerFired
 from combat.rulesets.declared_d10.wounds import HALF_HP_TO_HIT, LASTING_WOUND, D10DamageDealt, D10WoundPenalty
-from combat.kernel.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState, with_rules
 
 __all__ = ["CHECKS"]
 
@@ -97,7 +97,7 @@ def _standing(state: EncounterState, cid: str, doing: str) -> str | None:
         return f"{cid} is not in the fight any more"
     if c.status != "active":
         return f"{c.name} is {c.status} now and could not {doing}"
-    if is_fully_surprised(d10_of(state), c):
+    if is_fully_surprised(state.rules, c):
         return f"{c.name} is caught by full surprise now and could not {doing}"
     return None
 
@@ -122,7 +122,7 @@ def _in_turn(state: EncounterState, cid: str, doing: str) -> str | None:
 
 
 def _declared(state: EncounterState, c: Combatant, fits: Collection[str], doing: str, target: str | None = None) -> str | None:
-    d = d10_of(state).declarations.get(c.id)
+    d = state.rules.declarations.get(c.id)
     if d is None:
         return f"{c.name} declared nothing this round"
     if d.action not in fits or (target is not None and d.target is not None and d.target != target):
@@ -131,7 +131,7 @@ def _declared(state: EncounterState, c: Combatant, fits: Collection[str], doing:
 
 
 def _unspent(state: EncounterState, c: Combatant, slots: Collection[str]) -> str | None:
-    used = [s for s in slots if s in d10_of(state).spent]
+    used = [s for s in slots if s in state.rules.spent]
     return f"{c.name} had already used its {' and '.join(used)} this round" if used else None
 
 
@@ -176,7 +176,7 @@ def _declared_action(state: EncounterState, e: D10ActionDeclared, ctx: dict[str,
 
 
 def _closed(state: EncounterState, e: D10DeclarationsClosed, ctx: dict[str, Any]) -> str | None:
-    t = d10_of(state)
+    t = state.rules
     silent = [
         c.name
         for c in state.combatants.values()
@@ -188,7 +188,7 @@ def _closed(state: EncounterState, e: D10DeclarationsClosed, ctx: dict[str, Any]
 
 
 def _change_ruled(state: EncounterState, e: D10ChangeRuled, ctx: dict[str, Any]) -> str | None:
-    if e.combatant not in d10_of(state).declarations:
+    if e.combatant not in state.rules.declarations:
         return f"{_name(state, e.combatant)} declared nothing this round: there was nothing to change"
     return None
 
@@ -205,7 +205,7 @@ def _initiative(state: EncounterState, e: D10GroupInitiativeRolled, ctx: dict[st
 
 
 def _ordered(state: EncounterState, e: D10GroupOrdered, ctx: dict[str, Any]) -> str | None:
-    acted = [_name(state, cid) for cid in e.order if cid in d10_of(state).acted]
+    acted = [_name(state, cid) for cid in e.order if cid in state.rules.acted]
     return f"{', '.join(acted)} had already acted this round and could not be reordered" if acted else None
 
 
@@ -214,7 +214,7 @@ def _ordered(state: EncounterState, e: D10GroupOrdered, ctx: dict[str, Any]) -> 
 
 def _waiting(state: EncounterState) -> list[str]:
     """Who comes up in this round's order, can act and has not yet started a turn."""
-    acted = d10_of(state).acted
+    acted = state.rules.acted
     return [cid for cid in turn_order(state, False) if cid not in acted and will_act(state, state.combatants[cid])]
 
 
@@ -222,9 +222,9 @@ def _newly_skipped(state: EncounterState, upto: str | None) -> list[str]:
     """Who still waits although its place in the round's planned order comes before `upto` (or
     the round's end), leaving out anyone already passed over by an earlier turn: one skipped
     turn is one conflict, not one for every turn after it."""
-    planned = turn_order(with_d10(state, acted=()), False)
+    planned = turn_order(with_rules(state, acted=()), False)
     place = {cid: i for i, cid in enumerate(planned)}
-    acted = d10_of(state).acted
+    acted = state.rules.acted
     last_acted = max((place[cid] for cid in acted if cid in place), default=-1)
     limit = place.get(upto, len(planned)) if upto is not None else len(planned)
     return [cid for cid in _waiting(state) if last_acted < place.get(cid, limit) < limit]
@@ -237,7 +237,7 @@ def _turn_started(state: EncounterState, e: ev.TurnStarted, ctx: dict[str, Any])
     over = decided(state)
     if over is not None:
         return f"the fight was already over ({over[1]}) and {c.name} took no turn"
-    t = d10_of(state)
+    t = state.rules
     if not will_act(state, c):
         return _standing(state, c.id, "take a turn") or f"{c.name} hesitated (did not declare in time) and took no turn"
     if c.id in t.acted:
@@ -263,7 +263,7 @@ def _left(state: EncounterState, e: D10LeftBattlefield, ctx: dict[str, Any]) -> 
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
-    if c.id not in d10_of(state).leaving:
+    if c.id not in state.rules.leaving:
         return f"{c.name} never fled toward the edge of the battlefield this turn"
     return f"{c.name} is {c.status} now and could not flee the battlefield" if c.status != "active" else None
 
@@ -286,7 +286,7 @@ def _combat_ended(state: EncounterState, e: ev.CombatEnded, ctx: dict[str, Any])
 def _attack_rolled(state: EncounterState, e: D10AttackRolled, ctx: dict[str, Any]) -> str | None:
     target = state.combatants.get(e.target)
     if e.free:
-        offers = d10_of(state).free_attacks
+        offers = state.rules.free_attacks
         if not any((o.attacker, o.target) == (e.attacker, e.target) for o in offers):
             return f"{_name(state, e.attacker)} had no free attack at {_name(state, e.target)} open"
         problem = _able(state, e.attacker, "take a free attack")
@@ -304,7 +304,7 @@ def _attack_rolled(state: EncounterState, e: D10AttackRolled, ctx: dict[str, Any
 
 def _attack_numbers(state: EncounterState, e: D10AttackRolled, attacker: Combatant, target: Combatant) -> str | None:
     """What the fight itself adds to a to-hit roll: the wound modifier, Parry/Dodge, surprise, sneak attack."""
-    t = d10_of(state)
+    t = state.rules
     penalty = penalty_for(state, attacker, to_hit=True)
     if penalty != e.to_hit_modifier:
         total = e.total - e.to_hit_modifier + penalty
@@ -327,7 +327,7 @@ def _attack_numbers(state: EncounterState, e: D10AttackRolled, attacker: Combata
 
 
 def _surprise_reasons(state: EncounterState, c: Combatant, reasons: tuple[str, ...]) -> str | None:
-    adv, dis = surprise_reasons(d10_of(state), c)
+    adv, dis = surprise_reasons(state.rules, c)
     wanted = {f"advantage: {r}" for r in adv} | {f"disadvantage: {r}" for r in dis}
     given = {r for r in reasons if r in SURPRISE_REASONS}
     missing, extra = wanted - given, given - wanted
@@ -389,7 +389,7 @@ def _grapple_rolled(state: EncounterState, e: D10GrappleRolled, ctx: dict[str, A
     if e.breaking:
         if not c.has("grappled"):
             return f"{c.name} was not grappled any more"
-        since = d10_of(state).grapples.get(c.id)
+        since = state.rules.grapples.get(c.id)
         if since is not None and since.round >= state.round:
             return f"{c.name} was grappled this round and could not try to break free until the next"
         target = None
@@ -421,7 +421,7 @@ def _free_attack_offered(state: EncounterState, e: D10FreeAttackOffered, ctx: di
 
 
 def _timer_fired(state: EncounterState, e: D10TimerFired, ctx: dict[str, Any]) -> str | None:
-    timer = next((x for x in d10_of(state).timers if x.id == e.timer), None)
+    timer = next((x for x in state.rules.timers if x.id == e.timer), None)
     if timer is None:
         return f"no timer {e.timer} was running ({e.what})"
     if timer.fired:

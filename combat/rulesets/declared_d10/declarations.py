@@ -27,8 +27,8 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
-from combat.rulesets.declared_d10.state import Declaration, can_act, d10_of, with_d10
-from combat.kernel.state import Combatant, EncounterState
+from combat.rulesets.declared_d10.state import Declaration, can_act
+from combat.kernel.state import Combatant, EncounterState, with_rules
 
 __all__ = [
     "ACTIONS",
@@ -141,7 +141,7 @@ def _declare(tx: Tx, cmd: D10Declare) -> None:
 
 
 def _close(tx: Tx, cmd: D10CloseDeclarations) -> None:
-    t = d10_of(tx.state)
+    t = tx.state.rules
     missing = [c for c in tx.state.combatants.values() if can_act(tx.state, c) and c.id not in t.declarations]
     if cmd.time_up and t.declaration_seconds is None:
         raise RuleError(
@@ -163,7 +163,7 @@ def _rule_on_change(tx: Tx, cmd: D10RuleOnChange) -> None:
     if tx.actor != "gm":
         raise RuleError("declaration/gm-rules", "only the GM can allow a change to a declared action", allowed="the GM")
     c = tx.combatant(cmd.combatant)
-    current = d10_of(tx.state).declarations.get(c.id)
+    current = tx.state.rules.declarations.get(c.id)
     if current is None:
         raise RuleError("declaration/none", f"{c.name} declared nothing this round")
     if not cmd.ruling.strip():
@@ -179,7 +179,7 @@ def _rule_on_change(tx: Tx, cmd: D10RuleOnChange) -> None:
 
 def require_declared(tx: Tx, c: Combatant, fits: Collection[str], *, doing: str, target: str | None = None) -> None:
     """Reject what `c` does unless its locked declaration allows it."""
-    declared = d10_of(tx.state).declarations.get(c.id)
+    declared = tx.state.rules.declarations.get(c.id)
     if declared is None:
         raise RuleError("declaration/none", f"{c.name} declared nothing this round", allowed="act only after declaring")
     wrong_action = declared.action not in fits
@@ -194,19 +194,19 @@ def require_declared(tx: Tx, c: Combatant, fits: Collection[str], *, doing: str,
 
 def _on_declared(state: EncounterState, e: D10ActionDeclared) -> EncounterState:
     declared = Declaration(combatant=e.combatant, action=e.action, target=e.target, detail=e.detail)
-    return with_d10(state, declarations={**d10_of(state).declarations, e.combatant: declared})
+    return with_rules(state, declarations={**state.rules.declarations, e.combatant: declared})
 
 
 def _on_closed(state: EncounterState, e: D10DeclarationsClosed) -> EncounterState:
     hesitating = {cid: Declaration(combatant=cid, action=HESITATE, detail="did not declare in time") for cid in e.hesitating}
-    return with_d10(state, locked=True, declarations={**d10_of(state).declarations, **hesitating})
+    return with_rules(state, locked=True, declarations={**state.rules.declarations, **hesitating})
 
 
 def _on_ruled(state: EncounterState, e: D10ChangeRuled) -> EncounterState:
     if not e.allowed:
         return state
     changed = Declaration(combatant=e.combatant, action=e.action, target=e.target, detail=e.detail, ruling=e.ruling)
-    return with_d10(state, declarations={**d10_of(state).declarations, e.combatant: changed})
+    return with_rules(state, declarations={**state.rules.declarations, e.combatant: changed})
 
 
 def _ruled_line(n, e: D10ChangeRuled) -> str:

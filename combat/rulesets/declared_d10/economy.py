@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.rulesets.declared_d10.state import d10_of, with_d10
-from combat.kernel.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState, with_rules
 
 __all__ = ["SLOTS", "require_unspent", "spend"]
 
@@ -19,7 +18,7 @@ SLOTS = ("attack", "move")
 
 
 def require_unspent(tx: Tx, c: Combatant, *slots: str) -> None:
-    spent = d10_of(tx.state).spent
+    spent = tx.state.rules.spent
     used = [s for s in slots if s in spent]
     if used:
         left = [s for s in SLOTS if s not in spent]
@@ -31,5 +30,5 @@ def require_unspent(tx: Tx, c: Combatant, *slots: str) -> None:
 
 
 def spend(state: EncounterState, *slots: str) -> EncounterState:
-    spent = d10_of(state).spent
-    return with_d10(state, spent=spent + tuple(s for s in slots if s not in spent))
+    spent = state.rules.spent
+    return with_rules(state, spent=spent + tuple(s for s in slots if s not in spent))

@@ -21,8 +21,8 @@ from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec
 from combat.rulesets.declared_d10.declarations import require_declared
 from combat.rulesets.declared_d10.economy import require_unspent, spend
 from combat.rulesets.declared_d10.opposition import opposed
-from combat.rulesets.declared_d10.state import Grapple, d10_of, traits_of, with_d10
-from combat.kernel.state import EncounterState
+from combat.rulesets.declared_d10.state import Grapple, traits_of
+from combat.kernel.state import EncounterState, with_rules
 from combat.fivee.turns import require_able, require_turn
 
 __all__ = ["D10Grapple", "D10BreakGrapple", "D10GrappleRolled", "HANDLERS", "APPLIERS", "NARRATION"]
@@ -88,7 +88,7 @@ def _break(tx: Tx, cmd: D10BreakGrapple) -> None:
     held = next((x for x in c.conditions if x.name == "grappled"), None)
     if held is None:
         raise RuleError("grapple/not-grappled", f"{c.name} is not grappled")
-    since = d10_of(tx.state).grapples.get(c.id)
+    since = tx.state.rules.grapples.get(c.id)
     if since is not None and since.round >= tx.state.round:
         raise RuleError("grapple/same-round", f"{c.name} was grappled this round", allowed="try to break free next round")
     require_declared(tx, c, ("grapple",), doing="break the grapple")
@@ -114,12 +114,12 @@ def _break(tx: Tx, cmd: D10BreakGrapple) -> None:
 
 def _on_rolled(state: EncounterState, e: D10GrappleRolled) -> EncounterState:
     state = spend(state, "attack")
-    grapples = dict(d10_of(state).grapples)
+    grapples = dict(state.rules.grapples)
     if e.success and not e.breaking:
         grapples[e.target] = Grapple(grappler=e.attacker, round=state.round)
     elif e.success:
         grapples.pop(e.attacker, None)
-    return with_d10(state, grapples=grapples)
+    return with_rules(state, grapples=grapples)
 
 
 def _line(n, e: D10GrappleRolled) -> str:

@@ -29,8 +29,8 @@ from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.declared_d10.rolls import die_notation, roll_mode, surprise_reasons
-from combat.rulesets.declared_d10.state import d10_of, group_of, will_act, with_d10
-from combat.kernel.state import Combatant, EncounterState, with_combatant
+from combat.rulesets.declared_d10.state import group_of, will_act
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 
 __all__ = [
     "D10RollGroupInitiative",
@@ -102,7 +102,7 @@ def all_rolled(state: EncounterState) -> bool:
 def turn_order(state: EncounterState, include_dead: bool = False) -> list[str]:
     """This round's order: groups by their d10, highest first; within a group, those who have
     acted in the order they did, then the rest in the group's chosen order."""
-    t = d10_of(state)
+    t = state.rules
     players_win_ties = state.settings.get("initiative_ties", "players_first") == "players_first"
     attackers_first = t.round_kind != "normal" and state.settings.get("surprise_round_order") == "attackers_first"
     rolled = [(g, ms) for g, ms in groups(state).items() if any(m.initiative is not None for m in ms)]
@@ -150,7 +150,7 @@ def _roll(tx: Tx, cmd: D10RollGroupInitiative) -> None:
                 f"faces were entered but {len(chosen)} groups still roll",
                 allowed="name the group whose d10 was entered",
             )
-    t = d10_of(tx.state)
+    t = tx.state.rules
     for g in chosen:
         members = [m for m in all_groups[g] if m.status not in ("dead", "fled")]
         adv, dis = surprise_reasons(t, members[0])
@@ -178,7 +178,7 @@ def _order_group(tx: Tx, cmd: D10OrderGroup) -> None:
             f"{', '.join(stray) or 'the order'} is not a list of members of '{cmd.group}' each named once",
             allowed=", ".join(ids),
         )
-    acted = [cid for cid in cmd.order if cid in d10_of(tx.state).acted]
+    acted = [cid for cid in cmd.order if cid in tx.state.rules.acted]
     if acted:
         raise RuleError(
             "initiative/already-acted",
@@ -195,7 +195,7 @@ def _on_rolled(state: EncounterState, e: D10GroupInitiativeRolled) -> EncounterS
 
 
 def _on_ordered(state: EncounterState, e: D10GroupOrdered) -> EncounterState:
-    return with_d10(state, group_orders={**d10_of(state).group_orders, e.group: e.order})
+    return with_rules(state, group_orders={**state.rules.group_orders, e.group: e.order})
 
 
 HANDLERS = {D10RollGroupInitiative: _roll, D10OrderGroup: _order_group}

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from combat.kernel import dice
 from combat.kernel.decider import Tx
 from combat.kernel.events import DiceRolled
-from combat.rulesets.declared_d10.state import D10State, d10_of
+from combat.rulesets.declared_d10.state import D10State
 from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["MODES", "roll_mode", "die_notation", "surprise_reasons", "penalty_for", "roll_d20"]
@@ -53,7 +53,7 @@ def penalty_for(state: EncounterState, c: Combatant, *, to_hit: bool) -> int:
     other actions during combat)': to-hit rolls always, other rolls if the table says so."""
     if not to_hit and not state.settings.get("half_hp_penalty_on_all_rolls", False):
         return 0
-    return d10_of(state).to_hit.get(c.id, 0)
+    return state.rules.to_hit.get(c.id, 0)
 
 
 def roll_d20(
@@ -76,7 +76,7 @@ def roll_d20(
     adv, dis = list(advantage), list(disadvantage)
     penalty = 0
     if roller is not None:
-        s_adv, s_dis = surprise_reasons(d10_of(tx.state), roller)
+        s_adv, s_dis = surprise_reasons(tx.state.rules, roller)
         adv += s_adv
         dis += s_dis
         penalty = penalty_for(tx.state, roller, to_hit=to_hit)

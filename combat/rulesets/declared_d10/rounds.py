@@ -16,8 +16,8 @@ from combat.kernel.decider import Tx
 from combat.kernel.events import CombatEnded, Event, RoundEnded, RoundStarted, TurnEnded, TurnStarted
 from combat.rulesets.declared_d10 import timers
 from combat.rulesets.declared_d10.initiative import turn_order
-from combat.rulesets.declared_d10.state import d10_of, will_act, with_d10
-from combat.kernel.state import EncounterState, with_combatant
+from combat.rulesets.declared_d10.state import will_act
+from combat.kernel.state import EncounterState, with_combatant, with_rules
 
 __all__ = [
     "D10DeclarationsOpened",
@@ -53,7 +53,7 @@ def open_round(tx: Tx) -> None:
 
 def next_turn(tx: Tx) -> None:
     """Start the turn of the first combatant in order who has yet to act, or end the round."""
-    acted = d10_of(tx.state).acted
+    acted = tx.state.rules.acted
     for cid in turn_order(tx.state, False):
         if cid not in acted and will_act(tx.state, tx.state.combatants[cid]):
             turns.start_turn(tx, cid)
@@ -69,7 +69,7 @@ def _end_turn(tx: Tx, cmd: EndTurn) -> None:
     tx.emit(TurnEnded(combatant=c.id))
     expire_conditions(tx, c.id, "end")
     # Killed or knocked out by the free attacks its flight opened, it never reaches the edge.
-    if c.id in d10_of(tx.state).leaving and tx.state.combatants[c.id].status == "active":
+    if c.id in tx.state.rules.leaving and tx.state.combatants[c.id].status == "active":
         tx.emit(D10LeftBattlefield(combatant=c.id))
     if decided(tx.state) is None:
         next_turn(tx)
@@ -104,40 +104,40 @@ def _on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
     state = turns.APPLIERS[RoundStarted](state, e)
     combatants = {cid: msgspec.structs.replace(c, initiative=None) for cid, c in state.combatants.items()}
     state = msgspec.structs.replace(state, combatants=combatants)
-    return with_d10(
+    return with_rules(
         state, declarations={}, locked=False, acted=(), spent=(), free_attacks=(), disengaged_from=(), leaving=()
     )
 
 
 def _on_round_ended(state: EncounterState, e: RoundEnded) -> EncounterState:
     # A surprise lasts one round; every running timer counts one round down.
-    t = d10_of(state)
+    t = state.rules
     ticking = tuple(
         msgspec.structs.replace(x, rounds_left=max(0, x.rounds_left - 1)) if not x.fired else x for x in t.timers
     )
-    return with_d10(state, round_kind="normal", attackers=None, defenders=None, timers=ticking)
+    return with_rules(state, round_kind="normal", attackers=None, defenders=None, timers=ticking)
 
 
 def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     state = turns.APPLIERS[TurnStarted](state, e)
-    t = d10_of(state)
+    t = state.rules
     parrying = tuple(p for p in t.parrying if p != e.combatant)  # "until your next action"
-    return with_d10(state, acted=t.acted + (e.combatant,), spent=(), disengaged_from=(), parrying=parrying)
+    return with_rules(state, acted=t.acted + (e.combatant,), spent=(), disengaged_from=(), parrying=parrying)
 
 
 def _on_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
     # Free attacks not taken by the end of the turn that opened them are gone.
     state = turns.APPLIERS[TurnEnded](state, e)
-    return with_d10(state, spent=(), disengaged_from=(), free_attacks=())
+    return with_rules(state, spent=(), disengaged_from=(), free_attacks=())
 
 
 def _on_left(state: EncounterState, e: D10LeftBattlefield) -> EncounterState:
     state = with_combatant(state, e.combatant, status="fled")
-    return with_d10(state, leaving=tuple(x for x in d10_of(state).leaving if x != e.combatant))
+    return with_rules(state, leaving=tuple(x for x in state.rules.leaving if x != e.combatant))
 
 
 def _on_opened(state: EncounterState, e: D10DeclarationsOpened) -> EncounterState:
-    return with_d10(state, declaration_seconds=e.seconds)
+    return with_rules(state, declaration_seconds=e.seconds)
 
 
 HANDLERS = {EndTurn: _end_turn}

@@ -1,13 +1,12 @@
 """What the declared-d10 ruleset remembers beyond the shared encounter state.
 
-It lives in `EncounterState.d10` as plain JSON values (so snapshots, the state projection and
-a rebuilt fold all hold the same thing) and is read and written through `d10_of` and
-`with_d10`, which convert it to and from the typed `D10State` below.
+It is the ruleset's `state_type`: `state.rules` holds a `D10State`, and appliers write a
+changed copy with `combat.kernel.state.with_rules`. The JSON views show it under "d10".
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
@@ -22,8 +21,6 @@ __all__ = [
     "Grapple",
     "Timer",
     "D10State",
-    "d10_of",
-    "with_d10",
     "traits_of",
     "group_of",
     "is_fully_surprised",
@@ -102,17 +99,8 @@ class D10State(msgspec.Struct, frozen=True, kw_only=True):
     timers: tuple[Timer, ...] = ()
 
 
-def d10_of(state: EncounterState) -> D10State:
-    return msgspec.convert(state.d10, D10State) if state.d10 else D10State()
-
-
-def with_d10(state: EncounterState, **changes: Any) -> EncounterState:
-    updated = msgspec.structs.replace(d10_of(state), **changes)
-    return msgspec.structs.replace(state, d10=msgspec.to_builtins(updated))
-
-
 def traits_of(state: EncounterState, cid: str) -> D10Traits:
-    return d10_of(state).traits.get(cid, D10Traits())
+    return state.rules.traits.get(cid, D10Traits())
 
 
 def group_of(c: Combatant) -> str:
@@ -127,10 +115,10 @@ def is_fully_surprised(t: D10State, c: Combatant) -> bool:
 
 def can_act(state: EncounterState, c: Combatant) -> bool:
     """Standing and not caught by full surprise: may declare, act and take free attacks."""
-    return c.status == "active" and not is_fully_surprised(d10_of(state), c)
+    return c.status == "active" and not is_fully_surprised(state.rules, c)
 
 
 def will_act(state: EncounterState, c: Combatant) -> bool:
     """Takes a turn this round: can act and did not hesitate past the time limit."""
-    declared = d10_of(state).declarations.get(c.id)
+    declared = state.rules.declarations.get(c.id)
     return can_act(state, c) and not (declared is not None and declared.action == "hesitate")

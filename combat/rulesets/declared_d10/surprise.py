@@ -21,8 +21,8 @@ from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.declared_d10.rounds import open_round
-from combat.rulesets.declared_d10.state import RoundKind, traits_of, with_d10
-from combat.kernel.state import EncounterState
+from combat.rulesets.declared_d10.state import RoundKind, traits_of
+from combat.kernel.state import EncounterState, with_rules
 
 __all__ = ["D10RollSurprise", "D10StartNormalRound", "D10SurpriseRolled", "surprise_result", "HANDLERS", "APPLIERS", "NARRATION"]
 
@@ -99,7 +99,7 @@ def _start_normal_round(tx: Tx, cmd: D10StartNormalRound) -> None:
 
 
 def _on_surprise(state: EncounterState, e: D10SurpriseRolled) -> EncounterState:
-    return with_d10(state, round_kind=e.result, attackers=e.surprising, defenders=e.surprised)
+    return with_rules(state, round_kind=e.result, attackers=e.surprising, defenders=e.surprised)
 
 
 def _line(n, e: D10SurpriseRolled) -> str:

@@ -12,8 +12,8 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
-from combat.rulesets.declared_d10.state import Timer, d10_of, with_d10
-from combat.kernel.state import EncounterState
+from combat.rulesets.declared_d10.state import Timer
+from combat.kernel.state import EncounterState, with_rules
 
 __all__ = ["D10StartTimer", "D10TimerStarted", "D10TimerFired", "fire_due", "HANDLERS", "APPLIERS", "NARRATION"]
 
@@ -41,25 +41,25 @@ def _start(tx: Tx, cmd: D10StartTimer) -> None:
     roll = tx.roll(cmd.die, purpose=f"timer: {cmd.what}", roller="gm", faces=cmd.faces)
     if roll.total < 1:
         raise RuleError("timer/rounds", f"{cmd.die} gave {roll.total} rounds", allowed="a die that rolls 1 or more")
-    timer = f"timer-{len(d10_of(tx.state).timers) + 1}"
+    timer = f"timer-{len(tx.state.rules.timers) + 1}"
     tx.emit(D10TimerStarted(timer=timer, what=cmd.what, rounds=roll.total))
 
 
 def fire_due(tx: Tx) -> None:
     """After a round ends: every timer that has counted down to 0 goes off."""
-    for timer in d10_of(tx.state).timers:
+    for timer in tx.state.rules.timers:
         if timer.rounds_left == 0 and not timer.fired:
             tx.emit(D10TimerFired(timer=timer.id, what=timer.what))
 
 
 def _on_started(state: EncounterState, e: D10TimerStarted) -> EncounterState:
-    timers = d10_of(state).timers + (Timer(id=e.timer, what=e.what, rounds_left=e.rounds),)
-    return with_d10(state, timers=timers)
+    timers = state.rules.timers + (Timer(id=e.timer, what=e.what, rounds_left=e.rounds),)
+    return with_rules(state, timers=timers)
 
 
 def _on_fired(state: EncounterState, e: D10TimerFired) -> EncounterState:
-    timers = tuple(Timer(id=x.id, what=x.what, rounds_left=0, fired=True) if x.id == e.timer else x for x in d10_of(state).timers)
-    return with_d10(state, timers=timers)
+    timers = tuple(Timer(id=x.id, what=x.what, rounds_left=0, fired=True) if x.id == e.timer else x for x in state.rules.timers)
+    return with_rules(state, timers=timers)
 
 
 HANDLERS = {D10StartTimer: _start}

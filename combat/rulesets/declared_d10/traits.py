@@ -9,8 +9,8 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
-from combat.rulesets.declared_d10.state import D10Traits, d10_of, with_d10
-from combat.kernel.state import EncounterState
+from combat.rulesets.declared_d10.state import D10Traits
+from combat.kernel.state import EncounterState, with_rules
 
 __all__ = ["D10SetTraits", "D10TraitsSet", "HANDLERS", "APPLIERS", "NARRATION"]
 
@@ -43,7 +43,7 @@ def _set_traits(tx: Tx, cmd: D10SetTraits) -> None:
 
 
 def _on_traits(state: EncounterState, e: D10TraitsSet) -> EncounterState:
-    return with_d10(state, traits={**d10_of(state).traits, e.combatant: e.traits})
+    return with_rules(state, traits={**state.rules.traits, e.combatant: e.traits})
 
 
 def _line(n, e: D10TraitsSet) -> str:

@@ -30,8 +30,8 @@ from combat.kernel.commands import AddCombatant, ApplyCondition, Command, Heal
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantDowned, ConditionApplied, ConditionEnded, ConditionSpec, Event
-from combat.rulesets.declared_d10.state import d10_of, traits_of, with_d10
-from combat.kernel.state import EncounterState
+from combat.rulesets.declared_d10.state import traits_of
+from combat.kernel.state import EncounterState, with_rules
 
 __all__ = [
     "LASTING_WOUND",
@@ -152,7 +152,7 @@ def review_penalty(tx: Tx, cid: str) -> None:
     if c.status != "active":
         return
     wanted = HALF_HP_TO_HIT if c.hp * 2 <= c.max_hp else 0
-    if wanted != d10_of(tx.state).to_hit.get(cid, 0):
+    if wanted != tx.state.rules.to_hit.get(cid, 0):
         tx.emit(D10WoundPenalty(combatant=cid, to_hit=wanted))
 
 
@@ -203,10 +203,10 @@ def _on_dealt(state: EncounterState, e: D10DamageDealt) -> EncounterState:
 
 
 def _on_penalty(state: EncounterState, e: D10WoundPenalty) -> EncounterState:
-    to_hit = {k: v for k, v in d10_of(state).to_hit.items() if k != e.combatant}
+    to_hit = {k: v for k, v in state.rules.to_hit.items() if k != e.combatant}
     if e.to_hit:
         to_hit[e.combatant] = e.to_hit
-    return with_d10(state, to_hit=to_hit)
+    return with_rules(state, to_hit=to_hit)
 
 
 def _dealt_line(n, e: D10DamageDealt) -> str:

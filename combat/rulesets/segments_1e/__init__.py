@@ -76,6 +76,7 @@ from combat.rulesets.segments_1e.narration import NARRATION
 from combat.rulesets.segments_1e.phases import PHASES
 from combat.rulesets.segments_1e.segments import turn_order
 from combat.fivee.turns import APPLIERS as TURN_APPLIERS, HANDLERS as TURN_HANDLERS
+from combat.rulesets.segments_1e.ledger import Ledger
 
 __all__ = ["RULESET", "DEFAULTS"]
 
@@ -138,4 +139,6 @@ RULESET = Ruleset(
     commands=COMMANDS,
     checks=consistency.CHECKS,
     narration=NARRATION,
+    state_type=Ledger,
+    state_key="segments_1e",
 )

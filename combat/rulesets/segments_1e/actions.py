@@ -22,7 +22,6 @@ from combat.rulesets.segments_1e import phases as P
 from combat.fivee.conditions import is_incapacitated
 from combat.rulesets.segments_1e.commands import ImmediateAction, MajorAction, MinorAction
 from combat.rulesets.segments_1e.events import CastingDelayed, ImmediateActionTaken, MajorActionTaken, MinorActionTaken
-from combat.rulesets.segments_1e.ledger import ledger_of
 from combat.rulesets.segments_1e.segments import advance
 from combat.rulesets.segments_1e.turns import action_segment, require_major, require_segment, require_turn, spent
 from combat.kernel.state import EncounterState
@@ -46,7 +45,7 @@ def _minor(tx: Tx, cmd: MinorAction) -> None:
         raise RuleError("minor/gm-delay", "a delay for several minor actions cannot be negative", allowed="gm_delay: 0 or more")
     uses = "none"
     if tx.state.phase == P.SURPRISE_SEGMENTS and cmd.segments:
-        require_segment(c, rec, ledger_of(tx.state).segment)
+        require_segment(c, rec, tx.state.rules.segment)
         uses = "surprise_segment"
     tx.emit(
         MinorActionTaken(combatant=c.id, description=cmd.description, segments=cmd.segments, uses=uses, gm_delay=cmd.gm_delay)  # type: ignore[arg-type]
@@ -64,7 +63,7 @@ def _immediate(tx: Tx, cmd: ImmediateAction) -> None:
         raise RuleError("combatant/incapacitated", f"{c.name} is {c.status} and cannot act", allowed="an able creature")
     if not cmd.description.strip():
         raise RuleError("action/what", "say what the action is", allowed="description: e.g. 'shouts a warning'")
-    tx.emit(ImmediateActionTaken(combatant=c.id, description=cmd.description, segment=ledger_of(tx.state).segment))
+    tx.emit(ImmediateActionTaken(combatant=c.id, description=cmd.description, segment=tx.state.rules.segment))
 
 
 def _on_major(state: EncounterState, e: MajorActionTaken) -> EncounterState:
@@ -72,7 +71,7 @@ def _on_major(state: EncounterState, e: MajorActionTaken) -> EncounterState:
 
 
 def _on_minor(state: EncounterState, e: MinorActionTaken) -> EncounterState:
-    rec = ledger_of(state).creatures[e.combatant]
+    rec = state.rules.creatures[e.combatant]
     return spent(state, e.combatant, e.uses, added_segments=rec.added_segments + e.segments + e.gm_delay)
 
 

@@ -36,10 +36,10 @@ from combat.rulesets.segments_1e.concentration import interrupt
 from combat.rulesets.segments_1e.damage import after_damage
 from combat.rulesets.segments_1e.events import AttackRoutineBegun, FreeAttackOpened, SpellSpoiled, TableAttackRolled
 from combat.rulesets.segments_1e.grid import require_reach
-from combat.rulesets.segments_1e.ledger import Creature, Routine, ledger_of, with_ledger
+from combat.rulesets.segments_1e.ledger import Creature, Routine
 from combat.rulesets.segments_1e.segments import action_of, declared_routine
 from combat.rulesets.segments_1e.turns import action_segment, require_major, require_segment, require_turn, spent
-from combat.kernel.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState, with_rules
 
 __all__ = ["ABANDONED", "multiplier", "resolve_routine", "HANDLERS", "APPLIERS"]
 
@@ -98,7 +98,7 @@ def resolve_routine(
     trigger: str = "",
     check_reach: bool = True,
 ) -> None:
-    rec = ledger_of(tx.state).creatures[attacker.id]
+    rec = tx.state.rules.creatures[attacker.id]
     row = attack_row(rec.stats)
     times = multiplier(cmd.multipliers)
     if cmd.faces is not None and len(cmd.faces) != len(routine.strikes):
@@ -143,7 +143,7 @@ def resolve_routine(
 def _routine_attack(tx: Tx, cmd: RoutineAttack) -> None:
     c, rec = require_turn(tx, cmd.attacker)
     phase = tx.state.phase
-    ledger = ledger_of(tx.state)
+    ledger = tx.state.rules
     if phase == P.SURPRISE_SEGMENTS:
         require_segment(c, rec, ledger.segment)
         uses = "surprise_segment"
@@ -179,7 +179,7 @@ def _free_attack(tx: Tx, cmd: FreeAttack) -> None:
     c = tx.combatant(cmd.attacker)
     _able_to_react(c, "free-attack")
     target = _target(tx, c, cmd.target)
-    ledger = ledger_of(tx.state)
+    ledger = tx.state.rules
     rec = ledger.creatures[c.id]
     if (c.id, target.id) not in ledger.openings:
         raise RuleError(
@@ -204,7 +204,7 @@ def _immediate_attack(tx: Tx, cmd: ImmediateAttack) -> None:
     c = tx.combatant(cmd.attacker)
     _able_to_react(c, "immediate")
     target = _target(tx, c, cmd.target)
-    ledger = ledger_of(tx.state)
+    ledger = tx.state.rules
     rec = ledger.creatures[c.id]
     if rec.major_used or (rec.casting is not None and rec.casting.started):
         raise RuleError("immediate/no-major", f"{c.name} has no major action left this round", allowed="a free attack, if one was drawn")
@@ -224,13 +224,13 @@ def _open(tx: Tx, cmd: OpenFreeAttack) -> None:
 
 
 def _on_begun(state: EncounterState, e: AttackRoutineBegun) -> EncounterState:
-    ledger = ledger_of(state)
+    ledger = state.rules
     rec = ledger.creatures[e.attacker]
     changes: dict = {"attacked": rec.attacked + (e.target,)}
     if e.mode == "free":
         changes["free_attack_segments"] = rec.free_attack_segments + (e.segment,)
         openings = tuple(o for o in ledger.openings if o != (e.attacker, e.target))
-        state = with_ledger(state, msgspec.structs.replace(ledger, openings=openings))
+        state = with_rules(state, msgspec.structs.replace(ledger, openings=openings))
     elif e.uses in ("major", "extra_routine") and e.mode == "routine":
         changes["routines_used"] = rec.routines_used + 1
     return spent(state, e.attacker, e.uses, **changes)
@@ -242,11 +242,11 @@ def _on_strike(state: EncounterState, e: TableAttackRolled) -> EncounterState:
 
 
 def _on_opened(state: EncounterState, e: FreeAttackOpened) -> EncounterState:
-    ledger = ledger_of(state)
+    ledger = state.rules
     pair = (e.attacker, e.target)
     if pair in ledger.openings:
         return state
-    return with_ledger(state, msgspec.structs.replace(ledger, openings=ledger.openings + (pair,)))
+    return with_rules(state, msgspec.structs.replace(ledger, openings=ledger.openings + (pair,)))
 
 
 HANDLERS = {RoutineAttack: _routine_attack, FreeAttack: _free_attack, ImmediateAttack: _immediate_attack, OpenFreeAttack: _open}

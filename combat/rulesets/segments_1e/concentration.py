@@ -21,7 +21,7 @@ from combat.kernel.commands import ApplyCondition, EndConcentration, SavingThrow
 from combat.fivee.concentration import end_concentration
 from combat.kernel.decider import Tx
 from combat.rulesets.segments_1e.events import SpellSpoiled
-from combat.rulesets.segments_1e.ledger import Casting, ledger_of
+from combat.rulesets.segments_1e.ledger import Casting
 
 __all__ = ["IMPEDING", "interrupt", "spoils", "HANDLERS", "APPLIERS"]
 
@@ -40,7 +40,7 @@ def spoils(tx: Tx, cast: Casting, segment: int) -> bool:
 
 def interrupt(tx: Tx, cid: str, reason: str, segment: int | None = None) -> None:
     """Break `cid`'s concentration in `segment` (by default the segment being played)."""
-    ledger = ledger_of(tx.state)
+    ledger = tx.state.rules
     rec = ledger.creatures[cid]
     when = ledger.segment if segment is None else segment
     if rec.casting is not None and spoils(tx, rec.casting, when):

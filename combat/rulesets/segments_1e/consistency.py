@@ -40,7 +40,7 @@ from combat.rulesets.segments_1e import events as ev
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.attacks import ABANDONED
 from combat.rulesets.segments_1e.initiative import groups, placements
-from combat.rulesets.segments_1e.ledger import Creature, Ledger, Slot, ledger_of
+from combat.rulesets.segments_1e.ledger import Creature, Ledger, Slot
 from combat.rulesets.segments_1e.round import decided
 from combat.rulesets.segments_1e.segments import action_of, carries_casting, slot_for, step_key, turns
 from combat.rulesets.segments_1e.turns import ALLOWED_MAJOR
@@ -104,7 +104,7 @@ def _able(state: EncounterState, cid: str, doing: str, own_turn: bool = True) ->
     if own_turn and state.turn != cid:
         return f"it was {_whose(state)} turn, not {c.name}'s: {c.name} could not {doing}"
     if is_incapacitated(c):
-        ledger = ledger_of(state)
+        ledger = state.rules
         rec = ledger.creatures.get(cid)
         if own_turn and rec is not None and rec.downed_in is not None and rec.downed_in == ledger.slot:
             return None
@@ -147,7 +147,7 @@ def _as_declared(c: Combatant, rec: Creature, trigger: str) -> str | None:
 
 
 def _rec(state: EncounterState, cid: str) -> tuple[Combatant, Creature, Ledger]:
-    ledger = ledger_of(state)
+    ledger = state.rules
     return state.combatants[cid], ledger.creatures[cid], ledger
 
 
@@ -167,13 +167,13 @@ def _declared(state: EncounterState, e: ev.RoundActionDeclared, ctx: dict[str, A
 def _group_rolled(state: EncounterState, e: ev.GroupD6Rolled, ctx: dict[str, Any]) -> str | None:
     if e.side not in groups(state):
         return f"nobody of the {e.side} side is standing now to roll group initiative"
-    if e.side in ledger_of(state).rolls:
+    if e.side in state.rules.rolls:
         return f"the {e.side} side had already rolled group initiative this round"
     return None
 
 
 def _groups_set(state: EncounterState, e: ev.HighLowSet, ctx: dict[str, Any]) -> str | None:
-    rolled = ledger_of(state).rolls
+    rolled = state.rules.rolls
     for side in groups(state):
         if side not in rolled:
             return f"the {side} side has someone standing now but rolled no group d6"
@@ -208,7 +208,7 @@ def _order(slot: Slot) -> tuple[int, int, int, int]:
 
 def _no_turn(state: EncounterState, cid: str, key: str) -> str:
     c = state.combatants[cid]
-    rec = ledger_of(state).creatures[cid]
+    rec = state.rules.creatures[cid]
     if key in rec.done:
         return f"{c.name} had already taken its turn in {_step(key)}"
     if is_incapacitated(c):

@@ -13,8 +13,8 @@ from combat.rulesets.segments_1e.attack_tables import attack_row
 from combat.rulesets.segments_1e.commands import AddCreature, DescribeBattlefield
 from combat.rulesets.segments_1e.events import BattlefieldDescribed, CreatureAdded
 from combat.rulesets.segments_1e.hit_dice import hit_point_dice, parse_hit_dice, save_hit_dice
-from combat.rulesets.segments_1e.ledger import Creature, CreatureStats, ledger_of, with_ledger
-from combat.kernel.state import Combatant, EncounterState
+from combat.rulesets.segments_1e.ledger import Creature, CreatureStats
+from combat.kernel.state import Combatant, EncounterState, with_rules
 
 __all__ = ["HANDLERS", "APPLIERS", "BEST_AC", "WORST_AC"]
 
@@ -55,7 +55,7 @@ def _validate(state: EncounterState, s: CreatureStats) -> None:
     if (s.x is None) != (s.y is None):
         raise bad("only one coordinate", "both x and y, or neither")
     if s.x is not None:
-        ledger = ledger_of(state)
+        ledger = state.rules
         if (s.x, s.y) in ledger.walls:
             raise RuleError("grid/wall", f"({s.x}, {s.y}) is a wall", allowed="an open square")
         taken = [r.stats.name for r in ledger.creatures.values() if (r.x, r.y) == (s.x, s.y)]
@@ -80,7 +80,7 @@ def _add(tx: Tx, cmd: AddCreature) -> None:
 
 
 def _describe(tx: Tx, cmd: DescribeBattlefield) -> None:
-    standing = {(r.x, r.y): r.stats.name for r in ledger_of(tx.state).creatures.values()}
+    standing = {(r.x, r.y): r.stats.name for r in tx.state.rules.creatures.values()}
     blocked = [standing[w] for w in cmd.walls if w in standing]
     if blocked:
         raise RuleError("grid/occupied", f"{blocked[0]} stands where a wall was put", allowed="walls on empty squares")
@@ -93,13 +93,13 @@ def _on_added(state: EncounterState, e: CreatureAdded) -> EncounterState:
         id=s.id, name=s.name, kind=s.kind, side=s.side, max_hp=e.hp, hp=e.hp, ac=s.ac, speed=s.move_ft, player=s.player
     )
     state = msgspec.structs.replace(state, combatants={**state.combatants, s.id: combatant})
-    ledger = ledger_of(state)
+    ledger = state.rules
     creatures = {**ledger.creatures, s.id: Creature(stats=s, attacks_as=e.attacks_as, saves_as=e.saves_as, x=s.x, y=s.y)}
-    return with_ledger(state, msgspec.structs.replace(ledger, creatures=creatures))
+    return with_rules(state, msgspec.structs.replace(ledger, creatures=creatures))
 
 
 def _on_described(state: EncounterState, e: BattlefieldDescribed) -> EncounterState:
-    return with_ledger(state, msgspec.structs.replace(ledger_of(state), restricted=e.restricted, walls=e.walls))
+    return with_rules(state, msgspec.structs.replace(state.rules, restricted=e.restricted, walls=e.walls))
 
 
 HANDLERS = {AddCreature: _add, DescribeBattlefield: _describe}

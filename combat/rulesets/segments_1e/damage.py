@@ -17,7 +17,7 @@ from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.concentration import interrupt
 from combat.rulesets.segments_1e.events import SimultaneousActionKept
-from combat.rulesets.segments_1e.ledger import ledger_of, with_creature
+from combat.rulesets.segments_1e.ledger import with_creature
 from combat.kernel.state import EncounterState
 from combat.rulesets.segments_1e.segments import slot_for
 
@@ -36,7 +36,7 @@ def after_damage(tx: Tx, cid: str, amount: int, *, segment: int, by: str | None 
 
 
 def _keep_simultaneous_turn(tx: Tx, cid: str, by: str | None) -> None:
-    ledger = ledger_of(tx.state)
+    ledger = tx.state.rules
     current = ledger.slot
     if current is None or by is None or by == cid or tx.state.turn != by or current.key == P.SPELLS:
         return
@@ -52,7 +52,7 @@ def _damage(tx: Tx, cmd: Damage) -> None:
         raise RuleError("target/dead", f"{target.name} is dead", allowed="a living combatant")
     amount = amount_or_roll(tx, cmd.amount, cmd.notation, cmd.faces, purpose="damage", roller=cmd.source or "gm")
     tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=cmd.damage_type, rolled=amount, source=cmd.source))
-    after_damage(tx, target.id, amount, segment=ledger_of(tx.state).segment, by=cmd.source)
+    after_damage(tx, target.id, amount, segment=tx.state.rules.segment, by=cmd.source)
 
 
 def _on_kept(state: EncounterState, e: SimultaneousActionKept) -> EncounterState:

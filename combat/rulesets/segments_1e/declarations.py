@@ -14,7 +14,7 @@ from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e.commands import CloseDeclarations, DeclareRoundAction
 from combat.rulesets.segments_1e.events import RoundActionDeclared
-from combat.rulesets.segments_1e.ledger import Casting, Declared, ledger_of, with_creature
+from combat.rulesets.segments_1e.ledger import Casting, Declared, with_creature
 from combat.rulesets.segments_1e.segments import ROUND_SEGMENTS, carries_casting
 from combat.rulesets.segments_1e.turns import ALLOWED_MAJOR
 from combat.kernel.state import EncounterState
@@ -30,7 +30,7 @@ def _declare(tx: Tx, cmd: DeclareRoundAction) -> None:
     c = tx.combatant(cmd.combatant)
     if is_incapacitated(c):
         raise RuleError("combatant/incapacitated", f"{c.name} is {c.status} and declares nothing")
-    rec = ledger_of(tx.state).creatures[c.id]
+    rec = tx.state.rules.creatures[c.id]
     action = cmd.action.lower()
     if action not in ACTIONS:
         raise RuleError("declaration/unknown-action", f"'{cmd.action}' is not an action to declare", allowed=", ".join(ACTIONS))

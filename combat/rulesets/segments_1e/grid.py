@@ -27,7 +27,7 @@ from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.commands import MoveTo
 from combat.rulesets.segments_1e.concentration import interrupt
 from combat.rulesets.segments_1e.events import CreatureMoved, FreeAttackOpened
-from combat.rulesets.segments_1e.ledger import Creature, Ledger, Routine, ledger_of
+from combat.rulesets.segments_1e.ledger import Creature, Ledger, Routine
 from combat.rulesets.segments_1e.segments import action_of
 from combat.rulesets.segments_1e.turns import require_major, require_segment, require_turn, spent
 from combat.kernel.state import EncounterState
@@ -73,7 +73,7 @@ def _sharing(state: EncounterState, ledger: Ledger, cid: str) -> list[str]:
 
 
 def foes_in_melee(state: EncounterState, cid: str, at: Square | None = None) -> list[str]:
-    ledger = ledger_of(state)
+    ledger = state.rules
     me = ledger.creatures[cid]
     here = at or _where(me)
     if here is None:
@@ -90,7 +90,7 @@ def foes_in_melee(state: EncounterState, cid: str, at: Square | None = None) -> 
 
 
 def open_squares(state: EncounterState, around: Square) -> list[Square]:
-    ledger = ledger_of(state)
+    ledger = state.rules
     taken = set(_standing(state, ledger)) | set(ledger.walls)
     x, y = around
     return [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0) and (x + dx, y + dy) not in taken]
@@ -99,7 +99,7 @@ def open_squares(state: EncounterState, around: Square) -> list[Square]:
 def require_reach(state: EncounterState, attacker: str, target: str, routine: Routine) -> None:
     """Where both stand on the map: not the same square, in melee or in missile range, and
     room to swing in restricted quarters. Off the map, the GM adjudicates."""
-    ledger = ledger_of(state)
+    ledger = state.rules
     a, t = _where(ledger.creatures[attacker]), _where(ledger.creatures[target])
     if a is None or t is None:
         return
@@ -135,7 +135,7 @@ def require_reach(state: EncounterState, attacker: str, target: str, routine: Ro
 def _move(tx: Tx, cmd: MoveTo) -> None:
     c, rec = require_turn(tx, cmd.combatant)
     state = tx.state
-    ledger = ledger_of(state)
+    ledger = state.rules
     here = _where(rec)
     if here is None:
         raise RuleError("grid/no-position", f"{c.name} is not on the map", allowed="give x and y when adding it")

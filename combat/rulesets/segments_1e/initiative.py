@@ -22,10 +22,9 @@ from combat.fivee.conditions import is_incapacitated
 from combat.kernel.decider import Tx
 from combat.rulesets.segments_1e.commands import RollGroupD6
 from combat.rulesets.segments_1e.events import GroupD6Rolled, HighLowSet
-from combat.rulesets.segments_1e.ledger import ledger_of, with_ledger
 from combat.rulesets.segments_1e.side_rolls import sides_to_roll
 from combat.rulesets.segments_1e.segments import action_of
-from combat.kernel.state import EncounterState
+from combat.kernel.state import EncounterState, with_rules
 
 __all__ = ["groups", "all_rolled", "set_groups", "placements", "HANDLERS", "APPLIERS"]
 
@@ -38,12 +37,12 @@ def groups(state: EncounterState) -> list[str]:
 
 
 def all_rolled(state: EncounterState) -> bool:
-    rolled = ledger_of(state).rolls
+    rolled = state.rules.rolls
     return all(side in rolled for side in groups(state))
 
 
 def _roll(tx: Tx, cmd: RollGroupD6) -> None:
-    chosen = sides_to_roll("initiative", cmd.side, groups(tx.state), ledger_of(tx.state).rolls, cmd.faces,
+    chosen = sides_to_roll("initiative", cmd.side, groups(tx.state), tx.state.rules.rolls, cmd.faces,
                            unknown="no side called '{side}' is in the fight", already="the {side} side has rolled this round")
     for side in chosen:
         tx.emit(GroupD6Rolled(side=side, roll=tx.roll("1d6", purpose="group initiative", roller=side, faces=cmd.faces).total))
@@ -55,7 +54,7 @@ def set_groups(tx: Tx) -> None:
 
 def placements(state: EncounterState) -> HighLowSet:
     """HIGH and LOW from the group dice rolled: every side still in the fight has rolled."""
-    ledger = ledger_of(state)
+    ledger = state.rules
     rolls = {side: ledger.rolls[side] for side in groups(state)}
     best = max(rolls.values())
     high = tuple(side for side, r in rolls.items() if r == best)
@@ -82,12 +81,12 @@ def placements(state: EncounterState) -> HighLowSet:
 
 
 def _on_rolled(state: EncounterState, e: GroupD6Rolled) -> EncounterState:
-    ledger = ledger_of(state)
-    return with_ledger(state, msgspec.structs.replace(ledger, rolls={**ledger.rolls, e.side: e.roll}))
+    ledger = state.rules
+    return with_rules(state, msgspec.structs.replace(ledger, rolls={**ledger.rolls, e.side: e.roll}))
 
 
 def _on_set(state: EncounterState, e: HighLowSet) -> EncounterState:
-    ledger = ledger_of(state)
+    ledger = state.rules
     creatures = {
         cid: msgspec.structs.replace(
             rec,
@@ -102,7 +101,7 @@ def _on_set(state: EncounterState, e: HighLowSet) -> EncounterState:
     ledger = msgspec.structs.replace(
         ledger, high=e.high, tied=e.tied, high_segment=e.high_segment, low_segment=e.low_segment, creatures=creatures
     )
-    return with_ledger(msgspec.structs.replace(state, combatants=combatants), ledger)
+    return with_rules(msgspec.structs.replace(state, combatants=combatants), ledger)
 
 
 HANDLERS = {RollGroupD6: _roll}

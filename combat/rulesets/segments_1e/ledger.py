@@ -1,9 +1,9 @@
 """What segments-1e remembers beyond the shared encounter state: stat blocks, the round's
 declarations and group placements, spells in casting, and the segment clock.
 
-It lives in `EncounterState.segments_1e` as plain JSON values, so a snapshot, the state
-projection and a rebuilt fold all hold the same thing; `ledger_of` and `with_ledger` convert
-it to and from the typed `Ledger` below. Appliers change it only through those two.
+It is the ruleset's `state_type`: `state.rules` holds a `Ledger`, and appliers write a changed
+copy with `combat.kernel.state.with_rules` (or `with_creature` for one creature). The JSON
+views show it under "segments_1e".
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from combat.kernel.state import EncounterState
+from combat.kernel.state import EncounterState, with_rules
 
 __all__ = [
     "Strike",
@@ -23,8 +23,6 @@ __all__ = [
     "Slot",
     "Creature",
     "Ledger",
-    "ledger_of",
-    "with_ledger",
     "creature_of",
     "with_creature",
 ]
@@ -167,20 +165,12 @@ class Ledger(msgspec.Struct, frozen=True, kw_only=True):
     creatures: dict[str, Creature] = {}
 
 
-def ledger_of(state: EncounterState) -> Ledger:
-    return msgspec.convert(state.segments_1e, Ledger) if state.segments_1e else Ledger()
-
-
-def with_ledger(state: EncounterState, ledger: Ledger) -> EncounterState:
-    return msgspec.structs.replace(state, segments_1e=msgspec.to_builtins(ledger))
-
-
 def creature_of(state: EncounterState, cid: str) -> Creature:
-    return ledger_of(state).creatures[cid]
+    return state.rules.creatures[cid]
 
 
 def with_creature(state: EncounterState, cid: str, **changes: Any) -> EncounterState:
-    ledger = ledger_of(state)
+    ledger = state.rules
     creatures = dict(ledger.creatures)
     creatures[cid] = msgspec.structs.replace(creatures[cid], **changes)
-    return with_ledger(state, msgspec.structs.replace(ledger, creatures=creatures))
+    return with_rules(state, creatures=creatures)

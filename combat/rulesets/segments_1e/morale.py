@@ -11,7 +11,6 @@ from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e.commands import CheckMorale
 from combat.rulesets.segments_1e.events import MoraleChecked
 from combat.rulesets.segments_1e.hit_dice import morale_bonus, parse_hit_dice
-from combat.rulesets.segments_1e.ledger import ledger_of
 
 __all__ = ["HANDLERS", "APPLIERS"]
 
@@ -20,7 +19,7 @@ def _check(tx: Tx, cmd: CheckMorale) -> None:
     c = tx.combatant(cmd.combatant)
     if c.status != "active":
         raise RuleError("combatant/incapacitated", f"{c.name} is {c.status}", allowed="an active creature")
-    hd = ledger_of(tx.state).creatures[c.id].stats.hit_dice
+    hd = tx.state.rules.creatures[c.id].stats.hit_dice
     bonus = morale_bonus(parse_hit_dice(hd)) if hd else 0
     roll = tx.roll(f"1d20{bonus:+d}", purpose="morale", roller=c.id, faces=cmd.faces)
     tx.emit(MoraleChecked(combatant=c.id, total=roll.total, bonus=bonus, needed=cmd.needed, holds=roll.total >= cmd.needed))

@@ -17,11 +17,11 @@ from combat.kernel.events import CombatEnded, ConditionEnded, RoundEnded, RoundS
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.events import SpellForgone
 from combat.rulesets.segments_1e.initiative import all_rolled, set_groups
-from combat.rulesets.segments_1e.ledger import Creature, ledger_of, with_ledger
+from combat.rulesets.segments_1e.ledger import Creature
 from combat.rulesets.segments_1e.segments import next_turn, step_key
 from combat.rulesets.segments_1e.surprise import next_segment, settle, shake_off, sides
 from combat.rulesets.segments_1e.turns import end_turn, start_turn
-from combat.kernel.state import EncounterState
+from combat.kernel.state import EncounterState, with_rules
 
 __all__ = ["flow", "decided", "defeat_reason", "APPLIERS"]
 
@@ -43,7 +43,7 @@ def _step(tx: Tx) -> bool:
     if _fight_decided(tx):
         return False
     if state.phase == P.SURPRISE:
-        if not all(side in ledger_of(state).surprise for side in sides(state)):
+        if not all(side in state.rules.surprise for side in sides(state)):
             return False
         if settle(tx):
             tx.move_to("surprise_checked")
@@ -70,7 +70,7 @@ def _step(tx: Tx) -> bool:
         start_turn(tx, *upcoming)
         return True
     if state.phase == P.SURPRISE_SEGMENTS:
-        ledger = ledger_of(state)
+        ledger = state.rules
         if ledger.segment < ledger.surprise_window:
             next_segment(tx, ledger.segment + 1)
         else:
@@ -84,7 +84,7 @@ def _step(tx: Tx) -> bool:
 def _turn_cut_short(tx: Tx) -> bool:
     """A turn ends by itself when its creature can no longer act (or its spell was lost)."""
     state = tx.state
-    ledger = ledger_of(state)
+    ledger = state.rules
     cid = state.turn
     rec = ledger.creatures[cid]  # type: ignore[index]
     c = state.combatants[cid]  # type: ignore[index]
@@ -101,7 +101,7 @@ def _turn_cut_short(tx: Tx) -> bool:
 
 
 def _simultaneous_pending(state: EncounterState) -> bool:
-    return any(rec.downed_in is not None and rec.downed_in.key not in rec.done for rec in ledger_of(state).creatures.values())
+    return any(rec.downed_in is not None and rec.downed_in.key not in rec.done for rec in state.rules.creatures.values())
 
 
 def decided(state: EncounterState) -> bool:
@@ -136,7 +136,7 @@ def _end_round(tx: Tx) -> None:
     for cid, c in state.combatants.items():
         if c.has("delayed"):
             tx.emit(ConditionEnded(target=cid, condition="delayed", reason="the round ends"))
-    for cid, rec in ledger_of(state).creatures.items():
+    for cid, rec in state.rules.creatures.items():
         if rec.casting is not None and not rec.casting.started:
             tx.emit(SpellForgone(caster=cid, spell=rec.casting.spell, reason="never began casting"))
     tx.emit(RoundEnded(round=state.round))
@@ -152,13 +152,13 @@ def _fresh(rec: Creature) -> Creature:
 
 
 def _on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
-    ledger = ledger_of(state)
+    ledger = state.rules
     creatures = {cid: _fresh(rec) for cid, rec in ledger.creatures.items()}
     ledger = msgspec.structs.replace(
         ledger, segment=0, slot=None, rolls={}, high=(), tied=False, high_segment=0, low_segment=0, openings=(), creatures=creatures
     )
     combatants = {cid: msgspec.structs.replace(c, initiative=None) for cid, c in state.combatants.items()}
-    return with_ledger(msgspec.structs.replace(state, round=e.round, turn=None, combatants=combatants), ledger)
+    return with_rules(msgspec.structs.replace(state, round=e.round, turn=None, combatants=combatants), ledger)
 
 
 APPLIERS = {RoundStarted: _on_round_started, RoundEnded: lambda state, e: state}

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from combat.fivee.conditions import is_incapacitated
 from combat.rulesets.segments_1e import phases as P
-from combat.rulesets.segments_1e.ledger import Creature, Ledger, Routine, Slot, ledger_of
+from combat.rulesets.segments_1e.ledger import Creature, Ledger, Routine, Slot
 from combat.kernel.state import Combatant, EncounterState
 
 __all__ = [
@@ -140,7 +140,7 @@ def turns(state: EncounterState, key: str) -> list[tuple[str, Slot]]:
     """Who still has a turn in step `key`, in order. A creature that fell during a turn
     simultaneous with its own keeps that turn; a spell still in casting resolves whatever
     became of its caster (if the caster's fall had spoiled it, it would be gone)."""
-    ledger = ledger_of(state)
+    ledger = state.rules
     found: list[tuple[int, str, Slot]] = []
     for index, (cid, rec) in enumerate(ledger.creatures.items()):
         if key in rec.done or cid not in state.combatants:
@@ -163,7 +163,7 @@ def next_turn(state: EncounterState, key: str) -> tuple[str, Slot] | None:
 def step_key(state: EncounterState) -> str:
     """The slot key of the step being played: the phase, or `surprise-N` in surprise segment N."""
     if state.phase == P.SURPRISE_SEGMENTS:
-        return f"surprise-{ledger_of(state).segment}"
+        return f"surprise-{state.rules.segment}"
     return state.phase
 
 
@@ -184,7 +184,7 @@ def advance(round_: int, segment: int, segments: int) -> tuple[int, int]:
 
 def turn_order(state: EncounterState, include_dead: bool = False) -> list[str]:
     """The table's order for this round: HIGH then LOW, by action type, then as added."""
-    ledger = ledger_of(state)
+    ledger = state.rules
     ranked = []
     for index, (cid, rec) in enumerate(ledger.creatures.items()):
         c = state.combatants.get(cid)

@@ -31,7 +31,7 @@ from combat.rulesets.segments_1e.commands import BeginCasting, ForgoSpell, Resol
 from combat.rulesets.segments_1e.damage import after_damage
 from combat.rulesets.segments_1e.events import CastingDelayed, CastingStarted, SpellForgone, SpellSpoiled, SpellWentOff
 from combat.rulesets.segments_1e.grid import distance_ft
-from combat.rulesets.segments_1e.ledger import Casting, ledger_of, with_creature
+from combat.rulesets.segments_1e.ledger import Casting, with_creature
 from combat.rulesets.segments_1e.segments import completion
 from combat.rulesets.segments_1e.turns import action_segment, end_turn, require_major, require_turn, spent
 from combat.kernel.state import EncounterState
@@ -43,7 +43,7 @@ LINE_OF_SIGHT_CONCEALMENT = 75  # this much concealment or more breaks line of s
 
 
 def _declared(tx: Tx, cid: str) -> Casting:
-    cast = ledger_of(tx.state).creatures[cid].casting
+    cast = tx.state.rules.creatures[cid].casting
     if cast is None:
         name = tx.state.combatants[cid].name
         raise RuleError(
@@ -72,7 +72,7 @@ def _begin(tx: Tx, cmd: BeginCasting) -> None:
                 f"{cmd.cover_percent}% cover breaks line of effect",
                 allowed=f"a target behind {LINE_OF_EFFECT_COVER}% cover or less",
             )
-        ledger = ledger_of(tx.state)
+        ledger = tx.state.rules
         here = ledger.creatures[c.id]
         for t in targets:
             there = ledger.creatures[t]
@@ -109,7 +109,7 @@ def _resolve(tx: Tx, cmd: ResolveSpell) -> None:
     if tx.state.turn != c.id:
         require_turn(tx, c.id)
     cast = _declared(tx, c.id)
-    segment = cast.completes_segment or ledger_of(tx.state).segment
+    segment = cast.completes_segment or tx.state.rules.segment
     if cmd.damage_faces is not None and cmd.damage is None:
         raise RuleError("dice/unused-faces", "faces were entered but the spell rolls no damage", allowed="damage notation with its faces")
     if cast.range_ft > 0 and cmd.concealment_percent >= LINE_OF_SIGHT_CONCEALMENT:
@@ -129,7 +129,7 @@ def _resolve(tx: Tx, cmd: ResolveSpell) -> None:
 
 
 def _on_started(state: EncounterState, e: CastingStarted) -> EncounterState:
-    cast = ledger_of(state).creatures[e.caster].casting
+    cast = state.rules.creatures[e.caster].casting
     started = msgspec.structs.replace(
         cast, targets=e.targets, start_segment=e.start_segment,  # type: ignore[arg-type]
         completes_round=e.completes_round, completes_segment=e.completes_segment,
@@ -138,7 +138,7 @@ def _on_started(state: EncounterState, e: CastingStarted) -> EncounterState:
 
 
 def _on_delayed(state: EncounterState, e: CastingDelayed) -> EncounterState:
-    cast = ledger_of(state).creatures[e.caster].casting
+    cast = state.rules.creatures[e.caster].casting
     later = msgspec.structs.replace(cast, completes_round=e.completes_round, completes_segment=e.completes_segment)  # type: ignore[arg-type]
     return with_creature(state, e.caster, casting=later)
 

@@ -19,9 +19,8 @@ from combat.kernel.decider import Tx
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec
 from combat.rulesets.segments_1e.commands import CheckSurprise
 from combat.rulesets.segments_1e.events import SegmentReached, SurpriseChecked, SurpriseSettled
-from combat.rulesets.segments_1e.ledger import ledger_of, with_ledger
 from combat.rulesets.segments_1e.side_rolls import sides_to_roll
-from combat.kernel.state import EncounterState
+from combat.kernel.state import EncounterState, with_rules
 
 __all__ = ["SURPRISED", "sides", "settle", "shake_off", "HANDLERS", "APPLIERS"]
 
@@ -36,13 +35,13 @@ def sides(state: EncounterState) -> list[str]:
 def _range_against(state: EncounterState, side: str) -> int:
     """The d6 faces that surprise `side`: the table's default, or more if a foe surprises on more."""
     default = int(state.settings.get("surprised_on", 2))
-    ledger = ledger_of(state)
+    ledger = state.rules
     foes = [rec.stats.surprises_on for rec in ledger.creatures.values() if rec.stats.side != side]
     return max([default, *(f for f in foes if f is not None)])
 
 
 def _check(tx: Tx, cmd: CheckSurprise) -> None:
-    chosen = sides_to_roll("surprise", cmd.side, sides(tx.state), ledger_of(tx.state).surprise, cmd.faces,
+    chosen = sides_to_roll("surprise", cmd.side, sides(tx.state), tx.state.rules.surprise, cmd.faces,
                            unknown="no side called '{side}'", already="the {side} side has rolled for surprise")
     for side in chosen:
         roll = tx.roll("1d6", purpose="surprise", roller=side, faces=cmd.faces).total
@@ -53,7 +52,7 @@ def _check(tx: Tx, cmd: CheckSurprise) -> None:
 def settle(tx: Tx) -> bool:
     """Once every side has rolled: each individual's surprise after its Dexterity bonus, and
     whether anyone acts in the surprise segments (True) or round 1 begins at once (False)."""
-    ledger = ledger_of(tx.state)
+    ledger = tx.state.rules
     by_side = ledger.surprise
     segments: dict[str, int] = {}
     cancelled: dict[str, int] = {}
@@ -75,7 +74,7 @@ def settle(tx: Tx) -> bool:
 def shake_off(tx: Tx, segment: int | None = None) -> None:
     """End the surprised condition of everyone surprised for fewer than `segment` segments
     (everyone, with no segment: the surprise segments are over)."""
-    ledger = ledger_of(tx.state)
+    ledger = tx.state.rules
     for cid, rec in ledger.creatures.items():
         if tx.state.combatants[cid].has("surprised") and (segment is None or rec.surprised_segments < segment):
             tx.emit(ConditionEnded(target=cid, condition="surprised", reason="its surprise segments have passed"))
@@ -87,16 +86,16 @@ def next_segment(tx: Tx, segment: int) -> None:
 
 
 def _on_checked(state: EncounterState, e: SurpriseChecked) -> EncounterState:
-    ledger = ledger_of(state)
-    return with_ledger(state, msgspec.structs.replace(ledger, surprise={**ledger.surprise, e.side: e.segments}))
+    ledger = state.rules
+    return with_rules(state, msgspec.structs.replace(ledger, surprise={**ledger.surprise, e.side: e.segments}))
 
 
 def _on_settled(state: EncounterState, e: SurpriseSettled) -> EncounterState:
-    ledger = ledger_of(state)
+    ledger = state.rules
     creatures = {
         cid: msgspec.structs.replace(rec, surprised_segments=e.segments.get(cid, 0)) for cid, rec in ledger.creatures.items()
     }
-    return with_ledger(state, msgspec.structs.replace(ledger, creatures=creatures, surprise_window=e.window))
+    return with_rules(state, msgspec.structs.replace(ledger, creatures=creatures, surprise_window=e.window))
 
 
 HANDLERS = {CheckSurprise: _check}

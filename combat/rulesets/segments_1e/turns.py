@@ -17,9 +17,9 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import TurnEnded
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.events import SegmentReached, SegmentTurnStarted
-from combat.rulesets.segments_1e.ledger import Creature, Slot, ledger_of, with_ledger
+from combat.rulesets.segments_1e.ledger import Creature, Slot
 from combat.rulesets.segments_1e.segments import action_of
-from combat.kernel.state import Combatant, EncounterState, Economy, with_combatant
+from combat.kernel.state import Combatant, EncounterState, Economy, with_combatant, with_rules
 
 __all__ = [
     "ALLOWED_MAJOR",
@@ -64,8 +64,8 @@ def require_turn(tx: Tx, cid: str) -> tuple[Combatant, Creature]:
             f"it is {whose}'s turn, not {c.name}'s",
             allowed=f"commands for {whose}, immediate actions, or GM rulings",
         )
-    rec = ledger_of(tx.state).creatures[cid]
-    if is_incapacitated(c) and rec.downed_in != ledger_of(tx.state).slot:
+    rec = tx.state.rules.creatures[cid]
+    if is_incapacitated(c) and rec.downed_in != tx.state.rules.slot:
         raise RuleError("combatant/incapacitated", f"{c.name} is {c.status} and cannot act")
     return c, rec
 
@@ -97,14 +97,14 @@ def action_segment(tx: Tx, rec: Creature) -> int:
     """The segment the acting creature's action takes place in: its turn's segment plus
     what its minor actions added ('Any minor action that requires 1 segment will add 1
     segment to any major action')."""
-    ledger = ledger_of(tx.state)
+    ledger = tx.state.rules
     if tx.state.phase == P.SURPRISE_SEGMENTS or ledger.slot is None:
         return ledger.segment
     return min(10, ledger.slot.segment + rec.added_segments)
 
 
 def start_turn(tx: Tx, cid: str, slot: Slot) -> None:
-    if slot.segment != ledger_of(tx.state).segment:
+    if slot.segment != tx.state.rules.segment:
         tx.emit(SegmentReached(segment=slot.segment))
     tx.emit(SegmentTurnStarted(combatant=cid, round=tx.state.round, slot=slot))
     expire_conditions(tx, cid, "start")
@@ -119,7 +119,7 @@ def _end_turn(tx: Tx, cmd: EndTurn) -> None:
     c = tx.combatant(cmd.combatant)
     if tx.state.turn != c.id:
         require_turn(tx, c.id)
-    rec = ledger_of(tx.state).creatures[c.id]
+    rec = tx.state.rules.creatures[c.id]
     if tx.state.phase == P.SPELLS and rec.casting is not None:
         raise RuleError(
             "spell/resolve-first",
@@ -131,7 +131,7 @@ def _end_turn(tx: Tx, cmd: EndTurn) -> None:
 
 def spent(state: EncounterState, cid: str, uses: str, **changes: object) -> EncounterState:
     """Apply what an action used up (see events.Uses), with any other changes to its record."""
-    ledger = ledger_of(state)
+    ledger = state.rules
     rec = ledger.creatures[cid]
     if uses == "major":
         changes["major_used"] = True
@@ -142,7 +142,7 @@ def spent(state: EncounterState, cid: str, uses: str, **changes: object) -> Enco
     elif uses == "charge":
         changes["charged"] = True
     creatures = {**ledger.creatures, cid: msgspec.structs.replace(rec, **changes)}
-    return with_ledger(state, msgspec.structs.replace(ledger, creatures=creatures))
+    return with_rules(state, msgspec.structs.replace(ledger, creatures=creatures))
 
 
 def require_segment(c: Combatant, rec: Creature, segment: int) -> None:
@@ -156,9 +156,9 @@ def require_segment(c: Combatant, rec: Creature, segment: int) -> None:
 
 
 def _on_turn_started(state: EncounterState, e: SegmentTurnStarted) -> EncounterState:
-    ledger = ledger_of(state)
+    ledger = state.rules
     rec = ledger.creatures[e.combatant]
-    state = with_ledger(state, msgspec.structs.replace(ledger, slot=e.slot))
+    state = with_rules(state, msgspec.structs.replace(ledger, slot=e.slot))
     # The shared economy only mirrors what is left, for the table view.
     economy = Economy(movement=rec.stats.move_ft, action=not rec.major_used, bonus_action=False, reaction=False, object_interaction=False)
     state = with_combatant(state, e.combatant, economy=economy)
@@ -166,16 +166,16 @@ def _on_turn_started(state: EncounterState, e: SegmentTurnStarted) -> EncounterS
 
 
 def _on_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
-    ledger = ledger_of(state)
+    ledger = state.rules
     rec = ledger.creatures[e.combatant]
     key = ledger.slot.key if ledger.slot else state.phase
     creatures = {**ledger.creatures, e.combatant: msgspec.structs.replace(rec, done=rec.done + (key,))}
-    state = with_ledger(state, msgspec.structs.replace(ledger, slot=None, creatures=creatures))
+    state = with_rules(state, msgspec.structs.replace(ledger, slot=None, creatures=creatures))
     return msgspec.structs.replace(state, turn=None)
 
 
 def _on_segment(state: EncounterState, e: SegmentReached) -> EncounterState:
-    return with_ledger(state, msgspec.structs.replace(ledger_of(state), segment=e.segment))
+    return with_rules(state, msgspec.structs.replace(state.rules, segment=e.segment))
 
 
 HANDLERS = {EndTurn: _end_turn}

@@ -45,9 +45,10 @@ from combat.kernel.events import ActionTaken, AttackMade, BonusActionTaken, Reac
 from combat.fivee.initiative import unresolved_ties
 from combat.kernel.phases import PhaseTable, Step
 from combat.rulesets import srd2024
+from combat.kernel.state import with_rules
+from combat.rulesets.srd2024_variant.state import SrdVariantState
 
 from . import communication, consistency, cover, initiative, jumping, mounts, movement, reorder, traits, unarmed
-from .bookkeeping import with_variant
 
 __all__ = ["RULESET", "PHASES", "DEFAULTS", "flow"]
 
@@ -177,7 +178,7 @@ _RUN_UP_ENDS = {
     BonusActionTaken: movement.breaks_run_up("combatant"),
     ReactionTaken: movement.breaks_run_up("combatant"),
     communication.AlliesAddressed: movement.breaks_run_up("combatant"),
-    TurnStarted: lambda state, e: with_variant(state, run_up=None),
+    TurnStarted: lambda state, e: with_rules(state, run_up=None),
 }
 
 APPLIERS = _with_after(
@@ -240,4 +241,6 @@ RULESET = Ruleset(
     commands=COMMANDS,
     checks=consistency.CHECKS,
     narration=NARRATION,
+    state_type=SrdVariantState,
+    state_key="srd_variant",
 )

@@ -1,20 +1,16 @@
-"""Reading and updating the variant's own part of the state, and the size table its rules share."""
+"""Reading the variant's own part of the state (`state.rules`), and the size table its rules share."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import msgspec
-
 from combat.kernel.errors import RuleError
-from combat.kernel.state import Combatant, EncounterState, SrdVariantState, VariantMount, VariantTraits
+from combat.kernel.state import Combatant, EncounterState
+
+from .state import VariantMount, VariantTraits
 
 __all__ = [
     "SIZES",
     "SPACE_FEET",
     "size_steps",
-    "variant",
-    "with_variant",
     "traits_of",
     "strength_and_proficiency",
     "mount_of",
@@ -34,16 +30,8 @@ def size_steps(smaller: Combatant, larger: Combatant) -> int:
     return SIZES.index(larger.size) - SIZES.index(smaller.size)
 
 
-def variant(state: EncounterState) -> SrdVariantState:
-    return state.srd_variant
-
-
-def with_variant(state: EncounterState, **changes: Any) -> EncounterState:
-    return msgspec.structs.replace(state, srd_variant=msgspec.structs.replace(state.srd_variant, **changes))
-
-
 def traits_of(state: EncounterState, cid: str) -> VariantTraits:
-    return state.srd_variant.traits.get(cid, VariantTraits())
+    return state.rules.traits.get(cid, VariantTraits())
 
 
 def strength_and_proficiency(state: EncounterState, c: Combatant, doing: str) -> tuple[int, int]:
@@ -59,11 +47,11 @@ def strength_and_proficiency(state: EncounterState, c: Combatant, doing: str) ->
 
 
 def mount_of(state: EncounterState, rider: str) -> VariantMount | None:
-    return next((m for m in state.srd_variant.mounts if m.rider == rider), None)
+    return next((m for m in state.rules.mounts if m.rider == rider), None)
 
 
 def rider_of(state: EncounterState, mount: str) -> VariantMount | None:
-    return next((m for m in state.srd_variant.mounts if m.mount == mount), None)
+    return next((m for m in state.rules.mounts if m.mount == mount), None)
 
 
 def is_controlled_mount(state: EncounterState, cid: str) -> bool:

@@ -20,10 +20,10 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, TurnEnded
-from combat.kernel.state import EncounterState, VariantTalk, with_combatant
+from combat.kernel.state import EncounterState, with_combatant, with_rules
+from combat.rulesets.srd2024_variant.state import VariantTalk
 from combat.fivee.turns import require_able, require_turn
 
-from .bookkeeping import with_variant
 
 __all__ = ["CommunicateWithAllies", "ReplyToAlly", "AlliesAddressed", "AllyReplied", "HANDLERS", "APPLIERS", "AFTER", "NARRATION"]
 
@@ -74,7 +74,7 @@ def _communicate(tx: Tx, cmd: CommunicateWithAllies) -> None:
 
 def _reply(tx: Tx, cmd: ReplyToAlly) -> None:
     c = tx.combatant(cmd.combatant)
-    talk = tx.state.srd_variant.talk
+    talk = tx.state.rules.talk
     if talk is None or c.id not in talk.listeners or c.id in talk.replied:
         waiting = [] if talk is None else [cid for cid in talk.listeners if cid not in talk.replied]
         raise RuleError(
@@ -91,21 +91,21 @@ def _reply(tx: Tx, cmd: ReplyToAlly) -> None:
 def _on_addressed(state: EncounterState, e: AlliesAddressed) -> EncounterState:
     c = state.combatants[e.combatant]
     state = with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, **{e.uses: False}))
-    return with_variant(state, talk=VariantTalk(speaker=e.combatant, listeners=e.listeners))
+    return with_rules(state, talk=VariantTalk(speaker=e.combatant, listeners=e.listeners))
 
 
 def _on_replied(state: EncounterState, e: AllyReplied) -> EncounterState:
     c = state.combatants[e.combatant]
     state = with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, reaction=False))
-    talk = state.srd_variant.talk
+    talk = state.rules.talk
     if talk is not None:
-        state = with_variant(state, talk=msgspec.structs.replace(talk, replied=talk.replied + (e.combatant,)))
+        state = with_rules(state, talk=msgspec.structs.replace(talk, replied=talk.replied + (e.combatant,)))
     return state
 
 
 def _close_talk(state: EncounterState, e: TurnEnded) -> EncounterState:
-    talk = state.srd_variant.talk
-    return with_variant(state, talk=None) if talk is not None and talk.speaker == e.combatant else state
+    talk = state.rules.talk
+    return with_rules(state, talk=None) if talk is not None and talk.speaker == e.combatant else state
 
 
 HANDLERS = {CommunicateWithAllies: _communicate, ReplyToAlly: _reply}

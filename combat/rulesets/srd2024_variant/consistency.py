@@ -183,7 +183,7 @@ def _jumped(state: EncounterState, e: jumping.Jumped, ctx: dict[str, Any]) -> st
     strength = traits_of(state, c.id).strength
     if strength is None:
         return f"{c.name}'s Strength modifier is no longer noted, and the jump's distance depends on it"
-    run = state.srd_variant.run_up
+    run = state.rules.run_up
     running = run is not None and run[0] == c.id and run[1] >= jumping.RUN_UP_FEET
     reach = jumping.jump_limit(strength, e.kind, running)
     if e.feet > reach:
@@ -202,7 +202,7 @@ def _rerolled(state: EncounterState, e: TieRerolled, ctx: dict[str, Any]) -> str
     )
     if tie is None:
         return f"{_name(state, e.combatant)} is no longer in a players' tie at {e.total}"
-    if e.combatant not in needs_reroll(tie, state.srd_variant.tie_rerolls):
+    if e.combatant not in needs_reroll(tie, state.rules.tie_rerolls):
         return f"{_name(state, e.combatant)} was already told apart from the others tied at {e.total}"
     return None
 
@@ -227,7 +227,7 @@ def _surprised(state: EncounterState, *ids: str) -> str | None:
 
 
 def _proposal_turn(state: EncounterState, cid: str) -> str | None:
-    queue = state.srd_variant.reorder_queue
+    queue = state.rules.reorder_queue
     if queue and queue[0] == cid:
         return None
     whose = f"{_name(state, queue[0])}'s chance" if queue else "no player's chance any more"
@@ -239,7 +239,7 @@ def _swap_proposed(state: EncounterState, e: reorder.SwapProposed, ctx: dict[str
 
 
 def _swap_answered(state: EncounterState, e: reorder.SwapAnswered, ctx: dict[str, Any]) -> str | None:
-    if state.srd_variant.swap_proposal == (e.proposer, e.asked):
+    if state.rules.swap_proposal == (e.proposer, e.asked):
         return None
     return f"{_name(state, e.proposer)} had not proposed a swap to {_name(state, e.asked)}"
 
@@ -262,10 +262,10 @@ def _places_swapped(state: EncounterState, e: reorder.PlacesSwapped, ctx: dict[s
 
 
 def _reorder_ended(state: EncounterState, e: reorder.ReorderEnded, ctx: dict[str, Any]) -> str | None:
-    queue = state.srd_variant.reorder_queue
+    queue = state.rules.reorder_queue
     if queue:
         return f"{', '.join(_name(state, q) for q in queue)} had not yet had their chance to propose a swap"
-    if state.srd_variant.swap_proposal is not None:
+    if state.rules.swap_proposal is not None:
         return "a proposal to swap was still waiting for its answer"
     return None
 
@@ -302,7 +302,7 @@ def _replied(state: EncounterState, e: communication.AllyReplied, ctx: dict[str,
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
-    talk = state.srd_variant.talk
+    talk = state.rules.talk
     if talk is None or talk.speaker != e.to or c.id not in talk.listeners:
         return f"{_name(state, e.to)} was not talking with {c.name}, so there was nothing to reply to"
     if c.id in talk.replied:
@@ -341,7 +341,7 @@ def _strike(state: EncounterState, e: unarmed.UnarmedStrikeMade, ctx: dict[str, 
     if dc != e.dc:
         return f"{attacker.name}'s {e.option} DC would be {dc} with the Strength and Proficiency noted now, not {e.dc}"
     if e.option == "grapple":
-        held = [g.target for g in state.srd_variant.grapples if g.grappler == attacker.id]
+        held = [g.target for g in state.rules.grapples if g.grappler == attacker.id]
         if target.id in held:
             return f"{attacker.name} was already grappling {target.name}"
         if len(held) >= traits_of(state, attacker.id).hands:
@@ -353,13 +353,13 @@ def _grapple_started(state: EncounterState, e: unarmed.GrappleStarted, ctx: dict
     problem = _missing(state, e.grappler, e.target)
     if problem:
         return problem
-    if any((g.grappler, g.target) == (e.grappler, e.target) for g in state.srd_variant.grapples):
+    if any((g.grappler, g.target) == (e.grappler, e.target) for g in state.rules.grapples):
         return f"{_name(state, e.grappler)} was already grappling {_name(state, e.target)}"
     return None
 
 
 def _grapple_ended(state: EncounterState, e: unarmed.GrappleEnded, ctx: dict[str, Any]) -> str | None:
-    if any((g.grappler, g.target) == (e.grappler, e.target) for g in state.srd_variant.grapples):
+    if any((g.grappler, g.target) == (e.grappler, e.target) for g in state.rules.grapples):
         return None
     return f"{_name(state, e.grappler)} was not grappling {_name(state, e.target)}, so no grapple could end"
 
@@ -371,7 +371,7 @@ def _escape(state: EncounterState, e: unarmed.EscapeAttempted, ctx: dict[str, An
     problem = _unable(c, "try to escape") or _not_their_turn(state, c.id) or _spent(c, "action")
     if problem:
         return problem
-    hold = next((g for g in state.srd_variant.grapples if (g.grappler, g.target) == (e.grappler, c.id)), None)
+    hold = next((g for g in state.rules.grapples if (g.grappler, g.target) == (e.grappler, c.id)), None)
     if hold is None:
         return f"{c.name} was not grappled by {_name(state, e.grappler)}, so there was nothing to escape"
     if hold.dc != e.dc:
@@ -429,7 +429,7 @@ def _unseat_required(state: EncounterState, e: mounts.UnseatSaveRequired, ctx: d
 
 
 def _stayed(state: EncounterState, e: mounts.StayedMounted, ctx: dict[str, Any]) -> str | None:
-    if e.rider in state.srd_variant.falls_pending:
+    if e.rider in state.rules.falls_pending:
         return None
     return f"{_name(state, e.rider)} owed no save to stay on {_name(state, e.mount)}"
 

@@ -20,9 +20,8 @@ from combat.kernel.commands import AddCombatant, Command, Faces, OrderTie
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantSpec, Event, InitiativeTied, TieOrdered
-from combat.kernel.state import EncounterState, Tie
+from combat.kernel.state import EncounterState, Tie, with_rules
 
-from .bookkeeping import with_variant
 
 __all__ = ["RerollTie", "TieRerolled", "needs_reroll", "HANDLERS", "APPLIERS", "AFTER", "NARRATION"]
 
@@ -82,7 +81,7 @@ def _player_ties(state: EncounterState) -> list[Tie]:
 
 def _reroll(tx: Tx, cmd: RerollTie) -> None:
     ties = _player_ties(tx.state)
-    waiting = [m for t in ties for m in needs_reroll(t, tx.state.srd_variant.tie_rerolls)]
+    waiting = [m for t in ties for m in needs_reroll(t, tx.state.rules.tie_rerolls)]
     if cmd.combatant is not None:
         c = tx.combatant(cmd.combatant)
         tie = next((t for t in ties if any(u[0] == c.id for u in t.units)), None)
@@ -111,13 +110,13 @@ def _reroll(tx: Tx, cmd: RerollTie) -> None:
     while waiting:  # generated dice: roll until every players' tie is told apart
         tie = next(t for t in _player_ties(tx.state) if waiting[0] in (u[0] for u in t.units))
         _roll(tx, tie, waiting[0], cmd.faces)
-        waiting = [m for t in _player_ties(tx.state) for m in needs_reroll(t, tx.state.srd_variant.tie_rerolls)]
+        waiting = [m for t in _player_ties(tx.state) for m in needs_reroll(t, tx.state.rules.tie_rerolls)]
 
 
 def _roll(tx: Tx, tie: Tie, cid: str, faces: Faces) -> None:
     roll = tx.roll("1d20", purpose="initiative tie reroll", roller=cid, faces=faces)
     tx.emit(TieRerolled(combatant=cid, total=tie.total, face=roll.total))
-    rerolls = tx.state.srd_variant.tie_rerolls
+    rerolls = tx.state.rules.tie_rerolls
     if not needs_reroll(tie, rerolls):
         members = [unit[0] for unit in tie.units]
         order = sorted(members, key=lambda m: rerolls.get(m, ()), reverse=True)
@@ -138,15 +137,15 @@ def _order_tie(tx: Tx, cmd: OrderTie) -> None:
 
 
 def _on_rerolled(state: EncounterState, e: TieRerolled) -> EncounterState:
-    rerolls = state.srd_variant.tie_rerolls
-    return with_variant(state, tie_rerolls={**rerolls, e.combatant: rerolls.get(e.combatant, ()) + (e.face,)})
+    rerolls = state.rules.tie_rerolls
+    return with_rules(state, tie_rerolls={**rerolls, e.combatant: rerolls.get(e.combatant, ()) + (e.face,)})
 
 
 def _forget_rerolls(state: EncounterState, e: InitiativeTied | TieOrdered) -> EncounterState:
     """A tie that grows starts its rerolls over; a settled tie needs them no more."""
     members = {m for t in state.ties if t.total == e.total for unit in t.units for m in unit}
-    rerolls = {k: v for k, v in state.srd_variant.tie_rerolls.items() if k not in members}
-    return with_variant(state, tie_rerolls=rerolls)
+    rerolls = {k: v for k, v in state.rules.tie_rerolls.items() if k not in members}
+    return with_rules(state, tie_rerolls=rerolls)
 
 
 HANDLERS = {AddCombatant: _add_combatant, RerollTie: _reroll, OrderTie: _order_tie}

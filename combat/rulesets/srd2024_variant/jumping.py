@@ -24,10 +24,10 @@ from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CheckMade, ConditionApplied, ConditionSpec, Event
-from combat.kernel.state import EncounterState, with_combatant
+from combat.kernel.state import EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able
 
-from .bookkeeping import traits_of, with_variant
+from .bookkeeping import traits_of
 from .mounts import require_mover, require_not_riding
 from .speeds import require_movement
 
@@ -80,7 +80,7 @@ def _jump(tx: Tx, cmd: Jump) -> None:
             f"{c.name}'s Strength modifier is not noted, and a jump's distance depends on it",
             allowed=f"note_traits for {c.id} with strength",
         )
-    run = tx.state.srd_variant.run_up
+    run = tx.state.rules.run_up
     running = run is not None and run[0] == c.id and run[1] >= RUN_UP_FEET
     limit = jump_limit(strength, cmd.kind, running)
     if cmd.feet > limit:
@@ -105,7 +105,7 @@ def _jump(tx: Tx, cmd: Jump) -> None:
 def _on_jumped(state: EncounterState, e: Jumped) -> EncounterState:
     c = state.combatants[e.combatant]
     state = with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, moved=c.economy.moved + e.feet))
-    return with_variant(state, run_up=None)
+    return with_rules(state, run_up=None)
 
 
 HANDLERS = {Jump: _jump}

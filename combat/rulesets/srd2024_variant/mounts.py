@@ -41,10 +41,11 @@ from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ActionTaken, ConditionApplied, ConditionEnded, ConditionSpec, Event, InitiativeSet, TurnStarted
 from combat.fivee.saves import saving_throw
-from combat.kernel.state import Combatant, EncounterState, Economy, VariantMount, with_combatant
+from combat.kernel.state import Combatant, EncounterState, Economy, with_combatant, with_rules
+from combat.rulesets.srd2024_variant.state import VariantMount
 from combat.fivee.turns import require_able, require_turn
 
-from .bookkeeping import SPACE_FEET, is_controlled_mount, mount_of, rider_of, size_steps, traits_of, with_variant
+from .bookkeeping import SPACE_FEET, is_controlled_mount, mount_of, rider_of, size_steps, traits_of
 from .speeds import require_movement
 
 __all__ = [
@@ -147,7 +148,7 @@ class Carried(Event, frozen=True, kw_only=True):
 def turn_order(state: EncounterState, include_dead: bool = False) -> list[str]:
     """The shared order, with each controlled mount listed right after its rider."""
     order = shared_initiative.turn_order(state, include_dead)
-    followers = {m.rider: m.mount for m in state.srd_variant.mounts if m.controlled}
+    followers = {m.rider: m.mount for m in state.rules.mounts if m.controlled}
     placed = [cid for cid in order if cid not in followers.values()]
     result: list[str] = []
     for cid in placed:
@@ -258,7 +259,7 @@ def _dismount(tx: Tx, cmd: Dismount) -> None:
 def unseat_risk(tx: Tx, cid: str, why: str) -> None:
     """The rider of a mounted pair `cid` belongs to owes the DC 10 Dexterity save."""
     m = mount_of(tx.state, cid) or rider_of(tx.state, cid)
-    if m is None or m.rider in tx.state.srd_variant.falls_pending:
+    if m is None or m.rider in tx.state.rules.falls_pending:
         return
     if tx.state.combatants[m.rider].status != "active":
         return
@@ -268,11 +269,11 @@ def unseat_risk(tx: Tx, cid: str, why: str) -> None:
 
 def _save_to_stay(tx: Tx, cmd: SaveToStayMounted) -> None:
     rider = tx.combatant(cmd.rider)
-    if rider.id not in tx.state.srd_variant.falls_pending:
+    if rider.id not in tx.state.rules.falls_pending:
         raise RuleError(
             "mount/no-save",
             f"{rider.name} owes no save to stay mounted",
-            allowed=", ".join(tx.state.srd_variant.falls_pending) or "no saves owed",
+            allowed=", ".join(tx.state.rules.falls_pending) or "no saves owed",
         )
     m = mount_of(tx.state, rider.id)
     if m is None:  # cannot happen: a pending save is dropped when the pair parts
@@ -294,7 +295,7 @@ def _save_to_stay(tx: Tx, cmd: SaveToStayMounted) -> None:
 
 def upkeep(tx: Tx) -> None:
     """After every command: a downed rider falls off; a downed mount throws its rider."""
-    for m in tx.state.srd_variant.mounts:
+    for m in tx.state.rules.mounts:
         rider = tx.state.combatants.get(m.rider)
         mount = tx.state.combatants.get(m.mount)
         if rider is None or mount is None:
@@ -303,7 +304,7 @@ def upkeep(tx: Tx) -> None:
             tx.emit(Dismounted(rider=m.rider, mount=m.mount, cost=0, reason=f"{rider.name} is {rider.status}"))
             if rider.status == "unconscious" and not rider.has("prone"):
                 tx.emit(ConditionApplied(target=rider.id, condition=ConditionSpec(name="prone", source="fell off a mount")))
-        elif mount.status != "active" and m.rider not in tx.state.srd_variant.falls_pending:
+        elif mount.status != "active" and m.rider not in tx.state.rules.falls_pending:
             tx.emit(UnseatSaveRequired(rider=m.rider, mount=m.mount, reason=f"mount is {mount.status}"))
 
 
@@ -320,7 +321,7 @@ def unrolled_units(state: EncounterState) -> list[str]:
 
 
 def sync_initiative(tx: Tx) -> None:
-    for m in tx.state.srd_variant.mounts:
+    for m in tx.state.rules.mounts:
         if not m.controlled:
             continue
         rider, mount = tx.state.combatants.get(m.rider), tx.state.combatants.get(m.mount)
@@ -407,7 +408,7 @@ def apply_condition_handler(base: Callable) -> Callable:
 
 def end_turn_handler(base: Callable) -> Callable:
     def _end_turn(tx: Tx, cmd: EndTurn) -> None:
-        pending = tx.state.srd_variant.falls_pending
+        pending = tx.state.rules.falls_pending
         if pending:
             require_turn(tx, cmd.combatant)
             who = ", ".join(tx.state.combatants[r].name for r in pending)
@@ -437,14 +438,14 @@ def _on_mounted(state: EncounterState, e: Mounted) -> EncounterState:
         fresh = Economy(movement=speed_of(mount), reaction=mount.economy.reaction)
         state = with_combatant(state, e.mount, economy=fresh, dodging=False, disengaged=False)
     pair = VariantMount(rider=e.rider, mount=e.mount, controlled=e.controlled)
-    return with_variant(state, mounts=state.srd_variant.mounts + (pair,))
+    return with_rules(state, mounts=state.rules.mounts + (pair,))
 
 
 def _on_dismounted(state: EncounterState, e: Dismounted) -> EncounterState:
     if e.cost and e.rider in state.combatants:
         state = _spend_movement(state, e.rider, e.cost)
-    vs = state.srd_variant
-    return with_variant(
+    vs = state.rules
+    return with_rules(
         state,
         mounts=tuple(m for m in vs.mounts if m.rider != e.rider),
         falls_pending=tuple(r for r in vs.falls_pending if r != e.rider),
@@ -457,7 +458,7 @@ def _on_carried(state: EncounterState, e: Carried) -> EncounterState:
 
 def _refresh_controlled_mounts(state: EncounterState, e: TurnStarted) -> EncounterState:
     """The controlled mount's movement and reaction come back when its rider's turn starts."""
-    for m in state.srd_variant.mounts:
+    for m in state.rules.mounts:
         if m.controlled and m.rider == e.combatant and m.mount in state.combatants:
             mount = state.combatants[m.mount]
             state = with_combatant(
@@ -475,8 +476,8 @@ HANDLERS = {
 APPLIERS = {
     Mounted: _on_mounted,
     Dismounted: _on_dismounted,
-    UnseatSaveRequired: lambda s, e: with_variant(s, falls_pending=s.srd_variant.falls_pending + (e.rider,)),
-    StayedMounted: lambda s, e: with_variant(s, falls_pending=tuple(r for r in s.srd_variant.falls_pending if r != e.rider)),
+    UnseatSaveRequired: lambda s, e: with_rules(s, falls_pending=s.rules.falls_pending + (e.rider,)),
+    StayedMounted: lambda s, e: with_rules(s, falls_pending=tuple(r for r in s.rules.falls_pending if r != e.rider)),
     Carried: _on_carried,
 }
 AFTER = {TurnStarted: _refresh_controlled_mounts}

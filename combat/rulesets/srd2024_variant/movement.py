@@ -31,10 +31,10 @@ from combat.fivee.conditions import is_incapacitated, speed_of
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event, Moved
-from combat.kernel.state import Combatant, EncounterState, with_combatant
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able, require_turn
 
-from .bookkeeping import SPACE_FEET, size_steps, with_variant
+from .bookkeeping import SPACE_FEET, size_steps
 from .mounts import carry, require_mover, require_not_riding
 from .speeds import MODES, require_movement, speed_used
 
@@ -149,7 +149,7 @@ def _extra_cost(tx: Tx, c: Combatant, cmd: Traverse, speed: str) -> tuple[int, l
         reasons.append("difficult terrain" if cmd.difficult_terrain else "another entity's space")
     if cmd.dragging is not None:
         dragged = tx.combatant(cmd.dragging)
-        if not any(g.grappler == c.id and g.target == dragged.id for g in tx.state.srd_variant.grapples):
+        if not any(g.grappler == c.id and g.target == dragged.id for g in tx.state.rules.grapples):
             raise RuleError("move/not-grappling", f"{c.name} is not grappling {dragged.name}", allowed="a creature it grapples")
         if dragged.size != "tiny" and size_steps(dragged, c) < 2:
             extra += cmd.feet
@@ -189,19 +189,19 @@ def _spend(state: EncounterState, cid: str, feet: int) -> EncounterState:
 
 
 def _count_run_up(state: EncounterState, e: Moved) -> EncounterState:
-    run = state.srd_variant.run_up
+    run = state.rules.run_up
     if e.mode != "walk":
-        return with_variant(state, run_up=None)
+        return with_rules(state, run_up=None)
     feet = run[1] + e.feet if run is not None and run[0] == e.combatant else e.feet
-    return with_variant(state, run_up=(e.combatant, feet))
+    return with_rules(state, run_up=(e.combatant, feet))
 
 
 def breaks_run_up(field: str):
     """Anything else the runner does between the run and the jump stops the run-up."""
 
     def after(state: EncounterState, e: Any) -> EncounterState:
-        run = state.srd_variant.run_up
-        return with_variant(state, run_up=None) if run is not None and run[0] == getattr(e, field) else state
+        run = state.rules.run_up
+        return with_rules(state, run_up=None) if run is not None and run[0] == getattr(e, field) else state
 
     return after
 

@@ -25,9 +25,9 @@ from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.fivee.initiative import units, unresolved_ties
-from combat.kernel.state import Combatant, EncounterState, with_combatant
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 
-from .bookkeeping import is_controlled_mount, with_variant
+from .bookkeeping import is_controlled_mount
 from .mounts import unrolled_units
 
 __all__ = [
@@ -146,7 +146,7 @@ def _require_controller(tx: Tx, c: Combatant) -> None:
 
 
 def _queue_head(tx: Tx, c: Combatant) -> None:
-    queue = tx.state.srd_variant.reorder_queue
+    queue = tx.state.rules.reorder_queue
     if not queue or queue[0] != c.id:
         whose = tx.state.combatants[queue[0]].name if queue else None
         raise RuleError(
@@ -159,7 +159,7 @@ def _queue_head(tx: Tx, c: Combatant) -> None:
 
 
 def _require_no_proposal(tx: Tx) -> None:
-    open_ = tx.state.srd_variant.swap_proposal
+    open_ = tx.state.rules.swap_proposal
     if open_ is not None:
         raise RuleError(
             "reorder/proposal-open",
@@ -210,7 +210,7 @@ def _swap(tx: Tx, first: str, second: str) -> None:
 
 def _answer(tx: Tx, cmd: AnswerSwap) -> None:
     c = tx.combatant(cmd.combatant)
-    proposal = tx.state.srd_variant.swap_proposal
+    proposal = tx.state.rules.swap_proposal
     if proposal is None or proposal[1] != c.id:
         raise RuleError(
             "reorder/not-asked",
@@ -237,7 +237,7 @@ def _end_handler(order: OrderFn) -> Callable[[Tx, EndReorder], None]:
         if tx.actor != "gm":
             raise RuleError("reorder/gm-ends", "the GM ends the reorder", allowed="the GM")
         _require_no_proposal(tx)
-        queue = state.srd_variant.reorder_queue
+        queue = state.rules.reorder_queue
         if queue:
             raise RuleError(
                 "reorder/players-waiting",
@@ -284,21 +284,21 @@ def _on_swapped(state: EncounterState, e: PlacesSwapped) -> EncounterState:
 
 
 def _on_answered(state: EncounterState, e: SwapAnswered) -> EncounterState:
-    queue = tuple(q for q in state.srd_variant.reorder_queue if q != e.proposer)
-    return with_variant(state, swap_proposal=None, reorder_queue=queue)
+    queue = tuple(q for q in state.rules.reorder_queue if q != e.proposer)
+    return with_rules(state, swap_proposal=None, reorder_queue=queue)
 
 
 def _on_passed(state: EncounterState, e: SwapPassed) -> EncounterState:
-    return with_variant(state, reorder_queue=tuple(q for q in state.srd_variant.reorder_queue if q != e.combatant))
+    return with_rules(state, reorder_queue=tuple(q for q in state.rules.reorder_queue if q != e.combatant))
 
 
 APPLIERS = {
-    ReorderOpened: lambda s, e: with_variant(s, reorder_queue=e.queue, swap_proposal=None),
-    SwapProposed: lambda s, e: with_variant(s, swap_proposal=(e.proposer, e.asked)),
+    ReorderOpened: lambda s, e: with_rules(s, reorder_queue=e.queue, swap_proposal=None),
+    SwapProposed: lambda s, e: with_rules(s, swap_proposal=(e.proposer, e.asked)),
     SwapAnswered: _on_answered,
     SwapPassed: _on_passed,
     PlacesSwapped: _on_swapped,
-    ReorderEnded: lambda s, e: with_variant(s, reorder_queue=(), swap_proposal=None),
+    ReorderEnded: lambda s, e: with_rules(s, reorder_queue=(), swap_proposal=None),
 }
 
 NARRATION = {

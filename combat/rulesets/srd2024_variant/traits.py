@@ -14,9 +14,9 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
-from combat.kernel.state import EncounterState, VariantTraits
+from combat.kernel.state import EncounterState, with_rules
+from combat.rulesets.srd2024_variant.state import VariantTraits
 
-from .bookkeeping import with_variant
 
 __all__ = ["NoteTraits", "TraitsNoted", "SPECIAL_SPEEDS", "HANDLERS", "APPLIERS", "NARRATION"]
 
@@ -70,7 +70,7 @@ def _on_noted(state: EncounterState, e: TraitsNoted) -> EncounterState:
     noted = VariantTraits(
         strength=e.strength, proficiency=e.proficiency, speeds=e.speeds, hands=e.hands, trained_mount=e.trained_mount
     )
-    return with_variant(state, traits={**state.srd_variant.traits, e.combatant: noted})
+    return with_rules(state, traits={**state.rules.traits, e.combatant: noted})
 
 
 def _narrate(n, e: TraitsNoted) -> str:

@@ -35,10 +35,11 @@ from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.fivee.saves import saving_throw
-from combat.kernel.state import Combatant, EncounterState, VariantGrapple, with_combatant
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
+from combat.rulesets.srd2024_variant.state import VariantGrapple
 from combat.fivee.turns import require_able, require_turn
 
-from .bookkeeping import size_steps, strength_and_proficiency, traits_of, with_variant
+from .bookkeeping import size_steps, strength_and_proficiency, traits_of
 from .mounts import unseat_risk
 
 __all__ = [
@@ -144,7 +145,7 @@ def grapple_dc(strength: int, proficiency: int) -> int:
 
 
 def grappled_disadvantage(state: EncounterState, attacker: str, target: str) -> tuple[str, ...]:
-    holders = [g.grappler for g in state.srd_variant.grapples if g.target == attacker]
+    holders = [g.grappler for g in state.rules.grapples if g.target == attacker]
     if holders and target not in holders:
         return (f"grappled by {', '.join(state.combatants[h].name for h in holders)}",)
     return ()
@@ -237,13 +238,13 @@ def _unarmed(tx: Tx, cmd: UnarmedStrike) -> None:
         unseat_risk(tx, target.id, "knocked prone")
     else:
         tx.emit(Shoved(attacker=attacker.id, target=target.id, feet=5))
-        if any(g.grappler == attacker.id and g.target == target.id for g in tx.state.srd_variant.grapples):
+        if any(g.grappler == attacker.id and g.target == target.id for g in tx.state.rules.grapples):
             _end_grapple(tx, attacker.id, target.id, "pushed out of the grappler's reach")
         unseat_risk(tx, target.id, "moved against its will")
 
 
 def _require_free_hand(state: EncounterState, attacker: Combatant, target: Combatant) -> None:
-    held = [g.target for g in state.srd_variant.grapples if g.grappler == attacker.id]
+    held = [g.target for g in state.rules.grapples if g.grappler == attacker.id]
     if target.id in held:
         raise RuleError("grapple/already", f"{attacker.name} is already grappling {target.name}")
     hands = traits_of(state, attacker.id).hands
@@ -266,12 +267,12 @@ def _end_grapple(tx: Tx, grappler: str, target: str, reason: str) -> None:
 def _escape(tx: Tx, cmd: EscapeGrapple) -> None:
     c = require_turn(tx, cmd.combatant)
     require_able(c, "escape")
-    holds = [g for g in tx.state.srd_variant.grapples if g.target == c.id and cmd.grappler in (None, g.grappler)]
+    holds = [g for g in tx.state.rules.grapples if g.target == c.id and cmd.grappler in (None, g.grappler)]
     if not holds:
         raise RuleError(
             "grapple/not-grappled",
             f"{c.name} is not grappled" + (f" by {cmd.grappler}" if cmd.grappler else ""),
-            allowed=", ".join(g.grappler for g in tx.state.srd_variant.grapples if g.target == c.id) or "nothing to escape",
+            allowed=", ".join(g.grappler for g in tx.state.rules.grapples if g.target == c.id) or "nothing to escape",
         )
     spend_check(c, "action", "its action")
     hold = holds[0]
@@ -285,11 +286,11 @@ def _escape(tx: Tx, cmd: EscapeGrapple) -> None:
 def _release(tx: Tx, cmd: ReleaseGrapple) -> None:
     grappler = tx.combatant(cmd.grappler)
     target = tx.combatant(cmd.target)
-    if not any(g.grappler == grappler.id and g.target == target.id for g in tx.state.srd_variant.grapples):
+    if not any(g.grappler == grappler.id and g.target == target.id for g in tx.state.rules.grapples):
         raise RuleError(
             "grapple/none",
             f"{grappler.name} is not grappling {target.name}",
-            allowed=", ".join(g.target for g in tx.state.srd_variant.grapples if g.grappler == grappler.id) or "no grapples to release",
+            allowed=", ".join(g.target for g in tx.state.rules.grapples if g.grappler == grappler.id) or "no grapples to release",
         )
     _end_grapple(tx, grappler.id, target.id, "released")
 
@@ -297,7 +298,7 @@ def _release(tx: Tx, cmd: ReleaseGrapple) -> None:
 def end_broken_grapples(tx: Tx) -> None:
     """After every command: a grapple ends when its grappler is Incapacitated or gone, its
     target is dead or gone, or the GM removed the Grappled condition."""
-    for g in tx.state.srd_variant.grapples:
+    for g in tx.state.rules.grapples:
         grappler = tx.state.combatants.get(g.grappler)
         target = tx.state.combatants.get(g.target)
         if grappler is None or target is None:
@@ -327,12 +328,12 @@ def _on_strike(state: EncounterState, e: UnarmedStrikeMade) -> EncounterState:
 
 def _on_grapple_started(state: EncounterState, e: GrappleStarted) -> EncounterState:
     grapple = VariantGrapple(grappler=e.grappler, target=e.target, dc=e.dc)
-    return with_variant(state, grapples=state.srd_variant.grapples + (grapple,))
+    return with_rules(state, grapples=state.rules.grapples + (grapple,))
 
 
 def _on_grapple_ended(state: EncounterState, e: GrappleEnded) -> EncounterState:
-    kept = tuple(g for g in state.srd_variant.grapples if (g.grappler, g.target) != (e.grappler, e.target))
-    return with_variant(state, grapples=kept)
+    kept = tuple(g for g in state.rules.grapples if (g.grappler, g.target) != (e.grappler, e.target))
+    return with_rules(state, grapples=kept)
 
 
 def _on_escape(state: EncounterState, e: EscapeAttempted) -> EncounterState:
