@@ -125,6 +125,10 @@ class Redaction:
                 shown["conditions"] = [x for x in c.get("conditions", []) if not x.get("hidden")]
                 combatants[cid] = shown
         view = {**view, "combatants": combatants}
+        for key in ("d10", "srd_variant"):  # a ruleset's stat-block notes, by combatant
+            traits = view.get(key, {}).get("traits")
+            if traits:
+                view[key] = {**view[key], "traits": {cid: t for cid, t in traits.items() if not self.hidden(cid)}}
         ledger = view.get("segments_1e", {}).get("creatures")
         if ledger:
             creatures = {

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import httpx
+import pytest
 
 from combat.kernel.commands import ApplyCondition, Attack, EndTurn, Reveal
 from combat.kernel.events import ConditionSpec
@@ -104,3 +105,51 @@ def test_the_stream_leaves_them_out_for_a_viewer(encounters):
     added = next(m["data"]["event"] for m in messages if m["data"]["event"]["type"] == "CombatantAdded"
                  and m["data"]["event"]["combatant"]["id"] == "goblin")
     assert added["combatant"]["ac"] is None
+
+
+class _Reader:
+    def __init__(self, role: str, combatants: frozenset[str] = frozenset()):
+        self.role, self.combatants = role, combatants
+
+
+@pytest.mark.parametrize("ruleset", ["srd-2024", "srd-2024-variant", "a5e", "declared-d10", "segments-1e"])
+def test_no_read_path_of_any_ruleset_shows_an_unrevealed_monsters_numbers(tmp_path, ruleset):
+    """Each ruleset's whole demo fight, read as a viewer: no monster's HP, AC, attacks, roll
+    notation or stat notes anywhere in the state, the events or the narrative."""
+    from combat.app.application import Encounters
+    from combat.app.interchange import to_line
+    from combat.demos import get_demo
+    from projections.narrative import narrate
+    from projections.redaction import HIDDEN_STATS, Redaction
+    from projections.state import state_view
+
+    encounters = Encounters(tmp_path / "c.db")
+    try:
+        eid = get_demo(ruleset)(encounters, seed=4, report=lambda outcome: None)
+        state = encounters.state(eid)
+        records = list(encounters.records(eid))
+    finally:
+        encounters.close()
+    shown = Redaction(state, _Reader("viewer"))
+    monsters = {cid for cid, c in state.combatants.items() if c.kind != "pc"}
+    assert monsters
+    view = shown.view(state_view(state))
+    for cid in monsters:
+        assert not set(HIDDEN_STATS) & set(view["combatants"][cid]), cid
+        for block in ("d10", "srd_variant"):
+            assert cid not in view.get(block, {}).get("traits", {})
+    for rec in shown.records(records):
+        line = json.loads(to_line(rec))
+        spec = line.get("combatant") if isinstance(line.get("combatant"), dict) else line.get("creature")
+        if isinstance(spec, dict) and spec["id"] in monsters:
+            assert spec.get("ac") is None and spec.get("hp") is None and not spec.get("attacks"), line
+        if line["type"] == "DiceRolled" and line["roller"] in monsters:
+            assert line["notation"] is None and line["dice"] == [], line
+        if line.get("target") in monsters and "target_ac" in line:
+            assert line["target_ac"] is None, line
+    lines = list(narrate(list(shown.records(records))))
+    names = {state.combatants[cid].name for cid in monsters}
+    assert not [line for line in lines if " joins the " in line and " HP" in line
+                and any(line.removeprefix("Round 0 - ").startswith(n) for n in names)]
+    # The GM reads everything as it is.
+    assert Redaction(state, _Reader("gm")).view(state_view(state)) == state_view(state)
