@@ -4,41 +4,74 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
 import click
-import msgspec
-from rich.console import Console
-from rich.progress import track
-from rich.table import Table
 
-from combat.app import chain, history
-from combat.app.application import Encounters, Outcome
-from combat.app.catalog import decode_command
-from combat.kernel.errors import RuleError
-from combat.app.interchange import event_schema, from_line, read_jsonl, to_jsonl
-from combat.rulesets import RULESETS, get_ruleset
-from combat.kernel.state import EncounterState
-from combat.app.store import DB_ENV, DEFAULT_DB, Recorded
-from projections.initiative import initiative_order
-from projections.narrative import Narrator, narrate
-from projections.audit import audit
-from projections.state import render_state_json
-from projections.steps import differences, flatten, state_hash, steps
-from projections.visible import visible
+from combat.app.paths import DB_ENV, DEFAULT_DB
+
+if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` stays quick
+    from rich.console import Console
+
+    from combat.app.application import Encounters, Outcome
+    from combat.kernel.records import Recorded
+    from combat.kernel.state import EncounterState
+    from projections.narrative import Narrator
 
 __all__ = ["main", "cli"]
 
-# Piped output gets a fixed, wide width so tables do not wrap and the same fight prints the same.
-out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 140)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
 PROGRESS_FROM = 5000  # lines; below this a replay is instant
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _Consoles:
+    """rich, loaded on first print. Piped output gets a fixed, wide width so tables do not
+    wrap and the same fight prints the same."""
+
+    @functools.cached_property
+    def out(self) -> Console:
+        from rich.console import Console
+
+        return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 140)
+
+    @functools.cached_property
+    def err(self) -> Console:
+        from rich.console import Console
+
+        return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+_consoles = _Consoles()
+
+
+def __getattr__(name: str) -> Any:  # `out` and `err` as module attributes, made when first used
+    if name in ("out", "err"):
+        return getattr(_consoles, name)
+    raise AttributeError(name)
+
+
+def _print(text: str) -> None:
+    """One plain line, as rich would print it with markup off: lines need no rich, only tables."""
+    click.echo(text)
+
+
+def _say(text: str) -> None:
+    """One line that may hold players' and GMs' words: control characters are shown as
+    escapes, so no newline forges a line and no escape sequence reaches the terminal."""
+    from projections.visible import visible
+
+    click.echo(visible(text))
+
+
+def _print_json(value: Any) -> None:
+    click.echo(json.dumps(value, indent=2, sort_keys=True, default=str))
 
 
 def _one_line_errors(fn: F) -> F:
@@ -46,13 +79,16 @@ def _one_line_errors(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from combat.kernel.errors import RuleError
+        from projections.visible import visible
+
         try:
             return fn(*args, **kwargs)
         except RuleError as exc:
-            err.print(visible(f"error: {exc}"), markup=False)
+            _consoles.err.print(visible(f"error: {exc}"), markup=False)
             sys.exit(2)
         except (OSError, ValueError) as exc:
-            err.print(visible(f"error: {exc}"), markup=False)
+            _consoles.err.print(visible(f"error: {exc}"), markup=False)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
@@ -68,11 +104,71 @@ db_option = click.option(
 )
 
 
-def _encounter_id(value: str) -> UUID:
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+
+@contextmanager
+def _store(db: str) -> Iterator[Encounters]:
+    from combat.app.application import Encounters
+
+    encounters = Encounters(db)
     try:
-        return UUID(value)
+        yield encounters
+    finally:
+        encounters.close()
+
+
+def _current_file(db: str) -> Path:
+    return Path(f"{db}.current")
+
+
+ENCOUNTER_ENV = "COMBAT_ENCOUNTER"
+
+
+def _remembered(db: str) -> str | None:
+    """The encounter `combat use` remembered for this store (COMBAT_ENCOUNTER wins)."""
+    if os.environ.get(ENCOUNTER_ENV):
+        return os.environ[ENCOUNTER_ENV]
+    path = _current_file(db)
+    return path.read_text().strip() or None if path.exists() else None
+
+
+def _encounter_id(encounters: Encounters, reference: str | None, db: str) -> UUID:
+    """The encounter meant: a name, an id or its unique start, or the one `combat use` chose."""
+    from combat.app.directory import resolve
+    from combat.kernel.errors import RuleError
+
+    reference = reference or _remembered(db)
+    if not reference:
+        raise RuleError(
+            "encounter/none",
+            "which encounter? none given and none chosen with `combat use`",
+            allowed="an encounter's name or id start (see `combat list`), or `combat use ENCOUNTER` first",
+        )
+    return resolve(encounters, reference)
+
+
+def _split_encounter(args: tuple[str, ...], db: str, what: str) -> tuple[str | None, tuple[str, ...]]:
+    """[ENCOUNTER] ARGS...: the encounter may be left out once `combat use` has chosen one;
+    with one remembered, arguments that are all whole numbers (seqs) name no encounter."""
+    from combat.kernel.errors import RuleError
+
+    if not args:
+        raise RuleError("cli/arguments", f"missing {what}", allowed=f"[ENCOUNTER] {what}")
+    if _remembered(db) and all(a.isdigit() for a in args):
+        return None, args
+    if len(args) == 1 and not args[0].isdigit() and what == "SEQS...":
+        raise RuleError("cli/arguments", f"missing {what}", allowed=f"[ENCOUNTER] {what}")
+    return args[0], args[1:]
+
+
+def _seqs(values: Iterable[str]) -> list[int]:
+    from combat.kernel.errors import RuleError
+
+    try:
+        return [int(v) for v in values]
     except ValueError:
-        raise RuleError("encounter/bad-id", f"'{value}' is not an encounter id", allowed="the UUID printed by demo or new") from None
+        raise RuleError("cli/seq", f"seqs are whole numbers, not {' '.join(values)}", allowed="e.g. 12 13") from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -81,12 +177,20 @@ def cli() -> None:
 
 
 @cli.command()
-def rulesets() -> None:
+@json_option
+def rulesets(as_json: bool) -> None:
     """List the rulesets."""
+    from rich.table import Table
+
+    from combat.rulesets import RULESETS
+
+    if as_json:
+        _print_json([{"id": r.id, "title": r.title, "summary": r.summary} for r in RULESETS.values()])
+        return
     table = Table("id", "ruleset", "what makes it different")
     for r in RULESETS.values():
         table.add_row(r.id, r.title, r.summary)
-    out.print(table)
+    _consoles.out.print(table)
 
 
 @cli.command()
@@ -98,25 +202,24 @@ def rulesets() -> None:
 def demo(ruleset_id: str, seed: int, db: str, export_to: str | None) -> None:
     """Play a complete scripted fight and print its narrative and final table."""
     from combat.demos import get_demo
+    from combat.rulesets import get_ruleset
+    from projections.narrative import Narrator
 
     run_demo = get_demo(get_ruleset(ruleset_id).id)
     narrator = Narrator()
 
     def report(outcome: Outcome) -> None:
         for rec in outcome.records:
-            out.print(narrator.line(rec), markup=False)
+            _print(narrator.line(rec))
 
-    encounters = Encounters(db)
-    try:
+    with _store(db) as encounters:
         encounter_id = run_demo(encounters, seed=seed, report=report)
         state = encounters.state(encounter_id)
-        out.print()
+        _consoles.out.print()
         _print_table(state)
         if export_to:
             _write_export(encounters.records(encounter_id), Path(export_to))
-    finally:
-        encounters.close()
-    err.print(f"encounter {encounter_id} in {db}" + (f", log written to {export_to}" if export_to else ""), markup=False)
+    _consoles.err.print(f"encounter {encounter_id} in {db}" + (f", log written to {export_to}" if export_to else ""), markup=False)
 
 
 @cli.command()
@@ -124,103 +227,161 @@ def demo(ruleset_id: str, seed: int, db: str, export_to: str | None) -> None:
 @click.option("--name", default="Encounter", show_default=True)
 @click.option("--seed", type=int, default=None, help="Dice seed (random if not given).")
 @click.option("--settings", "settings_json", default=None, help="Ruleset settings as a JSON object.")
+@click.option("--use", "use_it", is_flag=True, help="Also make it the current encounter (as `combat use`).")
 @db_option
 @_one_line_errors
-def new(ruleset_id: str, name: str, seed: int | None, settings_json: str | None, db: str) -> None:
+def new(ruleset_id: str, name: str, seed: int | None, settings_json: str | None, use_it: bool, db: str) -> None:
     """Create an encounter and print its id."""
     settings = json.loads(settings_json) if settings_json else None
-    encounters = Encounters(db)
-    try:
-        out.print(str(encounters.create(ruleset_id, name, seed=seed, settings=settings)))
-    finally:
-        encounters.close()
+    with _store(db) as encounters:
+        eid = encounters.create(ruleset_id, name, seed=seed, settings=settings)
+    if use_it:
+        _current_file(db).write_text(str(eid))
+    _print(str(eid))
+
+
+@cli.command(name="list")
+@json_option
+@db_option
+@_one_line_errors
+def list_encounters(as_json: bool, db: str) -> None:
+    """List the encounters in the store, the most recently active first."""
+    from rich.table import Table
+
+    from combat.app.directory import summaries
+
+    with _store(db) as encounters:
+        found = summaries(encounters)
+    current = _remembered(db)
+    if as_json:
+        _print_json([s.as_json() for s in found])
+        return
+    table = Table("", "id", "name", "ruleset", "phase", "round", "events", "last activity")
+    for s in found:
+        mark = ">" if current and (current == str(s.id) or current == s.name) else ""
+        table.add_row(mark, s.id.hex[:8], s.name, s.ruleset, s.phase, str(s.round), str(s.version), s.last_activity.strftime("%Y-%m-%d %H:%M"))
+    _consoles.out.print(table)
+
+
+@cli.command()
+@click.argument("encounter", required=False)
+@click.option("--clear", is_flag=True, help="Forget the current encounter.")
+@db_option
+@_one_line_errors
+def use(encounter: str | None, clear: bool, db: str) -> None:
+    """Remember ENCOUNTER (a name or the start of its id) for the commands that follow, so
+    they can leave it out; with no argument, say which one is remembered."""
+    path = _current_file(db)
+    if clear:
+        path.unlink(missing_ok=True)
+        _print("no current encounter")
+        return
+    if encounter is None:
+        _print(_remembered(db) or "no current encounter (combat use ENCOUNTER)")
+        return
+    with _store(db) as encounters:
+        eid = _encounter_id(encounters, encounter, db)
+        name = encounters.state(eid).name
+    path.write_text(str(eid))
+    _print(f"using {eid} ({name})")
 
 
 @cli.command(name="do")
-@click.argument("encounter")
-@click.argument("command_json")
+@click.argument("args", nargs=-1, required=True, metavar="[ENCOUNTER] COMMAND_JSON")
 @click.option("--actor", default="gm", show_default=True, help="Who sends it: gm or a player's name.")
 @click.option("--expected-version", type=int, default=None, help="Reject unless the log is at this seq.")
 @db_option
 @_one_line_errors
-def do_command(encounter: str, command_json: str, actor: str, expected_version: int | None, db: str) -> None:
+def do_command(args: tuple[str, ...], actor: str, expected_version: int | None, db: str) -> None:
     """Send one command (JSON, e.g. '{"type": "end_turn", "combatant": "aria"}')."""
+    from combat.app.catalog import decode_command
+    from combat.kernel.errors import RuleError
+
+    if len(args) > 2:
+        raise RuleError("cli/arguments", f"{len(args)} arguments", allowed="[ENCOUNTER] COMMAND_JSON (quote the JSON)")
+    encounter, command_json = (None, args[0]) if len(args) == 1 else args
     command = decode_command(command_json)
-    encounters = Encounters(db)
-    try:
-        eid = _encounter_id(encounter)
+    with _store(db) as encounters:
+        eid = _encounter_id(encounters, encounter, db)
         before = encounters.state(eid).version
         outcome = encounters.execute(eid, command, actor=actor, expected_version=expected_version)
-        narrator = _narrator_at(encounters.records(eid, upto=before))
-        for rec in outcome.records:
-            out.print(f"{rec.seq:>5}  {narrator.line(rec)}", markup=False)
-    finally:
-        encounters.close()
+        _print_outcome(encounters, eid, before, outcome)
 
 
 def _narrator_at(records: Iterable[Recorded]) -> Narrator:
+    from projections.narrative import Narrator
+
     narrator = Narrator()
     for rec in records:
         narrator.line(rec)
     return narrator
 
 
+def _print_outcome(encounters: Encounters, eid: UUID, before: int, outcome: Outcome) -> None:
+    narrator = _narrator_at(encounters.records(eid, upto=before))
+    for rec in outcome.records:
+        _print(f"{rec.seq:>5}  {narrator.line(rec)}")
+    for conflict in outcome.state.conflicts:
+        _say(f"conflict at seq {conflict.seq} ({conflict.type}): {conflict.problem}")
+
+
 @cli.command()
-@click.argument("encounter")
+@click.argument("encounter", required=False)
 @click.option("--at", "at", type=int, default=None, help="The state as it was at this seq.")
-@click.option("--json", "as_json", is_flag=True, help="Print the state projection as JSON.")
+@json_option
 @db_option
 @_one_line_errors
-def show(encounter: str, at: int | None, as_json: bool, db: str) -> None:
+def show(encounter: str | None, at: int | None, as_json: bool, db: str) -> None:
     """Show an encounter's current state (or its state at a seq)."""
-    encounters = Encounters(db)
-    try:
-        state = encounters.state(_encounter_id(encounter), at=at)
-    finally:
-        encounters.close()
+    with _store(db) as encounters:
+        state = encounters.state(_encounter_id(encounters, encounter, db), at=at)
     _print_state(state, as_json)
 
 
 @cli.command()
-@click.argument("encounter")
+@click.argument("encounter", required=False)
+@json_option
 @db_option
 @_one_line_errors
-def log(encounter: str, db: str) -> None:
+def log(encounter: str | None, as_json: bool, db: str) -> None:
     """Print an encounter's narrative log, one line per event."""
-    encounters = Encounters(db)
-    try:
-        records = list(encounters.records(_encounter_id(encounter)))
-    finally:
-        encounters.close()
-    for rec, line in zip(records, narrate(records)):
-        out.print(f"{rec.seq:>5}  {line}", markup=False)
+    from projections.narrative import narrate
+
+    with _store(db) as encounters:
+        records = list(encounters.records(_encounter_id(encounters, encounter, db)))
+    lines = narrate(records)
+    if as_json:
+        _print_json([{"seq": rec.seq, "type": type(rec.event).__name__, "actor": rec.actor, "line": line} for rec, line in zip(records, lines)])
+        return
+    for rec, line in zip(records, lines):
+        _print(f"{rec.seq:>5}  {line}")
 
 
 @cli.command()
-@click.argument("encounter")
+@click.argument("encounter", required=False)
 @db_option
 @_one_line_errors
-def export(encounter: str, db: str) -> None:
+def export(encounter: str | None, db: str) -> None:
     """Write an encounter's log as JSON Lines to stdout; its head hash goes to stderr, for
     the GM to publish so a recipient can check the copy with `combat verify FILE --head`."""
-    encounters = Encounters(db)
+    from combat.app import chain
+    from combat.app.interchange import to_line
+
     head, last = chain.GENESIS, 0
-    try:
-        for rec in encounters.records(_encounter_id(encounter)):
+    with _store(db) as encounters:
+        for rec in encounters.records(_encounter_id(encounters, encounter, db)):
             head, last = chain.link(head, rec), rec.seq
-            sys.stdout.buffer.writelines(to_jsonl([rec]))
-    finally:
-        encounters.close()
-    err.print(f"head {head} (seq {last})", markup=False)
+            sys.stdout.buffer.write(to_line(rec) + b"\n")
+    _consoles.err.print(f"head {head} (seq {last})", markup=False)
 
 
 @cli.command()
-@click.argument("source", metavar="FILE|ENCOUNTER")
+@click.argument("source", metavar="FILE|ENCOUNTER", required=False)
 @click.option("--head", default=None, help="The head hash the GM published (from export): a log cut short, "
                                            "extended or re-hashed after an edit then fails too.")
 @db_option
 @_one_line_errors
-def verify(source: str, head: str | None, db: str) -> None:
+def verify(source: str | None, head: str | None, db: str) -> None:
     """Check a JSONL log (or a stored encounter) for tampering: every event's hash against
     its content and the event before it, seqs 1, 2, 3... with none repeated or missing, and
     every roll's dice against its notation and total. Prints the first seq that breaks and
@@ -232,29 +393,31 @@ def verify(source: str, head: str | None, db: str) -> None:
     who rewrote the whole chain after an edit goes unnoticed. Events written before hashes
     existed are reported as unchained. See docs/trust.md.
     """
-    path = Path(source)
-    if path.exists():
+    from combat.app import chain
+
+    path = Path(source) if source is not None else None
+    if path is not None and path.is_file():
         report = chain.verify(_lenient_lines(path), head=head)
         where = path.name
     else:
-        encounters = Encounters(db)
-        try:
-            report = encounters.verify(_encounter_id(source), head=head)
-        finally:
-            encounters.close()
-        where = f"encounter {source}"
+        with _store(db) as encounters:
+            eid = _encounter_id(encounters, source, db)
+            report = encounters.verify(eid, head=head)
+        where = f"encounter {eid}"
     if report.broken is not None:
-        err.print(f"broken: {where} at seq {report.broken.seq}: {report.broken.problem}", markup=False)
+        _consoles.err.print(f"broken: {where} at seq {report.broken.seq}: {report.broken.problem}", markup=False)
         sys.exit(1)
     chained = ("no event carries a hash (written before hashes): only the seqs and dice were checked"
                if report.unchained == report.events
                else f"chained from seq {report.unchained + 1}" + (f" (seq 1-{report.unchained} written before hashes)"
                                                                    if report.unchained else ""))
-    out.print(f"ok: {where}: {report.events} events, {chained}; every roll adds up; head {report.head}", markup=False)
+    _say(f"ok: {where}: {report.events} events, {chained}; every roll adds up; head {report.head}")
 
 
-def _lenient_lines(path: Path) -> Iterable[Recorded]:
+def _lenient_lines(path: Path) -> Iterator[Recorded]:
     """Each line as written, seqs unchecked (verify reports them), blank lines skipped."""
+    from combat.app.interchange import from_line
+
     for lineno, line in enumerate(path.read_bytes().splitlines(), start=1):
         if line.strip():
             yield from_line(line, lineno=lineno)
@@ -263,23 +426,30 @@ def _lenient_lines(path: Path) -> Iterable[Recorded]:
 @cli.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--at", "at", type=int, default=None, help="Stop after this seq.")
-@click.option("--json", "as_json", is_flag=True, help="Print the state projection as JSON.")
+@json_option
 @click.option("--step", is_flag=True, help="Walk the log event by event: the line, the state hash, what changed.")
 @click.option("--verify", is_flag=True, help="Compare with the expected state stored beside the log (FILE.expected.json).")
 @_one_line_errors
 def replay(file: str, at: int | None, as_json: bool, step: bool, verify: bool) -> None:
     """Rebuild the state from a JSONL log, at its end or at any seq. Never rolls dice.
     Refuses a log whose hash chain or dice arithmetic breaks (see `combat verify`)."""
+    from combat.app import chain, history
+    from projections.steps import steps
+
     path = Path(file)
     records = _read_log(path, at)
     broken = chain.verify(records).broken
     if broken is not None:
         raise chain.TamperedLog(broken, where=path.name)
     if step:
-        for s in steps(records):
-            out.print(f"{s.seq:>5}  {s.state_hash[:12]}  {s.line}", markup=False)
+        walked = steps(records)
+        if as_json:
+            _print_json([{"seq": s.seq, "state_hash": s.state_hash, "line": s.line, "changes": [list(c) for c in s.changes]} for s in walked])
+            return
+        for s in walked:
+            _print(f"{s.seq:>5}  {s.state_hash[:12]}  {s.line}")
             for key, before, after in s.changes:
-                out.print(f"{'':>21}{key}: {_short(before)} -> {_short(after)}", markup=False)
+                _print(f"{'':>21}{key}: {_short(before)} -> {_short(after)}")
         return
     state = history.replay(records)
     if verify:
@@ -291,7 +461,9 @@ def replay(file: str, at: int | None, as_json: bool, step: bool, verify: bool) -
 @cli.command()
 def schema() -> None:
     """Print the JSON Schema of every event (one line of the JSONL log)."""
-    out.print(json.dumps(event_schema(), indent=2, sort_keys=True), markup=False)
+    from combat.app.interchange import event_schema
+
+    _print(json.dumps(event_schema(), indent=2, sort_keys=True))
 
 
 @cli.command()
@@ -309,25 +481,22 @@ def serve(db: str | None, host: str, port: int) -> None:
 
 
 @cli.command()
-@click.argument("encounter")
+@click.argument("encounter", required=False)
 @click.option("--role", type=click.Choice(["gm", "player", "viewer"]), required=True)
 @click.option("--name", default="", help="The player's or viewer's name (recorded as the actor of their commands).")
 @click.option("--combatant", "combatants", multiple=True, help="A combatant the player commands (repeat for several).")
 @db_option
 @_one_line_errors
-def token(encounter: str, role: str, name: str, combatants: tuple[str, ...], db: str) -> None:
+def token(encounter: str | None, role: str, name: str, combatants: tuple[str, ...], db: str) -> None:
     """Issue an HTTP token for an encounter made here (e.g. by demo or new); printed once, stored hashed."""
     from combat.service.auth import Tokens
     from combat.service.token_store import TokenStore
 
-    encounters = Encounters(db)
-    try:
-        eid = _encounter_id(encounter)
+    with _store(db) as encounters:
+        eid = _encounter_id(encounters, encounter, db)
         encounters.state(eid)
         secret, _ = Tokens(TokenStore(encounters.log)).issue(eid, role, name, combatants)
-    finally:
-        encounters.close()
-    out.print(secret, markup=False)
+    _print(secret)
 
 
 @cli.command()
@@ -347,116 +516,117 @@ def bench(quick: bool, as_json: bool, no_postgres: bool) -> None:
 @_one_line_errors
 def diagram(ruleset_id: str) -> None:
     """Print the ruleset's phase machine as a mermaid state diagram."""
-    out.print(get_ruleset(ruleset_id).phases.mermaid(), markup=False)
+    from combat.rulesets import get_ruleset
+
+    _print(get_ruleset(ruleset_id).phases.mermaid())
 
 
 # -- changing the past ---------------------------------------------------------------------
 
 
-def _history_command(fn: Callable[..., Outcome], *args: Any, db: str, **kwargs: Any) -> None:
-    encounters = Encounters(db)
-    try:
-        eid = _encounter_id(args[0])
+def _history_command(name: str, encounter: str | None, db: str, *args: Any, **kwargs: Any) -> None:
+    with _store(db) as encounters:
+        eid = _encounter_id(encounters, encounter, db)
         before = encounters.state(eid).version
-        outcome = fn(encounters, eid, *args[1:], **kwargs)
-        narrator = _narrator_at(encounters.records(eid, upto=before))
-        for rec in outcome.records:
-            out.print(f"{rec.seq:>5}  {narrator.line(rec)}", markup=False)
-        for conflict in outcome.state.conflicts:
-            out.print(visible(f"conflict at seq {conflict.seq} ({conflict.type}): {conflict.problem}"), markup=False)
-    finally:
-        encounters.close()
+        outcome = getattr(encounters, name)(eid, *args, **kwargs)
+        _print_outcome(encounters, eid, before, outcome)
 
 
 @cli.command()
-@click.argument("encounter")
+@click.argument("encounter", required=False)
 @click.option("--reason", required=True, help="Why: it stays in the log.")
 @click.option("--actor", default="gm", show_default=True)
 @db_option
 @_one_line_errors
-def undo(encounter: str, reason: str, actor: str, db: str) -> None:
+def undo(encounter: str | None, reason: str, actor: str, db: str) -> None:
     """Retract everything the last command produced (undo an undo to redo)."""
-    _history_command(Encounters.undo_last, encounter, db=db, reason=reason, actor=actor)
+    _history_command("undo_last", encounter, db, reason=reason, actor=actor)
 
 
 @cli.command()
-@click.argument("encounter")
-@click.argument("seqs", nargs=-1, type=int, required=True)
+@click.argument("args", nargs=-1, required=True, metavar="[ENCOUNTER] SEQS...")
 @click.option("--reason", required=True, help="Why: it stays in the log.")
+@click.option("--whole", is_flag=True, help="Take the whole command of each seq named, not only those events.")
 @click.option("--actor", default="gm", show_default=True)
 @db_option
 @_one_line_errors
-def retract(encounter: str, seqs: tuple[int, ...], reason: str, actor: str, db: str) -> None:
-    """Retract the events at SEQS (retracting a retraction brings its events back)."""
-    _history_command(Encounters.retract, encounter, list(seqs), db=db, reason=reason, actor=actor)
+def retract(args: tuple[str, ...], reason: str, whole: bool, actor: str, db: str) -> None:
+    """Retract what the commands at SEQS did (retracting a retraction brings its events back).
+    A command's events go together: naming part of them is refused unless --whole (or the
+    part is what a changed past put in conflict)."""
+    encounter, seqs = _split_encounter(args, db, "SEQS...")
+    _history_command("retract", encounter, db, _seqs(seqs), reason=reason, actor=actor, whole=whole)
 
 
 @cli.command()
-@click.argument("encounter")
-@click.argument("seqs", nargs=-1, type=int, required=True)
+@click.argument("args", nargs=-1, required=True, metavar="[ENCOUNTER] SEQS...")
 @click.option("--command", "command_json", required=True, help="The corrected command as JSON.")
 @click.option("--reason", required=True, help="Why the ruling changed.")
 @click.option("--actor", default="gm", show_default=True)
 @db_option
 @_one_line_errors
-def amend(encounter: str, seqs: tuple[int, ...], command_json: str, reason: str, actor: str, db: str) -> None:
+def amend(args: tuple[str, ...], command_json: str, reason: str, actor: str, db: str) -> None:
     """Replace the ruling at SEQS by a corrected command, decided where the original stood."""
+    from combat.app.catalog import decode_command
+
+    encounter, seqs = _split_encounter(args, db, "SEQS...")
     command = decode_command(command_json)
-    _history_command(Encounters.amend, encounter, list(seqs), command, db=db, reason=reason, actor=actor)
+    _history_command("amend", encounter, db, _seqs(seqs), command, reason=reason, actor=actor)
 
 
 @cli.command()
-@click.argument("encounter")
-@click.argument("seqs", nargs=-1, type=int, required=True)
+@click.argument("args", nargs=-1, required=True, metavar="[ENCOUNTER] SEQS...")
 @click.option("--ruling", required=True, help="Why the conflicting events stand.")
 @db_option
 @_one_line_errors
-def override(encounter: str, seqs: tuple[int, ...], ruling: str, db: str) -> None:
+def override(args: tuple[str, ...], ruling: str, db: str) -> None:
     """Let events that conflict with a changed past stand, by the GM's ruling."""
-    _history_command(Encounters.override, encounter, list(seqs), db=db, ruling=ruling)
+    encounter, seqs = _split_encounter(args, db, "SEQS...")
+    _history_command("override", encounter, db, _seqs(seqs), ruling=ruling)
 
 
 @cli.command()
-@click.argument("encounter")
+@click.argument("encounter", required=False)
 @click.option("--at", "at", type=int, required=True, help="Branch from the state at this seq.")
 @click.option("--name", default=None)
 @db_option
 @_one_line_errors
-def fork(encounter: str, at: int, name: str | None, db: str) -> None:
+def fork(encounter: str | None, at: int, name: str | None, db: str) -> None:
     """Start a what-if branch from a seq; the original is untouched. Prints the new id."""
-    encounters = Encounters(db)
-    try:
-        out.print(str(encounters.fork(_encounter_id(encounter), at, name=name)))
-    finally:
-        encounters.close()
+    with _store(db) as encounters:
+        _print(str(encounters.fork(_encounter_id(encounters, encounter, db), at, name=name)))
 
 
 @cli.command(name="audit")
-@click.argument("encounter")
-@click.option("--json", "as_json", is_flag=True, help="The whole audit as JSON.")
+@click.argument("encounter", required=False)
+@json_option
 @db_option
 @_one_line_errors
-def audit_command(encounter: str, as_json: bool, db: str) -> None:
+def audit_command(encounter: str | None, as_json: bool, db: str) -> None:
     """Who did what and when, every roll, every undo and amendment, conflicts, dice fairness."""
-    encounters = Encounters(db)
-    try:
-        report = audit(encounters.records(_encounter_id(encounter)))
-    finally:
-        encounters.close()
+    import msgspec
+    from rich.table import Table
+
+    from projections.audit import MIN_ROLLS_FOR_FAIRNESS, audit
+    from projections.visible import visible
+
+    with _store(db) as encounters:
+        report = audit(encounters.records(_encounter_id(encounters, encounter, db)))
     if as_json:
-        out.print(msgspec.json.format(msgspec.json.encode(report), indent=2).decode(), markup=False)
+        _print(msgspec.json.format(msgspec.json.encode(report), indent=2).decode())
         return
     for entry in report.entries:
         mark = "" if entry.counts else f"  [retracted by {entry.retracted_by}]"
-        out.print(f"{entry.seq:>5}  {entry.at}  {visible(entry.actor):<8} {entry.line}{mark}", markup=False)
+        _say(f"{entry.seq:>5}  {entry.at}  {entry.actor:<8} {entry.line}{mark}")
     for change in report.changes:
-        out.print(visible(f"{change.kind} at seq {change.seq} by {change.actor}: {change.reason} (touched {_seq_list(change.touched)})"), markup=False)
+        _say(f"{change.kind} at seq {change.seq} by {change.actor}: {change.reason} (touched {_seq_list(change.touched)})")
     for conflict in report.conflicts:
-        out.print(visible(f"conflict at seq {conflict['seq']}: {conflict['problem']}"), markup=False)
+        _say(f"conflict at seq {conflict['seq']}: {conflict['problem']}")
     dice = Table("roller", "d20s", "entered", *(str(f) for f in range(1, 21)), "p (fair die)")
     for d in report.dice:
-        dice.add_row(visible(d.roller), str(d.d20s), str(d.entered), *(str(c) for c in d.faces), f"{d.p_value:.3f}" if d.p_value is not None else "")
-    out.print(dice)
+        p = f"{d.p_value:.3f}" if d.p_value is not None else f"n/a (< {MIN_ROLLS_FOR_FAIRNESS} d20s)"
+        dice.add_row(visible(d.roller), str(d.d20s), str(d.entered), *(str(c) for c in d.faces), p)
+    _consoles.out.print(dice)
 
 
 # -- helpers -------------------------------------------------------------------------------
@@ -472,6 +642,10 @@ def _short(value: Any) -> str:
 
 
 def _verify(path: Path, state: EncounterState) -> None:
+    from combat.kernel.errors import RuleError
+    from projections.state import render_state_json
+    from projections.steps import differences, flatten, state_hash
+
     expected_path = path.with_name(path.name.removesuffix(".jsonl") + ".expected.json")
     if not expected_path.exists():
         raise RuleError("replay/no-expected", f"no expected state beside the log ({expected_path.name})",
@@ -480,45 +654,57 @@ def _verify(path: Path, state: EncounterState) -> None:
     actual = json.loads(render_state_json(state))
     diffs = differences(flatten(expected), flatten(actual))
     if not diffs:
-        out.print(f"ok: {path.name} rebuilds to its expected state (seq {state.version}, hash {state_hash(state)[:12]})", markup=False)
+        _print(f"ok: {path.name} rebuilds to its expected state (seq {state.version}, hash {state_hash(state)[:12]})")
         return
     for key, want, got in diffs:
-        err.print(f"differs: {key}: expected {_short(want)}, got {_short(got)}", markup=False)
-    err.print(f"error: {path.name} does not rebuild to {expected_path.name} ({len(diffs)} differences)", markup=False)
+        _consoles.err.print(f"differs: {key}: expected {_short(want)}, got {_short(got)}", markup=False)
+    _consoles.err.print(f"error: {path.name} does not rebuild to {expected_path.name} ({len(diffs)} differences)", markup=False)
     sys.exit(1)
 
 
-
-
 def _read_log(path: Path, at: int | None) -> list[Recorded]:
+    from combat.app.interchange import read_jsonl
+    from combat.kernel.errors import RuleError
+
     lines = path.read_bytes().splitlines()
     if at is not None:
         if at < 1 or at > len(lines):
             raise RuleError("replay/at", f"--at {at} is outside the log", allowed=f"1 to {len(lines)}")
         lines = lines[:at]
-    if len(lines) >= PROGRESS_FROM and err.is_terminal:
+    if len(lines) >= PROGRESS_FROM and _consoles.err.is_terminal:
+        from rich.progress import track
+
         # The bar advances as each line is decoded and checked, which is where the time goes.
-        return read_jsonl(track(lines, description="reading log", console=err, transient=True))
+        return read_jsonl(track(lines, description="reading log", console=_consoles.err, transient=True))
     return read_jsonl(lines)
 
 
 def _write_export(records: Iterable[Recorded], path: Path) -> None:
+    from combat.app.interchange import to_jsonl
+
     with path.open("wb") as fh:
         fh.writelines(to_jsonl(records))
 
 
 def _print_state(state: EncounterState, as_json: bool) -> None:
+    from projections.state import render_state_json
+
     if as_json:
-        out.print(render_state_json(state), markup=False)
+        _print(render_state_json(state))
         return
-    out.print(
-        visible(f"{state.name} [{state.ruleset}] - phase {state.phase}, round {state.round}, seq {state.version}"),
-        markup=False,
-    )
+    _say(f"{state.name} [{state.ruleset}] - phase {state.phase}, round {state.round}, seq {state.version}")
     _print_table(state)
+    # Open conflicts stay in view until amended, retracted or overridden.
+    for conflict in state.conflicts:
+        _say(f"conflict at seq {conflict.seq} ({conflict.type}): {conflict.problem} - `combat override {conflict.seq} --ruling ...`, amend or retract")
 
 
 def _print_table(state: EncounterState) -> None:
+    from rich.table import Table
+
+    from projections.initiative import initiative_order
+    from projections.visible import visible
+
     table = Table("", "init", "combatant", "side", "HP", "AC", "status", "conditions", "left this turn")
     for entry in initiative_order(state):
         c = state.combatants[entry.combatant]
@@ -543,9 +729,9 @@ def _print_table(state: EncounterState) -> None:
             visible(conditions),
             left,
         )
-    out.print(table)
+    _consoles.out.print(table)
     if state.phase == "ended":
-        out.print(visible(f"Ended: {state.ended_reason}" + (f" - {state.winner} win" if state.winner else "")), markup=False)
+        _say(f"Ended: {state.ended_reason}" + (f" - {state.winner} win" if state.winner else ""))
 
 
 def main() -> None:

@@ -15,10 +15,15 @@ import msgspec
 
 from combat.kernel import events as ev
 from combat.app.history import effective, replay
-from combat.app.store import Recorded
+from combat.kernel.records import Recorded
 from projections.narrative import Narrator
 
-__all__ = ["Audit", "audit", "chi_square_p_value"]
+__all__ = ["Audit", "audit", "chi_square_p_value", "MIN_ROLLS_FOR_FAIRNESS"]
+
+# Pearson's chi-square test is only trusted when every face is expected at least 5 times:
+# 5 x 20 faces. Below that the audit shows the counts and no p-value, rather than one that
+# would call a fair die loaded (or a loaded one fair) on too little evidence.
+MIN_ROLLS_FOR_FAIRNESS = 100
 
 
 class Entry(msgspec.Struct, frozen=True, kw_only=True):
@@ -56,7 +61,8 @@ class Change(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class DiceAudit(msgspec.Struct, frozen=True, kw_only=True):
-    """d20 faces one roller produced: counts of 1..20 and how plausible they are if the die is fair."""
+    """The d20 faces one roller produced in the effective history: counts of 1..20 and, from
+    MIN_ROLLS_FOR_FAIRNESS d20s on, how plausible they are if the die is fair."""
 
     roller: str
     d20s: int
@@ -102,7 +108,7 @@ def audit(records: Iterable[Recorded], shown: Callable[[Recorded], Recorded] = l
                           notation=e.notation, faces=tuple(d.face for d in e.dice), total=e.total, source=e.source,
                           counts=counts)
             )
-            for die in e.dice:
+            for die in e.dice if counts else ():  # undone rolls and the originals of an amendment don't count
                 if die.sides == 20:
                     by_roller.setdefault(narrator.name(e.roller), []).append((die.face, e.source))
         elif isinstance(e, (ev.EventsRetracted, ev.RulingAmended, ev.ConflictOverridden)):
@@ -132,7 +138,7 @@ def _dice_audit(roller: str, faces: list[tuple[int, str]]) -> DiceAudit:
         counts[face - 1] += 1
     n = len(faces)
     chi = p = None
-    if n:
+    if n >= MIN_ROLLS_FOR_FAIRNESS:
         expected = n / 20
         chi = sum((c - expected) ** 2 / expected for c in counts)
         p = chi_square_p_value(chi, 19)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from combat.kernel import events as ev
 from combat.rulesets import RULESETS
-from combat.app.store import Recorded
+from combat.kernel.records import Recorded
 from projections.visible import visible
 
 __all__ = ["Narrator", "narrate"]
@@ -21,6 +21,7 @@ class Narrator:
     names: dict[str, str] = field(default_factory=dict)
     round: int = 0
     amending: tuple[str, tuple[int, ...]] | None = None  # (command id, seqs replaced) of the last amendment
+    rounds: dict[int, int] = field(default_factory=dict)  # seq -> the round it stands in
 
     def name(self, ref: str | None) -> str:
         if ref is None:
@@ -36,13 +37,17 @@ class Narrator:
         if isinstance(event, ev.RoundStarted):
             self.round = event.round
         text = _LINES.get(type(event), _generic)(self, event)
+        round_ = self.round
         if isinstance(event, ev.RulingAmended):
             self.amending = (rec.command_id, event.seqs)
         elif self.amending and self.amending[0] == rec.command_id:
-            # A corrected event takes effect where the replaced ones stood, not in this round.
+            # A corrected event takes effect where the replaced ones stood, so it is told
+            # under their round, not the round the GM corrected it in.
             text += f" [in place of {_seqs(self.amending[1])}]"
+            round_ = self.rounds.get(min(self.amending[1]), round_)
+        self.rounds[rec.seq] = round_
         # Free text (descriptions, reasons, names) is shown, never obeyed: no line breaks or escapes.
-        return visible(f"Round {self.round} - {text}" if self.round else text)
+        return visible(f"Round {round_} - {text}" if round_ else text)
 
 
 def narrate(records: Iterable[Recorded]) -> Iterator[str]:

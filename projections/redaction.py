@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from combat.app.store import Recorded
+from combat.kernel.records import Recorded
 from combat.kernel import events as ev
 from combat.kernel.state import EncounterState
 

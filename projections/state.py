@@ -8,11 +8,11 @@ from typing import Any
 
 import msgspec
 
-from combat.app.application import fold_records
+from combat.app.history import fold_records
 from combat.fivee.initiative import unresolved_ties
 from combat.rulesets import get_ruleset
 from combat.kernel.state import EncounterState
-from combat.app.store import Recorded
+from combat.kernel.records import Recorded
 from projections.initiative import initiative_order
 
 __all__ = ["state_view", "project_state", "render_state_json"]

@@ -14,7 +14,7 @@ import msgspec
 
 from combat.app import history
 from combat.kernel.state import EncounterState
-from combat.app.store import Recorded
+from combat.kernel.records import Recorded
 from projections.narrative import Narrator
 from projections.state import render_state_json, state_view
 

@@ -72,7 +72,7 @@ def test_errors_print_one_line_and_exit_non_zero(tmp_path):
     bad = run("do", eid, '{"type": "fireball"}', "--db", db)
     assert bad.exit_code == 2 and bad.stderr.startswith("error: invalid command")
     unknown = run("show", "not-an-id", "--db", db)
-    assert unknown.exit_code == 2 and "not an encounter id" in unknown.stderr
+    assert unknown.exit_code == 2 and "no encounter 'not-an-id'" in unknown.stderr and "combat list" in unknown.stderr
     (tmp_path / "bad.jsonl").write_text('{"seq": 1}\n')
     assert run("replay", str(tmp_path / "bad.jsonl")).exit_code == 2
 

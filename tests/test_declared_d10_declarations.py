@@ -67,7 +67,7 @@ def test_declarations_are_visible_in_the_state_and_in_the_log():
     }
     narrator = Narrator(names={"carl": "Carl", "ogre": "Ogre"})
     [declared] = of_type(events, D10ActionDeclared)
-    assert narrator.line(SimpleNamespace(event=declared)) == "Carl declares: attack Ogre (an arrow across the room)"
+    assert narrator.line(SimpleNamespace(seq=1, command_id="", event=declared)) == "Carl declares: attack Ogre (an arrow across the room)"
 
 
 def test_initiative_is_rolled_only_once_everyone_who_can_act_has_declared():

@@ -69,7 +69,7 @@ def test_a_timer_die_counts_rounds_down_in_the_state_and_the_log_says_when_it_fi
     assert left == [2, 1, 0] and fired_in == 3
     assert t.state.rules.timers[0].fired
     [fired] = of_type(t.events, D10TimerFired)
-    assert Narrator().line(SimpleNamespace(event=fired)) == "Timer runs out: the ceiling collapses!"
+    assert Narrator().line(SimpleNamespace(seq=1, command_id="", event=fired)) == "Timer runs out: the ceiling collapses!"
 
 
 def test_a_timer_needs_to_say_what_happens():

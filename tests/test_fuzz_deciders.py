@@ -46,7 +46,7 @@ from combat.kernel.errors import RuleError
 from combat.app.history import effective, replay
 from combat.rulesets import RULESETS
 from combat.kernel.state import EncounterState
-from combat.app.store import Recorded
+from combat.kernel.records import Recorded
 from projections.narrative import Narrator
 from projections.state import state_view
 

@@ -11,6 +11,7 @@ from combat.kernel.commands import (
     BeginCombat,
     EndTurn,
     RollInitiative,
+    SavingThrow,
 )
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, CombatantDowned, EventsRetracted
@@ -163,16 +164,35 @@ def test_time_travel_gives_the_state_at_any_seq(encounters):
     assert encounters.state(eid, at=2).phase == "setup"
 
 
-def test_the_dice_audit_counts_each_d20_face_and_judges_a_suspicious_roller(encounters):
+def test_the_dice_audit_counts_only_effective_rolls_and_lists_the_undone_ones(encounters):
+    """An undone roll is still in the audit's list of rolls, but the fairness counts take each
+    die that stands once: three undone 20s do not make Aria's die look loaded."""
     eid = _fight(encounters)
     for _ in range(3):
         encounters.execute(eid, Attack(attacker="aria", target="orc", faces=(20,), damage_faces=(1, 1)))
         encounters.undo_last(eid, reason="the table doubts those 20s")
     report = audit(encounters.records(eid))
     aria = next(d for d in report.dice if d.roller == "Aria")
-    assert aria.d20s == 4 and aria.entered == 4 and aria.faces[19] == 3 and aria.faces[17] == 1
-    assert aria.p_value is not None and aria.p_value < 0.05
+    assert aria.d20s == 1 and aria.entered == 1 and aria.faces[19] == 0 and aria.faces[17] == 1
+    undone = [r for r in report.rolls if not r.counts]
+    assert [r.faces for r in undone] == [(20,), (1, 1)] * 3
     assert all(r.source == "entered" for r in report.rolls)
+
+
+def test_the_dice_audit_judges_fairness_only_from_enough_rolls(encounters):
+    """Pearson's chi-square needs every face expected 5 times (100 d20s): below that no
+    p-value is given; from there on a die that rolls 20 half the time is called unlikely."""
+    from projections.audit import MIN_ROLLS_FOR_FAIRNESS
+
+    eid = _fight(encounters)
+    initiative = next(d for d in audit(encounters.records(eid)).dice if d.roller == "Aria").d20s
+    for i in range(MIN_ROLLS_FOR_FAIRNESS - 1 - initiative):
+        encounters.execute(eid, SavingThrow(combatant="aria", ability="dex", dc=10, faces=(20 if i % 2 else 1 + i % 19,)))
+    few = next(d for d in audit(encounters.records(eid)).dice if d.roller == "Aria")
+    assert few.d20s == MIN_ROLLS_FOR_FAIRNESS - 1 and few.p_value is None
+    encounters.execute(eid, SavingThrow(combatant="aria", ability="dex", dc=10, faces=(20,)))
+    enough = next(d for d in audit(encounters.records(eid)).dice if d.roller == "Aria")
+    assert enough.d20s == MIN_ROLLS_FOR_FAIRNESS and enough.p_value is not None and enough.p_value < 0.001
 
 
 def test_a_fork_outside_the_log_is_refused(encounters):

@@ -22,12 +22,14 @@ from eventsourcing.persistence import IntegrityError
 
 from combat.kernel.commands import Command
 from combat.app import chain, history
+from combat.app.history import fold_records
 from combat.kernel.decider import decide
 from combat.kernel.errors import RuleError
-from combat.kernel.events import ConflictOverridden, EncounterCreated, Event, EventsRetracted, RulingAmended
+from combat.kernel.events import ConflictOverridden, EncounterCreated, Event, EventsRetracted, PhaseChanged, RulingAmended
 from combat.rulesets import get_ruleset
 from combat.kernel.state import EncounterState
-from combat.app.store import EventLog, Recorded, Snapshot, store_env
+from combat.kernel.records import Recorded
+from combat.app.store import EventLog, Snapshot, store_env
 
 __all__ = ["Encounters", "Outcome", "VersionConflict", "UnknownEncounter", "fold_records"]
 
@@ -55,17 +57,6 @@ class UnknownEncounter(RuleError):
 class Outcome:
     records: list[Recorded]
     state: EncounterState
-
-
-def fold_records(records: Iterable[Recorded], state: EncounterState | None = None) -> EncounterState:
-    """The state after `records`: a whole log, or new records on top of `state`."""
-    if state is None:
-        return history.replay(records)
-    records = list(records)
-    extended = history.extend(state, records)
-    if extended is None:
-        raise ValueError("records that change the past need the whole log: use history.replay")
-    return extended
 
 
 def _now() -> datetime:
@@ -276,12 +267,28 @@ class Encounters:
         reason: str,
         actor: str = "gm",
         expected_version: int | None = None,
+        whole: bool = False,
     ) -> Outcome:
-        """Undo the events at `seqs` (a retraction's seq redoes what it undid)."""
+        """Undo the commands whose events are at `seqs` (a retraction's seq redoes what it
+        undid). A command's events go together: naming only some of them is refused, unless
+        `whole`, which takes every event of each command named, or they are events in
+        conflict after a changed past (see _takes_back_conflicts)."""
         with self._lock(encounter_id):
             state = self._expect(encounter_id, expected_version)
             records = list(self.records(encounter_id))
             targets = self._retractable(records, state, seqs)
+            commands = history.command_seqs(records, targets)
+            if whole:
+                targets = self._retractable(records, state, commands)
+            elif (missing := sorted(set(commands) - set(targets))) and not _takes_back_conflicts(records, state, targets):
+                # Retracting part of a command leaves a state no command made (a TurnStarted
+                # alone undone: nobody's turn, and no command to move the fight on).
+                raise RuleError(
+                    "retract/part-of-command",
+                    f"seq {_seq_list(targets)} is only part of what its command did; "
+                    f"it also made {_seq_list(missing)}",
+                    allowed=f"retract {_seq_list(commands)} (or whole: true to take each whole command)",
+                )
             return self._append(encounter_id, state, [EventsRetracted(seqs=targets, reason=_reason(reason))], actor)
 
     def undo_last(self, encounter_id: UUID, *, reason: str, actor: str = "gm") -> Outcome:
@@ -309,8 +316,11 @@ class Encounters:
             state = self._expect(encounter_id, expected_version)
             records = list(self.records(encounter_id))
             targets = history.command_seqs(records, self._retractable(records, state, seqs))
-            if any(isinstance(r.event, history.HISTORY_TYPES) for r in records if r.seq in targets):
-                raise RuleError("amend/history", "an undo or amendment is not a ruling to amend", allowed="retract it instead")
+            # Amending an amendment corrects its corrected events: they stand where the
+            # first ruling stood, and the new ruling is decided there.
+            targets = tuple(r.seq for r in records if r.seq in targets and not isinstance(r.event, RulingAmended))
+            if not targets or any(isinstance(r.event, history.HISTORY_TYPES) for r in records if r.seq in targets):
+                raise RuleError("amend/history", "an undo or override is not a ruling to amend", allowed="retract it instead")
             first = min(targets)
             before = self._state_before(records, first)
             corrected = decide(get_ruleset(state.ruleset), before, command, actor)
@@ -386,6 +396,20 @@ class Encounters:
         # An amendment stands or falls with its corrected events.
         amended = {r.command_id for r in records if r.seq in wanted and isinstance(r.event, RulingAmended)}
         return tuple(sorted(set(wanted) | {r.seq for r in records if r.command_id in amended}))
+
+
+def _takes_back_conflicts(records: list[Recorded], state: EncounterState, seqs: Iterable[int]) -> bool:
+    """The one part of a command that may go alone: events a changed past put in conflict
+    (with the phase changes that came with them), such as the end of a fight that a corrected
+    ruling no longer decides."""
+    conflicting = {c.seq for c in state.conflicts}
+    phase_changes = {r.seq for r in records if isinstance(r.event, PhaseChanged)}
+    named = set(seqs)
+    return bool(named & conflicting) and named <= conflicting | phase_changes
+
+
+def _seq_list(seqs: Iterable[int]) -> str:
+    return ", ".join(map(str, seqs))
 
 
 def _reason(text: str) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from combat.app.store import Recorded
+from combat.kernel.records import Recorded
 from combat.kernel import dice
 from combat.kernel.defaults import defaults_of
 from combat.kernel.errors import RuleError

@@ -30,9 +30,9 @@ from combat.kernel.events import (
 )
 from combat.rulesets import get_ruleset
 from combat.kernel.state import Conflict, EncounterState
-from combat.app.store import Recorded
+from combat.kernel.records import Recorded
 
-__all__ = ["HISTORY_TYPES", "Effective", "effective", "replay", "extend", "command_seqs"]
+__all__ = ["HISTORY_TYPES", "Effective", "effective", "replay", "extend", "fold_records", "command_seqs"]
 
 HISTORY_TYPES = (EventsRetracted, RulingAmended, ConflictOverridden)
 
@@ -184,3 +184,14 @@ def _track(context: dict[str, Any], rec: Recorded) -> None:
         context["previous_turn"] = None
     elif isinstance(rec.event, TurnStarted):
         context["previous_turn"] = rec.event.combatant
+
+
+def fold_records(records: Iterable[Recorded], state: EncounterState | None = None) -> EncounterState:
+    """The state after `records`: a whole log, or new records on top of `state`."""
+    if state is None:
+        return replay(records)
+    records = list(records)
+    extended = extend(state, records)
+    if extended is None:
+        raise ValueError("records that change the past need the whole log: use history.replay")
+    return extended

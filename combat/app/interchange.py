@@ -18,7 +18,7 @@ import msgspec
 
 from combat.kernel.errors import RuleError
 from combat.app.catalog import ALL_EVENT_TYPES as EVENT_TYPES, AnyEvent
-from combat.app.store import Recorded
+from combat.kernel.records import Recorded
 
 __all__ = ["ENVELOPE", "to_line", "to_jsonl", "from_line", "read_jsonl", "event_schema"]
 

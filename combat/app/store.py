@@ -1,7 +1,8 @@
 """The append-only log on disk: eventsourcing with a msgspec mapper.
 
-Each stored record is a `Recorded` envelope (encounter id, seq, time, actor, command id,
-and a hash chained to the previous event's) around one domain event. The default store is SQLite in a file; eventsourcing's
+Each stored record is a `Recorded` envelope (combat.kernel.records: encounter id, seq, time,
+actor, command id, and a hash chained to the previous event's) around one domain event. The
+default store is SQLite in a file; eventsourcing's
 PERSISTENCE_MODULE / POSTGRES_* settings select PostgreSQL instead.
 """
 
@@ -22,30 +23,13 @@ from eventsourcing.persistence import ApplicationRecorder, EventStore, Integrity
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
 
 from combat.app.catalog import AnyEvent
+from combat.app.paths import DB_ENV, DEFAULT_DB
+from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
 from combat.rulesets import get_ruleset
 
 __all__ = ["Recorded", "Snapshot", "TOPICS", "STALE_SNAPSHOT_TOPICS", "MsgspecMapper", "EventLog", "DEFAULT_DB", "DB_ENV", "store_env"]
 
-DEFAULT_DB = "combat.db"
-DB_ENV = "COMBAT_DB"
-
-
-class Recorded(msgspec.Struct, frozen=True, kw_only=True):
-    """One event as it was appended: `originator_version` is the encounter's seq."""
-
-    originator_id: UUID
-    originator_version: int
-    timestamp: datetime
-    actor: str
-    command_id: str
-    event: AnyEvent  # type: ignore[valid-type]
-    # Chained to the previous event's (combat.app.chain); "" in logs written before hashes.
-    hash: str = ""
-
-    @property
-    def seq(self) -> int:
-        return self.originator_version
 
 
 S = TypeVar("S")
@@ -81,7 +65,7 @@ STALE_SNAPSHOT_TOPICS = frozenset({"combat.store:Snapshot"})
 class MsgspecMapper(Mapper[UUID]):
     """eventsourcing's default mapper reads `vars(event)`, empty for Structs: encode them whole."""
 
-    _records = msgspec.json.Decoder(Recorded)
+    _records = msgspec.json.Decoder(Recorded[AnyEvent])  # type: ignore[valid-type]
     _heads = msgspec.json.Decoder(_SnapshotHead)
     _snapshots: dict[type, msgspec.json.Decoder[Snapshot[Any]]] = {}
     _encoder = msgspec.json.Encoder()

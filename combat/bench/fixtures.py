@@ -21,7 +21,8 @@ from combat.kernel.decider import decide, fold
 from combat.kernel.events import AttackProfile, CombatantSpec, EncounterCreated, Event
 from combat.rulesets import get_ruleset
 from combat.kernel.state import EncounterState, NoRules
-from combat.app.store import Recorded, Snapshot
+from combat.kernel.records import Recorded
+from combat.app.store import Snapshot
 
 __all__ = ["Fight", "long_fight", "long_fight_events", "store_fight", "SIDES", "TARGETS"]
 

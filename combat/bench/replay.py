@@ -14,7 +14,8 @@ from combat.bench.fixtures import long_fight, store_fight
 from combat.bench.timing import best_of
 from combat.app import history
 from combat.app.application import SNAPSHOT_INTERVAL, Encounters
-from combat.app.store import Recorded
+from combat.app.catalog import AnyEvent
+from combat.kernel.records import Recorded
 
 __all__ = ["run"]
 
@@ -47,7 +48,7 @@ def run(workdir: Path, events: int, repeat: int) -> dict[str, Any]:
         eid = store_fight(encounters, fight, snapshots=False)
         stored = encounters.log.recorder.select_events(eid)
         n = len(stored)
-        decoder = msgspec.json.Decoder(Recorded)
+        decoder = msgspec.json.Decoder(Recorded[AnyEvent])  # type: ignore[valid-type]
 
         def floor() -> None:
             for s in encounters.log.recorder.select_events(eid):

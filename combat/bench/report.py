@@ -79,9 +79,19 @@ def _memory(r: dict[str, Any]) -> list[Row]:
     ]
 
 
+def _startup(r: dict[str, Any]) -> list[Row]:
+    floor = f"python -c pass {_ms(r['bare_python_ms'])}"
+    return [
+        ("7. combat --help", _ms(r["help_ms"]), floor, f"{r['ratio_help']:.1f}x",
+         f"<= {r['targets']['help']:.0f}x: {_met(r['ratio_help'] <= r['targets']['help'])}"),
+        ("   combat do (one attack)", _ms(r["do_ms"]), floor, f"{r['ratio_do']:.1f}x",
+         f"<= {r['targets']['do']:.0f}x: {_met(r['ratio_do'] <= r['targets']['do'])}"),
+    ]
+
+
 def rows(result: dict[str, Any]) -> list[Row]:
     return [*_replay(result["replay"]), *_commands(result["commands"]), *_loading(result["loading"]),
-            *_service(result["service"], result["lag"]), *_memory(result["memory"])]
+            *_service(result["service"], result["lag"]), *_memory(result["memory"]), *_startup(result["startup"])]
 
 
 def text(result: dict[str, Any]) -> str:

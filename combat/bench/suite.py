@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from combat.bench import commands, lag, loading, memory, replay, servers, service
+from combat.bench import commands, lag, loading, memory, replay, servers, service, startup
 
 __all__ = ["Sizes", "FULL", "QUICK", "run", "machine"]
 
@@ -34,14 +34,15 @@ class Sizes:
     memory_events: int
     memory_encounters: int
     lag_commands: int
+    startup_runs: int
 
 
 FULL = Sizes(replay_events=100_000, replay_repeat=3, command_fight=1_000, command_samples=1_000, load_small=100,
              load_large=100_000, load_repeat=20, clients=8, encounters=8, load_seconds=10.0, warmup_seconds=1.0,
-             max_commands=100_000, memory_events=1_000, memory_encounters=300, lag_commands=300)
+             max_commands=100_000, memory_events=1_000, memory_encounters=300, lag_commands=300, startup_runs=15)
 QUICK = Sizes(replay_events=10_000, replay_repeat=2, command_fight=1_000, command_samples=100, load_small=100,
               load_large=10_000, load_repeat=5, clients=4, encounters=4, load_seconds=1.5, warmup_seconds=0.3,
-              max_commands=5_000, memory_events=1_000, memory_encounters=30, lag_commands=30)
+              max_commands=5_000, memory_events=1_000, memory_encounters=30, lag_commands=30, startup_runs=3)
 
 SERVICE_TARGET = "on SQLite (2 cores): >= 1,000 commands/s at p99 <= 25 ms"
 
@@ -113,4 +114,6 @@ def run(quick: bool = False, *, postgres: bool = True, workdir: Path | None = No
         result["service"], result["lag"] = _services(where, sizes, postgres, say)
         say(f"memory: {sizes.memory_encounters} cached encounters")
         result["memory"] = memory.run(where, sizes.memory_events, sizes.memory_encounters)
+        say(f"start-up: {sizes.startup_runs} runs of combat --help and combat do")
+        result["startup"] = startup.run(where, sizes.startup_runs)
     return result

@@ -54,7 +54,7 @@ from combat.rulesets.a5e.world_actions import (
     owed_recharges,
 )
 from combat.kernel.state import Combatant
-from combat.app.store import Recorded
+from combat.kernel.records import Recorded
 
 __all__ = ["run_demo", "DEMO_PARTY", "DEMO_BANDITS"]
 

@@ -1,4 +1,5 @@
-"""Set-up: who is in the fight, who is surprised, and the GM's rulings in words."""
+"""Set-up: who is in the fight and who is surprised (with the kernel's shared encounter rules:
+begin_combat, rulings in words, end_combat)."""
 
 from __future__ import annotations
 
@@ -6,16 +7,14 @@ import re
 
 import msgspec
 
-from combat.kernel.commands import AddCombatant, BeginCombat, MarkSurprised, RemoveCombatant, Ruling
+from combat.kernel.commands import AddCombatant, MarkSurprised, RemoveCombatant
 from combat.kernel.decider import Tx
+from combat.kernel.encounter import ENCOUNTER
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     CombatantAdded,
     CombatantRemoved,
     CombatantSpec,
-    EncounterCreated,
-    PhaseChanged,
-    RulingMade,
     SurpriseMarked,
 )
 from combat.kernel.state import Combatant, EncounterState, with_combatant
@@ -66,16 +65,6 @@ def _remove(tx: Tx, cmd: RemoveCombatant) -> None:
     tx.emit(CombatantRemoved(combatant=c.id, reason=cmd.reason))
 
 
-def _begin(tx: Tx, cmd: BeginCombat) -> None:
-    sides = {c.side for c in tx.state.combatants.values()}
-    if len(sides) < 2:
-        raise RuleError(
-            "combat/one-side",
-            f"a fight needs at least two sides; there {'is' if len(sides) == 1 else 'are'} {len(sides)}",
-            allowed="add_combatant for the other side",
-        )
-
-
 def _mark_surprised(tx: Tx, cmd: MarkSurprised) -> None:
     if not cmd.combatants:
         raise RuleError("surprise/nobody", "no combatant named", allowed=", ".join(tx.state.combatants))
@@ -84,16 +73,6 @@ def _mark_surprised(tx: Tx, cmd: MarkSurprised) -> None:
         if c.initiative is not None:
             raise RuleError("surprise/too-late", f"{c.name} has already rolled initiative")
         tx.emit(SurpriseMarked(combatant=c.id, surprised=cmd.surprised))
-
-
-def _ruling(tx: Tx, cmd: Ruling) -> None:
-    if not cmd.text.strip():
-        raise RuleError("ruling/empty", "a ruling needs its words", allowed="text: what the GM ruled")
-    tx.emit(RulingMade(text=cmd.text))
-
-
-def _on_created(state: EncounterState, e: EncounterCreated) -> EncounterState:
-    return msgspec.structs.replace(state, ruleset=e.ruleset, name=e.name, seed=e.seed, settings=e.settings)
 
 
 def _on_added(state: EncounterState, e: CombatantAdded) -> EncounterState:
@@ -106,22 +85,15 @@ def _on_removed(state: EncounterState, e: CombatantRemoved) -> EncounterState:
     return msgspec.structs.replace(state, combatants=combatants)
 
 
-def _on_phase(state: EncounterState, e: PhaseChanged) -> EncounterState:
-    return msgspec.structs.replace(state, phase=e.phase)
-
-
 HANDLERS = {
+    **ENCOUNTER.handlers,  # begin_combat, ruling, end_combat: the kernel's
     AddCombatant: _add,
     RemoveCombatant: _remove,
-    BeginCombat: _begin,
     MarkSurprised: _mark_surprised,
-    Ruling: _ruling,
 }
 APPLIERS = {
-    EncounterCreated: _on_created,
+    **ENCOUNTER.appliers,  # the encounter created, phase changes, rulings, the end of the fight
     CombatantAdded: _on_added,
     CombatantRemoved: _on_removed,
-    PhaseChanged: _on_phase,
     SurpriseMarked: lambda state, e: with_combatant(state, e.combatant, surprised=e.surprised),
-    RulingMade: lambda state, e: state,
 }

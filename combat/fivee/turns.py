@@ -9,6 +9,7 @@ import msgspec
 from combat.kernel.commands import EndCombat, EndTurn
 from combat.fivee.conditions import INCAPACITATING, expire_conditions, speed_of
 from combat.kernel.decider import Tx
+from combat.kernel.encounter import ENCOUNTER, defeat_reason
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatEnded, RoundEnded, RoundStarted, TurnEnded, TurnStarted
 from combat.kernel.state import Combatant, EncounterState, Economy, with_combatant
@@ -21,7 +22,6 @@ __all__ = [
     "start_turn",
     "advance",
     "end_fight_if_decided",
-    "defeat_reason",
     "HANDLERS",
     "APPLIERS",
 ]
@@ -109,11 +109,6 @@ def end_fight_if_decided(tx: Tx) -> None:
     tx.emit(CombatEnded(winner=winner, reason=defeat_reason(winner), automatic=True))
 
 
-def defeat_reason(winner: str | None) -> str:
-    """The words of a fight that ended by itself (a GM's `end_combat` says its own)."""
-    return f"every foe of the {winner} side is down" if winner else "no one is left standing"
-
-
 def end_turn_handler(order: OrderFn, new_round: Callable[[Tx], None] | None = None):
     def _end_turn(tx: Tx, cmd: EndTurn) -> None:
         c = require_turn(tx, cmd.combatant)
@@ -128,18 +123,6 @@ def end_turn_handler(order: OrderFn, new_round: Callable[[Tx], None] | None = No
         advance(tx, order, new_round)
 
     return _end_turn
-
-
-def _end_combat(tx: Tx, cmd: EndCombat) -> None:
-    """The GM's end_combat (a surrender, a flight, a truce), in the GM's own words."""
-    sides = {c.side for c in tx.state.combatants.values()}
-    if cmd.winner is not None and cmd.winner not in sides:
-        raise RuleError(
-            "combat/unknown-side",
-            f"no side called '{cmd.winner}'",
-            allowed=", ".join(sorted(sides)),
-        )
-    tx.emit(CombatEnded(winner=cmd.winner, reason=cmd.reason))
 
 
 def _on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
@@ -160,15 +143,11 @@ def _on_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
     return msgspec.structs.replace(state, turn=None, opportunities=())
 
 
-def _on_combat_ended(state: EncounterState, e: CombatEnded) -> EncounterState:
-    return msgspec.structs.replace(state, winner=e.winner, ended_reason=e.reason, turn=None)
-
-
-HANDLERS = {EndCombat: _end_combat}
+HANDLERS = {EndCombat: ENCOUNTER.handlers[EndCombat]}
 APPLIERS = {
     RoundStarted: _on_round_started,
     RoundEnded: lambda state, e: state,
     TurnStarted: _on_turn_started,
     TurnEnded: _on_turn_ended,
-    CombatEnded: _on_combat_ended,
+    CombatEnded: ENCOUNTER.appliers[CombatEnded],
 }

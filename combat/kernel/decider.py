@@ -16,19 +16,48 @@ from typing import Any
 import msgspec
 
 from combat.kernel import dice
-from combat.kernel.commands import Command, Reveal, trigger_of
+from combat.kernel.commands import COMMAND_TYPES, Command, Reveal, trigger_of
 from combat.kernel.errors import RuleError
-from combat.kernel.events import DiceRolled, Event, PhaseChanged, Revealed
+from combat.kernel.events import EVENT_TYPES, DiceRolled, Event, PhaseChanged, Revealed
 from combat.kernel.phases import PhaseTable
 from combat.kernel.state import Combatant, EncounterState, NoRules
 
-__all__ = ["GM", "Ruleset", "Tx", "decide", "evolve", "fold"]
+__all__ = ["GM", "Rules", "assemble", "Ruleset", "Tx", "decide", "evolve", "fold"]
 
 # The actor name of the GM (a player's name can never be it: see the service's token names).
 GM = "gm"
 
 Handler = Callable[["Tx", Any], None]
 Applier = Callable[[EncounterState, Any], EncounterState]
+# A check on an event after a change to the past: fn(state, event, context) -> problem or None.
+Check = Callable[[EncounterState, Any, dict[str, Any]], "str | None"]
+# One human line for an event: fn(narrator, event) -> str (see projections.narrative).
+Narrate = Callable[[Any, Any], str]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One rule module's part of a ruleset: the commands it decides, the events it applies,
+    the checks it makes on events after a change to the past, and a line of narration for
+    each event of its own. Each rule module exposes one; a ruleset is `assemble(...)` of them."""
+
+    handlers: Mapping[type[Command], Handler] = field(default_factory=dict)
+    appliers: Mapping[type[Event], Applier] = field(default_factory=dict)
+    checks: Mapping[type[Event], Check] = field(default_factory=dict)
+    narration: Mapping[type[Event], Narrate] = field(default_factory=dict)
+
+
+def assemble(*parts: Rules) -> Rules:
+    """The bundles joined in order. A later bundle's entry for a command or event type
+    replaces an earlier one: a ruleset changes a shared rule by listing the shared bundle
+    first and its own after it, and a reader finds the rule that wins in the last bundle
+    that names the type."""
+    return Rules(
+        handlers={k: v for part in parts for k, v in part.handlers.items()},
+        appliers={k: v for part in parts for k, v in part.appliers.items()},
+        checks={k: v for part in parts for k, v in part.checks.items()},
+        narration={k: v for part in parts for k, v in part.narration.items()},
+    )
 
 
 @dataclass(frozen=True)
@@ -57,9 +86,17 @@ class Ruleset:
     events: tuple[type[Event], ...] = ()
     commands: tuple[type[Command], ...] = ()
     # Checks run on events after a change to the past: fn(state, event, context) -> problem or None.
-    checks: Mapping[type[Event], Callable[[EncounterState, Any, dict[str, Any]], str | None]] = field(default_factory=dict)
+    checks: Mapping[type[Event], Check] = field(default_factory=dict)
     # One human line per own event type: fn(narrator, event) -> str (see projections.narrative).
-    narration: Mapping[type[Event], Callable[[Any, Any], str]] = field(default_factory=dict)
+    narration: Mapping[type[Event], Narrate] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, rules: Rules, **fields: Any) -> Ruleset:
+        """A ruleset from its assembled rules; its own event and command types are those
+        its rules handle or apply beyond the kernel's shared ones."""
+        fields.setdefault("events", tuple(t for t in rules.appliers if t not in EVENT_TYPES))
+        fields.setdefault("commands", tuple(t for t in rules.handlers if t not in COMMAND_TYPES))
+        return cls(handlers=rules.handlers, appliers=rules.appliers, checks=rules.checks, narration=rules.narration, **fields)
 
     def initial_state(self) -> EncounterState:
         return EncounterState(ruleset=self.id, phase=self.phases.initial, rules=self.state_type())

@@ -10,21 +10,71 @@ the duration of one roll, under a lock, so concurrent rolls never share faces.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import importlib.util
+import os
 import random
 import re
 import threading
 from collections.abc import Iterator, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
-import d20
-import d20.expression as _d20_expression
 import msgspec
 
 from combat.kernel.errors import RuleError
 
 __all__ = ["DieFace", "Roll", "roll", "check_notation", "double_dice", "rng_for", "kept_d20"]
 
+if TYPE_CHECKING:
+    import d20
+
 _lock = threading.Lock()
-_parser = d20.Roller()
+
+
+@functools.cache
+def _d20() -> ModuleType:
+    """d20, imported on the first roll rather than with the engine. It builds its Lark parser
+    when imported, which was most of a `combat` call's start-up; lark can keep the built
+    parser in a file (its `cache` option) but d20 does not ask for it, so d20 is imported with
+    that option set, to a file in the user's cache directory named for the grammar and lark's
+    version. Where that file can't be written or read, d20 builds its parser as usual."""
+    import lark
+
+    build = lark.Lark
+    try:
+        cache = _grammar_cache(lark.__version__)
+        lark.Lark = functools.partial(build, cache=str(cache)) if cache else build  # type: ignore[misc]
+        import d20.expression  # noqa: F401  (binds the parser d20.diceast builds)
+    except Exception:  # an unreadable cache file: build the parser as d20 would
+        lark.Lark = build  # type: ignore[misc]
+        import d20.expression  # noqa: F401
+    finally:
+        lark.Lark = build  # type: ignore[misc]
+    import d20 as module
+
+    return module
+
+
+def _grammar_cache(lark_version: str) -> Path | None:
+    spec = importlib.util.find_spec("d20")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    grammar = Path(next(iter(spec.submodule_search_locations))) / "grammar.lark"
+    key = hashlib.sha256(grammar.read_bytes() + lark_version.encode()).hexdigest()[:16]
+    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "combat-log"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder / f"d20-parser-{key}.lark" if os.access(folder, os.W_OK) else None
+
+
+@functools.cache
+def _parser() -> d20.Roller:
+    return _d20().Roller()
 
 
 class DieFace(msgspec.Struct, frozen=True):
@@ -103,8 +153,8 @@ def check_notation(notation: str) -> None:
             allowed=f"at most {MAX_NOTATION} characters, such as 1d20+5, 2d20kh1+3, 2d6+2, 4d6kh3",
         )
     try:
-        _parser.parse(notation)
-    except d20.RollSyntaxError as exc:
+        _parser().parse(notation)
+    except _d20().RollSyntaxError as exc:
         raise RuleError(
             "dice/bad-notation",
             f"cannot read dice notation {notation!r}: {exc}",
@@ -121,11 +171,12 @@ def roll(notation: str, *, faces: Sequence[int] | None = None, rng: random.Rando
         source = _Generated(rng)
     else:
         raise ValueError("roll needs entered faces or a generator")
+    d20 = _d20()
     with _lock:
-        saved = _d20_expression.random
-        _d20_expression.random = source  # type: ignore[assignment]
+        saved = d20.expression.random
+        d20.expression.random = source
         try:
-            result = _parser.roll(notation)
+            result = _parser().roll(notation)
             total = int(result.total)  # evaluated lazily: a division by zero surfaces here
         except d20.TooManyRolls:
             raise RuleError("dice/too-many", f"{notation} rolls too many dice", allowed="at most 1000 dice") from None
@@ -136,7 +187,7 @@ def roll(notation: str, *, faces: Sequence[int] | None = None, rng: random.Rando
                 allowed="dice of at least one side and no division by zero, such as 1d6+2 or 1d8/2",
             ) from None
         finally:
-            _d20_expression.random = saved
+            d20.expression.random = saved
     if isinstance(source, _EnteredFaces) and source.used != len(source.faces):
         raise RuleError(
             "dice/too-many-faces",
@@ -153,6 +204,7 @@ def roll(notation: str, *, faces: Sequence[int] | None = None, rng: random.Rando
 
 
 def _faces(node: d20.Number) -> Iterator[DieFace]:
+    d20 = _d20()
     if isinstance(node, d20.Die):
         sides = 100 if node.size == "%" else int(node.size)
         for value in node.values:

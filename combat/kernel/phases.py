@@ -11,7 +11,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from transitions import Machine
-from transitions.extensions import GraphMachine
 
 from combat.kernel.errors import OutOfPhase
 
@@ -65,6 +64,9 @@ class PhaseTable:
 
     def mermaid(self) -> str:
         # Drawing needs a model to draw for; build a throwaway machine rather than bind one.
+        # Only `combat diagram` draws: its extension pulls in asyncio, which every start would pay.
+        from transitions.extensions import GraphMachine
+
         drawing = GraphMachine(
             states=list(self.phases),
             transitions=self._transitions,

@@ -26,7 +26,8 @@ from eventsourcing.system import NotificationLogReader
 
 from combat.service.logging import log
 from combat.service.token_store import store_kind
-from combat.app.store import TOPICS, EventLog, Recorded
+from combat.kernel.records import Recorded
+from combat.app.store import TOPICS, EventLog
 
 __all__ = ["Hub", "Waiter", "Follower", "follower_for"]
 

@@ -109,6 +109,7 @@ class RetractRequest(_Body):
     seqs: tuple[Seq, ...]  # retracting a retraction brings its events back
     reason: str
     expected_version: Seq | None = None
+    whole: bool = False  # take every event of each command named (else part of a command is refused)
 
 
 class AmendRequest(_Body):

@@ -31,7 +31,7 @@ from combat.service.dependencies import Service
 from combat.service.errors import ApiError, documented
 from combat.service.messages import MAX_SEQ
 from combat.kernel.state import EncounterState
-from combat.app.store import Recorded
+from combat.kernel.records import Recorded
 from projections.redaction import Reader, Redaction
 from projections.state import state_view
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from combat.fivee import setup
+from combat.kernel.encounter import ENCOUNTER
 from combat.kernel.commands import BeginCombat
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
@@ -40,7 +40,7 @@ def check(settings: dict[str, Any]) -> None:
 def _begin(tx: Tx, cmd: BeginCombat) -> None:
     """A fight cannot start under settings this ruleset does not know how to play."""
     check(tx.state.settings)
-    setup.HANDLERS[BeginCombat](tx, cmd)
+    ENCOUNTER.handlers[BeginCombat](tx, cmd)
 
 
 HANDLERS = {BeginCombat: _begin}

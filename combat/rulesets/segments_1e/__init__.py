@@ -37,20 +37,17 @@ Where the text is silent or points at its missing charts, this is what the engin
 
 from __future__ import annotations
 
-from combat.fivee import conditions, setup
-from combat.kernel.commands import BeginCombat, EndCombat, RemoveCondition, Ruling
+from combat.fivee import conditions
+from combat.kernel.commands import RemoveCondition
 from combat.kernel.decider import Ruleset
+from combat.kernel.encounter import ENCOUNTER
 from combat.kernel.events import (
     CombatantDowned,
     CombatantRevived,
-    CombatEnded,
     ConditionApplied,
     ConditionEnded,
     DamageTaken,
-    EncounterCreated,
     Healed,
-    PhaseChanged,
-    RulingMade,
 )
 from combat.fivee.hitpoints import APPLIERS as HP_APPLIERS
 from combat.rulesets.segments_1e import (
@@ -75,7 +72,6 @@ from combat.rulesets.segments_1e.events import EVENTS
 from combat.rulesets.segments_1e.narration import NARRATION
 from combat.rulesets.segments_1e.phases import PHASES
 from combat.rulesets.segments_1e.segments import turn_order
-from combat.fivee.turns import APPLIERS as TURN_APPLIERS, HANDLERS as TURN_HANDLERS
 from combat.rulesets.segments_1e.ledger import Ledger
 
 __all__ = ["RULESET", "DEFAULTS"]
@@ -98,20 +94,15 @@ def _merge(*tables: dict) -> dict:
 
 
 HANDLERS = _merge(
+    ENCOUNTER.handlers,
     {
-        BeginCombat: setup.HANDLERS[BeginCombat],
-        Ruling: setup.HANDLERS[Ruling],
         RemoveCondition: conditions.HANDLERS[RemoveCondition],
-        EndCombat: TURN_HANDLERS[EndCombat],
     },
     *(m.HANDLERS for m in _MODULES),
 )
 APPLIERS = _merge(
+    ENCOUNTER.appliers,
     {
-        EncounterCreated: setup.APPLIERS[EncounterCreated],
-        PhaseChanged: setup.APPLIERS[PhaseChanged],
-        RulingMade: setup.APPLIERS[RulingMade],
-        CombatEnded: TURN_APPLIERS[CombatEnded],
         ConditionApplied: conditions.APPLIERS[ConditionApplied],
         ConditionEnded: conditions.APPLIERS[ConditionEnded],
         DamageTaken: HP_APPLIERS[DamageTaken],

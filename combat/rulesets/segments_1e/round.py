@@ -13,6 +13,7 @@ import msgspec
 
 from combat.fivee.conditions import is_incapacitated
 from combat.kernel.decider import Tx
+from combat.kernel.encounter import defeat_reason
 from combat.kernel.events import CombatEnded, ConditionEnded, RoundEnded, RoundStarted
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.events import SpellForgone
@@ -23,7 +24,7 @@ from combat.rulesets.segments_1e.surprise import next_segment, settle, shake_off
 from combat.rulesets.segments_1e.turns import end_turn, start_turn
 from combat.kernel.state import EncounterState, with_rules
 
-__all__ = ["flow", "decided", "defeat_reason", "APPLIERS"]
+__all__ = ["flow", "decided", "APPLIERS"]
 
 _GUARD = 1000  # steps in one command; far more than any round needs
 
@@ -109,11 +110,6 @@ def decided(state: EncounterState) -> bool:
     everyone = {c.side for c in state.combatants.values()}
     standing = {c.side for c in state.combatants.values() if c.status == "active"}
     return len(everyone) >= 2 and len(standing) <= 1 and not _simultaneous_pending(state)
-
-
-def defeat_reason(winner: str | None) -> str:
-    """The reason the flow gives when a side is defeated (a GM's `end_combat` gives its own)."""
-    return f"every foe of the {winner} side is down" if winner else "no one is left standing"
 
 
 def _fight_decided(tx: Tx) -> bool:

@@ -48,7 +48,7 @@ def retract(grant: NamedDependency[Grant], data: JSONBody[RetractRequest], servi
     """Retract the events at `seqs` (retracting a retraction brings its events back)."""
     require_gm(grant, "retract events")
     outcome = service.encounters.retract(grant.encounter_id, data.seqs, reason=data.reason,
-                                         expected_version=data.expected_version)
+                                         expected_version=data.expected_version, whole=data.whole)
     return done(service, outcome)
 
 

@@ -1,0 +1,97 @@
+"""The encounters in one store: listing them, and finding one by a name or an id prefix.
+
+A GM at the table types `combat show ford` or `combat show 69c4`, not a UUID; an ambiguous
+or unknown reference is refused with the candidates, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+from uuid import UUID
+
+from combat.kernel.errors import RuleError
+
+if TYPE_CHECKING:
+    from combat.app.application import Encounters
+
+__all__ = ["Summary", "encounter_ids", "summaries", "resolve"]
+
+_HEX = re.compile(r"^[0-9a-f-]{1,36}$")
+
+
+@dataclass(frozen=True)
+class Summary:
+    id: UUID
+    name: str
+    ruleset: str
+    phase: str
+    round: int
+    version: int
+    last_activity: datetime
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "ruleset": self.ruleset,
+            "phase": self.phase,
+            "round": self.round,
+            "version": self.version,
+            "last_activity": self.last_activity.isoformat(),
+        }
+
+
+def encounter_ids(encounters: Encounters) -> list[UUID]:
+    """Every encounter id in the store (one index scan; no event is decoded)."""
+    recorder = encounters.log.recorder
+    table = recorder.events_table_name  # type: ignore[attr-defined]
+    with recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
+        cursor.execute(f"SELECT DISTINCT originator_id FROM {table}")
+        rows = cursor.fetchall()
+    return [UUID(str(row[0])) for row in rows]
+
+
+def summaries(encounters: Encounters) -> list[Summary]:
+    """Every encounter with its name, ruleset, round and last activity, most recent first."""
+    found = []
+    for eid in encounter_ids(encounters):
+        state = encounters.state(eid)
+        last = next(iter(encounters.records(eid, after=state.version - 1)))
+        found.append(Summary(eid, state.name, state.ruleset, state.phase, state.round, state.version, last.timestamp))
+    return sorted(found, key=lambda s: s.last_activity, reverse=True)
+
+
+def resolve(encounters: Encounters, reference: str) -> UUID:
+    """The encounter a GM means: a full id, a unique id prefix, or a unique name
+    (case-insensitive). Anything else is refused with what would have matched."""
+    text = reference.strip()
+    try:
+        return UUID(text)
+    except ValueError:
+        pass
+    ids = encounter_ids(encounters)
+    if _HEX.match(text.lower()):
+        prefix = text.lower().replace("-", "")
+        by_prefix = [eid for eid in ids if eid.hex.startswith(prefix)]
+        if len(by_prefix) == 1:
+            return by_prefix[0]
+        if len(by_prefix) > 1:
+            raise _ambiguous(encounters, reference, by_prefix)
+    by_name = [eid for eid in ids if encounters.state(eid).name.casefold() == text.casefold()]
+    if len(by_name) == 1:
+        return by_name[0]
+    if len(by_name) > 1:
+        raise _ambiguous(encounters, reference, by_name)
+    raise RuleError(
+        "encounter/unknown",
+        f"no encounter '{reference}' in this store",
+        allowed="an encounter's name or the start of its id (see `combat list`)",
+    )
+
+
+def _ambiguous(encounters: Encounters, reference: str, candidates: list[UUID]) -> RuleError:
+    named = ", ".join(f"{eid.hex[:8]} ({encounters.state(eid).name})" for eid in candidates[:10])
+    return RuleError("encounter/ambiguous", f"'{reference}' matches {len(candidates)} encounters", allowed=f"a longer id prefix: {named}")

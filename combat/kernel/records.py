@@ -1,0 +1,37 @@
+"""One event as it was appended to an encounter's log: what every fold and projection reads.
+
+The store (combat.app.store) writes and reads these; history and the projections need only
+this type, not the store's library. `Recorded[E]` decodes its event as `E` (the store uses the
+catalog's union of every ruleset's event types).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Generic, TypeVar
+from uuid import UUID
+
+import msgspec
+
+from combat.kernel.events import Event
+
+__all__ = ["Recorded"]
+
+E = TypeVar("E", bound=Event)
+
+
+class Recorded(msgspec.Struct, Generic[E], frozen=True, kw_only=True):
+    """One event as it was appended: `originator_version` is the encounter's seq."""
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    actor: str
+    command_id: str
+    event: E
+    # Chained to the previous event's (combat.app.chain); "" in logs written before hashes.
+    hash: str = ""
+
+    @property
+    def seq(self) -> int:
+        return self.originator_version

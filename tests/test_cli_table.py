@@ -1,0 +1,80 @@
+"""The CLI at the table: list the encounters, name one by its name or the start of its id,
+remember the current one, and read everything as JSON too."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from combat.cli import cli
+
+
+def run(*args: str, env: dict[str, str] | None = None):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False, env=env)
+
+
+def _new(db: str, name: str) -> str:
+    return run("new", "--name", name, "--seed", "3", "--db", db).output.strip()
+
+
+def test_list_shows_each_encounter_with_its_name_ruleset_round_and_last_activity(tmp_path):
+    db = str(tmp_path / "t.db")
+    ford = _new(db, "Ford")
+    run("demo", "--seed", "2", "--db", db)
+    listed = json.loads(run("list", "--json", "--db", db).output)
+    assert len(listed) == 2
+    assert listed[0]["name"] == "Demo: forest ambush" or listed[0]["round"] >= 1  # the demo is the most recent
+    by_id = {e["id"]: e for e in listed}
+    assert by_id[ford]["name"] == "Ford" and by_id[ford]["ruleset"] == "srd-2024" and by_id[ford]["round"] == 0
+    assert by_id[ford]["version"] == 1 and by_id[ford]["last_activity"]
+    text = run("list", "--db", db).output
+    assert "Ford" in text and ford[:8] in text
+
+
+def test_an_encounter_is_named_by_a_unique_id_start_or_its_name_and_ambiguity_is_refused(tmp_path):
+    db = str(tmp_path / "t.db")
+    ford = _new(db, "Ford")
+    _new(db, "Bridge")
+    assert json.loads(run("show", ford[:6], "--json", "--db", db).output)["name"] == "Ford"
+    assert json.loads(run("show", "ford", "--json", "--db", db).output)["name"] == "Ford"  # any case
+    _new(db, "Bridge")
+    twice = run("show", "Bridge", "--db", db)
+    assert twice.exit_code == 2 and "matches 2 encounters" in twice.stderr and "longer id prefix" in twice.stderr
+    nowhere = run("show", "Mill", "--db", db)
+    assert nowhere.exit_code == 2 and "no encounter 'Mill'" in nowhere.stderr
+
+
+def test_use_remembers_the_current_encounter_so_commands_can_leave_it_out(tmp_path):
+    db = str(tmp_path / "t.db")
+    none_yet = run("show", "--db", db)
+    assert none_yet.exit_code == 2 and "combat use" in none_yet.stderr
+    ford = _new(db, "Ford")
+    assert ford in run("use", "Ford", "--db", db).output
+    added = run("do", '{"type": "add_combatant", "combatant": {"id": "aria", "name": "Aria", "kind": "pc", '
+                '"side": "party", "max_hp": 20, "ac": 15}}', "--db", db)
+    assert added.exit_code == 0 and "Aria joins the party side" in added.output
+    assert json.loads(run("show", "--json", "--db", db).output)["combatants"]["aria"]["hp"] == 20
+    assert "Aria joins" in run("log", "--db", db).output
+    run("undo", "--reason", "wrong stat block", "--db", db)
+    assert json.loads(run("show", "--json", "--db", db).output)["combatants"] == {}
+    run("retract", "3", "--reason", "it was right after all", "--db", db)  # seqs alone: the current encounter
+    assert "aria" in json.loads(run("show", "--json", "--db", db).output)["combatants"]
+    assert ford in run("use", "--db", db).output
+    run("use", "--clear", "--db", db)
+    assert run("show", "--db", db).exit_code == 2
+
+
+def test_every_read_command_speaks_json(tmp_path):
+    db = str(tmp_path / "t.db")
+    fight = tmp_path / "fight.jsonl"
+    run("demo", "--seed", "1", "--db", db, "--export", str(fight))
+    eid = json.loads(run("list", "--json", "--db", db).output)[0]["id"]
+    assert json.loads(run("show", eid, "--json", "--db", db).output)["phase"] == "ended"
+    log = json.loads(run("log", eid, "--json", "--db", db).output)
+    assert log[0]["seq"] == 1 and log[0]["type"] == "EncounterCreated" and "set up" in log[0]["line"]
+    assert json.loads(run("audit", eid, "--json", "--db", db).output)["entries"]
+    assert {r["id"] for r in json.loads(run("rulesets", "--json").output)} >= {"srd-2024", "a5e"}
+    steps = json.loads(run("replay", str(fight), "--step", "--json", "--at", "3").output)
+    assert [s["seq"] for s in steps] == [1, 2, 3] and all(len(s["state_hash"]) == 64 for s in steps)
+    assert json.loads(run("replay", str(fight), "--json").output)["phase"] == "ended"
