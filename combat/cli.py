@@ -734,6 +734,11 @@ def _print_table(state: EncounterState) -> None:
         _say(f"Ended: {state.ended_reason}" + (f" - {state.winner} win" if state.winner else ""))
 
 
+from combat.cli_monsters import monsters  # noqa: E402  (it uses the helpers above)
+
+cli.add_command(monsters)
+
+
 def main() -> None:
     cli(prog_name="combat")
 

@@ -74,7 +74,7 @@ def test_a_command_outside_its_phase_is_rejected_naming_the_phase_and_what_it_al
     error = t.rejects(Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(4,)), "phase/not-allowed")
     assert "setup" in error.message
     assert error.allowed is not None
-    assert error.allowed.split(", ") == ["add_combatant", "remove_combatant", "begin_combat", "ruling"]
+    assert error.allowed.split(", ") == ["add_combatant", "add_monster", "remove_combatant", "begin_combat", "ruling"]
 
 
 def test_nobody_is_marked_surprised_once_turns_have_begun():
@@ -90,7 +90,7 @@ def test_the_surprise_phase_allows_marking_surprise_rolling_initiative_and_rulin
     t.do(BeginCombat())
     error = t.rejects(Move(combatant="aria", feet=5), "phase/not-allowed")
     assert "surprise" in error.message
-    assert error.allowed.split(", ") == ["add_combatant", "mark_surprised", "roll_initiative", "ruling", "end_combat"]
+    assert error.allowed.split(", ") == ["add_combatant", "add_monster", "mark_surprised", "roll_initiative", "ruling", "end_combat"]
 
 
 def test_a_tie_cannot_be_ordered_before_initiative_is_rolled():

@@ -8,10 +8,12 @@ events with the expected version, and keeps the folded state.
 from __future__ import annotations
 
 import os
+import random
 import secrets
 import threading
+import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -23,6 +25,7 @@ from eventsourcing.persistence import IntegrityError
 from combat.kernel.commands import Command
 from combat.app import chain, history
 from combat.app.history import fold_records
+from combat.app.command_ids import CommandIndex, check_client_id
 from combat.kernel.decider import decide
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConflictOverridden, EncounterCreated, Event, EventsRetracted, PhaseChanged, RulingAmended
@@ -31,7 +34,7 @@ from combat.kernel.state import EncounterState
 from combat.kernel.records import Recorded
 from combat.app.store import EventLog, Snapshot, store_env
 
-__all__ = ["Encounters", "Outcome", "VersionConflict", "UnknownEncounter", "fold_records"]
+__all__ = ["Encounters", "Outcome", "VersionConflict", "UnknownEncounter", "StoreBusy", "fold_records"]
 
 # Events between snapshots. A load from the store folds at most this many events after the
 # latest snapshot, so a fight of any length loads about as fast as one of this length; a
@@ -57,21 +60,35 @@ class UnknownEncounter(RuleError):
 class Outcome:
     records: list[Recorded]
     state: EncounterState
+    repeated: bool = False  # a repeat of a command id already in the log: nothing was appended
 
 
 def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+class StoreBusy(RuleError):
+    def __init__(self, attempts: int):
+        super().__init__("store/busy", f"other writers kept appending to this encounter ({attempts} tries)",
+                         allowed="send again shortly")
+
+
 class Encounters:
     """Every encounter in one store."""
 
-    def __init__(self, db: str | os.PathLike[str] | None = None, *, env: dict[str, str] | None = None):
+    # A write sent without expected_version is decided again when another process appended
+    # first; each lost race means another command was stored, so the fight moves on.
+    RETRIES = 200
+
+    def __init__(self, db: str | os.PathLike[str] | None = None, *, env: dict[str, str] | None = None,
+                 max_events: int | None = None):
         self.log = EventLog(env={**store_env(db), **(env or {})})
+        self.max_events = max_events  # events one command may append (a fork copies, so it is not counted)
         self._cache: dict[UUID, EncounterState] = {}
         self._heads: dict[UUID, tuple[int, str]] = {}  # (seq, hash) of the last event seen
         self._locks: dict[UUID, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        self._ids = CommandIndex(lambda eid, after, upto: self.log.events.get(eid, gt=after or None, lte=upto))
 
     def close(self) -> None:
         self.log.close()
@@ -105,33 +122,77 @@ class Encounters:
         *,
         actor: str = "gm",
         expected_version: int | None = None,
+        command_id: str | None = None,
     ) -> Outcome:
+        """Decide `command` and append its events. With `expected_version`, refuse unless the
+        log is at it; without, decide again whenever another writer appended first. A repeat of
+        `command_id` returns the outcome it had and appends nothing."""
+        return self._write(encounter_id, lambda state: decide(get_ruleset(state.ruleset), state, command, actor),
+                           actor, expected_version, command_id)
+
+    def _write(
+        self,
+        encounter_id: UUID,
+        events_for: Callable[[EncounterState], list[Event]],
+        actor: str,
+        expected_version: int | None,
+        command_id: str | None,
+    ) -> Outcome:
+        if command_id is not None:
+            check_client_id(command_id)
         with self._lock(encounter_id):
-            # Decided on the cached state without asking the store whether another process
-            # appended since: if one did, the append finds its seq taken and we decide again
-            # on the fresh state (and a refusal is only trusted once the state is fresh).
+            # The first try decides on the cached state without asking the store whether
+            # another process appended since: if one did, the append finds its seq taken and
+            # we decide again on the fresh state (a refusal is only trusted once it is fresh).
             state = self._cache.get(encounter_id)
-            if state is None or (expected_version is not None and expected_version != state.version):
-                return self._execute(encounter_id, self.state(encounter_id), command, actor, expected_version)
-            try:
-                return self._execute(encounter_id, state, command, actor, expected_version)
-            except VersionConflict:
-                pass
-            except RuleError:
-                if self.state(encounter_id) is state:
-                    raise
-            return self._execute(encounter_id, self.state(encounter_id), command, actor, expected_version)
+            for _ in range(self.RETRIES):
+                fresh = state is None or (expected_version is not None and expected_version != state.version)
+                if state is None or fresh:
+                    state = self.state(encounter_id)
+                repeat = self._repeat(encounter_id, command_id, state, actor)
+                if repeat is not None:
+                    return repeat
+                if expected_version is not None and expected_version != state.version:
+                    raise VersionConflict(expected_version, state.version)
+                try:
+                    events = events_for(state)
+                except RuleError:
+                    if fresh or self.state(encounter_id) is state:
+                        raise
+                    state = None
+                    continue
+                try:
+                    return self._append(encounter_id, state, events, actor, command_id)
+                except VersionConflict:
+                    state = self.state(encounter_id)
+                    if expected_version is not None:
+                        repeat = self._repeat(encounter_id, command_id, state, actor)
+                        if repeat is not None:
+                            return repeat
+                        raise
+                    time.sleep(random.uniform(0, 0.002))
+            raise StoreBusy(self.RETRIES)
 
-    def _execute(
-        self, encounter_id: UUID, state: EncounterState, command: Command, actor: str, expected_version: int | None
-    ) -> Outcome:
-        if expected_version is not None and expected_version != state.version:
-            raise VersionConflict(expected_version, state.version)
-        events = decide(get_ruleset(state.ruleset), state, command, actor)
-        return self._append(encounter_id, state, events, actor)
+    def _repeat(self, encounter_id: UUID, command_id: str | None, state: EncounterState, actor: str) -> Outcome | None:
+        """The outcome `command_id` had if it is already in the log up to `state`."""
+        if command_id is None:
+            return None
+        found = self._ids.find(encounter_id, command_id, state.version)
+        if found is None:
+            return None
+        first, last, sender = found
+        if sender != actor:
+            raise RuleError("command-id/taken", f"command id {command_id} was sent by another sender",
+                            allowed="a new id for each new command")
+        records = [r for r in self.log.events.get(encounter_id, gt=first - 1, lte=last) if r.command_id == command_id]
+        return Outcome(records, self.state(encounter_id, at=last), repeated=True)
 
-    def _append(self, encounter_id: UUID, state: EncounterState, events: list[Event], actor: str) -> Outcome:
-        command_id = uuid.uuid4().hex
+    def _append(self, encounter_id: UUID, state: EncounterState, events: list[Event], actor: str,
+                command_id: str | None = None, *, copied: bool = False) -> Outcome:
+        if not copied and self.max_events is not None and len(events) > self.max_events:
+            raise RuleError("limits/events", f"the command would append {len(events)} events",
+                            allowed=f"at most {self.max_events} per command")
+        command_id = command_id or uuid.uuid4().hex
         at = _now()
         records = [
             Recorded(
@@ -268,14 +329,16 @@ class Encounters:
         actor: str = "gm",
         expected_version: int | None = None,
         whole: bool = False,
+        command_id: str | None = None,
     ) -> Outcome:
         """Undo the commands whose events are at `seqs` (a retraction's seq redoes what it
         undid). A command's events go together: naming only some of them is refused, unless
         `whole`, which takes every event of each command named, or they are events in
         conflict after a changed past (see _takes_back_conflicts)."""
-        with self._lock(encounter_id):
-            state = self._expect(encounter_id, expected_version)
-            records = list(self.records(encounter_id))
+        seqs = tuple(seqs)
+
+        def events_for(state: EncounterState) -> list[Event]:
+            records = list(self.records(encounter_id, upto=state.version))
             targets = self._retractable(records, state, seqs)
             commands = history.command_seqs(records, targets)
             if whole:
@@ -289,17 +352,23 @@ class Encounters:
                     f"it also made {_seq_list(missing)}",
                     allowed=f"retract {_seq_list(commands)} (or whole: true to take each whole command)",
                 )
-            return self._append(encounter_id, state, [EventsRetracted(seqs=targets, reason=_reason(reason))], actor)
+            return [EventsRetracted(seqs=targets, reason=_reason(reason))]
 
-    def undo_last(self, encounter_id: UUID, *, reason: str, actor: str = "gm") -> Outcome:
+        return self._write(encounter_id, events_for, actor, expected_version, command_id)
+
+    def undo_last(self, encounter_id: UUID, *, reason: str, actor: str = "gm", expected_version: int | None = None,
+                  command_id: str | None = None) -> Outcome:
         """Retract everything the last command produced; undoing an undo is a redo."""
-        records = list(self.records(encounter_id))
-        last = records[-1]
-        if last.seq == 1:
-            raise RuleError("undo/nothing", "nothing to undo: the encounter was only just created")
-        targets = [r.seq for r in records if r.command_id == last.command_id]
-        # Pinned to this version: if someone appends meanwhile, "last" is no longer last.
-        return self.retract(encounter_id, targets, reason=reason, actor=actor, expected_version=last.seq)
+
+        def events_for(state: EncounterState) -> list[Event]:
+            records = list(self.records(encounter_id, upto=state.version))
+            last = records[-1]
+            if last.seq == 1:
+                raise RuleError("undo/nothing", "nothing to undo: the encounter was only just created")
+            targets = tuple(r.seq for r in records if r.command_id == last.command_id)
+            return [EventsRetracted(seqs=self._retractable(records, state, targets), reason=_reason(reason))]
+
+        return self._write(encounter_id, events_for, actor, expected_version, command_id)
 
     def amend(
         self,
@@ -310,22 +379,24 @@ class Encounters:
         reason: str,
         actor: str = "gm",
         expected_version: int | None = None,
+        command_id: str | None = None,
     ) -> Outcome:
         """Replace the commands that produced `seqs` by `command`, decided where they stood."""
-        with self._lock(encounter_id):
-            state = self._expect(encounter_id, expected_version)
-            records = list(self.records(encounter_id))
+        seqs = tuple(seqs)
+
+        def events_for(state: EncounterState) -> list[Event]:
+            records = list(self.records(encounter_id, upto=state.version))
             targets = history.command_seqs(records, self._retractable(records, state, seqs))
             # Amending an amendment corrects its corrected events: they stand where the
             # first ruling stood, and the new ruling is decided there.
             targets = tuple(r.seq for r in records if r.seq in targets and not isinstance(r.event, RulingAmended))
             if not targets or any(isinstance(r.event, history.HISTORY_TYPES) for r in records if r.seq in targets):
                 raise RuleError("amend/history", "an undo or override is not a ruling to amend", allowed="retract it instead")
-            first = min(targets)
-            before = self._state_before(records, first)
+            before = self._state_before(records, min(targets))
             corrected = decide(get_ruleset(state.ruleset), before, command, actor)
-            events: list[Event] = [RulingAmended(seqs=targets, reason=_reason(reason)), *corrected]
-            return self._append(encounter_id, state, events, actor)
+            return [RulingAmended(seqs=targets, reason=_reason(reason)), *corrected]
+
+        return self._write(encounter_id, events_for, actor, expected_version, command_id)
 
     def override(
         self,
@@ -334,12 +405,14 @@ class Encounters:
         *,
         ruling: str,
         actor: str = "gm",
+        expected_version: int | None = None,
+        command_id: str | None = None,
     ) -> Outcome:
         """Let conflicting events stand by the GM's ruling."""
-        with self._lock(encounter_id):
-            state = self.state(encounter_id)
+        wanted = tuple(sorted(set(seqs)))
+
+        def events_for(state: EncounterState) -> list[Event]:
             conflicting = {c.seq for c in state.conflicts}
-            wanted = tuple(sorted(set(seqs)))
             stray = [seq for seq in wanted if seq not in conflicting]
             if not wanted or stray:
                 raise RuleError(
@@ -347,13 +420,22 @@ class Encounters:
                     f"no conflict at seq {', '.join(map(str, stray)) or 'none given'}",
                     allowed=", ".join(str(seq) for seq in sorted(conflicting)) or "no conflicts to override",
                 )
-            return self._append(encounter_id, state, [ConflictOverridden(seqs=wanted, ruling=_reason(ruling))], actor)
+            return [ConflictOverridden(seqs=wanted, ruling=_reason(ruling))]
 
-    def fork(self, encounter_id: UUID, at: int, *, name: str | None = None, actor: str = "gm") -> UUID:
-        """A what-if branch: a new encounter whose log is this one's effective history up to `at`."""
+        return self._write(encounter_id, events_for, actor, expected_version, command_id)
+
+    def fork(self, encounter_id: UUID, at: int, *, name: str | None = None, actor: str = "gm",
+             expected_version: int | None = None, command_id: str | None = None) -> UUID:
+        """A what-if branch: a new encounter whose log is this one's effective history up to `at`.
+        With `command_id` the branch's id follows from it, so a repeat finds the branch made."""
         version = self.state(encounter_id).version
+        if expected_version is not None and expected_version != version:
+            raise VersionConflict(expected_version, version)
         if not 1 <= at <= version:
             raise RuleError("fork/at", f"seq {at} is outside the log", allowed=f"1 to {version}")
+        fork_id = uuid.uuid4() if command_id is None else uuid.uuid5(encounter_id, check_client_id(command_id))
+        if command_id is not None and self._exists(fork_id):
+            return fork_id
         records = list(self.records(encounter_id, upto=at))
         kept = history.effective(records).order
         created = kept[0].event
@@ -364,16 +446,16 @@ class Encounters:
             forked_from=str(encounter_id),
             forked_at=at,
         )
-        fork_id = uuid.uuid4()
         empty = get_ruleset(created.ruleset).initial_state()
-        self._append(fork_id, empty, [start, *(r.event for r in kept[1:])], actor)
+        try:
+            self._append(fork_id, empty, [start, *(r.event for r in kept[1:])], actor, command_id, copied=True)
+        except VersionConflict:
+            if command_id is None:
+                raise
         return fork_id
 
-    def _expect(self, encounter_id: UUID, expected_version: int | None) -> EncounterState:
-        state = self.state(encounter_id)
-        if expected_version is not None and expected_version != state.version:
-            raise VersionConflict(expected_version, state.version)
-        return state
+    def _exists(self, encounter_id: UUID) -> bool:
+        return any(True for _ in self.log.events.get(encounter_id, limit=1))
 
     def _state_before(self, records: list[Recorded], first: int) -> EncounterState:
         """The effective state just before the event at seq `first` took effect."""

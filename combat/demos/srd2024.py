@@ -29,11 +29,12 @@ from combat.kernel.commands import (
     TakeAction,
 )
 from combat.fivee.conditions import is_incapacitated
+from combat.fivee.monsters import AddMonster
 from combat.kernel.events import AttackMade, AttackProfile, CombatantSpec, ConditionSpec, DiceRolled
 from combat.fivee.initiative import unresolved_ties
 from combat.kernel.state import Combatant
 
-__all__ = ["run_demo", "DEMO_PARTY", "DEMO_MONSTERS"]
+__all__ = ["run_demo", "DEMO_PARTY", "DEMO_GOBLINS", "DEMO_MONSTERS"]
 
 MAX_ROUNDS = 12
 BLESSED = ("aria", "lyra")
@@ -59,13 +60,9 @@ DEMO_PARTY = (
     ),
 )
 
-_SCIMITAR = AttackProfile(name="Scimitar", bonus=4, damage="1d6+2", damage_type="slashing")
+# Three Goblin Warriors from the SRD 5.2 bestiary, one initiative group (goblin-1 to goblin-3).
+DEMO_GOBLINS = AddMonster(creature="Goblin Warrior", count=3, side="goblins", group="goblins", id_prefix="goblin")
 DEMO_MONSTERS = (
-    *(
-        CombatantSpec(id=f"goblin-{i}", name=f"Goblin {i}", kind="monster", side="goblins", group="goblins",
-                      max_hp=10, ac=15, initiative_bonus=2, attacks=(_SCIMITAR,))
-        for i in (1, 2, 3)
-    ),
     CombatantSpec(
         id="bugbear", name="Bugbear", kind="monster", side="goblins", max_hp=33, ac=14, initiative_bonus=2,
         con_save=2, resistances=(),
@@ -84,7 +81,10 @@ class _Table(DemoTable):
 def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], None]) -> UUID:
     encounter_id = encounters.create("srd-2024", "Ambush on the forest road", seed=seed)
     table = _Table(encounters, encounter_id, report)
-    for spec in DEMO_PARTY + DEMO_MONSTERS:
+    for spec in DEMO_PARTY:
+        table(AddCombatant(combatant=spec))
+    table(DEMO_GOBLINS)
+    for spec in DEMO_MONSTERS:
         table(AddCombatant(combatant=spec))
     table(BeginCombat())
     # The goblins were hidden in the trees; Aria, at the front, never saw them coming.

@@ -137,6 +137,7 @@ class Attack(Command, frozen=True, kw_only=True):
     distance: int | None = None  # feet to the target, when it matters (reach, normal and long range)
     faces: Faces = None
     damage_faces: Faces = None
+    extra_damage_faces: Faces = None  # a stat block attack's extra damage ("plus 5 (2d4) Fire")
     readied: bool = False
 
 
@@ -150,6 +151,7 @@ class OpportunityAttack(Command, frozen=True, kw_only=True):
     disadvantage: tuple[str, ...] = ()
     faces: Faces = None
     damage_faces: Faces = None
+    extra_damage_faces: Faces = None
 
 
 class TakeAction(Command, frozen=True, kw_only=True):

@@ -11,7 +11,7 @@ from litestar import Request
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 
-from combat.app.application import Encounters, Outcome, VersionConflict
+from combat.app.application import Encounters, Outcome
 from combat.kernel.commands import Command
 from combat.kernel.errors import RuleError
 from combat.service.auth import Grant, Tokens
@@ -21,11 +21,6 @@ from combat.service.logging import annotate
 from combat.service.token_store import TokenStore, store_kind
 
 __all__ = ["Service", "DEPENDENCIES", "parse_encounter_id"]
-
-# A command sent without expected_version is decided again when another process appended
-# first (within one process, commands to an encounter are already taken one at a time).
-CONFLICT_RETRIES = 5
-
 
 @dataclass
 class Service:
@@ -55,15 +50,12 @@ class Service:
         if self.owns_encounters:
             self.encounters.close()
 
-    def execute(self, grant: Grant, command: Command, expected_version: int | None) -> Outcome:
+    def execute(self, grant: Grant, command: Command, expected_version: int | None, command_id: str | None) -> Outcome:
+        """Without expected_version, `Encounters` decides again until the command is stored
+        or refused by the rules: such a command never meets a version conflict."""
         actor = "gm" if grant.role == "gm" else grant.name
-        for attempt in range(CONFLICT_RETRIES):
-            try:
-                outcome = self.encounters.execute(grant.encounter_id, command, actor=actor, expected_version=expected_version)
-                break
-            except VersionConflict:
-                if expected_version is not None or attempt == CONFLICT_RETRIES - 1:
-                    raise
+        outcome = self.encounters.execute(grant.encounter_id, command, actor=actor, expected_version=expected_version,
+                                          command_id=command_id)
         self.appended(grant.encounter_id)
         return outcome
 

@@ -51,7 +51,7 @@ _BY_CODE = {
     "command/gm-field": 403,  # a player setting a number that is the GM's (docs/trust.md)
 }
 _BY_WHAT = {"malformed": 400, "bad-id": 400, "bad-parameter": 400, "invalid": 422}
-_BY_AREA = {"dice": 422, "amount": 422}
+_BY_AREA = {"dice": 422, "amount": 422, "command-id": 422, "limits": 422, "store": 503}
 _RULE_REFUSED = 409
 
 

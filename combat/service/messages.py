@@ -9,6 +9,7 @@ from uuid import UUID
 import msgspec
 
 from combat.app.catalog import AnyCommand
+from combat.app.command_ids import CLIENT_ID
 from combat.kernel.state import SharedState, Tie
 from combat.rulesets import RULESETS
 from projections.initiative import InitiativeEntry
@@ -37,6 +38,12 @@ __all__ = [
 Role = Literal["gm", "player", "viewer"]
 MAX_SEQ = 2**53  # the largest integer every JSON reader keeps exact; stores take 64-bit integers
 Seq = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEQ, description="a position in the encounter's log, from 1")]
+CommandId = Annotated[str, msgspec.Meta(
+    pattern=CLIENT_ID.pattern,
+    description="the client's id for this request (or send the Idempotency-Key header): "
+                "a repeat returns the first outcome and appends nothing",
+)]
+ExpectedVersion = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEQ, description="refuse (409) unless the log is at this seq")]
 
 
 class _Body(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -74,7 +81,8 @@ class TokenIssued(msgspec.Struct, kw_only=True):
 
 class CommandRequest(_Body):
     command: AnyCommand  # type: ignore[valid-type]
-    expected_version: Seq | None = None  # refuse (409) unless the log is at this seq
+    expected_version: ExpectedVersion | None = None  # without it, the server decides again on a newer state
+    command_id: CommandId | None = None
 
 
 def _state_view() -> type[msgspec.Struct]:
@@ -103,12 +111,15 @@ class CommandDone(msgspec.Struct, kw_only=True):
 
 class UndoRequest(_Body):
     reason: str  # stays in the log
+    expected_version: ExpectedVersion | None = None
+    command_id: CommandId | None = None
 
 
 class RetractRequest(_Body):
     seqs: tuple[Seq, ...]  # retracting a retraction brings its events back
     reason: str
-    expected_version: Seq | None = None
+    expected_version: ExpectedVersion | None = None
+    command_id: CommandId | None = None
     whole: bool = False  # take every event of each command named (else part of a command is refused)
 
 
@@ -116,17 +127,22 @@ class AmendRequest(_Body):
     seqs: tuple[Seq, ...]  # the ruling to replace (every event of its command goes)
     command: AnyCommand  # type: ignore[valid-type]  # decided where the original stood
     reason: str
-    expected_version: Seq | None = None
+    expected_version: ExpectedVersion | None = None
+    command_id: CommandId | None = None
 
 
 class OverrideRequest(_Body):
     seqs: tuple[Seq, ...]  # conflicting events that stand by the GM's ruling
     ruling: str
+    expected_version: ExpectedVersion | None = None
+    command_id: CommandId | None = None
 
 
 class ForkRequest(_Body):
     at: Seq  # branch from the state at this seq
     name: str | None = None
+    expected_version: ExpectedVersion | None = None
+    command_id: CommandId | None = None  # a repeat returns the same branch (with a new GM token)
 
 
 class LogLine(msgspec.Struct, kw_only=True):

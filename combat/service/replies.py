@@ -9,6 +9,7 @@ from litestar import MediaType, Response
 
 from combat.app.application import Outcome
 from combat.app.interchange import to_line
+from combat.service.idempotency import REPLAYED
 from combat.service.messages import CommandDone, StateView
 from combat.kernel.state import EncounterState
 from projections.redaction import Reader, Redaction
@@ -38,4 +39,5 @@ def command_done(outcome: Outcome, reader: Reader | None = None) -> Response[Com
         b",".join(to_line(rec) for rec in records),
         _encoder.encode(shown.view(view) if shown is not None else view),
     )
-    return Response(body, media_type=MediaType.JSON)  # type: ignore[arg-type]
+    headers = {REPLAYED: "true"} if outcome.repeated else None
+    return Response(body, media_type=MediaType.JSON, headers=headers)  # type: ignore[arg-type]

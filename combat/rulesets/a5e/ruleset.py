@@ -48,6 +48,7 @@ from combat.kernel.commands import (
     TakeAction,
     UseReaction,
 )
+from combat.fivee.stat_blocks import with_stat_blocks
 from combat.kernel.decider import Ruleset
 from combat.kernel.events import TurnStarted
 from combat.fivee.initiative import turn_order
@@ -237,7 +238,7 @@ COMMANDS = (
     a5e_attacks.MakeAttack,
 )
 
-RULESET = Ruleset(
+RULESET = with_stat_blocks(Ruleset(
     id="a5e",
     title="Level Up A5E: Turn-Based Action",
     summary="Set the scene, surprise by ability checks, initiative by ability check (surprise checks reused, "
@@ -255,4 +256,4 @@ RULESET = Ruleset(
     narration=_merge(*(m.NARRATION for m in _OWN)),
     state_type=A5eTable,
     state_key="a5e",
-)
+))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
+from combat.fivee.monsters import MonstersSlot
 from combat.rulesets.a5e.environments import Environment
 from combat.kernel.state import EncounterState
 
@@ -54,6 +55,7 @@ class A5eTable(msgspec.Struct, frozen=True, kw_only=True):
     sprints: dict[str, tuple[int, ...]] = {}  # rounds each participant sprinted in
     sprint_checks: dict[str, tuple[int, ...]] = {}  # rounds of their Constitution (Athletics) checks
     speeds: dict[str, dict[str, int]] = {}  # special speeds: fly, swim, climb, burrow...
+    monsters: MonstersSlot = msgspec.UNSET  # creatures added from stat blocks (combat/fivee/monsters.py)
 
 
 def minute_in_rounds(state: EncounterState) -> int:

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from combat.fivee import actions, attacks, concentration, conditions, consistency, hitpoints, initiative, saves, setup, turns
 from combat.kernel.commands import EndTurn
+from combat.fivee.monsters import MonsterRules
+from combat.fivee.stat_blocks import with_stat_blocks
 from combat.kernel.decider import Ruleset, Tx
 from combat.fivee.initiative import turn_order, unresolved_ties, units
 from combat.kernel.phases import PhaseTable, Step
@@ -119,7 +121,7 @@ APPLIERS = _merge(
     saves.APPLIERS,
 )
 
-RULESET = Ruleset(
+RULESET = with_stat_blocks(Ruleset(
     id="srd-2024",
     title="5e 2024 (SRD 5.2) core combat",
     summary="Individual Dexterity initiative fixed for the fight; surprise gives Disadvantage on it; "
@@ -130,4 +132,6 @@ RULESET = Ruleset(
     turn_order=turn_order,
     flow=flow,
     checks={**consistency.CHECKS, **consistency.turn_checks(turn_order)},
-)
+    state_type=MonsterRules,
+    state_key="srd_2024",
+))

@@ -40,6 +40,7 @@ from collections.abc import Callable, Mapping
 from combat.fivee import actions as shared_actions
 from combat.fivee import turns
 from combat.kernel.commands import ApplyCondition, Attack, BonusAction, EndTurn, TakeAction
+from combat.fivee.stat_blocks import with_stat_blocks
 from combat.kernel.decider import Ruleset, Tx
 from combat.kernel.events import ActionTaken, AttackMade, BonusActionTaken, ReactionTaken, TurnStarted
 from combat.fivee.initiative import unresolved_ties
@@ -225,7 +226,7 @@ COMMANDS = (
 )
 NARRATION = {k: v for m in _MODULES for k, v in getattr(m, "NARRATION", {}).items()}
 
-RULESET = Ruleset(
+RULESET = with_stat_blocks(Ruleset(
     id="srd-2024-variant",
     title="5e 2024 with the table's variants",
     summary="srd-2024 with the table's changes: optional group roll, initiative swaps before round 1 "
@@ -243,4 +244,4 @@ RULESET = Ruleset(
     narration=NARRATION,
     state_type=SrdVariantState,
     state_key="srd_variant",
-)
+))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
+from combat.fivee.monsters import MonstersSlot
+
 __all__ = ["VariantTraits", "VariantGrapple", "VariantMount", "VariantTalk", "SrdVariantState"]
 
 
@@ -47,3 +49,4 @@ class SrdVariantState(msgspec.Struct, frozen=True, kw_only=True):
     mounts: tuple[VariantMount, ...] = ()
     falls_pending: tuple[str, ...] = ()  # riders who owe a DC 10 Dexterity save to stay mounted
     run_up: tuple[str, int] | None = None  # (who, feet just moved) for a running jump
+    monsters: MonstersSlot = msgspec.UNSET  # creatures added from stat blocks (combat/fivee/monsters.py)

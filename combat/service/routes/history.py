@@ -11,6 +11,7 @@ from combat.app.application import Outcome
 from combat.service.auth import Grant, require_gm
 from combat.service.dependencies import Service
 from combat.service.errors import documented
+from combat.service.idempotency import IdempotencyKey, command_id_of
 from combat.service.messages import (
     AmendRequest,
     CommandDone,
@@ -36,46 +37,61 @@ def done(service: NamedDependency[Service], outcome: Outcome) -> Response[Comman
 
 @post("/encounters/{encounter_id:str}/undo", status_code=200, sync_to_thread=True, tags=["history"],
       operation_id="undo", responses=_ERRORS)
-def undo(grant: NamedDependency[Grant], data: JSONBody[UndoRequest], service: NamedDependency[Service]) -> Response[CommandDone]:
-    """Retract everything the last command produced; undoing an undo is a redo."""
+def undo(grant: NamedDependency[Grant], data: JSONBody[UndoRequest], service: NamedDependency[Service],
+         idempotency_key: IdempotencyKey = None) -> Response[CommandDone]:
+    """Retract everything the last command produced; undoing an undo is a redo. Send a command
+    id so that a retried undo is not taken for a redo."""
     require_gm(grant, "undo")
-    return done(service, service.encounters.undo_last(grant.encounter_id, reason=data.reason))
+    outcome = service.encounters.undo_last(grant.encounter_id, reason=data.reason, expected_version=data.expected_version,
+                                           command_id=command_id_of(idempotency_key, data.command_id))
+    return done(service, outcome)
 
 
 @post("/encounters/{encounter_id:str}/retract", status_code=200, sync_to_thread=True, tags=["history"],
       operation_id="retract", responses=_ERRORS)
-def retract(grant: NamedDependency[Grant], data: JSONBody[RetractRequest], service: NamedDependency[Service]) -> Response[CommandDone]:
+def retract(grant: NamedDependency[Grant], data: JSONBody[RetractRequest], service: NamedDependency[Service],
+            idempotency_key: IdempotencyKey = None) -> Response[CommandDone]:
     """Retract the events at `seqs` (retracting a retraction brings its events back)."""
     require_gm(grant, "retract events")
     outcome = service.encounters.retract(grant.encounter_id, data.seqs, reason=data.reason,
-                                         expected_version=data.expected_version, whole=data.whole)
+                                         expected_version=data.expected_version, whole=data.whole,
+                                         command_id=command_id_of(idempotency_key, data.command_id))
     return done(service, outcome)
 
 
 @post("/encounters/{encounter_id:str}/amend", status_code=200, sync_to_thread=True, tags=["history"],
       operation_id="amend", responses=_ERRORS)
-def amend(grant: NamedDependency[Grant], data: JSONBody[AmendRequest], service: NamedDependency[Service]) -> Response[CommandDone]:
+def amend(grant: NamedDependency[Grant], data: JSONBody[AmendRequest], service: NamedDependency[Service],
+          idempotency_key: IdempotencyKey = None) -> Response[CommandDone]:
     """Replace the ruling at `seqs` by a corrected command, decided where the original stood."""
     require_gm(grant, "amend a ruling")
     outcome = service.encounters.amend(grant.encounter_id, data.seqs, data.command, reason=data.reason,
-                                       expected_version=data.expected_version)
+                                       expected_version=data.expected_version,
+                                       command_id=command_id_of(idempotency_key, data.command_id))
     return done(service, outcome)
 
 
 @post("/encounters/{encounter_id:str}/override", status_code=200, sync_to_thread=True, tags=["history"],
       operation_id="override", responses=_ERRORS)
-def override(grant: NamedDependency[Grant], data: JSONBody[OverrideRequest], service: NamedDependency[Service]) -> Response[CommandDone]:
+def override(grant: NamedDependency[Grant], data: JSONBody[OverrideRequest], service: NamedDependency[Service],
+             idempotency_key: IdempotencyKey = None) -> Response[CommandDone]:
     """Let events that conflict with a changed past stand, by the GM's ruling."""
     require_gm(grant, "override a conflict")
-    return done(service, service.encounters.override(grant.encounter_id, data.seqs, ruling=data.ruling))
+    outcome = service.encounters.override(grant.encounter_id, data.seqs, ruling=data.ruling,
+                                          expected_version=data.expected_version,
+                                          command_id=command_id_of(idempotency_key, data.command_id))
+    return done(service, outcome)
 
 
 @post("/encounters/{encounter_id:str}/fork", status_code=201, sync_to_thread=True, tags=["history"],
       operation_id="fork", responses=_ERRORS)
-def fork(grant: NamedDependency[Grant], data: JSONBody[ForkRequest], service: NamedDependency[Service]) -> EncounterOpened:
-    """A what-if branch from a seq: a new encounter (with its own GM token); the original is untouched."""
+def fork(grant: NamedDependency[Grant], data: JSONBody[ForkRequest], service: NamedDependency[Service],
+         idempotency_key: IdempotencyKey = None) -> EncounterOpened:
+    """A what-if branch from a seq: a new encounter (with its own GM token); the original is untouched.
+    A repeat of a command id returns the same branch with a new GM token."""
     require_gm(grant, "fork the encounter")
-    fork_id = service.encounters.fork(grant.encounter_id, data.at, name=data.name)
+    fork_id = service.encounters.fork(grant.encounter_id, data.at, name=data.name, expected_version=data.expected_version,
+                                      command_id=command_id_of(idempotency_key, data.command_id))
     token, _ = service.tokens.issue(fork_id, "gm")
     state = service.encounters.state(fork_id)
     return EncounterOpened(id=fork_id, ruleset=state.ruleset, name=state.name, version=state.version, gm_token=token)

@@ -1,0 +1,60 @@
+"""`combat monsters`: list and show stat blocks, and import the GM's own into the local store.
+
+Registered on the `combat` group at the end of combat/cli.py."""
+
+from __future__ import annotations
+
+import json
+
+import click
+import msgspec
+from rich.table import Table
+
+from combat.bestiary import library
+from combat.bestiary.importing import blocks_from_json
+from combat.bestiary.text import describe
+from combat.kernel.errors import RuleError
+
+__all__ = ["monsters"]
+
+
+@click.command()
+@click.argument("words", nargs=-1)
+@click.option("--import", "import_file", type=click.Path(exists=True, dir_okay=False),
+              help="Add the stat blocks in this JSON file (Open5e records or stat blocks) to the local store.")
+@click.option("--store", type=click.Path(dir_okay=False), envvar=library.STORE_ENV, default=None,
+              help=f"The local store of imported stat blocks [default: {library.DEFAULT_STORE}].")
+@click.option("--json", "as_json", is_flag=True, help="Print stat blocks as JSON.")
+def monsters(words: tuple[str, ...], import_file: str | None, store: str | None, as_json: bool) -> None:
+    """List the bestiary's creatures matching WORDS (name or type), or show the one WORDS name."""
+    # Imported here: combat.cli registers this command as it loads.
+    from combat.cli import _one_line_errors, out
+
+    _one_line_errors(_monsters)(out, " ".join(words), import_file, store, as_json)
+
+
+def _monsters(out, query: str, import_file: str | None, store: str | None, as_json: bool) -> None:
+    if import_file is not None:
+        with open(import_file, encoding="utf-8") as f:
+            try:
+                data = json.load(f)
+            except json.JSONDecodeError as exc:
+                raise RuleError("stat-block/malformed", f"{import_file} is not JSON: {exc}") from None
+        blocks = blocks_from_json(data)
+        path = library.save_local(blocks, store)
+        out.print(f"imported {len(blocks)} stat block(s) into {path}: " + ", ".join(b.name for b in blocks), markup=False)
+        return
+    exact = library.everything(store).get(" ".join(query.lower().split()))
+    if exact is not None:
+        out.print(msgspec.json.format(msgspec.json.encode(exact)).decode() if as_json else describe(exact), markup=False)
+        return
+    found = library.search(query, store)
+    if not found:
+        library.find(query, store)  # raises with the closest names
+    if as_json:
+        out.print(msgspec.json.format(msgspec.json.encode(found)).decode(), markup=False)
+        return
+    table = Table("Name", "CR", "Size", "Type", "AC", "HP", "Source")
+    for b in found:
+        table.add_row(b.name, b.cr, b.size, b.type, str(b.ac), str(b.hp), b.source)
+    out.print(table)

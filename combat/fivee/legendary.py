@@ -1,0 +1,161 @@
+"""Legendary actions and Legendary Resistance, from the stat block.
+
+- Legendary actions: "taken immediately after another creature's turn, one at a time, and all
+  spent uses are regained at the start of the monster's own turn"; each costs its uses (1
+  unless the block says more), from 3 a round unless the block says otherwise. Here "right
+  after another creature's turn" is until the creature whose turn came next has done anything
+  (moved, acted, used its bonus action or an object); never during the monster's own turn.
+- "Can't take this action again until the start of its next turn": once per round of its turns.
+- Legendary Resistance (N/Day): "If the dragon fails a saving throw, it can choose to succeed
+  instead." The GM chooses after seeing the failed save; the save's DC and ability are kept.
+
+A legendary action that "makes one Rend attack" makes it with `target`, rolled like any attack
+(the attack uses neither the monster's action nor its reaction).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from combat.fivee.attacks import choose_attack, resolve_attack
+from combat.fivee.monster_actions import extra_damage
+from combat.fivee.monsters import Faces, monsters_of, require_sheet, sheet, sheets, with_monsters, with_sheet
+from combat.fivee.turns import require_able
+from combat.kernel.commands import Command
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import Event, SaveMade, TurnEnded, TurnStarted
+from combat.kernel.state import EncounterState, Economy
+
+__all__ = ["LegendaryAction", "UseLegendaryResistance", "LegendaryActionUsed", "LegendaryResistanceUsed",
+           "HANDLERS", "APPLIERS", "AFTER", "EVENTS", "COMMANDS", "NARRATION"]
+
+
+class LegendaryAction(Command, frozen=True, kw_only=True):
+    combatant: str
+    action: str
+    target: str | None = None  # for a legendary action that makes an attack
+    advantage: tuple[str, ...] = ()
+    disadvantage: tuple[str, ...] = ()
+    faces: Faces = None
+    damage_faces: Faces = None
+    extra_damage_faces: Faces = None
+    note: str = ""
+
+
+class UseLegendaryResistance(Command, frozen=True, kw_only=True):
+    """Turn the creature's last failed saving throw into a success (the GM's choice)."""
+
+    gm_only: ClassVar[bool] = True
+
+    combatant: str
+
+
+class LegendaryActionUsed(Event, frozen=True, kw_only=True):
+    combatant: str
+    action: str
+    cost: int
+    after_turn_of: str
+    text: str = ""
+    note: str = ""
+
+
+class LegendaryResistanceUsed(Event, frozen=True, kw_only=True):
+    """The failed save (ability, DC) counts as a success."""
+
+    combatant: str
+    ability: str
+    dc: int
+    left: int
+
+
+def _untouched(e: Economy) -> bool:
+    """Nothing done yet this turn: the moment right after the turn before it."""
+    return e.action and e.bonus_action and e.object_interaction and e.moved == 0 and e.attacks_left == 0
+
+
+def _legendary_action(tx: Tx, cmd: LegendaryAction) -> None:
+    c, s = require_sheet(tx, cmd.combatant)
+    actions = {a.name.lower(): a for a in s.block.legendary_actions}
+    chosen = actions.get(cmd.action.lower())
+    if chosen is None:
+        raise RuleError("legendary/unknown", f"{c.name} has no legendary action called '{cmd.action}'",
+                        allowed=", ".join(a.name for a in s.block.legendary_actions) or "none: its stat block has no legendary actions")
+    require_able(c, "take legendary actions")
+    after = monsters_of(tx.state).after_turn_of
+    now = tx.state.turn
+    acting = tx.state.combatants.get(now) if now else None
+    if after is None or after == c.id or now == c.id or acting is None or not _untouched(acting.economy):
+        raise RuleError("legendary/not-now", f"{c.name}'s legendary actions come right after another creature's turn",
+                        allowed="after another creature's end_turn, before the next creature acts")
+    if chosen.cost > s.legendary_left:
+        raise RuleError("legendary/no-uses-left", f"{c.name} has {s.legendary_left} legendary action use(s) left, {chosen.name} costs {chosen.cost}",
+                        allowed="wait for the start of its turn, when it regains them")
+    if chosen.once_per_turn and chosen.name in s.legendary_used:
+        raise RuleError("legendary/once", f"{c.name} can't take {chosen.name} again until the start of its next turn",
+                        allowed=", ".join(a.name for a in s.block.legendary_actions if a.name not in s.legendary_used))
+    if cmd.target is not None and chosen.attack is None:
+        raise RuleError("legendary/no-attack", f"{chosen.name} makes no attack", allowed="no target; the GM resolves its effect")
+    tx.emit(LegendaryActionUsed(combatant=c.id, action=chosen.name, cost=chosen.cost, after_turn_of=after, text=chosen.text, note=cmd.note))
+    if cmd.target is not None:
+        made = resolve_attack(tx, c, tx.combatant(cmd.target), choose_attack(c, chosen.attack), advantage=cmd.advantage,
+                              disadvantage=cmd.disadvantage, faces=cmd.faces, damage_faces=cmd.damage_faces, uses="none")
+        extra_damage(tx, made, cmd.extra_damage_faces)
+
+
+def _use_legendary_resistance(tx: Tx, cmd: UseLegendaryResistance) -> None:
+    c, s = require_sheet(tx, cmd.combatant)
+    if s.block.legendary_resistance == 0:
+        raise RuleError("legendary/no-resistance", f"{c.name} has no Legendary Resistance", allowed="a creature whose stat block has it")
+    if s.resistance_left == 0:
+        raise RuleError("legendary/no-resistance-left", f"{c.name} has used all its Legendary Resistance today", allowed="let the save fail")
+    if s.failed_save is None:
+        raise RuleError("legendary/no-failed-save", f"{c.name} has no failed saving throw to turn into a success",
+                        allowed="right after a saving_throw it failed")
+    ability, dc = s.failed_save
+    tx.emit(LegendaryResistanceUsed(combatant=c.id, ability=ability, dc=dc, left=s.resistance_left - 1))
+
+
+def _on_legendary(state: EncounterState, e: LegendaryActionUsed) -> EncounterState:
+    s = sheet(state, e.combatant)
+    once = any(a.name == e.action and a.once_per_turn for a in s.block.legendary_actions)
+    return with_sheet(state, e.combatant, legendary_left=s.legendary_left - e.cost,
+                      legendary_used=(*s.legendary_used, e.action) if once else s.legendary_used)
+
+
+def _on_resisted(state: EncounterState, e: LegendaryResistanceUsed) -> EncounterState:
+    return with_sheet(state, e.combatant, resistance_left=e.left, failed_save=None)
+
+
+def _after_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
+    """'All spent uses are regained at the start of the monster's own turn.'"""
+    s = sheet(state, e.combatant)
+    if s is None or not s.block.legendary_actions:
+        return state
+    return with_sheet(state, e.combatant, legendary_left=s.block.legendary_action_uses, legendary_used=())
+
+
+def _after_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
+    """Whose turn has just ended: the moment for another creature's legendary actions."""
+    if not sheets(state):
+        return state
+    return with_monsters(state, after_turn_of=e.combatant)
+
+
+def _after_save(state: EncounterState, e: SaveMade) -> EncounterState:
+    """A failed save may still be turned; any later save, failed or not, replaces it."""
+    s = sheet(state, e.combatant)
+    if s is None or s.block.legendary_resistance == 0:
+        return state
+    return with_sheet(state, e.combatant, failed_save=None if e.success else (e.ability, e.dc))
+
+
+HANDLERS = {LegendaryAction: _legendary_action, UseLegendaryResistance: _use_legendary_resistance}
+APPLIERS = {LegendaryActionUsed: _on_legendary, LegendaryResistanceUsed: _on_resisted}
+AFTER = {SaveMade: _after_save, TurnStarted: _after_turn_started, TurnEnded: _after_turn_ended}
+EVENTS = tuple(APPLIERS)
+COMMANDS = tuple(HANDLERS)
+NARRATION = {
+    LegendaryActionUsed: lambda n, e: f"{n.name(e.combatant)} takes a legendary action after {n.name(e.after_turn_of)}'s turn: {e.action} (costs {e.cost})",
+    LegendaryResistanceUsed: lambda n, e: f"{n.name(e.combatant)} uses Legendary Resistance: the DC {e.dc} {e.ability} save succeeds instead ({e.left} left)",
+}

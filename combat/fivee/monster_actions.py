@@ -1,0 +1,357 @@
+"""What a stat block lets a monster do on its turn.
+
+- `attack` names one of the block's attacks; its to-hit and damage come from the block, and
+  extra damage ("plus 5 (2d4) Fire damage") is rolled and taken as its own damage.
+- Multiattack is one action that makes the listed attacks, made one `attack` at a time.
+- "Recharge X-Y": "at the start of each of the monster's turns, roll 1d6, and on one of those
+  numbers it regains the use" - a spent action's recharge is rolled (`recharge`) before the
+  monster does anything else on its turn. Uses per day are spent and never regained in a fight.
+
+Where the SRD is silent: an action the block does not resolve itself (a breath, a gaze) is
+recorded by `monster_action` (its action, bonus action or reaction, its limited uses) and the
+GM resolves its saves and damage with `saving_throw` and `damage`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from combat.bestiary.model import BlockAction, MultiattackPart
+from combat.fivee.actions import require_reaction, spend_check
+from combat.fivee.hitpoints import adjusted_damage, after_damage
+from combat.fivee.monsters import Faces, MonsterSheet, require_sheet, sheet, with_sheet
+from combat.fivee.turns import require_able, require_turn
+from combat.kernel import dice
+from combat.kernel.commands import Command
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import AttackMade, DamageTaken, Event, TurnStarted
+from combat.kernel.state import Combatant, EncounterState, with_combatant
+
+__all__ = [
+    "Multiattack",
+    "MonsterAction",
+    "Recharge",
+    "MultiattackUsed",
+    "MonsterActionUsed",
+    "UseSpent",
+    "RechargeChecked",
+    "extra_damage",
+    "attack_handler",
+    "recharge_first",
+    "HANDLERS",
+    "APPLIERS",
+    "AFTER",
+    "EVENTS",
+    "COMMANDS",
+    "NARRATION",
+]
+
+
+class Multiattack(Command, frozen=True, kw_only=True):
+    """Use the Multiattack action; then make its attacks with `attack`. `routine` picks one of
+    the block's ways ("one Claws attack and one Tail attack, or ... two Hurl Flame attacks")."""
+
+    attacker: str
+    routine: int | None = None
+
+
+class MonsterAction(Command, frozen=True, kw_only=True):
+    """An action, bonus action or reaction of the stat block that is not an attack roll."""
+
+    combatant: str
+    action: str
+    target: str | None = None
+    note: str = ""
+
+
+class Recharge(Command, frozen=True, kw_only=True):
+    """Roll a spent action's recharge d6 at the start of the creature's turn."""
+
+    combatant: str
+    action: str | None = None
+    faces: Faces = None
+
+
+# -- events --------------------------------------------------------------------------------
+
+
+class MultiattackUsed(Event, frozen=True, kw_only=True):
+    """The action is spent; the attacks follow as AttackMade with uses 'attack'."""
+
+    attacker: str
+    attacks: tuple[MultiattackPart, ...]
+
+
+class MonsterActionUsed(Event, frozen=True, kw_only=True):
+    combatant: str
+    action: str
+    uses: Literal["action", "bonus_action", "reaction"]
+    target: str | None = None
+    text: str = ""
+    note: str = ""
+
+
+class UseSpent(Event, frozen=True, kw_only=True):
+    """A Recharge or per-day action was used."""
+
+    combatant: str
+    action: str
+
+
+class RechargeChecked(Event, frozen=True, kw_only=True):
+    """The recharge d6 (the DiceRolled before this): `regained` when it showed `needed` or more."""
+
+    combatant: str
+    action: str
+    roll: int
+    needed: int
+    regained: bool
+
+
+# -- attacks from the block ----------------------------------------------------------------
+
+
+def _block_attack_name(profile_name: str) -> str:
+    return profile_name.removesuffix(" (ranged)")
+
+
+def require_use(c: Combatant, s: MonsterSheet, name: str) -> None:
+    """A Recharge action must be charged and a per-day action must have uses left."""
+    entry = s.block.limited(name)
+    if entry is None:
+        return
+    if entry.recharge is not None and entry.name in s.spent:
+        faces = "6" if entry.recharge == 6 else f"{entry.recharge}-6"
+        raise RuleError("creature/recharging", f"{c.name}'s {entry.name} is spent until it recharges (Recharge {faces}, rolled at the start of its turn)",
+                        allowed=_available(s) or "its other actions")
+    if entry.per_day is not None and s.used_today.get(entry.name, 0) >= entry.per_day:
+        raise RuleError("creature/no-uses-left", f"{c.name} has used {entry.name} {entry.per_day}/day already", allowed=_available(s) or "its other actions")
+
+
+def _available(s: MonsterSheet) -> str:
+    names = [e.name for e in (*s.block.attacks, *s.block.actions, *s.block.bonus_actions, *s.block.reactions)]
+    usable = []
+    for n in names:
+        e = s.block.limited(n)
+        if e is None or (e.recharge is not None and n not in s.spent) or (e.per_day is not None and s.used_today.get(n, 0) < e.per_day):
+            usable.append(n)
+    return ", ".join(usable)
+
+
+def extra_damage(tx: Tx, made: AttackMade, faces: Faces) -> None:
+    """'... Slashing damage plus 5 (2d4) Fire damage': the extra damage of a hit from a stat
+    block attack, rolled after the attack (doubled on a Critical Hit) and taken on its own, so
+    resistances and immunities apply to its type."""
+    s = sheet(tx.state, made.attacker)
+    attack = s.block.attack(_block_attack_name(made.attack)) if s else None
+    if attack is None or attack.extra_damage is None:
+        if faces:
+            raise RuleError("attack/no-extra-damage", f"{made.attack} has no extra damage to roll", allowed="no extra_damage_faces")
+        return
+    target = tx.state.combatants[made.target]
+    if not made.hit or target.status == "dead":
+        return
+    notation = dice.double_dice(attack.extra_damage) if made.critical else attack.extra_damage
+    rolled = max(0, tx.roll(notation, purpose="damage", roller=made.attacker, faces=faces).total)
+    kind = attack.extra_damage_type or made.damage_type
+    amount = adjusted_damage(target, rolled, kind)
+    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=kind, rolled=rolled, source=f"{made.attacker}: {attack.name}"))
+    after_damage(tx, target.id, amount)
+
+
+def attack_handler(inner):
+    """The shared `attack` (or a ruleset's), with what a stat block adds: its Multiattack's
+    list, its limited uses and its extra damage."""
+
+    def _attack(tx: Tx, cmd) -> None:
+        s = sheet(tx.state, cmd.attacker)
+        if s is None:
+            return inner(tx, cmd)
+        c = tx.state.combatants[cmd.attacker]
+        if s.multiattack_left and c.economy.attacks_left > 0 and not getattr(cmd, "readied", False):
+            cmd = _within_multiattack(c, s, cmd)
+        if cmd.attack is not None:
+            require_use(c, s, _block_attack_name(cmd.attack))
+        extra_faces = getattr(cmd, "extra_damage_faces", None)
+        start = len(tx.events)
+        inner(tx, cmd)
+        for made in [e for e in tx.events[start:] if isinstance(e, AttackMade) and e.attacker == c.id]:
+            extra_damage(tx, made, extra_faces)
+            name = _block_attack_name(made.attack)
+            if s.block.limited(name) is not None:
+                tx.emit(UseSpent(combatant=c.id, action=s.block.attack(name).name))
+
+    return _attack
+
+
+def _within_multiattack(c: Combatant, s: MonsterSheet, cmd):
+    """The next attack of a Multiattack must be one it still has to make."""
+    left = [name for part in s.multiattack_left for name in part.attacks]
+    if cmd.attack is None:
+        return msgspec.structs.replace(cmd, attack=s.multiattack_left[0].attacks[0])
+    if _block_attack_name(cmd.attack).lower() not in {n.lower() for n in left}:
+        raise RuleError("multiattack/not-listed", f"{c.name}'s Multiattack has no {cmd.attack} attack left to make",
+                        allowed=", ".join(dict.fromkeys(left)))
+    return cmd
+
+
+def _consume(parts: tuple[MultiattackPart, ...], name: str) -> tuple[MultiattackPart, ...]:
+    """One attack made: take it from the narrowest part that lists it."""
+    fitting = [i for i, p in enumerate(parts) if name.lower() in {a.lower() for a in p.attacks}]
+    if not fitting:
+        return parts
+    i = min(fitting, key=lambda j: len(parts[j].attacks))
+    left = list(parts)
+    if parts[i].count > 1:
+        left[i] = msgspec.structs.replace(parts[i], count=parts[i].count - 1)
+    else:
+        del left[i]
+    return tuple(left)
+
+
+def _multiattack(tx: Tx, cmd: Multiattack) -> None:
+    c = require_turn(tx, cmd.attacker)
+    c, s = require_sheet(tx, cmd.attacker)
+    require_able(c, "attack")
+    routines = s.block.multiattack.routines if s.block.multiattack else ()
+    if not routines:
+        text = s.block.multiattack.text if s.block.multiattack else "no Multiattack"
+        raise RuleError("multiattack/none", f"{c.name}'s stat block lists no attacks to make as a Multiattack ({text})",
+                        allowed="attack with one of its attacks, or a ruling")
+    spend_check(c, "action", "its action")
+    described = "; or ".join(f"{i}: " + ", ".join(f"{p.count} x {' or '.join(p.attacks)}" for p in r) for i, r in enumerate(routines))
+    if cmd.routine is None and len(routines) > 1:
+        raise RuleError("multiattack/which", f"{c.name}'s Multiattack can be made {len(routines)} ways", allowed=f"routine {described}")
+    index = cmd.routine or 0
+    if not 0 <= index < len(routines):
+        raise RuleError("multiattack/which", f"no routine {index}", allowed=f"routine {described}")
+    tx.emit(MultiattackUsed(attacker=c.id, attacks=routines[index]))
+
+
+# -- other actions, limited uses and recharge ----------------------------------------------
+
+
+def _find_action(s: MonsterSheet, name: str) -> tuple[BlockAction, str] | None:
+    for entries, uses in ((s.block.actions, "action"), (s.block.bonus_actions, "bonus_action"), (s.block.reactions, "reaction")):
+        for a in entries:
+            if a.name.lower() == name.lower():
+                return a, uses
+    return None
+
+
+def _monster_action(tx: Tx, cmd: MonsterAction) -> None:
+    c, s = require_sheet(tx, cmd.combatant)
+    found = _find_action(s, cmd.action)
+    if found is None:
+        if s.block.attack(cmd.action) is not None:
+            raise RuleError("creature/is-an-attack", f"{cmd.action} is an attack", allowed=f"attack with attack: {s.block.attack(cmd.action).name}")
+        names = [a.name for a in (*s.block.actions, *s.block.bonus_actions, *s.block.reactions)]
+        raise RuleError("creature/unknown-action", f"{c.name} has no action called '{cmd.action}'", allowed=", ".join(names) or "its attacks")
+    action, uses = found
+    if uses == "reaction":
+        require_reaction(c)
+    else:
+        require_turn(tx, c.id)
+        require_able(c, "act")
+        spend_check(c, uses, "its action" if uses == "action" else "its bonus action")
+    require_use(c, s, action.name)
+    if cmd.target is not None:
+        tx.combatant(cmd.target)
+    tx.emit(MonsterActionUsed(combatant=c.id, action=action.name, uses=uses, target=cmd.target, text=action.text, note=cmd.note))  # type: ignore[arg-type]
+    if s.block.limited(action.name) is not None:
+        tx.emit(UseSpent(combatant=c.id, action=action.name))
+
+
+def _recharge(tx: Tx, cmd: Recharge) -> None:
+    c, s = require_sheet(tx, cmd.combatant)
+    if not s.recharge_due:
+        raise RuleError("recharge/not-due", f"{c.name} has no recharge to roll now",
+                        allowed="a spent Recharge action is rolled for at the start of the creature's turn")
+    name = s.recharge_due[0] if cmd.action is None else next((n for n in s.recharge_due if n.lower() == cmd.action.lower()), None)
+    if name is None:
+        raise RuleError("recharge/not-due", f"{c.name}'s {cmd.action} is not waiting for a recharge roll", allowed=", ".join(s.recharge_due))
+    needed = s.block.limited(name).recharge
+    roll = tx.roll("1d6", purpose=f"recharge {name}", roller=c.id, faces=cmd.faces)
+    tx.emit(RechargeChecked(combatant=c.id, action=name, roll=roll.total, needed=needed, regained=roll.total >= needed))
+
+
+def recharge_first(handler, triggers: frozenset[str]):
+    """Refuse a turn command of a creature that still owes its start-of-turn recharge roll."""
+
+    def _guarded(tx: Tx, cmd) -> None:
+        turn = tx.state.turn
+        if turn is not None and cmd.trigger() in triggers and turn in cmd.actors():
+            s = sheet(tx.state, turn)
+            if s is not None and s.recharge_due:
+                raise RuleError("recharge/due", f"{tx.state.combatants[turn].name} rolls to recharge {', '.join(s.recharge_due)} at the start of its turn",
+                                allowed=f"recharge for {turn} first")
+        handler(tx, cmd)
+
+    return _guarded
+
+
+# -- appliers ------------------------------------------------------------------------------
+
+
+def _on_multiattack(state: EncounterState, e: MultiattackUsed) -> EncounterState:
+    c = state.combatants[e.attacker]
+    total = sum(p.count for p in e.attacks)
+    state = with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, action=False, attacks_left=total))
+    return with_sheet(state, c.id, multiattack_left=e.attacks)
+
+
+def _on_monster_action(state: EncounterState, e: MonsterActionUsed) -> EncounterState:
+    c = state.combatants[e.combatant]
+    return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, **{e.uses: False}))
+
+
+def _on_use_spent(state: EncounterState, e: UseSpent) -> EncounterState:
+    s = sheet(state, e.combatant)
+    entry = s.block.limited(e.action)
+    if entry is not None and entry.recharge is not None:
+        return with_sheet(state, e.combatant, spent=(*s.spent, entry.name))
+    return with_sheet(state, e.combatant, used_today={**s.used_today, e.action: s.used_today.get(e.action, 0) + 1})
+
+
+def _on_recharge(state: EncounterState, e: RechargeChecked) -> EncounterState:
+    s = sheet(state, e.combatant)
+    spent = tuple(n for n in s.spent if n != e.action) if e.regained else s.spent
+    return with_sheet(state, e.combatant, spent=spent, recharge_due=tuple(n for n in s.recharge_due if n != e.action))
+
+
+def _after_attack(state: EncounterState, e: AttackMade) -> EncounterState:
+    s = sheet(state, e.attacker)
+    if s is None or e.uses != "attack" or not s.multiattack_left:
+        return state
+    return with_sheet(state, e.attacker, multiattack_left=_consume(s.multiattack_left, _block_attack_name(e.attack)))
+
+
+def _after_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
+    """Its turn: spent Recharge actions are due a roll; no Multiattack is under way."""
+    s = sheet(state, e.combatant)
+    if s is None:
+        return state
+    due = tuple(n for n in s.spent if (entry := s.block.limited(n)) is not None and entry.recharge is not None)
+    return with_sheet(state, e.combatant, recharge_due=due, multiattack_left=())
+
+
+HANDLERS = {Multiattack: _multiattack, MonsterAction: _monster_action, Recharge: _recharge}
+APPLIERS = {
+    MultiattackUsed: _on_multiattack,
+    MonsterActionUsed: _on_monster_action,
+    UseSpent: _on_use_spent,
+    RechargeChecked: _on_recharge,
+}
+# Run after the ruleset's own applier for these shared events.
+AFTER = {AttackMade: _after_attack, TurnStarted: _after_turn_started}
+EVENTS = tuple(APPLIERS)
+COMMANDS = tuple(HANDLERS)
+NARRATION = {
+    MultiattackUsed: lambda n, e: f"{n.name(e.attacker)} uses Multiattack: " + ", ".join(f"{p.count} x {' or '.join(p.attacks)}" for p in e.attacks),
+    MonsterActionUsed: lambda n, e: f"{n.name(e.combatant)} uses {e.action}" + (f" on {n.name(e.target)}" if e.target else ""),
+    UseSpent: lambda n, e: f"{n.name(e.combatant)}'s {e.action} is spent",
+    RechargeChecked: lambda n, e: f"{n.name(e.combatant)}'s {e.action} " + ("recharges" if e.regained else "stays spent") + f" ({e.roll}, needs {e.needed})",
+}
