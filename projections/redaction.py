@@ -5,8 +5,8 @@ from a reader unless the reader is the GM, it is one of the reader's own (a play
 characters), it is a player character (`kind: pc`), or the GM revealed it or its side with
 the `reveal` command (a `Revealed` event: undo it to hide them again). Of a hidden
 combatant a reader does not see its HP, AC, attack profiles (with the dice of its rolls,
-whose notation gives its bonuses away), stat-block numbers, or its conditions marked
-`hidden`; its name, side, status, position and what it does stay visible, as at the table.
+whose notation gives its bonuses away), stat-block numbers and bestiary stat block, or its
+conditions marked `hidden`; its name, side, status, position and what it does stay visible, as at the table.
 
 Every read path calls this one module: state, events, stream, log, audit, export and
 command replies (combat/service/routes). Which combatants are hidden is judged on the
@@ -101,6 +101,8 @@ class Redaction:
             return e
         if isinstance(e, ev.ConditionEnded) and (e.target, e.condition) in self._hidden_conditions:
             return msgspec.structs.replace(e, condition=HIDDEN_CONDITION)
+        if type(e).__name__ == "StatBlockAttached":  # a creature added from the bestiary
+            return msgspec.structs.replace(e, stat_block=None) if self.hidden(e.combatant) else e
         rule = HIDDEN_FIELDS.get(type(e).__name__)
         if rule is None:
             return e
@@ -125,10 +127,19 @@ class Redaction:
                 shown["conditions"] = [x for x in c.get("conditions", []) if not x.get("hidden")]
                 combatants[cid] = shown
         view = {**view, "combatants": combatants}
-        for key in ("d10", "srd_variant"):  # a ruleset's stat-block notes, by combatant
-            traits = view.get(key, {}).get("traits")
-            if traits:
-                view[key] = {**view[key], "traits": {cid: t for cid, t in traits.items() if not self.hidden(cid)}}
+        for key, block in list(view.items()):
+            if not isinstance(block, dict):
+                continue
+            # A ruleset's stat-block notes by combatant (d10 and variant traits), and the
+            # sheets of creatures added from the bestiary (a 5e ruleset's `monsters`).
+            traits = block.get("traits")
+            if isinstance(traits, dict):
+                block = {**block, "traits": {cid: t for cid, t in traits.items() if not self.hidden(cid)}}
+            monsters = block.get("monsters")
+            if isinstance(monsters, dict) and isinstance(monsters.get("sheets"), dict):
+                sheets = {cid: sheet for cid, sheet in monsters["sheets"].items() if not self.hidden(cid)}
+                block = {**block, "monsters": {**monsters, "sheets": sheets}}
+            view[key] = block
         ledger = view.get("segments_1e", {}).get("creatures")
         if ledger:
             creatures = {

@@ -136,13 +136,17 @@ def test_no_read_path_of_any_ruleset_shows_an_unrevealed_monsters_numbers(tmp_pa
     view = shown.view(state_view(state))
     for cid in monsters:
         assert not set(HIDDEN_STATS) & set(view["combatants"][cid]), cid
-        for block in ("d10", "srd_variant"):
-            assert cid not in view.get(block, {}).get("traits", {})
+        for block in view.values():
+            if isinstance(block, dict):
+                assert cid not in (block.get("traits") or {})
+                assert cid not in ((block.get("monsters") or {}).get("sheets") or {})
     for rec in shown.records(records):
         line = json.loads(to_line(rec))
         spec = line.get("combatant") if isinstance(line.get("combatant"), dict) else line.get("creature")
         if isinstance(spec, dict) and spec["id"] in monsters:
             assert spec.get("ac") is None and spec.get("hp") is None and not spec.get("attacks"), line
+        if line["type"] == "StatBlockAttached" and line["combatant"] in monsters:
+            assert line["stat_block"] is None, line
         if line["type"] == "DiceRolled" and line["roller"] in monsters:
             assert line["notation"] is None and line["dice"] == [], line
         if line.get("target") in monsters and "target_ac" in line:
