@@ -15,6 +15,7 @@ from uuid import UUID
 import click
 
 from combat.app.paths import DB_ENV, DEFAULT_DB
+from combat.reference_cli import commands
 
 if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` stays quick
     from rich.console import Console
@@ -737,6 +738,7 @@ def _print_table(state: EncounterState) -> None:
 from combat.cli_monsters import monsters  # noqa: E402  (it uses the helpers above)
 
 cli.add_command(monsters)
+cli.add_command(commands)  # the command reference lives in its own module
 
 
 def main() -> None:

@@ -53,12 +53,12 @@ def test_ranged_attacks_beyond_normal_range_or_within_a_hostiles_reach_have_disa
     targets beyond long range cannot be targeted.' 'When you make a ranged attack while you are
     within the reach of a hostile creature, you make the attack with disadvantage.'"""
     t = fight(pc("lyra", attacks=(SHORTBOW,), attacks_per_action=3), monster("goblin", max_hp=50))
-    near, _ = attacked(t.do(MakeAttack(attacker="lyra", target="goblin", distance=80, faces=(12,))))
+    near, _ = attacked(t.do(MakeAttack(attacker="lyra", target="goblin", distance=80, faces=(12,), damage_faces=(3,))))
     assert near.roll_mode == "normal"
-    far, _ = attacked(t.do(MakeAttack(attacker="lyra", target="goblin", distance=200, faces=(12, 4))))
+    far, _ = attacked(t.do(MakeAttack(attacker="lyra", target="goblin", distance=200, faces=(12, 4), damage_faces=(3,))))
     assert far.roll_mode == "disadvantage"
     t.rejects(MakeAttack(attacker="lyra", target="goblin", distance=330, faces=(12,)), "attack/out-of-range")
-    close, _ = attacked(t.do(MakeAttack(attacker="lyra", target="goblin", within_reach_of_hostile=True, faces=(12, 4))))
+    close, _ = attacked(t.do(MakeAttack(attacker="lyra", target="goblin", within_reach_of_hostile=True, faces=(12, 4), damage_faces=(3,))))
     assert close.roll_mode == "disadvantage"
 
 
@@ -87,7 +87,7 @@ def test_flanking_with_an_ally_gives_an_expertise_die_unless_either_is_incapacit
     on your actions against that target. You and your ally cannot flank for one another if either
     of you are incapacitated.'"""
     t = fight(pc("aria"), pc("bron"), monster("goblin", max_hp=50))
-    _, rolled = attacked(t.do(MakeAttack(attacker="aria", target="goblin", flanking_with="bron", faces=(8, 2))))
+    _, rolled = attacked(t.do(MakeAttack(attacker="aria", target="goblin", flanking_with="bron", faces=(8, 2), damage_faces=(3,))))
     assert rolled.notation == "1d20+5+1d4" and rolled.total == 15
     t.do(EndTurn(combatant="aria"))
     t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="stunned")))
@@ -100,7 +100,7 @@ def test_attacking_from_above_gives_an_expertise_die_and_two_sources_raise_it_to
     gain an expertise die on melee attack rolls made against it.'"""
     t = fight(pc("aria"), pc("bron"), monster("goblin", max_hp=50))
     _, rolled = attacked(t.do(MakeAttack(attacker="aria", target="goblin", from_above=True, flanking_with="bron",
-                                         faces=(8, 5))))
+                                         faces=(8, 5), damage_faces=(3,))))
     assert rolled.notation == "1d20+5+1d6"
     t.do(EndTurn(combatant="aria"))
     t.do(ApplyCondition(target="bron", condition=ConditionSpec(name="restrained")))

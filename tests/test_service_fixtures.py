@@ -107,10 +107,10 @@ def client(encounters: Encounters) -> Iterator[TestClient]:
 class LiveServer:
     """The app on a real socket (uvicorn in a thread), for streams and real HTTP clients."""
 
-    def __init__(self, app: Any):
+    def __init__(self, app: Any, port: int = 0):
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.bind(("127.0.0.1", port))  # a given port: a restarted server at the same address
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
         config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on", timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)

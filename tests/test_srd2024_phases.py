@@ -69,12 +69,16 @@ def test_turns_begin_by_themselves_once_everyone_has_rolled():
 
 
 def test_a_command_outside_its_phase_is_rejected_naming_the_phase_and_what_it_allows():
-    """Attacks belong to the turns phase; in set-up the GM may only arrange the fight."""
+    """Attacks belong to the turns phase; in set-up the GM arranges the fight, and may already
+    take initiative rolls, edit stat blocks and call for checks."""
     t = _two_sides()
     error = t.rejects(Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(4,)), "phase/not-allowed")
     assert "setup" in error.message
     assert error.allowed is not None
-    assert error.allowed.split(", ") == ["add_combatant", "add_monster", "remove_combatant", "begin_combat", "ruling"]
+    assert error.allowed.split(", ") == [
+        "add_combatant", "add_monster", "remove_combatant", "begin_combat", "roll_initiative",
+        "set_hp", "change_stat_block", "ability_check", "contest", "ruling",
+    ]
 
 
 def test_nobody_is_marked_surprised_once_turns_have_begun():
@@ -90,7 +94,10 @@ def test_the_surprise_phase_allows_marking_surprise_rolling_initiative_and_rulin
     t.do(BeginCombat())
     error = t.rejects(Move(combatant="aria", feet=5), "phase/not-allowed")
     assert "surprise" in error.message
-    assert error.allowed.split(", ") == ["add_combatant", "add_monster", "mark_surprised", "roll_initiative", "ruling", "end_combat"]
+    assert error.allowed.split(", ") == [
+        "add_combatant", "add_monster", "mark_surprised", "roll_initiative",
+        "set_hp", "change_stat_block", "ability_check", "contest", "ruling", "end_combat",
+    ]
 
 
 def test_a_tie_cannot_be_ordered_before_initiative_is_rolled():

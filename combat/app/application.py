@@ -1,6 +1,6 @@
 """The application layer: commands in, events appended, state out.
 
-The CLI and (later) the HTTP service call only this. It loads an encounter's state (from
+The CLI, the HTTP service and combat.api call only this. It loads an encounter's state (from
 its cache, a snapshot and the events after it), asks the ruleset to decide, appends the
 events with the expected version, and keeps the folded state.
 """

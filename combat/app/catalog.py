@@ -10,6 +10,7 @@ from typing import Union
 
 import msgspec
 
+from combat.app.reference import fields_hint
 from combat.kernel.commands import COMMAND_TYPES, Command, trigger_of
 from combat.kernel.errors import RuleError
 from combat.kernel.events import EVENT_TYPES, Event
@@ -40,10 +41,25 @@ def decode_command(data: bytes | str | dict) -> Command:
             return msgspec.convert(data, AnyCommand)
         return _command_decoder.decode(data)
     except msgspec.ValidationError as exc:
+        meant = _COMMAND_BY_TYPE.get(_type_tag(data))
+        if meant is not None:
+            # The type is known: the mistake is in its fields, so show those, not every type.
+            raise RuleError("command/invalid", f"invalid {trigger_of(meant)}: {exc}", allowed=fields_hint(meant)) from None
         raise RuleError(
             "command/invalid",
             f"invalid command: {exc}",
-            allowed="types: " + ", ".join(trigger_of(c) for c in ALL_COMMAND_TYPES),
+            allowed="types: " + ", ".join(_COMMAND_BY_TYPE),
         ) from None
     except msgspec.DecodeError as exc:
         raise RuleError("command/malformed", f"command is not valid JSON: {exc}") from None
+
+
+_COMMAND_BY_TYPE: dict[str, type[Command]] = {trigger_of(c): c for c in ALL_COMMAND_TYPES}
+
+
+def _type_tag(data: bytes | str | dict) -> object:
+    try:
+        parsed = data if isinstance(data, dict) else msgspec.json.decode(data)
+    except msgspec.DecodeError:
+        return None
+    return parsed.get("type") if isinstance(parsed, dict) else None

@@ -13,12 +13,24 @@ from combat.kernel.commands import Attack, OpportunityAttack
 from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackMade, AttackProfile, ConditionEnded
+from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
 from combat.kernel.state import Combatant, EncounterState
 from combat.fivee.turns import require_able, require_turn
 
-__all__ = ["COVER_AC", "roll_mode", "d20_notation", "choose_attack", "resolve_attack", "HANDLERS", "APPLIERS"]
+__all__ = [
+    "COVER_AC",
+    "roll_mode",
+    "d20_notation",
+    "choose_attack",
+    "resolve_attack",
+    "roll_damage",
+    "land_extra_damage",
+    "require_no_pending_damage",
+    "spend_attack",
+    "HANDLERS",
+    "APPLIERS",
+]
 
 # "Half +2 bonus to AC ... Three-Quarters +5 ... Total: can't be targeted directly"
 COVER_AC = {"none": 0, "half": 2, "three-quarters": 5}
@@ -86,7 +98,25 @@ def resolve_attack(
     damage_faces: tuple[int, ...] | None,
     uses: str,
     opportunity: bool = False,
-) -> AttackMade:
+    extra_damage: tuple[ExtraDamage, ...] = (),
+    critical_range: int = 20,
+    damage_type: str | None = None,
+) -> AttackMade | AttackRolled:
+    """Roll to hit and, in one step, the damage; with to-hit faces entered and no damage
+    faces, the attack stops at an `AttackRolled` and its damage waits for `roll_damage`."""
+    require_no_pending_damage(tx.state)
+    if not 2 <= critical_range <= 20:
+        raise RuleError("attack/critical-range", f"a Critical Hit from a natural {critical_range}",
+                        allowed="2 to 20 (19 for Improved Critical: a 19 or 20)")
+    if damage_type is not None and not damage_type.strip():
+        raise RuleError("attack/damage-type", "an empty damage type", allowed="a damage type such as fire, or leave it out")
+    entered_extra = [x.faces is not None for x in extra_damage]
+    two_step = faces is not None and damage_faces is None and (
+        dice.has_dice(profile.damage) or any(dice.has_dice(x.dice) for x in extra_damage)
+    )
+    if two_step and any(entered_extra):
+        raise RuleError("dice/damage-later", "extra damage faces were entered without the attack's damage_faces",
+                        allowed="damage_faces with them, or no damage faces now and roll_damage once it hits")
     if target.status == "dead":
         raise RuleError("target/dead", f"{target.name} is already dead", allowed="a living target")
     if target.id == attacker.id:
@@ -106,14 +136,31 @@ def resolve_attack(
     roll = tx.roll(notation, purpose="attack", roller=attacker.id, faces=faces)
     natural = dice.kept_d20(roll.dice) or 0
     ac = target.ac + ac_bonus
-    # "a natural 20 hits and is a Critical Hit; a natural 1 misses"
-    hit = natural == 20 or (natural != 1 and roll.total >= ac)
-    critical = hit and (natural == 20 or (melee and any(target.has(c) for c in AUTO_CRIT_IN_MELEE)))
+    # "a natural 20 hits and is a Critical Hit; a natural 1 misses". A feature that scores a
+    # Critical Hit on a 19 or 20 (`critical_range`) makes that roll a Critical Hit, so it hits too.
+    hit = natural >= critical_range or (natural != 1 and roll.total >= ac)
+    critical = hit and (natural >= critical_range or (melee and any(target.has(c) for c in AUTO_CRIT_IN_MELEE)))
+    kind = damage_type or profile.damage_type
+    # "Roll the attack's damage dice twice ... If the attack involves other damage dice, such as
+    # from the Rogue's Sneak Attack feature, you also roll those dice twice."
+    notation = dice.double_dice(profile.damage) if critical else profile.damage
+    extras = tuple(msgspec.structs.replace(x, dice=dice.double_dice(x.dice)) if critical else x for x in extra_damage)
+    if hit and two_step:
+        pending = AttackRolled(
+            attacker=attacker.id, target=target.id, attack=profile.name, total=roll.total, natural=natural,
+            target_ac=ac, roll_mode=mode, critical=critical, damage_dice=notation,  # type: ignore[arg-type]
+            damage_type=kind, extra_damage=tuple(msgspec.structs.replace(x, faces=None) for x in extras),
+            uses=uses, opportunity=opportunity, helped_by=helper,  # type: ignore[arg-type]
+        )
+        tx.emit(pending)
+        _reveal_hidden(tx, attacker)
+        return pending
     rolled = damage = 0
+    extra_taken: list[DamageTaken] = []
     if hit:
-        notation = dice.double_dice(profile.damage) if critical else profile.damage
-        rolled = max(0, tx.roll(notation, purpose="damage", roller=attacker.id, faces=damage_faces).total)
-        damage = adjusted_damage(target, rolled, profile.damage_type)
+        rolled, damage, extra_taken = roll_damage(
+            tx, attacker.id, target, profile.name, notation, kind, damage_faces, extras, [x.faces for x in extras]
+        )
     event = AttackMade(
         attacker=attacker.id,
         target=target.id,
@@ -126,38 +173,76 @@ def resolve_attack(
         critical=critical,
         damage=damage,
         damage_rolled=rolled,
-        damage_type=profile.damage_type,
+        damage_type=kind,
         uses=uses,  # type: ignore[arg-type]
         opportunity=opportunity,
         helped_by=helper,
     )
     tx.emit(event)
+    _reveal_hidden(tx, attacker)
+    land_extra_damage(tx, target.id, damage, extra_taken)
+    return event
+
+
+def _reveal_hidden(tx: Tx, attacker: Combatant) -> None:
     hidden = next((c for c in attacker.conditions if c.source == "hide"), None)
     if hidden is not None:
         # "If you are hidden when you make an attack roll, you give away your location."
         tx.emit(ConditionEnded(target=attacker.id, condition=hidden.name, reason="attacked from hiding"))
-    after_damage(tx, target.id, damage)
-    return event
+
+
+def roll_damage(
+    tx: Tx, roller: str, target: Combatant, attack: str, notation: str, kind: str, faces: tuple[int, ...] | None,
+    extras: tuple[ExtraDamage, ...], extra_faces: list,
+) -> tuple[int, int, list[DamageTaken]]:
+    """An attack's damage: (rolled, taken after the target's defences, the extra damage taken),
+    every die already doubled for a Critical Hit. The extra damage's events are emitted by
+    `land_extra_damage` once the attack's own event is recorded."""
+    rolled = max(0, tx.roll(notation, purpose="damage", roller=roller, faces=faces).total)
+    return rolled, adjusted_damage(target, rolled, kind), _roll_extra_damage(tx, roller, target, extras, extra_faces, attack)
+
+
+def land_extra_damage(tx: Tx, target_id: str, damage: int, extra: list[DamageTaken]) -> None:
+    """Record the extra damage after the attack's own, then what the whole blow sets off (one
+    concentration save for all of it, or the drop to 0 HP)."""
+    for taken in extra:
+        tx.emit(taken)
+    after_damage(tx, target_id, damage + sum(t.amount for t in extra))
+
+
+def _roll_extra_damage(
+    tx: Tx, roller: str, target: Combatant, extras: tuple[ExtraDamage, ...], faces: list, attack: str
+) -> list[DamageTaken]:
+    taken = []
+    for extra, entered in zip(extras, faces):
+        if not extra.damage_type.strip():
+            raise RuleError("attack/damage-type", f"the extra damage {extra.dice} of {attack} has no damage type",
+                            allowed="a damage type such as fire")
+        rolled = max(0, tx.roll(extra.dice, purpose=f"{extra.damage_type} damage", roller=roller, faces=entered).total)
+        amount = adjusted_damage(target, rolled, extra.damage_type)
+        taken.append(DamageTaken(target=target.id, amount=amount, damage_type=extra.damage_type, rolled=rolled, source=roller))
+    return taken
+
+
+def require_no_pending_damage(state: EncounterState) -> None:
+    """An attack rolled in two steps holds the table until its damage is entered."""
+    if state.pending_damage:
+        p = state.pending_damage[0]
+        who = state.combatants[p.attacker].name if p.attacker in state.combatants else p.attacker
+        raise RuleError(
+            "attack/damage-pending",
+            f"{who}'s {p.attack} hit and its damage ({p.damage_dice} {p.damage_type}) is still to be rolled",
+            allowed=f"roll_damage for {p.attacker} (faces or none for the service to roll)",
+        )
 
 
 def _attack(tx: Tx, cmd: Attack) -> None:
+    require_no_pending_damage(tx.state)
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
     if cmd.cover == "total":
         raise RuleError("attack/total-cover", f"{target.name} has Total Cover and can't be targeted directly", allowed="none, half or three-quarters cover")
-    if cmd.readied:
-        if attacker.readied is None:
-            raise RuleError("attack/not-readied", f"{attacker.name} has no readied action", allowed="ready an attack with take_action ready first")
-        require_reaction(attacker)
-        uses = "reaction"
-    else:
-        require_turn(tx, attacker.id)
-        require_able(attacker, "attack")
-        if attacker.economy.attacks_left > 0:
-            uses = "attack"
-        else:
-            spend_check(attacker, "action", "its action")
-            uses = "action"
+    uses = attack_uses(tx, attacker, cmd.using, cmd.readied)
     profile = choose_attack(attacker, cmd.attack)
     resolve_attack(
         tx,
@@ -171,10 +256,39 @@ def _attack(tx: Tx, cmd: Attack) -> None:
         faces=cmd.faces,
         damage_faces=cmd.damage_faces,
         uses=uses,
+        extra_damage=cmd.extra_damage,
+        critical_range=cmd.critical_range,
+        damage_type=cmd.damage_type,
     )
 
 
+def attack_uses(tx: Tx, attacker: Combatant, using: str, readied: bool) -> str:
+    """What an attack spends: a readied attack or `using: reaction` the reaction (a reaction
+    comes on anyone's turn); `using: bonus_action` the bonus action on its own turn (an
+    off-hand attack, a Quickened spell); otherwise one attack of its Attack action."""
+    if readied:
+        if using == "bonus_action":
+            raise RuleError("attack/readied-bonus", "a readied attack is taken with the reaction", allowed="using: reaction or action")
+        if attacker.readied is None:
+            raise RuleError("attack/not-readied", f"{attacker.name} has no readied action", allowed="ready an attack with take_action ready first")
+        require_reaction(attacker)
+        return "reaction"
+    if using == "reaction":
+        require_reaction(attacker)
+        return "reaction"
+    require_turn(tx, attacker.id)
+    require_able(attacker, "attack")
+    if using == "bonus_action":
+        spend_check(attacker, "bonus_action", "its bonus action")
+        return "bonus_action"
+    if attacker.economy.attacks_left > 0:
+        return "attack"
+    spend_check(attacker, "action", "its action")
+    return "action"
+
+
 def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
+    require_no_pending_damage(tx.state)
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
     # A spent reaction or an incapacitated attacker is the reason to give, not a missing opportunity.
@@ -200,6 +314,17 @@ def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
 
 
 def _on_attack(state: EncounterState, e: AttackMade) -> EncounterState:
+    state = spend_attack(state, e)
+    combatants = {**state.combatants, e.target: take_damage(state.combatants[e.target], e.damage)}
+    return msgspec.structs.replace(state, combatants=combatants)
+
+
+def _on_attack_rolled(state: EncounterState, e: AttackRolled) -> EncounterState:
+    return msgspec.structs.replace(spend_attack(state, e), pending_damage=state.pending_damage + (e,))
+
+
+def spend_attack(state: EncounterState, e: AttackMade | AttackRolled) -> EncounterState:
+    """What making an attack spends (its part of the economy, a Help, an opportunity), hit or not."""
     attacker = state.combatants[e.attacker]
     economy = attacker.economy
     if e.uses == "action":
@@ -212,7 +337,6 @@ def _on_attack(state: EncounterState, e: AttackMade) -> EncounterState:
         economy = msgspec.structs.replace(economy, bonus_action=False)
     readied = None if e.uses == "reaction" else attacker.readied
     combatants = {**state.combatants, e.attacker: msgspec.structs.replace(attacker, economy=economy, readied=readied)}
-    combatants[e.target] = take_damage(combatants[e.target], e.damage)
     helps = state.helps
     if e.helped_by is not None:
         used = [i for i, h in enumerate(helps) if h.helper == e.helped_by and h.against == e.target][:1]
@@ -222,4 +346,4 @@ def _on_attack(state: EncounterState, e: AttackMade) -> EncounterState:
 
 
 HANDLERS = {Attack: _attack, OpportunityAttack: _opportunity_attack}
-APPLIERS = {AttackMade: _on_attack}
+APPLIERS = {AttackMade: _on_attack, AttackRolled: _on_attack_rolled}

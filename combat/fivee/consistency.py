@@ -35,7 +35,8 @@ def able(state: EncounterState, cid: str, doing: str) -> str | None:
     return None
 
 
-def _attack(state: EncounterState, e: ev.AttackMade, ctx: dict[str, Any]) -> str | None:
+def _attack_spend(state: EncounterState, e: ev.AttackMade | ev.AttackRolled, ctx: dict[str, Any]) -> str | None:
+    """Could the attacker make this attack, at this target, with what it had left?"""
     problem = able(state, e.attacker, "attack")
     if problem:
         return problem
@@ -53,9 +54,23 @@ def _attack(state: EncounterState, e: ev.AttackMade, ctx: dict[str, Any]) -> str
     }
     if spent.get(e.uses):
         return f"{attacker.name} had already used its {e.uses.replace('_', ' ')}"
-    if e.hit and e.damage != adjusted_damage(target, e.damage_rolled, e.damage_type):
-        fits = adjusted_damage(target, e.damage_rolled, e.damage_type)
+    return None
+
+
+def _damage_fits(state: EncounterState, e: ev.AttackMade | ev.AttackDamageRolled, ctx: dict[str, Any]) -> str | None:
+    """Is the damage recorded what the target's resistances make of the roll now?"""
+    target = _who(state, e.target)
+    if target is None:
+        return f"{e.target} is not in the fight any more"
+    fits = adjusted_damage(target, e.damage_rolled, e.damage_type)
+    if getattr(e, "hit", True) and e.damage != fits:
         return f"{target.name} would take {fits} {e.damage_type} from {e.damage_rolled} rolled, not {e.damage}"
+    return None
+
+
+def _damage_awaited(state: EncounterState, e: ev.AttackDamageRolled, ctx: dict[str, Any]) -> str | None:
+    if not any(p.attacker == e.attacker for p in state.pending_damage):
+        return f"no attack by {e.attacker} was waiting for its damage any more"
     return None
 
 
@@ -112,6 +127,24 @@ def _downed(state: EncounterState, e: ev.CombatantDowned, ctx: dict[str, Any]) -
     return f"{c.name} has {c.hp} HP now and would not drop" if c.hp > 0 else None
 
 
+def _hp_set(state: EncounterState, e: ev.HitPointsSet, ctx: dict[str, Any]) -> str | None:
+    c = _who(state, e.combatant)
+    if c is None:
+        return f"{e.combatant} is not in the fight any more"
+    if c.status == "dead":
+        return f"{c.name} was already dead"
+    return f"{c.name}'s maximum is {c.max_hp} now, below the {e.hp} HP set" if e.hp > c.max_hp else None
+
+
+def _granted(state: EncounterState, e: ev.ActionGranted, ctx: dict[str, Any]) -> str | None:
+    """An extra action is granted once the creature's own is spent."""
+    c = _who(state, e.combatant)
+    if c is None:
+        return f"{e.combatant} is not in the fight any more"
+    has = getattr(c.economy, e.kind)
+    return f"{c.name} still had its {e.kind.replace('_', ' ')} when the extra one was granted" if has else None
+
+
 def turn_checks(order: Callable[[EncounterState, bool], list[str]]) -> dict[type, Check]:
     """Checks of whose turn came when, for rulesets with a fixed turn order."""
 
@@ -121,6 +154,8 @@ def turn_checks(order: Callable[[EncounterState, bool], list[str]]) -> dict[type
             return f"{e.combatant} is not in the fight any more"
         if c.status == "dead":
             return f"{c.name} is dead now and could not take a turn"
+        if ctx.get("moved_to") == e.combatant:  # goto_turn or previous_turn: the GM's choice
+            return None
         full = order(state, True)
         previous = ctx.get("previous_turn")
         after = full[full.index(previous) + 1 :] if previous in full else full
@@ -135,7 +170,9 @@ def turn_checks(order: Callable[[EncounterState, bool], list[str]]) -> dict[type
 
 
 CHECKS: dict[type, Check] = {
-    ev.AttackMade: _attack,
+    ev.AttackMade: first_of(_attack_spend, _damage_fits),
+    ev.AttackRolled: _attack_spend,
+    ev.AttackDamageRolled: first_of(_damage_awaited, _damage_fits),
     ev.Moved: _moved,
     ev.ActionTaken: _acts("combatant", "act"),
     ev.BonusActionTaken: _acts("combatant", "act", "bonus_action"),
@@ -144,4 +181,6 @@ CHECKS: dict[type, Check] = {
     ev.DamageTaken: _targeted("take damage"),
     ev.Healed: _targeted("be healed"),
     ev.CombatantDowned: _downed,
+    ev.HitPointsSet: _hp_set,
+    ev.ActionGranted: _granted,
 }

@@ -19,7 +19,7 @@ from combat.kernel.events import (
 )
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
-__all__ = ["adjusted_damage", "take_damage", "after_damage", "amount_or_roll", "HANDLERS", "APPLIERS"]
+__all__ = ["adjusted_damage", "take_damage", "after_damage", "drop_to_zero", "amount_or_roll", "HANDLERS", "APPLIERS"]
 
 UNCONSCIOUS_AT_ZERO = ConditionSpec(name="unconscious", source="0 HP")
 
@@ -47,11 +47,17 @@ def after_damage(tx: Tx, target_id: str, amount: int) -> None:
         return
     c = tx.state.combatants[target_id]
     if c.hp == 0 and c.status == "active":
-        status = "dead" if c.kind == "monster" else "unconscious"
-        tx.emit(CombatantDowned(combatant=c.id, status=status))  # type: ignore[arg-type]
-        end_concentration(tx, c.id, "died" if status == "dead" else "fell unconscious")
+        drop_to_zero(tx, c.id)
     elif c.concentration is not None and c.status == "active":
         tx.emit(ConcentrationCheckRequired(combatant=c.id, dc=concentration_dc(amount), damage=amount))
+
+
+def drop_to_zero(tx: Tx, cid: str) -> None:
+    """A creature just brought to 0 HP: a monster dies, a character falls unconscious."""
+    c = tx.state.combatants[cid]
+    status = "dead" if c.kind == "monster" else "unconscious"
+    tx.emit(CombatantDowned(combatant=c.id, status=status))  # type: ignore[arg-type]
+    end_concentration(tx, c.id, "died" if status == "dead" else "fell unconscious")
 
 
 def amount_or_roll(tx: Tx, amount: int | None, notation: str | None, faces, *, purpose: str, roller: str) -> int:

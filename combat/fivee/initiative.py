@@ -12,7 +12,7 @@ import msgspec
 from combat.kernel.commands import OrderTie, RollInitiative
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import InitiativeSet, InitiativeTied, TieOrdered
+from combat.kernel.events import InitiativeSet, InitiativeTied, PhaseChanged, TieOrdered
 from combat.kernel.state import Combatant, EncounterState, Tie, with_combatant
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "unresolved_ties",
     "initiative_notation",
     "roll_initiative",
+    "moves_on_with_setup_rolls",
     "HANDLERS",
     "APPLIERS",
 ]
@@ -83,6 +84,8 @@ def roll_initiative(
             )
     else:
         chosen = [u for u, m in all_units.items() if m[0].initiative is None]
+        if not chosen and moves_on_with_setup_rolls(tx):
+            return
         if not chosen:
             raise RuleError("initiative/all-rolled", "everyone has rolled initiative already")
         if cmd.faces is not None and len(chosen) > 1:
@@ -103,6 +106,12 @@ def roll_initiative(
         )
         tx.emit(InitiativeSet(combatants=tuple(m.id for m in members), total=roll.total, disadvantage=disadvantage))
         _record_tie(tx, roll.total)
+
+
+def moves_on_with_setup_rolls(tx: Tx) -> bool:
+    """roll_initiative with nobody left to roll is how the fight moves on from surprise when
+    everyone rolled in set-up (as Avrae rolls when each character joins): those rolls stand."""
+    return any(isinstance(e, PhaseChanged) and e.previous == "surprise" for e in tx.events)
 
 
 def _record_tie(tx: Tx, total: int) -> None:

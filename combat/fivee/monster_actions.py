@@ -14,12 +14,15 @@ GM resolves its saves and damage with `saving_throw` and `damage`.
 
 from __future__ import annotations
 
+import functools
+
 from typing import Literal
 
 import msgspec
 
 from combat.bestiary.model import BlockAction, MultiattackPart
 from combat.fivee.actions import require_reaction, spend_check
+from combat.fivee.attacks import choose_attack
 from combat.fivee.hitpoints import adjusted_damage, after_damage
 from combat.fivee.monsters import Faces, MonsterSheet, require_sheet, sheet, with_sheet
 from combat.fivee.turns import require_able, require_turn
@@ -27,7 +30,7 @@ from combat.kernel import dice
 from combat.kernel.commands import Command
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackMade, DamageTaken, Event, TurnStarted
+from combat.kernel.events import AttackMade, AttackRolled, DamageTaken, Event, ExtraDamage, TurnStarted
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 __all__ = [
@@ -166,6 +169,7 @@ def attack_handler(inner):
     """The shared `attack` (or a ruleset's), with what a stat block adds: its Multiattack's
     list, its limited uses and its extra damage."""
 
+    @functools.wraps(inner)  # the rule it wraps keeps its name and module (the docs read them)
     def _attack(tx: Tx, cmd) -> None:
         s = sheet(tx.state, cmd.attacker)
         if s is None:
@@ -176,15 +180,33 @@ def attack_handler(inner):
         if cmd.attack is not None:
             require_use(c, s, _block_attack_name(cmd.attack))
         extra_faces = getattr(cmd, "extra_damage_faces", None)
+        cmd = _extra_damage_later(c, s, cmd, extra_faces)
         start = len(tx.events)
         inner(tx, cmd)
-        for made in [e for e in tx.events[start:] if isinstance(e, AttackMade) and e.attacker == c.id]:
-            extra_damage(tx, made, extra_faces)
+        for made in [e for e in tx.events[start:] if isinstance(e, (AttackMade, AttackRolled)) and e.attacker == c.id]:
+            if isinstance(made, AttackMade):
+                extra_damage(tx, made, extra_faces)
             name = _block_attack_name(made.attack)
             if s.block.limited(name) is not None:
                 tx.emit(UseSpent(combatant=c.id, action=s.block.attack(name).name))
 
     return _attack
+
+
+def _extra_damage_later(c: Combatant, s: MonsterSheet, cmd, faces: Faces):
+    """An attack in two steps (the d20 entered alone) takes its stat block's extra damage along
+    as the attack's own `extra_damage`, so `roll_damage` rolls it with the rest."""
+    if cmd.faces is None or cmd.damage_faces is not None:
+        return cmd
+    profile = choose_attack(c, cmd.attack, melee_only=not hasattr(cmd, "using"))
+    block_attack = s.block.attack(_block_attack_name(profile.name))
+    if block_attack is None or block_attack.extra_damage is None:
+        return cmd
+    if faces is not None or not hasattr(cmd, "extra_damage"):
+        raise RuleError("dice/damage-later", f"{profile.name}'s extra damage ({block_attack.extra_damage}) is rolled with its damage",
+                        allowed="damage_faces and extra_damage_faces now, or neither and roll_damage once it hits")
+    kind = block_attack.extra_damage_type or cmd.damage_type or profile.damage_type
+    return msgspec.structs.replace(cmd, extra_damage=(ExtraDamage(dice=block_attack.extra_damage, damage_type=kind), *cmd.extra_damage))
 
 
 def _within_multiattack(c: Combatant, s: MonsterSheet, cmd):
@@ -281,6 +303,7 @@ def _recharge(tx: Tx, cmd: Recharge) -> None:
 def recharge_first(handler, triggers: frozenset[str]):
     """Refuse a turn command of a creature that still owes its start-of-turn recharge roll."""
 
+    @functools.wraps(handler)
     def _guarded(tx: Tx, cmd) -> None:
         turn = tx.state.turn
         if turn is not None and cmd.trigger() in triggers and turn in cmd.actors():

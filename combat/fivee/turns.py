@@ -22,6 +22,7 @@ __all__ = [
     "start_turn",
     "advance",
     "end_fight_if_decided",
+    "require_nothing_owed",
     "HANDLERS",
     "APPLIERS",
 ]
@@ -112,17 +113,30 @@ def end_fight_if_decided(tx: Tx) -> None:
 def end_turn_handler(order: OrderFn, new_round: Callable[[Tx], None] | None = None):
     def _end_turn(tx: Tx, cmd: EndTurn) -> None:
         c = require_turn(tx, cmd.combatant)
-        pending = [p for p in tx.state.pending_checks]
-        if pending:
-            who = ", ".join(tx.state.combatants[p.combatant].name for p in pending)
-            raise RuleError(
-                "turn/pending-save",
-                f"{c.name}'s turn cannot end while a concentration save is owed by {who}",
-                allowed="concentration_save for " + ", ".join(p.combatant for p in pending),
-            )
+        require_nothing_owed(tx, f"{c.name}'s turn cannot end")
         advance(tx, order, new_round)
 
     return _end_turn
+
+
+def require_nothing_owed(tx: Tx, refused: str) -> None:
+    """The turn waits for a concentration save owed or an attack's damage still to roll."""
+    pending = [p for p in tx.state.pending_checks]
+    if pending:
+        who = ", ".join(tx.state.combatants[p.combatant].name for p in pending)
+        raise RuleError(
+            "turn/pending-save",
+            f"{refused} while a concentration save is owed by {who}",
+            allowed="concentration_save for " + ", ".join(p.combatant for p in pending),
+        )
+    if tx.state.pending_damage:
+        p = tx.state.pending_damage[0]
+        raise RuleError(
+            "turn/pending-damage",
+            f"{refused} while the damage of {p.attacker}'s {p.attack} is still to be rolled",
+            allowed=f"roll_damage for {p.attacker}",
+        )
+
 
 
 def _on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:

@@ -13,12 +13,14 @@ from typing import ClassVar, Literal
 import msgspec
 
 from combat.kernel.defaults import defaults_of
-from combat.kernel.events import CombatantSpec, ConditionSpec
+from combat.kernel.events import CombatantSpec, ConditionSpec, ExtraDamage, StatChanges
 
 __all__ = ["Command", "COMMAND_TYPES", "trigger_of"]
 
 Faces = tuple[int, ...] | None
 Cover = Literal["none", "half", "three-quarters", "total"]
+Using = Literal["action", "bonus_action", "reaction"]
+RollMode = Literal["normal", "advantage", "disadvantage"]
 
 
 def _snake(name: str) -> str:
@@ -125,7 +127,7 @@ class Move(Command, frozen=True, kw_only=True):
 
 
 class Attack(Command, frozen=True, kw_only=True):
-    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage", "roll_bonus")
+    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage", "roll_bonus", "extra_damage", "critical_range")
 
     attacker: str
     target: str
@@ -136,9 +138,13 @@ class Attack(Command, frozen=True, kw_only=True):
     roll_bonus: str | None = None  # dice added to the attack roll, e.g. "1d4" for Bless
     distance: int | None = None  # feet to the target, when it matters (reach, normal and long range)
     faces: Faces = None
-    damage_faces: Faces = None
+    damage_faces: Faces = None  # without them, entered to-hit faces leave the damage to roll_damage
     extra_damage_faces: Faces = None  # a stat block attack's extra damage ("plus 5 (2d4) Fire")
     readied: bool = False
+    using: Using = "action"  # bonus_action: off-hand, Quickened; reaction: Polearm Master
+    extra_damage: tuple[ExtraDamage, ...] = ()  # e.g. {"dice": "2d6", "damage_type": "fire"}
+    critical_range: int = 20  # the lowest natural roll that is a Critical Hit (19 for Improved Critical)
+    damage_type: str | None = None  # the damage type chosen for this attack, instead of the profile's
 
 
 class OpportunityAttack(Command, frozen=True, kw_only=True):
@@ -242,11 +248,13 @@ class ConcentrationSave(Command, frozen=True, kw_only=True):
 
 
 class SavingThrow(Command, frozen=True, kw_only=True):
+    """Without a DC the roll is recorded (`SaveRolled`) and the GM or the effect rules on it later."""
+
     gm_fields: ClassVar[tuple[str, ...]] = ("dc", "bonus", "roll_mode")
 
     combatant: str
     ability: str
-    dc: int
+    dc: int | None = None
     bonus: int = 0
     roll_mode: Literal["normal", "advantage", "disadvantage"] = "normal"
     faces: Faces = None
@@ -271,6 +279,104 @@ class Reveal(Command, frozen=True, kw_only=True):
 class EndCombat(Command, frozen=True, kw_only=True):
     reason: str = "the GM ended the fight"
     winner: str | None = None
+
+
+# -- GM moves at a real table ---------------------------------------------------------------
+
+
+class SetHp(Command, frozen=True, kw_only=True):
+    """The GM sets HP directly ("drops to 0 hit points"); 0 drops the creature as damage would."""
+
+    gm_only: ClassVar[bool] = True
+
+    combatant: str
+    hp: int
+    reason: str = ""
+
+
+class ChangeStatBlock(Command, frozen=True, kw_only=True):
+    """A mid-fight edit of AC, max HP, speed, resistances, attacks... (Mage Armor, Shield, Rage);
+    later events are judged against the new values."""
+
+    gm_only: ClassVar[bool] = True
+
+    combatant: str
+    changes: StatChanges
+    reason: str = ""
+
+
+class GotoTurn(Command, frozen=True, kw_only=True):
+    """The GM moves the turn to `combatant`: the current turn ends as with end_turn (its
+    end-of-turn effects run) and the named one starts as any turn does (fresh economy,
+    start-of-turn effects). Combatants passed over get no turn and no start/end effects."""
+
+    gm_only: ClassVar[bool] = True
+
+    combatant: str
+    reason: str = ""
+
+
+class PreviousTurn(Command, frozen=True, kw_only=True):
+    """The GM goes back one turn: the current turn is taken back (no end-of-turn effects, as
+    it will come again) and the previous living combatant gets a fresh turn; from the first
+    turn of a round it goes back to the last turn of the round before."""
+
+    gm_only: ClassVar[bool] = True
+
+    reason: str = ""
+
+
+class GrantAction(Command, frozen=True, kw_only=True):
+    """An extra action, bonus action or reaction (Action Surge, Haste), usable once the one
+    the combatant has is spent."""
+
+    combatant: str
+    kind: Using
+    reason: str = ""
+
+
+class AbilityCheck(Command, frozen=True, kw_only=True):
+    """An ability check outside any action (Perception, Athletics...); with a DC it succeeds or fails."""
+
+    gm_fields: ClassVar[tuple[str, ...]] = ("bonus", "dc", "roll_mode")
+
+    combatant: str
+    ability: str
+    skill: str | None = None
+    bonus: int = 0
+    dc: int | None = None
+    roll_mode: RollMode = "normal"
+    faces: Faces = None
+
+
+class Contest(Command, frozen=True, kw_only=True):
+    """Two combatants' opposed checks (the hag's Athletics against Mozzie's Acrobatics)."""
+
+    actor_fields: ClassVar[tuple[str, ...]] = ("combatant", "opponent")
+    gm_fields: ClassVar[tuple[str, ...]] = ("bonus", "roll_mode", "opponent_bonus", "opponent_roll_mode", "opponent_faces")
+
+    combatant: str
+    ability: str
+    skill: str | None = None
+    bonus: int = 0
+    roll_mode: RollMode = "normal"
+    faces: Faces = None
+    opponent: str
+    opponent_ability: str
+    opponent_skill: str | None = None
+    opponent_bonus: int = 0
+    opponent_roll_mode: RollMode = "normal"
+    opponent_faces: Faces = None
+
+
+class RollDamage(Command, frozen=True, kw_only=True):
+    """The second step of an attack whose to-hit faces were entered without damage faces."""
+
+    actor_fields: ClassVar[tuple[str, ...]] = ("attacker",)
+
+    attacker: str
+    faces: Faces = None
+    extra_faces: tuple[tuple[int, ...], ...] = ()  # one list per extra damage, in order
 
 
 COMMAND_TYPES: tuple[type[Command], ...] = (
@@ -299,6 +405,14 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     SavingThrow,
     Ruling,
     EndCombat,
+    SetHp,
+    ChangeStatBlock,
+    GotoTurn,
+    PreviousTurn,
+    GrantAction,
+    AbilityCheck,
+    Contest,
+    RollDamage,
     Reveal,
 )
 

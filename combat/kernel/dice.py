@@ -26,7 +26,7 @@ import msgspec
 
 from combat.kernel.errors import RuleError
 
-__all__ = ["DieFace", "Roll", "roll", "check_notation", "double_dice", "rng_for", "kept_d20"]
+__all__ = ["DieFace", "Roll", "roll", "check_notation", "double_dice", "has_dice", "rng_for", "kept_d20"]
 
 if TYPE_CHECKING:
     import d20
@@ -77,7 +77,7 @@ def _parser() -> d20.Roller:
     return _d20().Roller()
 
 
-class DieFace(msgspec.Struct, frozen=True):
+class DieFace(msgspec.Struct, frozen=True, gc=False):
     """One die as it landed: its size, its face, and whether keep/drop kept it."""
 
     sides: int
@@ -226,6 +226,11 @@ def kept_d20(dice: Sequence[DieFace]) -> int | None:
 
 
 _DICE_TERM = re.compile(r"(\d*)d(\d+)")
+
+
+def has_dice(notation: str) -> bool:
+    """Whether `notation` rolls any die (an Unarmed Strike's "4" does not)."""
+    return _DICE_TERM.search(notation) is not None
 
 
 def double_dice(notation: str) -> str:

@@ -19,17 +19,23 @@ __all__ = [
     "AttackProfile",
     "CombatantSpec",
     "ConditionSpec",
+    "ExtraDamage",
+    "StatChanges",
 ]
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, tag=True, tag_field="type"):
-    """Base of every event; the concrete class name is its `type`."""
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag=True, tag_field="type", gc=False):
+    """Base of every event; the concrete class name is its `type`.
+
+    Events hold only data, never a reference back to anything that holds them, so they can
+    form no cycle: `gc=False` keeps a long log's thousands of them out of the cyclic garbage
+    collector, whose passes over a loaded log were most of a long replay's time."""
 
 
 # -- value objects carried inside events ---------------------------------------------------
 
 
-class AttackProfile(msgspec.Struct, frozen=True, kw_only=True):
+class AttackProfile(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A named attack from a stat block: `Scimitar: +4 to hit, reach 5 ft, 1d6+2 slashing`."""
 
     name: str
@@ -42,7 +48,7 @@ class AttackProfile(msgspec.Struct, frozen=True, kw_only=True):
     long_range: int | None = None
 
 
-class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True):
+class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A character or monster as the GM enters it at set-up."""
 
     id: str
@@ -65,7 +71,7 @@ class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True):
     immunities: tuple[str, ...] = ()
 
 
-class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True):
+class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A condition and when it ends: at the start or end of a named creature's turn, or never."""
 
     name: str
@@ -335,6 +341,122 @@ class CheckMade(Event, frozen=True, kw_only=True):
     success: bool | None = None
 
 
+# -- GM moves at a real table (combat/fivee/gm_edits.py, turn_pointer.py, ability_checks.py,
+#    damage_rolls.py) ------------------------------------------------------------------
+
+
+class ExtraDamage(msgspec.Struct, frozen=True, kw_only=True):
+    """Damage dice an attack adds beyond its profile's (Sneak Attack, Divine Smite, a
+    flaming weapon), with their own type; `faces` when rolled at the table."""
+
+    dice: str
+    damage_type: str
+    faces: tuple[int, ...] | None = None
+
+
+class StatChanges(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A mid-fight edit of a stat block: only the fields given change (Mage Armor's AC,
+    Rage's resistances, a new attack profile)."""
+
+    ac: int | None = None
+    max_hp: int | None = None
+    speed: int | None = None
+    initiative_bonus: int | None = None
+    con_save: int | None = None
+    resistances: tuple[str, ...] | None = None
+    vulnerabilities: tuple[str, ...] | None = None
+    immunities: tuple[str, ...] | None = None
+    attacks: tuple[AttackProfile, ...] | None = None
+    attacks_per_action: int | None = None
+
+
+class HitPointsSet(Event, frozen=True, kw_only=True):
+    """The GM set a combatant's HP directly (temporary HP are left as they were)."""
+
+    combatant: str
+    hp: int
+    previous: int
+    reason: str = ""
+
+
+class StatBlockChanged(Event, frozen=True, kw_only=True):
+    combatant: str
+    changes: StatChanges
+    reason: str = ""
+
+
+class TurnMoved(Event, frozen=True, kw_only=True):
+    """The GM moved the turn pointer: the `TurnStarted` that follows is the GM's choice, not
+    the next in the order; `round` is the round it stands in (earlier when going back)."""
+
+    combatant: str
+    round: int
+    back: bool = False
+    reason: str = ""
+
+
+class ActionGranted(Event, frozen=True, kw_only=True):
+    """An extra action, bonus action or reaction (Action Surge, Haste): it is available again."""
+
+    combatant: str
+    kind: Literal["action", "bonus_action", "reaction"]
+    reason: str = ""
+
+
+class ContestDecided(Event, frozen=True, kw_only=True):
+    """Two opposed checks (their `CheckMade` events come just before): the higher total
+    wins; on a tie nobody does and things stay as they were."""
+
+    combatant: str
+    opponent: str
+    total: int
+    opponent_total: int
+    winner: str | None
+
+
+class SaveRolled(Event, frozen=True, kw_only=True):
+    """A saving throw rolled with no DC yet: the GM or the effect rules on it later."""
+
+    combatant: str
+    ability: str
+    total: int
+    natural: int
+    reason: str = ""
+
+
+class AttackRolled(Event, frozen=True, kw_only=True):
+    """An attack's to-hit roll when its damage dice are still to be entered: it hit, and the
+    turn waits for `roll_damage` (an `AttackDamageRolled`). Spends what `AttackMade` spends."""
+
+    attacker: str
+    target: str
+    attack: str
+    total: int
+    natural: int
+    target_ac: int
+    roll_mode: Literal["normal", "advantage", "disadvantage"] = "normal"
+    critical: bool = False
+    damage_dice: str  # already doubled for a Critical Hit
+    damage_type: str
+    extra_damage: tuple[ExtraDamage, ...] = ()  # already doubled for a Critical Hit
+    uses: Literal["action", "attack", "reaction", "bonus_action", "none"] = "action"
+    opportunity: bool = False
+    helped_by: str | None = None
+
+
+class AttackDamageRolled(Event, frozen=True, kw_only=True):
+    """The damage of an attack rolled in two steps (after its `AttackRolled`); extra damage of
+    other types follows as `DamageTaken` events."""
+
+    attacker: str
+    target: str
+    attack: str
+    critical: bool = False
+    damage: int
+    damage_rolled: int
+    damage_type: str
+
+
 class Revealed(Event, frozen=True, kw_only=True):
     """The GM shows players and viewers the HP, AC, attacks and hidden conditions of these
     combatants, or of everyone on these sides (player characters are shown from the start)."""
@@ -381,6 +503,14 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     EventsRetracted,
     RulingAmended,
     ConflictOverridden,
+    HitPointsSet,
+    StatBlockChanged,
+    TurnMoved,
+    ActionGranted,
+    ContestDecided,
+    SaveRolled,
+    AttackRolled,
+    AttackDamageRolled,
     Revealed,
 )
 

@@ -20,7 +20,7 @@ __all__ = ["Recorded"]
 E = TypeVar("E", bound=Event)
 
 
-class Recorded(msgspec.Struct, Generic[E], frozen=True, kw_only=True):
+class Recorded(msgspec.Struct, Generic[E], frozen=True, kw_only=True, gc=False):
     """One event as it was appended: `originator_version` is the encounter's seq."""
 
     originator_id: UUID

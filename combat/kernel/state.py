@@ -12,7 +12,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from combat.kernel.events import AttackProfile, CombatantSpec, ConditionSpec
+from combat.kernel.events import AttackProfile, AttackRolled, CombatantSpec, ConditionSpec
 
 __all__ = [
     "Economy",
@@ -138,6 +138,7 @@ class SharedState(msgspec.Struct, frozen=True, kw_only=True):
     helps: tuple[Help, ...] = ()
     opportunities: tuple[tuple[str, str], ...] = ()  # (who may react, who left its reach)
     pending_checks: tuple[PendingCheck, ...] = ()
+    pending_damage: tuple[AttackRolled, ...] = ()  # attacks that hit, their damage faces still to come
     winner: str | None = None
     ended_reason: str | None = None
     retracted: tuple[int, ...] = ()  # seqs that no longer count (undone or amended)

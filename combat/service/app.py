@@ -14,6 +14,7 @@ from typing import Any
 from litestar import Litestar
 from litestar.di import Provide
 
+from combat import web
 from combat.app.application import Encounters
 from combat.service import routes, stream
 from combat.service.dependencies import DEPENDENCIES, Service
@@ -31,7 +32,7 @@ def create_app(encounters: Encounters | None = None, *, db: str | os.PathLike[st
     owns = encounters is None
     service = Service(encounters if encounters is not None else Encounters(db), owns_encounters=owns)
     app = Litestar(
-        route_handlers=[*routes.ROUTES, *stream.ROUTES],
+        route_handlers=[*routes.ROUTES, *stream.ROUTES, *web.ROUTES],  # web: the table screen at /app/
         dependencies={"service": Provide(lambda: service, sync_to_thread=False), **DEPENDENCIES},
         exception_handlers=EXCEPTION_HANDLERS,
         on_startup=[service.start],

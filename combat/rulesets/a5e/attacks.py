@@ -26,7 +26,8 @@ from typing import ClassVar
 
 from combat.fivee import attacks as shared
 from combat.fivee.attacks import choose_attack, range_disadvantage, roll_mode
-from combat.kernel.commands import Attack, Command, Cover, Faces, OpportunityAttack
+from combat.kernel.commands import Attack, Command, Cover, Faces, OpportunityAttack, Using
+from combat.kernel.events import ExtraDamage
 from combat.fivee.conditions import attack_modifiers, is_incapacitated
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
@@ -59,6 +60,10 @@ class MakeAttack(Command, frozen=True, kw_only=True):
     faces: Faces = None
     damage_faces: Faces = None
     readied: bool = False
+    using: Using = "action"  # as for attack: bonus_action or reaction
+    extra_damage: tuple[ExtraDamage, ...] = ()
+    critical_range: int = 20
+    damage_type: str | None = None
 
 
 def expertise_die(sources: int) -> str | None:
@@ -112,7 +117,8 @@ def _make_attack(tx: Tx, cmd: MakeAttack) -> None:
     shared.HANDLERS[Attack](tx, Attack(
         attacker=attacker.id, target=target.id, attack=profile.name, advantage=tuple(advantage),
         disadvantage=tuple(disadvantage), cover=cmd.cover, roll_bonus=bonus, faces=cmd.faces,
-        damage_faces=cmd.damage_faces, readied=cmd.readied,
+        damage_faces=cmd.damage_faces, readied=cmd.readied, using=cmd.using, extra_damage=cmd.extra_damage,
+        critical_range=cmd.critical_range, damage_type=cmd.damage_type,
     ))
 
 
@@ -145,7 +151,8 @@ def _attack(tx: Tx, cmd: Attack) -> None:
     _make_attack(tx, MakeAttack(
         attacker=cmd.attacker, target=cmd.target, attack=cmd.attack, advantage=cmd.advantage,
         disadvantage=cmd.disadvantage, cover=cmd.cover, roll_bonus=cmd.roll_bonus, faces=cmd.faces,
-        damage_faces=cmd.damage_faces, readied=cmd.readied, distance=cmd.distance,
+        damage_faces=cmd.damage_faces, readied=cmd.readied, distance=cmd.distance, using=cmd.using,
+        extra_damage=cmd.extra_damage, critical_range=cmd.critical_range, damage_type=cmd.damage_type,
     ))
 
 

@@ -301,6 +301,7 @@ CHECKS: dict[type, Check] = {
     **_SHARED,
     **consistency.turn_checks(turn_order),
     ev.AttackMade: first_of(_SHARED[ev.AttackMade], _unsurprised("attacker", lambda e: _DOING.get(e.uses))),
+    ev.AttackRolled: first_of(_SHARED[ev.AttackRolled], _unsurprised("attacker", lambda e: _DOING.get(e.uses))),
     ev.ActionTaken: first_of(_SHARED[ev.ActionTaken], _unsurprised("combatant", lambda e: _DOING[e.uses])),
     ev.BonusActionTaken: first_of(_SHARED[ev.BonusActionTaken], _unsurprised("combatant", lambda e: "bonus")),
     ev.ReactionTaken: first_of(_SHARED[ev.ReactionTaken], _unsurprised("combatant", lambda e: "react")),

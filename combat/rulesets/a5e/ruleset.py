@@ -6,7 +6,7 @@ named for it: scene, surprise, initiative, rounds, world_actions, environments, 
 actions, sprint, maneuvers (Press the Attack, Fall Back, Tumble), attacks; consistency holds
 the checks run on later events after an undo or amended ruling.
 
-Where the text is silent, this is what the engine does (also in the README):
+Where the text is silent, this is what the engine does (docs/rulesets/a5e, generated from these docstrings):
 - Without `set_scene`, rounds are 6 seconds and there is no environment (no world step).
 - A surprised participant may not take a bonus action on its first turn either (a bonus
   action is an action); setting `surprised_bonus_action` allows it. Free actions are allowed.
@@ -26,23 +26,45 @@ Where the text is silent, this is what the engine does (also in the README):
 - Expertise dice from several sources raise the die a step (d4, d6, d8) instead of stacking.
 - Sprint counts the turns sprinted in the last minute (at the scene's round length); fatigue
   is a condition, one entry per level, removed by the Narrator (`remove_condition`).
-- Prone uses the melee/ranged distinction for "within 5 feet"; difficult terrain, grid
-  positions and squeezing are the Narrator's rulings.
+- Prone uses the melee/ranged distinction for "within 5 feet". A `move` says how many of its
+  feet are Difficult Terrain, each costing 1 extra foot (on top of crawling's or climbing's
+  extra, movement.py); grid positions and squeezing are the Narrator's rulings.
 - After a change to the past, a later event that could not have happened is a conflict (see
   consistency.py); a participant made surprised by an amended check is held to it only until
   round 1 passes its place in the order, and its first turn's end not ending the surprise is
   itself a conflict (amend that end_turn to record the surprise ending).
+- The GM moves of the 5e family (set_hp, change_stat_block, goto_turn, previous_turn,
+  grant_action, ability_check with a5e's skills, contest, saving_throw without a DC,
+  roll_damage) work as in srd-2024; goto_turn ends a surprised participant's first turn as
+  end_turn would. roll_initiative is not taken in set-up: a5e's initiative checks come after
+  the surprise checks, which "are reused as" initiative, so there is nothing to roll earlier.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from combat.fivee import actions, attacks, concentration, conditions, hitpoints, saves, setup, turns
+from combat.fivee import (
+    ability_checks,
+    actions,
+    attacks,
+    concentration,
+    conditions,
+    damage_rolls,
+    gm_edits,
+    hitpoints,
+    saves,
+    setup,
+    turn_pointer,
+    turns,
+)
 from combat.fivee import initiative as shared_initiative
 from combat.kernel.commands import (
     Attack,
     BonusAction,
+    EndTurn,
+    GotoTurn,
+    GrantAction,
     Move,
     OpportunityAttack,
     TakeAction,
@@ -77,7 +99,13 @@ TURN_COMMANDS = (
     "free_action",
     "use_reaction",
     "end_turn",
+    "roll_damage",
+    "grant_action",
+    "goto_turn",
+    "previous_turn",
 )
+# The Narrator's edits and the checks a Narrator calls for, whenever the fight is not over.
+ANYTIME_COMMANDS = ("set_hp", "change_stat_block", "ability_check", "contest")
 RULING_COMMANDS = (
     "damage",
     "heal",
@@ -115,6 +143,7 @@ PHASES = PhaseTable(
         Step("end_world_step", ("world",), "turns"),
         *(Step(name, ("turns",)) for name in TURN_COMMANDS),
         *(Step(name, ("world", "turns")) for name in RULING_COMMANDS),
+        *(Step(name, ("setup", *UNDER_WAY)) for name in ANYTIME_COMMANDS),
         Step("ruling", ALL),
         Step("end_combat", UNDER_WAY, "ended"),
         Step("side_defeated", ("turns",), "ended", automatic=True),
@@ -128,14 +157,17 @@ DEFAULTS = {
     "recharge_roll_after_use": True,
 }
 
+_ATTACK_USES = {"action": "act", "bonus_action": "bonus", "reaction": "react"}
+
 # What each turn command asks of a participant who may still be surprised: (who, what it does).
 _SURPRISE_GUARDS: dict[type, Callable[[object], tuple[str, str]]] = {
     Move: lambda c: (c.combatant, "move"),
     movement.StandUp: lambda c: (c.combatant, "move"),
     TakeAction: lambda c: (c.combatant, "bonus" if c.bonus_action else "act"),
     BonusAction: lambda c: (c.combatant, "bonus"),
-    Attack: lambda c: (c.attacker, "react" if c.readied else "act"),
-    a5e_attacks.MakeAttack: lambda c: (c.attacker, "react" if c.readied else "act"),
+    Attack: lambda c: (c.attacker, _ATTACK_USES["reaction" if c.readied else c.using]),
+    a5e_attacks.MakeAttack: lambda c: (c.attacker, _ATTACK_USES["reaction" if c.readied else c.using]),
+    GrantAction: lambda c: (c.combatant, _ATTACK_USES[c.kind]),
     OpportunityAttack: lambda c: (c.attacker, "react"),
     UseReaction: lambda c: (c.combatant, "react"),
     maneuvers.PressTheAttack: lambda c: (c.combatant, "bonus"),
@@ -166,6 +198,21 @@ def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     )
 
 
+def _goto_turn_ending_surprise(goto: Callable) -> Callable:
+    """goto_turn ends the current turn as end_turn does, so a surprised participant's first
+    turn ends its surprise here too."""
+
+    def goto_turn(tx, cmd: GotoTurn) -> None:
+        if tx.state.turn is not None:
+            surprise.end_surprise(tx, EndTurn(combatant=tx.state.turn))
+        goto(tx, cmd)
+
+    return goto_turn
+
+
+_turn_pointer = turn_pointer.handlers(turn_order)
+_turn_pointer[GotoTurn] = _goto_turn_ending_surprise(_turn_pointer[GotoTurn])
+
 _OWN = (scene, initiative, surprise, world_actions, movement, a5e_actions, sprint, maneuvers)
 
 _UNGUARDED = _merge(
@@ -180,6 +227,10 @@ _UNGUARDED = _merge(
     *(m.HANDLERS for m in _OWN),
     a5e_attacks.HANDLERS,
     rounds.HANDLERS,
+    gm_edits.HANDLERS,
+    _turn_pointer,
+    ability_checks.handlers(ability_checks.A5E_SKILLS),
+    damage_rolls.HANDLERS,
 )
 HANDLERS = {
     kind: surprise.guarded(handler, _SURPRISE_GUARDS[kind]) if kind in _SURPRISE_GUARDS else handler
@@ -197,6 +248,10 @@ APPLIERS = _merge(
     concentration.APPLIERS,
     saves.APPLIERS,
     *(m.APPLIERS for m in _OWN),
+    gm_edits.APPLIERS,
+    turn_pointer.APPLIERS,
+    ability_checks.APPLIERS,
+    damage_rolls.APPLIERS,
 )
 
 EVENTS = (
@@ -253,7 +308,8 @@ RULESET = with_stat_blocks(Ruleset(
     events=EVENTS,
     commands=COMMANDS,
     checks=consistency.CHECKS,
-    narration=_merge(*(m.NARRATION for m in _OWN)),
+    narration=_merge(gm_edits.NARRATION, turn_pointer.NARRATION, ability_checks.NARRATION, damage_rolls.NARRATION,
+                     saves.NARRATION, *(m.NARRATION for m in _OWN)),
     state_type=A5eTable,
     state_key="a5e",
 ))

@@ -13,7 +13,7 @@ hit_dice.py, damage.py, concentration.py, spells.py, grid.py, morale.py, round.p
 and consistency.py (what a changed past makes a conflict).
 
 Where the text is silent or points at its missing charts, this is what the engine does
-(each module's docstring says more; the README's segments-1e section lists them all):
+(each module's docstring says more; the ruleset's docs page shows them all):
 - Surprise: d6 per side, 1 or 2 = surprised for that many segments (`surprised_on`);
   "surprises on 1-3" creatures widen it for their foes; Dexterity surprise bonus cancels
   segments for one individual; the unsurprised act in the surprise segments, one segment each.

@@ -11,7 +11,7 @@ Phase order: set-up -> surprise -> initiative -> turns, round after round -> end
   among tied characters. The GM decides the order if the tie is between a monster and a
   player character." A tie stays unresolved (and the first round waits) until ordered.
 
-Where the text is silent (written down here and in the README):
+Where the text is silent (written down here, and on the ruleset's docs page generated from it):
 - A group with any surprised member rolls with Disadvantage.
 - A tie among characters is ordered by the GM or by a player of one of the tied characters.
 - A late arrival who ties a count already ordered goes after those already ordered (who keep
@@ -21,11 +21,32 @@ Where the text is silent (written down here and in the README):
 - The fight ends by itself when every combatant of all sides but one is dead or
   unconscious; the GM can end it earlier (surrender, flight, truce) with end_combat.
 - A concentration save owed after damage must be made before the current turn ends.
+- GM moves at a real table (combat/fivee/gm_edits.py, turn_pointer.py, ability_checks.py,
+  damage_rolls.py): set_hp, change_stat_block, goto_turn, previous_turn, grant_action,
+  ability_check and contest, saving_throw without a DC, roll_damage for an attack whose to-hit
+  faces were entered alone. roll_initiative is accepted in set-up (Avrae rolls as each
+  character joins): the roll stands when combat begins, and a character who rolled then is
+  not marked surprised afterwards.
 """
 
 from __future__ import annotations
 
-from combat.fivee import actions, attacks, concentration, conditions, consistency, hitpoints, initiative, saves, setup, turns
+from combat.fivee import (
+    ability_checks,
+    actions,
+    attacks,
+    concentration,
+    conditions,
+    consistency,
+    damage_rolls,
+    gm_edits,
+    hitpoints,
+    initiative,
+    saves,
+    setup,
+    turn_pointer,
+    turns,
+)
 from combat.kernel.commands import EndTurn
 from combat.fivee.monsters import MonsterRules
 from combat.fivee.stat_blocks import with_stat_blocks
@@ -33,7 +54,7 @@ from combat.kernel.decider import Ruleset, Tx
 from combat.fivee.initiative import turn_order, unresolved_ties, units
 from combat.kernel.phases import PhaseTable, Step
 
-__all__ = ["RULESET", "PHASES", "TURN_COMMANDS", "RULING_COMMANDS", "flow"]
+__all__ = ["RULESET", "PHASES", "TURN_COMMANDS", "RULING_COMMANDS", "ANYTIME_COMMANDS", "GM_MOVES_NARRATION", "flow"]
 
 TURN_COMMANDS = (
     "move",
@@ -44,6 +65,10 @@ TURN_COMMANDS = (
     "interact_with_object",
     "use_reaction",
     "end_turn",
+    "roll_damage",
+    "grant_action",
+    "goto_turn",
+    "previous_turn",
 )
 RULING_COMMANDS = (
     "damage",
@@ -56,6 +81,8 @@ RULING_COMMANDS = (
     "concentration_save",
     "saving_throw",
 )
+# The GM's edits and the checks a GM calls for happen whenever the fight is not over.
+ANYTIME_COMMANDS = ("set_hp", "change_stat_block", "ability_check", "contest")
 ALL = ("setup", "surprise", "initiative", "turns", "ended")
 
 PHASES = PhaseTable(
@@ -66,11 +93,13 @@ PHASES = PhaseTable(
         Step("remove_combatant", ("setup",)),
         Step("begin_combat", ("setup",), "surprise"),
         Step("mark_surprised", ("surprise",)),
+        Step("roll_initiative", ("setup",)),
         Step("roll_initiative", ("surprise",), "initiative"),
         Step("roll_initiative", ("initiative", "turns")),
         Step("order_tie", ("initiative", "turns")),
         Step("start_rounds", ("initiative",), "turns", automatic=True),
         *(Step(name, ("turns",)) for name in TURN_COMMANDS + RULING_COMMANDS),
+        *(Step(name, ("setup", "surprise", "initiative", "turns")) for name in ANYTIME_COMMANDS),
         Step("ruling", ALL),
         Step("end_combat", ("surprise", "initiative", "turns"), "ended"),
         Step("side_defeated", ("turns",), "ended", automatic=True),
@@ -108,6 +137,10 @@ HANDLERS = _merge(
     conditions.HANDLERS,
     concentration.HANDLERS,
     saves.HANDLERS,
+    gm_edits.HANDLERS,
+    turn_pointer.handlers(turn_order),
+    ability_checks.handlers(),
+    damage_rolls.HANDLERS,
 )
 APPLIERS = _merge(
     setup.APPLIERS,
@@ -119,6 +152,14 @@ APPLIERS = _merge(
     conditions.APPLIERS,
     concentration.APPLIERS,
     saves.APPLIERS,
+    gm_edits.APPLIERS,
+    turn_pointer.APPLIERS,
+    ability_checks.APPLIERS,
+    damage_rolls.APPLIERS,
+)
+# One line per event of the GM moves, for every 5e-family ruleset (see projections.narrative).
+GM_MOVES_NARRATION = _merge(
+    gm_edits.NARRATION, turn_pointer.NARRATION, ability_checks.NARRATION, damage_rolls.NARRATION, saves.NARRATION
 )
 
 RULESET = with_stat_blocks(Ruleset(
@@ -132,6 +173,7 @@ RULESET = with_stat_blocks(Ruleset(
     turn_order=turn_order,
     flow=flow,
     checks={**consistency.CHECKS, **consistency.turn_checks(turn_order)},
+    narration=GM_MOVES_NARRATION,
     state_type=MonsterRules,
     state_key="srd_2024",
 ))

@@ -29,8 +29,8 @@ What changes (each in a module named for its rule):
   Bonus, special speeds, free hands, trained mount); the rules that need them refuse until
   they are noted rather than guess.
 
-Where the text is silent, each module's docstring says what the engine does; the README's
-srd-2024-variant section lists them all.
+Where the text is silent, each module's docstring says what the engine does; the ruleset's
+docs page, generated from them, shows them all.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from combat.fivee import actions as shared_actions
-from combat.fivee import turns
+from combat.fivee import turn_pointer, turns
 from combat.kernel.commands import ApplyCondition, Attack, BonusAction, EndTurn, TakeAction
 from combat.fivee.stat_blocks import with_stat_blocks
 from combat.kernel.decider import Ruleset, Tx
@@ -82,6 +82,7 @@ PHASES = PhaseTable(
         Step("mount", ("setup", "turns")),
         Step("begin_combat", ("setup",), "surprise"),
         Step("mark_surprised", ("surprise",)),
+        Step("roll_initiative", ("setup",)),
         Step("roll_initiative", ("surprise",), "initiative"),
         Step("roll_initiative", ("initiative", "reorder", "turns")),
         Step("order_tie", ("initiative", "reorder", "turns")),
@@ -93,6 +94,7 @@ PHASES = PhaseTable(
         Step("end_reorder", ("reorder",)),
         Step("start_rounds", ("initiative", "reorder"), "turns", automatic=True),
         *(Step(name, ("turns",)) for name in TURN_COMMANDS + RULING_COMMANDS),
+        *(Step(name, BEFORE_ROUNDS + ("turns",)) for name in srd2024.ANYTIME_COMMANDS),
         Step("ruling", ALL),
         Step("end_combat", ("surprise", "initiative", "reorder", "turns"), "ended"),
         Step("side_defeated", ("turns",), "ended", automatic=True),
@@ -163,6 +165,7 @@ HANDLERS: dict = {
     **jumping.HANDLERS,
     **mounts.HANDLERS,
     EndTurn: mounts.end_turn_handler(turns.end_turn_handler(acting_order)),
+    **turn_pointer.handlers(acting_order),
     TakeAction: mounts.take_action_handler(_take_action),
     Attack: mounts.forbid_controlled_mount("attacker", unarmed.attack_handler(srd2024.HANDLERS[Attack])),
     unarmed.UnarmedStrike: mounts.forbid_controlled_mount("attacker", unarmed.HANDLERS[unarmed.UnarmedStrike]),
@@ -241,7 +244,7 @@ RULESET = with_stat_blocks(Ruleset(
     events=EVENTS,
     commands=COMMANDS,
     checks=consistency.CHECKS,
-    narration=NARRATION,
+    narration={**srd2024.GM_MOVES_NARRATION, **NARRATION},
     state_type=SrdVariantState,
     state_key="srd_variant",
 ))

@@ -467,6 +467,12 @@ CHECKS: dict[type, Check] = {
         _opportunity_open,
         _mount_limits("attacker", lambda e: False),
     ),
+    ev.AttackRolled: first_of(  # the first step of an attack in two steps: the same limits
+        shared.CHECKS[ev.AttackRolled],
+        _acts_on_turn("attacker"),
+        _opportunity_open,
+        _mount_limits("attacker", lambda e: False),
+    ),
     ev.ActionTaken: first_of(
         _mount_limits("combatant", lambda e: e.action in _ACTION_OPTIONS and e.uses == "action"),
         shared.CHECKS[ev.ActionTaken],

@@ -344,6 +344,8 @@ def _roll_initiative(tx: Tx, cmd: RollInitiative) -> None:
         roll(tx, cmd)
         return
     left = unrolled_units(tx.state)
+    if not left and shared_initiative.moves_on_with_setup_rolls(tx):
+        return
     if not left:
         raise RuleError("initiative/all-rolled", "everyone has rolled initiative already")
     if cmd.faces is not None and len(left) > 1:

@@ -1,0 +1,108 @@
+"""Ability checks the GM calls for outside any action, and contests between two combatants.
+
+"An ability check is named for the ability modifier it uses: a Strength check, an
+Intelligence check, and so on" and "if a rule refers to a Strength (Acrobatics or
+Athletics) check, you can add your Proficiency Bonus" (SRD 5.2, Ability Checks): the check
+is d20 + `bonus`, the modifier the player reads off the sheet (the engine's stat blocks carry
+no ability scores). With a DC it succeeds on meeting or beating it; without one the total is
+recorded for the GM.
+
+A contest: "Both participants in a contest make ability checks appropriate to their efforts
+... The participant with the higher check total wins the contest ... If the contest results
+in a tie, the situation remains the same as it was before the contest" (SRD 5.1, Contests;
+a5e's "a Dexterity check opposed by a spellcasting ability check" reads the same way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from combat.fivee.attacks import d20_notation
+from combat.kernel.commands import AbilityCheck, Contest
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import CheckMade, ContestDecided
+
+__all__ = ["ABILITIES", "SRD_SKILLS", "A5E_SKILLS", "handlers", "APPLIERS", "NARRATION"]
+
+ABILITIES = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
+_SHORT = {a[:3]: a for a in ABILITIES}
+# SRD 5.2, Table: Skills.
+SRD_SKILLS = (
+    "acrobatics", "animal handling", "arcana", "athletics", "deception", "history", "insight", "intimidation",
+    "investigation", "medicine", "nature", "perception", "performance", "persuasion", "religion",
+    "sleight of hand", "stealth", "survival",
+)  # fmt: skip
+A5E_SKILLS = tuple(sorted(SRD_SKILLS + ("culture", "engineering")))
+
+
+def _ability(name: str) -> str:
+    key = name.strip().lower()
+    found = _SHORT.get(key, key)
+    if found not in ABILITIES:
+        raise RuleError("check/ability", f"'{name}' is not an ability", allowed=", ".join(ABILITIES))
+    return found
+
+
+def _skill(name: str | None, skills: tuple[str, ...]) -> str | None:
+    if name is None:
+        return None
+    key = " ".join(name.strip().lower().replace("_", " ").split())
+    if key not in skills:
+        raise RuleError("check/skill", f"'{name}' is not a skill", allowed=", ".join(skills))
+    return key
+
+
+def _check(tx: Tx, cid: str, ability: str, skill: str | None, bonus: int, mode: str, faces, dc: int | None,
+           skills: tuple[str, ...]) -> CheckMade:
+    c = tx.combatant(cid)
+    if c.status == "dead":
+        raise RuleError("target/dead", f"{c.name} is dead and makes no checks", allowed="a living combatant")
+    named = _ability(ability)
+    chosen = _skill(skill, skills)
+    # "a Strength (Athletics) check"
+    label = f"{named} ({chosen})" if chosen else named
+    roll = tx.roll(d20_notation(mode, bonus), purpose=f"{label} check", roller=c.id, faces=faces)
+    event = CheckMade(combatant=c.id, skill=label, total=roll.total, dc=dc, success=None if dc is None else roll.total >= dc)
+    tx.emit(event)
+    return event
+
+
+def _ability_check(skills: tuple[str, ...]) -> Callable[[Tx, AbilityCheck], None]:
+    def ability_check(tx: Tx, cmd: AbilityCheck) -> None:
+        _check(tx, cmd.combatant, cmd.ability, cmd.skill, cmd.bonus, cmd.roll_mode, cmd.faces, cmd.dc, skills)
+
+    return ability_check
+
+
+def _contest(skills: tuple[str, ...]) -> Callable[[Tx, Contest], None]:
+    def contest(tx: Tx, cmd: Contest) -> None:
+        if cmd.combatant == cmd.opponent:
+            raise RuleError("contest/self", "a contest is between two combatants", allowed="an opponent other than the combatant")
+        tx.combatant(cmd.opponent)  # an unknown opponent is refused before any die is rolled
+        mine = _check(tx, cmd.combatant, cmd.ability, cmd.skill, cmd.bonus, cmd.roll_mode, cmd.faces, None, skills)
+        theirs = _check(tx, cmd.opponent, cmd.opponent_ability, cmd.opponent_skill, cmd.opponent_bonus,
+                        cmd.opponent_roll_mode, cmd.opponent_faces, None, skills)
+        winner = None if mine.total == theirs.total else (cmd.combatant if mine.total > theirs.total else cmd.opponent)
+        tx.emit(ContestDecided(combatant=cmd.combatant, opponent=cmd.opponent, total=mine.total,
+                               opponent_total=theirs.total, winner=winner))
+
+    return contest
+
+
+def handlers(skills: tuple[str, ...] = SRD_SKILLS) -> dict[type, Callable[[Tx, Any], None]]:
+    """The two commands, checking skill names against the ruleset's list."""
+    return {AbilityCheck: _ability_check(skills), Contest: _contest(skills)}
+
+
+def _narrate_contest(n: Any, e: ContestDecided) -> str:
+    if e.winner is None:
+        return f"{n.name(e.combatant)} and {n.name(e.opponent)} tie their contest at {e.total}: nothing changes"
+    won, lost = (e.total, e.opponent_total) if e.winner == e.combatant else (e.opponent_total, e.total)
+    loser = e.opponent if e.winner == e.combatant else e.combatant
+    return f"{n.name(e.winner)} wins the contest against {n.name(loser)} ({won} against {lost})"
+
+
+APPLIERS = {ContestDecided: lambda state, e: state}
+NARRATION = {ContestDecided: _narrate_contest}

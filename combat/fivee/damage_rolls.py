@@ -1,0 +1,85 @@
+"""Attacks in two steps when dice are entered at the table: the d20, then damage if it hit.
+
+A player enters the to-hit faces (`attack` with `faces` and no `damage_faces`); the engine
+says hit or miss. A miss is finished there (`AttackMade`). A hit is recorded as an
+`AttackRolled` and its damage waits in `pending_damage`: nobody attacks and the turn does not
+end or move until `roll_damage` brings the faces (or asks the service to roll them). An attack
+the service rolls, or one entered with its damage faces, stays one step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from combat.fivee.attacks import land_extra_damage, roll_damage
+from combat.fivee.hitpoints import take_damage
+from combat.kernel.commands import RollDamage
+from combat.kernel.decider import Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import AttackDamageRolled, AttackRolled
+from combat.kernel.state import EncounterState
+
+__all__ = ["HANDLERS", "APPLIERS", "NARRATION"]
+
+
+def _roll_damage(tx: Tx, cmd: RollDamage) -> None:
+    attacker = tx.combatant(cmd.attacker)
+    pending = next((p for p in tx.state.pending_damage if p.attacker == attacker.id), None)
+    if pending is None:
+        waiting = ", ".join(p.attacker for p in tx.state.pending_damage)
+        raise RuleError(
+            "damage/nothing-pending",
+            f"{attacker.name} has no attack that hit waiting for its damage",
+            allowed=f"roll_damage for {waiting}" if waiting else "attack with faces first; damage is rolled after a hit",
+        )
+    if cmd.extra_faces and len(cmd.extra_faces) != len(pending.extra_damage):
+        wanted = ", ".join(f"{x.dice} {x.damage_type}" for x in pending.extra_damage) or "none"
+        raise RuleError(
+            "dice/extra-faces",
+            f"{len(cmd.extra_faces)} lists of extra damage faces for {len(pending.extra_damage)} extra damage",
+            allowed=f"one list per extra damage, in order ({wanted}), or none for the service to roll",
+        )
+    target = tx.combatant(pending.target)
+    faces = list(cmd.extra_faces) or [None] * len(pending.extra_damage)
+    rolled, damage, extra = roll_damage(tx, attacker.id, target, pending.attack, pending.damage_dice, pending.damage_type,
+                                        cmd.faces, pending.extra_damage, faces)
+    tx.emit(
+        AttackDamageRolled(
+            attacker=attacker.id,
+            target=target.id,
+            attack=pending.attack,
+            critical=pending.critical,
+            damage=damage,
+            damage_rolled=rolled,
+            damage_type=pending.damage_type,
+        )
+    )
+    land_extra_damage(tx, target.id, damage, extra)
+
+
+def _on_damage_rolled(state: EncounterState, e: AttackDamageRolled) -> EncounterState:
+    waiting = list(state.pending_damage)
+    done = next((i for i, p in enumerate(waiting) if p.attacker == e.attacker), None)
+    if done is not None:
+        del waiting[done]
+    combatants = {**state.combatants, e.target: take_damage(state.combatants[e.target], e.damage)}
+    return msgspec.structs.replace(state, combatants=combatants, pending_damage=tuple(waiting))
+
+
+def _narrate_rolled(n: Any, e: AttackRolled) -> str:
+    mode = "" if e.roll_mode == "normal" else f" with {e.roll_mode}"
+    hit = "critical hit" if e.critical else "hit"
+    return (f"{n.name(e.attacker)} attacks {n.name(e.target)} ({e.attack}): {e.total}{mode} vs AC {e.target_ac}, "
+            f"{hit}; damage {e.damage_dice} {e.damage_type} to roll")
+
+
+def _narrate_damage(n: Any, e: AttackDamageRolled) -> str:
+    resisted = f" ({e.damage_rolled} rolled)" if e.damage != e.damage_rolled else ""
+    return f"{n.name(e.attacker)}'s {e.attack} deals {n.name(e.target)} {e.damage} {e.damage_type}{resisted}"
+
+
+HANDLERS = {RollDamage: _roll_damage}
+APPLIERS = {AttackDamageRolled: _on_damage_rolled}
+NARRATION = {AttackRolled: _narrate_rolled, AttackDamageRolled: _narrate_damage}

@@ -1,0 +1,240 @@
+// The table screen: the encounter list and creation, then one encounter as the GM or a player
+// sees it (the role comes with the token), live over the stream.
+
+import { html, render, useEffect, useMemo, useRef, useState } from "../vendor/htm-preact-standalone.js";
+import { client } from "./api.js";
+import { Board } from "./board.js";
+import { actorField, CommandForm, commandSchemas, ErrorNote, label } from "./forms.js";
+import { DiceAudit, History, Scrubber } from "./history.js";
+import { forget, fromFragment, remember, remembered, shareLink } from "./session.js";
+
+let openapi = null;
+async function schemasOf(api) {
+  openapi ??= await api.get("/schema/openapi.json");
+  return { ...commandSchemas(openapi), paths: openapi.paths };
+}
+
+function Home() {
+  const [rulesets, setRulesets] = useState([]);
+  const [error, setError] = useState(null);
+  const [form, setForm] = useState({ ruleset: "srd-2024", name: "", seed: "" });
+  const [open, setOpen] = useState({ id: "", token: "" });
+  const mine = Object.values(remembered());
+  useEffect(() => { client("", null).get("/rulesets").then(setRulesets, setError); }, []);
+  async function create(e) {
+    e.preventDefault();
+    setError(null);
+    try {
+      const body = { ruleset: form.ruleset, name: form.name };
+      if (form.seed !== "") body.seed = Number(form.seed);
+      const opened = await client("", null).post("/encounters", body);
+      remember({ id: opened.id, token: opened.gm_token, role: "gm", title: opened.name, ruleset: opened.ruleset });
+      location.hash = `e=${opened.id}`;
+    } catch (err) { setError(err); }
+  }
+  function openOne(e) {
+    e.preventDefault();
+    remember({ id: open.id.trim(), token: open.token.trim(), role: "gm" });
+    location.hash = `e=${open.id.trim()}`;
+  }
+  const set = (key) => (e) => setForm({ ...form, [key]: e.target.value });
+  return html`<main id="main">
+    <h1>Combat log: the table screen</h1>
+    <section aria-labelledby="mine-title"><h2 id="mine-title">Your encounters (this browser tab)</h2>
+      ${mine.length ? html`<ul class="encounters">${mine.map((m) => html`<li>
+        <a href=${`#e=${m.id}`}>${m.title || m.id}</a> <small>${m.ruleset || ""} · ${m.role}${m.name ? ` (${m.name})` : ""}</small>
+        <button type="button" onClick=${() => { forget(m.id); location.reload(); }}>Forget</button></li>`)}</ul>`
+        : html`<p>None yet: create one, or open a link the GM gave you.</p>`}
+    </section>
+    <section aria-labelledby="create-title"><h2 id="create-title">New encounter</h2>
+      <form onSubmit=${create} aria-label="new encounter">
+        <div class="field"><label for="new-ruleset">ruleset</label>
+          <select id="new-ruleset" value=${form.ruleset} onChange=${set("ruleset")}>
+            ${rulesets.map((r) => html`<option value=${r.id}>${r.title} (${r.id})</option>`)}
+          </select></div>
+        <div class="field"><label for="new-name">name (required)</label>
+          <input id="new-name" value=${form.name} onInput=${set("name")} required maxlength="200" /></div>
+        <div class="field"><label for="new-seed">dice seed (optional)</label>
+          <input id="new-seed" type="number" value=${form.seed} onInput=${set("seed")} /></div>
+        <button type="submit">Create encounter</button>
+        ${error ? html`<${ErrorNote} error=${error} />` : null}
+      </form>
+    </section>
+    <section aria-labelledby="open-title"><h2 id="open-title">Open an encounter with its GM token</h2>
+      <form onSubmit=${openOne} aria-label="open encounter">
+        <div class="field"><label for="open-id">encounter id</label>
+          <input id="open-id" value=${open.id} onInput=${(e) => setOpen({ ...open, id: e.target.value })} required /></div>
+        <div class="field"><label for="open-token">token</label>
+          <input id="open-token" type="password" autocomplete="off" value=${open.token} onInput=${(e) => setOpen({ ...open, token: e.target.value })} required /></div>
+        <button type="submit">Open</button>
+      </form>
+    </section>
+  </main>`;
+}
+
+// The commands this view may send now, each a button that opens its form.
+function Actions({ state, schemas, view, ctx, api }) {
+  const [chosen, setChosen] = useState(null);
+  const [done, setDone] = useState(null);
+  const mine = view.role === "player" ? view.combatants : null;
+  const tags = (state.commands || []).filter((t) => schemas.tags[t] && (!mine || actorField(schemas.tags[t])));
+  if (view.role === "viewer") return null;
+  const schema = chosen && schemas.tags[chosen];
+  const actor = schema && actorField(schema);
+  const initialActor = mine ? (mine.includes(state.turn) ? state.turn : mine[0]) : state.turn;
+  return html`<section class="actions-panel" aria-labelledby="actions-title">
+    <h2 id="actions-title">${mine ? `Your moves (${mine.join(", ")})` : "Commands"}</h2>
+    <div class="command-buttons" role="group" aria-label="commands allowed now">
+      ${tags.map((t) => html`<button type="button" class=${chosen === t ? "chosen" : ""} aria-pressed=${chosen === t}
+        onClick=${() => { setChosen(chosen === t ? null : t); setDone(null); }}>${label(t)}</button>`)}
+    </div>
+    ${schema ? html`<${CommandForm} key=${`${chosen}-${state.version}`} defs=${schemas.defs} tag=${chosen} schema=${schema}
+      ctx=${{ ...ctx, actors: mine }} initial=${actor && initialActor ? { [actor]: initialActor } : {}}
+      onSend=${async (command) => {
+        const reply = await api.post("/commands", { command });
+        setDone(`${label(chosen)}: ${reply.events.length} event${reply.events.length === 1 ? "" : "s"}, now at seq ${reply.version}`);
+        setChosen(null);
+      }} />` : null}
+    ${done ? html`<p class="done" role="status">${done}</p>` : null}
+  </section>`;
+}
+
+function Tokens({ state, api, entry }) {
+  const [form, setForm] = useState({ role: "player", name: "", combatants: [] });
+  const [issued, setIssued] = useState([]);
+  const [error, setError] = useState(null);
+  const ids = Object.keys(state.combatants || {});
+  async function issue(e) {
+    e.preventDefault();
+    setError(null);
+    try {
+      const body = { role: form.role, name: form.name, combatants: form.role === "player" ? form.combatants : [] };
+      const t = await api.post("/tokens", body);
+      const share = { id: entry.id, token: t.token, role: t.role, name: t.name, combatants: t.combatants };
+      setIssued([...issued, { ...t, link: shareLink(t.role === "viewer" ? "overlay.html" : "", share) }]);
+    } catch (err) { setError(err); }
+  }
+  const toggle = (id) => setForm({ ...form, combatants: form.combatants.includes(id) ? form.combatants.filter((c) => c !== id) : [...form.combatants, id] });
+  return html`<section class="tokens" aria-labelledby="tokens-title">
+    <h2 id="tokens-title">Share: player and overlay links</h2>
+    <form onSubmit=${issue} aria-label="issue a token">
+      <div class="field"><label for="tok-role">role</label>
+        <select id="tok-role" value=${form.role} onChange=${(e) => setForm({ ...form, role: e.target.value })}>
+          <option value="player">player (commands their own combatants)</option>
+          <option value="viewer">viewer (overlay, read only)</option>
+        </select></div>
+      <div class="field"><label for="tok-name">name</label>
+        <input id="tok-name" value=${form.name} onInput=${(e) => setForm({ ...form, name: e.target.value })} required /></div>
+      ${form.role === "player" ? html`<fieldset><legend>combatants they command</legend>
+        ${ids.map((id) => html`<label class="check"><input type="checkbox" checked=${form.combatants.includes(id)} onChange=${() => toggle(id)} /> ${id}</label>`)}
+      </fieldset>` : null}
+      <button type="submit">Issue token</button>
+      ${error ? html`<${ErrorNote} error=${error} />` : null}
+    </form>
+    ${issued.map((t) => html`<div class="issued"><label>${t.role} link for ${t.name} (the token is in the part after #, which is never sent to a server)
+      <input readonly value=${t.link} class="share-link" data-role=${t.role} onFocus=${(e) => e.target.select()} /></label></div>`)}
+  </section>`;
+}
+
+function Encounter({ entry }) {
+  const api = useMemo(() => client(entry.api || "", entry.token), [entry.id, entry.token]);
+  const [state, setState] = useState(null);
+  const [schemas, setSchemas] = useState(null);
+  const [log, setLog] = useState([]);
+  const [audit, setAudit] = useState(null);
+  const [events, setEvents] = useState([]);
+  const [bestiary, setBestiary] = useState(null);
+  const [status, setStatus] = useState("connecting");
+  const [error, setError] = useState(null);
+  const [at, setAt] = useState(null);
+  const [past, setPast] = useState(null);
+  const refresh = useRef(null);
+  const view = { role: entry.role, combatants: entry.combatants || [] };
+  const gm = entry.role === "gm";
+
+  function reload() {
+    clearTimeout(refresh.current);
+    refresh.current = setTimeout(async () => {
+      try {
+        const base = `/encounters/${entry.id}`;
+        const [s, l, a, ev] = await Promise.all([api.get(base), api.get(`${base}/log`), api.get(`${base}/audit`), api.get(`${base}/events`)]);
+        // The stream's state is folded event by event; after a change to the past the conflicts
+        // are only known from the whole log, which GET state reads.
+        setState((prev) => (!prev || s.version >= prev.version ? s : prev));
+        setLog(l); setAudit(a); setEvents(ev);
+      } catch (err) { setError(err); }
+    }, 100);
+  }
+
+  useEffect(() => {
+    let stop = () => {};
+    (async () => {
+      try {
+        const s = await api.get(`/encounters/${entry.id}`);
+        setState(s);
+        remember({ id: entry.id, title: s.name, ruleset: s.ruleset });
+        reload();
+        const sc = await schemasOf(api);
+        setSchemas(sc);
+        if (sc.paths["/bestiary"]) api.get("/bestiary").then((b) => setBestiary(b.map?.((m) => m.name) ?? []), () => {});
+        stop = api.follow(entry.id, s.version, (msg) => { if (msg.state) setState(msg.state); reload(); }, setStatus);
+      } catch (err) { setError(err); }
+    })();
+    return () => stop();
+  }, [entry.id]);
+
+  useEffect(() => {
+    if (at === null) { setPast(null); return; }
+    api.get(`/encounters/${entry.id}?at=${at}`).then(setPast, setError);
+  }, [at]);
+
+  if (error && !state) return html`<main id="main"><a href="#">All encounters</a><${ErrorNote} error=${error} /></main>`;
+  if (!state) return html`<main id="main"><p role="status">Loading…</p></main>`;
+  const shown = past || state;
+  const ids = Object.keys(state.combatants || {});
+  // Suggestions for free-text fields: attack profiles by name, bestiary creatures when served.
+  const attacks = [...new Set(Object.values(state.combatants || {}).flatMap((c) => (c.attacks || []).map((a) => a.name)))];
+  const suggest = { attack: attacks, ...(bestiary ? { creature: bestiary } : {}) };
+  const ctx = { listId: "combatant-ids", suggest };
+  async function fork() {
+    const opened = await api.post(`/encounters/${entry.id}/fork`, { at, name: `${state.name} (what if, from seq ${at})` });
+    remember({ id: opened.id, token: opened.gm_token, role: "gm", title: opened.name, ruleset: opened.ruleset });
+    location.hash = `e=${opened.id}`;
+  }
+  const scoped = { ...api, post: (path, body) => api.post(`/encounters/${entry.id}${path}`, body) };
+  return html`<main id="main" class=${`role-${entry.role}`}>
+    <header class="top">
+      <a href="#">All encounters</a>
+      <h1>${state.name} <small>${state.ruleset} · ${gm ? "GM" : `${entry.role}${entry.name ? `: ${entry.name}` : ""}`}</small></h1>
+      <span class="live ${status === "live" ? "on" : ""}" role="status">${status} · seq ${state.version}</span>
+    </header>
+    <datalist id="combatant-ids">${ids.map((id) => html`<option value=${id} />`)}</datalist>
+    ${Object.entries(suggest).map(([field, names]) => html`<datalist id=${`combatant-ids-${field}`}>${names.map((n) => html`<option value=${n} />`)}</datalist>`)}
+    ${error ? html`<${ErrorNote} error=${error} />` : null}
+    <div class="layout">
+      <div class="col">
+        <${Board} state=${shown} view=${view} />
+        ${past ? null : schemas ? html`<${Actions} state=${state} schemas=${schemas} view=${view} ctx=${ctx} api=${scoped} />` : null}
+        ${gm && !past ? html`<${Tokens} state=${state} api=${scoped} entry=${entry} />` : null}
+      </div>
+      <div class="col">
+        <${Scrubber} version=${state.version} at=${at} onScrub=${setAt} onFork=${() => fork().catch(setError)} gm=${gm} />
+        <${History} log=${log} audit=${audit} events=${events} state=${state} schemas=${schemas} gm=${gm && !past}
+          ctx=${ctx} api=${scoped} atSeq=${at} />
+        <${DiceAudit} audit=${audit} />
+      </div>
+    </div>
+  </main>`;
+}
+
+function App() {
+  const [entry, setEntry] = useState(() => fromFragment());
+  useEffect(() => {
+    const onHash = () => setEntry(fromFragment());
+    addEventListener("hashchange", onHash);
+    return () => removeEventListener("hashchange", onHash);
+  }, []);
+  return entry ? html`<${Encounter} key=${entry.id} entry=${entry} />` : html`<${Home} />`;
+}
+
+render(html`<${App} />`, document.getElementById("app"));

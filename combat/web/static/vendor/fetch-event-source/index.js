@@ -1,0 +1,1 @@
+export { fetchEventSource, EventStreamContentType } from './fetch.js';

@@ -1,0 +1,139 @@
+"""Helpers for the browser tests (no tests here): Debian's chromium driven by Playwright, the
+service on a real socket, the web app's files served from a second origin, and a GM at the
+table screen who fills the schema-built forms by their labels."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from combat.app.application import Encounters
+from combat.service import create_app
+from combat.web import STATIC
+from tests.test_service_fixtures import LiveServer
+
+__all__ = ["chromium", "service", "other_origin", "Table", "SCREENSHOTS"]
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+TIMEOUT_MS = 15_000
+# `WEB_SCREENSHOTS=docs/screenshots pytest tests/test_web_table.py` refreshes the docs' pictures.
+SCREENSHOTS = os.environ.get("WEB_SCREENSHOTS")
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """The system's chromium (never a downloaded one); skipped, visibly, where it is missing,
+    except under CI=true, where a missing browser fails the run."""
+    missing = None
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing = "playwright is not installed (pip install -e '.[test]')"
+    if missing is None and not (Path(CHROMIUM).exists() or shutil.which("chromium")):
+        missing = f"{CHROMIUM} is missing (apt-get install -y chromium)"
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser tests need a browser under CI: {missing}")
+        pytest.skip(f"browser tests skipped: {missing}")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
+                                     args=FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[LiveServer]:
+    encounters = Encounters(tmp_path / "combat.db")
+    with LiveServer(create_app(encounters)) as server:
+        yield server
+    encounters.close()
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def other_origin() -> Iterator[str]:
+    """The web app's files on another port: another origin, as an overlay host would be."""
+    handler = functools.partial(_Quiet, directory=str(STATIC))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+class Table:
+    """One browser page on the table screen, used as a person at the table would."""
+
+    def __init__(self, page: Any):
+        self.page = page
+        self.errors: list[str] = []
+        page.set_default_timeout(TIMEOUT_MS)
+        page.on("pageerror", lambda err: self.errors.append(str(err)))
+
+    def open_command(self, name: str) -> Any:
+        """Press a command's button; the form it opens."""
+        self.page.get_by_role("group", name="commands allowed now").get_by_role("button", name=name, exact=True).click()
+        return self.page.get_by_role("form", name=name)
+
+    def send(self, name: str, fields: dict[str, str], *, button: str = "Send") -> None:
+        """Fill a command's form by its labels and send it; waits until the form closes (accepted)."""
+        form = self.open_command(name)
+        fill(form, fields)
+        form.get_by_role("button", name=button, exact=True).click()
+        form.wait_for(state="detached")
+
+    def board(self) -> Any:
+        return self.page.locator("section.board")
+
+    def row(self, combatant: str) -> Any:
+        return self.page.locator(f"section.board li[data-combatant='{combatant}']")
+
+    def seq(self) -> int:
+        text = self.page.locator(".live").inner_text()
+        return int(text.rsplit("seq", 1)[1])
+
+    def accessibility_violations(self) -> list[tuple[str, str, int]]:
+        """axe-core's WCAG 2 A and AA rules on the page as it is now: (rule, impact, nodes)."""
+        from axe_playwright_python.sync_playwright import Axe
+
+        options = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa"]}, "resultTypes": ["violations"]}
+        results = Axe().run(self.page, options=options)
+        return [(v["id"], v["impact"], len(v["nodes"])) for v in results.response["violations"]]
+
+    def shot(self, name: str, **options: Any) -> None:
+        if SCREENSHOTS:
+            Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=True, **options)
+
+
+def fill(form: Any, fields: dict[str, str]) -> None:
+    """`{"label": value}`; a label may be scoped as "fieldset legend > label"."""
+    for label, value in fields.items():
+        scope = form
+        if " > " in label:
+            legend, label = label.split(" > ")
+            scope = form.locator("fieldset", has=form.page.locator(f"legend:has-text('{legend}')")).last
+        field = scope.get_by_label(label, exact=True).first
+        tag = field.evaluate("e => e.tagName.toLowerCase() + (e.type ? ':' + e.type : '')")
+        if tag.startswith("select"):
+            field.select_option(value)
+        elif tag == "input:checkbox":
+            field.set_checked(value == "yes")
+        else:
+            field.fill(value)
