@@ -16,6 +16,8 @@ Constitution modifier is given with the command, else the stat block's Constitut
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
 from combat.kernel.commands import Command, Faces
@@ -33,6 +35,8 @@ FATIGUE = "fatigue"
 
 
 class Sprint(Command, frozen=True, kw_only=True):
+    gm_fields: ClassVar[tuple[str, ...]] = ("con_modifier", "check_bonus")
+
     combatant: str
     encumbered: bool = False  # or wearing heavy armor: Speed tripled instead of quadrupled
     con_modifier: int | None = None
