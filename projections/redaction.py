@@ -50,8 +50,11 @@ HIDDEN_CONDITION = "a hidden condition"
 class Reader(Protocol):
     """Who reads: a token's grant (role gm, player or viewer, and a player's combatants)."""
 
-    role: str
-    combatants: frozenset[str]
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def combatants(self) -> frozenset[str]: ...
 
 
 class Redaction:
@@ -116,7 +119,7 @@ class Redaction:
 
     # -- the state ---------------------------------------------------------------------------
 
-    def view(self, view: dict[str, Any]) -> dict[str, Any]:
+    def view(self, view: Any) -> Any:
         """A state projection (projections.state.state_view) as this reader may see it."""
         if self.sees_all:
             return view
