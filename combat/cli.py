@@ -64,6 +64,14 @@ def _print(text: str) -> None:
     click.echo(text)
 
 
+def _say(text: str) -> None:
+    """One line that may hold players' and GMs' words: control characters are shown as
+    escapes, so no newline forges a line and no escape sequence reaches the terminal."""
+    from projections.visible import visible
+
+    click.echo(visible(text))
+
+
 def _print_json(value: Any) -> None:
     click.echo(json.dumps(value, indent=2, sort_keys=True, default=str))
 
@@ -74,14 +82,15 @@ def _one_line_errors(fn: F) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from combat.kernel.errors import RuleError
+        from projections.visible import visible
 
         try:
             return fn(*args, **kwargs)
         except RuleError as exc:
-            _consoles.err.print(f"error: {exc}", markup=False)
+            _consoles.err.print(visible(f"error: {exc}"), markup=False)
             sys.exit(2)
         except (OSError, ValueError) as exc:
-            _consoles.err.print(f"error: {exc}", markup=False)
+            _consoles.err.print(visible(f"error: {exc}"), markup=False)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
@@ -315,7 +324,7 @@ def _print_outcome(encounters: Encounters, eid: UUID, before: int, outcome: Outc
     for rec in outcome.records:
         _print(f"{rec.seq:>5}  {narrator.line(rec)}")
     for conflict in outcome.state.conflicts:
-        _print(f"conflict at seq {conflict.seq} ({conflict.type}): {conflict.problem}")
+        _say(f"conflict at seq {conflict.seq} ({conflict.type}): {conflict.problem}")
 
 
 @cli.command()
@@ -355,12 +364,65 @@ def log(encounter: str | None, as_json: bool, db: str) -> None:
 @db_option
 @_one_line_errors
 def export(encounter: str | None, db: str) -> None:
-    """Write an encounter's log as JSON Lines to stdout."""
-    from combat.app.interchange import to_jsonl
+    """Write an encounter's log as JSON Lines to stdout; its head hash goes to stderr, for
+    the GM to publish so a recipient can check the copy with `combat verify FILE --head`."""
+    from combat.app import chain
+    from combat.app.interchange import to_line
 
+    head, last = chain.GENESIS, 0
     with _store(db) as encounters:
-        for line in to_jsonl(encounters.records(_encounter_id(encounters, encounter, db))):
-            sys.stdout.buffer.write(line)
+        for rec in encounters.records(_encounter_id(encounters, encounter, db)):
+            head, last = chain.link(head, rec), rec.seq
+            sys.stdout.buffer.write(to_line(rec) + b"\n")
+    _consoles.err.print(f"head {head} (seq {last})", markup=False)
+
+
+@cli.command()
+@click.argument("source", metavar="FILE|ENCOUNTER", required=False)
+@click.option("--head", default=None, help="The head hash the GM published (from export): a log cut short, "
+                                           "extended or re-hashed after an edit then fails too.")
+@db_option
+@_one_line_errors
+def verify(source: str | None, head: str | None, db: str) -> None:
+    """Check a JSONL log (or a stored encounter) for tampering: every event's hash against
+    its content and the event before it, seqs 1, 2, 3... with none repeated or missing, and
+    every roll's dice against its notation and total. Prints the first seq that breaks and
+    exits 1; prints the head hash and exits 0 when all holds.
+
+    It proves the log is the one whose head hash you hold, unchanged, in order and complete,
+    and that every roll adds up. It does not prove the dice were rolled fairly, that entered
+    faces are what lay on the table, or that the rulings were right; without --head, someone
+    who rewrote the whole chain after an edit goes unnoticed. Events written before hashes
+    existed are reported as unchained. See docs/trust.md.
+    """
+    from combat.app import chain
+
+    path = Path(source) if source is not None else None
+    if path is not None and path.is_file():
+        report = chain.verify(_lenient_lines(path), head=head)
+        where = path.name
+    else:
+        with _store(db) as encounters:
+            eid = _encounter_id(encounters, source, db)
+            report = encounters.verify(eid, head=head)
+        where = f"encounter {eid}"
+    if report.broken is not None:
+        _consoles.err.print(f"broken: {where} at seq {report.broken.seq}: {report.broken.problem}", markup=False)
+        sys.exit(1)
+    chained = ("no event carries a hash (written before hashes): only the seqs and dice were checked"
+               if report.unchained == report.events
+               else f"chained from seq {report.unchained + 1}" + (f" (seq 1-{report.unchained} written before hashes)"
+                                                                   if report.unchained else ""))
+    _say(f"ok: {where}: {report.events} events, {chained}; every roll adds up; head {report.head}")
+
+
+def _lenient_lines(path: Path) -> Iterator[Recorded]:
+    """Each line as written, seqs unchecked (verify reports them), blank lines skipped."""
+    from combat.app.interchange import from_line
+
+    for lineno, line in enumerate(path.read_bytes().splitlines(), start=1):
+        if line.strip():
+            yield from_line(line, lineno=lineno)
 
 
 @cli.command()
@@ -371,12 +433,16 @@ def export(encounter: str | None, db: str) -> None:
 @click.option("--verify", is_flag=True, help="Compare with the expected state stored beside the log (FILE.expected.json).")
 @_one_line_errors
 def replay(file: str, at: int | None, as_json: bool, step: bool, verify: bool) -> None:
-    """Rebuild the state from a JSONL log, at its end or at any seq. Never rolls dice."""
-    from combat.app import history
+    """Rebuild the state from a JSONL log, at its end or at any seq. Never rolls dice.
+    Refuses a log whose hash chain or dice arithmetic breaks (see `combat verify`)."""
+    from combat.app import chain, history
     from projections.steps import steps
 
     path = Path(file)
     records = _read_log(path, at)
+    broken = chain.verify(records).broken
+    if broken is not None:
+        raise chain.TamperedLog(broken, where=path.name)
     if step:
         walked = steps(records)
         if as_json:
@@ -594,6 +660,7 @@ def audit_command(encounter: str | None, as_json: bool, db: str) -> None:
     from rich.table import Table
 
     from projections.audit import MIN_ROLLS_FOR_FAIRNESS, audit
+    from projections.visible import visible
 
     with _store(db) as encounters:
         report = audit(encounters.records(_encounter_id(encounters, encounter, db)))
@@ -602,15 +669,15 @@ def audit_command(encounter: str | None, as_json: bool, db: str) -> None:
         return
     for entry in report.entries:
         mark = "" if entry.counts else f"  [retracted by {entry.retracted_by}]"
-        _print(f"{entry.seq:>5}  {entry.at}  {entry.actor:<8} {entry.line}{mark}")
+        _say(f"{entry.seq:>5}  {entry.at}  {entry.actor:<8} {entry.line}{mark}")
     for change in report.changes:
-        _print(f"{change.kind} at seq {change.seq} by {change.actor}: {change.reason} (touched {_seq_list(change.touched)})")
+        _say(f"{change.kind} at seq {change.seq} by {change.actor}: {change.reason} (touched {_seq_list(change.touched)})")
     for conflict in report.conflicts:
-        _print(f"conflict at seq {conflict['seq']}: {conflict['problem']}")
+        _say(f"conflict at seq {conflict['seq']}: {conflict['problem']}")
     dice = Table("roller", "d20s", "entered", *(str(f) for f in range(1, 21)), "p (fair die)")
     for d in report.dice:
         p = f"{d.p_value:.3f}" if d.p_value is not None else f"n/a (< {MIN_ROLLS_FOR_FAIRNESS} d20s)"
-        dice.add_row(d.roller, str(d.d20s), str(d.entered), *(str(c) for c in d.faces), p)
+        dice.add_row(visible(d.roller), str(d.d20s), str(d.entered), *(str(c) for c in d.faces), p)
     _consoles.out.print(dice)
 
 
@@ -677,17 +744,18 @@ def _print_state(state: EncounterState, as_json: bool) -> None:
     if as_json:
         _print(render_state_json(state))
         return
-    _print(f"{state.name} [{state.ruleset}] - phase {state.phase}, round {state.round}, seq {state.version}")
+    _say(f"{state.name} [{state.ruleset}] - phase {state.phase}, round {state.round}, seq {state.version}")
     _print_table(state)
     # Open conflicts stay in view until amended, retracted or overridden.
     for conflict in state.conflicts:
-        _print(f"conflict at seq {conflict.seq} ({conflict.type}): {conflict.problem} - `combat override {conflict.seq} --ruling ...`, amend or retract")
+        _say(f"conflict at seq {conflict.seq} ({conflict.type}): {conflict.problem} - `combat override {conflict.seq} --ruling ...`, amend or retract")
 
 
 def _print_table(state: EncounterState) -> None:
     from rich.table import Table
 
     from projections.initiative import initiative_order
+    from projections.visible import visible
 
     table = Table("", "init", "combatant", "side", "HP", "AC", "status", "conditions", "left this turn")
     for entry in initiative_order(state):
@@ -705,17 +773,17 @@ def _print_table(state: EncounterState) -> None:
         table.add_row(
             ">" if entry.current else "",
             "" if entry.initiative is None else str(entry.initiative) + ("*" if entry.tied else ""),
-            c.name,
-            c.side,
+            visible(c.name),
+            visible(c.side),
             hp,
             str(c.ac),
             c.status,
-            conditions,
+            visible(conditions),
             left,
         )
     _consoles.out.print(table)
     if state.phase == "ended":
-        _print(f"Ended: {state.ended_reason}" + (f" - {state.winner} win" if state.winner else ""))
+        _say(f"Ended: {state.ended_reason}" + (f" - {state.winner} win" if state.winner else ""))
 
 
 cli.add_command(commands)  # the command reference lives in its own module

@@ -8,7 +8,7 @@ with the seq of what retracted it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import msgspec
@@ -42,7 +42,7 @@ class RollEntry(msgspec.Struct, frozen=True, kw_only=True):
     roller: str
     actor: str
     purpose: str
-    notation: str
+    notation: str | None  # None: the roll of a combatant not revealed to this reader
     faces: tuple[int, ...]
     total: int
     source: str
@@ -81,7 +81,9 @@ class Audit(msgspec.Struct, frozen=True, kw_only=True):
     dice: tuple[DiceAudit, ...]
 
 
-def audit(records: Iterable[Recorded]) -> Audit:
+def audit(records: Iterable[Recorded], shown: Callable[[Recorded], Recorded] = lambda rec: rec) -> Audit:
+    """The audit of a log; `shown` gives each record as the reader may see it (the fold
+    that finds conflicts reads the records as they are: see projections.redaction)."""
     records = list(records)
     history = effective(records)
     state = replay(records)
@@ -90,7 +92,7 @@ def audit(records: Iterable[Recorded]) -> Audit:
     rolls: list[RollEntry] = []
     changes: list[Change] = []
     by_roller: dict[str, list[tuple[int, str]]] = {}
-    for rec in records:
+    for rec in map(shown, records):
         counts = rec.seq not in history.retracted_by
         at = msgspec.json.encode(rec.timestamp).decode().strip('"')
         entries.append(

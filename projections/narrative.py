@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from combat.kernel import events as ev
 from combat.rulesets import RULESETS
 from combat.kernel.records import Recorded
+from projections.visible import visible
 
 __all__ = ["Narrator", "narrate"]
 
@@ -47,7 +48,8 @@ class Narrator:
             text += f" [in place of {_seqs(self.amending[1])}]"
             round_ = self.rounds.get(min(self.amending[1]), round_)
         self.rounds[rec.seq] = round_
-        return f"Round {round_} - {text}" if round_ else text
+        # Free text (descriptions, reasons, names) is shown, never obeyed: no line breaks or escapes.
+        return visible(f"Round {round_} - {text}" if round_ else text)
 
 
 def narrate(records: Iterable[Recorded]) -> Iterator[str]:
@@ -74,10 +76,14 @@ def _attack(n: Narrator, e: ev.AttackMade) -> str:
     head = f"{n.name(e.attacker)} {kind} {n.name(e.target)}" + (f" ({e.attack})" if e.attack else "")
     if not e.hit:
         why = "natural 1, miss" if e.natural == 1 else "miss"
-        return f"{head}: {e.total}{mode} vs AC {e.target_ac}, {why}"
+        return f"{head}: {e.total}{mode}{_vs_ac(e.target_ac)}, {why}"
     hit = "critical hit" if e.critical else "hit"
     resisted = f" ({e.damage_rolled} rolled)" if e.damage != e.damage_rolled else ""
-    return f"{head}: {e.total}{mode} vs AC {e.target_ac}, {hit}, {e.damage} {e.damage_type}{resisted}"
+    return f"{head}: {e.total}{mode}{_vs_ac(e.target_ac)}, {hit}, {e.damage} {e.damage_type}{resisted}"
+
+
+def _vs_ac(ac: int | None) -> str:
+    return "" if ac is None else f" vs AC {ac}"  # None: not revealed to this reader
 
 
 def _condition(n: Narrator, e: ev.ConditionApplied) -> str:
@@ -98,13 +104,19 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
     + (f", branched from {e.forked_from} at seq {e.forked_at}" if e.forked_from else ""),
     ev.CombatantAdded: lambda n, e: (
         f"{e.combatant.name} joins the {e.combatant.side} side "
-        f"({'character' if e.combatant.kind == 'pc' else 'monster'}, {e.combatant.hp if e.combatant.hp is not None else e.combatant.max_hp}/{e.combatant.max_hp} HP, AC {e.combatant.ac})"
+        f"({'character' if e.combatant.kind == 'pc' else 'monster'}"
+        + (f", {e.combatant.hp if e.combatant.hp is not None else e.combatant.max_hp}/{e.combatant.max_hp} HP, AC {e.combatant.ac})"
+           if e.combatant.max_hp is not None else ")")  # None: not revealed to this reader
     ),
+    ev.Revealed: lambda n, e: "The GM reveals " + ", ".join(
+        [*(n.name(c) for c in e.combatants), *(f"the {side} side" for side in e.sides)]),
     ev.CombatantRemoved: lambda n, e: f"{n.name(e.combatant)} leaves the fight" + (f": {e.reason}" if e.reason else ""),
     ev.PhaseChanged: lambda n, e: f"Phase: {e.previous} -> {e.phase}",
     ev.SurpriseMarked: lambda n, e: f"{n.name(e.combatant)} is {'surprised' if e.surprised else 'not surprised'}",
-    ev.DiceRolled: lambda n, e: f"{n.name(e.roller)} rolls {e.notation} for {e.purpose}: [{_faces(e)}] = {e.total}"
-    + (" (entered)" if e.source == "entered" else ""),
+    ev.DiceRolled: lambda n, e: (
+        f"{n.name(e.roller)} rolls {e.notation} for {e.purpose}: [{_faces(e)}] = {e.total}"
+        if e.notation is not None else f"{n.name(e.roller)} rolls for {e.purpose}: {e.total}"  # dice not revealed
+    ) + (" (entered)" if e.source == "entered" else ""),
     ev.InitiativeSet: lambda n, e: f"{', '.join(n.name(c) for c in e.combatants)}: initiative {e.total}"
     + (" (surprised, Disadvantage)" if e.disadvantage else ""),
     ev.InitiativeTied: lambda n, e: f"Tie at {e.total}: "

@@ -26,6 +26,13 @@ def state_view(state: EncounterState) -> dict[str, Any]:
     rules = view.pop("rules")
     if ruleset.state_key and state.rules != ruleset.state_type():
         view[ruleset.state_key] = rules
+    # What the GM revealed, and a condition's `hidden`, show only once they hold something:
+    # the projection reads as it did before information could be hidden (projections/redaction.py).
+    for key in ("revealed", "revealed_sides"):
+        if not view[key]:
+            del view[key]
+    for c in view["combatants"].values():
+        c["conditions"] = [{k: v for k, v in x.items() if k != "hidden" or v} for x in c["conditions"]]
     view["initiative_order"] = [msgspec.to_builtins(entry) for entry in initiative_order(state)]
     view["unresolved_ties"] = [msgspec.to_builtins(t) for t in unresolved_ties(state)]
     view["commands"] = ruleset.phases.commands(state.phase)

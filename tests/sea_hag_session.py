@@ -93,8 +93,8 @@ STEPS: list[Step] = [
     *_joins(PARTY[4], 4),  # Corwin 6
     *_joins(PARTY[5], 2),  # Teo 2
     Step("The sea hag lurks in the shallows", AddCombatant(combatant=SEA_HAG), "gm", {}, None, 0),
-    Step("Rill's Perception check spots the ripples: 8 + 5 = 13 against DC 11",
-         AbilityCheck(combatant="rill", ability="wisdom", skill="perception", bonus=5, dc=11, faces=(8,)), "dee", {}, None, 0),
+    Step("Rill's Perception check spots the ripples: Dee rolls 8, the GM calls it, 8 + 5 = 13 against DC 11",
+         AbilityCheck(combatant="rill", ability="wisdom", skill="perception", bonus=5, dc=11, faces=(8,)), "gm", {}, None, 0),
     Step("!init begin", BeginCombat(), "gm", {}, None, 0),
     Step("The hag rolls 16 + 1 = 17: round 1 begins with Mozzie", RollInitiative(combatant="sea-hag", faces=(16,)), "gm",
          {}, "mozzie", 1),
@@ -154,8 +154,8 @@ STEPS: list[Step] = [
     Step("Horrific Appearance has Corwin frightened",
          ApplyCondition(target="corwin", condition=ConditionSpec(name="frightened", source="Horrific Appearance",
                                                                  ends="end", ends_on="corwin")), "gm", {}, "sea-hag", 2),
-    Step("Death Glare: Corwin's Wisdom save 6 + 1 = 7 against DC 11 fails",
-         SavingThrow(combatant="corwin", ability="wisdom", dc=11, bonus=1, faces=(6,), reason="Death Glare"), "eli", {},
+    Step("Death Glare: Eli rolls Corwin's Wisdom save, the GM calls it: 6 + 1 = 7 against DC 11 fails",
+         SavingThrow(combatant="corwin", ability="wisdom", dc=11, bonus=1, faces=(6,), reason="Death Glare"), "gm", {},
          "sea-hag", 2),
     Step("'If the target has 20 Hit Points or fewer, it drops to 0 Hit Points'",
          SetHp(combatant="corwin", hp=0, reason="Death Glare"), "gm", {"corwin": 0}, "sea-hag", 2),

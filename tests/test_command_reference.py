@@ -93,7 +93,8 @@ def test_a_command_lists_its_fields_with_type_default_and_meaning():
     assert not fields["cover"].required and fields["cover"].default == "none"
     assert "'three-quarters'" in fields["cover"].type
     assert fields["roll_bonus"].meaning == 'dice added to the attack roll, e.g. "1d4" for Bless'
-    assert attack.sent_by == "GM, or the player of the combatant named in `attacker`"
+    assert attack.sent_by == ("GM, or the player of the combatant named in `attacker` "
+                              "(only the GM sets `advantage`, `disadvantage`, `roll_bonus`)")
     assert attack.phases == ("turns",)
 
 

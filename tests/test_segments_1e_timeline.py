@@ -60,7 +60,7 @@ def test_several_minor_actions_may_be_given_a_delay_by_the_gm_only():
     assign a delay.'"""
     t = fight(fighter(x=0, y=0), orc(x=1, y=0), d6={"party": 4, "orcs": 3})
     t.do(MinorAction(combatant="hugo", description="sheathes his sword"))
-    t.rejects(MinorAction(combatant="hugo", description="draws a flask", gm_delay=1), "minor/gm-delay", actor="sam")
+    t.rejects(MinorAction(combatant="hugo", description="draws a flask", gm_delay=1), "command/gm-field", actor="sam")
     t.do(MinorAction(combatant="hugo", description="draws a flask", gm_delay=2))
     assert rec(t, "hugo").added_segments == 4
 

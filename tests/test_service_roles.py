@@ -48,9 +48,13 @@ def test_a_player_moves_and_attacks_with_their_own_dice_and_the_log_names_the_pl
     assert fight.state()["turn"] == "brom"
 
 
-def test_a_player_makes_their_own_saving_throw(fight):
+def test_a_player_rolls_their_save_and_the_gm_calls_it(fight):
+    """The DC is the GM's ("make a DC 12 Dexterity save"); the die is the player's, entered
+    by the GM or by the player in a command that carries no DC (a concentration save)."""
     sam = fight.token("player", "Sam", ("aria",))
-    done = fight.do(SavingThrow(combatant="aria", ability="dexterity", dc=12, faces=(15,)), token=sam)
+    fight.rejects(fight.send(SavingThrow(combatant="aria", ability="dexterity", dc=12, faces=(15,)), token=sam),
+                  403, "command/gm-field")
+    done = fight.do(SavingThrow(combatant="aria", ability="dexterity", dc=12, faces=(15,)))
     assert done["events"][-1]["type"] == "SaveMade" and done["events"][-1]["success"]
 
 

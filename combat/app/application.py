@@ -23,7 +23,7 @@ import msgspec
 from eventsourcing.persistence import IntegrityError
 
 from combat.kernel.commands import Command
-from combat.app import history
+from combat.app import history, chain
 from combat.app.cache import StateCache
 from combat.app.history import fold_records
 from combat.app.command_ids import CommandIndex, check_client_id
@@ -91,6 +91,7 @@ class Encounters:
         self.log = EventLog(env={**store_env(db), **(env or {})})
         self.max_events = max_events  # events one command may append (a fork copies, so it is not counted)
         self._cache: StateCache[EncounterState] = StateCache(cached)
+        self._heads: StateCache[tuple[int, str]] = StateCache(cached)  # (seq, hash) of the last event seen
         self._locks = [threading.Lock() for _ in range(self.LOCKS)]
         self._ids = CommandIndex(lambda eid, after, upto: self.log.recorded(eid, gt=after or None, lte=upto))
 
@@ -209,6 +210,7 @@ class Encounters:
             )
             for i, event in enumerate(events, start=1)
         ]
+        records = chain.seal(self._head(encounter_id, state.version), records)
         # The state after them is worked out before they are stored, so that a snapshot due
         # now goes into the same transaction (None: they change the past, see below).
         new_state = history.extend(state, records) if state.version else history.replay(records)
@@ -218,6 +220,7 @@ class Encounters:
         except IntegrityError:
             # Another writer appended first: our decision was made on a stale state.
             self._cache.pop(encounter_id)
+            self._heads.pop(encounter_id)
             actual = self.state(encounter_id).version
             raise VersionConflict(state.version, actual) from None
         if new_state is None:  # an undo or amendment: fold the whole log again
@@ -225,7 +228,22 @@ class Encounters:
             if self._snapshot_due(state, new_state):
                 self.log.append([], self._snapshot_of(encounter_id, new_state))
         self._cache.put(encounter_id, new_state)
+        if records:
+            self._heads.put(encounter_id, (records[-1].seq, records[-1].hash))
         return Outcome(records, new_state)
+
+    def _head(self, encounter_id: UUID, version: int) -> str:
+        """The chain hash of the event at seq `version`, which the next event follows."""
+        if version == 0:
+            return chain.GENESIS
+        seen = self._heads.get(encounter_id)
+        if seen is not None and seen[0] == version:
+            return seen[1]
+        for rec in self.log.recorded(encounter_id, gt=version - 1, lte=version):
+            if rec.hash:
+                return rec.hash
+        # A log written before hashes: the chain runs through its events, worked out once.
+        return chain.head_of(self.log.recorded(encounter_id, lte=version))
 
     @staticmethod
     def _snapshot_due(before: EncounterState, after: EncounterState) -> bool:
@@ -248,33 +266,59 @@ class Encounters:
         if cached is None:
             state = self._load(encounter_id, None)
         else:
-            newer = list(self.log.recorded(encounter_id, gt=cached.version))
+            newer = self._checked(encounter_id, self.log.recorded(encounter_id, gt=cached.version))
             state = (history.extend(cached, newer) or self._load(encounter_id, None)) if newer else cached
         self._cache.put(encounter_id, state)
         return state
+
+    def _checked(self, encounter_id: UUID, records: Iterable[Recorded]) -> list[Recorded]:
+        """Records read from the store, each checked against the hash before it (a cheap
+        check: only the records read anyway); remembers the last hash for the next append."""
+        records = list(records)
+        if not records:
+            return records
+        first = records[0].seq
+        seen = self._heads.get(encounter_id)
+        previous = chain.GENESIS if first == 1 else seen[1] if seen is not None and seen[0] == first - 1 else None
+        check = chain.LinkCheck(previous)
+        for rec in records:
+            check(rec)
+        if records[-1].hash:
+            self._heads.put(encounter_id, (records[-1].seq, records[-1].hash))
+        return records
 
     def _load(self, encounter_id: UUID, at: int | None) -> EncounterState:
         snapshot = self.log.latest_snapshot(encounter_id, lte=at)
         state = snapshot.state if snapshot is not None else None
         after = state.version if state is not None else None
-        records = list(self.log.recorded(encounter_id, gt=after, lte=at))
+        if after is not None:  # the snapshot's own event, checked against the one before it
+            self._checked(encounter_id, self.log.recorded(encounter_id, gt=max(after - 2, 0), lte=after))
+        records = self._checked(encounter_id, self.log.recorded(encounter_id, gt=after, lte=at))
         if state is not None:
             extended = history.extend(state, records)
             if extended is not None:
                 return extended
             # The past changed after the snapshot was taken: fold the whole log again.
-            records = list(self.log.recorded(encounter_id, lte=at))
+            records = self._checked(encounter_id, self.log.recorded(encounter_id, lte=at))
         if not records:
             raise UnknownEncounter(encounter_id)
         return history.replay(records)
 
     def records(self, encounter_id: UUID, *, after: int = 0, upto: int | None = None) -> Iterator[Recorded]:
         found = False
+        check = chain.LinkCheck(chain.GENESIS if not after else None)
         for rec in self.log.recorded(encounter_id, gt=after or None, lte=upto):
             found = True
-            yield rec
+            yield check(rec)
         if not found and after == 0:
             raise UnknownEncounter(encounter_id)
+
+    def verify(self, encounter_id: UUID, *, head: str | None = None) -> chain.Report:
+        """The full check of an encounter's stored log: every hash and every roll."""
+        report = chain.verify(self.log.recorded(encounter_id), head=head)
+        if report.events == 0:
+            raise UnknownEncounter(encounter_id)
+        return report
 
     # -- changing the past: undo, redo, amend, override, fork ---------------------------
 

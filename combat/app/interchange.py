@@ -1,8 +1,10 @@
 """The public interchange format: JSON Lines, one event per line.
 
-`{"seq": n, "type": "...", "at": "<ISO-8601 UTC>", "actor": "...", "command_id": "...", ...payload}`
+`{"seq": n, "type": "...", "at": "<ISO-8601 UTC>", "actor": "...", "command_id": "...", "hash": "...", ...payload}`
 
 `seq` counts from 1 within an encounter; the first line is always `EncounterCreated`.
+`hash` chains each event to the one before it (combat.app.chain); lines written before
+hashes existed have none, and the last line's hash is the log's head.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from combat.kernel.records import Recorded
 
 __all__ = ["ENVELOPE", "to_line", "to_jsonl", "from_line", "read_jsonl", "event_schema"]
 
-ENVELOPE = ("seq", "type", "at", "actor", "command_id")
+ENVELOPE = ("seq", "type", "at", "actor", "command_id", "hash")
 _encoder = msgspec.json.Encoder()
 _NO_ENCOUNTER = UUID(int=0)
 
@@ -35,6 +37,8 @@ def to_line(rec: Recorded) -> bytes:
         "command_id": rec.command_id,
         **payload,
     }
+    if rec.hash:
+        line["hash"] = rec.hash
     return _encoder.encode(line)
 
 
@@ -48,6 +52,7 @@ class _Envelope(msgspec.Struct, frozen=True):
     at: datetime
     actor: str
     command_id: str
+    hash: str = ""
 
 
 # One line is read twice by two typed decoders (each ignores the other's fields): much
@@ -74,6 +79,7 @@ def from_line(line: bytes | str, *, encounter_id: UUID = _NO_ENCOUNTER, lineno: 
         actor=envelope.actor,
         command_id=envelope.command_id,
         event=event,
+        hash=envelope.hash,
     )
 
 
@@ -104,6 +110,8 @@ def event_schema() -> dict[str, Any]:
         "at": {"type": "string", "format": "date-time", "description": "when it was appended, UTC"},
         "actor": {"type": "string", "description": "who sent the command: gm or a player's name"},
         "command_id": {"type": "string", "description": "shared by every event one command produced"},
+        "hash": {"type": "string", "description": "sha256 chained to the previous event (docs/trust.md); "
+                                                  "absent in logs written before hashes"},
     }
     for cls in EVENT_TYPES:
         definition = components[cls.__name__]

@@ -232,12 +232,16 @@ def example_of(cls: type[Command]) -> dict[str, Any]:
 
 
 def sent_by(cls: type[Command]) -> str:
-    """Who may send it, from `gm_only` and the `actor_fields` the class has (see service/auth.py)."""
+    """Who may send it, from `gm_only`, the `actor_fields` the class has (see service/auth.py)
+    and the `gm_fields` a player may not set (see docs/trust.md)."""
     fields = {f.name for f in msgspec.structs.fields(cls)}
     acting = [name for name in cls.actor_fields if name in fields]
     if cls.gm_only or not acting:
         return "GM only"
-    return "GM, or the player of the combatant named in " + " / ".join(f"`{name}`" for name in acting)
+    who = "GM, or the player of the combatant named in " + " / ".join(f"`{name}`" for name in acting)
+    if cls.gm_fields:  # numbers and reasons that are the GM's (docs/trust.md)
+        who += " (only the GM sets " + ", ".join(f"`{name}`" for name in cls.gm_fields) + ")"
+    return who
 
 
 def _summary(cls: type) -> str:

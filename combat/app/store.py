@@ -1,7 +1,8 @@
 """The append-only log on disk: eventsourcing with a msgspec mapper.
 
-Each stored record is a `Recorded` envelope (combat.kernel.records) (encounter id, seq, time, actor, command id)
-around one domain event. The default store is SQLite in a file; eventsourcing's
+Each stored record is a `Recorded` envelope (combat.kernel.records: encounter id, seq, time,
+actor, command id, and a hash chained to the previous event's) around one domain event. The
+default store is SQLite in a file; eventsourcing's
 PERSISTENCE_MODULE / POSTGRES_* settings select PostgreSQL instead.
 """
 

@@ -32,6 +32,8 @@ __all__ = ["LegendaryAction", "UseLegendaryResistance", "LegendaryActionUsed", "
 
 
 class LegendaryAction(Command, frozen=True, kw_only=True):
+    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage")
+
     combatant: str
     action: str
     target: str | None = None  # for a legendary action that makes an attack

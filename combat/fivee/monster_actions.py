@@ -170,7 +170,7 @@ def attack_handler(inner):
     """The shared `attack` (or a ruleset's), with what a stat block adds: its Multiattack's
     list, its limited uses and its extra damage."""
 
-    @functools.wraps(inner)
+    @functools.wraps(inner)  # the rule it wraps keeps its name and module (the docs read them)
     def _attack(tx: Tx, cmd) -> None:
         s = sheet(tx.state, cmd.attacker)
         if s is None:

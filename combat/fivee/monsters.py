@@ -240,5 +240,6 @@ APPLIERS: dict[type, Applier] = {StatBlockAttached: _on_attached}
 EVENTS = tuple(APPLIERS)
 COMMANDS = tuple(HANDLERS)
 NARRATION: dict[type, Narrate] = {
-    StatBlockAttached: lambda n, e: f"{n.name(e.combatant)} plays by the {e.stat_block.name} stat block (AC {e.stat_block.ac}, CR {e.stat_block.cr or '-'})",
+    StatBlockAttached: lambda n, e: f"{n.name(e.combatant)} plays by the {e.stat_block.name} stat block (AC {e.stat_block.ac}, CR {e.stat_block.cr or '-'})"
+    if e.stat_block is not None else f"{n.name(e.combatant)} plays by its stat block",  # None: not revealed to this reader
 }

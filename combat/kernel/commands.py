@@ -12,6 +12,7 @@ from typing import ClassVar, Literal
 
 import msgspec
 
+from combat.kernel.defaults import defaults_of
 from combat.kernel.events import CombatantSpec, ConditionSpec, ExtraDamage, StatChanges
 
 __all__ = ["Command", "COMMAND_TYPES", "trigger_of"]
@@ -39,9 +40,28 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     gm_only: ClassVar[bool] = False
 
+    # Sent in any phase, outside the ruleset's phase table (what the players are shown is no
+    # rule of the game).
+    any_phase: ClassVar[bool] = False
+
+    # Fields only the GM may set (see docs/trust.md): numbers and reasons that could favour
+    # the side that sends them (DCs, bonuses, multipliers, Advantage reasons), which come
+    # from the stat block, the conditions or a ruling, and dice that another creature rolls.
+    # A player's command that sets one is refused (`command/gm-field`); left out, the rules
+    # use the state's value or none.
+    gm_fields: ClassVar[tuple[str, ...]] = ()
+
     @classmethod
     def trigger(cls) -> str:
         return trigger_of(cls)
+
+    def gm_fields_given(self) -> tuple[str, ...]:
+        """The GM-only fields this command sets: away from their default, or required."""
+        defaults = defaults_of(type(self))
+        return tuple(
+            name for name in type(self).gm_fields
+            if name not in defaults or getattr(self, name) != defaults[name]
+        )
 
     def actors(self) -> frozenset[str]:
         """The combatants this command acts as (empty: nobody's, so the GM's)."""
@@ -107,6 +127,8 @@ class Move(Command, frozen=True, kw_only=True):
 
 
 class Attack(Command, frozen=True, kw_only=True):
+    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage", "roll_bonus")
+
     attacker: str
     target: str
     attack: str | None = None
@@ -127,6 +149,8 @@ class Attack(Command, frozen=True, kw_only=True):
 
 
 class OpportunityAttack(Command, frozen=True, kw_only=True):
+    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage")
+
     attacker: str
     target: str
     attack: str | None = None
@@ -139,6 +163,8 @@ class OpportunityAttack(Command, frozen=True, kw_only=True):
 
 class TakeAction(Command, frozen=True, kw_only=True):
     """Dash, Disengage, Dodge, Help, Hide, Influence, Magic, Ready, Search, Study, Utilize."""
+
+    gm_fields: ClassVar[tuple[str, ...]] = ("bonus", "dc")
 
     combatant: str
     action: str
@@ -227,6 +253,8 @@ class ConcentrationSave(Command, frozen=True, kw_only=True):
 class SavingThrow(Command, frozen=True, kw_only=True):
     """Without a DC the roll is recorded (`SaveRolled`) and the GM or the effect rules on it later."""
 
+    gm_fields: ClassVar[tuple[str, ...]] = ("dc", "bonus", "roll_mode")
+
     combatant: str
     ability: str
     dc: int | None = None
@@ -239,6 +267,17 @@ class SavingThrow(Command, frozen=True, kw_only=True):
 
 class Ruling(Command, frozen=True, kw_only=True):
     text: str
+
+
+class Reveal(Command, frozen=True, kw_only=True):
+    """Show players and viewers the HP, AC, attacks and hidden conditions of combatants (by
+    id) or of whole sides. Allowed in every phase; undo it to hide them again."""
+
+    gm_only: ClassVar[bool] = True
+    any_phase: ClassVar[bool] = True
+
+    combatants: tuple[str, ...] = ()
+    sides: tuple[str, ...] = ()
 
 
 class EndCombat(Command, frozen=True, kw_only=True):
@@ -303,6 +342,8 @@ class GrantAction(Command, frozen=True, kw_only=True):
 class AbilityCheck(Command, frozen=True, kw_only=True):
     """An ability check outside any action (Perception, Athletics...); with a DC it succeeds or fails."""
 
+    gm_fields: ClassVar[tuple[str, ...]] = ("bonus", "dc", "roll_mode")
+
     combatant: str
     ability: str
     skill: str | None = None
@@ -316,6 +357,7 @@ class Contest(Command, frozen=True, kw_only=True):
     """Two combatants' opposed checks (the hag's Athletics against Mozzie's Acrobatics)."""
 
     actor_fields: ClassVar[tuple[str, ...]] = ("combatant", "opponent")
+    gm_fields: ClassVar[tuple[str, ...]] = ("bonus", "roll_mode", "opponent_bonus", "opponent_roll_mode", "opponent_faces")
 
     combatant: str
     ability: str
@@ -375,6 +417,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     AbilityCheck,
     Contest,
     RollDamage,
+    Reveal,
 )
 
 __all__ += [t.__name__ for t in COMMAND_TYPES]

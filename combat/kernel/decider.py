@@ -16,13 +16,16 @@ from typing import Any, TypeVar
 import msgspec
 
 from combat.kernel import dice
-from combat.kernel.commands import COMMAND_TYPES, Command, trigger_of
+from combat.kernel.commands import COMMAND_TYPES, Command, Reveal, trigger_of
 from combat.kernel.errors import RuleError
-from combat.kernel.events import EVENT_TYPES, DiceRolled, Event, PhaseChanged
+from combat.kernel.events import EVENT_TYPES, DiceRolled, Event, PhaseChanged, Revealed
 from combat.kernel.phases import PhaseTable
 from combat.kernel.state import Combatant, EncounterState, NoRules
 
-__all__ = ["Handler", "Applier", "Check", "Narrate", "Guard", "Rules", "assemble", "merged", "Ruleset", "Tx", "decide", "evolve", "fold"]
+__all__ = ["GM", "Handler", "Applier", "Check", "Narrate", "Guard", "Rules", "assemble", "merged", "Ruleset", "Tx", "decide", "evolve", "fold"]
+
+# The actor name of the GM (a player's name can never be it: see the service's token names).
+GM = "gm"
 
 Handler = Callable[["Tx", Any], None]
 Applier = Callable[[EncounterState, Any], EncounterState]
@@ -192,7 +195,7 @@ def _check_setting_type(name: str, value: Any, default: Any) -> None:
 class Tx:
     """A command being decided: events emitted so far and the state they lead to."""
 
-    def __init__(self, ruleset: Ruleset, state: EncounterState, actor: str = "gm"):
+    def __init__(self, ruleset: Ruleset, state: EncounterState, actor: str = GM):
         self.ruleset = ruleset
         self.state = state
         self.actor = actor
@@ -238,8 +241,14 @@ class Tx:
             self.emit(PhaseChanged(previous=previous, phase=target))
 
 
-def decide(ruleset: Ruleset, state: EncounterState, command: Command, actor: str = "gm") -> list[Event]:
+def decide(ruleset: Ruleset, state: EncounterState, command: Command, actor: str = GM) -> list[Event]:
     trigger = trigger_of(type(command))
+    if actor != GM:
+        _refuse_gm_fields(command, trigger, actor)
+    if type(command).any_phase:
+        tx = Tx(ruleset, state, actor)
+        _ANY_PHASE[type(command)](tx, command)
+        return tx.events
     ruleset.phases.require(state.phase, trigger)
     handler = ruleset.handlers.get(type(command))
     if handler is None:  # the table allows it but the ruleset has no rule for it
@@ -255,12 +264,50 @@ def decide(ruleset: Ruleset, state: EncounterState, command: Command, actor: str
     return tx.events
 
 
+def _refuse_gm_fields(command: Command, trigger: str, actor: str) -> None:
+    """Finding: a player set the DC and bonus of their own save, or entered the dice of the
+    creature they grappled. Those numbers are the GM's or the state's (see docs/trust.md)."""
+    given = command.gm_fields_given()
+    if given:
+        raise RuleError(
+            "command/gm-field",
+            f"{actor} may not set {', '.join(given)} in '{trigger}': DCs, bonuses and reasons come "
+            "from the stat block, the conditions or the GM, and another creature's dice from its own roller",
+            allowed=f"the command without {', '.join(given)}; the GM may send it with them",
+        )
+
+
+def _reveal(tx: Tx, cmd: Reveal) -> None:
+    sides = {c.side for c in tx.state.combatants.values()}
+    unknown = [c for c in cmd.combatants if c not in tx.state.combatants] + [s for s in cmd.sides if s not in sides]
+    if unknown or not (cmd.combatants or cmd.sides):
+        raise RuleError(
+            "reveal/unknown",
+            f"nothing to reveal called {', '.join(unknown)}" if unknown else "name combatants or sides to reveal",
+            allowed=f"combatants: {', '.join(tx.state.combatants) or 'none yet'}; sides: {', '.join(sorted(sides)) or 'none yet'}",
+        )
+    tx.emit(Revealed(combatants=cmd.combatants, sides=cmd.sides))
+
+
+_ANY_PHASE: dict[type[Command], Handler] = {Reveal: _reveal}
+
+
+def _revealed(state: EncounterState, event: Revealed) -> EncounterState:
+    return msgspec.structs.replace(
+        state,
+        revealed=tuple(dict.fromkeys((*state.revealed, *event.combatants))),
+        revealed_sides=tuple(dict.fromkeys((*state.revealed_sides, *event.sides))),
+    )
+
+
 def evolve(ruleset: Ruleset, state: EncounterState, event: Event) -> EncounterState:
     applier = ruleset.appliers.get(type(event))
     if applier is not None:
         state = applier(state, event)
     if type(event) is DiceRolled:
         state = msgspec.structs.replace(state, rolls=state.rolls + 1)
+    elif type(event) is Revealed:  # the same in every ruleset
+        state = _revealed(state, event)
     return state
 
 

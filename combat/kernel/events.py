@@ -82,6 +82,9 @@ class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     source: str | None = None
     ends: Literal["start", "end", "end of next turn"] | None = None
     ends_on: str | None = None
+    # Known to the GM only (a poison the party has not noticed): players and viewers do not
+    # see it on a combatant the GM has not revealed (projections/redaction.py).
+    hidden: bool = False
 
 
 # -- set-up and flow -----------------------------------------------------------------------
@@ -461,6 +464,14 @@ class AttackDamageRolled(Event, frozen=True, kw_only=True):
     damage_type: str
 
 
+class Revealed(Event, frozen=True, kw_only=True):
+    """The GM shows players and viewers the HP, AC, attacks and hidden conditions of these
+    combatants, or of everyone on these sides (player characters are shown from the start)."""
+
+    combatants: tuple[str, ...] = ()
+    sides: tuple[str, ...] = ()
+
+
 EVENT_TYPES: tuple[type[Event], ...] = (
     EncounterCreated,
     CombatantAdded,
@@ -507,6 +518,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     SaveRolled,
     AttackRolled,
     AttackDamageRolled,
+    Revealed,
 )
 
 __all__ += [t.__name__ for t in EVENT_TYPES]

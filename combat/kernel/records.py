@@ -29,6 +29,8 @@ class Recorded(msgspec.Struct, Generic[E], frozen=True, kw_only=True, gc=False):
     actor: str
     command_id: str
     event: E
+    # Chained to the previous event's (combat.app.chain); "" in logs written before hashes.
+    hash: str = ""
 
     @property
     def seq(self) -> int:

@@ -143,6 +143,9 @@ class SharedState(msgspec.Struct, frozen=True, kw_only=True):
     ended_reason: str | None = None
     retracted: tuple[int, ...] = ()  # seqs that no longer count (undone or amended)
     conflicts: tuple[Conflict, ...] = ()  # unresolved; see combat.app.history
+    # What the GM has shown players and viewers (events.Revealed): combatant ids and sides.
+    revealed: tuple[str, ...] = ()
+    revealed_sides: tuple[str, ...] = ()
 
 
 class EncounterState(SharedState, Generic[S], frozen=True, kw_only=True):

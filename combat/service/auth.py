@@ -23,6 +23,7 @@ from litestar import Request
 
 from combat.kernel.commands import Command
 from combat.service.errors import ApiError
+from combat.service.names import usable_name
 from combat.service.token_store import Grant, TokenStore
 
 __all__ = [
@@ -30,7 +31,6 @@ __all__ = [
     "command_type",
 ]
 
-_NAME = re.compile(r"^\S(.{0,62}\S)?$")
 _COMBATANT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 HOW = "Authorization: Bearer <token> (the gm_token from POST /encounters, or one from POST /encounters/{id}/tokens)"
 
@@ -63,9 +63,8 @@ class Tokens:
               expires_at: datetime | None = None, created_by: str | None = None) -> tuple[str, Grant]:
         if role == "gm":
             name = "gm"
-        elif not _NAME.match(name) or name.lower() == "gm":
-            raise ApiError(422, "token/bad-name", f"{role} name {name!r} is not usable",
-                           allowed="1 to 64 characters, not blank at either end, and not 'gm'")
+        else:
+            name = usable_name(name, role, self.store.names(encounter_id))
         if role != "player" and combatants:
             raise ApiError(422, "token/combatants", f"only a player token is bound to combatants, not a {role} token",
                            allowed="combatants: [] or role: player")

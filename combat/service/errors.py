@@ -7,7 +7,8 @@ says what was wrong and `allowed` what would have been accepted. The status foll
   id that is not a UUID, a query parameter or header of the wrong form
 - 401 no token, or a token the service does not know
 - 403 a token that may not do this: a viewer sending a command, a player commanding someone
-  else's combatant or sending a GM-only command, a token of another encounter
+  else's combatant, sending a GM-only command or setting a GM's field (a DC, a bonus, an
+  Advantage reason, another creature's dice), a token of another encounter
 - 404 no such encounter, or no such path
 - 405 the path exists, the method does not
 - 409 the fight as it stands refuses the command: out of phase, a version conflict, and every
@@ -55,6 +56,7 @@ _BY_CODE = {
     "ruleset/unknown": 422,
     "settings/unknown": 422,
     "history/reason": 422,
+    "command/gm-field": 403,  # a player setting a number that is the GM's (docs/trust.md)
 }
 _BY_WHAT = {"malformed": 400, "bad-id": 400, "bad-parameter": 400, "invalid": 422}
 _BY_AREA = {"dice": 422, "amount": 422, "command-id": 422, "limits": 422, "store": 503}

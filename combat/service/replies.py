@@ -12,6 +12,7 @@ from combat.app.interchange import to_line
 from combat.service.idempotency import REPLAYED
 from combat.service.messages import CommandDone, StateView
 from combat.kernel.state import EncounterState
+from projections.redaction import Reader, Redaction
 from projections.state import state_view
 
 __all__ = ["view_of", "command_done"]
@@ -26,13 +27,17 @@ def view_of(state: EncounterState) -> StateView:
     return cast(StateView, state_view(state))
 
 
-def command_done(outcome: Outcome) -> Response[CommandDone]:
+def command_done(outcome: Outcome, reader: Reader | None = None) -> Response[CommandDone]:
     """`CommandDone` as JSON, encoded here: each event's log line already is JSON, so it is
-    spliced in as it is rather than decoded only for the framework to encode it again."""
+    spliced in as it is rather than decoded only for the framework to encode it again.
+    A player's reply leaves out what the GM has not revealed (projections.redaction)."""
+    shown = Redaction(outcome.state, reader) if reader is not None else None
+    records = shown.records(outcome.records) if shown is not None else outcome.records
+    view = view_of(outcome.state)
     body = b'{"version":%d,"events":[%s],"state":%s}' % (
         outcome.state.version,
-        b",".join(to_line(rec) for rec in outcome.records),
-        _encoder.encode(view_of(outcome.state)),
+        b",".join(to_line(rec) for rec in records),
+        _encoder.encode(shown.view(view) if shown is not None else view),
     )
     headers = {REPLAYED: "true"} if outcome.repeated else None
     return Response(body, media_type=MediaType.JSON, headers=headers)  # type: ignore[arg-type]

@@ -33,6 +33,7 @@ from combat.service.errors import ApiError, documented
 from combat.service.messages import MAX_SEQ
 from combat.kernel.state import EncounterState
 from combat.kernel.records import Recorded
+from projections.redaction import Reader, Redaction
 from projections.state import state_view
 
 __all__ = ["ROUTES", "follow"]
@@ -44,9 +45,9 @@ TOKEN_RECHECK = 1.0  # seconds between checks that the stream's token still hold
 _encoder = msgspec.json.Encoder(order="sorted")
 
 
-def _message(rec: Recorded, state: EncounterState | None) -> bytes:
-    line = to_line(rec)
-    body = b'{"event":' + line + (b',"state":' + _encoder.encode(state_view(state)) if state is not None else b"") + b"}"
+def _message(rec: Recorded, state: EncounterState | None, shown: Redaction) -> bytes:
+    line = to_line(shown.record(rec))
+    body = b'{"event":' + line + (b',"state":' + _encoder.encode(shown.view(state_view(state))) if state is not None else b"") + b"}"
     return b"id: %d\ndata: %s\n\n" % (rec.seq, body)
 
 
@@ -59,23 +60,26 @@ def _state_after(encounters: Encounters, encounter_id: UUID, rec: Recorded, stat
 
 
 def _next_messages(
-    encounters: Encounters, encounter_id: UUID, last: int, state: EncounterState | None, with_state: bool
+    encounters: Encounters, encounter_id: UUID, last: int, state: EncounterState | None, with_state: bool,
+    reader: Reader,
 ) -> tuple[list[bytes], int, EncounterState | None, bool]:
     """The messages after seq `last` (one batch), the seq and state reached, and whether more wait."""
     batch = list(encounters.records(encounter_id, after=last, upto=last + BATCH))
+    shown = Redaction(encounters.state(encounter_id), reader)  # what is revealed by now
     messages = []
     for rec in batch:
         if with_state:
             state = _state_after(encounters, encounter_id, rec, state)
-        messages.append(_message(rec, state))
+        messages.append(_message(rec, state, shown))
         last = rec.seq
     return messages, last, state, len(batch) == BATCH
 
 
-async def follow(service: Service, encounter_id: UUID, after: int, with_state: bool,
+async def follow(service: Service, encounter_id: UUID, after: int, with_state: bool, reader: Reader,
                  token_hash: str | None = None) -> AsyncIterator[bytes]:
-    """The stream's messages. With `token_hash`, the stream ends once that token is revoked or
-    expires (checked at most every TOKEN_RECHECK seconds), and the browser's reconnection is refused."""
+    """The stream's messages, as `reader` may see them. With `token_hash`, the stream ends once
+    that token is revoked or expires (checked at most every TOKEN_RECHECK seconds), and the
+    browser's reconnection is refused."""
     waiter = service.hub.subscribe(encounter_id)
     checked = time.monotonic()
     try:
@@ -92,7 +96,7 @@ async def follow(service: Service, encounter_id: UUID, after: int, with_state: b
                     return
             waiter.clear()  # before reading, so an append during the read rings again
             messages, last, state, more = await anyio.to_thread.run_sync(
-                _next_messages, encounters, encounter_id, last, state, with_state
+                _next_messages, encounters, encounter_id, last, state, with_state, reader
             )
             for message in messages:
                 yield message
@@ -129,7 +133,7 @@ async def stream(
     if start > version:
         raise RuleError("stream/after-beyond", f"the log ends at seq {version}, not {start}", allowed=f"0 to {version}")
     return Stream(
-        follow(service, grant.encounter_id, start, with_state, grant.token_hash or None),
+        follow(service, grant.encounter_id, start, with_state, grant, grant.token_hash or None),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

@@ -145,6 +145,14 @@ class TokenStore:
                 ),
             )
 
+    def names(self, encounter_id: UUID) -> list[str]:
+        """The names already issued in an encounter (for telling look-alikes apart)."""
+        with self._datastore.transaction(commit=False) as cursor:
+            cursor.execute(self._sql(f"SELECT DISTINCT name FROM {{table}} WHERE encounter_id = {self._param}"),
+                           (str(encounter_id),))
+            rows = cursor.fetchall()
+        return [row["name"] if isinstance(row, dict) else row[0] for row in rows]
+
     def _rows(self, where: str, params: tuple[Any, ...]) -> list[TokenRecord]:
         with self._datastore.transaction(commit=False) as cursor:
             cursor.execute(self._sql(f"SELECT {_COLUMNS} FROM {{table}} WHERE {where}"), params)

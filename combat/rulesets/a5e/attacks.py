@@ -22,6 +22,8 @@ one step, 1d4 -> 1d6 -> 1d8 (A5E's expertise die rule; this text does not repeat
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from combat.fivee import attacks as shared
 from combat.fivee.attacks import choose_attack, range_disadvantage, roll_mode
 from combat.kernel.commands import Attack, Command, Cover, Faces, OpportunityAttack, Using
@@ -38,6 +40,8 @@ EXPERTISE_DICE = ("1d4", "1d6", "1d8")
 
 class MakeAttack(Command, frozen=True, kw_only=True):
     """An attack with the positions a5e cares about; `attack` is the plain 5e-family form."""
+
+    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage", "roll_bonus", "expertise", "attacker_unseen", "flanking_with", "from_above")
 
     attacker: str
     target: str

@@ -25,7 +25,7 @@ save)."
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -70,6 +70,8 @@ class FallBack(Command, frozen=True, kw_only=True):
 
 
 class Tumble(Command, frozen=True, kw_only=True):
+    gm_fields: ClassVar[tuple[str, ...]] = ("dc", "save_bonus", "tumbling_specialty", "let_pass")
+
     combatant: str
     through: str
     dc: int  # the target's combat maneuver DC

@@ -17,6 +17,7 @@ Constitution modifier is given with the command, else the stat block's Constitut
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 
 import msgspec
 
@@ -36,6 +37,8 @@ _SPRINT_FATIGUE = re.compile(r"^sprint, round (\d+)$")
 
 
 class Sprint(Command, frozen=True, kw_only=True):
+    gm_fields: ClassVar[tuple[str, ...]] = ("con_modifier", "check_bonus")
+
     combatant: str
     encumbered: bool = False  # or wearing heavy armor: Speed tripled instead of quadrupled
     con_modifier: int | None = None

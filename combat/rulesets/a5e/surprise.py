@@ -16,7 +16,7 @@ then is rejected with the reason.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import ClassVar, Any
 
 from combat.kernel.commands import Command, EndTurn, Faces, MarkSurprised
 from combat.kernel.decider import Applier, Guard, Handler, Narrate, Tx
@@ -47,6 +47,8 @@ class SurpriseCheck(Command, frozen=True, kw_only=True):
     """An ability check the Narrator calls for in the surprise step. With a `dc` (say the
     sneaking side's Stealth) it decides awareness: below it, the participant is surprised.
     Without one it is the sneaking side's own check. Either way it is kept for initiative."""
+
+    gm_fields: ClassVar[tuple[str, ...]] = ("bonus", "dc")
 
     combatant: str
     check: str = "wisdom (perception)"

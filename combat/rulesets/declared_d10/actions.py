@@ -20,6 +20,8 @@ flees the battlefield is gone at the end of its turn, after the free attacks on 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from combat.fivee.attacks import choose_attack
 from combat.kernel.commands import Command
 from combat.fivee.conditions import is_incapacitated
@@ -96,6 +98,8 @@ class D10SprintFlee(Command, frozen=True, kw_only=True):
 
 
 class D10Sneak(Command, frozen=True, kw_only=True):
+    gm_fields: ClassVar[tuple[str, ...]] = ("dc",)
+
     combatant: str
     dc: int
     faces: tuple[int, ...] | None = None

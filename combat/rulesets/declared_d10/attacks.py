@@ -25,7 +25,7 @@ Conditions change attacks as the shared condition table says (prone, restrained.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import ClassVar, Literal
 
 from combat.fivee.attacks import choose_attack
 from combat.kernel.commands import Command
@@ -60,6 +60,8 @@ _DICE = re.compile(r"(\d*)d(\d+)")
 
 
 class D10Attack(Command, frozen=True, kw_only=True):
+    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage", "cinematic", "vs_dc")
+
     attacker: str
     target: str
     attack: str | None = None
@@ -81,6 +83,8 @@ class D10Attack(Command, frozen=True, kw_only=True):
 
 class D10FreeAttack(Command, frozen=True, kw_only=True):
     """Take a free attack that was offered (a foe moved away, fled, or failed to disengage)."""
+
+    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage")
 
     attacker: str
     target: str

@@ -12,6 +12,8 @@ grapple was made in.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from combat.kernel.commands import Command
 from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
@@ -27,6 +29,8 @@ __all__ = ["D10Grapple", "D10BreakGrapple", "D10GrappleRolled", "HANDLERS", "APP
 
 
 class D10Grapple(Command, frozen=True, kw_only=True):
+    gm_fields: ClassVar[tuple[str, ...]] = ("target_faces",)
+
     attacker: str
     target: str
     faces: tuple[int, ...] | None = None
@@ -34,6 +38,8 @@ class D10Grapple(Command, frozen=True, kw_only=True):
 
 
 class D10BreakGrapple(Command, frozen=True, kw_only=True):
+    gm_fields: ClassVar[tuple[str, ...]] = ("grappler_faces",)
+
     combatant: str
     faces: tuple[int, ...] | None = None
     grappler_faces: tuple[int, ...] | None = None

@@ -48,6 +48,8 @@ def _on_traits(state: EncounterState, e: D10TraitsSet) -> EncounterState:
 
 def _line(n, e: D10TraitsSet) -> str:
     t = e.traits
+    if t is None:  # not revealed to this reader (projections/redaction.py)
+        return f"{n.name(e.combatant)}: traits noted by the GM"
     parts = [f"Stealth {t.stealth:+d}", f"Perception {t.perception:+d}", f"Feats of Strength {t.feats_of_strength:+d}"]
     if t.dr:
         parts.append(f"DR {t.dr}")

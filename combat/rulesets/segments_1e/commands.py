@@ -84,6 +84,8 @@ class RollGroupD6(Command, frozen=True, kw_only=True):
 class Swing(Command, frozen=True, kw_only=True):
     """What every attack command carries (not a command of its own)."""
 
+    gm_fields: ClassVar[tuple[str, ...]] = ("bonus", "target_ac_bonus", "multipliers")
+
     attacker: str
     target: str
     bonus: int = 0  # situational modifiers to the d20 roll
@@ -123,6 +125,8 @@ class MajorAction(Command, frozen=True, kw_only=True):
 class MinorAction(Command, frozen=True, kw_only=True):
     """A minor action: 1 segment, or 0 for an asterisked ("no time") activity; the GM may
     add delay for several in one phase."""
+
+    gm_fields: ClassVar[tuple[str, ...]] = ("gm_delay",)
 
     combatant: str
     description: str

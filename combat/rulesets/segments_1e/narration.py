@@ -31,6 +31,8 @@ def _added(n: Any, e: ev.CreatureAdded) -> str:
     c = e.creature
     n.names[c.id] = c.name
     extra = (f", attacks as {e.attacks_as}" if e.attacks_as else "") + (f", saves as {e.saves_as} HD" if e.saves_as is not None else "")
+    if c.ac is None:  # not revealed to this reader (projections/redaction.py)
+        return f"{c.name} joins the {c.side} side ({'character' if c.kind == 'pc' else 'monster'})"
     return f"{c.name} joins the {c.side} side ({'character' if c.kind == 'pc' else 'monster'}, {e.hp} HP, AC {c.ac}{extra})"
 
 
@@ -81,7 +83,7 @@ def _routine(n: Any, e: ev.AttackRoutineBegun) -> str:
 
 def _strike(n: Any, e: ev.TableAttackRolled) -> str:
     roll = f"{e.natural}{e.modifier:+d} = {e.total}" if e.modifier else f"{e.natural}"
-    head = f"  {e.strike}: {roll} vs {e.needed} needed against AC {e.target_ac}"
+    head = f"  {e.strike}: {roll}" + ("" if e.target_ac is None else f" vs {e.needed} needed against AC {e.target_ac}")
     if not e.hit:
         return head + (" - natural 1, miss" if e.natural == 1 else " - miss")
     why = " (natural 20)" if e.natural == 20 and e.total < e.needed else ""

@@ -10,7 +10,7 @@ an effect from across the cover, so cover does not apply to it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from combat.fivee.attacks import COVER_AC
 from combat.kernel.commands import Command, Cover, Faces
@@ -25,6 +25,8 @@ COVER_SAVE = COVER_AC  # the same +2 / +5
 
 class SaveBehindCover(Command, frozen=True, kw_only=True):
     """A Constitution save by a creature behind cover from the effect's origin."""
+
+    gm_fields: ClassVar[tuple[str, ...]] = ("dc", "cover", "bonus", "roll_mode")
 
     combatant: str
     dc: int

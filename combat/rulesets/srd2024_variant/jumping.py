@@ -16,7 +16,7 @@ of a foot are dropped (Strength +3: a 7 ft standing Long Jump).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -38,6 +38,8 @@ LANDING_DC = 10
 
 
 class Jump(Command, frozen=True, kw_only=True):
+    gm_fields: ClassVar[tuple[str, ...]] = ("acrobatics_bonus",)
+
     combatant: str
     kind: Literal["long", "high"]
     feet: int

@@ -97,6 +97,8 @@ class Dismount(Command, frozen=True, kw_only=True):
 class SaveToStayMounted(Command, frozen=True, kw_only=True):
     """The DC 10 Dexterity save a rider owes after their mount is moved or either is knocked Prone."""
 
+    gm_fields: ClassVar[tuple[str, ...]] = ("bonus",)
+
     actor_fields: ClassVar[tuple[str, ...]] = ("rider",)
 
     rider: str

@@ -64,6 +64,8 @@ __all__ = [
 
 
 class UnarmedStrike(Command, frozen=True, kw_only=True):
+    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage", "faces")
+
     attacker: str
     target: str
     option: Literal["damage", "grapple", "shove"] = "damage"
@@ -74,8 +76,15 @@ class UnarmedStrike(Command, frozen=True, kw_only=True):
     faces: Faces = None  # the attack roll's d20, or the target's Constitution save for grapple/shove
     opportunity: bool = False
 
+    def gm_fields_given(self) -> tuple[str, ...]:
+        # A grapple or shove has no attack roll: its faces are the target's save.
+        given = super().gm_fields_given()
+        return tuple(f for f in given if f != "faces" or self.option != "damage")
+
 
 class EscapeGrapple(Command, frozen=True, kw_only=True):
+    gm_fields: ClassVar[tuple[str, ...]] = ("bonus",)
+
     combatant: str
     skill: Literal["athletics", "acrobatics"] = "athletics"
     bonus: int = 0

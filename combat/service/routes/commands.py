@@ -28,7 +28,7 @@ def send_command(request: Request, grant: NamedDependency[Grant], data: JSONBody
     annotate(request, command=command_type(data.command))
     check_command(grant, data.command)
     command_id = command_id_of(idempotency_key, data.command_id)
-    return command_done(service.execute(grant, data.command, data.expected_version, command_id))
+    return command_done(service.execute(grant, data.command, data.expected_version, command_id), grant)
 
 
 ROUTES = [send_command]

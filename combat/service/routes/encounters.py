@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
@@ -18,6 +18,7 @@ from combat.service.openapi import JSONL
 from combat.service.messages import MAX_SEQ, CreateEncounter, EncounterOpened, LogLine, StateView
 from combat.service.replies import view_of
 from projections.narrative import narrate
+from projections.redaction import Redaction
 
 __all__ = ["ROUTES"]
 
@@ -47,7 +48,8 @@ def get_state(grant: NamedDependency[Grant], service: NamedDependency[Service],
         version = service.encounters.state(grant.encounter_id).version
         if at > version:
             raise RuleError("state/at-beyond", f"the log ends at seq {version}", allowed=f"at from 1 to {version}")
-    return view_of(service.encounters.state(grant.encounter_id, at=at))
+    shown = Redaction(service.encounters.state(grant.encounter_id), grant)
+    return cast(StateView, shown.view(view_of(service.encounters.state(grant.encounter_id, at=at))))
 
 
 @get("/encounters/{encounter_id:str}/events", sync_to_thread=True, tags=["encounters"], operation_id="getEvents",
@@ -63,7 +65,8 @@ def get_events(
 ) -> Response[list[dict[str, Any]]]:
     """The log: JSON (an array of lines) or JSON Lines, each line as in `combat export`."""
     upto = after + limit if limit is not None else None
-    lines = [to_line(rec) for rec in service.encounters.records(grant.encounter_id, after=after, upto=upto)]
+    shown = Redaction(service.encounters.state(grant.encounter_id), grant)
+    lines = [to_line(rec) for rec in shown.records(service.encounters.records(grant.encounter_id, after=after, upto=upto))]
     if fmt == "jsonl" or (fmt is None and JSONL in request.headers.get("accept", "")):
         return Response(b"".join(line + b"\n" for line in lines), media_type=JSONL)  # type: ignore[arg-type]
     return Response(b"[" + b",".join(lines) + b"]", media_type="application/json")  # type: ignore[arg-type]
@@ -73,7 +76,8 @@ def get_events(
      responses=documented(400, 401, 403, 404))
 def get_log(grant: NamedDependency[Grant], service: NamedDependency[Service]) -> list[LogLine]:
     """The narrative: one human line per event."""
-    records = list(service.encounters.records(grant.encounter_id))
+    shown = Redaction(service.encounters.state(grant.encounter_id), grant)
+    records = list(shown.records(service.encounters.records(grant.encounter_id)))
     return [LogLine(seq=rec.seq, text=text) for rec, text in zip(records, narrate(records))]
 
 

@@ -23,6 +23,7 @@ from combat.service.messages import (
 )
 from combat.service.replies import command_done
 from projections.audit import Audit, audit
+from projections.redaction import Redaction
 
 __all__ = ["ROUTES"]
 
@@ -102,7 +103,8 @@ def fork(grant: NamedDependency[Grant], data: JSONBody[ForkRequest], service: Na
      responses=documented(400, 401, 403, 404))
 def get_audit(grant: NamedDependency[Grant], service: NamedDependency[Service]) -> Audit:
     """Who did what and when, every roll and its source, every undo and amendment, conflicts, dice fairness."""
-    return audit(service.encounters.records(grant.encounter_id))
+    shown = Redaction(service.encounters.state(grant.encounter_id), grant)
+    return audit(service.encounters.records(grant.encounter_id), shown=shown.record)
 
 
 ROUTES = [undo, retract, amend, override, fork, get_audit]

@@ -1,0 +1,189 @@
+"""Tamper evidence: each event's hash is chained to the one before it in its encounter.
+
+`hash(n) = sha256(hash(n-1) + "\\n" + canonical bytes of event n)`, with `hash(0) = ""`.
+The canonical bytes are the event's JSONL line without its `hash`, keys sorted, and the
+fields that hold their default left out, in the event and in the structs inside it (so a
+field added later with a default does not change the bytes of events written before it). Logs written before hashes existed
+still load: their events carry no hash, yet the chain runs through them, so the first hashed
+event vouches for everything before it.
+
+`verify` walks a log and reports the first seq where it breaks: a seq out of order, a hash
+that does not match, a hash missing after a hashed event, dice faces that do not add up to
+their total or cannot land on their die, or a head that is not the one published.
+See docs/trust.md for what this proves and what it does not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from combat.kernel.records import Recorded
+from combat.kernel import dice
+from combat.kernel.defaults import defaults_of
+from combat.kernel.errors import RuleError
+from combat.kernel.events import DiceRolled, EncounterCreated
+
+__all__ = ["GENESIS", "canonical", "link", "seal", "Break", "Report", "verify", "TamperedLog", "LinkCheck", "head_of"]
+
+GENESIS = ""
+_encoder = msgspec.json.Encoder(order="sorted")
+
+
+def _plain(value: Any) -> Any:
+    """A Struct as a dict of the fields that differ from their defaults, all the way down."""
+    if isinstance(value, msgspec.Struct):
+        defaults = defaults_of(type(value))
+        return {
+            name: _plain(getattr(value, name))
+            for name in value.__struct_fields__
+            if name not in defaults or getattr(value, name) != defaults[name]
+        }
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def canonical(rec: Recorded) -> bytes:
+    """The bytes a record's hash covers: its JSONL line, without `hash`, keys sorted."""
+    event = rec.event
+    payload = _plain(event)
+    line = {
+        "seq": rec.seq,
+        "type": type(event).__struct_config__.tag,
+        "at": rec.timestamp,
+        "actor": rec.actor,
+        "command_id": rec.command_id,
+        **payload,
+    }
+    return _encoder.encode(line)
+
+
+def link(previous: str, rec: Recorded) -> str:
+    return hashlib.sha256(previous.encode() + b"\n" + canonical(rec)).hexdigest()
+
+
+def seal(previous: str, records: Iterable[Recorded]) -> list[Recorded]:
+    """The records with their chained hashes, following the event whose hash is `previous`."""
+    sealed = []
+    for rec in records:
+        previous = link(previous, rec)
+        sealed.append(msgspec.structs.replace(rec, hash=previous))
+    return sealed
+
+
+@dataclass(frozen=True)
+class Break:
+    seq: int
+    problem: str
+
+
+@dataclass(frozen=True)
+class Report:
+    """What `verify` found: how many events, the head hash it computed, how many leading
+    events carry no hash (written before hashes existed), and the first break if any."""
+
+    events: int
+    head: str
+    unchained: int
+    broken: Break | None
+
+    @property
+    def ok(self) -> bool:
+        return self.broken is None
+
+
+class TamperedLog(RuleError):
+    def __init__(self, broken: Break, where: str = "the stored log"):
+        super().__init__(
+            "log/tampered",
+            f"{where} breaks at seq {broken.seq}: {broken.problem}",
+            allowed="restore the log from a copy whose chain verifies (combat verify)",
+        )
+        self.broken = broken
+
+
+def _dice_problem(event: DiceRolled) -> str | None:
+    """Do the faces land on their dice and add up to the total the notation gives?"""
+    try:
+        again = dice.roll(event.notation, faces=[d.face for d in event.dice])
+    except RuleError as exc:
+        return f"the dice of {event.notation!r} do not fit it: {exc.message}"
+    if again.dice != event.dice:
+        return f"the dice listed for {event.notation!r} are not the ones it rolls (sizes or kept dice differ)"
+    if again.total != event.total:
+        return f"{event.notation!r} with faces {[d.face for d in event.dice]} totals {again.total}, not {event.total}"
+    return None
+
+
+def verify(records: Iterable[Recorded], *, head: str | None = None) -> Report:
+    """Walk a whole log from seq 1: the chain, the seqs and every roll's arithmetic."""
+    previous, count, unchained, hashed = GENESIS, 0, 0, False
+
+    def report(broken: Break | None) -> Report:
+        return Report(events=count, head=previous, unchained=unchained, broken=broken)
+
+    heads: dict[str, int] = {}
+    for rec in records:
+        expected_seq = count + 1
+        if rec.seq != expected_seq:
+            what = "repeats a seq" if rec.seq <= count else "skips seqs: lines are missing"
+            return report(Break(expected_seq, f"found seq {rec.seq} where seq {expected_seq} belongs ({what})"))
+        if count == 0 and not isinstance(rec.event, EncounterCreated):
+            return report(Break(1, f"the log starts with {type(rec.event).__name__}, not EncounterCreated: lines are missing"))
+        computed = link(previous, rec)
+        if rec.hash:
+            if rec.hash != computed:
+                return report(Break(rec.seq, "its hash does not match its content and the events before it "
+                                             "(this line, or one before it, was changed, removed or moved)"))
+            hashed = True
+        elif hashed:
+            return report(Break(rec.seq, "it carries no hash although earlier events do (a hash was removed)"))
+        else:
+            unchained += 1
+        if isinstance(rec.event, DiceRolled):
+            problem = _dice_problem(rec.event)
+            if problem is not None:
+                return report(Break(rec.seq, problem))
+        previous, count = computed, count + 1
+        heads[computed] = count
+    if count == 0:
+        return report(Break(1, "the log holds no events"))
+    if head is not None and head != previous:
+        at = heads.get(head)
+        problem = (f"the published head is the hash of seq {at}: events after it were added" if at is not None
+                   else f"the log ends at seq {count} but its head is not the published one: events were cut or changed")
+        return report(Break(count + 1 if at is None else at + 1, problem))
+    return report(None)
+
+
+class LinkCheck:
+    """The cheap check on load: each hashed record follows the hash of the one before it.
+    Call it on each record in seq order; it raises TamperedLog at the first that does not.
+    `previous` is the hash before the first record: GENESIS before seq 1, None when unknown
+    (after a snapshot, or after an event written before hashes existed)."""
+
+    def __init__(self, previous: str | None):
+        self.previous = previous
+
+    def __call__(self, rec: Recorded) -> Recorded:
+        if rec.hash:
+            if self.previous is not None and link(self.previous, rec) != rec.hash:
+                raise TamperedLog(Break(rec.seq, "its hash does not match its content and the event before it"))
+        elif self.previous:
+            raise TamperedLog(Break(rec.seq, "it carries no hash although the event before it does"))
+        self.previous = rec.hash or None
+        return rec
+
+
+def head_of(records: Iterable[Recorded], previous: str = GENESIS) -> str:
+    """The chain hash after `records` (stored hashes are not trusted here, only recomputed)."""
+    for rec in records:
+        previous = link(previous, rec)
+    return previous
