@@ -70,7 +70,7 @@ def _previous(order: OrderFn) -> Callable[[Tx, PreviousTurn], None]:
         else:
             raise RuleError("turn/first", "this is the first turn of the fight; there is none before it", allowed="goto_turn")
         require_nothing_owed(tx, "the turn cannot move back")
-        tx.emit(TurnEnded(combatant=current))
+        tx.emit(TurnEnded(combatant=current, taken_back=True))
         tx.emit(TurnMoved(combatant=back_to, round=round_, back=True, reason=cmd.reason))
         start_turn(tx, back_to)
 

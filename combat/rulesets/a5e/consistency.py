@@ -157,7 +157,7 @@ def _turn_ended(state: EncounterState, e: ev.TurnEnded, ctx: dict[str, Any]) -> 
     """'Surprised creatures ... are unable to use a reaction until after their first turn': the
     end of that turn ends the surprise (SurpriseEnded comes just before TurnEnded)."""
     c = state.combatants.get(e.combatant)
-    if c is None or not c.surprised or state.turn != c.id:
+    if c is None or not c.surprised or state.turn != c.id or e.taken_back:
         return None
     return f"{c.name} was surprised, but the end of its first turn did not end the surprise"
 
