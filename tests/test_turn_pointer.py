@@ -85,7 +85,7 @@ def test_previous_turn_takes_the_current_turn_back_and_gives_the_one_before_a_fr
     t.do(EndTurn(combatant="aria"))
     t.do(ApplyCondition(target="goblin", condition=ConditionSpec(name="frightened", ends="end", ends_on="hag")))
     events = t.do(PreviousTurn(reason="Aria forgot her bonus action"))
-    assert events[0] == TurnEnded(combatant="hag")
+    assert events[0] == TurnEnded(combatant="hag", taken_back=True)  # taken back, not ended: it comes again
     assert not of_type(events, ConditionEnded) and t["goblin"].has("frightened")
     assert TurnMoved(combatant="aria", round=1, back=True, reason="Aria forgot her bonus action") in events
     assert t.state.turn == "aria" and t["aria"].economy.action and t["aria"].economy.moved == 0
