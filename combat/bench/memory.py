@@ -29,22 +29,24 @@ def rss_bytes() -> int:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def run(workdir: Path, events: int, count: int) -> dict[str, Any]:
-    """`measure` in a process of its own."""
-    code = f"import json, pathlib, combat.bench.memory as m; print(json.dumps(m.measure(pathlib.Path({str(workdir)!r}), {events}, {count})))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=600)
-    if done.returncode:
-        raise RuntimeError(f"memory benchmark failed:\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout)
-
-
-def run_touched(workdir: Path, few: int, many: int) -> dict[str, Any]:
-    """`touched` in a process of its own."""
-    code = f"import json, pathlib, combat.bench.memory as m; print(json.dumps(m.touched(pathlib.Path({str(workdir)!r}), {few}, {many})))"
+def _in_own_process(measure: str, workdir: Path, *sizes: int) -> dict[str, Any]:
+    """One of this module's measures in a fresh interpreter, so its RSS is its own."""
+    call = f"m.{measure}(pathlib.Path({str(workdir)!r}), {', '.join(map(str, sizes))})"
+    code = f"import json, pathlib, combat.bench.memory as m; print(json.dumps({call}))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=1200)
     if done.returncode:
         raise RuntimeError(f"memory benchmark failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout)
+
+
+def run(workdir: Path, events: int, count: int) -> dict[str, Any]:
+    """`measure` in a process of its own."""
+    return _in_own_process("measure", workdir, events, count)
+
+
+def run_touched(workdir: Path, few: int, many: int) -> dict[str, Any]:
+    """`touched` in a process of its own."""
+    return _in_own_process("touched", workdir, few, many)
 
 
 def touched(workdir: Path, few: int, many: int) -> dict[str, Any]:
