@@ -11,7 +11,8 @@ import msgspec
 import pytest
 
 from combat.app.application import Encounters
-from combat.kernel.commands import Attack, EndTurn, Move, Ruling
+from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative, Ruling
+from tests.conftest import monster, pc
 from combat.service import create_app
 from projections.state import state_view
 from tests.test_service_fixtures import LiveServer, bearer, live_client, open_fight, read_events, set_the_scene
@@ -162,3 +163,31 @@ def test_after_an_undo_the_stream_carries_the_state_with_the_past_changed(http):
     assert retracted["data"]["event"]["type"] == "EventsRetracted"
     assert retracted["data"]["state"]["combatants"]["aria"]["economy"]["moved"] == 0
     assert retracted["data"]["state"] == fight.state()
+
+
+def test_an_amendment_streams_its_corrected_events_in_place_with_the_conflicts_it_raises(http):
+    """'Amended events take effect where the replaced ones stood': the stream's state after
+    the last corrected event is what GET gives, with the conflict the change raised (the
+    goblin lives after all, and its turn was skipped)."""
+    fight = open_fight(http)
+    for spec in (pc("aria", player="Sam", max_hp=30), monster("goblin", max_hp=7), monster("orc", max_hp=15)):
+        fight.do(AddCombatant(combatant=spec))
+    fight.do(BeginCombat())
+    for cid, face in (("aria", 18), ("goblin", 5), ("orc", 2)):
+        fight.do(RollInitiative(combatant=cid, faces=(face,)))
+    killing = fight.do(Attack(attacker="aria", target="goblin", faces=(11,), damage_faces=(6,)))
+    fight.do(EndTurn(combatant="aria"))
+    assert fight.state()["turn"] == "orc"
+    start = len(fight.events())
+    seqs = [e["seq"] for e in killing["events"]]
+    amended = http.post(fight.url("/amend"), headers=bearer(fight.gm), json={
+        "seqs": seqs, "reason": "the goblin had three-quarters cover",
+        "command": {"type": "attack", "attacker": "aria", "target": "goblin", "faces": [11], "cover": "three-quarters"}})
+    assert amended.status_code == 200, amended.text
+    count = len(fight.events()) - start
+    with http.stream("GET", fight.url("/stream"), params={"after": start}, headers=bearer(fight.gm)) as stream:
+        streamed = read_events(stream.iter_lines(), count)
+    assert streamed[0]["data"]["event"]["type"] == "RulingAmended"
+    last = streamed[-1]["data"]["state"]
+    assert last["combatants"]["goblin"]["status"] == "active" and last["conflicts"]
+    assert last == fight.state()
