@@ -53,12 +53,6 @@ class _Consoles:
 _consoles = _Consoles()
 
 
-def __getattr__(name: str) -> Any:  # `out` and `err` as module attributes, made when first used
-    if name in ("out", "err"):
-        return getattr(_consoles, name)
-    raise AttributeError(name)
-
-
 def _print(text: str) -> None:
     """One plain line, as rich would print it with markup off: lines need no rich, only tables."""
     click.echo(text)
@@ -150,17 +144,15 @@ def _encounter_id(encounters: Encounters, reference: str | None, db: str) -> UUI
     return resolve(encounters, reference)
 
 
-def _split_encounter(args: tuple[str, ...], db: str, what: str) -> tuple[str | None, tuple[str, ...]]:
-    """[ENCOUNTER] ARGS...: the encounter may be left out once `combat use` has chosen one;
+def _encounter_and_seqs(args: tuple[str, ...], db: str) -> tuple[str | None, tuple[str, ...]]:
+    """[ENCOUNTER] SEQS...: the encounter may be left out once `combat use` has chosen one;
     with one remembered, arguments that are all whole numbers (seqs) name no encounter."""
     from combat.kernel.errors import RuleError
 
-    if not args:
-        raise RuleError("cli/arguments", f"missing {what}", allowed=f"[ENCOUNTER] {what}")
-    if _remembered(db) and all(a.isdigit() for a in args):
+    if _remembered(db) and args and all(a.isdigit() for a in args):
         return None, args
-    if len(args) == 1 and not args[0].isdigit() and what == "SEQS...":
-        raise RuleError("cli/arguments", f"missing {what}", allowed=f"[ENCOUNTER] {what}")
+    if len(args) < 2:
+        raise RuleError("cli/arguments", "missing SEQS...", allowed="[ENCOUNTER] SEQS... (the encounter may be left out after `combat use`)")
     return args[0], args[1:]
 
 
@@ -606,7 +598,7 @@ def retract(args: tuple[str, ...], reason: str, whole: bool, actor: str, db: str
     """Retract what the commands at SEQS did (retracting a retraction brings its events back).
     A command's events go together: naming part of them is refused unless --whole (or the
     part is what a changed past put in conflict)."""
-    encounter, seqs = _split_encounter(args, db, "SEQS...")
+    encounter, seqs = _encounter_and_seqs(args, db)
     _history_command("retract", encounter, db, _seqs(seqs), reason=reason, actor=actor, whole=whole)
 
 
@@ -621,7 +613,7 @@ def amend(args: tuple[str, ...], command_json: str, reason: str, actor: str, db:
     """Replace the ruling at SEQS by a corrected command, decided where the original stood."""
     from combat.app.catalog import decode_command
 
-    encounter, seqs = _split_encounter(args, db, "SEQS...")
+    encounter, seqs = _encounter_and_seqs(args, db)
     command = decode_command(command_json)
     _history_command("amend", encounter, db, _seqs(seqs), command, reason=reason, actor=actor)
 
@@ -633,7 +625,7 @@ def amend(args: tuple[str, ...], command_json: str, reason: str, actor: str, db:
 @_one_line_errors
 def override(args: tuple[str, ...], ruling: str, db: str) -> None:
     """Let events that conflict with a changed past stand, by the GM's ruling."""
-    encounter, seqs = _split_encounter(args, db, "SEQS...")
+    encounter, seqs = _encounter_and_seqs(args, db)
     _history_command("override", encounter, db, _seqs(seqs), ruling=ruling)
 
 
