@@ -25,7 +25,6 @@ from uuid import UUID
 import msgspec
 
 from combat.app.application import Encounters, fold_records
-from combat.app.catalog import decode_command
 from combat.app.interchange import read_jsonl, to_jsonl, to_line
 from combat.app.store import Recorded
 from combat.kernel.commands import Command
@@ -70,7 +69,7 @@ class Table:
            expected_version: int | None = None) -> list[dict[str, Any]]:
         """Send one command; returns the log lines it appended (each a dict, as in the export)."""
         if not isinstance(command, Command):
-            command = decode_command(command)
+            command = self.encounters.read_command(self.id, command)
         outcome = self.encounters.execute(self.id, command, actor=actor, expected_version=expected_version)
         return _lines(outcome.records)
 

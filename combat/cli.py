@@ -288,15 +288,14 @@ def use(encounter: str | None, clear: bool, db: str) -> None:
 @_one_line_errors
 def do_command(args: tuple[str, ...], actor: str, expected_version: int | None, db: str) -> None:
     """Send one command (JSON, e.g. '{"type": "end_turn", "combatant": "aria"}')."""
-    from combat.app.catalog import decode_command
     from combat.kernel.errors import RuleError
 
     if len(args) > 2:
         raise RuleError("cli/arguments", f"{len(args)} arguments", allowed="[ENCOUNTER] COMMAND_JSON (quote the JSON)")
     encounter, command_json = (None, args[0]) if len(args) == 1 else args
-    command = decode_command(command_json)
     with _store(db) as encounters:
         eid = _encounter_id(encounters, encounter, db)
+        command = encounters.read_command(eid, command_json)
         before = encounters.state(eid).version
         outcome = encounters.execute(eid, command, actor=actor, expected_version=expected_version)
         _print_outcome(encounters, eid, before, outcome)
@@ -611,11 +610,8 @@ def retract(args: tuple[str, ...], reason: str, whole: bool, actor: str, db: str
 @_one_line_errors
 def amend(args: tuple[str, ...], command_json: str, reason: str, actor: str, db: str) -> None:
     """Replace the ruling at SEQS by a corrected command, decided where the original stood."""
-    from combat.app.catalog import decode_command
-
     encounter, seqs = _encounter_and_seqs(args, db)
-    command = decode_command(command_json)
-    _history_command("amend", encounter, db, _seqs(seqs), command, reason=reason, actor=actor)
+    _history_command("amend", encounter, db, _seqs(seqs), command_json, reason=reason, actor=actor)
 
 
 @cli.command()

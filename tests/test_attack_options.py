@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from combat.fivee.legendary import LegendaryAction
-from combat.fivee.monsters import AddMonster
+from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import (
     AddCombatant,
     Attack,
@@ -247,7 +247,7 @@ def test_a_stat_block_attacks_extra_damage_waits_with_the_rest_of_its_damage():
     """The Adult Red Dragon's Rend: '1d10 + 8 Slashing damage plus 2d4 Fire damage'. With only
     the d20 entered, roll_damage takes the slashing faces and the fire faces together."""
     t = Table().add(pc("aria", max_hp=120))
-    t.do(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    t.do(AddCreature(creature="Adult Red Dragon", side="dragon"))
     t.start({"adult-red-dragon": 20, "aria": 1})
     [pending] = of_type(t.do(Attack(attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10,))), AttackRolled)
     assert [(x.dice, x.damage_type) for x in pending.extra_damage] == [("2d4", "fire")]
@@ -260,7 +260,7 @@ def test_a_stat_block_attacks_extra_damage_waits_with_the_rest_of_its_damage():
 def test_a_legendary_pounce_can_be_rolled_in_two_steps_with_its_fire():
     """A legendary action's attack (the dragon's Pounce makes one Rend) waits for its damage too."""
     t = Table().add(pc("aria", max_hp=120), pc("bram", max_hp=60))
-    t.do(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    t.do(AddCreature(creature="Adult Red Dragon", side="dragon"))
     t.start({"aria": 20, "adult-red-dragon": 10, "bram": 5})
     while t.state.turn != "aria":
         t.do(EndTurn(combatant=t.state.turn))

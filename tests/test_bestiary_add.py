@@ -10,7 +10,7 @@ import pytest
 
 from combat.bestiary import library
 from combat.bestiary.validate import problems
-from combat.fivee.monsters import AddMonster, StatBlockAttached, sheet
+from combat.fivee.monsters import AddCreature, StatBlockAttached, sheet
 from combat.kernel.commands import BeginCombat, RollInitiative
 from combat.kernel.events import CombatantAdded, DiceRolled, InitiativeSet
 from tests.conftest import Table, of_type, pc
@@ -38,7 +38,7 @@ def test_three_goblin_warriors_by_name_share_one_initiative_roll_and_the_srd_blo
     """Goblin Warrior (SRD 5.2): 'AC 15 ... HP 10 (3d6) ... Initiative +2 ... Scimitar. Melee Attack
     Roll: +4, reach 5 ft. 5 (1d6 + 2) Slashing damage'; three of them roll initiative once."""
     t = Table(ruleset).add(pc("aria"))
-    events = t.do(AddMonster(creature="goblin WARRIOR", count=3, side="goblins"))
+    events = t.do(AddCreature(creature="goblin WARRIOR", count=3, side="goblins"))
     added = [e.combatant for e in of_type(events, CombatantAdded)]
     assert [c.id for c in added] == ["goblin-warrior-1", "goblin-warrior-2", "goblin-warrior-3"]
     assert {(c.ac, c.max_hp, c.initiative_bonus, c.group, c.size) for c in added} == {(15, 10, 2, "goblin-warrior", "small")}
@@ -60,14 +60,14 @@ def test_three_goblin_warriors_by_name_share_one_initiative_roll_and_the_srd_blo
 def test_a_name_not_in_the_bestiary_suggests_close_names():
     """A misspelt name is refused with the names it was probably meant to be."""
     t = Table()
-    error = t.rejects(AddMonster(creature="Goblin Warior", side="goblins"), "creature/unknown")
+    error = t.rejects(AddCreature(creature="Goblin Warior", side="goblins"), "creature/unknown")
     assert "Goblin Warrior" in error.allowed
 
 
 def test_rolled_hit_points_roll_the_hit_dice_for_each_creature():
     """Goblin Warrior HP 10 (3d6): rolled, each goblin rolls its own 3d6."""
     t = Table()
-    events = t.do(AddMonster(creature="Goblin Warrior", count=2, side="goblins", hp="rolled", faces=(1, 2, 3, 6, 6, 6)))
+    events = t.do(AddCreature(creature="Goblin Warrior", count=2, side="goblins", hp="rolled", faces=(1, 2, 3, 6, 6, 6)))
     assert [r.notation for r in of_type(events, DiceRolled)] == ["3d6", "3d6"]
     assert (t["goblin-warrior-1"].max_hp, t["goblin-warrior-2"].max_hp) == (6, 18)
 
@@ -75,8 +75,8 @@ def test_rolled_hit_points_roll_the_hit_dice_for_each_creature():
 def test_a_second_batch_continues_the_numbering_in_a_group_of_its_own():
     """Late goblins are new ids; a group that has already rolled takes no newcomers."""
     t = Table().add(pc("aria"))
-    t.do(AddMonster(creature="Goblin Warrior", count=2, side="goblins"))
-    t.do(AddMonster(creature="Goblin Warrior", count=2, side="goblins", group="goblin-reinforcements"))
+    t.do(AddCreature(creature="Goblin Warrior", count=2, side="goblins"))
+    t.do(AddCreature(creature="Goblin Warrior", count=2, side="goblins", group="goblin-reinforcements"))
     assert [c for c in t.state.combatants if c.startswith("goblin")] == [f"goblin-warrior-{n}" for n in range(1, 5)]
     assert t["goblin-warrior-3"].group == "goblin-reinforcements"
 
@@ -85,7 +85,7 @@ def test_a_second_batch_continues_the_numbering_in_a_group_of_its_own():
 def test_a_homebrew_stat_block_is_added_whole(ruleset):
     """The GM's own block in the bestiary's format: its multiattack text is read into attacks."""
     t = Table(ruleset)
-    t.do(AddMonster(creature=HOMEBREW, side="hags"))
+    t.do(AddCreature(creature=HOMEBREW, side="hags"))
     hag = t["bog-hag"]
     assert (hag.ac, hag.max_hp, hag.con_save, hag.attacks[0].damage) == (14, 45, 2, "2d6+3")
     routines = sheet(t.state, "bog-hag").block.multiattack.routines
@@ -96,11 +96,11 @@ def test_a_bad_stat_block_is_refused_field_by_field_and_nothing_is_added():
     """Every problem is named at once; nothing enters the log."""
     bad = {**HOMEBREW, "ac": "fourteen", "wings": 2}
     del bad["hp"]
-    error = Table().rejects(AddMonster(creature=bad, side="hags"), "stat-block/invalid")
+    error = Table().rejects(AddCreature(creature=bad, side="hags"), "stat-block/invalid")
     for field in ("ac:", "wings:", "hp: missing"):
         assert field in error.message
     worse = {**HOMEBREW, "hp": 0, "attacks": [{"name": "Claw", "bonus": 5, "damage": "2d6+banana", "damage_type": "slashing"}]}
-    error = Table().rejects(AddMonster(creature=worse, side="hags"), "stat-block/invalid")
+    error = Table().rejects(AddCreature(creature=worse, side="hags"), "stat-block/invalid")
     assert "hp: 0" in error.message and "attacks[0].damage" in error.message
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from combat.fivee.legendary import LegendaryAction, LegendaryActionUsed, LegendaryResistanceUsed, UseLegendaryResistance
 from combat.fivee.monster_actions import MonsterAction, Multiattack, Recharge, RechargeChecked, UseSpent
-from combat.fivee.monsters import AddMonster, sheet
+from combat.fivee.monsters import AddCreature, sheet
 from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative, SavingThrow
 from combat.kernel.events import AttackMade, DamageTaken, SaveMade
 from combat.rulesets.srd2024_variant.reorder import EndReorder, PassSwap
@@ -25,7 +25,7 @@ RULESETS = ("srd-2024", "srd-2024-variant", "a5e")
 def _lair(ruleset: str = "srd-2024") -> Table:
     """Aria (20), the dragon (1 + 12 = 13), Bram (5): the dragon acts between them."""
     t = Table(ruleset).add(pc("aria", max_hp=120, ac=15), pc("bram", max_hp=120))
-    t.do(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    t.do(AddCreature(creature="Adult Red Dragon", side="dragon"))
     t.start({"aria": 20, "adult-red-dragon": 1, "bram": 5})
     if ruleset == "srd-2024-variant":
         for player in ("aria", "bram"):  # nobody asks to swap places
@@ -53,7 +53,7 @@ def test_rend_takes_its_to_hit_and_damage_from_the_block_and_fire_as_its_own_dam
 def test_a_fire_immune_target_takes_the_slashing_but_not_the_fire():
     """Immunity applies to the extra damage's own type."""
     t = Table().add(pc("aria", max_hp=120, immunities=("fire",)))
-    t.do(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    t.do(AddCreature(creature="Adult Red Dragon", side="dragon"))
     t.start({"adult-red-dragon": 20, "aria": 1})
     t.do(Attack(attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10,), damage_faces=(5,), extra_damage_faces=(4, 4)))
     assert t["aria"].hp == 120 - 13
@@ -147,14 +147,14 @@ def test_legendary_resistance_turns_a_failed_save_into_a_success_three_times_a_d
 def test_in_its_lair_the_dragon_has_four_legendary_resistances():
     """'Legendary Resistance (3/Day, or 4/Day in Lair)'."""
     t = Table()
-    t.do(AddMonster(creature="Adult Red Dragon", side="dragon", lair=True))
+    t.do(AddCreature(creature="Adult Red Dragon", side="dragon", lair=True))
     assert _dragon(t).resistance_left == 4
 
 
 def test_per_day_uses_are_spent_and_not_regained():
     """'Web (Recharge 5-6)' aside, a 1/Day action has one use a day."""
     t = Table().add(pc("aria"))
-    t.do(AddMonster(creature={"name": "Cave Witch", "ac": 12, "hp": 30,
+    t.do(AddCreature(creature={"name": "Cave Witch", "ac": 12, "hp": 30,
                               "actions": [{"name": "Curse", "text": "One creature is cursed.", "per_day": 1}]}, side="witch"))
     t.start({"cave-witch": 20, "aria": 1})
     t.do(MonsterAction(combatant="cave-witch", action="Curse", target="aria"))
@@ -169,7 +169,7 @@ def test_amending_the_recharge_roll_to_a_4_makes_the_second_breath_a_conflict(en
     eid = encounters.create("srd-2024", "lair", seed=3)
     run = lambda command: encounters.execute(eid, command)  # noqa: E731
     run(AddCombatant(combatant=pc("aria", max_hp=120)))
-    run(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    run(AddCreature(creature="Adult Red Dragon", side="dragon"))
     run(BeginCombat())
     run(RollInitiative(combatant="adult-red-dragon", faces=(20,)))
     run(RollInitiative(combatant="aria", faces=(1,)))
@@ -185,12 +185,12 @@ def test_amending_the_recharge_roll_to_a_4_makes_the_second_breath_a_conflict(en
 
 
 def test_retracting_the_dragons_arrival_makes_its_deeds_conflicts_not_a_crash(encounters):
-    """Undo the add_monster long after: its breath and recharge roll cannot take effect, and say so."""
+    """Undo the add_creature long after: its breath and recharge roll cannot take effect, and say so."""
     eid = encounters.create("srd-2024", "lair", seed=3)
     run = lambda command: encounters.execute(eid, command)  # noqa: E731
     run(AddCombatant(combatant=pc("aria", max_hp=120)))
     run(AddCombatant(combatant=pc("bram", max_hp=120)))
-    arrival = run(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    arrival = run(AddCreature(creature="Adult Red Dragon", side="dragon"))
     run(BeginCombat())
     run(RollInitiative(combatant="adult-red-dragon", faces=(20,)))
     run(RollInitiative(combatant="aria", faces=(2,)))

@@ -1,5 +1,5 @@
 """Bringing the GM's own stat blocks: `combat monsters --import FILE` (Open5e's format) into the
-local store, then `add_monster` by name; `combat monsters` and GET /bestiary list and show them."""
+local store, then `add_creature` by name; `combat monsters` and GET /bestiary list and show them."""
 
 import json
 
@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from combat.bestiary import library
 from combat.cli import cli
-from combat.fivee.monsters import AddMonster, StatBlockAttached
+from combat.fivee.monsters import AddCreature, StatBlockAttached
 from tests.conftest import Table, of_type
 from tests.test_service_fixtures import client  # noqa: F401  (fixture)
 
@@ -56,12 +56,12 @@ def _import(tmp_path, records) -> object:
 
 
 def test_an_imported_open5e_creature_is_added_by_name(tmp_path, store):
-    """The troll's records become a stat block in the local store; add_monster finds it by name."""
+    """The troll's records become a stat block in the local store; add_creature finds it by name."""
     result = _import(tmp_path, MARSH_TROLL)
     assert result.exit_code == 0, result.output
     assert "Marsh Troll" in result.output and store.exists()
     t = Table()
-    events = t.do(AddMonster(creature="marsh troll", side="trolls"))
+    events = t.do(AddCreature(creature="marsh troll", side="trolls"))
     troll = t["marsh-troll"]
     assert (troll.ac, troll.max_hp, troll.speed, troll.con_save, troll.resistances) == (13, 63, 30, 5, ("poison",))
     [attached] = of_type(events, StatBlockAttached)
@@ -94,7 +94,7 @@ def test_monsters_lists_matches_and_shows_one_block(store):
 
 
 def test_the_service_lists_and_shows_stat_blocks(client, store):  # noqa: F811
-    """GET /bestiary?q= lists; GET /bestiary/{name} shows the block add_monster would use."""
+    """GET /bestiary?q= lists; GET /bestiary/{name} shows the block add_creature would use."""
     listed = client.get("/bestiary", params={"q": "goblin"}).json()
     assert {"name": "Goblin Warrior", "cr": "1/4", "size": "small", "type": "fey", "ac": 15, "hp": 10, "source": "SRD 5.2"} in listed
     block = client.get("/bestiary/adult red dragon").json()

@@ -15,7 +15,7 @@ from combat.app.interchange import read_jsonl, to_jsonl
 from combat.bestiary import library
 from combat.fivee.legendary import LegendaryAction, UseLegendaryResistance
 from combat.fivee.monster_actions import MonsterAction, Multiattack, Recharge
-from combat.fivee.monsters import AddMonster, sheet
+from combat.fivee.monsters import AddCreature, sheet
 from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, OrderTie, RollInitiative, SavingThrow
 from combat.kernel.errors import RuleError
 from tests.conftest import Table, pc
@@ -54,7 +54,7 @@ def test_a_dragon_fight_keeps_its_counters_and_rebuilds_from_the_stored_log(data
         eid = live.create("srd-2024", "property", seed=draw(st.integers(0, 2**31 - 1)))
         live.execute(eid, AddCombatant(combatant=pc("aria", max_hp=300)))
         live.execute(eid, AddCombatant(combatant=pc("bram", max_hp=300)))
-        live.execute(eid, AddMonster(creature="adult red dragon", side="dragon", lair=draw(st.booleans())))
+        live.execute(eid, AddCreature(creature="adult red dragon", side="dragon", lair=draw(st.booleans())))
         live.execute(eid, BeginCombat())
         live.execute(eid, RollInitiative())
         for tie in live.state(eid).ties:
@@ -81,7 +81,7 @@ def test_a_dragon_fight_keeps_its_counters_and_rebuilds_from_the_stored_log(data
 def test_every_srd_creature_joins_a_fight_by_name_in_every_5e_ruleset(name, count, ruleset):
     """Any of the 331 creatures, any number: one initiative group, the block's AC and HP."""
     t = Table(ruleset).add(pc("aria"))
-    t.do(AddMonster(creature=name.upper(), count=count, side="monsters"))
+    t.do(AddCreature(creature=name.upper(), count=count, side="monsters"))
     block = library.find(name)
     added = [c for c in t.state.combatants.values() if c.side == "monsters"]
     assert len(added) == count and {(c.ac, c.max_hp) for c in added} == {(block.ac, block.hp)}

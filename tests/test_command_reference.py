@@ -71,7 +71,7 @@ def test_every_command_has_an_example_that_decodes_and_the_decider_answers_it(ru
     accepted = 0
     for doc in docs:
         assert doc.example["type"] == doc.type
-        command = decode_command(doc.example)
+        command = decode_command(doc.example, ruleset_id)
         assert trigger_of(type(command)) == doc.type
         required = {f.name for f in doc.fields if f.required}
         assert required <= set(doc.example), doc.type
@@ -79,7 +79,7 @@ def test_every_command_has_an_example_that_decodes_and_the_decider_answers_it(ru
         if phase is None:
             continue
         try:
-            decide(ruleset, states[phase], decode_command(_cast(doc.example, states[phase])))
+            decide(ruleset, states[phase], decode_command(_cast(doc.example, states[phase]), ruleset_id))
             accepted += 1
         except RuleError as refused:
             assert refused.code != "command/invalid", (doc.type, refused)
@@ -119,20 +119,38 @@ def test_an_unknown_command_name_is_refused_with_the_rulesets_commands():
 def test_a_wrong_field_is_refused_with_that_commands_fields_and_an_example():
     """A GM typing `targt` learns attack's fields, not the list of every command type."""
     with pytest.raises(RuleError) as refused:
-        decode_command({"type": "attack", "attacker": "aria", "targt": "goblin"})
+        decode_command({"type": "attack", "attacker": "aria", "targt": "goblin"}, "srd-2024")
     assert refused.value.code == "command/invalid" and "`targt`" in refused.value.message
     assert refused.value.allowed.startswith("fields of attack: attacker (string, required), target (string, required)")
     assert '"type":"attack","attacker":"aria","target":"goblin-1"' in refused.value.allowed
     assert "d10_attack" not in refused.value.allowed
     with pytest.raises(RuleError) as missing:
-        decode_command('{"type": "move", "combatant": "aria"}')
+        decode_command('{"type": "move", "combatant": "aria"}', "srd-2024")
     assert "`feet`" in missing.value.message and missing.value.allowed.startswith("fields of move:")
 
 
-def test_an_unknown_type_is_still_refused_with_the_list_of_types():
+def test_an_unknown_type_is_still_refused_with_the_list_of_the_rulesets_types():
     with pytest.raises(RuleError) as refused:
-        decode_command({"type": "smite", "attacker": "aria"})
-    assert refused.value.allowed.startswith("types: ") and "attack" in refused.value.allowed
+        decode_command({"type": "smite", "attacker": "aria"}, "srd-2024")
+    assert refused.value.allowed.startswith("srd-2024 command types: ") and "attack" in refused.value.allowed
+    assert "d10_attack" not in refused.value.allowed
+
+
+def test_add_creature_is_each_rulesets_own():
+    """The 5e rulesets add a creature by bestiary name ("three Goblin Warriors added by name");
+    segments-1e adds one from a first-edition stat block the GM enters. One `type`, read as the
+    encounter's ruleset reads it."""
+    from combat.fivee.monsters import AddCreature as AddByName
+    from combat.rulesets.segments_1e.commands import AddCreature as AddFirstEdition
+
+    by_name = decode_command({"type": "add_creature", "creature": "goblin warrior", "side": "goblins"}, "a5e")
+    assert isinstance(by_name, AddByName) and by_name.count == 1
+    stats = {"id": "orc-1", "name": "Orc", "kind": "monster", "side": "orcs", "ac": 6, "hit_dice": "1"}
+    first = decode_command({"type": "add_creature", "creature": stats}, "segments-1e")
+    assert isinstance(first, AddFirstEdition) and first.creature.ac == 6
+    with pytest.raises(RuleError) as refused:
+        decode_command({"type": "add_creature", "creature": "goblin warrior", "side": "goblins"}, "segments-1e")
+    assert refused.value.code == "command/invalid" and refused.value.allowed.startswith("fields of add_creature: creature (CreatureStats")
 
 
 def test_combat_commands_lists_and_shows_one_command():

@@ -332,10 +332,10 @@ def test_a_stat_block_hit_with_extra_damage_that_drops_a_character_is_one_blow()
     follows the Slashing that dropped Aria to 0 HP is part of that damage, not a Death Saving
     Throw failure ('If you take any damage while you have 0 Hit Points')."""
     from combat.fivee.monster_actions import Multiattack
-    from combat.fivee.monsters import AddMonster
+    from combat.fivee.monsters import AddCreature
 
     t = Table().add(pc("aria", max_hp=40, hp=10), pc("bram", max_hp=120))
-    t.do(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    t.do(AddCreature(creature="Adult Red Dragon", side="dragon"))
     t.start({"adult-red-dragon": 20, "aria": 1, "bram": 2})
     t.do(Multiattack(attacker="adult-red-dragon"))
     t.do(Attack(attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10,), damage_faces=(5,), extra_damage_faces=(2, 3)))

@@ -38,7 +38,7 @@ from hypothesis import HealthCheck, given, note, seed, settings
 from hypothesis import strategies as st
 
 from combat.app.application import Encounters
-from combat.app.catalog import ALL_COMMAND_TYPES, ALL_EVENT_TYPES, AnyEvent, decode_command
+from combat.app.catalog import ALL_COMMAND_TYPES, ALL_EVENT_TYPES, AnyEvent, command_types_of, decode_command
 from combat.kernel.commands import trigger_of
 from combat.kernel.decider import decide, fold
 from combat.demos import get_demo
@@ -84,7 +84,6 @@ ID_FIELDS = frozenset(
 FRESH_IDS = ("newcomer", "orc-9", "wolf_2", "z", "a" * 64, "a" * 65)
 ACTOR_FIELDS = frozenset("combatant attacker rider caster speaker".split())  # mostly whoever's turn it is
 DICE_FIELDS = frozenset("notation damage roll_bonus die".split())
-BY_TRIGGER = {trigger_of(c): c for c in ALL_COMMAND_TYPES}
 
 
 # -- the starting points: every state a ruleset's own demo passes through ---------------------
@@ -329,7 +328,8 @@ def _info(command_type: type) -> mi.StructType:
 
 def _command(draw, ruleset_id: str, state: EncounterState):
     """Mostly a command the phase allows now; sometimes any command of any ruleset."""
-    allowed = [BY_TRIGGER[t] for t in RULESETS[ruleset_id].phases.commands(state.phase) if t in BY_TRIGGER]
+    own = command_types_of(ruleset_id)
+    allowed = [own[t] for t in RULESETS[ruleset_id].phases.commands(state.phase) if t in own]
     if allowed and draw(st.integers(0, 9)) < 8:
         command_type = draw(st.sampled_from(allowed))
     else:
@@ -442,20 +442,21 @@ def _field_names() -> list[str]:
         ),
     ),
     as_bytes=st.booleans(),
+    ruleset_id=st.sampled_from(sorted(RULESETS)),
 )
-def test_any_json_becomes_a_command_or_a_rule_error(payload, as_bytes):
+def test_any_json_becomes_a_command_or_a_rule_error(payload, as_bytes, ruleset_id):
     """decode_command reads what the HTTP layer receives: anything else is a clear RuleError."""
     try:
-        decode_command(payload if isinstance(payload, dict) and not as_bytes else json.dumps(payload).encode())
+        decode_command(payload if isinstance(payload, dict) and not as_bytes else json.dumps(payload).encode(), ruleset_id)
     except RuleError as error:
         assert error.code in ("command/invalid", "command/malformed")
 
 
 @fuzzing(EXAMPLES * 4)
-@given(raw=st.binary(max_size=40) | st.text(max_size=40))
-def test_any_bytes_become_a_command_or_a_rule_error(raw):
+@given(raw=st.binary(max_size=40) | st.text(max_size=40), ruleset_id=st.sampled_from(sorted(RULESETS)))
+def test_any_bytes_become_a_command_or_a_rule_error(raw, ruleset_id):
     """Not JSON, or not UTF-8, or JSON of no command: a clear RuleError too."""
     try:
-        decode_command(raw)
+        decode_command(raw, ruleset_id)
     except RuleError as error:
         assert error.code in ("command/invalid", "command/malformed")

@@ -93,7 +93,12 @@ def test_the_openapi_document_and_the_json_schemas_are_published(client):
                  "/encounters/{encounter_id}", "/encounters/{encounter_id}/events", "/encounters/{encounter_id}/log",
                  "/encounters/{encounter_id}/audit", "/encounters/{encounter_id}/stream", "/rulesets", "/health"):
         assert path in document["paths"], path
-    assert "Attack" in document["components"]["schemas"]
+    commands = client.get("/schemas/commands/srd-2024").json()
+    assert {"$ref": "#/$defs/Attack"} in commands["oneOf"]
+    assert commands["$defs"]["AddCreature"]["properties"]["count"]["default"] == 1
+    first_edition = client.get("/schemas/commands/segments-1e").json()
+    assert first_edition["$defs"]["AddCreature"]["properties"]["creature"] == {"$ref": "#/$defs/CreatureStats"}
+    assert client.get("/schemas/commands/chess").json()["error"] == "ruleset/unknown"
     assert client.get("/schema").status_code == 200
     events = client.get("/schemas/events").json()
     assert {"$ref": "#/$defs/AttackMade"} in events["oneOf"]

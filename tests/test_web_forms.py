@@ -12,20 +12,20 @@ import httpx
 from combat.web import STATIC
 from tests.test_web_fixtures import Table, chromium, service  # noqa: F401  (fixtures)
 
-# Renders each command's form from the OpenAPI document, in the page, and reports per command
-# the fields without a label and the fields that fell back to raw JSON.
-_RENDER_EVERY_FORM = """async () => {
+# Renders each command's form from each ruleset's command schema, in the page, and reports per
+# ruleset and command the fields without a label and the fields that fell back to raw JSON.
+_RENDER_EVERY_FORM = """async (rulesets) => {
   const { html, render } = await import("/app/vendor/htm-preact-standalone.js");
   const forms = await import("/app/js/forms.js");
-  const openapi = await (await fetch("/schema/openapi.json")).json();
-  const { defs, tags } = forms.commandSchemas(openapi);
   const report = {};
+  for (const ruleset of rulesets) {
+  const { defs, tags } = forms.commandSchemas(await (await fetch(`/schemas/commands/${ruleset}`)).json());
   for (const [tag, schema] of Object.entries(tags)) {
     const box = document.createElement("div");
     document.body.append(box);
     render(html`<${forms.CommandForm} defs=${defs} tag=${tag} schema=${schema} ctx=${{ listId: "ids" }} onSend=${async () => {}} />`, box);
     const fields = [...box.querySelectorAll("input, select, textarea")];
-    report[tag] = {
+    report[`${ruleset} ${tag}`] = {
       fields: fields.length,
       unlabelled: fields.filter((f) => !f.labels?.length).map((f) => f.name || f.id),
       raw_json: forms.fields(schema).filter(([n, p]) => forms.kindOf(defs, n, p).kind === "json").map(([n]) => n),
@@ -33,6 +33,7 @@ _RENDER_EVERY_FORM = """async () => {
     };
     render(null, box);
     box.remove();
+  }
   }
   return report;
 }"""
@@ -44,13 +45,15 @@ def test_every_command_of_every_ruleset_gets_a_labelled_form_from_its_schema(chr
     'labels on form fields'."""
     with httpx.Client(base_url=service.url) as http:
         rulesets = http.get("/rulesets").json()
-    every_command = {c for r in rulesets for phase in r["commands"].values() for c in phase}
+    every_command = {f"{r['id']} {c}" for r in rulesets for phase in r["commands"].values() for c in phase}
     page = Table(chromium.new_page()).page
     page.goto(f"{service.url}/app/")
-    report = page.evaluate(_RENDER_EVERY_FORM)
+    report = page.evaluate(_RENDER_EVERY_FORM, [r["id"] for r in rulesets])
     assert every_command <= set(report), sorted(every_command - set(report))
     assert {tag: found for tag, found in report.items() if not found["submit"] or found["unlabelled"] or found["raw_json"]} == {}
-    assert report["attack"]["fields"] >= 8 and report["add_combatant"]["fields"] >= 10
+    assert report["srd-2024 attack"]["fields"] >= 8 and report["srd-2024 add_combatant"]["fields"] >= 10
+    # One tag, two commands: a bestiary name in srd-2024, a first-edition stat block in segments-1e.
+    assert report["srd-2024 add_creature"]["fields"] != report["segments-1e add_creature"]["fields"]
     page.close()
 
 

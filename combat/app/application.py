@@ -25,6 +25,7 @@ from eventsourcing.persistence import IntegrityError
 from combat.kernel.commands import Command
 from combat.app import history, chain
 from combat.app.cache import StateCache
+from combat.app.catalog import decode_command
 from combat.app.history import fold_records
 from combat.app.command_ids import CommandIndex, check_client_id
 from combat.kernel.decider import decide
@@ -258,6 +259,13 @@ class Encounters:
 
     # -- reading -------------------------------------------------------------------------
 
+    def read_command(self, encounter_id: UUID, data: bytes | str | dict[str, Any]) -> Command:
+        """A command sent as JSON, read as the encounter's ruleset reads it (two rulesets may
+        mean different commands by one `type`: see combat.app.catalog)."""
+        cached = self._cache.get(encounter_id)  # a ruleset never changes: any cached state names it
+        ruleset = cached.ruleset if cached is not None else self.state(encounter_id).ruleset
+        return decode_command(data, ruleset)
+
     def state(self, encounter_id: UUID, *, at: int | None = None) -> EncounterState:
         """The state now (cached, brought up to date from the store), or as it was at seq `at`."""
         if at is not None:
@@ -376,15 +384,17 @@ class Encounters:
         self,
         encounter_id: UUID,
         seqs: Iterable[int],
-        command: Command,
+        command: Command | bytes | str | dict[str, Any],
         *,
         reason: str,
         actor: str = "gm",
         expected_version: int | None = None,
         command_id: str | None = None,
     ) -> Outcome:
-        """Replace the commands that produced `seqs` by `command`, decided where they stood."""
+        """Replace the commands that produced `seqs` by `command` (a command, or one as JSON),
+        decided where they stood."""
         seqs = tuple(seqs)
+        ruling = command if isinstance(command, Command) else self.read_command(encounter_id, command)
 
         def events_for(state: EncounterState) -> list[Event]:
             records = list(self.records(encounter_id, upto=state.version))
@@ -395,7 +405,7 @@ class Encounters:
             if not targets or any(isinstance(r.event, history.HISTORY_TYPES) for r in records if r.seq in targets):
                 raise RuleError("amend/history", "an undo or override is not a ruling to amend", allowed="retract it instead")
             before = self._state_before(records, min(targets))
-            corrected = decide(get_ruleset(state.ruleset), before, command, actor)
+            corrected = decide(get_ruleset(state.ruleset), before, ruling, actor)
             return [RulingAmended(seqs=targets, reason=_reason(reason)), *corrected]
 
         return self._write(encounter_id, events_for, actor, expected_version, command_id)

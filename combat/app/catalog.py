@@ -2,11 +2,17 @@
 
 The log's decoder, the JSON Schema and the command parser read these, so a ruleset's own
 event types are understood everywhere once the ruleset is registered.
+
+Commands are read per ruleset: a command's `type` tag names one command within a ruleset
+(the kernel's shared commands and the ruleset's own), and two rulesets may each have their
+own command under the same tag (`add_creature` takes a bestiary name in the 5e rulesets and
+a first-edition stat block in segments-1e). Event types, stored in the log, are one union.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Union
+from functools import cache
+from typing import TYPE_CHECKING, Any, Union
 
 import msgspec
 
@@ -16,7 +22,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import EVENT_TYPES, Event
 from combat.rulesets import RULESETS
 
-__all__ = ["ALL_EVENT_TYPES", "ALL_COMMAND_TYPES", "AnyEvent", "AnyCommand", "COMMAND_BY_TYPE", "command_type_of", "decode_command"]
+__all__ = ["ALL_EVENT_TYPES", "ALL_COMMAND_TYPES", "AnyEvent", "command_types_of", "command_schema", "command_type_of", "decode_command"]
 
 
 def _joined(shared: tuple, own: str) -> tuple:
@@ -27,45 +33,80 @@ def _joined(shared: tuple, own: str) -> tuple:
 
 
 ALL_EVENT_TYPES: tuple[type[Event], ...] = _joined(EVENT_TYPES, "events")
+# Every command type of every ruleset (two of them may share a tag: see command_types_of).
 ALL_COMMAND_TYPES: tuple[type[Command], ...] = _joined(COMMAND_TYPES, "commands")
 if TYPE_CHECKING:
-    # To a type checker the joined unions are their base classes: the members are only
-    # known once every ruleset is registered, at run time.
+    # To a type checker the joined union is its base class: the members are only known
+    # once every ruleset is registered, at run time.
     AnyEvent = Event
-    AnyCommand = Command
 else:
     AnyEvent = Union[ALL_EVENT_TYPES]
-    AnyCommand = Union[ALL_COMMAND_TYPES]
-
-COMMAND_BY_TYPE: dict[str, type[Command]] = {trigger_of(c): c for c in ALL_COMMAND_TYPES}
-_command_decoder = msgspec.json.Decoder(AnyCommand)
 
 
-def decode_command(data: bytes | str | dict) -> Command:
-    """Read one command from JSON (or an already parsed object), with a clear error."""
+@cache
+def _by_tag(ruleset_id: str) -> dict[str, type[Command]]:
+    own = RULESETS[ruleset_id].commands
+    table: dict[str, type[Command]] = {trigger_of(c): c for c in COMMAND_TYPES}
+    for command_type in own:
+        tag = trigger_of(command_type)
+        if tag in table and table[tag] is not command_type:
+            raise TypeError(f"{ruleset_id} has two commands tagged {tag}: {table[tag].__qualname__} and {command_type.__qualname__}")
+        table[tag] = command_type
+    return table
+
+
+@cache
+def _decoder(ruleset_id: str) -> msgspec.json.Decoder[Any]:
+    return msgspec.json.Decoder(Union[tuple(command_types_of(ruleset_id).values())])
+
+
+def command_types_of(ruleset_id: str) -> dict[str, type[Command]]:
+    """The commands an encounter of this ruleset reads, by their `type` tag."""
+    if ruleset_id not in RULESETS:
+        raise RuleError("ruleset/unknown", f"no ruleset {ruleset_id!r}", allowed=", ".join(RULESETS))
+    return _by_tag(ruleset_id)
+
+
+def decode_command(data: bytes | str | dict, ruleset: str) -> Command:
+    """Read one command of an encounter of `ruleset` from JSON (or an already parsed
+    object), with a clear error naming what was wrong and what that ruleset takes."""
+    table = command_types_of(ruleset)  # an unknown ruleset is refused first
     try:
         if isinstance(data, dict):
-            return msgspec.convert(data, AnyCommand)
-        return _command_decoder.decode(data)
+            return msgspec.convert(data, _decoder(ruleset).type)
+        return _decoder(ruleset).decode(data)
     except msgspec.ValidationError as exc:
-        meant = command_type_of(data)
+        meant = command_type_of(data, ruleset)
         if meant is not None:
             # The type is known: the mistake is in its fields, so show those, not every type.
             raise RuleError("command/invalid", f"invalid {trigger_of(meant)}: {exc}", allowed=fields_hint(meant)) from None
         raise RuleError(
             "command/invalid",
-            f"invalid command: {exc}",
-            allowed="types: " + ", ".join(COMMAND_BY_TYPE),
+            f"invalid command for {ruleset}: {exc}",
+            allowed=f"{ruleset} command types: " + ", ".join(table),
         ) from None
     except msgspec.DecodeError as exc:
         raise RuleError("command/malformed", f"command is not valid JSON: {exc}") from None
 
 
-def command_type_of(data: object) -> type[Command] | None:
-    """The command type a JSON command (text or parsed) names, if it names a known one."""
+def command_type_of(data: object, ruleset: str) -> type[Command] | None:
+    """The command type a JSON command (text or parsed) names in `ruleset`, if it names one."""
     try:
         parsed = msgspec.json.decode(data) if isinstance(data, (bytes, str)) else data
     except msgspec.DecodeError:
         return None
     tag = parsed.get("type") if isinstance(parsed, dict) else None
-    return COMMAND_BY_TYPE.get(tag) if isinstance(tag, str) else None
+    return command_types_of(ruleset).get(tag) if isinstance(tag, str) else None
+
+
+def command_schema(ruleset_id: str) -> dict[str, Any]:
+    """JSON Schema of one command an encounter of this ruleset reads."""
+    types = tuple(command_types_of(ruleset_id).values())
+    refs, components = msgspec.json.schema_components(types, ref_template="#/$defs/{name}")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"A command of a {ruleset_id} encounter",
+        "description": "`type` names the command; the other fields are its own (GET /rulesets/{id}/commands explains each).",
+        "oneOf": list(refs),
+        "$defs": components,
+    }

@@ -88,8 +88,9 @@ _EXAMPLE_OVERRIDES: dict[str, dict[str, Any]] = {
     "damage": {"amount": 6},
     "heal": {"amount": 4},
     "d10_damage": {"amount": 6},
-    # The bestiary's commands are a monster's: a dragon with a stat block's names.
-    "add_monster": {"creature": "goblin warrior", "count": 3, "side": "goblins"},
+    # The bestiary's commands are a monster's: a dragon with a stat block's names. (Keyed by
+    # module and tag where two rulesets have their own command under one tag.)
+    "combat.fivee.monsters.add_creature": {"creature": "goblin warrior", "count": 3, "side": "goblins"},
     "multiattack": {"attacker": "dragon"},
     "monster_action": {"combatant": "dragon", "action": "Frightful Presence"},
     "recharge": {"combatant": "dragon", "action": "Fire Breath"},
@@ -223,7 +224,11 @@ def _struct_example(t: mi.StructType) -> dict[str, Any]:
 def _example(cls: type[Command]) -> dict[str, Any]:
     info = mi.type_info(cls)
     assert isinstance(info, mi.StructType)
-    return {"type": trigger_of(cls), **_struct_example(info), **_EXAMPLE_OVERRIDES.get(trigger_of(cls), {})}
+    return {"type": trigger_of(cls), **_struct_example(info), **_overrides(cls)}
+
+
+def _overrides(cls: type[Command]) -> dict[str, Any]:
+    return _EXAMPLE_OVERRIDES.get(f"{cls.__module__}.{trigger_of(cls)}") or _EXAMPLE_OVERRIDES.get(trigger_of(cls), {})
 
 
 def example_of(cls: type[Command]) -> dict[str, Any]:

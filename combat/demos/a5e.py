@@ -36,6 +36,8 @@ from combat.kernel.commands import (
     TakeAction,
 )
 from combat.fivee.conditions import is_incapacitated
+from combat.fivee.monster_actions import Multiattack
+from combat.fivee.monsters import AddCreature
 from combat.kernel.events import AttackProfile, CombatantSpec
 from combat.fivee.initiative import unresolved_ties
 from combat.rulesets.a5e.actions import FreeAction
@@ -83,23 +85,13 @@ DEMO_PARTY = (
         ),
     ),
 )
-_SCIMITAR = AttackProfile(name="Scimitar", bonus=3, damage="1d6+1", damage_type="slashing")
-_CROSSBOW = AttackProfile(name="Light Crossbow", bonus=3, damage="1d8+1", damage_type="piercing", kind="ranged",
-                          normal_range=80, long_range=320)
+# The SRD 5.2 Bandit Captain and three Bandits (bandit-1 to bandit-3), by name from the bestiary.
 DEMO_BANDITS = (
-    CombatantSpec(
-        id="captain", name="Bandit Captain", kind="monster", side="bandits", max_hp=65, ac=15, initiative_bonus=3,
-        con_save=2, attacks_per_action=3,
-        attacks=(AttackProfile(name="Scimitar", bonus=5, damage="1d6+3", damage_type="slashing"),),
-    ),
-    *(
-        CombatantSpec(id=f"bandit-{i}", name=f"Bandit {i}", kind="monster", side="bandits", max_hp=11, ac=12,
-                      initiative_bonus=1, con_save=1, attacks=(_SCIMITAR, _CROSSBOW))
-        for i in (1, 2, 3)
-    ),
+    AddCreature(creature="Bandit Captain", side="bandits", id_prefix="captain"),
+    AddCreature(creature="Bandit", count=3, side="bandits", id_prefix="bandit"),
 )
 # Dexterity saves (Flame Burst), Perception and Stealth, which the stat blocks above do not carry.
-DEX_SAVE = {"aria": 1, "tomas": 0, "lyra": 6, "captain": 3, "bandit-1": 1, "bandit-2": 1, "bandit-3": 1}
+DEX_SAVE = {"aria": 1, "tomas": 0, "lyra": 6, "captain": 5, "bandit-1": 1, "bandit-2": 1, "bandit-3": 1}
 PERCEPTION = {"aria": 1, "tomas": 5, "lyra": 3}
 STEALTH = {"captain": 5, "bandit-1": 3, "bandit-2": 3, "bandit-3": 3}
 
@@ -121,8 +113,10 @@ def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], N
     encounter_id = encounters.create("a5e", "Ambush in the burning mill", seed=seed,
                                      settings={"recharge_roll_after_use": False, "death_saves": False})
     table = _Table(encounters, encounter_id, report)
-    for spec in DEMO_PARTY + DEMO_BANDITS:
+    for spec in DEMO_PARTY:
         table(AddCombatant(combatant=spec))
+    for arrival in DEMO_BANDITS:
+        table(arrival)
     table(SetScene(environment="fiery", description="The mill is ablaze; flames leap from the grain bins.",
                    positions={"aria": "at the door", "tomas": "behind Aria", "lyra": "on the stair",
                               "captain": "by the millstone", "bandit-1": "in the loft", "bandit-2": "in the loft",
@@ -273,7 +267,9 @@ def _lyra(table: _Table, cid: str) -> None:
 
 
 def _captain(table: _Table, cid: str) -> None:
-    _attack_all(table, cid, lambda t: MakeAttack(attacker=cid, target=t.id))
+    # "The bandit makes two attacks, using Scimitar and Pistol in any combination."
+    table(Multiattack(attacker=cid))
+    _attack_all(table, cid, lambda t: MakeAttack(attacker=cid, target=t.id, attack="Scimitar"))
 
 
 def _bandit(table: _Table, cid: str) -> None:

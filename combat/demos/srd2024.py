@@ -29,7 +29,7 @@ from combat.kernel.commands import (
     TakeAction,
 )
 from combat.fivee.conditions import is_incapacitated
-from combat.fivee.monsters import AddMonster
+from combat.fivee.monsters import AddCreature
 from combat.kernel.events import AttackMade, AttackProfile, CombatantSpec, ConditionSpec, DiceRolled
 from combat.fivee.initiative import unresolved_ties
 from combat.kernel.state import Combatant
@@ -61,7 +61,7 @@ DEMO_PARTY = (
 )
 
 # Three Goblin Warriors from the SRD 5.2 bestiary, one initiative group (goblin-1 to goblin-3).
-DEMO_GOBLINS = AddMonster(creature="Goblin Warrior", count=3, side="goblins", group="goblins", id_prefix="goblin")
+DEMO_GOBLINS = AddCreature(creature="Goblin Warrior", count=3, side="goblins", group="goblins", id_prefix="goblin")
 DEMO_MONSTERS = (
     CombatantSpec(
         id="bugbear", name="Bugbear", kind="monster", side="goblins", max_hp=33, ac=14, initiative_bonus=2,

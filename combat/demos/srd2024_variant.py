@@ -32,6 +32,7 @@ from combat.kernel.commands import (
     TakeAction,
 )
 from combat.fivee.conditions import is_incapacitated
+from combat.fivee.monsters import AddCreature
 from combat.kernel.events import AttackProfile, CombatantSpec
 from combat.rulesets.srd2024_variant.traits import TraitsNoted
 from combat.fivee.initiative import unresolved_ties
@@ -48,7 +49,7 @@ from combat.rulesets.srd2024_variant.traits import NoteTraits
 from combat.rulesets.srd2024_variant.unarmed import EscapeGrapple, ReleaseGrapple, UnarmedStrike, UnarmedStrikeMade, grapple_dc
 from combat.kernel.state import Combatant, EncounterState
 
-__all__ = ["run_demo", "DEMO_PARTY", "DEMO_FORD"]
+__all__ = ["run_demo", "DEMO_PARTY", "DEMO_BESTIARY", "DEMO_FORD"]
 
 MAX_ROUNDS = 10
 SETTINGS = {"group_initiative": True, "initiative_reorder": True}
@@ -78,20 +79,16 @@ DEMO_PARTY = (
             AttackProfile(name="Shortsword", bonus=7, damage="1d6+4", damage_type="piercing"),
         ),
     ),
-    CombatantSpec(
-        id="thunder", name="Thunder", kind="monster", side="party", size="large", max_hp=30, ac=11, speed=60,
-        initiative_bonus=1, con_save=3,
-        attacks=(AttackProfile(name="Hooves", bonus=6, damage="2d6+4", damage_type="bludgeoning"),),
-    ),
 )
 
-_SCIMITAR = AttackProfile(name="Scimitar", bonus=4, damage="1d6+2", damage_type="slashing")
+# From the SRD 5.2 bestiary: Bran's Warhorse (thunder) and three Goblin Warriors
+# (goblin-1 to goblin-3, one initiative group). The bugbear is the GM's own, whose Strength
+# the table argues over after round 1 (see _review_round_one).
+DEMO_BESTIARY = (
+    AddCreature(creature="Warhorse", side="party", id_prefix="thunder"),
+    AddCreature(creature="Goblin Warrior", count=3, side="goblins", group="goblins", id_prefix="goblin"),
+)
 DEMO_FORD = (
-    *(
-        CombatantSpec(id=f"goblin-{i}", name=f"Goblin {i}", kind="monster", side="goblins", group="goblins",
-                      size="small", max_hp=10, ac=15, initiative_bonus=2, attacks=(_SCIMITAR,))
-        for i in (1, 2, 3)
-    ),
     CombatantSpec(
         id="bugbear", name="Bugbear", kind="monster", side="goblins", max_hp=33, ac=14, initiative_bonus=2, con_save=2,
         attacks=(AttackProfile(name="Morningstar", bonus=4, damage="2d8+2", damage_type="piercing"),),
@@ -123,7 +120,11 @@ class _Table(DemoTable):
 def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], None]) -> UUID:
     encounter_id = encounters.create("srd-2024-variant", "Skirmish at the ford", seed=seed, settings=SETTINGS)
     table = _Table(encounters, encounter_id, report)
-    for spec in DEMO_PARTY + DEMO_FORD:
+    for spec in DEMO_PARTY:
+        table(AddCombatant(combatant=spec))
+    for arrival in DEMO_BESTIARY:
+        table(arrival)
+    for spec in DEMO_FORD:
         table(AddCombatant(combatant=spec))
     for note in TRAITS:
         table(note)

@@ -1,7 +1,7 @@
 """Monsters by stat block: adding creatures by name or from a whole block, and the sheet that
 keeps what their blocks let them spend.
 
-`add_monster` puts one or N identical creatures in the fight from a bestiary name or a full
+`add_creature` puts one or N identical creatures in the fight from a bestiary name or a full
 stat block; the whole block goes into the log (StatBlockAttached, after each CombatantAdded),
 so a replay never reads the bestiary. "For a group of identical creatures, the GM makes a
 single roll": N creatures share one initiative group. What the block lets them do is in
@@ -37,7 +37,7 @@ __all__ = [
     "with_sheet",
     "require_sheet",
     "profiles",
-    "AddMonster",
+    "AddCreature",
     "StatBlockAttached",
     "HANDLERS",
     "APPLIERS",
@@ -108,14 +108,14 @@ def require_sheet(tx: Tx, cid: str) -> tuple[Combatant, MonsterSheet]:
     c = tx.combatant(cid)
     found = sheet(tx.state, cid)
     if found is None:
-        raise RuleError("creature/no-stat-block", f"{c.name} was not added from a stat block", allowed="a creature added with add_monster")
+        raise RuleError("creature/no-stat-block", f"{c.name} was not added from a stat block", allowed="a creature added with add_creature")
     return c, found
 
 
 # -- commands ------------------------------------------------------------------------------
 
 
-class AddMonster(Command, frozen=True, kw_only=True):
+class AddCreature(Command, frozen=True, kw_only=True):
     """One or N identical creatures by bestiary name, or from a full stat block (homebrew)."""
 
     gm_only: ClassVar[bool] = True
@@ -134,7 +134,7 @@ class AddMonster(Command, frozen=True, kw_only=True):
 
 
 class StatBlockAttached(Event, frozen=True, kw_only=True):
-    """The full stat block a creature added by add_monster plays by (follows its CombatantAdded)."""
+    """The full stat block a creature added by add_creature plays by (follows its CombatantAdded)."""
 
     combatant: str
     stat_block: StatBlock
@@ -170,7 +170,7 @@ def _hit_dice_count(notation: str) -> int:
     return sum(int(n or 1) for n, _ in re.findall(r"(\d*)d(\d+)", notation))
 
 
-def _add_monster(tx: Tx, cmd: AddMonster) -> None:
+def _add_creature(tx: Tx, cmd: AddCreature) -> None:
     block = _block_of(cmd.creature)
     if not 1 <= cmd.count <= MAX_COUNT:
         raise RuleError("creature/count", f"count {cmd.count}", allowed=f"1 to {MAX_COUNT} creatures")
@@ -207,7 +207,7 @@ def _add_monster(tx: Tx, cmd: AddMonster) -> None:
         tx.emit(StatBlockAttached(combatant=cid, stat_block=block, lair=cmd.lair))
 
 
-def _hit_points(tx: Tx, block: StatBlock, cmd: AddMonster, ids: list[str]) -> list[int]:
+def _hit_points(tx: Tx, block: StatBlock, cmd: AddCreature, ids: list[str]) -> list[int]:
     if cmd.hp == "average":
         if cmd.faces is not None:
             raise RuleError("creature/faces", "faces are for rolled hit points", allowed='hp: "rolled" with faces, or no faces')
@@ -235,7 +235,7 @@ def _on_attached(state: EncounterState, e: StatBlockAttached) -> EncounterState:
     return with_monsters(state, sheets={**sheets(state), e.combatant: new})
 
 
-HANDLERS: dict[type, Handler] = {AddMonster: _add_monster}
+HANDLERS: dict[type, Handler] = {AddCreature: _add_creature}
 APPLIERS: dict[type, Applier] = {StatBlockAttached: _on_attached}
 EVENTS = tuple(APPLIERS)
 COMMANDS = tuple(HANDLERS)

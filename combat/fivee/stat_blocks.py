@@ -25,7 +25,7 @@ def _then(first: Callable, after: Callable) -> Callable:
 
 
 def with_stat_blocks(ruleset: Ruleset) -> Ruleset:
-    """`ruleset` with add_monster where add_combatant is allowed, the stat block's actions in
+    """`ruleset` with add_creature where add_combatant is allowed, the stat block's actions in
     its turns, Legendary Resistance where saving throws are, and its attacks read from blocks."""
     if "monsters" not in getattr(ruleset.state_type, "__struct_fields__", ()):
         raise TypeError(f"{ruleset.id}: its state_type needs a `monsters: MonstersSlot = msgspec.UNSET` field")
@@ -34,7 +34,7 @@ def with_stat_blocks(ruleset: Ruleset) -> Ruleset:
     for step in phases.steps:  # each new command beside its kin, so the lists of allowed commands read well
         steps.append(step)
         if step.trigger == "add_combatant":
-            steps.append(Step("add_monster", step.sources))
+            steps.append(Step("add_creature", step.sources))
         elif step.trigger == "attack":
             steps += [Step(name, ("turns",)) for name in TURN_COMMANDS]
         elif step.trigger == "saving_throw":

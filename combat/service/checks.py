@@ -99,7 +99,7 @@ async def check_request(request: Request) -> None:
             value = msgspec.to_builtins(msgspec.convert(_whole(value), data.annotation, strict=True))
         except msgspec.ValidationError as exc:
             where = str(exc).rpartition(" - at `$.")
-            raise ApiError(422, "request/invalid", str(exc), allowed=body_allowed([where[2].rstrip("`")], value)) from None
+            raise ApiError(422, "request/invalid", str(exc), allowed=body_allowed([where[2].rstrip("`")])) from None
     # Texts and integers as the server reads them: fields a type ignores are only bytes.
     _walk(value, limits, "")
 

@@ -31,17 +31,12 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
-import msgspec
 from eventsourcing.persistence import InterfaceError, OperationalError
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, MethodNotAllowedException, NotFoundException, ValidationException
 from litestar.openapi import ResponseSpec
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
-from litestar.utils.scope.state import ScopeState
 
-from combat.app.catalog import ALL_COMMAND_TYPES, command_type_of
-from combat.app.reference import fields_hint
-from combat.kernel.commands import trigger_of
 from combat.kernel.errors import RuleError
 from combat.service.logging import annotate, log
 from combat.service.messages import ErrorBody
@@ -92,26 +87,10 @@ def _on_rule_error(request: Request, exc: RuleError) -> Response[ErrorBody]:
     return _reply(request, status_for(exc), exc.code, exc.message, _HTTP_ALLOWED.get(exc.code, exc.allowed))
 
 
-_COMMAND_TYPES = ", ".join(trigger_of(c) for c in ALL_COMMAND_TYPES)
-
-
-def _body_sent(request: Request) -> Any:
-    """The body Litestar already took in, decoded (None if it is not JSON)."""
-    body = ScopeState.from_scope(request.scope).body
-    try:
-        return msgspec.json.decode(body) if isinstance(body, bytes) else None
-    except (msgspec.DecodeError, UnicodeDecodeError):
-        return None
-
-
-def body_allowed(keys: list[str], sent: Any = None) -> str:
-    """What a body `sent` with problems at `keys` (dotted paths) should have held."""
-    if "command.type" in keys:
-        return f"command types: {_COMMAND_TYPES}"
-    if isinstance(sent, dict) and any(k.startswith("command") for k in keys):
-        meant = command_type_of(sent.get("command"))
-        if meant is not None:  # a known command with a wrong field: its own fields
-            return fields_hint(meant)
+def body_allowed(keys: list[str]) -> str:
+    """What a body with problems at `keys` (dotted paths) should have held."""
+    if any(k == "command" or k.startswith("command.") for k in keys):
+        return "command: an object with its type and fields, as GET /rulesets/{id}/commands lists them"
     return "a body as described at /schema/openapi.json"
 
 
@@ -123,7 +102,7 @@ def _on_validation(request: Request, exc: ValidationException) -> Response[Error
     ) or str(exc.detail)
     if in_body:
         keys = [str(p.get("key")) for p in problems if isinstance(p, dict)]
-        return _reply(request, 422, "request/invalid", detail, body_allowed(keys, _body_sent(request)))
+        return _reply(request, 422, "request/invalid", detail, body_allowed(keys))
     return _reply(request, 400, "request/bad-parameter", detail, "parameters as described at /schema/openapi.json")
 
 

@@ -9,7 +9,6 @@ from uuid import UUID
 
 import msgspec
 
-from combat.app.catalog import AnyCommand
 from combat.app.command_ids import CLIENT_ID
 from combat.kernel.state import SharedState, Tie
 from combat.rulesets import RULESETS
@@ -38,6 +37,13 @@ __all__ = [
 ]
 
 Role = Literal["gm", "player", "viewer"]
+# Read as the encounter's ruleset reads it, once the encounter is known (two rulesets may
+# mean different commands by one `type`: combat.app.catalog).
+CommandBody = Annotated[dict[str, Any], msgspec.Meta(
+    description="a command of the encounter's ruleset: its `type` and fields, as GET /rulesets/{id}/commands lists them "
+                "and GET /schemas/commands/{ruleset} gives their JSON Schema",
+    examples=[{"type": "end_turn", "combatant": "aria"}],
+)]
 MAX_TOKEN_LIFE = 366 * 24 * 3600  # a year: a campaign's token can be issued again
 MAX_SEQ = 2**53  # the largest integer every JSON reader keeps exact; stores take 64-bit integers
 Seq = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEQ, description="a position in the encounter's log, from 1")]
@@ -100,7 +106,7 @@ class TokenInfo(msgspec.Struct, kw_only=True):
 
 
 class CommandRequest(_Body):
-    command: AnyCommand
+    command: CommandBody
     expected_version: ExpectedVersion | None = None  # without it, the server decides again on a newer state
     command_id: CommandId | None = None
 
@@ -147,7 +153,7 @@ class RetractRequest(_Body):
 
 class AmendRequest(_Body):
     seqs: tuple[Seq, ...]  # the ruling to replace (every event of its command goes)
-    command: AnyCommand  # decided where the original stood
+    command: CommandBody  # decided where the original stood
     reason: str
     expected_version: ExpectedVersion | None = None
     command_id: CommandId | None = None

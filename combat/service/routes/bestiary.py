@@ -1,4 +1,4 @@
-"""The bestiary: stat blocks a GM can add to a fight by name (add_monster)."""
+"""The bestiary: stat blocks a GM can add to a fight by name (add_creature)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def list_bestiary(q: Annotated[str, QueryParameter(max_length=200, description="
 
 @get("/bestiary/{name:str}", sync_to_thread=False, tags=["bestiary"], operation_id="showStatBlock", responses=documented(400, 404))
 def show_stat_block(name: Annotated[str, PathParameter(max_length=200, description="the creature's name, in any case")]) -> StatBlock:
-    """One creature's full stat block, found by name in any case (the shape add_monster also takes)."""
+    """One creature's full stat block, found by name in any case (the shape add_creature also takes)."""
     try:
         return library.find(name)
     except RuleError as exc:

@@ -7,9 +7,11 @@ from typing import Any
 from litestar import get
 from litestar.di import NamedDependency
 
+from combat.app.catalog import command_schema
 from combat.app.interchange import event_schema
 from combat.rulesets import RULESETS
 from combat.service.dependencies import Service
+from combat.service.errors import ApiError, documented
 from combat.service.messages import Health, RulesetInfo
 from combat.service.schemas import state_schema, stream_schema
 
@@ -58,4 +60,15 @@ def message_schema() -> dict[str, Any]:
     return stream_schema()
 
 
-ROUTES = [list_rulesets, health, events_schema, projection_schema, message_schema]
+@get("/schemas/commands/{ruleset_id:str}", sync_to_thread=False, tags=["schemas"], operation_id="commandSchema",
+     responses=documented(404))
+def commands_schema(ruleset_id: str) -> dict[str, Any]:
+    """JSON Schema of one command of an encounter of this ruleset (the `command` of a
+    POST /encounters/{id}/commands body): rulesets may each have their own command under one
+    `type`, such as add_creature."""
+    if ruleset_id not in RULESETS:
+        raise ApiError(404, "ruleset/unknown", f"no ruleset {ruleset_id!r}", allowed=", ".join(RULESETS))
+    return command_schema(ruleset_id)
+
+
+ROUTES = [list_rulesets, health, events_schema, projection_schema, message_schema, commands_schema]

@@ -9,9 +9,11 @@ import { DiceAudit, History, Scrubber } from "./history.js";
 import { forget, fromFragment, remember, remembered, shareLink } from "./session.js";
 
 let openapi = null;
-async function schemasOf(api) {
+const commandsOf = {};
+async function schemasOf(api, ruleset) {
   openapi ??= await api.get("/schema/openapi.json");
-  return { ...commandSchemas(openapi), paths: openapi.paths };
+  commandsOf[ruleset] ??= await api.get(`/schemas/commands/${encodeURIComponent(ruleset)}`);
+  return { ...commandSchemas(commandsOf[ruleset]), paths: openapi.paths };
 }
 
 function Home() {
@@ -176,7 +178,7 @@ function Encounter({ entry }) {
         setState(s);
         remember({ id: entry.id, title: s.name, ruleset: s.ruleset });
         reload();
-        const sc = await schemasOf(api);
+        const sc = await schemasOf(api, s.ruleset);
         setSchemas(sc);
         if (sc.paths["/bestiary"]) api.get("/bestiary").then((b) => setBestiary(b.map?.((m) => m.name) ?? []), () => {});
         stop = api.follow(entry.id, s.version, (msg) => { if (msg.state) setState(msg.state); reload(); }, setStatus);

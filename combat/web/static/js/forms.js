@@ -9,13 +9,15 @@ const ACTOR_FIELDS = ["combatant", "attacker"];
 const COMBATANT_FIELDS = new Set([...ACTOR_FIELDS, "target", "ends_on", "mount", "rider", "ally", "helper",
                                   "grappler", "defender", "against", "source"]);
 
-export function commandSchemas(openapi) {
-  const defs = openapi.components.schemas;
+// The commands of one ruleset, by tag, from GET /schemas/commands/{ruleset} (two rulesets
+// may each have their own command under one tag, so there is no list for all).
+export function commandSchemas(schema) {
+  const defs = schema.$defs;
   const tags = {};
-  for (const ref of defs.CommandRequest.properties.command.oneOf) {
-    const schema = resolve(defs, ref);
-    const tag = schema.properties?.type?.const;
-    if (tag) tags[tag] = schema;
+  for (const ref of schema.oneOf) {
+    const command = resolve(defs, ref);
+    const tag = command.properties?.type?.enum?.[0];
+    if (tag) tags[tag] = command;
   }
   return { defs, tags };
 }
@@ -29,11 +31,12 @@ export function kindOf(defs, name, prop) {
   let optional = false;
   let p = prop;
   let orObject = false;
-  if (p.oneOf) {
-    const rest = p.oneOf.filter((s) => s.type !== "null");
-    optional = rest.length < p.oneOf.length;
+  const alternatives = p.oneOf || p.anyOf;
+  if (alternatives) {
+    const rest = alternatives.filter((s) => s.type !== "null");
+    optional = rest.length < alternatives.length;
     if (rest.length === 1) p = rest[0];
-    // A name or a whole object (add_monster's creature: a bestiary name or a stat block):
+    // A name or a whole object (add_creature's creature: a bestiary name or a stat block):
     // typed as text, and sent as an object when it is one.
     else if (rest.some((s) => s.type === "string")) { p = { type: "string" }; orObject = true; }
   }
