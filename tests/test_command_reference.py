@@ -150,7 +150,13 @@ def test_add_creature_is_each_rulesets_own():
     assert isinstance(first, AddFirstEdition) and first.creature.ac == 6
     with pytest.raises(RuleError) as refused:
         decode_command({"type": "add_creature", "creature": "goblin warrior", "side": "goblins"}, "segments-1e")
-    assert refused.value.code == "command/invalid" and refused.value.allowed.startswith("fields of add_creature: creature (CreatureStats")
+    assert refused.value.code == "command/other-ruleset"
+    assert refused.value.message == ("add_creature as sent is a command of srd-2024, srd-2024-variant, a5e, "
+                                     "not of segments-1e")
+    assert refused.value.allowed.startswith("fields of add_creature: creature (CreatureStats")
+    with pytest.raises(RuleError) as misspelt:
+        decode_command({"type": "add_creature", "creatur": "goblin warrior", "side": "goblins"}, "a5e")
+    assert misspelt.value.code == "command/invalid" and "`creatur`" in misspelt.value.message
 
 
 def test_combat_commands_lists_and_shows_one_command():

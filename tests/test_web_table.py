@@ -29,7 +29,7 @@ def _add_by_hand(table: Table, who: dict[str, str], attack: dict[str, str]) -> N
 
 def _add_goblin(table: Table) -> int:
     """A goblin by its bestiary name (the form suggests the names GET /bestiary lists); its HP."""
-    form = table.open_command("add monster")
+    form = table.open_command("add creature")
     assert table.page.locator("datalist#combatant-ids-creature option[value='Goblin Warrior']").count() == 1
     assert form.get_by_label("creature (required)").get_attribute("list") == "combatant-ids-creature"
     fill(form, {"creature (required)": "Goblin Warrior", "side (required)": "monsters", "id prefix": "goblin"})

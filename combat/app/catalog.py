@@ -77,6 +77,14 @@ def decode_command(data: bytes | str | dict, ruleset: str) -> Command:
         return _decoder(ruleset).decode(data)
     except msgspec.ValidationError as exc:
         meant = command_type_of(data, ruleset)
+        elsewhere = _other_rulesets_reading(data, ruleset)
+        if elsewhere:
+            # Readable, by another ruleset: the encounter's ruleset is what refuses it.
+            raise RuleError(
+                "command/other-ruleset",
+                f"{_tag_of(data)} as sent is a command of {', '.join(elsewhere)}, not of {ruleset}",
+                allowed=fields_hint(meant) if meant is not None else f"{ruleset} command types: " + ", ".join(table),
+            ) from None
         if meant is not None:
             # The type is known: the mistake is in its fields, so show those, not every type.
             raise RuleError("command/invalid", f"invalid {trigger_of(meant)}: {exc}", allowed=fields_hint(meant)) from None
@@ -91,12 +99,17 @@ def decode_command(data: bytes | str | dict, ruleset: str) -> Command:
 
 def command_type_of(data: object, ruleset: str) -> type[Command] | None:
     """The command type a JSON command (text or parsed) names in `ruleset`, if it names one."""
+    tag = _tag_of(data)
+    return command_types_of(ruleset).get(tag) if tag is not None else None
+
+
+def _tag_of(data: object) -> str | None:
     try:
         parsed = msgspec.json.decode(data) if isinstance(data, (bytes, str)) else data
     except msgspec.DecodeError:
         return None
     tag = parsed.get("type") if isinstance(parsed, dict) else None
-    return command_types_of(ruleset).get(tag) if isinstance(tag, str) else None
+    return tag if isinstance(tag, str) else None
 
 
 def command_schema(ruleset_id: str) -> dict[str, Any]:
@@ -110,3 +123,20 @@ def command_schema(ruleset_id: str) -> dict[str, Any]:
         "oneOf": list(refs),
         "$defs": components,
     }
+
+
+def _other_rulesets_reading(data: bytes | str | dict, ruleset: str) -> list[str]:
+    """The other rulesets that would read this command as it was sent."""
+    readers = []
+    for other in RULESETS:
+        if other == ruleset:
+            continue
+        try:
+            if isinstance(data, dict):
+                msgspec.convert(data, _decoder(other).type)
+            else:
+                _decoder(other).decode(data)
+        except (msgspec.ValidationError, msgspec.DecodeError):
+            continue
+        readers.append(other)
+    return readers

@@ -16,7 +16,7 @@ from litestar import Request
 from combat.service.errors import ApiError, body_allowed
 from combat.service.limits import MAX_INT, Limits
 
-__all__ = ["check_request", "too_deep"]
+__all__ = ["check_request", "too_deep", "whole_numbers"]
 
 _WHOLE_NUMBERS = frozenset({"at", "after", "limit"})  # the query parameters that are seqs or counts
 _BOOLEANS = frozenset({"state"})
@@ -96,7 +96,7 @@ async def check_request(request: Request) -> None:
     data = request.route_handler.parsed_fn_signature.parameters.get("data")
     if data is not None:
         try:
-            value = msgspec.to_builtins(msgspec.convert(_whole(value), data.annotation, strict=True))
+            value = msgspec.to_builtins(msgspec.convert(whole_numbers(value), data.annotation, strict=True))
         except msgspec.ValidationError as exc:
             where = str(exc).rpartition(" - at `$.")
             raise ApiError(422, "request/invalid", str(exc), allowed=body_allowed([where[2].rstrip("`")])) from None
@@ -104,12 +104,12 @@ async def check_request(request: Request) -> None:
     _walk(value, limits, "")
 
 
-def _whole(value: Any) -> Any:
+def whole_numbers(value: Any) -> Any:
     """JSON Schema counts 12.0 as an integer, as the OpenAPI document promises: read it as 12."""
     if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_INT:
         return int(value)
     if isinstance(value, dict):
-        return {key: _whole(item) for key, item in value.items()}
+        return {key: whole_numbers(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_whole(item) for item in value]
+        return [whole_numbers(item) for item in value]
     return value

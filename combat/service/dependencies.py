@@ -4,6 +4,7 @@ the grant of the request's token. Routes only parse, check the grant and call `E
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 from uuid import UUID
 
 import anyio
@@ -16,6 +17,7 @@ from combat.kernel.commands import Command
 from combat.kernel.errors import RuleError
 from combat.service.admission import Admission
 from combat.service.auth import Grant, Tokens
+from combat.service.checks import whole_numbers
 from combat.service.errors import ApiError
 from combat.service.feed import Follower, Hub, follower_for
 from combat.service.logging import annotate
@@ -41,6 +43,19 @@ class Service:
     @property
     def store(self) -> str:
         return store_kind(self.encounters.log)
+
+    def command_of(self, encounter_id: UUID, data: dict[str, Any]) -> Command:
+        """A body's `command`, read as the encounter's ruleset reads it. A command not of that
+        ruleset's schema is a body not matching the schema: 422 request/invalid, its field
+        named from the body (`command.feet`), with that command's fields as what is allowed."""
+        try:
+            return self.encounters.read_command(encounter_id, whole_numbers(data))
+        except RuleError as exc:
+            if exc.code != "command/invalid":
+                raise
+            message, _, path = exc.message.rpartition(" - at `$")
+            where = "command" + path.rstrip("`") if message else "command"
+            raise ApiError(422, "request/invalid", f"{where}: {message or exc.message}", allowed=exc.allowed) from None
 
     def start(self) -> None:
         if self.follower is None:

@@ -51,7 +51,8 @@ _BY_CODE = {
     "ruleset/unknown": 422,
     "settings/unknown": 422,
     "history/reason": 422,
-    "command/gm-field": 403,  # a player setting a number that is the GM's (docs/trust.md)
+    "command/gm-field": 403,
+    "command/other-ruleset": 422,  # a command of another ruleset: this encounter's cannot read it  # a player setting a number that is the GM's (docs/trust.md)
 }
 _BY_WHAT = {"malformed": 400, "bad-id": 400, "bad-parameter": 400, "invalid": 422}
 _BY_AREA = {"dice": 422, "amount": 422, "command-id": 422, "limits": 422, "store": 503}

@@ -93,9 +93,43 @@ def _json_safe_integers(schema: Any) -> None:
         _json_safe_integers(inner)
 
 
+def _commands_schema(document: OpenAPI) -> Schema:
+    """The `command` of a body: one of every ruleset's commands (an encounter reads those of
+    its own ruleset: GET /schemas/commands/{ruleset}). Their schemas are msgspec's, added to
+    the components under the names msgspec gives them."""
+    from combat.app.catalog import ALL_COMMAND_TYPES
+
+    refs, definitions = msgspec.json.schema_components(ALL_COMMAND_TYPES, ref_template="#/components/schemas/{name}")
+    components = document.components.schemas if document.components and document.components.schemas is not None else {}
+    for name, definition in definitions.items():
+        components.setdefault(name, _bounded(definition))
+    return Schema(any_of=list(refs), description=(  # type: ignore[arg-type]
+        "a command of the encounter's ruleset: GET /rulesets/{id}/commands lists them and "
+        "GET /schemas/commands/{ruleset} gives their JSON Schema (two rulesets may each have their own under one type)"))
+
+
+def _bounded(schema: Any) -> Any:
+    """msgspec's JSON Schema, with the integer bounds every request is held to (see _json_safe_integers)."""
+    if isinstance(schema, dict):
+        bounded = {key: _bounded(value) for key, value in schema.items()}
+        if bounded.get("type") == "integer":
+            bounded.setdefault("minimum", -MAX_INT)
+            bounded.setdefault("maximum", MAX_INT)
+        return bounded
+    if isinstance(schema, list):
+        return [_bounded(item) for item in schema]
+    return schema
+
+
 def refine(document: OpenAPI) -> None:
     """What the route decorators cannot say: which operations need no token, the JSON Lines
-    form of the log, and that an encounter id is a UUID."""
+    form of the log, that an encounter id is a UUID, and what a body's `command` holds."""
+    bodies = document.components.schemas if document.components and document.components.schemas else {}
+    commands = _commands_schema(document)
+    for name in ("CommandRequest", "AmendRequest"):
+        body = bodies.get(name)
+        if isinstance(body, Schema) and body.properties and "command" in body.properties:
+            body.properties["command"] = commands
     for path, item in (document.paths or {}).items():
         for method in ("get", "post", "delete"):
             operation: Operation | None = getattr(item, method, None)

@@ -25,7 +25,7 @@ def send_command(request: Request, grant: NamedDependency[Grant], data: JSONBody
     a rejected command appends nothing. Without `expected_version` the server takes commands
     one at a time (deciding again if another process appended first); with a command id, a
     repeat returns the first outcome and appends nothing."""
-    command = service.encounters.read_command(grant.encounter_id, data.command)
+    command = service.command_of(grant.encounter_id, data.command)
     annotate(request, command=command_type(command))
     check_command(grant, command)
     command_id = command_id_of(idempotency_key, data.command_id)

@@ -65,7 +65,8 @@ def amend(grant: NamedDependency[Grant], data: JSONBody[AmendRequest], service: 
           idempotency_key: IdempotencyKey = None) -> Response[CommandDone]:
     """Replace the ruling at `seqs` by a corrected command, decided where the original stood."""
     require_gm(grant, "amend a ruling")
-    outcome = service.encounters.amend(grant.encounter_id, data.seqs, data.command, reason=data.reason,
+    corrected = service.command_of(grant.encounter_id, data.command)
+    outcome = service.encounters.amend(grant.encounter_id, data.seqs, corrected, reason=data.reason,
                                        expected_version=data.expected_version,
                                        command_id=command_id_of(idempotency_key, data.command_id))
     return done(service, outcome)
