@@ -45,9 +45,11 @@ else:
 
 @cache
 def _by_tag(ruleset_id: str) -> dict[str, type[Command]]:
-    own = RULESETS[ruleset_id].commands
-    table: dict[str, type[Command]] = {trigger_of(c): c for c in COMMAND_TYPES}
-    for command_type in own:
+    """What an encounter of the ruleset reads: the commands it has rules for, and those every
+    ruleset answers in any phase (reveal)."""
+    ruleset = RULESETS[ruleset_id]
+    table: dict[str, type[Command]] = {trigger_of(c): c for c in COMMAND_TYPES if c.any_phase}
+    for command_type in ruleset.handlers:
         tag = trigger_of(command_type)
         if tag in table and table[tag] is not command_type:
             raise TypeError(f"{ruleset_id} has two commands tagged {tag}: {table[tag].__qualname__} and {command_type.__qualname__}")

@@ -16,7 +16,7 @@ says what was wrong and `allowed` what would have been accepted. The status foll
   state changes may succeed
 - 413 the body is larger than the service takes (`combat serve --max-body`)
 - 422 the request is readable but wrong in itself: a body not matching the schema (strictly:
-  no strings for numbers or booleans), a text longer than the limit, an unknown ruleset or
+  no strings for numbers or booleans), a command of another ruleset than the encounter's, a text longer than the limit, an unknown ruleset or
   setting, an invalid combatant, dice notation or entered faces, a command id used before
   by another sender, more events than one command may append
 - 429 the credential has created as many encounters as the server allows

@@ -6,6 +6,7 @@ from typing import Any
 
 from litestar import get
 from litestar.di import NamedDependency
+from litestar.params import FromPath
 
 from combat.app.catalog import command_schema
 from combat.app.interchange import event_schema
@@ -62,7 +63,7 @@ def message_schema() -> dict[str, Any]:
 
 @get("/schemas/commands/{ruleset_id:str}", sync_to_thread=False, tags=["schemas"], operation_id="commandSchema",
      responses=documented(404))
-def commands_schema(ruleset_id: str) -> dict[str, Any]:
+def commands_schema(ruleset_id: FromPath[str]) -> dict[str, Any]:
     """JSON Schema of one command of an encounter of this ruleset (the `command` of a
     POST /encounters/{id}/commands body): rulesets may each have their own command under one
     `type`, such as add_creature."""
