@@ -12,6 +12,7 @@ from combat.rulesets.segments_1e.commands import (
     RoutineAttack,
 )
 from combat.rulesets.segments_1e.events import CastingDelayed, CastingStarted, SpellSpoiled, SpellWentOff
+from combat.rulesets.segments_1e.turns import spell_turn
 from tests.conftest import of_type
 from tests.test_segments_1e_kit import declare, done, fight, fighter, initiative, ledger, mage, orc, rec
 
@@ -21,9 +22,15 @@ def _spell(name: str, segments: int, range_ft: int = 60, action: str = "spell") 
 
 
 def _to_spells(t):
-    """Let everyone who is not casting pass until the spells are resolved."""
-    while t.state.phase != "spells" and t.state.turn is not None:
+    """Let everyone pass until a spell goes off."""
+    while not spell_turn(t.state) and t.state.turn is not None:
         done(t, t.state.turn)
+
+
+def _going_off(t) -> tuple[str, str | None, int]:
+    """The step being played, whose spell goes off, and in which segment."""
+    assert spell_turn(t.state)
+    return (t.state.phase, t.state.turn, ledger(t).segment)
 
 
 def test_a_spell_begins_in_the_casters_segment_and_goes_off_after_its_casting_time():
@@ -33,16 +40,18 @@ def test_a_spell_begins_in_the_casters_segment_and_goes_off_after_its_casting_ti
     [started] = of_type(t.do(BeginCasting(caster="mira", targets=("orc",))), CastingStarted)
     assert (started.start_segment, started.completes_segment) == (2, 4)
     done(t, "mira")
-    _to_spells(t)
-    assert (t.state.phase, t.state.turn, ledger(t).segment) == ("spells", "mira", 4)
+    assert _going_off(t) == ("low", "mira", 4)  # just before the orcs' LOW turn in segment 5
     [gone] = of_type(t.do(ResolveSpell(caster="mira")), SpellWentOff)
     assert gone.segment == 4
+    assert (t.state.phase, t.state.turn, ledger(t).segment) == ("low", "orc", 5)
 
 
-def test_spells_are_resolved_in_the_order_they_go_off():
-    """'7. The GM will resolve all "spells" ... based on the Spell Initiative Chart': by the
-    segment each goes off - the LOW shaman's quick spell (segment 5) after the HIGH mage's
-    slower one begun earlier (segment 2 to 4), and the long one (segment 2 to 8) last."""
+def test_spells_go_off_in_the_order_of_their_segments_among_the_other_turns():
+    """'7. The GM will resolve all "spells" ... based on the Spell Initiative Chart', and a
+    spell 'goes off when its casting time has passed' (rules README): the HIGH mage's spell
+    (segment 2 to 4) goes off before the LOW shaman even begins its quick one (segment 5);
+    that one and the long one (segment 2 to 8) go off after the round's last turn, in the
+    order of their segments."""
     t = fight(
         mage(x=0, y=0), mage("elf", x=0, y=1), orc("shaman", x=6, y=0, hp=20), d6={"party": 5, "orcs": 2},
         declared={"mira": _spell("Web", 3), "elf": _spell("Lightning Bolt", 7), "shaman": _spell("Cause Fear", 1)},
@@ -51,13 +60,15 @@ def test_spells_are_resolved_in_the_order_they_go_off():
     done(t, "mira")
     t.do(BeginCasting(caster="elf", targets=("shaman",)))
     done(t, "elf")
+    assert _going_off(t) == ("low", "mira", 4)
+    t.do(ResolveSpell(caster="mira"))
     t.do(BeginCasting(caster="shaman", targets=("mira",)))
     done(t, "shaman")
     order = []
-    while t.state.phase == "spells":
-        order.append((t.state.turn, ledger(t).segment))
+    while spell_turn(t.state):
+        order.append(_going_off(t))
         t.do(ResolveSpell(caster=t.state.turn))
-    assert order == [("mira", 4), ("shaman", 5), ("elf", 8)]
+    assert order == [("spells", "shaman", 5), ("spells", "elf", 8)]
 
 
 def test_damage_during_the_casting_spoils_the_spell():
@@ -73,14 +84,17 @@ def test_damage_during_the_casting_spoils_the_spell():
     assert t.state.phase == "declare"  # nothing left to resolve
 
 
-def test_damage_in_the_segment_the_spell_goes_off_is_simultaneous():
-    """'Simultaneous (tied) actions both take effect': the 4-segment spell begun in segment 2
-    goes off in segment 5, the very segment the orc's blow lands."""
-    t = fight(mage(x=0, y=0), orc(x=1, y=0), d6={"party": 5, "orcs": 2}, declared={"mira": _spell("Sleep", 4)})
+def test_a_log_from_before_spells_went_off_in_time_order_keeps_the_blow_in_their_segment_simultaneous():
+    """Logs without the setting `spells_on_timeline` keep their reading: 'Simultaneous (tied)
+    actions both take effect' - the 4-segment spell begun in segment 2 goes off in segment 5,
+    the very segment the orc's blow lands, and every spell waits for step 7."""
+    t = fight(mage(x=0, y=0), orc(x=1, y=0), d6={"party": 5, "orcs": 2}, declared={"mira": _spell("Sleep", 4)},
+              settings={"spells_on_timeline": False})
     t.do(BeginCasting(caster="mira", targets=("orc",)))
     done(t, "mira")
     assert not of_type(t.do(RoutineAttack(attacker="orc", target="mira", faces=(18,), damage_faces=((3,),))), SpellSpoiled)
     done(t, "orc")
+    assert _going_off(t) == ("spells", "mira", 5)
     assert of_type(t.do(ResolveSpell(caster="mira")), SpellWentOff)
 
 
@@ -110,8 +124,7 @@ def test_only_one_spell_per_round_even_while_a_long_casting_runs_on():
     assert (t.state.phase, t.state.round) == ("declare", 2)
     t.rejects(DeclareRoundAction(combatant="mira", **_spell("Sleep", 1)), "spell/one-per-round")
     initiative(declare(t), orcs=1, party=6)
-    done(t, "orc")
-    assert (t.state.phase, t.state.turn, ledger(t).segment) == ("spells", "mira", 2)
+    assert _going_off(t) == ("low", "mira", 2)  # just before the orc's turn in segment 6
     t.do(ResolveSpell(caster="mira"))
     assert rec(t, "mira").casting is None
 

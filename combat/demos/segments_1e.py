@@ -44,6 +44,7 @@ from combat.rulesets.segments_1e.commands import (
 from combat.rulesets.segments_1e.events import AttackRoutineBegun, TableAttackRolled
 from combat.rulesets.segments_1e.grid import adjacent, distance_ft, foes_in_melee
 from combat.rulesets.segments_1e.ledger import Creature, CreatureStats, Ledger, Routine, Strike
+from combat.rulesets.segments_1e.turns import spell_turn
 from combat.kernel.state import EncounterState
 
 __all__ = ["run_demo", "PARTY", "HOBGOBLINS"]
@@ -267,7 +268,7 @@ def _intent(state: EncounterState, cid: str, rec: Creature) -> dict:
 def _take_turn(table: _Table, cid: str) -> None:
     state = table.state
     phase = state.phase
-    if phase == "spells":
+    if spell_turn(state):  # a spell going off, in time order with the other turns
         cast = state.rules.creatures[cid].casting
         table(ResolveSpell(caster=cid, damage=SPELL_DAMAGE.get(cast.spell) if cast else None))
         return

@@ -16,18 +16,32 @@ Where the text is silent or points at its missing charts, this is what the engin
 (each module's docstring says more; the ruleset's docs page shows them all):
 - Surprise: d6 per side, 1 or 2 = surprised for that many segments (`surprised_on`);
   "surprises on 1-3" creatures widen it for their foes; Dexterity surprise bonus cancels
-  segments for one individual; the unsurprised act in the surprise segments, one segment each.
+  segments for one individual; the unsurprised act in the surprise segments, one segment
+  each: any action that fits in one segment - an attack routine, a move of a tenth of the
+  movement, a minor or major action, a spell of one segment's casting (named as it begins).
 - A group acts in the segment shown by the best opposing group d6 (tied groups: the tied
   roll's segment); within a segment: D1 innate abilities and spells, D2 missiles, D3 melee
   (lower weapon speed first), D4 other; equal slots are simultaneous; complex activities go
   last in segment 10; fast actions in segment 1 (parley, flee, charge, go first).
+- A multi-attacker with no foe in melee when step 4 comes takes its turn with its group
+  (step 5) instead, closing in (one move ending beside a foe) before its first routine;
+  its remaining routines follow in step 6 (`multi_attackers_close_in`).
 - Dexterity reaction adjustments move an individual between HIGH and LOW for everything but
   spells (`dex_reaction_initiative`).
 - Spells: casting starts in the caster's acting segment (an invocation's in segment 1) and
-  goes off after its casting time, carrying into the next round when it runs past segment
-  10; "1 round" ends in segment 10. Damage or any other break before it goes off spoils it;
-  damage in the segment it goes off is simultaneous and both take effect. Damage between
-  declaration and casting spoils it too (`spoil_before_casting`).
+  goes off at the end of the segment its casting time ends in, carrying into the next round
+  when it runs past segment 10; "1 round" ends in segment 10. It goes off in time order with
+  everything else in the round - after that segment's other turns, before any turn of a
+  later segment, whichever step that turn belongs to - so its damage lands before a later
+  blow, and step 7 is left with the spells going off after the round's last turn
+  (`spells_on_timeline`). Damage or any other break before it goes off spoils it, a blow in
+  its last segment included; only another spell going off in that segment is simultaneous,
+  and both take effect. Damage between declaration and casting spoils it too
+  (`spoil_before_casting`).
+- Logs recorded before `spells_on_timeline` and `multi_attackers_close_in` existed carry
+  neither setting and keep the reading they were played with: every spell in step 7, a blow
+  in the segment a spell goes off simultaneous with it, and multi-attackers in step 4
+  wherever they stand.
 - A charge adds +2 to hit (`charge_bonus`); free and immediate attacks use the first routine.
 - A monster at 0 hit points is dead; a character is out of the fight (unconscious), and
   what follows is the GM's ruling. The fight ends when only one side has anyone standing.
@@ -74,7 +88,7 @@ from combat.rulesets.segments_1e.commands import COMMANDS
 from combat.rulesets.segments_1e.events import EVENTS
 from combat.rulesets.segments_1e.narration import NARRATION
 from combat.rulesets.segments_1e.phases import PHASES
-from combat.rulesets.segments_1e.segments import turn_order
+from combat.rulesets.segments_1e.segments import CLOSE_IN, SPELLS_ON_TIMELINE, turn_order
 from combat.rulesets.segments_1e.ledger import Ledger
 
 __all__ = ["RULESET", "DEFAULTS"]
@@ -84,6 +98,8 @@ DEFAULTS = {
     "dex_reaction_initiative": True,  # Dexterity reaction adjustments move individuals between HIGH and LOW
     "charge_bonus": 2,  # to hit, for a declared charge
     "spoil_before_casting": True,  # damage after a spell is declared but before casting begins spoils it
+    SPELLS_ON_TIMELINE: True,  # spells go off in time order; a blow in their last segment spoils them
+    CLOSE_IN: True,  # a multi-attacker not yet in melee closes in with its group before its routines
 }
 
 _MODULES = (creatures, surprise, declarations, initiative, delay, turns, actions, grid, attacks, damage, concentration, spells, morale)

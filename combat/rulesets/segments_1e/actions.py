@@ -10,6 +10,8 @@
 - "If performing more than one minor action during the same initiative phase, the GM may
   assign a delay": `gm_delay` segments, which only the GM can add.
 - Complex activities take the whole round and go last (segment 10).
+- In a surprise segment "only actions that fit in one segment can be done": a major action
+  there is one of one segment, and spends that segment instead of the round's major action.
 - Immediate actions "take no time, do not need to be declared, can happen anytime during the
   round (even during fast actions or during another group's initiative)".
 """
@@ -31,10 +33,16 @@ __all__ = ["HANDLERS", "APPLIERS"]
 
 def _major(tx: Tx, cmd: MajorAction) -> None:
     c, rec = require_turn(tx, cmd.combatant)
-    require_major(c, rec, "major_action")
+    uses = "major"
+    if tx.state.phase == P.SURPRISE_SEGMENTS:
+        # A one-segment action, in the one segment the unsurprised have in each.
+        require_segment(c, rec, tx.state.rules.segment)
+        uses = "surprise_segment"
+    else:
+        require_major(c, rec, "major_action")
     if not cmd.description.strip():
         raise RuleError("action/what", "say what the action is", allowed="description: e.g. 'opens the door'")
-    tx.emit(MajorActionTaken(combatant=c.id, description=cmd.description, segment=action_segment(tx, rec)))
+    tx.emit(MajorActionTaken(combatant=c.id, description=cmd.description, segment=action_segment(tx, rec), uses=uses))  # type: ignore[arg-type]
 
 
 def _minor(tx: Tx, cmd: MinorAction) -> None:
@@ -67,7 +75,7 @@ def _immediate(tx: Tx, cmd: ImmediateAction) -> None:
 
 
 def _on_major(state: EncounterState, e: MajorActionTaken) -> EncounterState:
-    return spent(state, e.combatant, "major")
+    return spent(state, e.combatant, e.uses)
 
 
 def _on_minor(state: EncounterState, e: MinorActionTaken) -> EncounterState:

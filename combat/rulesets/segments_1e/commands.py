@@ -157,11 +157,17 @@ class AnnounceDelay(Command, frozen=True, kw_only=True):
 
 
 class BeginCasting(Command, frozen=True, kw_only=True):
+    """Begin the declared spell. In a surprise segment nothing was declared: name a spell of
+    one segment's casting (`spell`, `range_ft`, `casting_segments` 1) instead."""
+
     actor_fields: ClassVar[tuple[str, ...]] = ("caster",)
 
     caster: str
     targets: tuple[str, ...] = ()
     cover_percent: int = 0
+    spell: str | None = None
+    range_ft: int = 0
+    casting_segments: int = 1
 
 
 class ResolveSpell(Command, frozen=True, kw_only=True):

@@ -4,10 +4,14 @@ ability to act is impeded."
 
 Two kinds are held here. A spell in casting ("All incantations require deep concentration
 during the casting time. If this concentration is broken, the spell being cast fails and is
-lost as if cast.") is spoiled when the break comes in a segment before the spell goes off -
-a break in the very segment it goes off is simultaneous, and both take effect. An effect
-maintained by concentration (the shared `concentration` field) ends at any break. No save
-is rolled: a first-edition break is automatic.
+lost as if cast.") is spoiled by a break that comes before it goes off - "damage to the
+caster before then spoils it" (rules README). A spell goes off at the end of its last
+segment (segments.spell_due), so a blow landing in that segment, before it goes off, spoils
+it too; only another spell going off in the same segment is simultaneous with it, and both
+take effect. (Logs from before the setting `spells_on_timeline` keep their reading: any
+break in the segment the spell goes off was simultaneous.) An effect maintained by
+concentration (the shared `concentration` field) ends at any break. No save is rolled: a
+first-edition break is automatic.
 
 Chosen: damage between the declaration and the start of the casting spoils the spell too
 (setting `spoil_before_casting`, on by default: tables differ on it).
@@ -23,6 +27,8 @@ from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e.events import SpellSpoiled
 from combat.rulesets.segments_1e.ledger import Casting
+from combat.rulesets.segments_1e.segments import spells_on_timeline
+from combat.kernel.state import EncounterState
 
 __all__ = ["IMPEDING", "interrupt", "spoils", "HANDLERS", "APPLIERS"]
 
@@ -32,19 +38,23 @@ IMPEDING = frozenset(
 )
 
 
-def spoils(tx: Tx, cast: Casting, segment: int) -> bool:
-    """Does a break in `segment` of this round fall within the casting, before it goes off?"""
+def spoils(state: EncounterState, cast: Casting, segment: int, *, simultaneous_spell: bool = False) -> bool:
+    """Does a break in `segment` of this round come before the spell goes off?
+    `simultaneous_spell`: the break is another spell going off in that segment."""
     if not cast.started:
-        return bool(tx.state.settings.get("spoil_before_casting", True))
-    return (tx.state.round, segment) < (cast.completes_round, cast.completes_segment)
+        return bool(state.settings.get("spoil_before_casting", True))
+    now, done = (state.round, segment), (cast.completes_round, cast.completes_segment)
+    if now == done:
+        return spells_on_timeline(state) and not simultaneous_spell
+    return now < done
 
 
-def interrupt(tx: Tx, cid: str, reason: str, segment: int | None = None) -> None:
+def interrupt(tx: Tx, cid: str, reason: str, segment: int | None = None, *, simultaneous_spell: bool = False) -> None:
     """Break `cid`'s concentration in `segment` (by default the segment being played)."""
     ledger = tx.state.rules
     rec = ledger.creatures[cid]
     when = ledger.segment if segment is None else segment
-    if rec.casting is not None and spoils(tx, rec.casting, when):
+    if rec.casting is not None and spoils(tx.state, rec.casting, when, simultaneous_spell=simultaneous_spell):
         tx.emit(SpellSpoiled(caster=cid, spell=rec.casting.spell, segment=when, reason=reason))
     end_concentration(tx, cid, reason)
 

@@ -21,7 +21,12 @@ What counts as a conflict:
   standing (or places the fallen), a side rolling that has nobody standing, a round or turn
   after the fight was decided, and an automatic end of the fight while a foe still stands;
 - spells: casting a spell no longer declared, or one already begun, a spell going off,
-  delayed, spoiled or forgone when it was already lost.
+  delayed, spoiled or forgone when it was already lost; a spell going off on the timeline
+  when it is not due now, a turn of a later segment taken while a spell was due before it,
+  or a step or surprise segment left with a spell still to go off in it (segments.spell_due,
+  the flow's own question);
+- a multi-attacker closing in when it could not now (in melee already, after its first
+  routine, twice, or to a square beside no foe: grid.closing_in_problem, the move's own guard).
 Shared events mean here what they mean everywhere, so DamageTaken, Healed and
 CombatantDowned use combat.fivee.consistency's checks. There is no resistance or damage reduction
 in this ruleset, so damage is never re-judged by amount.
@@ -42,8 +47,9 @@ from combat.rulesets.segments_1e.attacks import ABANDONED
 from combat.rulesets.segments_1e.initiative import groups, placements
 from combat.rulesets.segments_1e.ledger import Creature, Ledger, Slot
 from combat.rulesets.segments_1e.round import decided
-from combat.rulesets.segments_1e.segments import action_of, carries_casting, slot_for, step_key, turns
-from combat.rulesets.segments_1e.turns import ALLOWED_MAJOR
+from combat.rulesets.segments_1e.grid import closing_in_problem
+from combat.rulesets.segments_1e.segments import action_of, carries_casting, closes_in, slot_for, spell_due, step_key, turns
+from combat.rulesets.segments_1e.turns import ALLOWED_MAJOR, segment_spent
 from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["CHECKS"]
@@ -230,6 +236,9 @@ def _turn_started(state: EncounterState, e: ev.SegmentTurnStarted, ctx: dict[str
         return _no_turn(state, e.combatant, e.slot.key)
     if state.combatants[e.combatant].hp <= 0 and state.combatants[e.combatant].status == "active":
         return _able(state, e.combatant, "take a turn", own_turn=False)
+    problem = _out_of_time(state, e)
+    if problem:
+        return problem
     first, slot = upcoming[0]
     if _order(slot) < _order(mine):
         skipped, acting = state.combatants[first].name, state.combatants[e.combatant].name
@@ -240,9 +249,26 @@ def _turn_started(state: EncounterState, e: ev.SegmentTurnStarted, ctx: dict[str
     return None
 
 
+def _out_of_time(state: EncounterState, e: ev.SegmentTurnStarted) -> str | None:
+    """A spell goes off just before the first turn of a later segment (segments.spell_due,
+    which the flow asks too): not before, and no turn of a later segment before it."""
+    due = spell_due(state)
+    if e.slot.key == P.SPELLS and state.phase != P.SPELLS and (due is None or due[0] != e.combatant):
+        c, rec, _ = _rec(state, e.combatant)
+        spell = rec.casting.spell if rec.casting else "spell"
+        return f"{c.name}'s {spell} does not go off before the next turn now: it goes off after the turns of segment {e.slot.segment}"
+    if due is not None and due[0] != e.combatant:
+        caster, _, _ = _rec(state, due[0])
+        return f"{caster.name}'s spell goes off in segment {due[1].segment} now, before {state.combatants[e.combatant].name}'s turn"
+    return None
+
+
 def _skipped(state: EncounterState, key: str) -> str | None:
     left = turns(state, key)
     if not left:
+        due = spell_due(state)
+        if due is not None:
+            return f"{state.combatants[due[0]].name}'s spell was still to go off in {_step(key)} when it was over"
         return None
     cid, slot = left[0]
     return f"{state.combatants[cid].name} still had a turn in {_step(key)} (segment {slot.segment}) when it was over"
@@ -309,8 +335,8 @@ def _routine_begun(state: EncounterState, e: ev.AttackRoutineBegun, ctx: dict[st
         return _major_left(c, rec) or _as_declared(c, rec, "routine_attack") or _declared_routine(c, rec, e.routine)
     if e.uses == "extra_routine" and rec.routines_used >= rec.stats.routines_per_round:
         return f"{c.name} had already used all {rec.stats.routines_per_round} of its routines this round"
-    if e.uses == "surprise_segment" and rec.segment_used == ledger.segment:
-        return f"{c.name} had already spent surprise segment {ledger.segment}"
+    if e.uses == "surprise_segment":
+        return segment_spent(c, rec, ledger.segment)
     return None
 
 
@@ -349,7 +375,9 @@ def _major_action(state: EncounterState, e: ev.MajorActionTaken, ctx: dict[str, 
     problem = _able(state, e.combatant, "act")
     if problem:
         return problem
-    c, rec, _ = _rec(state, e.combatant)
+    c, rec, ledger = _rec(state, e.combatant)
+    if e.uses == "surprise_segment":
+        return segment_spent(c, rec, ledger.segment)
     return _major_left(c, rec) or _as_declared(c, rec, "major_action")
 
 
@@ -358,8 +386,8 @@ def _minor_action(state: EncounterState, e: ev.MinorActionTaken, ctx: dict[str, 
     if problem:
         return problem
     c, rec, ledger = _rec(state, e.combatant)
-    if e.uses == "surprise_segment" and rec.segment_used == ledger.segment:
-        return f"{c.name} had already spent surprise segment {ledger.segment}"
+    if e.uses == "surprise_segment":
+        return segment_spent(c, rec, ledger.segment)
     return None
 
 
@@ -376,10 +404,18 @@ def _moved(state: EncounterState, e: ev.CreatureMoved, ctx: dict[str, Any]) -> s
         problem = _major_left(c, rec) or _as_declared(c, rec, "move_to")
         if problem:
             return problem
-    if e.uses == "surprise_segment" and rec.segment_used == ledger.segment:
-        return f"{c.name} had already spent surprise segment {ledger.segment}"
+    if e.uses == "surprise_segment":
+        problem = segment_spent(c, rec, ledger.segment)
+        if problem:
+            return problem
     if e.uses == "charge" and rec.charged:
         return f"{c.name} had already made the move of its charge"
+    if e.uses == "close_in":
+        if not closes_in(state, e.combatant):
+            return f"{c.name} has no turn with its group to close in now"
+        problem = closing_in_problem(state, e.combatant, (e.x, e.y))
+        if problem:
+            return problem
     for cid, other in ledger.creatures.items():
         foe = state.combatants[cid]
         if (other.x, other.y) == (e.x, e.y) and foe.side != c.side and foe.status != "dead":
@@ -418,7 +454,11 @@ def _casting_started(state: EncounterState, e: ev.CastingStarted, ctx: dict[str,
     problem = _able(state, e.caster, "cast")
     if problem:
         return problem
-    c, rec, _ = _rec(state, e.caster)
+    c, rec, ledger = _rec(state, e.caster)
+    if e.uses == "surprise_segment":  # undeclared, one segment
+        if rec.casting is not None:
+            return f"{c.name} was already casting {rec.casting.spell}"
+        return segment_spent(c, rec, ledger.segment)
     if rec.casting is None:
         return f"{c.name} has no spell declared now to begin casting"
     if rec.casting.started:

@@ -25,7 +25,9 @@ from combat.rulesets.segments_1e.segments import slot_for
 __all__ = ["after_damage", "HANDLERS", "APPLIERS"]
 
 
-def after_damage(tx: Tx, cid: str, amount: int, *, segment: int, by: str | None = None) -> None:
+def after_damage(tx: Tx, cid: str, amount: int, *, segment: int, by: str | None = None, spell: bool = False) -> None:
+    """`spell`: the damage is a spell going off, simultaneous with any other spell going
+    off in that segment."""
     if amount <= 0:
         return
     c = tx.state.combatants[cid]
@@ -33,7 +35,7 @@ def after_damage(tx: Tx, cid: str, amount: int, *, segment: int, by: str | None 
         _keep_simultaneous_turn(tx, cid, by)
         # A monster at 0 hit points is dead; a character is out of the fight (see the module docstring).
         tx.emit(CombatantDowned(combatant=cid, status="dead" if c.kind == "monster" else "unconscious"))
-    interrupt(tx, cid, "took damage", segment)
+    interrupt(tx, cid, "took damage", segment, simultaneous_spell=spell)
 
 
 def _keep_simultaneous_turn(tx: Tx, cid: str, by: str | None) -> None:

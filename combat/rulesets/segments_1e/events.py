@@ -104,8 +104,9 @@ class SegmentTurnStarted(Event, frozen=True, kw_only=True):
 
 
 # What an action spends: the round's major action, one more routine of a multi-attacker,
-# the one segment an individual has in a surprise segment, the move of a charge, or nothing.
-Uses = Literal["major", "extra_routine", "surprise_segment", "charge", "none"]
+# the one segment an individual has in a surprise segment, the move of a charge (or of a
+# multi-attacker closing in before its first routine), or nothing.
+Uses = Literal["major", "extra_routine", "surprise_segment", "charge", "close_in", "none"]
 
 
 class AttackRoutineBegun(Event, frozen=True, kw_only=True):
@@ -144,9 +145,12 @@ class FreeAttackOpened(Event, frozen=True, kw_only=True):
 
 
 class MajorActionTaken(Event, frozen=True, kw_only=True):
+    """`uses`: the round's major action, or (in a surprise segment) that one segment."""
+
     combatant: str
     description: str
     segment: int
+    uses: Uses = "major"
 
 
 class MinorActionTaken(Event, frozen=True, kw_only=True):
@@ -179,12 +183,18 @@ class DelayAnnounced(Event, frozen=True, kw_only=True):
 
 
 class CastingStarted(Event, frozen=True, kw_only=True):
+    """`uses`: the round's major action for a declared spell; in a surprise segment, where
+    nothing was declared, that one segment - and the spell is named here, with its
+    `range_ft` (one segment of casting: "only actions that fit in one segment")."""
+
     caster: str
     spell: str
     targets: tuple[str, ...]
     start_segment: int
     completes_round: int
     completes_segment: int
+    uses: Uses = "major"
+    range_ft: int = 0
 
 
 class CastingDelayed(Event, frozen=True, kw_only=True):

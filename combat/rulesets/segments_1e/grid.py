@@ -11,8 +11,12 @@
   adjacent square" in restricted quarters.
 - "Positioning movement of 10-ft. or less is a minor action but can only be done after a
   major action and cannot be done in melee (movement is otherwise normally a major action)."
+- "4. If any individual has the multi-attack ability (and is in melee) ... 6. ... those with
+  any remaining attacks due to the multi-attack ability complete their action": one not yet
+  in melee takes its turn with its group, and closes in there - one move, up to its full
+  movement, ending in melee with a foe - before its first routine (segments.closes_in).
 
-Chosen: two creatures are in melee when their squares touch (diagonals too); a creature
+Chosen: two creatures are in melee when their squares touch (diagonals too, melee.py); a creature
 that moves out of a foe's melee draws a free attack from it; a surprise segment allows one
 segment of movement (a tenth of the move per round).
 """
@@ -27,30 +31,24 @@ from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.commands import MoveTo
 from combat.rulesets.segments_1e.concentration import interrupt
 from combat.rulesets.segments_1e.events import CreatureMoved, FreeAttackOpened
-from combat.rulesets.segments_1e.ledger import Creature, Ledger, Routine
-from combat.rulesets.segments_1e.segments import action_of
+from combat.rulesets.segments_1e.melee import Square, adjacent, foes_in_melee, where
+from combat.rulesets.segments_1e.ledger import Ledger, Routine
+from combat.rulesets.segments_1e.segments import action_of, closes_in
 from combat.rulesets.segments_1e.turns import require_major, require_segment, require_turn, spent
 from combat.kernel.state import EncounterState
 
-__all__ = ["SQUARE_FT", "distance_ft", "adjacent", "foes_in_melee", "open_squares", "require_reach", "HANDLERS", "APPLIERS"]
+__all__ = [
+    "SQUARE_FT", "distance_ft", "adjacent", "foes_in_melee", "open_squares", "require_reach", "closing_in_problem",
+    "HANDLERS", "APPLIERS",
+]
 
 SQUARE_FT = 5
 POSITIONING_FT = 10
 ROOM_NEEDED_OVER_FT = 4
 
-Square = tuple[int, int]
-
 
 def distance_ft(a: Square, b: Square) -> float:
     return SQUARE_FT * math.hypot(a[0] - b[0], a[1] - b[1])
-
-
-def adjacent(a: Square, b: Square) -> bool:
-    return a != b and max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
-
-
-def _where(rec: Creature) -> Square | None:
-    return None if rec.x is None or rec.y is None else (rec.x, rec.y)
 
 
 def _standing(state: EncounterState, ledger: Ledger) -> dict[Square, str]:
@@ -58,34 +56,17 @@ def _standing(state: EncounterState, ledger: Ledger) -> dict[Square, str]:
     return {
         sq: cid
         for cid, rec in ledger.creatures.items()
-        if (sq := _where(rec)) is not None and state.combatants[cid].status != "dead"
+        if (sq := where(rec)) is not None and state.combatants[cid].status != "dead"
     }
 
 
 def _sharing(state: EncounterState, ledger: Ledger, cid: str) -> list[str]:
     """Living creatures squeezed into the same square as `cid`."""
-    here = _where(ledger.creatures[cid])
+    here = where(ledger.creatures[cid])
     return [
         other
         for other, rec in ledger.creatures.items()
-        if other != cid and here is not None and _where(rec) == here and state.combatants[other].status != "dead"
-    ]
-
-
-def foes_in_melee(state: EncounterState, cid: str, at: Square | None = None) -> list[str]:
-    ledger = state.rules
-    me = ledger.creatures[cid]
-    here = at or _where(me)
-    if here is None:
-        return []
-    side = state.combatants[cid].side
-    return [
-        fid
-        for fid, rec in ledger.creatures.items()
-        if state.combatants[fid].side != side
-        and state.combatants[fid].status == "active"
-        and (there := _where(rec)) is not None
-        and adjacent(here, there)
+        if other != cid and here is not None and where(rec) == here and state.combatants[other].status != "dead"
     ]
 
 
@@ -100,7 +81,7 @@ def require_reach(state: EncounterState, attacker: str, target: str, routine: Ro
     """Where both stand on the map: not the same square, in melee or in missile range, and
     room to swing in restricted quarters. Off the map, the GM adjudicates."""
     ledger = state.rules
-    a, t = _where(ledger.creatures[attacker]), _where(ledger.creatures[target])
+    a, t = where(ledger.creatures[attacker]), where(ledger.creatures[target])
     if a is None or t is None:
         return
     squeezed = _sharing(state, ledger, attacker)
@@ -132,11 +113,27 @@ def require_reach(state: EncounterState, attacker: str, target: str, routine: Ro
         )
 
 
+def closing_in_problem(state: EncounterState, cid: str, dest: Square) -> str | None:
+    """Why a multi-attacker could not close in to `dest` now, or None if it could. (The move
+    guard and the re-check after a change to the past ask this.)"""
+    rec = state.rules.creatures[cid]
+    name = state.combatants[cid].name
+    if rec.charged:
+        return f"{name} has already closed in this round"
+    if rec.major_used or rec.routines_used:
+        return f"{name} closes in before its first routine, not after"
+    if foes_in_melee(state, cid):
+        return f"{name} is in melee already: it has nothing to close in to"
+    if not foes_in_melee(state, cid, at=dest):
+        return f"({dest[0]}, {dest[1]}) is in melee with no foe: closing in ends beside one"
+    return None
+
+
 def _move(tx: Tx, cmd: MoveTo) -> None:
     c, rec = require_turn(tx, cmd.combatant)
     state = tx.state
     ledger = state.rules
-    here = _where(rec)
+    here = where(rec)
     if here is None:
         raise RuleError("grid/no-position", f"{c.name} is not on the map", allowed="give x and y when adding it")
     dest = (cmd.x, cmd.y)
@@ -166,6 +163,11 @@ def _move(tx: Tx, cmd: MoveTo) -> None:
         limit = rec.stats.move_ft // 10
     elif action_of(rec) == "charge" and not rec.charged:
         uses, limit = "charge", rec.stats.move_ft
+    elif closes_in(state, c.id) and state.phase in (P.HIGH, P.LOW):
+        problem = closing_in_problem(state, c.id, dest)
+        if problem:
+            raise RuleError("move/close-in", problem, allowed="one move that ends beside a foe, before the first routine")
+        uses, limit = "close_in", rec.stats.move_ft
     else:
         uses, limit = "major", rec.stats.move_ft
         require_major(c, rec, "move_to")

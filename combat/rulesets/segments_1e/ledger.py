@@ -141,7 +141,7 @@ class Creature(msgspec.Struct, frozen=True, kw_only=True):
     added_segments: int = 0  # minor actions (and the GM's delay for several) add time
     major_used: bool = False
     routines_used: int = 0
-    charged: bool = False  # has made the move of a declared charge
+    charged: bool = False  # has made the move of a declared charge (or closed in, a multi-attacker)
     attacked: tuple[str, ...] = ()  # targets of its routines and free attacks this round
     free_attack_segments: tuple[int, ...] = ()
     segment_used: int = 0  # the surprise segment in which it last spent its one segment

@@ -4,6 +4,8 @@ set-up -> surprise check (once) -> surprise segments -> then every round:
 declare actions -> group initiative -> fast actions (parley, flee, charge, go first) ->
 multi-attack creatures in melee take their first routine -> HIGH group -> LOW group ->
 remaining multi-attack routines -> spells resolved by casting time -> end of round.
+A spell goes off in whichever step the timeline reaches its segment (segments.spell_due);
+the spells step resolves those going off after the round's last turn.
 """
 
 from __future__ import annotations
@@ -70,11 +72,12 @@ PHASES = PhaseTable(
         Step("move_to", (SURPRISE_SEGMENTS, FAST, HIGH, LOW)),
         Step("minor_action", TURN_PHASES[:-1]),
         Step("immediate_action", TURN_PHASES),
-        Step("major_action", (FAST, HIGH, LOW)),
+        Step("major_action", (SURPRISE_SEGMENTS, FAST, HIGH, LOW)),
         Step("announce_delay", (HIGH, LOW)),
-        Step("begin_casting", (HIGH, LOW)),
+        Step("begin_casting", (SURPRISE_SEGMENTS, HIGH, LOW)),
         Step("forgo_spell", (HIGH, LOW)),
-        Step("resolve_spell", (SPELLS,)),
+        # A spell goes off in time order with the other turns (segments.spell_due).
+        Step("resolve_spell", TURN_PHASES),
         Step("free_attack", TURN_PHASES),
         Step("open_free_attack", TURN_PHASES),
         Step("immediate_attack", ACTION_PHASES),

@@ -19,7 +19,7 @@ from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.events import SpellForgone
 from combat.rulesets.segments_1e.initiative import all_rolled, set_groups
 from combat.rulesets.segments_1e.ledger import Creature
-from combat.rulesets.segments_1e.segments import next_turn, step_key
+from combat.rulesets.segments_1e.segments import next_turn, spell_due, step_key
 from combat.rulesets.segments_1e.surprise import next_segment, settle, shake_off, sides
 from combat.rulesets.segments_1e.turns import end_turn, start_turn
 from combat.kernel.state import EncounterState, with_rules
@@ -66,7 +66,7 @@ def _step(tx: Tx) -> bool:
         return True
     if state.turn is not None:
         return _turn_cut_short(tx)
-    upcoming = next_turn(state, step_key(state))
+    upcoming = spell_due(state) or next_turn(state, step_key(state))
     if upcoming is not None:
         start_turn(tx, *upcoming)
         return True
@@ -89,7 +89,7 @@ def _turn_cut_short(tx: Tx) -> bool:
     cid = state.turn
     rec = ledger.creatures[cid]
     c = state.combatants[cid]  # type: ignore[index]
-    if state.phase == P.SPELLS:
+    if ledger.slot is not None and ledger.slot.key == P.SPELLS:
         # A spell still in casting goes off whatever became of its caster: had the caster's
         # fall come before it, the fall would have spoiled it.
         cut = rec.casting is None

@@ -16,6 +16,15 @@ Chosen where the text points at its missing Combat Round Flowchart:
 - Fast actions take place in segment 1 in the order parley, flee, charge, go first, HIGH
   before LOW within each; first multi-attack routines in the HIGH group's segment, the
   remaining ones in the LOW group's segment.
+- "4. If any individual has the multi-attack ability (and is in melee)": a multi-attacker
+  with no foe in melee when that step comes takes its turn with its group instead (step 5),
+  where it may close in before its first routine; the rest follow in step 6 (setting
+  `multi_attackers_close_in`).
+- A spell goes off at the end of the segment its casting time ends in: after every other
+  turn of that segment, before any turn of a later one, whatever step of the round that
+  turn belongs to (setting `spells_on_timeline`). What is left for step 7 are the spells
+  going off after the round's last turn; a spell cast in a surprise segment goes off at the
+  end of that segment.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ from __future__ import annotations
 from combat.fivee.conditions import is_incapacitated
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.ledger import Creature, Ledger, Routine, Slot
+from combat.rulesets.segments_1e.melee import foes_in_melee, where
 from combat.kernel.state import Combatant, EncounterState
 
 __all__ = [
@@ -39,13 +49,27 @@ __all__ = [
     "advance",
     "turn_order",
     "declared_routine",
+    "SPELLS_ON_TIMELINE",
+    "CLOSE_IN",
+    "spells_on_timeline",
+    "closes_in",
+    "spell_due",
 ]
+
+# Settings every new encounter records as true. Logs from before they existed carry neither
+# and keep the reading they were played with: spells in step 7 after the groups (a blow in
+# the segment a spell goes off is simultaneous with it), multi-attackers in step 4 wherever
+# they stand.
+SPELLS_ON_TIMELINE = "spells_on_timeline"
+CLOSE_IN = "multi_attackers_close_in"
 
 ROUND_SEGMENTS = 10
 FAST_RANK = {"parley": 1, "flee": 2, "charge": 3, "go_first": 4}
 GROUP_RANK = {"innate": 1, "spell": 1, "invocation": 1, "missile": 2, "melee": 3}
 OTHER_RANK = 4  # D4. Other: moves, minor actions, anything undeclared
 GO_LAST = 9
+# Steps before the groups act: a multi-attacker not yet in melee is still in melee's step 4.
+_BEFORE_GROUPS = (P.SETUP, P.SURPRISE, P.SURPRISE_SEGMENTS, P.DECLARE, P.INITIATIVE, P.FAST, P.FIRST_ROUTINES)
 
 
 def action_of(rec: Creature) -> str | None:
@@ -53,8 +77,29 @@ def action_of(rec: Creature) -> str | None:
 
 
 def is_multi_attacker(rec: Creature) -> bool:
-    """'If any individual has the multi-attack ability (and is in melee)'."""
+    """Has the multi-attack ability and declared melee (steps 4 and 6 of the round)."""
     return rec.stats.routines_per_round > 1 and action_of(rec) == "melee"
+
+
+def spells_on_timeline(state: EncounterState) -> bool:
+    return bool(state.settings.get(SPELLS_ON_TIMELINE))
+
+
+def _out_of_melee(state: EncounterState, cid: str) -> bool:
+    """On the map with no standing foe in melee (off the map, the GM has it in melee)."""
+    return where(state.rules.creatures[cid]) is not None and not foes_in_melee(state, cid)
+
+
+def closes_in(state: EncounterState, cid: str) -> bool:
+    """A multi-attacker that had no foe in melee when step 4 came: it takes its turn with its
+    group instead, closing in before its first routine. Before step 4 is over, whether it
+    is in melee now decides it."""
+    rec = state.rules.creatures[cid]
+    if not state.settings.get(CLOSE_IN) or not is_multi_attacker(rec):
+        return False
+    if P.FIRST_ROUTINES in rec.done or rec.routines_used:
+        return False
+    return _out_of_melee(state, cid) or state.phase not in _BEFORE_GROUPS
 
 
 def carries_casting(rec: Creature, round_: int) -> bool:
@@ -114,13 +159,13 @@ def slot_for(state: EncounterState, ledger: Ledger, cid: str, key: str) -> Slot 
             return None
         return Slot(key=key, segment=1, rank=FAST_RANK[action], after=0 if rec.group == "high" else 1)
     if key in (P.FIRST_ROUTINES, P.REST_ROUTINES):
-        if not is_multi_attacker(rec):
+        if not is_multi_attacker(rec) or (key == P.FIRST_ROUTINES and closes_in(state, cid)):
             return None
         if key == P.REST_ROUTINES and rec.routines_used >= rec.stats.routines_per_round:
             return None
         segment = ledger.high_segment if key == P.FIRST_ROUTINES else ledger.low_segment
         return Slot(key=key, segment=segment, rank=GROUP_RANK["melee"], speed=_speed(rec))
-    if action in FAST_RANK or is_multi_attacker(rec):
+    if action in FAST_RANK or (is_multi_attacker(rec) and not closes_in(state, cid)):
         return None
     if key == P.HIGH:
         if rec.group != "high" or _delayed(c) or _goes_last(rec, c):
@@ -158,6 +203,31 @@ def turns(state: EncounterState, key: str) -> list[tuple[str, Slot]]:
 def next_turn(state: EncounterState, key: str) -> tuple[str, Slot] | None:
     upcoming = turns(state, key)
     return upcoming[0] if upcoming else None
+
+
+def spell_due(state: EncounterState) -> tuple[str, Slot] | None:
+    """The spell that goes off now, before the next turn, if one does: "A spell's casting
+    starts in its caster's acting segment and goes off when its casting time has passed"
+    (rules README) - at the end of its last segment, after that segment's other turns.
+
+    In a surprise segment, once nobody is left to act in it. In the round's steps (setting
+    `spells_on_timeline`), just before the next turn to be played when that turn falls in a
+    later segment (a step with nobody left to act hands on to the next one first); the
+    spells going off after the round's last turn are left to step 7, which resolves them in
+    the order they go off. The flow starts the turn this names, and the re-check after a
+    change to the past asks the same question."""
+    spells = turns(state, P.SPELLS)
+    if not spells:
+        return None
+    first = spells[0]
+    if state.phase == P.SURPRISE_SEGMENTS:
+        if turns(state, step_key(state)):
+            return None
+        return first if first[1].segment <= state.rules.segment else None
+    if state.phase not in P.ACTION_PHASES or state.phase == P.SPELLS or not spells_on_timeline(state):
+        return None
+    upcoming = turns(state, state.phase)
+    return first if upcoming and first[1].segment < upcoming[0][1].segment else None
 
 
 def step_key(state: EncounterState) -> str:

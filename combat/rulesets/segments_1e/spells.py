@@ -6,7 +6,13 @@
   the target".
 - A spell's casting starts in its caster's acting segment and goes off when its casting time
   has passed (rules README); an invocation's "activation always begins on the 1st segment".
-  Spells are resolved after the groups have acted, in the order they go off.
+  It goes off at the end of its last segment, in time order with every other turn of the
+  round (segments.spell_due); step 7 resolves those going off after the round's last turn,
+  in the order they go off. (Logs from before the setting `spells_on_timeline` resolve every
+  spell in step 7.)
+- In a surprise segment "only actions that fit in one segment can be done": a spell with a
+  casting time of 1 segment can be cast there, named as it begins (nothing was declared
+  before the first round); it goes off at the end of that segment.
 - "All incantations require deep concentration during the casting time. If this
   concentration is broken, the spell being cast fails and is lost as if cast."
 - "Line of Effect ... Cover of over 50% will break line of effect." "Line of Sight ... the
@@ -28,14 +34,15 @@ from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.names import checked_damage_type
 from combat.kernel.events import DamageTaken
+from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.commands import BeginCasting, ForgoSpell, ResolveSpell
 from combat.rulesets.segments_1e.damage import after_damage
 from combat.rulesets.segments_1e.events import CastingDelayed, CastingStarted, SpellForgone, SpellSpoiled, SpellWentOff
 from combat.rulesets.segments_1e.grid import distance_ft
-from combat.rulesets.segments_1e.ledger import Casting, with_creature
+from combat.rulesets.segments_1e.ledger import Casting, Creature, with_creature
 from combat.rulesets.segments_1e.segments import completion
-from combat.rulesets.segments_1e.turns import action_segment, end_turn, require_major, require_turn, spent
-from combat.kernel.state import EncounterState
+from combat.rulesets.segments_1e.turns import action_segment, end_turn, require_major, require_segment, require_turn, spell_turn, spent
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["HANDLERS", "APPLIERS", "LINE_OF_EFFECT_COVER", "LINE_OF_SIGHT_CONCEALMENT"]
 
@@ -55,12 +62,41 @@ def _declared(tx: Tx, cid: str) -> Casting:
     return cast
 
 
+def _undeclared(tx: Tx, c: Combatant, rec: Creature, cmd: BeginCasting) -> Casting:
+    """A spell cast in a surprise segment, where nothing was declared."""
+    if not (cmd.spell or "").strip():
+        raise RuleError(
+            "spell/name-needed",
+            "nothing is declared before the first round: name the spell cast in this surprise segment",
+            allowed="spell (and its range_ft), with a casting time of 1 segment",
+        )
+    if cmd.casting_segments != 1:
+        raise RuleError(
+            "surprise/one-segment",
+            f"{cmd.spell} takes {cmd.casting_segments} segments: only actions that fit in one segment can be done in a surprise segment",
+            allowed="a spell with a casting time of 1 segment",
+        )
+    if rec.casting is not None:
+        raise RuleError("spell/already-casting", f"{c.name} is already casting {rec.casting.spell}", allowed="end_turn")
+    require_segment(c, rec, tx.state.rules.segment)
+    return Casting(spell=cmd.spell, kind="incantation", casting_segments=1, range_ft=cmd.range_ft, declared_round=tx.state.round)  # type: ignore[arg-type]
+
+
 def _begin(tx: Tx, cmd: BeginCasting) -> None:
     c, rec = require_turn(tx, cmd.caster)
-    cast = _declared(tx, c.id)
-    if cast.started:
-        raise RuleError("spell/already-casting", f"{c.name} is already casting {cast.spell}", allowed="end_turn")
-    require_major(c, rec, "begin_casting")
+    if tx.state.phase == P.SURPRISE_SEGMENTS:
+        cast, uses = _undeclared(tx, c, rec, cmd), "surprise_segment"
+    else:
+        if cmd.spell is not None or cmd.range_ft or cmd.casting_segments != 1:
+            raise RuleError(
+                "spell/declared",
+                "in a round the spell cast is the one declared, with its range and casting time",
+                allowed="caster, targets and cover_percent only",
+            )
+        cast, uses = _declared(tx, c.id), "major"
+        if cast.started:
+            raise RuleError("spell/already-casting", f"{c.name} is already casting {cast.spell}", allowed="end_turn")
+        require_major(c, rec, "begin_casting")
     targets = cmd.targets or cast.targets
     for t in targets:
         tx.combatant(t)
@@ -91,7 +127,8 @@ def _begin(tx: Tx, cmd: BeginCasting) -> None:
     tx.emit(
         CastingStarted(
             caster=c.id, spell=cast.spell, targets=tuple(targets), start_segment=start,
-            completes_round=done_round, completes_segment=done_segment,
+            completes_round=done_round, completes_segment=done_segment, uses=uses,  # type: ignore[arg-type]
+            range_ft=cast.range_ft if uses == "surprise_segment" else 0,
         )
     )
 
@@ -109,6 +146,12 @@ def _resolve(tx: Tx, cmd: ResolveSpell) -> None:
     c = tx.combatant(cmd.caster)
     if tx.state.turn != c.id:
         require_turn(tx, c.id)
+    if not spell_turn(tx.state):
+        raise RuleError(
+            "spell/not-yet",
+            f"{c.name}'s spell goes off at the end of its segment, once every other turn in it is done",
+            allowed="end_turn; the spell's own turn comes when it goes off",
+        )
     damage_type = checked_damage_type(tx, cmd.damage_type, custom=cmd.custom_type)
     cast = _declared(tx, c.id)
     segment = cast.completes_segment or tx.state.rules.segment
@@ -126,17 +169,19 @@ def _resolve(tx: Tx, cmd: ResolveSpell) -> None:
         amount = max(0, tx.roll(cmd.damage, purpose=f"damage: {cast.spell}", roller=c.id, faces=cmd.damage_faces).total)
         for t in living:
             tx.emit(DamageTaken(target=t, amount=amount, damage_type=damage_type, rolled=amount, source=c.id, custom=cmd.custom_type))
-            after_damage(tx, t, amount, segment=segment, by=c.id)
+            after_damage(tx, t, amount, segment=segment, by=c.id, spell=True)
     end_turn(tx, c.id)
 
 
 def _on_started(state: EncounterState, e: CastingStarted) -> EncounterState:
     cast = state.rules.creatures[e.caster].casting
+    if cast is None:  # cast in a surprise segment, undeclared
+        cast = Casting(spell=e.spell, kind="incantation", casting_segments=1, range_ft=e.range_ft, declared_round=state.round)
     started = msgspec.structs.replace(
         cast, targets=e.targets, start_segment=e.start_segment,
         completes_round=e.completes_round, completes_segment=e.completes_segment,
     )
-    return spent(state, e.caster, "major", casting=started)
+    return spent(state, e.caster, e.uses, casting=started)
 
 
 def _on_delayed(state: EncounterState, e: CastingDelayed) -> EncounterState:

@@ -26,6 +26,8 @@ __all__ = [
     "require_turn",
     "require_major",
     "require_segment",
+    "segment_spent",
+    "spell_turn",
     "action_segment",
     "spent",
     "start_turn",
@@ -120,7 +122,7 @@ def _end_turn(tx: Tx, cmd: EndTurn) -> None:
     if tx.state.turn != c.id:
         require_turn(tx, c.id)
     rec = tx.state.rules.creatures[c.id]
-    if tx.state.phase == P.SPELLS and rec.casting is not None:
+    if spell_turn(tx.state) and rec.casting is not None:
         raise RuleError(
             "spell/resolve-first",
             f"{c.name}'s {rec.casting.spell} goes off now",
@@ -139,20 +141,28 @@ def spent(state: EncounterState, cid: str, uses: str, **changes: object) -> Enco
         state = with_combatant(state, cid, economy=msgspec.structs.replace(c.economy, action=False))
     elif uses == "surprise_segment":
         changes["segment_used"] = ledger.segment
-    elif uses == "charge":
+    elif uses in ("charge", "close_in"):
         changes["charged"] = True
     creatures = {**ledger.creatures, cid: msgspec.structs.replace(rec, **changes)}
     return with_rules(state, msgspec.structs.replace(ledger, creatures=creatures))
 
 
+def segment_spent(c: Combatant, rec: Creature, segment: int) -> str | None:
+    """'only actions that fit in one segment can be done in each' surprise segment: has it
+    spent this one? (The guard below and the re-check after a change to the past ask this.)"""
+    return f"{c.name} has already spent surprise segment {segment}" if rec.segment_used == segment else None
+
+
 def require_segment(c: Combatant, rec: Creature, segment: int) -> None:
-    """'only actions that fit in one segment can be done in each' surprise segment."""
-    if rec.segment_used == segment:
-        raise RuleError(
-            "surprise/segment-used",
-            f"{c.name} has already spent surprise segment {segment}",
-            allowed="actions that take no time, end_turn",
-        )
+    problem = segment_spent(c, rec, segment)
+    if problem:
+        raise RuleError("surprise/segment-used", problem, allowed="actions that take no time, end_turn")
+
+
+def spell_turn(state: EncounterState) -> bool:
+    """Is the turn being played a spell going off (in step 7, or on the timeline)?"""
+    slot = state.rules.slot
+    return slot is not None and slot.key == P.SPELLS
 
 
 def _on_turn_started(state: EncounterState, e: SegmentTurnStarted) -> EncounterState:
