@@ -33,6 +33,7 @@ __all__ = [
     "HANDLERS",
     "APPLIERS",
     "attack",
+    "attack_with",
     "opportunity_attack",
 ]
 
@@ -106,6 +107,7 @@ def resolve_attack(
     extra_damage: tuple[ExtraDamage, ...] = (),
     critical_range: int = 20,
     damage_type: str | None = None,
+    attacker_unseen: bool = False,
 ) -> AttackMade | AttackRolled:
     """Roll to hit and, in one step, the damage; with to-hit faces entered and no damage
     faces, the attack stops at an `AttackRolled` and its damage waits for `roll_damage`."""
@@ -134,7 +136,7 @@ def resolve_attack(
     if knock_out and two_step:
         raise RuleError("attack/knock-out-later", "a knock-out is decided with the damage, which this attack leaves for later",
                         allowed="damage_faces with the to-hit faces, or no faces at all")
-    adv, dis = attack_modifiers(attacker, target, melee)
+    adv, dis = attack_modifiers(attacker, target, melee, attacker_unseen=attacker_unseen)
     adv += list(advantage)
     dis += list(disadvantage)
     helper = next(
@@ -258,6 +260,12 @@ def require_no_pending_damage(state: EncounterState) -> None:
 
 
 def attack(tx: Tx, cmd: Attack) -> None:
+    attack_with(tx, cmd)
+
+
+def attack_with(tx: Tx, cmd: Attack, *, attacker_unseen: bool = False) -> None:
+    """`attack`, with what a ruleset's own attack command knows beyond it: `attacker_unseen`,
+    the target cannot see the attacker (a5e), so a Dodge gives it nothing."""
     require_no_pending_damage(tx.state)
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
@@ -281,6 +289,7 @@ def attack(tx: Tx, cmd: Attack) -> None:
         critical_range=cmd.critical_range,
         damage_type=cmd.damage_type,
         knock_out=cmd.knock_out,
+        attacker_unseen=attacker_unseen,
     )
 
 
