@@ -13,6 +13,9 @@
   another if either of you are incapacitated."
 - Attacking from above: "If you are at least 5 feet above your target and you aren't grappled
   or restrained, you gain an expertise die on melee attack rolls made against it."
+- Dodge: "attacks against you are made with disadvantage if you can see the attacker": an
+  attacker the dodger cannot see (`attacker_unseen`, Invisible or hidden, a Blinded dodger)
+  meets no Dodge; the shared `can_see` decides it, as for srd-2024's Dodge.
 - Press the Attack and Sprint give attackers advantage against the presser or sprinter.
 - Cover: half +2, three-quarters +5 to AC; "Total cover ... cannot be targeted directly".
 
