@@ -15,6 +15,7 @@ from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
 from combat.fivee.concentration import end_concentration
+from combat.fivee.damage_dice import as_rolled
 from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
 from combat.kernel.state import Combatant, EncounterState
@@ -157,8 +158,11 @@ def resolve_attack(
     kind = damage_type or profile.damage_type
     # "Roll the attack's damage dice twice ... If the attack involves other damage dice, such as
     # from the Rogue's Sneak Attack feature, you also roll those dice twice."
-    notation = dice.double_dice(profile.damage) if critical else profile.damage
-    extras = tuple(msgspec.structs.replace(x, dice=dice.double_dice(x.dice)) if critical else x for x in extra_damage)
+    notation = as_rolled(tx.state, dice.double_dice(profile.damage) if critical else profile.damage, kind)
+    extras = tuple(
+        msgspec.structs.replace(x, dice=as_rolled(tx.state, dice.double_dice(x.dice) if critical else x.dice, x.damage_type))
+        for x in extra_damage
+    )
     if hit and two_step:
         pending = AttackRolled(
             attacker=attacker.id, target=target.id, attack=profile.name, total=roll.total, natural=natural,

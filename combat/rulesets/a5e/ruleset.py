@@ -29,8 +29,9 @@ Where the text is silent, this is what the engine does (docs/rulesets/a5e, gener
 - Prone uses the melee/ranged distinction for "within 5 feet". A `move` says how many of its
   feet are Difficult Terrain, each costing 1 extra foot (on top of crawling's or climbing's
   extra, movement.py); grid positions and squeezing are the Narrator's rulings.
-- Echo (cavernous) adds 1 per die to thunder damage the Narrator applies with dice notation
-  (echo.py); an attack's own thunder damage is left to the Narrator.
+- Echo (cavernous) adds 1 per die to thunder damage rolled with dice: the Narrator's `damage`
+  and an attack's thunder damage or thunder extra damage, once, after a Critical Hit doubles
+  the dice (echo.py).
 - 0 HP: the text says nothing of it, so the SRD 5.2 rules apply as in srd-2024 (monster
   death, massive damage, Death Saving Throws, stabilising, knocking out; combat/fivee/dying.py),
   and a creature revived or freed during its own turn regains its Speed for the rest of it.
