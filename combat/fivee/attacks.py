@@ -223,13 +223,13 @@ def roll_damage(
 
 def land_extra_damage(
     tx: Tx, target_id: str, damage: int, extra: list[DamageTaken], *,
-    before: Combatant | None = None, critical: bool = False, knock_out_by: str | None = None,
+    before: Combatant, critical: bool = False, knock_out_by: str | None = None,
 ) -> None:
     """Record the extra damage after the attack's own, then what the whole blow sets off (one
     concentration save for all of it, the drop to 0 HP, or a knock-out instead of it)."""
     for taken in extra:
         tx.emit(taken)
-    if knock_out_by is not None and before is not None and before.hp > 0 and tx.state.combatants[target_id].hp == 0:
+    if knock_out_by is not None and before.hp > 0 and tx.state.combatants[target_id].hp == 0:
         # "... you can instead reduce the creature to 1 Hit Point and give it the Unconscious condition."
         tx.emit(CombatantKnockedOut(combatant=target_id, by=knock_out_by))
         end_concentration(tx, target_id, "knocked out")
@@ -345,6 +345,7 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
         damage_faces=cmd.damage_faces,
         uses="reaction",
         opportunity=True,
+        extra_damage=cmd.extra_damage,
     )
 
 

@@ -159,6 +159,7 @@ class OpportunityAttack(Command, frozen=True, kw_only=True):
     faces: Faces = None
     damage_faces: Faces = None
     extra_damage_faces: Faces = None
+    extra_damage: tuple[ExtraDamage, ...] = ()  # e.g. Sneak Attack on an opportunity attack
 
 
 class TakeAction(Command, frozen=True, kw_only=True):

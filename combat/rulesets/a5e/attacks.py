@@ -166,6 +166,7 @@ def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
     shared.opportunity_attack(tx, OpportunityAttack(
         attacker=cmd.attacker, target=cmd.target, attack=cmd.attack, advantage=cmd.advantage + tuple(against(tx, target)),
         disadvantage=cmd.disadvantage, faces=cmd.faces, damage_faces=cmd.damage_faces,
+        extra_damage_faces=cmd.extra_damage_faces, extra_damage=cmd.extra_damage,
     ))
 
 
