@@ -128,6 +128,7 @@ RULING_COMMANDS = (
     "end_concentration",
     "concentration_save",
     "saving_throw",
+    "judge_save",
 )
 ALL = ("setup", "surprise", "initiative", "world", "turns", "ended")
 UNDER_WAY = ("surprise", "initiative", "world", "turns")

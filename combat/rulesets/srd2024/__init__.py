@@ -41,6 +41,7 @@ from __future__ import annotations
 from combat.fivee import (
     ability_checks,
     actions,
+    banked_actions,
     attacks,
     concentration,
     conditions,
@@ -94,6 +95,7 @@ RULING_COMMANDS = (
     "end_concentration",
     "concentration_save",
     "saving_throw",
+    "judge_save",
 )
 # The GM's edits and the checks a GM calls for happen whenever the fight is not over.
 ANYTIME_COMMANDS = ("set_hp", "change_stat_block", "ability_check", "contest")
@@ -131,6 +133,7 @@ def flow(tx: Tx) -> None:
         if everyone_rolled and not unresolved_ties(state):
             tx.move_to("start_rounds")
             turns.start_round(tx, turn_order)
+    banked_actions.redeem(tx)
     turns.end_fight_if_decided(tx)
 
 
