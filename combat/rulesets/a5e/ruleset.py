@@ -40,7 +40,7 @@ Where the text is silent, this is what the engine does (docs/rulesets/a5e, gener
   round 1 passes its place in the order, and its first turn's end not ending the surprise is
   itself a conflict (amend that end_turn to record the surprise ending).
 - The GM moves of the 5e family (set_hp, change_stat_block, goto_turn, previous_turn,
-  grant_action, ability_check with a5e's skills, contest, saving_throw without a DC,
+  grant_action, ability_check with a5e's skills, contest, saving_throw without a DC, judge_save,
   roll_damage) work as in srd-2024; goto_turn ends a surprised participant's first turn as
   end_turn would. roll_initiative is not taken in set-up: a5e's initiative checks come after
   the surprise checks, which "are reused as" initiative, so there is nothing to roll earlier.

@@ -29,9 +29,10 @@ Where the text is silent (written down here, and on the ruleset's docs page gene
   unconscious; the GM can end it earlier (surrender, flight, truce) with end_combat.
 - A concentration save owed after damage must be made before the current turn ends.
 - GM moves at a real table (combat/fivee/gm_edits.py, turn_pointer.py, ability_checks.py,
-  damage_rolls.py): set_hp, change_stat_block, goto_turn, previous_turn, grant_action,
-  ability_check and contest, saving_throw without a DC, roll_damage for an attack whose to-hit
-  faces were entered alone. roll_initiative is accepted in set-up (Avrae rolls as each
+  damage_rolls.py): set_hp, change_stat_block, goto_turn, previous_turn, grant_action (an
+  action granted before the creature's turn is kept for that turn: banked_actions.py),
+  ability_check and contest, saving_throw without a DC and judge_save to set its DC later
+  (judged_saves.py), roll_damage for an attack whose to-hit faces were entered alone. roll_initiative is accepted in set-up (Avrae rolls as each
   character joins): the roll stands when combat begins, and a character who rolled then is
   not marked surprised afterwards.
 """
