@@ -216,3 +216,21 @@ def test_a5e_takes_no_initiative_in_set_up_because_its_surprise_checks_come_firs
     t.add(pc("mozzie"), monster("hag"))
     with pytest.raises(OutOfPhase):
         t.do(RollInitiative(combatant="mozzie", faces=(12,)))
+
+
+def test_amending_the_roll_behind_a_judged_save_makes_the_judgement_a_conflict(encounters):
+    """After a change to the past, a save judged against a roll that came out otherwise no
+    longer fits: the history reports it, as for any event the rules would not now allow."""
+    eid = encounters.create("srd-2024", "behind the screen", seed=1)
+    for spec in (pc("mozzie"), monster("hag", max_hp=82)):
+        encounters.execute(eid, AddCombatant(combatant=spec))
+    encounters.execute(eid, BeginCombat())
+    encounters.execute(eid, RollInitiative(combatant="mozzie", faces=(15,)))
+    encounters.execute(eid, RollInitiative(combatant="hag", faces=(10,)))
+    encounters.execute(eid, SavingThrow(combatant="mozzie", ability="wisdom", bonus=1, faces=(13,)))
+    encounters.execute(eid, JudgeSave(combatant="mozzie", dc=14, reason="Illusory Appearance"))
+    seq = next(r.seq for r in encounters.records(eid) if isinstance(r.event, SaveRolled))
+    outcome = encounters.amend(eid, [seq - 1, seq], SavingThrow(combatant="mozzie", ability="wisdom", bonus=1, faces=(3,)),
+                               reason="it was a 3")
+    [conflict] = outcome.state.conflicts
+    assert conflict.type == "SaveMade" and "came to 4, not 14" in conflict.problem

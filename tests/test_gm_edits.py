@@ -273,3 +273,22 @@ def test_undoing_the_attack_that_spent_the_action_makes_the_action_surge_a_confl
     [conflict] = encounters.state(eid).conflicts
     assert conflict.seq == surge.records[0].seq
     assert conflict.problem == "Ilse still had its action when the extra one was granted"
+
+
+def test_undoing_a_banked_grant_makes_the_action_it_gave_a_conflict(encounters: Encounters):
+    """Undo the Haste granted on the goblin's turn: the extra action Aria took up on hers was
+    never kept for her, and the history says so."""
+    eid = encounters.create("srd-2024", "haste", seed=3)
+    encounters.execute(eid, AddCombatant(combatant=pc("aria", max_hp=30)))
+    encounters.execute(eid, AddCombatant(combatant=monster("goblin")))
+    encounters.execute(eid, BeginCombat())
+    encounters.execute(eid, RollInitiative(combatant="goblin", faces=(18,)))
+    encounters.execute(eid, RollInitiative(combatant="aria", faces=(5,)))
+    haste = encounters.execute(eid, GrantAction(combatant="aria", kind="action", reason="Haste"))
+    encounters.execute(eid, EndTurn(combatant="goblin"))
+    dodge = encounters.execute(eid, TakeAction(combatant="aria", action="dodge"))
+    taken = next(r.seq for r in dodge.records if isinstance(r.event, BankedActionGranted))
+    assert encounters.state(eid).conflicts == ()
+    encounters.retract(eid, [r.seq for r in haste.records], reason="the wizard lost concentration first")
+    [conflict] = encounters.state(eid).conflicts
+    assert conflict.seq == taken and "no extra action was kept for Aria's turn" in conflict.problem
