@@ -157,7 +157,8 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
     ev.ConcentrationCheckRequired: lambda n, e: f"{n.name(e.combatant)} must make a DC {e.dc} Constitution save to keep concentrating",
     ev.ConcentrationChecked: lambda n, e: f"{n.name(e.combatant)} concentration save: {e.total} vs DC {e.dc} - "
     + ("holds" if e.success else "fails"),
-    ev.SaveMade: lambda n, e: f"{n.name(e.combatant)} {e.ability} save: {e.total} vs DC {e.dc} - "
+    ev.SaveMade: lambda n, e: f"{n.name(e.combatant)} {e.ability} save: {e.total} vs DC {e.dc}"
+    + (" (set after the roll)" if e.judged_later else "") + " - "
     + ("success" if e.success else "failure")
     + (f" ({e.reason})" if e.reason else ""),
     ev.CheckMade: _check,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from combat.kernel.commands import ApplyCondition, Attack, BeginCombat, EndTurn, Move, OpportunityAttack, RollInitiative
+from combat.kernel.commands import ApplyCondition, Attack, BeginCombat, EndTurn, Move, OpportunityAttack, RollInitiative, TakeAction
 from combat.kernel.events import AttackMade, ConditionSpec, DiceRolled
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.maneuvers import PressTheAttack
@@ -136,3 +136,32 @@ def test_an_opportunity_attack_against_a_fleeing_sprinter_has_advantage():
     made, rolled = attacked(t.do(OpportunityAttack(attacker="goblin", target="aria", faces=(2, 11), damage_faces=(4,))))
     assert made.opportunity and made.roll_mode == "advantage" and rolled.total == 15
     t.rejects(OpportunityAttack(attacker="goblin", target="aria", faces=(2, 11)), "economy/reaction-spent")
+
+
+def test_a_dodger_who_cannot_see_the_attacker_gets_no_disadvantage_from_dodge():
+    """Dodge: 'Until the start of your next turn, attacks against you are made with disadvantage
+    if you can see the attacker'; unseen: 'if your target cannot see you, you have advantage'.
+    An attacker the dodger cannot see, whatever the reason (the Narrator's `attacker_unseen`,
+    an Invisible or hidden attacker, a Blinded dodger), attacks with advantage alone."""
+    t = fight(pc("aria"), monster("goblin"), monster("boss", max_hp=20), monster("sneak", max_hp=20))
+    t.do(TakeAction(combatant="aria", action="dodge"))
+    t.do(EndTurn(combatant="aria"))
+    seen, _ = attacked(t.do(MakeAttack(attacker="goblin", target="aria", faces=(12, 3), damage_faces=(2,))))
+    assert seen.roll_mode == "disadvantage"
+    t.do(EndTurn(combatant="goblin"))
+    unseen, roll = attacked(t.do(MakeAttack(attacker="boss", target="aria", attacker_unseen=True, faces=(3, 12), damage_faces=(2,))))
+    assert unseen.roll_mode == "advantage" and roll.total == 12 + 4 and unseen.hit
+    t.do(EndTurn(combatant="boss"))
+    t.do(ApplyCondition(target="sneak", condition=ConditionSpec(name="invisible", source="hide")))
+    hidden, _ = attacked(t.do(MakeAttack(attacker="sneak", target="aria", faces=(3, 12), damage_faces=(2,))))
+    assert hidden.roll_mode == "advantage"
+
+
+def test_a_blinded_dodger_gets_nothing_from_dodge_in_a5e():
+    """'... with disadvantage if you can see the attacker': a Blinded dodger cannot."""
+    t = fight(pc("aria"), monster("goblin"))
+    t.do(TakeAction(combatant="aria", action="dodge"))
+    t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="blinded")))
+    t.do(EndTurn(combatant="aria"))
+    made, _ = attacked(t.do(MakeAttack(attacker="goblin", target="aria", faces=(3, 12), damage_faces=(2,))))
+    assert made.roll_mode == "advantage"  # "target is blinded", and no Dodge to cancel it

@@ -5,17 +5,30 @@ from __future__ import annotations
 
 import pytest
 
+from combat.fivee.judged_saves import rolled_saves_of
 from combat.kernel.commands import (
     AbilityCheck,
     AddCombatant,
+    ApplyCondition,
     BeginCombat,
     Contest,
     MarkSurprised,
+    JudgeSave,
     RollInitiative,
     SavingThrow,
 )
+from combat.kernel.decider import fold
 from combat.kernel.errors import OutOfPhase
-from combat.kernel.events import CheckMade, ContestDecided, DiceRolled, InitiativeSet, SaveMade, SaveRolled, TurnStarted
+from combat.kernel.events import (
+    CheckMade,
+    ConditionSpec,
+    ContestDecided,
+    DiceRolled,
+    InitiativeSet,
+    SaveMade,
+    SaveRolled,
+    TurnStarted,
+)
 from tests.conftest import Table, monster, of_type, pc
 
 
@@ -103,10 +116,70 @@ def test_a_saving_throw_without_a_dc_is_recorded_and_ruled_on_later(ruleset):
     t = _fight(ruleset)
     events = t.do(SavingThrow(combatant="mozzie", ability="wisdom", bonus=1, faces=(13,), reason="see through the illusion"))
     assert of_type(events, SaveRolled) == [SaveRolled(combatant="mozzie", ability="wisdom", total=14, natural=13,
-                                                      reason="see through the illusion")]
+                                                      reason="see through the illusion", awaits_dc=True)]
     assert not of_type(events, SaveMade)
     [made] = of_type(t.do(SavingThrow(combatant="mozzie", ability="wisdom", dc=12, faces=(11,))), SaveMade)
     assert made.total == 11 and not made.success, "with a DC the save is judged at once, as before"
+    # The GM reveals the DC: the 14 rolled meets it.
+    assert t.do(JudgeSave(combatant="mozzie", dc=14)) == [
+        SaveMade(combatant="mozzie", ability="wisdom", dc=14, total=14, success=True, reason="see through the illusion",
+                 judged_later=True)
+    ]
+    assert rolled_saves_of(t.state) == () and t.rebuilt() == t.state
+    t.rejects(JudgeSave(combatant="mozzie", dc=14), "save/none-to-judge")
+
+
+@pytest.mark.parametrize("ruleset", ["srd-2024", "srd-2024-variant", "a5e"])
+def test_judge_save_picks_the_save_by_ability_and_refuses_what_is_not_waiting(ruleset):
+    """Two saves rolled behind the screen; the GM judges the Constitution one first."""
+    t = _fight(ruleset)
+    t.do(SavingThrow(combatant="hag", ability="constitution", faces=(9,)))
+    t.do(SavingThrow(combatant="hag", ability="wisdom", faces=(4,)))
+    t.rejects(JudgeSave(combatant="mozzie", dc=10), "save/none-to-judge")
+    t.rejects(JudgeSave(combatant="hag", ability="dexterity", dc=10), "save/none-to-judge")
+    t.rejects(JudgeSave(combatant="hag", dc=0), "save/dc")
+    [con] = of_type(t.do(JudgeSave(combatant="hag", ability="CONSTITUTION", dc=10, reason="Stinking Cloud")), SaveMade)
+    assert (con.ability, con.total, con.success, con.reason) == ("constitution", 9, False, "Stinking Cloud")
+    [wis] = of_type(t.do(JudgeSave(combatant="hag", dc=4)), SaveMade)
+    assert (wis.ability, wis.success) == ("wisdom", True)
+
+
+def test_a_save_rolled_while_paralyzed_fails_a_strength_or_dexterity_dc_whatever_it_shows():
+    """Paralyzed: 'You automatically fail Strength and Dexterity saving throws.'"""
+    t = _fight()
+    t.do(ApplyCondition(target="hag", condition=ConditionSpec(name="paralyzed")))
+    t.do(SavingThrow(combatant="hag", ability="dexterity", faces=(20,)))
+    [made] = of_type(t.do(JudgeSave(combatant="hag", dc=5, reason="Lightning Bolt")), SaveMade)
+    assert not made.success and made.reason == "Lightning Bolt, automatically fails: paralyzed"
+
+
+def test_a_failed_save_judged_later_may_be_turned_by_legendary_resistance():
+    """Legendary Resistance: 'If the dragon fails a saving throw, it can choose to succeed
+    instead': a save whose DC is set after the roll is a saving throw like any other."""
+    from combat.fivee.legendary import LegendaryResistanceUsed, UseLegendaryResistance
+    from combat.fivee.monsters import AddMonster
+
+    t = Table()
+    t.add(pc("mozzie"))
+    t.do(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    t.start({"mozzie": 15, "adult-red-dragon": 10})
+    t.rejects(UseLegendaryResistance(combatant="adult-red-dragon"), "legendary/no-failed-save")
+    t.do(SavingThrow(combatant="adult-red-dragon", ability="wisdom", bonus=7, faces=(5,), reason="Hold Monster"))
+    [made] = of_type(t.do(JudgeSave(combatant="adult-red-dragon", dc=15)), SaveMade)
+    assert (made.total, made.success) == (12, False)
+    [used] = of_type(t.do(UseLegendaryResistance(combatant="adult-red-dragon")), LegendaryResistanceUsed)
+    assert (used.ability, used.dc) == ("wisdom", 15)
+
+
+def test_a_save_rolled_before_judge_save_existed_waits_for_nothing():
+    """Old logs fold as they did: their SaveRolled has no `awaits_dc`, and the state keeps nothing."""
+    t = _fight()
+    before = t.state
+    old = SaveRolled(combatant="mozzie", ability="wisdom", total=14, natural=13)
+    t.state = fold(t.ruleset, [old], t.state)
+    t.events.append(old)
+    assert t.state.rules == before.rules
+    t.rejects(JudgeSave(combatant="mozzie", dc=10), "save/none-to-judge")
 
 
 @pytest.mark.parametrize("ruleset", ["srd-2024", "srd-2024-variant"])
@@ -143,3 +216,21 @@ def test_a5e_takes_no_initiative_in_set_up_because_its_surprise_checks_come_firs
     t.add(pc("mozzie"), monster("hag"))
     with pytest.raises(OutOfPhase):
         t.do(RollInitiative(combatant="mozzie", faces=(12,)))
+
+
+def test_amending_the_roll_behind_a_judged_save_makes_the_judgement_a_conflict(encounters):
+    """After a change to the past, a save judged against a roll that came out otherwise no
+    longer fits: the history reports it, as for any event the rules would not now allow."""
+    eid = encounters.create("srd-2024", "behind the screen", seed=1)
+    for spec in (pc("mozzie"), monster("hag", max_hp=82)):
+        encounters.execute(eid, AddCombatant(combatant=spec))
+    encounters.execute(eid, BeginCombat())
+    encounters.execute(eid, RollInitiative(combatant="mozzie", faces=(15,)))
+    encounters.execute(eid, RollInitiative(combatant="hag", faces=(10,)))
+    encounters.execute(eid, SavingThrow(combatant="mozzie", ability="wisdom", bonus=1, faces=(13,)))
+    encounters.execute(eid, JudgeSave(combatant="mozzie", dc=14, reason="Illusory Appearance"))
+    seq = next(r.seq for r in encounters.records(eid) if isinstance(r.event, SaveRolled))
+    outcome = encounters.amend(eid, [seq - 1, seq], SavingThrow(combatant="mozzie", ability="wisdom", bonus=1, faces=(3,)),
+                               reason="it was a 3")
+    [conflict] = outcome.state.conflicts
+    assert conflict.type == "SaveMade" and "came to 4, not 14" in conflict.problem

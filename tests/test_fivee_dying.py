@@ -14,6 +14,7 @@ from combat.kernel.commands import (
     EndTurn,
     Heal,
     Move,
+    OpportunityAttack,
     RemoveCondition,
     RollInitiative,
     TakeAction,
@@ -344,3 +345,45 @@ def test_a_stat_block_hit_with_extra_damage_that_drops_a_character_is_one_blow()
     t.do(Attack(attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10, 10), damage_faces=(1, 1),
                 extra_damage_faces=(1, 1, 1, 1)))
     assert dying_of(t.state).tallies["aria"].failures == 2 and t["aria"].status == "unconscious"
+
+
+@pytest.mark.parametrize("ruleset", FIVE_E)
+def test_massive_damage_counts_a_stat_blocks_extra_damage_with_the_rest_of_the_hit(ruleset):
+    """Instant Death, 'Massive Damage. When damage reduces a character to 0 Hit Points and
+    damage remains, the character dies if the remainder equals or exceeds their Hit Point
+    maximum.' Rend, '13 (1d10 + 8) Slashing damage plus 5 (2d4) Fire damage', is one hit:
+    Aria (4 of 10 HP) takes 13 + 5; 14 remains, so she dies, where the Slashing alone
+    (9 remaining) would only have dropped her."""
+    from combat.fivee.monsters import AddMonster
+
+    t = Table(ruleset=ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t.add(pc("aria", max_hp=10, hp=4), pc("bram", max_hp=120))
+    t.do(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    t.do(BeginCombat())
+    for cid, face in {"adult-red-dragon": 20, "aria": 1, "bram": 2}.items():
+        t.do(RollInitiative(combatant=cid, faces=(face,)))
+    turn_of(t, "adult-red-dragon")
+    events = t.do(Attack(attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10,), damage_faces=(5,),
+                         extra_damage_faces=(2, 3)))
+    [died] = of_type(events, CombatantDied)
+    assert died.cause == "massive damage: 14 remained, Hit Point maximum 10"
+    assert t["aria"].status == "dead" and not of_type(events, CombatantDowned)
+    assert [d.amount for d in of_type(events, DamageTaken)] == [5]  # the Fire, after the Slashing's AttackMade
+
+
+@pytest.mark.parametrize("ruleset", FIVE_E)
+def test_an_opportunity_attack_from_a_stat_block_lands_its_extra_damage_as_one_blow(ruleset):
+    """The same Rend made as an Opportunity Attack: its Fire is part of the hit, judged with it."""
+    from combat.fivee.monsters import AddMonster
+
+    t = Table(ruleset=ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t.add(pc("aria", max_hp=10, hp=4), pc("bram", max_hp=120))
+    t.do(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    t.do(BeginCombat())
+    for cid, face in {"aria": 20, "adult-red-dragon": 2, "bram": 1}.items():
+        t.do(RollInitiative(combatant=cid, faces=(face,)))
+    turn_of(t, "aria")
+    t.do(Move(combatant="aria", feet=5, leaves_reach_of=("adult-red-dragon",)))
+    events = t.do(OpportunityAttack(attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10,), damage_faces=(5,),
+                                    extra_damage_faces=(2, 3)))
+    assert of_type(events, CombatantDied)[0].cause == "massive damage: 14 remained, Hit Point maximum 10"

@@ -19,8 +19,11 @@ from combat.kernel.commands import (
     StartConcentration,
     TakeAction,
 )
+from combat.fivee.banked_actions import banked_of
 from combat.kernel.events import (
+    ActionBanked,
     ActionGranted,
+    BankedActionGranted,
     AttackMade,
     AttackProfile,
     CombatantDowned,
@@ -182,15 +185,63 @@ def test_an_extra_action_is_refused_while_the_creature_still_has_its_own():
     assert "still has its action" in error.message
 
 
-def test_a_reaction_can_be_given_back_on_anyone_s_turn_but_actions_only_on_its_own():
-    """Action Surge and Haste give actions 'on your turn' / 'on each of its turns'."""
+def test_a_reaction_is_given_back_at_once_on_anyone_s_turn_an_action_is_kept_for_its_turn():
+    """Action Surge and Haste give actions 'on your turn' / 'on each of its turns': granted on
+    another creature's turn, a bonus action waits for Aria's; a reaction comes back at once."""
     t = _fight()
     t.do(EndTurn(combatant="aria"))
-    t.rejects(GrantAction(combatant="aria", kind="bonus_action"), "turn/not-yours")
+    assert t.do(GrantAction(combatant="aria", kind="bonus_action")) == [ActionBanked(combatant="aria", kind="bonus_action")]
     t.do(Attack(attacker="aria", target="hag", using="reaction", faces=(2,)))
     assert not t["aria"].economy.reaction
     t.do(GrantAction(combatant="aria", kind="reaction", reason="a second reaction (GM's ruling)"))
     assert t["aria"].economy.reaction
+
+
+def test_haste_granted_on_the_casters_turn_gives_the_target_an_extra_action_on_its_own_turn():
+    """Haste: 'the target ... gains an additional action on each of its turns'. Cast on the
+    wizard's turn, the grant is kept for Aria's next turn: there, once her own action is
+    spent, she has the extra one; unused, it lapses as that turn ends."""
+    t = _fight(pc("wizard"))
+    t.do(EndTurn(combatant="aria"))
+    t.do(EndTurn(combatant="hag"))
+    t.do(EndTurn(combatant="goblin"))
+    assert t.state.turn == "wizard"
+    t.do(GrantAction(combatant="aria", kind="action", reason="Haste"))
+    assert banked_of(t.state)[0].kind == "action" and not banked_of(t.state)[0].armed
+    t.do(EndTurn(combatant="wizard"))  # round 2: Aria's turn
+    assert t.state.turn == "aria" and banked_of(t.state)[0].armed
+    events = t.do(Attack(attacker="aria", target="hag", faces=(2,)))  # her action is the Attack action ...
+    assert events[-1] == BankedActionGranted(combatant="aria", kind="action", reason="Haste")
+    t.do(Attack(attacker="aria", target="hag", faces=(2,)))  # ... its second attack ...
+    t.do(TakeAction(combatant="aria", action="dash"))  # ... and the Haste action
+    t.rejects(TakeAction(combatant="aria", action="dodge"), "economy/action-spent")
+    assert banked_of(t.state) == () and t.rebuilt() == t.state
+
+
+def test_a_banked_action_unused_lapses_when_its_turn_ends():
+    """One additional action on one turn: granted for Aria's turn and not used there, it is gone."""
+    t = _fight()
+    t.do(EndTurn(combatant="aria"))
+    t.do(GrantAction(combatant="aria", kind="action", reason="Action Surge, declared early"))
+    for cid in ("hag", "goblin"):
+        t.do(EndTurn(combatant=cid))
+    assert t.state.turn == "aria" and banked_of(t.state)[0].armed
+    t.do(TakeAction(combatant="aria", action="dodge"))  # its own action: the kept one becomes available
+    assert t["aria"].economy.action and banked_of(t.state) == ()
+    t.do(EndTurn(combatant="aria"))
+    assert not of_type(t.do(EndTurn(combatant="hag")), BankedActionGranted)
+    t2 = _fight()
+    t2.do(EndTurn(combatant="aria"))
+    t2.do(GrantAction(combatant="aria", kind="bonus_action", reason="unused"))
+    for cid in ("hag", "goblin", "aria"):
+        t2.do(EndTurn(combatant=cid))
+    assert banked_of(t2.state) == () and t2.state.turn == "hag"
+
+
+def test_a_grant_for_a_dead_creature_is_refused():
+    t = _fight()
+    t.do(Damage(target="goblin", amount=7, damage_type="slashing"))
+    t.rejects(GrantAction(combatant="goblin", kind="action"), "target/dead")
 
 
 @pytest.mark.parametrize(
@@ -222,3 +273,22 @@ def test_undoing_the_attack_that_spent_the_action_makes_the_action_surge_a_confl
     [conflict] = encounters.state(eid).conflicts
     assert conflict.seq == surge.records[0].seq
     assert conflict.problem == "Ilse still had its action when the extra one was granted"
+
+
+def test_undoing_a_banked_grant_makes_the_action_it_gave_a_conflict(encounters: Encounters):
+    """Undo the Haste granted on the goblin's turn: the extra action Aria took up on hers was
+    never kept for her, and the history says so."""
+    eid = encounters.create("srd-2024", "haste", seed=3)
+    encounters.execute(eid, AddCombatant(combatant=pc("aria", max_hp=30)))
+    encounters.execute(eid, AddCombatant(combatant=monster("goblin")))
+    encounters.execute(eid, BeginCombat())
+    encounters.execute(eid, RollInitiative(combatant="goblin", faces=(18,)))
+    encounters.execute(eid, RollInitiative(combatant="aria", faces=(5,)))
+    haste = encounters.execute(eid, GrantAction(combatant="aria", kind="action", reason="Haste"))
+    encounters.execute(eid, EndTurn(combatant="goblin"))
+    dodge = encounters.execute(eid, TakeAction(combatant="aria", action="dodge"))
+    taken = next(r.seq for r in dodge.records if isinstance(r.event, BankedActionGranted))
+    assert encounters.state(eid).conflicts == ()
+    encounters.retract(eid, [r.seq for r in haste.records], reason="the wizard lost concentration first")
+    [conflict] = encounters.state(eid).conflicts
+    assert conflict.seq == taken and "no extra action was kept for Aria's turn" in conflict.problem

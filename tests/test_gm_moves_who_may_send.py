@@ -15,6 +15,7 @@ from combat.kernel.commands import (
     EndTurn,
     GotoTurn,
     GrantAction,
+    JudgeSave,
     PreviousTurn,
     RollDamage,
     RollInitiative,
@@ -33,6 +34,7 @@ THE_GMS = [
     ChangeStatBlock(combatant="mozzie", changes=StatChanges(ac=17)),
     GotoTurn(combatant="mozzie"),
     PreviousTurn(),
+    JudgeSave(combatant="mozzie", dc=14, reason="Illusory Appearance"),
 ]
 A_PLAYERS_FOR_THEIR_OWN = [
     GrantAction(combatant="mozzie", kind="action", reason="Action Surge"),

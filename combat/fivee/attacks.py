@@ -15,6 +15,7 @@ from combat.kernel.decider import Tx, Applier, Handler
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
 from combat.fivee.concentration import end_concentration
+from combat.fivee.damage_dice import as_rolled
 from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
 from combat.kernel.state import Combatant, EncounterState
@@ -33,6 +34,7 @@ __all__ = [
     "HANDLERS",
     "APPLIERS",
     "attack",
+    "attack_with",
     "opportunity_attack",
 ]
 
@@ -106,6 +108,7 @@ def resolve_attack(
     extra_damage: tuple[ExtraDamage, ...] = (),
     critical_range: int = 20,
     damage_type: str | None = None,
+    attacker_unseen: bool = False,
 ) -> AttackMade | AttackRolled:
     """Roll to hit and, in one step, the damage; with to-hit faces entered and no damage
     faces, the attack stops at an `AttackRolled` and its damage waits for `roll_damage`."""
@@ -134,7 +137,7 @@ def resolve_attack(
     if knock_out and two_step:
         raise RuleError("attack/knock-out-later", "a knock-out is decided with the damage, which this attack leaves for later",
                         allowed="damage_faces with the to-hit faces, or no faces at all")
-    adv, dis = attack_modifiers(attacker, target, melee)
+    adv, dis = attack_modifiers(attacker, target, melee, attacker_unseen=attacker_unseen)
     adv += list(advantage)
     dis += list(disadvantage)
     helper = next(
@@ -155,8 +158,11 @@ def resolve_attack(
     kind = damage_type or profile.damage_type
     # "Roll the attack's damage dice twice ... If the attack involves other damage dice, such as
     # from the Rogue's Sneak Attack feature, you also roll those dice twice."
-    notation = dice.double_dice(profile.damage) if critical else profile.damage
-    extras = tuple(msgspec.structs.replace(x, dice=dice.double_dice(x.dice)) if critical else x for x in extra_damage)
+    notation = as_rolled(tx.state, dice.double_dice(profile.damage) if critical else profile.damage, kind)
+    extras = tuple(
+        msgspec.structs.replace(x, dice=as_rolled(tx.state, dice.double_dice(x.dice) if critical else x.dice, x.damage_type))
+        for x in extra_damage
+    )
     if hit and two_step:
         pending = AttackRolled(
             attacker=attacker.id, target=target.id, attack=profile.name, total=roll.total, natural=natural,
@@ -217,13 +223,13 @@ def roll_damage(
 
 def land_extra_damage(
     tx: Tx, target_id: str, damage: int, extra: list[DamageTaken], *,
-    before: Combatant | None = None, critical: bool = False, knock_out_by: str | None = None,
+    before: Combatant, critical: bool = False, knock_out_by: str | None = None,
 ) -> None:
     """Record the extra damage after the attack's own, then what the whole blow sets off (one
     concentration save for all of it, the drop to 0 HP, or a knock-out instead of it)."""
     for taken in extra:
         tx.emit(taken)
-    if knock_out_by is not None and before is not None and before.hp > 0 and tx.state.combatants[target_id].hp == 0:
+    if knock_out_by is not None and before.hp > 0 and tx.state.combatants[target_id].hp == 0:
         # "... you can instead reduce the creature to 1 Hit Point and give it the Unconscious condition."
         tx.emit(CombatantKnockedOut(combatant=target_id, by=knock_out_by))
         end_concentration(tx, target_id, "knocked out")
@@ -258,6 +264,12 @@ def require_no_pending_damage(state: EncounterState) -> None:
 
 
 def attack(tx: Tx, cmd: Attack) -> None:
+    attack_with(tx, cmd)
+
+
+def attack_with(tx: Tx, cmd: Attack, *, attacker_unseen: bool = False) -> None:
+    """`attack`, with what a ruleset's own attack command knows beyond it: `attacker_unseen`,
+    the target cannot see the attacker (a5e), so a Dodge gives it nothing."""
     require_no_pending_damage(tx.state)
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
@@ -281,6 +293,7 @@ def attack(tx: Tx, cmd: Attack) -> None:
         critical_range=cmd.critical_range,
         damage_type=cmd.damage_type,
         knock_out=cmd.knock_out,
+        attacker_unseen=attacker_unseen,
     )
 
 
@@ -332,6 +345,7 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
         damage_faces=cmd.damage_faces,
         uses="reaction",
         opportunity=True,
+        extra_damage=cmd.extra_damage,
     )
 
 

@@ -47,19 +47,23 @@ def is_incapacitated(c: Combatant) -> bool:
     return c.status != "active" or any(cond.name in INCAPACITATING for cond in c.conditions)
 
 
-def can_see(viewer: Combatant, seen: Combatant) -> bool:
+def can_see(viewer: Combatant, seen: Combatant, *, unseen: bool = False) -> bool:
     """Blinded: 'You can't see'; Invisible (and hidden): 'You aren't affected by any effect that
     requires its target to be seen'. The opportunity attack ('a creature that you can see') and
-    Dodge ('if you can see the attacker') both need it."""
-    return not viewer.has("blinded") and not seen.has("invisible")
+    Dodge ('if you can see the attacker') both need it. `unseen` is the GM's word that the
+    viewer cannot see it for some other reason (darkness, a wall: a5e's `attacker_unseen`)."""
+    return not unseen and not viewer.has("blinded") and not seen.has("invisible")
 
 
 def speed_of(c: Combatant) -> int:
     return 0 if any(cond.name in SPEED_ZERO for cond in c.conditions) else c.speed
 
 
-def attack_modifiers(attacker: Combatant, target: Combatant, melee: bool) -> tuple[list[str], list[str]]:
-    """Advantage and Disadvantage reasons that come from conditions alone."""
+def attack_modifiers(
+    attacker: Combatant, target: Combatant, melee: bool, *, attacker_unseen: bool = False
+) -> tuple[list[str], list[str]]:
+    """Advantage and Disadvantage reasons that come from conditions alone (and from the target
+    not seeing the attacker, for Dodge: `attacker_unseen`)."""
     advantage: list[str] = []
     disadvantage: list[str] = []
     for cond in attacker.conditions:
@@ -75,8 +79,9 @@ def attack_modifiers(attacker: Combatant, target: Combatant, melee: bool) -> tup
     if any(cond.name in _LYING_DOWN for cond in target.conditions):
         (advantage if melee else disadvantage).append("target is prone")
     # Dodge: "You lose these benefits if you have the Incapacitated condition or if your Speed is 0."
-    # ... and "attack rolls against you have Disadvantage if you can see the attacker".
-    if target.dodging and not is_incapacitated(target) and speed_of(target) > 0 and can_see(target, attacker):
+    # ... and "attack rolls against you have Disadvantage if you can see the attacker" (a5e:
+    # "attacks against you are made with disadvantage if you can see the attacker").
+    if target.dodging and not is_incapacitated(target) and speed_of(target) > 0 and can_see(target, attacker, unseen=attacker_unseen):
         disadvantage.append("target is dodging")
     return advantage, disadvantage
 

@@ -11,8 +11,11 @@ from collections.abc import Callable
 from typing import Any
 
 from combat.kernel import events as ev
+from combat.fivee.banked_actions import banked_of
 from combat.fivee.conditions import is_incapacitated, speed_of
+from combat.fivee.judged_saves import rolled_saves_of
 from combat.fivee.hitpoints import adjusted_damage
+from combat.kernel.names import normalised
 from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["CHECKS", "Check", "able", "first_of", "turn_checks"]
@@ -145,6 +148,27 @@ def _granted(state: EncounterState, e: ev.ActionGranted, ctx: dict[str, Any]) ->
     return f"{c.name} still had its {e.kind.replace('_', ' ')} when the extra one was granted" if has else None
 
 
+def _banked_granted(state: EncounterState, e: ev.BankedActionGranted, ctx: dict[str, Any]) -> str | None:
+    """A banked action is taken up on the turn it was kept for, once the creature's own is spent."""
+    c = _who(state, e.combatant)
+    if c is None:
+        return f"{e.combatant} is not in the fight any more"
+    label = e.kind.replace("_", " ")
+    if not any(g.combatant == c.id and g.kind == e.kind and g.armed for g in banked_of(state)):
+        return f"no extra {label} was kept for {c.name}'s turn any more"
+    return f"{c.name} still had its {label} when the kept one was taken up" if getattr(c.economy, e.kind) else None
+
+
+def _judged(state: EncounterState, e: ev.SaveMade, ctx: dict[str, Any]) -> str | None:
+    """A DC set after the roll judges a save still waiting for it."""
+    if not e.judged_later:
+        return None
+    waiting = [s for s in rolled_saves_of(state) if s.combatant == e.combatant and normalised(s.ability) == normalised(e.ability)]
+    if not waiting:
+        return f"{e.combatant} had no {e.ability} save waiting for its DC any more"
+    return None if waiting[-1].total == e.total else f"the {e.ability} save waiting for its DC came to {waiting[-1].total}, not {e.total}"
+
+
 def turn_checks(order: Callable[[EncounterState, bool], list[str]]) -> dict[type, Check]:
     """Checks of whose turn came when, for rulesets with a fixed turn order."""
 
@@ -183,4 +207,6 @@ CHECKS: dict[type, Check] = {
     ev.CombatantDowned: _downed,
     ev.HitPointsSet: _hp_set,
     ev.ActionGranted: _granted,
+    ev.BankedActionGranted: _banked_granted,
+    ev.SaveMade: _judged,
 }

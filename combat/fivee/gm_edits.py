@@ -1,4 +1,5 @@
-"""The GM's direct edits mid-fight: `set_hp`, `change_stat_block`, `grant_action`.
+"""The GM's direct edits mid-fight: `set_hp`, `change_stat_block`, `grant_action`, and
+`judge_save` (the DC of a save rolled without one: combat/fivee/judged_saves.py).
 
 - set_hp: HP become the number given (temporary HP stay as they were). Set to 0, the creature
   "drops to 0 hit points" as damage would drop it (a monster dies, a character falls
@@ -14,7 +15,9 @@
 - grant_action: an extra action or bonus action on the creature's own turn, or its reaction
   back at any time (Action Surge, Haste). The grant makes the spent one available again, so it
   is sent once the one the creature had is used; an unspent one is refused as the creature
-  still has it.
+  still has it. An action or bonus action granted outside the creature's turn is kept for its
+  next turn, made available there once its own is spent, and lapses if that turn ends
+  unused (combat/fivee/banked_actions.py).
 """
 
 from __future__ import annotations
@@ -23,12 +26,21 @@ from typing import Any
 
 import msgspec
 
+from combat.fivee import banked_actions, judged_saves
 from combat.fivee.hitpoints import drop_to_zero
-from combat.fivee.turns import require_able, require_turn
-from combat.kernel.commands import ChangeStatBlock, GrantAction, SetHp
+from combat.fivee.turns import require_able
+from combat.kernel.commands import ChangeStatBlock, GrantAction, JudgeSave, SetHp
 from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
-from combat.kernel.events import ActionGranted, CombatantRevived, HitPointsSet, StatBlockChanged, StatChanges
+from combat.kernel.events import (
+    ActionBanked,
+    ActionGranted,
+    BankedActionGranted,
+    CombatantRevived,
+    HitPointsSet,
+    StatBlockChanged,
+    StatChanges,
+)
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 __all__ = ["HANDLERS", "APPLIERS", "NARRATION"]
@@ -64,8 +76,13 @@ def _change_stat_block(tx: Tx, cmd: ChangeStatBlock) -> None:
 
 def _grant_action(tx: Tx, cmd: GrantAction) -> None:
     c = tx.combatant(cmd.combatant)
-    if cmd.kind != "reaction":  # "on your turn" (Action Surge), "on each of its turns" (Haste)
-        require_turn(tx, c.id)
+    if cmd.kind != "reaction" and tx.state.turn != c.id:
+        # "On your turn" (Action Surge), "on each of its turns" (Haste): granted before that
+        # turn, it is kept for it (combat/fivee/banked_actions.py).
+        if c.status == "dead":
+            raise RuleError("target/dead", f"{c.name} is dead and has no turn to come", allowed="a living combatant")
+        tx.emit(ActionBanked(combatant=c.id, kind=cmd.kind, reason=cmd.reason))
+        return
     require_able(c, "act")
     if getattr(c.economy, cmd.kind):
         label = cmd.kind.replace("_", " ")
@@ -119,6 +136,17 @@ def _narrate_granted(n: Any, e: ActionGranted) -> str:
     return f"{n.name(e.combatant)} gains an extra {e.kind.replace('_', ' ')}{_why(e.reason)}"
 
 
-HANDLERS: dict[type, Handler] = {SetHp: _set_hp, ChangeStatBlock: _change_stat_block, GrantAction: _grant_action}
-APPLIERS: dict[type, Applier] = {HitPointsSet: _on_hp_set, StatBlockChanged: _on_stat_block, ActionGranted: _on_granted}
-NARRATION: dict[type, Narrate] = {HitPointsSet: _narrate_hp, StatBlockChanged: _narrate_stats, ActionGranted: _narrate_granted}
+def _narrate_banked(n: Any, e: ActionBanked) -> str:
+    return f"{n.name(e.combatant)} will have an extra {e.kind.replace('_', ' ')} on its next turn{_why(e.reason)}"
+
+
+def _narrate_banked_granted(n: Any, e: BankedActionGranted) -> str:
+    return f"{n.name(e.combatant)} takes up the extra {e.kind.replace('_', ' ')} kept for this turn{_why(e.reason)}"
+
+
+HANDLERS: dict[type, Handler] = {SetHp: _set_hp, ChangeStatBlock: _change_stat_block, GrantAction: _grant_action,
+                                  JudgeSave: judged_saves.judge_save}
+APPLIERS: dict[type, Applier] = {HitPointsSet: _on_hp_set, StatBlockChanged: _on_stat_block, ActionGranted: _on_granted,
+                                  ActionBanked: banked_actions.on_banked, BankedActionGranted: banked_actions.on_granted}
+NARRATION: dict[type, Narrate] = {HitPointsSet: _narrate_hp, StatBlockChanged: _narrate_stats, ActionGranted: _narrate_granted,
+                                  ActionBanked: _narrate_banked, BankedActionGranted: _narrate_banked_granted}

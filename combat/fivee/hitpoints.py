@@ -51,8 +51,10 @@ def take_damage(c: Combatant, amount: int) -> Combatant:
     return msgspec.structs.replace(c, temp_hp=c.temp_hp - absorbed, hp=max(0, c.hp - (amount - absorbed)))
 
 
-def after_damage(tx: Tx, target_id: str, amount: int, *, before: Combatant | None = None, critical: bool = False) -> None:
-    """What damage sets off: dropping to 0 HP, damage at 0 HP, or a concentration save.
+def after_damage(tx: Tx, target_id: str, amount: int, *, before: Combatant, critical: bool = False) -> None:
+    """What damage sets off: dropping to 0 HP, damage at 0 HP, or a concentration save. Every
+    damage path (the GM's `damage`, an attack with its extra damage, a world action) lands here
+    once for the whole of one blow, so massive damage is judged on all of it.
 
     `before` is the target as the damage struck (for the damage left over at 0 HP);
     `critical` says the damage came from a Critical Hit.
@@ -60,16 +62,15 @@ def after_damage(tx: Tx, target_id: str, amount: int, *, before: Combatant | Non
     if amount <= 0:
         return
     c = tx.state.combatants[target_id]
-    was = before or c
+    was = before
     if c.hp == 0 and (c.status == "active" or (was.hp > 0 and c.status == "unconscious")):
-        # Unknown without the target as the damage struck: no massive damage then.
-        remainder = amount - min(was.temp_hp, amount) - was.hp if before is not None else 0
+        remainder = amount - min(was.temp_hp, amount) - was.hp
         dying.dropped_to_zero(tx, c, remainder)
     elif c.hp == 0 and was.hp == 0 and c.status == "unconscious":
         taken = amount - min(was.temp_hp, amount)
         if any(isinstance(e, (CombatantDowned, dying.DeathSaveFailed)) and e.combatant == c.id for e in tx.events):
-            # More of the damage that dropped it, or that already struck it at 0 HP, in this
-            # command (a stat block's "plus 5 (2d4) Fire damage"): one blow, not another.
+            # More damage in the same command to a creature it has just dropped or struck at 0
+            # HP (one effect reaching it twice): the same blow, not another failure.
             dying.dropped_to_zero_further(tx, c, taken)
         else:
             dying.damaged_at_zero(tx, c, taken, critical=critical)

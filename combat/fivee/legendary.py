@@ -18,13 +18,13 @@ from __future__ import annotations
 from typing import ClassVar
 
 from combat.fivee.attacks import choose_attack, resolve_attack
-from combat.fivee.monster_actions import damage_later, extra_damage
+from combat.fivee.monster_actions import block_extra_damage
 from combat.fivee.monsters import Faces, monsters_of, require_sheet, sheet, sheets, with_monsters, with_sheet
 from combat.fivee.turns import require_able
 from combat.kernel.commands import Command
 from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackMade, Event, SaveMade, TurnEnded, TurnStarted
+from combat.kernel.events import Event, SaveMade, TurnEnded, TurnStarted
 from combat.kernel.state import EncounterState, Economy
 
 __all__ = ["LegendaryAction", "UseLegendaryResistance", "LegendaryActionUsed", "LegendaryResistanceUsed",
@@ -101,11 +101,9 @@ def _legendary_action(tx: Tx, cmd: LegendaryAction) -> None:
     tx.emit(LegendaryActionUsed(combatant=c.id, action=chosen.name, cost=chosen.cost, after_turn_of=after, text=chosen.text, note=cmd.note))
     if cmd.target is not None:
         profile = choose_attack(c, chosen.attack)
-        later = damage_later(s, profile, cmd.faces, cmd.damage_faces, cmd.extra_damage_faces)
-        made = resolve_attack(tx, c, tx.combatant(cmd.target), profile, advantage=cmd.advantage, disadvantage=cmd.disadvantage,
-                              faces=cmd.faces, damage_faces=cmd.damage_faces, uses="none", extra_damage=later)
-        if isinstance(made, AttackMade):  # in two steps, roll_damage rolls the extra damage with the rest
-            extra_damage(tx, made, cmd.extra_damage_faces)
+        extra = block_extra_damage(s, profile, cmd.faces, cmd.damage_faces, cmd.extra_damage_faces)
+        resolve_attack(tx, c, tx.combatant(cmd.target), profile, advantage=cmd.advantage, disadvantage=cmd.disadvantage,
+                       faces=cmd.faces, damage_faces=cmd.damage_faces, uses="none", extra_damage=extra)
 
 
 def _use_legendary_resistance(tx: Tx, cmd: UseLegendaryResistance) -> None:

@@ -1,7 +1,8 @@
 """What a stat block lets a monster do on its turn.
 
 - `attack` names one of the block's attacks; its to-hit and damage come from the block, and
-  extra damage ("plus 5 (2d4) Fire damage") is rolled and taken as its own damage.
+  extra damage ("plus 5 (2d4) Fire damage") is rolled with it and taken as its own damage
+  type, the whole hit one blow for the 0 HP rules.
 - Multiattack is one action that makes the listed attacks, made one `attack` at a time.
 - "Recharge X-Y": "at the start of each of the monster's turns, roll 1d6, and on one of those
   numbers it regains the use" - a spent action's recharge is rolled (`recharge`) before the
@@ -23,14 +24,12 @@ import msgspec
 from combat.bestiary.model import BlockAction, BlockAttack, MultiattackPart
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import choose_attack
-from combat.fivee.hitpoints import adjusted_damage, after_damage
 from combat.fivee.monsters import Faces, MonsterSheet, require_sheet, sheet, sheets, with_sheet
 from combat.fivee.turns import require_able, require_turn
-from combat.kernel import dice
 from combat.kernel.commands import Command
 from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, DamageTaken, Event, ExtraDamage, TurnStarted
+from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, Event, ExtraDamage, TurnStarted
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 __all__ = [
@@ -41,7 +40,7 @@ __all__ = [
     "MonsterActionUsed",
     "UseSpent",
     "RechargeChecked",
-    "extra_damage",
+    "block_extra_damage",
     "attack_handler",
     "recharge_first",
     "HANDLERS",
@@ -145,27 +144,6 @@ def _available(s: MonsterSheet) -> str:
     return ", ".join(usable)
 
 
-def extra_damage(tx: Tx, made: AttackMade, faces: Faces) -> None:
-    """'... Slashing damage plus 5 (2d4) Fire damage': the extra damage of a hit from a stat
-    block attack, rolled after the attack (doubled on a Critical Hit) and taken on its own, so
-    resistances and immunities apply to its type."""
-    s = sheet(tx.state, made.attacker)
-    attack = s.block.attack(_block_attack_name(made.attack)) if s else None
-    if attack is None or attack.extra_damage is None:
-        if faces:
-            raise RuleError("attack/no-extra-damage", f"{made.attack} has no extra damage to roll", allowed="no extra_damage_faces")
-        return
-    target = tx.state.combatants[made.target]
-    if not made.hit or target.status == "dead":
-        return
-    notation = dice.double_dice(attack.extra_damage) if made.critical else attack.extra_damage
-    rolled = max(0, tx.roll(notation, purpose="damage", roller=made.attacker, faces=faces).total)
-    kind = attack.extra_damage_type or made.damage_type
-    amount = adjusted_damage(target, rolled, kind)
-    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=kind, rolled=rolled, source=f"{tx.state.combatants[made.attacker].name}'s {attack.name} (extra damage)"))
-    after_damage(tx, target.id, amount)
-
-
 def attack_handler(inner):
     """The shared `attack` (or a ruleset's), with what a stat block adds: its Multiattack's
     list, its limited uses and its extra damage."""
@@ -182,13 +160,10 @@ def attack_handler(inner):
         named = cmd.attack or (c.attacks[0].name if c.attacks else None)  # the shared rules' default: the first
         if named is not None:
             require_use(c, s, _block_attack_name(named))
-        extra_faces = getattr(cmd, "extra_damage_faces", None)
-        cmd = _extra_damage_later(c, s, cmd, extra_faces)
+        cmd = _with_block_extra(c, s, cmd, getattr(cmd, "extra_damage_faces", None))
         start = len(tx.events)
         inner(tx, cmd)
         for made in [e for e in tx.events[start:] if isinstance(e, (AttackMade, AttackRolled)) and e.attacker == c.id]:
-            if isinstance(made, AttackMade):
-                extra_damage(tx, made, extra_faces)
             name = _block_attack_name(made.attack)
             used = s.block.attack(name)
             if s.block.limited(name) is not None and used is not None:
@@ -197,31 +172,31 @@ def attack_handler(inner):
     return _attack
 
 
-def _extra_damage_later(c: Combatant, s: MonsterSheet, cmd, faces: Faces):
-    """An attack in two steps (the d20 entered alone) takes its stat block's extra damage along
-    as the attack's own `extra_damage`, so `roll_damage` rolls it with the rest."""
-    profile = choose_attack(c, cmd.attack, melee_only=not hasattr(cmd, "using"))
-    later = damage_later(s, profile, cmd.faces, cmd.damage_faces, faces, getattr(cmd, "damage_type", None))
-    if not later:
-        return cmd
-    if not hasattr(cmd, "extra_damage"):  # an opportunity attack carries no extra damage of its own
-        raise RuleError("dice/damage-later", f"{profile.name}'s extra damage ({later[0].dice}) is rolled with its damage",
-                        allowed="damage_faces and extra_damage_faces with the attack")
-    return msgspec.structs.replace(cmd, extra_damage=(*later, *cmd.extra_damage))
+def _with_block_extra(c: Combatant, s: MonsterSheet, cmd, faces: Faces):
+    """The stat block's extra damage ("plus 5 (2d4) Fire damage") made the attack's own
+    `extra_damage`: rolled with its damage (doubled on a Critical Hit, or left for
+    `roll_damage` with the rest) and landed with it as one blow, so the drop to 0 HP, massive
+    damage and damage at 0 HP are judged on the whole of it."""
+    profile = choose_attack(c, cmd.attack, melee_only=cmd.trigger() == "opportunity_attack")
+    extra = block_extra_damage(s, profile, cmd.faces, cmd.damage_faces, faces, getattr(cmd, "damage_type", None))
+    return msgspec.structs.replace(cmd, extra_damage=(*extra, *cmd.extra_damage)) if extra else cmd
 
 
-def damage_later(s: MonsterSheet, profile: AttackProfile, faces: Faces, damage_faces: Faces, extra_faces: Faces,
-                 damage_type: str | None = None) -> tuple[ExtraDamage, ...]:
-    """The stat block's extra damage of an attack whose damage waits for `roll_damage` (the
-    d20 entered alone), to roll with the rest; nothing when the damage is rolled at once."""
+def block_extra_damage(s: MonsterSheet, profile: AttackProfile, faces: Faces, damage_faces: Faces, extra_faces: Faces,
+                       damage_type: str | None = None) -> tuple[ExtraDamage, ...]:
+    """The stat block's extra damage of an attack, with its faces if entered; an attack whose
+    damage waits for `roll_damage` (the d20 entered alone) takes it along unrolled."""
     block_attack = s.block.attack(_block_attack_name(profile.name))
-    if faces is None or damage_faces is not None or block_attack is None or block_attack.extra_damage is None:
+    if block_attack is None or block_attack.extra_damage is None:
+        if extra_faces:
+            raise RuleError("attack/no-extra-damage", f"{profile.name} has no extra damage to roll", allowed="no extra_damage_faces")
         return ()
-    if extra_faces is not None:
+    later = faces is not None and damage_faces is None
+    if later and extra_faces is not None:
         raise RuleError("dice/damage-later", f"extra damage faces were entered for {profile.name} without its damage_faces",
                         allowed="damage_faces with them, or neither now and roll_damage once it hits")
     kind = block_attack.extra_damage_type or damage_type or profile.damage_type
-    return (ExtraDamage(dice=block_attack.extra_damage, damage_type=kind),)
+    return (ExtraDamage(dice=block_attack.extra_damage, damage_type=kind, faces=None if later else extra_faces),)
 
 
 def _within_multiattack(c: Combatant, s: MonsterSheet, cmd):

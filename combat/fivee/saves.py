@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from combat.fivee import judged_saves
 from combat.kernel import dice
 from combat.fivee.attacks import d20_notation, roll_mode
 from combat.fivee.save_conditions import automatic_failure, cover_bonus, save_disadvantage
@@ -56,10 +57,12 @@ def _roll_save(tx: Tx, cid: str, ability: str, bonus: int, mode: str, faces, *, 
 def _saving_throw(tx: Tx, cmd: SavingThrow) -> None:
     if cmd.dc is None:
         # The DC is not known yet (the GM keeps it secret, or the effect decides later): the
-        # roll is recorded and the GM rules on it, with damage, a condition or a ruling.
+        # roll is recorded and the GM rules on it, with judge_save (combat/fivee/judged_saves.py),
+        # damage, a condition or a ruling.
         roll = _roll_save(tx, cmd.combatant, cmd.ability, cmd.bonus, cmd.roll_mode, cmd.faces, cover=cmd.cover)
         natural = dice.kept_d20(roll.dice) or 0
-        tx.emit(SaveRolled(combatant=cmd.combatant, ability=cmd.ability, total=roll.total, natural=natural, reason=cmd.reason))
+        tx.emit(SaveRolled(combatant=cmd.combatant, ability=cmd.ability, total=roll.total, natural=natural, reason=cmd.reason,
+                           awaits_dc=judged_saves.keeps_rolled_saves(tx.state)))
         return
     saving_throw(tx, cmd.combatant, cmd.ability, cmd.dc, cmd.bonus, cmd.roll_mode, cmd.faces, cmd.reason, cover=cmd.cover)
 
@@ -70,5 +73,5 @@ def _narrate_rolled(n: Any, e: SaveRolled) -> str:
 
 
 HANDLERS: dict[type, Handler] = {SavingThrow: _saving_throw}
-APPLIERS: dict[type, Applier] = {SaveMade: lambda state, e: state, SaveRolled: lambda state, e: state}
+APPLIERS: dict[type, Applier] = {SaveMade: judged_saves.on_judged, SaveRolled: judged_saves.on_rolled}
 NARRATION: dict[type, Narrate] = {SaveRolled: _narrate_rolled}

@@ -14,7 +14,7 @@ __all__ = ["with_stat_blocks", "TURN_COMMANDS"]
 TURN_COMMANDS = ("multiattack", "monster_action", "recharge", "legendary_action")
 # The GM's rulings during a turn never wait for the recharge roll.
 RULINGS = frozenset("damage heal grant_temp_hp apply_condition remove_condition start_concentration end_concentration "
-                    "concentration_save saving_throw recharge legendary_action".split())
+                    "concentration_save saving_throw judge_save recharge legendary_action".split())
 
 
 _MODULES = (monsters, monster_actions, legendary)

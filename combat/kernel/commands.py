@@ -159,6 +159,7 @@ class OpportunityAttack(Command, frozen=True, kw_only=True):
     faces: Faces = None
     damage_faces: Faces = None
     extra_damage_faces: Faces = None
+    extra_damage: tuple[ExtraDamage, ...] = ()  # e.g. Sneak Attack on an opportunity attack
 
 
 class TakeAction(Command, frozen=True, kw_only=True):
@@ -332,10 +333,23 @@ class PreviousTurn(Command, frozen=True, kw_only=True):
 
 class GrantAction(Command, frozen=True, kw_only=True):
     """An extra action, bonus action or reaction (Action Surge, Haste), usable once the one
-    the combatant has is spent."""
+    the combatant has is spent. An action or bonus action granted outside the creature's turn
+    is kept for its next turn and lapses when that turn ends unused."""
 
     combatant: str
     kind: Using
+    reason: str = ""
+
+
+class JudgeSave(Command, frozen=True, kw_only=True):
+    """The GM sets the DC of a saving throw rolled without one (`SaveRolled`): it succeeds or
+    fails now, recorded as a `SaveMade`."""
+
+    gm_only: ClassVar[bool] = True
+
+    combatant: str
+    dc: int
+    ability: str | None = None  # which of its saves still awaiting a DC; the latest if left out
     reason: str = ""
 
 
@@ -414,6 +428,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     GotoTurn,
     PreviousTurn,
     GrantAction,
+    JudgeSave,
     AbilityCheck,
     Contest,
     RollDamage,

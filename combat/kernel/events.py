@@ -316,6 +316,7 @@ class SaveMade(Event, frozen=True, kw_only=True):
     success: bool
     reason: str = ""
     cover: Literal["none", "half", "three-quarters"] = "none"  # its bonus is in `total`
+    judged_later: bool = False  # the DC of a save rolled without one (`SaveRolled`), set by judge_save
 
 
 # -- history: undo, amendments, overrides ---------------------------------------------------
@@ -425,12 +426,33 @@ class ContestDecided(Event, frozen=True, kw_only=True):
 
 
 class SaveRolled(Event, frozen=True, kw_only=True):
-    """A saving throw rolled with no DC yet: the GM or the effect rules on it later."""
+    """A saving throw rolled with no DC yet: the GM or the effect rules on it later.
+    `awaits_dc`: it waits in the state for `judge_save` (logs from before that command have
+    none, and their saves wait for nothing)."""
 
     combatant: str
     ability: str
     total: int
     natural: int
+    reason: str = ""
+    awaits_dc: bool = False
+
+
+class ActionBanked(Event, frozen=True, kw_only=True):
+    """An action or bonus action granted outside the creature's turn (Haste cast on the
+    caster's turn, a GM's grant before the turn starts): kept for its next turn."""
+
+    combatant: str
+    kind: Literal["action", "bonus_action"]
+    reason: str = ""
+
+
+class BankedActionGranted(Event, frozen=True, kw_only=True):
+    """On the turn it was kept for, the creature has spent its own action (or bonus action):
+    the banked one is available now."""
+
+    combatant: str
+    kind: Literal["action", "bonus_action"]
     reason: str = ""
 
 
@@ -519,6 +541,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ActionGranted,
     ContestDecided,
     SaveRolled,
+    ActionBanked,
+    BankedActionGranted,
     AttackRolled,
     AttackDamageRolled,
     Revealed,

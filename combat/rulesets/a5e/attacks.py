@@ -13,6 +13,9 @@
   another if either of you are incapacitated."
 - Attacking from above: "If you are at least 5 feet above your target and you aren't grappled
   or restrained, you gain an expertise die on melee attack rolls made against it."
+- Dodge: "attacks against you are made with disadvantage if you can see the attacker": an
+  attacker the dodger cannot see (`attacker_unseen`, Invisible or hidden, a Blinded dodger)
+  meets no Dodge; the shared `can_see` decides it, as for srd-2024's Dodge.
 - Press the Attack and Sprint give attackers advantage against the presser or sprinter.
 - Cover: half +2, three-quarters +5 to AC; "Total cover ... cannot be targeted directly".
 
@@ -112,15 +115,15 @@ def _make_attack(tx: Tx, cmd: MakeAttack) -> None:
     press = next((p for p in tx.state.rules.presses if p.attacker == attacker.id and p.target == target.id), None)
     if press is not None and melee and not press.fell_back:
         # "You cannot gain expertise dice in this way on attacks made at disadvantage."
-        if _mode(tx, attacker, target, melee, advantage, disadvantage) != "disadvantage":
+        if _mode(tx, attacker, target, melee, advantage, disadvantage, cmd.attacker_unseen) != "disadvantage":
             sources.append("press the attack")
     bonus = "+".join(b.lstrip("+") for b in (cmd.roll_bonus, expertise_die(len(sources))) if b) or None
-    shared.attack(tx, Attack(
+    shared.attack_with(tx, Attack(
         attacker=attacker.id, target=target.id, attack=profile.name, advantage=tuple(advantage),
         disadvantage=tuple(disadvantage), cover=cmd.cover, roll_bonus=bonus, faces=cmd.faces,
         damage_faces=cmd.damage_faces, readied=cmd.readied, using=cmd.using, extra_damage=cmd.extra_damage,
         critical_range=cmd.critical_range, damage_type=cmd.damage_type, knock_out=cmd.knock_out,
-    ))
+    ), attacker_unseen=cmd.attacker_unseen)
 
 
 def _range(attacker: Combatant, target: Combatant, profile, cmd: MakeAttack) -> list[str]:
@@ -140,9 +143,10 @@ def _require_flank(tx: Tx, attacker: Combatant, target: Combatant, ally_id: str)
                         allowed="flanking_with an ally who is not incapacitated")
 
 
-def _mode(tx: Tx, attacker: Combatant, target: Combatant, melee: bool, advantage: list[str], disadvantage: list[str]) -> str:
+def _mode(tx: Tx, attacker: Combatant, target: Combatant, melee: bool, advantage: list[str], disadvantage: list[str],
+          attacker_unseen: bool) -> str:
     """The roll mode the shared resolution will reach, so the Press die can be withheld first."""
-    adv, dis = attack_modifiers(attacker, target, melee)
+    adv, dis = attack_modifiers(attacker, target, melee, attacker_unseen=attacker_unseen)
     helped = any(h.against == target.id and h.helper != attacker.id
                  and tx.state.combatants[h.helper].side == attacker.side for h in tx.state.helps)
     return roll_mode(adv + advantage + (["helped"] if helped else []), dis + disadvantage)
@@ -162,6 +166,7 @@ def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
     shared.opportunity_attack(tx, OpportunityAttack(
         attacker=cmd.attacker, target=cmd.target, attack=cmd.attack, advantage=cmd.advantage + tuple(against(tx, target)),
         disadvantage=cmd.disadvantage, faces=cmd.faces, damage_faces=cmd.damage_faces,
+        extra_damage_faces=cmd.extra_damage_faces, extra_damage=cmd.extra_damage,
     ))
 
 

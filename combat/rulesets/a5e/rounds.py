@@ -12,7 +12,7 @@ first participant's turn starts at once.
 
 from __future__ import annotations
 
-from combat.fivee import turns
+from combat.fivee import banked_actions, turns
 from combat.kernel.commands import Command, EndTurn
 from combat.kernel.decider import Tx, Handler
 from combat.kernel.errors import RuleError
@@ -73,6 +73,7 @@ def flow(tx: Tx) -> None:
         everyone_rolled = all(members[0].initiative is not None for members in units(state).values())
         if everyone_rolled and not unresolved_ties(state):
             start_round(tx)
+    banked_actions.redeem(tx)
     turns.end_fight_if_decided(tx)
 
 

@@ -29,8 +29,9 @@ Where the text is silent, this is what the engine does (docs/rulesets/a5e, gener
 - Prone uses the melee/ranged distinction for "within 5 feet". A `move` says how many of its
   feet are Difficult Terrain, each costing 1 extra foot (on top of crawling's or climbing's
   extra, movement.py); grid positions and squeezing are the Narrator's rulings.
-- Echo (cavernous) adds 1 per die to thunder damage the Narrator applies with dice notation
-  (echo.py); an attack's own thunder damage is left to the Narrator.
+- Echo (cavernous) adds 1 per die to thunder damage rolled with dice: the Narrator's `damage`
+  and an attack's thunder damage or thunder extra damage, once, after a Critical Hit doubles
+  the dice (echo.py).
 - 0 HP: the text says nothing of it, so the SRD 5.2 rules apply as in srd-2024 (monster
   death, massive damage, Death Saving Throws, stabilising, knocking out; combat/fivee/dying.py),
   and a creature revived or freed during its own turn regains its Speed for the rest of it.
@@ -39,7 +40,7 @@ Where the text is silent, this is what the engine does (docs/rulesets/a5e, gener
   round 1 passes its place in the order, and its first turn's end not ending the surprise is
   itself a conflict (amend that end_turn to record the surprise ending).
 - The GM moves of the 5e family (set_hp, change_stat_block, goto_turn, previous_turn,
-  grant_action, ability_check with a5e's skills, contest, saving_throw without a DC,
+  grant_action, ability_check with a5e's skills, contest, saving_throw without a DC, judge_save,
   roll_damage) work as in srd-2024; goto_turn ends a surprised participant's first turn as
   end_turn would. roll_initiative is not taken in set-up: a5e's initiative checks come after
   the surprise checks, which "are reused as" initiative, so there is nothing to roll earlier.
@@ -127,6 +128,7 @@ RULING_COMMANDS = (
     "end_concentration",
     "concentration_save",
     "saving_throw",
+    "judge_save",
 )
 ALL = ("setup", "surprise", "initiative", "world", "turns", "ended")
 UNDER_WAY = ("surprise", "initiative", "world", "turns")

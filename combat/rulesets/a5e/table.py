@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import msgspec
 
+from combat.fivee.banked_actions import BankedSlot
 from combat.fivee.dying import DyingSlot
+from combat.fivee.judged_saves import RolledSavesSlot
 from combat.fivee.monsters import MonstersSlot
+from combat.rulesets.a5e.echo import echoed
 from combat.rulesets.a5e.environments import Environment
 from combat.kernel.state import EncounterState
 
@@ -61,6 +64,12 @@ class A5eTable(msgspec.Struct, frozen=True, kw_only=True):
     roll_offs: dict[str, tuple[tuple[str, ...], ...]] | msgspec.UnsetType = msgspec.UNSET
     dying: DyingSlot = msgspec.UNSET  # the 0 HP rules (combat/fivee/dying.py)
     monsters: MonstersSlot = msgspec.UNSET  # creatures added from stat blocks (combat/fivee/monsters.py)
+    banked: BankedSlot = msgspec.UNSET  # actions granted for a turn to come (combat/fivee/banked_actions.py)
+    rolled_saves: RolledSavesSlot = msgspec.UNSET  # saves awaiting their DC (combat/fivee/judged_saves.py)
+
+    def damage_dice(self, notation: str, damage_type: str) -> str:
+        """An attack's damage dice as rolled here (combat/fivee/damage_dice.py): Echo's point per die."""
+        return echoed(self.environment, notation, damage_type)
 
 
 def minute_in_rounds(state: EncounterState) -> int:

@@ -29,9 +29,10 @@ Where the text is silent (written down here, and on the ruleset's docs page gene
   unconscious; the GM can end it earlier (surrender, flight, truce) with end_combat.
 - A concentration save owed after damage must be made before the current turn ends.
 - GM moves at a real table (combat/fivee/gm_edits.py, turn_pointer.py, ability_checks.py,
-  damage_rolls.py): set_hp, change_stat_block, goto_turn, previous_turn, grant_action,
-  ability_check and contest, saving_throw without a DC, roll_damage for an attack whose to-hit
-  faces were entered alone. roll_initiative is accepted in set-up (Avrae rolls as each
+  damage_rolls.py): set_hp, change_stat_block, goto_turn, previous_turn, grant_action (an
+  action granted before the creature's turn is kept for that turn: banked_actions.py),
+  ability_check and contest, saving_throw without a DC and judge_save to set its DC later
+  (judged_saves.py), roll_damage for an attack whose to-hit faces were entered alone. roll_initiative is accepted in set-up (Avrae rolls as each
   character joins): the roll stands when combat begins, and a character who rolled then is
   not marked surprised afterwards.
 """
@@ -41,6 +42,7 @@ from __future__ import annotations
 from combat.fivee import (
     ability_checks,
     actions,
+    banked_actions,
     attacks,
     concentration,
     conditions,
@@ -94,6 +96,7 @@ RULING_COMMANDS = (
     "end_concentration",
     "concentration_save",
     "saving_throw",
+    "judge_save",
 )
 # The GM's edits and the checks a GM calls for happen whenever the fight is not over.
 ANYTIME_COMMANDS = ("set_hp", "change_stat_block", "ability_check", "contest")
@@ -131,6 +134,7 @@ def flow(tx: Tx) -> None:
         if everyone_rolled and not unresolved_ties(state):
             tx.move_to("start_rounds")
             turns.start_round(tx, turn_order)
+    banked_actions.redeem(tx)
     turns.end_fight_if_decided(tx)
 
 

@@ -40,7 +40,7 @@ from collections.abc import Mapping
 from combat.fivee import actions as shared_actions
 from combat.fivee import attacks as shared_attacks
 from combat.fivee import conditions as shared_conditions
-from combat.fivee import turn_pointer, turns
+from combat.fivee import banked_actions, turn_pointer, turns
 from combat.kernel.commands import ApplyCondition, Attack, BonusAction, EndTurn, TakeAction
 from combat.fivee.stat_blocks import with_stat_blocks
 from combat.kernel.decider import Applier, Guard, Narrate, Rules, Ruleset, Tx, assemble
@@ -125,6 +125,7 @@ def flow(tx: Tx) -> None:
             turns.start_round(tx, acting_order)
     unarmed.end_broken_grapples(tx)
     mounts.upkeep(tx)
+    banked_actions.redeem(tx)
     turns.end_fight_if_decided(tx)
 
 
