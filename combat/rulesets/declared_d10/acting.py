@@ -8,7 +8,7 @@ change to the past (in each rule module's bundle) report the same words.
 
 from __future__ import annotations
 
-from combat.fivee.conditions import INCAPACITATING
+from combat.fivee.turns import blocked_by
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.state import Combatant, EncounterState
@@ -48,7 +48,7 @@ def unable(state: EncounterState, c: Combatant, doing: str) -> str | None:
     problem = cannot_act(state, c, doing)
     if problem:
         return problem
-    blocking = next((x.name for x in c.conditions if x.name in INCAPACITATING), None)
+    blocking = blocked_by(c)
     return f"{c.name} is {blocking} and cannot {doing}" if blocking else None
 
 

@@ -33,7 +33,7 @@ from combat.fivee import consistency as shared
 from combat.fivee import dying
 from combat.fivee.consistency import Check, first_of
 from combat.kernel import events as ev
-from combat.fivee.conditions import is_incapacitated
+from combat.fivee.turns import blocked_by
 from combat.fivee.initiative import units, unresolved_ties
 from combat.kernel.state import Combatant, EncounterState
 
@@ -61,10 +61,8 @@ def _missing(state: EncounterState, *cids: str) -> str | None:
 
 
 def _unable(c: Combatant, doing: str) -> str | None:
-    if not is_incapacitated(c):
-        return None
-    why = c.status if c.status != "active" else "incapacitated"
-    return f"{c.name} is {why} now and could not {doing}"
+    blocking = blocked_by(c)
+    return f"{c.name} is {blocking} now and could not {doing}" if blocking else None
 
 
 def _spent(c: Combatant, uses: str) -> str | None:
