@@ -22,6 +22,7 @@ from combat.kernel.events import (
     TurnEnded,
 )
 from combat.app.history import replay
+from combat.kernel.errors import RuleError
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.consistency import CHECKS
 from combat.rulesets.a5e.initiative import SurpriseCheckReused
@@ -106,8 +107,12 @@ def test_an_undone_press_the_attack_gives_back_the_bonus_action_and_a_fall_back_
     assert state.combatants["aria"].economy.bonus_action and state.rules.presses == ()
     assert not state.combatants["goblin"].economy.reaction  # a conflict is listed, never rewritten
     assert [(c.seq, c.type, c.problem) for c in state.conflicts] == [
-        (fell_seq, "FellBack", "no one was pressing the attack against Goblin")
+        (fell_seq, "FellBack", "no one is pressing the attack against Goblin")
     ]
+    # One predicate says it: the Fall Back the goblin would send now is refused in the same words.
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(eid, FallBack(combatant="goblin"))
+    assert (refused.value.code, refused.value.message) == ("fall-back/not-pressed", state.conflicts[0].problem)
 
     encounters.retract(eid, [fell_seq], reason="no press, no falling back")
     state = encounters.state(eid)
@@ -135,7 +140,7 @@ def test_an_amended_recharge_roll_leaves_the_burst_that_followed_in_conflict_unt
     assert state.combatants["goblin"].hp == 8  # what happened at the table is not rewritten
     [conflict] = state.conflicts
     assert (conflict.seq, conflict.type) == (used_seq, "WorldActionUsed")
-    assert conflict.problem == "Flame Burst was still spent: no recharge roll had regained it"
+    assert conflict.problem == "Flame Burst is spent until a recharge roll of 4 or more regains it"
     assert conflict.caused_by == (amended.records[0].seq,)
 
     override = encounters.override(eid, [used_seq], ruling="the flames had already leapt: the burst stands")
@@ -224,7 +229,7 @@ def test_a_retracted_sprint_makes_the_long_run_that_followed_a_conflict(encounte
 
     state = encounters.state(eid)
     assert [(c.seq, c.problem) for c in state.conflicts] == [
-        (_seqs(run, Moved)[0], "Aria had only 30 ft of walk movement left, not 100")
+        (_seqs(run, Moved)[0], "Aria has 30 ft of walk movement left, not 100")
     ]
     assert state.combatants["aria"].economy.action  # the Sprint's action came back
 
@@ -265,7 +270,7 @@ def test_the_demo_table_takes_back_a_burst_amends_a_recharge_roll_and_lets_the_c
     [override] = [r.event for r in records if isinstance(r.event, ConflictOverridden)]
     unresolved = replay([r for r in records if not isinstance(r.event, ConflictOverridden)]).conflicts
     assert [(c.seq, c.type, c.problem) for c in unresolved] == [
-        (override.seqs[0], "WorldActionUsed", "Flame Burst was still spent: no recharge roll had regained it")
+        (override.seqs[0], "WorldActionUsed", "Flame Burst is spent until a recharge roll of 4 or more regains it")
     ]
 
 

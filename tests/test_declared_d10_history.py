@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from combat.app.application import Encounters
-from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
+from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, EndTurn
 from combat.kernel.decider import evolve
 from combat.demos import get_demo
 from combat.kernel.errors import RuleError
-from combat.kernel.events import EventsRetracted, TurnStarted
+from combat.kernel.events import ConditionSpec, EventsRetracted, TurnStarted
 from combat.app.history import effective
 from combat.rulesets import get_ruleset
 from combat.rulesets.declared_d10.actions import D10Move, D10SprintFlee
@@ -22,7 +22,7 @@ from combat.rulesets.declared_d10.rounds import D10LeftBattlefield
 from combat.rulesets.declared_d10.state import D10Traits
 from combat.rulesets.declared_d10.surprise import D10StartNormalRound
 from combat.rulesets.declared_d10.traits import D10SetTraits, D10TraitsSet
-from combat.rulesets.declared_d10.wounds import D10DamageDealt
+from combat.rulesets.declared_d10.wounds import LASTING_WOUND, D10Damage, D10DamageDealt
 from tests.conftest import monster, of_type, pc
 from tests.test_declared_d10_phases import BOW, CLUB, SWORD, d10_table, open_normal_round, play_round
 
@@ -166,7 +166,7 @@ def test_a_declaration_put_right_after_the_fact_makes_the_swing_a_conflict_until
 
     state = encounters.state(eid)
     assert [(c.seq, c.problem) for c in state.conflicts] == [
-        (swing_seq, "Tammy declared 'attack Goblin' and could not attack Ogre instead")
+        (swing_seq, "Tammy declared 'attack Goblin' and cannot attack Ogre instead")
     ]
     assert state.combatants["ogre"].hp == 15  # never silently rewritten
 
@@ -179,6 +179,44 @@ def test_a_declaration_put_right_after_the_fact_makes_the_swing_a_conflict_until
     state = encounters.state(eid)
     assert state.conflicts == ()
     assert (state.combatants["ogre"].hp, state.combatants["goblin"].hp) == (20, 2)
+
+
+def test_the_conflict_an_amended_declaration_leaves_is_the_refusal_the_swing_would_now_get(encounters):
+    """'Once the round begins, the actions declared cannot be changed.' One predicate says it:
+    at a table where Tammy declared the goblin, her swing at the ogre is refused with the very
+    words the re-check lists against the swing once her declaration is amended to the goblin."""
+    eid, declared = tammy_attacks_the_ogre(encounters, OGRE, GOBLIN)
+    swing = encounters.execute(eid, D10Attack(attacker="tammy", target="ogre", faces=(14,), damage_faces=(5,)))
+    encounters.amend(eid, [declared["tammy"]], D10Declare(combatant="tammy", action="attack", target="goblin"), reason="the goblin")
+    [conflict] = encounters.state(eid).conflicts
+
+    other = camp(encounters, TAMMY, OGRE, GOBLIN)
+    declare_and_roll(
+        encounters, other, {"tammy": ("attack", "goblin"), "ogre": ("attack", "tammy"), "goblin": ("attack", "tammy")},
+        {"party": 8, "monsters": 2},
+    )
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(other, D10Attack(attacker="tammy", target="ogre", faces=(14,), damage_faces=(5,)))
+
+    assert refused.value.code == "declaration/mismatch"
+    assert conflict.seq == seq_of(swing, D10AttackRolled)
+    assert conflict.problem == refused.value.message == "Tammy declared 'attack Goblin' and cannot attack Ogre instead"
+
+
+def test_a_lasting_wound_named_at_one_hp_is_the_conflict_the_gm_would_be_refused_with_once_the_hp_differ(encounters):
+    """'One Hit Point: lasting wound.' Subdual left the 6-HP ogre at 1 HP and the GM named its
+    lasting wound; the club hit for 4, not 5. At 2 HP the wound is listed in the words the GM
+    would now be refused with for naming it."""
+    eid, _ = tammy_attacks_the_ogre(encounters, monster("ogre", max_hp=6, ac=12, attacks=(CLUB,)))
+    knock = encounters.execute(eid, D10Damage(targets=("ogre",), amount=5, subdual=True))
+    named = encounters.execute(eid, ApplyCondition(target="ogre", condition=ConditionSpec(name=LASTING_WOUND.name)))
+    encounters.amend(eid, [knock.records[0].seq], D10Damage(targets=("ogre",), amount=4, subdual=True), reason="4, not 5")
+    [conflict] = encounters.state(eid).conflicts
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(eid, ApplyCondition(target="ogre", condition=ConditionSpec(name=LASTING_WOUND.name)))
+
+    assert conflict.seq == named.records[0].seq
+    assert conflict.problem == refused.value.message == "Ogre has 2 HP: a lasting wound comes only at 1 HP"
 
 
 def test_a_damage_die_read_wrong_lifts_the_ogre_above_half_and_its_wounded_swing_no_longer_adds_up(encounters):

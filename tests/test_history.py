@@ -7,6 +7,7 @@ import pytest
 from combat.app.application import Encounters
 from combat.kernel.commands import (
     AddCombatant,
+    ApplyCondition,
     Attack,
     BeginCombat,
     EndTurn,
@@ -14,7 +15,7 @@ from combat.kernel.commands import (
     SavingThrow,
 )
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackMade, CombatantDowned, EventsRetracted
+from combat.kernel.events import AttackMade, CombatantDowned, ConditionSpec, EventsRetracted
 from combat.app.history import replay
 from projections.audit import audit
 from tests.conftest import monster, pc
@@ -116,6 +117,26 @@ def test_an_amended_damage_roll_changes_hp_and_reports_what_no_longer_fits(encou
     report = audit(encounters.records(eid))
     assert [c.kind for c in report.changes] == ["amendment", "override"]
     assert report.overridden[0]["seq"] == orc_turn
+
+
+def test_a_condition_amended_to_stunned_blocks_the_attack_it_came_before_as_it_would_block_one_now(encounters):
+    """'Stunned ... Incapacitated': an Incapacitated creature 'can't take any action'. The GM
+    wrote down Charmed for the glare that met Aria and amends it to Stunned: her swing that
+    followed is listed, and the swing she would make now is refused, both for being Stunned."""
+    eid = _fight(encounters)
+    glare = encounters.execute(eid, ApplyCondition(target="aria", condition=ConditionSpec(name="charmed", source="goblin")))
+    swing = encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(3,)))
+
+    encounters.amend(
+        eid, [glare.records[0].seq], ApplyCondition(target="aria", condition=ConditionSpec(name="stunned", source="goblin")),
+        reason="the glare stuns",
+    )
+
+    state = encounters.state(eid)
+    assert [(c.seq, c.problem) for c in state.conflicts] == [(_seqs_of(swing, AttackMade)[0], "Aria is stunned now and could not attack")]
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(3,)))
+    assert (refused.value.code, refused.value.message) == ("combatant/incapacitated", "Aria is stunned and cannot attack")
 
 
 def test_retracting_a_combatants_arrival_makes_its_later_deeds_conflicts(encounters):

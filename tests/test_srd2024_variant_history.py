@@ -10,12 +10,14 @@ from __future__ import annotations
 from uuid import UUID
 
 import msgspec
+import pytest
 
 from combat.app.application import Encounters
 from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, MarkSurprised, RollInitiative
 from combat.demos import get_demo
 from combat.kernel.events import CombatEnded, EventsRetracted, PhaseChanged
 from combat.app.history import HISTORY_TYPES, replay
+from combat.kernel.errors import RuleError
 from combat.rulesets.srd2024_variant.communication import CommunicateWithAllies
 from combat.rulesets.srd2024_variant.mounts import Carried, Mount, Mounted, SaveToStayMounted, StayedMounted
 from combat.rulesets.srd2024_variant.movement import Traverse
@@ -191,7 +193,11 @@ def test_a_shove_amended_for_cover_leaves_a_save_to_stay_mounted_that_no_one_owe
         eid, [shove], UnarmedStrike(attacker="goblin", target="bran", option="shove", cover="half", faces=(5,)), reason="half cover"
     )
 
-    assert _conflicts(encounters.state(eid)) == [(stayed, "StayedMounted", "Sir Bran owed no save to stay on Thunder")]
+    assert _conflicts(encounters.state(eid)) == [(stayed, "StayedMounted", "Sir Bran owes no save to stay mounted")]
+    # One predicate says it: the save he would try now is refused in the very same words.
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(eid, SaveToStayMounted(rider="bran", faces=(15,)))
+    assert (refused.value.code, refused.value.message) == ("mount/no-save", "Sir Bran owes no save to stay mounted")
     encounters.retract(eid, [r.seq for r in save.records], reason="he never had to save")
     state = encounters.state(eid)
     assert state.conflicts == () and not state.combatants["bran"].has("prone")
@@ -266,7 +272,7 @@ def test_a_mount_taken_back_could_not_have_carried_its_rider_on_his_turn(encount
     encounters.retract(eid, [_seq_of(encounters, eid, Mounted)], reason="Bran was on foot")
 
     problems = {seq: problem for seq, _, problem in _conflicts(encounters.state(eid))}
-    assert problems[moved] == "it was Sir Bran's turn, not Thunder's"
+    assert problems[moved] == "it is Sir Bran's turn, not Thunder's"
     assert problems[carried] == "Sir Bran was not riding Thunder, so it could not carry them"
 
 

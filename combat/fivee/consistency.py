@@ -12,8 +12,9 @@ from typing import Any
 
 from combat.kernel import events as ev
 from combat.fivee.banked_actions import banked_of
-from combat.fivee.conditions import is_incapacitated, speed_of
+from combat.fivee.conditions import speed_of
 from combat.fivee.judged_saves import rolled_saves_of
+from combat.fivee.turns import blocked_by
 from combat.fivee.hitpoints import adjusted_damage
 from combat.kernel.names import normalised
 from combat.kernel.state import Combatant, EncounterState
@@ -32,10 +33,8 @@ def able(state: EncounterState, cid: str, doing: str) -> str | None:
     c = _who(state, cid)
     if c is None:
         return f"{cid} is not in the fight any more"
-    if is_incapacitated(c):
-        why = c.status if c.status != "active" else "incapacitated"
-        return f"{c.name} is {why} now and could not {doing}"
-    return None
+    blocking = blocked_by(c)
+    return f"{c.name} is {blocking} now and could not {doing}" if blocking else None
 
 
 def _attack_spend(state: EncounterState, e: ev.AttackMade | ev.AttackRolled, ctx: dict[str, Any]) -> str | None:

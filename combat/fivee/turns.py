@@ -46,10 +46,19 @@ def require_turn(tx: Tx, cid: str) -> Combatant:
     return c
 
 
+def blocked_by(c: Combatant) -> str | None:
+    """What stops `c` acting: its status (dead, unconscious...) or an Incapacitating condition;
+    None when nothing does. `require_able` refuses with it; the re-checks after a change to the
+    past (combat.fivee.consistency.able) report it."""
+    if c.status != "active":
+        return c.status
+    return next((x.name for x in c.conditions if x.name in INCAPACITATING), None)
+
+
 def require_able(c: Combatant, doing: str) -> None:
-    blocking = [c.status] if c.status != "active" else [x.name for x in c.conditions if x.name in INCAPACITATING]
+    blocking = blocked_by(c)
     if blocking:
-        raise RuleError("combatant/incapacitated", f"{c.name} is {blocking[0]} and cannot {doing}")
+        raise RuleError("combatant/incapacitated", f"{c.name} is {blocking} and cannot {doing}")
 
 
 def start_round(tx: Tx, order: OrderFn) -> None:

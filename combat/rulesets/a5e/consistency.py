@@ -34,17 +34,44 @@ from combat.fivee.hitpoints import adjusted_damage
 from combat.fivee.initiative import turn_order
 from combat.rulesets.a5e.actions import FreeActionTaken
 from combat.rulesets.a5e.initiative import (
+    has_initiative,
     InitiativeCheckCalled,
     RollOffNeeded,
     RollOffTiedAgain,
     SurpriseCheckReused,
     TieRolledOff,
 )
-from combat.rulesets.a5e.maneuvers import RAGING, AttackPressed, FellBack, Tumbled
-from combat.rulesets.a5e.movement import GROUND, ExtraMovementSpent, costs_double, movement_left
-from combat.rulesets.a5e.sprint import FATIGUE, Sprinted
-from combat.rulesets.a5e.surprise import SuddenActionDeclared, SurpriseCheckMade, SurpriseEnded, held_back
-from combat.rulesets.a5e.world_actions import RechargeRolled, WorldActionUsed, WorldEffectSuffered
+from combat.rulesets.a5e.maneuvers import (
+    AttackPressed,
+    FellBack,
+    Tumbled,
+    already_pressed,
+    not_pressable,
+    not_pressed,
+    pressed_too_late,
+    raging,
+)
+from combat.rulesets.a5e.movement import ExtraMovementSpent, costs_double, movement_short, no_speed, prone_crawls
+from combat.rulesets.a5e.sprint import Sprinted, cannot_sprint
+from combat.rulesets.a5e.surprise import (
+    SuddenActionDeclared,
+    SurpriseCheckMade,
+    SurpriseEnded,
+    already_checked,
+    held_back,
+    rolled_before_sudden,
+    sudden_bars,
+    surprised_before_sudden,
+)
+from combat.rulesets.a5e.world_actions import (
+    RechargeRolled,
+    WorldActionUsed,
+    WorldEffectSuffered,
+    nothing_to_recharge,
+    still_spent,
+    struck_already,
+    world_acted,
+)
 from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["CHECKS", "still_surprised"]
@@ -102,19 +129,13 @@ def _damage(state: EncounterState, e: ev.DamageTaken, ctx: dict[str, Any]) -> st
 
 def _moved(state: EncounterState, e: ev.Moved, ctx: dict[str, Any]) -> str | None:
     c = state.combatants[e.combatant]
-    if c.has("prone") and e.mode != "crawl":
-        return f"{c.name} was prone and could only crawl, not {e.mode}"
-    if e.mode not in GROUND and e.mode not in state.rules.speeds.get(c.id, {}):
-        return f"{c.name} has no {e.mode} speed now"
     cost = e.feet * (2 if costs_double(state, c, e.mode) else 1)
-    left = max(0, movement_left(state, c, e.mode))
-    return None if cost <= left else f"{c.name} had only {left} ft of {e.mode} movement left, not {cost}"
+    return no_speed(state, c, e.mode) or prone_crawls(c, e.mode) or movement_short(state, c, e.mode, cost)
 
 
 def _extra_movement(state: EncounterState, e: ExtraMovementSpent, ctx: dict[str, Any]) -> str | None:
-    c = state.combatants[e.combatant]
-    left = max(0, movement_left(state, c, "walk"))
-    return None if e.feet <= left else f"{c.name} had only {left} ft of movement left, not {e.feet} more {e.reason}"
+    problem = movement_short(state, state.combatants[e.combatant], "walk", e.feet)
+    return f"{problem} ({e.reason})" if problem else None
 
 
 # -- surprise and initiative -----------------------------------------------------------------
@@ -124,26 +145,11 @@ def _surprise_check(state: EncounterState, e: SurpriseCheckMade, ctx: dict[str, 
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
-    notes = state.rules
-    if c.id in notes.surprise_checks:
-        return f"{c.name} had already made a surprise-step check"
-    if e.dc is not None and notes.sudden:
-        return "in a sudden action everyone is aware: no one could be surprised"
-    return None
-
-
-def _marked(state: EncounterState, e: ev.SurpriseMarked, ctx: dict[str, Any]) -> str | None:
-    if e.surprised and state.rules.sudden:
-        return "in a sudden action no one is surprised"
-    return None
+    return already_checked(state, c) or sudden_bars(state, e.dc is not None)
 
 
 def _sudden(state: EncounterState, e: SuddenActionDeclared, ctx: dict[str, Any]) -> str | None:
-    surprised = [c.name for c in state.combatants.values() if c.surprised]
-    if surprised:
-        return f"a sudden action means no one is surprised, but {surprised[0]} is"
-    rolled = [c.name for cid in e.instigators if (c := state.combatants.get(cid)) is not None and c.initiative is not None]
-    return f"{rolled[0]} had already rolled initiative" if rolled else None
+    return surprised_before_sudden(state) or rolled_before_sudden(state, e.instigators)
 
 
 def _surprise_ended(state: EncounterState, e: SurpriseEnded, ctx: dict[str, Any]) -> str | None:
@@ -166,7 +172,7 @@ def _called(state: EncounterState, e: InitiativeCheckCalled, ctx: dict[str, Any]
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
-    return f"{c.name} already had initiative {c.initiative}" if c.initiative is not None else None
+    return has_initiative(c)
 
 
 def _reused(state: EncounterState, e: SurpriseCheckReused, ctx: dict[str, Any]) -> str | None:
@@ -207,25 +213,23 @@ def _world_used(state: EncounterState, e: WorldActionUsed, ctx: dict[str, Any]) 
     action = notes.environment.world_action(e.action) if notes.environment else None
     if action is None:
         return f"the scene's environment has no world action {e.action} now"
-    if action.name in notes.spent:
-        return f"{action.name} was still spent: no recharge roll had regained it"
-    per_round = state.settings.get("world_actions_per_round", 1)
-    if notes.world_round == state.round and notes.world_used >= per_round:
-        return "the environment had already used its world action this round"
-    struck = notes.struck.get(action.name, ())
+    problem = still_spent(state, action) or world_acted(state)
+    if problem:
+        return problem
     for cid in e.targets:
         c = state.combatants.get(cid)
         if c is None:
             return f"{cid} is not in the fight any more"
         if c.status == "dead":
             return f"{c.name} was already dead"
-        if cid in struck:
-            return f"{c.name} could not be targeted by {action.name} again"
+        problem = struck_already(state, action.name, c)
+        if problem:
+            return problem
     return None
 
 
 def _recharge(state: EncounterState, e: RechargeRolled, ctx: dict[str, Any]) -> str | None:
-    return None if e.action in state.rules.spent else f"{e.action} was not spent: there was nothing to recharge"
+    return nothing_to_recharge(state, e.action)
 
 
 def _suffered(state: EncounterState, e: WorldEffectSuffered, ctx: dict[str, Any]) -> str | None:
@@ -245,35 +249,21 @@ def _pressed(state: EncounterState, e: AttackPressed, ctx: dict[str, Any]) -> st
     target = state.combatants.get(e.target)
     if target is None:
         return f"{e.target} is not in the fight any more"
-    if target.status == "dead":
-        return f"{target.name} was already dead and could not be pressed"
-    if not c.economy.action or c.economy.attacks_left:
-        return f"{c.name} had already used its action: Press the Attack comes before the Attack action"
-    other = next((p for p in state.rules.presses if p.target == target.id), None)
-    if other is not None:
-        return f"{target.name} was already the target of {state.combatants[other.attacker].name}'s Press the Attack"
-    return _spent(c, "bonus_action")
+    return (
+        _spent(c, "bonus_action")
+        or pressed_too_late(c)
+        or not_pressable(c, target)
+        or already_pressed(state, target)
+    )
 
 
 def _fell_back(state: EncounterState, e: FellBack, ctx: dict[str, Any]) -> str | None:
     c = state.combatants[e.combatant]
-    if not any(p.target == c.id and not p.fell_back for p in state.rules.presses):
-        return f"no one was pressing the attack against {c.name}"
-    if any(x.name in RAGING for x in c.conditions):
-        return f"{c.name} was raging and could not choose to Fall Back"
-    return _spent(c, "reaction")
+    return not_pressed(state, c) or raging(c) or _spent(c, "reaction")
 
 
 def _sprinted(state: EncounterState, e: Sprinted, ctx: dict[str, Any]) -> str | None:
-    """'You may not take any other actions, bonus actions, or reactions ... You cannot Sprint if
-    you are suffering from one or more levels of fatigue.'"""
-    c = state.combatants[e.combatant]
-    if c.has(FATIGUE):
-        return f"{c.name} was suffering from fatigue and could not Sprint"
-    x = c.economy
-    if not (x.action and x.bonus_action and x.reaction) or x.attacks_left:
-        return f"{c.name} had already used an action, bonus action or reaction this turn, which Sprint excludes"
-    return None
+    return cannot_sprint(state.combatants[e.combatant])
 
 
 def _tumbled(state: EncounterState, e: Tumbled, ctx: dict[str, Any]) -> str | None:
@@ -315,7 +305,7 @@ CHECKS: dict[type, Check] = {
     ev.Moved: first_of(_acting("combatant", "move"), _unsurprised("combatant", lambda e: "move"), _moved),
     ev.DamageTaken: first_of(_SHARED[ev.DamageTaken], _damage),
     ExtraMovementSpent: first_of(_acting("combatant", "move"), _extra_movement),
-    ev.SurpriseMarked: _marked,
+    ev.SurpriseMarked: lambda state, e, ctx: sudden_bars(state, e.surprised),
     SurpriseCheckMade: _surprise_check,
     SuddenActionDeclared: _sudden,
     SurpriseEnded: _surprise_ended,

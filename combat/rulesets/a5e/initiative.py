@@ -22,12 +22,13 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, InitiativeSet, TieOrdered
 from combat.fivee.initiative import unresolved_ties, units
 from combat.rulesets.a5e.table import CalledCheck
-from combat.kernel.state import EncounterState, Tie, with_rules
+from combat.kernel.state import Combatant, EncounterState, Tie, with_rules
 
 __all__ = [
     "ABILITIES",
     "TYPES_OF_INITIATIVE",
     "normalize_check",
+    "has_initiative",
     "CallInitiativeCheck",
     "RollOff",
     "InitiativeCheckCalled",
@@ -120,11 +121,15 @@ class TieRolledOff(Event, frozen=True, kw_only=True):
     order: tuple[str, ...] = ()
 
 
+def has_initiative(c: Combatant) -> str | None:
+    return f"{c.name} already has initiative {c.initiative}" if c.initiative is not None else None
+
+
 def _call(tx: Tx, cmd: CallInitiativeCheck) -> None:
     c = tx.combatant(cmd.combatant)
-    if c.initiative is not None:
-        raise RuleError("initiative/already-rolled", f"{c.name} already has initiative {c.initiative}",
-                        allowed="participants who have not rolled yet")
+    problem = has_initiative(c)
+    if problem:
+        raise RuleError("initiative/already-rolled", problem, allowed="participants who have not rolled yet")
     check = normalize_check(cmd.check)
     tx.emit(InitiativeCheckCalled(combatant=c.id, check=check, bonus=cmd.bonus,
                                   situation=TYPES_OF_INITIATIVE.get(check, "")))

@@ -36,7 +36,7 @@ from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SaveMade
 from combat.rulesets.a5e.table import Press
-from combat.kernel.state import EncounterState, with_combatant, with_rules
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able, require_turn
 
 __all__ = [
@@ -48,6 +48,11 @@ __all__ = [
     "FellBack",
     "Tumbled",
     "RAGING",
+    "pressed_too_late",
+    "not_pressable",
+    "already_pressed",
+    "not_pressed",
+    "raging",
     "HANDLERS",
     "APPLIERS",
     "NARRATION",
@@ -102,31 +107,64 @@ class Tumbled(Event, frozen=True, kw_only=True):
     how: str  # "save", "let through", "two or more sizes larger"
 
 
+def pressed_too_late(c: Combatant) -> str | None:
+    """'Before you take the Attack action, you can use a bonus action...'"""
+    if c.economy.action and not c.economy.attacks_left:
+        return None
+    return f"Press the Attack comes before the Attack action, and {c.name} has already used its action"
+
+
+def not_pressable(c: Combatant, target: Combatant) -> str | None:
+    """'... designate one creature within your reach': a living foe."""
+    return f"{target.name} is not a foe {c.name} can press" if target.side == c.side or target.status == "dead" else None
+
+
+def already_pressed(state: EncounterState, target: Combatant) -> str | None:
+    """'... which is not currently the target of a Press the Attack action.'"""
+    pressing = next((p for p in state.rules.presses if p.target == target.id), None)
+    if pressing is None:
+        return None
+    return f"{target.name} is already the target of {state.combatants[pressing.attacker].name}'s Press the Attack"
+
+
+def not_pressed(state: EncounterState, c: Combatant) -> str | None:
+    """Fall Back answers a Press the Attack against `c` that it has not yet fallen back from."""
+    if any(p.target == c.id and not p.fell_back for p in state.rules.presses):
+        return None
+    return f"no one is pressing the attack against {c.name}"
+
+
+def raging(c: Combatant) -> str | None:
+    """'A creature using the Rage class feature cannot choose to Fall Back.'"""
+    return f"{c.name} is raging and cannot choose to Fall Back" if any(x.name in RAGING for x in c.conditions) else None
+
+
 def _press(tx: Tx, cmd: PressTheAttack) -> None:
     c = require_turn(tx, cmd.combatant)
     require_able(c, "press the attack")
     spend_check(c, "bonus_action", "its bonus action")
-    if not c.economy.action or c.economy.attacks_left:
-        raise RuleError("press/after-attack", "Press the Attack comes before the Attack action, and "
-                        f"{c.name} has already used its action", allowed="bonus_action for something else")
+    problem = pressed_too_late(c)
+    if problem:
+        raise RuleError("press/after-attack", problem, allowed="bonus_action for something else")
     target = tx.combatant(cmd.target)
-    if target.side == c.side or target.status == "dead":
-        raise RuleError("press/target", f"{target.name} is not a foe {c.name} can press", allowed="a living foe in reach")
-    pressing = next((p for p in tx.state.rules.presses if p.target == target.id), None)
-    if pressing is not None:
-        raise RuleError("press/already-pressed", f"{target.name} is already the target of "
-                        f"{tx.state.combatants[pressing.attacker].name}'s Press the Attack", allowed="another foe")
+    problem = not_pressable(c, target)
+    if problem:
+        raise RuleError("press/target", problem, allowed="a living foe in reach")
+    problem = already_pressed(tx.state, target)
+    if problem:
+        raise RuleError("press/already-pressed", problem, allowed="another foe")
     tx.emit(AttackPressed(combatant=c.id, target=target.id))
 
 
 def _fall_back(tx: Tx, cmd: FallBack) -> None:
     c = tx.combatant(cmd.combatant)
-    press = next((p for p in tx.state.rules.presses if p.target == c.id and not p.fell_back), None)
-    if press is None:
-        raise RuleError("fall-back/not-pressed", f"no one is pressing the attack against {c.name}",
-                        allowed="fall back only when targeted by Press the Attack")
-    if any(x.name in RAGING for x in c.conditions):
-        raise RuleError("fall-back/raging", f"{c.name} is raging and cannot choose to Fall Back", allowed="stand and fight")
+    problem = not_pressed(tx.state, c)
+    if problem:
+        raise RuleError("fall-back/not-pressed", problem, allowed="fall back only when targeted by Press the Attack")
+    problem = raging(c)
+    if problem:
+        raise RuleError("fall-back/raging", problem, allowed="stand and fight")
+    press = next(p for p in tx.state.rules.presses if p.target == c.id and not p.fell_back)
     require_reaction(c)
     tx.emit(FellBack(combatant=c.id, attacker=press.attacker, attacker_followed=cmd.attacker_follows))
 

@@ -35,6 +35,9 @@ __all__ = [
     "ExtraMovementSpent",
     "movement_left",
     "costs_double",
+    "no_speed",
+    "prone_crawls",
+    "movement_short",
     "HANDLERS",
     "APPLIERS",
     "NARRATION",
@@ -94,32 +97,51 @@ def costs_double(state: EncounterState, c: Combatant, mode: str) -> bool:
     return mode == "crawl" or (mode in ("climb", "swim") and mode not in state.rules.speeds.get(c.id, {}))
 
 
+def no_speed(state: EncounterState, c: Combatant, mode: str) -> str | None:
+    """Walking, crawling, climbing and swimming come with any speed; flying and the rest need their own."""
+    if mode in GROUND or mode in state.rules.speeds.get(c.id, {}):
+        return None
+    return f"{c.name} has no {mode} speed"
+
+
+def prone_crawls(c: Combatant, mode: str) -> str | None:
+    """Prone: 'Your only movement option is to crawl'."""
+    return f"{c.name} is prone: its only movement is to crawl" if c.has("prone") and mode != "crawl" else None
+
+
+def movement_short(state: EncounterState, c: Combatant, mode: str, cost: int) -> str | None:
+    """The problem when `cost` feet of `mode` movement is more than `c` has left, else None."""
+    left = max(0, movement_left(state, c, mode))
+    return None if cost <= left else f"{c.name} has {left} ft of {mode} movement left, not {cost}"
+
+
 def _move(tx: Tx, cmd: Move) -> None:
     c = require_turn(tx, cmd.combatant)
     require_able(c, "move")
     mode = cmd.mode.lower()
     if cmd.feet <= 0:
         raise RuleError("move/distance", f"cannot move {cmd.feet} ft", allowed="a positive number of feet")
-    speeds = tx.state.rules.speeds.get(c.id, {})
-    if mode not in GROUND and mode not in speeds:
-        raise RuleError("move/no-speed", f"{c.name} has no {mode} speed",
-                        allowed=", ".join(("walk", "crawl", "climb", "swim", *speeds)))
-    if c.has("prone") and mode != "crawl":
-        raise RuleError("move/prone", f"{c.name} is prone: its only movement is to crawl", allowed="crawl, or stand_up")
+    problem = no_speed(tx.state, c, mode)
+    if problem:
+        raise RuleError("move/no-speed", problem, allowed=", ".join(("walk", "crawl", "climb", "swim", *tx.state.rules.speeds.get(c.id, {}))))
+    problem = prone_crawls(c, mode)
+    if problem:
+        raise RuleError("move/prone", problem, allowed="crawl, or stand_up")
     if not 0 <= cmd.difficult_terrain <= cmd.feet:
         raise RuleError("move/difficult-terrain", f"{cmd.difficult_terrain} ft of Difficult Terrain in a move of {cmd.feet} ft",
                         allowed=f"0 to {cmd.feet}")
     doubled = costs_double(tx.state, c, mode)
     # Difficult Terrain costs 1 extra foot per foot, on top of crawling's or climbing's extra.
     cost = cmd.feet * (2 if doubled else 1) + cmd.difficult_terrain
-    left = movement_left(tx.state, c, mode)
-    if cost > left:
-        switching = " after switching speeds" if mode != "walk" else ""
+    problem = movement_short(tx.state, c, mode, cost)
+    if problem:
+        left = max(0, movement_left(tx.state, c, mode))
+        switching = " (what was moved is subtracted when switching speeds)" if mode != "walk" else ""
         per_foot = " at 2 ft per foot" if doubled else ""
         raise RuleError(
             "economy/movement",
-            f"{c.name} has {max(0, left)} ft of {mode} movement left{switching}, not {cost}",
-            allowed=f"up to {max(0, left) // (2 if doubled else 1)} ft of {mode}{per_foot}, or Dash for more",
+            problem,
+            allowed=f"up to {left // (2 if doubled else 1)} ft of {mode}{per_foot}{switching}, or Dash for more",
         )
     provoked = []
     for fid in cmd.leaves_reach_of:

@@ -27,10 +27,10 @@ from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CheckMade, ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.rulesets.a5e.table import minute_in_rounds
-from combat.kernel.state import EncounterState, with_combatant, with_rules
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able, require_turn
 
-__all__ = ["Sprint", "Sprinted", "recover_fatigue", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["Sprint", "Sprinted", "cannot_sprint", "recover_fatigue", "HANDLERS", "APPLIERS", "NARRATION"]
 
 FATIGUE = "fatigue"
 _SPRINT_FATIGUE = re.compile(r"^sprint, round (\d+)$")
@@ -56,16 +56,25 @@ def _recent(rounds: tuple[int, ...], state: EncounterState) -> int:
     return sum(1 for r in rounds if r > state.round - minute_in_rounds(state))
 
 
+def cannot_sprint(c: Combatant) -> str | None:
+    """'You may not take any other actions, bonus actions, or reactions ... You cannot Sprint if
+    you are suffering from one or more levels of fatigue': the problem, or None."""
+    if c.has(FATIGUE):
+        return f"{c.name} is suffering from fatigue and cannot Sprint"
+    e = c.economy
+    if not (e.action and e.bonus_action and e.reaction) or e.attacks_left:
+        return f"Sprint excludes every other action, bonus action and reaction, and {c.name} has already used one this turn"
+    return None
+
+
 def _sprint(tx: Tx, cmd: Sprint) -> None:
     c = require_turn(tx, cmd.combatant)
     require_able(c, "sprint")
-    if c.has(FATIGUE):
-        raise RuleError("sprint/fatigued", f"{c.name} is suffering from fatigue and cannot Sprint",
-                        allowed="dash, or another action")
-    e = c.economy
-    if not (e.action and e.bonus_action and e.reaction) or e.attacks_left:
-        raise RuleError("sprint/not-alone", f"Sprint excludes every other action, bonus action and reaction, and "
-                        f"{c.name} has already used one this turn", allowed="move, end_turn")
+    problem = cannot_sprint(c)
+    if problem and c.has(FATIGUE):
+        raise RuleError("sprint/fatigued", problem, allowed="dash, or another action")
+    if problem:
+        raise RuleError("sprint/not-alone", problem, allowed="move, end_turn")
     notes = tx.state.rules
     con = cmd.con_modifier if cmd.con_modifier is not None else c.con_save
     checked = _recent(notes.sprints.get(c.id, ()), tx.state) >= con

@@ -28,6 +28,10 @@ from combat.fivee.setup import mark_surprised
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 
 __all__ = [
+    "already_checked",
+    "sudden_bars",
+    "surprised_before_sudden",
+    "rolled_before_sudden",
     "SurpriseCheck",
     "DeclareSuddenAction",
     "SurpriseCheckMade",
@@ -81,15 +85,35 @@ class SurpriseEnded(Event, frozen=True, kw_only=True):
     combatant: str
 
 
+def already_checked(state: EncounterState, c: Combatant) -> str | None:
+    """One surprise-step check per participant."""
+    return f"{c.name} has already made a surprise-step check" if c.id in state.rules.surprise_checks else None
+
+
+def sudden_bars(state: EncounterState, could_surprise: bool) -> str | None:
+    """'Everyone is aware' in a sudden action: nothing that could leave someone surprised."""
+    return "in a sudden action everyone is aware: no one can be surprised" if could_surprise and state.rules.sudden else None
+
+
+def surprised_before_sudden(state: EncounterState) -> str | None:
+    surprised = [c.name for c in state.combatants.values() if c.surprised]
+    return f"a sudden action means no one is surprised, but {surprised[0]} is" if surprised else None
+
+
+def rolled_before_sudden(state: EncounterState, ids: tuple[str, ...]) -> str | None:
+    """A sudden action comes before initiative: its instigators have not rolled yet."""
+    rolled = [c.name for cid in ids if (c := state.combatants.get(cid)) is not None and c.initiative is not None]
+    return f"{rolled[0]} has already rolled initiative" if rolled else None
+
+
 def _check(tx: Tx, cmd: SurpriseCheck) -> None:
     c = tx.combatant(cmd.combatant)
-    notes = tx.state.rules
-    if c.id in notes.surprise_checks:
-        raise RuleError("surprise/already-checked", f"{c.name} has already made a surprise-step check",
-                        allowed="one check per participant")
-    if cmd.dc is not None and notes.sudden:
-        raise RuleError("surprise/sudden-action", "in a sudden action everyone is aware: no one can be surprised",
-                        allowed="a check without a dc")
+    problem = already_checked(tx.state, c)
+    if problem:
+        raise RuleError("surprise/already-checked", problem, allowed="one check per participant")
+    problem = sudden_bars(tx.state, cmd.dc is not None)
+    if problem:
+        raise RuleError("surprise/sudden-action", problem, allowed="a check without a dc")
     check = normalize_check(cmd.check)
     roll = tx.roll(f"1d20{cmd.bonus:+d}", purpose=f"surprise check ({check})", roller=c.id, faces=cmd.faces)
     aware = None if cmd.dc is None else roll.total >= cmd.dc
@@ -108,21 +132,19 @@ def _sudden(tx: Tx, cmd: DeclareSuddenAction) -> None:
                 ids.append(cid)
     if not ids:
         raise RuleError("surprise/nobody", "no instigator named", allowed=", ".join(combatants))
-    surprised = [c.name for c in combatants.values() if c.surprised]
-    if surprised:
-        raise RuleError("surprise/sudden-action", f"a sudden action means no one is surprised, but {surprised[0]} is",
-                        allowed="mark_surprised with surprised: false first, or no sudden action")
-    rolled = [combatants[cid].name for cid in ids if combatants[cid].initiative is not None]
-    if rolled:
-        raise RuleError("initiative/already-rolled", f"{rolled[0]} has already rolled initiative",
-                        allowed="declare the sudden action before initiative")
+    problem = surprised_before_sudden(tx.state)
+    if problem:
+        raise RuleError("surprise/sudden-action", problem, allowed="mark_surprised with surprised: false first, or no sudden action")
+    problem = rolled_before_sudden(tx.state, tuple(ids))
+    if problem:
+        raise RuleError("initiative/already-rolled", problem, allowed="declare the sudden action before initiative")
     tx.emit(SuddenActionDeclared(instigators=tuple(ids)))
 
 
 def _mark(tx: Tx, cmd: MarkSurprised) -> None:
-    if cmd.surprised and tx.state.rules.sudden:
-        raise RuleError("surprise/sudden-action", "in a sudden action no one is surprised",
-                        allowed="mark_surprised with surprised: false")
+    problem = sudden_bars(tx.state, cmd.surprised)
+    if problem:
+        raise RuleError("surprise/sudden-action", problem, allowed="mark_surprised with surprised: false")
     mark_surprised(tx, cmd)
 
 

@@ -29,6 +29,10 @@ from combat.fivee.saves import saving_throw
 from combat.kernel.state import Combatant, EncounterState, with_rules
 
 __all__ = [
+    "still_spent",
+    "world_acted",
+    "struck_already",
+    "nothing_to_recharge",
     "WorldTarget",
     "UseWorldAction",
     "RollRecharge",
@@ -120,14 +124,12 @@ def _require_no_owed(tx: Tx) -> None:
 def _use(tx: Tx, cmd: UseWorldAction) -> None:
     env, action = _find(tx, cmd.action)
     _require_no_owed(tx)
-    notes = tx.state.rules
-    if action.name in notes.spent:
-        raise RuleError("world-action/spent", f"{action.name} is spent until a recharge roll of "
-                        f"{action.recharge} or more regains it", allowed=_available(env, notes.spent))
-    per_round = tx.state.settings.get("world_actions_per_round", 1)
-    if notes.world_round == tx.state.round and notes.world_used >= per_round:
-        raise RuleError("world/acted", f"the environment has used its world action{'s' if per_round > 1 else ''} "
-                        "this round", allowed="end_world_step")
+    problem = still_spent(tx.state, action)
+    if problem:
+        raise RuleError("world-action/spent", problem, allowed=_available(env, tx.state.rules.spent))
+    problem = world_acted(tx.state)
+    if problem:
+        raise RuleError("world/acted", problem, allowed="end_world_step")
     targets = _targets(tx, action, cmd.targets)
     tx.emit(WorldActionUsed(environment=env.id, action=action.name, targets=tuple(t.combatant for t in targets),
                             recharge=action.recharge, text=action.text))
@@ -151,6 +153,33 @@ def _use(tx: Tx, cmd: UseWorldAction) -> None:
                         allowed="roll_recharge at the start of a later round")
 
 
+def still_spent(state: EncounterState, action: WorldAction) -> str | None:
+    """'... spent until a recharge roll regains it.'"""
+    if action.name not in state.rules.spent:
+        return None
+    return f"{action.name} is spent until a recharge roll of {action.recharge} or more regains it"
+
+
+def world_acted(state: EncounterState) -> str | None:
+    """The world 'gets its own turn': one world action a round (setting `world_actions_per_round`)."""
+    notes = state.rules
+    per_round = state.settings.get("world_actions_per_round", 1)
+    if notes.world_round == state.round and notes.world_used >= per_round:
+        return f"the environment has used its world action{'s' if per_round > 1 else ''} this round"
+    return None
+
+
+def struck_already(state: EncounterState, action: str, c: Combatant) -> str | None:
+    """A world action's target cannot be targeted by it again until Turn-Based Action ends."""
+    if c.id not in state.rules.struck.get(action, ()):
+        return None
+    return f"{c.name} cannot be targeted by {action} again until Turn-Based Action ends"
+
+
+def nothing_to_recharge(state: EncounterState, action: str) -> str | None:
+    return None if action in state.rules.spent else f"{action} is not spent: there is nothing to recharge"
+
+
 def _available(env: Environment, spent: dict[str, int]) -> str:
     ready = [a.name for a in env.world_actions if a.name not in spent]
     return ", ".join(ready) + ", or end_world_step" if ready else "end_world_step"
@@ -170,15 +199,14 @@ def _targets(tx: Tx, action: WorldAction, given: tuple[WorldTarget, ...] | None)
         raise RuleError("world-action/targets", f"{action.name} reaches a single participant, not {len(given)}",
                         allowed="exactly one target")
     seen: set[str] = set()
-    struck = tx.state.rules.struck.get(action.name, ())
     for t in given:
         c = tx.combatant(t.combatant)
         if c.status == "dead" or c.id in seen:
             raise RuleError("world-action/targets", f"{c.name} is {'dead' if c.status == 'dead' else 'named twice'}",
                             allowed="living participants, each once")
-        if c.id in struck:
-            raise RuleError("world-action/already-struck", f"{c.name} cannot be targeted by {action.name} again "
-                            "until Turn-Based Action ends", allowed="another participant")
+        problem = struck_already(tx.state, action.name, c)
+        if problem:
+            raise RuleError("world-action/already-struck", problem, allowed="another participant")
         if t.reduced and action.reduced_damage is None:
             raise RuleError("world-action/not-reduced", f"nothing reduces {action.name}", allowed="reduced: false")
         seen.add(c.id)
@@ -261,9 +289,9 @@ def _recharge(tx: Tx, action: WorldAction, faces: Faces) -> None:
 def _roll_recharge(tx: Tx, cmd: RollRecharge) -> None:
     env, action = _find(tx, cmd.action)
     spent = tx.state.rules.spent
-    if action.name not in spent:
-        raise RuleError("world-action/not-spent", f"{action.name} is not spent", allowed="spent world actions: "
-                        + (", ".join(spent) or "none"))
+    problem = nothing_to_recharge(tx.state, action.name)
+    if problem:
+        raise RuleError("world-action/not-spent", problem, allowed="spent world actions: " + (", ".join(spent) or "none"))
     if spent[action.name] >= tx.state.round:
         raise RuleError("world-action/rolled", f"{action.name} has had its recharge roll this round",
                         allowed="roll again at the start of the next round")

@@ -9,12 +9,24 @@ declare -> initiative -> turns, and back to declare for every round -> ended.
   highest to lowest, players order their own group: declarations.py, initiative.py, rounds.py.
 - One attack and one move per turn; Parry/Dodge, Move, Disengage, Use/Ready Item, Cast,
   Sprint/Flee, and free attacks: economy.py, actions.py.
-- To hit, criticals, weapon tiers: attacks.py. Damage reduction, cover against area
-  effects, wound thresholds, minions, subdual: wounds.py. Grapples: grapples.py. Opposition
-  rolls: opposition.py. Timer dice: timers.py. Stealth, Perception, DR and the rest of a stat
-  block this ruleset reads: traits.py. Advantage, Disadvantage, Cinematic Advantage: rolls.py.
-- After an undo or an amended ruling, what later events could no longer have happened
-  (listed as conflicts for the GM to resolve): consistency.py.
+- To hit, criticals, weapon tiers: attacks.py. "DR reduces damage": wounds.reduced_by_dr;
+  cover against area effects, wound thresholds, minions, subdual: wounds.py. Grapples:
+  grapples.py. Opposition rolls: opposition.py. Timer dice: timers.py. Stealth, Perception,
+  DR and the rest of a stat block this ruleset reads: traits.py. Advantage, Disadvantage,
+  Cinematic Advantage: rolls.py. Who may act now (standing, not fully surprised, its turn):
+  acting.py.
+
+Each rule module exposes one bundle, `RULES`: its commands, the events they apply, the checks
+run on those events after an undo or an amended ruling, and their narration. A check asks the
+same predicate the command's guard refused with (`declaration_problem`, `already_used`,
+`unable`...), so a later event that could no longer have happened is reported, as a conflict
+for the GM to resolve, in the words the command would now be refused with. Beyond the guards,
+the checks report numbers that no longer follow from the state (a DR, a wound modifier, a
+surprise round's Advantage, a minion), turns started out of order or skipped, and a fight that
+ended by itself while both sides now stand; a fight the GM ended with `end_combat` is never a
+conflict. The roll itself is never re-rolled: a check says which number is now wrong and, for
+a to-hit, what the same die gives; damage that disregarded DR is not questioned when the
+target's DR changes.
 
 Each of those modules writes down, in its docstring, what it does where the rules text is
 silent. Settings (settings.py; tables disagree):
@@ -34,13 +46,12 @@ from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.rulesets.declared_d10.wounds import LASTING_WOUND
 from combat.fivee import conditions, hitpoints, saves, setup, turns
 from combat.kernel.commands import EndCombat
-from combat.kernel.decider import Ruleset, Tx, Applier, Handler, merged
+from combat.kernel.decider import Rules, Ruleset, Tx, assemble
 from combat.kernel.phases import PhaseTable, Step
 from combat.rulesets.declared_d10.state import D10State
 from combat.rulesets.declared_d10 import (
     actions,
     attacks,
-    consistency,
     declarations,
     grapples,
     initiative,
@@ -111,42 +122,38 @@ def flow(tx: Tx) -> None:
     rounds.end_if_decided(tx)
 
 
-_MODULES = (settings, traits, surprise, declarations, initiative, rounds, actions, attacks, wounds, grapples, opposition, timers)
-
-
-# Shared pieces first, so this ruleset's own rules replace them where they differ
-# (adding a combatant, healing, the end of a turn, what a round start resets).
-HANDLERS: dict[type, Handler] = merged(
-    setup.HANDLERS,
-    {EndCombat: turns.HANDLERS[EndCombat]},
-    conditions.HANDLERS,
-    saves.HANDLERS,
-    *(m.HANDLERS for m in _MODULES),
+RULES = assemble(
+    # The shared pieces first, so this ruleset's own rules replace them where they differ
+    # (adding a combatant, healing, the end of a turn, what a round start resets).
+    Rules(handlers=setup.HANDLERS, appliers=setup.APPLIERS),
+    Rules(handlers={EndCombat: turns.HANDLERS[EndCombat]}, appliers=turns.APPLIERS),
+    Rules(handlers=conditions.HANDLERS, appliers=conditions.APPLIERS),
+    Rules(handlers=saves.HANDLERS, appliers=saves.APPLIERS),
+    Rules(appliers=hitpoints.APPLIERS),
+    settings.RULES,
+    traits.RULES,
+    surprise.RULES,
+    declarations.RULES,
+    initiative.RULES,
+    rounds.RULES,
+    actions.RULES,
+    attacks.RULES,
+    wounds.RULES,
+    grapples.RULES,
+    opposition.RULES,
+    timers.RULES,
 )
-APPLIERS: dict[type, Applier] = merged(
-    setup.APPLIERS,
-    turns.APPLIERS,
-    conditions.APPLIERS,
-    saves.APPLIERS,
-    hitpoints.APPLIERS,
-    *(m.APPLIERS for m in _MODULES),
-)
 
-RULESET = Ruleset(
+RULESET = Ruleset.of(
+    RULES,
     id="declared-d10",
     title="Declared actions, d10 group initiative (homebrew)",
     summary="Surprise by opposed roll; everyone declares before initiative and is held to it; one d10 per group, "
     "rerolled every round; criticals double damage; damage reduction; wound thresholds, minions, subdual; timer dice.",
     phases=PHASES,
-    handlers=HANDLERS,
-    appliers=APPLIERS,
     turn_order=initiative.turn_order,
     flow=flow,
     defaults=settings.DEFAULTS,
-    events=tuple(e for m in _MODULES for e in m.APPLIERS if e.__module__.startswith(__name__)),
-    commands=tuple(c for m in _MODULES for c in m.HANDLERS if c.__module__.startswith(__name__)),
-    checks=consistency.CHECKS,
-    narration=merged(*(m.NARRATION for m in _MODULES)),
     state_type=D10State,
     state_key="d10",
     # The text plays on 5e stat blocks and names their conditions ("the prone condition"); its

@@ -20,21 +20,21 @@ flees the battlefield is gone at the end of its turn, after the free attacks on 
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Collection
+from typing import Any, ClassVar
 
 from combat.fivee.attacks import choose_attack
 from combat.kernel.commands import Command
-from combat.fivee.conditions import is_incapacitated
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Check, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
+from combat.rulesets.declared_d10.acting import acting_problem, name_of, require_acting, unable
 from combat.rulesets.declared_d10.attacks import situation
-from combat.rulesets.declared_d10.declarations import MOVE_FITS, require_declared
-from combat.rulesets.declared_d10.economy import require_unspent, spend
+from combat.rulesets.declared_d10.declarations import MOVE_FITS, declaration_problem, require_declared
+from combat.rulesets.declared_d10.economy import already_used, require_unspent, spend
 from combat.rulesets.declared_d10.rolls import roll_d20
-from combat.rulesets.declared_d10.state import FreeAttack, can_act, traits_of
+from combat.rulesets.declared_d10.state import FreeAttack, traits_of
 from combat.kernel.state import Combatant, EncounterState, with_rules
-from combat.fivee.turns import require_able, require_turn
 
 __all__ = [
     "D10Move",
@@ -52,9 +52,9 @@ __all__ = [
     "D10Sprinted",
     "D10StealthChecked",
     "D10FreeAttackOffered",
-    "HANDLERS",
-    "APPLIERS",
-    "NARRATION",
+    "held_fast",
+    "no_foe_to_disengage",
+    "RULES",
 ]
 
 
@@ -158,12 +158,6 @@ class D10FreeAttackOffered(Event, frozen=True, kw_only=True):
     reason: str
 
 
-def _acting(tx: Tx, cid: str, doing: str) -> Combatant:
-    c = require_turn(tx, cid)
-    require_able(c, doing)
-    return c
-
-
 def _foes(tx: Tx, c: Combatant, ids: tuple[str, ...]) -> list[Combatant]:
     foes = [tx.combatant(fid) for fid in ids]
     allies = [f.name for f in foes if f.side == c.side]
@@ -172,21 +166,31 @@ def _foes(tx: Tx, c: Combatant, ids: tuple[str, ...]) -> list[Combatant]:
     return foes
 
 
+def held_fast(c: Combatant, doing: str) -> str | None:
+    """A grappled creature cannot move, sprint or flee until it breaks free."""
+    return f"{c.name} is grappled and cannot {doing}" if c.has("grappled") else None
+
+
 def _not_held(c: Combatant, doing: str) -> None:
-    if c.has("grappled"):
-        raise RuleError("move/grappled", f"{c.name} is grappled and cannot {doing}", allowed="d10_break_grapple first")
+    problem = held_fast(c, doing)
+    if problem:
+        raise RuleError("move/grappled", problem, allowed="d10_break_grapple first")
+
+
+def no_foe_to_disengage(foe: Combatant) -> str | None:
+    return f"{foe.name} is {foe.status}: there is no one to disengage from" if foe.status != "active" else None
 
 
 def offer_free_attacks(tx: Tx, mover: Combatant, foes: list[Combatant], reason: str, exempt: tuple[str, ...] = ()) -> None:
     for foe in foes:
         open_already = any((o.attacker, o.target) == (foe.id, mover.id) for o in tx.state.rules.free_attacks)
-        if foe.id in exempt or open_already or not can_act(tx.state, foe) or is_incapacitated(foe):
+        if foe.id in exempt or open_already or unable(tx.state, foe, "take a free attack"):
             continue
         tx.emit(D10FreeAttackOffered(attacker=foe.id, target=mover.id, reason=reason))
 
 
 def _move(tx: Tx, cmd: D10Move) -> None:
-    c = _acting(tx, cmd.combatant, "move")
+    c = require_acting(tx, cmd.combatant, "move")
     foes = _foes(tx, c, cmd.away_from)
     require_declared(tx, c, MOVE_FITS, doing="move")
     require_unspent(tx, c, "move")
@@ -196,19 +200,20 @@ def _move(tx: Tx, cmd: D10Move) -> None:
 
 
 def _parry_dodge(tx: Tx, cmd: D10ParryDodge) -> None:
-    c = _acting(tx, cmd.combatant, "parry or dodge")
+    c = require_acting(tx, cmd.combatant, "parry and dodge")
     require_declared(tx, c, ("parry_dodge",), doing="parry and dodge")
     require_unspent(tx, c, "attack", "move")
     tx.emit(D10Parrying(combatant=c.id))
 
 
 def _disengage(tx: Tx, cmd: D10Disengage) -> None:
-    c = _acting(tx, cmd.combatant, "disengage")
+    c = require_acting(tx, cmd.combatant, "disengage")
     [foe] = _foes(tx, c, (cmd.foe,))
     require_declared(tx, c, ("disengage",), doing="disengage")
     require_unspent(tx, c, "attack")
-    if foe.status != "active":
-        raise RuleError("disengage/no-foe", f"{foe.name} is {foe.status}: there is no one to disengage from")
+    problem = no_foe_to_disengage(foe)
+    if problem:
+        raise RuleError("disengage/no-foe", problem)
     profile = choose_attack(c, cmd.attack)
     adv, dis = situation(tx, c, foe, profile.kind == "melee")
     roll, mode, natural, _, _ = roll_d20(
@@ -223,14 +228,14 @@ def _disengage(tx: Tx, cmd: D10Disengage) -> None:
 
 
 def _use_item(tx: Tx, cmd: D10UseItem) -> None:
-    c = _acting(tx, cmd.combatant, "use an item")
+    c = require_acting(tx, cmd.combatant, "use an item")
     require_declared(tx, c, ("use_item",), doing=f"use {cmd.item}")
     require_unspent(tx, c, "attack")
     tx.emit(D10ItemUsed(combatant=c.id, item=cmd.item, detail=cmd.detail))
 
 
 def _cast(tx: Tx, cmd: D10Cast) -> None:
-    c = _acting(tx, cmd.combatant, "cast")
+    c = require_acting(tx, cmd.combatant, "cast")
     if cmd.target is not None:
         tx.combatant(cmd.target)
     require_declared(tx, c, ("cast",), doing=f"cast {cmd.spell}", target=cmd.target)
@@ -239,17 +244,17 @@ def _cast(tx: Tx, cmd: D10Cast) -> None:
 
 
 def _sprint_flee(tx: Tx, cmd: D10SprintFlee) -> None:
-    c = _acting(tx, cmd.combatant, "sprint")
+    c = require_acting(tx, cmd.combatant, "sprint or flee")
     foes = _foes(tx, c, cmd.flee_from)
     require_declared(tx, c, ("sprint_flee",), doing="sprint or flee")
     require_unspent(tx, c, "attack", "move")
-    _not_held(c, "flee")
+    _not_held(c, "sprint or flee")
     tx.emit(D10Sprinted(combatant=c.id, flee_from=cmd.flee_from, leaves_battlefield=cmd.leaves_battlefield, detail=cmd.detail))
     offer_free_attacks(tx, c, foes, "flees")
 
 
 def _sneak(tx: Tx, cmd: D10Sneak) -> None:
-    c = _acting(tx, cmd.combatant, "sneak")
+    c = require_acting(tx, cmd.combatant, "sneak")
     require_declared(tx, c, MOVE_FITS, doing="sneak")
     require_unspent(tx, c, "move")
     roll, *_ = roll_d20(tx, c, traits_of(tx.state, c.id).stealth, purpose="Stealth", faces=cmd.faces)
@@ -287,43 +292,84 @@ def _on_parrying(state: EncounterState, e: D10Parrying) -> EncounterState:
     return with_rules(state, parrying=state.rules.parrying + (e.combatant,))
 
 
-HANDLERS: dict[type, Handler] = {
-    D10Move: _move,
-    D10ParryDodge: _parry_dodge,
-    D10Disengage: _disengage,
-    D10UseItem: _use_item,
-    D10Cast: _cast,
-    D10SprintFlee: _sprint_flee,
-    D10Sneak: _sneak,
-}
-APPLIERS: dict[type, Applier] = {
-    D10Moved: lambda state, e: spend(state, "move"),
-    D10Parrying: _on_parrying,
-    D10DisengageRolled: _on_disengage,
-    D10ItemUsed: lambda state, e: spend(state, "attack"),
-    D10SpellCast: lambda state, e: spend(state, "attack"),
-    D10Sprinted: _on_sprinted,
-    D10StealthChecked: _on_stealth,
-    D10FreeAttackOffered: _on_offered,
-}
-NARRATION: dict[type, Narrate] = {
-    D10Moved: lambda n, e: f"{n.name(e.combatant)} moves"
-    + (f" away from {', '.join(n.name(f) for f in e.away_from)}" if e.away_from else "")
-    + (f": {e.detail}" if e.detail else ""),
-    D10Parrying: lambda n, e: f"{n.name(e.combatant)} parries and dodges: foes have Disadvantage to hit until its next action",
-    D10DisengageRolled: lambda n, e: f"{n.name(e.combatant)} tries to disengage from {n.name(e.foe)}: {e.total}"
-    + (f" with {e.roll_mode}" if e.roll_mode != "normal" else "")
-    + f" vs AC {e.target_number} - "
-    + ("gets away freely" if e.success else "fails"),
-    D10ItemUsed: lambda n, e: f"{n.name(e.combatant)} uses {e.item}" + (f": {e.detail}" if e.detail else ""),
-    D10SpellCast: lambda n, e: f"{n.name(e.combatant)} casts {e.spell}"
-    + (f" on {n.name(e.target)}" if e.target else "")
-    + (f": {e.detail}" if e.detail else ""),
-    D10Sprinted: lambda n, e: f"{n.name(e.combatant)} "
-    + (f"flees from {', '.join(n.name(f) for f in e.flee_from)}" if e.flee_from else "sprints")
-    + (" toward the edge of the battlefield" if e.leaves_battlefield else "")
-    + (f": {e.detail}" if e.detail else ""),
-    D10StealthChecked: lambda n, e: f"{n.name(e.combatant)} sneaks: Stealth {e.total} vs DC {e.dc} - "
-    + ("unseen" if e.success else "spotted"),
-    D10FreeAttackOffered: lambda n, e: f"{n.name(e.attacker)} may take a free attack at {n.name(e.target)} ({e.reason})",
-}
+def _turn_action(doing: str, fits: Collection[str], slots: Collection[str], *, held: bool = False, targeted: bool = False) -> Check:
+    """The check of an action of a combatant's own turn: what its guard asks, in the same order."""
+
+    def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
+        problem = acting_problem(state, e.combatant, doing)
+        if problem:
+            return problem
+        c = state.combatants[e.combatant]
+        target = getattr(e, "target", None) if targeted else None
+        return declaration_problem(state, c, fits, doing, target) or already_used(state, c, *slots) or (held_fast(c, doing) if held else None)
+
+    return check
+
+
+def _check_disengage(state: EncounterState, e: D10DisengageRolled, ctx: dict[str, Any]) -> str | None:
+    problem = _turn_action("disengage", ("disengage",), ("attack",))(state, e, ctx)
+    if problem:
+        return problem
+    foe = state.combatants.get(e.foe)
+    return f"{e.foe} is not in the fight any more" if foe is None else no_foe_to_disengage(foe)
+
+
+def _check_offered(state: EncounterState, e: D10FreeAttackOffered, ctx: dict[str, Any]) -> str | None:
+    attacker = state.combatants.get(e.attacker)
+    if attacker is None:
+        return f"{e.attacker} is not in the fight any more"
+    return unable(state, attacker, f"take a free attack at {name_of(state, e.target)}")
+
+
+RULES = Rules(
+    handlers={
+        D10Move: _move,
+        D10ParryDodge: _parry_dodge,
+        D10Disengage: _disengage,
+        D10UseItem: _use_item,
+        D10Cast: _cast,
+        D10SprintFlee: _sprint_flee,
+        D10Sneak: _sneak,
+    },
+    appliers={
+        D10Moved: lambda state, e: spend(state, "move"),
+        D10Parrying: _on_parrying,
+        D10DisengageRolled: _on_disengage,
+        D10ItemUsed: lambda state, e: spend(state, "attack"),
+        D10SpellCast: lambda state, e: spend(state, "attack"),
+        D10Sprinted: _on_sprinted,
+        D10StealthChecked: _on_stealth,
+        D10FreeAttackOffered: _on_offered,
+    },
+    checks={
+        D10Moved: _turn_action("move", MOVE_FITS, ("move",), held=True),
+        D10Parrying: _turn_action("parry and dodge", ("parry_dodge",), ("attack", "move")),
+        D10DisengageRolled: _check_disengage,
+        D10ItemUsed: _turn_action("use an item", ("use_item",), ("attack",)),
+        D10SpellCast: _turn_action("cast a spell", ("cast",), ("attack",), targeted=True),
+        D10Sprinted: _turn_action("sprint or flee", ("sprint_flee",), ("attack", "move"), held=True),
+        D10StealthChecked: _turn_action("sneak", MOVE_FITS, ("move",)),
+        D10FreeAttackOffered: _check_offered,
+    },
+    narration={
+        D10Moved: lambda n, e: f"{n.name(e.combatant)} moves"
+        + (f" away from {', '.join(n.name(f) for f in e.away_from)}" if e.away_from else "")
+        + (f": {e.detail}" if e.detail else ""),
+        D10Parrying: lambda n, e: f"{n.name(e.combatant)} parries and dodges: foes have Disadvantage to hit until its next action",
+        D10DisengageRolled: lambda n, e: f"{n.name(e.combatant)} tries to disengage from {n.name(e.foe)}: {e.total}"
+        + (f" with {e.roll_mode}" if e.roll_mode != "normal" else "")
+        + f" vs AC {e.target_number} - "
+        + ("gets away freely" if e.success else "fails"),
+        D10ItemUsed: lambda n, e: f"{n.name(e.combatant)} uses {e.item}" + (f": {e.detail}" if e.detail else ""),
+        D10SpellCast: lambda n, e: f"{n.name(e.combatant)} casts {e.spell}"
+        + (f" on {n.name(e.target)}" if e.target else "")
+        + (f": {e.detail}" if e.detail else ""),
+        D10Sprinted: lambda n, e: f"{n.name(e.combatant)} "
+        + (f"flees from {', '.join(n.name(f) for f in e.flee_from)}" if e.flee_from else "sprints")
+        + (" toward the edge of the battlefield" if e.leaves_battlefield else "")
+        + (f": {e.detail}" if e.detail else ""),
+        D10StealthChecked: lambda n, e: f"{n.name(e.combatant)} sneaks: Stealth {e.total} vs DC {e.dc} - "
+        + ("unseen" if e.success else "spotted"),
+        D10FreeAttackOffered: lambda n, e: f"{n.name(e.attacker)} may take a free attack at {n.name(e.target)} ({e.reason})",
+    },
+)

@@ -25,21 +25,21 @@ Conditions change attacks as the shared condition table says (prone, restrained.
 from __future__ import annotations
 
 import re
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from combat.fivee.attacks import choose_attack
 from combat.kernel.commands import Command
 from combat.fivee.conditions import attack_modifiers
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, Event
-from combat.rulesets.declared_d10.declarations import require_declared
-from combat.rulesets.declared_d10.economy import require_unspent, spend
-from combat.rulesets.declared_d10.rolls import roll_d20
-from combat.rulesets.declared_d10.state import can_act, traits_of
+from combat.rulesets.declared_d10.acting import acting_problem, gone, name_of, require_acting, unable
+from combat.rulesets.declared_d10.declarations import declaration_problem, require_declared
+from combat.rulesets.declared_d10.economy import already_used, require_unspent, spend
+from combat.rulesets.declared_d10.rolls import penalty_for, roll_d20, surprise_reasons
+from combat.rulesets.declared_d10.state import traits_of
 from combat.rulesets.declared_d10.wounds import deal_damage
 from combat.kernel.state import Combatant, EncounterState, with_rules
-from combat.fivee.turns import require_able, require_turn
 
 __all__ = [
     "ATTACK_FITS",
@@ -47,13 +47,20 @@ __all__ = [
     "D10FreeAttack",
     "D10AttackRolled",
     "tiered",
+    "parries",
     "situation",
+    "no_sneak_attack",
+    "free_attack_open",
     "resolve",
-    "HANDLERS",
-    "APPLIERS",
-    "NARRATION",
+    "RULES",
 ]
 
+# The reasons a surprise round writes on a roll (rolls.surprise_reasons), as they appear in it.
+SURPRISE_REASONS = {
+    "advantage: surprise round": "Advantage from the surprise round",
+    "advantage: full surprise round": "Advantage from the full surprise round",
+    "disadvantage: surprised this round": "Disadvantage for being surprised",
+}
 # A wand's blast is a use of an item; a firebolt is a spell: both are attack rolls.
 ATTACK_FITS = ("attack", "cast", "use_item")
 _DICE = re.compile(r"(\d*)d(\d+)")
@@ -127,12 +134,31 @@ def tiered(notation: str, tier: str) -> str:
     return _DICE.sub(twice, notation)
 
 
+def parries(state: EncounterState, target: Combatant) -> bool:
+    """'Disadvantage added to foe to hit roll until your next action', while it stands."""
+    return target.id in state.rules.parrying and target.status == "active"
+
+
 def situation(tx: Tx, attacker: Combatant, target: Combatant, melee: bool) -> tuple[list[str], list[str]]:
     """Advantage and Disadvantage from the fight itself: conditions and a Parry/Dodge."""
     adv, dis = attack_modifiers(attacker, target, melee)
-    if target.id in tx.state.rules.parrying and target.status == "active":
+    if parries(tx.state, target):
         dis.append(f"{target.name} parries and dodges")
     return adv, dis
+
+
+def no_sneak_attack(state: EncounterState, attacker: Combatant) -> str | None:
+    """'If an attacker successfully used the Stealth skill in the previous round': else the problem."""
+    if state.rules.stealthy.get(attacker.id) == state.round - 1:
+        return None
+    return f"{attacker.name} did not succeed at Stealth in the previous round"
+
+
+def free_attack_open(state: EncounterState, attacker: str, target: str) -> str | None:
+    """A free attack is taken only while one is open: the problem when none is, else None."""
+    if any((o.attacker, o.target) == (attacker, target) for o in state.rules.free_attacks):
+        return None
+    return f"{name_of(state, attacker)} has no free attack at {name_of(state, target)} open"
 
 
 def resolve(
@@ -157,8 +183,9 @@ def resolve(
     damage_faces: tuple[int, ...] | None = None,
     free: bool = False,
 ) -> D10AttackRolled:
-    if target.status in ("dead", "fled"):
-        raise RuleError("target/dead", f"{target.name} is {target.status}", allowed="a target still in the fight")
+    problem = gone(tx.state, target.id)
+    if problem:
+        raise RuleError("target/dead", problem, allowed="a target still in the fight")
     if target.id == attacker.id:
         raise RuleError("target/self", f"{attacker.name} cannot attack itself")
     adv, dis = situation(tx, attacker, target, profile.kind == "melee")
@@ -173,12 +200,9 @@ def resolve(
     if subdual:
         dis.append("subdual attack")
     if sneak_attack:
-        if tx.state.rules.stealthy.get(attacker.id) != tx.state.round - 1:
-            raise RuleError(
-                "attack/no-sneak",
-                f"{attacker.name} did not succeed at Stealth in the previous round",
-                allowed="d10_sneak in one round, then sneak_attack in the next",
-            )
+        problem = no_sneak_attack(tx.state, attacker)
+        if problem:
+            raise RuleError("attack/no-sneak", problem, allowed="d10_sneak in one round, then sneak_attack in the next")
         adv.append("sneak attack")
     roll, mode, natural, reasons, penalty = roll_d20(
         tx, attacker, profile.bonus, purpose="to hit", advantage=adv, disadvantage=dis, cinematic=cinematic, to_hit=True, faces=faces
@@ -236,8 +260,7 @@ def _damage(tx: Tx, attacker: Combatant, target: Combatant, profile: AttackProfi
 
 
 def _attack(tx: Tx, cmd: D10Attack) -> None:
-    attacker = require_turn(tx, cmd.attacker)
-    require_able(attacker, "attack")
+    attacker = require_acting(tx, cmd.attacker, "attack")
     target = tx.combatant(cmd.target)
     require_declared(tx, attacker, ATTACK_FITS, doing=f"attack {target.name}", target=target.id)
     require_unspent(tx, attacker, "attack")
@@ -266,16 +289,14 @@ def _attack(tx: Tx, cmd: D10Attack) -> None:
 def _free_attack(tx: Tx, cmd: D10FreeAttack) -> None:
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
-    offers = tx.state.rules.free_attacks
-    if not any(o.attacker == attacker.id and o.target == target.id for o in offers):
-        raise RuleError(
-            "attack/no-free-attack",
-            f"{attacker.name} has no free attack against {target.name} open",
-            allowed=", ".join(f"{o.attacker} at {o.target}" for o in offers) or "no free attacks open",
-        )
-    if not can_act(tx.state, attacker):
-        raise RuleError("combatant/incapacitated", f"{attacker.name} cannot act this round")
-    require_able(attacker, "attack")
+    problem = free_attack_open(tx.state, attacker.id, target.id)
+    if problem:
+        offers = tx.state.rules.free_attacks
+        allowed = ", ".join(f"{o.attacker} at {o.target}" for o in offers) or "no free attacks open"
+        raise RuleError("attack/no-free-attack", problem, allowed=allowed)
+    problem = unable(tx.state, attacker, "take a free attack")
+    if problem:
+        raise RuleError("combatant/incapacitated", problem)
     resolve(
         tx,
         attacker,
@@ -312,6 +333,63 @@ def _line(n, e: D10AttackRolled) -> str:
     return f"{head}: {score}, hit"
 
 
-HANDLERS: dict[type, Handler] = {D10Attack: _attack, D10FreeAttack: _free_attack}
-APPLIERS: dict[type, Applier] = {D10AttackRolled: _on_attack}
-NARRATION: dict[type, Narrate] = {D10AttackRolled: _line}
+def _check_attack(state: EncounterState, e: D10AttackRolled, ctx: dict[str, Any]) -> str | None:
+    """What the guards ask, then the numbers the fight adds to the roll."""
+    attacker = state.combatants.get(e.attacker)
+    if attacker is None:
+        return f"{e.attacker} is not in the fight any more"
+    if e.free:
+        problem = free_attack_open(state, e.attacker, e.target) or unable(state, attacker, "take a free attack")
+    else:
+        doing = f"attack {name_of(state, e.target)}"
+        problem = (
+            acting_problem(state, e.attacker, "attack")
+            or declaration_problem(state, attacker, ATTACK_FITS, doing, e.target)
+            or already_used(state, attacker, "attack")
+        )
+    problem = problem or gone(state, e.target)
+    return problem or _numbers_differ(state, e, attacker, state.combatants[e.target])
+
+
+def _numbers_differ(state: EncounterState, e: D10AttackRolled, attacker: Combatant, target: Combatant) -> str | None:
+    """What the fight itself adds to a to-hit roll: the wound modifier, Parry/Dodge, surprise, sneak attack."""
+    penalty = penalty_for(state, attacker, to_hit=True)
+    if penalty != e.to_hit_modifier:
+        total = e.total - e.to_hit_modifier + penalty
+        hit = e.natural == 20 or (e.natural != 1 and total >= e.target_number)
+        return (
+            f"{attacker.name}'s wound modifier to hit is {penalty:+d} now, not {e.to_hit_modifier:+d}: "
+            f"the same die gives {total} vs {e.against} {e.target_number}, a {'hit' if hit else 'miss'}"
+        )
+    if "advantage: sneak attack" in e.reasons:
+        problem = no_sneak_attack(state, attacker)
+        if problem:
+            return f"{problem}: no sneak attack"
+    parrying = parries(state, target)
+    if parrying != (f"disadvantage: {target.name} parries and dodges" in e.reasons):
+        return (
+            f"{target.name} was parrying and dodging: the attack had Disadvantage"
+            if parrying
+            else f"{target.name} was not parrying and dodging now: no Disadvantage for it"
+        )
+    return _surprise_differs(state, attacker, e.reasons)
+
+
+def _surprise_differs(state: EncounterState, c: Combatant, reasons: tuple[str, ...]) -> str | None:
+    adv, dis = surprise_reasons(state.rules, c)
+    wanted = {f"advantage: {r}" for r in adv} | {f"disadvantage: {r}" for r in dis}
+    given = {r for r in reasons if r in SURPRISE_REASONS}
+    missing, extra = wanted - given, given - wanted
+    if missing:
+        return f"{c.name} rolls with {SURPRISE_REASONS[next(iter(missing))]} now; the roll did not"
+    if extra:
+        return f"{c.name} has no {SURPRISE_REASONS[next(iter(extra))]} now; the roll had it"
+    return None
+
+
+RULES = Rules(
+    handlers={D10Attack: _attack, D10FreeAttack: _free_attack},
+    appliers={D10AttackRolled: _on_attack},
+    checks={D10AttackRolled: _check_attack},
+    narration={D10AttackRolled: _line},
+)

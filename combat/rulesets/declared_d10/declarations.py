@@ -24,9 +24,12 @@ from typing import ClassVar
 from collections.abc import Collection
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from typing import Any
+
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
+from combat.rulesets.declared_d10.acting import cannot_act, gone, name_of
 from combat.rulesets.declared_d10.state import Declaration, can_act
 from combat.kernel.state import Combatant, EncounterState, with_rules
 
@@ -39,10 +42,11 @@ __all__ = [
     "D10ActionDeclared",
     "D10DeclarationsClosed",
     "D10ChangeRuled",
+    "nothing_declared",
+    "declaration_problem",
+    "undeclared",
     "require_declared",
-    "HANDLERS",
-    "APPLIERS",
-    "NARRATION",
+    "RULES",
 ]
 
 # Each action as the table says it, alone and with a target.
@@ -130,9 +134,9 @@ def _declare(tx: Tx, cmd: D10Declare) -> None:
             f"{tx.actor} cannot declare for {c.name}",
             allowed=f"the GM, or {c.player}" if c.kind == "pc" and c.player else "the GM declares for creatures",
         )
-    if not can_act(tx.state, c):
-        why = "caught by full surprise" if c.status == "active" else c.status
-        raise RuleError("declaration/cannot-act", f"{c.name} is {why} and cannot act this round")
+    problem = cannot_act(tx.state, c, "act this round")
+    if problem:
+        raise RuleError("declaration/cannot-act", problem)
     if cmd.action not in ACTIONS:
         raise RuleError("declaration/unknown-action", f"'{cmd.action}' is not an action", allowed=", ".join(ACTIONS))
     if cmd.target is not None and tx.combatant(cmd.target).status == "dead":
@@ -140,9 +144,15 @@ def _declare(tx: Tx, cmd: D10Declare) -> None:
     tx.emit(D10ActionDeclared(combatant=c.id, action=cmd.action, target=cmd.target, detail=cmd.detail))
 
 
+def undeclared(state: EncounterState) -> list[Combatant]:
+    """Who can act this round and has not declared: closing waits for them, or (time up) they hesitate."""
+    declared = state.rules.declarations
+    return [c for c in state.combatants.values() if can_act(state, c) and c.id not in declared]
+
+
 def _close(tx: Tx, cmd: D10CloseDeclarations) -> None:
     t = tx.state.rules
-    missing = [c for c in tx.state.combatants.values() if can_act(tx.state, c) and c.id not in t.declarations]
+    missing = undeclared(tx.state)
     if cmd.time_up and t.declaration_seconds is None:
         raise RuleError(
             "declaration/no-time-limit",
@@ -163,9 +173,10 @@ def _rule_on_change(tx: Tx, cmd: D10RuleOnChange) -> None:
     if tx.actor != "gm":
         raise RuleError("declaration/gm-rules", "only the GM can allow a change to a declared action", allowed="the GM")
     c = tx.combatant(cmd.combatant)
-    current = tx.state.rules.declarations.get(c.id)
-    if current is None:
-        raise RuleError("declaration/none", f"{c.name} declared nothing this round")
+    problem = nothing_declared(tx.state, c.id)
+    if problem:
+        raise RuleError("declaration/none", problem)
+    current = tx.state.rules.declarations[c.id]
     if not cmd.ruling.strip():
         raise RuleError("ruling/empty", "a ruling needs its words", allowed="ruling: why the change is or is not allowed")
     action = cmd.action or current.action
@@ -177,19 +188,31 @@ def _rule_on_change(tx: Tx, cmd: D10RuleOnChange) -> None:
     tx.emit(D10ChangeRuled(combatant=c.id, allowed=cmd.allowed, action=action, target=target, detail=cmd.detail, ruling=cmd.ruling))
 
 
-def require_declared(tx: Tx, c: Combatant, fits: Collection[str], *, doing: str, target: str | None = None) -> None:
-    """Reject what `c` does unless its locked declaration allows it."""
-    declared = tx.state.rules.declarations.get(c.id)
+def nothing_declared(state: EncounterState, cid: str) -> str | None:
+    return None if cid in state.rules.declarations else f"{name_of(state, cid)} declared nothing this round"
+
+
+def declaration_problem(state: EncounterState, c: Combatant, fits: Collection[str], doing: str, target: str | None = None) -> str | None:
+    """'Once the round begins, the actions declared cannot be changed': the problem when `c`'s
+    declaration does not allow `doing` (one of `fits`, at `target` if it named one), else None."""
+    declared = state.rules.declarations.get(c.id)
     if declared is None:
-        raise RuleError("declaration/none", f"{c.name} declared nothing this round", allowed="act only after declaring")
+        return nothing_declared(state, c.id)
     wrong_action = declared.action not in fits
     wrong_target = target is not None and declared.target is not None and declared.target != target
     if wrong_action or wrong_target:
-        raise RuleError(
-            "declaration/mismatch",
-            f"{c.name} declared '{describe(declared, tx.state)}' and cannot {doing} instead",
-            allowed="what was declared, or a change the GM allows (d10_rule_on_change)",
-        )
+        return f"{c.name} declared '{describe(declared, state)}' and cannot {doing} instead"
+    return None
+
+
+def require_declared(tx: Tx, c: Combatant, fits: Collection[str], *, doing: str, target: str | None = None) -> None:
+    """Reject what `c` does unless its locked declaration allows it."""
+    problem = declaration_problem(tx.state, c, fits, doing, target)
+    if problem is None:
+        return
+    if c.id not in tx.state.rules.declarations:
+        raise RuleError("declaration/none", problem, allowed="act only after declaring")
+    raise RuleError("declaration/mismatch", problem, allowed="what was declared, or a change the GM allows (d10_rule_on_change)")
 
 
 def _on_declared(state: EncounterState, e: D10ActionDeclared) -> EncounterState:
@@ -215,16 +238,37 @@ def _ruled_line(n, e: D10ChangeRuled) -> str:
     return f"GM {verdict} {n.name(e.combatant)}'s change to '{wanted}': {e.ruling}"
 
 
-HANDLERS: dict[type, Handler] = {D10Declare: _declare, D10CloseDeclarations: _close, D10RuleOnChange: _rule_on_change}
-APPLIERS: dict[type, Applier] = {D10ActionDeclared: _on_declared, D10DeclarationsClosed: _on_closed, D10ChangeRuled: _on_ruled}
-NARRATION: dict[type, Narrate] = {
-    D10ActionDeclared: lambda n, e: f"{n.name(e.combatant)} declares: {phrase(e.action, n.name(e.target) if e.target else None, e.detail)}",
-    D10DeclarationsClosed: lambda n, e: "declarations are locked"
-    + (
-        f"; time is up for {', '.join(n.name(c) for c in e.hesitating)}, who "
-        + ("hesitates" if len(e.hesitating) == 1 else "hesitate")
-        if e.hesitating
-        else ""
-    ),
-    D10ChangeRuled: _ruled_line,
-}
+def _check_declared(state: EncounterState, e: D10ActionDeclared, ctx: dict[str, Any]) -> str | None:
+    c = state.combatants.get(e.combatant)
+    if c is None:
+        return f"{e.combatant} is not in the fight any more"
+    return cannot_act(state, c, "act this round") or (gone(state, e.target) if e.target else None)
+
+
+def _check_closed(state: EncounterState, e: D10DeclarationsClosed, ctx: dict[str, Any]) -> str | None:
+    silent = [c.name for c in undeclared(state) if c.id not in e.hesitating]
+    if not silent:
+        return None
+    return f"{', '.join(silent)} {'is' if len(silent) == 1 else 'are'} able to act now but never declared this round"
+
+
+RULES = Rules(
+    handlers={D10Declare: _declare, D10CloseDeclarations: _close, D10RuleOnChange: _rule_on_change},
+    appliers={D10ActionDeclared: _on_declared, D10DeclarationsClosed: _on_closed, D10ChangeRuled: _on_ruled},
+    checks={
+        D10ActionDeclared: _check_declared,
+        D10DeclarationsClosed: _check_closed,
+        D10ChangeRuled: lambda state, e, ctx: nothing_declared(state, e.combatant),
+    },
+    narration={
+        D10ActionDeclared: lambda n, e: f"{n.name(e.combatant)} declares: {phrase(e.action, n.name(e.target) if e.target else None, e.detail)}",
+        D10DeclarationsClosed: lambda n, e: "declarations are locked"
+        + (
+            f"; time is up for {', '.join(n.name(c) for c in e.hesitating)}, who "
+            + ("hesitates" if len(e.hesitating) == 1 else "hesitate")
+            if e.hesitating
+            else ""
+        ),
+        D10ChangeRuled: _ruled_line,
+    },
+)

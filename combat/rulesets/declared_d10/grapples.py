@@ -12,20 +12,20 @@ grapple was made in.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event
-from combat.rulesets.declared_d10.declarations import require_declared
-from combat.rulesets.declared_d10.economy import require_unspent, spend
+from combat.rulesets.declared_d10.acting import acting_problem, name_of, require_acting
+from combat.rulesets.declared_d10.declarations import declaration_problem, require_declared
+from combat.rulesets.declared_d10.economy import already_used, require_unspent, spend
 from combat.rulesets.declared_d10.opposition import opposed
 from combat.rulesets.declared_d10.state import Grapple, traits_of
-from combat.kernel.state import EncounterState, with_rules
-from combat.fivee.turns import require_able, require_turn
+from combat.kernel.state import Combatant, EncounterState, with_rules
 
-__all__ = ["D10Grapple", "D10BreakGrapple", "D10GrappleRolled", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["D10Grapple", "D10BreakGrapple", "D10GrappleRolled", "cannot_be_grappled", "already_holds", "cannot_break_free", "RULES"]
 
 
 class D10Grapple(Command, frozen=True, kw_only=True):
@@ -56,16 +56,39 @@ class D10GrappleRolled(Event, frozen=True, kw_only=True):
     breaking: bool = False
 
 
+def cannot_be_grappled(attacker: Combatant, target: Combatant) -> str | None:
+    """Only another combatant still standing can be grappled."""
+    if target.id == attacker.id:
+        return f"{attacker.name} cannot grapple itself"
+    return f"{target.name} is {target.status} and cannot be grappled" if target.status != "active" else None
+
+
+def already_holds(attacker: Combatant, target: Combatant) -> str | None:
+    held = any(x.name == "grappled" and x.source == attacker.id for x in target.conditions)
+    return f"{attacker.name} already holds {target.name}" if held else None
+
+
+def cannot_break_free(state: EncounterState, c: Combatant) -> str | None:
+    """'On the next round ... they can attempt to break the grapple': not grappled, or grappled this round."""
+    if not c.has("grappled"):
+        return f"{c.name} is not grappled"
+    since = state.rules.grapples.get(c.id)
+    if since is not None and since.round >= state.round:
+        return f"{c.name} was grappled this round and cannot try to break free until the next"
+    return None
+
+
 def _grapple(tx: Tx, cmd: D10Grapple) -> None:
-    attacker = require_turn(tx, cmd.attacker)
-    require_able(attacker, "grapple")
+    attacker = require_acting(tx, cmd.attacker, "grapple")
     target = tx.combatant(cmd.target)
     require_declared(tx, attacker, ("grapple",), doing=f"grapple {target.name}", target=target.id)
     require_unspent(tx, attacker, "attack")
-    if target.id == attacker.id or target.status != "active":
-        raise RuleError("grapple/target", f"{target.name} cannot be grappled by {attacker.name}", allowed="another standing combatant")
-    if any(x.name == "grappled" and x.source == attacker.id for x in target.conditions):
-        raise RuleError("grapple/already", f"{attacker.name} already holds {target.name}")
+    problem = cannot_be_grappled(attacker, target)
+    if problem:
+        raise RuleError("grapple/target", problem, allowed="another standing combatant")
+    problem = already_holds(attacker, target)
+    if problem:
+        raise RuleError("grapple/already", problem)
     a_total, t_total = opposed(
         tx,
         attacker.id,
@@ -83,15 +106,14 @@ def _grapple(tx: Tx, cmd: D10Grapple) -> None:
 
 
 def _break(tx: Tx, cmd: D10BreakGrapple) -> None:
-    c = require_turn(tx, cmd.combatant)
-    require_able(c, "break free")
-    held = next((x for x in c.conditions if x.name == "grappled"), None)
-    if held is None:
-        raise RuleError("grapple/not-grappled", f"{c.name} is not grappled")
-    since = tx.state.rules.grapples.get(c.id)
-    if since is not None and since.round >= tx.state.round:
-        raise RuleError("grapple/same-round", f"{c.name} was grappled this round", allowed="try to break free next round")
-    require_declared(tx, c, ("grapple",), doing="break the grapple")
+    c = require_acting(tx, cmd.combatant, "break free")
+    problem = cannot_break_free(tx.state, c)
+    if problem and not c.has("grappled"):
+        raise RuleError("grapple/not-grappled", problem)
+    if problem:
+        raise RuleError("grapple/same-round", problem, allowed="try to break free next round")
+    held = next(x for x in c.conditions if x.name == "grappled")
+    require_declared(tx, c, ("grapple",), doing="break free")
     require_unspent(tx, c, "attack")
     grappler = tx.combatant(held.source or "")
     c_total, g_total = opposed(
@@ -130,6 +152,27 @@ def _line(n, e: D10GrappleRolled) -> str:
     return f"{n.name(e.attacker)} grapples {n.name(e.target)}: {e.attacker_total} vs {e.target_total} - {result}"
 
 
-HANDLERS: dict[type, Handler] = {D10Grapple: _grapple, D10BreakGrapple: _break}
-APPLIERS: dict[type, Applier] = {D10GrappleRolled: _on_rolled}
-NARRATION: dict[type, Narrate] = {D10GrappleRolled: _line}
+def _check_rolled(state: EncounterState, e: D10GrappleRolled, ctx: dict[str, Any]) -> str | None:
+    """What the guards of d10_grapple and d10_break_grapple ask, in their order."""
+    doing = "break free" if e.breaking else f"grapple {name_of(state, e.target)}"
+    problem = acting_problem(state, e.attacker, "break free" if e.breaking else "grapple")
+    if problem:
+        return problem
+    c = state.combatants[e.attacker]
+    if e.breaking:
+        return cannot_break_free(state, c) or declaration_problem(state, c, ("grapple",), doing) or already_used(state, c, "attack")
+    problem = declaration_problem(state, c, ("grapple",), doing, e.target) or already_used(state, c, "attack")
+    if problem:
+        return problem
+    other = state.combatants.get(e.target)
+    if other is None:
+        return f"{e.target} is not in the fight any more"
+    return cannot_be_grappled(c, other) or already_holds(c, other)
+
+
+RULES = Rules(
+    handlers={D10Grapple: _grapple, D10BreakGrapple: _break},
+    appliers={D10GrappleRolled: _on_rolled},
+    checks={D10GrappleRolled: _check_rolled},
+    narration={D10GrappleRolled: _line},
+)

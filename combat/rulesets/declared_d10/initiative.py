@@ -25,9 +25,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
+from combat.rulesets.declared_d10.acting import name_of
 from combat.rulesets.declared_d10.rolls import die_notation, roll_mode, surprise_reasons
 from combat.rulesets.declared_d10.state import group_of, will_act
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
@@ -41,9 +42,9 @@ __all__ = [
     "to_roll",
     "all_rolled",
     "turn_order",
-    "HANDLERS",
-    "APPLIERS",
-    "NARRATION",
+    "roll_problem",
+    "already_acted",
+    "RULES",
 ]
 
 
@@ -128,19 +129,30 @@ def turn_order(state: EncounterState, include_dead: bool = False) -> list[str]:
     return [cid for cid in order if include_dead or state.combatants[cid].status not in hidden]
 
 
+def roll_problem(state: EncounterState, group: str) -> str | None:
+    """'Initiative is rolled at the start of each round': the problem when `group` may not roll
+    its d10 now (no such group, rolled already this round, no one in it acts), else None."""
+    members = groups(state).get(group)
+    if not members:
+        return f"there is no group '{group}'"
+    if any(m.initiative is not None for m in members):
+        return f"group '{group}' has already rolled its d10 this round; it rolls again next round"
+    if not any(will_act(state, m) for m in members):
+        return f"no one in group '{group}' acts this round: it does not roll"
+    return None
+
+
 def _roll(tx: Tx, cmd: D10RollGroupInitiative) -> None:
     all_groups = groups(tx.state)
     pending = to_roll(tx.state)
     if cmd.group is not None:
-        if cmd.group not in all_groups:
-            raise RuleError("initiative/unknown-group", f"no group '{cmd.group}'", allowed=", ".join(all_groups))
-        if cmd.group not in pending:
+        problem = roll_problem(tx.state, cmd.group)
+        if problem and cmd.group not in all_groups:
+            raise RuleError("initiative/unknown-group", problem, allowed=", ".join(all_groups))
+        if problem:
             rolled = any(m.initiative is not None for m in all_groups[cmd.group])
-            raise RuleError(
-                "initiative/already-rolled" if rolled else "initiative/cannot-act",
-                f"group '{cmd.group}' " + ("has rolled this round; it rolls again next round" if rolled else "has no one who acts this round"),
-                allowed=", ".join(pending) or "nobody left to roll",
-            )
+            code = "initiative/already-rolled" if rolled else "initiative/cannot-act"
+            raise RuleError(code, problem, allowed=", ".join(pending) or "nobody left to roll")
         chosen = [cmd.group]
     else:
         chosen = pending
@@ -178,14 +190,16 @@ def _order_group(tx: Tx, cmd: D10OrderGroup) -> None:
             f"{', '.join(stray) or 'the order'} is not a list of members of '{cmd.group}' each named once",
             allowed=", ".join(ids),
         )
-    acted = [cid for cid in cmd.order if cid in tx.state.rules.acted]
-    if acted:
-        raise RuleError(
-            "initiative/already-acted",
-            f"{', '.join(tx.state.combatants[c].name for c in acted)} already acted this round",
-            allowed="order only the members still to act",
-        )
+    problem = already_acted(tx.state, cmd.order)
+    if problem:
+        raise RuleError("initiative/already-acted", problem, allowed="order only the members still to act")
     tx.emit(D10GroupOrdered(group=cmd.group, order=cmd.order))
+
+
+def already_acted(state: EncounterState, order: tuple[str, ...]) -> str | None:
+    """The order can be changed only for members who have not yet acted this round."""
+    acted = [name_of(state, cid) for cid in order if cid in state.rules.acted]
+    return f"{', '.join(acted)} already acted this round and cannot be reordered" if acted else None
 
 
 def _on_rolled(state: EncounterState, e: D10GroupInitiativeRolled) -> EncounterState:
@@ -198,9 +212,15 @@ def _on_ordered(state: EncounterState, e: D10GroupOrdered) -> EncounterState:
     return with_rules(state, group_orders={**state.rules.group_orders, e.group: e.order})
 
 
-HANDLERS: dict[type, Handler] = {D10RollGroupInitiative: _roll, D10OrderGroup: _order_group}
-APPLIERS: dict[type, Applier] = {D10GroupInitiativeRolled: _on_rolled, D10GroupOrdered: _on_ordered}
-NARRATION: dict[type, Narrate] = {
-    D10GroupInitiativeRolled: lambda n, e: f"group {n.name(e.group)} ({', '.join(n.name(c) for c in e.combatants)}): initiative {e.total}",
-    D10GroupOrdered: lambda n, e: f"group {n.name(e.group)} will act in the order {', '.join(n.name(c) for c in e.order)}",
-}
+RULES = Rules(
+    handlers={D10RollGroupInitiative: _roll, D10OrderGroup: _order_group},
+    appliers={D10GroupInitiativeRolled: _on_rolled, D10GroupOrdered: _on_ordered},
+    checks={
+        D10GroupInitiativeRolled: lambda state, e, ctx: roll_problem(state, e.group),
+        D10GroupOrdered: lambda state, e, ctx: already_acted(state, e.order),
+    },
+    narration={
+        D10GroupInitiativeRolled: lambda n, e: f"group {n.name(e.group)} ({', '.join(n.name(c) for c in e.combatants)}): initiative {e.total}",
+        D10GroupOrdered: lambda n, e: f"group {n.name(e.group)} will act in the order {', '.join(n.name(c) for c in e.order)}",
+    },
+)

@@ -8,13 +8,16 @@ Advantage or Disadvantage. A tie is won by neither: what was being attempted doe
 
 from __future__ import annotations
 
+from typing import Any
+
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
+from combat.kernel.state import EncounterState
 from combat.rulesets.declared_d10.rolls import roll_d20
 
-__all__ = ["D10OpposedRoll", "D10OppositionRolled", "opposed", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["D10OpposedRoll", "D10OppositionRolled", "dead_roller", "opposed", "RULES"]
 
 
 class D10OpposedRoll(Command, frozen=True, kw_only=True):
@@ -38,12 +41,19 @@ class D10OppositionRolled(Event, frozen=True, kw_only=True):
     winner: str | None
 
 
+def dead_roller(state: EncounterState, who: str, purpose: str) -> str | None:
+    """The dead roll for nothing; `who` may also name someone outside the fight, who can roll."""
+    c = state.combatants.get(who)
+    return f"{c.name} is dead and cannot roll for {purpose}" if c is not None and c.status == "dead" else None
+
+
 def opposed(tx: Tx, a: str, a_bonus: int, a_faces, b: str, b_bonus: int, b_faces, *, purpose: str) -> tuple[int, int]:
     totals = []
     for who, bonus, faces in ((a, a_bonus, a_faces), (b, b_bonus, b_faces)):
+        problem = dead_roller(tx.state, who, purpose)
+        if problem:
+            raise RuleError("target/dead", problem, allowed="a living combatant")
         c = tx.state.combatants.get(who)
-        if c is not None and c.status == "dead":
-            raise RuleError("target/dead", f"{c.name} is dead", allowed="a living combatant")
         roll, *_ = roll_d20(tx, c, bonus, purpose=purpose, faces=faces, name=who)
         totals.append(roll.total)
     return totals[0], totals[1]
@@ -57,9 +67,16 @@ def _opposed_roll(tx: Tx, cmd: D10OpposedRoll) -> None:
     tx.emit(D10OppositionRolled(what=cmd.what, a=cmd.a, a_total=a_total, b=cmd.b, b_total=b_total, winner=winner))
 
 
-HANDLERS: dict[type, Handler] = {D10OpposedRoll: _opposed_roll}
-APPLIERS: dict[type, Applier] = {D10OppositionRolled: lambda state, e: state}
-NARRATION: dict[type, Narrate] = {
-    D10OppositionRolled: lambda n, e: f"Opposed roll, {e.what}: {n.name(e.a)} {e.a_total} vs {n.name(e.b)} {e.b_total} - "
-    + (f"{n.name(e.winner)} wins" if e.winner else "a tie, neither wins"),
-}
+def _check_rolled(state: EncounterState, e: D10OppositionRolled, ctx: dict[str, Any]) -> str | None:
+    return dead_roller(state, e.a, e.what) or dead_roller(state, e.b, e.what)
+
+
+RULES = Rules(
+    handlers={D10OpposedRoll: _opposed_roll},
+    appliers={D10OppositionRolled: lambda state, e: state},
+    checks={D10OppositionRolled: _check_rolled},
+    narration={
+        D10OppositionRolled: lambda n, e: f"Opposed roll, {e.what}: {n.name(e.a)} {e.a_total} vs {n.name(e.b)} {e.b_total} - "
+        + (f"{n.name(e.winner)} wins" if e.winner else "a tie, neither wins"),
+    },
+)

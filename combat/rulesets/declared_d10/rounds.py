@@ -7,14 +7,17 @@ top of a normal round and go again until one side is dead or has fled the battle
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from combat.fivee import turns
 from combat.kernel.commands import EndTurn
 from combat.fivee.conditions import expire_conditions
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.events import CombatEnded, Event, RoundEnded, RoundStarted, TurnEnded, TurnStarted
 from combat.rulesets.declared_d10 import timers
+from combat.rulesets.declared_d10.acting import cannot_act, name_of
 from combat.rulesets.declared_d10.initiative import turn_order
 from combat.rulesets.declared_d10.state import will_act
 from combat.kernel.state import EncounterState, with_combatant, with_rules
@@ -22,14 +25,14 @@ from combat.kernel.state import EncounterState, with_combatant, with_rules
 __all__ = [
     "D10DeclarationsOpened",
     "D10LeftBattlefield",
+    "waiting",
+    "cannot_leave",
     "open_round",
     "next_turn",
     "decided",
     "decision_reason",
     "end_if_decided",
-    "HANDLERS",
-    "APPLIERS",
-    "NARRATION",
+    "RULES",
 ]
 
 FIGHTING = ("declare", "initiative", "turns")
@@ -51,13 +54,18 @@ def open_round(tx: Tx) -> None:
     tx.emit(D10DeclarationsOpened(round=tx.state.round, seconds=tx.state.settings.get("declaration_seconds")))
 
 
+def waiting(state: EncounterState) -> list[str]:
+    """Who comes up in this round's order, can act and has not yet started a turn."""
+    acted = state.rules.acted
+    return [cid for cid in turn_order(state, False) if cid not in acted and will_act(state, state.combatants[cid])]
+
+
 def next_turn(tx: Tx) -> None:
     """Start the turn of the first combatant in order who has yet to act, or end the round."""
-    acted = tx.state.rules.acted
-    for cid in turn_order(tx.state, False):
-        if cid not in acted and will_act(tx.state, tx.state.combatants[cid]):
-            turns.start_turn(tx, cid)
-            return
+    first = waiting(tx.state)
+    if first:
+        turns.start_turn(tx, first[0])
+        return
     tx.emit(RoundEnded(round=tx.state.round))
     timers.fire_due(tx)
     tx.move_to("round_over")
@@ -69,10 +77,20 @@ def _end_turn(tx: Tx, cmd: EndTurn) -> None:
     tx.emit(TurnEnded(combatant=c.id))
     expire_conditions(tx, c.id, "end")
     # Killed or knocked out by the free attacks its flight opened, it never reaches the edge.
-    if c.id in tx.state.rules.leaving and tx.state.combatants[c.id].status == "active":
+    if cannot_leave(tx.state, c.id) is None:
         tx.emit(D10LeftBattlefield(combatant=c.id))
     if decided(tx.state) is None:
         next_turn(tx)
+
+
+def cannot_leave(state: EncounterState, cid: str) -> str | None:
+    """A combatant leaves the battlefield at the end of a turn it fled in, if still standing."""
+    c = state.combatants.get(cid)
+    if c is None:
+        return f"{cid} is not in the fight any more"
+    if c.id not in state.rules.leaving:
+        return f"{c.name} never fled toward the edge of the battlefield this turn"
+    return f"{c.name} is {c.status} now and could not flee the battlefield" if c.status != "active" else None
 
 
 def decided(state: EncounterState) -> tuple[str | None, str] | None:
@@ -140,17 +158,76 @@ def _on_opened(state: EncounterState, e: D10DeclarationsOpened) -> EncounterStat
     return with_rules(state, declaration_seconds=e.seconds)
 
 
-HANDLERS: dict[type, Handler] = {EndTurn: _end_turn}
-APPLIERS: dict[type, Applier] = {
-    RoundStarted: _on_round_started,
-    RoundEnded: _on_round_ended,
-    TurnStarted: _on_turn_started,
-    TurnEnded: _on_turn_ended,
-    D10DeclarationsOpened: _on_opened,
-    D10LeftBattlefield: _on_left,
-}
-NARRATION: dict[type, Narrate] = {
-    D10DeclarationsOpened: lambda n, e: "declare your actions"
-    + (f" (within {e.seconds} seconds)" if e.seconds else ""),
-    D10LeftBattlefield: lambda n, e: f"{n.name(e.combatant)} flees the battlefield",
-}
+def _newly_skipped(state: EncounterState, upto: str | None) -> list[str]:
+    """Who still waits although its place in the round's planned order comes before `upto` (or
+    the round's end), leaving out anyone already passed over by an earlier turn: one skipped
+    turn is one conflict, not one for every turn after it."""
+    planned = turn_order(with_rules(state, acted=()), False)
+    place = {cid: i for i, cid in enumerate(planned)}
+    last_acted = max((place[cid] for cid in state.rules.acted if cid in place), default=-1)
+    limit = place.get(upto, len(planned)) if upto is not None else len(planned)
+    return [cid for cid in waiting(state) if last_acted < place.get(cid, limit) < limit]
+
+
+def _check_turn_started(state: EncounterState, e: TurnStarted, ctx: dict[str, Any]) -> str | None:
+    c = state.combatants.get(e.combatant)
+    if c is None:
+        return f"{e.combatant} is not in the fight any more"
+    over = decided(state)
+    if over is not None:
+        return f"the fight was already over ({over[1]}) and {c.name} took no turn"
+    if not will_act(state, c):
+        return cannot_act(state, c, "take a turn") or f"{c.name} hesitated (did not declare in time) and took no turn"
+    if c.id in state.rules.acted:
+        return f"{c.name} had already taken its turn this round"
+    if c.id not in waiting(state):
+        return f"{c.name}'s group rolled no initiative this round"
+    skipped = [name_of(state, cid) for cid in _newly_skipped(state, c.id)]
+    if len(skipped) == 1:
+        return f"{skipped[0]} is standing now and goes before {c.name} this round: its turn was skipped"
+    if skipped:
+        return f"{', '.join(skipped)} are standing now and go before {c.name} this round: their turns were skipped"
+    return None
+
+
+def _check_round_ended(state: EncounterState, e: RoundEnded, ctx: dict[str, Any]) -> str | None:
+    skipped = [name_of(state, cid) for cid in _newly_skipped(state, None)]
+    if not skipped:
+        return None
+    return f"{', '.join(skipped)} {'is' if len(skipped) == 1 else 'are'} standing now but never took a turn this round"
+
+
+def _check_combat_ended(state: EncounterState, e: CombatEnded, ctx: dict[str, Any]) -> str | None:
+    if not e.automatic:
+        return None  # the GM ended the fight by ruling: that is not for the rules to question
+    now = decided(state)
+    if now is None:
+        sides = sorted({c.side for c in state.combatants.values() if c.status == "active"})
+        return f"the fight was not over: {' and '.join(sides)} both have someone standing now"
+    if now[0] != e.winner:
+        return f"the fight ended otherwise now: {now[1]}"
+    return None
+
+
+RULES = Rules(
+    handlers={EndTurn: _end_turn},
+    appliers={
+        RoundStarted: _on_round_started,
+        RoundEnded: _on_round_ended,
+        TurnStarted: _on_turn_started,
+        TurnEnded: _on_turn_ended,
+        D10DeclarationsOpened: _on_opened,
+        D10LeftBattlefield: _on_left,
+    },
+    checks={
+        TurnStarted: _check_turn_started,
+        RoundEnded: _check_round_ended,
+        CombatEnded: _check_combat_ended,
+        D10LeftBattlefield: lambda state, e, ctx: cannot_leave(state, e.combatant),
+    },
+    narration={
+        D10DeclarationsOpened: lambda n, e: "declare your actions"
+        + (f" (within {e.seconds} seconds)" if e.seconds else ""),
+        D10LeftBattlefield: lambda n, e: f"{n.name(e.combatant)} flees the battlefield",
+    },
+)

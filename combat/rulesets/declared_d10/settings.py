@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from combat.kernel.encounter import ENCOUNTER
 from combat.kernel.commands import BeginCombat
-from combat.kernel.decider import Tx, Handler
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 
-__all__ = ["DEFAULTS", "CHOICES", "check", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["DEFAULTS", "CHOICES", "check", "RULES"]
 
 DEFAULTS: dict[str, Any] = {
     "declaration_seconds": None,
@@ -37,12 +36,9 @@ def check(settings: dict[str, Any]) -> None:
         raise RuleError("settings/invalid", f"declaration_seconds cannot be {seconds!r}", allowed="a whole number of seconds, or null")
 
 
-def _begin(tx: Tx, cmd: BeginCombat) -> None:
+def _playable(tx: Tx, cmd: BeginCombat) -> None:
     """A fight cannot start under settings this ruleset does not know how to play."""
     check(tx.state.settings)
-    ENCOUNTER.handlers[BeginCombat](tx, cmd)
 
 
-HANDLERS: dict[type, Handler] = {BeginCombat: _begin}
-APPLIERS: dict = {}
-NARRATION: dict = {}
+RULES = Rules(guards={BeginCombat: (_playable,)})

@@ -17,14 +17,14 @@ act); its effects end with it.
 from __future__ import annotations
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.declared_d10.rounds import open_round
 from combat.rulesets.declared_d10.state import RoundKind, traits_of
 from combat.kernel.state import EncounterState, with_rules
 
-__all__ = ["D10RollSurprise", "D10StartNormalRound", "D10SurpriseRolled", "surprise_result", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["D10RollSurprise", "D10StartNormalRound", "D10SurpriseRolled", "surprise_result", "RULES"]
 
 FULL_SURPRISE_MARGIN = 5
 
@@ -111,6 +111,8 @@ def _line(n, e: D10SurpriseRolled) -> str:
     return head + f"{e.result}: {n.name(e.surprising)} roll with Advantage, {n.name(e.surprised)} {effect}"
 
 
-HANDLERS: dict[type, Handler] = {D10RollSurprise: _roll_surprise, D10StartNormalRound: _start_normal_round}
-APPLIERS: dict[type, Applier] = {D10SurpriseRolled: _on_surprise}
-NARRATION: dict[type, Narrate] = {D10SurpriseRolled: _line}
+RULES = Rules(
+    handlers={D10RollSurprise: _roll_surprise, D10StartNormalRound: _start_normal_round},
+    appliers={D10SurpriseRolled: _on_surprise},
+    narration={D10SurpriseRolled: _line},
+)

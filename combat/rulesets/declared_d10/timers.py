@@ -9,13 +9,13 @@ anyone declares for round 5. The state shows the rounds left; the log says when 
 from __future__ import annotations
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.declared_d10.state import Timer
 from combat.kernel.state import EncounterState, with_rules
 
-__all__ = ["D10StartTimer", "D10TimerStarted", "D10TimerFired", "fire_due", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["D10StartTimer", "D10TimerStarted", "D10TimerFired", "not_due", "fire_due", "RULES"]
 
 
 class D10StartTimer(Command, frozen=True, kw_only=True):
@@ -45,10 +45,22 @@ def _start(tx: Tx, cmd: D10StartTimer) -> None:
     tx.emit(D10TimerStarted(timer=timer, what=cmd.what, rounds=roll.total))
 
 
+def not_due(state: EncounterState, timer_id: str, what: str) -> str | None:
+    """A timer goes off once, when it has counted down to 0: else the problem."""
+    timer = next((x for x in state.rules.timers if x.id == timer_id), None)
+    if timer is None:
+        return f"no timer {timer_id} was running ({what})"
+    if timer.fired:
+        return f"{what}: the timer had already gone off"
+    if timer.rounds_left:
+        return f"{what}: the timer had {timer.rounds_left} round{'s' if timer.rounds_left != 1 else ''} left"
+    return None
+
+
 def fire_due(tx: Tx) -> None:
     """After a round ends: every timer that has counted down to 0 goes off."""
     for timer in tx.state.rules.timers:
-        if timer.rounds_left == 0 and not timer.fired:
+        if not_due(tx.state, timer.id, timer.what) is None:
             tx.emit(D10TimerFired(timer=timer.id, what=timer.what))
 
 
@@ -62,9 +74,12 @@ def _on_fired(state: EncounterState, e: D10TimerFired) -> EncounterState:
     return with_rules(state, timers=timers)
 
 
-HANDLERS: dict[type, Handler] = {D10StartTimer: _start}
-APPLIERS: dict[type, Applier] = {D10TimerStarted: _on_started, D10TimerFired: _on_fired}
-NARRATION: dict[type, Narrate] = {
-    D10TimerStarted: lambda n, e: f"Timer: {e.what} in {e.rounds} round{'s' if e.rounds != 1 else ''}",
-    D10TimerFired: lambda n, e: f"Timer runs out: {e.what}!",
-}
+RULES = Rules(
+    handlers={D10StartTimer: _start},
+    appliers={D10TimerStarted: _on_started, D10TimerFired: _on_fired},
+    checks={D10TimerFired: lambda state, e, ctx: not_due(state, e.timer, e.what)},
+    narration={
+        D10TimerStarted: lambda n, e: f"Timer: {e.what} in {e.rounds} round{'s' if e.rounds != 1 else ''}",
+        D10TimerFired: lambda n, e: f"Timer runs out: {e.what}!",
+    },
+)

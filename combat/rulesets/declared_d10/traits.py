@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import ClassVar
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.declared_d10.state import D10Traits
 from combat.kernel.state import EncounterState, with_rules
 
-__all__ = ["D10SetTraits", "D10TraitsSet", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["D10SetTraits", "D10TraitsSet", "RULES"]
 
 
 class D10SetTraits(Command, frozen=True, kw_only=True):
@@ -59,6 +59,4 @@ def _line(n, e: D10TraitsSet) -> str:
     return f"{n.name(e.combatant)}: " + ", ".join(parts)
 
 
-HANDLERS: dict[type, Handler] = {D10SetTraits: _set_traits}
-APPLIERS: dict[type, Applier] = {D10TraitsSet: _on_traits}
-NARRATION: dict[type, Narrate] = {D10TraitsSet: _line}
+RULES = Rules(handlers={D10SetTraits: _set_traits}, appliers={D10TraitsSet: _on_traits}, narration={D10TraitsSet: _line})

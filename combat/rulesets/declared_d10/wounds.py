@@ -23,16 +23,20 @@ name a lasting wound for a creature at any HP but 1 (it is the rule's mark, not 
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from combat.fivee import conditions, hitpoints, setup
+from combat.fivee.consistency import CHECKS as SHARED_CHECKS
 from combat.kernel.commands import AddCombatant, ApplyCondition, Command, Heal
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.names import checked_damage_type
-from combat.kernel.events import CombatantDowned, ConditionApplied, ConditionEnded, ConditionSpec, Event
+from combat.kernel.events import CombatantDowned, ConditionApplied, ConditionEnded, ConditionSpec, Event, Healed
+from combat.rulesets.declared_d10.acting import gone
 from combat.rulesets.declared_d10.state import traits_of
-from combat.kernel.state import EncounterState, with_rules
+from combat.kernel.state import Combatant, EncounterState, with_rules
 
 __all__ = [
     "LASTING_WOUND",
@@ -40,11 +44,12 @@ __all__ = [
     "D10Damage",
     "D10DamageDealt",
     "D10WoundPenalty",
+    "reduced_by_dr",
     "deal_damage",
+    "wound_modifier",
     "review_penalty",
-    "HANDLERS",
-    "APPLIERS",
-    "NARRATION",
+    "no_lasting_wound",
+    "RULES",
 ]
 
 LASTING_WOUND = ConditionSpec(name="lastingly wounded", source="brought down to 1 HP")
@@ -92,6 +97,15 @@ class D10WoundPenalty(Event, frozen=True, kw_only=True):
     to_hit: int
 
 
+def reduced_by_dr(rolled: int, dr: int, *, doubled: bool = False, halved: bool = False) -> int:
+    """'Before Damage is applied, it is reduced by the DR of the creature being hit': a
+    critical's doubling first, then halving for cover (rounded down), then DR, never below 0."""
+    amount = rolled * 2 if doubled else rolled
+    if halved:
+        amount //= 2
+    return max(0, amount - dr)
+
+
 def deal_damage(
     tx: Tx,
     target_id: str,
@@ -107,11 +121,8 @@ def deal_damage(
 ) -> D10DamageDealt:
     target = tx.state.combatants[target_id]
     traits = traits_of(tx.state, target_id)
-    amount = rolled * 2 if doubled else rolled
-    if halved:
-        amount //= 2
     dr = 0 if ignores_dr else traits.dr
-    amount = max(0, amount - dr)
+    amount = reduced_by_dr(rolled, dr, doubled=doubled, halved=halved)
     minion = traits.minion and (hit or amount > 0)
     if minion:
         amount = target.hp
@@ -149,11 +160,16 @@ def _after_damage(tx: Tx, cid: str, amount: int, subdual: bool) -> None:
     review_penalty(tx, cid)
 
 
+def wound_modifier(c: Combatant) -> int:
+    """'Half Total Hit Points: -2 penalty to hit': at or below half of total HP."""
+    return HALF_HP_TO_HIT if c.hp * 2 <= c.max_hp else 0
+
+
 def review_penalty(tx: Tx, cid: str) -> None:
     c = tx.state.combatants[cid]
     if c.status != "active":
         return
-    wanted = HALF_HP_TO_HIT if c.hp * 2 <= c.max_hp else 0
+    wanted = wound_modifier(c)
     if wanted != tx.state.rules.to_hit.get(cid, 0):
         tx.emit(D10WoundPenalty(combatant=cid, to_hit=wanted))
 
@@ -162,9 +178,10 @@ def _damage(tx: Tx, cmd: D10Damage) -> None:
     if not cmd.targets or len(set(cmd.targets)) != len(cmd.targets):
         raise RuleError("damage/targets", "name each target once", allowed=", ".join(tx.state.combatants))
     for cid in cmd.targets:
-        c = tx.combatant(cid)
-        if c.status in ("dead", "fled"):
-            raise RuleError("target/dead", f"{c.name} is {c.status}", allowed="a combatant still in the fight")
+        tx.combatant(cid)
+        problem = gone(tx.state, cid)
+        if problem:
+            raise RuleError("target/dead", problem, allowed="a combatant still in the fight")
     stray = [cid for cid in cmd.behind_cover if cid not in cmd.targets]
     if stray:
         raise RuleError("damage/cover-unknown", f"{', '.join(stray)} is not a target", allowed=", ".join(cmd.targets))
@@ -228,26 +245,79 @@ def _dealt_line(n, e: D10DamageDealt) -> str:
     return f"{n.name(e.target)} takes {e.amount}{kind}{sub} damage" + (f" ({how})" if len(steps) > 1 else "")
 
 
+def no_lasting_wound(c: Combatant) -> str | None:
+    """'One Hit Point: lasting wound': the problem when `c` is at any other HP, else None."""
+    return f"{c.name} has {c.hp} HP: a lasting wound comes only at 1 HP" if c.hp != 1 else None
+
+
 def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
     """The lasting wound is the rule's own mark of a creature brought down to 1 HP; a GM who
     names it for a creature at any other HP would leave a conflict on every replay after a
     change to the past (the history's check asks for 1 HP)."""
     cmd = conditions.named(tx, cmd)
     if cmd.condition.name == LASTING_WOUND.name:
-        c = tx.combatant(cmd.target)
-        if c.hp != 1:
+        problem = no_lasting_wound(tx.combatant(cmd.target))
+        if problem:
             raise RuleError(
                 "condition/lasting-wound",
-                f"{c.name} has {c.hp} HP: a lasting wound comes only at 1 HP",
+                problem,
                 allowed="damage that brings the creature down to 1 HP, or another name for the GM's ruling",
             )
     conditions.apply_condition(tx, cmd)
 
 
-HANDLERS: dict[type, Handler] = {D10Damage: _damage, Heal: _heal, AddCombatant: _add, ApplyCondition: _apply_condition}
-APPLIERS: dict[type, Applier] = {D10DamageDealt: _on_dealt, D10WoundPenalty: _on_penalty}
-NARRATION: dict[type, Narrate] = {
-    D10DamageDealt: _dealt_line,
-    D10WoundPenalty: lambda n, e: f"{n.name(e.combatant)} is "
-    + (f"at half HP or below: {e.to_hit:+d} to hit" if e.to_hit else "no longer at half HP: no wound penalty"),
-}
+def _check_dealt(state: EncounterState, e: D10DamageDealt, ctx: dict[str, Any]) -> str | None:
+    """The damage recorded is what DR, minions and cover make of the roll now."""
+    problem = gone(state, e.target)
+    if problem:
+        return problem
+    target = state.combatants[e.target]
+    traits = traits_of(state, e.target)
+    through = reduced_by_dr(e.rolled, traits.dr, doubled=e.critical_doubled, halved=e.halved_by_cover)
+    if e.minion and not traits.minion:
+        return f"{target.name} is not a minion now: it would take {through}, not all its HP"
+    if not e.minion and traits.minion and e.amount > 0:
+        return f"{target.name} is a minion now and would fall to this"
+    if not e.minion and not e.ignores_dr and e.dr != traits.dr:
+        before = reduced_by_dr(e.rolled, 0, doubled=e.critical_doubled, halved=e.halved_by_cover)
+        return f"{target.name}'s DR is {traits.dr} now: {before} would do {through}, not {e.amount}"
+    return None
+
+
+def _check_penalty(state: EncounterState, e: D10WoundPenalty, ctx: dict[str, Any]) -> str | None:
+    c = state.combatants.get(e.combatant)
+    if c is None:
+        return f"{e.combatant} is not in the fight any more"
+    if c.status != "active":
+        return f"{c.name} is {c.status} now: no wound penalty to give"
+    wanted = wound_modifier(c)
+    if wanted == e.to_hit:
+        return None
+    where = "at half or below: -2 to hit" if wanted else "above half: no wound penalty"
+    return f"{c.name} has {c.hp} of {c.max_hp} HP now, {where}"
+
+
+def _check_condition(state: EncounterState, e: ConditionApplied, ctx: dict[str, Any]) -> str | None:
+    if e.condition.name != LASTING_WOUND.name:
+        return None
+    c = state.combatants.get(e.target)
+    return f"{e.target} is not in the fight any more" if c is None else no_lasting_wound(c)
+
+
+RULES = Rules(
+    handlers={D10Damage: _damage, Heal: _heal, AddCombatant: _add, ApplyCondition: _apply_condition},
+    appliers={D10DamageDealt: _on_dealt, D10WoundPenalty: _on_penalty},
+    checks={
+        D10DamageDealt: _check_dealt,
+        D10WoundPenalty: _check_penalty,
+        ConditionApplied: _check_condition,
+        # Healing and dropping mean what they mean in the shared rules.
+        Healed: SHARED_CHECKS[Healed],
+        CombatantDowned: SHARED_CHECKS[CombatantDowned],
+    },
+    narration={
+        D10DamageDealt: _dealt_line,
+        D10WoundPenalty: lambda n, e: f"{n.name(e.combatant)} is "
+        + (f"at half HP or below: {e.to_hit:+d} to hit" if e.to_hit else "no longer at half HP: no wound penalty"),
+    },
+)

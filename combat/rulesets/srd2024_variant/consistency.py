@@ -33,15 +33,15 @@ from combat.fivee import consistency as shared
 from combat.fivee import dying
 from combat.fivee.consistency import Check, first_of
 from combat.kernel import events as ev
-from combat.fivee.conditions import is_incapacitated
+from combat.fivee.turns import blocked_by
 from combat.fivee.initiative import units, unresolved_ties
 from combat.kernel.state import Combatant, EncounterState
 
 from . import communication, jumping, mounts, reorder, unarmed
-from .bookkeeping import is_controlled_mount, mount_of, rider_of, traits_of
+from .bookkeeping import mount_of, rider_of, traits_of
 from .initiative import TieRerolled, needs_reroll
 from .movement import ExtraFeetSpent, StoodUp
-from .speeds import MODES, movement_left, speed_used
+from .speeds import MODES, movement_left, movement_short, prone_crawls, speed_used
 from .traits import SPECIAL_SPEEDS, TraitsNoted
 from .unarmed import grapple_dc
 
@@ -61,10 +61,8 @@ def _missing(state: EncounterState, *cids: str) -> str | None:
 
 
 def _unable(c: Combatant, doing: str) -> str | None:
-    if not is_incapacitated(c):
-        return None
-    why = c.status if c.status != "active" else "incapacitated"
-    return f"{c.name} is {why} now and could not {doing}"
+    blocking = blocked_by(c)
+    return f"{c.name} is {blocking} now and could not {doing}" if blocking else None
 
 
 def _spent(c: Combatant, uses: str) -> str | None:
@@ -80,13 +78,7 @@ def _spent(c: Combatant, uses: str) -> str | None:
     return f"{c.name} had already used its {'attacks' if uses == 'attack' else uses.replace('_', ' ')}"
 
 
-def _not_their_turn(state: EncounterState, cid: str) -> str | None:
-    """Turn-bound deeds happen on the creature's turn; a controlled mount's on its rider's."""
-    pair = rider_of(state, cid)
-    if state.turn == cid or (pair is not None and pair.controlled and state.turn == pair.rider):
-        return None
-    whose = f"{_name(state, state.turn)}'s turn" if state.turn else "no one's turn"
-    return f"it was {whose}, not {_name(state, cid)}'s"
+_not_their_turn = mounts.not_their_turn
 
 
 def _no_opportunity(state: EncounterState, attacker: str, target: str) -> str | None:
@@ -96,8 +88,9 @@ def _no_opportunity(state: EncounterState, attacker: str, target: str) -> str | 
 
 
 def _movement_for(state: EncounterState, c: Combatant, feet: int, speeds: tuple[str, ...], doing: str) -> str | None:
-    best = max((movement_left(state, c, s) for s in speeds), default=0)
-    return None if feet <= best else f"{c.name} had only {best} ft of movement left, not the {feet} ft {doing} costs"
+    """The movement `doing` cost, out of whichever of `speeds` had the most left."""
+    best = max(speeds, key=lambda s: movement_left(state, c, s), default="walk")
+    return movement_short(state, c, feet, best, doing)
 
 
 def _speeds_of(state: EncounterState, c: Combatant) -> tuple[str, ...]:
@@ -121,10 +114,7 @@ def _acts_on_turn(field: str) -> Check:
 
 def _mount_limits(field: str, allowed: Callable[[Any], bool]) -> Check:
     def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
-        cid = getattr(e, field)
-        if not is_controlled_mount(state, cid) or allowed(e):
-            return None
-        return f"{_name(state, cid)} was a controlled mount: it could only move, Dash, Disengage or Dodge"
+        return None if allowed(e) else mounts.controlled_mount_limit(state, getattr(e, field))
 
     return check
 
@@ -142,16 +132,13 @@ def _moved(state: EncounterState, e: ev.Moved, ctx: dict[str, Any]) -> str | Non
     problem = _unable(c, "move") or _not_their_turn(state, c.id)
     if problem:
         return problem
-    riding = mount_of(state, c.id)
-    if riding is not None:
-        return f"{c.name} was riding {_name(state, riding.mount)} and could move only with it"
-    if c.has("prone") and e.mode != "crawl":
-        return f"{c.name} was Prone and could only crawl or stand up"
+    problem = mounts.riding(state, c) or prone_crawls(c, e.mode)
+    if problem:
+        return problem
     mode = e.mode if e.mode in MODES else "walk"
     if mode in ("fly", "burrow") and not traits_of(state, c.id).speeds.get(mode):
         return f"{c.name} has no {mode.title()} Speed"
-    left = movement_left(state, c, speed_used(state, c, mode))
-    return None if e.feet <= left else f"{c.name} had only {left} ft of movement left, not {e.feet}"
+    return movement_short(state, c, e.feet, speed_used(state, c, mode), f"{e.feet} ft ({e.mode})")
 
 
 def _extra_feet(state: EncounterState, e: ExtraFeetSpent, ctx: dict[str, Any]) -> str | None:
@@ -177,20 +164,12 @@ def _jumped(state: EncounterState, e: jumping.Jumped, ctx: dict[str, Any]) -> st
     problem = _unable(c, "jump") or _not_their_turn(state, c.id)
     if problem:
         return problem
-    if mount_of(state, c.id) is not None:
-        return f"{c.name} was riding and could move only with the mount"
-    if c.has("prone"):
-        return f"{c.name} was Prone and could not jump"
-    strength = traits_of(state, c.id).strength
-    if strength is None:
-        return f"{c.name}'s Strength modifier is no longer noted, and the jump's distance depends on it"
-    run = state.rules.run_up
-    running = run is not None and run[0] == c.id and run[1] >= jumping.RUN_UP_FEET
-    reach = jumping.jump_limit(strength, e.kind, running)
-    if e.feet > reach:
-        how = "after its run-up" if running else "standing (no 10 ft run-up just before)"
-        return f"{c.name}'s {e.kind} jump {how} reaches {reach} ft, not {e.feet}"
-    return _movement_for(state, c, e.feet, ("walk",), "of the jump")
+    return (
+        mounts.riding(state, c)
+        or prone_crawls(c, "jump")
+        or jumping.out_of_reach(state, c, e.kind, e.feet)
+        or _movement_for(state, c, e.feet, ("walk",), f"a {e.feet} ft {e.kind} jump")
+    )
 
 
 # -- initiative ties and the swaps before round 1 ----------------------------------------
@@ -312,9 +291,7 @@ def _strike(state: EncounterState, e: unarmed.UnarmedStrikeMade, ctx: dict[str, 
         return problem
     if target.status == "dead":
         return f"{target.name} was already dead"
-    if is_controlled_mount(state, attacker.id):
-        return f"{attacker.name} was a controlled mount: it could only move, Dash, Disengage or Dodge"
-    problem = _spent(attacker, e.uses)
+    problem = mounts.controlled_mount_limit(state, attacker.id) or _spent(attacker, e.uses)
     if problem:
         return problem
     dc = _dc_now(state, e.attacker)
@@ -322,13 +299,7 @@ def _strike(state: EncounterState, e: unarmed.UnarmedStrikeMade, ctx: dict[str, 
         return f"{attacker.name}'s Strength modifier and Proficiency Bonus are no longer noted, and the DC depends on them"
     if dc != e.dc:
         return f"{attacker.name}'s {e.option} DC would be {dc} with the Strength and Proficiency noted now, not {e.dc}"
-    if e.option == "grapple":
-        held = [g.target for g in state.rules.grapples if g.grappler == attacker.id]
-        if target.id in held:
-            return f"{attacker.name} was already grappling {target.name}"
-        if len(held) >= traits_of(state, attacker.id).hands:
-            return f"{attacker.name} had no free hand to grapple with"
-    return None
+    return unarmed.cannot_grapple(state, attacker, target) if e.option == "grapple" else None
 
 
 def _grapple_started(state: EncounterState, e: unarmed.GrappleStarted, ctx: dict[str, Any]) -> str | None:
@@ -385,14 +356,14 @@ def _mounted(state: EncounterState, e: mounts.Mounted, ctx: dict[str, Any]) -> s
     problem = _unable(rider, "mount")
     if problem:
         return problem
-    if mount_of(state, rider.id) or rider_of(state, rider.id):
-        return f"{rider.name} was already part of a mounted pair"
-    if rider_of(state, mount.id) or mount_of(state, mount.id):
-        return f"{mount.name} already carried a rider"
-    if is_incapacitated(mount):
-        return f"{mount.name} could not carry a rider then"
-    if e.controlled and not traits_of(state, mount.id).trained_mount:
-        return f"{mount.name} is not noted as trained to accept a rider and could not be controlled"
+    problem = (
+        mounts.rider_taken(state, rider)
+        or mounts.mount_taken(state, mount)
+        or mounts.cannot_carry(mount)
+        or (mounts.untrained(state, mount) if e.controlled else None)
+    )
+    if problem:
+        return problem
     if e.cost:
         return _not_their_turn(state, rider.id) or _movement_for(state, rider, e.cost, ("walk",), f"of mounting {mount.name}")
     return None
@@ -411,9 +382,7 @@ def _unseat_required(state: EncounterState, e: mounts.UnseatSaveRequired, ctx: d
 
 
 def _stayed(state: EncounterState, e: mounts.StayedMounted, ctx: dict[str, Any]) -> str | None:
-    if e.rider in state.rules.falls_pending:
-        return None
-    return f"{_name(state, e.rider)} owed no save to stay on {_name(state, e.mount)}"
+    return mounts.no_save_owed(state, e.rider)
 
 
 def _carried(state: EncounterState, e: mounts.Carried, ctx: dict[str, Any]) -> str | None:

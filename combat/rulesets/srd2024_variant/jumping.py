@@ -24,14 +24,14 @@ from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Tx, Applier, Handler, Narrate
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CheckMade, ConditionApplied, ConditionSpec, Event
-from combat.kernel.state import EncounterState, with_combatant, with_rules
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able
 
 from .bookkeeping import traits_of
 from .mounts import require_mover, require_not_riding
-from .speeds import require_movement
+from .speeds import prone_crawls, require_movement
 
-__all__ = ["Jump", "Jumped", "RUN_UP_FEET", "LANDING_DC", "jump_limit", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["Jump", "Jumped", "RUN_UP_FEET", "LANDING_DC", "jump_limit", "running_start", "out_of_reach", "HANDLERS", "APPLIERS", "NARRATION"]
 
 RUN_UP_FEET = 10
 LANDING_DC = 10
@@ -65,29 +65,45 @@ def jump_limit(strength: int, kind: str, running: bool) -> int:
     return quarters // 4
 
 
+def running_start(state: EncounterState, c: Combatant) -> bool:
+    """'... if you move at least 10 feet immediately before it': the run-up is unbroken."""
+    run = state.rules.run_up
+    return run is not None and run[0] == c.id and run[1] >= RUN_UP_FEET
+
+
+def out_of_reach(state: EncounterState, c: Combatant, kind: str, feet: int) -> str | None:
+    """The problem when `c` cannot jump `feet` now (the distance follows from its Strength
+    modifier and a run-up just before), else None."""
+    strength = traits_of(state, c.id).strength
+    if strength is None:
+        return f"{c.name}'s Strength modifier is not noted, and a jump's distance depends on it"
+    running = running_start(state, c)
+    limit = jump_limit(strength, kind, running)
+    if feet <= limit:
+        return None
+    how = "after a 10 ft run-up" if running else "standing (no 10 ft run-up just before)"
+    return f"{c.name}'s {kind} jump {how} reaches {limit} ft, not {feet}"
+
+
 def _jump(tx: Tx, cmd: Jump) -> None:
     c = require_mover(tx, tx.combatant(cmd.combatant))
     require_able(c, "jump")
     require_not_riding(tx, c)
-    if c.has("prone"):
-        raise RuleError("move/prone", f"{c.name} is Prone and cannot jump", allowed="stand_up_from_prone first")
+    problem = prone_crawls(c, "jump")
+    if problem:
+        raise RuleError("move/prone", problem, allowed="stand_up_from_prone first")
     if cmd.feet <= 0:
         raise RuleError("move/distance", f"cannot jump {cmd.feet} ft", allowed="a positive number of feet")
+    problem = out_of_reach(tx.state, c, cmd.kind, cmd.feet)
     strength = traits_of(tx.state, c.id).strength
-    if strength is None:
-        raise RuleError(
-            "traits/missing",
-            f"{c.name}'s Strength modifier is not noted, and a jump's distance depends on it",
-            allowed=f"note_traits for {c.id} with strength",
-        )
-    run = tx.state.rules.run_up
-    running = run is not None and run[0] == c.id and run[1] >= RUN_UP_FEET
-    limit = jump_limit(strength, cmd.kind, running)
-    if cmd.feet > limit:
-        how = "after a 10 ft run-up" if running else "standing (no 10 ft run-up just before)"
+    running = running_start(tx.state, c)
+    if problem and strength is None:
+        raise RuleError("traits/missing", problem, allowed=f"note_traits for {c.id} with strength")
+    if problem and strength is not None:
+        limit = jump_limit(strength, cmd.kind, running)
         raise RuleError(
             "jump/too-far",
-            f"{c.name}'s {cmd.kind} jump {how} reaches {limit} ft, not {cmd.feet}",
+            problem,
             allowed=f"up to {limit} ft" + ("" if running else f", or {jump_limit(strength, cmd.kind, True)} ft after moving 10 ft first"),
         )
     require_movement(tx.state, c, cmd.feet, "walk", f"a {cmd.feet} ft {cmd.kind} jump")

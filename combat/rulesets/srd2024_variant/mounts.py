@@ -47,6 +47,14 @@ from .bookkeeping import SPACE_FEET, is_controlled_mount, mount_of, rider_of, si
 from .speeds import require_movement
 
 __all__ = [
+    "not_their_turn",
+    "riding",
+    "rider_taken",
+    "mount_taken",
+    "cannot_carry",
+    "untrained",
+    "no_save_owed",
+    "controlled_mount_limit",
     "Mount",
     "Dismount",
     "SaveToStayMounted",
@@ -162,22 +170,73 @@ def acting_order(state: EncounterState, include_dead: bool = False) -> list[str]
     return [cid for cid in turn_order(state, include_dead) if not is_controlled_mount(state, cid)]
 
 
+def not_their_turn(state: EncounterState, cid: str) -> str | None:
+    """Turn-bound deeds happen on the creature's turn; a controlled mount's on its rider's."""
+    pair = rider_of(state, cid)
+    if state.turn == cid or (pair is not None and pair.controlled and state.turn == pair.rider):
+        return None
+    whose = state.combatants[state.turn].name if state.turn in state.combatants else "nobody"
+    name = state.combatants[cid].name if cid in state.combatants else cid
+    return f"it is {whose}'s turn, not {name}'s"
+
+
 def require_mover(tx: Tx, c: Combatant) -> Combatant:
     """The creature whose turn it is, or the controlled mount of that creature."""
-    m = rider_of(tx.state, c.id)
-    if m is not None and m.controlled and tx.state.turn == m.rider:
-        return c
-    return require_turn(tx, c.id)
+    problem = not_their_turn(tx.state, c.id)
+    if problem:
+        whose = tx.state.combatants[tx.state.turn].name if tx.state.turn in tx.state.combatants else "nobody"
+        raise RuleError("turn/not-yours", problem, allowed=f"commands for {whose}, reactions, or GM rulings")
+    return c
+
+
+def riding(state: EncounterState, c: Combatant) -> str | None:
+    """'... you move with it': a rider does not move on its own."""
+    m = mount_of(state, c.id)
+    return None if m is None else f"{c.name} is riding {state.combatants[m.mount].name} and moves only with it"
 
 
 def require_not_riding(tx: Tx, c: Combatant) -> None:
-    m = mount_of(tx.state, c.id)
-    if m is not None:
-        raise RuleError(
-            "mount/riding",
-            f"{c.name} is riding {tx.state.combatants[m.mount].name} and moves only with it",
-            allowed=f"move {m.mount}" + (" (on its own turn)" if not m.controlled else "") + ", or dismount",
-        )
+    problem = riding(tx.state, c)
+    if problem:
+        m = mount_of(tx.state, c.id)
+        assert m is not None
+        allowed = f"move {m.mount}" + (" (on its own turn)" if not m.controlled else "") + ", or dismount"
+        raise RuleError("mount/riding", problem, allowed=allowed)
+
+
+def rider_taken(state: EncounterState, rider: Combatant) -> str | None:
+    taken = mount_of(state, rider.id) or rider_of(state, rider.id)
+    return f"{rider.name} is already part of a mounted pair" if taken is not None else None
+
+
+def mount_taken(state: EncounterState, mount: Combatant) -> str | None:
+    taken = rider_of(state, mount.id) or mount_of(state, mount.id)
+    return f"{mount.name} already carries a rider or rides" if taken is not None else None
+
+
+def cannot_carry(mount: Combatant) -> str | None:
+    return f"{mount.name} cannot carry a rider now" if is_incapacitated(mount) else None
+
+
+def untrained(state: EncounterState, mount: Combatant) -> str | None:
+    """'You can control a mount only if it has been trained to accept a rider.'"""
+    if traits_of(state, mount.id).trained_mount:
+        return None
+    return f"{mount.name} is not trained to accept a rider and cannot be controlled"
+
+
+def no_save_owed(state: EncounterState, rider: str) -> str | None:
+    if rider in state.rules.falls_pending:
+        return None
+    return f"{state.combatants[rider].name if rider in state.combatants else rider} owes no save to stay mounted"
+
+
+def controlled_mount_limit(state: EncounterState, cid: str) -> str | None:
+    """A controlled mount moves and can only Dash, Disengage or Dodge."""
+    if not is_controlled_mount(state, cid):
+        return None
+    name = state.combatants[cid].name if cid in state.combatants else cid
+    return f"{name} is a controlled mount: it moves and can only Dash, Disengage or Dodge"
 
 
 def carry(tx: Tx, mount: Combatant, feet: int, leaves_reach_of: tuple[str, ...]) -> None:
@@ -207,15 +266,17 @@ def _mount(tx: Tx, cmd: Mount) -> None:
     require_able(rider, "mount")
     if mount.id == rider.id:
         raise RuleError("mount/self", f"{rider.name} cannot ride itself")
-    taken = mount_of(tx.state, rider.id) or rider_of(tx.state, rider.id)
-    if taken is not None:
-        raise RuleError("mount/already-riding", f"{rider.name} is already part of a mounted pair", allowed="dismount first")
-    if rider_of(tx.state, mount.id) or mount_of(tx.state, mount.id):
-        raise RuleError("mount/taken", f"{mount.name} already carries a rider or rides", allowed="another mount")
+    problem = rider_taken(tx.state, rider)
+    if problem:
+        raise RuleError("mount/already-riding", problem, allowed="dismount first")
+    problem = mount_taken(tx.state, mount)
+    if problem:
+        raise RuleError("mount/taken", problem, allowed="another mount")
     if mount.side != rider.side:
         raise RuleError("mount/unwilling", f"{mount.name} is not willing to carry {rider.name}", allowed="a willing ally")
-    if is_incapacitated(mount):
-        raise RuleError("mount/unable", f"{mount.name} cannot carry a rider now")
+    problem = cannot_carry(mount)
+    if problem:
+        raise RuleError("mount/unable", problem)
     if size_steps(rider, mount) < 1:
         raise RuleError(
             "mount/too-small",
@@ -223,10 +284,11 @@ def _mount(tx: Tx, cmd: Mount) -> None:
             allowed="a mount at least one size larger than the rider",
         )
     if cmd.controlled:
-        if not traits_of(tx.state, mount.id).trained_mount:
+        problem = untrained(tx.state, mount)
+        if problem:
             raise RuleError(
                 "mount/untrained",
-                f"{mount.name} is not trained to accept a rider and cannot be controlled",
+                problem,
                 allowed="controlled: false (an independent mount), or note_traits with trained_mount",
             )
         if mount.group is not None and sum(c.group == mount.group for c in tx.state.combatants.values()) > 1:
@@ -268,12 +330,9 @@ def unseat_risk(tx: Tx, cid: str, why: str) -> None:
 
 def _save_to_stay(tx: Tx, cmd: SaveToStayMounted) -> None:
     rider = tx.combatant(cmd.rider)
-    if rider.id not in tx.state.rules.falls_pending:
-        raise RuleError(
-            "mount/no-save",
-            f"{rider.name} owes no save to stay mounted",
-            allowed=", ".join(tx.state.rules.falls_pending) or "no saves owed",
-        )
+    problem = no_save_owed(tx.state, rider.id)
+    if problem:
+        raise RuleError("mount/no-save", problem, allowed=", ".join(tx.state.rules.falls_pending) or "no saves owed")
     m = mount_of(tx.state, rider.id)
     if m is None:  # cannot happen: a pending save is dropped when the pair parts
         raise RuleError("mount/not-riding", f"{rider.name} is not mounted")
@@ -363,13 +422,9 @@ def _roll_initiative(tx: Tx, cmd: RollInitiative) -> None:
 
 def refuse_controlled_mount(tx: Tx, cid: str) -> None:
     """A controlled mount moves and can only Dash, Disengage or Dodge: refuse anything else."""
-    if is_controlled_mount(tx.state, cid):
-        c = tx.combatant(cid)
-        raise RuleError(
-            "mount/controlled-actions",
-            f"{c.name} is a controlled mount: it moves and can only Dash, Disengage or Dodge",
-            allowed="move, take_action dash, disengage or dodge",
-        )
+    problem = controlled_mount_limit(tx.state, cid)
+    if problem:
+        raise RuleError("mount/controlled-actions", problem, allowed="move, take_action dash, disengage or dodge")
 
 
 def controlled_mount_action(tx: Tx, cmd: TakeAction) -> None:

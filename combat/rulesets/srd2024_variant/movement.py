@@ -36,7 +36,7 @@ from combat.fivee.turns import require_able, require_turn
 
 from .bookkeeping import SPACE_FEET, size_steps
 from .mounts import carry, require_mover, require_not_riding
-from .speeds import MODES, require_movement, speed_used
+from .speeds import MODES, prone_crawls, require_movement, speed_used
 
 __all__ = [
     "Traverse",
@@ -104,8 +104,9 @@ def _traverse(tx: Tx, cmd: Traverse) -> None:
     require_not_riding(tx, c)
     if cmd.feet <= 0:
         raise RuleError("move/distance", f"cannot move {cmd.feet} ft", allowed="a positive number of feet")
-    if c.has("prone") and cmd.mode != "crawl":
-        raise RuleError("move/prone", f"{c.name} is Prone", allowed="mode crawl, or stand_up_from_prone (half its Speed)")
+    problem = prone_crawls(c, cmd.mode)
+    if problem:
+        raise RuleError("move/prone", problem, allowed="mode crawl, or stand_up_from_prone (half its Speed)")
     speed = speed_used(tx.state, c, cmd.mode)
     extra, reasons = _extra_cost(tx, c, cmd, speed)
     require_movement(tx.state, c, cmd.feet + extra, speed, f"{cmd.feet} ft ({cmd.mode})" + (f" with {', '.join(reasons)}" if reasons else ""))

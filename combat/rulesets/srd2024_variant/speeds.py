@@ -19,7 +19,7 @@ from combat.kernel.state import Combatant, EncounterState
 
 from .bookkeeping import traits_of
 
-__all__ = ["MODES", "speed_used", "speed_now", "movement_left", "require_movement"]
+__all__ = ["MODES", "speed_used", "speed_now", "movement_left", "movement_short", "require_movement", "prone_crawls"]
 
 # Kinds of movement a Move or Traverse may name.
 MODES = ("walk", "crawl", "climb", "swim", "fly", "burrow")
@@ -59,12 +59,23 @@ def movement_left(state: EncounterState, c: Combatant, speed: str = "walk") -> i
     return max(0, speed_now(state, c, speed) + extra - c.economy.moved)
 
 
-def require_movement(state: EncounterState, c: Combatant, cost: int, speed: str, doing: str) -> None:
+def movement_short(state: EncounterState, c: Combatant, cost: int, speed: str, doing: str) -> str | None:
+    """The problem when `doing` costs more of `speed` than `c` has left this turn, else None."""
     left = movement_left(state, c, speed)
-    if cost > left:
-        which = "" if speed == "walk" else f"{speed} "
-        raise RuleError(
-            "economy/movement",
-            f"{c.name} has {left} ft of {which}movement left; {doing} costs {cost} ft",
-            allowed=f"up to {left} ft of movement, or Dash for more",
-        )
+    if cost <= left:
+        return None
+    which = "" if speed == "walk" else f"{speed} "
+    return f"{c.name} has {max(0, left)} ft of {which}movement left; {doing} costs {cost} ft"
+
+
+def require_movement(state: EncounterState, c: Combatant, cost: int, speed: str, doing: str) -> None:
+    problem = movement_short(state, c, cost, speed, doing)
+    if problem:
+        left = max(0, movement_left(state, c, speed))
+        raise RuleError("economy/movement", problem, allowed=f"up to {left} ft of movement, or Dash for more")
+
+
+def prone_crawls(c: Combatant, mode: str) -> str | None:
+    """Prone: 'Your only movement options are to crawl or to spend an amount of movement equal
+    to half your Speed ... to right yourself': no walking, flying or jumping."""
+    return f"{c.name} is Prone: it can only crawl or stand up, not {mode}" if c.has("prone") and mode != "crawl" else None

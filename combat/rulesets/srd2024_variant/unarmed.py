@@ -44,6 +44,7 @@ from .bookkeeping import size_steps, strength_and_proficiency, traits_of
 from .mounts import unseat_risk
 
 __all__ = [
+    "cannot_grapple",
     "UnarmedStrike",
     "EscapeGrapple",
     "ReleaseGrapple",
@@ -242,18 +243,24 @@ def unarmed_strike(tx: Tx, cmd: UnarmedStrike) -> None:
         unseat_risk(tx, target.id, "moved against its will")
 
 
-def _require_free_hand(state: EncounterState, attacker: Combatant, target: Combatant) -> None:
+def cannot_grapple(state: EncounterState, attacker: Combatant, target: Combatant) -> str | None:
+    """A grapple takes a free hand, and a creature is grappled once by the same grappler."""
     held = [g.target for g in state.rules.grapples if g.grappler == attacker.id]
     if target.id in held:
-        raise RuleError("grapple/already", f"{attacker.name} is already grappling {target.name}")
+        return f"{attacker.name} is already grappling {target.name}"
     hands = traits_of(state, attacker.id).hands
-    if len(held) >= hands:
-        raise RuleError(
-            "grapple/no-free-hand",
-            f"{attacker.name} has no free hand: {len(held)} of {hands} already hold "
-            + ", ".join(state.combatants[t].name for t in held if t in state.combatants),
-            allowed="release_grapple first, or another option",
-        )
+    if len(held) < hands:
+        return None
+    holding = ", ".join(state.combatants[t].name for t in held if t in state.combatants)
+    return f"{attacker.name} has no free hand: {len(held)} of {hands} already hold {holding}"
+
+
+def _require_free_hand(state: EncounterState, attacker: Combatant, target: Combatant) -> None:
+    problem = cannot_grapple(state, attacker, target)
+    if problem and any((g.grappler, g.target) == (attacker.id, target.id) for g in state.rules.grapples):
+        raise RuleError("grapple/already", problem)
+    if problem:
+        raise RuleError("grapple/no-free-hand", problem, allowed="release_grapple first, or another option")
 
 
 def _end_grapple(tx: Tx, grappler: str, target: str, reason: str) -> None:
