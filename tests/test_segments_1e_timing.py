@@ -233,3 +233,29 @@ def test_a_log_from_before_the_setting_keeps_the_owlbear_in_step_4():
     )
     assert (t.state.phase, t.state.turn) == ("multi_attacks", "owlbear")
     t.rejects(MoveTo(combatant="owlbear", x=1, y=0), "phase/not-allowed")
+
+
+def test_a_changed_past_that_brings_a_foe_into_melee_makes_the_owlbears_closing_in_a_conflict(tmp_path):
+    """'4. If any individual has the multi-attack ability (and is in melee) ...': closing in
+    is for a creature not yet in melee. Hugo's move was ruled to end beside the owlbear
+    (the GM had misread the map); the owlbear, in melee already, could not have closed in -
+    the re-check asks what the move's guard asks (grid.closing_in_problem)."""
+    encounters = Encounters(tmp_path / "close-in.db")
+    try:
+        eid = _fight(
+            encounters, fighter(hp=60, x=0, y=0), owlbear(x=6, y=0),
+            declared={"hugo": {"action": "move"}, "owlbear": {"action": "melee"}}, d6={"party": 6, "orcs": 1},
+        )
+        assert encounters.state(eid).turn == "hugo"
+        step = encounters.execute(eid, MoveTo(combatant="hugo", x=3, y=0))
+        encounters.execute(eid, EndTurn(combatant="hugo"))
+        assert (encounters.state(eid).phase, encounters.state(eid).turn) == ("low", "owlbear")
+        closing = encounters.execute(eid, MoveTo(combatant="owlbear", x=4, y=0))
+        assert [r.event.uses for r in closing.records if isinstance(r.event, CreatureMoved)] == ["close_in"]
+
+        encounters.amend(eid, [step.records[0].seq], MoveTo(combatant="hugo", x=5, y=0), reason="the map was misread")
+
+        problems = {c.seq: c.problem for c in encounters.state(eid).conflicts}
+        assert problems[closing.records[0].seq] == "Owlbear is in melee already: it has nothing to close in to"
+    finally:
+        encounters.close()

@@ -46,3 +46,24 @@ def test_a_snapshot_of_the_old_shape_is_passed_over_not_misread(encounters, monk
     encounters._cache.clear()
     assert encounters.state(eid) == state
     assert encounters.state(eid).combatants[some].hp != 999
+
+
+def test_a_segments_1e_snapshot_from_when_each_record_repeated_its_combatant_loads_as_the_fold(encounters, monkeypatch):
+    """segments-1e records once repeated each creature's id, name, side, AC, hit points,
+    movement and first square inside `stats` (see its ledger). A snapshot stored then holds
+    them; read now, they are passed over and the state is the one the log folds to."""
+    monkeypatch.setattr(application, "SNAPSHOT_INTERVAL", 10_000)
+    eid = get_demo("segments-1e")(encounters, seed=3, report=lambda outcome: None)
+    state = encounters.state(eid)
+    old = msgspec.to_builtins(state)
+    for cid, rec in old["rules"]["creatures"].items():
+        c = state.combatants[cid]
+        rec["stats"].update(id=cid, name=c.name, kind=c.kind, side=c.side, ac=c.ac, hp=None, move_ft=c.speed,
+                            player=c.player, x=0, y=0)
+    stored = msgspec.json.encode({"originator_id": eid, "originator_version": state.version,
+                                  "timestamp": "2026-01-01T00:00:00Z", "state": old})
+    encounters.log.snapshots.recorder.insert_events(
+        [StoredEvent(originator_id=eid, originator_version=state.version, topic=TOPICS[Snapshot], state=stored)]
+    )
+    encounters._cache.clear()
+    assert encounters.state(eid) == state

@@ -225,7 +225,7 @@ def _square_next_to(state: EncounterState, cid: str, foe: str) -> tuple[int, int
     taken = {_where(r) for k, r in ledger.creatures.items() if state.combatants[k].status != "dead"} | set(ledger.walls)
     fx, fy = _where(ledger.creatures[foe])
     free = [(fx + dx, fy + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (fx + dx, fy + dy) not in taken]
-    reachable = [sq for sq in free if distance_ft(_where(me), sq) <= me.stats.move_ft]
+    reachable = [sq for sq in free if distance_ft(_where(me), sq) <= state.combatants[cid].speed]
     return min(reachable, key=lambda sq: (distance_ft(_where(me), sq), sq)) if reachable else None
 
 

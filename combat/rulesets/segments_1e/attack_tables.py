@@ -19,7 +19,7 @@ import msgspec
 
 from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e.hit_dice import attack_band, attack_dice, parse_hit_dice
-from combat.rulesets.segments_1e.ledger import CreatureStats
+from combat.rulesets.segments_1e.ledger import Sheet
 
 __all__ = ["AttackRow", "attack_row", "needed", "from_aac0", "monster_table", "class_tables", "aac0_value"]
 
@@ -104,7 +104,7 @@ def _monster_row(hit_dice: str) -> AttackRow:
     return AttackRow(table="monster", label=f"monster {band} HD", aac0=_row_aac0(cells), cells=cells)
 
 
-def attack_row(stats: CreatureStats) -> AttackRow:
+def attack_row(stats: Sheet, name: str = "this creature") -> AttackRow:
     """The row an attacker reads. 'Creatures that have hit dice granted as part of their race
     always use their hit dice for attacking, even if they have character classes, unless the
     character class level exceeds the monsters hit dice (then use the higher of the two).'"""
@@ -117,7 +117,7 @@ def attack_row(stats: CreatureStats) -> AttackRow:
         return _class_row(stats.character_class, stats.level)  # type: ignore[arg-type]
     raise RuleError(
         "creature/no-attack-table",
-        f"{stats.name} has no attack table",
+        f"{name} has no attack table",
         allowed="aac0, character_class with level, or hit_dice",
     )
 

@@ -99,7 +99,7 @@ def resolve_routine(
     check_reach: bool = True,
 ) -> None:
     rec = tx.state.rules.creatures[attacker.id]
-    row = attack_row(rec.stats)
+    row = attack_row(rec.stats, attacker.name)
     times = multiplier(cmd.multipliers)
     if cmd.faces is not None and len(cmd.faces) != len(routine.strikes):
         raise RuleError(

@@ -13,7 +13,7 @@ from combat.rulesets.segments_1e.attack_tables import attack_row
 from combat.rulesets.segments_1e.commands import AddCreature, DescribeBattlefield
 from combat.rulesets.segments_1e.events import BattlefieldDescribed, CreatureAdded
 from combat.rulesets.segments_1e.hit_dice import hit_point_dice, parse_hit_dice, save_hit_dice
-from combat.rulesets.segments_1e.ledger import Creature, CreatureStats
+from combat.rulesets.segments_1e.ledger import Creature, CreatureStats, sheet_of
 from combat.kernel.state import Combatant, EncounterState, with_rules
 
 __all__ = ["HANDLERS", "APPLIERS", "BEST_AC", "WORST_AC"]
@@ -51,14 +51,14 @@ def _validate(state: EncounterState, s: CreatureStats) -> None:
         for strike in routine.strikes:
             dice.check_notation(strike.damage)
     if s.routines:
-        attack_row(s)
+        attack_row(s, s.name)
     if (s.x is None) != (s.y is None):
         raise bad("only one coordinate", "both x and y, or neither")
     if s.x is not None:
         ledger = state.rules
         if (s.x, s.y) in ledger.walls:
             raise RuleError("grid/wall", f"({s.x}, {s.y}) is a wall", allowed="an open square")
-        taken = [r.stats.name for r in ledger.creatures.values() if (r.x, r.y) == (s.x, s.y)]
+        taken = [state.combatants[cid].name for cid, r in ledger.creatures.items() if (r.x, r.y) == (s.x, s.y)]
         if taken:
             raise RuleError("grid/occupied", f"{taken[0]} already stands on ({s.x}, {s.y})", allowed="an empty square")
 
@@ -75,12 +75,12 @@ def _add(tx: Tx, cmd: AddCreature) -> None:
         notation = hit_point_dice(parse_hit_dice(stats.hit_dice))  # type: ignore[arg-type]
         hp = max(1, tx.roll(notation, purpose="hit points", roller=stats.id, faces=cmd.hp_faces).total)
     saves_as = save_hit_dice(parse_hit_dice(stats.hit_dice)) if stats.hit_dice else None
-    attacks_as = attack_row(stats).label if stats.routines else None
+    attacks_as = attack_row(stats, stats.name).label if stats.routines else None
     tx.emit(CreatureAdded(creature=stats, hp=hp, attacks_as=attacks_as, saves_as=saves_as))
 
 
 def _describe(tx: Tx, cmd: DescribeBattlefield) -> None:
-    standing = {(r.x, r.y): r.stats.name for r in tx.state.rules.creatures.values()}
+    standing = {(r.x, r.y): tx.state.combatants[cid].name for cid, r in tx.state.rules.creatures.items()}
     blocked = [standing[w] for w in cmd.walls if w in standing]
     if blocked:
         raise RuleError("grid/occupied", f"{blocked[0]} stands where a wall was put", allowed="walls on empty squares")
@@ -94,7 +94,7 @@ def _on_added(state: EncounterState, e: CreatureAdded) -> EncounterState:
     )
     state = msgspec.structs.replace(state, combatants={**state.combatants, s.id: combatant})
     ledger = state.rules
-    creatures = {**ledger.creatures, s.id: Creature(stats=s, attacks_as=e.attacks_as, saves_as=e.saves_as, x=s.x, y=s.y)}
+    creatures = {**ledger.creatures, s.id: Creature(stats=sheet_of(s), attacks_as=e.attacks_as, saves_as=e.saves_as, x=s.x, y=s.y)}
     return with_rules(state, msgspec.structs.replace(ledger, creatures=creatures))
 
 

@@ -160,16 +160,16 @@ def _move(tx: Tx, cmd: MoveTo) -> None:
     elif state.phase == P.SURPRISE_SEGMENTS:
         uses = "surprise_segment"
         require_segment(c, rec, ledger.segment)
-        limit = rec.stats.move_ft // 10
+        limit = c.speed // 10
     elif action_of(rec) == "charge" and not rec.charged:
-        uses, limit = "charge", rec.stats.move_ft
+        uses, limit = "charge", c.speed
     elif closes_in(state, c.id) and state.phase in (P.HIGH, P.LOW):
         problem = closing_in_problem(state, c.id, dest)
         if problem:
             raise RuleError("move/close-in", problem, allowed="one move that ends beside a foe, before the first routine")
-        uses, limit = "close_in", rec.stats.move_ft
+        uses, limit = "close_in", c.speed
     else:
-        uses, limit = "major", rec.stats.move_ft
+        uses, limit = "major", c.speed
         require_major(c, rec, "move_to")
     if feet > limit:
         raise RuleError("move/too-far", f"{feet} ft is more than {c.name} can move now ({limit} ft)", allowed=f"up to {limit} ft")
@@ -181,7 +181,7 @@ def _move(tx: Tx, cmd: MoveTo) -> None:
     tx.emit(CreatureMoved(combatant=c.id, x=cmd.x, y=cmd.y, feet=feet, uses=uses, positioning=cmd.positioning, jostled=jostled))  # type: ignore[arg-type]
     for ally in jostled:
         interrupt(tx, ally, f"jostled by {c.name}")
-    if c.concentration is not None and feet > rec.stats.move_ft // 2:
+    if c.concentration is not None and feet > c.speed // 2:
         # "can move around slowly ... walking up to half their movement rate per round"
         interrupt(tx, c.id, "moved more than half its movement")
     for foe in in_melee_with:

@@ -65,7 +65,7 @@ def placements(state: EncounterState) -> HighLowSet:
     placed: dict[str, str] = {}
     scores: dict[str, int] = {}
     for cid, rec in ledger.creatures.items():
-        side = rec.stats.side
+        side = state.combatants[cid].side
         if side not in rolls or is_incapacitated(state.combatants[cid]):
             continue
         action = action_of(rec)
@@ -73,7 +73,7 @@ def placements(state: EncounterState) -> HighLowSet:
         scores[cid] = rolls[side] + bonus
         best_foe = max((r for s, r in rolls.items() if s != side), default=0)
         placed[cid] = "low" if action in ON_LOW else ("high" if scores[cid] >= best_foe else "low")
-    moved = tuple(cid for cid, g in placed.items() if g != ("high" if ledger.creatures[cid].stats.side in high else "low"))
+    moved = tuple(cid for cid, g in placed.items() if g != ("high" if state.combatants[cid].side in high else "low"))
     return HighLowSet(
         rolls=rolls, high=high, tied=tied, high_segment=high_segment, low_segment=best,
         groups=placed, scores=scores, moved=moved,  # type: ignore[arg-type]

@@ -4,6 +4,22 @@ declarations and group placements, spells in casting, and the segment clock.
 It is the ruleset's `state_type`: `state.rules` holds a `Ledger`, and appliers write a changed
 copy with `combat.kernel.state.with_rules` (or `with_creature` for one creature). The JSON
 views show it under "segments_1e".
+
+Each fact lives in one place. What every combatant has - id, name, kind, side, AC, hit points,
+movement (the combatant's `speed`), player - is the shared `Combatant` under `combatants`; a
+creature's record here holds only what is first-edition: its `stats` (a `Sheet`: hit dice,
+class and level, AAC0, Dexterity adjustments, surprise range, attack routines), its attack
+and save rows, its square on the map (`x`, `y`) and the round's bookkeeping. The
+`CreatureAdded` event still carries the whole stat block as the GM entered it
+(`CreatureStats`, the log format is unchanged).
+
+Changed in the JSON views (`show --json`, the state in HTTP replies, `replays/*.expected.json`):
+`segments_1e.creatures.<id>.stats` used to repeat `id`, `name`, `kind`, `side`, `ac`, `hp`
+(as entered, null when rolled), `move_ft`, `player` and the square the creature started on
+(`x`, `y`); it now shows the `Sheet` alone. Read those from `combatants.<id>` (`speed` for
+`move_ft`, `max_hp` for the hit points it began with) and the creature's own `x`, `y`.
+Snapshots stored in the old shape still load as they were meant (the extra fields are
+ignored).
 """
 
 from __future__ import annotations
@@ -17,6 +33,8 @@ from combat.kernel.state import EncounterState, with_rules
 __all__ = [
     "Strike",
     "Routine",
+    "Sheet",
+    "sheet_of",
     "CreatureStats",
     "Declared",
     "Casting",
@@ -53,21 +71,15 @@ class Routine(msgspec.Struct, frozen=True, kw_only=True):
     range_ft: int = 0
 
 
-class CreatureStats(msgspec.Struct, frozen=True, kw_only=True):
-    """A first-edition stat block as the GM enters it.
+class Sheet(msgspec.Struct, frozen=True, kw_only=True):
+    """What a first-edition stat block holds beyond what every combatant has.
 
     The attacker's table is the AAC0 shorthand when given (an int, or "20*"), else the
     class table for `character_class`/`level`, else the monster table by `hit_dice`
     ("4+4", "1-1", "1/2"); a creature with both racial hit dice and a class level uses the
-    higher of the two. `hp` None rolls the hit dice (4+4 HD: 4d8+16).
+    higher of the two.
     """
 
-    id: str
-    name: str
-    kind: Literal["pc", "monster"]
-    side: str
-    ac: int
-    hp: int | None = None
     hit_dice: str | None = None
     character_class: str | None = None
     level: int | None = None
@@ -77,10 +89,27 @@ class CreatureStats(msgspec.Struct, frozen=True, kw_only=True):
     surprises_on: int | None = None  # "surprises on 1-3" = 3; None: the table's default
     routines: tuple[Routine, ...] = ()
     routines_per_round: int = 1  # more than 1: the multi-attack ability
+
+
+class CreatureStats(Sheet, frozen=True, kw_only=True):
+    """A first-edition stat block as the GM enters it: the `Sheet`, and what becomes the
+    shared `Combatant` (`move_ft` its `speed`) and the creature's first square on the map.
+    `hp` None rolls the hit dice (4+4 HD: 4d8+16)."""
+
+    id: str
+    name: str
+    kind: Literal["pc", "monster"]
+    side: str
+    ac: int
+    hp: int | None = None
     move_ft: int = 120
     x: int | None = None  # 5-ft squares on the battle map
     y: int | None = None
     player: str | None = None
+
+
+def sheet_of(stats: CreatureStats) -> Sheet:
+    return Sheet(**{name: getattr(stats, name) for name in Sheet.__struct_fields__})
 
 
 class Declared(msgspec.Struct, frozen=True, kw_only=True):
@@ -127,7 +156,9 @@ class Slot(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Creature(msgspec.Struct, frozen=True, kw_only=True):
-    stats: CreatureStats
+    """One creature's first-edition record; the rest of it is its `Combatant`."""
+
+    stats: Sheet
     attacks_as: str | None = None  # the attack table row, e.g. "Fighter 5" or "monster 4-5+ HD"
     saves_as: int | None = None  # saving-throw (and overall) hit dice of a monster
     x: int | None = None

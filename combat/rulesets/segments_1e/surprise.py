@@ -36,7 +36,7 @@ def _range_against(state: EncounterState, side: str) -> int:
     """The d6 faces that surprise `side`: the table's default, or more if a foe surprises on more."""
     default = int(state.settings.get("surprised_on", 2))
     ledger = state.rules
-    foes = [rec.stats.surprises_on for rec in ledger.creatures.values() if rec.stats.side != side]
+    foes = [rec.stats.surprises_on for cid, rec in ledger.creatures.items() if state.combatants[cid].side != side]
     return max([default, *(f for f in foes if f is not None)])
 
 
@@ -57,7 +57,7 @@ def settle(tx: Tx) -> bool:
     segments: dict[str, int] = {}
     cancelled: dict[str, int] = {}
     for cid, rec in ledger.creatures.items():
-        surprised = by_side.get(rec.stats.side, 0)
+        surprised = by_side.get(tx.state.combatants[cid].side, 0)
         shaken = min(rec.stats.dex_surprise, surprised)
         if shaken:
             cancelled[cid] = shaken
