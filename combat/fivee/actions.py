@@ -14,7 +14,7 @@ from combat.kernel.commands import BonusAction, InteractWithObject, Move, TakeAc
 from combat.fivee import dying
 from combat.fivee.concentration import start_concentration
 from combat.fivee.conditions import is_incapacitated, speed_of, can_see
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     ActionTaken,
@@ -29,7 +29,7 @@ from combat.kernel.events import (
 from combat.kernel.state import Combatant, EncounterState, Help, with_combatant
 from combat.fivee.turns import require_able, require_turn
 
-__all__ = ["SRD_ACTIONS", "spend_check", "require_reaction", "HANDLERS", "APPLIERS", "ACTION_EFFECTS", "take_action", "bonus_action"]
+__all__ = ["SRD_ACTIONS", "spend_check", "require_reaction", "RULES", "ACTION_EFFECTS", "take_action", "bonus_action"]
 
 HIDDEN = ConditionSpec(name="invisible", source="hide")
 HIDE_DC = 15
@@ -219,18 +219,20 @@ def _on_reaction(state: EncounterState, e: ReactionTaken) -> EncounterState:
     return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, reaction=False), readied=None)
 
 
-HANDLERS: dict[type, Handler] = {
-    Move: _move,
-    TakeAction: take_action,
-    BonusAction: bonus_action,
-    InteractWithObject: _interact,
-    UseReaction: _reaction,
-}
-APPLIERS: dict[type, Applier] = {
-    Moved: _on_moved,
-    ActionTaken: _on_action,
-    BonusActionTaken: lambda s, e: with_combatant(s, e.combatant, economy=msgspec.structs.replace(s.combatants[e.combatant].economy, bonus_action=False)),
-    ObjectInteracted: lambda s, e: with_combatant(s, e.combatant, economy=msgspec.structs.replace(s.combatants[e.combatant].economy, object_interaction=False)),
-    ReactionTaken: _on_reaction,
-    CheckMade: lambda s, e: s,
-}
+RULES = Rules(
+    handlers={
+        Move: _move,
+        TakeAction: take_action,
+        BonusAction: bonus_action,
+        InteractWithObject: _interact,
+        UseReaction: _reaction,
+    },
+    appliers={
+        Moved: _on_moved,
+        ActionTaken: _on_action,
+        BonusActionTaken: lambda s, e: with_combatant(s, e.combatant, economy=msgspec.structs.replace(s.combatants[e.combatant].economy, bonus_action=False)),
+        ObjectInteracted: lambda s, e: with_combatant(s, e.combatant, economy=msgspec.structs.replace(s.combatants[e.combatant].economy, object_interaction=False)),
+        ReactionTaken: _on_reaction,
+        CheckMade: lambda s, e: s,
+    },
+)

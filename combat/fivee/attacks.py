@@ -11,7 +11,7 @@ from combat.kernel import dice
 from combat.fivee.actions import require_reaction, spend_check
 from combat.kernel.commands import Attack, OpportunityAttack
 from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
 from combat.fivee.concentration import end_concentration
@@ -30,8 +30,7 @@ __all__ = [
     "land_extra_damage",
     "require_no_pending_damage",
     "spend_attack",
-    "HANDLERS",
-    "APPLIERS",
+    "RULES",
     "attack",
     "opportunity_attack",
 ]
@@ -367,5 +366,7 @@ def spend_attack(state: EncounterState, e: AttackMade | AttackRolled) -> Encount
     return msgspec.structs.replace(state, combatants=combatants, helps=helps, opportunities=opportunities)
 
 
-HANDLERS: dict[type, Handler] = {Attack: attack, OpportunityAttack: opportunity_attack}
-APPLIERS: dict[type, Applier] = {AttackMade: _on_attack, AttackRolled: _on_attack_rolled}
+RULES = Rules(
+    handlers={Attack: attack, OpportunityAttack: opportunity_attack},
+    appliers={AttackMade: _on_attack, AttackRolled: _on_attack_rolled},
+)

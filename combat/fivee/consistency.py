@@ -13,9 +13,10 @@ from typing import Any
 from combat.kernel import events as ev
 from combat.fivee.conditions import is_incapacitated, speed_of
 from combat.fivee.hitpoints import adjusted_damage
+from combat.kernel.decider import Rules
 from combat.kernel.state import Combatant, EncounterState
 
-__all__ = ["CHECKS", "Check", "able", "first_of", "turn_checks"]
+__all__ = ["CHECKS", "RULES", "Check", "able", "first_of", "turn_checks"]
 
 Check = Callable[[EncounterState, Any, dict[str, Any]], "str | None"]
 
@@ -169,6 +170,7 @@ def turn_checks(order: Callable[[EncounterState, bool], list[str]]) -> dict[type
     return {ev.TurnStarted: started}
 
 
+# The variant's and a5e's checks build on single entries of CHECKS.
 CHECKS: dict[type, Check] = {
     ev.AttackMade: first_of(_attack_spend, _damage_fits),
     ev.AttackRolled: _attack_spend,
@@ -184,3 +186,4 @@ CHECKS: dict[type, Check] = {
     ev.HitPointsSet: _hp_set,
     ev.ActionGranted: _granted,
 }
+RULES = Rules(checks=CHECKS)

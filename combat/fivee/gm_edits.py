@@ -26,12 +26,12 @@ import msgspec
 from combat.fivee.hitpoints import drop_to_zero
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import ChangeStatBlock, GrantAction, SetHp
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ActionGranted, CombatantRevived, HitPointsSet, StatBlockChanged, StatChanges
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
-__all__ = ["HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["RULES"]
 
 
 def _set_hp(tx: Tx, cmd: SetHp) -> None:
@@ -119,6 +119,8 @@ def _narrate_granted(n: Any, e: ActionGranted) -> str:
     return f"{n.name(e.combatant)} gains an extra {e.kind.replace('_', ' ')}{_why(e.reason)}"
 
 
-HANDLERS: dict[type, Handler] = {SetHp: _set_hp, ChangeStatBlock: _change_stat_block, GrantAction: _grant_action}
-APPLIERS: dict[type, Applier] = {HitPointsSet: _on_hp_set, StatBlockChanged: _on_stat_block, ActionGranted: _on_granted}
-NARRATION: dict[type, Narrate] = {HitPointsSet: _narrate_hp, StatBlockChanged: _narrate_stats, ActionGranted: _narrate_granted}
+RULES = Rules(
+    handlers={SetHp: _set_hp, ChangeStatBlock: _change_stat_block, GrantAction: _grant_action},
+    appliers={HitPointsSet: _on_hp_set, StatBlockChanged: _on_stat_block, ActionGranted: _on_granted},
+    narration={HitPointsSet: _narrate_hp, StatBlockChanged: _narrate_stats, ActionGranted: _narrate_granted},
+)

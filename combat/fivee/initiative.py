@@ -10,7 +10,7 @@ from collections.abc import Callable
 import msgspec
 
 from combat.kernel.commands import OrderTie, RollInitiative
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import InitiativeSet, InitiativeTied, PhaseChanged, TieOrdered
 from combat.kernel.state import Combatant, EncounterState, Tie, with_combatant
@@ -22,8 +22,7 @@ __all__ = [
     "initiative_notation",
     "roll_initiative",
     "moves_on_with_setup_rolls",
-    "HANDLERS",
-    "APPLIERS",
+    "RULES",
     "order_tie",
 ]
 
@@ -190,5 +189,7 @@ def _on_ordered(state: EncounterState, e: TieOrdered) -> EncounterState:
     return msgspec.structs.replace(state, ties=ties)
 
 
-HANDLERS: dict[type, Handler] = {RollInitiative: roll_initiative, OrderTie: order_tie}
-APPLIERS: dict[type, Applier] = {InitiativeSet: _on_set, InitiativeTied: _on_tied, TieOrdered: _on_ordered}
+RULES = Rules(
+    handlers={RollInitiative: roll_initiative, OrderTie: order_tie},
+    appliers={InitiativeSet: _on_set, InitiativeTied: _on_tied, TieOrdered: _on_ordered},
+)

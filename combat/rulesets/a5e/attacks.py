@@ -29,11 +29,12 @@ from combat.fivee.attacks import choose_attack, range_disadvantage, roll_mode
 from combat.kernel.commands import Attack, Command, Cover, Faces, OpportunityAttack, Using
 from combat.kernel.events import ExtraDamage
 from combat.fivee.conditions import attack_modifiers, is_incapacitated
-from combat.kernel.decider import Tx, Handler
+from combat.fivee.monster_actions import by_stat_block
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.state import Combatant
 
-__all__ = ["EXPERTISE_DICE", "MakeAttack", "expertise_die", "HANDLERS"]
+__all__ = ["EXPERTISE_DICE", "MakeAttack", "expertise_die", "make_attack", "attack", "opportunity_attack", "RULES"]
 
 EXPERTISE_DICE = ("1d4", "1d6", "1d8")
 
@@ -165,4 +166,17 @@ def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
     ))
 
 
-HANDLERS: dict[type, Handler] = {MakeAttack: _make_attack, Attack: _attack, OpportunityAttack: _opportunity_attack}
+# Each as the attacker's stat block makes it, when it has one (combat.fivee.monster_actions).
+def make_attack(tx: Tx, cmd: MakeAttack) -> None:
+    by_stat_block(tx, cmd, _make_attack)
+
+
+def attack(tx: Tx, cmd: Attack) -> None:
+    by_stat_block(tx, cmd, _attack)
+
+
+def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
+    by_stat_block(tx, cmd, _opportunity_attack)
+
+
+RULES = Rules(handlers={MakeAttack: make_attack, Attack: attack, OpportunityAttack: opportunity_attack})

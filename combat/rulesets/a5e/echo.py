@@ -14,11 +14,11 @@ import msgspec
 
 from combat.fivee import hitpoints as shared
 from combat.kernel.commands import Damage
-from combat.kernel.decider import Handler, Tx
+from combat.kernel.decider import Handler, Tx, Rules
 from combat.kernel.names import normalised
 from combat.kernel.state import EncounterState
 
-__all__ = ["echoes", "dice_rolled", "HANDLERS"]
+__all__ = ["RULES", "echoes", "dice_rolled", "HANDLERS"]
 
 _DICE = re.compile(r"(\d*)d(\d+|%)", re.IGNORECASE)
 
@@ -36,7 +36,8 @@ def dice_rolled(notation: str) -> int:
 def _damage(tx: Tx, cmd: Damage) -> None:
     if cmd.notation and not cmd.custom_type and normalised(cmd.damage_type) == "thunder" and echoes(tx.state):
         cmd = msgspec.structs.replace(cmd, notation=f"{cmd.notation}+{dice_rolled(cmd.notation)}")
-    shared.HANDLERS[Damage](tx, cmd)
+    shared.RULES.handlers[Damage](tx, cmd)
 
 
 HANDLERS: dict[type, Handler] = {Damage: _damage}
+RULES = Rules(handlers=HANDLERS)

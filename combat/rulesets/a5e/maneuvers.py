@@ -32,14 +32,14 @@ import msgspec
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import d20_notation
 from combat.kernel.commands import Command, Faces
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SaveMade
 from combat.rulesets.a5e.table import Press
 from combat.kernel.state import EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able, require_turn
 
-__all__ = [
+__all__ = ["RULES", 
     "SIZES",
     "PressTheAttack",
     "FallBack",
@@ -197,3 +197,4 @@ NARRATION: dict[type, Narrate] = {
     + (", who follows 5 ft" if e.attacker_followed else "") + ": no expertise die from the press",
     Tumbled: _tumbled,
 }
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION)

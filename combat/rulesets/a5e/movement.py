@@ -21,13 +21,13 @@ import msgspec
 
 from combat.kernel.commands import Command, Move
 from combat.fivee.conditions import is_incapacitated, speed_of, can_see
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionEnded, Event, Moved
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able, require_turn
 
-__all__ = [
+__all__ = ["RULES", 
     "GROUND",
     "SetSpeeds",
     "StandUp",
@@ -165,3 +165,4 @@ NARRATION: dict[type, Narrate] = {
     SpeedsSet: lambda n, e: f"{n.name(e.combatant)} has speeds: " + ", ".join(f"{m} {f} ft" for m, f in e.speeds.items()),
     ExtraMovementSpent: lambda n, e: f"{n.name(e.combatant)} spends {e.feet} more ft of movement {e.reason}",
 }
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION)

@@ -23,14 +23,14 @@ import msgspec
 
 from combat.kernel.commands import Command, Faces
 from combat.fivee.conditions import speed_of
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CheckMade, ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.rulesets.a5e.table import minute_in_rounds
 from combat.kernel.state import EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able, require_turn
 
-__all__ = ["Sprint", "Sprinted", "recover_fatigue", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["RULES", "Sprint", "Sprinted", "recover_fatigue", "HANDLERS", "APPLIERS", "NARRATION"]
 
 FATIGUE = "fatigue"
 _SPRINT_FATIGUE = re.compile(r"^sprint, round (\d+)$")
@@ -120,3 +120,4 @@ HANDLERS: dict[type, Handler] = {Sprint: _sprint}
 APPLIERS: dict[type, Applier] = {Sprinted: _on_sprinted}
 NARRATION: dict[type, Narrate] = {Sprinted: lambda n, e: f"{n.name(e.combatant)} sprints: {e.movement} ft of movement this turn, "
              "nothing else, and attacks against them have advantage"}
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import ClassVar, Any
 
 from combat.kernel.commands import Command, EndTurn, Faces, MarkSurprised
-from combat.kernel.decider import Applier, Guard, Handler, Narrate, Tx
+from combat.kernel.decider import Applier, Guard, Handler, Narrate, Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SurpriseMarked
 from combat.rulesets.a5e.initiative import normalize_check
@@ -27,7 +27,7 @@ from combat.rulesets.a5e.table import MadeCheck
 from combat.fivee.setup import mark_surprised
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 
-__all__ = [
+__all__ = ["RULES", 
     "SurpriseCheck",
     "DeclareSuddenAction",
     "SurpriseCheckMade",
@@ -193,3 +193,4 @@ NARRATION: dict[type, Narrate] = {
     "and roll initiative with advantage",
     SurpriseEnded: lambda n, e: f"{n.name(e.combatant)} is no longer surprised",
 }
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION)

@@ -18,7 +18,7 @@ from typing import Literal
 import msgspec
 
 from combat.kernel.commands import Command, Faces
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantAdded, ConditionApplied, ConditionSpec, DamageTaken, Event
 from combat.fivee.hitpoints import adjusted_damage, after_damage
@@ -28,7 +28,7 @@ from combat.rulesets.a5e.initiative import set_initiative
 from combat.fivee.saves import saving_throw
 from combat.kernel.state import Combatant, EncounterState, with_rules
 
-__all__ = [
+__all__ = ["RULES", 
     "WorldTarget",
     "UseWorldAction",
     "RollRecharge",
@@ -309,3 +309,4 @@ NARRATION: dict[type, Narrate] = {
     + ("regained" if e.regained else "still spent"),
     WorldEffectSuffered: lambda n, e: f"{n.name(e.combatant)} {e.effect} ({e.action})",
 }
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION)

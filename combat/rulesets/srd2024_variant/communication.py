@@ -17,7 +17,7 @@ import msgspec
 
 from combat.fivee.actions import require_reaction, spend_check
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, TurnEnded
 from combat.kernel.state import EncounterState, with_combatant, with_rules
@@ -25,7 +25,7 @@ from combat.rulesets.srd2024_variant.state import VariantTalk
 from combat.fivee.turns import require_able, require_turn
 
 
-__all__ = ["CommunicateWithAllies", "ReplyToAlly", "AlliesAddressed", "AllyReplied", "HANDLERS", "APPLIERS", "AFTER", "NARRATION"]
+__all__ = ["RULES", "CommunicateWithAllies", "ReplyToAlly", "AlliesAddressed", "AllyReplied", "HANDLERS", "APPLIERS", "AFTER", "NARRATION"]
 
 
 class CommunicateWithAllies(Command, frozen=True, kw_only=True):
@@ -117,3 +117,4 @@ NARRATION: dict[type, Narrate] = {
     AllyReplied: lambda n, e: f"{n.name(e.combatant)} uses their reaction to reply to {n.name(e.to)}"
     + (f": {e.topic}" if e.topic else ""),
 }
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION, after={event: (keep,) for event, keep in AFTER.items()})

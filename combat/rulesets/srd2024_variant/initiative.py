@@ -17,13 +17,13 @@ import msgspec
 from combat.fivee import initiative as shared
 from combat.fivee import setup
 from combat.kernel.commands import AddCombatant, Command, Faces, OrderTie
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantSpec, Event, InitiativeTied, TieOrdered
 from combat.kernel.state import EncounterState, Tie, with_rules
 
 
-__all__ = ["RerollTie", "TieRerolled", "needs_reroll", "HANDLERS", "APPLIERS", "AFTER", "NARRATION"]
+__all__ = ["RULES", "RerollTie", "TieRerolled", "needs_reroll", "HANDLERS", "APPLIERS", "AFTER", "NARRATION"]
 
 # What "same stat block" compares: everything but who it is and how hurt it is.
 _STAT_BLOCK = (
@@ -152,3 +152,4 @@ HANDLERS: dict[type, Handler] = {AddCombatant: _add_combatant, RerollTie: _rerol
 APPLIERS: dict[type, Applier] = {TieRerolled: _on_rerolled}
 AFTER: dict[type, Applier] = {InitiativeTied: _forget_rerolls, TieOrdered: _forget_rerolls}
 NARRATION: dict[type, Narrate] = {TieRerolled: lambda n, e: f"{n.name(e.combatant)} rerolls the tie at {e.total}: {e.face}"}
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION, after={event: (keep,) for event, keep in AFTER.items()})

@@ -35,7 +35,7 @@ from combat.fivee import initiative as shared_initiative
 from combat.fivee.actions import spend_check
 from combat.kernel.commands import Command, EndTurn, Faces, RollInitiative, TakeAction, ApplyCondition
 from combat.fivee.conditions import is_incapacitated, speed_of, can_see
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ActionTaken, ConditionApplied, ConditionEnded, ConditionSpec, Event, InitiativeSet, TurnStarted
 from combat.fivee.saves import saving_throw
@@ -46,7 +46,7 @@ from combat.fivee.turns import require_able, require_turn
 from .bookkeeping import SPACE_FEET, is_controlled_mount, mount_of, rider_of, size_steps, traits_of
 from .speeds import require_movement
 
-__all__ = [
+__all__ = ["RULES", 
     "Mount",
     "Dismount",
     "SaveToStayMounted",
@@ -471,3 +471,4 @@ NARRATION: dict[type, Narrate] = {
     Carried: lambda n, e: f"{n.name(e.mount)} carries {n.name(e.rider)} {e.feet} ft"
     + (f", leaving the reach of {', '.join(n.name(p) for p in e.provoked)}" if e.provoked else ""),
 }
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION, after={event: (keep,) for event, keep in AFTER.items()})

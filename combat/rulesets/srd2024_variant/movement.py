@@ -28,7 +28,7 @@ import msgspec
 
 from combat.kernel.commands import Command, Move
 from combat.fivee.conditions import is_incapacitated, speed_of, can_see
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event, Moved
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
@@ -38,7 +38,7 @@ from .bookkeeping import SPACE_FEET, size_steps
 from .mounts import carry, require_mover, require_not_riding
 from .speeds import MODES, require_movement, speed_used
 
-__all__ = [
+__all__ = ["RULES", 
     "Traverse",
     "DropProne",
     "StandUpFromProne",
@@ -216,3 +216,4 @@ NARRATION: dict[type, Narrate] = {
     ExtraFeetSpent: lambda n, e: f"{n.name(e.combatant)} spends {e.feet} ft more for {', '.join(e.reasons)}",
     StoodUp: lambda n, e: f"{n.name(e.combatant)} stands up, spending {e.cost} ft of movement",
 }
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION, after={event: (keep,) for event, keep in AFTER.items()})

@@ -31,7 +31,7 @@ from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import COVER_AC, resolve_attack
 from combat.kernel.commands import Attack, Command, Cover, Faces
 from combat.fivee.conditions import is_incapacitated
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
 from combat.kernel.errors import RuleError
 from combat.fivee.regained_movement import restore_movement
 from combat.kernel.events import AttackProfile, ConditionApplied, ConditionEnded, ConditionSpec, Event
@@ -43,7 +43,7 @@ from combat.fivee.turns import require_able, require_turn
 from .bookkeeping import size_steps, strength_and_proficiency, traits_of
 from .mounts import unseat_risk
 
-__all__ = [
+__all__ = ["RULES", 
     "UnarmedStrike",
     "EscapeGrapple",
     "ReleaseGrapple",
@@ -358,3 +358,4 @@ NARRATION: dict[type, Narrate] = {
     EscapeAttempted: lambda n, e: f"{n.name(e.combatant)} tries to escape {n.name(e.grappler)}'s grapple: "
     f"{e.skill} {e.total} vs DC {e.dc} - {'free' if e.success else 'still held'}",
 }
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION)
