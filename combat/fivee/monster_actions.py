@@ -14,6 +14,7 @@ GM resolves its saves and damage with `saving_throw` and `damage`.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Literal
 
 import msgspec
@@ -191,14 +192,9 @@ def by_stat_block(tx: Tx, cmd: Any, rule: Handler) -> None:
             tx.emit(UseSpent(combatant=c.id, action=used.name))
 
 
-def attack(tx: Tx, cmd: Attack) -> None:
-    """The shared Attack (combat.fivee.attacks.attack), as a stat block makes it."""
-    by_stat_block(tx, cmd, attacks.attack)
-
-
-def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
-    """The shared Opportunity Attack (combat.fivee.attacks.opportunity_attack), as a stat block makes it."""
-    by_stat_block(tx, cmd, attacks.opportunity_attack)
+# The shared attacks, as a stat block makes them.
+attack: Handler = functools.partial(by_stat_block, rule=attacks.attack)
+opportunity_attack: Handler = functools.partial(by_stat_block, rule=attacks.opportunity_attack)
 
 
 def _extra_damage_later(c: Combatant, s: MonsterSheet, cmd, faces: Faces):

@@ -22,6 +22,7 @@ one step, 1d4 -> 1d6 -> 1d8 (A5E's expertise die rule; this text does not repeat
 
 from __future__ import annotations
 
+from functools import partial
 from typing import ClassVar
 
 from combat.fivee import attacks as shared
@@ -30,7 +31,7 @@ from combat.kernel.commands import Attack, Command, Cover, Faces, OpportunityAtt
 from combat.kernel.events import ExtraDamage
 from combat.fivee.conditions import attack_modifiers, is_incapacitated
 from combat.fivee.monster_actions import by_stat_block
-from combat.kernel.decider import Rules, Tx
+from combat.kernel.decider import Handler, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.state import Combatant
 
@@ -167,16 +168,9 @@ def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
 
 
 # Each as the attacker's stat block makes it, when it has one (combat.fivee.monster_actions).
-def make_attack(tx: Tx, cmd: MakeAttack) -> None:
-    by_stat_block(tx, cmd, _make_attack)
-
-
-def attack(tx: Tx, cmd: Attack) -> None:
-    by_stat_block(tx, cmd, _attack)
-
-
-def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
-    by_stat_block(tx, cmd, _opportunity_attack)
+make_attack: Handler = partial(by_stat_block, rule=_make_attack)
+attack: Handler = partial(by_stat_block, rule=_attack)
+opportunity_attack: Handler = partial(by_stat_block, rule=_opportunity_attack)
 
 
 RULES = Rules(handlers={MakeAttack: make_attack, Attack: attack, OpportunityAttack: opportunity_attack})
