@@ -17,7 +17,7 @@ from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, Condit
 from combat.fivee.concentration import end_concentration
 from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
-from combat.kernel.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, Economy, EncounterState
 from combat.fivee.turns import require_able, require_turn
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "require_no_pending_damage",
     "spend_attack",
     "RULES",
+    "economy_after_attack",
     "attack",
     "opportunity_attack",
 ]
@@ -344,18 +345,25 @@ def _on_attack_rolled(state: EncounterState, e: AttackRolled) -> EncounterState:
     return msgspec.structs.replace(spend_attack(state, e), pending_damage=state.pending_damage + (e,))
 
 
+def economy_after_attack(attacker: Combatant, uses: str) -> Economy:
+    """The attacker's economy once an attack is made with its action (the first of the
+    action's attacks), an attack left of that action, its reaction or its bonus action."""
+    economy = attacker.economy
+    if uses == "action":
+        return msgspec.structs.replace(economy, action=False, attacks_left=attacker.attacks_per_action - 1)
+    if uses == "attack":
+        return msgspec.structs.replace(economy, attacks_left=economy.attacks_left - 1)
+    if uses == "reaction":
+        return msgspec.structs.replace(economy, reaction=False)
+    if uses == "bonus_action":
+        return msgspec.structs.replace(economy, bonus_action=False)
+    return economy
+
+
 def spend_attack(state: EncounterState, e: AttackMade | AttackRolled) -> EncounterState:
     """What making an attack spends (its part of the economy, a Help, an opportunity), hit or not."""
     attacker = state.combatants[e.attacker]
-    economy = attacker.economy
-    if e.uses == "action":
-        economy = msgspec.structs.replace(economy, action=False, attacks_left=attacker.attacks_per_action - 1)
-    elif e.uses == "attack":
-        economy = msgspec.structs.replace(economy, attacks_left=economy.attacks_left - 1)
-    elif e.uses == "reaction":
-        economy = msgspec.structs.replace(economy, reaction=False)
-    elif e.uses == "bonus_action":
-        economy = msgspec.structs.replace(economy, bonus_action=False)
+    economy = economy_after_attack(attacker, e.uses)
     readied = None if e.uses == "reaction" else attacker.readied
     combatants = {**state.combatants, e.attacker: msgspec.structs.replace(attacker, economy=economy, readied=readied)}
     helps = state.helps

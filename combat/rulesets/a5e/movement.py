@@ -20,7 +20,8 @@ from typing import ClassVar
 import msgspec
 
 from combat.kernel.commands import Command, Move
-from combat.fivee.conditions import is_incapacitated, speed_of, can_see
+from combat.fivee.actions import provoked_by
+from combat.fivee.conditions import speed_of
 from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionEnded, Event, Moved
@@ -121,16 +122,10 @@ def _move(tx: Tx, cmd: Move) -> None:
             f"{c.name} has {max(0, left)} ft of {mode} movement left{switching}, not {cost}",
             allowed=f"up to {max(0, left) // (2 if doubled else 1)} ft of {mode}{per_foot}, or Dash for more",
         )
-    provoked = []
-    for fid in cmd.leaves_reach_of:
-        foe = tx.combatant(fid)
-        if foe.side == c.side:
-            raise RuleError("move/ally", f"{foe.name} is an ally of {c.name}", allowed="foes whose reach is left")
-        # A surprised foe cannot react yet; its opportunity attack would be refused anyway.
-        # "... when a hostile creature that you can see moves out of your reach."
-        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe) and not foe.surprised and can_see(foe, c):
-            provoked.append(fid)
-    tx.emit(Moved(combatant=c.id, feet=cmd.feet, mode=mode, provoked=tuple(provoked)))
+    # "... when a hostile creature that you can see moves out of your reach." A surprised foe
+    # cannot react yet; its opportunity attack would be refused anyway.
+    provoked = tuple(fid for fid in provoked_by(tx, c, cmd.leaves_reach_of) if not tx.state.combatants[fid].surprised)
+    tx.emit(Moved(combatant=c.id, feet=cmd.feet, mode=mode, provoked=provoked))
     if cost > cmd.feet:
         reasons = ([_DOUBLED[mode]] if doubled else []) + (["through Difficult Terrain"] if cmd.difficult_terrain else [])
         tx.emit(ExtraMovementSpent(combatant=c.id, feet=cost - cmd.feet, reason=" and ".join(reasons)))

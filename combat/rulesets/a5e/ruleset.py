@@ -95,24 +95,11 @@ TURN_COMMANDS = (
     "use_reaction",
     "death_save",
     "end_turn",
-    "roll_damage",
-    "grant_action",
-    "goto_turn",
-    "previous_turn",
+    *fivee.GM_TURN_COMMANDS,
 )
 # The Narrator's edits and the checks a Narrator calls for, whenever the fight is not over.
-ANYTIME_COMMANDS = ("set_hp", "change_stat_block", "ability_check", "contest")
-RULING_COMMANDS = (
-    "damage",
-    "heal",
-    "grant_temp_hp",
-    "apply_condition",
-    "remove_condition",
-    "start_concentration",
-    "end_concentration",
-    "concentration_save",
-    "saving_throw",
-)
+ANYTIME_COMMANDS = fivee.ANYTIME_COMMANDS
+RULING_COMMANDS = fivee.RULING_COMMANDS
 ALL = ("setup", "surprise", "initiative", "world", "turns", "ended")
 UNDER_WAY = ("surprise", "initiative", "world", "turns")
 

@@ -101,12 +101,7 @@ def _reroll(tx: Tx, cmd: RerollTie) -> None:
         return
     if not waiting:
         raise RuleError("initiative/no-reroll", "no tie among player characters is waiting for a reroll")
-    if cmd.faces is not None and len(waiting) > 1:
-        raise RuleError(
-            "dice/whose-faces",
-            f"faces were entered but {len(waiting)} players still reroll",
-            allowed="name the combatant whose d20 was entered",
-        )
+    shared.require_faces_of_one(cmd.faces, len(waiting), "players still reroll", "d20 was")
     while waiting:  # generated dice: roll until every players' tie is told apart
         tie = next(t for t in _player_ties(tx.state) if waiting[0] in (u[0] for u in t.units))
         _roll(tx, tie, waiting[0], cmd.faces)

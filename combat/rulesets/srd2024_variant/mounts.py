@@ -342,18 +342,7 @@ def _roll_initiative(tx: Tx, cmd: RollInitiative) -> None:
             )
         roll(tx, cmd)
         return
-    left = unrolled_units(tx.state)
-    if not left and shared_initiative.moves_on_with_setup_rolls(tx):
-        return
-    if not left:
-        raise RuleError("initiative/all-rolled", "everyone has rolled initiative already")
-    if cmd.faces is not None and len(left) > 1:
-        raise RuleError(
-            "dice/whose-faces",
-            f"faces were entered but {len(left)} combatants or groups still roll",
-            allowed="name the combatant whose dice were entered",
-        )
-    for unit in left:
+    for unit in shared_initiative.units_to_roll(tx, unrolled_units(tx.state), cmd.faces):
         lead = shared_initiative.units(tx.state)[unit][0]
         roll(tx, RollInitiative(combatant=lead.id, faces=cmd.faces))
 

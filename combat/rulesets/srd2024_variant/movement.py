@@ -27,7 +27,8 @@ from typing import Any, Literal
 import msgspec
 
 from combat.kernel.commands import Command, Move
-from combat.fivee.conditions import is_incapacitated, speed_of, can_see
+from combat.fivee.actions import provoked_by
+from combat.fivee.conditions import is_incapacitated, speed_of
 from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event, Moved
@@ -109,14 +110,7 @@ def _traverse(tx: Tx, cmd: Traverse) -> None:
     speed = speed_used(tx.state, c, cmd.mode)
     extra, reasons = _extra_cost(tx, c, cmd, speed)
     require_movement(tx.state, c, cmd.feet + extra, speed, f"{cmd.feet} ft ({cmd.mode})" + (f" with {', '.join(reasons)}" if reasons else ""))
-    provoked = []
-    for fid in cmd.leaves_reach_of:
-        foe = tx.combatant(fid)
-        if foe.side == c.side:
-            raise RuleError("move/ally", f"{foe.name} is an ally of {c.name}", allowed="foes whose reach is left")
-        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe) and can_see(foe, c):
-            provoked.append(fid)
-    tx.emit(Moved(combatant=c.id, feet=cmd.feet, mode=cmd.mode, provoked=tuple(provoked)))
+    tx.emit(Moved(combatant=c.id, feet=cmd.feet, mode=cmd.mode, provoked=provoked_by(tx, c, cmd.leaves_reach_of)))
     if extra:
         tx.emit(ExtraFeetSpent(combatant=c.id, feet=extra, reasons=tuple(reasons)))
     carry(tx, c, cmd.feet, cmd.leaves_reach_of)

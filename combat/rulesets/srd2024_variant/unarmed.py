@@ -28,7 +28,7 @@ from typing import ClassVar, Literal
 import msgspec
 
 from combat.fivee.actions import require_reaction, spend_check
-from combat.fivee.attacks import COVER_AC, resolve_attack
+from combat.fivee.attacks import COVER_AC, economy_after_attack, resolve_attack
 from combat.kernel.commands import Attack, Command, Cover, Faces
 from combat.fivee.conditions import is_incapacitated
 from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
@@ -312,15 +312,7 @@ def end_broken_grapples(tx: Tx) -> None:
 
 
 def _on_strike(state: EncounterState, e: UnarmedStrikeMade) -> EncounterState:
-    attacker = state.combatants[e.attacker]
-    economy = attacker.economy
-    if e.uses == "action":
-        economy = msgspec.structs.replace(economy, action=False, attacks_left=attacker.attacks_per_action - 1)
-    elif e.uses == "attack":
-        economy = msgspec.structs.replace(economy, attacks_left=economy.attacks_left - 1)
-    else:
-        economy = msgspec.structs.replace(economy, reaction=False)
-    state = with_combatant(state, e.attacker, economy=economy)
+    state = with_combatant(state, e.attacker, economy=economy_after_attack(state.combatants[e.attacker], e.uses))
     if e.opportunity:
         state = msgspec.structs.replace(state, opportunities=tuple(o for o in state.opportunities if o != (e.attacker, e.target)))
     return state
