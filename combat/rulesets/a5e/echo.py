@@ -14,11 +14,11 @@ import msgspec
 
 from combat.fivee import hitpoints as shared
 from combat.kernel.commands import Damage
-from combat.kernel.decider import Handler, Tx, Rules
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.names import normalised
 from combat.kernel.state import EncounterState
 
-__all__ = ["RULES", "echoes", "dice_rolled", "HANDLERS"]
+__all__ = ["RULES", "echoes", "dice_rolled"]
 
 _DICE = re.compile(r"(\d*)d(\d+|%)", re.IGNORECASE)
 
@@ -39,5 +39,6 @@ def _damage(tx: Tx, cmd: Damage) -> None:
     shared.RULES.handlers[Damage](tx, cmd)
 
 
-HANDLERS: dict[type, Handler] = {Damage: _damage}
-RULES = Rules(handlers=HANDLERS)
+RULES = Rules(
+    handlers={Damage: _damage},
+)

@@ -32,7 +32,7 @@ import msgspec
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import d20_notation
 from combat.kernel.commands import Command, Faces
-from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SaveMade
 from combat.rulesets.a5e.table import Press
@@ -48,10 +48,7 @@ __all__ = ["RULES",
     "FellBack",
     "Tumbled",
     "RAGING",
-    "HANDLERS",
-    "APPLIERS",
-    "NARRATION",
-]
+    ]
 
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 RAGING = frozenset({"raging", "rage"})
@@ -184,17 +181,18 @@ def _tumbled(n, e: Tumbled) -> str:
     return through if e.success else f"{n.name(e.combatant)} fails to tumble past {n.name(e.through)}"
 
 
-HANDLERS: dict[type, Handler] = {PressTheAttack: _press, FallBack: _fall_back, Tumble: _tumble}
-APPLIERS: dict[type, Applier] = {
-    AttackPressed: _on_pressed,
-    FellBack: _on_fell_back,
-    Tumbled: lambda state, e: _spend(state, e.combatant, **{e.uses: False}),
-}
-NARRATION: dict[type, Narrate] = {
-    AttackPressed: lambda n, e: f"{n.name(e.combatant)} presses the attack against {n.name(e.target)} "
-    "(expertise die on melee attacks; attacks against them have advantage)",
-    FellBack: lambda n, e: f"{n.name(e.combatant)} falls back 5 ft from {n.name(e.attacker)}"
-    + (", who follows 5 ft" if e.attacker_followed else "") + ": no expertise die from the press",
-    Tumbled: _tumbled,
-}
-RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION)
+RULES = Rules(
+    handlers={PressTheAttack: _press, FallBack: _fall_back, Tumble: _tumble},
+    appliers={
+        AttackPressed: _on_pressed,
+        FellBack: _on_fell_back,
+        Tumbled: lambda state, e: _spend(state, e.combatant, **{e.uses: False}),
+    },
+    narration={
+        AttackPressed: lambda n, e: f"{n.name(e.combatant)} presses the attack against {n.name(e.target)} "
+        "(expertise die on melee attacks; attacks against them have advantage)",
+        FellBack: lambda n, e: f"{n.name(e.combatant)} falls back 5 ft from {n.name(e.attacker)}"
+        + (", who follows 5 ft" if e.attacker_followed else "") + ": no expertise die from the press",
+        Tumbled: _tumbled,
+    },
+)

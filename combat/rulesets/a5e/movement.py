@@ -22,7 +22,7 @@ import msgspec
 from combat.kernel.commands import Command, Move
 from combat.fivee.actions import provoked_by
 from combat.fivee.conditions import speed_of
-from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionEnded, Event, Moved
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
@@ -36,10 +36,7 @@ __all__ = ["RULES",
     "ExtraMovementSpent",
     "movement_left",
     "costs_double",
-    "HANDLERS",
-    "APPLIERS",
-    "NARRATION",
-]
+    ]
 
 GROUND = ("walk", "crawl", "climb", "swim")  # possible on base Speed
 SPECIAL = ("fly", "burrow", "hover", "glide", "climb", "swim")
@@ -154,10 +151,11 @@ def _on_extra(state: EncounterState, e: ExtraMovementSpent) -> EncounterState:
     return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, moved=c.economy.moved + e.feet))
 
 
-HANDLERS: dict[type, Handler] = {Move: _move, SetSpeeds: _set_speeds, StandUp: _stand_up}
-APPLIERS: dict[type, Applier] = {SpeedsSet: _on_speeds, ExtraMovementSpent: _on_extra}
-NARRATION: dict[type, Narrate] = {
-    SpeedsSet: lambda n, e: f"{n.name(e.combatant)} has speeds: " + ", ".join(f"{m} {f} ft" for m, f in e.speeds.items()),
-    ExtraMovementSpent: lambda n, e: f"{n.name(e.combatant)} spends {e.feet} more ft of movement {e.reason}",
-}
-RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION)
+RULES = Rules(
+    handlers={Move: _move, SetSpeeds: _set_speeds, StandUp: _stand_up},
+    appliers={SpeedsSet: _on_speeds, ExtraMovementSpent: _on_extra},
+    narration={
+        SpeedsSet: lambda n, e: f"{n.name(e.combatant)} has speeds: " + ", ".join(f"{m} {f} ft" for m, f in e.speeds.items()),
+        ExtraMovementSpent: lambda n, e: f"{n.name(e.combatant)} spends {e.feet} more ft of movement {e.reason}",
+    },
+)

@@ -1,5 +1,7 @@
 """srd-2024-variant: the 5e 2024 core rules with a table's changes (the Δ marks of
-srd-2024-table-variants.txt). Everything not listed here is srd-2024's, reused from its tables.
+srd-2024-table-variants.txt). Everything not listed here is srd-2024's: the shared 5e rules
+(`fivee.core`) and srd-2024's initiative, listed first in RULES; each module's bundle after
+them replaces or adds to them.
 
 Phase order: set-up -> surprise -> initiative -> reorder (when the `initiative_reorder`
 setting is on, the default) -> turns, round after round -> ended.

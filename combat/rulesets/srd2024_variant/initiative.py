@@ -17,13 +17,13 @@ import msgspec
 from combat.fivee import initiative as shared
 from combat.fivee import setup
 from combat.kernel.commands import AddCombatant, Command, Faces, OrderTie
-from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantSpec, Event, InitiativeTied, TieOrdered
 from combat.kernel.state import EncounterState, Tie, with_rules
 
 
-__all__ = ["RULES", "RerollTie", "TieRerolled", "needs_reroll", "HANDLERS", "APPLIERS", "AFTER", "NARRATION"]
+__all__ = ["RULES", "RerollTie", "TieRerolled", "needs_reroll"]
 
 # What "same stat block" compares: everything but who it is and how hurt it is.
 _STAT_BLOCK = (
@@ -143,8 +143,9 @@ def _forget_rerolls(state: EncounterState, e: InitiativeTied | TieOrdered) -> En
     return with_rules(state, tie_rerolls=rerolls)
 
 
-HANDLERS: dict[type, Handler] = {AddCombatant: _add_combatant, RerollTie: _reroll, OrderTie: _order_tie}
-APPLIERS: dict[type, Applier] = {TieRerolled: _on_rerolled}
-AFTER: dict[type, Applier] = {InitiativeTied: _forget_rerolls, TieOrdered: _forget_rerolls}
-NARRATION: dict[type, Narrate] = {TieRerolled: lambda n, e: f"{n.name(e.combatant)} rerolls the tie at {e.total}: {e.face}"}
-RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION, after={event: (keep,) for event, keep in AFTER.items()})
+RULES = Rules(
+    handlers={AddCombatant: _add_combatant, RerollTie: _reroll, OrderTie: _order_tie},
+    appliers={TieRerolled: _on_rerolled},
+    after={InitiativeTied: (_forget_rerolls,), TieOrdered: (_forget_rerolls,)},
+    narration={TieRerolled: lambda n, e: f"{n.name(e.combatant)} rerolls the tie at {e.total}: {e.face}"},
+)

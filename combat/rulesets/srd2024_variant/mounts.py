@@ -35,7 +35,7 @@ from combat.fivee import initiative as shared_initiative
 from combat.fivee.actions import spend_check
 from combat.kernel.commands import Command, EndTurn, Faces, RollInitiative, TakeAction, ApplyCondition
 from combat.fivee.conditions import is_incapacitated, speed_of, can_see
-from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ActionTaken, ConditionApplied, ConditionEnded, ConditionSpec, Event, InitiativeSet, TurnStarted
 from combat.fivee.saves import saving_throw
@@ -70,11 +70,7 @@ __all__ = ["RULES",
     "controlled_mount_action",
     "require_no_fall_pending",
     "end_turn_handler",
-    "HANDLERS",
-    "APPLIERS",
-    "AFTER",
-    "NARRATION",
-]
+    ]
 
 CONTROLLED_MOUNT_ACTIONS = ("dash", "disengage", "dodge")
 FALL_OFF_DC = 10
@@ -434,30 +430,31 @@ def _refresh_controlled_mounts(state: EncounterState, e: TurnStarted) -> Encount
     return state
 
 
-HANDLERS: dict[type, Handler] = {
-    Mount: _mount,
-    Dismount: _dismount,
-    SaveToStayMounted: _save_to_stay,
-    RollInitiative: _roll_initiative,
-}
-APPLIERS: dict[type, Applier] = {
-    Mounted: _on_mounted,
-    Dismounted: _on_dismounted,
-    UnseatSaveRequired: lambda s, e: with_rules(s, falls_pending=s.rules.falls_pending + (e.rider,)),
-    StayedMounted: lambda s, e: with_rules(s, falls_pending=tuple(r for r in s.rules.falls_pending if r != e.rider)),
-    Carried: _on_carried,
-}
-AFTER: dict[type, Applier] = {TurnStarted: _refresh_controlled_mounts}
-NARRATION: dict[type, Narrate] = {
-    Mounted: lambda n, e: f"{n.name(e.rider)} mounts {n.name(e.mount)}"
-    + (" and takes control of it" if e.controlled else " (it acts on its own)")
-    + (f", spending {e.cost} ft of movement" if e.cost else ""),
-    Dismounted: lambda n, e: f"{n.name(e.rider)} leaves {n.name(e.mount)}: {e.reason}"
-    + (f", spending {e.cost} ft of movement" if e.cost else ""),
-    UnseatSaveRequired: lambda n, e: f"{n.name(e.rider)} must make a DC {FALL_OFF_DC} Dexterity save to stay on "
-    f"{n.name(e.mount)} ({e.reason})",
-    StayedMounted: lambda n, e: f"{n.name(e.rider)} stays on {n.name(e.mount)}",
-    Carried: lambda n, e: f"{n.name(e.mount)} carries {n.name(e.rider)} {e.feet} ft"
-    + (f", leaving the reach of {', '.join(n.name(p) for p in e.provoked)}" if e.provoked else ""),
-}
-RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION, after={event: (keep,) for event, keep in AFTER.items()})
+RULES = Rules(
+    handlers={
+        Mount: _mount,
+        Dismount: _dismount,
+        SaveToStayMounted: _save_to_stay,
+        RollInitiative: _roll_initiative,
+    },
+    appliers={
+        Mounted: _on_mounted,
+        Dismounted: _on_dismounted,
+        UnseatSaveRequired: lambda s, e: with_rules(s, falls_pending=s.rules.falls_pending + (e.rider,)),
+        StayedMounted: lambda s, e: with_rules(s, falls_pending=tuple(r for r in s.rules.falls_pending if r != e.rider)),
+        Carried: _on_carried,
+    },
+    after={TurnStarted: (_refresh_controlled_mounts,)},
+    narration={
+        Mounted: lambda n, e: f"{n.name(e.rider)} mounts {n.name(e.mount)}"
+        + (" and takes control of it" if e.controlled else " (it acts on its own)")
+        + (f", spending {e.cost} ft of movement" if e.cost else ""),
+        Dismounted: lambda n, e: f"{n.name(e.rider)} leaves {n.name(e.mount)}: {e.reason}"
+        + (f", spending {e.cost} ft of movement" if e.cost else ""),
+        UnseatSaveRequired: lambda n, e: f"{n.name(e.rider)} must make a DC {FALL_OFF_DC} Dexterity save to stay on "
+        f"{n.name(e.mount)} ({e.reason})",
+        StayedMounted: lambda n, e: f"{n.name(e.rider)} stays on {n.name(e.mount)}",
+        Carried: lambda n, e: f"{n.name(e.mount)} carries {n.name(e.rider)} {e.feet} ft"
+        + (f", leaving the reach of {', '.join(n.name(p) for p in e.provoked)}" if e.provoked else ""),
+    },
+)

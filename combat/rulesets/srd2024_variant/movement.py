@@ -29,7 +29,7 @@ import msgspec
 from combat.kernel.commands import Command, Move
 from combat.fivee.actions import provoked_by
 from combat.fivee.conditions import is_incapacitated, speed_of
-from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event, Moved
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
@@ -46,11 +46,7 @@ __all__ = ["RULES",
     "ExtraFeetSpent",
     "StoodUp",
     "breaks_run_up",
-    "HANDLERS",
-    "APPLIERS",
-    "AFTER",
-    "NARRATION",
-]
+    ]
 
 Mode = Literal["walk", "crawl", "climb", "swim", "fly", "burrow"]
 
@@ -200,14 +196,15 @@ def breaks_run_up(field: str):
     return after
 
 
-HANDLERS: dict[type, Handler] = {Move: _move, Traverse: _traverse, DropProne: _drop_prone, StandUpFromProne: _stand_up}
-APPLIERS: dict[type, Applier] = {
-    ExtraFeetSpent: lambda s, e: _spend(s, e.combatant, e.feet),
-    StoodUp: lambda s, e: _spend(s, e.combatant, e.cost),
-}
-AFTER: dict[type, Applier] = {Moved: _count_run_up}
-NARRATION: dict[type, Narrate] = {
-    ExtraFeetSpent: lambda n, e: f"{n.name(e.combatant)} spends {e.feet} ft more for {', '.join(e.reasons)}",
-    StoodUp: lambda n, e: f"{n.name(e.combatant)} stands up, spending {e.cost} ft of movement",
-}
-RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION, after={event: (keep,) for event, keep in AFTER.items()})
+RULES = Rules(
+    handlers={Move: _move, Traverse: _traverse, DropProne: _drop_prone, StandUpFromProne: _stand_up},
+    appliers={
+        ExtraFeetSpent: lambda s, e: _spend(s, e.combatant, e.feet),
+        StoodUp: lambda s, e: _spend(s, e.combatant, e.cost),
+    },
+    after={Moved: (_count_run_up,)},
+    narration={
+        ExtraFeetSpent: lambda n, e: f"{n.name(e.combatant)} spends {e.feet} ft more for {', '.join(e.reasons)}",
+        StoodUp: lambda n, e: f"{n.name(e.combatant)} stands up, spending {e.cost} ft of movement",
+    },
+)

@@ -31,7 +31,7 @@ from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import COVER_AC, economy_after_attack, resolve_attack
 from combat.kernel.commands import Attack, Command, Cover, Faces
 from combat.fivee.conditions import is_incapacitated
-from combat.kernel.decider import Tx, Applier, Handler, Narrate, Rules
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.fivee.regained_movement import restore_movement
 from combat.kernel.events import AttackProfile, ConditionApplied, ConditionEnded, ConditionSpec, Event
@@ -57,10 +57,7 @@ __all__ = ["RULES",
     "with_grapple_disadvantage",
     "unarmed_strike",
     "end_broken_grapples",
-    "HANDLERS",
-    "APPLIERS",
-    "NARRATION",
-]
+    ]
 
 
 class UnarmedStrike(Command, frozen=True, kw_only=True):
@@ -333,21 +330,22 @@ def _on_escape(state: EncounterState, e: EscapeAttempted) -> EncounterState:
     return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, action=False))
 
 
-HANDLERS: dict[type, Handler] = {UnarmedStrike: unarmed_strike, EscapeGrapple: _escape, ReleaseGrapple: _release}
-APPLIERS: dict[type, Applier] = {
-    UnarmedStrikeMade: _on_strike,
-    GrappleStarted: _on_grapple_started,
-    GrappleEnded: _on_grapple_ended,
-    Shoved: lambda s, e: s,
-    EscapeAttempted: _on_escape,
-}
-NARRATION: dict[type, Narrate] = {
-    UnarmedStrikeMade: lambda n, e: f"{n.name(e.attacker)} tries to {e.option} {n.name(e.target)} "
-    f"(DC {e.dc} Constitution save): {'resisted' if e.saved else 'it works'}",
-    GrappleStarted: lambda n, e: f"{n.name(e.grappler)} grapples {n.name(e.target)} (escape DC {e.dc})",
-    GrappleEnded: lambda n, e: f"{n.name(e.grappler)}'s grapple on {n.name(e.target)} ends: {e.reason}",
-    Shoved: lambda n, e: f"{n.name(e.attacker)} pushes {n.name(e.target)} {e.feet} ft away",
-    EscapeAttempted: lambda n, e: f"{n.name(e.combatant)} tries to escape {n.name(e.grappler)}'s grapple: "
-    f"{e.skill} {e.total} vs DC {e.dc} - {'free' if e.success else 'still held'}",
-}
-RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION)
+RULES = Rules(
+    handlers={UnarmedStrike: unarmed_strike, EscapeGrapple: _escape, ReleaseGrapple: _release},
+    appliers={
+        UnarmedStrikeMade: _on_strike,
+        GrappleStarted: _on_grapple_started,
+        GrappleEnded: _on_grapple_ended,
+        Shoved: lambda s, e: s,
+        EscapeAttempted: _on_escape,
+    },
+    narration={
+        UnarmedStrikeMade: lambda n, e: f"{n.name(e.attacker)} tries to {e.option} {n.name(e.target)} "
+        f"(DC {e.dc} Constitution save): {'resisted' if e.saved else 'it works'}",
+        GrappleStarted: lambda n, e: f"{n.name(e.grappler)} grapples {n.name(e.target)} (escape DC {e.dc})",
+        GrappleEnded: lambda n, e: f"{n.name(e.grappler)}'s grapple on {n.name(e.target)} ends: {e.reason}",
+        Shoved: lambda n, e: f"{n.name(e.attacker)} pushes {n.name(e.target)} {e.feet} ft away",
+        EscapeAttempted: lambda n, e: f"{n.name(e.combatant)} tries to escape {n.name(e.grappler)}'s grapple: "
+        f"{e.skill} {e.total} vs DC {e.dc} - {'free' if e.success else 'still held'}",
+    },
+)
