@@ -6,6 +6,7 @@ docstrings), so the site says what the code does and cannot drift from it."""
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import inspect
 import json
@@ -120,15 +121,17 @@ def _modules_section(title: str, package: Any, only: set[str] | None = None) -> 
 
 def _modules_of(handler: Any, seen: set[int] | None = None) -> set[str]:
     """The modules a handler's code comes from: its own, and those of the handlers it wraps
-    (a shared rule a ruleset or the bestiary guards is still that rule)."""
+    or binds (a shared rule a ruleset guards, or the bestiary's `partial` of it, is still that rule)."""
     seen = set() if seen is None else seen
     if id(handler) in seen or not callable(handler):
         return set()
     seen.add(id(handler))
     module = inspect.getmodule(handler)
     found = {module.__name__} if module else set()
+    if isinstance(handler, functools.partial):
+        return set().union(*(_modules_of(f, seen) for f in (handler.func, *handler.args, *handler.keywords.values())))
     inner = [getattr(handler, "__wrapped__", None)] + [c.cell_contents for c in getattr(handler, "__closure__", None) or ()
-                                                       if inspect.isfunction(c.cell_contents)]
+                                                       if inspect.isfunction(c.cell_contents) or isinstance(c.cell_contents, functools.partial)]
     for wrapped in inner:
         if wrapped is not None:
             found |= _modules_of(wrapped, seen)

@@ -103,7 +103,7 @@ def test_the_openapi_document_and_the_json_schemas_are_published(client):
     events = client.get("/schemas/events").json()
     assert {"$ref": "#/$defs/AttackMade"} in events["oneOf"]
     state = client.get("/schemas/state").json()
-    assert "initiative_order" in state["$defs"]["StateView"]["properties"]
+    assert "initiative_order" in state["$defs"]["Srd2024StateView"]["properties"]
     stream = client.get("/schemas/stream").json()
     assert stream["required"] == ["event"]
 

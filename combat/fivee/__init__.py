@@ -1,1 +1,79 @@
-"""The 5e rules that srd-2024, srd-2024-variant and a5e share: set-up, initiative, turns, actions, attacks, hit points, conditions, concentration, saves, and the checks run after a changed past."""
+"""The 5e rules that srd-2024, srd-2024-variant and a5e share: set-up, initiative, turns, actions, attacks, hit points, conditions, concentration, saves, and the checks run after a changed past.
+
+Each rule module exposes its part as one `RULES` bundle (a `Rules`), or as a function
+returning one where the part depends on the ruleset (`turn_pointer.rules(order)`,
+`ability_checks.rules(skills)`). `core` lists the bundles all three rulesets take, in the
+order they are assembled; each ruleset lists it first and its own bundles after it, so that
+its own entry for a command or event replaces the shared one (see `combat.kernel.decider.Rules`).
+"""
+
+from __future__ import annotations
+
+from combat.fivee import (
+    ability_checks,
+    actions,
+    attacks,
+    concentration,
+    conditions,
+    consistency,
+    damage_rolls,
+    dying,
+    gm_edits,
+    hitpoints,
+    regained_movement,
+    saves,
+    setup,
+    stat_blocks,
+    turn_pointer,
+    turns,
+)
+from combat.fivee.ability_checks import SRD_SKILLS
+from combat.fivee.turns import OrderFn
+from combat.kernel.commands import EndTurn
+from combat.kernel.decider import Rules
+
+__all__ = ["core", "GM_TURN_COMMANDS", "RULING_COMMANDS", "ANYTIME_COMMANDS"]
+
+# The commands of the shared rules each ruleset's phase table places: the GM's moves during
+# a turn, the rulings (allowed wherever the ruleset lets the GM rule), and what the GM edits
+# or calls for whenever the fight is not over.
+GM_TURN_COMMANDS = ("roll_damage", "grant_action", "goto_turn", "previous_turn")
+RULING_COMMANDS = (
+    "damage",
+    "heal",
+    "grant_temp_hp",
+    "apply_condition",
+    "remove_condition",
+    "start_concentration",
+    "end_concentration",
+    "concentration_save",
+    "saving_throw",
+    "judge_save",
+)
+ANYTIME_COMMANDS = ("set_hp", "change_stat_block", "ability_check", "contest")
+
+
+def core(order: OrderFn, skills: tuple[str, ...] = SRD_SKILLS) -> tuple[Rules, ...]:
+    """The bundles srd-2024, the variant and a5e share, in assembly order. `order` is the
+    ruleset's order of turns (ending a turn, the GM's turn pointer and the checks of whose
+    turn came when follow it); `skills` are the skill names an ability check may name.
+    Initiative is not among them: a5e decides it its own way."""
+    return (
+        setup.RULES,
+        turns.RULES,
+        Rules(handlers={EndTurn: turns.end_turn_handler(order)}, checks=consistency.turn_checks(order)),
+        actions.RULES,
+        attacks.RULES,
+        hitpoints.RULES,
+        conditions.RULES,
+        concentration.RULES,
+        saves.RULES,
+        dying.RULES,
+        regained_movement.RULES,
+        gm_edits.RULES,
+        turn_pointer.rules(order),
+        ability_checks.rules(skills),
+        damage_rolls.RULES,
+        consistency.RULES,
+        stat_blocks.RULES,  # after attacks: a monster's attack is the shared one as its block makes it
+    )

@@ -20,11 +20,11 @@ from typing import Any
 
 from combat.fivee.attacks import d20_notation
 from combat.kernel.commands import AbilityCheck, Contest
-from combat.kernel.decider import Tx, Applier, Narrate
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CheckMade, ContestDecided
 
-__all__ = ["ABILITIES", "SRD_SKILLS", "A5E_SKILLS", "handlers", "APPLIERS", "NARRATION"]
+__all__ = ["ABILITIES", "SRD_SKILLS", "A5E_SKILLS", "rules"]
 
 ABILITIES = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
 _SHORT = {a[:3]: a for a in ABILITIES}
@@ -91,9 +91,10 @@ def _contest(skills: tuple[str, ...]) -> Callable[[Tx, Contest], None]:
     return contest
 
 
-def handlers(skills: tuple[str, ...] = SRD_SKILLS) -> dict[type, Callable[[Tx, Any], None]]:
+def rules(skills: tuple[str, ...] = SRD_SKILLS) -> Rules:
     """The two commands, checking skill names against the ruleset's list."""
-    return {AbilityCheck: _ability_check(skills), Contest: _contest(skills)}
+    return Rules(handlers={AbilityCheck: _ability_check(skills), Contest: _contest(skills)},
+                 appliers={ContestDecided: lambda state, e: state}, narration={ContestDecided: _narrate_contest})
 
 
 def _narrate_contest(n: Any, e: ContestDecided) -> str:
@@ -103,6 +104,3 @@ def _narrate_contest(n: Any, e: ContestDecided) -> str:
     loser = e.opponent if e.winner == e.combatant else e.combatant
     return f"{n.name(e.winner)} wins the contest against {n.name(loser)} ({won} against {lost})"
 
-
-APPLIERS: dict[type, Applier] = {ContestDecided: lambda state, e: state}
-NARRATION: dict[type, Narrate] = {ContestDecided: _narrate_contest}

@@ -14,7 +14,7 @@ from combat.kernel.commands import BonusAction, InteractWithObject, Move, TakeAc
 from combat.fivee import dying
 from combat.fivee.concentration import start_concentration
 from combat.fivee.conditions import is_incapacitated, speed_of, can_see
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     ActionTaken,
@@ -29,7 +29,7 @@ from combat.kernel.events import (
 from combat.kernel.state import Combatant, EncounterState, Help, with_combatant
 from combat.fivee.turns import require_able, require_turn
 
-__all__ = ["SRD_ACTIONS", "spend_check", "require_reaction", "HANDLERS", "APPLIERS", "ACTION_EFFECTS", "take_action", "bonus_action"]
+__all__ = ["SRD_ACTIONS", "spend_check", "require_reaction", "provoked_by", "RULES", "ACTION_EFFECTS", "take_action", "bonus_action"]
 
 HIDDEN = ConditionSpec(name="invisible", source="hide")
 HIDE_DC = 15
@@ -66,6 +66,19 @@ def require_reaction(c: Combatant) -> None:
         raise RuleError("economy/reaction-spent", f"{c.name} has already used its reaction this round", allowed="wait for the start of its turn")
 
 
+def provoked_by(tx: Tx, c: Combatant, leaves_reach_of: tuple[str, ...]) -> tuple[str, ...]:
+    """The foes whose reach `c` leaves who may make an Opportunity Attack: "You can make an
+    Opportunity Attack when a creature that you can see leaves your reach." An ally is refused."""
+    provoked = []
+    for fid in leaves_reach_of:
+        foe = tx.combatant(fid)
+        if foe.side == c.side:
+            raise RuleError("move/ally", f"{foe.name} is an ally of {c.name}", allowed="foes whose reach is left")
+        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe) and can_see(foe, c):
+            provoked.append(fid)
+    return tuple(provoked)
+
+
 def _move(tx: Tx, cmd: Move) -> None:
     c = require_turn(tx, cmd.combatant)
     require_able(c, "move")
@@ -88,16 +101,8 @@ def _move(tx: Tx, cmd: Move) -> None:
             + (f" ({cmd.feet} ft, {cmd.difficult_terrain} of it Difficult Terrain)" if cmd.difficult_terrain else ""),
             allowed=f"up to {max(0, left)} ft of movement, or Dash for more",
         )
-    provoked = []
-    for fid in cmd.leaves_reach_of:
-        foe = tx.combatant(fid)
-        if foe.side == c.side:
-            raise RuleError("move/ally", f"{foe.name} is an ally of {c.name}", allowed="foes whose reach is left")
-        # "You can make an Opportunity Attack when a creature that you can see leaves your reach."
-        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe) and can_see(foe, c):
-            provoked.append(fid)
     tx.emit(
-        Moved(combatant=c.id, feet=cmd.feet, mode=cmd.mode, provoked=tuple(provoked),
+        Moved(combatant=c.id, feet=cmd.feet, mode=cmd.mode, provoked=provoked_by(tx, c, cmd.leaves_reach_of),
               cost=cost if cost != cmd.feet else None)
     )
 
@@ -219,18 +224,20 @@ def _on_reaction(state: EncounterState, e: ReactionTaken) -> EncounterState:
     return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, reaction=False), readied=None)
 
 
-HANDLERS: dict[type, Handler] = {
-    Move: _move,
-    TakeAction: take_action,
-    BonusAction: bonus_action,
-    InteractWithObject: _interact,
-    UseReaction: _reaction,
-}
-APPLIERS: dict[type, Applier] = {
-    Moved: _on_moved,
-    ActionTaken: _on_action,
-    BonusActionTaken: lambda s, e: with_combatant(s, e.combatant, economy=msgspec.structs.replace(s.combatants[e.combatant].economy, bonus_action=False)),
-    ObjectInteracted: lambda s, e: with_combatant(s, e.combatant, economy=msgspec.structs.replace(s.combatants[e.combatant].economy, object_interaction=False)),
-    ReactionTaken: _on_reaction,
-    CheckMade: lambda s, e: s,
-}
+RULES = Rules(
+    handlers={
+        Move: _move,
+        TakeAction: take_action,
+        BonusAction: bonus_action,
+        InteractWithObject: _interact,
+        UseReaction: _reaction,
+    },
+    appliers={
+        Moved: _on_moved,
+        ActionTaken: _on_action,
+        BonusActionTaken: lambda s, e: with_combatant(s, e.combatant, economy=msgspec.structs.replace(s.combatants[e.combatant].economy, bonus_action=False)),
+        ObjectInteracted: lambda s, e: with_combatant(s, e.combatant, economy=msgspec.structs.replace(s.combatants[e.combatant].economy, object_interaction=False)),
+        ReactionTaken: _on_reaction,
+        CheckMade: lambda s, e: s,
+    },
+)

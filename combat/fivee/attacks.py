@@ -11,14 +11,14 @@ from combat.kernel import dice
 from combat.fivee.actions import require_reaction, spend_check
 from combat.kernel.commands import Attack, OpportunityAttack
 from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
 from combat.fivee.concentration import end_concentration
 from combat.fivee.damage_dice import as_rolled
 from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
-from combat.kernel.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, Economy, EncounterState
 from combat.fivee.turns import require_able, require_turn
 
 __all__ = [
@@ -31,8 +31,8 @@ __all__ = [
     "land_extra_damage",
     "require_no_pending_damage",
     "spend_attack",
-    "HANDLERS",
-    "APPLIERS",
+    "RULES",
+    "economy_after_attack",
     "attack",
     "attack_with",
     "opportunity_attack",
@@ -359,18 +359,25 @@ def _on_attack_rolled(state: EncounterState, e: AttackRolled) -> EncounterState:
     return msgspec.structs.replace(spend_attack(state, e), pending_damage=state.pending_damage + (e,))
 
 
+def economy_after_attack(attacker: Combatant, uses: str) -> Economy:
+    """The attacker's economy once an attack is made with its action (the first of the
+    action's attacks), an attack left of that action, its reaction or its bonus action."""
+    economy = attacker.economy
+    if uses == "action":
+        return msgspec.structs.replace(economy, action=False, attacks_left=attacker.attacks_per_action - 1)
+    if uses == "attack":
+        return msgspec.structs.replace(economy, attacks_left=economy.attacks_left - 1)
+    if uses == "reaction":
+        return msgspec.structs.replace(economy, reaction=False)
+    if uses == "bonus_action":
+        return msgspec.structs.replace(economy, bonus_action=False)
+    return economy
+
+
 def spend_attack(state: EncounterState, e: AttackMade | AttackRolled) -> EncounterState:
     """What making an attack spends (its part of the economy, a Help, an opportunity), hit or not."""
     attacker = state.combatants[e.attacker]
-    economy = attacker.economy
-    if e.uses == "action":
-        economy = msgspec.structs.replace(economy, action=False, attacks_left=attacker.attacks_per_action - 1)
-    elif e.uses == "attack":
-        economy = msgspec.structs.replace(economy, attacks_left=economy.attacks_left - 1)
-    elif e.uses == "reaction":
-        economy = msgspec.structs.replace(economy, reaction=False)
-    elif e.uses == "bonus_action":
-        economy = msgspec.structs.replace(economy, bonus_action=False)
+    economy = economy_after_attack(attacker, e.uses)
     readied = None if e.uses == "reaction" else attacker.readied
     combatants = {**state.combatants, e.attacker: msgspec.structs.replace(attacker, economy=economy, readied=readied)}
     helps = state.helps
@@ -381,5 +388,7 @@ def spend_attack(state: EncounterState, e: AttackMade | AttackRolled) -> Encount
     return msgspec.structs.replace(state, combatants=combatants, helps=helps, opportunities=opportunities)
 
 
-HANDLERS: dict[type, Handler] = {Attack: attack, OpportunityAttack: opportunity_attack}
-APPLIERS: dict[type, Applier] = {AttackMade: _on_attack, AttackRolled: _on_attack_rolled}
+RULES = Rules(
+    handlers={Attack: attack, OpportunityAttack: opportunity_attack},
+    appliers={AttackMade: _on_attack, AttackRolled: _on_attack_rolled},
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from combat.kernel.commands import ConcentrationSave, EndConcentration, StartConcentration
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Tx, Applier, Handler, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     ConcentrationChecked,
@@ -15,7 +15,7 @@ from combat.kernel.events import (
 )
 from combat.kernel.state import EncounterState, PendingCheck, with_combatant
 
-__all__ = ["concentration_dc", "start_concentration", "end_concentration", "HANDLERS", "APPLIERS"]
+__all__ = ["concentration_dc", "start_concentration", "end_concentration", "HANDLERS", "APPLIERS", "RULES"]
 
 
 def concentration_dc(damage: int) -> int:
@@ -100,3 +100,4 @@ APPLIERS: dict[type, Applier] = {
     ConcentrationCheckRequired: _on_required,
     ConcentrationChecked: _on_checked,
 }
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS)  # segments-1e takes some of the entries

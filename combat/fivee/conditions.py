@@ -8,7 +8,7 @@ from __future__ import annotations
 import msgspec
 
 from combat.kernel.commands import ApplyCondition, RemoveCondition
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Tx, Applier, Handler, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec
 from combat.kernel.names import checked_condition, find_named
@@ -26,6 +26,7 @@ __all__ = [
     "arm_next_turn_ends",
     "HANDLERS",
     "APPLIERS",
+    "RULES",
     "apply_condition",
 ]
 
@@ -174,3 +175,4 @@ def condition(name: str, **kwargs: object) -> ConditionSpec:
 
 HANDLERS: dict[type, Handler] = {ApplyCondition: apply_condition, RemoveCondition: _remove_condition}
 APPLIERS: dict[type, Applier] = {ConditionApplied: _on_applied, ConditionEnded: _on_ended}
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS)  # declared-d10 and segments-1e take some of the entries

@@ -16,10 +16,11 @@ from combat.fivee.conditions import speed_of
 from combat.fivee.judged_saves import rolled_saves_of
 from combat.fivee.turns import blocked_by
 from combat.fivee.hitpoints import adjusted_damage
+from combat.kernel.decider import Rules
 from combat.kernel.names import normalised
 from combat.kernel.state import Combatant, EncounterState
 
-__all__ = ["CHECKS", "Check", "able", "first_of", "turn_checks"]
+__all__ = ["CHECKS", "RULES", "Check", "able", "first_of", "turn_checks"]
 
 Check = Callable[[EncounterState, Any, dict[str, Any]], "str | None"]
 
@@ -192,6 +193,7 @@ def turn_checks(order: Callable[[EncounterState, bool], list[str]]) -> dict[type
     return {ev.TurnStarted: started}
 
 
+# The variant's and a5e's checks build on single entries of CHECKS.
 CHECKS: dict[type, Check] = {
     ev.AttackMade: first_of(_attack_spend, _damage_fits),
     ev.AttackRolled: _attack_spend,
@@ -209,3 +211,4 @@ CHECKS: dict[type, Check] = {
     ev.BankedActionGranted: _banked_granted,
     ev.SaveMade: _judged,
 }
+RULES = Rules(checks=CHECKS)

@@ -16,12 +16,12 @@ import msgspec
 from combat.fivee.attacks import land_extra_damage, roll_damage
 from combat.fivee.hitpoints import take_damage
 from combat.kernel.commands import RollDamage
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackDamageRolled, AttackRolled
 from combat.kernel.state import EncounterState
 
-__all__ = ["HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["RULES"]
 
 
 def _roll_damage(tx: Tx, cmd: RollDamage) -> None:
@@ -80,6 +80,8 @@ def _narrate_damage(n: Any, e: AttackDamageRolled) -> str:
     return f"{n.name(e.attacker)}'s {e.attack} deals {n.name(e.target)} {e.damage} {e.damage_type}{resisted}"
 
 
-HANDLERS: dict[type, Handler] = {RollDamage: _roll_damage}
-APPLIERS: dict[type, Applier] = {AttackDamageRolled: _on_damage_rolled}
-NARRATION: dict[type, Narrate] = {AttackRolled: _narrate_rolled, AttackDamageRolled: _narrate_damage}
+RULES = Rules(
+    handlers={RollDamage: _roll_damage},
+    appliers={AttackDamageRolled: _on_damage_rolled},
+    narration={AttackRolled: _narrate_rolled, AttackDamageRolled: _narrate_damage},
+)

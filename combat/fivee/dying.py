@@ -45,7 +45,7 @@ import msgspec
 from combat.fivee.concentration import end_concentration
 from combat.fivee.regained_movement import restore_movement
 from combat.kernel.commands import Command, Faces
-from combat.kernel.decider import Applier, Check, Handler, Narrate, Tx
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     CheckMade,
@@ -87,12 +87,7 @@ __all__ = [
     "CombatantStabilized",
     "CombatantDied",
     "CombatantKnockedOut",
-    "EVENTS",
-    "COMMANDS",
-    "CHECKS",
-    "HANDLERS",
-    "APPLIERS",
-    "NARRATION",
+    "RULES",
 ]
 
 SETTING = "death_saves"
@@ -400,26 +395,26 @@ def _made_check(state: EncounterState, e: DeathSaveMade, ctx: dict) -> str | Non
     return None if e.combatant in dying_of(state).owed else f"{e.combatant} owed no Death Saving Throw"
 
 
-CHECKS: dict[type, Check] = {DeathSaveOwed: _owed_check, DeathSaveMade: _made_check}
-HANDLERS: dict[type, Handler] = {DeathSave: _death_save, TreatAsCharacter: _treat_as_character}
-APPLIERS: dict[type, Applier] = {
-    TreatedAsCharacter: lambda s, e: with_dying(s, as_characters=dying_of(s).as_characters + (e.combatant,)),
-    DeathSaveOwed: lambda s, e: with_dying(s, owed=dying_of(s).owed + (e.combatant,)),
-    DeathSaveMade: _on_save_made,
-    DeathSaveFailed: _on_failed,
-    CombatantStabilized: lambda s, e: _with_tally(s, e.combatant, DeathSaves(stable=True)),
-    CombatantDied: _on_died,
-    CombatantKnockedOut: _on_knocked_out,
-}
-EVENTS = (TreatedAsCharacter, DeathSaveOwed, DeathSaveMade, DeathSaveFailed, CombatantStabilized, CombatantDied, CombatantKnockedOut)
-COMMANDS = (DeathSave, TreatAsCharacter)
-NARRATION: dict[type, Narrate] = {
-    TreatedAsCharacter: lambda n, e: f"{n.name(e.combatant)} will be treated like a character at 0 HP",
-    DeathSaveOwed: lambda n, e: f"{n.name(e.combatant)} starts the turn at 0 HP and must make a Death Saving Throw",
-    DeathSaveMade: lambda n, e: f"{n.name(e.combatant)} rolls {e.natural} on a Death Saving Throw: {e.outcome}",
-    DeathSaveFailed: lambda n, e: f"{n.name(e.combatant)} suffers {e.failures} Death Saving Throw failure"
-    + ("s" if e.failures > 1 else "") + f" from {e.cause}",
-    CombatantStabilized: lambda n, e: f"{n.name(e.combatant)} is Stable ({e.reason})",
-    CombatantDied: lambda n, e: f"{n.name(e.combatant)} dies ({e.cause})",
-    CombatantKnockedOut: lambda n, e: f"{n.name(e.by)} knocks {n.name(e.combatant)} out: 1 HP, Unconscious",
-}
+RULES = Rules(
+    handlers={DeathSave: _death_save, TreatAsCharacter: _treat_as_character},
+    appliers={
+        TreatedAsCharacter: lambda s, e: with_dying(s, as_characters=dying_of(s).as_characters + (e.combatant,)),
+        DeathSaveOwed: lambda s, e: with_dying(s, owed=dying_of(s).owed + (e.combatant,)),
+        DeathSaveMade: _on_save_made,
+        DeathSaveFailed: _on_failed,
+        CombatantStabilized: lambda s, e: _with_tally(s, e.combatant, DeathSaves(stable=True)),
+        CombatantDied: _on_died,
+        CombatantKnockedOut: _on_knocked_out,
+    },
+    checks={DeathSaveOwed: _owed_check, DeathSaveMade: _made_check},
+    narration={
+        TreatedAsCharacter: lambda n, e: f"{n.name(e.combatant)} will be treated like a character at 0 HP",
+        DeathSaveOwed: lambda n, e: f"{n.name(e.combatant)} starts the turn at 0 HP and must make a Death Saving Throw",
+        DeathSaveMade: lambda n, e: f"{n.name(e.combatant)} rolls {e.natural} on a Death Saving Throw: {e.outcome}",
+        DeathSaveFailed: lambda n, e: f"{n.name(e.combatant)} suffers {e.failures} Death Saving Throw failure"
+        + ("s" if e.failures > 1 else "") + f" from {e.cause}",
+        CombatantStabilized: lambda n, e: f"{n.name(e.combatant)} is Stable ({e.reason})",
+        CombatantDied: lambda n, e: f"{n.name(e.combatant)} dies ({e.cause})",
+        CombatantKnockedOut: lambda n, e: f"{n.name(e.by)} knocks {n.name(e.combatant)} out: 1 HP, Unconscious",
+    },
+)

@@ -30,7 +30,7 @@ from combat.fivee import banked_actions, judged_saves
 from combat.fivee.hitpoints import drop_to_zero
 from combat.fivee.turns import require_able
 from combat.kernel.commands import ChangeStatBlock, GrantAction, JudgeSave, SetHp
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     ActionBanked,
@@ -43,7 +43,7 @@ from combat.kernel.events import (
 )
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
-__all__ = ["HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["RULES"]
 
 
 def _set_hp(tx: Tx, cmd: SetHp) -> None:
@@ -144,9 +144,11 @@ def _narrate_banked_granted(n: Any, e: BankedActionGranted) -> str:
     return f"{n.name(e.combatant)} takes up the extra {e.kind.replace('_', ' ')} kept for this turn{_why(e.reason)}"
 
 
-HANDLERS: dict[type, Handler] = {SetHp: _set_hp, ChangeStatBlock: _change_stat_block, GrantAction: _grant_action,
-                                  JudgeSave: judged_saves.judge_save}
-APPLIERS: dict[type, Applier] = {HitPointsSet: _on_hp_set, StatBlockChanged: _on_stat_block, ActionGranted: _on_granted,
-                                  ActionBanked: banked_actions.on_banked, BankedActionGranted: banked_actions.on_granted}
-NARRATION: dict[type, Narrate] = {HitPointsSet: _narrate_hp, StatBlockChanged: _narrate_stats, ActionGranted: _narrate_granted,
-                                  ActionBanked: _narrate_banked, BankedActionGranted: _narrate_banked_granted}
+RULES = Rules(
+    handlers={SetHp: _set_hp, ChangeStatBlock: _change_stat_block, GrantAction: _grant_action,
+              JudgeSave: judged_saves.judge_save},
+    appliers={HitPointsSet: _on_hp_set, StatBlockChanged: _on_stat_block, ActionGranted: _on_granted,
+              ActionBanked: banked_actions.on_banked, BankedActionGranted: banked_actions.on_granted},
+    narration={HitPointsSet: _narrate_hp, StatBlockChanged: _narrate_stats, ActionGranted: _narrate_granted,
+               ActionBanked: _narrate_banked, BankedActionGranted: _narrate_banked_granted},
+)

@@ -6,7 +6,7 @@ import msgspec
 
 from combat.kernel.commands import Damage, GrantTempHp, Heal
 from combat.fivee.concentration import concentration_dc, end_concentration
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Tx, Applier, Handler, Rules
 from combat.fivee import dying
 from combat.kernel.errors import RuleError
 from combat.kernel.names import checked_damage_type, normalised
@@ -21,7 +21,7 @@ from combat.kernel.events import (
 )
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
-__all__ = ["adjusted_damage", "take_damage", "after_damage", "drop_to_zero", "amount_or_roll", "HANDLERS", "APPLIERS", "heal"]
+__all__ = ["adjusted_damage", "take_damage", "after_damage", "drop_to_zero", "amount_or_roll", "HANDLERS", "APPLIERS", "RULES", "heal"]
 
 UNCONSCIOUS_AT_ZERO = ConditionSpec(name="unconscious", source="0 HP")
 
@@ -164,3 +164,4 @@ APPLIERS: dict[type, Applier] = {
     CombatantDowned: _on_downed,
     CombatantRevived: _on_revived,
 }
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS)  # declared-d10 and segments-1e take some of the entries

@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 import msgspec
 
-from combat.kernel.commands import OrderTie, RollInitiative
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.commands import Faces, OrderTie, RollInitiative
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import InitiativeSet, InitiativeTied, PhaseChanged, TieOrdered
 from combat.kernel.state import Combatant, EncounterState, Tie, with_combatant
@@ -22,8 +22,9 @@ __all__ = [
     "initiative_notation",
     "roll_initiative",
     "moves_on_with_setup_rolls",
-    "HANDLERS",
-    "APPLIERS",
+    "units_to_roll",
+    "require_faces_of_one",
+    "RULES",
     "order_tie",
 ]
 
@@ -88,17 +89,7 @@ def roll_initiative(
                 allowed=", ".join(u for u, m in all_units.items() if m[0].initiative is None) or "nobody left to roll",
             )
     else:
-        chosen = [u for u, m in all_units.items() if m[0].initiative is None]
-        if not chosen and moves_on_with_setup_rolls(tx):
-            return
-        if not chosen:
-            raise RuleError("initiative/all-rolled", "everyone has rolled initiative already")
-        if cmd.faces is not None and len(chosen) > 1:
-            raise RuleError(
-                "dice/whose-faces",
-                f"faces were entered but {len(chosen)} combatants or groups still roll",
-                allowed="name the combatant whose dice were entered",
-            )
+        chosen = units_to_roll(tx, [u for u, m in all_units.items() if m[0].initiative is None], cmd.faces)
     for unit in chosen:
         members = all_units[unit]
         lead = members[0]
@@ -111,6 +102,23 @@ def roll_initiative(
         )
         tx.emit(InitiativeSet(combatants=tuple(m.id for m in members), total=roll.total, disadvantage=disadvantage))
         _record_tie(tx, roll.total)
+
+
+def units_to_roll(tx: Tx, left: list[str], faces: Faces) -> list[str]:
+    """What a roll_initiative naming nobody rolls for: every unit `left` to roll; none when
+    the rolls made in set-up move the fight on instead; entered faces only for a single one."""
+    if not left and moves_on_with_setup_rolls(tx):
+        return []
+    if not left:
+        raise RuleError("initiative/all-rolled", "everyone has rolled initiative already")
+    require_faces_of_one(faces, len(left), "combatants or groups still roll", "dice were")
+    return left
+
+
+def require_faces_of_one(faces: Faces, rolling: int, still: str, named: str) -> None:
+    """Entered faces are one roller's dice: refused while several still roll."""
+    if faces is not None and rolling > 1:
+        raise RuleError("dice/whose-faces", f"faces were entered but {rolling} {still}", allowed=f"name the combatant whose {named} entered")
 
 
 def moves_on_with_setup_rolls(tx: Tx) -> bool:
@@ -190,5 +198,7 @@ def _on_ordered(state: EncounterState, e: TieOrdered) -> EncounterState:
     return msgspec.structs.replace(state, ties=ties)
 
 
-HANDLERS: dict[type, Handler] = {RollInitiative: roll_initiative, OrderTie: order_tie}
-APPLIERS: dict[type, Applier] = {InitiativeSet: _on_set, InitiativeTied: _on_tied, TieOrdered: _on_ordered}
+RULES = Rules(
+    handlers={RollInitiative: roll_initiative, OrderTie: order_tie},
+    appliers={InitiativeSet: _on_set, InitiativeTied: _on_tied, TieOrdered: _on_ordered},
+)

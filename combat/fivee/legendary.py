@@ -22,13 +22,13 @@ from combat.fivee.monster_actions import block_extra_damage
 from combat.fivee.monsters import Faces, monsters_of, require_sheet, sheet, sheets, with_monsters, with_sheet
 from combat.fivee.turns import require_able
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SaveMade, TurnEnded, TurnStarted
 from combat.kernel.state import EncounterState, Economy
 
 __all__ = ["LegendaryAction", "UseLegendaryResistance", "LegendaryActionUsed", "LegendaryResistanceUsed",
-           "HANDLERS", "APPLIERS", "AFTER", "EVENTS", "COMMANDS", "NARRATION"]
+           "RULES"]
 
 
 class LegendaryAction(Command, frozen=True, kw_only=True):
@@ -153,12 +153,13 @@ def _after_save(state: EncounterState, e: SaveMade) -> EncounterState:
     return with_sheet(state, e.combatant, failed_save=None if e.success else (e.ability, e.dc))
 
 
-HANDLERS: dict[type, Handler] = {LegendaryAction: _legendary_action, UseLegendaryResistance: _use_legendary_resistance}
-APPLIERS: dict[type, Applier] = {LegendaryActionUsed: _on_legendary, LegendaryResistanceUsed: _on_resisted}
-AFTER: dict[type, Applier] = {SaveMade: _after_save, TurnStarted: _after_turn_started, TurnEnded: _after_turn_ended}
-EVENTS = tuple(APPLIERS)
-COMMANDS = tuple(HANDLERS)
-NARRATION: dict[type, Narrate] = {
-    LegendaryActionUsed: lambda n, e: f"{n.name(e.combatant)} takes a legendary action after {n.name(e.after_turn_of)}'s turn: {e.action} (costs {e.cost})",
-    LegendaryResistanceUsed: lambda n, e: f"{n.name(e.combatant)} uses Legendary Resistance: the DC {e.dc} {e.ability} save succeeds instead ({e.left} left)",
-}
+RULES = Rules(
+    handlers={LegendaryAction: _legendary_action, UseLegendaryResistance: _use_legendary_resistance},
+    appliers={LegendaryActionUsed: _on_legendary, LegendaryResistanceUsed: _on_resisted},
+    # After the ruleset's own applier for these shared events: the block's own books.
+    after={SaveMade: (_after_save,), TurnStarted: (_after_turn_started,), TurnEnded: (_after_turn_ended,)},
+    narration={
+        LegendaryActionUsed: lambda n, e: f"{n.name(e.combatant)} takes a legendary action after {n.name(e.after_turn_of)}'s turn: {e.action} (costs {e.cost})",
+        LegendaryResistanceUsed: lambda n, e: f"{n.name(e.combatant)} uses Legendary Resistance: the DC {e.dc} {e.ability} save succeeds instead ({e.left} left)",
+    },
+)

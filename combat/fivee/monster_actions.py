@@ -16,19 +16,20 @@ GM resolves its saves and damage with `saving_throw` and `damage`.
 from __future__ import annotations
 
 import functools
-
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
 from combat.bestiary.model import BlockAction, BlockAttack, MultiattackPart
+from combat.fivee import attacks
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import choose_attack
 from combat.fivee.monsters import Faces, MonsterSheet, require_sheet, sheet, sheets, with_sheet
 from combat.fivee.turns import require_able, require_turn
-from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.commands import Attack, Command, OpportunityAttack
+from combat.kernel.decider import Handler, Rules, Tx
 from combat.kernel.errors import RuleError
+from combat.kernel.phases import PhaseTable
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, Event, ExtraDamage, TurnStarted
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
@@ -41,14 +42,12 @@ __all__ = [
     "UseSpent",
     "RechargeChecked",
     "block_extra_damage",
-    "attack_handler",
+    "by_stat_block",
+    "attack",
+    "opportunity_attack",
     "recharge_first",
-    "HANDLERS",
-    "APPLIERS",
-    "AFTER",
-    "EVENTS",
-    "COMMANDS",
-    "NARRATION",
+    "RULINGS",
+    "RULES",
 ]
 
 
@@ -144,32 +143,33 @@ def _available(s: MonsterSheet) -> str:
     return ", ".join(usable)
 
 
-def attack_handler(inner):
-    """The shared `attack` (or a ruleset's), with what a stat block adds: its Multiattack's
-    list, its limited uses and its extra damage."""
+def by_stat_block(tx: Tx, cmd: Any, rule: Handler) -> None:
+    """An attack command decided by `rule` (the shared `attack`, or a ruleset's own), with
+    what the attacker's stat block adds: its Multiattack's list, its limited uses and its
+    extra damage. A ruleset that replaces the attack rule calls this from its own handler."""
+    s = sheet(tx.state, cmd.attacker)
+    if s is None:
+        return rule(tx, cmd)
+    c = tx.state.combatants[cmd.attacker]
+    reacting = getattr(cmd, "readied", False) or cmd.trigger() == "opportunity_attack"
+    if s.multiattack_left and c.economy.attacks_left > 0 and not reacting:
+        cmd = _within_multiattack(c, s, cmd)
+    named = cmd.attack or (c.attacks[0].name if c.attacks else None)  # the shared rules' default: the first
+    if named is not None:
+        require_use(c, s, _block_attack_name(named))
+    cmd = _with_block_extra(c, s, cmd, getattr(cmd, "extra_damage_faces", None))
+    start = len(tx.events)
+    rule(tx, cmd)
+    for made in [e for e in tx.events[start:] if isinstance(e, (AttackMade, AttackRolled)) and e.attacker == c.id]:
+        name = _block_attack_name(made.attack)
+        used = s.block.attack(name)
+        if s.block.limited(name) is not None and used is not None:
+            tx.emit(UseSpent(combatant=c.id, action=used.name))
 
-    @functools.wraps(inner)  # the rule it wraps keeps its name and module (the docs read them)
-    def _attack(tx: Tx, cmd) -> None:
-        s = sheet(tx.state, cmd.attacker)
-        if s is None:
-            return inner(tx, cmd)
-        c = tx.state.combatants[cmd.attacker]
-        reacting = getattr(cmd, "readied", False) or cmd.trigger() == "opportunity_attack"
-        if s.multiattack_left and c.economy.attacks_left > 0 and not reacting:
-            cmd = _within_multiattack(c, s, cmd)
-        named = cmd.attack or (c.attacks[0].name if c.attacks else None)  # the shared rules' default: the first
-        if named is not None:
-            require_use(c, s, _block_attack_name(named))
-        cmd = _with_block_extra(c, s, cmd, getattr(cmd, "extra_damage_faces", None))
-        start = len(tx.events)
-        inner(tx, cmd)
-        for made in [e for e in tx.events[start:] if isinstance(e, (AttackMade, AttackRolled)) and e.attacker == c.id]:
-            name = _block_attack_name(made.attack)
-            used = s.block.attack(name)
-            if s.block.limited(name) is not None and used is not None:
-                tx.emit(UseSpent(combatant=c.id, action=used.name))
 
-    return _attack
+# The shared attacks, as a stat block makes them.
+attack: Handler = functools.partial(by_stat_block, rule=attacks.attack)
+opportunity_attack: Handler = functools.partial(by_stat_block, rule=attacks.opportunity_attack)
 
 
 def _with_block_extra(c: Combatant, s: MonsterSheet, cmd, faces: Faces):
@@ -294,20 +294,26 @@ def _recharge(tx: Tx, cmd: Recharge) -> None:
     tx.emit(RechargeChecked(combatant=c.id, action=name, roll=roll.total, needed=needed, regained=roll.total >= needed))
 
 
-def recharge_first(handler, triggers: frozenset[str]):
-    """Refuse a turn command of a creature that still owes its start-of-turn recharge roll."""
+def recharge_first(tx: Tx, cmd: Command) -> None:
+    """Refuse a turn command of a creature that still owes its start-of-turn recharge roll:
+    every command it could act by in its turn waits (the GM's rulings do not)."""
+    turn = tx.state.turn
+    if turn is None or turn not in cmd.actors():
+        return
+    s = sheet(tx.state, turn)
+    if s is not None and s.recharge_due and cmd.trigger() in _acting(tx.ruleset.phases):
+        raise RuleError("recharge/due", f"{tx.state.combatants[turn].name} rolls to recharge {', '.join(s.recharge_due)} at the start of its turn",
+                        allowed=f"recharge for {turn} first")
 
-    @functools.wraps(handler)
-    def _guarded(tx: Tx, cmd) -> None:
-        turn = tx.state.turn
-        if turn is not None and cmd.trigger() in triggers and turn in cmd.actors():
-            s = sheet(tx.state, turn)
-            if s is not None and s.recharge_due:
-                raise RuleError("recharge/due", f"{tx.state.combatants[turn].name} rolls to recharge {', '.join(s.recharge_due)} at the start of its turn",
-                                allowed=f"recharge for {turn} first")
-        handler(tx, cmd)
 
-    return _guarded
+# The GM's rulings during a turn never wait for the recharge roll.
+RULINGS = frozenset("damage heal grant_temp_hp apply_condition remove_condition start_concentration end_concentration "
+                    "concentration_save saving_throw judge_save recharge legendary_action".split())
+
+
+def _acting(phases: PhaseTable) -> frozenset[str]:
+    """The commands a creature acts by in its turn: those allowed only in turns, but rulings."""
+    return frozenset(s.trigger for s in phases.steps if tuple(s.sources) == ("turns",)) - RULINGS
 
 
 # -- appliers ------------------------------------------------------------------------------
@@ -355,20 +361,27 @@ def _after_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState
     return with_sheet(state, e.combatant, recharge_due=due, multiattack_left=())
 
 
-HANDLERS: dict[type, Handler] = {Multiattack: _multiattack, MonsterAction: _monster_action, Recharge: _recharge}
-APPLIERS: dict[type, Applier] = {
-    MultiattackUsed: _on_multiattack,
-    MonsterActionUsed: _on_monster_action,
-    UseSpent: _on_use_spent,
-    RechargeChecked: _on_recharge,
-}
-# Run after the ruleset's own applier for these shared events.
-AFTER: dict[type, Applier] = {AttackMade: _after_attack, TurnStarted: _after_turn_started}
-EVENTS = tuple(APPLIERS)
-COMMANDS = tuple(HANDLERS)
-NARRATION: dict[type, Narrate] = {
-    MultiattackUsed: lambda n, e: f"{n.name(e.attacker)} uses Multiattack: " + ", ".join(f"{p.count} x {' or '.join(p.attacks)}" for p in e.attacks),
-    MonsterActionUsed: lambda n, e: f"{n.name(e.combatant)} uses {e.action}" + (f" on {n.name(e.target)}" if e.target else ""),
-    UseSpent: lambda n, e: f"{n.name(e.combatant)}'s {e.action} is spent",
-    RechargeChecked: lambda n, e: f"{n.name(e.combatant)}'s {e.action} " + ("recharges" if e.regained else "stays spent") + f" ({e.roll}, needs {e.needed})",
-}
+RULES = Rules(
+    handlers={
+        Multiattack: _multiattack,
+        MonsterAction: _monster_action,
+        Recharge: _recharge,
+        Attack: attack,
+        OpportunityAttack: opportunity_attack,
+    },
+    appliers={
+        MultiattackUsed: _on_multiattack,
+        MonsterActionUsed: _on_monster_action,
+        UseSpent: _on_use_spent,
+        RechargeChecked: _on_recharge,
+    },
+    guards={Command: (recharge_first,)},  # every command: those a creature acts by wait for its recharge roll
+    # After the ruleset's own applier for these shared events: the block's own books.
+    after={AttackMade: (_after_attack,), TurnStarted: (_after_turn_started,)},
+    narration={
+        MultiattackUsed: lambda n, e: f"{n.name(e.attacker)} uses Multiattack: " + ", ".join(f"{p.count} x {' or '.join(p.attacks)}" for p in e.attacks),
+        MonsterActionUsed: lambda n, e: f"{n.name(e.combatant)} uses {e.action}" + (f" on {n.name(e.target)}" if e.target else ""),
+        UseSpent: lambda n, e: f"{n.name(e.combatant)}'s {e.action} is spent",
+        RechargeChecked: lambda n, e: f"{n.name(e.combatant)}'s {e.action} " + ("recharges" if e.regained else "stays spent") + f" ({e.roll}, needs {e.needed})",
+    },
+)

@@ -12,11 +12,10 @@ from combat.fivee.consistency import able
 from combat.fivee.legendary import LegendaryActionUsed, LegendaryResistanceUsed
 from combat.fivee.monster_actions import MonsterActionUsed, MultiattackUsed, RechargeChecked, UseSpent
 from combat.fivee.monsters import monsters_of, sheet
-from combat.kernel.decider import Check
-from combat.kernel.events import Event
+from combat.kernel.decider import Rules
 from combat.kernel.state import EncounterState
 
-__all__ = ["CHECKS"]
+__all__ = ["RULES"]
 
 
 def _multiattack(state: EncounterState, e: MultiattackUsed, ctx: dict[str, Any]) -> str | None:
@@ -71,11 +70,11 @@ def _resisted(state: EncounterState, e: LegendaryResistanceUsed, ctx: dict[str, 
     return None
 
 
-CHECKS: dict[type[Event], Check] = {
+RULES = Rules(checks={
     MultiattackUsed: _multiattack,
     MonsterActionUsed: _action,
     UseSpent: _spent,
     RechargeChecked: _recharge,
     LegendaryActionUsed: _legendary,
     LegendaryResistanceUsed: _resisted,
-}
+})

@@ -19,7 +19,7 @@ from combat.bestiary import library, validate
 from combat.bestiary.model import MultiattackPart, StatBlock
 from combat.fivee.setup import validate_spec
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, CombatantAdded, CombatantSpec, Event
 from combat.kernel.state import Combatant, EncounterState, with_rules
@@ -39,11 +39,7 @@ __all__ = [
     "profiles",
     "AddCreature",
     "StatBlockAttached",
-    "HANDLERS",
-    "APPLIERS",
-    "EVENTS",
-    "COMMANDS",
-    "NARRATION",
+    "RULES",
 ]
 
 Faces = tuple[int, ...] | None
@@ -235,11 +231,11 @@ def _on_attached(state: EncounterState, e: StatBlockAttached) -> EncounterState:
     return with_monsters(state, sheets={**sheets(state), e.combatant: new})
 
 
-HANDLERS: dict[type, Handler] = {AddCreature: _add_creature}
-APPLIERS: dict[type, Applier] = {StatBlockAttached: _on_attached}
-EVENTS = tuple(APPLIERS)
-COMMANDS = tuple(HANDLERS)
-NARRATION: dict[type, Narrate] = {
-    StatBlockAttached: lambda n, e: f"{n.name(e.combatant)} plays by the {e.stat_block.name} stat block (AC {e.stat_block.ac}, CR {e.stat_block.cr or '-'})"
-    if e.stat_block is not None else f"{n.name(e.combatant)} plays by its stat block",  # None: not revealed to this reader
-}
+RULES = Rules(
+    handlers={AddCreature: _add_creature},
+    appliers={StatBlockAttached: _on_attached},
+    narration={
+        StatBlockAttached: lambda n, e: f"{n.name(e.combatant)} plays by the {e.stat_block.name} stat block (AC {e.stat_block.ac}, CR {e.stat_block.cr or '-'})"
+        if e.stat_block is not None else f"{n.name(e.combatant)} plays by its stat block",  # None: not revealed to this reader
+    },
+)

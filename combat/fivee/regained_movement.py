@@ -12,11 +12,11 @@ from __future__ import annotations
 import msgspec
 
 from combat.fivee.conditions import speed_of
-from combat.kernel.decider import Applier, Narrate, Tx
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.events import Event
 from combat.kernel.state import EncounterState, with_combatant
 
-__all__ = ["MovementRestored", "restore_movement", "APPLIERS", "EVENTS", "NARRATION"]
+__all__ = ["MovementRestored", "restore_movement", "RULES"]
 
 
 class MovementRestored(Event, frozen=True, kw_only=True):
@@ -42,6 +42,7 @@ def _on_restored(state: EncounterState, e: MovementRestored) -> EncounterState:
     return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, movement=c.economy.movement + e.feet))
 
 
-APPLIERS: dict[type, Applier] = {MovementRestored: _on_restored}
-EVENTS = (MovementRestored,)
-NARRATION: dict[type, Narrate] = {MovementRestored: lambda n, e: f"{n.name(e.combatant)} can move again: {e.feet} ft this turn"}
+RULES = Rules(
+    appliers={MovementRestored: _on_restored},
+    narration={MovementRestored: lambda n, e: f"{n.name(e.combatant)} can move again: {e.feet} ft this turn"},
+)

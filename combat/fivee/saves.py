@@ -10,11 +10,11 @@ from combat.kernel import dice
 from combat.fivee.attacks import d20_notation, roll_mode
 from combat.fivee.save_conditions import automatic_failure, cover_bonus, save_disadvantage
 from combat.kernel.commands import SavingThrow
-from combat.kernel.decider import Applier, Handler, Narrate, Tx
+from combat.kernel.decider import Applier, Handler, Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DiceRolled, SaveMade, SaveRolled
 
-__all__ = ["saving_throw", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["saving_throw", "HANDLERS", "APPLIERS", "RULES"]
 
 
 def saving_throw(
@@ -74,4 +74,4 @@ def _narrate_rolled(n: Any, e: SaveRolled) -> str:
 
 HANDLERS: dict[type, Handler] = {SavingThrow: _saving_throw}
 APPLIERS: dict[type, Applier] = {SaveMade: judged_saves.on_judged, SaveRolled: judged_saves.on_rolled}
-NARRATION: dict[type, Narrate] = {SaveRolled: _narrate_rolled}
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration={SaveRolled: _narrate_rolled})  # declared-d10 takes the tables

@@ -8,7 +8,7 @@ import re
 import msgspec
 
 from combat.kernel.commands import AddCombatant, MarkSurprised, RemoveCombatant
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Tx, Applier, Handler, Rules
 from combat.kernel.encounter import ENCOUNTER
 from combat.kernel.errors import RuleError
 from combat.kernel.names import checked_damage_type
@@ -24,7 +24,7 @@ from combat.kernel.events import (
 )
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
-__all__ = ["validate_spec", "HANDLERS", "APPLIERS", "add_combatant", "mark_surprised"]
+__all__ = ["validate_spec", "HANDLERS", "APPLIERS", "RULES", "add_combatant", "mark_surprised"]
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
@@ -120,3 +120,4 @@ APPLIERS: dict[type, Applier] = {
     CombatantRemoved: _on_removed,
     SurpriseMarked: lambda state, e: with_combatant(state, e.combatant, surprised=e.surprised),
 }
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS)  # declared-d10 takes the tables

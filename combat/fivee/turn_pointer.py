@@ -26,12 +26,12 @@ import msgspec
 from combat.fivee.conditions import expire_conditions
 from combat.fivee.turns import OrderFn, require_nothing_owed, start_turn
 from combat.kernel.commands import GotoTurn, PreviousTurn
-from combat.kernel.decider import Tx, Applier, Narrate
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import TurnEnded, TurnMoved
 from combat.kernel.state import EncounterState
 
-__all__ = ["handlers", "APPLIERS", "NARRATION"]
+__all__ = ["rules"]
 
 
 def _goto(order: OrderFn) -> Callable[[Tx, GotoTurn], None]:
@@ -77,9 +77,10 @@ def _previous(order: OrderFn) -> Callable[[Tx, PreviousTurn], None]:
     return previous_turn
 
 
-def handlers(order: OrderFn) -> dict[type, Callable[[Tx, Any], None]]:
+def rules(order: OrderFn) -> Rules:
     """The two commands for a ruleset whose turns follow `order`."""
-    return {GotoTurn: _goto(order), PreviousTurn: _previous(order)}
+    return Rules(handlers={GotoTurn: _goto(order), PreviousTurn: _previous(order)}, appliers={TurnMoved: _on_moved},
+                 narration={TurnMoved: _narrate})
 
 
 def _on_moved(state: EncounterState, e: TurnMoved) -> EncounterState:
@@ -91,6 +92,3 @@ def _narrate(n: Any, e: TurnMoved) -> str:
     where = "back to" if e.back else "to"
     return f"The GM moves the turn {where} {n.name(e.combatant)}" + (f" ({e.reason})" if e.reason else "")
 
-
-APPLIERS: dict[type, Applier] = {TurnMoved: _on_moved}
-NARRATION: dict[type, Narrate] = {TurnMoved: _narrate}

@@ -9,7 +9,7 @@ import msgspec
 from combat.fivee import banked_actions, dying
 from combat.kernel.commands import EndCombat, EndTurn
 from combat.fivee.conditions import INCAPACITATING, expire_conditions, speed_of, arm_next_turn_ends
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Tx, Applier, Handler, Rules
 from combat.kernel.encounter import ENCOUNTER, defeat_reason
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatEnded, RoundEnded, RoundStarted, TurnEnded, TurnStarted
@@ -26,6 +26,7 @@ __all__ = [
     "require_nothing_owed",
     "HANDLERS",
     "APPLIERS",
+    "RULES",
     "on_round_started",
     "on_turn_started",
     "on_turn_ended",
@@ -183,3 +184,4 @@ APPLIERS: dict[type, Applier] = {
     TurnEnded: on_turn_ended,
     CombatEnded: ENCOUNTER.appliers[CombatEnded],
 }
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS)  # declared-d10 takes the tables

@@ -46,7 +46,9 @@ class Rules:
     A ruleset changes a shared rule in one of three ways, all declared here:
     - replace it: its own entry in `handlers` or `appliers`, in a later bundle; a handler that
       builds on the shared rule calls it by its public name (e.g. `fivee.attacks.attack`);
-    - refuse first: `guards` run, in bundle order, before whichever handler the command has;
+    - refuse first: `guards` run, in bundle order, before whichever handler the command has
+      (a guard keyed by a base class, such as `Command`, runs before those of every command
+      of that class, ahead of the command's own);
     - keep its own books: `after` appliers run, in bundle order, after the event's applier.
     """
 
@@ -154,7 +156,10 @@ class Ruleset:
         its rules handle or apply beyond the kernel's shared ones."""
         fields.setdefault("events", tuple(t for t in rules.appliers if t not in EVENT_TYPES))
         fields.setdefault("commands", tuple(t for t in rules.handlers if t not in COMMAND_TYPES))
-        handlers = {t: _guarded(h, rules.guards[t]) if t in rules.guards else h for t, h in rules.handlers.items()}
+        handlers = {}
+        for command_type, handler in rules.handlers.items():
+            guards = tuple(g for base in reversed(command_type.__mro__) for g in rules.guards.get(base, ()))
+            handlers[command_type] = _guarded(handler, guards) if guards else handler
         appliers = dict(rules.appliers)
         for event_type, after in rules.after.items():
             appliers[event_type] = _followed(appliers.get(event_type, _unchanged), after)

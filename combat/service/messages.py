@@ -3,6 +3,7 @@ the OpenAPI document at /schema describes them. Field names are a contract with 
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 from uuid import UUID
@@ -10,6 +11,7 @@ from uuid import UUID
 import msgspec
 
 from combat.app.command_ids import CLIENT_ID
+from combat.kernel.decider import Ruleset
 from combat.kernel.state import SharedState, Tie
 from combat.rulesets import RULESETS
 from projections.initiative import InitiativeEntry
@@ -25,6 +27,7 @@ __all__ = [
     "CommandRequest",
     "CommandDone",
     "StateView",
+    "STATE_VIEWS",
     "LogLine",
     "UndoRequest",
     "RetractRequest",
@@ -111,24 +114,33 @@ class CommandRequest(_Body):
     command_id: CommandId | None = None
 
 
-def _state_view() -> type[msgspec.Struct]:
-    """The state projection: the shared fields, each ruleset's own state under its
-    `state_key` (present only in that ruleset's encounters), and what a table shows beside."""
-    own: list[tuple[str, Any, Any]] = [
-        (r.state_key, Union[r.state_type, msgspec.UnsetType], msgspec.UNSET) for r in RULESETS.values() if r.state_key
+def _state_view(ruleset: Ruleset) -> type[msgspec.Struct]:
+    """One ruleset's state projection: `ruleset` names it, then the shared fields, its own
+    state under its `state_key` (present once it holds something), and what a table shows
+    beside. No other field: another ruleset's block is not one of its fields."""
+    shared: list[tuple[str, Any, Any]] = [
+        (f.name, f.type, f.default if f.default_factory is msgspec.NODEFAULT else msgspec.field(default_factory=f.default_factory))
+        for f in msgspec.structs.fields(SharedState) if f.name != "ruleset"
     ]
+    own: list[tuple[str, Any, Any]] = [(ruleset.state_key, Union[ruleset.state_type, msgspec.UnsetType], msgspec.UNSET)] if ruleset.state_key else []
     shown: list[tuple[str, Any, Any]] = [
         ("initiative_order", tuple[InitiativeEntry, ...], ()),
         ("unresolved_ties", tuple[Tie, ...], ()),
         ("commands", tuple[str, ...], ()),  # what may be sent in the current phase
     ]
-    return msgspec.defstruct("StateView", own + shown, bases=(SharedState,), module=__name__, frozen=True, kw_only=True)
+    name = "".join(part.capitalize() for part in re.split(r"[-_]", ruleset.id)) + "StateView"
+    view = msgspec.defstruct(name, shared + own + shown, module=__name__, frozen=True, kw_only=True,
+                             forbid_unknown_fields=True, tag_field="ruleset", tag=ruleset.id)
+    view.__doc__ = f"The state of an encounter played by {ruleset.id} ({ruleset.title})."
+    return view
 
 
+# One alternative per ruleset, told apart by `ruleset`.
+STATE_VIEWS: tuple[type[msgspec.Struct], ...] = tuple(_state_view(r) for r in RULESETS.values())
 if TYPE_CHECKING:
     StateView = SharedState
 else:
-    StateView = _state_view()
+    StateView = Union[STATE_VIEWS]
 
 
 class CommandDone(msgspec.Struct, kw_only=True):

@@ -22,8 +22,8 @@ _encoder = msgspec.json.Encoder()
 
 def view_of(state: EncounterState) -> StateView:
     """The state projection exactly as `projections.state` builds it. `StateView` describes
-    it for the OpenAPI document; a ruleset's own block appears only once it holds something,
-    which the schema allows as none of its fields is required."""
+    it for the OpenAPI document, one alternative per ruleset named by `ruleset`; a ruleset's
+    own block appears only once it holds something, which the schema allows as it is optional."""
     return cast(StateView, state_view(state))
 
 

@@ -15,14 +15,24 @@ __all__ = ["state_schema", "stream_schema"]
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 
-def state_schema() -> dict[str, Any]:
+def _state_components() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The state projection: one alternative per ruleset (exactly one holds: `ruleset` is a
+    constant in each), each with the ruleset's own block typed and no other's."""
     (root,), defs = msgspec.json.schema_components([StateView], ref_template="#/$defs/{name}")
+    root = {("oneOf" if key == "anyOf" else key): value for key, value in root.items()}
+    for ruleset_id, ref in root["discriminator"]["mapping"].items():
+        defs[ref.rpartition("/")[2]]["properties"]["ruleset"] = {"const": ruleset_id}
+    return root, defs
+
+
+def state_schema() -> dict[str, Any]:
+    root, defs = _state_components()
     return {"$schema": _DRAFT, "title": "Encounter state projection", **root, "$defs": defs}
 
 
 def stream_schema() -> dict[str, Any]:
     """`{"event": <log line>, "state": <state after it>}`; the message's SSE `id` is the seq."""
-    (root,), defs = msgspec.json.schema_components([StateView], ref_template="#/$defs/{name}")
+    root, defs = _state_components()
     line = event_schema()
     defs.update(line["$defs"])
     defs["LogLine"] = {"oneOf": line["oneOf"], "description": line["description"]}

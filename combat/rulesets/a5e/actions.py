@@ -21,12 +21,12 @@ from combat.fivee import actions as shared
 from combat.kernel.commands import Command, TakeAction
 from combat.fivee.concentration import start_concentration
 from combat.fivee.conditions import speed_of
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.fivee.turns import require_able, require_turn
 
-__all__ = ["A5E_ACTIONS", "FreeAction", "FreeActionTaken", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["RULES", "A5E_ACTIONS", "FreeAction", "FreeActionTaken"]
 
 A5E_ACTIONS = ("cast a spell", "dash", "disengage", "dodge", "help", "hide", "ready", "search", "use an object")
 _OWN_COMMAND = {
@@ -70,6 +70,8 @@ def _free_action(tx: Tx, cmd: FreeAction) -> None:
     tx.emit(FreeActionTaken(combatant=c.id, description=cmd.description))
 
 
-HANDLERS: dict[type, Handler] = {TakeAction: _take_action, FreeAction: _free_action}
-APPLIERS: dict[type, Applier] = {FreeActionTaken: lambda state, e: state}
-NARRATION: dict[type, Narrate] = {FreeActionTaken: lambda n, e: f"{n.name(e.combatant)} (free action): {e.description}"}
+RULES = Rules(
+    handlers={TakeAction: _take_action, FreeAction: _free_action},
+    appliers={FreeActionTaken: lambda state, e: state},
+    narration={FreeActionTaken: lambda n, e: f"{n.name(e.combatant)} (free action): {e.description}"},
+)

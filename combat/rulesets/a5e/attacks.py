@@ -25,6 +25,7 @@ one step, 1d4 -> 1d6 -> 1d8 (A5E's expertise die rule; this text does not repeat
 
 from __future__ import annotations
 
+from functools import partial
 from typing import ClassVar
 
 from combat.fivee import attacks as shared
@@ -32,11 +33,12 @@ from combat.fivee.attacks import choose_attack, range_disadvantage, roll_mode
 from combat.kernel.commands import Attack, Command, Cover, Faces, OpportunityAttack, Using
 from combat.kernel.events import ExtraDamage
 from combat.fivee.conditions import attack_modifiers, is_incapacitated
-from combat.kernel.decider import Tx, Handler
+from combat.fivee.monster_actions import by_stat_block
+from combat.kernel.decider import Handler, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.state import Combatant
 
-__all__ = ["EXPERTISE_DICE", "MakeAttack", "expertise_die", "HANDLERS"]
+__all__ = ["EXPERTISE_DICE", "MakeAttack", "expertise_die", "make_attack", "attack", "opportunity_attack", "RULES"]
 
 EXPERTISE_DICE = ("1d4", "1d6", "1d8")
 
@@ -170,4 +172,10 @@ def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
     ))
 
 
-HANDLERS: dict[type, Handler] = {MakeAttack: _make_attack, Attack: _attack, OpportunityAttack: _opportunity_attack}
+# Each as the attacker's stat block makes it, when it has one (combat.fivee.monster_actions).
+make_attack: Handler = partial(by_stat_block, rule=_make_attack)
+attack: Handler = partial(by_stat_block, rule=_attack)
+opportunity_attack: Handler = partial(by_stat_block, rule=_opportunity_attack)
+
+
+RULES = Rules(handlers={MakeAttack: make_attack, Attack: attack, OpportunityAttack: opportunity_attack})

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from combat.fivee import consistency, dying
+from combat.fivee import consistency
 from combat.kernel import events as ev
 from combat.fivee.consistency import Check, able, first_of
 from combat.fivee.hitpoints import adjusted_damage
@@ -72,9 +72,10 @@ from combat.rulesets.a5e.world_actions import (
     struck_already,
     world_acted,
 )
+from combat.kernel.decider import Rules
 from combat.kernel.state import Combatant, EncounterState
 
-__all__ = ["CHECKS", "still_surprised"]
+__all__ = ["CHECKS", "RULES", "still_surprised"]
 
 
 # What each way of spending the economy asks of a surprised participant (see surprise.py).
@@ -293,10 +294,8 @@ def _acting(field: str, doing: str) -> Check:
 
 _SHARED = consistency.CHECKS
 
+# a5e's own checks, and where they build on a shared check (after fivee.core's in the assembly).
 CHECKS: dict[type, Check] = {
-    **_SHARED,
-    **consistency.turn_checks(turn_order),
-    **dying.CHECKS,
     ev.AttackMade: first_of(_SHARED[ev.AttackMade], _unsurprised("attacker", lambda e: _DOING.get(e.uses))),
     ev.AttackRolled: first_of(_SHARED[ev.AttackRolled], _unsurprised("attacker", lambda e: _DOING.get(e.uses))),
     ev.ActionTaken: first_of(_SHARED[ev.ActionTaken], _unsurprised("combatant", lambda e: _DOING[e.uses])),
@@ -326,3 +325,4 @@ CHECKS: dict[type, Check] = {
     ev.ConcentrationCheckRequired: _save_owed,
     ev.ConcentrationChecked: _save_made,
 }
+RULES = Rules(checks=CHECKS)

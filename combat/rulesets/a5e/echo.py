@@ -18,12 +18,12 @@ import msgspec
 
 from combat.fivee import hitpoints as shared
 from combat.kernel.commands import Damage
-from combat.kernel.decider import Handler, Tx
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.names import normalised
 from combat.kernel.state import EncounterState
 from combat.rulesets.a5e.environments import Environment
 
-__all__ = ["echoes", "dice_rolled", "echoed", "HANDLERS"]
+__all__ = ["RULES", "echoes", "dice_rolled", "echoed"]
 
 _DICE = re.compile(r"(\d*)d(\d+|%)", re.IGNORECASE)
 
@@ -51,7 +51,9 @@ def echoed(env: Environment | None, notation: str, damage_type: str) -> str:
 def _damage(tx: Tx, cmd: Damage) -> None:
     if cmd.notation and not cmd.custom_type:
         cmd = msgspec.structs.replace(cmd, notation=echoed(tx.state.rules.environment, cmd.notation, cmd.damage_type))
-    shared.HANDLERS[Damage](tx, cmd)
+    shared.RULES.handlers[Damage](tx, cmd)
 
 
-HANDLERS: dict[type, Handler] = {Damage: _damage}
+RULES = Rules(
+    handlers={Damage: _damage},
+)

@@ -17,14 +17,14 @@ from typing import ClassVar
 import msgspec
 
 from combat.kernel.commands import Command, Faces, RollInitiative
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, InitiativeSet, TieOrdered
 from combat.fivee.initiative import unresolved_ties, units
 from combat.rulesets.a5e.table import CalledCheck
 from combat.kernel.state import Combatant, EncounterState, Tie, with_rules
 
-__all__ = [
+__all__ = ["RULES", 
     "ABILITIES",
     "TYPES_OF_INITIATIVE",
     "normalize_check",
@@ -38,10 +38,7 @@ __all__ = [
     "RollOffTiedAgain",
     "roll_initiative",
     "set_initiative",
-    "HANDLERS",
-    "APPLIERS",
-    "NARRATION",
-]
+    ]
 
 ABILITIES = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
 
@@ -257,17 +254,19 @@ def _rolls(n, e: TieRolledOff) -> str:
     return f"Roll-off at {e.total}: {rolled} - {', '.join(n.name(u) for u in e.order)}"
 
 
-HANDLERS: dict[type, Handler] = {RollInitiative: roll_initiative, CallInitiativeCheck: _call, RollOff: _roll_off}
-APPLIERS: dict[type, Applier] = {InitiativeCheckCalled: _on_called, RollOffNeeded: _on_needed, TieRolledOff: _on_rolled_off,
-            RollOffTiedAgain: _on_tied_again, SurpriseCheckReused: lambda state, e: state}
-NARRATION: dict[type, Narrate] = {
-    InitiativeCheckCalled: lambda n, e: f"The Narrator calls for {e.check} {e.bonus:+d} as {n.name(e.combatant)}'s "
-    "initiative" + (f" ({e.situation})" if e.situation else ""),
-    SurpriseCheckReused: lambda n, e: f"{', '.join(n.name(c) for c in e.combatants)} "
-    f"{'keep' if len(e.combatants) > 1 else 'keeps'} the surprise-step {e.check} check of {e.total} as initiative",
-    RollOffNeeded: lambda n, e: f"Tie at {e.total}: " + " / ".join(", ".join(n.name(c) for c in u) for u in e.units)
-    + " - each rolls a d20, highest first",
-    TieRolledOff: _rolls,
-    RollOffTiedAgain: lambda n, e: f"Roll-off at {e.total}: " + ", ".join(f"{n.name(u)} {d}" for u, d in e.rolls)
-    + " - still tied: " + " / ".join(", ".join(n.name(u) for u in g) for g in e.ranks if len(g) > 1) + ", who roll again",
-}
+RULES = Rules(
+    handlers={RollInitiative: roll_initiative, CallInitiativeCheck: _call, RollOff: _roll_off},
+    appliers={InitiativeCheckCalled: _on_called, SurpriseCheckReused: lambda state, e: state,
+                RollOffNeeded: _on_needed, TieRolledOff: _on_rolled_off, RollOffTiedAgain: _on_tied_again},
+    narration={
+        InitiativeCheckCalled: lambda n, e: f"The Narrator calls for {e.check} {e.bonus:+d} as {n.name(e.combatant)}'s "
+        "initiative" + (f" ({e.situation})" if e.situation else ""),
+        SurpriseCheckReused: lambda n, e: f"{', '.join(n.name(c) for c in e.combatants)} "
+        f"{'keep' if len(e.combatants) > 1 else 'keeps'} the surprise-step {e.check} check of {e.total} as initiative",
+        RollOffNeeded: lambda n, e: f"Tie at {e.total}: " + " / ".join(", ".join(n.name(c) for c in u) for u in e.units)
+        + " - each rolls a d20, highest first",
+        TieRolledOff: _rolls,
+        RollOffTiedAgain: lambda n, e: f"Roll-off at {e.total}: " + ", ".join(f"{n.name(u)} {d}" for u, d in e.rolls)
+        + " - still tied: " + " / ".join(", ".join(n.name(u) for u in g) for g in e.ranks if len(g) > 1) + ", who roll again",
+    },
+)

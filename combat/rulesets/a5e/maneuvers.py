@@ -32,14 +32,14 @@ import msgspec
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import d20_notation
 from combat.kernel.commands import Command, Faces
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SaveMade
 from combat.rulesets.a5e.table import Press
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able, require_turn
 
-__all__ = [
+__all__ = ["RULES", 
     "SIZES",
     "PressTheAttack",
     "FallBack",
@@ -53,9 +53,6 @@ __all__ = [
     "already_pressed",
     "not_pressed",
     "raging",
-    "HANDLERS",
-    "APPLIERS",
-    "NARRATION",
 ]
 
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
@@ -222,16 +219,18 @@ def _tumbled(n, e: Tumbled) -> str:
     return through if e.success else f"{n.name(e.combatant)} fails to tumble past {n.name(e.through)}"
 
 
-HANDLERS: dict[type, Handler] = {PressTheAttack: _press, FallBack: _fall_back, Tumble: _tumble}
-APPLIERS: dict[type, Applier] = {
-    AttackPressed: _on_pressed,
-    FellBack: _on_fell_back,
-    Tumbled: lambda state, e: _spend(state, e.combatant, **{e.uses: False}),
-}
-NARRATION: dict[type, Narrate] = {
-    AttackPressed: lambda n, e: f"{n.name(e.combatant)} presses the attack against {n.name(e.target)} "
-    "(expertise die on melee attacks; attacks against them have advantage)",
-    FellBack: lambda n, e: f"{n.name(e.combatant)} falls back 5 ft from {n.name(e.attacker)}"
-    + (", who follows 5 ft" if e.attacker_followed else "") + ": no expertise die from the press",
-    Tumbled: _tumbled,
-}
+RULES = Rules(
+    handlers={PressTheAttack: _press, FallBack: _fall_back, Tumble: _tumble},
+    appliers={
+        AttackPressed: _on_pressed,
+        FellBack: _on_fell_back,
+        Tumbled: lambda state, e: _spend(state, e.combatant, **{e.uses: False}),
+    },
+    narration={
+        AttackPressed: lambda n, e: f"{n.name(e.combatant)} presses the attack against {n.name(e.target)} "
+        "(expertise die on melee attacks; attacks against them have advantage)",
+        FellBack: lambda n, e: f"{n.name(e.combatant)} falls back 5 ft from {n.name(e.attacker)}"
+        + (", who follows 5 ft" if e.attacker_followed else "") + ": no expertise die from the press",
+        Tumbled: _tumbled,
+    },
+)

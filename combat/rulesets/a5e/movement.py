@@ -20,14 +20,15 @@ from typing import ClassVar
 import msgspec
 
 from combat.kernel.commands import Command, Move
-from combat.fivee.conditions import is_incapacitated, speed_of, can_see
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.fivee.actions import provoked_by
+from combat.fivee.conditions import speed_of
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionEnded, Event, Moved
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able, require_turn
 
-__all__ = [
+__all__ = ["RULES", 
     "GROUND",
     "SetSpeeds",
     "StandUp",
@@ -38,9 +39,6 @@ __all__ = [
     "no_speed",
     "prone_crawls",
     "movement_short",
-    "HANDLERS",
-    "APPLIERS",
-    "NARRATION",
 ]
 
 GROUND = ("walk", "crawl", "climb", "swim")  # possible on base Speed
@@ -143,16 +141,10 @@ def _move(tx: Tx, cmd: Move) -> None:
             problem,
             allowed=f"up to {left // (2 if doubled else 1)} ft of {mode}{per_foot}{switching}, or Dash for more",
         )
-    provoked = []
-    for fid in cmd.leaves_reach_of:
-        foe = tx.combatant(fid)
-        if foe.side == c.side:
-            raise RuleError("move/ally", f"{foe.name} is an ally of {c.name}", allowed="foes whose reach is left")
-        # A surprised foe cannot react yet; its opportunity attack would be refused anyway.
-        # "... when a hostile creature that you can see moves out of your reach."
-        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe) and not foe.surprised and can_see(foe, c):
-            provoked.append(fid)
-    tx.emit(Moved(combatant=c.id, feet=cmd.feet, mode=mode, provoked=tuple(provoked)))
+    # "... when a hostile creature that you can see moves out of your reach." A surprised foe
+    # cannot react yet; its opportunity attack would be refused anyway.
+    provoked = tuple(fid for fid in provoked_by(tx, c, cmd.leaves_reach_of) if not tx.state.combatants[fid].surprised)
+    tx.emit(Moved(combatant=c.id, feet=cmd.feet, mode=mode, provoked=provoked))
     if cost > cmd.feet:
         reasons = ([_DOUBLED[mode]] if doubled else []) + (["through Difficult Terrain"] if cmd.difficult_terrain else [])
         tx.emit(ExtraMovementSpent(combatant=c.id, feet=cost - cmd.feet, reason=" and ".join(reasons)))
@@ -181,9 +173,11 @@ def _on_extra(state: EncounterState, e: ExtraMovementSpent) -> EncounterState:
     return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, moved=c.economy.moved + e.feet))
 
 
-HANDLERS: dict[type, Handler] = {Move: _move, SetSpeeds: _set_speeds, StandUp: _stand_up}
-APPLIERS: dict[type, Applier] = {SpeedsSet: _on_speeds, ExtraMovementSpent: _on_extra}
-NARRATION: dict[type, Narrate] = {
-    SpeedsSet: lambda n, e: f"{n.name(e.combatant)} has speeds: " + ", ".join(f"{m} {f} ft" for m, f in e.speeds.items()),
-    ExtraMovementSpent: lambda n, e: f"{n.name(e.combatant)} spends {e.feet} more ft of movement {e.reason}",
-}
+RULES = Rules(
+    handlers={Move: _move, SetSpeeds: _set_speeds, StandUp: _stand_up},
+    appliers={SpeedsSet: _on_speeds, ExtraMovementSpent: _on_extra},
+    narration={
+        SpeedsSet: lambda n, e: f"{n.name(e.combatant)} has speeds: " + ", ".join(f"{m} {f} ft" for m, f in e.speeds.items()),
+        ExtraMovementSpent: lambda n, e: f"{n.name(e.combatant)} spends {e.feet} more ft of movement {e.reason}",
+    },
+)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from combat.fivee import banked_actions, turns
 from combat.kernel.commands import Command, EndTurn
-from combat.kernel.decider import Tx, Handler
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import RoundStarted
 from combat.fivee.initiative import turn_order, unresolved_ties, units
@@ -22,7 +22,7 @@ from combat.rulesets.a5e.sprint import recover_fatigue
 from combat.rulesets.a5e.surprise import end_surprise
 from combat.rulesets.a5e.world_actions import environment, owed_recharges
 
-__all__ = ["EndWorldStep", "start_round", "flow", "HANDLERS"]
+__all__ = ["RULES", "EndWorldStep", "start_round", "flow"]
 
 
 class EndWorldStep(Command, frozen=True, kw_only=True):
@@ -77,4 +77,6 @@ def flow(tx: Tx) -> None:
     turns.end_fight_if_decided(tx)
 
 
-HANDLERS: dict[type, Handler] = {EndWorldStep: _end_world_step, EndTurn: end_turn}
+RULES = Rules(
+    handlers={EndWorldStep: _end_world_step, EndTurn: end_turn},
+)

@@ -52,22 +52,8 @@ from typing import Any
 
 from collections.abc import Callable
 
-from combat.fivee import (
-    ability_checks,
-    actions,
-    attacks,
-    concentration,
-    conditions,
-    damage_rolls,
-    dying,
-    gm_edits,
-    hitpoints,
-    regained_movement,
-    saves,
-    setup,
-    turn_pointer,
-    turns,
-)
+from combat import fivee
+from combat.fivee import ability_checks, dying, stat_blocks, turn_pointer, turns
 from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee import initiative as shared_initiative
 from combat.kernel.commands import (
@@ -81,8 +67,7 @@ from combat.kernel.commands import (
     TakeAction,
     UseReaction,
 )
-from combat.fivee.stat_blocks import with_stat_blocks
-from combat.kernel.decider import Applier, Handler, Rules, Ruleset, merged
+from combat.kernel.decider import Rules, Ruleset, Tx, assemble
 from combat.kernel.events import TurnStarted
 from combat.fivee.initiative import turn_order
 from combat.kernel.phases import PhaseTable, Step
@@ -92,7 +77,7 @@ from combat.rulesets.a5e import consistency, echo, initiative, maneuvers, moveme
 from combat.kernel.state import EncounterState, with_rules
 from combat.rulesets.a5e.table import A5eTable
 
-__all__ = ["RULESET", "PHASES", "DEFAULTS"]
+__all__ = ["RULESET", "RULES", "PHASES", "DEFAULTS"]
 
 TURN_COMMANDS = (
     "move",
@@ -111,25 +96,11 @@ TURN_COMMANDS = (
     "use_reaction",
     "death_save",
     "end_turn",
-    "roll_damage",
-    "grant_action",
-    "goto_turn",
-    "previous_turn",
+    *fivee.GM_TURN_COMMANDS,
 )
 # The Narrator's edits and the checks a Narrator calls for, whenever the fight is not over.
-ANYTIME_COMMANDS = ("set_hp", "change_stat_block", "ability_check", "contest")
-RULING_COMMANDS = (
-    "damage",
-    "heal",
-    "grant_temp_hp",
-    "apply_condition",
-    "remove_condition",
-    "start_concentration",
-    "end_concentration",
-    "concentration_save",
-    "saving_throw",
-    "judge_save",
-)
+ANYTIME_COMMANDS = fivee.ANYTIME_COMMANDS
+RULING_COMMANDS = fivee.RULING_COMMANDS
 ALL = ("setup", "surprise", "initiative", "world", "turns", "ended")
 UNDER_WAY = ("surprise", "initiative", "world", "turns")
 
@@ -206,117 +177,50 @@ def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     )
 
 
-def _goto_turn_ending_surprise(goto: Callable) -> Callable:
+_shared_goto = turn_pointer.rules(turn_order).handlers[GotoTurn]
+
+
+def _goto_turn(tx: Tx, cmd: GotoTurn) -> None:
     """goto_turn ends the current turn as end_turn does, so a surprised participant's first
-    turn ends its surprise here too."""
-
-    def goto_turn(tx, cmd: GotoTurn) -> None:
-        if tx.state.turn is not None:
-            surprise.end_surprise(tx, EndTurn(combatant=tx.state.turn))
-        goto(tx, cmd)
-
-    return goto_turn
+    turn ends its surprise here too; then the shared goto_turn."""
+    if tx.state.turn is not None:
+        surprise.end_surprise(tx, EndTurn(combatant=tx.state.turn))
+    _shared_goto(tx, cmd)
 
 
-_turn_pointer = turn_pointer.handlers(turn_order)
-_turn_pointer[GotoTurn] = _goto_turn_ending_surprise(_turn_pointer[GotoTurn])
-
-_OWN = (scene, initiative, surprise, world_actions, movement, a5e_actions, sprint, maneuvers)
-
-HANDLERS: dict[type, Handler] = merged(
-    setup.HANDLERS,
-    turns.HANDLERS,
-    actions.HANDLERS,
-    attacks.HANDLERS,
-    hitpoints.HANDLERS,
-    echo.HANDLERS,
-    conditions.HANDLERS,
-    concentration.HANDLERS,
-    saves.HANDLERS,
-    dying.HANDLERS,
-    *(m.HANDLERS for m in _OWN),
-    a5e_attacks.HANDLERS,
-    rounds.HANDLERS,
-    gm_edits.HANDLERS,
-    _turn_pointer,
-    ability_checks.handlers(ability_checks.A5E_SKILLS),
-    damage_rolls.HANDLERS,
-)
-APPLIERS: dict[type, Applier] = merged(
-    setup.APPLIERS,
-    shared_initiative.APPLIERS,
-    turns.APPLIERS,
-    {TurnStarted: _on_turn_started},
-    actions.APPLIERS,
-    attacks.APPLIERS,
-    hitpoints.APPLIERS,
-    conditions.APPLIERS,
-    concentration.APPLIERS,
-    saves.APPLIERS,
-    dying.APPLIERS,
-    regained_movement.APPLIERS,
-    *(m.APPLIERS for m in _OWN),
-    gm_edits.APPLIERS,
-    turn_pointer.APPLIERS,
-    ability_checks.APPLIERS,
-    damage_rolls.APPLIERS,
-)
-
-EVENTS = dying.EVENTS + regained_movement.EVENTS + (
-    scene.SceneSet,
-    surprise.SurpriseCheckMade,
-    surprise.SuddenActionDeclared,
-    surprise.SurpriseEnded,
-    initiative.InitiativeCheckCalled,
-    initiative.SurpriseCheckReused,
-    initiative.RollOffNeeded,
-    initiative.TieRolledOff,
-    initiative.RollOffTiedAgain,
-    world_actions.WorldActionUsed,
-    world_actions.RechargeRolled,
-    world_actions.WorldEffectSuffered,
-    movement.SpeedsSet,
-    movement.ExtraMovementSpent,
-    a5e_actions.FreeActionTaken,
-    sprint.Sprinted,
-    maneuvers.AttackPressed,
-    maneuvers.FellBack,
-    maneuvers.Tumbled,
-)
-COMMANDS = dying.COMMANDS + (
-    scene.SetScene,
-    surprise.SurpriseCheck,
-    surprise.DeclareSuddenAction,
-    initiative.CallInitiativeCheck,
-    initiative.RollOff,
-    world_actions.UseWorldAction,
-    world_actions.RollRecharge,
-    rounds.EndWorldStep,
-    movement.SetSpeeds,
-    movement.StandUp,
-    a5e_actions.FreeAction,
-    sprint.Sprint,
-    maneuvers.PressTheAttack,
-    maneuvers.FallBack,
-    maneuvers.Tumble,
-    a5e_attacks.MakeAttack,
-)
-
-RULESET = with_stat_blocks(Ruleset.of(
+RULES = assemble(
+    *fivee.core(turn_order, ability_checks.A5E_SKILLS),
+    # a5e decides initiative by its own checks (initiative.py); the shared rules record it.
+    Rules(appliers=shared_initiative.RULES.appliers),
+    echo.RULES,
+    scene.RULES,
+    surprise.RULES,
+    initiative.RULES,
+    world_actions.RULES,
+    rounds.RULES,
+    movement.RULES,
+    a5e_actions.RULES,
+    sprint.RULES,
+    maneuvers.RULES,
+    a5e_attacks.RULES,
+    # Where a5e changes a shared rule: the start of a turn, goto_turn, and a surprised
+    # participant's first turn (surprise.py) refused before any command's rule.
     Rules(
-        handlers=HANDLERS,
-        appliers=APPLIERS,
-        checks=consistency.CHECKS,
-        narration=merged(gm_edits.NARRATION, turn_pointer.NARRATION, ability_checks.NARRATION, damage_rolls.NARRATION,
-                         saves.NARRATION, dying.NARRATION, regained_movement.NARRATION, *(m.NARRATION for m in _OWN)),
+        handlers={GotoTurn: _goto_turn},
+        appliers={TurnStarted: _on_turn_started},
         guards={kind: (surprise.not_surprised(who),) for kind, who in _SURPRISE_GUARDS.items()},
     ),
+    consistency.RULES,
+)
+
+RULESET = Ruleset.of(
+    RULES,
     id="a5e",
     title="Level Up A5E: Turn-Based Action",
     summary="Set the scene, surprise by ability checks, initiative by ability check (surprise checks reused, "
     "ties rolled off on d20); world actions with recharge at the start of every round; Press the Attack, "
     "Fall Back, Sprint, Tumble, flanking and attacks from above.",
-    phases=PHASES,
+    phases=stat_blocks.with_steps(PHASES),
     turn_order=turn_order,
     flow=rounds.flow,
     # The SRD glossary's conditions and damage types, and the conditions the text adds: fatigue
@@ -324,8 +228,6 @@ RULESET = with_stat_blocks(Ruleset.of(
     conditions=SRD_CONDITIONS | {"fatigue", "encumbered", "raging"},
     damage_types=SRD_DAMAGE_TYPES,
     defaults=DEFAULTS,
-    events=EVENTS,
-    commands=COMMANDS,
     state_type=A5eTable,
     state_key="a5e",
-))
+)

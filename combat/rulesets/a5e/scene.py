@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Literal
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.a5e.environments import ENVIRONMENTS, Environment
 from combat.kernel.state import EncounterState, with_rules
 
-__all__ = ["ROUND_LENGTHS", "SetScene", "SceneSet", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["RULES", "ROUND_LENGTHS", "SetScene", "SceneSet"]
 
 # "For combat, one round is usually 6 seconds. In other cases a round might take 10 seconds,
 # 1 minute, or 10 minutes as deemed appropriate by the Narrator."
@@ -73,6 +73,8 @@ def _narrate(n, e: SceneSet) -> str:
     return text + (f". {e.description}" if e.description else "")
 
 
-HANDLERS: dict[type, Handler] = {SetScene: _set_scene}
-APPLIERS: dict[type, Applier] = {SceneSet: _on_scene}
-NARRATION: dict[type, Narrate] = {SceneSet: _narrate}
+RULES = Rules(
+    handlers={SetScene: _set_scene},
+    appliers={SceneSet: _on_scene},
+    narration={SceneSet: _narrate},
+)

@@ -23,14 +23,14 @@ import msgspec
 
 from combat.kernel.commands import Command, Faces
 from combat.fivee.conditions import speed_of
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CheckMade, ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.rulesets.a5e.table import minute_in_rounds
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able, require_turn
 
-__all__ = ["Sprint", "Sprinted", "cannot_sprint", "recover_fatigue", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["RULES", "Sprint", "Sprinted", "cannot_sprint", "recover_fatigue"]
 
 FATIGUE = "fatigue"
 _SPRINT_FATIGUE = re.compile(r"^sprint, round (\d+)$")
@@ -125,7 +125,9 @@ def _on_sprinted(state: EncounterState, e: Sprinted) -> EncounterState:
     )
 
 
-HANDLERS: dict[type, Handler] = {Sprint: _sprint}
-APPLIERS: dict[type, Applier] = {Sprinted: _on_sprinted}
-NARRATION: dict[type, Narrate] = {Sprinted: lambda n, e: f"{n.name(e.combatant)} sprints: {e.movement} ft of movement this turn, "
-             "nothing else, and attacks against them have advantage"}
+RULES = Rules(
+    handlers={Sprint: _sprint},
+    appliers={Sprinted: _on_sprinted},
+    narration={Sprinted: lambda n, e: f"{n.name(e.combatant)} sprints: {e.movement} ft of movement this turn, "
+                 "nothing else, and attacks against them have advantage"},
+)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import ClassVar, Any
 
 from combat.kernel.commands import Command, EndTurn, Faces, MarkSurprised
-from combat.kernel.decider import Applier, Guard, Handler, Narrate, Tx
+from combat.kernel.decider import Guard, Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SurpriseMarked
 from combat.rulesets.a5e.initiative import normalize_check
@@ -28,6 +28,7 @@ from combat.fivee.setup import mark_surprised
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 
 __all__ = [
+    "RULES",
     "already_checked",
     "sudden_bars",
     "surprised_before_sudden",
@@ -41,10 +42,7 @@ __all__ = [
     "require_not_surprised",
     "not_surprised",
     "end_surprise",
-    "HANDLERS",
-    "APPLIERS",
-    "NARRATION",
-]
+    ]
 
 
 class SurpriseCheck(Command, frozen=True, kw_only=True):
@@ -203,15 +201,17 @@ def _checked(n, e: SurpriseCheckMade) -> str:
     return text + f" vs {e.dc} - " + ("aware" if e.aware else "unaware")
 
 
-HANDLERS: dict[type, Handler] = {SurpriseCheck: _check, DeclareSuddenAction: _sudden, MarkSurprised: _mark}
-APPLIERS: dict[type, Applier] = {
-    SurpriseCheckMade: _on_checked,
-    SuddenActionDeclared: lambda state, e: with_rules(state, sudden=e.instigators),
-    SurpriseEnded: lambda state, e: with_combatant(state, e.combatant, surprised=False),
-}
-NARRATION: dict[type, Narrate] = {
-    SurpriseCheckMade: _checked,
-    SuddenActionDeclared: lambda n, e: f"Sudden action: {', '.join(n.name(c) for c in e.instigators)} strike first "
-    "and roll initiative with advantage",
-    SurpriseEnded: lambda n, e: f"{n.name(e.combatant)} is no longer surprised",
-}
+RULES = Rules(
+    handlers={SurpriseCheck: _check, DeclareSuddenAction: _sudden, MarkSurprised: _mark},
+    appliers={
+        SurpriseCheckMade: _on_checked,
+        SuddenActionDeclared: lambda state, e: with_rules(state, sudden=e.instigators),
+        SurpriseEnded: lambda state, e: with_combatant(state, e.combatant, surprised=False),
+    },
+    narration={
+        SurpriseCheckMade: _checked,
+        SuddenActionDeclared: lambda n, e: f"Sudden action: {', '.join(n.name(c) for c in e.instigators)} strike first "
+        "and roll initiative with advantage",
+        SurpriseEnded: lambda n, e: f"{n.name(e.combatant)} is no longer surprised",
+    },
+)

@@ -18,7 +18,7 @@ from typing import Literal
 import msgspec
 
 from combat.kernel.commands import Command, Faces
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantAdded, ConditionApplied, ConditionSpec, DamageTaken, Event
 from combat.fivee.hitpoints import adjusted_damage, after_damage
@@ -29,6 +29,7 @@ from combat.fivee.saves import saving_throw
 from combat.kernel.state import Combatant, EncounterState, with_rules
 
 __all__ = [
+    "RULES",
     "still_spent",
     "world_acted",
     "struck_already",
@@ -41,10 +42,7 @@ __all__ = [
     "WorldEffectSuffered",
     "environment",
     "owed_recharges",
-    "HANDLERS",
-    "APPLIERS",
-    "NARRATION",
-]
+    ]
 
 class WorldTarget(msgspec.Struct, frozen=True, kw_only=True):
     """A participant a world action reaches; the save bonus defaults to its Constitution save
@@ -325,15 +323,17 @@ def _used(n, e: WorldActionUsed) -> str:
     return f"The world acts: {e.action}{on}"
 
 
-HANDLERS: dict[type, Handler] = {UseWorldAction: _use, RollRecharge: _roll_recharge}
-APPLIERS: dict[type, Applier] = {
-    WorldActionUsed: _on_used,
-    RechargeRolled: _on_recharge,
-    WorldEffectSuffered: lambda state, e: state,
-}
-NARRATION: dict[type, Narrate] = {
-    WorldActionUsed: _used,
-    RechargeRolled: lambda n, e: f"{e.action} recharge: {e.rolled} (needs {e.needed}+) - "
-    + ("regained" if e.regained else "still spent"),
-    WorldEffectSuffered: lambda n, e: f"{n.name(e.combatant)} {e.effect} ({e.action})",
-}
+RULES = Rules(
+    handlers={UseWorldAction: _use, RollRecharge: _roll_recharge},
+    appliers={
+        WorldActionUsed: _on_used,
+        RechargeRolled: _on_recharge,
+        WorldEffectSuffered: lambda state, e: state,
+    },
+    narration={
+        WorldActionUsed: _used,
+        RechargeRolled: lambda n, e: f"{e.action} recharge: {e.rolled} (needs {e.needed}+) - "
+        + ("regained" if e.regained else "still spent"),
+        WorldEffectSuffered: lambda n, e: f"{n.name(e.combatant)} {e.effect} ({e.action})",
+    },
+)

@@ -39,37 +39,15 @@ Where the text is silent (written down here, and on the ruleset's docs page gene
 
 from __future__ import annotations
 
-from combat.fivee import (
-    ability_checks,
-    actions,
-    banked_actions,
-    attacks,
-    concentration,
-    conditions,
-    consistency,
-    damage_rolls,
-    dying,
-    gm_edits,
-    hitpoints,
-    initiative,
-    regained_movement,
-    saves,
-    setup,
-    turn_pointer,
-    turns,
-)
+from combat import fivee
+from combat.fivee import banked_actions, dying, initiative, stat_blocks, turns
 from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
-from combat.kernel.commands import EndTurn
 from combat.rulesets.srd2024.state import Srd2024State
-from combat.fivee.stat_blocks import with_stat_blocks
-from combat.kernel.decider import Applier, Handler, Narrate, Ruleset, Tx, merged
+from combat.kernel.decider import Ruleset, Tx, assemble
 from combat.fivee.initiative import turn_order, unresolved_ties, units
 from combat.kernel.phases import PhaseTable, Step
 
-__all__ = [
-    "RULESET", "PHASES", "TURN_COMMANDS", "RULING_COMMANDS", "ANYTIME_COMMANDS", "GM_MOVES_NARRATION",
-    "DEFAULTS", "EVENTS", "COMMANDS", "NARRATION", "flow",
-]
+__all__ = ["RULESET", "RULES", "PHASES", "TURN_COMMANDS", "RULING_COMMANDS", "ANYTIME_COMMANDS", "DEFAULTS", "flow"]
 
 TURN_COMMANDS = (
     "move",
@@ -81,25 +59,11 @@ TURN_COMMANDS = (
     "use_reaction",
     "death_save",
     "end_turn",
-    "roll_damage",
-    "grant_action",
-    "goto_turn",
-    "previous_turn",
+    *fivee.GM_TURN_COMMANDS,
 )
-RULING_COMMANDS = (
-    "damage",
-    "heal",
-    "grant_temp_hp",
-    "apply_condition",
-    "remove_condition",
-    "start_concentration",
-    "end_concentration",
-    "concentration_save",
-    "saving_throw",
-    "judge_save",
-)
+RULING_COMMANDS = fivee.RULING_COMMANDS
 # The GM's edits and the checks a GM calls for happen whenever the fight is not over.
-ANYTIME_COMMANDS = ("set_hp", "change_stat_block", "ability_check", "contest")
+ANYTIME_COMMANDS = fivee.ANYTIME_COMMANDS
 ALL = ("setup", "surprise", "initiative", "turns", "ended")
 
 PHASES = PhaseTable(
@@ -138,66 +102,23 @@ def flow(tx: Tx) -> None:
     turns.end_fight_if_decided(tx)
 
 
-HANDLERS: dict[type, Handler] = merged(
-    setup.HANDLERS,
-    initiative.HANDLERS,
-    turns.HANDLERS,
-    {EndTurn: turns.end_turn_handler(turn_order)},
-    actions.HANDLERS,
-    attacks.HANDLERS,
-    hitpoints.HANDLERS,
-    conditions.HANDLERS,
-    concentration.HANDLERS,
-    saves.HANDLERS,
-    gm_edits.HANDLERS,
-    turn_pointer.handlers(turn_order),
-    ability_checks.handlers(),
-    damage_rolls.HANDLERS,
-    dying.HANDLERS,
-)
-APPLIERS: dict[type, Applier] = merged(
-    setup.APPLIERS,
-    initiative.APPLIERS,
-    turns.APPLIERS,
-    actions.APPLIERS,
-    attacks.APPLIERS,
-    hitpoints.APPLIERS,
-    conditions.APPLIERS,
-    concentration.APPLIERS,
-    saves.APPLIERS,
-    dying.APPLIERS,
-    regained_movement.APPLIERS,
-    gm_edits.APPLIERS,
-    turn_pointer.APPLIERS,
-    ability_checks.APPLIERS,
-    damage_rolls.APPLIERS,
-)
-# One line per event of the GM moves, for every 5e-family ruleset (see projections.narrative).
-GM_MOVES_NARRATION: dict[type, Narrate] = merged(
-    gm_edits.NARRATION, turn_pointer.NARRATION, ability_checks.NARRATION, damage_rolls.NARRATION, saves.NARRATION
-)
-EVENTS = dying.EVENTS + regained_movement.EVENTS
-COMMANDS = dying.COMMANDS
-NARRATION: dict[type, Narrate] = {**dying.NARRATION, **regained_movement.NARRATION}
 DEFAULTS = dict(dying.DEFAULTS)
 
-RULESET = with_stat_blocks(Ruleset(
+# The shared 5e rules and srd-2024's initiative: nothing else of its own.
+RULES = assemble(*fivee.core(turn_order), initiative.RULES)
+
+RULESET = Ruleset.of(
+    RULES,
     id="srd-2024",
     title="5e 2024 (SRD 5.2) core combat",
     summary="Individual Dexterity initiative fixed for the fight; surprise gives Disadvantage on it; "
     "one roll per group of identical creatures; ties ordered by the GM and the players.",
-    phases=PHASES,
-    handlers=HANDLERS,
-    appliers=APPLIERS,
+    phases=stat_blocks.with_steps(PHASES),
     turn_order=turn_order,
     flow=flow,
     conditions=SRD_CONDITIONS,
     damage_types=SRD_DAMAGE_TYPES,
     defaults=DEFAULTS,
-    events=EVENTS,
-    commands=COMMANDS,
-    narration={**GM_MOVES_NARRATION, **NARRATION},
-    checks={**consistency.CHECKS, **consistency.turn_checks(turn_order), **dying.CHECKS},
     state_type=Srd2024State,
     state_key="srd_2024",
-))
+)

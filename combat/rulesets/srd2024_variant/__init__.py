@@ -1,5 +1,7 @@
 """srd-2024-variant: the 5e 2024 core rules with a table's changes (the Δ marks of
-srd-2024-table-variants.txt). Everything not listed here is srd-2024's, reused from its tables.
+srd-2024-table-variants.txt). Everything not listed here is srd-2024's: the shared 5e rules
+(`fivee.core`) and srd-2024's initiative, listed first in RULES; each module's bundle after
+them replaces or adds to them.
 
 Phase order: set-up -> surprise -> initiative -> reorder (when the `initiative_reorder`
 setting is on, the default) -> turns, round after round -> ended.
@@ -35,15 +37,13 @@ docs page, generated from them, shows them all.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from combat import fivee
 from combat.fivee import actions as shared_actions
-from combat.fivee import attacks as shared_attacks
 from combat.fivee import conditions as shared_conditions
-from combat.fivee import banked_actions, turn_pointer, turns
+from combat.fivee import initiative as shared_initiative
+from combat.fivee import banked_actions, monster_actions, stat_blocks, turns
 from combat.kernel.commands import ApplyCondition, Attack, BonusAction, EndTurn, TakeAction
-from combat.fivee.stat_blocks import with_stat_blocks
-from combat.kernel.decider import Applier, Guard, Narrate, Rules, Ruleset, Tx, assemble
+from combat.kernel.decider import Guard, Rules, Ruleset, Tx, assemble
 from combat.kernel.events import ActionTaken, AttackMade, BonusActionTaken, ReactionTaken, TurnStarted
 from combat.fivee.initiative import unresolved_ties
 from combat.kernel.phases import PhaseTable, Step
@@ -54,7 +54,7 @@ from combat.rulesets.srd2024_variant.state import SrdVariantState
 from . import communication, consistency, cover, initiative, jumping, mounts, movement, reorder, traits, unarmed
 from .bookkeeping import is_controlled_mount
 
-__all__ = ["RULESET", "PHASES", "DEFAULTS", "flow"]
+__all__ = ["RULESET", "RULES", "PHASES", "DEFAULTS", "flow"]
 
 DEFAULTS = {"group_initiative": False, "initiative_reorder": True, **srd2024.DEFAULTS}
 
@@ -148,8 +148,9 @@ def _take_action(tx: Tx, cmd: TakeAction) -> None:
 
 
 def _attack(tx: Tx, cmd: Attack) -> None:
-    """srd-2024's Attack, with a grappled creature's Disadvantage against anyone but its grappler."""
-    shared_attacks.attack(tx, unarmed.with_grapple_disadvantage(tx.state, cmd))
+    """srd-2024's Attack (as a stat block makes it, for a monster), with a grappled creature's
+    Disadvantage against anyone but its grappler."""
+    monster_actions.attack(tx, unarmed.with_grapple_disadvantage(tx.state, cmd))
 
 
 def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
@@ -159,23 +160,6 @@ def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
         mounts.unseat_risk(tx, cmd.target, "knocked prone")
 
 
-HANDLERS: dict = {
-    **srd2024.HANDLERS,
-    **traits.HANDLERS,
-    **initiative.HANDLERS,
-    **reorder.handlers(acting_order),
-    **communication.HANDLERS,
-    **cover.HANDLERS,
-    **unarmed.HANDLERS,
-    **movement.HANDLERS,
-    **jumping.HANDLERS,
-    **mounts.HANDLERS,
-    EndTurn: turns.end_turn_handler(acting_order),
-    **turn_pointer.handlers(acting_order),
-    TakeAction: _take_action,
-    Attack: _attack,
-    ApplyCondition: _apply_condition,
-}
 # A controlled mount moves and can only Dash, Disengage or Dodge (its action is in
 # _take_action); a turn does not end while a rider owes its save to stay mounted.
 GUARDS: dict[type, tuple[Guard, ...]] = {
@@ -197,64 +181,38 @@ _RUN_UP_ENDS = {
     TurnStarted: lambda state, e: with_rules(state, run_up=None),
 }
 
-APPLIERS: dict[type, Applier] = {
-    **srd2024.APPLIERS,
-    **traits.APPLIERS,
-    **initiative.APPLIERS,
-    **reorder.APPLIERS,
-    **communication.APPLIERS,
-    **unarmed.APPLIERS,
-    **movement.APPLIERS,
-    **jumping.APPLIERS,
-    **mounts.APPLIERS,
-}
-# The variant's own books on shared events, after their appliers, in this order.
-AFTER: Mapping[type, tuple[Applier, ...]] = assemble(
-    *(Rules(after={event: (keep,) for event, keep in table.items()})
-      for table in (initiative.AFTER, communication.AFTER, movement.AFTER, mounts.AFTER, _RUN_UP_ENDS))
-).after
-
-_MODULES = (traits, initiative, reorder, communication, cover, unarmed, movement, jumping, mounts)
-EVENTS = srd2024.EVENTS + tuple(t for m in _MODULES for t in getattr(m, "APPLIERS", {}))
-COMMANDS = srd2024.COMMANDS + (
-    traits.NoteTraits,
-    initiative.RerollTie,
-    reorder.ProposeSwap,
-    reorder.AnswerSwap,
-    reorder.PassSwap,
-    reorder.EndReorder,
-    communication.CommunicateWithAllies,
-    communication.ReplyToAlly,
-    cover.SaveBehindCover,
-    unarmed.UnarmedStrike,
-    unarmed.EscapeGrapple,
-    unarmed.ReleaseGrapple,
-    movement.Traverse,
-    movement.DropProne,
-    movement.StandUpFromProne,
-    jumping.Jump,
-    mounts.Mount,
-    mounts.Dismount,
-    mounts.SaveToStayMounted,
+RULES = assemble(
+    *fivee.core(acting_order),
+    shared_initiative.RULES,
+    traits.RULES,
+    initiative.RULES,
+    reorder.rules(acting_order),
+    communication.RULES,
+    cover.RULES,
+    unarmed.RULES,
+    movement.RULES,
+    jumping.RULES,
+    mounts.RULES,
+    # The variant's changes to shared rules: its own handlers above, what it refuses first,
+    # and its books on shared events (after their appliers and the modules' own).
+    Rules(handlers={TakeAction: _take_action, Attack: _attack, ApplyCondition: _apply_condition},
+          guards=GUARDS, after={event: (keep,) for event, keep in _RUN_UP_ENDS.items()}),
+    consistency.RULES,
 )
-NARRATION: dict[type, Narrate] = {**srd2024.NARRATION, **{k: v for m in _MODULES for k, v in getattr(m, "NARRATION", {}).items()}}
 
-RULESET = with_stat_blocks(Ruleset.of(
-    Rules(handlers=HANDLERS, appliers=APPLIERS, checks=consistency.CHECKS, narration={**srd2024.GM_MOVES_NARRATION, **NARRATION},
-          guards=GUARDS, after=AFTER),
+RULESET = Ruleset.of(
+    RULES,
     id="srd-2024-variant",
     title="5e 2024 with the table's variants",
     summary="srd-2024 with the table's changes: optional group roll, initiative swaps before round 1 "
     "(not for the surprised), tied players reroll, cover adds to Constitution saves, grapple and shove "
     "by Constitution save, extended talk costs an action and a reaction, mounting costs the mount's size.",
-    phases=PHASES,
+    phases=stat_blocks.with_steps(PHASES),
     turn_order=turn_order,
     flow=flow,
     conditions=srd2024.RULESET.conditions,
     damage_types=srd2024.RULESET.damage_types,
     defaults=DEFAULTS,
-    events=EVENTS,
-    commands=COMMANDS,
     state_type=SrdVariantState,
     state_key="srd_variant",
-))
+)

@@ -17,7 +17,7 @@ import msgspec
 
 from combat.fivee.actions import require_reaction, spend_check
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, TurnEnded
 from combat.kernel.state import EncounterState, with_combatant, with_rules
@@ -25,7 +25,7 @@ from combat.rulesets.srd2024_variant.state import VariantTalk
 from combat.fivee.turns import require_able, require_turn
 
 
-__all__ = ["CommunicateWithAllies", "ReplyToAlly", "AlliesAddressed", "AllyReplied", "HANDLERS", "APPLIERS", "AFTER", "NARRATION"]
+__all__ = ["RULES", "CommunicateWithAllies", "ReplyToAlly", "AlliesAddressed", "AllyReplied"]
 
 
 class CommunicateWithAllies(Command, frozen=True, kw_only=True):
@@ -108,12 +108,14 @@ def _close_talk(state: EncounterState, e: TurnEnded) -> EncounterState:
     return with_rules(state, talk=None) if talk is not None and talk.speaker == e.combatant else state
 
 
-HANDLERS: dict[type, Handler] = {CommunicateWithAllies: _communicate, ReplyToAlly: _reply}
-APPLIERS: dict[type, Applier] = {AlliesAddressed: _on_addressed, AllyReplied: _on_replied}
-AFTER: dict[type, Applier] = {TurnEnded: _close_talk}
-NARRATION: dict[type, Narrate] = {
-    AlliesAddressed: lambda n, e: f"{n.name(e.combatant)} uses {'an action' if e.uses == 'action' else 'a bonus action'} "
-    f"to talk with {', '.join(n.name(c) for c in e.listeners)}" + (f": {e.topic}" if e.topic else ""),
-    AllyReplied: lambda n, e: f"{n.name(e.combatant)} uses their reaction to reply to {n.name(e.to)}"
-    + (f": {e.topic}" if e.topic else ""),
-}
+RULES = Rules(
+    handlers={CommunicateWithAllies: _communicate, ReplyToAlly: _reply},
+    appliers={AlliesAddressed: _on_addressed, AllyReplied: _on_replied},
+    after={TurnEnded: (_close_talk,)},
+    narration={
+        AlliesAddressed: lambda n, e: f"{n.name(e.combatant)} uses {'an action' if e.uses == 'action' else 'a bonus action'} "
+        f"to talk with {', '.join(n.name(c) for c in e.listeners)}" + (f": {e.topic}" if e.topic else ""),
+        AllyReplied: lambda n, e: f"{n.name(e.combatant)} uses their reaction to reply to {n.name(e.to)}"
+        + (f": {e.topic}" if e.topic else ""),
+    },
+)

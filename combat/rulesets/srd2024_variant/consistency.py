@@ -30,11 +30,11 @@ from collections.abc import Callable
 from typing import Any
 
 from combat.fivee import consistency as shared
-from combat.fivee import dying
 from combat.fivee.consistency import Check, first_of
 from combat.kernel import events as ev
 from combat.fivee.turns import blocked_by
 from combat.fivee.initiative import units, unresolved_ties
+from combat.kernel.decider import Rules
 from combat.kernel.state import Combatant, EncounterState
 
 from . import communication, jumping, mounts, reorder, unarmed
@@ -45,7 +45,7 @@ from .speeds import MODES, movement_left, movement_short, prone_crawls, speed_us
 from .traits import SPECIAL_SPEEDS, TraitsNoted
 from .unarmed import grapple_dc
 
-__all__ = ["CHECKS"]
+__all__ = ["CHECKS", "RULES"]
 
 
 
@@ -409,10 +409,9 @@ def _fight_ended(state: EncounterState, e: ev.CombatEnded, ctx: dict[str, Any]) 
 
 _ACTION_OPTIONS = frozenset(mounts.CONTROLLED_MOUNT_ACTIONS)
 
+# The variant's own checks, and where they replace or build on a shared one (after
+# fivee.core's in the assembly).
 CHECKS: dict[type, Check] = {
-    **shared.CHECKS,
-    **shared.turn_checks(mounts.acting_order),
-    **dying.CHECKS,
     ev.AttackMade: first_of(
         shared.CHECKS[ev.AttackMade],
         _acts_on_turn("attacker"),
@@ -463,3 +462,4 @@ CHECKS: dict[type, Check] = {
     mounts.Carried: _carried,
     TraitsNoted: _traits_noted,
 }
+RULES = Rules(checks=CHECKS)

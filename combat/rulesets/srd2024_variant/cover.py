@@ -14,11 +14,11 @@ from typing import ClassVar, Literal
 
 from combat.fivee.attacks import COVER_AC
 from combat.kernel.commands import Command, Cover, Faces
-from combat.kernel.decider import Tx, Handler
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.fivee.saves import saving_throw
 
-__all__ = ["COVER_SAVE", "SaveBehindCover", "HANDLERS"]
+__all__ = ["RULES", "COVER_SAVE", "SaveBehindCover"]
 
 COVER_SAVE = COVER_AC  # the same +2 / +5
 
@@ -55,4 +55,6 @@ def _save(tx: Tx, cmd: SaveBehindCover) -> None:
     saving_throw(tx, c.id, "constitution", cmd.dc, base + COVER_SAVE[cmd.cover], cmd.roll_mode, cmd.faces, reason)
 
 
-HANDLERS: dict[type, Handler] = {SaveBehindCover: _save}
+RULES = Rules(
+    handlers={SaveBehindCover: _save},
+)

@@ -17,13 +17,13 @@ import msgspec
 from combat.fivee import initiative as shared
 from combat.fivee import setup
 from combat.kernel.commands import AddCombatant, Command, Faces, OrderTie
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantSpec, Event, InitiativeTied, TieOrdered
 from combat.kernel.state import EncounterState, Tie, with_rules
 
 
-__all__ = ["RerollTie", "TieRerolled", "needs_reroll", "HANDLERS", "APPLIERS", "AFTER", "NARRATION"]
+__all__ = ["RULES", "RerollTie", "TieRerolled", "needs_reroll"]
 
 # What "same stat block" compares: everything but who it is and how hurt it is.
 _STAT_BLOCK = (
@@ -101,12 +101,7 @@ def _reroll(tx: Tx, cmd: RerollTie) -> None:
         return
     if not waiting:
         raise RuleError("initiative/no-reroll", "no tie among player characters is waiting for a reroll")
-    if cmd.faces is not None and len(waiting) > 1:
-        raise RuleError(
-            "dice/whose-faces",
-            f"faces were entered but {len(waiting)} players still reroll",
-            allowed="name the combatant whose d20 was entered",
-        )
+    shared.require_faces_of_one(cmd.faces, len(waiting), "players still reroll", "d20 was")
     while waiting:  # generated dice: roll until every players' tie is told apart
         tie = next(t for t in _player_ties(tx.state) if waiting[0] in (u[0] for u in t.units))
         _roll(tx, tie, waiting[0], cmd.faces)
@@ -148,7 +143,9 @@ def _forget_rerolls(state: EncounterState, e: InitiativeTied | TieOrdered) -> En
     return with_rules(state, tie_rerolls=rerolls)
 
 
-HANDLERS: dict[type, Handler] = {AddCombatant: _add_combatant, RerollTie: _reroll, OrderTie: _order_tie}
-APPLIERS: dict[type, Applier] = {TieRerolled: _on_rerolled}
-AFTER: dict[type, Applier] = {InitiativeTied: _forget_rerolls, TieOrdered: _forget_rerolls}
-NARRATION: dict[type, Narrate] = {TieRerolled: lambda n, e: f"{n.name(e.combatant)} rerolls the tie at {e.total}: {e.face}"}
+RULES = Rules(
+    handlers={AddCombatant: _add_combatant, RerollTie: _reroll, OrderTie: _order_tie},
+    appliers={TieRerolled: _on_rerolled},
+    after={InitiativeTied: (_forget_rerolls,), TieOrdered: (_forget_rerolls,)},
+    narration={TieRerolled: lambda n, e: f"{n.name(e.combatant)} rerolls the tie at {e.total}: {e.face}"},
+)

@@ -21,7 +21,7 @@ from typing import ClassVar, Literal
 import msgspec
 
 from combat.kernel.commands import Command, Faces
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CheckMade, ConditionApplied, ConditionSpec, Event
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
@@ -31,7 +31,7 @@ from .bookkeeping import traits_of
 from .mounts import require_mover, require_not_riding
 from .speeds import prone_crawls, require_movement
 
-__all__ = ["Jump", "Jumped", "RUN_UP_FEET", "LANDING_DC", "jump_limit", "running_start", "out_of_reach", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["RULES", "Jump", "Jumped", "RUN_UP_FEET", "LANDING_DC", "jump_limit", "running_start", "out_of_reach"]
 
 RUN_UP_FEET = 10
 LANDING_DC = 10
@@ -124,8 +124,10 @@ def _on_jumped(state: EncounterState, e: Jumped) -> EncounterState:
     return with_rules(state, run_up=None)
 
 
-HANDLERS: dict[type, Handler] = {Jump: _jump}
-APPLIERS: dict[type, Applier] = {Jumped: _on_jumped}
-NARRATION: dict[type, Narrate] = {
-    Jumped: lambda n, e: f"{n.name(e.combatant)} makes a {'running' if e.running else 'standing'} {e.kind} jump of {e.feet} ft"
-}
+RULES = Rules(
+    handlers={Jump: _jump},
+    appliers={Jumped: _on_jumped},
+    narration={
+        Jumped: lambda n, e: f"{n.name(e.combatant)} makes a {'running' if e.running else 'standing'} {e.kind} jump of {e.feet} ft"
+    },
+)

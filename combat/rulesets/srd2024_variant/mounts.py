@@ -35,7 +35,7 @@ from combat.fivee import initiative as shared_initiative
 from combat.fivee.actions import spend_check
 from combat.kernel.commands import Command, EndTurn, Faces, RollInitiative, TakeAction, ApplyCondition
 from combat.fivee.conditions import is_incapacitated, speed_of, can_see
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ActionTaken, ConditionApplied, ConditionEnded, ConditionSpec, Event, InitiativeSet, TurnStarted
 from combat.fivee.saves import saving_throw
@@ -47,6 +47,7 @@ from .bookkeeping import SPACE_FEET, is_controlled_mount, mount_of, rider_of, si
 from .speeds import require_movement
 
 __all__ = [
+    "RULES",
     "not_their_turn",
     "riding",
     "rider_taken",
@@ -77,12 +78,7 @@ __all__ = [
     "refuse_controlled_mount",
     "controlled_mount_action",
     "require_no_fall_pending",
-    "end_turn_handler",
-    "HANDLERS",
-    "APPLIERS",
-    "AFTER",
-    "NARRATION",
-]
+    ]
 
 CONTROLLED_MOUNT_ACTIONS = ("dash", "disengage", "dodge")
 FALL_OFF_DC = 10
@@ -401,18 +397,7 @@ def _roll_initiative(tx: Tx, cmd: RollInitiative) -> None:
             )
         roll(tx, cmd)
         return
-    left = unrolled_units(tx.state)
-    if not left and shared_initiative.moves_on_with_setup_rolls(tx):
-        return
-    if not left:
-        raise RuleError("initiative/all-rolled", "everyone has rolled initiative already")
-    if cmd.faces is not None and len(left) > 1:
-        raise RuleError(
-            "dice/whose-faces",
-            f"faces were entered but {len(left)} combatants or groups still roll",
-            allowed="name the combatant whose dice were entered",
-        )
-    for unit in left:
+    for unit in shared_initiative.units_to_roll(tx, unrolled_units(tx.state), cmd.faces):
         lead = shared_initiative.units(tx.state)[unit][0]
         roll(tx, RollInitiative(combatant=lead.id, faces=cmd.faces))
 
@@ -500,29 +485,31 @@ def _refresh_controlled_mounts(state: EncounterState, e: TurnStarted) -> Encount
     return state
 
 
-HANDLERS: dict[type, Handler] = {
-    Mount: _mount,
-    Dismount: _dismount,
-    SaveToStayMounted: _save_to_stay,
-    RollInitiative: _roll_initiative,
-}
-APPLIERS: dict[type, Applier] = {
-    Mounted: _on_mounted,
-    Dismounted: _on_dismounted,
-    UnseatSaveRequired: lambda s, e: with_rules(s, falls_pending=s.rules.falls_pending + (e.rider,)),
-    StayedMounted: lambda s, e: with_rules(s, falls_pending=tuple(r for r in s.rules.falls_pending if r != e.rider)),
-    Carried: _on_carried,
-}
-AFTER: dict[type, Applier] = {TurnStarted: _refresh_controlled_mounts}
-NARRATION: dict[type, Narrate] = {
-    Mounted: lambda n, e: f"{n.name(e.rider)} mounts {n.name(e.mount)}"
-    + (" and takes control of it" if e.controlled else " (it acts on its own)")
-    + (f", spending {e.cost} ft of movement" if e.cost else ""),
-    Dismounted: lambda n, e: f"{n.name(e.rider)} leaves {n.name(e.mount)}: {e.reason}"
-    + (f", spending {e.cost} ft of movement" if e.cost else ""),
-    UnseatSaveRequired: lambda n, e: f"{n.name(e.rider)} must make a DC {FALL_OFF_DC} Dexterity save to stay on "
-    f"{n.name(e.mount)} ({e.reason})",
-    StayedMounted: lambda n, e: f"{n.name(e.rider)} stays on {n.name(e.mount)}",
-    Carried: lambda n, e: f"{n.name(e.mount)} carries {n.name(e.rider)} {e.feet} ft"
-    + (f", leaving the reach of {', '.join(n.name(p) for p in e.provoked)}" if e.provoked else ""),
-}
+RULES = Rules(
+    handlers={
+        Mount: _mount,
+        Dismount: _dismount,
+        SaveToStayMounted: _save_to_stay,
+        RollInitiative: _roll_initiative,
+    },
+    appliers={
+        Mounted: _on_mounted,
+        Dismounted: _on_dismounted,
+        UnseatSaveRequired: lambda s, e: with_rules(s, falls_pending=s.rules.falls_pending + (e.rider,)),
+        StayedMounted: lambda s, e: with_rules(s, falls_pending=tuple(r for r in s.rules.falls_pending if r != e.rider)),
+        Carried: _on_carried,
+    },
+    after={TurnStarted: (_refresh_controlled_mounts,)},
+    narration={
+        Mounted: lambda n, e: f"{n.name(e.rider)} mounts {n.name(e.mount)}"
+        + (" and takes control of it" if e.controlled else " (it acts on its own)")
+        + (f", spending {e.cost} ft of movement" if e.cost else ""),
+        Dismounted: lambda n, e: f"{n.name(e.rider)} leaves {n.name(e.mount)}: {e.reason}"
+        + (f", spending {e.cost} ft of movement" if e.cost else ""),
+        UnseatSaveRequired: lambda n, e: f"{n.name(e.rider)} must make a DC {FALL_OFF_DC} Dexterity save to stay on "
+        f"{n.name(e.mount)} ({e.reason})",
+        StayedMounted: lambda n, e: f"{n.name(e.rider)} stays on {n.name(e.mount)}",
+        Carried: lambda n, e: f"{n.name(e.mount)} carries {n.name(e.rider)} {e.feet} ft"
+        + (f", leaving the reach of {', '.join(n.name(p) for p in e.provoked)}" if e.provoked else ""),
+    },
+)

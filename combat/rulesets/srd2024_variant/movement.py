@@ -27,8 +27,9 @@ from typing import Any, Literal
 import msgspec
 
 from combat.kernel.commands import Command, Move
-from combat.fivee.conditions import is_incapacitated, speed_of, can_see
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.fivee.actions import provoked_by
+from combat.fivee.conditions import is_incapacitated, speed_of
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event, Moved
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
@@ -38,18 +39,14 @@ from .bookkeeping import SPACE_FEET, size_steps
 from .mounts import carry, require_mover, require_not_riding
 from .speeds import MODES, prone_crawls, require_movement, speed_used
 
-__all__ = [
+__all__ = ["RULES", 
     "Traverse",
     "DropProne",
     "StandUpFromProne",
     "ExtraFeetSpent",
     "StoodUp",
     "breaks_run_up",
-    "HANDLERS",
-    "APPLIERS",
-    "AFTER",
-    "NARRATION",
-]
+    ]
 
 Mode = Literal["walk", "crawl", "climb", "swim", "fly", "burrow"]
 
@@ -110,14 +107,7 @@ def _traverse(tx: Tx, cmd: Traverse) -> None:
     speed = speed_used(tx.state, c, cmd.mode)
     extra, reasons = _extra_cost(tx, c, cmd, speed)
     require_movement(tx.state, c, cmd.feet + extra, speed, f"{cmd.feet} ft ({cmd.mode})" + (f" with {', '.join(reasons)}" if reasons else ""))
-    provoked = []
-    for fid in cmd.leaves_reach_of:
-        foe = tx.combatant(fid)
-        if foe.side == c.side:
-            raise RuleError("move/ally", f"{foe.name} is an ally of {c.name}", allowed="foes whose reach is left")
-        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe) and can_see(foe, c):
-            provoked.append(fid)
-    tx.emit(Moved(combatant=c.id, feet=cmd.feet, mode=cmd.mode, provoked=tuple(provoked)))
+    tx.emit(Moved(combatant=c.id, feet=cmd.feet, mode=cmd.mode, provoked=provoked_by(tx, c, cmd.leaves_reach_of)))
     if extra:
         tx.emit(ExtraFeetSpent(combatant=c.id, feet=extra, reasons=tuple(reasons)))
     carry(tx, c, cmd.feet, cmd.leaves_reach_of)
@@ -207,13 +197,15 @@ def breaks_run_up(field: str):
     return after
 
 
-HANDLERS: dict[type, Handler] = {Move: _move, Traverse: _traverse, DropProne: _drop_prone, StandUpFromProne: _stand_up}
-APPLIERS: dict[type, Applier] = {
-    ExtraFeetSpent: lambda s, e: _spend(s, e.combatant, e.feet),
-    StoodUp: lambda s, e: _spend(s, e.combatant, e.cost),
-}
-AFTER: dict[type, Applier] = {Moved: _count_run_up}
-NARRATION: dict[type, Narrate] = {
-    ExtraFeetSpent: lambda n, e: f"{n.name(e.combatant)} spends {e.feet} ft more for {', '.join(e.reasons)}",
-    StoodUp: lambda n, e: f"{n.name(e.combatant)} stands up, spending {e.cost} ft of movement",
-}
+RULES = Rules(
+    handlers={Move: _move, Traverse: _traverse, DropProne: _drop_prone, StandUpFromProne: _stand_up},
+    appliers={
+        ExtraFeetSpent: lambda s, e: _spend(s, e.combatant, e.feet),
+        StoodUp: lambda s, e: _spend(s, e.combatant, e.cost),
+    },
+    after={Moved: (_count_run_up,)},
+    narration={
+        ExtraFeetSpent: lambda n, e: f"{n.name(e.combatant)} spends {e.feet} ft more for {', '.join(e.reasons)}",
+        StoodUp: lambda n, e: f"{n.name(e.combatant)} stands up, spending {e.cost} ft of movement",
+    },
+)

@@ -21,7 +21,7 @@ import msgspec
 
 from combat.fivee import turns
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Narrate
+from combat.kernel.decider import Tx, Applier, Narrate, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.fivee.initiative import units, unresolved_ties
@@ -43,7 +43,7 @@ __all__ = [
     "ReorderEnded",
     "open_reorder",
     "proposal_queue",
-    "handlers",
+    "rules",
     "APPLIERS",
     "NARRATION",
 ]
@@ -279,8 +279,10 @@ def _end_handler(order: OrderFn) -> Callable[[Tx, EndReorder], None]:
     return _end
 
 
-def handlers(order: OrderFn) -> dict:
-    return {ProposeSwap: _propose, AnswerSwap: _answer, PassSwap: _pass, EndReorder: _end_handler(order)}
+def rules(order: OrderFn) -> Rules:
+    """The reorder's commands, events and narration, for turns that follow `order` once it ends."""
+    return Rules(handlers={ProposeSwap: _propose, AnswerSwap: _answer, PassSwap: _pass, EndReorder: _end_handler(order)},
+                 appliers=APPLIERS, narration=NARRATION)
 
 
 def _on_swapped(state: EncounterState, e: PlacesSwapped) -> EncounterState:

@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import ClassVar
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.kernel.state import EncounterState, with_rules
 from combat.rulesets.srd2024_variant.state import VariantTraits
 
 
-__all__ = ["NoteTraits", "TraitsNoted", "SPECIAL_SPEEDS", "HANDLERS", "APPLIERS", "NARRATION"]
+__all__ = ["RULES", "NoteTraits", "TraitsNoted", "SPECIAL_SPEEDS"]
 
 SPECIAL_SPEEDS = ("fly", "climb", "swim", "burrow")
 
@@ -87,6 +87,8 @@ def _narrate(n, e: TraitsNoted) -> str:
     return f"{n.name(e.combatant)}'s traits: {', '.join(parts) or 'none'}"
 
 
-HANDLERS: dict[type, Handler] = {NoteTraits: _note}
-APPLIERS: dict[type, Applier] = {TraitsNoted: _on_noted}
-NARRATION: dict[type, Narrate] = {TraitsNoted: _narrate}
+RULES = Rules(
+    handlers={NoteTraits: _note},
+    appliers={TraitsNoted: _on_noted},
+    narration={TraitsNoted: _narrate},
+)

@@ -28,10 +28,10 @@ from typing import ClassVar, Literal
 import msgspec
 
 from combat.fivee.actions import require_reaction, spend_check
-from combat.fivee.attacks import COVER_AC, resolve_attack
+from combat.fivee.attacks import COVER_AC, economy_after_attack, resolve_attack
 from combat.kernel.commands import Attack, Command, Cover, Faces
 from combat.fivee.conditions import is_incapacitated
-from combat.kernel.decider import Tx, Applier, Handler, Narrate
+from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.fivee.regained_movement import restore_movement
 from combat.kernel.events import AttackProfile, ConditionApplied, ConditionEnded, ConditionSpec, Event
@@ -44,6 +44,7 @@ from .bookkeeping import size_steps, strength_and_proficiency, traits_of
 from .mounts import unseat_risk
 
 __all__ = [
+    "RULES",
     "cannot_grapple",
     "UnarmedStrike",
     "EscapeGrapple",
@@ -58,10 +59,7 @@ __all__ = [
     "with_grapple_disadvantage",
     "unarmed_strike",
     "end_broken_grapples",
-    "HANDLERS",
-    "APPLIERS",
-    "NARRATION",
-]
+    ]
 
 
 class UnarmedStrike(Command, frozen=True, kw_only=True):
@@ -319,15 +317,7 @@ def end_broken_grapples(tx: Tx) -> None:
 
 
 def _on_strike(state: EncounterState, e: UnarmedStrikeMade) -> EncounterState:
-    attacker = state.combatants[e.attacker]
-    economy = attacker.economy
-    if e.uses == "action":
-        economy = msgspec.structs.replace(economy, action=False, attacks_left=attacker.attacks_per_action - 1)
-    elif e.uses == "attack":
-        economy = msgspec.structs.replace(economy, attacks_left=economy.attacks_left - 1)
-    else:
-        economy = msgspec.structs.replace(economy, reaction=False)
-    state = with_combatant(state, e.attacker, economy=economy)
+    state = with_combatant(state, e.attacker, economy=economy_after_attack(state.combatants[e.attacker], e.uses))
     if e.opportunity:
         state = msgspec.structs.replace(state, opportunities=tuple(o for o in state.opportunities if o != (e.attacker, e.target)))
     return state
@@ -348,20 +338,22 @@ def _on_escape(state: EncounterState, e: EscapeAttempted) -> EncounterState:
     return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, action=False))
 
 
-HANDLERS: dict[type, Handler] = {UnarmedStrike: unarmed_strike, EscapeGrapple: _escape, ReleaseGrapple: _release}
-APPLIERS: dict[type, Applier] = {
-    UnarmedStrikeMade: _on_strike,
-    GrappleStarted: _on_grapple_started,
-    GrappleEnded: _on_grapple_ended,
-    Shoved: lambda s, e: s,
-    EscapeAttempted: _on_escape,
-}
-NARRATION: dict[type, Narrate] = {
-    UnarmedStrikeMade: lambda n, e: f"{n.name(e.attacker)} tries to {e.option} {n.name(e.target)} "
-    f"(DC {e.dc} Constitution save): {'resisted' if e.saved else 'it works'}",
-    GrappleStarted: lambda n, e: f"{n.name(e.grappler)} grapples {n.name(e.target)} (escape DC {e.dc})",
-    GrappleEnded: lambda n, e: f"{n.name(e.grappler)}'s grapple on {n.name(e.target)} ends: {e.reason}",
-    Shoved: lambda n, e: f"{n.name(e.attacker)} pushes {n.name(e.target)} {e.feet} ft away",
-    EscapeAttempted: lambda n, e: f"{n.name(e.combatant)} tries to escape {n.name(e.grappler)}'s grapple: "
-    f"{e.skill} {e.total} vs DC {e.dc} - {'free' if e.success else 'still held'}",
-}
+RULES = Rules(
+    handlers={UnarmedStrike: unarmed_strike, EscapeGrapple: _escape, ReleaseGrapple: _release},
+    appliers={
+        UnarmedStrikeMade: _on_strike,
+        GrappleStarted: _on_grapple_started,
+        GrappleEnded: _on_grapple_ended,
+        Shoved: lambda s, e: s,
+        EscapeAttempted: _on_escape,
+    },
+    narration={
+        UnarmedStrikeMade: lambda n, e: f"{n.name(e.attacker)} tries to {e.option} {n.name(e.target)} "
+        f"(DC {e.dc} Constitution save): {'resisted' if e.saved else 'it works'}",
+        GrappleStarted: lambda n, e: f"{n.name(e.grappler)} grapples {n.name(e.target)} (escape DC {e.dc})",
+        GrappleEnded: lambda n, e: f"{n.name(e.grappler)}'s grapple on {n.name(e.target)} ends: {e.reason}",
+        Shoved: lambda n, e: f"{n.name(e.attacker)} pushes {n.name(e.target)} {e.feet} ft away",
+        EscapeAttempted: lambda n, e: f"{n.name(e.combatant)} tries to escape {n.name(e.grappler)}'s grapple: "
+        f"{e.skill} {e.total} vs DC {e.dc} - {'free' if e.success else 'still held'}",
+    },
+)
