@@ -12,7 +12,7 @@ from combat.service.errors import documented
 from combat.service.idempotency import IdempotencyKey, command_id_of
 from combat.service.logging import annotate
 from combat.service.messages import CommandDone, CommandRequest
-from combat.service.replies import command_done
+from combat.service.replies import ReplyState, command_done
 
 __all__ = ["ROUTES"]
 
@@ -20,15 +20,18 @@ __all__ = ["ROUTES"]
 @post("/encounters/{encounter_id:str}/commands", status_code=200, sync_to_thread=True, tags=["commands"],
       operation_id="sendCommand", responses=documented(400, 401, 403, 404, 409, 422))
 def send_command(request: Request, grant: NamedDependency[Grant], data: JSONBody[CommandRequest],
-                 service: NamedDependency[Service], idempotency_key: IdempotencyKey = None) -> Response[CommandDone]:
-    """Send one command. The reply holds the events it appended and the state after them;
-    a rejected command appends nothing. Without `expected_version` the server takes commands
-    one at a time (deciding again if another process appended first); with a command id, a
-    repeat returns the first outcome and appends nothing."""
+                 service: NamedDependency[Service], idempotency_key: IdempotencyKey = None,
+                 with_state: ReplyState = False) -> Response[CommandDone]:
+    """Send one command. The reply holds the events it appended and the new version, and
+    with `?state=true` the state after them; a rejected command appends nothing. Without
+    `expected_version` the server takes commands one at a time (deciding again if another
+    process appended first); with a command id, a repeat returns the first outcome and
+    appends nothing."""
     annotate(request, command=command_type(data.command))
     check_command(grant, data.command)
     command_id = command_id_of(idempotency_key, data.command_id)
-    return command_done(service.execute(grant, data.command, data.expected_version, command_id), grant)
+    return command_done(service.execute(grant, data.command, data.expected_version, command_id), grant,
+                        with_state=with_state)
 
 
 ROUTES = [send_command]
