@@ -4,6 +4,7 @@ sends its token as `access_token`) are never logged, and tracebacks carry no loc
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 import sys
@@ -25,6 +26,15 @@ _SCOPE_KEY = "combat.log"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 Scope = MutableMapping[str, Any]
+
+# A request's own id when the client sent none: a random prefix per process and a count,
+# unique like a fresh UUID without reading the system's randomness for every request.
+_ids = itertools.count(1)
+_ID_PREFIX = uuid.uuid4().hex[:16]
+
+
+def _next_id() -> str:
+    return f"{_ID_PREFIX}{next(_ids):016x}"
 ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
 
 
@@ -108,8 +118,8 @@ class RequestLog:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        given = dict(scope.get("headers") or []).get(b"x-request-id", b"").decode("latin-1")
-        request_id = given if _REQUEST_ID.match(given) else uuid.uuid4().hex
+        given = next((value for name, value in scope.get("headers") or () if name == b"x-request-id"), b"").decode("latin-1")
+        request_id = given if _REQUEST_ID.match(given) else _next_id()
         notes: dict[str, str] = {}
         scope[_SCOPE_KEY] = notes
         status = 0

@@ -17,6 +17,16 @@ from combat.service.replies import ReplyState, command_done
 
 __all__ = ["ROUTES"]
 
+WRITERS = 4  # commands decided at once: SQLite commits one at a time, more threads only wait on locks
+_limiter: anyio.CapacityLimiter | None = None
+
+
+def _writers() -> anyio.CapacityLimiter:
+    global _limiter
+    if _limiter is None:
+        _limiter = anyio.CapacityLimiter(WRITERS)
+    return _limiter
+
 
 @post("/encounters/{encounter_id:str}/commands", status_code=200, sync_to_thread=False, tags=["commands"],
       operation_id="sendCommand", responses=documented(400, 401, 403, 404, 409, 422))
@@ -40,7 +50,7 @@ async def send_command(request: Request, encounter_id: FromPath[str], data: JSON
         return command_done(service.execute(grant, data.command, data.expected_version, command_id), grant,
                             with_state=with_state)
 
-    return await anyio.to_thread.run_sync(send)
+    return await anyio.to_thread.run_sync(send, limiter=_writers())
 
 
 ROUTES = [send_command]
