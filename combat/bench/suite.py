@@ -48,7 +48,7 @@ FULL = Sizes(replay_events=100_000, replay_repeat=3, command_fight=1_000, comman
              max_commands=100_000, memory_events=1_000, memory_encounters=300, lag_commands=300, startup_runs=15,
              touched_few=1_000, touched_many=10_000, fold_repeat=7, fold_times=50)
 QUICK = Sizes(replay_events=10_000, replay_repeat=2, command_fight=1_000, command_samples=100, load_small=100,
-              load_large=10_000, load_repeat=5, clients=8, client_counts=(1, 8), shared_clients=8, load_seconds=0.6, warmup_seconds=0.2,
+              load_large=10_000, load_repeat=5, clients=8, client_counts=(8,), shared_clients=8, load_seconds=0.6, warmup_seconds=0.2,
               max_commands=5_000, memory_events=1_000, memory_encounters=30, lag_commands=30, startup_runs=3,
               touched_few=100, touched_many=1_000, fold_repeat=3, fold_times=5)
 
