@@ -26,7 +26,7 @@ WRITERS = 4
 _writers = ThreadPoolExecutor(max_workers=WRITERS, thread_name_prefix="combat-command")
 
 
-@post("/encounters/{encounter_id:str}/commands", status_code=200, sync_to_thread=False, tags=["commands"],
+@post("/encounters/{encounter_id:str}/commands", status_code=200, tags=["commands"],
       operation_id="sendCommand", responses=documented(400, 401, 403, 404, 409, 422))
 async def send_command(request: Request, encounter_id: FromPath[str], data: JSONBody[CommandRequest],
                        service: NamedDependency[Service], idempotency_key: IdempotencyKey = None,
