@@ -30,6 +30,13 @@ def test_the_quick_benchmark_reports_every_section_with_numbers_and_a_verdict_on
         assert all(_positive(result[section]["sqlite"][key]) for key in keys), (section, result[section])
         postgres = result[section]["postgres"]  # measured, or skipped saying why
         assert postgres.get("skipped") or all(_positive(postgres[key]) for key in keys), postgres
+    sqlite = result["service"]["sqlite"]
+    for runs in [*sqlite["by_clients"].values(), sqlite["shared"]]:  # the service beside both floors, same run
+        for server in ("combat", "litestar", "asgi"):
+            assert all(_positive(runs[server][key]) for key in ("commands_per_s", "p99_ms", "server_cpu_ms_per_command"))
+        assert _positive(runs["ratio_to_litestar"]) and _positive(runs["cpu_ratio_to_asgi"])
+    assert set(result["service"]["checks"]) >= {"no_errors", "ratio_to_litestar_at_8"}
+    assert "Litestar floor" in report.text(result) and "one encounter" in report.text(result)
     folding = result["folding"]
     assert all(_positive(us) for us in folding["us_per_event"].values()), folding
     assert {"declared-d10", "segments-1e"} <= set(folding["ratio_to_srd_2024"])

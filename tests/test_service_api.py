@@ -10,7 +10,7 @@ from combat.kernel.commands import Attack, EndTurn, Move, Ruling
 from combat.app.interchange import to_line
 from projections.narrative import narrate
 from projections.state import state_view
-from tests.test_service_fixtures import client, open_fight, set_the_scene  # noqa: F401  (fixture)
+from tests.test_service_fixtures import bearer, client, open_fight, set_the_scene  # noqa: F401  (fixture)
 
 
 def test_creating_an_encounter_returns_its_id_and_a_gm_token(client, encounters):
@@ -22,7 +22,7 @@ def test_creating_an_encounter_returns_its_id_and_a_gm_token(client, encounters)
     assert encounters.state(uuid.UUID(opened["id"])).seed == 7
 
 
-def test_a_gm_runs_an_attack_and_the_reply_holds_the_events_and_the_new_state(client):
+def test_a_gm_runs_an_attack_and_the_reply_holds_the_events_and_the_new_version(client):
     """'On a hit, you roll damage': 1d8+3 with a 5 entered is 8, the goblin (7 HP) drops."""
     fight = set_the_scene(open_fight(client))
     done = fight.do(Attack(attacker="aria", target="goblin", faces=(12,), damage_faces=(5,)))
@@ -30,8 +30,27 @@ def test_a_gm_runs_an_attack_and_the_reply_holds_the_events_and_the_new_state(cl
     assert "AttackMade" in types and "CombatEnded" in types
     attack = next(e for e in done["events"] if e["type"] == "AttackMade")
     assert attack["hit"] and attack["damage"] == 8 and attack["actor"] == "gm"
+    assert done["version"] == done["events"][-1]["seq"] and "state" not in done
+    assert fight.state()["combatants"]["goblin"]["hp"] == 0
+
+
+def test_a_command_sent_with_state_true_also_has_the_state_after_it(client):
+    """'On a hit, you roll damage': 1d8+3 with a 5 entered is 8, the goblin (7 HP) drops;
+    the reply asked for with ?state=true carries the state GET gives after it."""
+    fight = set_the_scene(open_fight(client))
+    reply = client.post(fight.url("/commands"), params={"state": "true"}, headers=bearer(fight.gm),
+                        json={"command": {"type": "attack", "attacker": "aria", "target": "goblin",
+                                          "faces": [12], "damage_faces": [5]}})
+    done = reply.json()
+    assert reply.status_code == 200, reply.text
     assert done["state"]["combatants"]["goblin"]["hp"] == 0
     assert done["state"]["phase"] == "ended" and done["version"] == done["events"][-1]["seq"]
+    assert done["state"] == fight.state()
+    undone = client.post(fight.url("/undo"), params={"state": "true"}, headers=bearer(fight.gm),
+                         json={"reason": "the goblin ducked"}).json()
+    assert undone["state"]["combatants"]["goblin"]["hp"] == 7 and undone["state"] == fight.state()
+    fight.rejects(client.post(fight.url("/commands"), params={"state": "yes"}, headers=bearer(fight.gm),
+                              json={"command": {"type": "ruling", "text": "no"}}), 400, "request/bad-parameter")
 
 
 def test_the_state_is_the_projection_of_the_log(client, encounters):

@@ -1,5 +1,6 @@
 """Real `combat serve` processes on free loopback ports: one on an SQLite file, or two on one
-PostgreSQL schema made fresh for the run (and dropped after it)."""
+PostgreSQL schema made fresh for the run (and dropped after it); and the HTTP floors
+(combat.bench.floors), each in its own process on its own SQLite file."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from combat.bench.http import LOOPBACK, Connection
 
-__all__ = ["Server", "sqlite_server", "postgres_servers", "postgres_settings", "postgres_unreachable"]
+__all__ = ["Server", "sqlite_server", "floor_server", "postgres_servers", "postgres_settings", "postgres_unreachable"]
 
 READY_WITHIN = 30.0  # seconds
 
@@ -30,13 +31,16 @@ def free_port() -> int:
 class Server:
     """`combat serve` in its own process; its request log goes to a file."""
 
-    def __init__(self, log: Path, env: dict[str, str], db: Path | None = None):
+    def __init__(self, log: Path, env: dict[str, str], db: Path | None = None, floor: str | None = None):
         self.port = free_port()
         self.log_path = log
         self._log = log.open("wb")
-        command = [sys.executable, "-m", "combat.cli", "serve", "--host", LOOPBACK, "--port", str(self.port)]
-        if db is not None:
-            command += ["--db", str(db)]
+        if floor is not None:
+            command = [sys.executable, "-m", "combat.bench.floors", floor, "--port", str(self.port), "--db", str(db)]
+        else:
+            command = [sys.executable, "-m", "combat.cli", "serve", "--host", LOOPBACK, "--port", str(self.port)]
+            if db is not None:
+                command += ["--db", str(db)]
         environ = {k: v for k, v in os.environ.items() if k != "COMBAT_DB"}
         self.process = subprocess.Popen(command, env={**environ, **env}, stdout=self._log, stderr=subprocess.STDOUT)
 
@@ -83,6 +87,16 @@ def sqlite_server(workdir: Path) -> Iterator[list[Server]]:
     server = Server(workdir / "serve-sqlite.log", {}, db=workdir / "serve.db")
     try:
         yield [server.wait_ready("sqlite")]
+    finally:
+        server.stop()
+
+
+@contextmanager
+def floor_server(workdir: Path, kind: str) -> Iterator[Server]:
+    """A floor server (`litestar` or `asgi`) on a fresh SQLite file."""
+    server = Server(workdir / f"floor-{kind}.log", {}, db=workdir / f"floor-{kind}.db", floor=kind)
+    try:
+        yield server.wait_ready("floor")
     finally:
         server.stop()
 

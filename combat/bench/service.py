@@ -1,12 +1,16 @@
-"""4. The service: N concurrent clients over HTTP on M encounters against real `combat serve`
-processes: commands per second and p50/p99 latency.
+"""4. The service: N concurrent clients over HTTP against real `combat serve` processes and
+against the HTTP floors (combat.bench.floors), under one load generator: commands per
+second, p50/p99 latency and the server's CPU per command.
 
-Each encounter is a table: its commands go one at a time (move, attack, end turn for
-whoever's turn it is, as the previous reply says), so clients sharing an encounter take
-turns, and a latency is the time from sending a command to reading its whole reply. Client
-n talks to process n mod P (P is 1 on SQLite, 2 on PostgreSQL), so on PostgreSQL every
-encounter is written through both processes. The run is bounded by a duration and a
-command count and stops by itself.
+Two shapes of load. *Own tables*: each client plays its own encounter, one command at a
+time (move, attack, end turn for whoever's turn it is, followed from the `TurnStarted`
+events of the replies). *One table*: every client sends to the same encounter at once,
+without `expected_version` and without any lock on the client side, so the server takes
+them one at a time (each is a point of damage to a creature that cannot drop, valid in any
+order). A latency is the time from sending a command to reading its whole reply. Client n
+talks to process n mod P (P is 1 on SQLite, 2 on PostgreSQL). A run is bounded by a
+duration and a command count and stops by itself; the first `warmup` seconds are not
+counted.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,21 +29,22 @@ from combat.bench.fixtures import SIDES, TARGETS
 from combat.bench.http import Connection, HttpError
 from combat.bench.timing import percentile
 
-__all__ = ["Table", "open_table", "run_load", "load"]
+__all__ = ["Table", "open_table", "blank_tables", "run_load", "load"]
 
 _INITIATIVE = dict(zip((s.id for s in SIDES), (20, 15, 10, 5)))
 STEPS = ("move", "attack", "end_turn")
 
 
-class _Turn(msgspec.Struct):
-    turn: str | None = None
+class _Event(msgspec.Struct):
+    type: str
+    combatant: str | None = None
 
 
 class _Reply(msgspec.Struct):
     """All a client needs of a command's reply (msgspec skips the rest unread)."""
 
     version: int
-    state: _Turn
+    events: list[_Event]
 
 
 _reply = msgspec.json.Decoder(_Reply)
@@ -49,6 +56,8 @@ def command_body(step: str, cid: str) -> bytes:
         command = {"type": "move", "combatant": cid, "feet": 5}
     elif step == "attack":
         command = {"type": "attack", "attacker": cid, "target": TARGETS[cid]}
+    elif step == "damage":  # the GM's, valid whoever's turn it is
+        command = {"type": "damage", "target": cid, "amount": 1, "damage_type": "fire"}
     else:
         command = {"type": "end_turn", "combatant": cid}
     return msgspec.json.encode({"command": command})
@@ -75,10 +84,19 @@ class Table:
                 "POST", f"/encounters/{self.id}/commands", body, self.token)
         return request
 
+    def damage_request(self) -> bytes:
+        request = self.requests.get((-1, "ogre"))
+        if request is None:
+            request = self.requests[(-1, "ogre")] = Connection.request_bytes(
+                "POST", f"/encounters/{self.id}/commands", command_body("damage", "ogre"), self.token)
+        return request
+
     def advance(self, reply: bytes) -> _Reply:
         decoded = _reply.decode(reply)
-        self.version = decoded.version
-        self.turn = decoded.state.turn or self.turn
+        self.version = max(self.version, decoded.version)
+        for event in decoded.events:
+            if event.type == "TurnStarted" and event.combatant:
+                self.turn = event.combatant
         self.step = (self.step + 1) % len(STEPS)
         return decoded
 
@@ -93,19 +111,32 @@ async def open_table(connection: Connection, name: str) -> Table:
     await connection.call("POST", path, {"command": {"type": "begin_combat"}}, token)
     done: dict[str, Any] = {}
     for cid, face in _INITIATIVE.items():
-        done = await connection.call("POST", path, {"command": {"type": "roll_initiative", "combatant": cid,
-                                                                "faces": [face]}}, token)
+        done = await connection.call("POST", path + "?state=true", {"command": {"type": "roll_initiative", "combatant": cid,
+                                                                                "faces": [face]}}, token)
     return Table(id=eid, token=token, turn=done["state"]["turn"], version=done["version"])
 
 
-async def run_load(ports: list[int], clients: int, encounters: int, seconds: float, warmup: float,
-                   max_commands: int) -> dict[str, Any]:
-    setup = [await Connection(port).open() for port in ports]
-    try:
-        tables = [await open_table(setup[m % len(setup)], f"load table {m}") for m in range(encounters)]
-    finally:
-        for connection in setup:
-            await connection.close()
+def blank_tables(count: int) -> list[Table]:
+    """Tables for a floor server, which keeps no rules: the same requests, to new ids."""
+    return [Table(id=str(uuid.uuid4()), token="floor-has-no-tokens-" + "x" * 23, turn="aria", version=0)
+            for _ in range(count)]
+
+
+async def run_load(ports: list[int], clients: int, seconds: float, warmup: float, max_commands: int, *,
+                   shared: bool = False, floor: bool = False, cpu: Callable[[], float] = lambda: 0.0) -> dict[str, Any]:
+    """`clients` clients, each on its own table or (`shared`) all on one; `floor`: the
+    servers are floors, whose tables need no setting up. `cpu` reads the servers' CPU
+    seconds so far: sampled when the measuring starts and when the last client is done."""
+    count = 1 if shared else clients
+    if floor:
+        tables = blank_tables(count)
+    else:
+        setup = [await Connection(port).open() for port in ports]
+        try:
+            tables = [await open_table(setup[m % len(setup)], f"load table {m}") for m in range(count)]
+        finally:
+            for connection in setup:
+                await connection.close()
     latencies: list[float] = []
     sent_at: list[float] = []
     rejected: dict[int, int] = {}
@@ -114,38 +145,47 @@ async def run_load(ports: list[int], clients: int, encounters: int, seconds: flo
 
     async def client(n: int) -> None:
         connection = await Connection(ports[n % len(ports)]).open()
-        table = tables[n % encounters]
+        table = tables[n % count]
         try:
             while len(latencies) < max_commands:
-                async with table.lock:
-                    start = time.perf_counter()
-                    if start >= stop_at:
-                        return
-                    status, reply = await connection.send(table.next_request())
-                    elapsed = time.perf_counter() - start
-                    if status != 200:
-                        rejected[status] = rejected.get(status, 0) + 1
-                        if status >= 500 or status == 404:
-                            raise HttpError(status, reply)
-                        continue
-                    table.advance(reply)
+                start = time.perf_counter()
+                if start >= stop_at:
+                    return
+                status, reply = await connection.send(table.damage_request() if shared else table.next_request())
+                elapsed = time.perf_counter() - start
+                if status != 200:
+                    rejected[status] = rejected.get(status, 0) + 1
+                    if status >= 500 or status == 404:
+                        raise HttpError(status, reply)
+                    continue
+                table.advance(reply)
                 if start >= measure_from:
                     latencies.append(elapsed)
                     sent_at.append(start)
         finally:
             await connection.close()
 
+    async def cpu_at_start() -> tuple[float, float]:
+        await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
+        return cpu(), time.perf_counter()
+
+    started = asyncio.create_task(cpu_at_start())
     await asyncio.gather(*(client(n) for n in range(clients)))
+    cpu_from, wall_from = await started
+    cpu_used, wall = cpu() - cpu_from, time.perf_counter() - wall_from
     span = max(sent_at) - min(sent_at) if len(sent_at) > 1 else float("nan")
     return {
         "clients": clients,
-        "encounters": encounters,
+        "encounters": count,
         "processes": len(ports),
         "commands": len(latencies),
         "seconds": span,
         "commands_per_s": (len(latencies) - 1) / span if len(sent_at) > 1 else 0.0,
         "p50_ms": percentile(latencies, 50) * 1000,
         "p99_ms": percentile(latencies, 99) * 1000,
+        "server_cpu_ms_per_command": 1000 * cpu_used / len(latencies) if latencies else float("nan"),
+        "server_cpu_percent": 100 * cpu_used / wall,
+        "errors": sum(rejected.values()),
         "rejected": {str(k): v for k, v in rejected.items()},
         "events_appended": sum(t.version for t in tables),
     }
@@ -155,5 +195,6 @@ def cpus() -> dict[str, int]:
     return {"cpu_count": os.cpu_count() or 0, "usable_cpus": len(os.sched_getaffinity(0))}
 
 
-def load(ports: list[int], clients: int, encounters: int, seconds: float, warmup: float, max_commands: int) -> dict[str, Any]:
-    return asyncio.run(run_load(ports, clients, encounters, seconds, warmup, max_commands))
+def load(ports: list[int], clients: int, seconds: float, warmup: float, max_commands: int, *,
+         shared: bool = False, floor: bool = False, cpu: Callable[[], float] = lambda: 0.0) -> dict[str, Any]:
+    return asyncio.run(run_load(ports, clients, seconds, warmup, max_commands, shared=shared, floor=floor, cpu=cpu))

@@ -44,7 +44,10 @@ def hash_token(token: str) -> str:
 
 
 def bearer_token(request: Request) -> str | None:
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    # Read from the ASGI scope: building the request's header map for one header cost more
+    # than hashing the token.
+    header = next((value for name, value in request.scope["headers"] if name == b"authorization"), b"")
+    scheme, _, token = header.decode("latin-1").partition(" ")
     if scheme.lower() == "bearer" and token.strip():
         return token.strip()
     if request.method == "GET":

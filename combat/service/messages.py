@@ -146,7 +146,7 @@ else:
 class CommandDone(msgspec.Struct, kw_only=True):
     version: int
     events: list[dict[str, Any]]  # the appended events, as lines of the JSONL log
-    state: StateView
+    state: StateView | msgspec.UnsetType = msgspec.UNSET  # only with ?state=full
 
 
 class UndoRequest(_Body):

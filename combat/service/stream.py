@@ -5,9 +5,11 @@ Each message is one event of the log with the state after it:
     id: 12
     data: {"event": {"seq": 12, "type": "AttackMade", ...}, "state": {...}}
 
-It starts after `Last-Event-ID` (what a reconnecting EventSource sends) or `?after=SEQ`,
-catches up from the store, then follows new events as they are appended by any process.
-A comment line every few seconds keeps proxies from closing a quiet stream.
+With `?state=false` a message is the event alone (`{"event": {...}}`): a subscriber that
+keeps its own state, or reads it with GET when it needs it, spares the server a projection
+per event. It starts after `Last-Event-ID` (what a reconnecting EventSource sends) or
+`?after=SEQ`, catches up from the store, then follows new events as they are appended by
+any process. A comment line every few seconds keeps proxies from closing a quiet stream.
 """
 
 from __future__ import annotations

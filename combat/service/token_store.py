@@ -7,13 +7,18 @@ the PostgreSQL schema), through the event store's own connection pool.
 Each token has a public id (the first 16 hex digits of its hash: it names the token in a
 list or a revocation without giving away the secret), may expire, and may be revoked. A
 token is looked up in the table on every request, never remembered by a process, so a
-revocation holds at once on every process serving the store.
+revocation holds at once on every process serving the store. On SQLite that lookup goes
+through a plain read connection of each thread's own rather than the event store's pool,
+where a read queues behind every commit in progress (SQLite's WAL lets it read alongside).
 """
 
 from __future__ import annotations
 
+import functools
 import json
-from contextlib import AbstractContextManager
+import sqlite3
+import threading
+from contextlib import AbstractContextManager, closing
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Protocol
@@ -81,10 +86,22 @@ def _time(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
+@functools.lru_cache(maxsize=4096)
+def _record(values: tuple[Any, ...]) -> TokenRecord:
+    """A row as read: the same row (a revocation changes it) is parsed once."""
+    token_hash, encounter_id, role, name, combatants, issued, expires, revoked, created_by = values
+    grant = Grant(encounter_id=UUID(encounter_id), role=role, name=name,
+                  combatants=frozenset(json.loads(combatants)), token_hash=token_hash)
+    return TokenRecord(grant, _time(issued) or datetime.min, _time(expires), _time(revoked), created_by)
+
+
 class TokenStore:
     def __init__(self, log: EventLog):
         self._datastore: _Datastore = log.recorder.datastore  # type: ignore[attr-defined]
         self.kind = store_kind(log)
+        memory = getattr(self._datastore, "is_sqlite_memory_mode", True)
+        self._file: str | None = getattr(self._datastore, "db_name", None) if self.kind == "sqlite" and not memory else None
+        self._readers = threading.local()
         if self.kind == "postgres":
             from psycopg.sql import SQL, Identifier
 
@@ -153,18 +170,20 @@ class TokenStore:
             rows = cursor.fetchall()
         return [row["name"] if isinstance(row, dict) else row[0] for row in rows]
 
+    def _reading(self) -> AbstractContextManager[Any]:
+        if self._file is None:
+            return self._datastore.transaction(commit=False)
+        connection = getattr(self._readers, "connection", None)
+        if connection is None:
+            connection = self._readers.connection = sqlite3.connect(self._file, isolation_level=None, timeout=10)
+        return closing(connection.cursor())
+
     def _rows(self, where: str, params: tuple[Any, ...]) -> list[TokenRecord]:
-        with self._datastore.transaction(commit=False) as cursor:
+        with self._reading() as cursor:
             cursor.execute(self._sql(f"SELECT {_COLUMNS} FROM {{table}} WHERE {where}"), params)
             rows = cursor.fetchall()
-        found = []
-        for row in rows:
-            values = [row[k] for k in _COLUMNS.split(", ")] if isinstance(row, dict) else list(row)
-            token_hash, encounter_id, role, name, combatants, issued, expires, revoked, created_by = values
-            grant = Grant(encounter_id=UUID(encounter_id), role=role, name=name,
-                          combatants=frozenset(json.loads(combatants)), token_hash=token_hash)
-            found.append(TokenRecord(grant, _time(issued) or datetime.min, _time(expires), _time(revoked), created_by))
-        return found
+        return [_record(tuple(row[k] for k in _COLUMNS.split(", ")) if isinstance(row, dict) else tuple(row))
+                for row in rows]
 
     def find(self, token_hash: str) -> TokenRecord | None:
         rows = self._rows(f"token_hash = {self._param}", (token_hash,))

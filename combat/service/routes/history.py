@@ -21,7 +21,7 @@ from combat.service.messages import (
     RetractRequest,
     UndoRequest,
 )
-from combat.service.replies import command_done
+from combat.service.replies import ReplyState, command_done
 from projections.audit import Audit, audit
 from projections.redaction import Redaction
 
@@ -30,58 +30,58 @@ __all__ = ["ROUTES"]
 _ERRORS = documented(400, 401, 403, 404, 409, 422)
 
 
-def done(service: NamedDependency[Service], outcome: Outcome) -> Response[CommandDone]:
+def done(service: NamedDependency[Service], outcome: Outcome, with_state: bool) -> Response[CommandDone]:
     service.appended(outcome.records[0].originator_id)
-    return command_done(outcome)
+    return command_done(outcome, with_state=with_state)
 
 
 @post("/encounters/{encounter_id:str}/undo", status_code=200, sync_to_thread=True, tags=["history"],
       operation_id="undo", responses=_ERRORS)
 def undo(grant: NamedDependency[Grant], data: JSONBody[UndoRequest], service: NamedDependency[Service],
-         idempotency_key: IdempotencyKey = None) -> Response[CommandDone]:
+         idempotency_key: IdempotencyKey = None, with_state: ReplyState = False) -> Response[CommandDone]:
     """Retract everything the last command produced; undoing an undo is a redo. Send a command
     id so that a retried undo is not taken for a redo."""
     require_gm(grant, "undo")
     outcome = service.encounters.undo_last(grant.encounter_id, reason=data.reason, expected_version=data.expected_version,
                                            command_id=command_id_of(idempotency_key, data.command_id))
-    return done(service, outcome)
+    return done(service, outcome, with_state)
 
 
 @post("/encounters/{encounter_id:str}/retract", status_code=200, sync_to_thread=True, tags=["history"],
       operation_id="retract", responses=_ERRORS)
 def retract(grant: NamedDependency[Grant], data: JSONBody[RetractRequest], service: NamedDependency[Service],
-            idempotency_key: IdempotencyKey = None) -> Response[CommandDone]:
+            idempotency_key: IdempotencyKey = None, with_state: ReplyState = False) -> Response[CommandDone]:
     """Retract the events at `seqs` (retracting a retraction brings its events back)."""
     require_gm(grant, "retract events")
     outcome = service.encounters.retract(grant.encounter_id, data.seqs, reason=data.reason,
                                          expected_version=data.expected_version, whole=data.whole,
                                          command_id=command_id_of(idempotency_key, data.command_id))
-    return done(service, outcome)
+    return done(service, outcome, with_state)
 
 
 @post("/encounters/{encounter_id:str}/amend", status_code=200, sync_to_thread=True, tags=["history"],
       operation_id="amend", responses=_ERRORS)
 def amend(grant: NamedDependency[Grant], data: JSONBody[AmendRequest], service: NamedDependency[Service],
-          idempotency_key: IdempotencyKey = None) -> Response[CommandDone]:
+          idempotency_key: IdempotencyKey = None, with_state: ReplyState = False) -> Response[CommandDone]:
     """Replace the ruling at `seqs` by a corrected command, decided where the original stood."""
     require_gm(grant, "amend a ruling")
     corrected = service.command_of(grant.encounter_id, data.command)
     outcome = service.encounters.amend(grant.encounter_id, data.seqs, corrected, reason=data.reason,
                                        expected_version=data.expected_version,
                                        command_id=command_id_of(idempotency_key, data.command_id))
-    return done(service, outcome)
+    return done(service, outcome, with_state)
 
 
 @post("/encounters/{encounter_id:str}/override", status_code=200, sync_to_thread=True, tags=["history"],
       operation_id="override", responses=_ERRORS)
 def override(grant: NamedDependency[Grant], data: JSONBody[OverrideRequest], service: NamedDependency[Service],
-             idempotency_key: IdempotencyKey = None) -> Response[CommandDone]:
+             idempotency_key: IdempotencyKey = None, with_state: ReplyState = False) -> Response[CommandDone]:
     """Let events that conflict with a changed past stand, by the GM's ruling."""
     require_gm(grant, "override a conflict")
     outcome = service.encounters.override(grant.encounter_id, data.seqs, ruling=data.ruling,
                                           expected_version=data.expected_version,
                                           command_id=command_id_of(idempotency_key, data.command_id))
-    return done(service, outcome)
+    return done(service, outcome, with_state)
 
 
 @post("/encounters/{encounter_id:str}/fork", status_code=201, sync_to_thread=True, tags=["history"],

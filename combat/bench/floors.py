@@ -1,0 +1,129 @@
+"""The HTTP floors: what the same request costs when the server does nothing but store it.
+
+`python -m combat.bench.floors {litestar,asgi} --db PATH --port N` serves
+`POST /encounters/{id}/commands` by decoding the JSON body, inserting one row like a stored
+event (the encounter's id, the next seq, a topic and a JSON envelope of the command) into
+an SQLite table of eventsourcing's shape in WAL mode, committing, and replying with that
+row as the one event appended. `litestar` is a minimal Litestar app (one handler, no
+dependencies, no middleware), `asgi` a bare ASGI callable; both run under uvicorn as
+`combat serve` does, with one connection and no log line. The commit waits for the disk
+(a millisecond or more here), so both write from a worker thread, as `combat serve` does:
+written on the event loop, every request would wait for every commit, and the floor would
+measure the disk instead of the server. `GET /health` says `{"status": "ok", "store": "floor"}`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sqlite3
+import sys
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import msgspec
+from litestar import Litestar, MediaType, Response, get, post
+
+__all__ = ["Floor", "asgi_app", "litestar_app", "main"]
+
+_HEALTH = b'{"status":"ok","store":"floor"}'
+_encoder = msgspec.json.Encoder()
+
+
+class Floor:
+    """One SQLite file and each encounter's last seq: an insert and a commit per command."""
+
+    def __init__(self, db: str):
+        self.connection = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+        self.connection.execute("PRAGMA journal_mode=WAL")
+        self.connection.execute(
+            "CREATE TABLE IF NOT EXISTS stored_events (originator_id TEXT, originator_version INTEGER, "
+            "topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version))"
+        )
+        self.versions: dict[str, int] = {}
+        self.lock = threading.Lock()  # one writer at a time, as SQLite takes them
+
+    def store(self, encounter_id: str, body: bytes) -> bytes:
+        with self.lock:
+            return self._store(encounter_id, body)
+
+    def _store(self, encounter_id: str, body: bytes) -> bytes:
+        command = msgspec.json.decode(body)
+        seq = self.versions.get(encounter_id, 0) + 1
+        row = _encoder.encode({"type": "CommandStored", "originator_id": encounter_id, "originator_version": seq, "at": time.time(),
+                               "actor": "gm", "command": command})
+        cursor = self.connection.cursor()
+        cursor.execute("BEGIN")
+        cursor.execute("INSERT INTO stored_events VALUES (?,?,?,?)", (encounter_id, seq, "floor:Row", row))
+        self.connection.commit()
+        self.versions[encounter_id] = seq
+        return b'{"version":%d,"events":[%s]}' % (seq, row)
+
+
+def _encounter_of(path: str) -> str | None:
+    parts = path.split("/")
+    if len(parts) == 4 and parts[1] == "encounters" and parts[3] == "commands":
+        return parts[2]
+    return None
+
+
+def asgi_app(floor: Floor) -> Callable[..., Awaitable[None]]:
+    async def app(scope: dict[str, Any], receive: Callable[[], Awaitable[dict]], send: Callable[[dict], Awaitable[None]]) -> None:
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                await send({"type": message["type"] + ".complete"})
+                if message["type"] == "lifespan.shutdown":
+                    return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        encounter_id = _encounter_of(scope["path"])
+        if scope["method"] == "POST" and encounter_id is not None:
+            status, reply = 200, await asyncio.get_running_loop().run_in_executor(None, floor.store, encounter_id, body)
+        elif scope["path"] == "/health":
+            status, reply = 200, _HEALTH
+        else:
+            status, reply = 404, b'{"error":"path/not-found"}'
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(reply))]})
+        await send({"type": "http.response.body", "body": reply})
+
+    return app
+
+
+def litestar_app(floor: Floor) -> Litestar:
+    @post("/encounters/{encounter_id:str}/commands", status_code=200, sync_to_thread=True)
+    def command(body: bytes, encounter_id: str) -> Response[bytes]:
+        return Response(floor.store(encounter_id, body), media_type=MediaType.JSON)
+
+    @get("/health", sync_to_thread=False)
+    def health() -> Response[bytes]:
+        return Response(_HEALTH, media_type=MediaType.JSON)
+
+    return Litestar(route_handlers=[command, health], logging_config=None, openapi_config=None)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import uvicorn
+
+    parser = argparse.ArgumentParser(prog="python -m combat.bench.floors", description=__doc__)
+    parser.add_argument("kind", choices=("litestar", "asgi"))
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, required=True)
+    args = parser.parse_args(argv)
+    floor = Floor(args.db)
+    app = litestar_app(floor) if args.kind == "litestar" else asgi_app(floor)
+    uvicorn.run(app, host=args.host, port=args.port, log_config=None, access_log=False, lifespan="on",
+                timeout_graceful_shutdown=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
