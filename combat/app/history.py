@@ -12,15 +12,13 @@ The GM resolves a conflict by retracting or amending further, or with `ConflictO
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
-
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
+from combat.app import collector
 from combat.kernel.decider import Ruleset, evolve
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
@@ -106,24 +104,9 @@ def effective(records: Sequence[Recorded]) -> Effective:
     )
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """A fold makes one short-lived state per event and no cycles: the cyclic collector's
-    passes over a long log (every 700 allocations, each walking what is still alive) cost
-    more than the fold itself, so they wait until it is done."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 def replay(records: Iterable[Recorded]) -> EncounterState:
     """The state after a whole log (or a prefix of one): the fold of its effective history."""
-    with _collector_paused():
+    with collector.paused():  # a fold makes one short-lived state per event and no cycles
         return _replay(list(records))
 
 
