@@ -83,9 +83,12 @@ class MonsterRules(msgspec.Struct, frozen=True, kw_only=True):
     monsters: MonstersSlot = msgspec.UNSET
 
 
+_NO_MONSTERS = Monsters()  # shared: frozen, and its empty `sheets` is only ever replaced, never filled
+
+
 def monsters_of(state: EncounterState) -> Monsters:
     found = state.rules.monsters
-    return Monsters() if found is msgspec.UNSET else found
+    return _NO_MONSTERS if found is msgspec.UNSET else found
 
 
 def with_monsters(state: EncounterState, **changes: Any) -> EncounterState:

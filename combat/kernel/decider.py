@@ -9,6 +9,7 @@ or from the encounter's seed and roll count, both part of the input.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -163,6 +164,16 @@ class Ruleset:
     def initial_state(self) -> EncounterState:
         return EncounterState(ruleset=self.id, phase=self.phases.initial, rules=self.state_type())
 
+    @functools.cached_property
+    def evolvers(self) -> Mapping[type[Event], Applier]:
+        """Each event type's whole effect as one call: its applier, then what every ruleset
+        does with a roll or a reveal. `evolve` looks an event up here once, not three times."""
+        table = dict(self.appliers)
+        for kind, shared in ((DiceRolled, _rolled), (Revealed, _revealed)):
+            own = table.get(kind)
+            table[kind] = shared if own is None else _followed(own, (shared,))
+        return table
+
     def settings(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         unknown = set(given or {}) - set(self.defaults)
         if unknown:
@@ -300,19 +311,20 @@ def _revealed(state: EncounterState, event: Revealed) -> EncounterState:
     )
 
 
+def _rolled(state: EncounterState, event: DiceRolled) -> EncounterState:
+    return msgspec.structs.replace(state, rolls=state.rolls + 1)
+
+
 def evolve(ruleset: Ruleset, state: EncounterState, event: Event) -> EncounterState:
-    applier = ruleset.appliers.get(type(event))
-    if applier is not None:
-        state = applier(state, event)
-    if type(event) is DiceRolled:
-        state = msgspec.structs.replace(state, rolls=state.rolls + 1)
-    elif type(event) is Revealed:  # the same in every ruleset
-        state = _revealed(state, event)
-    return state
+    evolver = ruleset.evolvers.get(type(event))
+    return state if evolver is None else evolver(state, event)
 
 
 def fold(ruleset: Ruleset, events: Iterable[Event], state: EncounterState | None = None) -> EncounterState:
     state = state if state is not None else ruleset.initial_state()
+    evolvers = ruleset.evolvers
     for event in events:
-        state = evolve(ruleset, state, event)
+        evolver = evolvers.get(type(event))
+        if evolver is not None:
+            state = evolver(state, event)
     return state
