@@ -123,8 +123,8 @@ class SQLiteLogRecorder(SQLiteApplicationRecorder):
         eventsourcing's path makes a `sqlite3.Row` and a `StoredEvent` per row, then maps
         each: over a long log that is most of the read. This is the same query in the same
         kind of read transaction, with the rows as plain tuples. A row of another topic than
-        the records' (none is ever written) is refused rather than misread."""
-        statement = f"SELECT state, topic<>? FROM {self.events_table_name} WHERE originator_id=? "
+        the records' (none is ever written) reads as NULL, refused rather than misread."""
+        statement = f"SELECT CASE topic WHEN ? THEN state END FROM {self.events_table_name} WHERE originator_id=? "
         params: list[Any] = [topic, originator_id.hex]
         if gt is not None:
             statement += "AND originator_version>? "
@@ -138,8 +138,10 @@ class SQLiteLogRecorder(SQLiteApplicationRecorder):
             rows.row_factory = None
             rows.execute(statement, params)
             with collector.paused():
-                records = [decode(state) for state, other in rows if not other or _other_topic(originator_id)]
-        return records
+                try:
+                    return [decode(state) for (state,) in rows]
+                except TypeError:  # msgspec's word for a NULL where bytes were expected
+                    raise ValueError(f"encounter {originator_id}: a stored event whose topic is not {topic!r}") from None
 
     def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         ids = super()._insert_events(c, stored_events, **kwargs)
@@ -152,10 +154,6 @@ class SQLiteLogRecorder(SQLiteApplicationRecorder):
 
     def convert_originator_id(self, originator_id: str) -> UUID | str:
         return _uuid(originator_id) if self.datastore.originator_id_type == "uuid" else originator_id
-
-
-def _other_topic(originator_id: UUID) -> bool:
-    raise ValueError(f"encounter {originator_id}: a stored event whose topic is not {TOPICS[Recorded]!r}")
 
 
 class EventLog(Application[UUID]):

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 
 from combat.fivee import legendary, monster_actions, monster_consistency, monsters
-from combat.kernel.decider import Handler, Ruleset
+from combat.kernel.decider import Applier, Handler, Ruleset, followed, unchanged
 from combat.kernel.phases import PhaseTable, Step
 
 __all__ = ["with_stat_blocks", "TURN_COMMANDS"]
@@ -18,10 +17,6 @@ RULINGS = frozenset("damage heal grant_temp_hp apply_condition remove_condition 
 
 
 _MODULES = (monsters, monster_actions, legendary)
-
-
-def _then(first: Callable, after: Callable) -> Callable:
-    return lambda state, e: after(first(state, e), e)
 
 
 def with_stat_blocks(ruleset: Ruleset) -> Ruleset:
@@ -48,9 +43,12 @@ def with_stat_blocks(ruleset: Ruleset) -> Ruleset:
     acting = frozenset(s.trigger for s in steps if tuple(s.sources) == ("turns",)) - RULINGS
     handlers = {kind: monster_actions.recharge_first(h, acting) for kind, h in handlers.items()}
     appliers: dict = {**ruleset.appliers, **monsters.APPLIERS, **monster_actions.APPLIERS, **legendary.APPLIERS}
+    afters: dict[type, list[Applier]] = {}
     for after in (monster_actions.AFTER, legendary.AFTER):
         for kind, fn in after.items():
-            appliers[kind] = _then(appliers.get(kind, lambda state, e: state), fn)
+            afters.setdefault(kind, []).append(fn)
+    for kind, fns in afters.items():  # one call each, not one nested in another per module
+        appliers[kind] = followed(appliers.get(kind, unchanged), tuple(fns))
     return dataclasses.replace(
         ruleset,
         phases=table,

@@ -23,7 +23,8 @@ from combat.kernel.events import EVENT_TYPES, DiceRolled, Event, PhaseChanged, R
 from combat.kernel.phases import PhaseTable
 from combat.kernel.state import Combatant, EncounterState, NoRules
 
-__all__ = ["GM", "Handler", "Applier", "Check", "Narrate", "Guard", "Rules", "assemble", "merged", "Ruleset", "Tx", "decide", "evolve", "fold"]
+__all__ = ["GM", "Handler", "Applier", "Check", "Narrate", "Guard", "Rules", "assemble", "merged", "Ruleset", "Tx", "decide", "evolve", "fold",
+           "followed", "unchanged"]
 
 # The actor name of the GM (a player's name can never be it: see the service's token names).
 GM = "gm"
@@ -102,7 +103,12 @@ def _guarded(handler: Handler, guards: tuple[Guard, ...]) -> Handler:
     return run
 
 
-def _followed(applier: Applier, after: tuple[Applier, ...]) -> Applier:
+def followed(applier: Applier, after: tuple[Applier, ...]) -> Applier:
+    """`applier`, then each of `after` on what it left: one event's effect as one call."""
+    if len(after) == 1:
+        (then,) = after
+        return lambda state, event: then(applier(state, event), event)
+
     def apply(state: EncounterState, event: Any) -> EncounterState:
         state = applier(state, event)
         for more in after:
@@ -112,7 +118,8 @@ def _followed(applier: Applier, after: tuple[Applier, ...]) -> Applier:
     return apply
 
 
-def _unchanged(state: EncounterState, event: Any) -> EncounterState:
+def unchanged(state: EncounterState, event: Any) -> EncounterState:
+    """The applier of an event that changes nothing (before what follows it)."""
     return state
 
 
@@ -158,7 +165,7 @@ class Ruleset:
         handlers = {t: _guarded(h, rules.guards[t]) if t in rules.guards else h for t, h in rules.handlers.items()}
         appliers = dict(rules.appliers)
         for event_type, after in rules.after.items():
-            appliers[event_type] = _followed(appliers.get(event_type, _unchanged), after)
+            appliers[event_type] = followed(appliers.get(event_type, unchanged), after)
         return cls(handlers=handlers, appliers=appliers, checks=rules.checks, narration=rules.narration, **fields)
 
     def initial_state(self) -> EncounterState:
@@ -171,7 +178,7 @@ class Ruleset:
         table = dict(self.appliers)
         for kind, shared in ((DiceRolled, _rolled), (Revealed, _revealed)):
             own = table.get(kind)
-            table[kind] = shared if own is None else _followed(own, (shared,))
+            table[kind] = shared if own is None else followed(own, (shared,))
         return table
 
     def settings(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
