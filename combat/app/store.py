@@ -96,6 +96,28 @@ _uuid = functools.lru_cache(maxsize=4096)(UUID)
 T = TypeVar("T")
 
 
+class Deferred(Iterator[Recorded]):
+    """Records read from the store when first iterated, not when asked for. A reader that
+    folds them (`history.replay`) holds the collector off while it does: reading inside that
+    pause keeps the collector from walking every record just read (each holds its encounter's
+    UUID, an object the collector tracks) on its way from the read to the fold."""
+
+    __slots__ = ("_read", "_records")
+
+    def __init__(self, read: Callable[[], Sequence[Recorded]]):
+        self._read = read
+        self._records: Iterator[Recorded] | None = None
+
+    def __iter__(self) -> Iterator[Recorded]:
+        if self._records is None:
+            with collector.paused():
+                self._records = iter(self._read())
+        return self._records
+
+    def __next__(self) -> Recorded:
+        return next(iter(self))
+
+
 def _creating_tables(construct: Callable[[], T], attempts: int = 5) -> T:
     """Two processes starting at once on PostgreSQL race to create the same tables and
     function ("tuple concurrently updated"); the loser finds them there on a later try."""
@@ -137,11 +159,10 @@ class SQLiteLogRecorder(SQLiteApplicationRecorder):
             rows = c.sqlite_cursor
             rows.row_factory = None
             rows.execute(statement, params)
-            with collector.paused():
-                try:
-                    return [decode(state) for (state,) in rows]
-                except TypeError:  # msgspec's word for a NULL where bytes were expected
-                    raise ValueError(f"encounter {originator_id}: a stored event whose topic is not {topic!r}") from None
+            try:
+                return [decode(state) for (state,) in rows]
+            except TypeError:  # msgspec's word for a NULL where bytes were expected
+                raise ValueError(f"encounter {originator_id}: a stored event whose topic is not {topic!r}") from None
 
     def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         ids = super()._insert_events(c, stored_events, **kwargs)
@@ -177,17 +198,18 @@ class EventLog(Application[UUID]):
     def construct_snapshot_store(self) -> EventStore[UUID]:
         return _creating_tables(super().construct_snapshot_store)
 
-    def recorded(self, encounter_id: UUID, *, gt: int | None = None, lte: int | None = None) -> list[Recorded]:
-        """The encounter's records in seq order, after `gt` and up to `lte`.
+    def recorded(self, encounter_id: UUID, *, gt: int | None = None, lte: int | None = None) -> Iterator[Recorded]:
+        """The encounter's records in seq order, after `gt` and up to `lte`, read when first
+        iterated (see `Deferred`).
 
         On SQLite the rows are decoded straight from the recorder's query (`select_records`);
         elsewhere, or if the mapper was given a compressor or cipher to undo first, they
         come through eventsourcing's event store and mapper. Both give the same records."""
         if self._reads_directly:
             recorder = cast(SQLiteLogRecorder, self.recorder)
-            return recorder.select_records(encounter_id, MsgspecMapper._records.decode, TOPICS[Recorded], gt=gt, lte=lte)
-        with collector.paused():
-            return cast(list[Recorded], list(self.events.get(encounter_id, gt=gt, lte=lte)))
+            decode = MsgspecMapper._records.decode
+            return Deferred(lambda: recorder.select_records(encounter_id, decode, TOPICS[Recorded], gt=gt, lte=lte))
+        return Deferred(lambda: cast(list[Recorded], list(self.events.get(encounter_id, gt=gt, lte=lte))))
 
     @property
     def _reads_directly(self) -> bool:
