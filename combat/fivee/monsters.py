@@ -100,7 +100,9 @@ def sheets(state: EncounterState) -> dict[str, MonsterSheet]:
 
 
 def sheet(state: EncounterState, cid: str) -> MonsterSheet | None:
-    return sheets(state).get(cid)
+    # `monsters_of` written out: every turn's start and every attack asks, in every fold.
+    found = state.rules.monsters
+    return None if found is msgspec.UNSET else found.sheets.get(cid)
 
 
 def with_sheet(state: EncounterState, cid: str, **changes: Any) -> EncounterState:
