@@ -3,7 +3,9 @@
 Each stored record is a `Recorded` envelope (combat.kernel.records: encounter id, seq, time,
 actor, command id, and a hash chained to the previous event's) around one domain event. The
 default store is SQLite in a file; eventsourcing's
-PERSISTENCE_MODULE / POSTGRES_* settings select PostgreSQL instead.
+PERSISTENCE_MODULE / POSTGRES_* settings select PostgreSQL instead. eventsourcing writes every
+row; on SQLite an encounter's log is read back with the recorder's own query, each row decoded
+straight into a `Recorded` (`SQLiteLogRecorder.select_records`), which a long replay needs.
 """
 
 from __future__ import annotations

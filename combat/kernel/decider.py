@@ -9,7 +9,6 @@ or from the encounter's seed and roll count, both part of the input.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -171,15 +170,16 @@ class Ruleset:
     def initial_state(self) -> EncounterState:
         return EncounterState(ruleset=self.id, phase=self.phases.initial, rules=self.state_type())
 
-    @functools.cached_property
+    @property
     def evolvers(self) -> Mapping[type[Event], Applier]:
         """Each event type's whole effect as one call: its applier, then what every ruleset
-        does with a roll or a reveal. `evolve` looks an event up here once, not three times."""
-        table = dict(self.appliers)
-        for kind, shared in ((DiceRolled, _rolled), (Revealed, _revealed)):
-            own = table.get(kind)
-            table[kind] = shared if own is None else followed(own, (shared,))
-        return table
+        does with a roll or a reveal. `evolve` looks an event up here once, not three times.
+        Built once per `appliers` and kept beside it, not on the ruleset, which stays plain
+        data (copied field by field, compared field by field)."""
+        found = _EVOLVERS.get(id(self.appliers))
+        if found is None or found[0] is not self.appliers:
+            found = _EVOLVERS[id(self.appliers)] = (self.appliers, _evolvers(self.appliers))
+        return found[1]
 
     def settings(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         unknown = set(given or {}) - set(self.defaults)
@@ -316,6 +316,19 @@ def _revealed(state: EncounterState, event: Revealed) -> EncounterState:
         revealed=tuple(dict.fromkeys((*state.revealed, *event.combatants))),
         revealed_sides=tuple(dict.fromkeys((*state.revealed_sides, *event.sides))),
     )
+
+
+# id(appliers) -> (those appliers, kept so the id is not reused, and their evolvers): one per
+# ruleset folded with, a handful in a process.
+_EVOLVERS: dict[int, tuple[Mapping[type[Event], Applier], Mapping[type[Event], Applier]]] = {}
+
+
+def _evolvers(appliers: Mapping[type[Event], Applier]) -> Mapping[type[Event], Applier]:
+    table = dict(appliers)
+    for kind, shared in ((DiceRolled, _rolled), (Revealed, _revealed)):
+        own = table.get(kind)
+        table[kind] = shared if own is None else followed(own, (shared,))
+    return table
 
 
 def _rolled(state: EncounterState, event: DiceRolled) -> EncounterState:
