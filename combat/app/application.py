@@ -23,7 +23,7 @@ import msgspec
 from eventsourcing.persistence import IntegrityError
 
 from combat.kernel.commands import Command
-from combat.app import history, chain
+from combat.app import chain, collector, history
 from combat.app.cache import StateCache
 from combat.app.catalog import decode_command
 from combat.app.history import fold_records
@@ -296,6 +296,10 @@ class Encounters:
         return records
 
     def _load(self, encounter_id: UUID, at: int | None) -> EncounterState:
+        with collector.paused():  # from the read to the fold (see combat.app.collector)
+            return self._loaded(encounter_id, at)
+
+    def _loaded(self, encounter_id: UUID, at: int | None) -> EncounterState:
         snapshot = self.log.latest_snapshot(encounter_id, lte=at)
         state = snapshot.state if snapshot is not None else None
         after = state.version if state is not None else None

@@ -12,16 +12,15 @@ The GM resolves a conflict by retracting or amending further, or with `ConflictO
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
-
-from collections.abc import Iterable, Iterator, Sequence
+import operator
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
-from combat.kernel.decider import Ruleset, evolve
+from combat.app import collector
+from combat.kernel.decider import Ruleset, evolve, fold
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     ConflictOverridden,
@@ -51,12 +50,22 @@ class Effective:
     causes: tuple[int, ...] = field(default=())
 
 
+def _changes_history(records: Iterable[Recorded]) -> bool:
+    """Whether any record retracts, amends or overrides (the few types of a log looked up, not
+    each of its events: this runs on every replay)."""
+    return any(issubclass(kind, HISTORY_TYPES) for kind in set(map(type, map(_event, records))))
+
+
+_event = operator.attrgetter("event")
+_seq = operator.attrgetter("originator_version")
+
+
 def effective(records: Sequence[Recorded]) -> Effective:
-    if not any(isinstance(rec.event, HISTORY_TYPES) for rec in records):
+    if not _changes_history(records):
         # Nothing was ever changed: the log is the history (the common case, and the hot path
         # of every replay).
         as_logged = list(records)
-        positions: list[tuple[int, ...]] = [(rec.originator_version,) for rec in as_logged]
+        positions: list[tuple[int, ...]] = list(zip(map(_seq, as_logged)))  # each seq, alone in its tuple
         return Effective(order=as_logged, positions=positions, retracted_by={}, overridden={}, changed_from=None)
     retracted_by: dict[int, int] = {}
     control: list[Recorded] = []
@@ -106,24 +115,9 @@ def effective(records: Sequence[Recorded]) -> Effective:
     )
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """A fold makes one short-lived state per event and no cycles: the cyclic collector's
-    passes over a long log (every 700 allocations, each walking what is still alive) cost
-    more than the fold itself, so they wait until it is done."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 def replay(records: Iterable[Recorded]) -> EncounterState:
     """The state after a whole log (or a prefix of one): the fold of its effective history."""
-    with _collector_paused():
+    with collector.paused():  # a fold makes one short-lived state per event and no cycles
         return _replay(list(records))
 
 
@@ -139,9 +133,11 @@ def _replay(records: list[Recorded]) -> EncounterState:
     context: dict[str, Any] = {}
     conflicts: list[Conflict] = []
     checked = history.order[first_checked:]
-    for rec in history.order[:first_checked]:  # the unchanged past: a plain fold
-        state = evolve(ruleset, state, rec.event)
-        if checked:
+    if not checked:  # nothing changed: a plain fold (every replay of an unchanged log)
+        state = fold(ruleset, map(_event, history.order), state)
+    else:
+        for rec in history.order[:first_checked]:  # the unchanged past, before the changed part is checked
+            state = evolve(ruleset, state, rec.event)
             _track(context, rec)
     for rec in checked:
         problem = _check(ruleset, state, rec, context)
@@ -166,13 +162,11 @@ def _replay(records: list[Recorded]) -> EncounterState:
 
 def extend(state: EncounterState, records: Sequence[Recorded]) -> EncounterState | None:
     """Fold newly appended records onto `state`, or None when they change the past (refold)."""
-    if any(isinstance(rec.event, HISTORY_TYPES) for rec in records):
-        return None
     if not records:
         return state
-    ruleset = get_ruleset(state.ruleset)
-    for rec in records:
-        state = evolve(ruleset, state, rec.event)
+    if _changes_history(records):
+        return None
+    state = fold(get_ruleset(state.ruleset), map(_event, records), state)
     # As in `replay`, the version is set once at the end: no applier reads it.
     return msgspec.structs.replace(state, version=records[-1].seq)
 

@@ -3,7 +3,9 @@
 Each stored record is a `Recorded` envelope (combat.kernel.records: encounter id, seq, time,
 actor, command id, and a hash chained to the previous event's) around one domain event. The
 default store is SQLite in a file; eventsourcing's
-PERSISTENCE_MODULE / POSTGRES_* settings select PostgreSQL instead.
+PERSISTENCE_MODULE / POSTGRES_* settings select PostgreSQL instead. eventsourcing writes every
+row; on SQLite an encounter's log is read back with the recorder's own query, each row decoded
+straight into a `Recorded` (`SQLiteLogRecorder.select_records`), which a long replay needs.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import ApplicationRecorder, EventStore, IntegrityError, InternalError, Mapper, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
 
+from combat.app import collector
 from combat.app.catalog import AnyEvent
 from combat.app.paths import DB_ENV, DEFAULT_DB
 from combat.kernel.records import Recorded
@@ -95,6 +98,28 @@ _uuid = functools.lru_cache(maxsize=4096)(UUID)
 T = TypeVar("T")
 
 
+class Deferred(Iterator[Recorded]):
+    """Records read from the store when first iterated, not when asked for. A reader that
+    folds them (`history.replay`) holds the collector off while it does: reading inside that
+    pause keeps the collector from walking every record just read (each holds its encounter's
+    UUID, an object the collector tracks) on its way from the read to the fold."""
+
+    __slots__ = ("_read", "_records")
+
+    def __init__(self, read: Callable[[], Sequence[Recorded]]):
+        self._read = read
+        self._records: Iterator[Recorded] | None = None
+
+    def __iter__(self) -> Iterator[Recorded]:
+        if self._records is None:
+            with collector.paused():
+                self._records = iter(self._read())
+        return self._records
+
+    def __next__(self) -> Recorded:
+        return next(iter(self))
+
+
 def _creating_tables(construct: Callable[[], T], attempts: int = 5) -> T:
     """Two processes starting at once on PostgreSQL race to create the same tables and
     function ("tuple concurrently updated"); the loser finds them there on a later try."""
@@ -114,6 +139,32 @@ class SQLiteLogRecorder(SQLiteApplicationRecorder):
     a row, not a second commit. Each row read names its encounter's id: it is parsed once."""
 
     snapshots_table: str | None = None
+
+    def select_records(self, originator_id: UUID, decode: Callable[[bytes], Recorded], topic: str, *,
+                       gt: int | None = None, lte: int | None = None) -> list[Recorded]:
+        """The rows `select_events` reads, each decoded straight from its column by `decode`.
+
+        eventsourcing's path makes a `sqlite3.Row` and a `StoredEvent` per row, then maps
+        each: over a long log that is most of the read. This is the same query in the same
+        kind of read transaction, with the rows as plain tuples. A row of another topic than
+        the records' (none is ever written) reads as NULL, refused rather than misread."""
+        statement = f"SELECT CASE topic WHEN ? THEN state END FROM {self.events_table_name} WHERE originator_id=? "
+        params: list[Any] = [topic, originator_id.hex]
+        if gt is not None:
+            statement += "AND originator_version>? "
+            params.append(gt)
+        if lte is not None:
+            statement += "AND originator_version<=? "
+            params.append(lte)
+        statement += "ORDER BY originator_version"
+        with self.datastore.transaction(commit=False) as c:
+            rows = c.sqlite_cursor
+            rows.row_factory = None
+            rows.execute(statement, params)
+            try:
+                return [decode(state) for (state,) in rows]
+            except TypeError:  # msgspec's word for a NULL where bytes were expected
+                raise ValueError(f"encounter {originator_id}: a stored event whose topic is not {topic!r}") from None
 
     def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         ids = super()._insert_events(c, stored_events, **kwargs)
@@ -150,8 +201,23 @@ class EventLog(Application[UUID]):
         return _creating_tables(super().construct_snapshot_store)
 
     def recorded(self, encounter_id: UUID, *, gt: int | None = None, lte: int | None = None) -> Iterator[Recorded]:
-        """The encounter's records in seq order, after `gt` and up to `lte`."""
-        return cast(Iterator[Recorded], self.events.get(encounter_id, gt=gt, lte=lte))
+        """The encounter's records in seq order, after `gt` and up to `lte`, read when first
+        iterated (see `Deferred`).
+
+        On SQLite the rows are decoded straight from the recorder's query (`select_records`);
+        elsewhere, or if the mapper was given a compressor or cipher to undo first, they
+        come through eventsourcing's event store and mapper. Both give the same records."""
+        if self._reads_directly:
+            recorder = cast(SQLiteLogRecorder, self.recorder)
+            decode = MsgspecMapper._records.decode
+            return Deferred(lambda: recorder.select_records(encounter_id, decode, TOPICS[Recorded], gt=gt, lte=lte))
+        return Deferred(lambda: cast(list[Recorded], list(self.events.get(encounter_id, gt=gt, lte=lte))))
+
+    @property
+    def _reads_directly(self) -> bool:
+        mapper = self.mapper
+        return (isinstance(self.recorder, SQLiteLogRecorder) and type(mapper) is MsgspecMapper
+                and mapper.compressor is None and mapper.cipher is None)
 
     def latest_snapshot(self, encounter_id: UUID, *, lte: int | None = None) -> Snapshot | None:
         """The newest snapshot up to seq `lte`; None if there is none or it is of an older shape."""

@@ -195,7 +195,7 @@ def _on_moved(state: EncounterState, e: Moved) -> EncounterState:
     state = msgspec.structs.replace(
         state,
         combatants={**state.combatants, c.id: _spend(c, moved=c.economy.moved + e.spent)},
-        opportunities=state.opportunities + tuple((f, c.id) for f in e.provoked),
+        opportunities=state.opportunities + tuple((f, c.id) for f in e.provoked) if e.provoked else state.opportunities,
     )
     return state
 

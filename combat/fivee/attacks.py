@@ -18,7 +18,7 @@ from combat.fivee.concentration import end_concentration
 from combat.fivee.damage_dice import as_rolled
 from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
-from combat.kernel.state import Combatant, Economy, EncounterState
+from combat.kernel.state import Combatant, Economy, EncounterState, Help
 from combat.fivee.turns import require_able, require_turn
 
 __all__ = [
@@ -350,9 +350,9 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
 
 
 def _on_attack(state: EncounterState, e: AttackMade) -> EncounterState:
-    state = spend_attack(state, e)
-    combatants = {**state.combatants, e.target: take_damage(state.combatants[e.target], e.damage)}
-    return msgspec.structs.replace(state, combatants=combatants)
+    combatants, helps, opportunities = _spent(state, e)
+    combatants[e.target] = take_damage(combatants[e.target], e.damage)  # the target as the attack left it
+    return msgspec.structs.replace(state, combatants=combatants, helps=helps, opportunities=opportunities)
 
 
 def _on_attack_rolled(state: EncounterState, e: AttackRolled) -> EncounterState:
@@ -376,6 +376,13 @@ def economy_after_attack(attacker: Combatant, uses: str) -> Economy:
 
 def spend_attack(state: EncounterState, e: AttackMade | AttackRolled) -> EncounterState:
     """What making an attack spends (its part of the economy, a Help, an opportunity), hit or not."""
+    combatants, helps, opportunities = _spent(state, e)
+    return msgspec.structs.replace(state, combatants=combatants, helps=helps, opportunities=opportunities)
+
+
+def _spent(state: EncounterState, e: AttackMade | AttackRolled
+           ) -> tuple[dict[str, Combatant], tuple[Help, ...], tuple[tuple[str, str], ...]]:
+    """`spend_attack`'s new combatants (a fresh dict), helps and opportunities."""
     attacker = state.combatants[e.attacker]
     economy = economy_after_attack(attacker, e.uses)
     readied = None if e.uses == "reaction" else attacker.readied
@@ -385,7 +392,7 @@ def spend_attack(state: EncounterState, e: AttackMade | AttackRolled) -> Encount
         used = [i for i, h in enumerate(helps) if h.helper == e.helped_by and h.against == e.target][:1]
         helps = tuple(h for i, h in enumerate(helps) if i not in used)
     opportunities = tuple(o for o in state.opportunities if o != (e.attacker, e.target)) if e.opportunity else state.opportunities
-    return msgspec.structs.replace(state, combatants=combatants, helps=helps, opportunities=opportunities)
+    return combatants, helps, opportunities
 
 
 RULES = Rules(

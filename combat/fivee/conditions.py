@@ -57,7 +57,7 @@ def can_see(viewer: Combatant, seen: Combatant, *, unseen: bool = False) -> bool
 
 
 def speed_of(c: Combatant) -> int:
-    return 0 if any(cond.name in SPEED_ZERO for cond in c.conditions) else c.speed
+    return 0 if c.conditions and any(cond.name in SPEED_ZERO for cond in c.conditions) else c.speed
 
 
 def attack_modifiers(
@@ -90,7 +90,7 @@ def attack_modifiers(
 def arm_next_turn_ends(state: EncounterState, cid: str) -> EncounterState:
     """As `cid`'s turn starts, what lasts until the end of its next turn ends with this one."""
     for target in state.combatants.values():
-        if any(c.ends == "end of next turn" and c.ends_on == cid for c in target.conditions):
+        if target.conditions and any(c.ends == "end of next turn" and c.ends_on == cid for c in target.conditions):
             armed = tuple(
                 msgspec.structs.replace(c, ends="end") if c.ends == "end of next turn" and c.ends_on == cid else c
                 for c in target.conditions

@@ -346,8 +346,10 @@ def _on_recharge(state: EncounterState, e: RechargeChecked) -> EncounterState:
 
 
 def _after_attack(state: EncounterState, e: AttackMade) -> EncounterState:
+    if e.uses != "attack":
+        return state
     s = sheet(state, e.attacker)
-    if s is None or e.uses != "attack" or not s.multiattack_left:
+    if s is None or not s.multiattack_left:
         return state
     return with_sheet(state, e.attacker, multiattack_left=_consume(s.multiattack_left, _block_attack_name(e.attack)))
 

@@ -79,9 +79,12 @@ class MonsterRules(msgspec.Struct, frozen=True, kw_only=True):
     monsters: MonstersSlot = msgspec.UNSET
 
 
+_NO_MONSTERS = Monsters()  # shared: frozen, and its empty `sheets` is only ever replaced, never filled
+
+
 def monsters_of(state: EncounterState) -> Monsters:
     found = state.rules.monsters
-    return Monsters() if found is msgspec.UNSET else found
+    return _NO_MONSTERS if found is msgspec.UNSET else found
 
 
 def with_monsters(state: EncounterState, **changes: Any) -> EncounterState:
@@ -93,7 +96,9 @@ def sheets(state: EncounterState) -> dict[str, MonsterSheet]:
 
 
 def sheet(state: EncounterState, cid: str) -> MonsterSheet | None:
-    return sheets(state).get(cid)
+    # `monsters_of` written out: every turn's start and every attack asks, in every fold.
+    found = state.rules.monsters
+    return None if found is msgspec.UNSET else found.sheets.get(cid)
 
 
 def with_sheet(state: EncounterState, cid: str, **changes: Any) -> EncounterState:

@@ -13,7 +13,7 @@ from combat.kernel.decider import Tx, Applier, Handler, Rules
 from combat.kernel.encounter import ENCOUNTER, defeat_reason
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatEnded, RoundEnded, RoundStarted, TurnEnded, TurnStarted
-from combat.kernel.state import Combatant, EncounterState, Economy, with_combatant
+from combat.kernel.state import Combatant, EncounterState, Economy
 
 __all__ = [
     "require_turn",
@@ -165,10 +165,12 @@ def on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     # action last until then; its Help expires.
     state = arm_next_turn_ends(state, e.combatant)
     economy = Economy(movement=speed_of(c), reaction=True)
-    state = with_combatant(state, e.combatant, economy=economy, dodging=False, disengaged=False, readied=None)
-    helps = tuple(h for h in state.helps if h.helper != e.combatant)
-    state = banked_actions.armed_at_turn_start(state, e.combatant)
-    return msgspec.structs.replace(state, turn=e.combatant, helps=helps)
+    combatants = dict(state.combatants)
+    combatants[e.combatant] = msgspec.structs.replace(combatants[e.combatant], economy=economy, dodging=False,
+                                                      disengaged=False, readied=None)
+    helps = tuple(h for h in state.helps if h.helper != e.combatant) if state.helps else state.helps
+    state = msgspec.structs.replace(state, combatants=combatants, turn=e.combatant, helps=helps)
+    return banked_actions.armed_at_turn_start(state, e.combatant)
 
 
 def on_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:

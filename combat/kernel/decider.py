@@ -22,7 +22,8 @@ from combat.kernel.events import EVENT_TYPES, DiceRolled, Event, PhaseChanged, R
 from combat.kernel.phases import PhaseTable
 from combat.kernel.state import Combatant, EncounterState, NoRules
 
-__all__ = ["GM", "Handler", "Applier", "Check", "Narrate", "Guard", "Rules", "assemble", "merged", "Ruleset", "Tx", "decide", "evolve", "fold"]
+__all__ = ["GM", "Handler", "Applier", "Check", "Narrate", "Guard", "Rules", "assemble", "merged", "Ruleset", "Tx", "decide", "evolve", "fold",
+           "followed", "unchanged"]
 
 # The actor name of the GM (a player's name can never be it: see the service's token names).
 GM = "gm"
@@ -103,7 +104,12 @@ def _guarded(handler: Handler, guards: tuple[Guard, ...]) -> Handler:
     return run
 
 
-def _followed(applier: Applier, after: tuple[Applier, ...]) -> Applier:
+def followed(applier: Applier, after: tuple[Applier, ...]) -> Applier:
+    """`applier`, then each of `after` on what it left: one event's effect as one call."""
+    if len(after) == 1:
+        (then,) = after
+        return lambda state, event: then(applier(state, event), event)
+
     def apply(state: EncounterState, event: Any) -> EncounterState:
         state = applier(state, event)
         for more in after:
@@ -113,7 +119,8 @@ def _followed(applier: Applier, after: tuple[Applier, ...]) -> Applier:
     return apply
 
 
-def _unchanged(state: EncounterState, event: Any) -> EncounterState:
+def unchanged(state: EncounterState, event: Any) -> EncounterState:
+    """The applier of an event that changes nothing (before what follows it)."""
     return state
 
 
@@ -162,11 +169,22 @@ class Ruleset:
             handlers[command_type] = _guarded(handler, guards) if guards else handler
         appliers = dict(rules.appliers)
         for event_type, after in rules.after.items():
-            appliers[event_type] = _followed(appliers.get(event_type, _unchanged), after)
+            appliers[event_type] = followed(appliers.get(event_type, unchanged), after)
         return cls(handlers=handlers, appliers=appliers, checks=rules.checks, narration=rules.narration, **fields)
 
     def initial_state(self) -> EncounterState:
         return EncounterState(ruleset=self.id, phase=self.phases.initial, rules=self.state_type())
+
+    @property
+    def evolvers(self) -> Mapping[type[Event], Applier]:
+        """Each event type's whole effect as one call: its applier, then what every ruleset
+        does with a roll or a reveal. `evolve` looks an event up here once, not three times.
+        Built once per `appliers` and kept beside it, not on the ruleset, which stays plain
+        data (copied field by field, compared field by field)."""
+        found = _EVOLVERS.get(id(self.appliers))
+        if found is None or found[0] is not self.appliers:
+            found = _EVOLVERS[id(self.appliers)] = (self.appliers, _evolvers(self.appliers))
+        return found[1]
 
     def settings(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         unknown = set(given or {}) - set(self.defaults)
@@ -305,19 +323,33 @@ def _revealed(state: EncounterState, event: Revealed) -> EncounterState:
     )
 
 
+# id(appliers) -> (those appliers, kept so the id is not reused, and their evolvers): one per
+# ruleset folded with, a handful in a process.
+_EVOLVERS: dict[int, tuple[Mapping[type[Event], Applier], Mapping[type[Event], Applier]]] = {}
+
+
+def _evolvers(appliers: Mapping[type[Event], Applier]) -> Mapping[type[Event], Applier]:
+    table = dict(appliers)
+    for kind, shared in ((DiceRolled, _rolled), (Revealed, _revealed)):
+        own = table.get(kind)
+        table[kind] = shared if own is None else followed(own, (shared,))
+    return table
+
+
+def _rolled(state: EncounterState, event: DiceRolled) -> EncounterState:
+    return msgspec.structs.replace(state, rolls=state.rolls + 1)
+
+
 def evolve(ruleset: Ruleset, state: EncounterState, event: Event) -> EncounterState:
-    applier = ruleset.appliers.get(type(event))
-    if applier is not None:
-        state = applier(state, event)
-    if type(event) is DiceRolled:
-        state = msgspec.structs.replace(state, rolls=state.rolls + 1)
-    elif type(event) is Revealed:  # the same in every ruleset
-        state = _revealed(state, event)
-    return state
+    evolver = ruleset.evolvers.get(type(event))
+    return state if evolver is None else evolver(state, event)
 
 
 def fold(ruleset: Ruleset, events: Iterable[Event], state: EncounterState | None = None) -> EncounterState:
     state = state if state is not None else ruleset.initial_state()
+    evolvers = ruleset.evolvers
     for event in events:
-        state = evolve(ruleset, state, event)
+        evolver = evolvers.get(type(event))
+        if evolver is not None:
+            state = evolver(state, event)
     return state
