@@ -33,7 +33,8 @@ from combat.kernel.events import ConflictOverridden, EncounterCreated, Event, Ev
 from combat.rulesets import get_ruleset
 from combat.kernel.state import EncounterState
 from combat.kernel.records import Recorded
-from combat.app.store import EventLog, Snapshot, store_env
+from combat.app.partitions import PartitionedLog
+from combat.app.store import Snapshot, store_env
 
 __all__ = ["Encounters", "Outcome", "VersionConflict", "UnknownEncounter", "StoreBusy", "fold_records"]
 
@@ -87,8 +88,10 @@ class Encounters:
     LOCKS = 1024
 
     def __init__(self, db: str | os.PathLike[str] | None = None, *, env: dict[str, str] | None = None,
-                 max_events: int | None = None, cached: int | None = None):
-        self.log = EventLog(env={**store_env(db), **(env or {})})
+                 max_events: int | None = None, cached: int | None = None, partitions: int | None = None):
+        # On PostgreSQL the store is split by encounter (combat.app.partitions); `partitions`
+        # chooses the count for a new store, else COMBAT_PARTITIONS or the default.
+        self.log = PartitionedLog({**store_env(db), **(env or {})}, partitions)
         self.max_events = max_events  # events one command may append (a fork copies, so it is not counted)
         self._cache: StateCache[EncounterState] = StateCache(cached)
         self._heads: StateCache[tuple[int, str]] = StateCache(cached)  # (seq, hash) of the last event seen
@@ -457,7 +460,7 @@ class Encounters:
         return fork_id
 
     def _exists(self, encounter_id: UUID) -> bool:
-        return any(True for _ in self.log.events.get(encounter_id, limit=1))
+        return self.log.exists(encounter_id)
 
     def _state_before(self, records: list[Recorded], first: int) -> EncounterState:
         """The effective state just before the event at seq `first` took effect."""

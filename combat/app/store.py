@@ -19,7 +19,8 @@ from uuid import UUID
 
 import msgspec
 from eventsourcing.application import Application
-from eventsourcing.persistence import ApplicationRecorder, EventStore, IntegrityError, InternalError, Mapper, StoredEvent
+from eventsourcing.utils import Environment
+from eventsourcing.persistence import ApplicationRecorder, EventStore, InfrastructureFactory, IntegrityError, InternalError, Mapper, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
 
 from combat.app.catalog import AnyEvent
@@ -132,10 +133,19 @@ class EventLog(Application[UUID]):
     name = "combat"
     is_snapshotting_enabled = True
 
-    def __init__(self, env: Any = None) -> None:
+    def __init__(self, env: Any = None, *, datastore: Any = None) -> None:
+        # A partition of a partitioned store (combat.app.partitions) shares the first
+        # partition's connection pool: one database, one pool, however many partitions.
+        self._shared_datastore = datastore
         super().__init__(env)
         if isinstance(self.recorder, SQLiteLogRecorder) and self.snapshots is not None:
             self.recorder.snapshots_table = self.snapshots.recorder.events_table_name  # type: ignore[attr-defined]
+
+    def construct_factory(self, env: Environment) -> InfrastructureFactory:
+        factory = super().construct_factory(env)
+        if self._shared_datastore is not None:
+            factory.datastore = self._shared_datastore  # type: ignore[attr-defined]  # its own pool was never opened
+        return factory
 
     def construct_mapper(self) -> Mapper[UUID]:
         return MsgspecMapper(transcoder=self.construct_transcoder())

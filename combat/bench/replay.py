@@ -53,7 +53,7 @@ def run(workdir: Path, events: int, repeat: int) -> dict[str, Any]:
         eid = store_fight(encounters, fight, snapshots=False)
         n = encounters.state(eid).version
         decoder = msgspec.json.Decoder(Recorded[AnyEvent])
-        table = encounters.log.recorder.events_table_name  # type: ignore[attr-defined]
+        table = encounters.log.home.recorder.events_table_name  # type: ignore[attr-defined]
 
         def floor() -> list[Any]:
             with sqlite3.connect(workdir / "replay.db") as db:
