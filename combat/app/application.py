@@ -221,9 +221,10 @@ class Encounters:
         try:
             self.log.append(records, self._snapshot_of(encounter_id, new_state) if new_state is not None and due else None)
         except IntegrityError:
-            # Another writer appended first: our decision was made on a stale state.
-            self._cache.pop(encounter_id)
-            self._heads.pop(encounter_id)
+            # Another writer appended first: our decision was made on a stale state. The
+            # cached state is still one the store holds, so it is brought up to date with the
+            # events after it, not reloaded: two processes writing one encounter in turns
+            # meet this on nearly every command.
             actual = self.state(encounter_id).version
             raise VersionConflict(state.version, actual) from None
         if new_state is None:  # an undo or amendment: fold the whole log again

@@ -154,6 +154,10 @@ class EventLog(Application[UUID]):
         if isinstance(self.factory, SQLiteFactory):
             self.factory.application_recorder_class = SQLiteLogRecorder  # unless the env names another
             return super().construct_recorder()
+        if type(self.factory).__module__ == "eventsourcing.postgres":
+            from combat.app.postgres_recorder import PostgresLogRecorder  # psycopg is an optional extra
+
+            self.factory.application_recorder_class = PostgresLogRecorder  # type: ignore[attr-defined]
         return _creating_tables(super().construct_recorder)
 
     def construct_snapshot_store(self) -> EventStore[UUID]:

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from combat.bench import commands, folding, lag, loading, memory, replay, servers, service, startup
+from combat.bench import commands, folding, lag, loading, memory, replay, scaling, servers, service, startup
 
 __all__ = ["Sizes", "FULL", "QUICK", "run", "machine"]
 
@@ -80,6 +80,17 @@ def _load(servers_: list[servers.Server], sizes: Sizes) -> dict[str, Any]:
     return result
 
 
+def _scaling(workdir: Path, sizes: Sizes, postgres: bool, quick: bool, say: Callable[[str], None]) -> dict[str, Any]:
+    reason = None if postgres else "left out (--no-postgres)"
+    reason = reason or servers.postgres_unreachable()
+    if reason:
+        return {"skipped": reason}
+    # --quick measures the pair and the alternating run only, not the curve's other stores.
+    curve = (scaling.DEFAULT,) if quick else scaling.CURVE
+    return scaling.run(workdir, sizes.clients, sizes.encounters, sizes.load_seconds, sizes.warmup_seconds,
+                       sizes.max_commands, lambda started: _load(started, sizes), curve, say)
+
+
 def _services(workdir: Path, sizes: Sizes, postgres: bool, say: Callable[[str], None]) -> tuple[dict, dict]:
     loads: dict[str, Any] = {}
     lags: dict[str, Any] = {}
@@ -118,6 +129,7 @@ def run(quick: bool = False, *, postgres: bool = True, workdir: Path | None = No
         say(f"loading: {sizes.load_small:,} and {sizes.load_large:,} events")
         result["loading"] = loading.run(where, sizes.load_small, sizes.load_large, sizes.load_repeat)
         result["service"], result["lag"] = _services(where, sizes, postgres, say)
+        result["scaling"] = _scaling(where, sizes, postgres, quick, say)
         say(f"memory: {sizes.memory_encounters} cached encounters")
         result["memory"] = memory.run(where, sizes.memory_events, sizes.memory_encounters)
         say(f"memory: {sizes.touched_few:,} then {sizes.touched_many:,} encounters read")
