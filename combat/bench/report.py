@@ -93,6 +93,12 @@ def _scaling(r: dict[str, Any] | None) -> list[Row]:
     for count, run in r["curve"].items():
         out.append((f"   two processes, {count} partition(s)", f"{run['commands_per_s']:,.0f} commands/s",
                     f"p50 {_ms(run['p50_ms'])}", f"p99 {_ms(run['p99_ms'])}", ""))
+    writes = r.get("store_writes")
+    if writes:
+        rates = writes["commands_per_s"]
+        for n, (what, rate) in enumerate(rates.items()):
+            label = f"4c. store writes, no HTTP, {writes['threads_per_process']} threads per process: " if n == 0 else "   "
+            out.append((label + what, f"{rate:,.0f} commands/s", "", "", ""))
     return out
 
 

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from combat.bench import commands, folding, lag, loading, memory, replay, scaling, servers, service, startup
+from combat.bench import commands, folding, lag, loading, memory, replay, scaling, servers, service, startup, store_writes
 
 __all__ = ["Sizes", "FULL", "QUICK", "run", "machine"]
 
@@ -87,8 +87,12 @@ def _scaling(workdir: Path, sizes: Sizes, postgres: bool, quick: bool, say: Call
         return {"skipped": reason}
     # --quick measures the pair and the alternating run only, not the curve's other stores.
     curve = (scaling.DEFAULT,) if quick else scaling.CURVE
-    return scaling.run(workdir, sizes.clients, sizes.encounters, sizes.load_seconds, sizes.warmup_seconds,
-                       sizes.max_commands, lambda started: _load(started, sizes), curve, say)
+    result = scaling.run(workdir, sizes.clients, sizes.encounters, sizes.load_seconds, sizes.warmup_seconds,
+                         sizes.max_commands, lambda started: _load(started, sizes), curve, say)
+    if not quick:
+        say("writes to the PostgreSQL store without HTTP: 1 and 2 processes on 1 and 4 partitions")
+        result["store_writes"] = store_writes.run(sizes.load_seconds / 2)
+    return result
 
 
 def _services(workdir: Path, sizes: Sizes, postgres: bool, say: Callable[[str], None]) -> tuple[dict, dict]:
