@@ -163,3 +163,26 @@ def test_commands_alternated_between_two_processes_keep_each_log_gapless(two_par
             assert [e["text"] for e in log if e["type"] == "RulingMade"] == [f"{fight.id[:4]} ruling {i}" for i in range(COMMANDS)]
             assert Fight(http_a, fight.id, fight.gm).state() == Fight(http_b, fight.id, fight.gm).state()
         assert [m["data"]["event"] for m in streamed] == Fight(http_a, outside.id, outside.gm).events()
+
+
+def test_a_partition_configured_apart_lives_in_its_own_schema(postgres):
+    """COMBAT_P1_POSTGRES_SCHEMA (as COMBAT_P1_POSTGRES_HOST would, for a server of its own)
+    puts partition 1 elsewhere; the store still reads and lists every encounter."""
+    apart = postgres["POSTGRES_SCHEMA"] + "_p1"
+    with _connect() as connection:
+        connection.execute(f'CREATE SCHEMA "{apart}"')
+    try:
+        encounters = Encounters(env={**postgres, **SMALL_POOL, "COMBAT_P1_POSTGRES_SCHEMA": apart}, partitions=2)
+        try:
+            home, away = _in_partitions(encounters, 2, {0, 1})
+            assert _rows(apart, "combat_p1_events") >= 1
+            with _connect() as connection:
+                here = connection.execute(f"SELECT to_regclass('\"{postgres['POSTGRES_SCHEMA']}\".combat_p1_events')").fetchone()[0]
+            assert here is None
+            assert encounters.state(away).name.startswith("table")
+            assert {home, away} <= set(directory.encounter_ids(encounters))
+        finally:
+            encounters.close()
+    finally:
+        with _connect() as connection:
+            connection.execute(f'DROP SCHEMA "{apart}" CASCADE')

@@ -17,6 +17,11 @@ store of one partition. The count can be chosen for a new store with COMBAT_PART
 (default DEFAULT_PARTITIONS on PostgreSQL); a setting that disagrees with the store's
 record is refused. SQLite locks the whole file for a write, so tables would not help: an
 SQLite store is always one partition.
+
+The partitions share one connection pool, unless one is configured apart: eventsourcing
+reads a setting prefixed with the application's name first (COMBAT_P2_POSTGRES_HOST, then
+POSTGRES_HOST), so partition k can live in a schema or on a server of its own (a shard,
+docs/scaling.md). Partition 0 holds the tokens table and the count's record.
 """
 
 from __future__ import annotations
@@ -90,8 +95,11 @@ class PartitionedLog:
                                 allowed=f"1, or PostgreSQL for {wanted} partitions")
             else:
                 count = 1
-            datastore = getattr(first.factory, "datastore", None)
-            self.parts: list[EventLog] = [first, *(partition_class(k)(env, datastore=datastore) for k in range(1, count))]
+            shared = getattr(first.factory, "datastore", None)
+            self.parts: list[EventLog] = [first]
+            for k in range(1, count):
+                own = _has_own_settings(k, env)
+                self.parts.append(partition_class(k)(env, datastore=None if own else shared))
         except BaseException:
             first.close()
             raise
@@ -127,6 +135,14 @@ class PartitionedLog:
         # The partitions share one pool: closing it again is a no-op.
         for part in reversed(self.parts):
             part.close()
+
+
+def _has_own_settings(k: int, env: Mapping[str, str]) -> bool:
+    """Whether partition k is configured apart (eventsourcing reads COMBAT_P{k}_POSTGRES_HOST
+    before POSTGRES_HOST, and so on): then it has its own connection pool, to its own schema
+    or server; else it shares partition 0's."""
+    prefix = f"COMBAT_P{k}_"
+    return any(key.startswith(prefix) for key in (*os.environ, *env))
 
 
 def _settle_count(first: EventLog, wanted: int | None, attempts: int = 5) -> int:
