@@ -95,6 +95,7 @@ class Encounters:
         self.max_events = max_events  # events one command may append (a fork copies, so it is not counted)
         self._cache: StateCache[EncounterState] = StateCache(cached)
         self._heads: StateCache[tuple[int, str]] = StateCache(cached)  # (seq, hash) of the last event seen
+        self._shared: StateCache[bool] = StateCache(cached)  # encounters another process wrote lately
         self._locks = [threading.Lock() for _ in range(self.LOCKS)]
         self._ids = CommandIndex(lambda eid, after, upto: self.log.recorded(eid, gt=after or None, lte=upto))
 
@@ -152,7 +153,15 @@ class Encounters:
             # The first try decides on the cached state without asking the store whether
             # another process appended since: if one did, the append finds its seq taken and
             # we decide again on the fresh state (a refusal is only trusted once it is fresh).
+            # An encounter another process wrote last time is read first instead: a refused
+            # insert costs more than the read, and processes taking turns would meet one on
+            # every command. The mark goes when a read finds nobody else wrote.
             state = self._cache.get(encounter_id)
+            if state is not None and self._shared.get(encounter_id):
+                fresher = self.state(encounter_id)
+                if fresher.version == state.version:
+                    self._shared.pop(encounter_id)
+                state = fresher
             for _ in range(self.RETRIES):
                 fresh = state is None or (expected_version is not None and expected_version != state.version)
                 if state is None or fresh:
@@ -172,6 +181,7 @@ class Encounters:
                 try:
                     return self._append(encounter_id, state, events, actor, command_id)
                 except VersionConflict:
+                    self._shared.put(encounter_id, True)
                     state = self.state(encounter_id)
                     if expected_version is not None:
                         repeat = self._repeat(encounter_id, command_id, state, actor)
