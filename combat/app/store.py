@@ -3,7 +3,8 @@
 Each stored record is a `Recorded` envelope (combat.kernel.records: encounter id, seq, time,
 actor, command id, and a hash chained to the previous event's) around one domain event. The
 default store is SQLite in a file; eventsourcing's
-PERSISTENCE_MODULE / POSTGRES_* settings select PostgreSQL instead.
+PERSISTENCE_MODULE / POSTGRES_* settings select PostgreSQL instead, where the store is split
+by encounter into several `EventLog`s (combat.app.partitions).
 """
 
 from __future__ import annotations
