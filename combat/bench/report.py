@@ -79,7 +79,7 @@ def _scaling(r: dict[str, Any] | None) -> list[Row]:
     one, two, alt, sticky = r["one"], r["two"], r["alternating"], r["one_process_one_encounter"]
     out: list[Row] = [
         (f"4b. scale-out on postgres, {r['partitions']} partitions: two processes at {two['server_cpu_percent']:.0f}% CPU, "
-         f"{two['clients']} clients on {two['encounters']} encounters",
+         f"{two['clients']} clients on {two['encounters']} encounters (median of {len(r.get('rounds', [0]))} rounds)",
          f"{two['commands_per_s']:,.0f} commands/s", f"one process {one['commands_per_s']:,.0f}/s",
          f"{r['ratio_two_to_one']:.2f}x", f">= 1.5x: {_met(r['ratio_two_to_one'] >= 1.5)}"),
         ("   one encounter, processes alternating per command", f"{alt['commands_per_s']:,.0f} commands/s",

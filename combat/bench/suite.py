@@ -7,7 +7,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -88,7 +88,8 @@ def _scaling(workdir: Path, sizes: Sizes, postgres: bool, quick: bool, say: Call
     # --quick measures the pair and the alternating run only, not the curve's other stores.
     curve = (scaling.DEFAULT,) if quick else scaling.CURVE
     result = scaling.run(workdir, sizes.clients, sizes.encounters, sizes.load_seconds, sizes.warmup_seconds,
-                         sizes.max_commands, lambda started: _load(started, sizes), curve, say)
+                         sizes.max_commands, lambda started, seconds: _load(started, replace(sizes, load_seconds=seconds)),
+                         curve, 1 if quick else scaling.ROUNDS, say)
     if not quick:
         say("writes to the PostgreSQL store without HTTP: 1 and 2 processes on 1 and 4 partitions")
         result["store_writes"] = store_writes.run(sizes.load_seconds / 2)
