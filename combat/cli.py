@@ -524,7 +524,7 @@ def token(encounter: str | None, role: str | None, name: str, combatants: tuple[
     with _store(db) as encounters:
         eid = _encounter_id(encounters, encounter, db)
         encounters.state(eid)
-        tokens = Tokens(TokenStore(encounters.log))
+        tokens = Tokens(TokenStore(encounters.log.home))
         if revoke_id is not None:
             if not tokens.store.revoke(eid, revoke_id):
                 raise RuleError("token/unknown", f"no token {revoke_id!r} in this encounter", allowed="an id from --list")

@@ -37,6 +37,11 @@ def test_the_quick_benchmark_reports_every_section_with_numbers_and_a_verdict_on
         assert _positive(runs["ratio_to_litestar"]) and _positive(runs["cpu_ratio_to_asgi"])
     assert set(result["service"]["checks"]) >= {"no_errors", "ratio_to_litestar_at_8"}
     assert "Litestar floor" in report.text(result) and "one encounter" in report.text(result)
+    scaling = result["scaling"]  # PostgreSQL's scale-out runs, or skipped saying why
+    assert scaling.get("skipped") or (
+        scaling["alternating"]["gapless"] and scaling["alternating"]["commands_stored"] > 0
+        and all(_positive(scaling[run]["commands_per_s"]) for run in ("one", "two", "alternating", "one_process_one_encounter"))
+        and "4b. scale-out on postgres" in report.text(result)), scaling
     folding = result["folding"]
     assert all(_positive(us) for us in folding["us_per_event"].values()), folding
     assert {"declared-d10", "segments-1e"} <= set(folding["ratio_to_srd_2024"])

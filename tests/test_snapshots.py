@@ -18,7 +18,7 @@ def test_a_demo_fight_loads_from_its_snapshots_with_the_rulesets_own_state(encou
     comes back from a snapshot as its typed value, exactly as a full fold gives it."""
     monkeypatch.setattr(application, "SNAPSHOT_INTERVAL", 5)
     eid = get_demo(ruleset)(encounters, seed=3, report=lambda outcome: None)
-    assert list(encounters.log.snapshots.get(eid))
+    assert list(encounters.log.of(eid).snapshots.get(eid))
     encounters._cache.clear()
     loaded = encounters.state(eid)
     assert type(loaded.rules) is RULESETS[ruleset].state_type
@@ -39,7 +39,7 @@ def test_a_snapshot_of_the_old_shape_is_passed_over_not_misread(encounters, monk
     stored = msgspec.json.encode({"originator_id": eid, "originator_version": state.version,
                                   "timestamp": "2026-01-01T00:00:00Z", "state": old})
     (topic,) = STALE_SNAPSHOT_TOPICS
-    encounters.log.snapshots.recorder.insert_events(
+    encounters.log.of(eid).snapshots.recorder.insert_events(
         [StoredEvent(originator_id=eid, originator_version=state.version, topic=topic, state=stored)]
     )
     assert topic != TOPICS[Snapshot]

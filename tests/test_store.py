@@ -71,7 +71,7 @@ def test_a_long_fight_loads_from_a_snapshot(encounters, monkeypatch):
     encounters.execute(eid, AddCombatant(combatant=monster("orc")))
     encounters.execute(eid, BeginCombat())
     encounters.execute(eid, RollInitiative())
-    snapshots = list(encounters.log.snapshots.get(eid))
+    snapshots = list(encounters.log.of(eid).snapshots.get(eid))
     assert snapshots and snapshots[-1].originator_version >= 4
     encounters._cache.clear()
     assert encounters.state(eid) == application.fold_records(encounters.records(eid))

@@ -34,7 +34,8 @@ from combat.kernel.events import ConflictOverridden, EncounterCreated, Event, Ev
 from combat.rulesets import get_ruleset
 from combat.kernel.state import EncounterState
 from combat.kernel.records import Recorded
-from combat.app.store import EventLog, Snapshot, store_env
+from combat.app.partitions import PartitionedLog
+from combat.app.store import Snapshot, store_env
 
 __all__ = ["Encounters", "Outcome", "VersionConflict", "UnknownEncounter", "StoreBusy", "fold_records"]
 
@@ -88,11 +89,14 @@ class Encounters:
     LOCKS = 1024
 
     def __init__(self, db: str | os.PathLike[str] | None = None, *, env: dict[str, str] | None = None,
-                 max_events: int | None = None, cached: int | None = None):
-        self.log = EventLog(env={**store_env(db), **(env or {})})
+                 max_events: int | None = None, cached: int | None = None, partitions: int | None = None):
+        # On PostgreSQL the store is split by encounter (combat.app.partitions); `partitions`
+        # chooses the count for a new store, else COMBAT_PARTITIONS or the default.
+        self.log = PartitionedLog({**store_env(db), **(env or {})}, partitions)
         self.max_events = max_events  # events one command may append (a fork copies, so it is not counted)
         self._cache: StateCache[EncounterState] = StateCache(cached)
         self._heads: StateCache[tuple[int, str]] = StateCache(cached)  # (seq, hash) of the last event seen
+        self._shared: StateCache[bool] = StateCache(cached)  # encounters another process wrote lately
         self._locks = [threading.Lock() for _ in range(self.LOCKS)]
         self._ids = CommandIndex(lambda eid, after, upto: self.log.recorded(eid, gt=after or None, lte=upto))
 
@@ -150,7 +154,15 @@ class Encounters:
             # The first try decides on the cached state without asking the store whether
             # another process appended since: if one did, the append finds its seq taken and
             # we decide again on the fresh state (a refusal is only trusted once it is fresh).
+            # An encounter another process wrote last time is read first instead: a refused
+            # insert costs more than the read, and processes taking turns would meet one on
+            # every command. The mark goes when a read finds nobody else wrote.
             state = self._cache.get(encounter_id)
+            if state is not None and self._shared.get(encounter_id):
+                fresher = self.state(encounter_id)
+                if fresher.version == state.version:
+                    self._shared.pop(encounter_id)
+                state = fresher
             for _ in range(self.RETRIES):
                 fresh = state is None or (expected_version is not None and expected_version != state.version)
                 if state is None or fresh:
@@ -170,6 +182,7 @@ class Encounters:
                 try:
                     return self._append(encounter_id, state, events, actor, command_id)
                 except VersionConflict:
+                    self._shared.put(encounter_id, True)
                     state = self.state(encounter_id)
                     if expected_version is not None:
                         repeat = self._repeat(encounter_id, command_id, state, actor)
@@ -219,9 +232,10 @@ class Encounters:
         try:
             self.log.append(records, self._snapshot_of(encounter_id, new_state) if new_state is not None and due else None)
         except IntegrityError:
-            # Another writer appended first: our decision was made on a stale state.
-            self._cache.pop(encounter_id)
-            self._heads.pop(encounter_id)
+            # Another writer appended first: our decision was made on a stale state. The
+            # cached state is still one the store holds, so it is brought up to date with the
+            # events after it, not reloaded: two processes writing one encounter in turns
+            # meet this on nearly every command.
             actual = self.state(encounter_id).version
             raise VersionConflict(state.version, actual) from None
         if new_state is None:  # an undo or amendment: fold the whole log again
@@ -471,7 +485,7 @@ class Encounters:
         return fork_id
 
     def _exists(self, encounter_id: UUID) -> bool:
-        return any(True for _ in self.log.events.get(encounter_id, limit=1))
+        return self.log.exists(encounter_id)
 
     def _state_before(self, records: list[Recorded], first: int) -> EncounterState:
         """The effective state just before the event at seq `first` took effect."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from combat.kernel.errors import RuleError
@@ -45,13 +45,20 @@ class Summary:
 
 
 def encounter_ids(encounters: Encounters) -> list[UUID]:
-    """Every encounter id in the store (one index scan; no event is decoded)."""
-    recorder = encounters.log.recorder
-    table = recorder.events_table_name  # type: ignore[attr-defined]
-    with recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
-        cursor.execute(f"SELECT DISTINCT originator_id FROM {table}")
-        rows = cursor.fetchall()
-    return [UUID(str(row[0])) for row in rows]
+    """Every encounter id in the store, from every partition (one index scan each; no
+    event is decoded)."""
+    ids = []
+    for part in encounters.log.parts:
+        recorder: Any = part.recorder
+        table = recorder.events_table_name
+        schema = getattr(recorder.datastore, "schema", None)  # PostgreSQL: the store's schema, not the search path
+        if schema is not None:
+            table = f'"{schema}"."{table}"'
+        with recorder.datastore.transaction(commit=False) as cursor:
+            cursor.execute(f"SELECT DISTINCT originator_id FROM {table}")
+            rows = cursor.fetchall()
+        ids += [UUID(str(row['originator_id'] if isinstance(row, dict) else row[0])) for row in rows]
+    return ids
 
 
 def summaries(encounters: Encounters) -> list[Summary]:

@@ -3,7 +3,8 @@
 Each stored record is a `Recorded` envelope (combat.kernel.records: encounter id, seq, time,
 actor, command id, and a hash chained to the previous event's) around one domain event. The
 default store is SQLite in a file; eventsourcing's
-PERSISTENCE_MODULE / POSTGRES_* settings select PostgreSQL instead. eventsourcing writes every
+PERSISTENCE_MODULE / POSTGRES_* settings select PostgreSQL instead, where the store is split
+by encounter into several `EventLog`s (combat.app.partitions). eventsourcing writes every
 row; on SQLite an encounter's log is read back with the recorder's own query, each row decoded
 straight into a `Recorded` (`SQLiteLogRecorder.select_records`), which a long replay needs.
 """
@@ -21,7 +22,8 @@ from uuid import UUID
 
 import msgspec
 from eventsourcing.application import Application
-from eventsourcing.persistence import ApplicationRecorder, EventStore, IntegrityError, InternalError, Mapper, StoredEvent
+from eventsourcing.utils import Environment
+from eventsourcing.persistence import ApplicationRecorder, EventStore, InfrastructureFactory, IntegrityError, InternalError, Mapper, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
 
 from combat.app import collector
@@ -183,10 +185,19 @@ class EventLog(Application[UUID]):
     name = "combat"
     is_snapshotting_enabled = True
 
-    def __init__(self, env: Any = None) -> None:
+    def __init__(self, env: Any = None, *, datastore: Any = None) -> None:
+        # A partition of a partitioned store (combat.app.partitions) shares the first
+        # partition's connection pool: one database, one pool, however many partitions.
+        self._shared_datastore = datastore
         super().__init__(env)
         if isinstance(self.recorder, SQLiteLogRecorder) and self.snapshots is not None:
             self.recorder.snapshots_table = self.snapshots.recorder.events_table_name  # type: ignore[attr-defined]
+
+    def construct_factory(self, env: Environment) -> InfrastructureFactory:
+        factory = super().construct_factory(env)
+        if self._shared_datastore is not None:
+            factory.datastore = self._shared_datastore  # type: ignore[attr-defined]  # its own pool was never opened
+        return factory
 
     def construct_mapper(self) -> Mapper[UUID]:
         return MsgspecMapper(transcoder=self.construct_transcoder())
@@ -195,6 +206,10 @@ class EventLog(Application[UUID]):
         if isinstance(self.factory, SQLiteFactory):
             self.factory.application_recorder_class = SQLiteLogRecorder  # unless the env names another
             return super().construct_recorder()
+        if type(self.factory).__module__ == "eventsourcing.postgres":
+            from combat.app.postgres_recorder import PostgresLogRecorder  # psycopg is an optional extra
+
+            self.factory.application_recorder_class = PostgresLogRecorder  # type: ignore[attr-defined]
         return _creating_tables(super().construct_recorder)
 
     def construct_snapshot_store(self) -> EventStore[UUID]:

@@ -53,7 +53,7 @@ def sqlite_floor(path: Path, payloads: list[list[bytes]]) -> list[float]:
 def run(workdir: Path, events: int, samples: int) -> dict[str, Any]:
     fight = long_fight(events)
     encounters = Encounters(workdir / "commands.db")
-    mapper = encounters.log.mapper
+    mapper = encounters.log.home.mapper
     latencies: list[float] = []
     payloads: list[list[bytes]] = []
     stored_events: list[int] = []

@@ -113,11 +113,12 @@ def store_fight(encounters: Encounters, fight: Fight | list[list[Event]], chunk:
             state = fight.snapshots[n]
             taken.append(Snapshot(originator_id=encounter_id, originator_version=state.version, timestamp=at, state=state))
         if len(batch) >= chunk:
-            encounters.log.events.put(batch)
+            encounters.log.of(encounter_id).events.put(batch)
             batch = []
     if batch:
-        encounters.log.events.put(batch)
+        encounters.log.of(encounter_id).events.put(batch)
+    snapshots_store = encounters.log.of(encounter_id).snapshots
     if taken:
-        assert encounters.log.snapshots is not None
-        encounters.log.snapshots.put(taken)
+        assert snapshots_store is not None
+        snapshots_store.put(taken)
     return encounter_id

@@ -88,7 +88,7 @@ def measure(workdir: Path, events: int, count: int) -> dict[str, Any]:
     writer = Encounters(workdir / "memory.db")
     try:
         ids = [store_fight(writer, fight) for _ in range(count)]
-        log_bytes = sum(len(s.state) for s in writer.log.recorder.select_events(ids[0]))
+        log_bytes = sum(len(s.state) for s in writer.log.of(ids[0]).recorder.select_events(ids[0]))
         version = writer.state(ids[0]).version
     finally:
         writer.close()

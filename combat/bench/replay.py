@@ -63,7 +63,7 @@ def _floor_ratio_target(events: int) -> float:
 def _timers(workdir: Path, encounters: Encounters, eid: UUID) -> tuple[Callable[[], Any], Callable[[], Any]]:
     """The replay and the floor of one stored encounter, to be timed."""
     decoder = msgspec.json.Decoder(Recorded[AnyEvent])
-    table = encounters.log.recorder.events_table_name  # type: ignore[attr-defined]
+    table = encounters.log.home.recorder.events_table_name  # type: ignore[attr-defined]
 
     def floor() -> list[Any]:
         with sqlite3.connect(workdir / "replay.db") as db:

@@ -107,6 +107,37 @@ def _service(r: dict[str, Any], lag: dict[str, Any]) -> list[Row]:
     return out
 
 
+def _scaling(r: dict[str, Any] | None) -> list[Row]:
+    if not r:
+        return []
+    if "skipped" in r:
+        return [("4b. scale-out on postgres", "skipped", r["skipped"][:60], "", "")]
+    one, two, alt, sticky = r["one"], r["two"], r["alternating"], r["one_process_one_encounter"]
+    out: list[Row] = [
+        (f"4b. scale-out on postgres, {r['partitions']} partitions: two processes at {two['server_cpu_percent']:.0f}% CPU, "
+         f"{two['clients']} clients on {two['encounters']} encounters (median of {len(r.get('rounds', [0]))} rounds)",
+         f"{two['commands_per_s']:,.0f} commands/s", f"one process {one['commands_per_s']:,.0f}/s",
+         f"{r['ratio_two_to_one']:.2f}x", f">= 1.5x: {_met(r['ratio_two_to_one'] >= 1.5)}"),
+        ("   one encounter, processes alternating per command", f"{alt['commands_per_s']:,.0f} commands/s",
+         f"p50 {_ms(alt['p50_ms'])}", f"p99 {_ms(alt['p99_ms'])}",
+         f"gapless ({alt['version']} events, {alt['commands_stored']}/{alt['commands_accepted']} commands): "
+         f"{_met(alt['gapless'])}"),
+        ("   the same client, every command to one process", f"{sticky['commands_per_s']:,.0f} commands/s",
+         f"p50 {_ms(sticky['p50_ms'])}", f"p99 {_ms(sticky['p99_ms'])}",
+         f"alternating {r['ratio_alternating_to_one_process']:.2f}x of it"),
+    ]
+    for count, run in r["curve"].items():
+        out.append((f"   two processes, {count} partition(s)", f"{run['commands_per_s']:,.0f} commands/s",
+                    f"p50 {_ms(run['p50_ms'])}", f"p99 {_ms(run['p99_ms'])}", ""))
+    writes = r.get("store_writes")
+    if writes:
+        rates = writes["commands_per_s"]
+        for n, (what, rate) in enumerate(rates.items()):
+            label = f"4c. store writes, no HTTP, {writes['threads_per_process']} threads per process: " if n == 0 else "   "
+            out.append((label + what, f"{rate:,.0f} commands/s", "", "", ""))
+    return out
+
+
 def _memory(r: dict[str, Any]) -> list[Row]:
     return [
         (f"5. memory per cached encounter of {r['events_each']:,} events",
@@ -147,7 +178,7 @@ def _folding(r: dict[str, Any]) -> list[Row]:
 
 def rows(result: dict[str, Any]) -> list[Row]:
     return [*_replay(result["replay"]), *_commands(result["commands"]), *_loading(result["loading"]),
-            *_service(result["service"], result["lag"]), *_memory(result["memory"]), *_startup(result["startup"]),
+            *_service(result["service"], result["lag"]), *_scaling(result.get("scaling")), *_memory(result["memory"]), *_startup(result["startup"]),
             *_folding(result["folding"])]
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from combat.bench.http import LOOPBACK, Connection
 
-__all__ = ["Server", "sqlite_server", "floor_server", "postgres_servers", "postgres_settings", "postgres_unreachable"]
+__all__ = ["Server", "sqlite_server", "floor_server", "postgres_schema", "postgres_servers", "postgres_settings", "postgres_unreachable"]
 
 READY_WITHIN = 30.0  # seconds
 
@@ -134,20 +134,32 @@ def postgres_unreachable() -> str | None:
 
 
 @contextmanager
-def postgres_servers(workdir: Path, processes: int = 2) -> Iterator[list[Server]]:
-    """`processes` servers on a fresh schema; the first starts alone, so that it creates the tables."""
+def postgres_schema(partitions: int | None = None) -> Iterator[dict[str, str]]:
+    """The settings of a fresh schema for the run (dropped after it); a new store, so the
+    partition count asked for is the one it gets."""
     schema = f"combat_bench_{uuid.uuid4().hex[:12]}"
     with _connect() as connection:
         connection.execute(f'CREATE SCHEMA "{schema}"')
     env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_SCHEMA": schema, **postgres_settings()}
-    servers: list[Server] = []
+    if partitions is not None:
+        env["COMBAT_PARTITIONS"] = str(partitions)
     try:
-        for n in range(processes):
-            servers.append(Server(workdir / f"serve-postgres-{n}.log", env))
-            servers[-1].wait_ready("postgres")
-        yield servers
+        yield env
     finally:
-        for server in servers:
-            server.stop()
         with _connect() as connection:
             connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@contextmanager
+def postgres_servers(workdir: Path, processes: int = 2, partitions: int | None = None) -> Iterator[list[Server]]:
+    """`processes` servers on a fresh schema; the first starts alone, so that it creates the tables."""
+    with postgres_schema(partitions) as env:
+        servers: list[Server] = []
+        try:
+            for n in range(processes):
+                servers.append(Server(workdir / f"serve-postgres-{n}.log", env))
+                servers[-1].wait_ready("postgres")
+            yield servers
+        finally:
+            for server in servers:
+                server.stop()

@@ -6,14 +6,13 @@ import os
 import platform
 import sys
 import tempfile
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from combat.bench import commands, folding, lag, loading, memory, replay, servers, service, startup
+from combat.bench import commands, folding, lag, loading, memory, replay, scaling, servers, service, startup, store_writes
 
 __all__ = ["Sizes", "FULL", "QUICK", "run", "machine"]
 
@@ -134,6 +133,22 @@ def _verdict(sqlite: dict[str, Any]) -> dict[str, Any]:
     return checks
 
 
+def _scaling(workdir: Path, sizes: Sizes, postgres: bool, quick: bool, say: Callable[[str], None]) -> dict[str, Any]:
+    reason = None if postgres else "left out (--no-postgres)"
+    reason = reason or servers.postgres_unreachable()
+    if reason:
+        return {"skipped": reason}
+    # --quick measures the pair and the alternating run only, not the curve's other stores.
+    curve = (scaling.DEFAULT,) if quick else scaling.CURVE
+    result = scaling.run(workdir, sizes.clients, sizes.load_seconds, sizes.warmup_seconds, sizes.max_commands,
+                         lambda started, seconds: _load(started, replace(sizes, load_seconds=seconds), sizes.clients),
+                         curve, 1 if quick else scaling.ROUNDS, say)
+    if not quick:
+        say("writes to the PostgreSQL store without HTTP: 1 and 2 processes on 1 and 4 partitions")
+        result["store_writes"] = store_writes.run(sizes.load_seconds / 2)
+    return result
+
+
 def _services(workdir: Path, sizes: Sizes, postgres: bool, say: Callable[[str], None]) -> tuple[dict, dict]:
     loads: dict[str, Any] = {}
     lags: dict[str, Any] = {}
@@ -169,6 +184,7 @@ def run(quick: bool = False, *, postgres: bool = True, workdir: Path | None = No
         say(f"loading: {sizes.load_small:,} and {sizes.load_large:,} events")
         result["loading"] = loading.run(where, sizes.load_small, sizes.load_large, sizes.load_repeat)
         result["service"], result["lag"] = _services(where, sizes, postgres, say)
+        result["scaling"] = _scaling(where, sizes, postgres, quick, say)
         say(f"memory: {sizes.memory_encounters} cached encounters")
         result["memory"] = memory.run(where, sizes.memory_events, sizes.memory_encounters)
         say(f"memory: {sizes.touched_few:,} then {sizes.touched_many:,} encounters read")

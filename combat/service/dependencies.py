@@ -37,12 +37,12 @@ class Service:
     follower: Follower | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
-        self.tokens = Tokens(TokenStore(self.encounters.log))
+        self.tokens = Tokens(TokenStore(self.encounters.log.home))
         self.hub = Hub()
 
     @property
     def store(self) -> str:
-        return store_kind(self.encounters.log)
+        return store_kind(self.encounters.log.home)
 
     def command_of(self, encounter_id: UUID, data: dict[str, Any]) -> Command:
         """A body's `command`, read as the encounter's ruleset reads it. A command not of that

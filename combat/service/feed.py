@@ -4,8 +4,9 @@ A stream never trusts a notification for its content: when woken it reads the en
 records after the last seq it sent, from the store, so nothing is lost, repeated or
 reordered even if a wake-up is missed. The followers only make it prompt:
 
-- on PostgreSQL, eventsourcing's projection runner follows the application's notification
-  log over LISTEN/NOTIFY, so an append by any process wakes the streams of every process;
+- on PostgreSQL, eventsourcing's projection runner follows each partition's notification
+  log (combat.app.partitions) over LISTEN/NOTIFY, one runner per partition, so an append by
+  any process to any partition wakes the streams of every process;
 - on SQLite (no subscriptions there), this process's own appends ring its streams at once,
   and a thread pulls the notification log with the reader of eventsourcing's `system`
   module every `interval` seconds for other writers on the same file.
@@ -27,9 +28,10 @@ from eventsourcing.system import NotificationLogReader
 from combat.service.logging import log
 from combat.service.token_store import store_kind
 from combat.kernel.records import Recorded
+from combat.app.partitions import PartitionedLog
 from combat.app.store import TOPICS, EventLog
 
-__all__ = ["Hub", "Waiter", "Follower", "follower_for"]
+__all__ = ["Hub", "Waiter", "Follower", "Followers", "follower_for"]
 
 
 class Waiter:
@@ -124,7 +126,7 @@ class PostgresFollower:
             view.insert_tracking(Tracking(application_name=log.name, notification_id=position))
         self._runner = BaseProjectionRunner(
             projection=_Doorbells(view, hub),
-            application_class=EventLog,
+            application_class=type(log),
             tracking_recorder=view,
             topics=_Doorbells.topics,
             # One connection listens, one reads what was notified: no need for the full pool.
@@ -183,5 +185,29 @@ class SQLiteFollower:
         self._thread.join(timeout=5)
 
 
-def follower_for(log: EventLog, hub: Hub) -> Follower:
-    return PostgresFollower(log, hub) if store_kind(log) == "postgres" else SQLiteFollower(log, hub)
+class Followers:
+    """One follower per partition of the store."""
+
+    def __init__(self, followers: list[Follower]):
+        self._followers = followers
+
+    def poke(self, encounter_id: UUID) -> None:
+        for follower in self._followers:
+            follower.poke(encounter_id)
+
+    def stop(self) -> None:
+        for follower in self._followers:
+            follower.stop()
+
+
+def follower_for(log: PartitionedLog, hub: Hub) -> Follower:
+    if store_kind(log.home) != "postgres":
+        return SQLiteFollower(log.home, hub)  # an SQLite store is one partition
+    started: list[Follower] = []
+    try:
+        for part in log.parts:
+            started.append(PostgresFollower(part, hub))
+    except BaseException:
+        Followers(started).stop()
+        raise
+    return Followers(started)

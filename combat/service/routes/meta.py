@@ -39,7 +39,7 @@ def list_rulesets() -> list[RulesetInfo]:
 @get("/health", sync_to_thread=True, tags=["service"], operation_id="health")
 def health(service: NamedDependency[Service]) -> Health:
     """Up, and the store answers."""
-    service.encounters.log.recorder.max_notification_id()
+    service.encounters.log.home.recorder.max_notification_id()
     return Health(status="ok", store=service.store)
 
 
