@@ -240,7 +240,7 @@ def test_a_to_hit_roll_waiting_for_damage_is_checked_again_after_a_change_to_the
     encounters.retract(eid, [r.seq for r in surge.records], reason="no Action Surge left")
     [conflict] = encounters.state(eid).conflicts
     assert conflict.type == "AttackRolled" and conflict.seq == second.records[-1].seq
-    assert conflict.problem == "Aria had already used its action"
+    assert conflict.problem == "Aria has already used its action this turn"
 
 
 def test_a_stat_block_attacks_extra_damage_waits_with_the_rest_of_its_damage():

@@ -314,11 +314,11 @@ def attack_uses(tx: Tx, attacker: Combatant, using: str, readied: bool) -> str:
     require_turn(tx, attacker.id)
     require_able(attacker, "attack")
     if using == "bonus_action":
-        spend_check(attacker, "bonus_action", "its bonus action")
+        spend_check(attacker, "bonus_action")
         return "bonus_action"
     if attacker.economy.attacks_left > 0:
         return "attack"
-    spend_check(attacker, "action", "its action")
+    spend_check(attacker, "action")
     return "action"
 
 

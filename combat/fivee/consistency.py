@@ -2,7 +2,11 @@
 
 Run by combat.app.history on every event after a retraction or amendment. Each check gets the
 state just before the event and says what no longer fits (or None): a reaction spent twice,
-a turn taken by a creature that is now dead, a living creature whose turn was skipped.
+a turn taken by a creature that is now dead, a living creature whose turn was skipped. Where a
+check says what a command's guard says (an action, bonus action, reaction or object interaction
+already used, movement beyond what is left, a creature that cannot act), both ask the same
+predicate (combat.fivee.actions.used_up, movement_short; combat.fivee.turns.blocked_by), so the
+conflict reads as the refusal would.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from typing import Any
 
 from combat.kernel import events as ev
 from combat.fivee.banked_actions import banked_of
-from combat.fivee.conditions import speed_of
+from combat.fivee.actions import movement_short, used_up
 from combat.fivee.judged_saves import rolled_saves_of
 from combat.fivee.turns import blocked_by
 from combat.fivee.hitpoints import adjusted_damage
@@ -48,15 +52,7 @@ def _attack_spend(state: EncounterState, e: ev.AttackMade | ev.AttackRolled, ctx
         return f"{e.target} is not in the fight any more"
     if target.status == "dead":
         return f"{target.name} was already dead"
-    spent = {
-        "action": not attacker.economy.action,
-        "attack": attacker.economy.attacks_left <= 0,
-        "reaction": not attacker.economy.reaction,
-        "bonus_action": not attacker.economy.bonus_action,
-    }
-    if spent.get(e.uses):
-        return f"{attacker.name} had already used its {e.uses.replace('_', ' ')}"
-    return None
+    return used_up(attacker, e.uses)
 
 
 def _damage_fits(state: EncounterState, e: ev.AttackMade | ev.AttackDamageRolled, ctx: dict[str, Any]) -> str | None:
@@ -83,9 +79,7 @@ def _acts(field: str, doing: str, resource: str | None = None) -> Check:
         if problem:
             return problem
         name = resource or getattr(e, "uses", None)
-        if name and not getattr(state.combatants[cid].economy, name):
-            return f"{state.combatants[cid].name} had already used its {name.replace('_', ' ')}"
-        return None
+        return used_up(state.combatants[cid], name) if name else None
 
     return check
 
@@ -107,9 +101,7 @@ def _moved(state: EncounterState, e: ev.Moved, ctx: dict[str, Any]) -> str | Non
     problem = able(state, e.combatant, "move")
     if problem:
         return problem
-    c = state.combatants[e.combatant]
-    left = 0 if speed_of(c) == 0 else c.economy.movement - c.economy.moved
-    return None if e.spent <= left else f"{c.name} had only {max(0, left)} ft of movement left, not {e.spent}"
+    return movement_short(state.combatants[e.combatant], e.spent)
 
 
 def _targeted(doing: str) -> Check:

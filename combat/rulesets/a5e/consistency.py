@@ -29,6 +29,7 @@ from typing import Any
 
 from combat.fivee import consistency, dying
 from combat.kernel import events as ev
+from combat.fivee.actions import used_up
 from combat.fivee.consistency import Check, able, first_of
 from combat.fivee.hitpoints import adjusted_damage
 from combat.fivee.initiative import turn_order
@@ -110,12 +111,6 @@ def _unsurprised(field: str, doing: Callable[[Any], str | None]) -> Check:
         return f"{c.name} was surprised and could not {why[1]}" if why else None
 
     return check
-
-
-def _spent(c: Combatant, resource: str) -> str | None:
-    if getattr(c.economy, resource):
-        return None
-    return f"{c.name} had already used its {resource.replace('_', ' ')}"
 
 
 # -- hit points and movement -----------------------------------------------------------------
@@ -250,7 +245,7 @@ def _pressed(state: EncounterState, e: AttackPressed, ctx: dict[str, Any]) -> st
     if target is None:
         return f"{e.target} is not in the fight any more"
     return (
-        _spent(c, "bonus_action")
+        used_up(c, "bonus_action")
         or pressed_too_late(c)
         or not_pressable(c, target)
         or already_pressed(state, target)
@@ -259,7 +254,7 @@ def _pressed(state: EncounterState, e: AttackPressed, ctx: dict[str, Any]) -> st
 
 def _fell_back(state: EncounterState, e: FellBack, ctx: dict[str, Any]) -> str | None:
     c = state.combatants[e.combatant]
-    return not_pressed(state, c) or raging(c) or _spent(c, "reaction")
+    return not_pressed(state, c) or raging(c) or used_up(c, "reaction")
 
 
 def _sprinted(state: EncounterState, e: Sprinted, ctx: dict[str, Any]) -> str | None:
@@ -267,7 +262,7 @@ def _sprinted(state: EncounterState, e: Sprinted, ctx: dict[str, Any]) -> str | 
 
 
 def _tumbled(state: EncounterState, e: Tumbled, ctx: dict[str, Any]) -> str | None:
-    return _spent(state.combatants[e.combatant], e.uses)
+    return used_up(state.combatants[e.combatant], e.uses)
 
 
 # -- concentration ---------------------------------------------------------------------------

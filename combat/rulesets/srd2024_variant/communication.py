@@ -68,7 +68,7 @@ def _communicate(tx: Tx, cmd: CommunicateWithAllies) -> None:
             )
         if other.status == "dead":
             raise RuleError("target/dead", f"{other.name} is dead", allowed="living allies")
-    spend_check(c, cmd.uses, "its action" if cmd.uses == "action" else "its bonus action")
+    spend_check(c, cmd.uses)
     tx.emit(AlliesAddressed(combatant=c.id, listeners=tuple(o.id for o in listeners), uses=cmd.uses, topic=cmd.topic))
 
 

@@ -31,6 +31,7 @@ from typing import Any
 
 from combat.fivee import consistency as shared
 from combat.fivee import dying
+from combat.fivee.actions import used_up
 from combat.fivee.consistency import Check, first_of
 from combat.kernel import events as ev
 from combat.fivee.turns import blocked_by
@@ -63,19 +64,6 @@ def _missing(state: EncounterState, *cids: str) -> str | None:
 def _unable(c: Combatant, doing: str) -> str | None:
     blocking = blocked_by(c)
     return f"{c.name} is {blocking} now and could not {doing}" if blocking else None
-
-
-def _spent(c: Combatant, uses: str) -> str | None:
-    """`uses` names what the event spent: an action, an attack of one, a bonus action, a reaction."""
-    left = {
-        "action": c.economy.action,
-        "attack": c.economy.attacks_left > 0,
-        "bonus_action": c.economy.bonus_action,
-        "reaction": c.economy.reaction,
-    }
-    if left.get(uses, True):
-        return None
-    return f"{c.name} had already used its {'attacks' if uses == 'attack' else uses.replace('_', ' ')}"
 
 
 _not_their_turn = mounts.not_their_turn
@@ -249,7 +237,7 @@ def _addressed(state: EncounterState, e: communication.AlliesAddressed, ctx: dic
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
-    problem = _unable(c, "communicate at length") or _not_their_turn(state, c.id) or _spent(c, e.uses)
+    problem = _unable(c, "communicate at length") or _not_their_turn(state, c.id) or used_up(c, e.uses)
     if problem:
         return problem
     for cid in e.listeners:
@@ -268,7 +256,7 @@ def _replied(state: EncounterState, e: communication.AllyReplied, ctx: dict[str,
         return f"{_name(state, e.to)} was not talking with {c.name}, so there was nothing to reply to"
     if c.id in talk.replied:
         return f"{c.name} had already replied"
-    return _unable(c, "reply") or _spent(c, "reaction")
+    return _unable(c, "reply") or used_up(c, "reaction")
 
 
 # -- grapples and shoves ------------------------------------------------------------------
@@ -291,7 +279,7 @@ def _strike(state: EncounterState, e: unarmed.UnarmedStrikeMade, ctx: dict[str, 
         return problem
     if target.status == "dead":
         return f"{target.name} was already dead"
-    problem = mounts.controlled_mount_limit(state, attacker.id) or _spent(attacker, e.uses)
+    problem = mounts.controlled_mount_limit(state, attacker.id) or used_up(attacker, e.uses)
     if problem:
         return problem
     dc = _dc_now(state, e.attacker)
@@ -321,7 +309,7 @@ def _escape(state: EncounterState, e: unarmed.EscapeAttempted, ctx: dict[str, An
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
-    problem = _unable(c, "try to escape") or _not_their_turn(state, c.id) or _spent(c, "action")
+    problem = _unable(c, "try to escape") or _not_their_turn(state, c.id) or used_up(c, "action")
     if problem:
         return problem
     hold = next((g for g in state.rules.grapples if (g.grappler, g.target) == (e.grappler, c.id)), None)

@@ -175,7 +175,7 @@ def _economy_for_strike(tx: Tx, attacker: Combatant, target: Combatant, opportun
     require_able(attacker, "attack")
     if attacker.economy.attacks_left > 0:
         return "attack"
-    spend_check(attacker, "action", "its action")
+    spend_check(attacker, "action")
     return "action"
 
 
@@ -281,7 +281,7 @@ def _escape(tx: Tx, cmd: EscapeGrapple) -> None:
             f"{c.name} is not grappled" + (f" by {cmd.grappler}" if cmd.grappler else ""),
             allowed=", ".join(g.grappler for g in tx.state.rules.grapples if g.target == c.id) or "nothing to escape",
         )
-    spend_check(c, "action", "its action")
+    spend_check(c, "action")
     hold = holds[0]
     roll = tx.roll(f"1d20{cmd.bonus:+d}", purpose=f"{cmd.skill} check to escape a grapple", roller=c.id, faces=cmd.faces)
     success = roll.total >= hold.dc
