@@ -29,7 +29,7 @@ from combat.kernel.events import (
 from combat.kernel.state import Combatant, EncounterState, Help, with_combatant
 from combat.fivee.turns import require_able, require_turn
 
-__all__ = ["SRD_ACTIONS", "used_up", "spend_check", "require_reaction", "movement_left", "movement_short", "HANDLERS", "APPLIERS", "ACTION_EFFECTS", "take_action", "bonus_action"]
+__all__ = ["SRD_ACTIONS", "spend_check", "require_reaction", "HANDLERS", "APPLIERS", "ACTION_EFFECTS", "take_action", "bonus_action"]
 
 HIDDEN = ConditionSpec(name="invisible", source="hide")
 HIDE_DC = 15

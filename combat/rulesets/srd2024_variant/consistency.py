@@ -35,12 +35,12 @@ from combat.fivee.actions import used_up
 from combat.fivee.consistency import Check, first_of
 from combat.kernel import events as ev
 from combat.fivee.turns import blocked_by
-from combat.fivee.initiative import units, unresolved_ties
+from combat.fivee.initiative import units
 from combat.kernel.state import Combatant, EncounterState
 
 from . import communication, jumping, mounts, reorder, unarmed
 from .bookkeeping import mount_of, rider_of, traits_of
-from .initiative import TieRerolled, needs_reroll
+from .initiative import TieRerolled, no_reroll
 from .movement import ExtraFeetSpent, StoodUp
 from .speeds import MODES, movement_left, movement_short, prone_crawls, speed_used
 from .traits import SPECIAL_SPEEDS, TraitsNoted
@@ -164,15 +164,7 @@ def _jumped(state: EncounterState, e: jumping.Jumped, ctx: dict[str, Any]) -> st
 
 
 def _rerolled(state: EncounterState, e: TieRerolled, ctx: dict[str, Any]) -> str | None:
-    tie = next(
-        (t for t in unresolved_ties(state) if t.decided_by == "players" and t.total == e.total and any(u[0] == e.combatant for u in t.units)),
-        None,
-    )
-    if tie is None:
-        return f"{_name(state, e.combatant)} is no longer in a players' tie at {e.total}"
-    if e.combatant not in needs_reroll(tie, state.rules.tie_rerolls):
-        return f"{_name(state, e.combatant)} was already told apart from the others tied at {e.total}"
-    return None
+    return no_reroll(state, e.combatant, e.total)
 
 
 def _reorder_opened(state: EncounterState, e: reorder.ReorderOpened, ctx: dict[str, Any]) -> str | None:
@@ -188,9 +180,7 @@ def _swap_proposed(state: EncounterState, e: reorder.SwapProposed, ctx: dict[str
 
 
 def _swap_answered(state: EncounterState, e: reorder.SwapAnswered, ctx: dict[str, Any]) -> str | None:
-    if state.rules.swap_proposal == (e.proposer, e.asked):
-        return None
-    return f"{_name(state, e.proposer)} had not proposed a swap to {_name(state, e.asked)}"
+    return reorder.not_asked(state, e.asked, e.proposer)
 
 
 def _swap_passed(state: EncounterState, e: reorder.SwapPassed, ctx: dict[str, Any]) -> str | None:
@@ -211,12 +201,7 @@ def _places_swapped(state: EncounterState, e: reorder.PlacesSwapped, ctx: dict[s
 
 
 def _reorder_ended(state: EncounterState, e: reorder.ReorderEnded, ctx: dict[str, Any]) -> str | None:
-    queue = state.rules.reorder_queue
-    if queue:
-        return f"{', '.join(_name(state, q) for q in queue)} had not yet had their chance to propose a swap"
-    if state.rules.swap_proposal is not None:
-        return "a proposal to swap was still waiting for its answer"
-    return None
+    return reorder.proposal_open(state) or reorder.players_waiting(state)
 
 
 def _initiative_set(state: EncounterState, e: ev.InitiativeSet, ctx: dict[str, Any]) -> str | None:
@@ -251,11 +236,12 @@ def _replied(state: EncounterState, e: communication.AllyReplied, ctx: dict[str,
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
+    problem = communication.nothing_to_reply(state, c)
+    if problem:
+        return problem
     talk = state.rules.talk
-    if talk is None or talk.speaker != e.to or c.id not in talk.listeners:
-        return f"{_name(state, e.to)} was not talking with {c.name}, so there was nothing to reply to"
-    if c.id in talk.replied:
-        return f"{c.name} had already replied"
+    if talk is not None and talk.speaker != e.to:
+        return f"{_name(state, talk.speaker)} was talking with {c.name}, not {_name(state, e.to)}"
     return _unable(c, "reply") or used_up(c, "reaction")
 
 
