@@ -30,12 +30,14 @@ from typing import Any
 from combat.fivee import consistency, dying
 from combat.kernel import events as ev
 from combat.fivee.actions import used_up
+from combat.fivee.concentration import no_save_owed, not_concentrating
 from combat.fivee.consistency import Check, able, first_of
 from combat.fivee.hitpoints import adjusted_damage
 from combat.fivee.initiative import turn_order
 from combat.rulesets.a5e.actions import FreeActionTaken
 from combat.rulesets.a5e.initiative import (
     has_initiative,
+    no_tie_waiting,
     InitiativeCheckCalled,
     RollOffNeeded,
     RollOffTiedAgain,
@@ -194,10 +196,8 @@ def _tie_needed(state: EncounterState, e: RollOffNeeded, ctx: dict[str, Any]) ->
     return None
 
 
-def _rolled_off(state: EncounterState, e: TieRolledOff, ctx: dict[str, Any]) -> str | None:
-    if any(t.total == e.total and not t.order for t in state.ties):
-        return None
-    return f"no tie at {e.total} was waiting for a roll-off"
+def _rolled_off(state: EncounterState, e: TieRolledOff | RollOffTiedAgain, ctx: dict[str, Any]) -> str | None:
+    return no_tie_waiting(state, e.total)
 
 
 # -- world actions ---------------------------------------------------------------------------
@@ -272,14 +272,11 @@ def _save_owed(state: EncounterState, e: ev.ConcentrationCheckRequired, ctx: dic
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
-    return None if c.concentration is not None else f"{c.name} was not concentrating on anything"
+    return not_concentrating(c)
 
 
 def _save_made(state: EncounterState, e: ev.ConcentrationChecked, ctx: dict[str, Any]) -> str | None:
-    if any(p.combatant == e.combatant for p in state.pending_checks):
-        return None
-    name = state.combatants[e.combatant].name if e.combatant in state.combatants else e.combatant
-    return f"{name} owed no concentration save"
+    return no_save_owed(state, e.combatant)
 
 
 def _acting(field: str, doing: str) -> Check:
