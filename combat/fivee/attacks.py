@@ -90,6 +90,12 @@ def range_disadvantage(attacker: Combatant, target: Combatant, profile: AttackPr
     return ()
 
 
+def already_dead(target: Combatant) -> str | None:
+    """A dead creature is no target: the attack guards refuse with this, the re-checks of an
+    attack after a changed past report it."""
+    return f"{target.name} is already dead" if target.status == "dead" else None
+
+
 def resolve_attack(
     tx: Tx,
     attacker: Combatant,
@@ -125,8 +131,9 @@ def resolve_attack(
     if two_step and any(entered_extra):
         raise RuleError("dice/damage-later", "extra damage faces were entered without the attack's damage_faces",
                         allowed="damage_faces with them, or no damage faces now and roll_damage once it hits")
-    if target.status == "dead":
-        raise RuleError("target/dead", f"{target.name} is already dead", allowed="a living target")
+    problem = already_dead(target)
+    if problem:
+        raise RuleError("target/dead", problem, allowed="a living target")
     if target.id == attacker.id:
         raise RuleError("target/self", f"{attacker.name} cannot attack itself")
     melee = profile.kind == "melee"

@@ -4,9 +4,11 @@ Run by combat.app.history on every event after a retraction or amendment. Each c
 state just before the event and says what no longer fits (or None): a reaction spent twice,
 a turn taken by a creature that is now dead, a living creature whose turn was skipped. Where a
 check says what a command's guard says (an action, bonus action, reaction or object interaction
-already used, movement beyond what is left, a creature that cannot act), both ask the same
-predicate (combat.fivee.actions.used_up, movement_short; combat.fivee.turns.blocked_by), so the
-conflict reads as the refusal would.
+already used, movement beyond what is left, a creature that cannot act, a dead target, damage
+rolled for no hit, hit points beyond the maximum, an extra action granted while the creature's
+own is unspent), both ask the same predicate (actions.used_up and movement_short,
+turns.blocked_by, attacks.already_dead, damage_rolls.no_damage_waiting, gm_edits.hp_out_of_range
+and still_has), so the conflict reads as the refusal would.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from typing import Any
 from combat.kernel import events as ev
 from combat.fivee.banked_actions import banked_of
 from combat.fivee.actions import movement_short, used_up
+from combat.fivee.attacks import already_dead
+from combat.fivee.damage_rolls import no_damage_waiting
+from combat.fivee.gm_edits import hp_out_of_range, still_has
 from combat.fivee.judged_saves import rolled_saves_of
 from combat.fivee.turns import blocked_by
 from combat.fivee.hitpoints import adjusted_damage
@@ -50,9 +55,7 @@ def _attack_spend(state: EncounterState, e: ev.AttackMade | ev.AttackRolled, ctx
     target = _who(state, e.target)
     if target is None:
         return f"{e.target} is not in the fight any more"
-    if target.status == "dead":
-        return f"{target.name} was already dead"
-    return used_up(attacker, e.uses)
+    return already_dead(target) or used_up(attacker, e.uses)
 
 
 def _damage_fits(state: EncounterState, e: ev.AttackMade | ev.AttackDamageRolled, ctx: dict[str, Any]) -> str | None:
@@ -67,9 +70,7 @@ def _damage_fits(state: EncounterState, e: ev.AttackMade | ev.AttackDamageRolled
 
 
 def _damage_awaited(state: EncounterState, e: ev.AttackDamageRolled, ctx: dict[str, Any]) -> str | None:
-    if not any(p.attacker == e.attacker for p in state.pending_damage):
-        return f"no attack by {e.attacker} was waiting for its damage any more"
-    return None
+    return no_damage_waiting(state, e.attacker)
 
 
 def _acts(field: str, doing: str, resource: str | None = None) -> Check:
@@ -127,7 +128,7 @@ def _hp_set(state: EncounterState, e: ev.HitPointsSet, ctx: dict[str, Any]) -> s
         return f"{e.combatant} is not in the fight any more"
     if c.status == "dead":
         return f"{c.name} was already dead"
-    return f"{c.name}'s maximum is {c.max_hp} now, below the {e.hp} HP set" if e.hp > c.max_hp else None
+    return hp_out_of_range(c, e.hp)
 
 
 def _granted(state: EncounterState, e: ev.ActionGranted, ctx: dict[str, Any]) -> str | None:
@@ -135,8 +136,7 @@ def _granted(state: EncounterState, e: ev.ActionGranted, ctx: dict[str, Any]) ->
     c = _who(state, e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
-    has = getattr(c.economy, e.kind)
-    return f"{c.name} still had its {e.kind.replace('_', ' ')} when the extra one was granted" if has else None
+    return still_has(c, e.kind)
 
 
 def _banked_granted(state: EncounterState, e: ev.BankedActionGranted, ctx: dict[str, Any]) -> str | None:

@@ -32,6 +32,7 @@ from typing import Any
 from combat.fivee import consistency as shared
 from combat.fivee import dying
 from combat.fivee.actions import used_up
+from combat.fivee.attacks import already_dead
 from combat.fivee.consistency import Check, first_of
 from combat.kernel import events as ev
 from combat.fivee.turns import blocked_by
@@ -263,9 +264,7 @@ def _strike(state: EncounterState, e: unarmed.UnarmedStrikeMade, ctx: dict[str, 
     )
     if problem:
         return problem
-    if target.status == "dead":
-        return f"{target.name} was already dead"
-    problem = mounts.controlled_mount_limit(state, attacker.id) or used_up(attacker, e.uses)
+    problem = already_dead(target) or mounts.controlled_mount_limit(state, attacker.id) or used_up(attacker, e.uses)
     if problem:
         return problem
     dc = _dc_now(state, e.attacker)

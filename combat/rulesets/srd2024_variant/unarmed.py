@@ -28,7 +28,7 @@ from typing import ClassVar, Literal
 import msgspec
 
 from combat.fivee.actions import require_reaction, spend_check
-from combat.fivee.attacks import COVER_AC, resolve_attack
+from combat.fivee.attacks import COVER_AC, already_dead, resolve_attack
 from combat.kernel.commands import Attack, Command, Cover, Faces
 from combat.fivee.conditions import is_incapacitated
 from combat.kernel.decider import Tx, Applier, Handler, Narrate
@@ -186,8 +186,9 @@ def unarmed_strike(tx: Tx, cmd: UnarmedStrike) -> None:
         raise RuleError("attack/total-cover", f"{target.name} has Total Cover and can't be targeted directly", allowed="none, half or three-quarters cover")
     if target.id == attacker.id:
         raise RuleError("target/self", f"{attacker.name} cannot strike itself")
-    if target.status == "dead":
-        raise RuleError("target/dead", f"{target.name} is already dead", allowed="a living target")
+    problem = already_dead(target)
+    if problem:
+        raise RuleError("target/dead", problem, allowed="a living target")
     uses = _economy_for_strike(tx, attacker, target, cmd.opportunity)
     strength, proficiency = strength_and_proficiency(tx.state, attacker, "an Unarmed Strike")
     if cmd.option == "damage":
