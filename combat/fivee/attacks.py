@@ -96,6 +96,16 @@ def already_dead(target: Combatant) -> str | None:
     return f"{target.name} is already dead" if target.status == "dead" else None
 
 
+def no_opportunity(state: EncounterState, attacker: str, target: str) -> str | None:
+    """'You can make an Opportunity Attack when a creature that you can see leaves your reach':
+    the problem when `target` has not left `attacker`'s reach this turn, else None. The
+    opportunity attack guards refuse with it, the re-checks after a changed past report it."""
+    if (attacker, target) in state.opportunities:
+        return None
+    name = {cid: state.combatants[cid].name if cid in state.combatants else cid for cid in (attacker, target)}
+    return f"{name[target]} has not left {name[attacker]}'s reach without Disengaging this turn"
+
+
 def resolve_attack(
     tx: Tx,
     attacker: Combatant,
@@ -335,10 +345,11 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
     target = tx.combatant(cmd.target)
     # A spent reaction or an incapacitated attacker is the reason to give, not a missing opportunity.
     require_reaction(attacker)
-    if (attacker.id, target.id) not in tx.state.opportunities:
+    problem = no_opportunity(tx.state, attacker.id, target.id)
+    if problem:
         raise RuleError(
             "attack/no-opportunity",
-            f"{target.name} has not left {attacker.name}'s reach without Disengaging this turn",
+            problem,
             allowed=", ".join(f"{a} at {t}" for a, t in tx.state.opportunities) or "no opportunity attacks open",
         )
     resolve_attack(

@@ -32,7 +32,7 @@ from typing import Any
 from combat.fivee import consistency as shared
 from combat.fivee import dying
 from combat.fivee.actions import used_up
-from combat.fivee.attacks import already_dead
+from combat.fivee.attacks import already_dead, no_opportunity
 from combat.fivee.consistency import Check, first_of
 from combat.kernel import events as ev
 from combat.fivee.turns import blocked_by
@@ -42,7 +42,7 @@ from combat.kernel.state import Combatant, EncounterState
 from . import communication, jumping, mounts, reorder, unarmed
 from .bookkeeping import mount_of, rider_of, traits_of
 from .initiative import TieRerolled, no_reroll
-from .movement import ExtraFeetSpent, StoodUp
+from .movement import ExtraFeetSpent, StoodUp, not_prone
 from .speeds import MODES, movement_left, movement_short, prone_crawls, speed_used
 from .traits import SPECIAL_SPEEDS, TraitsNoted
 from .unarmed import grapple_dc
@@ -68,12 +68,6 @@ def _unable(c: Combatant, doing: str) -> str | None:
 
 
 _not_their_turn = mounts.not_their_turn
-
-
-def _no_opportunity(state: EncounterState, attacker: str, target: str) -> str | None:
-    if (attacker, target) in state.opportunities:
-        return None
-    return f"{_name(state, target)} had not left {_name(state, attacker)}'s reach, so there was no opportunity attack"
 
 
 def _movement_for(state: EncounterState, c: Combatant, feet: int, speeds: tuple[str, ...], doing: str) -> str | None:
@@ -111,7 +105,7 @@ def _mount_limits(field: str, allowed: Callable[[Any], bool]) -> Check:
 def _opportunity_open(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
     if not e.opportunity or _missing(state, e.attacker, e.target):
         return None
-    return _no_opportunity(state, e.attacker, e.target)
+    return no_opportunity(state, e.attacker, e.target)
 
 
 def _moved(state: EncounterState, e: ev.Moved, ctx: dict[str, Any]) -> str | None:
@@ -141,9 +135,7 @@ def _stood_up(state: EncounterState, e: StoodUp, ctx: dict[str, Any]) -> str | N
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
-    if not c.has("prone"):
-        return f"{c.name} was not Prone, so there was nothing to stand up from"
-    return _unable(c, "stand up") or _not_their_turn(state, c.id) or _movement_for(state, c, e.cost, ("walk",), "of standing up")
+    return not_prone(c) or _unable(c, "stand up") or _not_their_turn(state, c.id) or _movement_for(state, c, e.cost, ("walk",), "of standing up")
 
 
 def _jumped(state: EncounterState, e: jumping.Jumped, ctx: dict[str, Any]) -> str | None:
@@ -260,7 +252,7 @@ def _strike(state: EncounterState, e: unarmed.UnarmedStrikeMade, ctx: dict[str, 
         return problem
     attacker, target = state.combatants[e.attacker], state.combatants[e.target]
     problem = _unable(attacker, "strike") or (
-        _no_opportunity(state, e.attacker, e.target) if e.opportunity else _not_their_turn(state, e.attacker)
+        no_opportunity(state, e.attacker, e.target) if e.opportunity else _not_their_turn(state, e.attacker)
     )
     if problem:
         return problem
@@ -279,15 +271,11 @@ def _grapple_started(state: EncounterState, e: unarmed.GrappleStarted, ctx: dict
     problem = _missing(state, e.grappler, e.target)
     if problem:
         return problem
-    if any((g.grappler, g.target) == (e.grappler, e.target) for g in state.rules.grapples):
-        return f"{_name(state, e.grappler)} was already grappling {_name(state, e.target)}"
-    return None
+    return unarmed.already_grappling(state, e.grappler, e.target)
 
 
 def _grapple_ended(state: EncounterState, e: unarmed.GrappleEnded, ctx: dict[str, Any]) -> str | None:
-    if any((g.grappler, g.target) == (e.grappler, e.target) for g in state.rules.grapples):
-        return None
-    return f"{_name(state, e.grappler)} was not grappling {_name(state, e.target)}, so no grapple could end"
+    return unarmed.not_grappling(state, e.grappler, e.target)
 
 
 def _escape(state: EncounterState, e: unarmed.EscapeAttempted, ctx: dict[str, Any]) -> str | None:
@@ -297,9 +285,10 @@ def _escape(state: EncounterState, e: unarmed.EscapeAttempted, ctx: dict[str, An
     problem = _unable(c, "try to escape") or _not_their_turn(state, c.id) or used_up(c, "action")
     if problem:
         return problem
-    hold = next((g for g in state.rules.grapples if (g.grappler, g.target) == (e.grappler, c.id)), None)
-    if hold is None:
-        return f"{c.name} was not grappled by {_name(state, e.grappler)}, so there was nothing to escape"
+    problem = unarmed.not_grappled(state, c, e.grappler)
+    if problem:
+        return problem
+    hold = next(g for g in state.rules.grapples if (g.grappler, g.target) == (e.grappler, c.id))
     if hold.dc != e.dc:
         escapes = e.total >= hold.dc
         outcome = "still escapes" if escapes == e.success else ("would escape" if escapes else "would not escape")

@@ -28,7 +28,7 @@ from typing import ClassVar, Literal
 import msgspec
 
 from combat.fivee.actions import require_reaction, spend_check
-from combat.fivee.attacks import COVER_AC, already_dead, resolve_attack
+from combat.fivee.attacks import COVER_AC, already_dead, no_opportunity, resolve_attack
 from combat.kernel.commands import Attack, Command, Cover, Faces
 from combat.fivee.conditions import is_incapacitated
 from combat.kernel.decider import Tx, Applier, Handler, Narrate
@@ -163,10 +163,11 @@ def with_grapple_disadvantage(state: EncounterState, cmd: Attack) -> Attack:
 
 def _economy_for_strike(tx: Tx, attacker: Combatant, target: Combatant, opportunity: bool) -> str:
     if opportunity:
-        if (attacker.id, target.id) not in tx.state.opportunities:
+        problem = no_opportunity(tx.state, attacker.id, target.id)
+        if problem:
             raise RuleError(
                 "attack/no-opportunity",
-                f"{target.name} has not left {attacker.name}'s reach without Disengaging this turn",
+                problem,
                 allowed=", ".join(f"{a} at {t}" for a, t in tx.state.opportunities) or "no opportunity attacks open",
             )
         require_reaction(attacker)
@@ -244,11 +245,39 @@ def unarmed_strike(tx: Tx, cmd: UnarmedStrike) -> None:
         unseat_risk(tx, target.id, "moved against its will")
 
 
+def _name(state: EncounterState, cid: str) -> str:
+    return state.combatants[cid].name if cid in state.combatants else cid
+
+
+def grappling(state: EncounterState, grappler: str, target: str) -> bool:
+    return any((g.grappler, g.target) == (grappler, target) for g in state.rules.grapples)
+
+
+def already_grappling(state: EncounterState, grappler: str, target: str) -> str | None:
+    """A creature is grappled once by the same grappler: the problem when it is, else None."""
+    return f"{_name(state, grappler)} is already grappling {_name(state, target)}" if grappling(state, grappler, target) else None
+
+
+def not_grappling(state: EncounterState, grappler: str, target: str) -> str | None:
+    """The problem when `grappler` holds no grapple on `target` (to release, to drag, to end),
+    else None: the release and drag guards refuse with it, the re-check of a GrappleEnded reports it."""
+    return None if grappling(state, grappler, target) else f"{_name(state, grappler)} is not grappling {_name(state, target)}"
+
+
+def not_grappled(state: EncounterState, c: Combatant, grappler: str | None = None) -> str | None:
+    """The problem when no grapple (by `grappler`, when given) holds `c`, so there is nothing to
+    escape; else None. The escape guard refuses with it, the re-check of an escape reports it."""
+    if any(g.target == c.id and grappler in (None, g.grappler) for g in state.rules.grapples):
+        return None
+    return f"{c.name} is not grappled" + (f" by {_name(state, grappler)}" if grappler else "")
+
+
 def cannot_grapple(state: EncounterState, attacker: Combatant, target: Combatant) -> str | None:
     """A grapple takes a free hand, and a creature is grappled once by the same grappler."""
+    problem = already_grappling(state, attacker.id, target.id)
+    if problem:
+        return problem
     held = [g.target for g in state.rules.grapples if g.grappler == attacker.id]
-    if target.id in held:
-        return f"{attacker.name} is already grappling {target.name}"
     hands = traits_of(state, attacker.id).hands
     if len(held) < hands:
         return None
@@ -258,7 +287,7 @@ def cannot_grapple(state: EncounterState, attacker: Combatant, target: Combatant
 
 def _require_free_hand(state: EncounterState, attacker: Combatant, target: Combatant) -> None:
     problem = cannot_grapple(state, attacker, target)
-    if problem and any((g.grappler, g.target) == (attacker.id, target.id) for g in state.rules.grapples):
+    if problem and grappling(state, attacker.id, target.id):
         raise RuleError("grapple/already", problem)
     if problem:
         raise RuleError("grapple/no-free-hand", problem, allowed="release_grapple first, or another option")
@@ -276,10 +305,11 @@ def _escape(tx: Tx, cmd: EscapeGrapple) -> None:
     c = require_turn(tx, cmd.combatant)
     require_able(c, "escape")
     holds = [g for g in tx.state.rules.grapples if g.target == c.id and cmd.grappler in (None, g.grappler)]
-    if not holds:
+    problem = not_grappled(tx.state, c, cmd.grappler)
+    if not holds or problem:
         raise RuleError(
             "grapple/not-grappled",
-            f"{c.name} is not grappled" + (f" by {cmd.grappler}" if cmd.grappler else ""),
+            problem or "",
             allowed=", ".join(g.grappler for g in tx.state.rules.grapples if g.target == c.id) or "nothing to escape",
         )
     spend_check(c, "action")
@@ -294,10 +324,11 @@ def _escape(tx: Tx, cmd: EscapeGrapple) -> None:
 def _release(tx: Tx, cmd: ReleaseGrapple) -> None:
     grappler = tx.combatant(cmd.grappler)
     target = tx.combatant(cmd.target)
-    if not any(g.grappler == grappler.id and g.target == target.id for g in tx.state.rules.grapples):
+    problem = not_grappling(tx.state, grappler.id, target.id)
+    if problem:
         raise RuleError(
             "grapple/none",
-            f"{grappler.name} is not grappling {target.name}",
+            problem,
             allowed=", ".join(g.target for g in tx.state.rules.grapples if g.grappler == grappler.id) or "no grapples to release",
         )
     _end_grapple(tx, grappler.id, target.id, "released")
