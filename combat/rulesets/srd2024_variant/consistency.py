@@ -29,14 +29,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from combat.fivee import consistency as shared
-from combat.fivee import dying
 from combat.fivee.actions import used_up
 from combat.fivee.attacks import already_dead, no_opportunity
+from combat.fivee import consistency as shared
+from combat.fivee import dying
 from combat.fivee.consistency import Check, first_of
 from combat.kernel import events as ev
 from combat.fivee.turns import blocked_by
-from combat.fivee.initiative import units
+from combat.fivee.initiative import units, unresolved_ties
 from combat.kernel.state import Combatant, EncounterState
 
 from . import communication, jumping, mounts, reorder, unarmed
