@@ -13,9 +13,9 @@ import msgspec
 import pytest
 
 from combat.app.application import Encounters
-from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, MarkSurprised, RollInitiative
+from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, MarkSurprised, OpportunityAttack, RollInitiative
 from combat.demos import get_demo
-from combat.kernel.events import CombatEnded, EventsRetracted, PhaseChanged
+from combat.kernel.events import AttackMade, CombatEnded, EventsRetracted, PhaseChanged
 from combat.app.history import HISTORY_TYPES, replay
 from combat.kernel.errors import RuleError
 from combat.rulesets.srd2024_variant.communication import CommunicateWithAllies, ReplyToAlly
@@ -370,3 +370,23 @@ def test_a_pass_amended_to_a_proposal_leaves_the_reorder_ended_in_the_words_end_
     with pytest.raises(RuleError) as refused:
         encounters.execute(eid, EndReorder())
     assert (refused.value.code, refused.value.message) == ("reorder/proposal-open", "Aria's proposal to Sir Bran awaits an answer")
+
+
+def test_a_move_amended_to_stay_in_reach_leaves_the_opportunity_attack_in_the_words_one_is_refused_with(encounters):
+    """'You can make an Opportunity Attack when a creature that you can see leaves your reach.'
+    The goblin ran past Aria and she struck at it; the GM amends the move: it never left her
+    reach. Her Opportunity Attack is listed, and once the GM takes it back, the same attack is
+    refused in the same words."""
+    eid = _ford(encounters)
+    _to_turn(encounters, eid, "goblin")
+    run = encounters.execute(eid, Traverse(combatant="goblin", feet=10, leaves_reach_of=("aria",)))
+    strike = encounters.execute(eid, OpportunityAttack(attacker="aria", target="goblin", faces=(3,)))
+
+    encounters.amend(eid, [r.seq for r in run.records], Traverse(combatant="goblin", feet=10), reason="it kept to her side")
+
+    problems = {seq: problem for seq, _, problem in _conflicts(encounters.state(eid))}
+    assert problems[_seq_of(encounters, eid, AttackMade)] == "Goblin has not left Aria's reach without Disengaging this turn"
+    encounters.retract(eid, [r.seq for r in strike.records], reason="no opening")
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(eid, OpportunityAttack(attacker="aria", target="goblin", faces=(3,)))
+    assert (refused.value.code, refused.value.message) == ("attack/no-opportunity", "Goblin has not left Aria's reach without Disengaging this turn")
