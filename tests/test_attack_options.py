@@ -225,16 +225,22 @@ def test_two_steps_end_where_one_step_ends(d20, damage, extra, critical_range):
     assert twice.state.pending_damage == ()
 
 
-@pytest.mark.parametrize("ruleset", ["srd-2024", "srd-2024-variant", "a5e"])
-def test_a_to_hit_roll_waiting_for_damage_is_checked_again_after_a_change_to_the_past(ruleset, encounters):
-    """Undo the Action Surge and the second attack's d20 no longer fits: the action was spent."""
+def _stored_duel(encounters, ruleset: str):
+    """Aria (initiative 18) against a hag (AC 17, 82 HP, initiative 5), kept in a store whose past can change."""
     settings = {"initiative_reorder": False} if ruleset == "srd-2024-variant" else None
-    eid = encounters.create(ruleset, "surge", seed=4, settings=settings)
+    eid = encounters.create(ruleset, "duel", seed=4, settings=settings)
     encounters.execute(eid, AddCombatant(combatant=pc("aria")))
     encounters.execute(eid, AddCombatant(combatant=monster("hag", max_hp=82, ac=17)))
     encounters.execute(eid, BeginCombat())
     encounters.execute(eid, RollInitiative(combatant="aria", faces=(18,)))
     encounters.execute(eid, RollInitiative(combatant="hag", faces=(5,)))
+    return eid
+
+
+@pytest.mark.parametrize("ruleset", ["srd-2024", "srd-2024-variant", "a5e"])
+def test_a_to_hit_roll_waiting_for_damage_is_checked_again_after_a_change_to_the_past(ruleset, encounters):
+    """Undo the Action Surge and the second attack's d20 no longer fits: the action was spent."""
+    eid = _stored_duel(encounters, ruleset)
     encounters.execute(eid, Attack(attacker="aria", target="hag", faces=(2,)))
     surge = encounters.execute(eid, GrantAction(combatant="aria", kind="action", reason="Action Surge"))
     second = encounters.execute(eid, Attack(attacker="aria", target="hag", faces=(17,)))
@@ -249,13 +255,7 @@ def test_a_hit_amended_to_a_miss_leaves_its_damage_roll_in_the_words_a_damage_ro
     """Damage is rolled for an attack that hit. Aria's 17 hit the hag and her damage was rolled
     after it; the GM amends the d20 to a 2, a miss. The damage roll is listed in the very words a
     damage roll of hers is refused with now."""
-    settings = {"initiative_reorder": False} if ruleset == "srd-2024-variant" else None
-    eid = encounters.create(ruleset, "amended miss", seed=4, settings=settings)
-    encounters.execute(eid, AddCombatant(combatant=pc("aria")))
-    encounters.execute(eid, AddCombatant(combatant=monster("hag", max_hp=82, ac=17)))
-    encounters.execute(eid, BeginCombat())
-    encounters.execute(eid, RollInitiative(combatant="aria", faces=(18,)))
-    encounters.execute(eid, RollInitiative(combatant="hag", faces=(5,)))
+    eid = _stored_duel(encounters, ruleset)
     swing = encounters.execute(eid, Attack(attacker="aria", target="hag", faces=(17,)))
     damage = encounters.execute(eid, RollDamage(attacker="aria", faces=(6,)))
 
