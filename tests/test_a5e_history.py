@@ -9,11 +9,23 @@ from pathlib import Path
 import pytest
 
 from combat.app.application import Encounters
-from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, Move, RollInitiative
+from combat.kernel.commands import (
+    AddCombatant,
+    BeginCombat,
+    ConcentrationSave,
+    Damage,
+    EndConcentration,
+    EndTurn,
+    Move,
+    RollInitiative,
+    StartConcentration,
+)
 from combat.demos import get_demo
 from combat.kernel.events import (
     AttackMade,
     CombatantAdded,
+    ConcentrationChecked,
+    ConcentrationCheckRequired,
     ConflictOverridden,
     DamageTaken,
     EventsRetracted,
@@ -25,7 +37,7 @@ from combat.app.history import replay
 from combat.kernel.errors import RuleError
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.consistency import CHECKS
-from combat.rulesets.a5e.initiative import SurpriseCheckReused
+from combat.rulesets.a5e.initiative import RollOff, SurpriseCheckReused, TieRolledOff
 from combat.rulesets.a5e.maneuvers import FallBack, FellBack, PressTheAttack
 from combat.rulesets.a5e.rounds import EndWorldStep
 from combat.rulesets.a5e.scene import SetScene
@@ -297,3 +309,67 @@ def test_undoing_any_demo_command_and_then_the_undo_gives_back_the_same_fight(tm
             assert after.conflicts == before.conflicts
     finally:
         encounters.close()
+
+
+# -- the check after a changed past says what the guard says ---------------------------------
+
+
+def test_a_tie_amended_away_leaves_the_roll_off_in_the_words_a_roll_off_is_refused_with(encounters):
+    """'If there is a tie, the tied participants each roll a d20 to determine the order amongst
+    themselves.' Aria and the goblin both had 14 and rolled off; the Narrator amends the goblin's
+    roll to 12. The roll-off is listed; once it (and the wolf's roll after it) is taken back, a
+    roll-off at 14 is refused in the same words."""
+    eid = encounters.create("a5e", "history", seed=7)
+    for spec in (pc("aria"), monster("goblin"), monster("wolf")):
+        encounters.execute(eid, AddCombatant(combatant=spec))
+    encounters.execute(eid, BeginCombat())
+    encounters.execute(eid, RollInitiative(combatant="aria", faces=(14,)))
+    goblin = encounters.execute(eid, RollInitiative(combatant="goblin", faces=(14,)))
+    roll_off = encounters.execute(eid, RollOff(total=14, faces=(6, 18)))
+    wolf = encounters.execute(eid, RollInitiative(combatant="wolf", faces=(5,)))
+
+    encounters.amend(eid, _seqs(goblin), RollInitiative(combatant="goblin", faces=(12,)), reason="the goblin rolled 12")
+
+    problems = {c.seq: c.problem for c in encounters.state(eid).conflicts}
+    assert problems[_seqs(roll_off, TieRolledOff)[0]] == "no tie at 14 is waiting for a roll-off"
+    encounters.retract(eid, _seqs(roll_off) + _seqs(wolf), reason="there was no tie to roll off")
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(eid, RollOff(total=14, faces=(6, 18)))
+    assert (refused.value.code, refused.value.message) == ("initiative/no-tie", "no tie at 14 is waiting for a roll-off")
+
+
+def test_a_blow_amended_onto_the_goblin_leaves_arias_concentration_save_in_the_words_it_is_refused_with(encounters):
+    """'If you take damage, you must succeed on a Constitution saving throw to maintain
+    Concentration' (the 5e rule a5e shares). The Narrator amends the burning
+    beam: it struck the goblin, not Aria. Her save is listed in the very words a save of hers
+    is refused with now."""
+    eid = _mill(encounters, environment=None)
+    encounters.execute(eid, StartConcentration(combatant="aria", effect="bless"))
+    beam = encounters.execute(eid, Damage(target="aria", damage_type="fire", amount=6, source="burning beam"))
+    save = encounters.execute(eid, ConcentrationSave(combatant="aria", faces=(12,)))
+
+    encounters.amend(eid, _seqs(beam), Damage(target="goblin", damage_type="fire", amount=6, source="burning beam"), reason="it hit the goblin")
+
+    assert [(c.seq, c.problem) for c in encounters.state(eid).conflicts] == [(_seqs(save, ConcentrationChecked)[0], "Aria has no concentration save to make")]
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(eid, ConcentrationSave(combatant="aria", faces=(12,)))
+    assert (refused.value.code, refused.value.message) == ("concentration/no-check", "Aria has no concentration save to make")
+
+
+def test_a_concentration_taken_back_leaves_the_save_it_owed_in_the_words_ending_it_is_refused_with(encounters):
+    """'If you take damage, you must succeed on a Constitution saving throw to maintain
+    Concentration': with no Concentration there is none to keep. The Narrator takes back
+    Aria's bless: she never cast it. The save the burning beam asked of her is listed in the
+    very words ending her concentration is refused with."""
+    eid = _mill(encounters, environment=None)
+    bless = encounters.execute(eid, StartConcentration(combatant="aria", effect="bless"))
+    beam = encounters.execute(eid, Damage(target="aria", damage_type="fire", amount=6, source="burning beam"))
+
+    encounters.retract(eid, _seqs(bless), reason="she never cast bless")
+
+    assert [(c.seq, c.problem) for c in encounters.state(eid).conflicts] == [
+        (_seqs(beam, ConcentrationCheckRequired)[0], "Aria is not concentrating on anything")
+    ]
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(eid, EndConcentration(combatant="aria"))
+    assert (refused.value.code, refused.value.message) == ("concentration/none", "Aria is not concentrating on anything")

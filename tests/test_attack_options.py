@@ -30,6 +30,7 @@ from combat.kernel.events import (
     DiceRolled,
     ExtraDamage,
 )
+from combat.kernel.errors import RuleError
 from combat.rulesets.a5e.attacks import MakeAttack
 from tests.conftest import Table, monster, of_type, pc
 
@@ -224,23 +225,47 @@ def test_two_steps_end_where_one_step_ends(d20, damage, extra, critical_range):
     assert twice.state.pending_damage == ()
 
 
-@pytest.mark.parametrize("ruleset", ["srd-2024", "srd-2024-variant", "a5e"])
-def test_a_to_hit_roll_waiting_for_damage_is_checked_again_after_a_change_to_the_past(ruleset, encounters):
-    """Undo the Action Surge and the second attack's d20 no longer fits: the action was spent."""
+def _stored_duel(encounters, ruleset: str):
+    """Aria (initiative 18) against a hag (AC 17, 82 HP, initiative 5), kept in a store whose past can change."""
     settings = {"initiative_reorder": False} if ruleset == "srd-2024-variant" else None
-    eid = encounters.create(ruleset, "surge", seed=4, settings=settings)
+    eid = encounters.create(ruleset, "duel", seed=4, settings=settings)
     encounters.execute(eid, AddCombatant(combatant=pc("aria")))
     encounters.execute(eid, AddCombatant(combatant=monster("hag", max_hp=82, ac=17)))
     encounters.execute(eid, BeginCombat())
     encounters.execute(eid, RollInitiative(combatant="aria", faces=(18,)))
     encounters.execute(eid, RollInitiative(combatant="hag", faces=(5,)))
+    return eid
+
+
+@pytest.mark.parametrize("ruleset", ["srd-2024", "srd-2024-variant", "a5e"])
+def test_a_to_hit_roll_waiting_for_damage_is_checked_again_after_a_change_to_the_past(ruleset, encounters):
+    """Undo the Action Surge and the second attack's d20 no longer fits: the action was spent."""
+    eid = _stored_duel(encounters, ruleset)
     encounters.execute(eid, Attack(attacker="aria", target="hag", faces=(2,)))
     surge = encounters.execute(eid, GrantAction(combatant="aria", kind="action", reason="Action Surge"))
     second = encounters.execute(eid, Attack(attacker="aria", target="hag", faces=(17,)))
     encounters.retract(eid, [r.seq for r in surge.records], reason="no Action Surge left")
     [conflict] = encounters.state(eid).conflicts
     assert conflict.type == "AttackRolled" and conflict.seq == second.records[-1].seq
-    assert conflict.problem == "Aria had already used its action"
+    assert conflict.problem == "Aria has already used its action this turn"
+
+
+@pytest.mark.parametrize("ruleset", ["srd-2024", "srd-2024-variant", "a5e"])
+def test_a_hit_amended_to_a_miss_leaves_its_damage_roll_in_the_words_a_damage_roll_is_refused_with(ruleset, encounters):
+    """Damage is rolled for an attack that hit. Aria's 17 hit the hag and her damage was rolled
+    after it; the GM amends the d20 to a 2, a miss. The damage roll is listed in the very words a
+    damage roll of hers is refused with now."""
+    eid = _stored_duel(encounters, ruleset)
+    swing = encounters.execute(eid, Attack(attacker="aria", target="hag", faces=(17,)))
+    damage = encounters.execute(eid, RollDamage(attacker="aria", faces=(6,)))
+
+    encounters.amend(eid, [r.seq for r in swing.records], Attack(attacker="aria", target="hag", faces=(2,)), reason="she rolled a 2")
+
+    rolled = next(r.seq for r in damage.records if isinstance(r.event, AttackDamageRolled))
+    assert [(c.seq, c.problem) for c in encounters.state(eid).conflicts] == [(rolled, "Aria has no attack that hit waiting for its damage")]
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(eid, RollDamage(attacker="aria", faces=(6,)))
+    assert (refused.value.code, refused.value.message) == ("damage/nothing-pending", "Aria has no attack that hit waiting for its damage")
 
 
 def test_a_stat_block_attacks_extra_damage_waits_with_the_rest_of_its_damage():

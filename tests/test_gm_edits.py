@@ -20,6 +20,7 @@ from combat.kernel.commands import (
     TakeAction,
 )
 from combat.fivee.banked_actions import banked_of
+from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     ActionBanked,
     ActionGranted,
@@ -260,7 +261,8 @@ def test_who_may_send_each_edit_is_declared_on_the_command(command, gm_only):
 
 def test_undoing_the_attack_that_spent_the_action_makes_the_action_surge_a_conflict(encounters: Encounters):
     """An extra action is granted once the creature's own is spent: with that attack undone,
-    Ilse still had her action when Action Surge was granted."""
+    Ilse still had her action when Action Surge was granted, and the history says so in the
+    words grant_action refuses with."""
     eid = encounters.create("srd-2024", "surge", seed=3)
     encounters.execute(eid, AddCombatant(combatant=pc("ilse")))
     encounters.execute(eid, AddCombatant(combatant=monster("hag", max_hp=82)))
@@ -272,7 +274,10 @@ def test_undoing_the_attack_that_spent_the_action_makes_the_action_surge_a_confl
     encounters.retract(eid, [r.seq for r in swing.records], reason="she had not swung yet")
     [conflict] = encounters.state(eid).conflicts
     assert conflict.seq == surge.records[0].seq
-    assert conflict.problem == "Ilse still had its action when the extra one was granted"
+    assert conflict.problem == "Ilse still has its action; an extra one is granted once that is spent"
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(eid, GrantAction(combatant="ilse", kind="action", reason="Action Surge"))
+    assert (refused.value.code, refused.value.message) == ("economy/still-has", conflict.problem)
 
 
 def test_undoing_a_banked_grant_makes_the_action_it_gave_a_conflict(encounters: Encounters):

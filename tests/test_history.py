@@ -11,11 +11,14 @@ from combat.kernel.commands import (
     Attack,
     BeginCombat,
     EndTurn,
+    GrantAction,
+    Move,
     RollInitiative,
     SavingThrow,
+    TakeAction,
 )
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackMade, CombatantDowned, ConditionSpec, EventsRetracted
+from combat.kernel.events import AttackMade, CombatantDowned, ConditionSpec, EventsRetracted, Moved
 from combat.app.history import replay
 from projections.audit import audit
 from tests.conftest import monster, pc
@@ -137,6 +140,43 @@ def test_a_condition_amended_to_stunned_blocks_the_attack_it_came_before_as_it_w
     with pytest.raises(RuleError) as refused:
         encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(3,)))
     assert (refused.value.code, refused.value.message) == ("combatant/incapacitated", "Aria is stunned and cannot attack")
+
+
+def test_a_dash_amended_to_a_dodge_leaves_the_long_run_after_it_beyond_her_speed_in_the_moves_own_words(encounters):
+    """'On your turn, you can move a distance equal to your Speed or less.' Aria (Speed 30)
+    Dashed and ran 50 ft; the GM amends the Dash to a Dodge. The run is listed, in the very words
+    the same run is refused with once the GM takes it back: one predicate says both."""
+    eid = _fight(encounters)
+    dash = encounters.execute(eid, TakeAction(combatant="aria", action="dash"))
+    run = encounters.execute(eid, Move(combatant="aria", feet=50))
+
+    encounters.amend(eid, [dash.records[0].seq], TakeAction(combatant="aria", action="dodge"), reason="she dodged, not dashed")
+
+    state = encounters.state(eid)
+    assert [(c.seq, c.problem) for c in state.conflicts] == [(_seqs_of(run, Moved)[0], "Aria has 30 ft of movement left, not 50")]
+    encounters.retract(eid, [r.seq for r in run.records], reason="she could not have run that far")
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(eid, Move(combatant="aria", feet=50))
+    assert (refused.value.code, refused.value.message) == ("economy/movement", "Aria has 30 ft of movement left, not 50")
+
+
+def test_an_action_surge_taken_back_leaves_the_second_action_spent_twice_in_the_actions_own_words(encounters):
+    """'On your turn, you can ... take one action.' Aria attacked twice, then Action Surge gave
+    her a second action and she Dodged with it; the GM takes back the Surge. The Dodge is listed
+    in the very words a second action is refused with now."""
+    eid = _fight(encounters)
+    encounters.execute(eid, Attack(attacker="aria", target="orc", faces=(2,)))
+    encounters.execute(eid, Attack(attacker="aria", target="orc", faces=(2,)))
+    surge = encounters.execute(eid, GrantAction(combatant="aria", kind="action", reason="Action Surge"))
+    dodge = encounters.execute(eid, TakeAction(combatant="aria", action="dodge"))
+
+    encounters.retract(eid, [r.seq for r in surge.records], reason="no Action Surge left")
+
+    state = encounters.state(eid)
+    assert [(c.seq, c.problem) for c in state.conflicts] == [(dodge.records[0].seq, "Aria has already used its action this turn")]
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(eid, TakeAction(combatant="aria", action="dodge"))
+    assert (refused.value.code, refused.value.message) == ("economy/action-spent", "Aria has already used its action this turn")
 
 
 def test_retracting_a_combatants_arrival_makes_its_later_deeds_conflicts(encounters):

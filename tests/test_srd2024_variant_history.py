@@ -13,15 +13,16 @@ import msgspec
 import pytest
 
 from combat.app.application import Encounters
-from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, MarkSurprised, RollInitiative
+from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, MarkSurprised, OpportunityAttack, RollInitiative
 from combat.demos import get_demo
-from combat.kernel.events import CombatEnded, EventsRetracted, PhaseChanged
+from combat.kernel.events import AttackMade, CombatEnded, EventsRetracted, PhaseChanged
 from combat.app.history import HISTORY_TYPES, replay
 from combat.kernel.errors import RuleError
-from combat.rulesets.srd2024_variant.communication import CommunicateWithAllies
+from combat.rulesets.srd2024_variant.communication import CommunicateWithAllies, ReplyToAlly
+from combat.rulesets.srd2024_variant.initiative import RerollTie, TieRerolled
 from combat.rulesets.srd2024_variant.mounts import Carried, Mount, Mounted, SaveToStayMounted, StayedMounted
 from combat.rulesets.srd2024_variant.movement import Traverse
-from combat.rulesets.srd2024_variant.reorder import EndReorder, PassSwap, ReorderOpened
+from combat.rulesets.srd2024_variant.reorder import EndReorder, PassSwap, ProposeSwap, ReorderEnded, ReorderOpened
 from combat.rulesets.srd2024_variant.traits import NoteTraits, TraitsNoted
 from combat.rulesets.srd2024_variant.unarmed import EscapeAttempted, EscapeGrapple, UnarmedStrike, UnarmedStrikeMade
 from combat.kernel.state import EncounterState
@@ -306,3 +307,86 @@ def test_any_command_of_the_demo_fight_can_be_undone_and_redone(encounters):
             original.combatants, original.rules, original.phase, original.round, original.turn, original.rolls
         )
         assert again.conflicts == original.conflicts
+
+
+# -- the check after a changed past says what the guard says ------------------------------
+
+
+def test_a_tie_amended_away_leaves_the_rerolls_in_the_words_a_reroll_is_refused_with(encounters):
+    """'The players reroll a D20 to decide the order among tied characters.' Aria and Bram both
+    rolled 15 and rerolled; the GM amends Bram's roll to 12 (he had forgotten a -3). No tie is
+    left: Aria's reroll is listed in the very words a reroll of hers is refused with now."""
+    eid = _setup(encounters, [pc("aria"), pc("bram"), monster("goblin")])
+    encounters.execute(eid, BeginCombat())
+    encounters.execute(eid, RollInitiative(combatant="aria", faces=(15,)))
+    encounters.execute(eid, RollInitiative(combatant="goblin", faces=(5,)))
+    bram = encounters.execute(eid, RollInitiative(combatant="bram", faces=(15,)))
+    encounters.execute(eid, RerollTie(combatant="aria", faces=(6,)))
+    reroll = _seq_of(encounters, eid, TieRerolled, combatant="aria")
+
+    encounters.amend(eid, [r.seq for r in bram.records], RollInitiative(combatant="bram", faces=(12,)), reason="Bram rolled 12")
+
+    problems = {seq: problem for seq, _, problem in _conflicts(encounters.state(eid))}
+    assert problems[reroll] == "Aria is not in a tie among player characters"
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(eid, RerollTie(combatant="aria", faces=(20,)))
+    assert (refused.value.code, refused.value.message) == ("initiative/no-reroll", "Aria is not in a tie among player characters")
+
+
+def test_a_talk_amended_to_another_listener_leaves_the_reply_in_the_words_a_reply_is_refused_with(encounters):
+    """'If a reply is needed, replying entities use their Reaction.' Aria talked with Sir Bran and
+    he replied; the GM amends the talk: she spoke to Thunder. Bran's reply is listed in the very
+    words his reply is refused with now."""
+    eid = _ford(encounters)
+    talk = encounters.execute(eid, CommunicateWithAllies(combatant="aria", listeners=("bran",)))
+    reply = encounters.execute(eid, ReplyToAlly(combatant="bran"))
+
+    encounters.amend(eid, [r.seq for r in talk.records], CommunicateWithAllies(combatant="aria", listeners=("thunder",)), reason="to the horse")
+
+    assert _conflicts(encounters.state(eid)) == [(reply.records[0].seq, "AllyReplied", "no ally is waiting for Sir Bran's reply")]
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(eid, ReplyToAlly(combatant="bran"))
+    assert (refused.value.code, refused.value.message) == ("communicate/not-addressed", "no ally is waiting for Sir Bran's reply")
+
+
+def test_a_pass_amended_to_a_proposal_leaves_the_reorder_ended_in_the_words_end_reorder_is_refused_with(encounters):
+    """'Each player, in order of highest to lowest Initiative, can propose to swap their place
+    with another player.' Aria passed, Sir Bran passed, the GM ended the reorder; then the GM
+    amends Aria's pass: she had proposed a swap with Bran. The end came while her proposal
+    waited for his answer; once the GM takes the end back, ending is refused in the same words."""
+    eid = _setup(encounters, [pc("aria"), pc("bran", name="Sir Bran"), monster("goblin")], settings={"initiative_reorder": True})
+    encounters.execute(eid, BeginCombat())
+    for cid, face in (("aria", 18), ("bran", 9), ("goblin", 12)):
+        encounters.execute(eid, RollInitiative(combatant=cid, faces=(face,)))
+    passed = encounters.execute(eid, PassSwap(combatant="aria"))
+    encounters.execute(eid, PassSwap(combatant="bran"))
+    end = encounters.execute(eid, EndReorder())
+
+    encounters.amend(eid, [r.seq for r in passed.records], ProposeSwap(combatant="aria", other="bran"), reason="she asked Bran")
+
+    problems = {seq: problem for seq, _, problem in _conflicts(encounters.state(eid))}
+    assert problems[_seq_of(encounters, eid, ReorderEnded)] == "Aria's proposal to Sir Bran awaits an answer"
+    encounters.retract(eid, [r.seq for r in end.records], reason="Bran has yet to answer")
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(eid, EndReorder())
+    assert (refused.value.code, refused.value.message) == ("reorder/proposal-open", "Aria's proposal to Sir Bran awaits an answer")
+
+
+def test_a_move_amended_to_stay_in_reach_leaves_the_opportunity_attack_in_the_words_one_is_refused_with(encounters):
+    """'You can make an Opportunity Attack when a creature that you can see leaves your reach.'
+    The goblin ran past Aria and she struck at it; the GM amends the move: it never left her
+    reach. Her Opportunity Attack is listed, and once the GM takes it back, the same attack is
+    refused in the same words."""
+    eid = _ford(encounters)
+    _to_turn(encounters, eid, "goblin")
+    run = encounters.execute(eid, Traverse(combatant="goblin", feet=10, leaves_reach_of=("aria",)))
+    strike = encounters.execute(eid, OpportunityAttack(attacker="aria", target="goblin", faces=(3,)))
+
+    encounters.amend(eid, [r.seq for r in run.records], Traverse(combatant="goblin", feet=10), reason="it kept to her side")
+
+    problems = {seq: problem for seq, _, problem in _conflicts(encounters.state(eid))}
+    assert problems[_seq_of(encounters, eid, AttackMade)] == "Goblin has not left Aria's reach without Disengaging this turn"
+    encounters.retract(eid, [r.seq for r in strike.records], reason="no opening")
+    with pytest.raises(RuleError) as refused:
+        encounters.execute(eid, OpportunityAttack(attacker="aria", target="goblin", faces=(3,)))
+    assert (refused.value.code, refused.value.message) == ("attack/no-opportunity", "Goblin has not left Aria's reach without Disengaging this turn")

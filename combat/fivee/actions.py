@@ -35,13 +35,24 @@ HIDDEN = ConditionSpec(name="invisible", source="hide")
 HIDE_DC = 15
 
 
-def spend_check(c: Combatant, resource: str, label: str) -> None:
-    if not getattr(c.economy, resource):
-        raise RuleError(
-            f"economy/{resource.replace('_', '-')}-spent",
-            f"{c.name} has already used {label} this turn",
-            allowed=_left(c),
-        )
+def used_up(c: Combatant, resource: str) -> str | None:
+    """The problem when `c` has no `resource` left (action, attack of its Attack action, bonus
+    action, reaction, object interaction), else None. The guards refuse with it; the re-checks
+    after a change to the past (combat.fivee.consistency and the rulesets') report it."""
+    e = c.economy
+    if (e.attacks_left > 0) if resource == "attack" else getattr(e, resource, True):
+        return None
+    if resource == "object_interaction":
+        return f"{c.name} has already had its free object interaction this turn"
+    what = "attacks" if resource == "attack" else resource.replace("_", " ")
+    # The reaction comes back at the start of the creature's turn; the rest at the end of it.
+    return f"{c.name} has already used its {what} this {'round' if resource == 'reaction' else 'turn'}"
+
+
+def spend_check(c: Combatant, resource: str) -> None:
+    problem = used_up(c, resource)
+    if problem:
+        raise RuleError(f"economy/{resource.replace('_', '-')}-spent", problem, allowed=_left(c))
 
 
 def _left(c: Combatant) -> str:
@@ -62,8 +73,22 @@ def _left(c: Combatant) -> str:
 
 def require_reaction(c: Combatant) -> None:
     require_able(c, "react")
-    if not c.economy.reaction:
-        raise RuleError("economy/reaction-spent", f"{c.name} has already used its reaction this round", allowed="wait for the start of its turn")
+    problem = used_up(c, "reaction")
+    if problem:
+        raise RuleError("economy/reaction-spent", problem, allowed="wait for the start of its turn")
+
+
+def movement_left(c: Combatant) -> int:
+    """Feet of movement `c` has left this turn: none once a condition sets its Speed to 0
+    (movement already granted stops too), and never below none."""
+    return 0 if speed_of(c) == 0 else max(0, c.economy.movement - c.economy.moved)
+
+
+def movement_short(c: Combatant, cost: int) -> str | None:
+    """The problem when a move costing `cost` feet is more than `c` has left, else None: the
+    Move guard refuses with it, the re-check of a Moved after a changed past reports it."""
+    left = movement_left(c)
+    return None if cost <= left else f"{c.name} has {left} ft of movement left, not {cost}"
 
 
 def provoked_by(tx: Tx, c: Combatant, leaves_reach_of: tuple[str, ...]) -> tuple[str, ...]:
@@ -92,14 +117,12 @@ def _move(tx: Tx, cmd: Move) -> None:
         )
     # "Every foot of movement in Difficult Terrain costs 1 extra foot."
     cost = cmd.feet + cmd.difficult_terrain
-    # A condition that sets Speed to 0 mid-turn stops movement already granted.
-    left = 0 if speed_of(c) == 0 else c.economy.movement - c.economy.moved
-    if cost > left:
+    problem = movement_short(c, cost)
+    if problem:
         raise RuleError(
             "economy/movement",
-            f"{c.name} has {max(0, left)} ft of movement left, not {cost}"
-            + (f" ({cmd.feet} ft, {cmd.difficult_terrain} of it Difficult Terrain)" if cmd.difficult_terrain else ""),
-            allowed=f"up to {max(0, left)} ft of movement, or Dash for more",
+            problem + (f" ({cmd.feet} ft, {cmd.difficult_terrain} of it Difficult Terrain)" if cmd.difficult_terrain else ""),
+            allowed=f"up to {movement_left(c)} ft of movement, or Dash for more",
         )
     tx.emit(
         Moved(combatant=c.id, feet=cmd.feet, mode=cmd.mode, provoked=provoked_by(tx, c, cmd.leaves_reach_of),
@@ -124,7 +147,7 @@ def take_action(
     uses = "bonus_action" if cmd.bonus_action else "action"
     if uses == "bonus_action" and action not in bonus_ok:
         raise RuleError("action/not-bonus", f"{action} cannot be taken as a bonus action", allowed=", ".join(sorted(bonus_ok)))
-    spend_check(c, uses, "its action" if uses == "action" else "its bonus action")
+    spend_check(c, uses)
     tending = None
     if action == "help":
         target = tx.combatant(cmd.target or "")
@@ -164,19 +187,16 @@ def _follow_up(tx: Tx, c: Combatant, action: str, cmd: TakeAction) -> None:
 def bonus_action(tx: Tx, cmd: BonusAction) -> None:
     c = require_turn(tx, cmd.combatant)
     require_able(c, "act")
-    spend_check(c, "bonus_action", "its bonus action")
+    spend_check(c, "bonus_action")
     tx.emit(BonusActionTaken(combatant=c.id, description=cmd.description))
 
 
 def _interact(tx: Tx, cmd: InteractWithObject) -> None:
     c = require_turn(tx, cmd.combatant)
     require_able(c, "interact")
-    if not c.economy.object_interaction:
-        raise RuleError(
-            "economy/object-interaction-spent",
-            f"{c.name} has already had its free object interaction this turn",
-            allowed="take_action utilize for a second object",
-        )
+    problem = used_up(c, "object_interaction")
+    if problem:
+        raise RuleError("economy/object-interaction-spent", problem, allowed="take_action utilize for a second object")
     tx.emit(ObjectInteracted(combatant=c.id, description=cmd.description))
 
 

@@ -90,6 +90,22 @@ def range_disadvantage(attacker: Combatant, target: Combatant, profile: AttackPr
     return ()
 
 
+def already_dead(target: Combatant) -> str | None:
+    """A dead creature is no target: the attack guards refuse with this, the re-checks of an
+    attack after a changed past report it."""
+    return f"{target.name} is already dead" if target.status == "dead" else None
+
+
+def no_opportunity(state: EncounterState, attacker: str, target: str) -> str | None:
+    """'You can make an Opportunity Attack when a creature that you can see leaves your reach':
+    the problem when `target` has not left `attacker`'s reach this turn, else None. The
+    opportunity attack guards refuse with it, the re-checks after a changed past report it."""
+    if (attacker, target) in state.opportunities:
+        return None
+    name = {cid: state.combatants[cid].name if cid in state.combatants else cid for cid in (attacker, target)}
+    return f"{name[target]} has not left {name[attacker]}'s reach without Disengaging this turn"
+
+
 def resolve_attack(
     tx: Tx,
     attacker: Combatant,
@@ -125,8 +141,9 @@ def resolve_attack(
     if two_step and any(entered_extra):
         raise RuleError("dice/damage-later", "extra damage faces were entered without the attack's damage_faces",
                         allowed="damage_faces with them, or no damage faces now and roll_damage once it hits")
-    if target.status == "dead":
-        raise RuleError("target/dead", f"{target.name} is already dead", allowed="a living target")
+    problem = already_dead(target)
+    if problem:
+        raise RuleError("target/dead", problem, allowed="a living target")
     if target.id == attacker.id:
         raise RuleError("target/self", f"{attacker.name} cannot attack itself")
     melee = profile.kind == "melee"
@@ -314,11 +331,11 @@ def attack_uses(tx: Tx, attacker: Combatant, using: str, readied: bool) -> str:
     require_turn(tx, attacker.id)
     require_able(attacker, "attack")
     if using == "bonus_action":
-        spend_check(attacker, "bonus_action", "its bonus action")
+        spend_check(attacker, "bonus_action")
         return "bonus_action"
     if attacker.economy.attacks_left > 0:
         return "attack"
-    spend_check(attacker, "action", "its action")
+    spend_check(attacker, "action")
     return "action"
 
 
@@ -328,10 +345,11 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
     target = tx.combatant(cmd.target)
     # A spent reaction or an incapacitated attacker is the reason to give, not a missing opportunity.
     require_reaction(attacker)
-    if (attacker.id, target.id) not in tx.state.opportunities:
+    problem = no_opportunity(tx.state, attacker.id, target.id)
+    if problem:
         raise RuleError(
             "attack/no-opportunity",
-            f"{target.name} has not left {attacker.name}'s reach without Disengaging this turn",
+            problem,
             allowed=", ".join(f"{a} at {t}" for a, t in tx.state.opportunities) or "no opportunity attacks open",
         )
     resolve_attack(

@@ -13,7 +13,7 @@ from combat.kernel.events import (
     ConcentrationEnded,
     ConcentrationStarted,
 )
-from combat.kernel.state import EncounterState, PendingCheck, with_combatant
+from combat.kernel.state import Combatant, EncounterState, PendingCheck, with_combatant
 
 __all__ = ["concentration_dc", "start_concentration", "end_concentration", "HANDLERS", "APPLIERS", "RULES"]
 
@@ -42,22 +42,40 @@ def _start(tx: Tx, cmd: StartConcentration) -> None:
     start_concentration(tx, c.id, cmd.effect)
 
 
+def not_concentrating(c: Combatant) -> str | None:
+    """The problem when `c` concentrates on nothing (so has nothing to end and no save to owe),
+    else None: end_concentration refuses with it; a re-check after a changed past (a5e's, of a
+    save required) reports it."""
+    return f"{c.name} is not concentrating on anything" if c.concentration is None else None
+
+
+def no_save_owed(state: EncounterState, cid: str) -> str | None:
+    """The problem when no concentration save waits for `cid`, else None: concentration_save
+    refuses with it; a re-check after a changed past (a5e's, of a save made) reports it."""
+    if any(p.combatant == cid for p in state.pending_checks):
+        return None
+    name = state.combatants[cid].name if cid in state.combatants else cid
+    return f"{name} has no concentration save to make"
+
+
 def _end(tx: Tx, cmd: EndConcentration) -> None:
     c = tx.combatant(cmd.combatant)
-    if c.concentration is None:
-        raise RuleError("concentration/none", f"{c.name} is not concentrating on anything")
+    problem = not_concentrating(c)
+    if problem:
+        raise RuleError("concentration/none", problem)
     end_concentration(tx, c.id, cmd.reason)
 
 
 def _save(tx: Tx, cmd: ConcentrationSave) -> None:
     c = tx.combatant(cmd.combatant)
-    pending = next((p for p in tx.state.pending_checks if p.combatant == c.id), None)
-    if pending is None:
+    problem = no_save_owed(tx.state, c.id)
+    if problem:
         raise RuleError(
             "concentration/no-check",
-            f"{c.name} has no concentration save to make",
+            problem,
             allowed=", ".join(p.combatant for p in tx.state.pending_checks) or "no pending saves",
         )
+    pending = next(p for p in tx.state.pending_checks if p.combatant == c.id)
     roll = tx.roll(f"1d20{c.con_save:+d}", purpose="concentration save", roller=c.id, faces=cmd.faces)
     success = roll.total >= pending.dc
     tx.emit(ConcentrationChecked(combatant=c.id, dc=pending.dc, total=roll.total, success=success))

@@ -2,7 +2,13 @@
 
 Run by combat.app.history on every event after a retraction or amendment. Each check gets the
 state just before the event and says what no longer fits (or None): a reaction spent twice,
-a turn taken by a creature that is now dead, a living creature whose turn was skipped.
+a turn taken by a creature that is now dead, a living creature whose turn was skipped. Where a
+check says what a command's guard says (an action, bonus action, reaction or object interaction
+already used, movement beyond what is left, a creature that cannot act, a dead target, damage
+rolled for no hit, hit points beyond the maximum, an extra action granted while the creature's
+own is unspent), both ask the same predicate (actions.used_up and movement_short,
+turns.blocked_by, attacks.already_dead, damage_rolls.no_damage_waiting, gm_edits.hp_out_of_range
+and still_has), so the conflict reads as the refusal would.
 """
 
 from __future__ import annotations
@@ -12,7 +18,10 @@ from typing import Any
 
 from combat.kernel import events as ev
 from combat.fivee.banked_actions import banked_of
-from combat.fivee.conditions import speed_of
+from combat.fivee.actions import movement_short, used_up
+from combat.fivee.attacks import already_dead
+from combat.fivee.damage_rolls import no_damage_waiting
+from combat.fivee.gm_edits import hp_out_of_range, still_has
 from combat.fivee.judged_saves import rolled_saves_of
 from combat.fivee.turns import blocked_by
 from combat.fivee.hitpoints import adjusted_damage
@@ -47,17 +56,7 @@ def _attack_spend(state: EncounterState, e: ev.AttackMade | ev.AttackRolled, ctx
     target = _who(state, e.target)
     if target is None:
         return f"{e.target} is not in the fight any more"
-    if target.status == "dead":
-        return f"{target.name} was already dead"
-    spent = {
-        "action": not attacker.economy.action,
-        "attack": attacker.economy.attacks_left <= 0,
-        "reaction": not attacker.economy.reaction,
-        "bonus_action": not attacker.economy.bonus_action,
-    }
-    if spent.get(e.uses):
-        return f"{attacker.name} had already used its {e.uses.replace('_', ' ')}"
-    return None
+    return already_dead(target) or used_up(attacker, e.uses)
 
 
 def _damage_fits(state: EncounterState, e: ev.AttackMade | ev.AttackDamageRolled, ctx: dict[str, Any]) -> str | None:
@@ -72,9 +71,7 @@ def _damage_fits(state: EncounterState, e: ev.AttackMade | ev.AttackDamageRolled
 
 
 def _damage_awaited(state: EncounterState, e: ev.AttackDamageRolled, ctx: dict[str, Any]) -> str | None:
-    if not any(p.attacker == e.attacker for p in state.pending_damage):
-        return f"no attack by {e.attacker} was waiting for its damage any more"
-    return None
+    return no_damage_waiting(state, e.attacker)
 
 
 def _acts(field: str, doing: str, resource: str | None = None) -> Check:
@@ -84,9 +81,7 @@ def _acts(field: str, doing: str, resource: str | None = None) -> Check:
         if problem:
             return problem
         name = resource or getattr(e, "uses", None)
-        if name and not getattr(state.combatants[cid].economy, name):
-            return f"{state.combatants[cid].name} had already used its {name.replace('_', ' ')}"
-        return None
+        return used_up(state.combatants[cid], name) if name else None
 
     return check
 
@@ -108,9 +103,7 @@ def _moved(state: EncounterState, e: ev.Moved, ctx: dict[str, Any]) -> str | Non
     problem = able(state, e.combatant, "move")
     if problem:
         return problem
-    c = state.combatants[e.combatant]
-    left = 0 if speed_of(c) == 0 else c.economy.movement - c.economy.moved
-    return None if e.spent <= left else f"{c.name} had only {max(0, left)} ft of movement left, not {e.spent}"
+    return movement_short(state.combatants[e.combatant], e.spent)
 
 
 def _targeted(doing: str) -> Check:
@@ -136,7 +129,7 @@ def _hp_set(state: EncounterState, e: ev.HitPointsSet, ctx: dict[str, Any]) -> s
         return f"{e.combatant} is not in the fight any more"
     if c.status == "dead":
         return f"{c.name} was already dead"
-    return f"{c.name}'s maximum is {c.max_hp} now, below the {e.hp} HP set" if e.hp > c.max_hp else None
+    return hp_out_of_range(c, e.hp)
 
 
 def _granted(state: EncounterState, e: ev.ActionGranted, ctx: dict[str, Any]) -> str | None:
@@ -144,8 +137,7 @@ def _granted(state: EncounterState, e: ev.ActionGranted, ctx: dict[str, Any]) ->
     c = _who(state, e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
-    has = getattr(c.economy, e.kind)
-    return f"{c.name} still had its {e.kind.replace('_', ' ')} when the extra one was granted" if has else None
+    return still_has(c, e.kind)
 
 
 def _banked_granted(state: EncounterState, e: ev.BankedActionGranted, ctx: dict[str, Any]) -> str | None:

@@ -24,14 +24,24 @@ from combat.kernel.state import EncounterState
 __all__ = ["RULES"]
 
 
+def no_damage_waiting(state: EncounterState, attacker: str) -> str | None:
+    """The problem when no attack of `attacker`'s that hit waits for its damage, else None:
+    roll_damage refuses with it, the re-check of an AttackDamageRolled reports it."""
+    if any(p.attacker == attacker for p in state.pending_damage):
+        return None
+    name = state.combatants[attacker].name if attacker in state.combatants else attacker
+    return f"{name} has no attack that hit waiting for its damage"
+
+
 def _roll_damage(tx: Tx, cmd: RollDamage) -> None:
     attacker = tx.combatant(cmd.attacker)
     pending = next((p for p in tx.state.pending_damage if p.attacker == attacker.id), None)
-    if pending is None:
+    problem = no_damage_waiting(tx.state, attacker.id)
+    if pending is None or problem:
         waiting = ", ".join(p.attacker for p in tx.state.pending_damage)
         raise RuleError(
             "damage/nothing-pending",
-            f"{attacker.name} has no attack that hit waiting for its damage",
+            problem or "",
             allowed=f"roll_damage for {waiting}" if waiting else "attack with faces first; damage is rolled after a hit",
         )
     if cmd.extra_faces and len(cmd.extra_faces) != len(pending.extra_damage):

@@ -46,12 +46,27 @@ from combat.kernel.state import Combatant, EncounterState, with_combatant
 __all__ = ["RULES"]
 
 
+def hp_out_of_range(c: Combatant, hp: int) -> str | None:
+    """The problem when `c` cannot be set to `hp` (0 to its maximum), else None: set_hp refuses
+    with it, the re-check of a HitPointsSet after a changed past reports it."""
+    return None if 0 <= hp <= c.max_hp else f"{c.name} cannot have {hp} HP, with a maximum of {c.max_hp}"
+
+
+def still_has(c: Combatant, kind: str) -> str | None:
+    """'An extra one is granted once that is spent': the problem while `c` still has its own
+    action, bonus action or reaction `kind`, else None. grant_action refuses with it, the
+    re-check of an ActionGranted after a changed past reports it."""
+    label = kind.replace("_", " ")
+    return f"{c.name} still has its {label}; an extra one is granted once that is spent" if getattr(c.economy, kind) else None
+
+
 def _set_hp(tx: Tx, cmd: SetHp) -> None:
     c = tx.combatant(cmd.combatant)
     if c.status == "dead":
         raise RuleError("target/dead", f"{c.name} is dead", allowed="a living combatant, or retract the blow that killed it")
-    if not 0 <= cmd.hp <= c.max_hp:
-        raise RuleError("hp/out-of-range", f"{c.name} cannot have {cmd.hp} HP", allowed=f"0 to its maximum of {c.max_hp}")
+    problem = hp_out_of_range(c, cmd.hp)
+    if problem:
+        raise RuleError("hp/out-of-range", problem, allowed=f"0 to its maximum of {c.max_hp}")
     tx.emit(HitPointsSet(combatant=c.id, hp=cmd.hp, previous=c.hp, reason=cmd.reason))
     if cmd.hp == 0 and c.status == "active":
         drop_to_zero(tx, c.id)
@@ -84,10 +99,9 @@ def _grant_action(tx: Tx, cmd: GrantAction) -> None:
         tx.emit(ActionBanked(combatant=c.id, kind=cmd.kind, reason=cmd.reason))
         return
     require_able(c, "act")
-    if getattr(c.economy, cmd.kind):
-        label = cmd.kind.replace("_", " ")
-        raise RuleError("economy/still-has", f"{c.name} still has its {label}; an extra one is granted once that is spent",
-                        allowed=f"use the {label} first, then grant_action")
+    problem = still_has(c, cmd.kind)
+    if problem:
+        raise RuleError("economy/still-has", problem, allowed=f"use the {cmd.kind.replace('_', ' ')} first, then grant_action")
     tx.emit(ActionGranted(combatant=c.id, kind=cmd.kind, reason=cmd.reason))
 
 

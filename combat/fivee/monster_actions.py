@@ -233,7 +233,7 @@ def _multiattack(tx: Tx, cmd: Multiattack) -> None:
         text = s.block.multiattack.text if s.block.multiattack else "no Multiattack"
         raise RuleError("multiattack/none", f"{c.name}'s stat block lists no attacks to make as a Multiattack ({text})",
                         allowed="attack with one of its attacks, or a ruling")
-    spend_check(c, "action", "its action")
+    spend_check(c, "action")
     described = "; or ".join(f"{i}: " + ", ".join(f"{p.count} x {' or '.join(p.attacks)}" for p in r) for i, r in enumerate(routines))
     if cmd.routine is None and len(routines) > 1:
         raise RuleError("multiattack/which", f"{c.name}'s Multiattack can be made {len(routines)} ways", allowed=f"routine {described}")
@@ -269,7 +269,7 @@ def _monster_action(tx: Tx, cmd: MonsterAction) -> None:
     else:
         require_turn(tx, c.id)
         require_able(c, "act")
-        spend_check(c, uses, "its action" if uses == "action" else "its bonus action")
+        spend_check(c, uses)
     require_use(c, s, action.name)
     if cmd.target is not None:
         tx.combatant(cmd.target)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from combat.fivee.actions import used_up
 from combat.fivee.consistency import able
 from combat.fivee.legendary import LegendaryActionUsed, LegendaryResistanceUsed
 from combat.fivee.monster_actions import MonsterActionUsed, MultiattackUsed, RechargeChecked, UseSpent
@@ -19,17 +20,11 @@ __all__ = ["RULES"]
 
 
 def _multiattack(state: EncounterState, e: MultiattackUsed, ctx: dict[str, Any]) -> str | None:
-    problem = able(state, e.attacker, "use Multiattack")
-    if problem is None and not state.combatants[e.attacker].economy.action:
-        return f"{state.combatants[e.attacker].name} had already used its action"
-    return problem
+    return able(state, e.attacker, "use Multiattack") or used_up(state.combatants[e.attacker], "action")
 
 
 def _action(state: EncounterState, e: MonsterActionUsed, ctx: dict[str, Any]) -> str | None:
-    problem = able(state, e.combatant, f"use {e.action}")
-    if problem is None and not getattr(state.combatants[e.combatant].economy, e.uses):
-        return f"{state.combatants[e.combatant].name} had already used its {e.uses.replace('_', ' ')}"
-    return problem
+    return able(state, e.combatant, f"use {e.action}") or used_up(state.combatants[e.combatant], e.uses)
 
 
 def _spent(state: EncounterState, e: UseSpent, ctx: dict[str, Any]) -> str | None:

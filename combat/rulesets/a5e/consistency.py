@@ -29,12 +29,15 @@ from typing import Any
 
 from combat.fivee import consistency
 from combat.kernel import events as ev
+from combat.fivee.actions import used_up
+from combat.fivee.concentration import no_save_owed, not_concentrating
 from combat.fivee.consistency import Check, able, first_of
 from combat.fivee.hitpoints import adjusted_damage
 from combat.fivee.initiative import turn_order
 from combat.rulesets.a5e.actions import FreeActionTaken
 from combat.rulesets.a5e.initiative import (
     has_initiative,
+    no_tie_waiting,
     InitiativeCheckCalled,
     RollOffNeeded,
     RollOffTiedAgain,
@@ -111,12 +114,6 @@ def _unsurprised(field: str, doing: Callable[[Any], str | None]) -> Check:
         return f"{c.name} was surprised and could not {why[1]}" if why else None
 
     return check
-
-
-def _spent(c: Combatant, resource: str) -> str | None:
-    if getattr(c.economy, resource):
-        return None
-    return f"{c.name} had already used its {resource.replace('_', ' ')}"
 
 
 # -- hit points and movement -----------------------------------------------------------------
@@ -200,10 +197,8 @@ def _tie_needed(state: EncounterState, e: RollOffNeeded, ctx: dict[str, Any]) ->
     return None
 
 
-def _rolled_off(state: EncounterState, e: TieRolledOff, ctx: dict[str, Any]) -> str | None:
-    if any(t.total == e.total and not t.order for t in state.ties):
-        return None
-    return f"no tie at {e.total} was waiting for a roll-off"
+def _rolled_off(state: EncounterState, e: TieRolledOff | RollOffTiedAgain, ctx: dict[str, Any]) -> str | None:
+    return no_tie_waiting(state, e.total)
 
 
 # -- world actions ---------------------------------------------------------------------------
@@ -251,7 +246,7 @@ def _pressed(state: EncounterState, e: AttackPressed, ctx: dict[str, Any]) -> st
     if target is None:
         return f"{e.target} is not in the fight any more"
     return (
-        _spent(c, "bonus_action")
+        used_up(c, "bonus_action")
         or pressed_too_late(c)
         or not_pressable(c, target)
         or already_pressed(state, target)
@@ -260,7 +255,7 @@ def _pressed(state: EncounterState, e: AttackPressed, ctx: dict[str, Any]) -> st
 
 def _fell_back(state: EncounterState, e: FellBack, ctx: dict[str, Any]) -> str | None:
     c = state.combatants[e.combatant]
-    return not_pressed(state, c) or raging(c) or _spent(c, "reaction")
+    return not_pressed(state, c) or raging(c) or used_up(c, "reaction")
 
 
 def _sprinted(state: EncounterState, e: Sprinted, ctx: dict[str, Any]) -> str | None:
@@ -268,7 +263,7 @@ def _sprinted(state: EncounterState, e: Sprinted, ctx: dict[str, Any]) -> str | 
 
 
 def _tumbled(state: EncounterState, e: Tumbled, ctx: dict[str, Any]) -> str | None:
-    return _spent(state.combatants[e.combatant], e.uses)
+    return used_up(state.combatants[e.combatant], e.uses)
 
 
 # -- concentration ---------------------------------------------------------------------------
@@ -278,14 +273,11 @@ def _save_owed(state: EncounterState, e: ev.ConcentrationCheckRequired, ctx: dic
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
-    return None if c.concentration is not None else f"{c.name} was not concentrating on anything"
+    return not_concentrating(c)
 
 
 def _save_made(state: EncounterState, e: ev.ConcentrationChecked, ctx: dict[str, Any]) -> str | None:
-    if any(p.combatant == e.combatant for p in state.pending_checks):
-        return None
-    name = state.combatants[e.combatant].name if e.combatant in state.combatants else e.combatant
-    return f"{name} owed no concentration save"
+    return no_save_owed(state, e.combatant)
 
 
 def _acting(field: str, doing: str) -> Check:

@@ -188,11 +188,20 @@ def set_initiative(tx: Tx, ids: tuple[str, ...], total: int) -> None:
         tx.emit(TieOrdered(total=total, order=settled.order + (state.combatants[ids[0]].unit,)))
 
 
+def no_tie_waiting(state: EncounterState, total: int | None = None) -> str | None:
+    """The problem when no tie (at `total`, when given) waits for a roll-off, else None:
+    roll_off refuses with it, the re-check of a roll-off after a changed past reports it."""
+    if any(total in (None, t.total) for t in unresolved_ties(state)):
+        return None
+    return "no tie is waiting for a roll-off" if total is None else f"no tie at {total} is waiting for a roll-off"
+
+
 def _roll_off(tx: Tx, cmd: RollOff) -> None:
     open_ties = unresolved_ties(tx.state)
     tie = next((t for t in open_ties if cmd.total in (None, t.total)), None)
-    if tie is None or (cmd.total is None and len(open_ties) > 1):
-        raise RuleError("initiative/no-tie", "no such tie to roll off" if tie is None else "more than one tie is open",
+    problem = no_tie_waiting(tx.state, cmd.total)
+    if tie is None or problem or (cmd.total is None and len(open_ties) > 1):
+        raise RuleError("initiative/no-tie", problem or "more than one tie is open",
                         allowed=", ".join(f"total {t.total}" for t in open_ties) or "no open ties")
     # "the tied participants each roll a d20": after a roll-off that tied again, only those still tied.
     ranks = _partial(tx.state).get(str(tie.total)) or (tuple(tx.state.combatants[u[0]].unit for u in tie.units),)

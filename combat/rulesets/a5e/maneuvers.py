@@ -139,7 +139,7 @@ def raging(c: Combatant) -> str | None:
 def _press(tx: Tx, cmd: PressTheAttack) -> None:
     c = require_turn(tx, cmd.combatant)
     require_able(c, "press the attack")
-    spend_check(c, "bonus_action", "its bonus action")
+    spend_check(c, "bonus_action")
     problem = pressed_too_late(c)
     if problem:
         raise RuleError("press/after-attack", problem, allowed="bonus_action for something else")
@@ -170,7 +170,7 @@ def _tumble(tx: Tx, cmd: Tumble) -> None:
     c = require_turn(tx, cmd.combatant)
     require_able(c, "tumble")
     uses = "bonus_action" if cmd.bonus_action else "action"
-    spend_check(c, uses, "its action" if uses == "action" else "its bonus action")
+    spend_check(c, uses)
     target = tx.combatant(cmd.through)
     if target.side == c.side:
         raise RuleError("tumble/ally", f"{target.name} is an ally; tumbling is through a hostile creature's space",

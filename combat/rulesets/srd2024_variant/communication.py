@@ -20,7 +20,7 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, TurnEnded
-from combat.kernel.state import EncounterState, with_combatant, with_rules
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.rulesets.srd2024_variant.state import VariantTalk
 from combat.fivee.turns import require_able, require_turn
 
@@ -68,22 +68,27 @@ def _communicate(tx: Tx, cmd: CommunicateWithAllies) -> None:
             )
         if other.status == "dead":
             raise RuleError("target/dead", f"{other.name} is dead", allowed="living allies")
-    spend_check(c, cmd.uses, "its action" if cmd.uses == "action" else "its bonus action")
+    spend_check(c, cmd.uses)
     tx.emit(AlliesAddressed(combatant=c.id, listeners=tuple(o.id for o in listeners), uses=cmd.uses, topic=cmd.topic))
+
+
+def nothing_to_reply(state: EncounterState, c: Combatant) -> str | None:
+    """The problem when `c` has no reply to give now (no ally is talking with it, or it has
+    replied once already), else None: the reply guard refuses with it, the re-check of an
+    AllyReplied after a changed past reports it."""
+    talk = state.rules.talk
+    if talk is None or c.id not in talk.listeners:
+        return f"no ally is waiting for {c.name}'s reply"
+    return f"{c.name} has already replied" if c.id in talk.replied else None
 
 
 def _reply(tx: Tx, cmd: ReplyToAlly) -> None:
     c = tx.combatant(cmd.combatant)
     talk = tx.state.rules.talk
-    if talk is None or c.id not in talk.listeners or c.id in talk.replied:
+    problem = nothing_to_reply(tx.state, c)
+    if problem:
         waiting = [] if talk is None else [cid for cid in talk.listeners if cid not in talk.replied]
-        raise RuleError(
-            "communicate/not-addressed",
-            f"no ally is waiting for {c.name}'s reply"
-            if talk is None or c.id not in talk.listeners
-            else f"{c.name} has already replied",
-            allowed=", ".join(waiting) or "communicate_with_allies first",
-        )
+        raise RuleError("communicate/not-addressed", problem, allowed=", ".join(waiting) or "communicate_with_allies first")
     require_reaction(c)
     tx.emit(AllyReplied(combatant=c.id, to=talk.speaker, topic=cmd.topic))
 

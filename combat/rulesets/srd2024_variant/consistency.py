@@ -29,6 +29,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from combat.fivee.actions import used_up
+from combat.fivee.attacks import already_dead, no_opportunity
 from combat.fivee import consistency as shared
 from combat.fivee.consistency import Check, first_of
 from combat.kernel import events as ev
@@ -39,8 +41,8 @@ from combat.kernel.state import Combatant, EncounterState
 
 from . import communication, jumping, mounts, reorder, unarmed
 from .bookkeeping import mount_of, rider_of, traits_of
-from .initiative import TieRerolled, needs_reroll
-from .movement import ExtraFeetSpent, StoodUp
+from .initiative import TieRerolled, no_reroll
+from .movement import ExtraFeetSpent, StoodUp, not_prone
 from .speeds import MODES, movement_left, movement_short, prone_crawls, speed_used
 from .traits import SPECIAL_SPEEDS, TraitsNoted
 from .unarmed import grapple_dc
@@ -65,26 +67,7 @@ def _unable(c: Combatant, doing: str) -> str | None:
     return f"{c.name} is {blocking} now and could not {doing}" if blocking else None
 
 
-def _spent(c: Combatant, uses: str) -> str | None:
-    """`uses` names what the event spent: an action, an attack of one, a bonus action, a reaction."""
-    left = {
-        "action": c.economy.action,
-        "attack": c.economy.attacks_left > 0,
-        "bonus_action": c.economy.bonus_action,
-        "reaction": c.economy.reaction,
-    }
-    if left.get(uses, True):
-        return None
-    return f"{c.name} had already used its {'attacks' if uses == 'attack' else uses.replace('_', ' ')}"
-
-
 _not_their_turn = mounts.not_their_turn
-
-
-def _no_opportunity(state: EncounterState, attacker: str, target: str) -> str | None:
-    if (attacker, target) in state.opportunities:
-        return None
-    return f"{_name(state, target)} had not left {_name(state, attacker)}'s reach, so there was no opportunity attack"
 
 
 def _movement_for(state: EncounterState, c: Combatant, feet: int, speeds: tuple[str, ...], doing: str) -> str | None:
@@ -122,7 +105,7 @@ def _mount_limits(field: str, allowed: Callable[[Any], bool]) -> Check:
 def _opportunity_open(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
     if not e.opportunity or _missing(state, e.attacker, e.target):
         return None
-    return _no_opportunity(state, e.attacker, e.target)
+    return no_opportunity(state, e.attacker, e.target)
 
 
 def _moved(state: EncounterState, e: ev.Moved, ctx: dict[str, Any]) -> str | None:
@@ -152,9 +135,7 @@ def _stood_up(state: EncounterState, e: StoodUp, ctx: dict[str, Any]) -> str | N
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
-    if not c.has("prone"):
-        return f"{c.name} was not Prone, so there was nothing to stand up from"
-    return _unable(c, "stand up") or _not_their_turn(state, c.id) or _movement_for(state, c, e.cost, ("walk",), "of standing up")
+    return not_prone(c) or _unable(c, "stand up") or _not_their_turn(state, c.id) or _movement_for(state, c, e.cost, ("walk",), "of standing up")
 
 
 def _jumped(state: EncounterState, e: jumping.Jumped, ctx: dict[str, Any]) -> str | None:
@@ -176,15 +157,7 @@ def _jumped(state: EncounterState, e: jumping.Jumped, ctx: dict[str, Any]) -> st
 
 
 def _rerolled(state: EncounterState, e: TieRerolled, ctx: dict[str, Any]) -> str | None:
-    tie = next(
-        (t for t in unresolved_ties(state) if t.decided_by == "players" and t.total == e.total and any(u[0] == e.combatant for u in t.units)),
-        None,
-    )
-    if tie is None:
-        return f"{_name(state, e.combatant)} is no longer in a players' tie at {e.total}"
-    if e.combatant not in needs_reroll(tie, state.rules.tie_rerolls):
-        return f"{_name(state, e.combatant)} was already told apart from the others tied at {e.total}"
-    return None
+    return no_reroll(state, e.combatant, e.total)
 
 
 def _reorder_opened(state: EncounterState, e: reorder.ReorderOpened, ctx: dict[str, Any]) -> str | None:
@@ -200,9 +173,7 @@ def _swap_proposed(state: EncounterState, e: reorder.SwapProposed, ctx: dict[str
 
 
 def _swap_answered(state: EncounterState, e: reorder.SwapAnswered, ctx: dict[str, Any]) -> str | None:
-    if state.rules.swap_proposal == (e.proposer, e.asked):
-        return None
-    return f"{_name(state, e.proposer)} had not proposed a swap to {_name(state, e.asked)}"
+    return reorder.not_asked(state, e.asked, e.proposer)
 
 
 def _swap_passed(state: EncounterState, e: reorder.SwapPassed, ctx: dict[str, Any]) -> str | None:
@@ -223,12 +194,7 @@ def _places_swapped(state: EncounterState, e: reorder.PlacesSwapped, ctx: dict[s
 
 
 def _reorder_ended(state: EncounterState, e: reorder.ReorderEnded, ctx: dict[str, Any]) -> str | None:
-    queue = state.rules.reorder_queue
-    if queue:
-        return f"{', '.join(_name(state, q) for q in queue)} had not yet had their chance to propose a swap"
-    if state.rules.swap_proposal is not None:
-        return "a proposal to swap was still waiting for its answer"
-    return None
+    return reorder.proposal_open(state) or reorder.players_waiting(state)
 
 
 def _initiative_set(state: EncounterState, e: ev.InitiativeSet, ctx: dict[str, Any]) -> str | None:
@@ -249,7 +215,7 @@ def _addressed(state: EncounterState, e: communication.AlliesAddressed, ctx: dic
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
-    problem = _unable(c, "communicate at length") or _not_their_turn(state, c.id) or _spent(c, e.uses)
+    problem = _unable(c, "communicate at length") or _not_their_turn(state, c.id) or used_up(c, e.uses)
     if problem:
         return problem
     for cid in e.listeners:
@@ -263,12 +229,13 @@ def _replied(state: EncounterState, e: communication.AllyReplied, ctx: dict[str,
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
+    problem = communication.nothing_to_reply(state, c)
+    if problem:
+        return problem
     talk = state.rules.talk
-    if talk is None or talk.speaker != e.to or c.id not in talk.listeners:
-        return f"{_name(state, e.to)} was not talking with {c.name}, so there was nothing to reply to"
-    if c.id in talk.replied:
-        return f"{c.name} had already replied"
-    return _unable(c, "reply") or _spent(c, "reaction")
+    if talk is not None and talk.speaker != e.to:
+        return f"{_name(state, talk.speaker)} was talking with {c.name}, not {_name(state, e.to)}"
+    return _unable(c, "reply") or used_up(c, "reaction")
 
 
 # -- grapples and shoves ------------------------------------------------------------------
@@ -285,13 +252,11 @@ def _strike(state: EncounterState, e: unarmed.UnarmedStrikeMade, ctx: dict[str, 
         return problem
     attacker, target = state.combatants[e.attacker], state.combatants[e.target]
     problem = _unable(attacker, "strike") or (
-        _no_opportunity(state, e.attacker, e.target) if e.opportunity else _not_their_turn(state, e.attacker)
+        no_opportunity(state, e.attacker, e.target) if e.opportunity else _not_their_turn(state, e.attacker)
     )
     if problem:
         return problem
-    if target.status == "dead":
-        return f"{target.name} was already dead"
-    problem = mounts.controlled_mount_limit(state, attacker.id) or _spent(attacker, e.uses)
+    problem = already_dead(target) or mounts.controlled_mount_limit(state, attacker.id) or used_up(attacker, e.uses)
     if problem:
         return problem
     dc = _dc_now(state, e.attacker)
@@ -306,27 +271,24 @@ def _grapple_started(state: EncounterState, e: unarmed.GrappleStarted, ctx: dict
     problem = _missing(state, e.grappler, e.target)
     if problem:
         return problem
-    if any((g.grappler, g.target) == (e.grappler, e.target) for g in state.rules.grapples):
-        return f"{_name(state, e.grappler)} was already grappling {_name(state, e.target)}"
-    return None
+    return unarmed.already_grappling(state, e.grappler, e.target)
 
 
 def _grapple_ended(state: EncounterState, e: unarmed.GrappleEnded, ctx: dict[str, Any]) -> str | None:
-    if any((g.grappler, g.target) == (e.grappler, e.target) for g in state.rules.grapples):
-        return None
-    return f"{_name(state, e.grappler)} was not grappling {_name(state, e.target)}, so no grapple could end"
+    return unarmed.not_grappling(state, e.grappler, e.target)
 
 
 def _escape(state: EncounterState, e: unarmed.EscapeAttempted, ctx: dict[str, Any]) -> str | None:
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
-    problem = _unable(c, "try to escape") or _not_their_turn(state, c.id) or _spent(c, "action")
+    problem = _unable(c, "try to escape") or _not_their_turn(state, c.id) or used_up(c, "action")
     if problem:
         return problem
-    hold = next((g for g in state.rules.grapples if (g.grappler, g.target) == (e.grappler, c.id)), None)
-    if hold is None:
-        return f"{c.name} was not grappled by {_name(state, e.grappler)}, so there was nothing to escape"
+    problem = unarmed.not_grappled(state, c, e.grappler)
+    if problem:
+        return problem
+    hold = next(g for g in state.rules.grapples if (g.grappler, g.target) == (e.grappler, c.id))
     if hold.dc != e.dc:
         escapes = e.total >= hold.dc
         outcome = "still escapes" if escapes == e.success else ("would escape" if escapes else "would not escape")

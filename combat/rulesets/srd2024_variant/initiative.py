@@ -79,24 +79,36 @@ def _player_ties(state: EncounterState) -> list[Tie]:
     return [t for t in shared.unresolved_ties(state) if t.decided_by == "players"]
 
 
+def _tie_of(state: EncounterState, cid: str) -> Tie | None:
+    return next((t for t in _player_ties(state) if any(u[0] == cid for u in t.units)), None)
+
+
+def no_reroll(state: EncounterState, cid: str, total: int | None = None) -> str | None:
+    """The problem when `cid` has no tie to reroll now (at `total`, when given): it is in no
+    open tie among player characters, or its rerolls already tell it apart from the others
+    tied; else None. The reroll guard refuses with it, the re-check of a TieRerolled after a
+    changed past reports it."""
+    name = state.combatants[cid].name if cid in state.combatants else cid
+    tie = _tie_of(state, cid)
+    if tie is None:
+        return f"{name} is not in a tie among player characters"
+    if total is not None and tie.total != total:
+        return f"{name} is tied at {tie.total} now, not at {total}"
+    if cid not in needs_reroll(tie, state.rules.tie_rerolls):
+        return f"{name} has rerolled; the others tied at {tie.total} roll next"
+    return None
+
+
 def _reroll(tx: Tx, cmd: RerollTie) -> None:
     ties = _player_ties(tx.state)
     waiting = [m for t in ties for m in needs_reroll(t, tx.state.rules.tie_rerolls)]
     if cmd.combatant is not None:
         c = tx.combatant(cmd.combatant)
-        tie = next((t for t in ties if any(u[0] == c.id for u in t.units)), None)
-        if tie is None:
-            raise RuleError(
-                "initiative/no-reroll",
-                f"{c.name} is not in a tie among player characters",
-                allowed=", ".join(waiting) or "nobody: no players' tie is open",
-            )
-        if c.id not in waiting:
-            raise RuleError(
-                "initiative/reroll-waiting",
-                f"{c.name} has rerolled; the others tied at {tie.total} roll next",
-                allowed=", ".join(waiting),
-            )
+        tie = _tie_of(tx.state, c.id)
+        problem = no_reroll(tx.state, c.id)
+        if tie is None or problem:
+            code = "initiative/no-reroll" if tie is None else "initiative/reroll-waiting"
+            raise RuleError(code, problem or "", allowed=", ".join(waiting) or "nobody: no players' tie is open")
         _roll(tx, tie, c.id, cmd.faces)
         return
     if not waiting:

@@ -423,7 +423,7 @@ def controlled_mount_action(tx: Tx, cmd: TakeAction) -> None:
             f"a controlled mount has only three action options, not {action}",
             allowed=", ".join(CONTROLLED_MOUNT_ACTIONS),
         )
-    spend_check(mount, "action", "its action")
+    spend_check(mount, "action")
     tx.emit(ActionTaken(combatant=mount.id, action=action, detail=cmd.detail))
 
 

@@ -38,6 +38,7 @@ from combat.fivee.turns import require_able, require_turn
 from .bookkeeping import SPACE_FEET, size_steps
 from .mounts import carry, require_mover, require_not_riding
 from .speeds import MODES, prone_crawls, require_movement, speed_used
+from .unarmed import not_grappling
 
 __all__ = ["RULES", 
     "Traverse",
@@ -140,8 +141,9 @@ def _extra_cost(tx: Tx, c: Combatant, cmd: Traverse, speed: str) -> tuple[int, l
         reasons.append("difficult terrain" if cmd.difficult_terrain else "another entity's space")
     if cmd.dragging is not None:
         dragged = tx.combatant(cmd.dragging)
-        if not any(g.grappler == c.id and g.target == dragged.id for g in tx.state.rules.grapples):
-            raise RuleError("move/not-grappling", f"{c.name} is not grappling {dragged.name}", allowed="a creature it grapples")
+        problem = not_grappling(tx.state, c.id, dragged.id)
+        if problem:
+            raise RuleError("move/not-grappling", problem, allowed="a creature it grapples")
         if dragged.size != "tiny" and size_steps(dragged, c) < 2:
             extra += cmd.feet
             reasons.append(f"dragging {dragged.name}")
@@ -158,11 +160,17 @@ def _drop_prone(tx: Tx, cmd: DropProne) -> None:
     tx.emit(ConditionApplied(target=c.id, condition=ConditionSpec(name="prone", source=c.id)))
 
 
+def not_prone(c: Combatant) -> str | None:
+    """Nothing to stand up from: the stand-up guard refuses with it, the re-check of a StoodUp reports it."""
+    return None if c.has("prone") else f"{c.name} is not Prone"
+
+
 def _stand_up(tx: Tx, cmd: StandUpFromProne) -> None:
     c = require_turn(tx, cmd.combatant)
     require_able(c, "stand up")
-    if not c.has("prone"):
-        raise RuleError("prone/not-prone", f"{c.name} is not Prone")
+    problem = not_prone(c)
+    if problem:
+        raise RuleError("prone/not-prone", problem)
     if speed_of(c) == 0:
         raise RuleError("prone/speed-zero", f"{c.name}'s Speed is 0, so it can't stand up")
     cost = speed_of(c) // 2

@@ -178,14 +178,31 @@ def _queue_head(tx: Tx, c: Combatant) -> None:
         )
 
 
+def _name(state: EncounterState, cid: str) -> str:
+    return state.combatants[cid].name if cid in state.combatants else cid
+
+
+def proposal_open(state: EncounterState) -> str | None:
+    """A proposal waits for its answer before anything else happens in the reorder: the
+    problem while one does, else None. The guards of propose, pass and end refuse with it; the
+    re-check of a ReorderEnded after a changed past reports it."""
+    open_ = state.rules.swap_proposal
+    return None if open_ is None else f"{_name(state, open_[0])}'s proposal to {_name(state, open_[1])} awaits an answer"
+
+
+def players_waiting(state: EncounterState) -> str | None:
+    """The reorder ends once every player has had their chance: the problem while some have
+    not, else None (end_reorder refuses with it; the re-check of a ReorderEnded reports it)."""
+    queue = state.rules.reorder_queue
+    if not queue:
+        return None
+    return "players still have their chance to propose a swap: " + ", ".join(_name(state, q) for q in queue)
+
+
 def _require_no_proposal(tx: Tx) -> None:
-    open_ = tx.state.rules.swap_proposal
-    if open_ is not None:
-        raise RuleError(
-            "reorder/proposal-open",
-            f"{tx.state.combatants[open_[0]].name}'s proposal to {tx.state.combatants[open_[1]].name} awaits an answer",
-            allowed=f"answer_swap for {open_[1]}",
-        )
+    problem = proposal_open(tx.state)
+    if problem:
+        raise RuleError("reorder/proposal-open", problem, allowed=f"answer_swap for {tx.state.rules.swap_proposal[1]}")
 
 
 def _propose(tx: Tx, cmd: ProposeSwap) -> None:
@@ -228,15 +245,23 @@ def _swap(tx: Tx, first: str, second: str) -> None:
     )
 
 
+def not_asked(state: EncounterState, asked: str, proposer: str | None = None) -> str | None:
+    """The problem when no swap (by `proposer`, when given) waits for `asked`'s answer, else
+    None: answer_swap refuses with it, the re-check of a SwapAnswered reports it."""
+    proposal = state.rules.swap_proposal
+    if proposal is None or proposal[1] != asked:
+        return f"no one has proposed a swap to {_name(state, asked)}"
+    if proposer is not None and proposal[0] != proposer:
+        return f"{_name(state, proposal[0])} proposed the swap to {_name(state, asked)}, not {_name(state, proposer)}"
+    return None
+
+
 def _answer(tx: Tx, cmd: AnswerSwap) -> None:
     c = tx.combatant(cmd.combatant)
     proposal = tx.state.rules.swap_proposal
-    if proposal is None or proposal[1] != c.id:
-        raise RuleError(
-            "reorder/not-asked",
-            f"no one has proposed a swap to {c.name}",
-            allowed=f"answer_swap for {proposal[1]}" if proposal else "propose_swap first",
-        )
+    problem = not_asked(tx.state, c.id)
+    if problem:
+        raise RuleError("reorder/not-asked", problem, allowed=f"answer_swap for {proposal[1]}" if proposal else "propose_swap first")
     _require_controller(tx, c)
     tx.emit(SwapAnswered(proposer=proposal[0], asked=c.id, accepted=cmd.accept))
     if cmd.accept:
@@ -257,14 +282,9 @@ def _end_handler(order: OrderFn) -> Callable[[Tx, EndReorder], None]:
         if tx.actor != "gm":
             raise RuleError("reorder/gm-ends", "the GM ends the reorder", allowed="the GM")
         _require_no_proposal(tx)
-        queue = state.rules.reorder_queue
-        if queue:
-            raise RuleError(
-                "reorder/players-waiting",
-                "players still have their chance to propose a swap: "
-                + ", ".join(state.combatants[q].name for q in queue),
-                allowed=f"propose_swap or pass_swap for {queue[0]}",
-            )
+        waiting = players_waiting(state)
+        if waiting:
+            raise RuleError("reorder/players-waiting", waiting, allowed=f"propose_swap or pass_swap for {state.rules.reorder_queue[0]}")
         unrolled = unrolled_units(state)
         if unrolled or unresolved_ties(state):
             raise RuleError(

@@ -39,6 +39,7 @@ from combat.fivee.saves import saving_throw
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.rulesets.srd2024_variant.state import VariantGrapple
 from combat.fivee.turns import require_able, require_turn
+from combat.fivee.attacks import already_dead, no_opportunity
 
 from .bookkeeping import size_steps, strength_and_proficiency, traits_of
 from .mounts import unseat_risk
@@ -161,10 +162,11 @@ def with_grapple_disadvantage(state: EncounterState, cmd: Attack) -> Attack:
 
 def _economy_for_strike(tx: Tx, attacker: Combatant, target: Combatant, opportunity: bool) -> str:
     if opportunity:
-        if (attacker.id, target.id) not in tx.state.opportunities:
+        problem = no_opportunity(tx.state, attacker.id, target.id)
+        if problem:
             raise RuleError(
                 "attack/no-opportunity",
-                f"{target.name} has not left {attacker.name}'s reach without Disengaging this turn",
+                problem,
                 allowed=", ".join(f"{a} at {t}" for a, t in tx.state.opportunities) or "no opportunity attacks open",
             )
         require_reaction(attacker)
@@ -173,7 +175,7 @@ def _economy_for_strike(tx: Tx, attacker: Combatant, target: Combatant, opportun
     require_able(attacker, "attack")
     if attacker.economy.attacks_left > 0:
         return "attack"
-    spend_check(attacker, "action", "its action")
+    spend_check(attacker, "action")
     return "action"
 
 
@@ -184,8 +186,9 @@ def unarmed_strike(tx: Tx, cmd: UnarmedStrike) -> None:
         raise RuleError("attack/total-cover", f"{target.name} has Total Cover and can't be targeted directly", allowed="none, half or three-quarters cover")
     if target.id == attacker.id:
         raise RuleError("target/self", f"{attacker.name} cannot strike itself")
-    if target.status == "dead":
-        raise RuleError("target/dead", f"{target.name} is already dead", allowed="a living target")
+    problem = already_dead(target)
+    if problem:
+        raise RuleError("target/dead", problem, allowed="a living target")
     uses = _economy_for_strike(tx, attacker, target, cmd.opportunity)
     strength, proficiency = strength_and_proficiency(tx.state, attacker, "an Unarmed Strike")
     if cmd.option == "damage":
@@ -241,11 +244,39 @@ def unarmed_strike(tx: Tx, cmd: UnarmedStrike) -> None:
         unseat_risk(tx, target.id, "moved against its will")
 
 
+def _name(state: EncounterState, cid: str) -> str:
+    return state.combatants[cid].name if cid in state.combatants else cid
+
+
+def grappling(state: EncounterState, grappler: str, target: str) -> bool:
+    return any((g.grappler, g.target) == (grappler, target) for g in state.rules.grapples)
+
+
+def already_grappling(state: EncounterState, grappler: str, target: str) -> str | None:
+    """A creature is grappled once by the same grappler: the problem when it is, else None."""
+    return f"{_name(state, grappler)} is already grappling {_name(state, target)}" if grappling(state, grappler, target) else None
+
+
+def not_grappling(state: EncounterState, grappler: str, target: str) -> str | None:
+    """The problem when `grappler` holds no grapple on `target` (to release, to drag, to end),
+    else None: the release and drag guards refuse with it, the re-check of a GrappleEnded reports it."""
+    return None if grappling(state, grappler, target) else f"{_name(state, grappler)} is not grappling {_name(state, target)}"
+
+
+def not_grappled(state: EncounterState, c: Combatant, grappler: str | None = None) -> str | None:
+    """The problem when no grapple (by `grappler`, when given) holds `c`, so there is nothing to
+    escape; else None. The escape guard refuses with it, the re-check of an escape reports it."""
+    if any(g.target == c.id and grappler in (None, g.grappler) for g in state.rules.grapples):
+        return None
+    return f"{c.name} is not grappled" + (f" by {_name(state, grappler)}" if grappler else "")
+
+
 def cannot_grapple(state: EncounterState, attacker: Combatant, target: Combatant) -> str | None:
     """A grapple takes a free hand, and a creature is grappled once by the same grappler."""
+    problem = already_grappling(state, attacker.id, target.id)
+    if problem:
+        return problem
     held = [g.target for g in state.rules.grapples if g.grappler == attacker.id]
-    if target.id in held:
-        return f"{attacker.name} is already grappling {target.name}"
     hands = traits_of(state, attacker.id).hands
     if len(held) < hands:
         return None
@@ -255,7 +286,7 @@ def cannot_grapple(state: EncounterState, attacker: Combatant, target: Combatant
 
 def _require_free_hand(state: EncounterState, attacker: Combatant, target: Combatant) -> None:
     problem = cannot_grapple(state, attacker, target)
-    if problem and any((g.grappler, g.target) == (attacker.id, target.id) for g in state.rules.grapples):
+    if problem and grappling(state, attacker.id, target.id):
         raise RuleError("grapple/already", problem)
     if problem:
         raise RuleError("grapple/no-free-hand", problem, allowed="release_grapple first, or another option")
@@ -273,13 +304,14 @@ def _escape(tx: Tx, cmd: EscapeGrapple) -> None:
     c = require_turn(tx, cmd.combatant)
     require_able(c, "escape")
     holds = [g for g in tx.state.rules.grapples if g.target == c.id and cmd.grappler in (None, g.grappler)]
-    if not holds:
+    problem = not_grappled(tx.state, c, cmd.grappler)
+    if not holds or problem:
         raise RuleError(
             "grapple/not-grappled",
-            f"{c.name} is not grappled" + (f" by {cmd.grappler}" if cmd.grappler else ""),
+            problem or "",
             allowed=", ".join(g.grappler for g in tx.state.rules.grapples if g.target == c.id) or "nothing to escape",
         )
-    spend_check(c, "action", "its action")
+    spend_check(c, "action")
     hold = holds[0]
     roll = tx.roll(f"1d20{cmd.bonus:+d}", purpose=f"{cmd.skill} check to escape a grapple", roller=c.id, faces=cmd.faces)
     success = roll.total >= hold.dc
@@ -291,10 +323,11 @@ def _escape(tx: Tx, cmd: EscapeGrapple) -> None:
 def _release(tx: Tx, cmd: ReleaseGrapple) -> None:
     grappler = tx.combatant(cmd.grappler)
     target = tx.combatant(cmd.target)
-    if not any(g.grappler == grappler.id and g.target == target.id for g in tx.state.rules.grapples):
+    problem = not_grappling(tx.state, grappler.id, target.id)
+    if problem:
         raise RuleError(
             "grapple/none",
-            f"{grappler.name} is not grappling {target.name}",
+            problem,
             allowed=", ".join(g.target for g in tx.state.rules.grapples if g.grappler == grappler.id) or "no grapples to release",
         )
     _end_grapple(tx, grappler.id, target.id, "released")
