@@ -35,7 +35,7 @@ from combat.fivee import consistency as shared
 from combat.fivee.consistency import Check, first_of
 from combat.kernel import events as ev
 from combat.fivee.turns import blocked_by
-from combat.fivee.initiative import units, unresolved_ties
+from combat.fivee.initiative import units
 from combat.kernel.decider import Rules
 from combat.kernel.state import Combatant, EncounterState
 

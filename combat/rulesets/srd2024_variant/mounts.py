@@ -33,7 +33,7 @@ import msgspec
 
 from combat.fivee import initiative as shared_initiative
 from combat.fivee.actions import spend_check
-from combat.kernel.commands import Command, EndTurn, Faces, RollInitiative, TakeAction, ApplyCondition
+from combat.kernel.commands import Command, EndTurn, Faces, RollInitiative, TakeAction
 from combat.fivee.conditions import is_incapacitated, speed_of, can_see
 from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError

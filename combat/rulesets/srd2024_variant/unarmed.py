@@ -28,7 +28,7 @@ from typing import ClassVar, Literal
 import msgspec
 
 from combat.fivee.actions import require_reaction, spend_check
-from combat.fivee.attacks import COVER_AC, economy_after_attack, resolve_attack
+from combat.fivee.attacks import COVER_AC, already_dead, economy_after_attack, no_opportunity, resolve_attack
 from combat.kernel.commands import Attack, Command, Cover, Faces
 from combat.fivee.conditions import is_incapacitated
 from combat.kernel.decider import Tx, Rules
@@ -39,7 +39,6 @@ from combat.fivee.saves import saving_throw
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.rulesets.srd2024_variant.state import VariantGrapple
 from combat.fivee.turns import require_able, require_turn
-from combat.fivee.attacks import already_dead, no_opportunity
 
 from .bookkeeping import size_steps, strength_and_proficiency, traits_of
 from .mounts import unseat_risk
