@@ -17,7 +17,7 @@ from pathlib import Path
 
 from combat.bench.http import LOOPBACK, Connection
 
-__all__ = ["Server", "sqlite_server", "floor_server", "postgres_schema", "postgres_servers", "postgres_settings", "postgres_unreachable"]
+__all__ = ["Server", "sqlite_and_floors", "postgres_schema", "postgres_servers", "postgres_settings", "postgres_unreachable"]
 
 READY_WITHIN = 30.0  # seconds
 
@@ -83,22 +83,17 @@ async def _health(port: int) -> dict:
 
 
 @contextmanager
-def sqlite_server(workdir: Path) -> Iterator[list[Server]]:
-    server = Server(workdir / "serve-sqlite.log", {}, db=workdir / "serve.db")
+def sqlite_and_floors(workdir: Path) -> Iterator[tuple[Server, Server, Server]]:
+    """`combat serve` on SQLite and the two floors (`litestar`, `asgi`), each on a fresh file,
+    started together and stopped together."""
+    started = [Server(workdir / "serve-sqlite.log", {}, db=workdir / "serve.db")]
     try:
-        yield [server.wait_ready("sqlite")]
+        for kind in ("litestar", "asgi"):
+            started.append(Server(workdir / f"floor-{kind}.log", {}, db=workdir / f"floor-{kind}.db", floor=kind))
+        yield started[0].wait_ready("sqlite"), started[1].wait_ready("floor"), started[2].wait_ready("floor")
     finally:
-        server.stop()
-
-
-@contextmanager
-def floor_server(workdir: Path, kind: str) -> Iterator[Server]:
-    """A floor server (`litestar` or `asgi`) on a fresh SQLite file."""
-    server = Server(workdir / f"floor-{kind}.log", {}, db=workdir / f"floor-{kind}.db", floor=kind)
-    try:
-        yield server.wait_ready("floor")
-    finally:
-        server.stop()
+        for server in started:
+            server.stop()
 
 
 def postgres_settings() -> dict[str, str]:
@@ -156,10 +151,9 @@ def postgres_servers(workdir: Path, processes: int = 2, partitions: int | None =
     with postgres_schema(partitions) as env:
         servers: list[Server] = []
         try:
-            for n in range(processes):
-                servers.append(Server(workdir / f"serve-postgres-{n}.log", env))
-                servers[-1].wait_ready("postgres")
-            yield servers
+            servers.append(Server(workdir / "serve-postgres-0.log", env).wait_ready("postgres"))
+            servers += [Server(workdir / f"serve-postgres-{n}.log", env) for n in range(1, processes)]
+            yield [server.wait_ready("postgres") for server in servers]
         finally:
             for server in servers:
                 server.stop()

@@ -46,9 +46,9 @@ FULL = Sizes(replay_events=100_000, replay_repeat=3, command_fight=1_000, comman
              load_large=100_000, load_repeat=20, clients=8, client_counts=(1, 8, 32, 128), shared_clients=32, load_seconds=5.0, warmup_seconds=1.0,
              max_commands=100_000, memory_events=1_000, memory_encounters=300, lag_commands=300, startup_runs=15,
              touched_few=1_000, touched_many=10_000, fold_repeat=7, fold_times=50)
-QUICK = Sizes(replay_events=10_000, replay_repeat=2, command_fight=1_000, command_samples=100, load_small=100,
-              load_large=10_000, load_repeat=5, clients=8, client_counts=(8,), shared_clients=8, load_seconds=0.6, warmup_seconds=0.2,
-              max_commands=5_000, memory_events=1_000, memory_encounters=30, lag_commands=30, startup_runs=3,
+QUICK = Sizes(replay_events=10_000, replay_repeat=1, command_fight=1_000, command_samples=100, load_small=100,
+              load_large=10_000, load_repeat=5, clients=8, client_counts=(8,), shared_clients=8, load_seconds=0.3, warmup_seconds=0.1,
+              max_commands=5_000, memory_events=1_000, memory_encounters=30, lag_commands=10, startup_runs=2,
               touched_few=100, touched_many=1_000, fold_repeat=3, fold_times=5)
 
 SERVICE_TARGETS = {
@@ -100,8 +100,7 @@ def _ratios(loads: dict[str, dict[str, Any]]) -> dict[str, Any]:
 def _http_on_sqlite(workdir: Path, sizes: Sizes, say: Callable[[str], None]) -> tuple[dict, dict]:
     """combat serve and the two floors, all up at once, loaded in turn at each client count
     (so each ratio compares runs seconds apart), then all clients on one encounter."""
-    with servers.sqlite_server(workdir) as (server,), servers.floor_server(workdir, "litestar") as litestar, \
-            servers.floor_server(workdir, "asgi") as asgi:
+    with servers.sqlite_and_floors(workdir) as (server, litestar, asgi):
         targets = dict(zip(SERVERS, ([server], [litestar], [asgi])))
         load_before = os.getloadavg()
         by_clients: dict[str, Any] = {}
