@@ -53,8 +53,9 @@ Where the text is silent, this is what the engine does (docs/rulesets/a5e, gener
   end_turn would. Granting is not acting: a grant_action made before a surprised participant's
   first turn is banked for that turn, where the banked action, like its own, cannot be used
   while it is surprised (a bonus action only if `surprised_bonus_action` allows it); unused, it
-  lapses with that turn as any grant does. roll_initiative is not taken in set-up: a5e's initiative checks come after
-  the surprise checks, which "are reused as" initiative, so there is nothing to roll earlier.
+  lapses with that turn as any grant does. roll_initiative is not taken in set-up: a5e's
+  initiative checks come after the surprise checks, which "are reused as" initiative, so there
+  is nothing to roll earlier.
 """
 
 from __future__ import annotations
