@@ -10,7 +10,7 @@ import msgspec
 from combat.kernel import dice
 from combat.fivee.actions import require_reaction, spend_check
 from combat.kernel.commands import Attack, OpportunityAttack
-from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers
+from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers, dodge_to_next_turn
 from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
@@ -154,7 +154,7 @@ def resolve_attack(
     if knock_out and two_step:
         raise RuleError("attack/knock-out-later", "a knock-out is decided with the damage, which this attack leaves for later",
                         allowed="damage_faces with the to-hit faces, or no faces at all")
-    adv, dis = attack_modifiers(attacker, target, melee, attacker_unseen=attacker_unseen)
+    adv, dis = attack_modifiers(attacker, target, melee, attacker_unseen=attacker_unseen, dodge_held=dodge_to_next_turn(tx.state))
     adv += list(advantage)
     dis += list(disadvantage)
     helper = next(

@@ -18,6 +18,8 @@ __all__ = [
     "INCAPACITATING",
     "SPEED_ZERO",
     "attack_modifiers",
+    "DODGE_SETTING",
+    "dodge_to_next_turn",
     "is_incapacitated",
     "can_see",
     "speed_of",
@@ -44,6 +46,16 @@ _LYING_DOWN = frozenset({"prone", "unconscious"})
 AUTO_CRIT_IN_MELEE = frozenset({"paralyzed", "unconscious"})
 
 
+# a5e's Dodge lasts "until the start of your next turn" with no word of losing it early; the
+# 2024 text loses it to Incapacitated or a Speed of 0. New a5e encounters record this setting;
+# logs from before it keep the 2024 reading they were played with.
+DODGE_SETTING = "dodge_to_next_turn"
+
+
+def dodge_to_next_turn(state: EncounterState) -> bool:
+    return bool(state.settings.get(DODGE_SETTING))
+
+
 def is_incapacitated(c: Combatant) -> bool:
     return c.status != "active" or any(cond.name in INCAPACITATING for cond in c.conditions)
 
@@ -61,10 +73,11 @@ def speed_of(c: Combatant) -> int:
 
 
 def attack_modifiers(
-    attacker: Combatant, target: Combatant, melee: bool, *, attacker_unseen: bool = False
+    attacker: Combatant, target: Combatant, melee: bool, *, attacker_unseen: bool = False, dodge_held: bool = False
 ) -> tuple[list[str], list[str]]:
     """Advantage and Disadvantage reasons that come from conditions alone (and from the target
-    not seeing the attacker, for Dodge: `attacker_unseen`)."""
+    not seeing the attacker, for Dodge: `attacker_unseen`). `dodge_held`: the Dodge is not lost
+    to Incapacitated or a Speed of 0 (`dodge_to_next_turn`), only to not seeing the attacker."""
     advantage: list[str] = []
     disadvantage: list[str] = []
     for cond in attacker.conditions:
@@ -81,10 +94,18 @@ def attack_modifiers(
         (advantage if melee else disadvantage).append("target is prone")
     # Dodge: "You lose these benefits if you have the Incapacitated condition or if your Speed is 0."
     # ... and "attack rolls against you have Disadvantage if you can see the attacker" (a5e:
-    # "attacks against you are made with disadvantage if you can see the attacker").
-    if target.dodging and not is_incapacitated(target) and speed_of(target) > 0 and can_see(target, attacker, unseen=attacker_unseen):
+    # "Until the start of your next turn, attacks against you are made with disadvantage if you
+    # can see the attacker", and no more: `dodge_held`).
+    if target.dodging and _dodge_holds(target, attacker, attacker_unseen, dodge_held):
         disadvantage.append("target is dodging")
     return advantage, disadvantage
+
+
+def _dodge_holds(target: Combatant, attacker: Combatant, attacker_unseen: bool, held: bool) -> bool:
+    if not held:
+        return not is_incapacitated(target) and speed_of(target) > 0 and can_see(target, attacker, unseen=attacker_unseen)
+    # An Unconscious dodger, or one at 0 Hit Points, is unaware of its surroundings: it sees no attacker.
+    return target.status == "active" and not target.has("unconscious") and can_see(target, attacker, unseen=attacker_unseen)
 
 
 def arm_next_turn_ends(state: EncounterState, cid: str) -> EncounterState:

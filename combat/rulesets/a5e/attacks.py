@@ -15,7 +15,10 @@
   or restrained, you gain an expertise die on melee attack rolls made against it."
 - Dodge: "attacks against you are made with disadvantage if you can see the attacker": an
   attacker the dodger cannot see (`attacker_unseen`, Invisible or hidden, a Blinded dodger)
-  meets no Dodge; the shared `can_see` decides it, as for srd-2024's Dodge.
+  meets no Dodge; the shared `can_see` decides it, as for srd-2024's Dodge. The text says
+  nothing of losing it early, so unlike srd-2024's it lasts "until the start of your next turn"
+  though the dodger is Incapacitated or its Speed drops to 0 (setting `dodge_to_next_turn`);
+  only an Unconscious dodger, or one at 0 Hit Points, sees no attacker and so has none of it.
 - Press the Attack and Sprint give attackers advantage against the presser or sprinter.
 - Cover: half +2, three-quarters +5 to AC; "Total cover ... cannot be targeted directly".
 
@@ -32,7 +35,7 @@ from combat.fivee import attacks as shared
 from combat.fivee.attacks import choose_attack, range_disadvantage, roll_mode
 from combat.kernel.commands import Attack, Command, Cover, Faces, OpportunityAttack, Using
 from combat.kernel.events import ExtraDamage
-from combat.fivee.conditions import attack_modifiers, is_incapacitated
+from combat.fivee.conditions import attack_modifiers, dodge_to_next_turn, is_incapacitated
 from combat.fivee.monster_actions import by_stat_block
 from combat.kernel.decider import Handler, Rules, Tx
 from combat.kernel.errors import RuleError
@@ -148,7 +151,7 @@ def _require_flank(tx: Tx, attacker: Combatant, target: Combatant, ally_id: str)
 def _mode(tx: Tx, attacker: Combatant, target: Combatant, melee: bool, advantage: list[str], disadvantage: list[str],
           attacker_unseen: bool) -> str:
     """The roll mode the shared resolution will reach, so the Press die can be withheld first."""
-    adv, dis = attack_modifiers(attacker, target, melee, attacker_unseen=attacker_unseen)
+    adv, dis = attack_modifiers(attacker, target, melee, attacker_unseen=attacker_unseen, dodge_held=dodge_to_next_turn(tx.state))
     helped = any(h.against == target.id and h.helper != attacker.id
                  and tx.state.combatants[h.helper].side == attacker.side for h in tx.state.helps)
     return roll_mode(adv + advantage + (["helped"] if helped else []), dis + disadvantage)

@@ -23,6 +23,14 @@ Where the text is silent, this is what the engine does (docs/rulesets/a5e, gener
 - Shadow Puppet's shadow uses the shadow stat block (AC 12, 16 HP, Strength Drain) and the
   Leeches the swarm of insects; each newcomer is hostile to everyone (a side of its own). Leeches
   roll a Dexterity check for initiative on arrival.
+- Dodge follows a5e's own text, not the 2024 one: it is refused at Speed 0 ("You cannot take
+  the Dodge action when your Speed is reduced to 0"), and its benefits last "until the start of
+  your next turn" though the dodger is then Incapacitated (Stunned, say) or its Speed drops to 0
+  (Grappled), which would end the 2024 Dodge; the text states no such loss. Attacks still have
+  disadvantage only "if you can see the attacker": not against a Blinded dodger, an attacker
+  Invisible, hidden or `attacker_unseen`, or a dodger Unconscious or at 0 Hit Points (unaware
+  of its surroundings). New encounters record this as the setting `dodge_to_next_turn`; logs
+  from before it carry no such setting and keep the 2024 reading they were played with.
 - Expertise dice from several sources raise the die a step (d4, d6, d8) instead of stacking.
 - Sprint counts the turns sprinted in the last minute (at the scene's round length); fatigue
   is a condition, one entry per level, removed by the Narrator (`remove_condition`).
@@ -42,8 +50,12 @@ Where the text is silent, this is what the engine does (docs/rulesets/a5e, gener
 - The GM moves of the 5e family (set_hp, change_stat_block, goto_turn, previous_turn,
   grant_action, ability_check with a5e's skills, contest, saving_throw without a DC, judge_save,
   roll_damage) work as in srd-2024; goto_turn ends a surprised participant's first turn as
-  end_turn would. roll_initiative is not taken in set-up: a5e's initiative checks come after
-  the surprise checks, which "are reused as" initiative, so there is nothing to roll earlier.
+  end_turn would. Granting is not acting: a grant_action made before a surprised participant's
+  first turn is banked for that turn, where the banked action, like its own, cannot be used
+  while it is surprised (a bonus action only if `surprised_bonus_action` allows it); unused, it
+  lapses with that turn as any grant does. roll_initiative is not taken in set-up: a5e's
+  initiative checks come after the surprise checks, which "are reused as" initiative, so there
+  is nothing to roll earlier.
 """
 
 from __future__ import annotations
@@ -53,7 +65,7 @@ from typing import Any
 from collections.abc import Callable
 
 from combat import fivee
-from combat.fivee import ability_checks, dying, stat_blocks, turn_pointer, turns
+from combat.fivee import ability_checks, conditions, dying, stat_blocks, turn_pointer, turns
 from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee import initiative as shared_initiative
 from combat.kernel.commands import (
@@ -140,12 +152,15 @@ DEFAULTS = {
     "surprised_bonus_action": False,
     "world_actions_per_round": 1,
     "recharge_roll_after_use": True,
+    conditions.DODGE_SETTING: True,
     **dying.DEFAULTS,
 }
 
 _ATTACK_USES = {"action": "act", "bonus_action": "bonus", "reaction": "react"}
 
 # What each turn command asks of a participant who may still be surprised: (who, what it does).
+# grant_action has its own guard (surprise.grant_not_surprised): a grant banked for a later
+# turn asks nothing of the participant now.
 _SURPRISE_GUARDS: dict[type, Callable[[Any], tuple[str, str]]] = {
     Move: lambda c: (c.combatant, "move"),
     movement.StandUp: lambda c: (c.combatant, "move"),
@@ -153,7 +168,6 @@ _SURPRISE_GUARDS: dict[type, Callable[[Any], tuple[str, str]]] = {
     BonusAction: lambda c: (c.combatant, "bonus"),
     Attack: lambda c: (c.attacker, _ATTACK_USES["reaction" if c.readied else c.using]),
     a5e_attacks.MakeAttack: lambda c: (c.attacker, _ATTACK_USES["reaction" if c.readied else c.using]),
-    GrantAction: lambda c: (c.combatant, _ATTACK_USES[c.kind]),
     OpportunityAttack: lambda c: (c.attacker, "react"),
     UseReaction: lambda c: (c.combatant, "react"),
     maneuvers.PressTheAttack: lambda c: (c.combatant, "bonus"),
@@ -208,7 +222,8 @@ RULES = assemble(
     Rules(
         handlers={GotoTurn: _goto_turn},
         appliers={TurnStarted: _on_turn_started},
-        guards={kind: (surprise.not_surprised(who),) for kind, who in _SURPRISE_GUARDS.items()},
+        guards={**{kind: (surprise.not_surprised(who),) for kind, who in _SURPRISE_GUARDS.items()},
+                GrantAction: (surprise.grant_not_surprised,)},
     ),
     consistency.RULES,
 )

@@ -10,7 +10,9 @@ Narrator may allow the instigating creature or party to roll initiative with adv
 
 A surprised participant stays `surprised` until its first turn ends; `not_surprised` is the
 guard the ruleset puts in front of a command's rule so that moving, acting or reacting before
-then is rejected with the reason.
+then is rejected with the reason. Being granted an action is not acting: a GM's `grant_action`
+made before the participant's turn banks the action for that turn (`grant_not_surprised`),
+where it is as unusable as the participant's own action while the surprise holds.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar, Any
 
-from combat.kernel.commands import Command, EndTurn, Faces, MarkSurprised
+from combat.kernel.commands import Command, EndTurn, Faces, GrantAction, MarkSurprised
 from combat.kernel.decider import Guard, Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SurpriseMarked
@@ -41,6 +43,7 @@ __all__ = [
     "held_back",
     "require_not_surprised",
     "not_surprised",
+    "grant_not_surprised",
     "end_surprise",
     ]
 
@@ -154,6 +157,9 @@ _WHY = {
 }
 
 
+_GRANTED = {"action": "act", "bonus_action": "bonus", "reaction": "react"}
+
+
 def held_back(state: EncounterState, c: Combatant, doing: str) -> tuple[str, str] | None:
     """What surprise keeps `c` from doing ("move", "act", "bonus", "react"): (code, what), or None."""
     if not c.surprised:
@@ -181,6 +187,18 @@ def not_surprised(who: Callable[[Any], tuple[str, str]]) -> Guard:
         require_not_surprised(tx, *who(cmd))
 
     return guard
+
+
+def grant_not_surprised(tx: Tx, cmd: GrantAction) -> None:
+    """`grant_action` on a surprised participant. An action or bonus action granted outside its
+    turn is only banked for its next turn (combat/fivee/banked_actions.py): the participant does
+    nothing now, so the grant is kept, and the banked action is made available only as the
+    shared rule allows, so it still cannot be used while the surprise holds (the commands that
+    would use it are refused). A grant on its own surprised first turn, or a reaction (given at
+    once), would be for now: refused, as the participant may not use it."""
+    banked = cmd.kind != "reaction" and tx.state.turn != cmd.combatant
+    if not banked:
+        require_not_surprised(tx, cmd.combatant, _GRANTED[cmd.kind])
 
 
 def end_surprise(tx: Tx, cmd: EndTurn) -> None:
