@@ -49,11 +49,13 @@ Where the text is silent or points at its missing charts, this is what the engin
   (`spells_on_timeline`). Damage or any other break before it goes off spoils it, a blow in
   its last segment included; only another spell going off in that segment is simultaneous,
   and both take effect. Damage between declaration and casting spoils it too
-  (`spoil_before_casting`).
-- Logs recorded before `spells_on_timeline` and `multi_attackers_close_in` existed carry
-  neither setting and keep the reading they were played with: every spell in step 7, a blow
-  in the segment a spell goes off simultaneous with it, and multi-attackers in step 4
-  wherever they stand.
+  (`spoil_before_casting`). "Only one spell can be cast per round": the surprise segments
+  allow one spell between them (`one_spell_in_surprise_segments`).
+- Logs recorded before `spells_on_timeline`, `multi_attackers_close_in` and
+  `one_spell_in_surprise_segments` existed carry none of them and keep the reading they were
+  played with: every spell in step 7, a blow in the segment a spell goes off simultaneous
+  with it, multi-attackers in step 4 wherever they stand, and a spell in each surprise
+  segment.
 - A charge adds +2 to hit (`charge_bonus`); free and immediate attacks use the first routine.
 - A monster at 0 hit points is dead; a character is out of the fight (unconscious), and
   what follows is the GM's ruling. The fight ends when only one side has anyone standing.

@@ -209,11 +209,17 @@ def _routine_attack(tx: Tx, cmd: RoutineAttack) -> None:
     resolve_routine(tx, c, target, routine, cmd, mode="routine", uses=uses, segment=action_segment(tx, rec), charge=charge)
 
 
+def _surprised(c: Combatant) -> str | None:
+    """'Creatures with the surprised condition cannot make free attacks.'"""
+    return f"{c.name} is surprised: creatures with the surprised condition cannot make free attacks" if c.has("surprised") else None
+
+
 def _able_to_react(c: Combatant, kind: str) -> None:
     if c.status != "active":
         raise RuleError("combatant/incapacitated", f"{c.name} is {c.status}")
-    if c.has("surprised"):
-        raise RuleError(f"{kind}/surprised", f"{c.name} is surprised: creatures with the surprised condition cannot make free attacks")
+    problem = _surprised(c)
+    if problem:
+        raise RuleError(f"{kind}/surprised", problem)
 
 
 def _primary(c: Combatant, rec: Creature) -> Routine:
@@ -223,13 +229,14 @@ def _primary(c: Combatant, rec: Creature) -> Routine:
 
 
 def free_attack_refusal(state: EncounterState, c: Combatant, target: Combatant, segment: int) -> RuleError | None:
-    """Free attacks: "Creatures with the surprised condition cannot make free attacks"; only
+    """Free attacks: not by the surprised; only
     at a creature that drew one; "one free attack (or attack routine) per opponent per
     round"; "Only one free attack may be taken per segment by any creature"."""
     ledger = state.rules
     rec = ledger.creatures[c.id]
-    if c.has("surprised"):
-        return RuleError("free-attack/surprised", f"{c.name} is surprised: creatures with the surprised condition cannot make free attacks")
+    problem = _surprised(c)
+    if problem:
+        return RuleError("free-attack/surprised", problem)
     if (c.id, target.id) not in ledger.openings:
         return RuleError(
             "free-attack/not-drawn",

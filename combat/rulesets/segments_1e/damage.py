@@ -21,12 +21,11 @@ from combat.kernel.names import checked_damage_type
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.concentration import interrupt
 from combat.rulesets.segments_1e.events import SimultaneousActionKept
-from combat.rulesets.segments_1e.acting import record
-from combat.rulesets.segments_1e.ledger import with_creature
+from combat.rulesets.segments_1e.ledger import Slot, with_creature
 from combat.kernel.state import EncounterState
 from combat.rulesets.segments_1e.segments import slot_for, step_name
 
-__all__ = ["after_damage", "RULES"]
+__all__ = ["after_damage", "has_turn_in", "RULES"]
 
 
 def after_damage(tx: Tx, cid: str, amount: int, *, segment: int, by: str | None = None, spell: bool = False) -> None:
@@ -47,10 +46,15 @@ def _keep_simultaneous_turn(tx: Tx, cid: str, by: str | None) -> None:
     current = ledger.slot
     if current is None or by is None or by == cid or tx.state.turn != by or current.key == P.SPELLS:
         return
-    if current.key in ledger.creatures[cid].done:
-        return
-    if slot_for(tx.state, ledger, cid, current.key) == current:
+    if has_turn_in(tx.state, cid, current):
         tx.emit(SimultaneousActionKept(combatant=cid, slot=current))
+
+
+def has_turn_in(state: EncounterState, cid: str, slot: Slot) -> bool:
+    """`cid` has a turn of its own still to take in `slot` (the turn being played): a blow
+    that fells it then is simultaneous with its own. (The re-check asks this too.)"""
+    ledger = state.rules
+    return slot.key not in ledger.creatures[cid].done and slot_for(state, ledger, cid, slot.key) == slot
 
 
 def _damage(tx: Tx, cmd: Damage) -> None:
@@ -70,8 +74,8 @@ def _on_kept(state: EncounterState, e: SimultaneousActionKept) -> EncounterState
 
 def _check_kept(state: EncounterState, e: SimultaneousActionKept, ctx: dict[str, Any]) -> str | None:
     """The fallen still has that simultaneous turn to take (the question `_keep_simultaneous_turn` asks)."""
-    c, rec, ledger = record(state, e.combatant)
-    if e.slot.key in rec.done or slot_for(state, ledger, e.combatant, e.slot.key) != e.slot:
+    if not has_turn_in(state, e.combatant, e.slot):
+        c = state.combatants[e.combatant]
         return f"{c.name} has no turn in segment {e.slot.segment} of {step_name(e.slot.key)} now: no blow of its own to land as it falls"
     return None
 

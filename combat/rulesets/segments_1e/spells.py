@@ -12,7 +12,11 @@
   spell in step 7.)
 - In a surprise segment "only actions that fit in one segment can be done": a spell with a
   casting time of 1 segment can be cast there, named as it begins (nothing was declared
-  before the first round); it goes off at the end of that segment.
+  before the first round); it goes off at the end of that segment. "Only one spell can be
+  cast per round": the surprise segments, shorter than a round, allow one spell between
+  them (setting `one_spell_in_surprise_segments`; older logs let a caster cast in each).
+  A spell lost as if cast counts, and so does an immediate attack there (it spends the
+  major action a spell in a round would need).
 - "All incantations require deep concentration during the casting time. If this
   concentration is broken, the spell being cast fails and is lost as if cast."
 - "Line of Effect ... Cover of over 50% will break line of effect." "Line of Sight ... the
@@ -46,6 +50,7 @@ from combat.rulesets.segments_1e.events import CastingDelayed, CastingStarted, S
 from combat.rulesets.segments_1e.grid import distance_ft
 from combat.rulesets.segments_1e.ledger import Casting, Creature, with_creature
 from combat.rulesets.segments_1e.segments import completion
+from combat.rulesets.segments_1e.settings import ONE_SPELL_IN_SURPRISE
 from combat.rulesets.segments_1e.turns import (
     action_segment, end_turn, major_refusal, require_turn, segment_spent, spell_turn, spent, turn_not_running,
 )
@@ -85,6 +90,15 @@ def casting_refusal(state: EncounterState, c: Combatant, rec: Creature, trigger:
     if state.phase == P.SURPRISE_SEGMENTS and trigger == "begin_casting":
         if rec.casting is not None:
             return _already_casting(c, rec.casting)
+        if rec.major_used and state.settings.get(ONE_SPELL_IN_SURPRISE):
+            # In the surprise segments only a spell gone off or lost, or an immediate
+            # attack, spends the major action (see the module docstring).
+            return RuleError(
+                "spell/one-per-round",
+                f"{c.name} has already cast a spell (or made an immediate attack) in the surprise segments: "
+                "only one spell can be cast per round",
+                allowed="an attack routine, a move, or a minor or major action of one segment",
+            )
         problem = segment_spent(c, rec, state.rules.segment)
         return RuleError("surprise/segment-used", problem, allowed="actions that take no time, end_turn") if problem else None
     if rec.casting is None:
