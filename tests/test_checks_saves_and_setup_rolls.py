@@ -157,11 +157,11 @@ def test_a_failed_save_judged_later_may_be_turned_by_legendary_resistance():
     """Legendary Resistance: 'If the dragon fails a saving throw, it can choose to succeed
     instead': a save whose DC is set after the roll is a saving throw like any other."""
     from combat.fivee.legendary import LegendaryResistanceUsed, UseLegendaryResistance
-    from combat.fivee.monsters import AddMonster
+    from combat.fivee.monsters import AddCreature
 
     t = Table()
     t.add(pc("mozzie"))
-    t.do(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    t.do(AddCreature(creature="Adult Red Dragon", side="dragon"))
     t.start({"mozzie": 15, "adult-red-dragon": 10})
     t.rejects(UseLegendaryResistance(combatant="adult-red-dragon"), "legendary/no-failed-save")
     t.do(SavingThrow(combatant="adult-red-dragon", ability="wisdom", bonus=7, faces=(5,), reason="Hold Monster"))

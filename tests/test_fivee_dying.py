@@ -354,11 +354,11 @@ def test_massive_damage_counts_a_stat_blocks_extra_damage_with_the_rest_of_the_h
     maximum.' Rend, '13 (1d10 + 8) Slashing damage plus 5 (2d4) Fire damage', is one hit:
     Aria (4 of 10 HP) takes 13 + 5; 14 remains, so she dies, where the Slashing alone
     (9 remaining) would only have dropped her."""
-    from combat.fivee.monsters import AddMonster
+    from combat.fivee.monsters import AddCreature
 
     t = Table(ruleset=ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
     t.add(pc("aria", max_hp=10, hp=4), pc("bram", max_hp=120))
-    t.do(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    t.do(AddCreature(creature="Adult Red Dragon", side="dragon"))
     t.do(BeginCombat())
     for cid, face in {"adult-red-dragon": 20, "aria": 1, "bram": 2}.items():
         t.do(RollInitiative(combatant=cid, faces=(face,)))
@@ -374,11 +374,11 @@ def test_massive_damage_counts_a_stat_blocks_extra_damage_with_the_rest_of_the_h
 @pytest.mark.parametrize("ruleset", FIVE_E)
 def test_an_opportunity_attack_from_a_stat_block_lands_its_extra_damage_as_one_blow(ruleset):
     """The same Rend made as an Opportunity Attack: its Fire is part of the hit, judged with it."""
-    from combat.fivee.monsters import AddMonster
+    from combat.fivee.monsters import AddCreature
 
     t = Table(ruleset=ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
     t.add(pc("aria", max_hp=10, hp=4), pc("bram", max_hp=120))
-    t.do(AddMonster(creature="Adult Red Dragon", side="dragon"))
+    t.do(AddCreature(creature="Adult Red Dragon", side="dragon"))
     t.do(BeginCombat())
     for cid, face in {"aria": 20, "adult-red-dragon": 2, "bram": 1}.items():
         t.do(RollInitiative(combatant=cid, faces=(face,)))
