@@ -179,7 +179,7 @@ def test_a_backstab_ruled_afterwards_kills_the_orc_and_its_own_turn_becomes_a_co
     assert state.combatants["orc"].status == "dead"
     problems = {c.seq: c.problem for c in state.conflicts}
     assert problems[_seq(orc_turn, SegmentTurnStarted, combatant="orc")] == "Orc is dead now and could not take a turn"
-    assert problems[swing.records[0].seq] == "Orc is dead now and could not attack"
+    assert problems[swing.records[0].seq] == "Orc is dead and cannot attack"
     assert state.combatants["hugo"].hp == 26  # nothing is rewritten: the blow stays until the GM rules
 
 
@@ -199,7 +199,7 @@ def test_a_declaration_amended_afterwards_makes_the_blow_that_broke_it_a_conflic
 
     [conflict] = encounters.state(eid).conflicts
     assert (conflict.seq, conflict.type) == (swing.records[0].seq, "AttackRoutineBegun")
-    assert conflict.problem == "Hugo declared other now and could not switch to a routine attack"
+    assert conflict.problem == "Hugo declared other and cannot switch to routine attack"
 
 
 def test_a_bolt_that_missed_an_orc_now_standing_is_a_conflict(encounters):

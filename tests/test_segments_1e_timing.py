@@ -180,6 +180,32 @@ def test_a_one_segment_spell_is_cast_in_a_surprise_segment_and_goes_off_at_its_e
     assert t.state.phase == "ended"
 
 
+def test_only_one_spell_is_cast_between_two_surprise_segments():
+    """'Only one spell can be cast per round (even if one is cast as an immediate action).'
+    The surprise segments come before the first round and are shorter than one: Mira's Magic
+    Missile goes off at the end of surprise segment 1 (3 on the d4, +1), and in segment 2
+    she may still act - but not cast a second spell."""
+    t = begin(table(mage(x=0, y=0), orc(x=6, y=0, hp=20)), orcs=2)
+    t.do(BeginCasting(caster="mira", targets=("orc",), spell="Magic Missile", range_ft=150))
+    done(t, "mira")
+    t.do(ResolveSpell(caster="mira", damage="1d4+1", damage_faces=(3,)))
+    assert (t.state.phase, ledger(t).segment, t.state.turn, t["orc"].hp) == ("surprise_segments", 2, "mira", 16)
+    t.rejects(BeginCasting(caster="mira", targets=("orc",), spell="Magic Missile", range_ft=150), "spell/one-per-round")
+    [kicked] = of_type(t.do(MajorAction(combatant="mira", description="kicks over the brazier")), MajorActionTaken)
+    assert kicked.segment == 2
+
+
+def test_a_log_from_before_the_one_spell_setting_lets_a_caster_cast_in_each_surprise_segment():
+    """An encounter recorded without `one_spell_in_surprise_segments` keeps the reading it was
+    played with: Mira begins a second Magic Missile in surprise segment 2."""
+    t = begin(table(mage(x=0, y=0), orc(x=6, y=0, hp=20), settings={"one_spell_in_surprise_segments": False}), orcs=2)
+    t.do(BeginCasting(caster="mira", targets=("orc",), spell="Magic Missile", range_ft=150))
+    done(t, "mira")
+    t.do(ResolveSpell(caster="mira", damage="1d4+1", damage_faces=(3,)))
+    [again] = of_type(t.do(BeginCasting(caster="mira", targets=("orc",), spell="Magic Missile", range_ft=150)), CastingStarted)
+    assert (again.uses, again.start_segment) == ("surprise_segment", 2)
+
+
 def test_a_one_segment_major_action_is_taken_in_a_surprise_segment():
     """'only actions that fit in one segment can be done in each' surprise segment: kicking
     over the brazier takes that segment (not the round's major action), and nothing else

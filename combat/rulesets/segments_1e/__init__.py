@@ -8,9 +8,21 @@ casting time -> end of round.
 
 The rules live in modules named for them: segments.py (the timeline and who acts when),
 surprise.py, declarations.py, initiative.py, delay.py, turns.py (one major action, no
-switching), actions.py (minor actions and time), attacks.py with attack_tables.py and
-hit_dice.py, damage.py, concentration.py, spells.py, grid.py, morale.py, round.py (the flow),
-and consistency.py (what a changed past makes a conflict).
+switching), acting.py (who may act now), actions.py (minor actions and time), attacks.py
+with attack_tables.py and hit_dice.py, damage.py, concentration.py, spells.py ("one spell
+per round"), grid.py, morale.py, round.py (the flow), creatures.py (stat blocks), settings.py.
+
+Each rule module exposes one bundle, `RULES`: its commands, the events they apply, the
+checks run on those events after an undo or an amended ruling, and their narration. A check
+asks the same predicate the command's guard refused with (`major_refusal`, `segment_spent`,
+`free_attack_refusal`, `casting_refusal`, `closing_in_problem`, `spell_due`...), so a later
+event that could no longer have happened is reported, as a conflict for the GM to resolve,
+in the words the command would now be refused with. Beyond the guards, the checks report
+the timeline the flow would lay down now (round.py: a turn skipped, out of order, or a step
+left while someone still had a turn in it), strikes wasted on the fallen (attacks.py), a
+spell's damage missing a target who stands now (spells.py) and a fight that ended by
+itself while a foe still stands; a fight the GM ended with `end_combat` is never a
+conflict. Damage is never re-judged by amount (there is no damage reduction here).
 
 Where the text is silent or points at its missing charts, this is what the engine does
 (each module's docstring says more; the ruleset's docs page shows them all):
@@ -37,11 +49,13 @@ Where the text is silent or points at its missing charts, this is what the engin
   (`spells_on_timeline`). Damage or any other break before it goes off spoils it, a blow in
   its last segment included; only another spell going off in that segment is simultaneous,
   and both take effect. Damage between declaration and casting spoils it too
-  (`spoil_before_casting`).
-- Logs recorded before `spells_on_timeline` and `multi_attackers_close_in` existed carry
-  neither setting and keep the reading they were played with: every spell in step 7, a blow
-  in the segment a spell goes off simultaneous with it, and multi-attackers in step 4
-  wherever they stand.
+  (`spoil_before_casting`). "Only one spell can be cast per round": the surprise segments
+  allow one spell between them (`one_spell_in_surprise_segments`).
+- Logs recorded before `spells_on_timeline`, `multi_attackers_close_in` and
+  `one_spell_in_surprise_segments` existed carry none of them and keep the reading they were
+  played with: every spell in step 7, a blow in the segment a spell goes off simultaneous
+  with it, multi-attackers in step 4 wherever they stand, and a spell in each surprise
+  segment.
 - A charge adds +2 to hit (`charge_bonus`); free and immediate attacks use the first routine.
 - A monster at 0 hit points is dead; a character is out of the fight (unconscious), and
   what follows is the GM's ruling. The fight ends when only one side has anyone standing.
@@ -51,27 +65,20 @@ Where the text is silent or points at its missing charts, this is what the engin
 
 from __future__ import annotations
 
+import dataclasses
+
 from combat.fivee import conditions
-from combat.kernel.commands import RemoveCondition
-from combat.kernel.decider import Ruleset, Applier, Handler, merged
 from combat.fivee.conditions import INCAPACITATING
 from combat.fivee.glossary import SRD_DAMAGE_TYPES
-from combat.rulesets.segments_1e.concentration import IMPEDING
-from combat.kernel.encounter import ENCOUNTER
-from combat.kernel.events import (
-    CombatantDowned,
-    CombatantRevived,
-    ConditionApplied,
-    ConditionEnded,
-    DamageTaken,
-    Healed,
-)
 from combat.fivee.hitpoints import APPLIERS as HP_APPLIERS
+from combat.kernel.commands import RemoveCondition
+from combat.kernel.decider import Rules, Ruleset, assemble
+from combat.kernel.encounter import ENCOUNTER
+from combat.kernel.events import CombatantDowned, CombatantRevived, ConditionApplied, ConditionEnded, DamageTaken, Healed
 from combat.rulesets.segments_1e import (
     actions,
     attacks,
     concentration,
-    consistency,
     creatures,
     damage,
     declarations,
@@ -84,64 +91,62 @@ from combat.rulesets.segments_1e import (
     surprise,
     turns,
 )
+from combat.rulesets.segments_1e.acting import safe
 from combat.rulesets.segments_1e.commands import COMMANDS
+from combat.rulesets.segments_1e.concentration import IMPEDING
 from combat.rulesets.segments_1e.events import EVENTS
-from combat.rulesets.segments_1e.narration import NARRATION
-from combat.rulesets.segments_1e.phases import PHASES
-from combat.rulesets.segments_1e.segments import CLOSE_IN, SPELLS_ON_TIMELINE, turn_order
 from combat.rulesets.segments_1e.ledger import Ledger
+from combat.rulesets.segments_1e.phases import PHASES
+from combat.rulesets.segments_1e.segments import turn_order
+from combat.rulesets.segments_1e.settings import DEFAULTS
 
-__all__ = ["RULESET", "DEFAULTS"]
+__all__ = ["RULESET", "DEFAULTS", "RULES"]
 
-DEFAULTS = {
-    "surprised_on": 2,  # d6 faces that surprise a side: 1-2
-    "dex_reaction_initiative": True,  # Dexterity reaction adjustments move individuals between HIGH and LOW
-    "charge_bonus": 2,  # to hit, for a declared charge
-    "spoil_before_casting": True,  # damage after a spell is declared but before casting begins spoils it
-    SPELLS_ON_TIMELINE: True,  # spells go off in time order; a blow in their last segment spoils them
-    CLOSE_IN: True,  # a multi-attacker not yet in melee closes in with its group before its routines
-}
-
-_MODULES = (creatures, surprise, declarations, initiative, delay, turns, actions, grid, attacks, damage, concentration, spells, morale)
-
-
-HANDLERS: dict[type, Handler] = merged(
-    ENCOUNTER.handlers,
-    {
-        RemoveCondition: conditions.HANDLERS[RemoveCondition],
-    },
-    *(m.HANDLERS for m in _MODULES),
+RULES = assemble(
+    # The shared pieces first, so this ruleset's own rules replace them where they differ
+    # (applying a condition, damage, saving throws, the end of a turn).
+    ENCOUNTER,
+    Rules(
+        handlers={RemoveCondition: conditions.HANDLERS[RemoveCondition]},
+        appliers={
+            ConditionApplied: conditions.APPLIERS[ConditionApplied],
+            ConditionEnded: conditions.APPLIERS[ConditionEnded],
+            DamageTaken: HP_APPLIERS[DamageTaken],
+            Healed: HP_APPLIERS[Healed],
+            CombatantDowned: HP_APPLIERS[CombatantDowned],
+            CombatantRevived: HP_APPLIERS[CombatantRevived],
+        },
+    ),
+    round_flow.RULES,
+    creatures.RULES,
+    surprise.RULES,
+    declarations.RULES,
+    initiative.RULES,
+    delay.RULES,
+    turns.RULES,
+    actions.RULES,
+    grid.RULES,
+    attacks.RULES,
+    damage.RULES,
+    concentration.RULES,
+    spells.RULES,
+    morale.RULES,
 )
-APPLIERS: dict[type, Applier] = merged(
-    ENCOUNTER.appliers,
-    {
-        ConditionApplied: conditions.APPLIERS[ConditionApplied],
-        ConditionEnded: conditions.APPLIERS[ConditionEnded],
-        DamageTaken: HP_APPLIERS[DamageTaken],
-        Healed: HP_APPLIERS[Healed],
-        CombatantDowned: HP_APPLIERS[CombatantDowned],
-        CombatantRevived: HP_APPLIERS[CombatantRevived],
-    },
-    round_flow.APPLIERS,
-    *(getattr(m, "APPLIERS", {}) for m in _MODULES),
-)
 
-RULESET = Ruleset(
+RULESET = Ruleset.of(
+    # A check reads a past the GM has changed under it: none may stop a replay (acting.safe).
+    dataclasses.replace(RULES, checks={t: safe(check) for t, check in RULES.checks.items()}),
     id="segments-1e",
     title="First-edition segmented rounds",
     summary="One-minute rounds of 10 segments; declare actions, then group d6 initiative every round "
     "(HIGH/LOW, a tie puts both in HIGH); timed actions and spells spoiled by damage; "
     "descending AC and attack tables.",
     phases=PHASES,
-    handlers=HANDLERS,
-    appliers=APPLIERS,
     turn_order=turn_order,
     flow=round_flow.flow,
     defaults=DEFAULTS,
     events=EVENTS,
     commands=COMMANDS,
-    checks=consistency.CHECKS,
-    narration=NARRATION,
     state_type=Ledger,
     state_key="segments_1e",
     # The conditions its rules act on: the text's delayed, held and surprised, what impedes a

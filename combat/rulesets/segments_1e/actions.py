@@ -18,17 +18,20 @@
 
 from __future__ import annotations
 
-from combat.kernel.decider import Tx, Applier, Handler
+from typing import Any
+
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e import phases as P
-from combat.fivee.conditions import is_incapacitated
+from combat.rulesets.segments_1e.acting import able, record, unable
 from combat.rulesets.segments_1e.commands import ImmediateAction, MajorAction, MinorAction
 from combat.rulesets.segments_1e.events import CastingDelayed, ImmediateActionTaken, MajorActionTaken, MinorActionTaken
 from combat.rulesets.segments_1e.segments import advance
-from combat.rulesets.segments_1e.turns import action_segment, require_major, require_segment, require_turn, spent
+from combat.rulesets.segments_1e.turns import action_segment, major_refusal, require_major, require_segment, require_turn, segment_spent, spent
+from combat.rulesets.segments_1e.wording import plural
 from combat.kernel.state import EncounterState
 
-__all__ = ["HANDLERS", "APPLIERS"]
+__all__ = ["RULES"]
 
 
 def _major(tx: Tx, cmd: MajorAction) -> None:
@@ -67,8 +70,9 @@ def _minor(tx: Tx, cmd: MinorAction) -> None:
 
 def _immediate(tx: Tx, cmd: ImmediateAction) -> None:
     c = tx.combatant(cmd.combatant)
-    if is_incapacitated(c):
-        raise RuleError("combatant/incapacitated", f"{c.name} is {c.status} and cannot act", allowed="an able creature")
+    problem = unable(tx.state, c, "act", own_turn=False)
+    if problem:
+        raise RuleError("combatant/incapacitated", problem, allowed="an able creature")
     if not cmd.description.strip():
         raise RuleError("action/what", "say what the action is", allowed="description: e.g. 'shouts a warning'")
     tx.emit(ImmediateActionTaken(combatant=c.id, description=cmd.description, segment=tx.state.rules.segment))
@@ -83,5 +87,42 @@ def _on_minor(state: EncounterState, e: MinorActionTaken) -> EncounterState:
     return spent(state, e.combatant, e.uses, added_segments=rec.added_segments + e.segments + e.gm_delay)
 
 
-HANDLERS: dict[type, Handler] = {MajorAction: _major, MinorAction: _minor, ImmediateAction: _immediate}
-APPLIERS: dict[type, Applier] = {MajorActionTaken: _on_major, MinorActionTaken: _on_minor, ImmediateActionTaken: lambda state, e: state}
+def _check_major(state: EncounterState, e: MajorActionTaken, ctx: dict[str, Any]) -> str | None:
+    problem = able(state, e.combatant, "act")
+    if problem:
+        return problem
+    c, rec, ledger = record(state, e.combatant)
+    if e.uses == "surprise_segment":
+        return segment_spent(c, rec, ledger.segment)
+    refusal = major_refusal(c, rec, "major_action")
+    return refusal.message if refusal is not None else None
+
+
+def _check_minor(state: EncounterState, e: MinorActionTaken, ctx: dict[str, Any]) -> str | None:
+    problem = able(state, e.combatant, "act")
+    if problem:
+        return problem
+    c, rec, ledger = record(state, e.combatant)
+    return segment_spent(c, rec, ledger.segment) if e.uses == "surprise_segment" else None
+
+
+def _minor_line(n: Any, e: MinorActionTaken) -> str:
+    took = "no time" if not e.segments else plural(e.segments, "segment")
+    by_gm = f", +{e.gm_delay} by the GM" if e.gm_delay else ""
+    return f"{n.name(e.combatant)} (minor, {took}{by_gm}): {e.description}"
+
+
+RULES = Rules(
+    handlers={MajorAction: _major, MinorAction: _minor, ImmediateAction: _immediate},
+    appliers={MajorActionTaken: _on_major, MinorActionTaken: _on_minor, ImmediateActionTaken: lambda state, e: state},
+    checks={
+        MajorActionTaken: _check_major,
+        MinorActionTaken: _check_minor,
+        ImmediateActionTaken: lambda state, e, ctx: able(state, e.combatant, "act", own_turn=False),
+    },
+    narration={
+        MajorActionTaken: lambda n, e: f"{n.name(e.combatant)}: {e.description} (segment {e.segment})",
+        MinorActionTaken: _minor_line,
+        ImmediateActionTaken: lambda n, e: f"{n.name(e.combatant)} (immediate, segment {e.segment}): {e.description}",
+    },
+)

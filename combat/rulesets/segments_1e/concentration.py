@@ -23,14 +23,14 @@ from combat.fivee import concentration as shared
 from combat.fivee import conditions, saves
 from combat.kernel.commands import ApplyCondition, EndConcentration, SavingThrow, StartConcentration
 from combat.fivee.concentration import end_concentration
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e.events import SpellSpoiled
 from combat.rulesets.segments_1e.ledger import Casting
 from combat.rulesets.segments_1e.segments import spells_on_timeline
 from combat.kernel.state import EncounterState
 
-__all__ = ["IMPEDING", "interrupt", "spoils", "HANDLERS", "APPLIERS"]
+__all__ = ["IMPEDING", "interrupt", "spoils", "RULES"]
 
 # Conditions that impede a creature's movement or ability to act.
 IMPEDING = frozenset(
@@ -75,10 +75,12 @@ def _apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
         interrupt(tx, cmd.target, f"is {cmd.condition.name}")
 
 
-HANDLERS: dict[type, Handler] = {
-    StartConcentration: shared.HANDLERS[StartConcentration],
-    EndConcentration: shared.HANDLERS[EndConcentration],
-    SavingThrow: _saving_throw,
-    ApplyCondition: _apply_condition,
-}
-APPLIERS: dict[type, Applier] = {**shared.APPLIERS, **saves.APPLIERS}
+RULES = Rules(
+    handlers={
+        StartConcentration: shared.HANDLERS[StartConcentration],
+        EndConcentration: shared.HANDLERS[EndConcentration],
+        SavingThrow: _saving_throw,
+        ApplyCondition: _apply_condition,
+    },
+    appliers={**shared.APPLIERS, **saves.APPLIERS},
+)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import msgspec
 
 from combat.kernel import dice
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e.attack_tables import attack_row
 from combat.rulesets.segments_1e.commands import AddCreature, DescribeBattlefield
@@ -15,8 +16,9 @@ from combat.rulesets.segments_1e.events import BattlefieldDescribed, CreatureAdd
 from combat.rulesets.segments_1e.hit_dice import hit_point_dice, parse_hit_dice, save_hit_dice
 from combat.rulesets.segments_1e.ledger import Creature, CreatureStats, sheet_of
 from combat.kernel.state import Combatant, EncounterState, with_rules
+from combat.rulesets.segments_1e.wording import plural
 
-__all__ = ["HANDLERS", "APPLIERS", "BEST_AC", "WORST_AC"]
+__all__ = ["RULES", "BEST_AC", "WORST_AC"]
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 # "The scale for armor class is -10 to 0 to 10 with 10 being the worst value possible."
@@ -102,5 +104,22 @@ def _on_described(state: EncounterState, e: BattlefieldDescribed) -> EncounterSt
     return with_rules(state, msgspec.structs.replace(state.rules, restricted=e.restricted, walls=e.walls))
 
 
-HANDLERS: dict[type, Handler] = {AddCreature: _add, DescribeBattlefield: _describe}
-APPLIERS: dict[type, Applier] = {CreatureAdded: _on_added, BattlefieldDescribed: _on_described}
+def _added_line(n: Any, e: CreatureAdded) -> str:
+    c = e.creature
+    n.names[c.id] = c.name
+    extra = (f", attacks as {e.attacks_as}" if e.attacks_as else "") + (f", saves as {e.saves_as} HD" if e.saves_as is not None else "")
+    if c.ac is None:  # not revealed to this reader (projections/redaction.py)
+        return f"{c.name} joins the {c.side} side ({'character' if c.kind == 'pc' else 'monster'})"
+    return f"{c.name} joins the {c.side} side ({'character' if c.kind == 'pc' else 'monster'}, {e.hp} HP, AC {c.ac}{extra})"
+
+
+RULES = Rules(
+    handlers={AddCreature: _add, DescribeBattlefield: _describe},
+    appliers={CreatureAdded: _on_added, BattlefieldDescribed: _on_described},
+    narration={
+        CreatureAdded: _added_line,
+        BattlefieldDescribed: lambda n, e: "The battlefield: "
+        + ("restricted quarters" if e.restricted else "open ground")
+        + (f", {plural(len(e.walls), 'wall square')}" if e.walls else ""),
+    },
+)

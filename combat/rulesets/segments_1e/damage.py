@@ -9,8 +9,11 @@ a creature felled by the acting creature during a turn that is simultaneous with
 from __future__ import annotations
 
 from combat.kernel.commands import Damage, Heal
-from combat.kernel.decider import Tx, Applier, Handler
-from combat.kernel.events import CombatantDowned, DamageTaken
+from typing import Any
+
+from combat.fivee.consistency import CHECKS as SHARED_CHECKS
+from combat.kernel.decider import Rules, Tx
+from combat.kernel.events import CombatantDowned, DamageTaken, Healed
 from combat.fivee.hitpoints import HANDLERS as HP_HANDLERS
 from combat.fivee.hitpoints import amount_or_roll
 from combat.kernel.errors import RuleError
@@ -18,11 +21,11 @@ from combat.kernel.names import checked_damage_type
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.concentration import interrupt
 from combat.rulesets.segments_1e.events import SimultaneousActionKept
-from combat.rulesets.segments_1e.ledger import with_creature
+from combat.rulesets.segments_1e.ledger import Slot, with_creature
 from combat.kernel.state import EncounterState
-from combat.rulesets.segments_1e.segments import slot_for
+from combat.rulesets.segments_1e.segments import slot_for, step_name
 
-__all__ = ["after_damage", "HANDLERS", "APPLIERS"]
+__all__ = ["after_damage", "has_turn_in", "RULES"]
 
 
 def after_damage(tx: Tx, cid: str, amount: int, *, segment: int, by: str | None = None, spell: bool = False) -> None:
@@ -43,10 +46,15 @@ def _keep_simultaneous_turn(tx: Tx, cid: str, by: str | None) -> None:
     current = ledger.slot
     if current is None or by is None or by == cid or tx.state.turn != by or current.key == P.SPELLS:
         return
-    if current.key in ledger.creatures[cid].done:
-        return
-    if slot_for(tx.state, ledger, cid, current.key) == current:
+    if has_turn_in(tx.state, cid, current):
         tx.emit(SimultaneousActionKept(combatant=cid, slot=current))
+
+
+def has_turn_in(state: EncounterState, cid: str, slot: Slot) -> bool:
+    """`cid` has a turn of its own still to take in `slot` (the turn being played): a blow
+    that fells it then is simultaneous with its own. (The re-check asks this too.)"""
+    ledger = state.rules
+    return slot.key not in ledger.creatures[cid].done and slot_for(state, ledger, cid, slot.key) == slot
 
 
 def _damage(tx: Tx, cmd: Damage) -> None:
@@ -64,5 +72,25 @@ def _on_kept(state: EncounterState, e: SimultaneousActionKept) -> EncounterState
     return with_creature(state, e.combatant, downed_in=e.slot)
 
 
-HANDLERS: dict[type, Handler] = {Damage: _damage, Heal: HP_HANDLERS[Heal]}
-APPLIERS: dict[type, Applier] = {SimultaneousActionKept: _on_kept}
+def _check_kept(state: EncounterState, e: SimultaneousActionKept, ctx: dict[str, Any]) -> str | None:
+    """The fallen still has that simultaneous turn to take (the question `_keep_simultaneous_turn` asks)."""
+    if not has_turn_in(state, e.combatant, e.slot):
+        c = state.combatants[e.combatant]
+        return f"{c.name} has no turn in segment {e.slot.segment} of {step_name(e.slot.key)} now: no blow of its own to land as it falls"
+    return None
+
+
+RULES = Rules(
+    handlers={Damage: _damage, Heal: HP_HANDLERS[Heal]},
+    appliers={SimultaneousActionKept: _on_kept},
+    # Healing and falling mean here what they mean in the shared rules; damage is re-judged
+    # in spells.py, which also follows a spell's damage to each of its targets.
+    checks={
+        SimultaneousActionKept: _check_kept,
+        Healed: SHARED_CHECKS[Healed],
+        CombatantDowned: SHARED_CHECKS[CombatantDowned],
+    },
+    narration={
+        SimultaneousActionKept: lambda n, e: f"{n.name(e.combatant)} falls in segment {e.slot.segment} but acts in that same segment: its blow still lands",
+    },
+)

@@ -9,40 +9,56 @@ switch actions" (see turns.ALLOWED_MAJOR).
 
 from __future__ import annotations
 
-from combat.fivee.conditions import is_incapacitated
-from combat.kernel.decider import Tx, Applier, Handler
+from typing import Any
+
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e.commands import CloseDeclarations, DeclareRoundAction
 from combat.rulesets.segments_1e.events import RoundActionDeclared
-from combat.rulesets.segments_1e.ledger import Casting, Declared, with_creature
+from combat.rulesets.segments_1e.acting import able, unable
+from combat.rulesets.segments_1e.ledger import Casting, Creature, Declared, with_creature
+from combat.rulesets.segments_1e.round import fight_over
+from combat.rulesets.segments_1e.wording import names, plural
 from combat.rulesets.segments_1e.segments import ROUND_SEGMENTS, carries_casting
 from combat.rulesets.segments_1e.turns import ALLOWED_MAJOR
-from combat.kernel.state import EncounterState
+from combat.kernel.state import Combatant, EncounterState
 
-__all__ = ["ACTIONS", "HANDLERS", "APPLIERS"]
+__all__ = ["ACTIONS", "still_casting", "RULES"]
 
 ACTIONS = tuple(a for a in ALLOWED_MAJOR if a is not None)
 SPELLS = ("spell", "invocation")
 _ROUTINE_KIND = {"melee": "melee", "charge": "melee", "missile": "missile"}
 
 
+def still_casting(c: Combatant, rec: Creature, round_: int, action: str) -> RuleError | None:
+    """A spell carried over from last round takes this one too: nothing else is declared,
+    and "only one spell can be cast per round". (The guard raises it; the re-check after a
+    change to the past reports its words.)"""
+    if not carries_casting(rec, round_):
+        return None
+    cast = rec.casting
+    assert cast is not None
+    if action in SPELLS:
+        return RuleError(
+            "spell/one-per-round",
+            f"{c.name} is still casting {cast.spell} (it goes off in round {cast.completes_round}); only one spell can be cast per round",
+            allowed="nothing: the casting takes this round",
+        )
+    return RuleError("declaration/still-casting", f"{c.name} is still casting {cast.spell}", allowed="nothing this round")
+
+
 def _declare(tx: Tx, cmd: DeclareRoundAction) -> None:
     c = tx.combatant(cmd.combatant)
-    if is_incapacitated(c):
-        raise RuleError("combatant/incapacitated", f"{c.name} is {c.status} and declares nothing")
+    problem = unable(tx.state, c, "declare an action", own_turn=False)
+    if problem:
+        raise RuleError("combatant/incapacitated", problem)
     rec = tx.state.rules.creatures[c.id]
     action = cmd.action.lower()
     if action not in ACTIONS:
         raise RuleError("declaration/unknown-action", f"'{cmd.action}' is not an action to declare", allowed=", ".join(ACTIONS))
-    if carries_casting(rec, tx.state.round):
-        cast = rec.casting
-        if action in SPELLS:
-            raise RuleError(
-                "spell/one-per-round",
-                f"{c.name} is still casting {cast.spell} (it goes off in round {cast.completes_round}); only one spell can be cast per round",
-                allowed="nothing: the casting takes this round",
-            )
-        raise RuleError("declaration/still-casting", f"{c.name} is still casting {cast.spell}", allowed="nothing this round")
+    refusal = still_casting(c, rec, tx.state.round, action)
+    if refusal is not None:
+        raise refusal
     if action in SPELLS:
         if not (cmd.spell or "").strip():
             raise RuleError("declaration/spell-name", "a spell declaration names the spell", allowed="spell: e.g. 'Sleep'")
@@ -87,5 +103,29 @@ def _on_declared(state: EncounterState, e: RoundActionDeclared) -> EncounterStat
     return with_creature(state, e.combatant, declared=d, casting=casting)
 
 
-HANDLERS: dict[type, Handler] = {DeclareRoundAction: _declare, CloseDeclarations: _close}
-APPLIERS: dict[type, Applier] = {RoundActionDeclared: _on_declared}
+def _check_declared(state: EncounterState, e: RoundActionDeclared, ctx: dict[str, Any]) -> str | None:
+    problem = fight_over(state) or able(state, e.combatant, "declare an action", own_turn=False)
+    if problem:
+        return problem
+    c, rec = state.combatants[e.combatant], state.rules.creatures[e.combatant]
+    refusal = still_casting(c, rec, state.round, e.declared.action)
+    return refusal.message if refusal is not None else None
+
+
+def _declared_line(n: Any, e: RoundActionDeclared) -> str:
+    d = e.declared
+    what = d.action.replace("_", " ")
+    if d.spell:
+        what += f": {d.spell} ({plural(d.casting_segments, 'segment')})"
+    elif d.routine:
+        what += f" ({d.routine})"
+    at = f" at {names(n, d.targets)}" if d.targets else ""
+    return f"{n.name(e.combatant)} declares {what}{at}" + (f" - {d.description}" if d.description else "")
+
+
+RULES = Rules(
+    handlers={DeclareRoundAction: _declare, CloseDeclarations: _close},
+    appliers={RoundActionDeclared: _on_declared},
+    checks={RoundActionDeclared: _check_declared},
+    narration={RoundActionDeclared: _declared_line},
+)

@@ -14,26 +14,38 @@ announced during LOW (the major action is lost).
 
 from __future__ import annotations
 
-from combat.kernel.decider import Tx, Applier, Handler
+from typing import Any
+
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionSpec
 from combat.rulesets.segments_1e import phases as P
+from combat.rulesets.segments_1e.acting import able, record
+from combat.rulesets.segments_1e.ledger import Creature
 from combat.rulesets.segments_1e.commands import AnnounceDelay
 from combat.rulesets.segments_1e.events import DelayAnnounced, SpellForgone
 from combat.rulesets.segments_1e.turns import end_turn, require_turn, spent
-from combat.kernel.state import EncounterState
+from combat.kernel.state import Combatant, EncounterState
 
-__all__ = ["DELAYED", "HANDLERS", "APPLIERS"]
+__all__ = ["DELAYED", "delay_refusal", "RULES"]
 
 DELAYED = ConditionSpec(name="delayed", source="delay")
 
 
+def delay_refusal(c: Combatant, rec: Creature) -> RuleError | None:
+    """One delay a round, announced before the major action."""
+    if c.has("delayed"):
+        return RuleError("delay/already-delayed", f"{c.name} is already delayed this round", allowed="act, or end_turn")
+    if rec.major_used:
+        return RuleError("delay/after-major", f"{c.name} has already had its major action this round", allowed="minor actions, end_turn")
+    return None
+
+
 def _announce(tx: Tx, cmd: AnnounceDelay) -> None:
     c, rec = require_turn(tx, cmd.combatant)
-    if c.has("delayed"):
-        raise RuleError("delay/already-delayed", f"{c.name} is already delayed this round", allowed="act, or end_turn")
-    if rec.major_used:
-        raise RuleError("delay/after-major", f"{c.name} has already had its major action", allowed="minor actions, end_turn")
+    refusal = delay_refusal(c, rec)
+    if refusal is not None:
+        raise refusal
     during = "high" if tx.state.phase == P.HIGH else "low"
     tx.emit(DelayAnnounced(combatant=c.id, during=during))  # type: ignore[arg-type]
     tx.emit(ConditionApplied(target=c.id, condition=DELAYED))
@@ -47,5 +59,21 @@ def _on_announced(state: EncounterState, e: DelayAnnounced) -> EncounterState:
     return spent(state, e.combatant, "major" if e.during == "low" else "none")
 
 
-HANDLERS: dict[type, Handler] = {AnnounceDelay: _announce}
-APPLIERS: dict[type, Applier] = {DelayAnnounced: _on_announced}
+def _check_announced(state: EncounterState, e: DelayAnnounced, ctx: dict[str, Any]) -> str | None:
+    problem = able(state, e.combatant, "delay")
+    if problem:
+        return problem
+    c, rec, _ = record(state, e.combatant)
+    refusal = delay_refusal(c, rec)
+    return refusal.message if refusal is not None else None
+
+
+RULES = Rules(
+    handlers={AnnounceDelay: _announce},
+    appliers={DelayAnnounced: _on_announced},
+    checks={DelayAnnounced: _check_announced},
+    narration={
+        DelayAnnounced: lambda n, e: f"{n.name(e.combatant)} delays during {e.during.upper()}"
+        + (": no action until LOW" if e.during == "high" else ": its major action is lost"),
+    },
+)

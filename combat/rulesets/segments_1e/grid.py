@@ -24,22 +24,25 @@ segment of movement (a tenth of the move per round).
 from __future__ import annotations
 
 import math
+from typing import Any
 
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.rulesets.segments_1e import phases as P
+from combat.rulesets.segments_1e.acting import able, record
 from combat.rulesets.segments_1e.commands import MoveTo
 from combat.rulesets.segments_1e.concentration import interrupt
 from combat.rulesets.segments_1e.events import CreatureMoved, FreeAttackOpened
 from combat.rulesets.segments_1e.melee import Square, adjacent, foes_in_melee, where
 from combat.rulesets.segments_1e.ledger import Ledger, Routine
 from combat.rulesets.segments_1e.segments import action_of, closes_in
-from combat.rulesets.segments_1e.turns import require_major, require_segment, require_turn, spent
-from combat.kernel.state import EncounterState
+from combat.rulesets.segments_1e.turns import major_refusal, require_major, require_segment, require_turn, segment_spent, spent
+from combat.rulesets.segments_1e.wording import names
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = [
     "SQUARE_FT", "distance_ft", "adjacent", "foes_in_melee", "open_squares", "require_reach", "closing_in_problem",
-    "HANDLERS", "APPLIERS",
+    "held_by_foe", "RULES",
 ]
 
 SQUARE_FT = 5
@@ -129,6 +132,15 @@ def closing_in_problem(state: EncounterState, cid: str, dest: Square) -> str | N
     return None
 
 
+def held_by_foe(state: EncounterState, c: Combatant, dest: Square) -> str | None:
+    """A living foe holds `dest`: allies may squeeze together, foes may not."""
+    for cid, rec in state.rules.creatures.items():
+        foe = state.combatants[cid]
+        if where(rec) == dest and foe.side != c.side and foe.status != "dead":
+            return f"{foe.name} stands on ({dest[0]}, {dest[1]})"
+    return None
+
+
 def _move(tx: Tx, cmd: MoveTo) -> None:
     c, rec = require_turn(tx, cmd.combatant)
     state = tx.state
@@ -141,9 +153,10 @@ def _move(tx: Tx, cmd: MoveTo) -> None:
         raise RuleError("move/nowhere", f"{c.name} is already on ({cmd.x}, {cmd.y})", allowed="another square")
     if dest in ledger.walls:
         raise RuleError("grid/wall", f"({cmd.x}, {cmd.y}) is a wall", allowed="an open square")
+    problem = held_by_foe(state, c, dest)
+    if problem:
+        raise RuleError("grid/occupied", problem, allowed="an empty square, or an ally's")
     holder = _standing(state, ledger).get(dest)
-    if holder is not None and state.combatants[holder].side != c.side:
-        raise RuleError("grid/occupied", f"{state.combatants[holder].name} stands on ({cmd.x}, {cmd.y})", allowed="an empty square, or an ally's")
     feet = round(distance_ft(here, dest))
     in_melee_with = foes_in_melee(state, c.id)
     if cmd.positioning:
@@ -193,5 +206,41 @@ def _on_moved(state: EncounterState, e: CreatureMoved) -> EncounterState:
     return spent(state, e.combatant, e.uses, x=e.x, y=e.y)
 
 
-HANDLERS: dict[type, Handler] = {MoveTo: _move}
-APPLIERS: dict[type, Applier] = {CreatureMoved: _on_moved}
+def _check_moved(state: EncounterState, e: CreatureMoved, ctx: dict[str, Any]) -> str | None:
+    """The move could still be made by the move's own guards (what it spent, closing in, a
+    square no foe holds); how far it went is not re-judged."""
+    problem = able(state, e.combatant, "move")
+    if problem:
+        return problem
+    c, rec, ledger = record(state, e.combatant)
+    if e.uses == "major":
+        refusal = major_refusal(c, rec, "move_to")
+        if refusal is not None:
+            return refusal.message
+    if e.uses == "surprise_segment":
+        problem = segment_spent(c, rec, ledger.segment)
+        if problem:
+            return problem
+    if e.uses == "charge" and rec.charged:
+        return f"{c.name} had already made the move of its charge"
+    if e.uses == "close_in":
+        if not closes_in(state, e.combatant):
+            return f"{c.name} has no turn with its group to close in now"
+        problem = closing_in_problem(state, e.combatant, (e.x, e.y))
+        if problem:
+            return problem
+    return held_by_foe(state, c, (e.x, e.y))
+
+
+def _moved_line(n: Any, e: CreatureMoved) -> str:
+    how = " (positioning)" if e.positioning else ""
+    jostle = f", jostling {names(n, e.jostled)}" if e.jostled else ""
+    return f"{n.name(e.combatant)} moves {e.feet} ft to ({e.x}, {e.y}){how}{jostle}"
+
+
+RULES = Rules(
+    handlers={MoveTo: _move},
+    appliers={CreatureMoved: _on_moved},
+    checks={CreatureMoved: _check_moved},
+    narration={CreatureMoved: _moved_line},
+)

@@ -16,17 +16,20 @@ action order by type determines who acts first."
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from combat.fivee.conditions import is_incapacitated
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Rules, Tx
+from combat.rulesets.segments_1e.acting import down_as
 from combat.rulesets.segments_1e.commands import RollGroupD6
 from combat.rulesets.segments_1e.events import GroupD6Rolled, HighLowSet
 from combat.rulesets.segments_1e.side_rolls import sides_to_roll
 from combat.rulesets.segments_1e.segments import action_of
 from combat.kernel.state import EncounterState, with_rules
 
-__all__ = ["groups", "all_rolled", "set_groups", "placements", "HANDLERS", "APPLIERS"]
+__all__ = ["groups", "all_rolled", "set_groups", "placements", "RULES"]
 
 ON_LOW = ("delay", "delaying")  # declared actions that act on LOW whatever the dice say
 
@@ -41,9 +44,14 @@ def all_rolled(state: EncounterState) -> bool:
     return all(side in rolled for side in groups(state))
 
 
+# Why a side may not roll group initiative now: the guard's words and the re-check's.
+NOBODY_TO_ROLL = "nobody of the {side} side is standing to roll group initiative"
+ALREADY_ROLLED = "the {side} side has already rolled group initiative this round"
+
+
 def _roll(tx: Tx, cmd: RollGroupD6) -> None:
     chosen = sides_to_roll("initiative", cmd.side, groups(tx.state), tx.state.rules.rolls, cmd.faces,
-                           unknown="no side called '{side}' is in the fight", already="the {side} side has rolled this round")
+                           unknown=NOBODY_TO_ROLL, already=ALREADY_ROLLED)
     for side in chosen:
         tx.emit(GroupD6Rolled(side=side, roll=tx.roll("1d6", purpose="group initiative", roller=side, faces=cmd.faces).total))
 
@@ -104,5 +112,57 @@ def _on_set(state: EncounterState, e: HighLowSet) -> EncounterState:
     return with_rules(msgspec.structs.replace(state, combatants=combatants), ledger)
 
 
-HANDLERS: dict[type, Handler] = {RollGroupD6: _roll}
-APPLIERS: dict[type, Applier] = {GroupD6Rolled: _on_rolled, HighLowSet: _on_set}
+def _check_rolled(state: EncounterState, e: GroupD6Rolled, ctx: dict[str, Any]) -> str | None:
+    if e.side not in groups(state):
+        return NOBODY_TO_ROLL.format(side=e.side)
+    if e.side in state.rules.rolls:
+        return ALREADY_ROLLED.format(side=e.side)
+    return None
+
+
+def _check_set(state: EncounterState, e: HighLowSet, ctx: dict[str, Any]) -> str | None:
+    """HIGH and LOW as the group dice and who stands place them now (`placements`, the flow's own)."""
+    rolled = state.rules.rolls
+    for side in groups(state):
+        if side not in rolled:
+            return f"the {side} side has someone standing now but rolled no group d6"
+    for side in e.rolls:
+        if side not in groups(state):
+            return f"nobody of the {side} side is standing now, yet it was placed by group initiative"
+    now = placements(state)
+    if (now.rolls, now.high_segment, now.low_segment) != (e.rolls, e.high_segment, e.low_segment):
+        dice = ", ".join(f"{side} {roll}" for side, roll in now.rolls.items())
+        return f"the group dice stand at {dice} now: HIGH acts in segment {now.high_segment}, LOW in {now.low_segment}"
+    for cid in dict.fromkeys([*now.groups, *e.groups]):
+        if cid not in state.combatants:
+            return f"{cid} is not in the fight any more, yet it was placed in {e.groups[cid].upper()}"
+        name = state.combatants[cid].name
+        was, should = e.groups.get(cid), now.groups.get(cid)
+        if was == should:
+            continue
+        if was is None:
+            return f"{name} is standing now but was left out of group initiative"
+        if should is None:
+            return f"{name} is {down_as(state.combatants[cid])} now but was placed in {was.upper()}"
+        return f"{name} would act in {should.upper()} now, not {was.upper()}"
+    return None
+
+
+def _groups_line(n: Any, e: HighLowSet) -> str:
+    rolls = ", ".join(f"{side} {roll}" for side, roll in e.rolls.items())
+    moved = "".join(f"; {n.name(cid)} acts in {e.groups[cid].upper()}" for cid in e.moved)
+    if e.tied:
+        return f"Group initiative {rolls}: tied, so both act in HIGH (segment {e.high_segment}), ordered by action type{moved}"
+    low = [s for s in e.rolls if s not in e.high]
+    return f"Group initiative {rolls}: HIGH {', '.join(e.high)} in segment {e.high_segment}, LOW {', '.join(low)} in segment {e.low_segment}{moved}"
+
+
+RULES = Rules(
+    handlers={RollGroupD6: _roll},
+    appliers={GroupD6Rolled: _on_rolled, HighLowSet: _on_set},
+    checks={GroupD6Rolled: _check_rolled, HighLowSet: _check_set},
+    narration={
+        GroupD6Rolled: lambda n, e: f"The {e.side} side rolls {e.roll} for group initiative",
+        HighLowSet: _groups_line,
+    },
+)

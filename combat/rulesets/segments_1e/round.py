@@ -12,19 +12,22 @@ from __future__ import annotations
 import msgspec
 
 from combat.fivee.conditions import is_incapacitated
-from combat.kernel.decider import Tx, Applier
+from typing import Any
+
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.encounter import defeat_reason
-from combat.kernel.events import CombatEnded, ConditionEnded, RoundEnded, RoundStarted
+from combat.kernel.events import CombatEnded, ConditionEnded, PhaseChanged, RoundEnded, RoundStarted
 from combat.rulesets.segments_1e import phases as P
-from combat.rulesets.segments_1e.events import SpellForgone
+from combat.rulesets.segments_1e.acting import able, down_as, record
+from combat.rulesets.segments_1e.events import SegmentReached, SegmentTurnStarted, SpellForgone
 from combat.rulesets.segments_1e.initiative import all_rolled, set_groups
-from combat.rulesets.segments_1e.ledger import Creature
-from combat.rulesets.segments_1e.segments import next_turn, spell_due, step_key
+from combat.rulesets.segments_1e.ledger import Creature, Slot
+from combat.rulesets.segments_1e.segments import left_behind, next_turn, spell_due, step_key, step_name, turns
 from combat.rulesets.segments_1e.surprise import next_segment, settle, shake_off, sides
 from combat.rulesets.segments_1e.turns import end_turn, start_turn
 from combat.kernel.state import EncounterState, with_rules
 
-__all__ = ["flow", "decided", "APPLIERS"]
+__all__ = ["flow", "decided", "fight_over", "RULES"]
 
 _GUARD = 1000  # steps in one command; far more than any round needs
 
@@ -157,4 +160,107 @@ def _on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
     return with_rules(msgspec.structs.replace(state, round=e.round, turn=None, combatants=combatants), ledger)
 
 
-APPLIERS: dict[type, Applier] = {RoundStarted: _on_round_started, RoundEnded: lambda state, e: state}
+# -- after a change to the past: the timeline the flow laid down ---------------------------------
+
+
+def fight_over(state: EncounterState) -> str | None:
+    """The fight ended, or would have ended by now (`decided`, the flow's own question)."""
+    if state.phase == P.ENDED:
+        return "the fight had already ended"
+    if decided(state):
+        winner = next((c.side for c in state.combatants.values() if c.status == "active"), None)
+        if winner is None:
+            return "no one is standing now: the fight was over"
+        return f"every foe of the {winner} side is down now: the fight was over"
+    return None
+
+
+def _order(slot: Slot) -> tuple[int, int, int, int]:
+    return (slot.segment, slot.rank, slot.after, slot.speed)
+
+
+def _no_turn(state: EncounterState, cid: str, key: str) -> str:
+    c, rec, _ = record(state, cid)
+    if key in rec.done:
+        return f"{c.name} had already taken its turn in {step_name(key)}"
+    if is_incapacitated(c):
+        return f"{c.name} is {down_as(c)} now and could not take a turn"
+    if key == P.SPELLS:
+        return f"{c.name} has no spell going off now"
+    return f"{c.name} has no turn in {step_name(key)} now"
+
+
+def _out_of_time(state: EncounterState, e: SegmentTurnStarted) -> str | None:
+    """A spell goes off just before the first turn of a later segment (segments.spell_due,
+    which the flow asks too): not before, and no turn of a later segment before it."""
+    due = spell_due(state)
+    if e.slot.key == P.SPELLS and state.phase != P.SPELLS and (due is None or due[0] != e.combatant):
+        c, rec, _ = record(state, e.combatant)
+        spell = rec.casting.spell if rec.casting else "spell"
+        return f"{c.name}'s {spell} does not go off before the next turn now: it goes off after the turns of segment {e.slot.segment}"
+    if due is not None and due[0] != e.combatant:
+        caster, _, _ = record(state, due[0])
+        return f"{caster.name}'s spell goes off in segment {due[1].segment} now, before {state.combatants[e.combatant].name}'s turn"
+    return None
+
+
+def _check_turn_started(state: EncounterState, e: SegmentTurnStarted, ctx: dict[str, Any]) -> str | None:
+    """The turn the flow would hand out now: this creature's, in this segment, none skipped."""
+    if e.combatant not in state.combatants:
+        return f"{e.combatant} is not in the fight any more"
+    problem = fight_over(state)
+    if problem:
+        return problem
+    upcoming = turns(state, e.slot.key)
+    mine = next((slot for cid, slot in upcoming if cid == e.combatant), None)
+    if mine is None:
+        return _no_turn(state, e.combatant, e.slot.key)
+    if state.combatants[e.combatant].hp <= 0 and state.combatants[e.combatant].status == "active":
+        return able(state, e.combatant, "take a turn", own_turn=False)
+    problem = _out_of_time(state, e)
+    if problem:
+        return problem
+    first, slot = upcoming[0]
+    if _order(slot) < _order(mine):
+        skipped, acting = state.combatants[first].name, state.combatants[e.combatant].name
+        return f"{skipped} is standing now and acts in {step_name(e.slot.key)} before {acting} (segment {slot.segment}): its turn was skipped"
+    if mine.segment != e.slot.segment:
+        return f"{state.combatants[e.combatant].name}'s turn in {step_name(e.slot.key)} falls in segment {mine.segment} now, not {e.slot.segment}"
+    return None
+
+
+def _check_phase_changed(state: EncounterState, e: PhaseChanged, ctx: dict[str, Any]) -> str | None:
+    """Leaving a step of the round (not the fight) while someone still had a turn in it."""
+    if e.phase == P.ENDED or state.turn is not None:
+        return None
+    if e.previous in P.ACTION_PHASES or e.previous == P.SURPRISE_SEGMENTS:
+        return left_behind(state, step_key(state))
+    return None
+
+
+def _check_segment_reached(state: EncounterState, e: SegmentReached, ctx: dict[str, Any]) -> str | None:
+    """Moving on to the next surprise segment while someone could still act in this one."""
+    if state.phase != P.SURPRISE_SEGMENTS or state.turn is not None:
+        return None
+    return left_behind(state, step_key(state))
+
+
+def _check_combat_ended(state: EncounterState, e: CombatEnded, ctx: dict[str, Any]) -> str | None:
+    if not e.automatic:
+        return None  # the GM ended it (morale, a parley...): nothing to re-judge
+    standing = [c for c in state.combatants.values() if c.status == "active" and c.side != e.winner]
+    if standing:
+        return f"{standing[0].name} is standing now: the {standing[0].side} side was not defeated"
+    return None
+
+
+RULES = Rules(
+    appliers={RoundStarted: _on_round_started, RoundEnded: lambda state, e: state},
+    checks={
+        RoundStarted: lambda state, e, ctx: fight_over(state),
+        CombatEnded: _check_combat_ended,
+        PhaseChanged: _check_phase_changed,
+        SegmentReached: _check_segment_reached,
+        SegmentTurnStarted: _check_turn_started,
+    },
+)

@@ -54,6 +54,8 @@ __all__ = [
     "spells_on_timeline",
     "closes_in",
     "spell_due",
+    "step_name",
+    "left_behind",
 ]
 
 # Settings every new encounter records as true. Logs from before they existed carry neither
@@ -228,6 +230,34 @@ def spell_due(state: EncounterState) -> tuple[str, Slot] | None:
         return None
     upcoming = turns(state, state.phase)
     return first if upcoming and first[1].segment < upcoming[0][1].segment else None
+
+
+STEP_NAMES = {
+    P.FAST: "the fast actions",
+    P.FIRST_ROUTINES: "the first multi-attack routines",
+    P.HIGH: "HIGH",
+    P.LOW: "LOW",
+    P.REST_ROUTINES: "the remaining multi-attack routines",
+    P.SPELLS: "the spells step",
+}
+
+
+def step_name(key: str) -> str:
+    """A slot key as a GM says it: "HIGH", "surprise segment 2"."""
+    return f"surprise segment {key.split('-')[1]}" if key.startswith("surprise-") else STEP_NAMES.get(key, key)
+
+
+def left_behind(state: EncounterState, key: str) -> str | None:
+    """Who still had a turn, or a spell still to go off, in step `key`: what the flow waits
+    for before it leaves a step (the re-check of a step left early asks the same)."""
+    left = turns(state, key)
+    if not left:
+        due = spell_due(state)
+        if due is not None:
+            return f"{state.combatants[due[0]].name}'s spell was still to go off in {step_name(key)} when it was over"
+        return None
+    cid, slot = left[0]
+    return f"{state.combatants[cid].name} still had a turn in {step_name(key)} (segment {slot.segment}) when it was over"
 
 
 def step_key(state: EncounterState) -> str:

@@ -12,7 +12,11 @@
   spell in step 7.)
 - In a surprise segment "only actions that fit in one segment can be done": a spell with a
   casting time of 1 segment can be cast there, named as it begins (nothing was declared
-  before the first round); it goes off at the end of that segment.
+  before the first round); it goes off at the end of that segment. "Only one spell can be
+  cast per round": the surprise segments, shorter than a round, allow one spell between
+  them (setting `one_spell_in_surprise_segments`; older logs let a caster cast in each).
+  A spell lost as if cast counts, and so does an immediate attack there (it spends the
+  major action a spell in a round would need).
 - "All incantations require deep concentration during the casting time. If this
   concentration is broken, the spell being cast fails and is lost as if cast."
 - "Line of Effect ... Cover of over 50% will break line of effect." "Line of Sight ... the
@@ -27,39 +31,81 @@ rounds ("1 round") is complete in the last segment of its last round.
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from combat.fivee.concentration import end_concentration
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.fivee.consistency import CHECKS as SHARED_CHECKS
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.names import checked_damage_type
-from combat.kernel.events import DamageTaken
+from combat.kernel.events import DamageTaken, TurnEnded
 from combat.rulesets.segments_1e import phases as P
+from combat.rulesets.segments_1e.acting import able, record
+from combat.rulesets.segments_1e.attacks import ABANDONED, GAVE_UP_SPELL
 from combat.rulesets.segments_1e.commands import BeginCasting, ForgoSpell, ResolveSpell
 from combat.rulesets.segments_1e.damage import after_damage
 from combat.rulesets.segments_1e.events import CastingDelayed, CastingStarted, SpellForgone, SpellSpoiled, SpellWentOff
 from combat.rulesets.segments_1e.grid import distance_ft
 from combat.rulesets.segments_1e.ledger import Casting, Creature, with_creature
 from combat.rulesets.segments_1e.segments import completion
-from combat.rulesets.segments_1e.turns import action_segment, end_turn, require_major, require_segment, require_turn, spell_turn, spent
+from combat.rulesets.segments_1e.settings import ONE_SPELL_IN_SURPRISE
+from combat.rulesets.segments_1e.turns import (
+    action_segment, end_turn, major_refusal, require_turn, segment_spent, spell_turn, spent, turn_not_running,
+)
+from combat.rulesets.segments_1e.wording import names
 from combat.kernel.state import Combatant, EncounterState
 
-__all__ = ["HANDLERS", "APPLIERS", "LINE_OF_EFFECT_COVER", "LINE_OF_SIGHT_CONCEALMENT"]
+__all__ = ["RULES", "LINE_OF_EFFECT_COVER", "LINE_OF_SIGHT_CONCEALMENT", "casting_refusal"]
 
 LINE_OF_EFFECT_COVER = 50  # over this much cover breaks line of effect
 LINE_OF_SIGHT_CONCEALMENT = 75  # this much concealment or more breaks line of sight
 
 
+def _undeclared_refusal(c: Combatant) -> RuleError:
+    return RuleError(
+        "spell/undeclared",
+        f"{c.name} declared no spell this round; spells must be declared",
+        allowed="declare_round_action with action spell or invocation, next round",
+    )
+
+
 def _declared(tx: Tx, cid: str) -> Casting:
     cast = tx.state.rules.creatures[cid].casting
     if cast is None:
-        name = tx.state.combatants[cid].name
-        raise RuleError(
-            "spell/undeclared",
-            f"{name} declared no spell this round; spells must be declared",
-            allowed="declare_round_action with action spell or invocation, next round",
-        )
+        raise _undeclared_refusal(tx.state.combatants[cid])
     return cast
+
+
+def _already_casting(c: Combatant, cast: Casting) -> RuleError:
+    return RuleError("spell/already-casting", f"{c.name} is already casting {cast.spell}", allowed="end_turn")
+
+
+def casting_refusal(state: EncounterState, c: Combatant, rec: Creature, trigger: str = "begin_casting") -> RuleError | None:
+    """Why `c` could not begin casting (or forgo) its spell now. In a surprise segment: one
+    spell at a time, in a segment it has not spent. In a round: the spell declared, not yet
+    begun, as the one major action. (The guards raise it; the re-check after a change to
+    the past reports its words.)"""
+    if state.phase == P.SURPRISE_SEGMENTS and trigger == "begin_casting":
+        if rec.casting is not None:
+            return _already_casting(c, rec.casting)
+        if rec.major_used and state.settings.get(ONE_SPELL_IN_SURPRISE):
+            # In the surprise segments only a spell gone off or lost, or an immediate
+            # attack, spends the major action (see the module docstring).
+            return RuleError(
+                "spell/one-per-round",
+                f"{c.name} has already cast a spell (or made an immediate attack) in the surprise segments: "
+                "only one spell can be cast per round",
+                allowed="an attack routine, a move, or a minor or major action of one segment",
+            )
+        problem = segment_spent(c, rec, state.rules.segment)
+        return RuleError("surprise/segment-used", problem, allowed="actions that take no time, end_turn") if problem else None
+    if rec.casting is None:
+        return _undeclared_refusal(c)
+    if rec.casting.started:
+        return _already_casting(c, rec.casting)
+    return major_refusal(c, rec, trigger)
 
 
 def _undeclared(tx: Tx, c: Combatant, rec: Creature, cmd: BeginCasting) -> Casting:
@@ -76,9 +122,9 @@ def _undeclared(tx: Tx, c: Combatant, rec: Creature, cmd: BeginCasting) -> Casti
             f"{cmd.spell} takes {cmd.casting_segments} segments: only actions that fit in one segment can be done in a surprise segment",
             allowed="a spell with a casting time of 1 segment",
         )
-    if rec.casting is not None:
-        raise RuleError("spell/already-casting", f"{c.name} is already casting {rec.casting.spell}", allowed="end_turn")
-    require_segment(c, rec, tx.state.rules.segment)
+    refusal = casting_refusal(tx.state, c, rec)
+    if refusal is not None:
+        raise refusal
     return Casting(spell=cmd.spell, kind="incantation", casting_segments=1, range_ft=cmd.range_ft, declared_round=tx.state.round)  # type: ignore[arg-type]
 
 
@@ -93,10 +139,10 @@ def _begin(tx: Tx, cmd: BeginCasting) -> None:
                 "in a round the spell cast is the one declared, with its range and casting time",
                 allowed="caster, targets and cover_percent only",
             )
+        refusal = casting_refusal(tx.state, c, rec)
+        if refusal is not None:
+            raise refusal
         cast, uses = _declared(tx, c.id), "major"
-        if cast.started:
-            raise RuleError("spell/already-casting", f"{c.name} is already casting {cast.spell}", allowed="end_turn")
-        require_major(c, rec, "begin_casting")
     targets = cmd.targets or cast.targets
     for t in targets:
         tx.combatant(t)
@@ -135,11 +181,10 @@ def _begin(tx: Tx, cmd: BeginCasting) -> None:
 
 def _forgo(tx: Tx, cmd: ForgoSpell) -> None:
     c, rec = require_turn(tx, cmd.caster)
-    cast = _declared(tx, c.id)
-    if cast.started:
-        raise RuleError("spell/already-casting", f"{c.name} is already casting {cast.spell}", allowed="end_turn")
-    require_major(c, rec, "forgo_spell")
-    tx.emit(SpellForgone(caster=c.id, spell=cast.spell))
+    refusal = casting_refusal(tx.state, c, rec, "forgo_spell")
+    if refusal is not None:
+        raise refusal
+    tx.emit(SpellForgone(caster=c.id, spell=_declared(tx, c.id).spell))
 
 
 def _resolve(tx: Tx, cmd: ResolveSpell) -> None:
@@ -199,11 +244,116 @@ def _on_forgone(state: EncounterState, e: SpellForgone) -> EncounterState:
     return spent(state, e.caster, "major", casting=None)
 
 
-HANDLERS: dict[type, Handler] = {BeginCasting: _begin, ForgoSpell: _forgo, ResolveSpell: _resolve}
-APPLIERS: dict[type, Applier] = {
-    CastingStarted: _on_started,
-    CastingDelayed: _on_delayed,
-    SpellWentOff: _on_gone,
-    SpellSpoiled: _on_gone,
-    SpellForgone: _on_forgone,
-}
+# -- after a change to the past ------------------------------------------------------------------
+
+# Damage a spell that went off still owes: {"caster", "spell", "targets", "struck"}, noted
+# when it goes off, struck off as each DamageTaken lands, settled when the caster's turn ends.
+_SPELL = "segments_1e_spell_damage"
+
+
+def _check_started(state: EncounterState, e: CastingStarted, ctx: dict[str, Any]) -> str | None:
+    problem = able(state, e.caster, "cast")
+    if problem:
+        return problem
+    c, rec, _ = record(state, e.caster)
+    if e.uses != "surprise_segment" and rec.casting is not None and not rec.casting.started and rec.casting.spell != e.spell:
+        return f"{c.name} declared {rec.casting.spell} now, not {e.spell}"
+    refusal = casting_refusal(state, c, rec)
+    return refusal.message if refusal is not None else None
+
+
+def _in_casting(doing: str) -> Any:
+    def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
+        c, rec, _ = record(state, e.caster)
+        if rec.casting is None or rec.casting.spell != e.spell:
+            return f"{c.name} had no {e.spell} in casting any more to {doing}"
+        return None
+
+    return check
+
+
+def _check_spoiled(state: EncounterState, e: SpellSpoiled, ctx: dict[str, Any]) -> str | None:
+    problem = _in_casting("lose")(state, e, ctx)
+    if problem is None and e.reason == ABANDONED:
+        ctx[GAVE_UP_SPELL] = e.caster
+    return problem
+
+
+def _check_delayed(state: EncounterState, e: CastingDelayed, ctx: dict[str, Any]) -> str | None:
+    c, rec, _ = record(state, e.caster)
+    if rec.casting is None or not rec.casting.started:
+        return f"{c.name} had no spell in casting any more to put off"
+    return None
+
+
+def _check_went_off(state: EncounterState, e: SpellWentOff, ctx: dict[str, Any]) -> str | None:
+    problem = _in_casting("go off")(state, e, ctx)
+    if problem:
+        return problem
+    # Whoever the spell was cast at and still lives takes its damage (if it deals any): the
+    # caster's turn ends right after, and that is where a target left out shows.
+    living = [t for t in e.targets if t in state.combatants and state.combatants[t].status != "dead"]
+    ctx[_SPELL] = {"caster": e.caster, "spell": e.spell, "targets": living, "struck": []}
+    return None
+
+
+def _check_damage(state: EncounterState, e: DamageTaken, ctx: dict[str, Any]) -> str | None:
+    owed = ctx.get(_SPELL)
+    if owed is not None and e.source == owed["caster"]:
+        owed["struck"].append(e.target)
+    return SHARED_CHECKS[DamageTaken](state, e, ctx)
+
+
+def _check_turn_ended(state: EncounterState, e: TurnEnded, ctx: dict[str, Any]) -> str | None:
+    """The turn was running; a spell that went off in it struck every target still standing."""
+    problem = turn_not_running(state, e.combatant)
+    if problem:
+        return problem
+    owed = ctx.get(_SPELL)
+    if owed is None or owed["caster"] != e.combatant:
+        return None
+    ctx.pop(_SPELL)
+    if not owed["struck"]:
+        return None  # a spell without damage
+    missed = [t for t in owed["targets"] if t not in owed["struck"]]
+    if missed:
+        return f"{state.combatants[missed[0]].name} is standing now and was a target of {owed['spell']}, but took none of its damage"
+    return None
+
+
+def _casting_line(n: Any, e: CastingStarted) -> str:
+    at = f" at {names(n, e.targets)}" if e.targets else ""
+    return f"{n.name(e.caster)} begins casting {e.spell}{at} in segment {e.start_segment}; it goes off in segment {e.completes_segment}" + (
+        f" of round {e.completes_round}" if e.completes_round != n.round else ""
+    )
+
+
+RULES = Rules(
+    handlers={BeginCasting: _begin, ForgoSpell: _forgo, ResolveSpell: _resolve},
+    appliers={
+        CastingStarted: _on_started,
+        CastingDelayed: _on_delayed,
+        SpellWentOff: _on_gone,
+        SpellSpoiled: _on_gone,
+        SpellForgone: _on_forgone,
+    },
+    # DamageTaken and TurnEnded are checked here: a spell's damage is followed from the
+    # moment it goes off to the end of its caster's turn.
+    checks={
+        CastingStarted: _check_started,
+        CastingDelayed: _check_delayed,
+        SpellWentOff: _check_went_off,
+        SpellSpoiled: _check_spoiled,
+        SpellForgone: _in_casting("forgo"),
+        DamageTaken: _check_damage,
+        TurnEnded: _check_turn_ended,
+    },
+    narration={
+        CastingStarted: _casting_line,
+        CastingDelayed: lambda n, e: f"{n.name(e.caster)}'s {e.spell} will now go off in segment {e.completes_segment}",
+        SpellWentOff: lambda n, e: f"{n.name(e.caster)}'s {e.spell} goes off in segment {e.segment}"
+        + (f" at {names(n, e.targets)}" if e.targets else ""),
+        SpellSpoiled: lambda n, e: f"{n.name(e.caster)}'s {e.spell} is spoiled in segment {e.segment} ({e.reason}): lost as if cast",
+        SpellForgone: lambda n, e: f"{n.name(e.caster)} does not cast {e.spell}: {e.reason}",
+    },
+)

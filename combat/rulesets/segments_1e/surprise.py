@@ -13,16 +13,19 @@ Chosen: when both sides are surprised, nobody acts in the segments everyone is s
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec
 from combat.rulesets.segments_1e.commands import CheckSurprise
 from combat.rulesets.segments_1e.events import SegmentReached, SurpriseChecked, SurpriseSettled
 from combat.rulesets.segments_1e.side_rolls import sides_to_roll
 from combat.kernel.state import EncounterState, with_rules
+from combat.rulesets.segments_1e.wording import plural
 
-__all__ = ["SURPRISED", "sides", "settle", "shake_off", "HANDLERS", "APPLIERS"]
+__all__ = ["SURPRISED", "sides", "settle", "shake_off", "RULES"]
 
 SURPRISED = ConditionSpec(name="surprised", source="surprise")
 
@@ -98,5 +101,21 @@ def _on_settled(state: EncounterState, e: SurpriseSettled) -> EncounterState:
     return with_rules(state, msgspec.structs.replace(ledger, creatures=creatures, surprise_window=e.window))
 
 
-HANDLERS: dict[type, Handler] = {CheckSurprise: _check}
-APPLIERS: dict[type, Applier] = {SurpriseChecked: _on_checked, SurpriseSettled: _on_settled}
+def _checked_line(n: Any, e: SurpriseChecked) -> str:
+    result = f"surprised for {plural(e.segments, 'segment')}" if e.segments else "not surprised"
+    return f"The {e.side} side rolls {e.roll} for surprise (surprised on 1-{e.surprised_on}): {result}"
+
+
+def _settled_line(n: Any, e: SurpriseSettled) -> str:
+    if not e.segments:
+        return "Nobody is surprised"
+    who = "; ".join(f"{n.name(c)} {plural(s, 'segment')}" for c, s in e.segments.items()) or "nobody"
+    shaken = "".join(f"; {n.name(c)} shakes off {plural(s, 'segment')} (Dexterity)" for c, s in e.cancelled.items())
+    return f"Surprised: {who}{shaken} - {plural(e.window, 'surprise segment')} to play"
+
+
+RULES = Rules(
+    handlers={CheckSurprise: _check},
+    appliers={SurpriseChecked: _on_checked, SurpriseSettled: _on_settled},
+    narration={SurpriseChecked: _checked_line, SurpriseSettled: _settled_line},
+)

@@ -8,14 +8,17 @@ which major action is allowed (an immediate attack is the text's one exception).
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from combat.kernel.commands import EndTurn
-from combat.fivee.conditions import expire_conditions, is_incapacitated, arm_next_turn_ends
-from combat.kernel.decider import Tx, Applier, Handler
+from combat.fivee.conditions import expire_conditions, arm_next_turn_ends
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import TurnEnded
 from combat.rulesets.segments_1e import phases as P
+from combat.rulesets.segments_1e.acting import not_their_turn, unable, whose
 from combat.rulesets.segments_1e.events import SegmentReached, SegmentTurnStarted
 from combat.rulesets.segments_1e.ledger import Creature, Slot
 from combat.rulesets.segments_1e.segments import action_of
@@ -25,6 +28,8 @@ __all__ = [
     "ALLOWED_MAJOR",
     "require_turn",
     "require_major",
+    "major_refusal",
+    "turn_not_running",
     "require_segment",
     "segment_spent",
     "spell_turn",
@@ -32,8 +37,7 @@ __all__ = [
     "spent",
     "start_turn",
     "end_turn",
-    "HANDLERS",
-    "APPLIERS",
+    "RULES",
 ]
 
 _ANY = frozenset({"routine_attack", "move_to", "major_action"})
@@ -59,40 +63,46 @@ ALLOWED_MAJOR: dict[str | None, frozenset[str]] = {
 
 def require_turn(tx: Tx, cid: str) -> tuple[Combatant, Creature]:
     c = tx.combatant(cid)
-    if tx.state.turn != cid:
-        whose = tx.state.combatants[tx.state.turn].name if tx.state.turn else "nobody"
-        raise RuleError(
-            "turn/not-yours",
-            f"it is {whose}'s turn, not {c.name}'s",
-            allowed=f"commands for {whose}, immediate actions, or GM rulings",
-        )
-    rec = tx.state.rules.creatures[cid]
-    if is_incapacitated(c) and rec.downed_in != tx.state.rules.slot:
-        raise RuleError("combatant/incapacitated", f"{c.name} is {c.status} and cannot act")
-    return c, rec
+    problem = not_their_turn(tx.state, c)
+    if problem:
+        raise RuleError("turn/not-yours", problem, allowed=f"commands for {whose(tx.state)}, immediate actions, or GM rulings")
+    problem = unable(tx.state, c, "act")
+    if problem:
+        raise RuleError("combatant/incapacitated", problem)
+    return c, tx.state.rules.creatures[cid]
 
 
-def require_major(c: Combatant, rec: Creature, trigger: str) -> None:
+def major_refusal(c: Combatant, rec: Creature, trigger: str) -> RuleError | None:
+    """Why `c` could not take `trigger` as its major action now: the one major action a round
+    is spent, or it is not what was declared. (`require_major` raises it; the re-check after
+    a change to the past reports its words.)"""
     if rec.major_used:
-        raise RuleError(
+        return RuleError(
             "action/major-used",
             f"{c.name} has already had its major action this round",
             allowed="minor actions, positioning of 10 ft or less, end_turn",
         )
     allowed = ALLOWED_MAJOR.get(action_of(rec), _ANY)
-    if trigger not in allowed:
-        declared = action_of(rec)
-        if declared is None:
-            raise RuleError(
-                "declaration/required",
-                f"{c.name} declared nothing, and {trigger.replace('_', ' ')} must be declared",
-                allowed=", ".join(sorted(allowed)),
-            )
-        raise RuleError(
-            "declaration/locked",
-            f"{c.name} declared {declared} and cannot switch to {trigger.replace('_', ' ')}",
+    if trigger in allowed:
+        return None
+    declared = action_of(rec)
+    if declared is None:
+        return RuleError(
+            "declaration/required",
+            f"{c.name} declared nothing, and {trigger.replace('_', ' ')} must be declared",
             allowed=", ".join(sorted(allowed)),
         )
+    return RuleError(
+        "declaration/locked",
+        f"{c.name} declared {declared} and cannot switch to {trigger.replace('_', ' ')}",
+        allowed=", ".join(sorted(allowed)),
+    )
+
+
+def require_major(c: Combatant, rec: Creature, trigger: str) -> None:
+    refusal = major_refusal(c, rec, trigger)
+    if refusal is not None:
+        raise refusal
 
 
 def action_segment(tx: Tx, rec: Creature) -> int:
@@ -115,6 +125,14 @@ def start_turn(tx: Tx, cid: str, slot: Slot) -> None:
 def end_turn(tx: Tx, cid: str) -> None:
     tx.emit(TurnEnded(combatant=cid))
     expire_conditions(tx, cid, "end")
+
+
+def turn_not_running(state: EncounterState, cid: str) -> str | None:
+    """An end of turn needs that turn to be running (the re-check of TurnEnded asks this)."""
+    if state.turn == cid:
+        return None
+    name = state.combatants[cid].name if cid in state.combatants else cid
+    return f"{name}'s turn was not running (it was {whose(state)}'s turn), so it could not end"
 
 
 def _end_turn(tx: Tx, cmd: EndTurn) -> None:
@@ -189,5 +207,25 @@ def _on_segment(state: EncounterState, e: SegmentReached) -> EncounterState:
     return with_rules(state, msgspec.structs.replace(state.rules, segment=e.segment))
 
 
-HANDLERS: dict[type, Handler] = {EndTurn: _end_turn}
-APPLIERS: dict[type, Applier] = {SegmentTurnStarted: _on_turn_started, TurnEnded: _on_turn_ended, SegmentReached: _on_segment}
+def _turn_line(n: Any, e: SegmentTurnStarted) -> str:
+    step = _STEP.get(e.slot.key, e.slot.key.replace("-", " segment "))
+    return f"Segment {e.slot.segment} ({step}): {n.name(e.combatant)} acts"
+
+
+_STEP = {
+    "fast_actions": "fast actions",
+    "multi_attacks": "multi-attack",
+    "high": "HIGH",
+    "low": "LOW",
+    "multi_attacks_rest": "remaining multi-attacks",
+    "spells": "spells",
+}
+
+RULES = Rules(
+    handlers={EndTurn: _end_turn},
+    appliers={SegmentTurnStarted: _on_turn_started, TurnEnded: _on_turn_ended, SegmentReached: _on_segment},
+    narration={
+        SegmentReached: lambda n, e: f"Segment {e.segment}",
+        SegmentTurnStarted: _turn_line,
+    },
+)
