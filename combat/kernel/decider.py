@@ -46,7 +46,7 @@ class Rules:
 
     A ruleset changes a shared rule in one of three ways, all declared here:
     - replace it: its own entry in `handlers` or `appliers`, in a later bundle; a handler that
-      builds on the shared rule calls it by its public name (e.g. `fivee.attacks.attack`);
+      builds on the shared rule calls it by its public name (the shared attack rule, say);
     - refuse first: `guards` run, in bundle order, before whichever handler the command has
       (a guard keyed by a base class, such as `Command`, runs before those of every command
       of that class, ahead of the command's own);

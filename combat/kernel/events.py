@@ -166,7 +166,7 @@ class TurnStarted(Event, frozen=True, kw_only=True):
 class TurnEnded(Event, frozen=True, kw_only=True):
     combatant: str
     # previous_turn takes the turn back rather than ending it: it will come again, so what
-    # ends with a creature's turn (a5e's surprise on its first turn) does not end here.
+    # ends with a creature's turn (a surprise that lasts through its first turn) does not end here.
     taken_back: bool = False
 
 
