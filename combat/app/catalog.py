@@ -120,7 +120,7 @@ def command_schema(ruleset_id: str) -> dict[str, Any]:
     refs, components = msgspec.json.schema_components(types, ref_template="#/$defs/{name}")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": f"A command of a {ruleset_id} encounter",
+        "title": f"A command of an encounter of {ruleset_id}",
         "description": "`type` names the command; the other fields are its own (GET /rulesets/{id}/commands explains each).",
         "oneOf": list(refs),
         "$defs": components,
