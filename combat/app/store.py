@@ -211,7 +211,7 @@ class EventLog(Application[UUID]):
 
             # Named by topic: eventsourcing's PostgreSQL factory reads the recorder class from
             # its own class, not the instance (setting it as SQLite's is set above did nothing).
-            topic_key = self.factory.APPLICATION_RECORDER_TOPIC  # type: ignore[attr-defined]
+            topic_key = self.factory.APPLICATION_RECORDER_TOPIC
             if not self.factory.env.get(topic_key):
                 self.factory.env[topic_key] = get_topic(PostgresLogRecorder)
         return _creating_tables(super().construct_recorder)
