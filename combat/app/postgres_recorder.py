@@ -54,6 +54,7 @@ class PostgresLogRecorder(PostgresApplicationRecorder):
             "INSERT INTO {} (originator_id, originator_version, topic, state) VALUES "
         ).format(Literal(self.datastore.lock_timeout), table, table)
         self._row = SQL("(%s, %s, %s, %s)")
+        self._statements: dict[int, bytes] = {}
         self.notifier = Notifier.of(self.datastore)
 
     def _notify_channel(self, curs: Cursor[DictRow]) -> None:
@@ -65,11 +66,14 @@ class PostgresLogRecorder(PostgresApplicationRecorder):
         not returned (nothing here reads them); IntegrityError if a seq is taken."""
         if not stored_events:
             return None
-        statement = self._lock_and_insert + SQL(", ").join([self._row] * len(stored_events))
         params: list[Any] = []
         for e in stored_events:
             params += (e.originator_id, e.originator_version, e.topic, e.state)
         with self.datastore.get_connection() as conn:
+            statement = self._statements.get(len(stored_events))
+            if statement is None:  # composed once per row count, not per insert
+                composed = self._lock_and_insert + SQL(", ").join([self._row] * len(stored_events))
+                statement = self._statements[len(stored_events)] = composed.as_bytes(conn)
             # Client-side binding: several statements in one string run as one transaction.
             with ClientCursor(conn) as curs:
                 curs.execute(statement, params)

@@ -186,10 +186,16 @@ class TokenStore:
 
     def _rows(self, where: str, params: tuple[Any, ...]) -> list[TokenRecord]:
         with self._reading() as cursor:
-            cursor.execute(self._sql(f"SELECT {_COLUMNS} FROM {{table}} WHERE {where}"), params)
+            cursor.execute(self._select(where), params)
             rows = cursor.fetchall()
         return [_record(tuple(row[k] for k in _COLUMNS.split(", ")) if isinstance(row, dict) else tuple(row))
                 for row in rows]
+
+    @functools.lru_cache(maxsize=8)
+    def _select(self, where: str) -> Any:
+        """A SELECT composed once (on PostgreSQL, composing a statement costs more than sending it)."""
+        statement = self._sql(f"SELECT {_COLUMNS} FROM {{table}} WHERE {where}")
+        return statement if isinstance(statement, str) else statement.as_string(None)
 
     def find(self, token_hash: str) -> TokenRecord | None:
         rows = self._rows(f"token_hash = {self._param}", (token_hash,))
