@@ -120,7 +120,12 @@ class Notifier:
 
     def _run(self) -> None:
         while True:
-            item: tuple[str, UUID | str] | None = self._queue.get()
+            try:
+                item: tuple[str, UUID | str] | None = self._queue.get(timeout=5.0)
+            except queue.Empty:
+                if self._datastore() is None:  # its store was closed and dropped: so is this thread
+                    return
+                continue
             moved: dict[str, dict[str, None]] = {}
             taken = 0
             while item is not None:
