@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from datetime import datetime, timezone
 from uuid import UUID
 
 import httpx
 import pytest
+from eventsourcing.persistence import IntegrityError
 
 from combat.app import directory
 from combat.app.application import Encounters
 from combat.app.partitions import partition_of
 from combat.kernel.commands import Ruling
+from combat.kernel.events import RulingMade
+from combat.kernel.records import Recorded
 from combat.kernel.errors import RuleError
 from combat.service import create_app
 from tests.test_service_fixtures import Fight, bearer, open_fight, read_events, set_the_scene
@@ -186,3 +190,37 @@ def test_a_partition_configured_apart_lives_in_its_own_schema(postgres):
     finally:
         with _connect() as connection:
             connection.execute(f'DROP SCHEMA "{apart}" CASCADE')
+
+
+def test_a_command_taken_twice_stores_nothing_the_second_time_and_wakes_other_processes(postgres):
+    """An append is one insert under its partition's lock: a seq already taken by another
+    process stores none of the second writer's events (the table keeps one row per seq), and
+    the NOTIFY sent after the commit names the encounter, for other processes' streams.
+    (docs/scaling.md: "If another process appended first, the insert is refused".)"""
+    from combat.app.postgres_recorder import PostgresLogRecorder
+
+    first = Encounters(env={**postgres, **SMALL_POOL}, partitions=4)
+    second = Encounters(env={**postgres, **SMALL_POOL})
+    try:
+        assert all(isinstance(part.recorder, PostgresLogRecorder) for part in first.log.parts)
+        eid = _in_partitions(first, 4, {2})[0]
+        channel = first.log.of(eid).recorder.channel_name
+        with _connect() as listener:
+            listener.execute(f'LISTEN "{channel}"')
+            second.state(eid)  # the second process has the encounter cached at version 1
+            first.execute(eid, Ruling(text="the bridge is rotten"))
+            payloads = [n.payload for n in listener.notifies(timeout=5, stop_after=1)]
+        assert payloads == [eid.hex]
+        now = datetime.now(timezone.utc)
+        records = [Recorded(originator_id=eid, originator_version=seq, timestamp=now, actor="gm", command_id="late",
+                            event=RulingMade(text=text))
+                   for seq, text in ((2, "the bridge holds"), (3, "and the rope too"))]
+        with pytest.raises(IntegrityError):
+            second.log.append(records)
+        assert [(r.seq, r.command_id != "late") for r in first.records(eid)] == [(1, True), (2, True)]
+        # Deciding through the application instead, the second process decides again on seq 2.
+        outcome = second.execute(eid, Ruling(text="the rope holds"))
+        assert [r.seq for r in outcome.records] == [3]
+    finally:
+        second.close()
+        first.close()

@@ -41,7 +41,7 @@ __all__ = ["PartitionedLog", "partition_of", "PARTITIONS_ENV", "DEFAULT_PARTITIO
 
 PARTITIONS_ENV = "COMBAT_PARTITIONS"
 # Measured on a 2-core machine (docs/scaling.md): 4 keeps two processes' writes apart with
-# room for more processes; each partition costs a follower (two connections) per process.
+# room for more processes. The streams' listener takes one connection per process, however many.
 DEFAULT_PARTITIONS = 4
 MAX_PARTITIONS = 64
 TABLE = "combat_partitions"

@@ -22,7 +22,7 @@ from uuid import UUID
 
 import msgspec
 from eventsourcing.application import Application
-from eventsourcing.utils import Environment
+from eventsourcing.utils import Environment, get_topic
 from eventsourcing.persistence import ApplicationRecorder, EventStore, InfrastructureFactory, IntegrityError, InternalError, Mapper, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
 
@@ -209,7 +209,11 @@ class EventLog(Application[UUID]):
         if type(self.factory).__module__ == "eventsourcing.postgres":
             from combat.app.postgres_recorder import PostgresLogRecorder  # psycopg is an optional extra
 
-            self.factory.application_recorder_class = PostgresLogRecorder  # type: ignore[attr-defined]
+            # Named by topic: eventsourcing's PostgreSQL factory reads the recorder class from
+            # its own class, not the instance (setting it as SQLite's is set above did nothing).
+            topic_key = self.factory.APPLICATION_RECORDER_TOPIC
+            if not self.factory.env.get(topic_key):
+                self.factory.env[topic_key] = get_topic(PostgresLogRecorder)
         return _creating_tables(super().construct_recorder)
 
     def construct_snapshot_store(self) -> EventStore[UUID]:

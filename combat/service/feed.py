@@ -4,9 +4,10 @@ A stream never trusts a notification for its content: when woken it reads the en
 records after the last seq it sent, from the store, so nothing is lost, repeated or
 reordered even if a wake-up is missed. The followers only make it prompt:
 
-- on PostgreSQL, eventsourcing's projection runner follows each partition's notification
-  log (combat.app.partitions) over LISTEN/NOTIFY, one runner per partition, so an append by
-  any process to any partition wakes the streams of every process;
+- on PostgreSQL, one connection per process LISTENs on every partition's channel
+  (combat.app.partitions); each append's NOTIFY, sent by any process, names the encounters
+  that moved (combat.app.postgres_recorder), so their streams are rung without reading the
+  notification log;
 - on SQLite (no subscriptions there), this process's own appends ring its streams at once,
   and a thread pulls the notification log with the reader of eventsourcing's `system`
   module every `interval` seconds for other writers on the same file.
@@ -20,16 +21,12 @@ from collections import defaultdict
 from typing import Any, Protocol
 from uuid import UUID
 
-from eventsourcing.persistence import Tracking
-from eventsourcing.popo import POPOTrackingRecorder
-from eventsourcing.projection import BaseProjectionRunner, Projection
 from eventsourcing.system import NotificationLogReader
 
 from combat.service.logging import log
 from combat.service.token_store import store_kind
-from combat.kernel.records import Recorded
 from combat.app.partitions import PartitionedLog
-from combat.app.store import TOPICS, EventLog
+from combat.app.store import EventLog
 
 __all__ = ["Hub", "Waiter", "Follower", "Followers", "follower_for"]
 
@@ -88,6 +85,12 @@ class Hub:
         for waiter in waiters:
             waiter.ring()
 
+    def advanced_all(self) -> None:
+        with self._guard:
+            waiters = [w for ws in self._waiters.values() for w in ws]
+        for waiter in waiters:
+            waiter.ring()
+
     def close(self) -> None:
         """Wake every stream so it sees `closed` and ends (the server is stopping)."""
         self.closed = True
@@ -102,43 +105,64 @@ class Follower(Protocol):
     def stop(self) -> None: ...
 
 
-class _Doorbells(Projection[POPOTrackingRecorder]):
-    """A projection whose view is only the position reached: each event rings its encounter."""
-
-    name = "combat_stream_doorbells"
-    topics = (TOPICS[Recorded],)
-
-    def __init__(self, view: POPOTrackingRecorder, hub: Hub):
-        super().__init__(view)
-        self.hub = hub
-
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        self.hub.advanced(domain_event.originator_id)
-        self.view.insert_tracking(tracking)
-
-
 class PostgresFollower:
-    def __init__(self, log: EventLog, hub: Hub):
-        view = POPOTrackingRecorder()
-        # Start at the end of the log: streams catch up from the store, not from here.
-        position = log.recorder.max_notification_id()
-        if position:
-            view.insert_tracking(Tracking(application_name=log.name, notification_id=position))
-        self._runner = BaseProjectionRunner(
-            projection=_Doorbells(view, hub),
-            application_class=type(log),
-            tracking_recorder=view,
-            topics=_Doorbells.topics,
-            # One connection listens, one reads what was notified: no need for the full pool.
-            env={**log.env, "POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "1"},
-        )
-        self._runner.__enter__()
+    """Listens on the channels of the partitions sharing one connection pool, on one
+    connection: each NOTIFY's payload names the encounters that moved
+    (combat.app.postgres_recorder), whose streams are rung; nothing is read from the store. A
+    NOTIFY without a payload (sent by eventsourcing's own recorder) rings every stream."""
+
+    def __init__(self, logs: list[EventLog], hub: Hub, timeout: float = 0.5):
+        from combat.app.postgres_recorder import PAYLOAD_SEPARATOR  # psycopg is an optional extra
+
+        self._separator = PAYLOAD_SEPARATOR
+        self._datastore: Any = logs[0].recorder.datastore  # type: ignore[attr-defined]
+        self._channels = [log.recorder.channel_name for log in logs]  # type: ignore[attr-defined]
+        self._hub = hub
+        self._timeout = timeout
+        self._stopping = threading.Event()
+        self._listening = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="combat-log-listen", daemon=True)
+        self._thread.start()
+        # Streams opened once the server is up are then woken by the first append after.
+        self._listening.wait(10)
 
     def poke(self, encounter_id: UUID) -> None:
-        """Nothing to do: the append's NOTIFY reaches the runner, as it does other processes'."""
+        """Nothing to do: the append's NOTIFY reaches this process too, as it does the others."""
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                self._listen()
+            except Exception as exc:  # the server restarting: streams re-read the store meanwhile
+                log.warning("log listen failed", error=type(exc).__name__)
+                self._stopping.wait(1.0)
+
+    def _listen(self) -> None:
+        from psycopg.sql import SQL, Identifier
+
+        # A connection of its own, made as the pool makes them, not one taken from the pool.
+        with self._datastore.pool._connect() as conn:
+            for channel in self._channels:
+                conn.execute(SQL("LISTEN {}").format(Identifier(channel)))
+            self._listening.set()
+            while not self._stopping.is_set():
+                for notify in conn.notifies(timeout=self._timeout):
+                    self._ring(notify.payload)
+
+    def _ring(self, payload: str) -> None:
+        if not payload:
+            self._hub.advanced_all()
+            return
+        for text in payload.split(self._separator):
+            try:
+                encounter_id = UUID(text)
+            except ValueError:
+                continue
+            self._hub.advanced(encounter_id)
 
     def stop(self) -> None:
-        self._runner.__exit__(None, None, None)
+        self._stopping.set()
+        self._thread.join(timeout=5)
 
 
 class SQLiteFollower:
@@ -203,10 +227,14 @@ class Followers:
 def follower_for(log: PartitionedLog, hub: Hub) -> Follower:
     if store_kind(log.home) != "postgres":
         return SQLiteFollower(log.home, hub)  # an SQLite store is one partition
+    # One listener per connection pool: partitions configured apart may be on other servers.
+    pools: dict[int, list[EventLog]] = {}
+    for part in log.parts:
+        pools.setdefault(id(part.recorder.datastore), []).append(part)  # type: ignore[attr-defined]
     started: list[Follower] = []
     try:
-        for part in log.parts:
-            started.append(PostgresFollower(part, hub))
+        for parts in pools.values():
+            started.append(PostgresFollower(parts, hub))
     except BaseException:
         Followers(started).stop()
         raise
