@@ -62,7 +62,7 @@ def test_a_segments_1e_snapshot_from_when_each_record_repeated_its_combatant_loa
                             player=c.player, x=0, y=0)
     stored = msgspec.json.encode({"originator_id": eid, "originator_version": state.version,
                                   "timestamp": "2026-01-01T00:00:00Z", "state": old})
-    encounters.log.snapshots.recorder.insert_events(
+    encounters.log.home.snapshots.recorder.insert_events(
         [StoredEvent(originator_id=eid, originator_version=state.version, topic=TOPICS[Snapshot], state=stored)]
     )
     encounters._cache.clear()

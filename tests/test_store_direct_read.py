@@ -75,7 +75,7 @@ def test_any_fight_reads_back_the_same_through_the_direct_query_as_through_event
         try:
             eid = _play(live, draw)
             played = live.state(eid)
-            log = live.log
+            log = live.log.home  # SQLite: one partition
             assert log._reads_directly
             version = played.version
             for _ in range(3):
@@ -95,8 +95,8 @@ def test_a_row_of_another_topic_is_refused_not_misread(encounters):
     hand-edited store) stops the read with a clear error rather than passing for a record."""
     eid = encounters.create("srd-2024", "tampered")
     encounters.execute(eid, AddCombatant(combatant=pc("aria")))
-    table = encounters.log.recorder.events_table_name
-    with sqlite3.connect(encounters.log.recorder.datastore.pool.db_name) as db:
+    table = encounters.log.home.recorder.events_table_name
+    with sqlite3.connect(encounters.log.home.recorder.datastore.pool.db_name) as db:
         db.execute(f"UPDATE {table} SET topic = 'someone.else:Event' WHERE originator_id = ? AND originator_version = 2",
                    (eid.hex,))
     with pytest.raises(ValueError, match="topic is not 'combat.store:Recorded'"):
@@ -131,7 +131,7 @@ def test_a_store_whose_mapper_compresses_is_read_through_that_mapper(tmp_path):
     the fight reads back as it was played, not as a decoding error."""
     encounters = Encounters(tmp_path / "combat.db")
     encounters.log.close()
-    encounters.log = _ZippedLog(env=encounters.log.env)
+    encounters.log = _ZippedLog(env=encounters.log.home.env)
     try:
         eid = encounters.create("srd-2024", "zipped")
         encounters.execute(eid, AddCombatant(combatant=pc("aria")))

@@ -28,6 +28,7 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLite
 
 from combat.app import collector
 from combat.app.catalog import AnyEvent
+from combat.app.sqlite_writer import GroupWriter
 from combat.app.paths import DB_ENV, DEFAULT_DB
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
@@ -192,6 +193,17 @@ class EventLog(Application[UUID]):
         super().__init__(env)
         if isinstance(self.recorder, SQLiteLogRecorder) and self.snapshots is not None:
             self.recorder.snapshots_table = self.snapshots.recorder.events_table_name  # type: ignore[attr-defined]
+        self._writer: GroupWriter | None = None
+        datastore = getattr(self.recorder, "datastore", None)
+        if self._reads_directly and datastore is not None and not datastore.pool.is_sqlite_memory_mode:
+            recorder = cast(SQLiteLogRecorder, self.recorder)
+            self._writer = GroupWriter(datastore.pool.db_name, recorder.events_table_name, recorder.snapshots_table,
+                                       datastore.pool.lock_timeout or 5)
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        super().close()
 
     def construct_factory(self, env: Environment) -> InfrastructureFactory:
         factory = super().construct_factory(env)
@@ -244,7 +256,17 @@ class EventLog(Application[UUID]):
 
     def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:
         """Store an encounter's new records and the snapshot due after them, in one
-        transaction where the store allows it. Raises IntegrityError if a seq is taken."""
+        transaction where the store allows it. Raises IntegrityError if a seq is taken.
+
+        On an SQLite file the rows go through `GroupWriter` (combat.app.sqlite_writer): the
+        rows eventsourcing would write, with the mapper's own topic and bytes."""
+        if self._writer is not None:
+            encode = MsgspecMapper._encoder.encode
+            topic = TOPICS[Recorded]
+            self._writer.append([(r.originator_id.hex, r.originator_version, topic, encode(r)) for r in records],
+                                None if snapshot is None else
+                                (snapshot.originator_id.hex, snapshot.originator_version, TOPICS[Snapshot], encode(snapshot)))
+            return
         if snapshot is not None and isinstance(self.recorder, SQLiteLogRecorder) and self.recorder.snapshots_table:
             self.events.put(records, snapshot=self.mapper.to_stored_event(snapshot))
             return
