@@ -23,7 +23,7 @@ from uuid import UUID
 import msgspec
 from eventsourcing.application import Application
 from eventsourcing.utils import Environment
-from eventsourcing.persistence import ApplicationRecorder, EventStore, InfrastructureFactory, IntegrityError, InternalError, Mapper, StoredEvent
+from eventsourcing.persistence import ApplicationRecorder, EventStore, InfrastructureFactory, IntegrityError, InternalError, Mapper, ProgrammingError, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
 
 from combat.app import collector
@@ -125,11 +125,12 @@ class Deferred(Iterator[Recorded]):
 
 def _creating_tables(construct: Callable[[], T], attempts: int = 5) -> T:
     """Two processes starting at once on PostgreSQL race to create the same tables and
-    function ("tuple concurrently updated"); the loser finds them there on a later try."""
+    function ("tuple concurrently updated", or "relation ... already exists" when both passed
+    IF NOT EXISTS before either committed); the loser finds them there on a later try."""
     for attempt in range(1, attempts + 1):
         try:
             return construct()
-        except (InternalError, IntegrityError):
+        except (InternalError, IntegrityError, ProgrammingError):
             if attempt == attempts:
                 raise
             time.sleep(0.05 * attempt)

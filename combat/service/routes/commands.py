@@ -17,8 +17,9 @@ from combat.service.workers import Workers
 
 __all__ = ["ROUTES"]
 
-# Commands decided at once: SQLite commits one at a time, and more threads only wait on its
-# locks (and on each other's for the GIL). Threads of our own (combat.service.workers): anyio's
+# Commands decided at once: SQLite commits one transaction at a time (several commands'
+# appends in each: combat.app.sqlite_writer), and more threads only wait on each other for
+# the GIL (16 cost a fifth more CPU per command than 4, and were no faster). Threads of our own (combat.service.workers): anyio's
 # worker threads, and then asyncio's executor, cost a tenth of a command's CPU in hand-offs.
 WRITERS = 4
 _writers = Workers(WRITERS, "combat-command")
