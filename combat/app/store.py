@@ -4,9 +4,12 @@ Each stored record is a `Recorded` envelope (combat.kernel.records: encounter id
 actor, command id, and a hash chained to the previous event's) around one domain event. The
 default store is SQLite in a file; eventsourcing's
 PERSISTENCE_MODULE / POSTGRES_* settings select PostgreSQL instead, where the store is split
-by encounter into several `EventLog`s (combat.app.partitions). eventsourcing writes every
-row; on SQLite an encounter's log is read back with the recorder's own query, each row decoded
-straight into a `Recorded` (`SQLiteLogRecorder.select_records`), which a long replay needs.
+by encounter into several `EventLog`s (combat.app.partitions). On an SQLite file the rows
+eventsourcing would write are written through one plain connection that commits several
+encounters' appends together (combat.app.sqlite_writer), and an encounter's log is read back
+with the recorder's own query, each row decoded straight into a `Recorded`
+(`SQLiteLogRecorder.select_records`), which a long replay needs; elsewhere eventsourcing
+writes and reads every row.
 """
 
 from __future__ import annotations
