@@ -69,8 +69,11 @@ class Workers:
                 result = None
             else:
                 error = None
-            try:
-                loop.call_soon_threadsafe(_settle, future, result, error)
-            except RuntimeError:  # the loop closed while the job ran (shutting down): nobody awaits it
-                pass
+            # A loop closed while the job ran (shutting down, a test client gone) has nobody
+            # awaiting; asyncio's executor checks the same before calling into it.
+            if not loop.is_closed():
+                try:
+                    loop.call_soon_threadsafe(_settle, future, result, error)
+                except RuntimeError:  # closed in between
+                    pass
             del job, future, result, error
