@@ -15,6 +15,7 @@ See docs/trust.md for what this proves and what it does not.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -34,15 +35,26 @@ GENESIS = ""
 _encoder = msgspec.json.Encoder(order="sorted")
 
 
+_LEAVES = frozenset({str, int, float, bool, type(None)})  # kept as they are: no need to look inside
+
+
+@functools.cache
+def _fields(cls: type) -> tuple[tuple[str, bool, Any], ...]:
+    """Each field of a Struct class: its name, whether it has a default, and that default."""
+    defaults = defaults_of(cls)
+    return tuple((name, name in defaults, defaults.get(name)) for name in cls.__struct_fields__)  # type: ignore[attr-defined]
+
+
 def _plain(value: Any) -> Any:
     """A Struct as a dict of the fields that differ from their defaults, all the way down."""
     if isinstance(value, msgspec.Struct):
-        defaults = defaults_of(type(value))
-        return {
-            name: _plain(getattr(value, name))
-            for name in value.__struct_fields__
-            if name not in defaults or getattr(value, name) != defaults[name]
-        }
+        plain = {}
+        for name, has_default, default in _fields(type(value)):
+            item = getattr(value, name)
+            if has_default and not item != default:
+                continue
+            plain[name] = item if type(item) in _LEAVES else _plain(item)
+        return plain
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
     if isinstance(value, dict):

@@ -4,9 +4,12 @@ Each stored record is a `Recorded` envelope (combat.kernel.records: encounter id
 actor, command id, and a hash chained to the previous event's) around one domain event. The
 default store is SQLite in a file; eventsourcing's
 PERSISTENCE_MODULE / POSTGRES_* settings select PostgreSQL instead, where the store is split
-by encounter into several `EventLog`s (combat.app.partitions). eventsourcing writes every
-row; on SQLite an encounter's log is read back with the recorder's own query, each row decoded
-straight into a `Recorded` (`SQLiteLogRecorder.select_records`), which a long replay needs.
+by encounter into several `EventLog`s (combat.app.partitions). On an SQLite file the rows
+eventsourcing would write are written through one plain connection that commits several
+encounters' appends together (combat.app.sqlite_writer), and an encounter's log is read back
+with the recorder's own query, each row decoded straight into a `Recorded`
+(`SQLiteLogRecorder.select_records`), which a long replay needs; elsewhere eventsourcing
+writes and reads every row.
 """
 
 from __future__ import annotations
@@ -23,11 +26,12 @@ from uuid import UUID
 import msgspec
 from eventsourcing.application import Application
 from eventsourcing.utils import Environment, get_topic
-from eventsourcing.persistence import ApplicationRecorder, EventStore, InfrastructureFactory, IntegrityError, InternalError, Mapper, StoredEvent
+from eventsourcing.persistence import ApplicationRecorder, EventStore, InfrastructureFactory, IntegrityError, InternalError, Mapper, ProgrammingError, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
 
 from combat.app import collector
 from combat.app.catalog import AnyEvent
+from combat.app.sqlite_writer import GroupWriter
 from combat.app.paths import DB_ENV, DEFAULT_DB
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
@@ -124,11 +128,12 @@ class Deferred(Iterator[Recorded]):
 
 def _creating_tables(construct: Callable[[], T], attempts: int = 5) -> T:
     """Two processes starting at once on PostgreSQL race to create the same tables and
-    function ("tuple concurrently updated"); the loser finds them there on a later try."""
+    function ("tuple concurrently updated", or "relation ... already exists" when both passed
+    IF NOT EXISTS before either committed); the loser finds them there on a later try."""
     for attempt in range(1, attempts + 1):
         try:
             return construct()
-        except (InternalError, IntegrityError):
+        except (InternalError, IntegrityError, ProgrammingError):
             if attempt == attempts:
                 raise
             time.sleep(0.05 * attempt)
@@ -192,6 +197,17 @@ class EventLog(Application[UUID]):
         super().__init__(env)
         if isinstance(self.recorder, SQLiteLogRecorder) and self.snapshots is not None:
             self.recorder.snapshots_table = self.snapshots.recorder.events_table_name  # type: ignore[attr-defined]
+        self._writer: GroupWriter | None = None
+        datastore = getattr(self.recorder, "datastore", None)
+        if self._reads_directly and datastore is not None and not datastore.pool.is_sqlite_memory_mode:
+            recorder = cast(SQLiteLogRecorder, self.recorder)
+            self._writer = GroupWriter(datastore.pool.db_name, recorder.events_table_name, recorder.snapshots_table,
+                                       datastore.pool.lock_timeout or 5)
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        super().close()
 
     def construct_factory(self, env: Environment) -> InfrastructureFactory:
         factory = super().construct_factory(env)
@@ -248,7 +264,17 @@ class EventLog(Application[UUID]):
 
     def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:
         """Store an encounter's new records and the snapshot due after them, in one
-        transaction where the store allows it. Raises IntegrityError if a seq is taken."""
+        transaction where the store allows it. Raises IntegrityError if a seq is taken.
+
+        On an SQLite file the rows go through `GroupWriter` (combat.app.sqlite_writer): the
+        rows eventsourcing would write, with the mapper's own topic and bytes."""
+        if self._writer is not None:
+            encode = MsgspecMapper._encoder.encode
+            topic = TOPICS[Recorded]
+            self._writer.append([(r.originator_id.hex, r.originator_version, topic, encode(r)) for r in records],
+                                None if snapshot is None else
+                                (snapshot.originator_id.hex, snapshot.originator_version, TOPICS[Snapshot], encode(snapshot)))
+            return
         if snapshot is not None and isinstance(self.recorder, SQLiteLogRecorder) and self.recorder.snapshots_table:
             self.events.put(records, snapshot=self.mapper.to_stored_event(snapshot))
             return

@@ -95,6 +95,8 @@ def serve(
 ) -> None:
     """Run the service. Creating encounters is open on loopback and needs the admin token
     elsewhere, unless `open_creation` says otherwise."""
+    import gc
+
     import uvicorn
 
     if open_creation is None:
@@ -106,6 +108,10 @@ def serve(
     app = create_app(db=db, limits=limits, admin_token=admin_token, open_creation=open_creation, cors_origins=cors_origins)
     log.info("serving", host=host, port=port, store=app.state["service"].store, open_creation=open_creation,
              cors_origins=list(cors_origins))
+    # Everything made so far (the app, its routes, every ruleset's types) lives as long as the
+    # process: the collector's full passes need not walk it again each time.
+    gc.collect()
+    gc.freeze()
     uvicorn.run(
         app,
         host=host,

@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 from litestar import Request
+from litestar.exceptions import SerializationException
 
 from combat.service.errors import ApiError, body_allowed
 from combat.service.limits import MAX_INT, Limits
@@ -90,18 +91,32 @@ async def check_request(request: Request) -> None:
         raise ApiError(400, "request/too-deep", f"the body nests deeper than {limits.max_depth} levels",
                        allowed=f"JSON nested at most {limits.max_depth} levels deep")
     try:
-        value = msgspec.json.decode(body)
-    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
-        raise ApiError(400, "request/malformed", f"the body is not JSON in UTF-8: {exc}", allowed="a JSON object") from None
+        # Litestar's own parse of the body, which it keeps: the handler's `data` is read from
+        # this one, not from a second parse.
+        value = await request.json()
+    except (SerializationException, UnicodeDecodeError) as exc:
+        reason = exc.__cause__ or exc  # msgspec's own words
+        raise ApiError(400, "request/malformed", f"the body is not JSON in UTF-8: {reason}", allowed="a JSON object") from None
     data = request.route_handler.parsed_fn_signature.parameters.get("data")
     if data is not None:
-        try:
-            value = msgspec.to_builtins(msgspec.convert(whole_numbers(value), data.annotation, strict=True))
-        except msgspec.ValidationError as exc:
-            where = str(exc).rpartition(" - at `$.")
-            raise ApiError(422, "request/invalid", str(exc), allowed=body_allowed([where[2].rstrip("`")])) from None
+        value = msgspec.to_builtins(_typed(value, data.annotation))
     # Texts and integers as the server reads them: fields a type ignores are only bytes.
     _walk(value, limits, "")
+
+
+def _typed(value: Any, annotation: Any) -> Any:
+    """`value` read strictly as the declared type. Most bodies hold no integer written as
+    12.0, and are read as they are; one that does not match is read again with such numbers
+    as integers (`whole_numbers`), and refused if it still does not."""
+    try:
+        return msgspec.convert(value, annotation, strict=True)
+    except msgspec.ValidationError:
+        pass
+    try:
+        return msgspec.convert(whole_numbers(value), annotation, strict=True)
+    except msgspec.ValidationError as exc:
+        where = str(exc).rpartition(" - at `$.")
+        raise ApiError(422, "request/invalid", str(exc), allowed=body_allowed([where[2].rstrip("`")])) from None
 
 
 def whole_numbers(value: Any) -> Any:

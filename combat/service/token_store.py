@@ -101,8 +101,9 @@ class TokenStore:
     def __init__(self, log: EventLog):
         self._datastore: _Datastore = log.recorder.datastore  # type: ignore[attr-defined]
         self.kind = store_kind(log)
-        memory = getattr(self._datastore, "is_sqlite_memory_mode", True)
-        self._file: str | None = getattr(self._datastore, "db_name", None) if self.kind == "sqlite" and not memory else None
+        pool = getattr(self._datastore, "pool", None)  # the file's name and mode are the pool's, not the datastore's
+        memory = getattr(pool, "is_sqlite_memory_mode", True)
+        self._file: str | None = getattr(pool, "db_name", None) if self.kind == "sqlite" and not memory else None
         self._readers = threading.local()
         if self.kind == "postgres":
             from psycopg.sql import SQL, Identifier
@@ -181,7 +182,7 @@ class TokenStore:
             return self._datastore.transaction(commit=False)
         connection = getattr(self._readers, "connection", None)
         if connection is None:
-            connection = self._readers.connection = sqlite3.connect(self._file, isolation_level=None, timeout=10)
+            connection = self._readers.connection = sqlite3.connect(self._file, uri=True, isolation_level=None, timeout=10)
         return closing(connection.cursor())
 
     def _rows(self, where: str, params: tuple[Any, ...]) -> list[TokenRecord]:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-from concurrent.futures import ThreadPoolExecutor
-
 from litestar import Request, Response, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
@@ -16,14 +13,16 @@ from combat.service.idempotency import IdempotencyKey, command_id_of
 from combat.service.logging import annotate
 from combat.service.messages import CommandDone, CommandRequest
 from combat.service.replies import ReplyState, command_done
+from combat.service.workers import Workers
 
 __all__ = ["ROUTES"]
 
-# Commands decided at once: SQLite commits one at a time, and more threads only wait on its
-# locks (and on each other's for the GIL). A plain executor: anyio's worker threads cost a
-# tenth of a command's CPU in hand-offs and cancellation bookkeeping.
+# Commands decided at once: SQLite commits one transaction at a time (several commands'
+# appends in each: combat.app.sqlite_writer), and more threads only wait on each other for
+# the GIL (16 cost a fifth more CPU per command than 4, and were no faster). Threads of our own (combat.service.workers): anyio's
+# worker threads, and then asyncio's executor, cost a tenth of a command's CPU in hand-offs.
 WRITERS = 4
-_writers = ThreadPoolExecutor(max_workers=WRITERS, thread_name_prefix="combat-command")
+_writers = Workers(WRITERS, "combat-command")
 
 
 @post("/encounters/{encounter_id:str}/commands", status_code=200, tags=["commands"],
@@ -51,7 +50,7 @@ async def send_command(request: Request, encounter_id: FromPath[str], data: JSON
         return command_done(service.execute(grant, command, data.expected_version, command_id), grant,
                             with_state=with_state)
 
-    return await asyncio.get_running_loop().run_in_executor(_writers, send)
+    return await _writers.run(send)
 
 
 ROUTES = [send_command]
