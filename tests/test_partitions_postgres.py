@@ -27,7 +27,7 @@ from combat.kernel.records import Recorded
 from combat.kernel.errors import RuleError
 from combat.service import create_app
 from tests.test_service_fixtures import Fight, bearer, open_fight, read_events, set_the_scene
-from tests.test_service_postgres import SMALL_POOL, ServeProcess, _connect, postgres  # noqa: F401 (a fixture)
+from tests.test_service_postgres import SMALL_POOL, ServeProcess, _connect, postgres, serving_two  # noqa: F401 (a fixture)
 
 
 def _rows(schema: str, table: str) -> int:
@@ -108,15 +108,7 @@ def test_an_sqlite_store_is_one_partition(tmp_path):
 
 @pytest.fixture
 def two_partitioned_servers(postgres, tmp_path) -> Iterator[tuple[ServeProcess, ServeProcess]]:
-    env = {**postgres, **SMALL_POOL, "COMBAT_PARTITIONS": "4"}
-    servers = (ServeProcess(env, tmp_path / "a.log"), ServeProcess(env, tmp_path / "b.log"))
-    try:
-        for server in servers:
-            server.wait_ready()
-        yield servers
-    finally:
-        for server in servers:
-            server.stop()
+    yield from serving_two({**postgres, **SMALL_POOL, "COMBAT_PARTITIONS": "4"}, tmp_path)
 
 
 COMMANDS = 24

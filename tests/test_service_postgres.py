@@ -111,8 +111,12 @@ def two_servers(postgres, tmp_path) -> Iterator[tuple[ServeProcess, ServeProcess
     encounters = Encounters(env={**postgres, **SMALL_POOL})
     create_app(encounters)
     encounters.close()
-    env = {**postgres, **SMALL_POOL}
-    servers = (ServeProcess(env, tmp_path / "a.log"), ServeProcess(env, tmp_path / "b.log"))
+    yield from serving_two({**postgres, **SMALL_POOL}, tmp_path)
+
+
+def serving_two(env: dict[str, str], logs: Path) -> Iterator[tuple[ServeProcess, ServeProcess]]:
+    """Two `combat serve` processes on one store, up until the generator is closed."""
+    servers = (ServeProcess(env, logs / "a.log"), ServeProcess(env, logs / "b.log"))
     try:
         for server in servers:
             server.wait_ready()
