@@ -159,3 +159,14 @@ def test_the_records_are_read_when_first_iterated(encounters):
     assert [r.seq for r in pending] == [1, 2]
     assert list(pending) == []
     assert TOPICS[Recorded] == "combat.store:Recorded"
+
+
+@pytest.mark.parametrize("setting", ["COMPRESSOR_TOPIC", "CIPHER_TOPIC"])
+def test_a_store_asked_to_compress_or_encrypt_refuses_to_open(tmp_path, monkeypatch, setting):
+    """eventsourcing compresses or encrypts through its mapper; this store's mapper does neither,
+    so the setting is refused when the store opens rather than silently ignored."""
+    monkeypatch.setenv(setting, "eventsourcing.compressor:ZlibCompressor")
+    with pytest.raises(RuleError) as refused:
+        Encounters(tmp_path / "combat.db")
+    assert refused.value.code == "store/unsupported-setting" and setting in refused.value.message
+    assert f"unset {setting}" in refused.value.allowed

@@ -33,6 +33,7 @@ from combat.app import collector
 from combat.app.catalog import AnyEvent
 from combat.app.sqlite_writer import GroupWriter
 from combat.app.paths import DB_ENV, DEFAULT_DB
+from combat.kernel.errors import RuleError
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
 from combat.rulesets import get_ruleset
@@ -216,6 +217,13 @@ class EventLog(Application[UUID]):
         return factory
 
     def construct_mapper(self) -> Mapper[UUID]:
+        # eventsourcing would compress or encrypt through its mapper; this store's mapper does
+        # neither, and a setting that silently did nothing would leave a GM believing the log
+        # encrypted. Refused, saying so.
+        for name in ("COMPRESSOR_TOPIC", "CIPHER_TOPIC"):
+            if self.env.get(name):
+                raise RuleError("store/unsupported-setting", f"{name} is set, but this store neither compresses nor encrypts its log",
+                                allowed=f"unset {name} (encrypt the disk or the database connection instead)")
         return MsgspecMapper(transcoder=self.construct_transcoder())
 
     def construct_recorder(self) -> ApplicationRecorder:
