@@ -10,9 +10,9 @@ from combat.rulesets.a5e.sprint import Sprint
 from tests.conftest import SHORTBOW, Table, monster, of_type, pc
 
 
-def fight(*specs) -> Table:
+def fight(*specs, **settings) -> Table:
     """Participants roll initiative in the order given (20, 19, 18...); no environment."""
-    t = Table(ruleset="a5e").add(*specs)
+    t = Table(ruleset="a5e", settings=settings or None).add(*specs)
     t.do(BeginCombat())
     for i, spec in enumerate(specs):
         t.do(RollInitiative(combatant=spec.id, faces=(20 - i,)))

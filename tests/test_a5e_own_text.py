@@ -15,23 +15,11 @@ from combat.kernel.commands import (
     RollInitiative,
     TakeAction,
 )
-from combat.kernel.events import ActionBanked, AttackMade, BankedActionGranted, ConditionSpec, DiceRolled
+from combat.kernel.events import ActionBanked, BankedActionGranted, ConditionSpec
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.surprise import SurpriseEnded
 from tests.conftest import Table, monster, of_type, pc
-
-def fight(*specs, **settings) -> Table:
-    """Participants roll initiative in the order given (20, 19, 18...); no environment."""
-    t = Table(ruleset="a5e", settings=settings or None).add(*specs)
-    t.do(BeginCombat())
-    for i, spec in enumerate(specs):
-        t.do(RollInitiative(combatant=spec.id, faces=(20 - i,)))
-    return t
-
-
-def attacked(events) -> tuple[AttackMade, DiceRolled]:
-    roll = next(d for d in of_type(events, DiceRolled) if d.purpose == "attack")
-    return of_type(events, AttackMade)[0], roll
+from tests.test_a5e_attacks import attacked, fight
 
 
 def _aria_dodges(**settings) -> Table:

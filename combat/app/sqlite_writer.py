@@ -17,7 +17,6 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Sequence
-from typing import Any
 
 from eventsourcing.persistence import IntegrityError, OperationalError, PersistenceError
 

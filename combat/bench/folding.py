@@ -14,7 +14,6 @@ from combat.app.application import Encounters
 from combat.bench.timing import best_of
 from combat.demos import DEMOS
 from combat.kernel.decider import fold
-from combat.kernel.events import Event
 from combat.rulesets import get_ruleset
 
 __all__ = ["run", "TARGET", "TARGETED"]

@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.kernel.decider import Tx
-from combat.kernel.events import ActionBanked, BankedActionGranted
+from combat.kernel.decider import Rules, Tx
+from combat.kernel.events import ActionBanked, BankedActionGranted, TurnEnded, TurnStarted
 from combat.kernel.state import EncounterState, with_combatant, with_rules
 
-__all__ = ["Banked", "BankedGrant", "BankedSlot", "banked_of", "redeem", "on_banked", "on_granted", "armed_at_turn_start",
-           "lapsed_at_turn_end"]
+__all__ = ["Banked", "BankedGrant", "BankedSlot", "banked_of", "redeem", "RULES"]
 
 
 class BankedGrant(msgspec.Struct, frozen=True, kw_only=True):
@@ -81,19 +80,27 @@ def on_granted(state: EncounterState, e: BankedActionGranted) -> EncounterState:
     return _with_grants(state, tuple(grants))
 
 
-def armed_at_turn_start(state: EncounterState, cid: str) -> EncounterState:
-    """Called as `cid`'s turn starts (combat/fivee/turns.py)."""
+def _armed_at_turn_start(state: EncounterState, e: TurnStarted) -> EncounterState:
+    cid = e.combatant
     grants = banked_of(state)
     if not any(g.combatant == cid and not g.armed for g in grants):
         return state
     return _with_grants(state, tuple(msgspec.structs.replace(g, armed=True) if g.combatant == cid else g for g in grants))
 
 
-def lapsed_at_turn_end(state: EncounterState, cid: str, taken_back: bool) -> EncounterState:
-    """Called as `cid`'s turn ends: an armed grant unused lapses, or waits again for a turn taken back."""
+def _lapsed_at_turn_end(state: EncounterState, e: TurnEnded) -> EncounterState:
+    """An armed grant unused lapses, or waits again for a turn taken back."""
+    cid = e.combatant
     grants = banked_of(state)
     if not any(g.combatant == cid and g.armed for g in grants):
         return state
-    if taken_back:
+    if e.taken_back:
         return _with_grants(state, tuple(msgspec.structs.replace(g, armed=False) if g.combatant == cid else g for g in grants))
     return _with_grants(state, tuple(g for g in grants if not (g.combatant == cid and g.armed)))
+
+
+RULES = Rules(
+    appliers={ActionBanked: on_banked, BankedActionGranted: on_granted},
+    # Its own books, after whichever applier the ruleset has for a turn's start and end.
+    after={TurnStarted: (_armed_at_turn_start,), TurnEnded: (_lapsed_at_turn_end,)},
+)

@@ -26,7 +26,7 @@ from typing import Any
 
 import msgspec
 
-from combat.fivee import banked_actions, judged_saves
+from combat.fivee import judged_saves
 from combat.fivee.hitpoints import drop_to_zero
 from combat.fivee.turns import require_able
 from combat.kernel.commands import ChangeStatBlock, GrantAction, JudgeSave, SetHp
@@ -161,8 +161,7 @@ def _narrate_banked_granted(n: Any, e: BankedActionGranted) -> str:
 RULES = Rules(
     handlers={SetHp: _set_hp, ChangeStatBlock: _change_stat_block, GrantAction: _grant_action,
               JudgeSave: judged_saves.judge_save},
-    appliers={HitPointsSet: _on_hp_set, StatBlockChanged: _on_stat_block, ActionGranted: _on_granted,
-              ActionBanked: banked_actions.on_banked, BankedActionGranted: banked_actions.on_granted},
+    appliers={HitPointsSet: _on_hp_set, StatBlockChanged: _on_stat_block, ActionGranted: _on_granted},
     narration={HitPointsSet: _narrate_hp, StatBlockChanged: _narrate_stats, ActionGranted: _narrate_granted,
                ActionBanked: _narrate_banked, BankedActionGranted: _narrate_banked_granted},
 )

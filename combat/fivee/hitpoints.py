@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from combat.kernel.commands import Damage, GrantTempHp, Heal
-from combat.fivee.concentration import concentration_dc, end_concentration
+from combat.fivee.concentration import concentration_dc
 from combat.kernel.decider import Tx, Applier, Handler, Rules
 from combat.fivee import dying
 from combat.kernel.errors import RuleError

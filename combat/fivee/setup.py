@@ -16,10 +16,7 @@ from combat.kernel.events import (
     CombatantAdded,
     CombatantRemoved,
     CombatantSpec,
-    EncounterCreated,
     InitiativeSet,
-    PhaseChanged,
-    RulingMade,
     SurpriseMarked,
 )
 from combat.kernel.state import Combatant, EncounterState, with_combatant

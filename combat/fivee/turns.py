@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from combat.fivee import banked_actions, dying
+from combat.fivee import dying
 from combat.kernel.commands import EndCombat, EndTurn
 from combat.fivee.conditions import INCAPACITATING, expire_conditions, speed_of, arm_next_turn_ends
 from combat.kernel.decider import Tx, Applier, Handler, Rules
@@ -169,12 +169,10 @@ def on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     combatants[e.combatant] = msgspec.structs.replace(combatants[e.combatant], economy=economy, dodging=False,
                                                       disengaged=False, readied=None)
     helps = tuple(h for h in state.helps if h.helper != e.combatant) if state.helps else state.helps
-    state = msgspec.structs.replace(state, combatants=combatants, turn=e.combatant, helps=helps)
-    return banked_actions.armed_at_turn_start(state, e.combatant)
+    return msgspec.structs.replace(state, combatants=combatants, turn=e.combatant, helps=helps)
 
 
 def on_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
-    state = banked_actions.lapsed_at_turn_end(state, e.combatant, e.taken_back)
     return msgspec.structs.replace(state, turn=None, opportunities=())
 
 
