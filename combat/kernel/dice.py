@@ -77,6 +77,14 @@ def _parser() -> d20.Roller:
     return _d20().Roller()
 
 
+@functools.cache
+def _stringifier() -> d20.Stringifier:
+    """One for every roll. d20 makes a new one per roll unless given one, and each holds
+    itself in a cycle (a table of its own bound methods): in the service that was most of
+    what the collector's full passes found, and those passes stall every request in flight."""
+    return _d20().MarkdownStringifier()
+
+
 class DieFace(msgspec.Struct, frozen=True, gc=False):
     """One die as it landed: its size, its face, and whether keep/drop kept it."""
 
@@ -188,7 +196,7 @@ def roll(notation: str, *, faces: Sequence[int] | None = None, rng: random.Rando
         saved = d20.expression.random
         d20.expression.random = source
         try:
-            result = _parser().roll(notation)
+            result = _parser().roll(notation, stringifier=_stringifier())
             total = int(result.total)  # evaluated lazily: a division by zero surfaces here
         except d20.TooManyRolls:
             raise RuleError("dice/too-many", f"{notation} rolls too many dice", allowed="at most 1000 dice") from None
