@@ -13,10 +13,10 @@ import secrets
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 import msgspec
@@ -37,7 +37,7 @@ from combat.kernel.records import Recorded
 from combat.app.partitions import PartitionedLog
 from combat.app.store import Snapshot, store_env
 
-__all__ = ["Encounters", "Outcome", "VersionConflict", "UnknownEncounter", "StoreBusy", "fold_records"]
+__all__ = ["Encounters", "Outcome", "Write", "Wait", "Writing", "run_writing", "VersionConflict", "UnknownEncounter", "StoreBusy", "fold_records"]
 
 # Events between snapshots. A load from the store folds at most this many events after the
 # latest snapshot, so a fight of any length loads about as fast as one of this length; a
@@ -74,6 +74,44 @@ class StoreBusy(RuleError):
     def __init__(self, attempts: int):
         super().__init__("store/busy", f"other writers kept appending to this encounter ({attempts} tries)",
                          allowed="send again shortly")
+
+
+class Write(NamedTuple):
+    """A step of a write: store these records (and the snapshot due after them) in one
+    transaction; IntegrityError is thrown back into the steps if a seq is taken."""
+
+    records: Sequence[Recorded]
+    snapshot: Snapshot | None
+
+
+class Wait(NamedTuple):
+    """A step of a write: wait this long before deciding again (another writer won a race)."""
+
+    seconds: float
+
+
+# A write as steps, the store left out: decide, then yield each `Write` for the caller to
+# make, and return the outcome. `run_writing` makes them here and now; an event loop can
+# instead commit the writes of many requests together (combat.app.loop_commits).
+Writing = Generator[Write | Wait, None, Outcome]
+
+
+def run_writing(steps: Writing, write: Callable[[Sequence[Recorded], Snapshot | None], None]) -> Outcome:
+    """Each step made at once, in this thread: `write` stores, a `Wait` sleeps."""
+    failed: IntegrityError | None = None
+    while True:
+        try:
+            step = steps.throw(failed) if failed is not None else next(steps)
+        except StopIteration as done:
+            return done.value
+        failed = None
+        if isinstance(step, Wait):
+            time.sleep(step.seconds)
+            continue
+        try:
+            write(step.records, step.snapshot)
+        except IntegrityError as exc:
+            failed = exc
 
 
 class Encounters:
@@ -137,8 +175,23 @@ class Encounters:
         """Decide `command` and append its events. With `expected_version`, refuse unless the
         log is at it; without, decide again whenever another writer appended first. A repeat of
         `command_id` returns the outcome it had and appends nothing."""
-        return self._write(encounter_id, lambda state: decide(get_ruleset(state.ruleset), state, command, actor),
-                           actor, expected_version, command_id)
+        with self._lock(encounter_id):
+            return run_writing(self.executing(encounter_id, command, actor=actor, expected_version=expected_version,
+                                              command_id=command_id), self.log.append)
+
+    def executing(
+        self,
+        encounter_id: UUID,
+        command: Command,
+        *,
+        actor: str = "gm",
+        expected_version: int | None = None,
+        command_id: str | None = None,
+    ) -> Writing:
+        """`execute` as steps (see `Writing`), for a caller that makes the appends itself and
+        keeps writes to one encounter one at a time (combat.app.loop_commits)."""
+        return self._writing(encounter_id, lambda state: decide(get_ruleset(state.ruleset), state, command, actor),
+                             actor, expected_version, command_id)
 
     def _write(
         self,
@@ -148,49 +201,60 @@ class Encounters:
         expected_version: int | None,
         command_id: str | None,
     ) -> Outcome:
+        with self._lock(encounter_id):
+            return run_writing(self._writing(encounter_id, events_for, actor, expected_version, command_id),
+                               self.log.append)
+
+    def _writing(
+        self,
+        encounter_id: UUID,
+        events_for: Callable[[EncounterState], list[Event]],
+        actor: str,
+        expected_version: int | None,
+        command_id: str | None,
+    ) -> Writing:
         if command_id is not None:
             check_client_id(command_id)
-        with self._lock(encounter_id):
-            # The first try decides on the cached state without asking the store whether
-            # another process appended since: if one did, the append finds its seq taken and
-            # we decide again on the fresh state (a refusal is only trusted once it is fresh).
-            # An encounter another process wrote last time is read first instead: a refused
-            # insert costs more than the read, and processes taking turns would meet one on
-            # every command. The mark goes when a read finds nobody else wrote.
-            state = self._cache.get(encounter_id)
-            if state is not None and self._shared.get(encounter_id):
-                fresher = self.state(encounter_id)
-                if fresher.version == state.version:
-                    self._shared.pop(encounter_id)
-                state = fresher
-            for _ in range(self.RETRIES):
-                fresh = state is None or (expected_version is not None and expected_version != state.version)
-                if state is None or fresh:
-                    state = self.state(encounter_id)
-                repeat = self._repeat(encounter_id, command_id, state, actor)
-                if repeat is not None:
-                    return repeat
-                if expected_version is not None and expected_version != state.version:
-                    raise VersionConflict(expected_version, state.version)
-                try:
-                    events = events_for(state)
-                except RuleError:
-                    if fresh or self.state(encounter_id) is state:
-                        raise
-                    state = None
-                    continue
-                try:
-                    return self._append(encounter_id, state, events, actor, command_id)
-                except VersionConflict:
-                    self._shared.put(encounter_id, True)
-                    state = self.state(encounter_id)
-                    if expected_version is not None:
-                        repeat = self._repeat(encounter_id, command_id, state, actor)
-                        if repeat is not None:
-                            return repeat
-                        raise
-                    time.sleep(random.uniform(0, 0.002))
-            raise StoreBusy(self.RETRIES)
+        # The first try decides on the cached state without asking the store whether
+        # another process appended since: if one did, the append finds its seq taken and
+        # we decide again on the fresh state (a refusal is only trusted once it is fresh).
+        # An encounter another process wrote last time is read first instead: a refused
+        # insert costs more than the read, and processes taking turns would meet one on
+        # every command. The mark goes when a read finds nobody else wrote.
+        state = self._cache.get(encounter_id)
+        if state is not None and self._shared.get(encounter_id):
+            fresher = self.state(encounter_id)
+            if fresher.version == state.version:
+                self._shared.pop(encounter_id)
+            state = fresher
+        for _ in range(self.RETRIES):
+            fresh = state is None or (expected_version is not None and expected_version != state.version)
+            if state is None or fresh:
+                state = self.state(encounter_id)
+            repeat = self._repeat(encounter_id, command_id, state, actor)
+            if repeat is not None:
+                return repeat
+            if expected_version is not None and expected_version != state.version:
+                raise VersionConflict(expected_version, state.version)
+            try:
+                events = events_for(state)
+            except RuleError:
+                if fresh or self.state(encounter_id) is state:
+                    raise
+                state = None
+                continue
+            try:
+                return (yield from self._appending(encounter_id, state, events, actor, command_id))
+            except VersionConflict:
+                self._shared.put(encounter_id, True)
+                state = self.state(encounter_id)
+                if expected_version is not None:
+                    repeat = self._repeat(encounter_id, command_id, state, actor)
+                    if repeat is not None:
+                        return repeat
+                    raise
+                yield Wait(random.uniform(0, 0.002))
+        raise StoreBusy(self.RETRIES)
 
     def _repeat(self, encounter_id: UUID, command_id: str | None, state: EncounterState, actor: str) -> Outcome | None:
         """The outcome `command_id` had if it is already in the log up to `state`."""
@@ -208,6 +272,10 @@ class Encounters:
 
     def _append(self, encounter_id: UUID, state: EncounterState, events: list[Event], actor: str,
                 command_id: str | None = None, *, copied: bool = False) -> Outcome:
+        return run_writing(self._appending(encounter_id, state, events, actor, command_id, copied=copied), self.log.append)
+
+    def _appending(self, encounter_id: UUID, state: EncounterState, events: list[Event], actor: str,
+                   command_id: str | None = None, *, copied: bool = False) -> Writing:
         if not copied and self.max_events is not None and len(events) > self.max_events:
             raise RuleError("limits/events", f"the command would append {len(events)} events",
                             allowed=f"at most {self.max_events} per command")
@@ -230,7 +298,7 @@ class Encounters:
         new_state = history.extend(state, records) if state.version else history.replay(records)
         due = new_state is not None and self._snapshot_due(state, new_state)
         try:
-            self.log.append(records, self._snapshot_of(encounter_id, new_state) if new_state is not None and due else None)
+            yield Write(records, self._snapshot_of(encounter_id, new_state) if new_state is not None and due else None)
         except IntegrityError:
             # Another writer appended first: our decision was made on a stale state. The
             # cached state is still one the store holds, so it is brought up to date with the
@@ -241,7 +309,7 @@ class Encounters:
         if new_state is None:  # an undo or amendment: fold the whole log again
             new_state = history.replay(list(self.log.recorded(encounter_id)))
             if self._snapshot_due(state, new_state):
-                self.log.append([], self._snapshot_of(encounter_id, new_state))
+                yield Write([], self._snapshot_of(encounter_id, new_state))
         self._cache.put(encounter_id, new_state)
         if records:
             self._heads.put(encounter_id, (records[-1].seq, records[-1].hash))
