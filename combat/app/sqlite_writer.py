@@ -59,6 +59,14 @@ class GroupWriter:
         if job.error is not None:
             raise job.error
 
+    def commit_all(self, appends: Sequence[tuple[Sequence[Row], Row | None]]) -> list[BaseException | None]:
+        """Commit these appends together, now, in the calling thread: for each, its error, or
+        None where it was stored (one whose seq is taken fails alone, as in `append`)."""
+        batch = [_Append(rows, snapshot) for rows, snapshot in appends]
+        with self._committing:
+            self._commit(batch)
+        return [job.error for job in batch]
+
     def _commit(self, batch: list[_Append]) -> None:
         c = self._connection
         try:

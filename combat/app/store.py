@@ -31,7 +31,7 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLite
 
 from combat.app import collector
 from combat.app.catalog import AnyEvent
-from combat.app.sqlite_writer import GroupWriter
+from combat.app.sqlite_writer import GroupWriter, Row
 from combat.app.paths import DB_ENV, DEFAULT_DB
 from combat.kernel.errors import RuleError
 from combat.kernel.records import Recorded
@@ -270,6 +270,20 @@ class EventLog(Application[UUID]):
             return cast("Snapshot | None", snap)
         return None
 
+    @property
+    def writer(self) -> GroupWriter | None:
+        """The writer of an SQLite file's rows (None elsewhere)."""
+        return self._writer
+
+    @staticmethod
+    def rows(records: Sequence[Recorded], snapshot: Snapshot | None = None) -> tuple[list[Row], Row | None]:
+        """The rows `writer` takes: the recorder's columns, with the mapper's own topic and bytes."""
+        encode = MsgspecMapper._encoder.encode
+        topic = TOPICS[Recorded]
+        return ([(r.originator_id.hex, r.originator_version, topic, encode(r)) for r in records],
+                None if snapshot is None else
+                (snapshot.originator_id.hex, snapshot.originator_version, TOPICS[Snapshot], encode(snapshot)))
+
     def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:
         """Store an encounter's new records and the snapshot due after them, in one
         transaction where the store allows it. Raises IntegrityError if a seq is taken.
@@ -277,11 +291,7 @@ class EventLog(Application[UUID]):
         On an SQLite file the rows go through `GroupWriter` (combat.app.sqlite_writer): the
         rows eventsourcing would write, with the mapper's own topic and bytes."""
         if self._writer is not None:
-            encode = MsgspecMapper._encoder.encode
-            topic = TOPICS[Recorded]
-            self._writer.append([(r.originator_id.hex, r.originator_version, topic, encode(r)) for r in records],
-                                None if snapshot is None else
-                                (snapshot.originator_id.hex, snapshot.originator_version, TOPICS[Snapshot], encode(snapshot)))
+            self._writer.append(*self.rows(records, snapshot))
             return
         if snapshot is not None and isinstance(self.recorder, SQLiteLogRecorder) and self.recorder.snapshots_table:
             self.events.put(records, snapshot=self.mapper.to_stored_event(snapshot))

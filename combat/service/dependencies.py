@@ -3,6 +3,7 @@ the grant of the request's token. Routes only parse, check the grant and call `E
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -13,6 +14,7 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 
 from combat.app.application import Encounters, Outcome
+from combat.app.loop_commits import LoopCommits
 from combat.kernel.commands import Command
 from combat.kernel.errors import RuleError
 from combat.service.admission import Admission
@@ -35,6 +37,7 @@ class Service:
     tokens: Tokens = field(init=False)
     hub: Hub = field(init=False)
     follower: Follower | None = field(init=False, default=None)
+    _commits: tuple[asyncio.AbstractEventLoop, LoopCommits | None] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.tokens = Tokens(TokenStore(self.encounters.log.home))
@@ -76,9 +79,24 @@ class Service:
     def execute(self, grant: Grant, command: Command, expected_version: int | None, command_id: str | None) -> Outcome:
         """Without expected_version, `Encounters` decides again until the command is stored
         or refused by the rules: such a command never meets a version conflict."""
-        actor = "gm" if grant.role == "gm" else grant.name
-        outcome = self.encounters.execute(grant.encounter_id, command, actor=actor, expected_version=expected_version,
-                                          command_id=command_id)
+        outcome = self.encounters.execute(grant.encounter_id, command, actor=_actor(grant),
+                                          expected_version=expected_version, command_id=command_id)
+        self.appended(grant.encounter_id)
+        return outcome
+
+    def commits_here(self) -> LoopCommits | None:
+        """The running loop's `LoopCommits` for this store, or None if its writes stay in threads."""
+        loop = asyncio.get_running_loop()
+        if self._commits is None or self._commits[0] is not loop:
+            self._commits = (loop, LoopCommits.of(self.encounters.log, loop))
+        return self._commits[1]
+
+    async def execute_here(self, commits: LoopCommits, grant: Grant, command: Command, expected_version: int | None,
+                           command_id: str | None) -> Outcome:
+        """`execute`, decided on this event loop and committed with this turn's other writes."""
+        steps = self.encounters.executing(grant.encounter_id, command, actor=_actor(grant),
+                                          expected_version=expected_version, command_id=command_id)
+        outcome = await commits.run(grant.encounter_id, steps)
         self.appended(grant.encounter_id)
         return outcome
 
@@ -107,6 +125,10 @@ class Service:
             raise
         annotate(request, encounter=encounter_id, role=grant.role)
         return grant
+
+
+def _actor(grant: Grant) -> str:
+    return "gm" if grant.role == "gm" else grant.name
 
 
 def parse_encounter_id(value: str) -> UUID:

@@ -6,7 +6,8 @@ from litestar import Request, Response, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from combat.service.auth import check_command, command_type
+from combat.kernel.commands import Command
+from combat.service.auth import Grant, check_command, command_type
 from combat.service.dependencies import Service, parse_encounter_id
 from combat.service.errors import documented
 from combat.service.idempotency import IdempotencyKey, command_id_of
@@ -17,9 +18,9 @@ from combat.service.workers import Workers
 
 __all__ = ["ROUTES"]
 
-# Commands decided at once: SQLite commits one transaction at a time (several commands'
-# appends in each: combat.app.sqlite_writer), and more threads only wait on each other for
-# the GIL (16 cost a fifth more CPU per command than 4, and were no faster). Threads of our own (combat.service.workers): anyio's
+# Commands decided at once where the store's writes stay in threads (PostgreSQL, SQLite in
+# memory): more threads only wait on each other for the GIL (16 cost a fifth more CPU per
+# command than 4, and were no faster). Threads of our own (combat.service.workers): anyio's
 # worker threads, and then asyncio's executor, cost a tenth of a command's CPU in hand-offs.
 WRITERS = 4
 _writers = Workers(WRITERS, "combat-command")
@@ -39,14 +40,25 @@ async def send_command(request: Request, encounter_id: FromPath[str], data: JSON
     annotate(request, encounter=eid)
     command_id = command_id_of(idempotency_key, data.command_id)
 
-    def send() -> Response[CommandDone]:
-        # The token's check, the reading of the command as the encounter's ruleset reads it,
-        # the decision and the commit in one trip to a worker thread: the hot path of the
-        # service, where each hop between threads cost as much as the rules.
+    def read() -> tuple[Grant, Command]:
         grant = service.authorize(request, eid)
         command = service.command_of(grant.encounter_id, data.command)
         annotate(request, command=command_type(command))
         check_command(grant, command)
+        return grant, command
+
+    commits = service.commits_here()
+    if commits is not None:
+        # An SQLite file: the token's check, the reading and the decision here on the loop,
+        # the commit with the other writes of this turn of the loop (combat.app.loop_commits).
+        grant, command = read()
+        outcome = await service.execute_here(commits, grant, command, data.expected_version, command_id)
+        return command_done(outcome, grant, with_state=with_state)
+
+    def send() -> Response[CommandDone]:
+        # All of it in one trip to a worker thread: each hop between threads cost as much
+        # as the rules.
+        grant, command = read()
         return command_done(service.execute(grant, command, data.expected_version, command_id), grant,
                             with_state=with_state)
 
