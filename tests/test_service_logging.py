@@ -73,3 +73,26 @@ def test_a_failure_is_a_500_json_error_logged_without_local_variables(logs, enco
     assert failure["exception"][0]["exc_value"] == "the store fell over"
     assert all(not frame.get("locals") for frame in failure["exception"][0]["frames"])
     assert fight.gm not in logs.getvalue()
+
+
+def test_the_lines_of_requests_finished_in_one_turn_of_the_loop_reach_the_log_in_one_write(logs):
+    """A busy table finishes several requests in one turn of the service's event loop: their
+    lines go to the log together, whole and in the order they finished, and none waits for
+    a later request to be written."""
+    import asyncio
+
+    from combat.service.logging import _request_lines
+
+    writes: list[str] = []
+    real_write = logs.write
+    logs.write = lambda text: writes.append(text) or real_write(text)  # type: ignore[method-assign]
+
+    async def finish_three() -> None:
+        for n in range(3):
+            _request_lines.write({"request_id": f"r{n}", "status": 200})
+        assert writes == []  # not yet: at the end of this turn
+        await asyncio.sleep(0)
+        assert len(writes) == 1
+
+    asyncio.run(finish_three())
+    assert [line["request_id"] for line in _lines(logs)] == ["r0", "r1", "r2"]
