@@ -41,6 +41,8 @@ def test_the_quick_benchmark_reports_every_section_with_numbers_and_a_verdict_on
     assert scaling.get("skipped") or (
         scaling["alternating"]["gapless"] and scaling["alternating"]["commands_stored"] > 0
         and all(_positive(scaling[run]["commands_per_s"]) for run in ("one", "two", "alternating", "one_process_one_encounter"))
+        and all(_positive(scaling["two"][key]) for key in ("store_cpu_ms_per_command", "client_cpu_ms_per_command"))
+        and _positive(scaling["ceiling"]["ratio_to_one"])
         and "4b. scale-out on postgres" in report.text(result)), scaling
     folding = result["folding"]
     assert all(_positive(us) for us in folding["us_per_event"].values()), folding

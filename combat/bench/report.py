@@ -118,6 +118,10 @@ def _scaling(r: dict[str, Any] | None) -> list[Row]:
          f"{two['clients']} clients on {two['encounters']} encounters (median of {len(r.get('rounds', [0]))} rounds)",
          f"{two['commands_per_s']:,.0f} commands/s", f"one process {one['commands_per_s']:,.0f}/s",
          f"{r['ratio_two_to_one']:.2f}x", f">= 1.5x: {_met(r['ratio_two_to_one'] >= 1.5)}"),
+        (f"   CPU per command with two processes: servers {two['server_cpu_ms_per_command']:.2f} ms, PostgreSQL "
+         f"{two.get('store_cpu_ms_per_command', float('nan')):.2f} ms, load client {two['client_cpu_ms_per_command']:.2f} ms",
+         f"ceiling on {r['ceiling']['cpus']} CPUs {r['ceiling']['commands_per_s']:,.0f}/s",
+         f"one process {one['commands_per_s']:,.0f}/s", f"{r['ceiling']['ratio_to_one']:.2f}x", ""),
         ("   one encounter, processes alternating per command", f"{alt['commands_per_s']:,.0f} commands/s",
          f"p50 {_ms(alt['p50_ms'])}", f"p99 {_ms(alt['p99_ms'])}",
          f"gapless ({alt['version']} events, {alt['commands_stored']}/{alt['commands_accepted']} commands): "

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from combat.bench.http import LOOPBACK, Connection
 
-__all__ = ["Server", "sqlite_and_floors", "postgres_schema", "postgres_servers", "postgres_settings", "postgres_unreachable"]
+__all__ = ["Server", "sqlite_and_floors", "postgres_cpu_seconds", "postgres_schema", "postgres_servers", "postgres_settings",
+           "postgres_unreachable", "stop_all"]
 
 READY_WITHIN = 30.0  # seconds
 
@@ -43,6 +44,7 @@ class Server:
                 command += ["--db", str(db)]
         environ = {k: v for k, v in os.environ.items() if k != "COMBAT_DB"}
         self.process = subprocess.Popen(command, env={**environ, **env}, stdout=self._log, stderr=subprocess.STDOUT)
+        self._terminated = False
 
     def wait_ready(self, store: str) -> Server:
         deadline = time.monotonic() + READY_WITHIN
@@ -64,8 +66,14 @@ class Server:
             fields = stat.read().rpartition(")")[2].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def terminate(self) -> None:
+        """Ask it to stop (once: uvicorn takes a second SIGTERM as a forced exit)."""
+        if not self._terminated:
+            self._terminated = True
+            self.process.terminate()
+
     def stop(self) -> None:
-        self.process.terminate()
+        self.terminate()
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -92,8 +100,7 @@ def sqlite_and_floors(workdir: Path) -> Iterator[tuple[Server, Server, Server]]:
             started.append(Server(workdir / f"floor-{kind}.log", {}, db=workdir / f"floor-{kind}.db", floor=kind))
         yield started[0].wait_ready("sqlite"), started[1].wait_ready("floor"), started[2].wait_ready("floor")
     finally:
-        for server in started:
-            server.stop()
+        stop_all(started)
 
 
 def postgres_settings() -> dict[str, str]:
@@ -113,6 +120,26 @@ def _connect():
     return psycopg.connect(host=s["POSTGRES_HOST"], port=int(s["POSTGRES_PORT"]), user=s["POSTGRES_USER"],
                            password=s["POSTGRES_PASSWORD"] or None, dbname=s["POSTGRES_DBNAME"], autocommit=True,
                            connect_timeout=3)
+
+
+def postgres_cpu_seconds() -> float:
+    """User and system CPU time used so far by every PostgreSQL process on this machine
+    (Linux; the benchmarks only load a server on 127.0.0.1): the cluster's whole cost, its
+    background writers included, as another client of it would also be charged here."""
+    total = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/comm") as comm:
+                if not comm.read().startswith("postgres"):
+                    continue
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def postgres_unreachable() -> str | None:
@@ -145,15 +172,42 @@ def postgres_schema(partitions: int | None = None) -> Iterator[dict[str, str]]:
             connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
-@contextmanager
-def postgres_servers(workdir: Path, processes: int = 2, partitions: int | None = None) -> Iterator[list[Server]]:
-    """`processes` servers on a fresh schema; the first starts alone, so that it creates the tables."""
-    with postgres_schema(partitions) as env:
-        servers: list[Server] = []
+def _create_tables(env: dict[str, str]) -> None:
+    """The store's tables (its partitions' and the tokens'), made before any server starts,
+    so that the servers can start together instead of one after the other."""
+    from combat.app.partitions import PartitionedLog
+    from combat.service.token_store import TokenStore
+
+    saved = dict(os.environ)
+    os.environ.update(env)  # the settings as the servers will read them
+    try:
+        log = PartitionedLog(env)
         try:
-            servers.append(Server(workdir / "serve-postgres-0.log", env).wait_ready("postgres"))
-            servers += [Server(workdir / f"serve-postgres-{n}.log", env) for n in range(1, processes)]
-            yield [server.wait_ready("postgres") for server in servers]
+            TokenStore(log.home)
         finally:
-            for server in servers:
-                server.stop()
+            log.close()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+@contextmanager
+def postgres_servers(workdir: Path, processes: int = 2, partitions: int | None = None, *,
+                     wait: bool = True) -> Iterator[list[Server]]:
+    """`processes` servers on a fresh schema, started together; `wait=False` hands them over
+    still starting (each `wait_ready("postgres")` before use)."""
+    with postgres_schema(partitions) as env:
+        _create_tables(env)
+        servers = [Server(workdir / f"serve-postgres-{n}.log", env) for n in range(processes)]
+        try:
+            yield [server.wait_ready("postgres") for server in servers] if wait else servers
+        finally:
+            stop_all(servers)
+
+
+def stop_all(servers: list[Server]) -> None:
+    """Each asked to stop at once, then each waited for: their graceful shutdowns overlap."""
+    for server in servers:
+        server.terminate()
+    for server in servers:
+        server.stop()

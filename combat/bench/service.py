@@ -123,10 +123,13 @@ def blank_tables(count: int) -> list[Table]:
 
 
 async def run_load(ports: list[int], clients: int, seconds: float, warmup: float, max_commands: int, *,
-                   shared: bool = False, floor: bool = False, cpu: Callable[[], float] = lambda: 0.0) -> dict[str, Any]:
+                   shared: bool = False, floor: bool = False, cpu: Callable[[], float] = lambda: 0.0,
+                   store_cpu: Callable[[], float] | None = None) -> dict[str, Any]:
     """`clients` clients, each on its own table or (`shared`) all on one; `floor`: the
     servers are floors, whose tables need no setting up. `cpu` reads the servers' CPU
-    seconds so far: sampled when the measuring starts and when the last client is done."""
+    seconds so far, `store_cpu` the database server's (PostgreSQL on this machine): each
+    sampled when the measuring starts and when the last client is done, as is this
+    process's own (the load client's)."""
     count = 1 if shared else clients
     if floor:
         tables = blank_tables(count)
@@ -165,14 +168,17 @@ async def run_load(ports: list[int], clients: int, seconds: float, warmup: float
         finally:
             await connection.close()
 
-    async def cpu_at_start() -> tuple[float, float]:
+    def cpu_now() -> tuple[float, float, float, float]:
+        return cpu(), store_cpu() if store_cpu else 0.0, time.process_time(), time.perf_counter()
+
+    async def cpu_at_start() -> tuple[float, float, float, float]:
         await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
-        return cpu(), time.perf_counter()
+        return cpu_now()
 
     started = asyncio.create_task(cpu_at_start())
     await asyncio.gather(*(client(n) for n in range(clients)))
-    cpu_from, wall_from = await started
-    cpu_used, wall = cpu() - cpu_from, time.perf_counter() - wall_from
+    cpu_used, store_used, client_used, wall = (end - start for end, start in zip(cpu_now(), await started))
+    per_command = 1000 / len(latencies) if latencies else float("nan")
     span = max(sent_at) - min(sent_at) if len(sent_at) > 1 else float("nan")
     return {
         "clients": clients,
@@ -183,8 +189,11 @@ async def run_load(ports: list[int], clients: int, seconds: float, warmup: float
         "commands_per_s": (len(latencies) - 1) / span if len(sent_at) > 1 else 0.0,
         "p50_ms": percentile(latencies, 50) * 1000,
         "p99_ms": percentile(latencies, 99) * 1000,
-        "server_cpu_ms_per_command": 1000 * cpu_used / len(latencies) if latencies else float("nan"),
+        "server_cpu_ms_per_command": cpu_used * per_command,
         "server_cpu_percent": 100 * cpu_used / wall,
+        "client_cpu_ms_per_command": client_used * per_command,
+        **({"store_cpu_ms_per_command": store_used * per_command, "store_cpu_percent": 100 * store_used / wall}
+           if store_cpu else {}),
         "errors": sum(rejected.values()),
         "rejected": {str(k): v for k, v in rejected.items()},
         "events_appended": sum(t.version for t in tables),
@@ -196,5 +205,7 @@ def cpus() -> dict[str, int]:
 
 
 def load(ports: list[int], clients: int, seconds: float, warmup: float, max_commands: int, *,
-         shared: bool = False, floor: bool = False, cpu: Callable[[], float] = lambda: 0.0) -> dict[str, Any]:
-    return asyncio.run(run_load(ports, clients, seconds, warmup, max_commands, shared=shared, floor=floor, cpu=cpu))
+         shared: bool = False, floor: bool = False, cpu: Callable[[], float] = lambda: 0.0,
+         store_cpu: Callable[[], float] | None = None) -> dict[str, Any]:
+    return asyncio.run(run_load(ports, clients, seconds, warmup, max_commands, shared=shared, floor=floor, cpu=cpu,
+                                store_cpu=store_cpu))

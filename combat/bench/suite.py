@@ -7,6 +7,7 @@ import platform
 import sys
 import tempfile
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -47,7 +48,7 @@ FULL = Sizes(replay_events=100_000, replay_repeat=3, command_fight=1_000, comman
              max_commands=100_000, memory_events=1_000, memory_encounters=300, lag_commands=300, startup_runs=15,
              touched_few=1_000, touched_many=10_000, fold_repeat=7, fold_times=50)
 QUICK = Sizes(replay_events=10_000, replay_repeat=1, command_fight=1_000, command_samples=100, load_small=100,
-              load_large=10_000, load_repeat=5, clients=8, client_counts=(8,), shared_clients=8, load_seconds=0.3, warmup_seconds=0.1,
+              load_large=10_000, load_repeat=5, clients=8, client_counts=(8,), shared_clients=8, load_seconds=0.2, warmup_seconds=0.05,
               max_commands=5_000, memory_events=1_000, memory_encounters=30, lag_commands=10, startup_runs=2,
               touched_few=100, touched_many=1_000, fold_repeat=3, fold_times=5)
 
@@ -97,10 +98,13 @@ def _ratios(loads: dict[str, dict[str, Any]]) -> dict[str, Any]:
     return runs
 
 
-def _http_on_sqlite(workdir: Path, sizes: Sizes, say: Callable[[str], None]) -> tuple[dict, dict]:
+def _http_on_sqlite(workdir: Path, sizes: Sizes, say: Callable[[str], None],
+                    others_ready: Callable[[], object]) -> tuple[dict, dict]:
     """combat serve and the two floors, all up at once, loaded in turn at each client count
-    (so each ratio compares runs seconds apart), then all clients on one encounter."""
+    (so each ratio compares runs seconds apart), then all clients on one encounter. Servers
+    started for later sections (`others_ready`) have finished starting before any load."""
     with servers.sqlite_and_floors(workdir) as (server, litestar, asgi):
+        others_ready()
         targets = dict(zip(SERVERS, ([server], [litestar], [asgi])))
         load_before = os.getloadavg()
         by_clients: dict[str, Any] = {}
@@ -132,42 +136,46 @@ def _verdict(sqlite: dict[str, Any]) -> dict[str, Any]:
     return checks
 
 
-def _scaling(workdir: Path, sizes: Sizes, postgres: bool, quick: bool, say: Callable[[str], None]) -> dict[str, Any]:
-    reason = None if postgres else "left out (--no-postgres)"
-    reason = reason or servers.postgres_unreachable()
-    if reason:
-        return {"skipped": reason}
-    # --quick measures the pair and the alternating run only, not the curve's other stores.
-    curve = (scaling.DEFAULT,) if quick else scaling.CURVE
-    result = scaling.run(workdir, sizes.clients, sizes.load_seconds, sizes.warmup_seconds, sizes.max_commands,
-                         lambda started, seconds: _load(started, replace(sizes, load_seconds=seconds), sizes.clients),
-                         curve, 1 if quick else scaling.ROUNDS, say)
-    if not quick:
+def _postgres(pair: list[servers.Server], workdir: Path, sizes: Sizes, quick: bool,
+              say: Callable[[str], None]) -> tuple[dict, dict, dict]:
+    """The service on PostgreSQL, its projection lag and the scale-out, on one pair of
+    processes on a store of scaling.DEFAULT partitions: the service's figure is the
+    two-process run of the scale-out's median round. The full run adds the curve's other
+    partition counts and the store writes without HTTP."""
+    def load(started: list[servers.Server], seconds: float) -> dict[str, Any]:
+        return _load(started, replace(sizes, load_seconds=seconds), sizes.clients, store_cpu=servers.postgres_cpu_seconds)
+
+    result = scaling.run(pair, sizes.clients, sizes.load_seconds, sizes.warmup_seconds, sizes.max_commands, load,
+                         1 if quick else scaling.ROUNDS, say)
+    say("projection lag on PostgreSQL: command to one process, stream from the other")
+    lag_result = lag.measure(pair[0].port, pair[1].port, sizes.lag_commands)
+    if not quick:  # --quick measures the pair and the alternating run only
+        result["curve"].update(scaling.curve(workdir, sizes.load_seconds, load, say=say))
         say("writes to the PostgreSQL store without HTTP: 1 and 2 processes on 1 and 4 partitions")
         result["store_writes"] = store_writes.run(sizes.load_seconds / 2)
-    return result
+    return result["two"], lag_result, result
 
 
-def _services(workdir: Path, sizes: Sizes, postgres: bool, say: Callable[[str], None]) -> tuple[dict, dict]:
+def _services(workdir: Path, sizes: Sizes, postgres: bool, quick: bool, say: Callable[[str], None]) -> tuple[dict, dict, dict]:
+    """On SQLite, then on PostgreSQL; the PostgreSQL pair starts with the SQLite servers."""
     loads: dict[str, Any] = {}
     lags: dict[str, Any] = {}
-    loads["sqlite"], lags["sqlite"] = _http_on_sqlite(workdir, sizes, say)
     reason = None if postgres else "left out (--no-postgres)"
     reason = reason or servers.postgres_unreachable()
-    if reason:
-        say(f"service on PostgreSQL skipped: {reason}")
-        loads["postgres"] = lags["postgres"] = {"skipped": reason}
-    else:
-        say("service on PostgreSQL: two processes")
-        with servers.postgres_servers(workdir, 2) as pair:
-            loads["postgres"] = _load(pair, sizes, sizes.clients)
-            say("projection lag on PostgreSQL: command to one process, stream from the other")
-            lags["postgres"] = lag.measure(pair[0].port, pair[1].port, sizes.lag_commands)
+    with ExitStack() as stack:
+        pair = [] if reason else stack.enter_context(servers.postgres_servers(workdir, 2, scaling.DEFAULT, wait=False))
+        loads["sqlite"], lags["sqlite"] = _http_on_sqlite(workdir, sizes, say,
+                                                          lambda: [s.wait_ready("postgres") for s in pair])
+        if reason:
+            say(f"PostgreSQL skipped: {reason}")
+            loads["postgres"] = lags["postgres"] = scale = {"skipped": reason}
+        else:
+            loads["postgres"], lags["postgres"], scale = _postgres(pair, workdir, sizes, quick, say)
     loads["target"] = SERVICE_TARGET
     loads["targets"] = SERVICE_TARGETS
     loads["checks"] = _verdict(loads["sqlite"])
     loads["met"] = all(loads["checks"].values())
-    return loads, lags
+    return loads, lags, scale
 
 
 def run(quick: bool = False, *, postgres: bool = True, workdir: Path | None = None,
@@ -182,8 +190,7 @@ def run(quick: bool = False, *, postgres: bool = True, workdir: Path | None = No
         result["commands"] = commands.run(where, sizes.command_fight, sizes.command_samples)
         say(f"loading: {sizes.load_small:,} and {sizes.load_large:,} events")
         result["loading"] = loading.run(where, sizes.load_small, sizes.load_large, sizes.load_repeat)
-        result["service"], result["lag"] = _services(where, sizes, postgres, say)
-        result["scaling"] = _scaling(where, sizes, postgres, quick, say)
+        result["service"], result["lag"], result["scaling"] = _services(where, sizes, postgres, quick, say)
         say(f"memory: {sizes.memory_encounters} cached encounters")
         result["memory"] = memory.run(where, sizes.memory_events, sizes.memory_encounters)
         say(f"memory: {sizes.touched_few:,} then {sizes.touched_many:,} encounters read")
