@@ -1,6 +1,8 @@
 """2. Command latency in-process on the SQLite file store: an attack with its rolls, decided
 and appended by `Encounters.execute` in fights of about 1,000 events, against the floor of
-one bare SQLite insert-and-commit of the same bytes (same table shape, WAL, same file system).
+one bare SQLite insert-and-commit of the same bytes (same table shape, WAL, the same file),
+timed just after each attack: the disk's flush time swings from minute to minute, so each
+attack and its floor meet the same disk.
 
 The fights are played on as they are measured (move, attack, end turn), spread over several
 encounters so that each stays near 1,000 events; only the attacks are timed. Each encounter
@@ -20,34 +22,36 @@ from combat.bench.timing import percentile
 from combat.app.application import Encounters
 from combat.kernel.commands import Attack, EndTurn, Move
 
-__all__ = ["run", "sqlite_floor"]
+__all__ = ["run", "BareCommits"]
 
 ATTACKS_PER_ENCOUNTER = 50
 
 
-def sqlite_floor(path: Path, payloads: list[list[bytes]]) -> list[float]:
-    """Seconds per transaction: BEGIN, INSERT each payload, COMMIT, as eventsourcing does it."""
-    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    try:
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute(
-            "CREATE TABLE IF NOT EXISTS stored_events (originator_id TEXT, originator_version INTEGER, "
+class BareCommits:
+    """The floor: BEGIN, INSERT each payload, COMMIT, as eventsourcing does it, on its own
+    connection and table in the file the attacks are stored in."""
+
+    def __init__(self, path: Path):
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute(
+            "CREATE TABLE IF NOT EXISTS floor_events (originator_id TEXT, originator_version INTEGER, "
             "topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version))"
         )
-        topic = "combat.store:Recorded"
-        samples = []
-        for rows in payloads:
-            originator = uuid.uuid4().hex
-            start = time.perf_counter()
-            cursor = db.cursor()
-            cursor.execute("BEGIN")
-            for version, state in enumerate(rows, start=1):
-                cursor.execute("INSERT INTO stored_events VALUES (?,?,?,?)", (originator, version, topic, state))
-            db.commit()
-            samples.append(time.perf_counter() - start)
-        return samples
-    finally:
-        db.close()
+
+    def time(self, rows: list[bytes]) -> float:
+        """Seconds for one transaction of these payloads."""
+        originator = uuid.uuid4().hex
+        start = time.perf_counter()
+        cursor = self.db.cursor()
+        cursor.execute("BEGIN")
+        for version, state in enumerate(rows, start=1):
+            cursor.execute("INSERT INTO floor_events VALUES (?,?,?,?)", (originator, version, "combat.store:Recorded", state))
+        self.db.commit()
+        return time.perf_counter() - start
+
+    def close(self) -> None:
+        self.db.close()
 
 
 def run(workdir: Path, events: int, samples: int) -> dict[str, Any]:
@@ -55,8 +59,10 @@ def run(workdir: Path, events: int, samples: int) -> dict[str, Any]:
     encounters = Encounters(workdir / "commands.db")
     mapper = encounters.log.home.mapper
     latencies: list[float] = []
+    floor: list[float] = []
     payloads: list[list[bytes]] = []
     stored_events: list[int] = []
+    bare = BareCommits(workdir / "commands.db")
     try:
         while len(latencies) < samples:
             eid = store_fight(encounters, fight)
@@ -71,11 +77,12 @@ def run(workdir: Path, events: int, samples: int) -> dict[str, Any]:
                 outcome = encounters.execute(eid, attack)
                 latencies.append(time.perf_counter() - start)
                 payloads.append([mapper.to_stored_event(rec).state for rec in outcome.records])
+                floor.append(bare.time(payloads[-1]))
                 state = encounters.execute(eid, EndTurn(combatant=cid)).state
             stored_events.append(state.version)
     finally:
+        bare.close()
         encounters.close()
-    floor = sqlite_floor(workdir / "floor.db", payloads)
     p50, p99 = percentile(latencies, 50), percentile(latencies, 99)
     f50, f99 = percentile(floor, 50), percentile(floor, 99)
     return {
