@@ -187,3 +187,30 @@ def test_a_store_without_its_own_writer_keeps_its_writes_in_threads(tmp_path):
 
 async def _of(encounters: Encounters) -> LoopCommits | None:
     return LoopCommits.of(encounters.log, asyncio.get_running_loop())
+
+
+def test_two_tables_are_never_held_up_by_each_other_and_no_lock_outlives_its_requests(tmp_path):
+    """Two GMs whose encounters would share a lock in a fixed set of 1,024 (their ids agree
+    mod 1,024) each add a character in the same moment: both additions go in the same
+    commit, neither waits for the other's; afterwards no lock is kept for either table."""
+    encounters = Encounters(tmp_path / "c.db")
+    try:
+        seen: dict[int, UUID] = {}
+        while True:
+            eid = encounters.create("srd-2024", "table", seed=1)
+            other = seen.setdefault(eid.int % 1024, eid)
+            if other != eid:
+                break
+
+        async def play():
+            commits = LoopCommits.of(encounters.log, asyncio.get_running_loop())
+            sizes = _counting(commits, encounters)
+            await asyncio.gather(_send(encounters, commits, other, AddCombatant(combatant=pc("aria"))),
+                                 _send(encounters, commits, eid, AddCombatant(combatant=pc("bram"))))
+            return sizes, commits._locks
+
+        sizes, locks = asyncio.run(play())
+        assert sizes == [2]
+        assert locks == {}
+    finally:
+        encounters.close()
