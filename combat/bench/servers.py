@@ -178,17 +178,11 @@ def _create_tables(env: dict[str, str]) -> None:
     from combat.app.partitions import PartitionedLog
     from combat.service.token_store import TokenStore
 
-    saved = dict(os.environ)
-    os.environ.update(env)  # the settings as the servers will read them
+    log = PartitionedLog(env)
     try:
-        log = PartitionedLog(env)
-        try:
-            TokenStore(log.home)
-        finally:
-            log.close()
+        TokenStore(log.home)
     finally:
-        os.environ.clear()
-        os.environ.update(saved)
+        log.close()
 
 
 @contextmanager
