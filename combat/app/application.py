@@ -14,6 +14,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
@@ -27,6 +28,7 @@ from combat.app import chain, collector, history
 from combat.app.cache import StateCache
 from combat.app.catalog import decode_command
 from combat.app.history import fold_records
+from combat.app.keyed_locks import KeyedLocks
 from combat.app.command_ids import CommandIndex, check_client_id
 from combat.kernel.decider import decide
 from combat.kernel.errors import RuleError
@@ -121,10 +123,6 @@ class Encounters:
     # first; each lost race means another command was stored, so the fight moves on.
     RETRIES = 200
 
-    # Writes to one encounter go one at a time through one of these locks, chosen by its id: a
-    # fixed set, so that touching ever more encounters does not grow it (two encounters that
-    # share a lock only wait for each other's writes).
-    LOCKS = 1024
 
     def __init__(self, db: str | os.PathLike[str] | None = None, *, env: dict[str, str] | None = None,
                  max_events: int | None = None, cached: int | None = None, partitions: int | None = None):
@@ -135,7 +133,7 @@ class Encounters:
         self._cache: StateCache[EncounterState] = StateCache(cached)
         self._heads: StateCache[tuple[int, str]] = StateCache(cached)  # (seq, hash) of the last event seen
         self._shared: StateCache[bool] = StateCache(cached)  # encounters another process wrote lately
-        self._locks = [threading.Lock() for _ in range(self.LOCKS)]
+        self._locks = KeyedLocks(threading.Lock)  # writes to one encounter go one at a time
         self._ids = CommandIndex(lambda eid, after, upto: self.log.recorded(eid, gt=after or None, lte=upto))
 
     def close(self) -> None:
@@ -336,8 +334,14 @@ class Encounters:
     def _snapshot_of(encounter_id: UUID, state: EncounterState) -> Snapshot:
         return Snapshot(originator_id=encounter_id, originator_version=state.version, timestamp=_now(), state=state)
 
-    def _lock(self, encounter_id: UUID) -> threading.Lock:
-        return self._locks[encounter_id.int % self.LOCKS]
+    @contextmanager
+    def _lock(self, encounter_id: UUID) -> Iterator[None]:
+        lock = self._locks.take(encounter_id)
+        try:
+            with lock:
+                yield
+        finally:
+            self._locks.drop(encounter_id)
 
     # -- reading -------------------------------------------------------------------------
 

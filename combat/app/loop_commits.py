@@ -12,10 +12,8 @@ process holds the write lock of (a CLI writing the same file) makes the loop wai
 to the store's lock timeout.
 
 Writes to one encounter still go one at a time, through an asyncio lock of its own while
-any request for it is in flight: the next command to it is decided on the state the
-previous one's commit left. (A fixed set of locks shared by id, as the threads use, made
-tables that drew the same lock wait for each other's flush: p99 at 128 clients went from
-95 to 57 ms without it.) A thread of
+any request for it is in flight (combat.app.keyed_locks): the next command to it is decided
+on the state the previous one's commit left. A thread of
 this process writing the same encounter (a route that still writes from a worker thread) is
 not kept out by those locks; it is met as another process would be, by the seq being taken
 and the command decided again.
@@ -30,6 +28,7 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError
 
 from combat.app.application import Outcome, Wait, Writing
+from combat.app.keyed_locks import KeyedLocks
 from combat.app.partitions import PartitionedLog
 from combat.app.sqlite_writer import GroupWriter, Row
 from combat.app.store import Snapshot
@@ -53,10 +52,7 @@ class LoopCommits:
     def __init__(self, log: PartitionedLog, loop: asyncio.AbstractEventLoop):
         self.loop = loop
         self._log = log
-        # Each encounter written to now, its lock and how many requests hold or wait for it:
-        # gone with the last (a fixed set shared by id would make two tables that share a
-        # lock wait for each other's flush).
-        self._locks: dict[UUID, tuple[asyncio.Lock, int]] = {}
+        self._locks = KeyedLocks(asyncio.Lock)
         self._queued: dict[GroupWriter, list[_Queued]] = {}
         self._flush_due = False
         self._seen = 0
@@ -73,17 +69,12 @@ class LoopCommits:
     async def run(self, encounter_id: UUID, steps: Writing) -> Outcome:
         """A write's steps, with its writes committed in this turn's flush. One at a time per
         encounter; `steps` must be of `encounter_id`."""
-        lock, users = self._locks.get(encounter_id) or (asyncio.Lock(), 0)
-        self._locks[encounter_id] = (lock, users + 1)
+        lock = self._locks.take(encounter_id)
         try:
             async with lock:
                 return await self._run(steps)
         finally:
-            lock, users = self._locks[encounter_id]
-            if users == 1:
-                del self._locks[encounter_id]
-            else:
-                self._locks[encounter_id] = (lock, users - 1)
+            self._locks.drop(encounter_id)
 
     async def _run(self, steps: Writing) -> Outcome:
         """Each step made: a `Write` through this turn's flush, a `Wait` slept."""
