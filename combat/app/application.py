@@ -173,9 +173,8 @@ class Encounters:
         """Decide `command` and append its events. With `expected_version`, refuse unless the
         log is at it; without, decide again whenever another writer appended first. A repeat of
         `command_id` returns the outcome it had and appends nothing."""
-        with self._lock(encounter_id):
-            return run_writing(self.executing(encounter_id, command, actor=actor, expected_version=expected_version,
-                                              command_id=command_id), self.log.append)
+        return self._run(encounter_id, self.executing(encounter_id, command, actor=actor,
+                                                      expected_version=expected_version, command_id=command_id))
 
     def executing(
         self,
@@ -199,9 +198,12 @@ class Encounters:
         expected_version: int | None,
         command_id: str | None,
     ) -> Outcome:
+        return self._run(encounter_id, self._writing(encounter_id, events_for, actor, expected_version, command_id))
+
+    def _run(self, encounter_id: UUID, steps: Writing) -> Outcome:
+        """A write's steps made here, one writer to the encounter at a time."""
         with self._lock(encounter_id):
-            return run_writing(self._writing(encounter_id, events_for, actor, expected_version, command_id),
-                               self.log.append)
+            return run_writing(steps, self.log.append)
 
     def _writing(
         self,

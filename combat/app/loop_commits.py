@@ -4,7 +4,7 @@ On an SQLite file the service decides a command on its event loop and does not h
 thread: the hand-off to a worker thread and back (and the GIL's, with it) cost this 2-core
 machine more CPU than the rules, 0.70 ms a command against 0.41 without. The commit still
 waits for the disk, so it is not made per command: a request's `Write` is queued, and once
-the loop has run every request ready in this turn (see TURNS), one transaction commits all
+the loop has run every request ready in this turn (see Gathering), one transaction commits all
 that queued (each append in its own savepoint, so one whose seq another writer took fails
 alone), and each request resumes with its own result. The loop waits for that one flush,
 not for one per command; the slower the disk, the more each flush holds. A store another
@@ -34,29 +34,41 @@ from combat.app.sqlite_writer import GroupWriter, Row
 from combat.app.store import Snapshot
 from combat.kernel.records import Recorded
 
-__all__ = ["LoopCommits"]
+__all__ = ["Gathering", "LoopCommits"]
 
 _Queued = tuple[Sequence[Row], Row | None, "asyncio.Future[None]"]
+
+
+class Gathering:
+    """How long a flush waits for more writes: one more turn of the loop while the last turn
+    queued more, up to TURNS. Requests trickle in between turns, and each commit costs about
+    80 us of CPU here whatever it holds (8 clients: 3.5 writes per commit at once, 7.7 with
+    the wait, and 5% less CPU per command; 1 and 0 turns were slower)."""
+
+    TURNS = 3
+
+    def __init__(self) -> None:
+        self._seen = self._waited = 0
+
+    def another_turn(self, queued: int) -> bool:
+        """With `queued` writes waiting: wait one more turn (True), or flush now (False)."""
+        if queued > self._seen and self._waited < self.TURNS:
+            self._seen, self._waited = queued, self._waited + 1
+            return True
+        self._seen = self._waited = 0
+        return False
 
 
 class LoopCommits:
     """The writes of one event loop to one store. Only for a store whose every partition
     has a `GroupWriter` (an SQLite file): see `of`."""
 
-    # A flush waits one more turn of the loop while the last turn queued more writes, up to
-    # this many: requests trickle in between turns, and each commit costs about 80 us of CPU
-    # here whatever it holds (8 clients: 3.5 writes per commit at once, 7.7 with the wait,
-    # and 5% less CPU per command; 1 and 0 turns were slower).
-    TURNS = 3
-
     def __init__(self, log: PartitionedLog, loop: asyncio.AbstractEventLoop):
         self.loop = loop
         self._log = log
         self._locks = KeyedLocks(asyncio.Lock)
-        self._queued: dict[GroupWriter, list[_Queued]] = {}
-        self._flush_due = False
-        self._seen = 0
-        self._waited = 0
+        self._queued: dict[GroupWriter, list[_Queued]] = {}  # a flush is due while anything is
+        self._gathering = Gathering()
 
     @staticmethod
     def of(log: PartitionedLog, loop: asyncio.AbstractEventLoop) -> LoopCommits | None:
@@ -94,31 +106,25 @@ class LoopCommits:
                 failed = exc
 
     def _write(self, records: Sequence[Recorded], snapshot: Snapshot | None) -> asyncio.Future[None]:
-        owner = records[0].originator_id if records else snapshot.originator_id if snapshot is not None else None
         done: asyncio.Future[None] = self.loop.create_future()
-        if owner is None:
+        part = self._log.part_of(records, snapshot)
+        if part is None:  # nothing to store
             done.set_result(None)
             return done
-        part = self._log.of(owner)
         assert part.writer is not None, "LoopCommits.of checks every partition has one"
-        rows, snapshot_row = part.rows(records, snapshot)
-        self._queued.setdefault(part.writer, []).append((rows, snapshot_row, done))
-        if not self._flush_due:
+        if not self._queued:
             # call_soon runs after the callbacks already ready: every request this turn of
             # the loop woke has decided (or is waiting on one of the locks) by then. See
-            # TURNS for why it may wait longer.
-            self._flush_due = True
+            # Gathering for why it may wait longer.
             self.loop.call_soon(self._flush)
+        rows, snapshot_row = part.rows(records, snapshot)
+        self._queued.setdefault(part.writer, []).append((rows, snapshot_row, done))
         return done
 
     def _flush(self) -> None:
-        count = sum(len(writes) for writes in self._queued.values())
-        if count > self._seen and self._waited < self.TURNS:
-            self._seen, self._waited = count, self._waited + 1
+        if self._gathering.another_turn(sum(len(writes) for writes in self._queued.values())):
             self.loop.call_soon(self._flush)
             return
-        self._seen = self._waited = 0
-        self._flush_due = False
         queued, self._queued = self._queued, {}
         for writer, writes in queued.items():
             try:

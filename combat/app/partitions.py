@@ -122,11 +122,16 @@ class PartitionedLog:
     def latest_snapshot(self, encounter_id: UUID, *, lte: int | None = None) -> Snapshot | None:
         return self.of(encounter_id).latest_snapshot(encounter_id, lte=lte)
 
+    def part_of(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> EventLog | None:
+        """The partition one encounter's records (and its snapshot) go to; None if neither."""
+        owner = records[0].originator_id if records else snapshot.originator_id if snapshot is not None else None
+        return None if owner is None else self.of(owner)
+
     def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:
         """One encounter's records (and its snapshot) into its partition, in one transaction."""
-        owner = records[0].originator_id if records else snapshot.originator_id if snapshot is not None else None
-        if owner is not None:
-            self.of(owner).append(records, snapshot)
+        part = self.part_of(records, snapshot)
+        if part is not None:
+            part.append(records, snapshot)
 
     def exists(self, encounter_id: UUID) -> bool:
         return any(True for _ in self.of(encounter_id).events.get(encounter_id, limit=1))

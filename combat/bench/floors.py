@@ -28,7 +28,7 @@ from typing import Any
 import msgspec
 from litestar import Litestar, MediaType, Response, get, post
 
-from combat.app.loop_commits import LoopCommits
+from combat.app.loop_commits import Gathering
 
 __all__ = ["Floor", "asgi_app", "litestar_app", "main"]
 
@@ -49,7 +49,7 @@ class Floor:
         )
         self.versions: dict[str, int] = {}
         self._queued: list[tuple[tuple[str, int, str, bytes], asyncio.Future[None]]] = []
-        self._seen = self._waited = 0
+        self._gathering = Gathering()
 
     async def store(self, encounter_id: str, body: bytes) -> bytes:
         command = msgspec.json.decode(body)
@@ -66,12 +66,9 @@ class Floor:
         return b'{"version":%d,"events":[%s]}' % (seq, row)
 
     def _flush(self) -> None:
-        # As LoopCommits: while a turn brought more rows, another turn (up to TURNS).
-        if len(self._queued) > self._seen and self._waited < LoopCommits.TURNS:
-            self._seen, self._waited = len(self._queued), self._waited + 1
+        if self._gathering.another_turn(len(self._queued)):  # as LoopCommits waits
             asyncio.get_running_loop().call_soon(self._flush)
             return
-        self._seen = self._waited = 0
         queued, self._queued = self._queued, []
         cursor = self.connection.cursor()
         cursor.execute("BEGIN")
