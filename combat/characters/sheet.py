@@ -1,0 +1,272 @@
+"""A character sheet: the player character as the 5e rules read it.
+
+The sheet holds what a player writes on paper (scores, proficiencies, equipment, features);
+every number derived from those (save and skill bonuses, to-hit and damage, spell DC and
+attack bonus) is computed here, never typed in twice, as Foundry's dnd5e data models derive
+them at run time. A field left out (`None`) is derived; a number given overrides the
+derivation (a magic item, a feature the sheet does not model).
+
+The whole sheet is copied into an encounter's log when the character joins it
+(`SheetAttached`), so a replay never reads the party store or the SRD tables.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from combat.kernel.events import AttackProfile
+
+__all__ = [
+    "ABILITIES",
+    "Ability",
+    "SKILL_ABILITY",
+    "Abilities",
+    "SheetAttack",
+    "CustomSpell",
+    "Spellcasting",
+    "Resource",
+    "Features",
+    "CharacterSheet",
+    "modifier",
+    "ability_name",
+    "save_bonus",
+    "skill_bonus",
+    "initiative_bonus",
+    "spell_save_dc",
+    "spell_attack_bonus",
+    "attack_profiles",
+]
+
+Ability = Literal["strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"]
+ABILITIES: tuple[Ability, ...] = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
+_SPELLINGS = {**{a: a for a in ABILITIES}, **{a[:3]: a for a in ABILITIES}}
+
+# SRD 5.2, Table: Skills.
+SKILL_ABILITY: dict[str, Ability] = {
+    "acrobatics": "dexterity", "animal handling": "wisdom", "arcana": "intelligence", "athletics": "strength",
+    "deception": "charisma", "history": "intelligence", "insight": "wisdom", "intimidation": "charisma",
+    "investigation": "intelligence", "medicine": "wisdom", "nature": "intelligence", "perception": "wisdom",
+    "performance": "charisma", "persuasion": "charisma", "religion": "intelligence",
+    "sleight of hand": "dexterity", "stealth": "dexterity", "survival": "wisdom",
+    # a5e's two skills beyond the SRD's
+    "culture": "intelligence", "engineering": "intelligence",
+}  # fmt: skip
+
+Size = Literal["tiny", "small", "medium", "large", "huge", "gargantuan"]
+
+
+class _Part(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    pass
+
+
+class Abilities(_Part, frozen=True, kw_only=True):
+    """The six ability scores (1 to 30)."""
+
+    strength: int = 10
+    dexterity: int = 10
+    constitution: int = 10
+    intelligence: int = 10
+    wisdom: int = 10
+    charisma: int = 10
+
+
+class SheetAttack(_Part, frozen=True, kw_only=True):
+    """An attack on the sheet: a weapon (its SRD numbers copied in when the sheet is
+    completed) whose to-hit and damage follow from the scores, or a custom attack whose
+    `bonus` and `damage` are given whole.
+
+    Weapon: to-hit is the ability modifier + the Proficiency Bonus if proficient + `magic`;
+    damage is the weapon's die + the same modifier + `magic`. "Finesse: ... use your choice
+    of your Strength or Dexterity modifier for the attack and damage rolls" (the better is
+    taken); a ranged weapon without Thrown uses Dexterity; "Versatile: ... A Versatile
+    weapon can be used with one or two hands. A damage value in parentheses appears with
+    the property. The weapon deals that damage when used with two hands": a second profile
+    named `NAME (two-handed)`. A Thrown melee weapon also gives `NAME (thrown)`, ranged.
+    """
+
+    name: str
+    weapon: str | None = None  # an SRD weapon's name
+    damage_dice: str | None = None  # the weapon's die (1d8), from the SRD
+    damage_type: str | None = None
+    properties: tuple[str, ...] = ()  # finesse, versatile, thrown, light, heavy, reach, ammunition...
+    versatile_dice: str | None = None  # Versatile (1d10)
+    normal_range: int | None = None
+    long_range: int | None = None
+    ranged: bool = False  # a ranged weapon (bows, crossbows, slings...)
+    ability: Ability | None = None  # instead of the rules' choice
+    proficient: bool = True
+    magic: int = 0  # a +1, +2 or +3 weapon
+    # A custom attack: its whole to-hit bonus and damage notation (`1d6+3`).
+    bonus: int | None = None
+    damage: str | None = None
+    kind: Literal["melee", "ranged"] = "melee"
+    reach: int = 5
+
+
+class CustomSpell(_Part, frozen=True, kw_only=True):
+    """A spell not in the SRD, with what the rules need of it (the GM applies the rest)."""
+
+    name: str
+    level: int = 0
+    casting_time: Literal["action", "bonus_action", "reaction", "other"] = "action"
+    concentration: bool = False
+    text: str = ""
+
+
+class Spellcasting(_Part, frozen=True, kw_only=True):
+    """A caster's spellcasting: "Spell save DC = 8 + your spellcasting ability modifier + your
+    Proficiency Bonus" and "Spell attack modifier = your spellcasting ability modifier + your
+    Proficiency Bonus" unless `save_dc` or `attack_bonus` are given."""
+
+    ability: Ability
+    save_dc: int | None = None
+    attack_bonus: int | None = None
+    slots: tuple[int, ...] = ()  # spell slots per level, from level 1: a Wizard 5 has (4, 3, 2)
+    pact_slots: int = 0  # a Warlock's Pact Magic slots, all of `pact_level`, back on a Short Rest
+    pact_level: int = 0
+    spells: tuple[str, ...] = ()  # known or prepared, by SRD name
+    custom_spells: tuple[CustomSpell, ...] = ()
+
+
+class Resource(_Part, frozen=True, kw_only=True):
+    """A limited-use feature: Action Surge, Rage, Channel Divinity, Second Wind...
+
+    `recovers`: which rest brings every use back. `short_rest_regains` is for features the
+    SRD gives back in part on a Short Rest (Rage: "You regain one expended use when you
+    finish a Short Rest"; Channel Divinity and Second Wind likewise)."""
+
+    name: str
+    uses: int
+    recovers: Literal["short", "long"] = "long"
+    short_rest_regains: int = 0
+
+
+class Features(_Part, frozen=True, kw_only=True):
+    """The features that change numbers, as data the server checks a player's command against."""
+
+    critical_range: int = 20  # the lowest natural roll that is a Critical Hit (Champion's Improved Critical: 19)
+    sneak_attack: str | None = None  # "3d6": once per turn, a Finesse or ranged weapon's hit
+    rage_damage: int = 0  # "Rage Damage" while raging, on a Strength-based attack
+    rage_resistances: tuple[str, ...] = ()  # damage types resisted while raging
+    extra_damage: tuple[tuple[str, str], ...] = ()  # (dice, damage type) every weapon hit adds (a Hex, a flame tongue)
+
+
+class CharacterSheet(_Part, frozen=True, kw_only=True):
+    """A player character. Derived numbers are left out (`None`) and computed from the rest."""
+
+    name: str
+    level: int = 1
+    classes: dict[str, int] = {}  # class name -> level ({"Wizard": 5}); for the record and the rests
+    subclass: str | None = None
+    species: str | None = None
+    abilities: Abilities = Abilities()
+    proficiency_bonus: int | None = None  # by level: +2 at 1-4, +3 at 5-8 ...
+    save_proficiencies: tuple[Ability, ...] = ()
+    skills: tuple[str, ...] = ()  # proficient
+    expertise: tuple[str, ...] = ()  # twice the Proficiency Bonus
+    ac: int
+    max_hp: int
+    hit_dice: str = ""  # the Hit Point Dice spent on a Short Rest: "5d6", "2d10+3d8"
+    speed: int = 30
+    size: Size = "medium"
+    initiative_bonus: int | None = None  # the Dexterity modifier unless given (Alert, a feat)
+    resistances: tuple[str, ...] = ()
+    vulnerabilities: tuple[str, ...] = ()
+    immunities: tuple[str, ...] = ()
+    attacks: tuple[SheetAttack, ...] = ()
+    attacks_per_action: int = 1  # Extra Attack: 2
+    spellcasting: Spellcasting | None = None
+    resources: tuple[Resource, ...] = ()
+    features: Features = Features()
+
+
+def modifier(score: int) -> int:
+    """"To determine an ability modifier ... subtract 10 from the score and then divide the
+    result by 2 (round down)"."""
+    return (score - 10) // 2
+
+
+def ability_name(name: str) -> Ability | None:
+    """One of the six abilities from its usual spellings (`dex`, `DEX`, `Dexterity`), or None."""
+    return _SPELLINGS.get(name.strip().lower())  # type: ignore[return-value]
+
+
+def proficiency(sheet: CharacterSheet) -> int:
+    """"Proficiency Bonus ... +2 at levels 1-4, +3 at 5-8, +4 at 9-12, +5 at 13-16, +6 at 17-20"."""
+    return sheet.proficiency_bonus if sheet.proficiency_bonus is not None else 2 + (max(1, sheet.level) - 1) // 4
+
+
+def _mod(sheet: CharacterSheet, ability: Ability) -> int:
+    return modifier(getattr(sheet.abilities, ability))
+
+
+def save_bonus(sheet: CharacterSheet, ability: Ability) -> int:
+    """"Saving Throw: d20 + ability modifier + Proficiency Bonus if proficient"."""
+    return _mod(sheet, ability) + (proficiency(sheet) if ability in sheet.save_proficiencies else 0)
+
+
+def skill_bonus(sheet: CharacterSheet, skill: str, ability: Ability | None = None) -> int:
+    """An ability check with a skill: the modifier, plus the Proficiency Bonus if proficient,
+    twice it with Expertise. `ability` for a check that pairs the skill with another one."""
+    used = ability or SKILL_ABILITY[skill]
+    times = 2 if skill in sheet.expertise else 1 if skill in sheet.skills else 0
+    return _mod(sheet, used) + times * proficiency(sheet)
+
+
+def initiative_bonus(sheet: CharacterSheet) -> int:
+    return sheet.initiative_bonus if sheet.initiative_bonus is not None else _mod(sheet, "dexterity")
+
+
+def spell_save_dc(sheet: CharacterSheet) -> int | None:
+    casting = sheet.spellcasting
+    if casting is None:
+        return None
+    return casting.save_dc if casting.save_dc is not None else 8 + _mod(sheet, casting.ability) + proficiency(sheet)
+
+
+def spell_attack_bonus(sheet: CharacterSheet) -> int | None:
+    casting = sheet.spellcasting
+    if casting is None:
+        return None
+    return casting.attack_bonus if casting.attack_bonus is not None else _mod(sheet, casting.ability) + proficiency(sheet)
+
+
+def _weapon_ability(sheet: CharacterSheet, attack: SheetAttack) -> Ability:
+    if attack.ability is not None:
+        return attack.ability
+    if "finesse" in attack.properties:
+        return max(("strength", "dexterity"), key=lambda a: _mod(sheet, a))  # type: ignore[arg-type,return-value]
+    return "dexterity" if attack.ranged else "strength"
+
+
+def _with_bonus(dice: str, bonus: int) -> str:
+    return f"{dice}{bonus:+d}" if bonus else dice
+
+
+def attack_profiles(sheet: CharacterSheet) -> tuple[AttackProfile, ...]:
+    """The sheet's attacks as the shared attack rules read them (a weapon may give two or three)."""
+    made: list[AttackProfile] = []
+    for a in sheet.attacks:
+        if a.damage_dice is None:  # a custom attack, given whole
+            made.append(AttackProfile(name=a.name, bonus=a.bonus or 0, damage=a.damage or "0", damage_type=a.damage_type or "bludgeoning",
+                                      kind=a.kind, reach=a.reach, normal_range=a.normal_range, long_range=a.long_range))
+            continue
+        ability = _weapon_ability(sheet, a)
+        mod = _mod(sheet, ability) + a.magic
+        bonus = a.bonus if a.bonus is not None else mod + (proficiency(sheet) if a.proficient else 0)
+        kind_type = a.damage_type or "bludgeoning"
+        reach = 10 if "reach" in a.properties else 5
+        if a.ranged:
+            made.append(AttackProfile(name=a.name, bonus=bonus, damage=_with_bonus(a.damage_dice, mod), damage_type=kind_type,
+                                      kind="ranged", normal_range=a.normal_range, long_range=a.long_range))
+            continue
+        made.append(AttackProfile(name=a.name, bonus=bonus, damage=_with_bonus(a.damage_dice, mod), damage_type=kind_type, reach=reach))
+        if a.versatile_dice:
+            made.append(AttackProfile(name=f"{a.name} (two-handed)", bonus=bonus, damage=_with_bonus(a.versatile_dice, mod),
+                                      damage_type=kind_type, reach=reach))
+        if "thrown" in a.properties:
+            made.append(AttackProfile(name=f"{a.name} (thrown)", bonus=bonus, damage=_with_bonus(a.damage_dice, mod), damage_type=kind_type,
+                                      kind="ranged", normal_range=a.normal_range, long_range=a.long_range))
+    return tuple(made)
