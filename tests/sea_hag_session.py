@@ -112,8 +112,10 @@ STEPS: list[Step] = [
     Step("!i next", EndTurn(combatant="sea-hag"), "gm", {}, "ilse", 1),
     Step("Ilse's glaive: 12 + 7 = 19, hit for 1 + 4 = 5",
          Attack(attacker="ilse", target="sea-hag", faces=(12,), damage_faces=(1,)), "ben", {"sea-hag": 47}, "ilse", 1),
+    # Ilse joined without a character sheet, so her Champion's 19-20 is the GM's to grant:
+    # a player may claim only what a sheet gives (combat/fivee/sheet_claims.py).
     Step("... and a natural 19, a Critical Hit for a Champion: 3 + 5 + 4 = 12",
-         Attack(attacker="ilse", target="sea-hag", faces=(19,), damage_faces=(3, 5), critical_range=19), "ben",
+         Attack(attacker="ilse", target="sea-hag", faces=(19,), damage_faces=(3, 5), critical_range=19), "gm",
          {"sea-hag": 35}, "ilse", 1),
     Step("Action Surge", GrantAction(combatant="ilse", kind="action", reason="Action Surge"), "ben", {}, "ilse", 1),
     Step("Ilse swings again: 2 + 7 = 9, a miss", Attack(attacker="ilse", target="sea-hag", faces=(2,)), "ben", {},
@@ -128,9 +130,11 @@ STEPS: list[Step] = [
     Step("Brakka's greataxe: 10 + 6 = 16, hit for 7 + 4 = 11",
          Attack(attacker="brakka", target="sea-hag", faces=(10,), damage_faces=(7,)), "cai", {"sea-hag": 24}, "brakka", 1),
     Step("!i next", EndTurn(combatant="brakka"), "cai", {}, "rill", 1),
+    # Extra damage a player claims must be on a character sheet; these characters have none,
+    # so the GM enters it (as for Ilse's 19 above and Mozzie's Sneak Attack below).
     Step("Rill's longbow with Hunter's Mark: 11 + 7 = 18, a hit",
          Attack(attacker="rill", target="sea-hag", distance=60, faces=(11,),
-                extra_damage=(ExtraDamage(dice="1d6", damage_type="force"),)), "dee", {}, "rill", 1),
+                extra_damage=(ExtraDamage(dice="1d6", damage_type="force"),)), "gm", {}, "rill", 1),
     Step("... 5 + 3 = 8 piercing and 4 force", RollDamage(attacker="rill", faces=(5,), extra_faces=((4,),)), "dee",
          {"sea-hag": 12}, "rill", 1),
     Step("!i next", EndTurn(combatant="rill"), "dee", {}, "corwin", 1),
@@ -149,7 +153,7 @@ STEPS: list[Step] = [
     # -- round 2 ----------------------------------------------------------------------------
     Step("Mozzie's rapier with Sneak Attack: 3 + 6 = 9, a miss",
          Attack(attacker="mozzie", target="sea-hag", faces=(3,), extra_damage=(ExtraDamage(dice="2d6", damage_type="piercing"),)),
-         "ana", {}, "mozzie", 2),
+         "gm", {}, "mozzie", 2),
     Step("!i next", EndTurn(combatant="mozzie"), "ana", {}, "sea-hag", 2),
     Step("Horrific Appearance has Corwin frightened",
          ApplyCondition(target="corwin", condition=ConditionSpec(name="frightened", source="Horrific Appearance",

@@ -37,6 +37,8 @@ __all__ = [
     "spell_save_dc",
     "spell_attack_bonus",
     "attack_profiles",
+    "weapon_ability",
+    "proficiency",
 ]
 
 Ability = Literal["strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"]
@@ -233,7 +235,7 @@ def spell_attack_bonus(sheet: CharacterSheet) -> int | None:
     return casting.attack_bonus if casting.attack_bonus is not None else _mod(sheet, casting.ability) + proficiency(sheet)
 
 
-def _weapon_ability(sheet: CharacterSheet, attack: SheetAttack) -> Ability:
+def weapon_ability(sheet: CharacterSheet, attack: SheetAttack) -> Ability:
     if attack.ability is not None:
         return attack.ability
     if "finesse" in attack.properties:
@@ -253,7 +255,7 @@ def attack_profiles(sheet: CharacterSheet) -> tuple[AttackProfile, ...]:
             made.append(AttackProfile(name=a.name, bonus=a.bonus or 0, damage=a.damage or "0", damage_type=a.damage_type or "bludgeoning",
                                       kind=a.kind, reach=a.reach, normal_range=a.normal_range, long_range=a.long_range))
             continue
-        ability = _weapon_ability(sheet, a)
+        ability = weapon_ability(sheet, a)
         mod = _mod(sheet, ability) + a.magic
         bonus = a.bonus if a.bonus is not None else mod + (proficiency(sheet) if a.proficient else 0)
         kind_type = a.damage_type or "bludgeoning"

@@ -14,6 +14,7 @@ from combat.fivee import (
     actions,
     attacks,
     banked_actions,
+    characters,
     concentration,
     conditions,
     consistency,
@@ -22,7 +23,9 @@ from combat.fivee import (
     gm_edits,
     hitpoints,
     regained_movement,
+    resources,
     saves,
+    sheet_claims,
     setup,
     stat_blocks,
     turn_pointer,
@@ -77,5 +80,8 @@ def core(order: OrderFn, skills: tuple[str, ...] = SRD_SKILLS) -> tuple[Rules, .
         ability_checks.rules(skills),
         damage_rolls.RULES,
         consistency.RULES,
+        characters.RULES,
+        resources.RULES,
+        sheet_claims.RULES,
         stat_blocks.RULES,  # after attacks: a monster's attack is the shared one as its block makes it
     )

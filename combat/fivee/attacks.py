@@ -18,6 +18,7 @@ from combat.fivee.concentration import end_concentration
 from combat.fivee.damage_dice import as_rolled
 from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
+from combat.fivee.sheet_claims import critical_range, with_sneak_attack, sneak_attack_landed, with_rage_damage
 from combat.kernel.state import Combatant, Economy, EncounterState, Help
 from combat.fivee.turns import require_able, require_turn
 
@@ -293,8 +294,8 @@ def attack_with(tx: Tx, cmd: Attack, *, attacker_unseen: bool = False) -> None:
     if cmd.cover == "total":
         raise RuleError("attack/total-cover", f"{target.name} has Total Cover and can't be targeted directly", allowed="none, half or three-quarters cover")
     uses = attack_uses(tx, attacker, cmd.using, cmd.readied)
-    profile = choose_attack(attacker, cmd.attack)
-    resolve_attack(
+    profile = with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack))
+    result = resolve_attack(
         tx,
         attacker,
         target,
@@ -306,12 +307,14 @@ def attack_with(tx: Tx, cmd: Attack, *, attacker_unseen: bool = False) -> None:
         faces=cmd.faces,
         damage_faces=cmd.damage_faces,
         uses=uses,
-        extra_damage=cmd.extra_damage,
-        critical_range=cmd.critical_range,
+        extra_damage=with_sneak_attack(tx, attacker, profile, cmd.extra_damage, cmd.sneak_attack, cmd.extra_damage_faces),
+        critical_range=critical_range(tx, attacker, cmd.critical_range),
         damage_type=cmd.damage_type,
         knock_out=cmd.knock_out,
         attacker_unseen=attacker_unseen,
     )
+    if cmd.sneak_attack:
+        sneak_attack_landed(tx, attacker, result)
 
 
 def attack_uses(tx: Tx, attacker: Combatant, using: str, readied: bool) -> str:
@@ -352,19 +355,23 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
             problem,
             allowed=", ".join(f"{a} at {t}" for a, t in tx.state.opportunities) or "no opportunity attacks open",
         )
-    resolve_attack(
+    profile = with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack, melee_only=True))
+    result = resolve_attack(
         tx,
         attacker,
         target,
-        choose_attack(attacker, cmd.attack, melee_only=True),
+        profile,
         advantage=cmd.advantage,
         disadvantage=cmd.disadvantage,
         faces=cmd.faces,
         damage_faces=cmd.damage_faces,
         uses="reaction",
         opportunity=True,
-        extra_damage=cmd.extra_damage,
+        extra_damage=with_sneak_attack(tx, attacker, profile, cmd.extra_damage, cmd.sneak_attack, cmd.extra_damage_faces),
+        critical_range=critical_range(tx, attacker, None),
     )
+    if cmd.sneak_attack:
+        sneak_attack_landed(tx, attacker, result)
 
 
 def _on_attack(state: EncounterState, e: AttackMade) -> EncounterState:

@@ -89,7 +89,7 @@ def _change_stat_block(tx: Tx, cmd: ChangeStatBlock) -> None:
     tx.emit(StatBlockChanged(combatant=c.id, changes=cmd.changes, reason=cmd.reason))
 
 
-def _grant_action(tx: Tx, cmd: GrantAction) -> None:
+def grant_action(tx: Tx, cmd: GrantAction) -> None:
     c = tx.combatant(cmd.combatant)
     if cmd.kind != "reaction" and tx.state.turn != c.id:
         # "On your turn" (Action Surge), "on each of its turns" (Haste): granted before that
@@ -159,7 +159,7 @@ def _narrate_banked_granted(n: Any, e: BankedActionGranted) -> str:
 
 
 RULES = Rules(
-    handlers={SetHp: _set_hp, ChangeStatBlock: _change_stat_block, GrantAction: _grant_action,
+    handlers={SetHp: _set_hp, ChangeStatBlock: _change_stat_block, GrantAction: grant_action,
               JudgeSave: judged_saves.judge_save},
     appliers={HitPointsSet: _on_hp_set, StatBlockChanged: _on_stat_block, ActionGranted: _on_granted},
     narration={HitPointsSet: _narrate_hp, StatBlockChanged: _narrate_stats, ActionGranted: _narrate_granted,

@@ -14,21 +14,23 @@ from combat.kernel.phases import PhaseTable, Step
 __all__ = ["RULES", "with_steps", "TURN_COMMANDS"]
 
 TURN_COMMANDS = ("multiattack", "monster_action", "recharge", "legendary_action")
+CHARACTER_TURN_COMMANDS = ("use_resource", "end_rage")  # combat/fivee/resources.py
 
 RULES = assemble(monsters.RULES, monster_actions.RULES, legendary.RULES, monster_consistency.RULES)
 
 
 def with_steps(phases: PhaseTable) -> PhaseTable:
-    """`phases` with add_creature where add_combatant is allowed, the stat block's actions in
-    its turns and Legendary Resistance where saving throws are, each beside its kin so the
+    """`phases` with add_creature and add_character (combat/fivee/characters.py) where add_combatant is allowed, the stat block's actions in
+    its turns, a character sheet's features (use_resource, end_rage) beside them, and Legendary Resistance where saving throws are, each beside its kin so the
     lists of allowed commands read well."""
     steps = []
     for step in phases.steps:
         steps.append(step)
         if step.trigger == "add_combatant":
             steps.append(Step("add_creature", step.sources))
+            steps.append(Step("add_character", step.sources))
         elif step.trigger == "attack":
-            steps += [Step(name, ("turns",)) for name in TURN_COMMANDS]
+            steps += [Step(name, ("turns",)) for name in TURN_COMMANDS + CHARACTER_TURN_COMMANDS]
         elif step.trigger == "saving_throw":
             steps.append(Step("use_legendary_resistance", step.sources))
     return PhaseTable(phases.name, phases.phases, steps, phases.initial)

@@ -142,8 +142,11 @@ class Attack(Command, frozen=True, kw_only=True):
     extra_damage_faces: Faces = None  # a stat block attack's extra damage ("plus 5 (2d4) Fire")
     readied: bool = False
     using: Using = "action"  # bonus_action: off-hand, Quickened; reaction: Polearm Master
-    extra_damage: tuple[ExtraDamage, ...] = ()  # e.g. {"dice": "2d6", "damage_type": "fire"}
-    critical_range: int = 20  # the lowest natural roll that is a Critical Hit (19 for Improved Critical)
+    extra_damage: tuple[ExtraDamage, ...] = ()  # e.g. {"dice": "2d6", "damage_type": "fire"}; from a player, only what the sheet lists
+    # The lowest natural roll that is a Critical Hit: left out, the character sheet's (19 for
+    # Improved Critical) or 20; a player may not claim a wider range than the sheet's.
+    critical_range: int | None = None
+    sneak_attack: bool = False  # add the sheet's Sneak Attack dice (once per turn, a Finesse or Ranged weapon)
     damage_type: str | None = None  # the damage type chosen for this attack, instead of the profile's
     knock_out: bool = False  # a melee attack that would drop the target to 0 HP leaves it at 1 HP, Unconscious
 
@@ -159,7 +162,8 @@ class OpportunityAttack(Command, frozen=True, kw_only=True):
     faces: Faces = None
     damage_faces: Faces = None
     extra_damage_faces: Faces = None
-    extra_damage: tuple[ExtraDamage, ...] = ()  # e.g. Sneak Attack on an opportunity attack
+    extra_damage: tuple[ExtraDamage, ...] = ()  # e.g. a flame tongue's fire; from a player, only what the sheet lists
+    sneak_attack: bool = False  # add the sheet's Sneak Attack dice (once per turn, a Finesse or Ranged weapon)
 
 
 class TakeAction(Command, frozen=True, kw_only=True):
@@ -254,7 +258,8 @@ class ConcentrationSave(Command, frozen=True, kw_only=True):
 class SavingThrow(Command, frozen=True, kw_only=True):
     """Without a DC the roll is recorded (`SaveRolled`) and the GM or the effect rules on it later."""
 
-    gm_fields: ClassVar[tuple[str, ...]] = ("dc", "bonus", "roll_mode")
+    # Cover adds to the save: the GM's call, as a situational Advantage is.
+    gm_fields: ClassVar[tuple[str, ...]] = ("dc", "bonus", "roll_mode", "cover")
 
     combatant: str
     ability: str

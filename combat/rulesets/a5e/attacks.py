@@ -37,6 +37,8 @@ from combat.kernel.commands import Attack, Command, Cover, Faces, OpportunityAtt
 from combat.kernel.events import ExtraDamage
 from combat.fivee.conditions import attack_modifiers, dodge_to_next_turn, is_incapacitated
 from combat.fivee.monster_actions import by_stat_block
+from combat.fivee.monsters import sheet as block_sheet
+from combat.fivee.sheet_claims import refuse_claims_beyond_the_sheet
 from combat.kernel.decider import Handler, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.state import Combatant
@@ -69,8 +71,10 @@ class MakeAttack(Command, frozen=True, kw_only=True):
     damage_faces: Faces = None
     readied: bool = False
     using: Using = "action"  # as for attack: bonus_action or reaction
-    extra_damage: tuple[ExtraDamage, ...] = ()
-    critical_range: int = 20
+    extra_damage: tuple[ExtraDamage, ...] = ()  # from a player, only what the sheet lists
+    critical_range: int | None = None  # left out: the character sheet's, or 20
+    sneak_attack: bool = False  # add the sheet's Sneak Attack dice (once per turn)
+    extra_damage_faces: Faces = None  # the Sneak Attack dice as rolled at the table (a stat block's extra damage, for `attack`)
     damage_type: str | None = None
     knock_out: bool = False  # a melee attack that would drop the target to 0 HP leaves it at 1 HP, Unconscious
 
@@ -88,6 +92,11 @@ def against(tx: Tx, target: Combatant) -> list[str]:
     if target.id in notes.sprinting:
         reasons.append("target is sprinting")
     return reasons
+
+
+def by_block(tx: Tx, cid: str) -> bool:
+    """A stat block's creature: its `attack`'s extra_damage_faces were its block's, already used."""
+    return block_sheet(tx.state, cid) is not None
 
 
 def _make_attack(tx: Tx, cmd: MakeAttack) -> None:
@@ -127,7 +136,8 @@ def _make_attack(tx: Tx, cmd: MakeAttack) -> None:
         attacker=attacker.id, target=target.id, attack=profile.name, advantage=tuple(advantage),
         disadvantage=tuple(disadvantage), cover=cmd.cover, roll_bonus=bonus, faces=cmd.faces,
         damage_faces=cmd.damage_faces, readied=cmd.readied, using=cmd.using, extra_damage=cmd.extra_damage,
-        critical_range=cmd.critical_range, damage_type=cmd.damage_type, knock_out=cmd.knock_out,
+        critical_range=cmd.critical_range, sneak_attack=cmd.sneak_attack, damage_type=cmd.damage_type, knock_out=cmd.knock_out,
+        extra_damage_faces=cmd.extra_damage_faces,
     ), attacker_unseen=cmd.attacker_unseen)
 
 
@@ -162,7 +172,8 @@ def _attack(tx: Tx, cmd: Attack) -> None:
         attacker=cmd.attacker, target=cmd.target, attack=cmd.attack, advantage=cmd.advantage,
         disadvantage=cmd.disadvantage, cover=cmd.cover, roll_bonus=cmd.roll_bonus, faces=cmd.faces,
         damage_faces=cmd.damage_faces, readied=cmd.readied, distance=cmd.distance, using=cmd.using,
-        extra_damage=cmd.extra_damage, critical_range=cmd.critical_range, damage_type=cmd.damage_type, knock_out=cmd.knock_out,
+        extra_damage=cmd.extra_damage, critical_range=cmd.critical_range, sneak_attack=cmd.sneak_attack, damage_type=cmd.damage_type,
+        knock_out=cmd.knock_out, extra_damage_faces=None if by_block(tx, cmd.attacker) else cmd.extra_damage_faces,
     ))
 
 
@@ -171,7 +182,7 @@ def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
     shared.opportunity_attack(tx, OpportunityAttack(
         attacker=cmd.attacker, target=cmd.target, attack=cmd.attack, advantage=cmd.advantage + tuple(against(tx, target)),
         disadvantage=cmd.disadvantage, faces=cmd.faces, damage_faces=cmd.damage_faces,
-        extra_damage_faces=cmd.extra_damage_faces, extra_damage=cmd.extra_damage,
+        extra_damage_faces=cmd.extra_damage_faces, extra_damage=cmd.extra_damage, sneak_attack=cmd.sneak_attack,
     ))
 
 
@@ -181,4 +192,5 @@ attack: Handler = partial(by_stat_block, rule=_attack)
 opportunity_attack: Handler = partial(by_stat_block, rule=_opportunity_attack)
 
 
-RULES = Rules(handlers={MakeAttack: make_attack, Attack: attack, OpportunityAttack: opportunity_attack})
+RULES = Rules(handlers={MakeAttack: make_attack, Attack: attack, OpportunityAttack: opportunity_attack},
+              guards={MakeAttack: (refuse_claims_beyond_the_sheet,)})  # a player claims only what the sheet gives

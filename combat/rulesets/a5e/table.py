@@ -9,6 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from combat.fivee.banked_actions import BankedSlot
+from combat.fivee.characters import CharactersSlot
 from combat.fivee.dying import DyingSlot
 from combat.fivee.judged_saves import RolledSavesSlot
 from combat.fivee.monsters import MonstersSlot
@@ -65,6 +66,7 @@ class A5eTable(msgspec.Struct, frozen=True, kw_only=True):
     dying: DyingSlot = msgspec.UNSET  # the 0 HP rules (combat/fivee/dying.py)
     monsters: MonstersSlot = msgspec.UNSET  # creatures added from stat blocks (combat/fivee/monsters.py)
     banked: BankedSlot = msgspec.UNSET  # actions granted for a turn to come (combat/fivee/banked_actions.py)
+    characters: CharactersSlot = msgspec.UNSET  # characters added by sheet (combat/fivee/characters.py)
     rolled_saves: RolledSavesSlot = msgspec.UNSET  # saves awaiting their DC (combat/fivee/judged_saves.py)
 
     def damage_dice(self, notation: str, damage_type: str) -> str:
