@@ -36,6 +36,7 @@ __all__ = [
     "hits",
     "is_critical",
     "damage_notation",
+    "extra_damage_applying",
     "resolve_attack",
     "roll_damage",
     "land_extra_damage",
@@ -233,6 +234,12 @@ def damage_notation(state: EncounterState, notation: str, damage_type: str, crit
     return as_rolled(state, dice.double_dice(notation) if critical else notation, damage_type)
 
 
+def extra_damage_applying(extra_damage: tuple[ExtraDamage, ...], mode: str) -> tuple[ExtraDamage, ...]:
+    """The extra damage this roll deals on a hit: all of it but what needs a roll mode the
+    roll did not have ("plus 2 (1d4) Slashing damage if the attack roll had Advantage")."""
+    return tuple(x for x in extra_damage if x.only_with is None or x.only_with == mode)
+
+
 def resolve_attack(tx: Tx, attacker: Combatant, target: Combatant, profile: AttackProfile,
                    options: AttackOptions) -> AttackMade | AttackRolled:
     """Roll to hit and, in one step, the damage; with to-hit faces entered and no damage
@@ -256,7 +263,8 @@ def resolve_attack(tx: Tx, attacker: Combatant, target: Combatant, profile: Atta
     kind = options.damage_type or profile.damage_type
     notation = damage_notation(tx.state, profile.damage, kind, critical)
     extras = tuple(
-        msgspec.structs.replace(x, dice=damage_notation(tx.state, x.dice, x.damage_type, critical)) for x in options.extra_damage
+        msgspec.structs.replace(x, dice=damage_notation(tx.state, x.dice, x.damage_type, critical))
+        for x in extra_damage_applying(options.extra_damage, mode)
     )
     if hit and two_step:
         pending = AttackRolled(
