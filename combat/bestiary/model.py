@@ -28,6 +28,9 @@ class BlockAttack(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     damage_type: str
     extra_damage: str | None = None
     extra_damage_type: str | None = None
+    # When the extra damage applies: "advantage", "... plus 2 (1d4) Slashing damage if the
+    # attack roll had Advantage" (the Goblin Warrior); unset, on every hit (as before it existed).
+    extra_damage_if: Literal["advantage"] | None = None
     recharge: int | None = None  # the lowest d6 face that brings it back ("Recharge 5-6": 5)
     per_day: int | None = None
     text: str = ""

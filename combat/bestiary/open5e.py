@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypedDict
+
+import msgspec
 
 from combat.bestiary.model import BlockAction, BlockAttack, BlockLegendaryAction, BlockMultiattack, BlockTrait, MultiattackPart, StatBlock
 
@@ -26,6 +28,8 @@ _LEGENDARY_RESISTANCE = re.compile(r"Legendary Resistance \((\d+)/Day(?:, or (\d
 _ONCE = "can't take this action again until the start of its next turn"
 # "Melee Attack Roll: +9, reach 5 feet. 12 (2d6 + 5) Slashing damage plus 7 (2d6) Lightning damage."
 _DAMAGE = r"(?:\d+ \((\d+d\d+(?: [+-] \d+)?)\)|(\d+)) (\w+) damage"
+# "5 (1d6 + 2) Slashing damage, plus 2 (1d4) Slashing damage if the attack roll had Advantage."
+_IF_ADVANTAGE = re.compile(r"plus " + _DAMAGE + r" if the attack roll had Advantage\b")
 _ATTACK_TEXT = re.compile(
     r"^(Melee or Ranged|Melee|Ranged) Attack Roll: \+?(-?\d+)(?: to hit)?(?: \([^)]*\))?,"
     r"(?: reach (\d+) (?:ft\.|feet))?(?: or)?(?: range (\d+)(?:/(\d+))? (?:ft\.|feet))?\.? " + _DAMAGE + r"(?: plus " + _DAMAGE + ")?"
@@ -66,13 +70,24 @@ def _notation(count: Any, die: Any, bonus: Any) -> str | None:
     return f"{count}d{sides}" + (f"{int(bonus):+d}" if bonus else "")
 
 
+def _extra_if_advantage(block: BlockAttack) -> BlockAttack:
+    """Extra damage the words give only 'if the attack roll had Advantage' (Open5e's attack
+    record leaves it out): kept with that condition, `extra_damage_if: advantage`."""
+    m = _IF_ADVANTAGE.search(block.text)
+    if m is None:
+        return block
+    dice, flat, damage_type = m.groups()
+    return msgspec.structs.replace(block, extra_damage=(dice or flat).replace(" ", ""), extra_damage_type=damage_type.lower(),
+                                   extra_damage_if="advantage")
+
+
 def _attack(action: Mapping[str, Any], record: Mapping[str, Any]) -> BlockAttack:
     text = action["desc"]
     kind = "melee or ranged" if text.startswith("Melee or Ranged") else "ranged" if text.startswith("Ranged") else "melee"
     extra = _notation(record.get("extra_damage_die_count"), record.get("extra_damage_die_type"), record.get("extra_damage_bonus"))
     # Open5e often files the only damage type under extra_damage_type when there is no extra damage.
     damage_type = record.get("damage_type") or (record.get("extra_damage_type") if extra is None else None) or "untyped"
-    return BlockAttack(
+    return _extra_if_advantage(BlockAttack(
         name=action["name"],
         kind=kind,  # type: ignore[arg-type]  # one of the three, read from open5e's text above
         bonus=int(record.get("to_hit_mod") or 0),
@@ -85,7 +100,7 @@ def _attack(action: Mapping[str, Any], record: Mapping[str, Any]) -> BlockAttack
         extra_damage_type=(record.get("extra_damage_type") or "untyped").lower() if extra else None,
         **_limits(action),
         text=text,
-    )
+    ))
 
 
 def _attack_from_text(action: Mapping[str, Any]) -> BlockAttack | None:
@@ -94,7 +109,7 @@ def _attack_from_text(action: Mapping[str, Any]) -> BlockAttack | None:
     if m is None:
         return None
     kind, bonus, reach, near, far, dice, flat, damage_type, extra, extra_flat, extra_type = m.groups()
-    return BlockAttack(
+    return _extra_if_advantage(BlockAttack(
         name=action["name"],
         kind=kind.lower(),  # type: ignore[arg-type]  # the pattern matched only melee, ranged or both
         bonus=int(bonus),
@@ -107,10 +122,15 @@ def _attack_from_text(action: Mapping[str, Any]) -> BlockAttack | None:
         extra_damage_type=extra_type.lower() if extra_type else None,
         **_limits(action),
         text=action["desc"],
-    )
+    ))
 
 
-def _limits(action: Mapping[str, Any]) -> dict[str, int | None]:
+class _Limits(TypedDict):
+    recharge: int | None
+    per_day: int | None
+
+
+def _limits(action: Mapping[str, Any]) -> _Limits:
     kind, param = action.get("uses_type"), action.get("uses_param")
     if kind in ("RECHARGE_ON_ROLL", "RECHARGE") and param:
         return {"recharge": int(param), "per_day": None}

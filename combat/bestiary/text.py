@@ -12,7 +12,8 @@ def attack_line(a: BlockAttack) -> str:
     ranged = f"range {a.range}/{a.long_range} ft." if a.range else ""
     where = " or ".join(filter(None, [reach, ranged]))
     extra = f" plus {a.extra_damage} {a.extra_damage_type}" if a.extra_damage else ""
-    return f"{a.kind.capitalize()} Attack Roll: {a.bonus:+d}, {where} {a.damage} {a.damage_type}{extra} damage"
+    condition = " if the attack roll had Advantage" if a.extra_damage and a.extra_damage_if == "advantage" else ""
+    return f"{a.kind.capitalize()} Attack Roll: {a.bonus:+d}, {where} {a.damage} {a.damage_type}{extra} damage{condition}"
 
 
 def _limit(entry) -> str:

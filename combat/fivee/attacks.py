@@ -27,6 +27,17 @@ __all__ = [
     "roll_mode",
     "d20_notation",
     "choose_attack",
+    "AttackOptions",
+    "require_critical_range",
+    "require_damage_type",
+    "damage_later",
+    "require_attackable",
+    "require_knock_out_allowed",
+    "advantage_and_disadvantage",
+    "hits",
+    "is_critical",
+    "damage_notation",
+    "extra_damage_applying",
     "resolve_attack",
     "roll_damage",
     "land_extra_damage",
@@ -107,86 +118,161 @@ def no_opportunity(state: EncounterState, attacker: str, target: str) -> str | N
     return f"{name[target]} has not left {name[attacker]}'s reach without Disengaging this turn"
 
 
-def resolve_attack(
-    tx: Tx,
-    attacker: Combatant,
-    target: Combatant,
-    profile: AttackProfile,
-    *,
-    advantage: tuple[str, ...] = (),
-    disadvantage: tuple[str, ...] = (),
-    ac_bonus: int = 0,
-    roll_bonus: str | None = None,
-    faces: tuple[int, ...] | None,
-    damage_faces: tuple[int, ...] | None,
-    uses: str,
-    opportunity: bool = False,
-    knock_out: bool = False,
-    extra_damage: tuple[ExtraDamage, ...] = (),
-    critical_range: int = 20,
-    damage_type: str | None = None,
-    attacker_unseen: bool = False,
-) -> AttackMade | AttackRolled:
-    """Roll to hit and, in one step, the damage; with to-hit faces entered and no damage
-    faces, the attack stops at an `AttackRolled` and its damage waits for `roll_damage`."""
-    require_no_pending_damage(tx.state)
+class AttackOptions(msgspec.Struct, frozen=True, kw_only=True):
+    """What a command or a rule adds to an attack beyond the attacker, the target and the
+    attack profile: given Advantage and Disadvantage reasons, cover's AC, a bonus die, the
+    faces entered, extra damage, a wider critical range, a damage type, a knock-out, an
+    attacker the target can't see, and what the attack spends (`uses`)."""
+
+    uses: str  # action, attack, bonus_action, reaction, or none (a legendary action's)
+    advantage: tuple[str, ...] = ()
+    disadvantage: tuple[str, ...] = ()
+    ac_bonus: int = 0  # cover
+    roll_bonus: str | None = None  # "1d4" (Bless), added to the d20
+    faces: tuple[int, ...] | None = None  # the to-hit d20s entered
+    damage_faces: tuple[int, ...] | None = None
+    extra_damage: tuple[ExtraDamage, ...] = ()
+    critical_range: int = 20  # 19 for Improved Critical
+    damage_type: str | None = None  # replaces the profile's
+    knock_out: bool = False
+    attacker_unseen: bool = False  # the target can't see the attacker: a Dodge gives it nothing
+    opportunity: bool = False
+
+
+def require_critical_range(critical_range: int) -> None:
+    """Improved Critical: 'Your attack rolls ... can score a Critical Hit on a roll of 19 or
+    20 on the d20.' A feature widens the range; a natural 1 still misses, so 2 is the lowest."""
     if not 2 <= critical_range <= 20:
         raise RuleError("attack/critical-range", f"a Critical Hit from a natural {critical_range}",
                         allowed="2 to 20 (19 for Improved Critical: a 19 or 20)")
+
+
+def require_damage_type(damage_type: str | None) -> None:
+    """A damage type given to replace the profile's must name one."""
     if damage_type is not None and not damage_type.strip():
         raise RuleError("attack/damage-type", "an empty damage type", allowed="a damage type such as fire, or leave it out")
-    entered_extra = [x.faces is not None for x in extra_damage]
-    two_step = faces is not None and damage_faces is None and (
-        dice.has_dice(profile.damage) or any(dice.has_dice(x.dice) for x in extra_damage)
+
+
+def damage_later(profile: AttackProfile, options: AttackOptions) -> bool:
+    """Whether the damage waits for `roll_damage`: the to-hit faces were entered alone and the
+    attack has dice to roll. 'Resolve the Attack. Make the attack roll ... On a hit, you roll
+    damage': the extra damage's faces then come with the rest of the damage, not before."""
+    later = options.faces is not None and options.damage_faces is None and (
+        dice.has_dice(profile.damage) or any(dice.has_dice(x.dice) for x in options.extra_damage)
     )
-    if two_step and any(entered_extra):
+    if later and any(x.faces is not None for x in options.extra_damage):
         raise RuleError("dice/damage-later", "extra damage faces were entered without the attack's damage_faces",
                         allowed="damage_faces with them, or no damage faces now and roll_damage once it hits")
+    return later
+
+
+def require_attackable(attacker: Combatant, target: Combatant) -> None:
+    """'Choose a Target. Pick a target within your attack's range: a creature, an object, or a
+    location.' A dead creature is no longer a creature to fight, and no one attacks itself."""
     problem = already_dead(target)
     if problem:
         raise RuleError("target/dead", problem, allowed="a living target")
     if target.id == attacker.id:
         raise RuleError("target/self", f"{attacker.name} cannot attack itself")
-    melee = profile.kind == "melee"
-    if knock_out and not melee:
-        # "When you would reduce a creature to 0 Hit Points with a melee attack, you can instead ..."
+
+
+def require_knock_out_allowed(profile: AttackProfile, knock_out: bool, later: bool) -> None:
+    """Knocking out a Creature: 'When you would reduce a creature to 0 Hit Points with a melee
+    attack, you can instead reduce the creature to 1 Hit Point and give it the Unconscious
+    condition.' Only a melee attack, and decided with the damage, so not for damage left for later."""
+    if knock_out and profile.kind != "melee":
         raise RuleError("attack/knock-out-ranged", f"{profile.name} is a ranged attack; only a melee attack can knock out",
                         allowed="a melee attack, or knock_out: false")
-    if knock_out and two_step:
+    if knock_out and later:
         raise RuleError("attack/knock-out-later", "a knock-out is decided with the damage, which this attack leaves for later",
                         allowed="damage_faces with the to-hit faces, or no faces at all")
-    adv, dis = attack_modifiers(attacker, target, melee, attacker_unseen=attacker_unseen, dodge_held=dodge_to_next_turn(tx.state))
-    adv += list(advantage)
-    dis += list(disadvantage)
+
+
+def advantage_and_disadvantage(
+    tx: Tx, attacker: Combatant, target: Combatant, melee: bool, options: AttackOptions
+) -> tuple[list[str], list[str], str | None]:
+    """The reasons for Advantage and for Disadvantage, and the ally whose Help gives one.
+
+    'Determine Modifiers. The GM determines ... whether you have Advantage or Disadvantage
+    against the target': the attacker's and the target's conditions ('When a creature can't
+    see you, you have Advantage on attack rolls against it'), the reasons the command gives
+    (range, cover of a ruleset's own), and the Help action: 'Assist an Attack Roll. You
+    momentarily distract an enemy within 5 feet of you, giving Advantage to the next attack
+    roll by one of your allies against that enemy.'"""
+    adv, dis = attack_modifiers(attacker, target, melee, attacker_unseen=options.attacker_unseen,
+                                dodge_held=dodge_to_next_turn(tx.state))
+    adv += list(options.advantage)
+    dis += list(options.disadvantage)
     helper = next(
         (h.helper for h in tx.state.helps if h.against == target.id and tx.state.combatants[h.helper].side == attacker.side and h.helper != attacker.id),
         None,
     )
     if helper:
         adv.append(f"helped by {tx.state.combatants[helper].name}")
+    return adv, dis, helper
+
+
+def hits(natural: int, total: int, ac: int, critical_range: int = 20) -> bool:
+    """'An attack roll hits if the roll equals or exceeds the target's Armor Class. If you roll
+    a 20 on the d20 (called a "natural 20") for an attack roll, the attack hits regardless of
+    any modifiers or the target's AC'; a natural 1 misses. A feature that scores a Critical Hit
+    on a 19 or 20 (`critical_range`) makes that roll a Critical Hit, so it hits too."""
+    return natural >= critical_range or (natural != 1 and total >= ac)
+
+
+def is_critical(hit: bool, natural: int, critical_range: int, melee: bool, target: Combatant) -> bool:
+    """'This is called a Critical Hit' (a natural 20, or the wider range of Improved Critical);
+    and Paralyzed or Unconscious: 'Automatic Critical Hits. Any attack roll that hits you is a
+    Critical Hit if the attacker is within 5 feet of you' (a melee attack)."""
+    return hit and (natural >= critical_range or (melee and any(target.has(c) for c in AUTO_CRIT_IN_MELEE)))
+
+
+def damage_notation(state: EncounterState, notation: str, damage_type: str, critical: bool) -> str:
+    """Critical Hits: 'Roll the attack's damage dice twice, add them together, and add any
+    relevant modifiers as normal. ... If the attack involves other damage dice, such as from
+    the Rogue's Sneak Attack feature, you also roll those dice twice.' Then what the ruleset's
+    circumstances add per die rolled (`as_rolled`: a5e's Echo)."""
+    return as_rolled(state, dice.double_dice(notation) if critical else notation, damage_type)
+
+
+def extra_damage_applying(extra_damage: tuple[ExtraDamage, ...], mode: str) -> tuple[ExtraDamage, ...]:
+    """The extra damage this roll deals on a hit: all of it but what needs a roll mode the
+    roll did not have ("plus 2 (1d4) Slashing damage if the attack roll had Advantage")."""
+    return tuple(x for x in extra_damage if x.only_with is None or x.only_with == mode)
+
+
+def resolve_attack(tx: Tx, attacker: Combatant, target: Combatant, profile: AttackProfile,
+                   options: AttackOptions) -> AttackMade | AttackRolled:
+    """Roll to hit and, in one step, the damage; with to-hit faces entered and no damage
+    faces, the attack stops at an `AttackRolled` and its damage waits for `roll_damage`.
+    The checks run in this order, and the first that fails is the refusal."""
+    require_no_pending_damage(tx.state)
+    require_critical_range(options.critical_range)
+    require_damage_type(options.damage_type)
+    two_step = damage_later(profile, options)
+    require_attackable(attacker, target)
+    require_knock_out_allowed(profile, options.knock_out, two_step)
+    melee = profile.kind == "melee"
+    adv, dis, helper = advantage_and_disadvantage(tx, attacker, target, melee, options)
     mode = roll_mode(adv, dis)
-    notation = d20_notation(mode, profile.bonus) + (f"+{roll_bonus.lstrip('+')}" if roll_bonus else "")
-    roll = tx.roll(notation, purpose="attack", roller=attacker.id, faces=faces)
+    notation = d20_notation(mode, profile.bonus) + (f"+{options.roll_bonus.lstrip('+')}" if options.roll_bonus else "")
+    roll = tx.roll(notation, purpose="attack", roller=attacker.id, faces=options.faces)
     natural = dice.kept_d20(roll.dice) or 0
-    ac = target.ac + ac_bonus
-    # "a natural 20 hits and is a Critical Hit; a natural 1 misses". A feature that scores a
-    # Critical Hit on a 19 or 20 (`critical_range`) makes that roll a Critical Hit, so it hits too.
-    hit = natural >= critical_range or (natural != 1 and roll.total >= ac)
-    critical = hit and (natural >= critical_range or (melee and any(target.has(c) for c in AUTO_CRIT_IN_MELEE)))
-    kind = damage_type or profile.damage_type
-    # "Roll the attack's damage dice twice ... If the attack involves other damage dice, such as
-    # from the Rogue's Sneak Attack feature, you also roll those dice twice."
-    notation = as_rolled(tx.state, dice.double_dice(profile.damage) if critical else profile.damage, kind)
+    ac = target.ac + options.ac_bonus
+    hit = hits(natural, roll.total, ac, options.critical_range)
+    critical = is_critical(hit, natural, options.critical_range, melee, target)
+    kind = options.damage_type or profile.damage_type
+    notation = damage_notation(tx.state, profile.damage, kind, critical)
     extras = tuple(
-        msgspec.structs.replace(x, dice=as_rolled(tx.state, dice.double_dice(x.dice) if critical else x.dice, x.damage_type))
-        for x in extra_damage
+        msgspec.structs.replace(x, dice=damage_notation(tx.state, x.dice, x.damage_type, critical))
+        for x in extra_damage_applying(options.extra_damage, mode)
     )
     if hit and two_step:
         pending = AttackRolled(
             attacker=attacker.id, target=target.id, attack=profile.name, total=roll.total, natural=natural,
             target_ac=ac, roll_mode=mode, critical=critical, damage_dice=notation,  # type: ignore[arg-type]
             damage_type=kind, extra_damage=tuple(msgspec.structs.replace(x, faces=None) for x in extras),
-            uses=uses, opportunity=opportunity, helped_by=helper,  # type: ignore[arg-type]
+            uses=options.uses, opportunity=options.opportunity, helped_by=helper,  # type: ignore[arg-type]
         )
         tx.emit(pending)
         _reveal_hidden(tx, attacker)
@@ -195,7 +281,7 @@ def resolve_attack(
     extra_taken: list[DamageTaken] = []
     if hit:
         rolled, damage, extra_taken = roll_damage(
-            tx, attacker.id, target, profile.name, notation, kind, damage_faces, extras, [x.faces for x in extras]
+            tx, attacker.id, target, profile.name, notation, kind, options.damage_faces, extras, [x.faces for x in extras]
         )
     event = AttackMade(
         attacker=attacker.id,
@@ -210,14 +296,14 @@ def resolve_attack(
         damage=damage,
         damage_rolled=rolled,
         damage_type=kind,
-        uses=uses,  # type: ignore[arg-type]
-        opportunity=opportunity,
+        uses=options.uses,  # type: ignore[arg-type]
+        opportunity=options.opportunity,
         helped_by=helper,
     )
     tx.emit(event)
     _reveal_hidden(tx, attacker)
     land_extra_damage(tx, target.id, damage, extra_taken, before=target, critical=critical,
-                      knock_out_by=attacker.id if knock_out else None)
+                      knock_out_by=attacker.id if options.knock_out else None)
     return event
 
 
@@ -295,24 +381,20 @@ def attack_with(tx: Tx, cmd: Attack, *, attacker_unseen: bool = False) -> None:
         raise RuleError("attack/total-cover", f"{target.name} has Total Cover and can't be targeted directly", allowed="none, half or three-quarters cover")
     uses = attack_uses(tx, attacker, cmd.using, cmd.readied)
     profile = with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack))
-    result = resolve_attack(
-        tx,
-        attacker,
-        target,
-        profile,
+    result = resolve_attack(tx, attacker, target, profile, AttackOptions(
+        uses=uses,
         advantage=cmd.advantage,
         disadvantage=cmd.disadvantage + range_disadvantage(attacker, target, profile, cmd.distance),
         ac_bonus=COVER_AC[cmd.cover],
         roll_bonus=cmd.roll_bonus,
         faces=cmd.faces,
         damage_faces=cmd.damage_faces,
-        uses=uses,
         extra_damage=with_sneak_attack(tx, attacker, profile, cmd.extra_damage, cmd.sneak_attack, cmd.extra_damage_faces),
         critical_range=critical_range(tx, attacker, cmd.critical_range),
         damage_type=cmd.damage_type,
         knock_out=cmd.knock_out,
         attacker_unseen=attacker_unseen,
-    )
+    ))
     if cmd.sneak_attack:
         sneak_attack_landed(tx, attacker, result)
 
@@ -356,20 +438,16 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
             allowed=", ".join(f"{a} at {t}" for a, t in tx.state.opportunities) or "no opportunity attacks open",
         )
     profile = with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack, melee_only=True))
-    result = resolve_attack(
-        tx,
-        attacker,
-        target,
-        profile,
+    result = resolve_attack(tx, attacker, target, profile, AttackOptions(
+        uses="reaction",
         advantage=cmd.advantage,
         disadvantage=cmd.disadvantage,
         faces=cmd.faces,
         damage_faces=cmd.damage_faces,
-        uses="reaction",
-        opportunity=True,
         extra_damage=with_sneak_attack(tx, attacker, profile, cmd.extra_damage, cmd.sneak_attack, cmd.extra_damage_faces),
         critical_range=critical_range(tx, attacker, None),
-    )
+        opportunity=True,
+    ))
     if cmd.sneak_attack:
         sneak_attack_landed(tx, attacker, result)
 

@@ -21,11 +21,16 @@ before `ActionBanked` fold as they did.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import msgspec
 
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.events import ActionBanked, BankedActionGranted, TurnEnded, TurnStarted
 from combat.kernel.state import EncounterState, with_combatant, with_rules
+
+if TYPE_CHECKING:
+    from combat.fivee.state import FiveEState
 
 __all__ = ["Banked", "BankedGrant", "BankedSlot", "banked_of", "redeem", "RULES"]
 
@@ -41,12 +46,12 @@ class Banked(msgspec.Struct, frozen=True, kw_only=True):
     grants: tuple[BankedGrant, ...] = ()
 
 
-# A 5e-family ruleset's state holds it as `banked`, unset until a grant is banked.
+# The 5e slice (combat/fivee/state.py) holds it as `banked`, unset until a grant is banked.
 BankedSlot = Banked | msgspec.UnsetType
 
 
-def banked_of(state: EncounterState) -> tuple[BankedGrant, ...]:
-    held = getattr(state.rules, "banked", msgspec.UNSET)
+def banked_of(state: EncounterState[FiveEState]) -> tuple[BankedGrant, ...]:
+    held = state.rules.banked
     return () if held is msgspec.UNSET else held.grants
 
 

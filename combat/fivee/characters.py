@@ -77,7 +77,11 @@ _NONE = Characters()
 
 
 def characters_of(state: EncounterState) -> Characters:
-    found = getattr(state.rules, "characters", msgspec.UNSET)
+    from combat.fivee.state import keeps_fivee  # state.py declares this module's slot
+
+    if not keeps_fivee(state):
+        return _NONE
+    found = state.rules.characters
     return _NONE if found is msgspec.UNSET else found
 
 

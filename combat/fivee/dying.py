@@ -38,7 +38,7 @@ fight and left to the GM (`heal`).
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import msgspec
 
@@ -57,6 +57,9 @@ from combat.kernel.events import (
     Healed,
 )
 from combat.kernel.state import Combatant, EncounterState, with_rules
+
+if TYPE_CHECKING:
+    from combat.fivee.state import FiveEState
 
 __all__ = [
     "SETTING",
@@ -119,17 +122,20 @@ class Dying(msgspec.Struct, frozen=True, kw_only=True):
     as_characters: tuple[str, ...] = ()
 
 
-# A 5e-family ruleset's own state has a `dying` field, unset (and so absent from its JSON and
+# The 5e slice (combat/fivee/state.py) has a `dying` field, unset (and so absent from its JSON and
 # equal to a fresh state) until someone drops to 0 HP or a monster is treated like a character.
 DyingSlot = Dying | msgspec.UnsetType
 
 
 def dying_of(state: EncounterState) -> Dying:
-    held = getattr(state.rules, "dying", msgspec.UNSET)
+    """The 0 HP bookkeeping; none in a ruleset outside the 5e family, whose damage and healing
+    (combat/fivee/hitpoints.py, shared) ask too."""
+    from combat.fivee.state import keeps_fivee  # which imports this module's `DyingSlot`
+    held = state.rules.dying if keeps_fivee(state) else msgspec.UNSET
     return Dying() if held is msgspec.UNSET else held
 
 
-def with_dying(state: EncounterState, **changes: object) -> EncounterState:
+def with_dying(state: EncounterState[FiveEState], **changes: object) -> EncounterState[FiveEState]:
     new = msgspec.structs.replace(dying_of(state), **changes)
     return with_rules(state, dying=msgspec.UNSET if new == Dying() else new)
 

@@ -19,6 +19,8 @@ JSON, while none waits); one without the slot (declared-d10) records the roll al
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeGuard
+
 import msgspec
 
 from combat.fivee.save_conditions import automatic_failure
@@ -28,6 +30,9 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import SaveMade, SaveRolled
 from combat.kernel.names import normalised
 from combat.kernel.state import EncounterState, with_rules
+
+if TYPE_CHECKING:
+    from combat.fivee.state import FiveEState
 
 __all__ = ["RolledSave", "RolledSavesSlot", "keeps_rolled_saves", "rolled_saves_of", "on_rolled", "on_judged", "judge_save"]
 
@@ -44,12 +49,14 @@ class RolledSave(msgspec.Struct, frozen=True, kw_only=True):
 RolledSavesSlot = tuple[RolledSave, ...] | msgspec.UnsetType
 
 
-def keeps_rolled_saves(state: EncounterState) -> bool:
-    return "rolled_saves" in getattr(type(state.rules), "__struct_fields__", ())
+def keeps_rolled_saves(state: EncounterState) -> TypeGuard[EncounterState[FiveEState]]:
+    """A 5e-family ruleset keeps the waiting saves (declared-d10 records the roll alone)."""
+    from combat.fivee.state import keeps_fivee  # which imports this module's slot type
+    return keeps_fivee(state)
 
 
-def rolled_saves_of(state: EncounterState) -> tuple[RolledSave, ...]:
-    held = getattr(state.rules, "rolled_saves", msgspec.UNSET)
+def rolled_saves_of(state: EncounterState[FiveEState]) -> tuple[RolledSave, ...]:
+    held = state.rules.rolled_saves
     return () if held is msgspec.UNSET else held
 
 
@@ -73,8 +80,10 @@ def on_rolled(state: EncounterState, e: SaveRolled) -> EncounterState:
 
 def on_judged(state: EncounterState, e: SaveMade) -> EncounterState:
     """The judgement ends the wait of the save it judged."""
+    if not e.judged_later or not keeps_rolled_saves(state):
+        return state
     saves = rolled_saves_of(state)
-    if not e.judged_later or not any(_same(s, e.combatant, e.ability) for s in saves):
+    if not any(_same(s, e.combatant, e.ability) for s in saves):
         return state
     return _with_saves(state, tuple(s for s in saves if not _same(s, e.combatant, e.ability)))
 

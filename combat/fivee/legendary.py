@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from combat.fivee.attacks import choose_attack, resolve_attack
+from combat.fivee.attacks import AttackOptions, choose_attack, resolve_attack
 from combat.fivee.monster_actions import block_extra_damage
 from combat.fivee.monsters import Faces, monsters_of, require_sheet, sheet, sheets, with_monsters, with_sheet
 from combat.fivee.turns import require_able
@@ -102,8 +102,9 @@ def _legendary_action(tx: Tx, cmd: LegendaryAction) -> None:
     if cmd.target is not None:
         profile = choose_attack(c, chosen.attack)
         extra = block_extra_damage(s, profile, cmd.faces, cmd.damage_faces, cmd.extra_damage_faces)
-        resolve_attack(tx, c, tx.combatant(cmd.target), profile, advantage=cmd.advantage, disadvantage=cmd.disadvantage,
-                       faces=cmd.faces, damage_faces=cmd.damage_faces, uses="none", extra_damage=extra)
+        resolve_attack(tx, c, tx.combatant(cmd.target), profile, AttackOptions(
+            uses="none", advantage=cmd.advantage, disadvantage=cmd.disadvantage,
+            faces=cmd.faces, damage_faces=cmd.damage_faces, extra_damage=extra))
 
 
 def _use_legendary_resistance(tx: Tx, cmd: UseLegendaryResistance) -> None:

@@ -2,7 +2,8 @@
 
 - `attack` names one of the block's attacks; its to-hit and damage come from the block, and
   extra damage ("plus 5 (2d4) Fire damage") is rolled with it and taken as its own damage
-  type, the whole hit one blow for the 0 HP rules.
+  type, the whole hit one blow for the 0 HP rules. Extra damage the block gives only "if the
+  attack roll had Advantage" (the Goblin Warrior's, `extra_damage_if`) is rolled only then.
 - Multiattack is one action that makes the listed attacks, made one `attack` at a time.
 - "Recharge X-Y": "at the start of each of the monster's turns, roll 1d6, and on one of those
   numbers it regains the use" - a spent action's recharge is rolled (`recharge`) before the
@@ -196,7 +197,8 @@ def block_extra_damage(s: MonsterSheet, profile: AttackProfile, faces: Faces, da
         raise RuleError("dice/damage-later", f"extra damage faces were entered for {profile.name} without its damage_faces",
                         allowed="damage_faces with them, or neither now and roll_damage once it hits")
     kind = block_attack.extra_damage_type or damage_type or profile.damage_type
-    return (ExtraDamage(dice=block_attack.extra_damage, damage_type=kind, faces=None if later else extra_faces),)
+    return (ExtraDamage(dice=block_attack.extra_damage, damage_type=kind, faces=None if later else extra_faces,
+                         only_with=block_attack.extra_damage_if),)
 
 
 def _within_multiattack(c: Combatant, s: MonsterSheet, cmd):

@@ -11,7 +11,7 @@ monster_actions.py and legendary.py.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import msgspec
 
@@ -24,12 +24,14 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, CombatantAdded, CombatantSpec, Event
 from combat.kernel.state import Combatant, EncounterState, with_rules
 
+if TYPE_CHECKING:
+    from combat.fivee.state import FiveEState
+
 __all__ = [
     "Faces",
     "MonsterSheet",
     "Monsters",
     "MonstersSlot",
-    "MonsterRules",
     "monsters_of",
     "with_monsters",
     "sheets",
@@ -68,40 +70,34 @@ class Monsters(msgspec.Struct, frozen=True, kw_only=True):
     after_turn_of: str | None = None
 
 
-# Each 5e-family ruleset's own state has a `monsters` field, unset (and so absent from its JSON
+# The 5e slice (combat/fivee/state.py) has a `monsters` field, unset (and so absent from its JSON
 # and equal to a fresh state) until a creature joins from a stat block.
 MonstersSlot = Monsters | msgspec.UnsetType
-
-
-class MonsterRules(msgspec.Struct, frozen=True, kw_only=True):
-    """The state of a ruleset that keeps nothing of its own but its monsters (srd-2024)."""
-
-    monsters: MonstersSlot = msgspec.UNSET
 
 
 _NO_MONSTERS = Monsters()  # shared: frozen, and its empty `sheets` is only ever replaced, never filled
 
 
-def monsters_of(state: EncounterState) -> Monsters:
+def monsters_of(state: EncounterState[FiveEState]) -> Monsters:
     found = state.rules.monsters
     return _NO_MONSTERS if found is msgspec.UNSET else found
 
 
-def with_monsters(state: EncounterState, **changes: Any) -> EncounterState:
+def with_monsters(state: EncounterState[FiveEState], **changes: Any) -> EncounterState[FiveEState]:
     return with_rules(state, monsters=msgspec.structs.replace(monsters_of(state), **changes))
 
 
-def sheets(state: EncounterState) -> dict[str, MonsterSheet]:
+def sheets(state: EncounterState[FiveEState]) -> dict[str, MonsterSheet]:
     return monsters_of(state).sheets
 
 
-def sheet(state: EncounterState, cid: str) -> MonsterSheet | None:
+def sheet(state: EncounterState[FiveEState], cid: str) -> MonsterSheet | None:
     # `monsters_of` written out: every turn's start and every attack asks, in every fold.
     found = state.rules.monsters
     return None if found is msgspec.UNSET else found.sheets.get(cid)
 
 
-def with_sheet(state: EncounterState, cid: str, **changes: Any) -> EncounterState:
+def with_sheet(state: EncounterState[FiveEState], cid: str, **changes: Any) -> EncounterState[FiveEState]:
     return with_monsters(state, sheets={**sheets(state), cid: msgspec.structs.replace(sheets(state)[cid], **changes)})
 
 

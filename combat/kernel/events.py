@@ -363,6 +363,9 @@ class ExtraDamage(msgspec.Struct, frozen=True, kw_only=True):
     dice: str
     damage_type: str
     faces: tuple[int, ...] | None = None
+    # Rolled only when the attack roll has Advantage ("plus 2 (1d4) Slashing damage if the
+    # attack roll had Advantage"); unset, on every hit. Entered faces of dice not rolled are unused.
+    only_with: Literal["advantage"] | None = None
 
 
 class StatChanges(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

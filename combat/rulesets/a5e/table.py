@@ -8,11 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.fivee.banked_actions import BankedSlot
-from combat.fivee.characters import CharactersSlot
-from combat.fivee.dying import DyingSlot
-from combat.fivee.judged_saves import RolledSavesSlot
-from combat.fivee.monsters import MonstersSlot
+from combat.fivee.state import FiveEState
 from combat.rulesets.a5e.echo import echoed
 from combat.rulesets.a5e.environments import Environment
 from combat.kernel.state import EncounterState
@@ -42,7 +38,9 @@ class MadeCheck(msgspec.Struct, frozen=True, kw_only=True):
     total: int
 
 
-class A5eTable(msgspec.Struct, frozen=True, kw_only=True):
+class A5eTable(FiveEState, frozen=True, kw_only=True):
+    """The 5e slice (combat/fivee/state.py) and a5e's own bookkeeping."""
+
     round_seconds: int = 6
     scene: str = ""
     positions: dict[str, str] = {}
@@ -63,11 +61,6 @@ class A5eTable(msgspec.Struct, frozen=True, kw_only=True):
     # A roll-off that tied again, by the tie's count: units from the highest d20, those still
     # tied sharing a tuple (only they roll again). Unset, and so not in the JSON, while none is.
     roll_offs: dict[str, tuple[tuple[str, ...], ...]] | msgspec.UnsetType = msgspec.UNSET
-    dying: DyingSlot = msgspec.UNSET  # the 0 HP rules (combat/fivee/dying.py)
-    monsters: MonstersSlot = msgspec.UNSET  # creatures added from stat blocks (combat/fivee/monsters.py)
-    banked: BankedSlot = msgspec.UNSET  # actions granted for a turn to come (combat/fivee/banked_actions.py)
-    characters: CharactersSlot = msgspec.UNSET  # characters added by sheet (combat/fivee/characters.py)
-    rolled_saves: RolledSavesSlot = msgspec.UNSET  # saves awaiting their DC (combat/fivee/judged_saves.py)
 
     def damage_dice(self, notation: str, damage_type: str) -> str:
         """An attack's damage dice as rolled here (combat/fivee/damage_dice.py): Echo's point per die."""

@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.fivee.banked_actions import BankedSlot
-from combat.fivee.characters import CharactersSlot
-from combat.fivee.dying import DyingSlot
-from combat.fivee.judged_saves import RolledSavesSlot
-from combat.fivee.monsters import MonstersSlot
+from combat.fivee.state import FiveEState
 
 __all__ = ["VariantTraits", "VariantGrapple", "VariantMount", "VariantTalk", "SrdVariantState"]
 
@@ -43,7 +39,9 @@ class VariantTalk(msgspec.Struct, frozen=True, kw_only=True):
     replied: tuple[str, ...] = ()
 
 
-class SrdVariantState(msgspec.Struct, frozen=True, kw_only=True):
+class SrdVariantState(FiveEState, frozen=True, kw_only=True):
+    """The 5e slice (combat/fivee/state.py) and the variant's own rules' bookkeeping."""
+
     traits: dict[str, VariantTraits] = {}
     reorder_queue: tuple[str, ...] = ()  # players who may still propose a swap, first first
     swap_proposal: tuple[str, str] | None = None  # (proposer, asked)
@@ -53,8 +51,3 @@ class SrdVariantState(msgspec.Struct, frozen=True, kw_only=True):
     mounts: tuple[VariantMount, ...] = ()
     falls_pending: tuple[str, ...] = ()  # riders who owe a DC 10 Dexterity save to stay mounted
     run_up: tuple[str, int] | None = None  # (who, feet just moved) for a running jump
-    dying: DyingSlot = msgspec.UNSET  # the 0 HP rules (combat/fivee/dying.py)
-    monsters: MonstersSlot = msgspec.UNSET  # creatures added from stat blocks (combat/fivee/monsters.py)
-    banked: BankedSlot = msgspec.UNSET  # actions granted for a turn to come (combat/fivee/banked_actions.py)
-    rolled_saves: RolledSavesSlot = msgspec.UNSET  # saves awaiting their DC (combat/fivee/judged_saves.py)
-    characters: CharactersSlot = msgspec.UNSET  # characters added by sheet (combat/fivee/characters.py)

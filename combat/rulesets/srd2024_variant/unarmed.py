@@ -28,7 +28,7 @@ from typing import ClassVar, Literal
 import msgspec
 
 from combat.fivee.actions import require_reaction, spend_check
-from combat.fivee.attacks import COVER_AC, already_dead, economy_after_attack, no_opportunity, resolve_attack
+from combat.fivee.attacks import COVER_AC, AttackOptions, already_dead, economy_after_attack, no_opportunity, resolve_attack
 from combat.kernel.commands import Attack, Command, Cover, Faces
 from combat.fivee.conditions import is_incapacitated
 from combat.kernel.decider import Tx, Rules
@@ -197,16 +197,15 @@ def unarmed_strike(tx: Tx, cmd: UnarmedStrike) -> None:
             damage=str(max(0, 1 + strength)),
             damage_type="bludgeoning",
         )
-        resolve_attack(
-            tx, attacker, target, profile,
+        resolve_attack(tx, attacker, target, profile, AttackOptions(
+            uses=uses,
             advantage=cmd.advantage,
             disadvantage=cmd.disadvantage + grappled_disadvantage(tx.state, attacker.id, target.id),
             ac_bonus=COVER_AC[cmd.cover],
             faces=cmd.faces,
             damage_faces=None,
-            uses=uses,
             opportunity=cmd.opportunity,
-        )
+        ))
         return
     if size_steps(attacker, target) > 1:
         raise RuleError(
