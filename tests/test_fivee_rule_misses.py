@@ -13,8 +13,10 @@ from combat.kernel.commands import (
     BeginCombat,
     Contest,
     Damage,
+    Move,
     RollInitiative,
 )
+from combat.fivee.standing import StandUp
 from combat.kernel.events import CheckMade, CombatantSpec, ConditionSpec, DamageTaken, DiceRolled
 from tests.conftest import Table, monster, of_type, pc
 
@@ -109,3 +111,40 @@ def test_a_stat_blocks_unknown_damage_type_is_refused_without_offering_a_field_i
     t = Table()
     error = t.rejects(AddCombatant(combatant=monster("ooze", resistances=("soul rot",))), "damage-type/unknown")
     assert "custom" not in error.allowed
+
+
+# -- standing up from Prone -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", FIVE_E)
+def test_a_prone_fighter_stands_up_for_half_her_speed(ruleset):
+    """Prone: "Your only movement options are to crawl or to spend an amount of movement equal
+    to half your Speed (round down) to right yourself and thereby end the condition." Speed 35:
+    17 ft (a5e: "Standing up requires half your movement")."""
+    t = _fight(ruleset, pc("aria", speed=35), monster("ogre", max_hp=59))
+    t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="prone", source="ogre")))
+    t.do(StandUp(combatant="aria"))
+    assert not t["aria"].has("prone")
+    assert t["aria"].economy.moved == 17
+    assert t.rebuilt() == t.state
+
+
+def test_standing_up_is_refused_when_not_prone_or_short_of_movement_or_at_speed_0():
+    """"If your Speed is 0, you can't right yourself." Aria (Speed 30) has moved 20 ft: 10 left,
+    15 needed."""
+    t = _fight()
+    error = t.rejects(StandUp(combatant="aria"), "prone/not-prone")
+    assert error.allowed == "move"
+    t.do(Move(combatant="aria", feet=20))
+    t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="prone")))
+    error = t.rejects(StandUp(combatant="aria"), "economy/movement")
+    assert "15 ft" in error.message and "10 ft" in error.message
+    t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="grappled")))
+    t.rejects(StandUp(combatant="aria"), "prone/speed-zero")
+    t.rejects(StandUp(combatant="ogre"), "turn/not-yours")
+
+
+def test_stand_up_is_a_turn_command_in_the_srd_2024_phase_table():
+    t = Table()
+    t.add(pc("aria"), monster("ogre"))
+    t.rejects(StandUp(combatant="aria"), "phase/not-allowed")
