@@ -4,20 +4,38 @@ where it differs). Every die is entered."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from combat.kernel.commands import (
     AbilityCheck,
     AddCombatant,
     ApplyCondition,
+    Attack,
     BeginCombat,
     Contest,
     Damage,
+    EndTurn,
     Move,
+    RemoveCondition,
     RollInitiative,
+    SavingThrow,
+    TakeAction,
 )
+from combat.fivee.conditions import exhaustion_level, speed_of
+from combat.fivee.dying import CombatantDied
 from combat.fivee.standing import StandUp
-from combat.kernel.events import CheckMade, CombatantSpec, ConditionSpec, DamageTaken, DiceRolled
+from combat.kernel.decider import fold
+from combat.kernel.events import (
+    AttackMade,
+    CheckMade,
+    CombatantSpec,
+    ConditionApplied,
+    ConditionSpec,
+    DamageTaken,
+    DiceRolled,
+    SaveMade,
+)
 from tests.conftest import Table, monster, of_type, pc
 
 FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")
@@ -148,3 +166,113 @@ def test_stand_up_is_a_turn_command_in_the_srd_2024_phase_table():
     t = Table()
     t.add(pc("aria"), monster("ogre"))
     t.rejects(StandUp(combatant="aria"), "phase/not-allowed")
+
+
+# -- Exhaustion ------------------------------------------------------------------------------------
+
+EXHAUSTION = ConditionSpec(name="exhaustion", source="forced march")
+
+
+def _exhausted(t: Table, cid: str, times: int) -> None:
+    for _ in range(times):
+        t.do(ApplyCondition(target=cid, condition=EXHAUSTION))
+
+
+@pytest.mark.parametrize("ruleset", FIVE_E)
+def test_exhaustion_given_twice_is_level_2_on_one_entry(ruleset):
+    """"This condition is cumulative. Each time you receive it, you gain 1 Exhaustion level."""
+    t = _fight(ruleset)
+    _exhausted(t, "aria", 2)
+    assert [(c.name, c.level) for c in t["aria"].conditions] == [("exhaustion", 2)]
+    assert exhaustion_level(t["aria"]) == 2
+    assert t.rebuilt() == t.state
+
+
+@pytest.mark.parametrize("ruleset", FIVE_E)
+def test_an_exhausted_fighters_attack_roll_is_reduced_by_twice_her_level(ruleset):
+    """"When you make a D20 Test, the roll is reduced by 2 times your Exhaustion level."
+    Level 2, Longsword +5: a 10 totals 11, short of the ogre's AC 15... and 13 misses too."""
+    t = _fight(ruleset)
+    _exhausted(t, "aria", 2)
+    attack = Attack(attacker="aria", target="ogre", faces=(13,), damage_faces=(5,))
+    if ruleset == "a5e":
+        from combat.rulesets.a5e.attacks import MakeAttack  # a5e attacks with its own command
+
+        attack = MakeAttack(attacker="aria", target="ogre", faces=(13,), damage_faces=(5,))  # type: ignore[assignment]
+    events = t.do(attack)
+    assert of_type(events, DiceRolled)[0].notation == "1d20+1"
+    [made] = of_type(events, AttackMade)
+    assert (made.total, made.hit) == (14, False)
+
+
+def test_an_exhausted_creatures_saves_and_checks_are_reduced_too():
+    """Saving throws and ability checks are D20 Tests. Level 1: a 12 with +2 (con_save) is 12."""
+    t = _fight()
+    _exhausted(t, "aria", 1)
+    [save] = of_type(t.do(SavingThrow(combatant="aria", ability="con", dc=13, faces=(12,))), SaveMade)
+    assert (save.total, save.success) == (12, False)
+    [check] = of_type(t.do(AbilityCheck(combatant="aria", ability="wis", faces=(12,))), CheckMade)
+    assert check.total == 10
+
+
+def test_an_exhausted_creatures_speed_is_reduced_by_5_ft_a_level_from_its_next_turn():
+    """"Your Speed is reduced by a number of feet equal to 5 times your Exhaustion level."
+    Level 3 given on the ogre's turn: Aria's next turn grants 30 - 15 = 15 ft, and a Dash adds 15."""
+    t = _fight()
+    t.do(EndTurn(combatant="aria"))
+    _exhausted(t, "aria", 3)
+    t.do(EndTurn(combatant="ogre"))
+    assert t.state.turn == "aria" and t["aria"].economy.movement == 15
+    t.rejects(Move(combatant="aria", feet=20), "economy/movement")
+    t.do(TakeAction(combatant="aria", action="dash"))
+    assert t["aria"].economy.movement == 30
+    assert t.rebuilt() == t.state
+
+
+@pytest.mark.parametrize("ruleset", FIVE_E)
+def test_a_creature_dies_at_exhaustion_level_6(ruleset):
+    """"You die if your Exhaustion level is 6." The ogre, at full Hit Points, dies."""
+    t = _fight(ruleset)
+    _exhausted(t, "ogre", 5)
+    assert t["ogre"].status == "active"
+    events = t.do(ApplyCondition(target="ogre", condition=EXHAUSTION))
+    assert of_type(events, CombatantDied) == [CombatantDied(combatant="ogre", cause="Exhaustion level 6")]
+    assert t["ogre"].status == "dead" and t.state.phase == "ended"
+
+
+def test_the_gm_removes_exhaustion_whole_and_a_level_is_not_given_by_hand():
+    """"Finishing a Long Rest removes 1 of your Exhaustion levels" is outside the fight: the
+    GM's remove_condition ends the condition, every level. On her own turn she moves at her
+    full Speed again."""
+    t = _fight()
+    _exhausted(t, "aria", 2)
+    t.do(RemoveCondition(target="aria", condition="Exhaustion"))
+    assert t["aria"].conditions == () and exhaustion_level(t["aria"]) == 0
+    t.rejects(ApplyCondition(target="aria", condition=ConditionSpec(name="exhaustion", level=3)), "condition/level")
+
+
+def test_exhaustion_recorded_before_it_had_levels_folds_as_it_did():
+    """An old log gave Exhaustion twice as two plain entries, with no effect: they still have
+    none (no penalty, full Speed), and the next Exhaustion given is level 1."""
+    t = _fight()
+    old = ConditionApplied(target="aria", condition=EXHAUSTION)
+    t.state = fold(t.ruleset, [old, old], t.state)
+    assert [c.level for c in t["aria"].conditions] == [msgspec.UNSET, msgspec.UNSET]
+    assert exhaustion_level(t["aria"]) == 0 and speed_of(t["aria"]) == 30
+    t.do(ApplyCondition(target="aria", condition=EXHAUSTION))
+    assert exhaustion_level(t["aria"]) == 1
+    assert msgspec.json.encode(old) == msgspec.json.encode(msgspec.json.decode(msgspec.json.encode(old), type=ConditionApplied))
+    assert b"level" not in msgspec.json.encode(old)
+
+
+def test_declared_d10_keeps_exhaustion_as_it_was():
+    """declared-d10 takes the shared condition rule but not the 5e 0 HP rules: no levels."""
+    from combat.rulesets.declared_d10.surprise import D10StartNormalRound
+
+    t = Table("declared-d10")
+    t.add(pc("aria"), monster("ogre"))
+    t.do(BeginCombat())
+    t.do(D10StartNormalRound())
+    t.do(ApplyCondition(target="aria", condition=EXHAUSTION))
+    t.do(ApplyCondition(target="aria", condition=EXHAUSTION))
+    assert [c.level for c in t["aria"].conditions] == [msgspec.UNSET, msgspec.UNSET]

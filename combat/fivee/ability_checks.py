@@ -27,6 +27,7 @@ from typing import Any
 from combat.characters.sheet import ABILITIES, ability_name
 from combat.fivee.attacks import d20_notation, roll_mode
 from combat.fivee.bonuses import check_bonus
+from combat.fivee.conditions import d20_penalty
 from combat.kernel.commands import AbilityCheck, Contest
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -81,6 +82,7 @@ def _check(tx: Tx, cid: str, ability: str, skill: str | None, bonus: int | None,
         bonus = check_bonus(tx.state, c.id, named, chosen)
     if mode is None:  # the conditions decide; a mode the GM gives stands as given
         mode = roll_mode([], check_disadvantage(c))
+    bonus -= d20_penalty(c)  # Exhaustion: "the roll is reduced by 2 times your Exhaustion level"
     # "a Strength (Athletics) check"
     label = f"{named} ({chosen})" if chosen else named
     roll = tx.roll(d20_notation(mode, bonus), purpose=f"{label} check", roller=c.id, faces=faces)

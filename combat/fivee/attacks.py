@@ -10,7 +10,7 @@ import msgspec
 from combat.kernel import dice
 from combat.fivee.actions import require_reaction, spend_check
 from combat.kernel.commands import Attack, OpportunityAttack
-from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers, dodge_to_next_turn
+from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers, d20_penalty, dodge_to_next_turn
 from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
@@ -164,7 +164,7 @@ def resolve_attack(
     if helper:
         adv.append(f"helped by {tx.state.combatants[helper].name}")
     mode = roll_mode(adv, dis)
-    notation = d20_notation(mode, profile.bonus) + (f"+{roll_bonus.lstrip('+')}" if roll_bonus else "")
+    notation = d20_notation(mode, profile.bonus - d20_penalty(attacker)) + (f"+{roll_bonus.lstrip('+')}" if roll_bonus else "")
     roll = tx.roll(notation, purpose="attack", roller=attacker.id, faces=faces)
     natural = dice.kept_d20(roll.dice) or 0
     ac = target.ac + ac_bonus

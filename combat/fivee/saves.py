@@ -21,6 +21,7 @@ from combat.fivee import judged_saves
 from combat.fivee.bonuses import save_bonus
 from combat.kernel import dice
 from combat.fivee.attacks import d20_notation, roll_mode
+from combat.fivee.conditions import d20_penalty
 from combat.fivee.save_conditions import automatic_failure, cover_bonus, save_disadvantage
 from combat.kernel.commands import SavingThrow
 from combat.kernel.decider import Applier, Handler, Tx, Rules
@@ -62,6 +63,8 @@ def _roll_save(tx: Tx, cid: str, ability: str, bonus: int, mode: str, faces, *, 
     if c.status == "dead":
         raise RuleError("target/dead", f"{c.name} is dead and makes no saves", allowed="a living combatant")
     bonus += cover_bonus(ability, cover)
+    if conditions:
+        bonus -= d20_penalty(c)  # Exhaustion: "the roll is reduced by 2 times your Exhaustion level"
     if conditions and save_disadvantage(c, ability):
         mode = roll_mode(["advantage"] if mode == "advantage" else [], ["condition"])
     return tx.roll(d20_notation(mode, bonus), purpose=f"{ability} save", roller=c.id, faces=faces)
