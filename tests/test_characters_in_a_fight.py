@@ -213,3 +213,25 @@ def test_an_opportunity_attack_by_a_rogue_may_sneak_attack():
     events = t.do(OpportunityAttack(attacker="vex", target="goblin-1", sneak_attack=True, faces=(15,), damage_faces=(5,),
                                     extra_damage_faces=(6, 6, 6)), actor="ann")
     assert [e.amount for e in of_type(events, DamageTaken)] == [18]
+
+
+@pytest.mark.parametrize("ruleset", FIVE_E)
+def test_a_players_save_adds_the_sheets_bonus_proficiency_included(ruleset):
+    """"Saving Throw: d20 + ability modifier + Proficiency Bonus if proficient": Vex's Dexterity
+    save is +3 +3 = +6 from the player's phone, with no bonus sent; Wisdom, not proficient, +0."""
+    from combat.kernel.events import SaveMade, SaveRolled
+    t = fight(ruleset, ROGUE)
+    rolled = of_type(t.do(SavingThrow(combatant="vex", ability="DEX", faces=(9,)), actor="ann"), SaveRolled)[0]
+    assert (rolled.ability, rolled.total) == ("dexterity", 15)
+    made = of_type(t.do(SavingThrow(combatant="vex", ability="wis", dc=15, faces=(9,))), SaveMade)[0]
+    assert (made.total, made.success) == (9, False)
+
+
+@pytest.mark.parametrize("ruleset", FIVE_E)
+def test_a_check_with_expertise_adds_twice_the_proficiency_bonus(ruleset):
+    """Expertise: "you gain a bonus equal to twice your Proficiency Bonus": Stealth +3 + 2 x 3 = +9."""
+    from combat.kernel.commands import AbilityCheck
+    from combat.kernel.events import CheckMade
+    t = fight(ruleset, ROGUE)
+    check = of_type(t.do(AbilityCheck(combatant="vex", ability="dex", skill="stealth", faces=(10,)), actor="ann"), CheckMade)[0]
+    assert check.total == 19

@@ -85,6 +85,7 @@ class StatBlock(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     initiative_bonus: int = 0
     abilities: dict[str, int] = {}  # scores, by ability in lower case
     saves: dict[str, int] = {}  # saving throw bonuses, by ability in lower case
+    skills: dict[str, int] = {}  # skill bonuses, by skill in lower case ("perception": 5)
     resistances: tuple[str, ...] = ()
     vulnerabilities: tuple[str, ...] = ()
     immunities: tuple[str, ...] = ()  # damage types

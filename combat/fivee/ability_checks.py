@@ -3,9 +3,15 @@
 "An ability check is named for the ability modifier it uses: a Strength check, an
 Intelligence check, and so on" and "if a rule refers to a Strength (Acrobatics or
 Athletics) check, you can add your Proficiency Bonus" (SRD 5.2, Ability Checks): the check
-is d20 + `bonus`, the modifier the player reads off the sheet (the engine's stat blocks carry
-no ability scores). With a DC it succeeds on meeting or beating it; without one the total is
-recorded for the GM.
+is d20 + the bonus: the creature's own (combat/fivee/bonuses.py: its stat block's skill or
+ability modifier), or the `bonus` the GM gives. With a DC it succeeds on meeting or beating
+it; without one the total is recorded for the GM. The ability may be named in any usual
+spelling (`dex`, `DEX`, `Dexterity`); the check records its full name.
+
+Conditions: Poisoned, "You have Disadvantage on attack rolls and ability checks"; Frightened,
+"You have Disadvantage on ability checks and attack rolls while the source of fear is within
+line of sight" (the engine has no line of sight: a Frightened creature is taken to see its
+source, and the GM says otherwise with `roll_mode`, which then stands as given).
 
 A contest: "Both participants in a contest make ability checks appropriate to their efforts
 ... The participant with the higher check total wins the contest ... If the contest results
@@ -18,16 +24,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from combat.fivee.attacks import d20_notation
+from combat.characters.sheet import ABILITIES, ability_name
+from combat.fivee.attacks import d20_notation, roll_mode
+from combat.fivee.bonuses import check_bonus
+from combat.fivee.conditions import d20_penalty
 from combat.kernel.commands import AbilityCheck, Contest
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CheckMade, ContestDecided
+from combat.kernel.state import Combatant
 
-__all__ = ["ABILITIES", "SRD_SKILLS", "A5E_SKILLS", "rules"]
+__all__ = ["ABILITIES", "SRD_SKILLS", "A5E_SKILLS", "check_disadvantage", "rules"]
 
-ABILITIES = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
-_SHORT = {a[:3]: a for a in ABILITIES}
 # SRD 5.2, Table: Skills.
 SRD_SKILLS = (
     "acrobatics", "animal handling", "arcana", "athletics", "deception", "history", "insight", "intimidation",
@@ -38,9 +46,8 @@ A5E_SKILLS = tuple(sorted(SRD_SKILLS + ("culture", "engineering")))
 
 
 def _ability(name: str) -> str:
-    key = name.strip().lower()
-    found = _SHORT.get(key, key)
-    if found not in ABILITIES:
+    found = ability_name(name)
+    if found is None:
         raise RuleError("check/ability", f"'{name}' is not an ability", allowed=", ".join(ABILITIES))
     return found
 
@@ -54,13 +61,28 @@ def _skill(name: str | None, skills: tuple[str, ...]) -> str | None:
     return key
 
 
-def _check(tx: Tx, cid: str, ability: str, skill: str | None, bonus: int, mode: str, faces, dc: int | None,
-           skills: tuple[str, ...]) -> CheckMade:
+# "Disadvantage on attack rolls and ability checks" (Poisoned); "Disadvantage on ability checks
+# and attack rolls while the source of fear is within line of sight" (Frightened).
+_CHECK_DISADVANTAGE = ("poisoned", "frightened")
+
+
+def check_disadvantage(c: Combatant) -> list[str]:
+    """The conditions that give `c` Disadvantage on its ability checks."""
+    return [f"{name} (Disadvantage on ability checks)" for name in _CHECK_DISADVANTAGE if c.has(name)]
+
+
+def _check(tx: Tx, cid: str, ability: str, skill: str | None, bonus: int | None, mode: str | None, faces,
+           dc: int | None, skills: tuple[str, ...]) -> CheckMade:
     c = tx.combatant(cid)
     if c.status == "dead":
         raise RuleError("target/dead", f"{c.name} is dead and makes no checks", allowed="a living combatant")
     named = _ability(ability)
     chosen = _skill(skill, skills)
+    if bonus is None:
+        bonus = check_bonus(tx.state, c.id, named, chosen)
+    if mode is None:  # the conditions decide; a mode the GM gives stands as given
+        mode = roll_mode([], check_disadvantage(c))
+    bonus -= d20_penalty(c)  # Exhaustion: "the roll is reduced by 2 times your Exhaustion level"
     # "a Strength (Athletics) check"
     label = f"{named} ({chosen})" if chosen else named
     roll = tx.roll(d20_notation(mode, bonus), purpose=f"{label} check", roller=c.id, faces=faces)

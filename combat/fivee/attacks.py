@@ -10,7 +10,7 @@ import msgspec
 from combat.kernel import dice
 from combat.fivee.actions import require_reaction, spend_check
 from combat.kernel.commands import Attack, OpportunityAttack
-from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers, dodge_to_next_turn
+from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers, d20_penalty, dodge_to_next_turn
 from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
@@ -255,7 +255,8 @@ def resolve_attack(tx: Tx, attacker: Combatant, target: Combatant, profile: Atta
     melee = profile.kind == "melee"
     adv, dis, helper = advantage_and_disadvantage(tx, attacker, target, melee, options)
     mode = roll_mode(adv, dis)
-    notation = d20_notation(mode, profile.bonus) + (f"+{options.roll_bonus.lstrip('+')}" if options.roll_bonus else "")
+    # "When you make a D20 Test, the roll is reduced by 2 times your Exhaustion level."
+    notation = d20_notation(mode, profile.bonus - d20_penalty(attacker)) + (f"+{options.roll_bonus.lstrip('+')}" if options.roll_bonus else "")
     roll = tx.roll(notation, purpose="attack", roller=attacker.id, faces=options.faces)
     natural = dice.kept_d20(roll.dice) or 0
     ac = target.ac + options.ac_bonus

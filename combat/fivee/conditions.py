@@ -1,6 +1,22 @@
 """Conditions: what each one does to attacks, actions and speed, and when it ends.
 
 The effects are a table, so a ruleset can read or extend them without branching.
+
+Exhaustion (SRD 5.2): "Exhaustion Levels. This condition is cumulative. Each time you receive
+it, you gain 1 Exhaustion level. You die if your Exhaustion level is 6." "D20 Tests Affected.
+When you make a D20 Test, the roll is reduced by 2 times your Exhaustion level." "Speed
+Reduced. Your Speed is reduced by a number of feet equal to 5 times your Exhaustion level."
+A creature has one Exhaustion entry whose `level` is the level reached: applying it again
+replaces the entry with one a level higher (the applier replaces an entry of the same name
+when the new one has a level), and at level 6 the creature dies (`CombatantDied`, "Exhaustion
+level 6"). The penalty (`d20_penalty`) comes off attack rolls, saving throws and ability
+checks; the Speed (`speed_of`) is what a turn grants and a Dash adds. "Finishing a Long Rest
+removes 1 of your Exhaustion levels" happens outside a fight; the GM's `remove_condition`
+ends Exhaustion whole. Exhaustion recorded before it had levels (no `level`: an entry per
+time it was given) had no effect and keeps none, so an old log folds as it did; a level
+given now counts from the levelled entry alone. A ruleset without the 5e 0 HP rules
+(declared-d10, which takes this condition rule) records Exhaustion as it always did, with
+no levels.
 """
 
 from __future__ import annotations
@@ -23,6 +39,9 @@ __all__ = [
     "is_incapacitated",
     "can_see",
     "speed_of",
+    "EXHAUSTION",
+    "exhaustion_level",
+    "d20_penalty",
     "expire_conditions",
     "named",
     "arm_next_turn_ends",
@@ -68,8 +87,29 @@ def can_see(viewer: Combatant, seen: Combatant, *, unseen: bool = False) -> bool
     return not unseen and not viewer.has("blinded") and not seen.has("invisible")
 
 
+EXHAUSTION = "exhaustion"
+EXHAUSTION_DEATH = 6
+
+
+def exhaustion_level(c: Combatant) -> int:
+    """The Exhaustion level `c` has (0 without it; entries recorded before levels count none)."""
+    if not c.conditions:
+        return 0
+    return sum(cond.level for cond in c.conditions if cond.name == EXHAUSTION and cond.level is not msgspec.UNSET)
+
+
+def d20_penalty(c: Combatant) -> int:
+    """"When you make a D20 Test, the roll is reduced by 2 times your Exhaustion level."."""
+    return 2 * exhaustion_level(c)
+
+
 def speed_of(c: Combatant) -> int:
-    return 0 if c.conditions and any(cond.name in SPEED_ZERO for cond in c.conditions) else c.speed
+    """The Speed `c` moves at: 0 under a Speed 0 condition, less 5 ft per Exhaustion level."""
+    if not c.conditions:
+        return c.speed
+    if any(cond.name in SPEED_ZERO for cond in c.conditions):
+        return 0
+    return max(0, c.speed - 5 * exhaustion_level(c))
 
 
 def attack_modifiers(
@@ -136,6 +176,13 @@ def named(tx: Tx, cmd: ApplyCondition) -> ApplyCondition:
     return cmd if name == cmd.condition.name else msgspec.structs.replace(cmd, condition=msgspec.structs.replace(cmd.condition, name=name))
 
 
+def _keeps_levels(tx: Tx) -> bool:
+    """Exhaustion has levels where the ruleset records deaths by the 5e rules (its level 6 is one)."""
+    from combat.fivee.dying import CombatantDied
+
+    return CombatantDied in tx.ruleset.appliers
+
+
 def apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
     from combat.fivee.concentration import end_concentration
 
@@ -143,6 +190,14 @@ def apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
     target = tx.combatant(cmd.target)
     if target.status == "dead":
         raise RuleError("target/dead", f"{target.name} is dead", allowed="a living combatant")
+    if cmd.condition.level is not msgspec.UNSET:
+        raise RuleError("condition/level", f"a level for '{cmd.condition.name}' is set by the rules, not given",
+                        allowed="the condition without level: each Exhaustion given adds 1 level")
+    levelled = cmd.condition.name == EXHAUSTION and not cmd.custom and _keeps_levels(tx)
+    if levelled:
+        # "Each time you receive it, you gain 1 Exhaustion level."
+        level = exhaustion_level(target) + 1
+        cmd = msgspec.structs.replace(cmd, condition=msgspec.structs.replace(cmd.condition, level=level))
     if cmd.condition.ends and not cmd.condition.ends_on:
         raise RuleError(
             "condition/duration",
@@ -157,6 +212,12 @@ def apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
     tx.emit(ConditionApplied(target=target.id, condition=cmd.condition, custom=cmd.custom))
     if cmd.condition.name in INCAPACITATING and not cmd.custom:
         end_concentration(tx, target.id, f"{cmd.condition.name}")
+    if levelled and exhaustion_level(tx.state.combatants[target.id]) >= EXHAUSTION_DEATH:
+        from combat.fivee.dying import CombatantDied
+
+        # "You die if your Exhaustion level is 6."
+        tx.emit(CombatantDied(combatant=target.id, cause=f"Exhaustion level {EXHAUSTION_DEATH}"))
+        end_concentration(tx, target.id, "died")
 
 
 def _remove_condition(tx: Tx, cmd: RemoveCondition) -> None:
@@ -168,16 +229,22 @@ def _remove_condition(tx: Tx, cmd: RemoveCondition) -> None:
             f"{target.name} is not {cmd.condition}",
             allowed=", ".join(c.name for c in target.conditions) or "no conditions to remove",
         )
-    tx.emit(ConditionEnded(target=target.id, condition=name, reason=cmd.reason))
-    if name in SPEED_ZERO:
+    # The GM ends Exhaustion whole, every level (and every entry an old log holds).
+    every = sum(1 for c in target.conditions if c.name == name) if name == EXHAUSTION and _keeps_levels(tx) else 1
+    for _ in range(every):
+        tx.emit(ConditionEnded(target=target.id, condition=name, reason=cmd.reason))
+    if name in SPEED_ZERO or (name == EXHAUSTION and exhaustion_level(target) > 0):
         from combat.fivee.regained_movement import restore_movement
 
-        restore_movement(tx, target.id, reason=f"no longer {name}")
+        restore_movement(tx, target.id, reason=f"no longer {name}")  # its Speed back for the rest of its turn
 
 
 def _on_applied(state: EncounterState, e: ConditionApplied) -> EncounterState:
     c = state.combatants[e.target]
-    return with_combatant(state, e.target, conditions=c.conditions + (e.condition,))
+    kept = c.conditions
+    if e.condition.level is not msgspec.UNSET:  # a level reached replaces the level it had
+        kept = tuple(x for x in kept if not (x.name == e.condition.name and x.level is not msgspec.UNSET))
+    return with_combatant(state, e.target, conditions=kept + (e.condition,))
 
 
 def _on_ended(state: EncounterState, e: ConditionEnded) -> EncounterState:

@@ -28,9 +28,14 @@ UNCONSCIOUS_AT_ZERO = ConditionSpec(name="unconscious", source="0 HP")
 
 def adjusted_damage(target: Combatant, amount: int, damage_type: str, *, custom: bool = False) -> int:
     """Immunity stops it, Resistance halves it (round down), Vulnerability doubles it; a custom
-    damage type has no such effect. Names match whatever their case (`Fire` is `fire`)."""
+    damage type has no such effect. Names match whatever their case (`Fire` is `fire`).
+
+    Petrified: "Resist Damage. You have Resistance to all damage", a custom type's too; it is
+    one Resistance, however many times it is given ("Multiple instances of Resistance or
+    Vulnerability that affect the same damage type count as only one instance")."""
+    petrified = target.has("petrified")
     if custom:
-        return max(0, amount)
+        return max(0, amount // 2 if petrified else amount)
     kind = normalised(damage_type)
 
     def listed(names: tuple[str, ...]) -> bool:
@@ -38,7 +43,7 @@ def adjusted_damage(target: Combatant, amount: int, damage_type: str, *, custom:
 
     if listed(target.immunities):
         return 0
-    if listed(target.resistances):
+    if petrified or listed(target.resistances):
         amount //= 2
     if listed(target.vulnerabilities):
         amount *= 2

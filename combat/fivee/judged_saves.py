@@ -2,7 +2,7 @@
 
 `saving_throw` without a `dc` records the roll (`SaveRolled`): the GM keeps the DC secret, or
 the effect has not yet said it. The roll waits in the state, and `judge_save` {combatant, dc,
-ability?, reason} (GM only) sets the DC: the save succeeds on meeting or beating it and is
+ability?, reason} (GM only; the ability in any usual spelling, `dex` or `Dexterity`) sets the DC: the save succeeds on meeting or beating it and is
 recorded as any save with a DC is, a `SaveMade`. So what follows a save follows this one too:
 a monster with Legendary Resistance may turn the failure into a success
 (`use_legendary_resistance`), and the GM applies the effect's damage or condition as for any
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, TypeGuard
 
 import msgspec
 
+from combat.characters.sheet import ABILITIES, ability_name
 from combat.fivee.save_conditions import automatic_failure
 from combat.kernel.commands import JudgeSave
 from combat.kernel.decider import Tx
@@ -96,7 +97,11 @@ def judge_save(tx: Tx, cmd: JudgeSave) -> None:
         raise RuleError("save/none-to-judge", f"{c.name} has no saving throw awaiting its DC",
                         allowed=f"judge_save for {others}" if others else "saving_throw without a dc first")
     if cmd.ability is not None:
-        chosen = next((s for s in waiting if normalised(s.ability) == normalised(cmd.ability)), None)
+        wanted = ability_name(cmd.ability)
+        if wanted is None:
+            raise RuleError("save/ability", f"'{cmd.ability}' is not an ability", allowed=", ".join(ABILITIES))
+        # a save recorded before names were read in full may say `dex`
+        chosen = next((s for s in waiting if (ability_name(s.ability) or normalised(s.ability)) == wanted), None)
         if chosen is None:
             raise RuleError("save/none-to-judge", f"{c.name} has no {cmd.ability} save awaiting its DC",
                             allowed=", ".join(s.ability for s in waiting))

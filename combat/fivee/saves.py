@@ -1,20 +1,34 @@
 """Saving throws the GM calls for: d20 + bonus against a DC, with Advantage or Disadvantage,
-and what conditions and cover do to them (combat/fivee/save_conditions.py)."""
+and what conditions and cover do to them (combat/fivee/save_conditions.py).
+
+"Saving Throw: d20 + ability modifier + Proficiency Bonus if proficient": the bonus left out
+is the creature's own (combat/fivee/bonuses.py: its stat block's save, or its `con_save`);
+a bonus the GM gives replaces it. The ability may be named in any usual spelling (`dex`,
+`DEX`, `Dexterity`): the save records it in full, lower case, and so the conditions that
+fail or hinder Strength and Dexterity saves see it whatever the spelling. Anything else is
+refused (`save/ability`) with the six.
+
+declared-d10 takes `PLAIN_HANDLERS`: the ability as given and a bonus left out as 0, as it
+always was.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from combat.characters.sheet import ABILITIES, ability_name
 from combat.fivee import judged_saves
+from combat.fivee.bonuses import save_bonus
 from combat.kernel import dice
 from combat.fivee.attacks import d20_notation, roll_mode
+from combat.fivee.conditions import d20_penalty
 from combat.fivee.save_conditions import automatic_failure, cover_bonus, save_disadvantage
 from combat.kernel.commands import SavingThrow
 from combat.kernel.decider import Applier, Handler, Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DiceRolled, SaveMade, SaveRolled
 
-__all__ = ["saving_throw", "HANDLERS", "APPLIERS", "RULES"]
+__all__ = ["saving_throw", "save_ability", "HANDLERS", "PLAIN_HANDLERS", "APPLIERS", "RULES"]
 
 
 def saving_throw(
@@ -49,22 +63,42 @@ def _roll_save(tx: Tx, cid: str, ability: str, bonus: int, mode: str, faces, *, 
     if c.status == "dead":
         raise RuleError("target/dead", f"{c.name} is dead and makes no saves", allowed="a living combatant")
     bonus += cover_bonus(ability, cover)
+    if conditions:
+        bonus -= d20_penalty(c)  # Exhaustion: "the roll is reduced by 2 times your Exhaustion level"
     if conditions and save_disadvantage(c, ability):
         mode = roll_mode(["advantage"] if mode == "advantage" else [], ["condition"])
     return tx.roll(d20_notation(mode, bonus), purpose=f"{ability} save", roller=c.id, faces=faces)
 
 
+def save_ability(name: str) -> str:
+    """One of the six abilities, in full and lower case, from its usual spellings."""
+    found = ability_name(name)
+    if found is None:
+        raise RuleError("save/ability", f"'{name}' is not an ability", allowed=", ".join(ABILITIES))
+    return found
+
+
 def _saving_throw(tx: Tx, cmd: SavingThrow) -> None:
+    ability = save_ability(cmd.ability)
+    bonus = save_bonus(tx.state, tx.combatant(cmd.combatant).id, ability) if cmd.bonus is None else cmd.bonus
+    _save(tx, cmd, ability, bonus)
+
+
+def _plain_saving_throw(tx: Tx, cmd: SavingThrow) -> None:
+    _save(tx, cmd, cmd.ability, 0 if cmd.bonus is None else cmd.bonus)
+
+
+def _save(tx: Tx, cmd: SavingThrow, ability: str, bonus: int) -> None:
     if cmd.dc is None:
         # The DC is not known yet (the GM keeps it secret, or the effect decides later): the
         # roll is recorded and the GM rules on it, with judge_save (combat/fivee/judged_saves.py),
         # damage, a condition or a ruling.
-        roll = _roll_save(tx, cmd.combatant, cmd.ability, cmd.bonus, cmd.roll_mode, cmd.faces, cover=cmd.cover)
+        roll = _roll_save(tx, cmd.combatant, ability, bonus, cmd.roll_mode, cmd.faces, cover=cmd.cover)
         natural = dice.kept_d20(roll.dice) or 0
-        tx.emit(SaveRolled(combatant=cmd.combatant, ability=cmd.ability, total=roll.total, natural=natural, reason=cmd.reason,
+        tx.emit(SaveRolled(combatant=cmd.combatant, ability=ability, total=roll.total, natural=natural, reason=cmd.reason,
                            awaits_dc=judged_saves.keeps_rolled_saves(tx.state)))
         return
-    saving_throw(tx, cmd.combatant, cmd.ability, cmd.dc, cmd.bonus, cmd.roll_mode, cmd.faces, cmd.reason, cover=cmd.cover)
+    saving_throw(tx, cmd.combatant, ability, cmd.dc, bonus, cmd.roll_mode, cmd.faces, cmd.reason, cover=cmd.cover)
 
 
 def _narrate_rolled(n: Any, e: SaveRolled) -> str:
@@ -73,5 +107,6 @@ def _narrate_rolled(n: Any, e: SaveRolled) -> str:
 
 
 HANDLERS: dict[type, Handler] = {SavingThrow: _saving_throw}
+PLAIN_HANDLERS: dict[type, Handler] = {SavingThrow: _plain_saving_throw}
 APPLIERS: dict[type, Applier] = {SaveMade: judged_saves.on_judged, SaveRolled: judged_saves.on_rolled}
-RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration={SaveRolled: _narrate_rolled})  # declared-d10 takes the tables
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration={SaveRolled: _narrate_rolled})  # declared-d10 takes PLAIN_HANDLERS

@@ -262,9 +262,9 @@ class SavingThrow(Command, frozen=True, kw_only=True):
     gm_fields: ClassVar[tuple[str, ...]] = ("dc", "bonus", "roll_mode", "cover")
 
     combatant: str
-    ability: str
+    ability: str  # strength... or dex, DEX, Dexterity (5e family); segments-1e's own save names
     dc: int | None = None
-    bonus: int = 0
+    bonus: int | None = None  # None: from the stat block (combat/fivee/bonuses.py); a number overrides it
     roll_mode: Literal["normal", "advantage", "disadvantage"] = "normal"
     faces: Faces = None
     reason: str = ""
@@ -364,11 +364,11 @@ class AbilityCheck(Command, frozen=True, kw_only=True):
     gm_fields: ClassVar[tuple[str, ...]] = ("bonus", "dc", "roll_mode")
 
     combatant: str
-    ability: str
+    ability: str  # strength... or dex, DEX, Dexterity
     skill: str | None = None
-    bonus: int = 0
+    bonus: int | None = None  # None: from the stat block (combat/fivee/bonuses.py); a number overrides it
     dc: int | None = None
-    roll_mode: RollMode = "normal"
+    roll_mode: RollMode | None = None  # None: from the conditions (Poisoned, Frightened); given, it stands
     faces: Faces = None
 
 
@@ -381,14 +381,14 @@ class Contest(Command, frozen=True, kw_only=True):
     combatant: str
     ability: str
     skill: str | None = None
-    bonus: int = 0
-    roll_mode: RollMode = "normal"
+    bonus: int | None = None  # None: from the stat block; a number overrides it
+    roll_mode: RollMode | None = None  # None: from the conditions; given, it stands
     faces: Faces = None
     opponent: str
     opponent_ability: str
     opponent_skill: str | None = None
-    opponent_bonus: int = 0
-    opponent_roll_mode: RollMode = "normal"
+    opponent_bonus: int | None = None
+    opponent_roll_mode: RollMode | None = None
     opponent_faces: Faces = None
 
 

@@ -85,6 +85,11 @@ class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     # Known to the GM only (a poison the party has not noticed): players and viewers do not
     # see it on a combatant the GM has not revealed (projections/redaction.py).
     hidden: bool = False
+    # The level reached, for a condition with levels (the 5e family's Exhaustion): set by the
+    # rules as it is applied, never by a command. Unset, and so absent from the JSON: no levels
+    # (every other condition, and Exhaustion recorded before it had levels, which had no
+    # effect then and has none now, so old logs fold as they did).
+    level: int | msgspec.UnsetType = msgspec.UNSET
 
 
 # -- set-up and flow -----------------------------------------------------------------------

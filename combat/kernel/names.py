@@ -19,8 +19,12 @@ def normalised(name: str) -> str:
     return " ".join(name.split()).lower()
 
 
-def checked_name(name: str, known: frozenset[str], *, kind: str, ruleset: str, custom: bool) -> str:
-    """The name to record: the ruleset's own spelling, or a custom name as given (trimmed)."""
+def checked_name(name: str, known: frozenset[str], *, kind: str, ruleset: str, custom: bool, field: str | None = "custom") -> str:
+    """The name to record: the ruleset's own spelling, or a custom name as given (trimmed).
+
+    `field` is the command's field that marks a name as custom (`custom` in apply_condition,
+    `custom_type` in damage), named in the refusal; None where the command has none (a
+    combatant's resistances): the name must be one of the ruleset's."""
     plain = normalised(name)
     code = kind.replace(" ", "-")
     if not plain:
@@ -29,16 +33,13 @@ def checked_name(name: str, known: frozenset[str], *, kind: str, ruleset: str, c
         if plain in known:
             raise RuleError(
                 f"{code}/not-custom",
-                f"'{name}' is a {ruleset} {kind} with its rules; send it without custom",
+                f"'{name}' is a {ruleset} {kind} with its rules; send it without {field}",
                 allowed=f"{plain}, or a name that is not one of: " + ", ".join(sorted(known)),
             )
         return " ".join(name.split())
     if plain not in known:
-        raise RuleError(
-            f"{code}/unknown",
-            f"'{name}' is not a {ruleset} {kind}",
-            allowed=", ".join(sorted(known)) + f"; or send it with custom: true (a custom {kind} has no mechanical effect)",
-        )
+        custom_too = f"; or send it with {field}: true (a custom {kind} has no mechanical effect)" if field else ""
+        raise RuleError(f"{code}/unknown", f"'{name}' is not a {ruleset} {kind}", allowed=", ".join(sorted(known)) + custom_too)
     return plain
 
 
@@ -53,12 +54,13 @@ def checked_condition(tx, name: str, *, custom: bool = False) -> str:
     known = tx.ruleset.conditions
     if not known:
         return name
-    return checked_name(name, known, kind="condition", ruleset=tx.ruleset.id, custom=custom)
+    return checked_name(name, known, kind="condition", ruleset=tx.ruleset.id, custom=custom, field="custom")
 
 
-def checked_damage_type(tx, name: str, *, custom: bool = False) -> str:
-    """`name` as the encounter's ruleset spells it (anything goes if it declares no damage types)."""
+def checked_damage_type(tx, name: str, *, custom: bool = False, field: str | None = "custom_type") -> str:
+    """`name` as the encounter's ruleset spells it (anything goes if it declares no damage types);
+    `field`: the command's field that would mark it custom, None if it has none."""
     known = tx.ruleset.damage_types
     if not known:
         return name
-    return checked_name(name, known, kind="damage type", ruleset=tx.ruleset.id, custom=custom)
+    return checked_name(name, known, kind="damage type", ruleset=tx.ruleset.id, custom=custom, field=field)

@@ -22,6 +22,7 @@ import msgspec
 from combat.kernel.commands import Command, Move
 from combat.fivee.actions import provoked_by
 from combat.fivee.conditions import speed_of
+from combat.fivee.standing import StandUp  # the 5e family's command; a5e's text decides what it costs
 from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionEnded, Event, Moved
@@ -53,10 +54,6 @@ class SetSpeeds(Command, frozen=True, kw_only=True):
 
     combatant: str
     speeds: dict[str, int]
-
-
-class StandUp(Command, frozen=True, kw_only=True):
-    combatant: str
 
 
 class SpeedsSet(Event, frozen=True, kw_only=True):

@@ -128,7 +128,7 @@ RULES = assemble(
     Rules(handlers=setup.HANDLERS, appliers=setup.APPLIERS),
     Rules(handlers={EndCombat: turns.HANDLERS[EndCombat]}, appliers=turns.APPLIERS),
     Rules(handlers=conditions.HANDLERS, appliers=conditions.APPLIERS),
-    Rules(handlers=saves.HANDLERS, appliers=saves.APPLIERS),
+    Rules(handlers=saves.PLAIN_HANDLERS, appliers=saves.APPLIERS),  # the ability as given, a bonus left out 0
     Rules(appliers=hitpoints.APPLIERS),
     settings.RULES,
     traits.RULES,

@@ -28,6 +28,8 @@ Where the text is silent (written down here, and on the ruleset's docs page gene
 - The fight ends by itself when every combatant of all sides but one is dead or
   unconscious; the GM can end it earlier (surrender, flight, truce) with end_combat.
 - A concentration save owed after damage must be made before the current turn ends.
+- stand_up: a Prone creature spends half its Speed (round down) of its movement to end Prone
+  (combat/fivee/standing.py); "If your Speed is 0, you can't right yourself."
 - GM moves at a real table (combat/fivee/gm_edits.py, turn_pointer.py, ability_checks.py,
   damage_rolls.py): set_hp, change_stat_block, goto_turn, previous_turn, grant_action (an
   action granted before the creature's turn is kept for that turn: banked_actions.py),
@@ -40,7 +42,7 @@ Where the text is silent (written down here, and on the ruleset's docs page gene
 from __future__ import annotations
 
 from combat import fivee
-from combat.fivee import banked_actions, dying, initiative, stat_blocks, turns
+from combat.fivee import banked_actions, dying, initiative, standing, stat_blocks, turns
 from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.rulesets.srd2024.state import Srd2024State
 from combat.kernel.decider import Ruleset, Tx, assemble
@@ -58,6 +60,7 @@ TURN_COMMANDS = (
     "interact_with_object",
     "use_reaction",
     "death_save",
+    "stand_up",
     "end_turn",
     *fivee.GM_TURN_COMMANDS,
 )
@@ -104,8 +107,9 @@ def flow(tx: Tx) -> None:
 
 DEFAULTS = dict(dying.DEFAULTS)
 
-# The shared 5e rules and srd-2024's initiative: nothing else of its own.
-RULES = assemble(*fivee.core(turn_order), initiative.RULES)
+# The shared 5e rules, srd-2024's initiative and standing up from Prone (the variant and a5e
+# stand up by their own texts).
+RULES = assemble(*fivee.core(turn_order), initiative.RULES, standing.RULES)
 
 RULESET = Ruleset.of(
     RULES,

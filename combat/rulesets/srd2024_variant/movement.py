@@ -29,6 +29,7 @@ import msgspec
 from combat.kernel.commands import Command, Move
 from combat.fivee.actions import provoked_by
 from combat.fivee.conditions import is_incapacitated, speed_of
+from combat.fivee.standing import StandUp, StoodUp
 from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event, Moved
@@ -76,11 +77,6 @@ class ExtraFeetSpent(Event, frozen=True, kw_only=True):
     combatant: str
     feet: int
     reasons: tuple[str, ...]
-
-
-class StoodUp(Event, frozen=True, kw_only=True):
-    combatant: str
-    cost: int
 
 
 def _move(tx: Tx, cmd: Move) -> None:
@@ -179,6 +175,11 @@ def _stand_up(tx: Tx, cmd: StandUpFromProne) -> None:
     tx.emit(ConditionEnded(target=c.id, condition="prone", reason="stood up"))
 
 
+def _stand_up_as_shared(tx: Tx, cmd: StandUp) -> None:
+    """The 5e family's `stand_up` is this ruleset's `stand_up_from_prone`."""
+    _stand_up(tx, StandUpFromProne(combatant=cmd.combatant))
+
+
 def _spend(state: EncounterState, cid: str, feet: int) -> EncounterState:
     c = state.combatants[cid]
     return with_combatant(state, cid, economy=msgspec.structs.replace(c.economy, moved=c.economy.moved + feet))
@@ -206,7 +207,8 @@ def breaks_run_up(field: str):
 
 
 RULES = Rules(
-    handlers={Move: _move, Traverse: _traverse, DropProne: _drop_prone, StandUpFromProne: _stand_up},
+    handlers={Move: _move, Traverse: _traverse, DropProne: _drop_prone, StandUpFromProne: _stand_up,
+              StandUp: _stand_up_as_shared},
     appliers={
         ExtraFeetSpent: lambda s, e: _spend(s, e.combatant, e.feet),
         StoodUp: lambda s, e: _spend(s, e.combatant, e.cost),
