@@ -41,7 +41,7 @@ __all__ = [
 
 Ability = Literal["strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"]
 ABILITIES: tuple[Ability, ...] = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
-_SPELLINGS = {**{a: a for a in ABILITIES}, **{a[:3]: a for a in ABILITIES}}
+_SPELLINGS: dict[str, Ability] = {**{a: a for a in ABILITIES}, **{a[:3]: a for a in ABILITIES}}
 
 # SRD 5.2, Table: Skills.
 SKILL_ABILITY: dict[str, Ability] = {
@@ -151,6 +151,7 @@ class Features(_Part, frozen=True, kw_only=True):
     rage_damage: int = 0  # "Rage Damage" while raging, on a Strength-based attack
     rage_resistances: tuple[str, ...] = ()  # damage types resisted while raging
     extra_damage: tuple[tuple[str, str], ...] = ()  # (dice, damage type) every weapon hit adds (a Hex, a flame tongue)
+    martial_arts: str | None = None  # the Monk's Martial Arts die ("1d8" at level 5), for Unarmed Strikes and Monk weapons
 
 
 class CharacterSheet(_Part, frozen=True, kw_only=True):
@@ -190,7 +191,7 @@ def modifier(score: int) -> int:
 
 def ability_name(name: str) -> Ability | None:
     """One of the six abilities from its usual spellings (`dex`, `DEX`, `Dexterity`), or None."""
-    return _SPELLINGS.get(name.strip().lower())  # type: ignore[return-value]
+    return _SPELLINGS.get(name.strip().lower())
 
 
 def proficiency(sheet: CharacterSheet) -> int:
@@ -237,7 +238,7 @@ def _weapon_ability(sheet: CharacterSheet, attack: SheetAttack) -> Ability:
     if attack.ability is not None:
         return attack.ability
     if "finesse" in attack.properties:
-        return max(("strength", "dexterity"), key=lambda a: _mod(sheet, a))  # type: ignore[arg-type,return-value]
+        return max(("strength", "dexterity"), key=lambda a: _mod(sheet, a))
     return "dexterity" if attack.ranged else "strength"
 
 
