@@ -143,6 +143,8 @@ def _numbers(text: str) -> dict[str, Any]:
         found["unarmored_defense_with_shield"] = "or wielding a Shield" not in text
     if re.search(r"Hit Point maximum increases by \d+, and it increases by 1 (?:again )?whenever you gain (?:a|another \w+) level", text):
         found["hp_per_level"] = 1
+    if m := re.search(r"Your speed increases by (\d+) feet while you aren't wearing Heavy armor", text):
+        found["speed_unless_heavy_armor"] = int(m.group(1))
     if m := re.search(r"regain all your expended uses of ([\w ]+?) when you finish a Short or Long Rest", text):
         found["short_rest"] = m.group(1)
     return found
@@ -305,6 +307,8 @@ def _armor(source: Path) -> tuple[dict[str, Any], int]:
         armor[fields["name"]] = {
             "base_ac": fields["ac_base"],
             "adds_dex": fields["ac_add_dexmod"],
+            # The records name no category; the SRD's Heavy armour is the one that adds no Dexterity.
+            "heavy": not fields["ac_add_dexmod"],
             "dex_cap": cap,
             "stealth_disadvantage": fields["grants_stealth_disadvantage"],
             "strength": fields["strength_score_required"],

@@ -29,7 +29,8 @@ def test_a_level_5_wizard_has_the_class_tables_numbers():
     Wisdom", "Intelligence is your spellcasting ability"; the Wizard Features table at level 5:
     Proficiency Bonus +3, spell slots 4 / 3 / 2. HP 6 + 1, then 4 x (4 + 1) = 27; spell save DC
     8 + 3 + 3 = 14, spell attack +6."""
-    elara = build_sheet(name="Elara", class_name="Wizard", level=5, scores=ELARA)
+    elara = build_sheet(name="Elara", class_name="Wizard", level=5, scores=ELARA, skills=["Arcana", "history"])
+    assert (s.skill_bonus(elara, "arcana"), s.skill_bonus(elara, "history"), s.skill_bonus(elara, "insight")) == (6, 6, 1)
     assert (elara.max_hp, s.proficiency(elara), s.spell_save_dc(elara), s.spell_attack_bonus(elara)) == (27, 3, 14, 6)
     assert elara.spellcasting is not None and elara.spellcasting.slots == (4, 3, 2)
     assert elara.save_proficiencies == ("intelligence", "wisdom")
@@ -99,6 +100,10 @@ def test_a_barbarian_rages_and_defends_unarmored_with_constitution():
     assert grom.resources == (s.Resource(name="Rage", uses=3, recovers="long", short_rest_regains=1),)
     assert (grom.features.rage_damage, grom.features.rage_resistances) == (2, ("bludgeoning", "piercing", "slashing"))
     assert (grom.resistances, grom.attacks_per_action) == (("poison",), 2)
+    # Fast Movement at level 5: "Your speed increases by 10 feet while you aren't wearing Heavy armor."
+    assert grom.speed == 40
+    in_plate = build_sheet(name="Grom", class_name="Barbarian", level=5, scores="STR 16 DEX 14 CON 16 INT 8 WIS 12 CHA 10", armor="plate")
+    assert (in_plate.speed, in_plate.ac) == (30, 18)
 
 
 def test_a_monk_without_a_shield_adds_wisdom_and_moves_faster():
@@ -156,6 +161,7 @@ def test_bad_scores_are_refused_with_what_is_allowed(scores, said):
     ({"subclass": "Battle Master"}, "character/unknown-subclass", "Evoker"),
     ({"level": 21}, "character/bad-level", "levels 1 to 20"),
     ({"spells": ["Fireball", ""]}, "character/bad-spell", "non-empty"),
+    ({"skills": ["Arcana", "Basket Weaving"]}, "character/unknown-skill", "acrobatics, animal handling"),
 ])
 def test_unknown_names_are_refused_with_the_names_allowed(kwargs, code, allowed):
     with pytest.raises(RuleError) as refused:

@@ -19,6 +19,7 @@ from typing import Any, Literal, cast
 
 from combat.characters.sheet import (
     ABILITIES,
+    SKILL_ABILITY,
     Abilities,
     Ability,
     CharacterSheet,
@@ -53,8 +54,8 @@ def _named(kind: str, table: dict[str, Any], name: str, *, also: Iterable[str] =
 
 def parse_scores(text: str) -> Abilities:
     """The six scores from "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10" (any order, any case,
-    full names too). Each ability once, each score 1 to 30: "A score of 1 ... 30 is the highest
-    an ability score can be" is the SRD's range."""
+    full names too). Each ability once, each score 1 to 30 (the range `Abilities` holds; the
+    SRD texts beside this project do not state it)."""
     pairs = re.findall(r"([A-Za-z]+)\s*[:=]?\s*(-?\d+)", text)
     leftover = re.sub(r"([A-Za-z]+)\s*[:=]?\s*(-?\d+)|[\s,;]+", "", text)
     if leftover:
@@ -214,6 +215,10 @@ def build_sheet(*, name: str, class_name: str, level: int, scores: Abilities | s
     elif spell_names:
         raise RuleError("character/not-a-caster", f"a {class_key} casts no spells",
                         allowed=", ".join(c for c, e in data["classes"].items() if "spellcasting_ability" in e))
+    skill_names = tuple(" ".join(k.split()).lower() for k in skills)
+    for skill in skill_names:
+        if skill not in SKILL_ABILITY:
+            raise RuleError("character/unknown-skill", f"no skill is called {skill!r}", allowed=", ".join(SKILL_ABILITY))
     sizes = species_entry["sizes"]
     chosen_size = sizes[0]
     if size is not None:
@@ -224,6 +229,8 @@ def build_sheet(*, name: str, class_name: str, level: int, scores: Abilities | s
     speed = species_entry["speed"]
     if armor_key is None and not shield:  # Unarmored Movement: "while you aren't wearing armor or wielding a Shield"
         speed += row.get("unarmored_movement", 0)
+    if armor_key is None or not data["armor"][armor_key]["heavy"]:  # Fast Movement: "while you aren't wearing Heavy armor"
+        speed += _at(level, features, "speed_unless_heavy_armor") or 0
     critical = _at(level, features, "critical_range")
     return CharacterSheet(
         name=name.strip(),
@@ -233,7 +240,7 @@ def build_sheet(*, name: str, class_name: str, level: int, scores: Abilities | s
         species=species_key,
         abilities=abilities,
         save_proficiencies=tuple(a for a in ABILITIES if a in cls["saves"]),
-        skills=tuple(skills),
+        skills=skill_names,
         ac=_armor_class(data, abilities, armor_key, shield, unarmored, bool(_at(level, features, "unarmored_defense_with_shield"))),
         max_hp=_hit_points(cls, level, modifier(abilities.constitution),
                            (_at(level, features, "hp_per_level") or 0) + species_entry.get("hp_per_level", 0)),
