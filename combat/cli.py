@@ -780,6 +780,10 @@ from combat.cli_monsters import monsters  # noqa: E402  (it uses the helpers abo
 
 cli.add_command(monsters)
 
+from combat.cli_characters import characters  # noqa: E402  (it uses the helpers above)
+
+cli.add_command(characters)
+
 
 def main() -> None:
     cli(prog_name="combat")

@@ -153,6 +153,7 @@ class Features(_Part, frozen=True, kw_only=True):
     rage_damage: int = 0  # "Rage Damage" while raging, on a Strength-based attack
     rage_resistances: tuple[str, ...] = ()  # damage types resisted while raging
     extra_damage: tuple[tuple[str, str], ...] = ()  # (dice, damage type) every weapon hit adds (a Hex, a flame tongue)
+    martial_arts: str | None = None  # the Monk's Martial Arts die ("1d8" at level 5), for Unarmed Strikes and Monk weapons
 
 
 class CharacterSheet(_Part, frozen=True, kw_only=True):
