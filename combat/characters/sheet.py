@@ -41,7 +41,7 @@ __all__ = [
 
 Ability = Literal["strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"]
 ABILITIES: tuple[Ability, ...] = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
-_SPELLINGS = {**{a: a for a in ABILITIES}, **{a[:3]: a for a in ABILITIES}}
+_SPELLINGS: dict[str, Ability] = {**{a: a for a in ABILITIES}, **{a[:3]: a for a in ABILITIES}}
 
 # SRD 5.2, Table: Skills.
 SKILL_ABILITY: dict[str, Ability] = {
@@ -190,7 +190,7 @@ def modifier(score: int) -> int:
 
 def ability_name(name: str) -> Ability | None:
     """One of the six abilities from its usual spellings (`dex`, `DEX`, `Dexterity`), or None."""
-    return _SPELLINGS.get(name.strip().lower())  # type: ignore[return-value]
+    return _SPELLINGS.get(name.strip().lower())
 
 
 def proficiency(sheet: CharacterSheet) -> int:
@@ -237,7 +237,8 @@ def _weapon_ability(sheet: CharacterSheet, attack: SheetAttack) -> Ability:
     if attack.ability is not None:
         return attack.ability
     if "finesse" in attack.properties:
-        return max(("strength", "dexterity"), key=lambda a: _mod(sheet, a))  # type: ignore[arg-type,return-value]
+        pair: tuple[Ability, Ability] = ("strength", "dexterity")
+        return max(pair, key=lambda a: _mod(sheet, a))
     return "dexterity" if attack.ranged else "strength"
 
 
