@@ -37,6 +37,7 @@ from combat.rulesets import get_ruleset
 from combat.kernel.state import EncounterState
 from combat.kernel.records import Recorded
 from combat.app.partitions import PartitionedLog
+from combat.app.party import Party, names_a_stored_character
 from combat.app.store import Snapshot, store_env
 
 __all__ = ["Encounters", "Outcome", "Write", "Wait", "Writing", "run_writing", "VersionConflict", "UnknownEncounter", "StoreBusy", "fold_records"]
@@ -128,7 +129,9 @@ class Encounters:
                  max_events: int | None = None, cached: int | None = None, partitions: int | None = None):
         # On PostgreSQL the store is split by encounter (combat.app.partitions); `partitions`
         # chooses the count for a new store, else COMBAT_PARTITIONS or the default.
-        self.log = PartitionedLog({**store_env(db), **(env or {})}, partitions)
+        self._env = {**store_env(db), **(env or {})}
+        self.log = PartitionedLog(self._env, partitions)
+        self._party: Party | None = None
         self.max_events = max_events  # events one command may append (a fork copies, so it is not counted)
         self._cache: StateCache[EncounterState] = StateCache(cached)
         self._heads: StateCache[tuple[int, str]] = StateCache(cached)  # (seq, hash) of the last event seen
@@ -137,7 +140,24 @@ class Encounters:
         self._ids = CommandIndex(lambda eid, after, upto: self.log.recorded(eid, gt=after or None, lte=upto))
 
     def close(self) -> None:
+        if self._party is not None:
+            self._party.close()
         self.log.close()
+
+    @property
+    def party(self) -> Party:
+        """The characters that outlast an encounter, in this store (combat.app.party)."""
+        if self._party is None:
+            self._party = Party(self._env, datastore=getattr(self.log.home.factory, "datastore", None))
+        return self._party
+
+    def resolving(self, encounter_id: UUID, command: Command, actor: str = "gm") -> Command:
+        """`command` with a character it names filled in from the party: its sheet and what
+        it carries from earlier fights. It reads and writes the party's store, so a caller on
+        an event loop runs it in a thread before `executing`."""
+        if names_a_stored_character(command):
+            return self.party.resolve(command, encounter_id, self, actor=actor)  # type: ignore[arg-type]
+        return command
 
     # -- writing -------------------------------------------------------------------------
 
@@ -173,6 +193,7 @@ class Encounters:
         """Decide `command` and append its events. With `expected_version`, refuse unless the
         log is at it; without, decide again whenever another writer appended first. A repeat of
         `command_id` returns the outcome it had and appends nothing."""
+        command = self.resolving(encounter_id, command, actor)
         return self._run(encounter_id, self.executing(encounter_id, command, actor=actor,
                                                       expected_version=expected_version, command_id=command_id))
 

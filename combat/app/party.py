@@ -1,8 +1,8 @@
 """The party: player characters that outlast an encounter.
 
 Each character is a log of its own, beside the encounters' in the same store (the SQLite
-file or the PostgreSQL database), in eventsourcing's own table for an application named
-`party` (`party_events`): its sheet as saved, each fight it joined, what it carried out of
+file or the PostgreSQL database), in eventsourcing's table of an application named `party`
+(`party_events`): its sheet as saved, each fight it joined, what it carried out of
 that fight (HP, spent slots and resource uses) and each rest. Its current status is a fold
 over that log, as an encounter's state is over its own.
 
@@ -33,7 +33,8 @@ from uuid import UUID
 
 import msgspec
 from eventsourcing.application import Application
-from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Mapper, StoredEvent
+from eventsourcing.persistence import ApplicationRecorder, InfrastructureFactory, IntegrityError, Mapper, StoredEvent
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteFactory
 from eventsourcing.utils import Environment
 
 from combat.characters.sheet import CharacterSheet, modifier
@@ -42,9 +43,10 @@ from combat.kernel import dice
 from combat.kernel.dice import DieFace
 from combat.kernel.errors import RuleError
 
-__all__ = ["Party", "StoredCharacter", "CharacterSaved", "CharacterJoined", "StatusCarried", "Rested", "REST_KINDS"]
+__all__ = ["Party", "names_a_stored_character", "StoredCharacter", "CharacterSaved", "CharacterJoined", "StatusCarried", "Rested", "REST_KINDS"]
 
 REST_KINDS = ("short", "long")
+TABLE = "party_events"
 _NAMESPACE = uuid.UUID("5d0c4a43-52b1-4c4e-9a52-9a4cbb6d2a10")
 _NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,80}$")
 
@@ -149,6 +151,23 @@ class _PartyLog(Application[UUID]):
 
     def construct_mapper(self) -> Mapper[UUID]:
         return _Mapper(transcoder=self.construct_transcoder())
+
+    def construct_recorder(self) -> ApplicationRecorder:
+        # eventsourcing's SQLite factory names every application's table `stored_events`
+        # (its PostgreSQL factory names it after the application: `party_events`); the
+        # party's rows must not mingle with the encounters', which listing and the streams
+        # read whole.
+        if isinstance(self.factory, SQLiteFactory):
+            recorder = SQLiteApplicationRecorder(self.factory.datastore, events_table_name=TABLE)
+            if self.factory.env_create_table():
+                recorder.create_table()
+            return recorder
+        return super().construct_recorder()
+
+
+def names_a_stored_character(command: object) -> bool:
+    """`add_character` naming a character of the party, to be filled in before it is decided."""
+    return isinstance(command, AddCharacter) and isinstance(command.character, str)
 
 
 def character_id(name: str) -> UUID:

@@ -15,6 +15,7 @@ from litestar.params import FromPath
 
 from combat.app.application import Encounters, Outcome
 from combat.app.loop_commits import LoopCommits
+from combat.app.party import names_a_stored_character
 from combat.kernel.commands import Command
 from combat.kernel.errors import RuleError
 from combat.service.admission import Admission
@@ -93,7 +94,10 @@ class Service:
 
     async def execute_here(self, commits: LoopCommits, grant: Grant, command: Command, expected_version: int | None,
                            command_id: str | None) -> Outcome:
-        """`execute`, decided on this event loop and committed with this turn's other writes."""
+        """`execute`, decided on this event loop and committed with this turn's other writes
+        (a character named from the party is read in a thread first: its store is not the loop's)."""
+        if names_a_stored_character(command):
+            command = await anyio.to_thread.run_sync(self.encounters.resolving, grant.encounter_id, command, _actor(grant))
         steps = self.encounters.executing(grant.encounter_id, command, actor=_actor(grant),
                                           expected_version=expected_version, command_id=command_id)
         outcome = await commits.run(grant.encounter_id, steps)
