@@ -204,9 +204,24 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     return markdown
 
 
+def sheet_page() -> str:
+    """The character sheet's fields and those of the objects it holds, from the msgspec types."""
+    from combat.characters.sheet import CharacterSheet
+
+    summary, fields = struct_doc(CharacterSheet)
+    lines = ["# Character sheet", "", summary, "",
+             "Generated from the code; `GET /schemas/character` and `combat characters schema` give its JSON Schema. "
+             "[Characters](../characters.md) says how sheets are built, stored and played.", ""]
+    lines += _fields_table(fields)
+    for name, cls in nested_structs(CharacterSheet).items():
+        own, nested = struct_doc(cls)
+        lines += ["", f"## {name}", ""] + ([own, ""] if own else []) + _fields_table(nested)
+    return "\n".join(lines) + "\n"
+
+
 def pages() -> dict[str, str]:
     """Every generated page by its path under docs/."""
-    generated = {"reference/events.md": events_page()}
+    generated = {"reference/events.md": events_page(), "reference/character-sheet.md": sheet_page()}
     for ruleset in RULESETS.values():
         if _package_of(ruleset) is None:  # the site documents the rulesets this package ships
             continue

@@ -1,22 +1,32 @@
-"""`combat characters`: player characters' sheets. `build` makes one from the SRD 5.2's numbers.
+"""`combat characters`: player characters' sheets and the party that keeps them between fights.
 
-Registered on the `combat` group at the end of combat/cli.py."""
+`build` makes a sheet from the SRD 5.2's numbers, `import` reads a Foundry VTT actor, `save`
+stores a sheet (or `--save` on those two), `list` and `show` read the party, `rest` gives a
+character a Short or Long Rest (combat/app/party.py). Registered on the `combat` group at the
+end of combat/cli.py."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from combat.app.paths import DB_ENV, DEFAULT_DB
+
 if TYPE_CHECKING:
+    from combat.app.party import StoredCharacter
     from combat.characters.sheet import CharacterSheet
 
 __all__ = ["characters"]
 
 
+_db = click.option("--db", type=click.Path(dir_okay=False), envvar=DB_ENV, default=DEFAULT_DB, show_default=True,
+                   help=f"SQLite file of the store the party lives in (or set {DB_ENV}).")
+
+
 @click.group()
 def characters() -> None:
-    """Player characters: build a sheet from the SRD 5.2 class tables."""
+    """Player characters: build or import a sheet, keep a party between fights, rest."""
 
 
 @characters.command()
@@ -33,31 +43,221 @@ def characters() -> None:
 @click.option("--skill", "skills", multiple=True, help="A proficient skill; repeat for more.")
 @click.option("--subclass", default=None, help="An SRD 5.2 subclass of the class (Champion...).")
 @click.option("--json", "as_json", is_flag=True, help="Print the sheet as JSON.")
+@click.option("--save", is_flag=True, help="Also store it in the party.")
+@_db
 def build(name: str, class_name: str, level: int, scores: str, species: str | None, size: str | None, armor: str | None,
           shield: bool, weapons: tuple[str, ...], spells: tuple[str, ...], skills: tuple[str, ...], subclass: str | None,
-          as_json: bool) -> None:
+          as_json: bool, save: bool, db: str) -> None:
     """Build a character sheet from the SRD 5.2's numbers and print it."""
     # Imported here: combat.cli registers this group as it loads, and loads nothing it does not need.
     from combat.cli import _one_line_errors
 
-    _one_line_errors(_build)(name, class_name, level, scores, species, size, armor, shield, weapons, spells, skills, subclass, as_json)
+    _one_line_errors(_build)(name, class_name, level, scores, species, size, armor, shield, weapons, spells, skills, subclass,
+                             as_json, save, db)
 
 
 def _build(name: str, class_name: str, level: int, scores: str, species: str | None, size: str | None, armor: str | None,
            shield: bool, weapons: tuple[str, ...], spells: tuple[str, ...], skills: tuple[str, ...], subclass: str | None,
-           as_json: bool) -> None:
-    import msgspec
-
+           as_json: bool, save: bool, db: str) -> None:
     from combat.characters.build import build_sheet
-    from combat.cli import _print
 
     sheet = build_sheet(name=name, class_name=class_name, level=level, scores=scores, species=species, size=size, armor=armor,
                         shield=shield, weapons=weapons, spells=spells, skills=skills, subclass=subclass)
+    _show_sheet(sheet, as_json)
+    if save:
+        _save(sheet, db)
+
+
+@characters.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the sheet as JSON on standard output (the list of what is not mapped goes to standard error).")
+@click.option("--save", is_flag=True, help="Also store it in the party.")
+@_db
+def import_command(file: str, as_json: bool, save: bool, db: str) -> None:
+    """Read a Foundry VTT dnd5e character (its "Export Data" JSON) into a character sheet; then
+    list, under "Not mapped:", everything of the actor the sheet does not hold."""
+    from combat.cli import _one_line_errors
+
+    _one_line_errors(_import)(file, as_json, save, db)
+
+
+def _import(file: str, as_json: bool, save: bool, db: str) -> None:
+    from combat.characters.foundry import import_actor
+
+    sheet, not_mapped = import_actor(_json_file(file, "foundry/malformed"))
+    _show_sheet(sheet, as_json)
+    if not_mapped:
+        click.echo("Not mapped:", err=as_json)
+        for line in not_mapped:
+            click.echo(f"  {line}", err=as_json)
+    if save:
+        _save(sheet, db)
+
+
+@characters.command("save")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@_db
+def save_command(file: str, db: str) -> None:
+    """Store a character sheet (JSON, as `build --json` prints it) in the party: a new
+    character, or a new sheet for one (its HP, spent slots and uses kept)."""
+    from combat.cli import _one_line_errors
+
+    _one_line_errors(_save_file)(file, db)
+
+
+def _save_file(file: str, db: str) -> None:
+    import msgspec
+
+    from combat.characters.sheet import CharacterSheet
+    from combat.kernel.errors import RuleError
+
+    try:
+        sheet = msgspec.convert(_json_file(file, "character/malformed"), CharacterSheet)
+    except msgspec.ValidationError as exc:
+        raise RuleError("character/invalid", f"{file}: {exc}", allowed="a sheet as `combat characters schema` describes it") from None
+    _save(sheet, db)
+
+
+@characters.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@_db
+def list_command(as_json: bool, db: str) -> None:
+    """The party: each character's HP, spent uses and where it last fought."""
+    from combat.cli import _one_line_errors
+
+    _one_line_errors(_list)(as_json, db)
+
+
+def _list(as_json: bool, db: str) -> None:
+    from combat.cli import _print, _print_json, _store
+
+    with _store(db) as encounters:
+        party = encounters.party
+        found = [party.settle(c.name, encounters) for c in party.all()]
     if as_json:
-        _print(msgspec.json.format(msgspec.json.encode(sheet)).decode())
+        import msgspec
+
+        _print_json(msgspec.to_builtins(found))
+        return
+    if not found:
+        _print("no characters yet: `combat characters build ... --save` or `combat characters save FILE`")
+    for c in found:
+        _print(_status_line(c))
+
+
+@characters.command("show")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@_db
+def show_command(name: str, as_json: bool, db: str) -> None:
+    """One character: its sheet and what it carries (HP, spent slots and uses, Hit Point Dice)."""
+    from combat.cli import _one_line_errors
+
+    _one_line_errors(_show)(name, as_json, db)
+
+
+def _show(name: str, as_json: bool, db: str) -> None:
+    from combat.cli import _print, _print_json, _store
+
+    with _store(db) as encounters:
+        found = encounters.party.settle(name, encounters)
+    if as_json:
+        import msgspec
+
+        _print_json(msgspec.to_builtins(found))
+        return
+    _print(_status_line(found))
+    for line in summary(found.sheet):
+        _print(line)
+
+
+@characters.command("rest")
+@click.argument("name")
+@click.option("--short", "kind", flag_value="short", help="A Short Rest: spend Hit Point Dice, regain short-rest features.")
+@click.option("--long", "kind", flag_value="long", help="A Long Rest: every HP, Hit Point Die, slot and feature back.")
+@click.option("--hit-dice", type=click.IntRange(0, 40), default=0, help="Hit Point Dice to spend on a Short Rest.")
+@click.option("--faces", default=None, help='Those dice as rolled at the table, e.g. "6 3"; left out, they are rolled.')
+@_db
+def rest_command(name: str, kind: str | None, hit_dice: int, faces: str | None, db: str) -> None:
+    """Give a character a Short or Long Rest."""
+    from combat.cli import _one_line_errors
+
+    _one_line_errors(_rest)(name, kind, hit_dice, faces, db)
+
+
+def _rest(name: str, kind: str | None, hit_dice: int, faces: str | None, db: str) -> None:
+    from combat.cli import _print, _store
+    from combat.kernel.errors import RuleError
+
+    if kind is None:
+        raise RuleError("rest/kind", "which rest?", allowed="--short or --long")
+    try:
+        entered = None if faces is None else tuple(int(f) for f in faces.replace(",", " ").split())
+    except ValueError:
+        raise RuleError("dice/faces", f"faces {faces!r}", allowed='whole numbers, e.g. "6 3"') from None
+    with _store(db) as encounters:
+        stored, rest = encounters.party.rest(name, kind, encounters, hit_dice=hit_dice, faces=entered)
+    rolled = f" (Hit Point Dice: {', '.join(str(d.face) for d in rest.hit_dice)})" if rest.hit_dice else ""
+    _print(f"{stored.name} finishes a {kind} rest and regains {rest.healed} HP{rolled}")
+    _print(_status_line(stored))
+
+
+@characters.command("schema")
+def schema_command() -> None:
+    """Print the JSON Schema of a character sheet."""
+    import json
+
+    from combat.characters.sheet import sheet_schema
+    from combat.cli import _print
+
+    _print(json.dumps(sheet_schema(), indent=2, sort_keys=True))
+
+
+def _json_file(file: str, code: str) -> Any:
+    import json
+
+    from combat.kernel.errors import RuleError
+
+    with open(file, encoding="utf-8") as f:
+        try:
+            return json.load(f)
+        except json.JSONDecodeError as exc:
+            raise RuleError(code, f"{file} is not JSON: {exc}") from None
+
+
+def _save(sheet: CharacterSheet, db: str) -> None:
+    from combat.cli import _say, _store
+
+    with _store(db) as encounters:
+        stored = encounters.party.save(sheet)
+    _say(f"saved {stored.name} in the party ({db}): add it to a fight with "
+         f"'{{\"type\": \"add_character\", \"character\": \"{stored.name}\", \"side\": \"party\"}}'")
+
+
+def _show_sheet(sheet: CharacterSheet, as_json: bool) -> None:
+    import msgspec
+
+    from combat.cli import _print
+
+    if as_json:
+        click.echo(msgspec.json.format(msgspec.json.encode(sheet)).decode())
         return
     for line in summary(sheet):
         _print(line)
+
+
+def _status_line(c: StoredCharacter) -> str:
+    """HP, what is spent, and the fight whose outcome it carries."""
+    sheet, s = c.sheet, c.status
+    hp = sheet.max_hp if s.hp is None else s.hp
+    spent = [f"{used} {name}" for name, used in s.resources_used.items()]
+    spent += [f"{n} level-{i + 1} slot{'s' if n > 1 else ''}" for i, n in enumerate(s.slots_spent) if n]
+    if s.hit_dice_spent:
+        spent.append(f"{s.hit_dice_spent} Hit Point Dice")
+    state = "dead" if s.dead else f"HP {hp}/{sheet.max_hp}"
+    where = f", last in encounter {str(c.joined.encounter)[:8]} as {c.joined.combatant}" if c.joined else ""
+    return f"{c.name}: {state}" + (f", spent: {', '.join(spent)}" if spent else "") + where
 
 
 def summary(sheet: CharacterSheet) -> list[str]:

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from combat.characters.foundry import import_actor
 from combat.characters.sheet import attack_profiles, save_bonus, skill_bonus, spell_attack_bonus, spell_save_dc
-from combat.cli_characters_import import import_command
+from combat.cli_characters import import_command
 from combat.kernel.errors import RuleError
 
 DATA = Path(__file__).parent / "data" / "foundry"
@@ -287,7 +287,7 @@ def test_the_import_command_prints_a_summary_then_what_is_not_mapped():
     assert result.exit_code == 0, result.output
     assert "Ilsabet Varn" in result.output
     assert "AC 16" in result.output
-    assert "spell save DC 14" in result.output
+    assert "save DC 14" in result.output
     assert "Not mapped:" in result.output
     assert "  spell 'Identify': in the spellbook but not prepared, left out" in result.output
 

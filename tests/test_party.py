@@ -90,3 +90,33 @@ def test_an_unknown_character_is_refused_with_the_partys_names(encounters: Encou
         encounters.execute(eid, AddCharacter(character="Elora", side="party"))
     assert caught.value.code == "character/unknown" and caught.value.allowed == "Elara"
     assert encounters.state(eid).version == 1
+
+
+def test_the_party_from_the_command_line(tmp_path):
+    """`combat characters build --save`, `list`, `rest --short` with entered Hit Point Dice, `show`."""
+    from click.testing import CliRunner
+
+    from combat.cli import cli
+
+    db = str(tmp_path / "combat.db")
+    run = CliRunner().invoke
+    built = run(cli, ["characters", "build", "--class", "Fighter", "--level", "5", "--scores", "STR 16 DEX 12 CON 14 INT 10 WIS 12 CHA 8",
+                      "--weapon", "Longsword", "--armor", "Chain Mail", "--name", "Brann", "--save", "--db", db])
+    assert built.exit_code == 0, built.output
+    assert "HP 44" in built.output and "saved Brann" in built.output
+    listed = run(cli, ["characters", "list", "--db", db])
+    assert listed.output.strip() == "Brann: HP 44/44"
+    store = Encounters(db)
+    try:
+        eid = store.create("srd-2024", "a skirmish", seed=1)
+        store.execute(eid, AddCharacter(character="Brann", side="party"))
+        store.execute(eid, SetHp(combatant="brann", hp=20))
+    finally:
+        store.close()
+    rested = run(cli, ["characters", "rest", "Brann", "--short", "--hit-dice", "1", "--faces", "7", "--db", db])
+    assert rested.exit_code == 0, rested.output
+    assert "regains 9 HP (Hit Point Dice: 7)" in rested.output and "HP 29/44" in rested.output
+    shown = run(cli, ["characters", "show", "brann", "--db", db])
+    assert shown.output.startswith("Brann: HP 29/44, spent: 1 Hit Point Dice") and "Longsword: +6 to hit" in shown.output
+    refused = run(cli, ["characters", "rest", "Brann", "--db", db])
+    assert refused.exit_code == 2 and "--short or --long" in refused.output

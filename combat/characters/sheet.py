@@ -38,6 +38,7 @@ __all__ = [
     "spell_attack_bonus",
     "attack_profiles",
     "weapon_ability",
+    "sheet_schema",
     "proficiency",
 ]
 
@@ -273,3 +274,8 @@ def attack_profiles(sheet: CharacterSheet) -> tuple[AttackProfile, ...]:
             made.append(AttackProfile(name=f"{a.name} (thrown)", bonus=bonus, damage=_with_bonus(a.damage_dice, mod), damage_type=kind_type,
                                       kind="ranged", normal_range=a.normal_range, long_range=a.long_range))
     return tuple(made)
+
+
+def sheet_schema() -> dict[str, object]:
+    """The sheet's JSON Schema (`GET /schemas/character`, `combat characters schema`)."""
+    return msgspec.json.schema(CharacterSheet)

@@ -88,6 +88,15 @@ class Tokens:
         found = self.store.find(token_hash)
         return found is not None and found.refusal(datetime.now(timezone.utc)) is None
 
+    def any_grant(self, request: Request) -> Grant | None:
+        """The grant of the request's token, whichever encounter it is for; None without a
+        valid one (a read that a token of some encounter may make: its own character's sheet)."""
+        token = bearer_token(request)
+        found = None if token is None else self.store.find(hash_token(token))
+        if found is None or found.refusal(datetime.now(timezone.utc)) is not None:
+            return None
+        return found.grant
+
     def grant_for(self, request: Request, encounter_id: UUID) -> Grant:
         """The grant of the request's token for this encounter; else 401 or 403 saying why.
         Read from the store each time: a revocation on any process holds at once."""

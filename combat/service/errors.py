@@ -46,6 +46,8 @@ __all__ = ["ApiError", "status_for", "EXCEPTION_HANDLERS", "documented", "body_a
 # Whole codes first, then the part after the slash, then the area; else 409.
 _BY_CODE = {
     "encounter/unknown": 404,
+    "character/unknown": 404,
+    "character/changed": 409,
     "version/conflict": 409,
     "phase/not-allowed": 409,
     "ruleset/unknown": 422,
@@ -55,7 +57,7 @@ _BY_CODE = {
     "command/other-ruleset": 422,  # a command of another ruleset: this encounter's cannot read it  # a player setting a number that is the GM's (docs/trust.md)
 }
 _BY_WHAT = {"malformed": 400, "bad-id": 400, "bad-parameter": 400, "invalid": 422}
-_BY_AREA = {"dice": 422, "amount": 422, "command-id": 422, "limits": 422, "store": 503}
+_BY_AREA = {"character": 422, "foundry": 422, "rest": 422, "dice": 422, "amount": 422, "command-id": 422, "limits": 422, "store": 503}
 _RULE_REFUSED = 409
 
 

@@ -55,6 +55,14 @@ def projection_schema() -> dict[str, Any]:
     return state_schema()
 
 
+@get("/schemas/character", sync_to_thread=False, tags=["schemas"], operation_id="characterSchema")
+def character_schema() -> dict[str, Any]:
+    """JSON Schema of a character sheet (POST /characters, add_character's `character`)."""
+    from combat.characters.sheet import sheet_schema
+
+    return sheet_schema()
+
+
 @get("/schemas/stream", sync_to_thread=False, tags=["schemas"], operation_id="streamSchema")
 def message_schema() -> dict[str, Any]:
     """JSON Schema of the `data` of one message of the live stream."""
