@@ -180,9 +180,9 @@ def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
 
 def _narrate_attached(n: Any, e: SheetAttached) -> str:
     s = e.sheet
-    where = f" from the party ({e.character})" if e.character else ""
+    whose = "the party's sheet" if e.character else "a character sheet"
     classes = ", ".join(f"{name} {level}" for name, level in s.classes.items()) or f"level {s.level}"
-    return f"{n.name(e.combatant)} plays by a character sheet{where}: {classes}, AC {s.ac}, HP {s.max_hp}"
+    return f"{n.name(e.combatant)} plays by {whose}: {classes}, AC {s.ac}, HP {s.max_hp}"
 
 
 RULES = Rules(
