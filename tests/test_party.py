@@ -120,3 +120,23 @@ def test_the_party_from_the_command_line(tmp_path):
     assert shown.output.startswith("Brann: HP 29/44, spent: 1 Hit Point Dice") and "Longsword: +6 to hit" in shown.output
     refused = run(cli, ["characters", "rest", "Brann", "--db", db])
     assert refused.exit_code == 2 and "--short or --long" in refused.output
+
+
+def test_the_command_references_examples_play_against_a_party(encounters: Encounters):
+    """The reference's add_character and use_resource examples, sent as written."""
+    from combat.app.reference import example_of
+    from combat.fivee.resources import UseResource
+
+    encounters.party.save(WIZARD)
+    encounters.party.save(FIGHTER)
+    eid = encounters.create("srd-2024", "the reference's examples", seed=2)
+    added = encounters.execute(eid, encounters.read_command(eid, example_of(AddCharacter)))
+    assert encounters.state(eid).combatants["elara"].player == "Sam" and len(added.records) == 2
+    encounters.execute(eid, AddCharacter(character="Brann", side="party"))
+    encounters.execute(eid, AddCombatant(combatant=monster("goblin-1")))
+    encounters.execute(eid, BeginCombat())
+    for cid, face in (("brann", 20), ("elara", 2), ("goblin-1", 1)):
+        encounters.execute(eid, RollInitiative(combatant=cid, faces=(face,)))
+    encounters.execute(eid, SetHp(combatant="brann", hp=10))
+    encounters.execute(eid, encounters.read_command(eid, example_of(UseResource)))
+    assert encounters.state(eid).combatants["brann"].hp == 10 + 6 + 5

@@ -101,6 +101,9 @@ _EXAMPLE_OVERRIDES: dict[str, dict[str, Any]] = {
     "declare_round_action": {"action": "melee", "targets": ["goblin-1"]},
     "d10_declare": {"action": "attack", "target": "goblin-1"},
     "apply_condition": {"condition": {"name": "prone", "source": "shove"}},
+    # A character of the party by name (combat characters build --save); a whole sheet also does.
+    "add_character": {"character": "Elara", "side": "party", "player": "Sam"},
+    "use_resource": {"combatant": "brann", "resource": "Second Wind", "faces": [6]},
     "add_combatant": {"combatant": {"id": "goblin-1", "name": "Goblin", "kind": "monster", "side": "goblins",
                                     "max_hp": 7, "ac": 15, "initiative_bonus": 2,
                                     "attacks": [{"name": "Scimitar", "bonus": 4, "damage": "1d6+2",
