@@ -235,3 +235,12 @@ def test_a_check_with_expertise_adds_twice_the_proficiency_bonus(ruleset):
     t = fight(ruleset, ROGUE)
     check = of_type(t.do(AbilityCheck(combatant="vex", ability="dex", skill="stealth", faces=(10,)), actor="ann"), CheckMade)[0]
     assert check.total == 19
+
+
+def test_a_sheet_no_character_can_have_is_refused_saying_what_is_allowed(table):
+    import msgspec
+
+    bad = msgspec.structs.replace(CHAMPION, abilities=Abilities(strength=31))
+    error = table.rejects(AddCharacter(character=bad, side="party"), "character/invalid")
+    assert "strength 31" in error.message and error.allowed == "scores from 1 to 30"
+    table.rejects(AddCharacter(character=msgspec.structs.replace(CHAMPION, skills=("stelth",)), side="party"), "character/invalid")

@@ -37,7 +37,7 @@ from eventsourcing.persistence import ApplicationRecorder, InfrastructureFactory
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteFactory
 from eventsourcing.utils import Environment
 
-from combat.characters.sheet import CharacterSheet, modifier
+from combat.characters.sheet import CharacterSheet, check_sheet, modifier
 from combat.fivee.characters import AddCharacter, CharacterStatus, character, status_of
 from combat.kernel import dice
 from combat.kernel.dice import DieFace
@@ -48,7 +48,6 @@ __all__ = ["Party", "names_a_stored_character", "StoredCharacter", "CharacterSav
 REST_KINDS = ("short", "long")
 TABLE = "party_events"
 _NAMESPACE = uuid.UUID("5d0c4a43-52b1-4c4e-9a52-9a4cbb6d2a10")
-_NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,80}$")
 
 
 class _PartyEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True):
@@ -229,8 +228,7 @@ class Party:
 
     def save(self, sheet: CharacterSheet, *, actor: str = "gm") -> StoredCharacter:
         """Store a new sheet, or replace a character's sheet (its status stays)."""
-        if not _NAME.match(sheet.name) or not sheet.name.strip():
-            raise RuleError("character/name", f"the name {sheet.name!r} is not usable", allowed="1 to 80 printable characters")
+        check_sheet(sheet)
         found = self.find(sheet.name)
         self._append(sheet.name, found.version if found else 0, CharacterSaved(sheet=sheet), actor)
         return self.get(sheet.name)

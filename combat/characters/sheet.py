@@ -39,6 +39,7 @@ __all__ = [
     "attack_profiles",
     "weapon_ability",
     "sheet_schema",
+    "check_sheet",
     "proficiency",
 ]
 
@@ -279,3 +280,37 @@ def attack_profiles(sheet: CharacterSheet) -> tuple[AttackProfile, ...]:
 def sheet_schema() -> dict[str, object]:
     """The sheet's JSON Schema (`GET /schemas/character`, `combat characters schema`)."""
     return msgspec.json.schema(CharacterSheet)
+
+
+def check_sheet(sheet: CharacterSheet) -> None:
+    """Refuse a sheet whose numbers no character can have, saying which and what is allowed
+    (the JSON Schema checks the types; this checks the values)."""
+    from combat.kernel.errors import RuleError
+
+    def bad(what: str, allowed: str) -> RuleError:
+        return RuleError("character/invalid", f"{sheet.name or 'the sheet'}: {what}", allowed=allowed)
+
+    if not sheet.name.strip() or len(sheet.name) > 80 or any(ord(ch) < 32 or ord(ch) == 127 for ch in sheet.name):
+        raise bad(f"the name {sheet.name!r}", "1 to 80 printable characters")
+    if not 1 <= sheet.level <= 20:
+        raise bad(f"level {sheet.level}", "1 to 20")
+    for ability in ABILITIES:
+        score = getattr(sheet.abilities, ability)
+        if not 1 <= score <= 30:
+            raise bad(f"{ability} {score}", "scores from 1 to 30")
+    if sheet.max_hp < 1 or sheet.ac < 0 or sheet.speed < 0 or sheet.attacks_per_action < 1:
+        raise bad(f"max_hp {sheet.max_hp}, ac {sheet.ac}, speed {sheet.speed}, attacks_per_action {sheet.attacks_per_action}",
+                  "max_hp 1 or more, ac and speed 0 or more, attacks_per_action 1 or more")
+    if sheet.proficiency_bonus is not None and not 0 <= sheet.proficiency_bonus <= 10:
+        raise bad(f"proficiency_bonus {sheet.proficiency_bonus}", "0 to 10, or left out (from the level)")
+    if not 2 <= sheet.features.critical_range <= 20:
+        raise bad(f"critical_range {sheet.features.critical_range}", "2 to 20 (19 for Improved Critical)")
+    unknown = [k for k in (*sheet.skills, *sheet.expertise) if k not in SKILL_ABILITY]
+    if unknown:
+        raise bad(f"no skill called {', '.join(map(repr, unknown))}", ", ".join(SKILL_ABILITY))
+    for r in sheet.resources:
+        if r.uses < 0 or r.short_rest_regains < 0:
+            raise bad(f"{r.name} with {r.uses} uses", "0 or more uses")
+    casting = sheet.spellcasting
+    if casting is not None and (any(n < 0 for n in casting.slots) or len(casting.slots) > 9 or casting.pact_slots < 0):
+        raise bad(f"spell slots {list(casting.slots)}", "up to nine levels of 0 or more slots")

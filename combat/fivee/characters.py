@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from combat.characters.sheet import CharacterSheet, attack_profiles, initiative_bonus, save_bonus
+from combat.characters.sheet import CharacterSheet, attack_profiles, check_sheet, initiative_bonus, save_bonus
 from combat.fivee.setup import named_types, validate_spec
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
@@ -152,6 +152,7 @@ def _add_character(tx: Tx, cmd: AddCharacter) -> None:
         raise RuleError("character/not-found", f"no sheet for '{cmd.character}' here: a character is named from the service's "
                         "party store, which fills its sheet in", allowed="the whole sheet, or a name from `combat characters`")
     sheet = cmd.character
+    check_sheet(sheet)
     status = cmd.status or CharacterStatus()
     if status.dead:
         raise RuleError("character/dead", f"{sheet.name} died in an earlier fight", allowed="a living character (the GM may save a new sheet)")
