@@ -42,7 +42,9 @@ from combat.kernel.state import Combatant, EncounterState
 from . import communication, jumping, mounts, reorder, unarmed
 from .bookkeeping import mount_of, rider_of, traits_of
 from .initiative import TieRerolled, no_reroll
-from .movement import ExtraFeetSpent, StoodUp, not_prone
+from combat.fivee.standing import not_prone
+
+from .movement import ExtraFeetSpent, StoodUp
 from .speeds import MODES, movement_left, movement_short, prone_crawls, speed_used
 from .traits import SPECIAL_SPEEDS, TraitsNoted
 from .unarmed import grapple_dc

@@ -29,7 +29,7 @@ import msgspec
 from combat.kernel.commands import Command, Move
 from combat.fivee.actions import provoked_by
 from combat.fivee.conditions import is_incapacitated, speed_of
-from combat.fivee.standing import StandUp, StoodUp
+from combat.fivee.standing import StandUp, StoodUp, not_prone
 from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event, Moved
@@ -154,11 +154,6 @@ def _drop_prone(tx: Tx, cmd: DropProne) -> None:
     if c.has("prone"):
         raise RuleError("prone/already", f"{c.name} is already Prone")
     tx.emit(ConditionApplied(target=c.id, condition=ConditionSpec(name="prone", source=c.id)))
-
-
-def not_prone(c: Combatant) -> str | None:
-    """Nothing to stand up from: the stand-up guard refuses with it, the re-check of a StoodUp reports it."""
-    return None if c.has("prone") else f"{c.name} is not Prone"
 
 
 def _stand_up(tx: Tx, cmd: StandUpFromProne) -> None:
