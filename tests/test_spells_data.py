@@ -180,3 +180,34 @@ def test_the_shipped_spells_are_what_the_script_builds_from_the_open5e_records(t
     built = tmp_path / "srd_5_2_spells.json"
     assert module.build(SOURCE, built) == 339
     assert built.read_bytes() == (ROOT / "combat" / "spells" / "srd_5_2_spells.json").read_bytes()
+
+
+def test_the_mage_casts_from_a_list_with_its_save_dc_and_every_listed_spell_is_in_the_library():
+    """Mage, Spellcasting: "The mage casts one of the following spells, using Intelligence as the
+    spellcasting ability (spell save DC 14): At Will: Detect Magic, Light, Mage Armor, Mage Hand,
+    Prestidigitation; 2/Day Each: Fireball, Invisibility; 1/Day Each: Cone of Cold, Fly"."""
+    from combat.bestiary import library as bestiary
+
+    mage = bestiary.find("mage")
+    casting = mage.spellcasting
+    assert (casting.ability, casting.save_dc, casting.attack_bonus) == ("intelligence", 14, None)
+    assert casting.at_will == ("Detect Magic", "Light", "Mage Armor", "Mage Hand", "Prestidigitation")
+    assert casting.per_day == {"Fireball": 2, "Invisibility": 2, "Cone of Cold": 1, "Fly": 1}
+    assert any(a.name == "Spellcasting" for a in mage.actions)  # the text stays for the GM
+    red = bestiary.find("adult red dragon").spellcasting
+    assert (red.ability, red.save_dc, red.attack_bonus, red.per_day) == ("charisma", 20, 12, {"Fireball": 1})
+    casters = [b for b in bestiary.srd() if b.spellcasting]
+    named = {n for b in casters for n in (*b.spellcasting.at_will, *b.spellcasting.per_day)}
+    assert len(casters) >= 40 and all(library.find(n).name == n for n in named)
+
+
+def test_a_stat_block_logged_before_spellcasting_existed_still_reads():
+    """The block is copied into the log when a creature joins; old logs have no `spellcasting`."""
+    import msgspec
+
+    from combat.bestiary import library as bestiary
+    from combat.bestiary.model import StatBlock
+
+    old = msgspec.to_builtins(bestiary.find("mage"))
+    del old["spellcasting"]
+    assert msgspec.convert(old, StatBlock).spellcasting is None
