@@ -784,6 +784,10 @@ from combat.cli_characters import characters  # noqa: E402  (it uses the helpers
 
 cli.add_command(characters)
 
+from combat.cli_spells import spells  # noqa: E402  (it uses the helpers above)
+
+cli.add_command(spells)
+
 
 def main() -> None:
     cli(prog_name="combat")

@@ -10,7 +10,8 @@ from typing import Literal
 
 import msgspec
 
-__all__ = ["BlockAttack", "BlockAction", "BlockLegendaryAction", "MultiattackPart", "BlockMultiattack", "BlockTrait", "StatBlock", "SIZES"]
+__all__ = ["BlockAttack", "BlockAction", "BlockLegendaryAction", "MultiattackPart", "BlockMultiattack", "BlockTrait", "BlockSpellcasting",
+           "StatBlock", "SIZES"]
 
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 
@@ -73,6 +74,19 @@ class BlockTrait(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     text: str = ""
 
 
+class BlockSpellcasting(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The Spellcasting action's list: "The mage casts one of the following spells, using
+    Intelligence as the spellcasting ability (spell save DC 14): At Will: Detect Magic, Light,
+    ... 2/Day Each: Fireball, Invisibility ...". Spells by their SRD names (combat/spells);
+    `save_dc` and `attack_bonus` only where the block gives them (the Priest's gives neither)."""
+
+    ability: str  # lower case
+    save_dc: int | None = None
+    attack_bonus: int | None = None
+    at_will: tuple[str, ...] = ()
+    per_day: dict[str, int] = {}  # uses a day, by spell
+
+
 class StatBlock(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     name: str
     size: Literal["tiny", "small", "medium", "large", "huge", "gargantuan"] = "medium"
@@ -100,6 +114,9 @@ class StatBlock(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     legendary_resistance: int = 0  # uses per day
     legendary_resistance_in_lair: int | None = None
     traits: tuple[BlockTrait, ...] = ()
+    # Read from the Spellcasting action (which stays in `actions` with its text); absent in
+    # blocks logged before it existed.
+    spellcasting: BlockSpellcasting | None = None
     source: str = ""  # "SRD 5.2", or where a GM's own block came from
 
     def attack(self, name: str) -> BlockAttack | None:

@@ -15,9 +15,18 @@ from typing import Any, TypedDict
 
 import msgspec
 
-from combat.bestiary.model import BlockAction, BlockAttack, BlockLegendaryAction, BlockMultiattack, BlockTrait, MultiattackPart, StatBlock
+from combat.bestiary.model import (
+    BlockAction,
+    BlockAttack,
+    BlockLegendaryAction,
+    BlockMultiattack,
+    BlockSpellcasting,
+    BlockTrait,
+    MultiattackPart,
+    StatBlock,
+)
 
-__all__ = ["stat_blocks", "record_problems", "parse_multiattack", "ABILITIES"]
+__all__ = ["stat_blocks", "record_problems", "parse_multiattack", "parse_spellcasting", "ABILITIES"]
 
 ABILITIES = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -61,6 +70,29 @@ def parse_multiattack(text: str, attacks: Iterable[str]) -> tuple[tuple[Multiatt
         if parts:
             routines.append(tuple(parts))
     return tuple(routines)
+
+
+def parse_spellcasting(text: str) -> BlockSpellcasting | None:
+    """A Spellcasting action's ability, DC, attack bonus and lists: "using Intelligence as the
+    spellcasting ability (spell save DC 14): - **At Will:** Detect Magic, Light - **2/Day
+    Each:** Fireball, Invisibility". Notes in parentheses after a name ("(level 4 version)")
+    are dropped from the name; the action's text keeps them."""
+    ability = re.search(r"using (\w+) as (?:the )?spellcasting ability", text, re.I)
+    if ability is None or ability.group(1).lower() not in ABILITIES:
+        return None
+    dc = re.search(r"spell save DC (\d+)", text)
+    bonus = re.search(r"([+-]\d+) to hit with spell attacks", text)
+    at_will: list[str] = []
+    per_day: dict[str, int] = {}
+    for kind, uses, names in re.findall(r"\*\*(At Will|(\d+)/Day(?: Each)?):\*\*[ \t]*([^\n]*)", text):
+        spells = [re.sub(r"\s*\([^)]*\)", "", n).strip() for n in names.split(",")]
+        spells = [n for n in spells if n]
+        if kind == "At Will":
+            at_will += spells
+        else:
+            per_day.update(dict.fromkeys(spells, int(uses)))
+    return BlockSpellcasting(ability=ability.group(1).lower(), save_dc=int(dc.group(1)) if dc else None,
+                             attack_bonus=int(bonus.group(1)) if bonus else None, at_will=tuple(at_will), per_day=per_day)
 
 
 def _notation(count: Any, die: Any, bonus: Any) -> str | None:
@@ -172,6 +204,7 @@ def _block(creature: Mapping[str, Any], actions: list[dict], attacks: Mapping[st
             plain[kind].append(BlockAction(name=action["name"], text=action["desc"], **_limits(action)))
     names = [a.name for a in made]
     legendary = [_with_attack(la, names) for la in legendary]
+    spellcasting = next((parse_spellcasting(a.text) for a in plain["ACTION"] if a.name == "Spellcasting"), None)
     resistance = next((m for t in traits if (m := _LEGENDARY_RESISTANCE.search(t["name"]))), None)
     return StatBlock(
         name=f["name"],
@@ -199,6 +232,7 @@ def _block(creature: Mapping[str, Any], actions: list[dict], attacks: Mapping[st
         legendary_resistance=int(resistance.group(1)) if resistance else 0,
         legendary_resistance_in_lair=int(resistance.group(2)) if resistance and resistance.group(2) else None,
         traits=tuple(BlockTrait(name=t["name"], text=t.get("desc") or "") for t in traits),
+        spellcasting=spellcasting,
         source="SRD 5.2" if f.get("document") == "srd-2024" else f.get("document") or "",
     )
 

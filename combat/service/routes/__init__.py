@@ -1,8 +1,8 @@
 """The service's routes, one module per resource."""
 
-from combat.service.routes import bestiary, characters, commands, encounters, history, meta, reference, tokens
+from combat.service.routes import bestiary, characters, commands, encounters, history, meta, reference, spells, tokens
 
 __all__ = ["ROUTES"]
 
 ROUTES = [*encounters.ROUTES, *tokens.ROUTES, *commands.ROUTES, *history.ROUTES, *meta.ROUTES, *bestiary.ROUTES,
-          *reference.ROUTES, *characters.ROUTES]
+          *reference.ROUTES, *characters.ROUTES, *spells.ROUTES]

@@ -1,0 +1,86 @@
+"""Finding a spell by name: the SRD 5.2's 339, shipped in the package (srd_5_2_spells.json).
+
+`find` is what a character sheet's spell names and a stat block's Spellcasting lists resolve
+against; `search` is what `combat spells` and GET /spells list; `counts` says how many are
+fully, partially or only narratively described by their fields (docs/spells.md quotes it).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from importlib import resources
+
+import msgspec
+
+from combat.kernel.errors import RuleError
+from combat.spells.model import AUTOMATION, Spell
+
+__all__ = ["srd", "by_name", "find", "search", "counts"]
+
+_spells = msgspec.json.Decoder(list[Spell])
+
+
+@functools.cache
+def srd() -> tuple[Spell, ...]:
+    """The 339 SRD 5.2 spells, by name (CC-BY-4.0; see NOTICE.md beside the data)."""
+    return tuple(_spells.decode(resources.files(__package__).joinpath("srd_5_2_spells.json").read_bytes()))
+
+
+@functools.cache
+def by_name() -> dict[str, Spell]:
+    """Every spell by its lower-case name."""
+    return {s.name.lower(): s for s in srd()}
+
+
+def _key(name: str) -> str:
+    return " ".join(name.lower().replace("’", "'").split())
+
+
+def find(name: str) -> Spell:
+    """The spell called `name`, in any case; an unknown name is refused with the closest ones."""
+    spells = by_name()
+    key = _key(name)
+    if key in spells:
+        return spells[key]
+    close = difflib.get_close_matches(key, spells, n=5, cutoff=0.6)
+    # ... and names sharing the start of a word typed ("firebal": Fireball, Delayed Blast Fireball)
+    stems = [w[:4] for w in key.split() if len(w) >= 4]
+    close += [k for k in sorted(spells) if k not in close and any(s in k for s in stems)][: max(0, 8 - len(close))]
+    raise RuleError(
+        "spell/unknown",
+        f"no spell called '{name}' in the SRD 5.2 spells",
+        allowed=", ".join(spells[k].name for k in close) if close else "a name from `combat spells` or GET /spells",
+    )
+
+
+def _words(spell: Spell) -> set[str]:
+    text = " ".join((spell.name, spell.school, *spell.damage_types, *(t for d in spell.damage for t in d.types), *spell.classes))
+    return set(text.lower().replace("/", " ").split())
+
+
+def search(query: str = "", *, level: int | None = None, cls: str | None = None) -> list[Spell]:
+    """Spells matching every word of `query` (all of them without one), by name. A word
+    matches a word of the name, the school, a damage type or a class ("fire": the spells
+    named for fire and those dealing Fire damage); a word of several letters also matches
+    the start of a name's word ("fireb": Fireball). `level` (0: cantrips) and `cls`
+    ("wizard") narrow the list."""
+    found = []
+    for spell in srd():
+        if level is not None and spell.level != level:
+            continue
+        if cls is not None and cls.lower() not in spell.classes:
+            continue
+        words = _words(spell)
+        name_words = _key(spell.name).split()
+        if all(w in words or any(n.startswith(w) for n in name_words) for w in _key(query).split()):
+            found.append(spell)
+    return found
+
+
+def counts() -> dict[str, int]:
+    """How many spells are full, partial and narrative (see `Spell` for what each means)."""
+    tally = dict.fromkeys(AUTOMATION, 0)
+    for spell in srd():
+        tally[spell.automation] += 1
+    return tally

@@ -1,0 +1,192 @@
+"""A spell as the engine reads it: the SRD 5.2 record with its mechanics as data.
+
+Everything here is read from the record and its text by scripts/build_spells_data.py (see
+combat/spells/srd.py for what each field is read from); nothing here applies a rule. A
+command that casts a spell takes these fields and leaves to the GM what `manual` lists.
+
+Dice are in the engine's notation without spaces ("8d6", "1d4+1"). Durations are counted in
+rounds: 1 minute is 10 rounds, 1 hour 600, 1 day 14,400.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+__all__ = ["Ability", "Ends", "Duration", "Area", "Targets", "Save", "DamageRoll", "Healing", "ConditionImposed",
+           "RollBonus", "Projectiles", "Upcast", "Scaling", "Spell", "AUTOMATION"]
+
+Ability = Literal["strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"]
+# A short effect that ends at a turn boundary of the caster's rather than after whole rounds.
+Ends = Literal["start_of_your_next_turn", "end_of_your_next_turn"]
+AUTOMATION = ("full", "partial", "narrative")
+
+
+class _Part(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    pass
+
+
+class Duration(_Part, frozen=True, kw_only=True):
+    """`text` as the SRD gives it ("1 minute", "Until dispelled"); `rounds` when it is a time:
+    0 for "Instantaneous", 1 round, 10 a minute, 600 an hour, 14,400 a day; None for "Until
+    dispelled", "Until dispelled or triggered" and "Special".
+
+    `ends`: a one-round spell whose text says when it ends ("Until the start of your next
+    turn, you have a +5 bonus to AC" - Shield) ends at that boundary of the caster's turn."""
+
+    text: str
+    rounds: int | None = None
+    ends: Ends | None = None
+
+
+class Area(_Part, frozen=True, kw_only=True):
+    """"a 20-foot-radius Sphere": shape sphere, size 20 (feet: the radius of a sphere, cylinder
+    or emanation, the side of a cube, the length of a cone or line)."""
+
+    shape: Literal["sphere", "cube", "cone", "line", "cylinder", "emanation"]
+    size: int
+    width: int | None = None  # a line's: "a 100-foot-long, 5-foot-wide Line"
+
+
+class Targets(_Part, frozen=True, kw_only=True):
+    """Who the spell affects: up to `count` creatures ("Up to three creatures": 3), every
+    creature in `area`, or both ("Choose up to six creatures in a 30-foot-radius Sphere");
+    neither for a Self spell (the caster) or a spell whose darts, rays or beams each pick a
+    target (see `Projectiles`)."""
+
+    count: int | None = None
+    area: Area | None = None
+
+
+class Save(_Part, frozen=True, kw_only=True):
+    """The saving throw a target makes.
+
+    `half_on_success`: "... or half as much damage on a successful one" (also "half as much
+    damage only"). `repeats`: "At the end of each of its turns, the target repeats the save,
+    ending the spell on itself on a success" (Hold Person) is `end_of_each_turn`; the start of
+    each turn likewise; other repeats (when it takes damage, every 30 days) stay in the text."""
+
+    ability: Ability
+    half_on_success: bool = False
+    repeats: Literal["end_of_each_turn", "start_of_each_turn"] | None = None
+
+
+class DamageRoll(_Part, frozen=True, kw_only=True):
+    """One roll of damage: `types` has one entry, or several when the caster chooses one
+    ("Choose Acid, Cold, Fire, Lightning, Poison, or Thunder" - Chromatic Orb)."""
+
+    dice: str
+    types: tuple[str, ...]
+
+
+class Healing(_Part, frozen=True, kw_only=True):
+    """"regains a number of Hit Points equal to 2d8 plus your spellcasting ability modifier"
+    (Cure Wounds): dice 2d8, plus_modifier."""
+
+    dice: str
+    plus_modifier: bool = False
+
+
+class ConditionImposed(_Part, frozen=True, kw_only=True):
+    """A condition the spell gives its targets (on a failed save when the spell has one):
+    "must succeed on a Wisdom saving throw or have the Paralyzed condition for the duration".
+    `ends`: sooner than the spell ("have the Blinded condition until the end of your next
+    turn" - Color Spray); unset, it lasts as long as the spell."""
+
+    name: str  # lower case, as the engine's conditions are named
+    ends: Ends | None = None
+
+
+class RollBonus(_Part, frozen=True, kw_only=True):
+    """Dice added to a target's d20 rolls while the spell lasts: "the target adds 1d4 to the
+    attack roll or save" (Bless) is 1d4 on attack rolls and saving throws; Bane's "must
+    subtract 1d4" is -1d4."""
+
+    dice: str
+    rolls: tuple[Literal["attack_rolls", "saving_throws", "ability_checks"], ...]
+
+
+class Projectiles(_Part, frozen=True, kw_only=True):
+    """Several separate hits from one casting, each aimed at any target in range and each
+    dealing the spell's damage: Magic Missile's three darts, Scorching Ray's three rays (an
+    attack roll each), Eldritch Blast's beams (one, more at character levels 5, 11, 17)."""
+
+    kind: Literal["darts", "rays", "beams"]
+    count: int
+
+
+class Upcast(_Part, frozen=True, kw_only=True):
+    """What a slot of `slot` level changes (only what changes is set): from the SRD's
+    per-slot options, e.g. Fireball at slot 5: damage 10d6; Magic Missile at slot 2: 4 darts."""
+
+    slot: int
+    damage: tuple[DamageRoll, ...] = ()
+    healing: Healing | None = None
+    targets: int | None = None
+    projectiles: int | None = None
+    area_size: int | None = None
+    range: int | None = None
+    duration: Duration | None = None
+    concentration: bool | None = None
+    text: str = ""  # what the option says when it is not one of the numbers above
+
+
+class Scaling(_Part, frozen=True, kw_only=True):
+    """A cantrip at a character level (5, 11, 17): Fire Bolt's 2d10 at level 5, Eldritch
+    Blast's two beams."""
+
+    character_level: int
+    damage: tuple[DamageRoll, ...] = ()
+    projectiles: int | None = None
+    text: str = ""
+
+
+class Spell(_Part, frozen=True, kw_only=True):
+    """One spell. `automation` says how much of it the fields describe:
+
+    - full: every sentence of the text that changes a fight (damage, healing, a condition,
+      AC, a bonus to rolls, who is affected, saves and their repeats) is in the fields;
+      sentences about objects only ("Flammable objects ... start burning") are left aside;
+    - partial: some of it is in the fields and `manual` quotes the sentences the GM applies;
+    - narrative: none of it is (Detect Magic, Fly): the GM applies the text as written."""
+
+    name: str
+    level: int  # 0: a cantrip
+    school: str
+    casting_time: Literal["action", "bonus_action", "reaction", "other"]
+    casting_time_text: str = ""  # for "other": "1 minute", "10 minutes", "1 hour"
+    reaction_trigger: str = ""  # "which you take when you are hit by an attack roll ..."
+    range: int | Literal["self", "touch", "sight", "unlimited", "special"]  # feet (a mile: 5,280)
+    range_text: str
+    components: str  # "V, S, M"
+    material: str = ""
+    ritual: bool = False
+    concentration: bool = False
+    duration: Duration
+    targets: Targets = Targets()
+    attack: Literal["melee", "ranged"] | None = None
+    save: Save | None = None
+    damage: tuple[DamageRoll, ...] = ()
+    damage_types: tuple[str, ...] = ()  # every type the SRD lists for the spell
+    healing: Healing | None = None
+    condition: ConditionImposed | None = None
+    ac_bonus: int | None = None  # "a +2 bonus to AC for the duration"; lasts as `duration` says
+    roll_bonus: RollBonus | None = None
+    projectiles: Projectiles | None = None
+    upcast: tuple[Upcast, ...] = ()
+    cantrip_scaling: tuple[Scaling, ...] = ()
+    classes: tuple[str, ...] = ()  # lower case: "wizard"
+    automation: Literal["full", "partial", "narrative"]
+    manual: tuple[str, ...] = ()  # what the GM applies by hand
+    desc: str
+    higher_level: str = ""
+
+    def at_slot(self, slot: int) -> Upcast | None:
+        """What a slot of that level changes, if anything."""
+        return next((u for u in self.upcast if u.slot == slot), None)
+
+    def at_character_level(self, level: int) -> Scaling | None:
+        """A cantrip's strongest scaling step reached at that character level."""
+        reached = [s for s in self.cantrip_scaling if s.character_level <= level]
+        return reached[-1] if reached else None
