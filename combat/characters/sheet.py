@@ -12,9 +12,10 @@ The whole sheet is copied into an encounter's log when the character joins it
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
+from msgspec import Meta
 
 from combat.kernel.events import AttackProfile
 
@@ -28,6 +29,7 @@ __all__ = [
     "Spellcasting",
     "Resource",
     "Features",
+    "SheetDamage",
     "CharacterSheet",
     "modifier",
     "ability_name",
@@ -60,6 +62,17 @@ SKILL_ABILITY: dict[str, Ability] = {
 
 Size = Literal["tiny", "small", "medium", "large", "huge", "gargantuan"]
 
+# The ranges a sheet's numbers may take (checked as a sheet is read: JSON, the party's store,
+# add_character; `check_sheet` checks one built in Python).
+Score = Annotated[int, Meta(ge=1, le=30)]
+Level = Annotated[int, Meta(ge=1, le=20)]
+Bonus = Annotated[int, Meta(ge=-50, le=50)]
+Count = Annotated[int, Meta(ge=0, le=1000)]
+Points = Annotated[int, Meta(ge=1, le=100_000)]
+Feet = Annotated[int, Meta(ge=0, le=10_000)]
+ArmorClass = Annotated[int, Meta(ge=0, le=100)]
+Natural = Annotated[int, Meta(ge=2, le=20)]
+
 
 class _Part(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     pass
@@ -68,12 +81,12 @@ class _Part(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
 class Abilities(_Part, frozen=True, kw_only=True):
     """The six ability scores (1 to 30)."""
 
-    strength: int = 10
-    dexterity: int = 10
-    constitution: int = 10
-    intelligence: int = 10
-    wisdom: int = 10
-    charisma: int = 10
+    strength: Score = 10
+    dexterity: Score = 10
+    constitution: Score = 10
+    intelligence: Score = 10
+    wisdom: Score = 10
+    charisma: Score = 10
 
 
 class SheetAttack(_Part, frozen=True, kw_only=True):
@@ -96,24 +109,24 @@ class SheetAttack(_Part, frozen=True, kw_only=True):
     damage_type: str | None = None
     properties: tuple[str, ...] = ()  # finesse, versatile, thrown, light, heavy, reach, ammunition...
     versatile_dice: str | None = None  # Versatile (1d10)
-    normal_range: int | None = None
-    long_range: int | None = None
+    normal_range: Feet | None = None
+    long_range: Feet | None = None
     ranged: bool = False  # a ranged weapon (bows, crossbows, slings...)
     ability: Ability | None = None  # instead of the rules' choice
     proficient: bool = True
-    magic: int = 0  # a +1, +2 or +3 weapon
+    magic: Bonus = 0  # a +1, +2 or +3 weapon
     # A custom attack: its whole to-hit bonus and damage notation (`1d6+3`).
-    bonus: int | None = None
+    bonus: Bonus | None = None
     damage: str | None = None
     kind: Literal["melee", "ranged"] = "melee"
-    reach: int = 5
+    reach: Feet = 5
 
 
 class CustomSpell(_Part, frozen=True, kw_only=True):
     """A spell not in the SRD, with what the rules need of it (the GM applies the rest)."""
 
     name: str
-    level: int = 0
+    level: Annotated[int, Meta(ge=0, le=9)] = 0
     casting_time: Literal["action", "bonus_action", "reaction", "other"] = "action"
     concentration: bool = False
     text: str = ""
@@ -125,11 +138,11 @@ class Spellcasting(_Part, frozen=True, kw_only=True):
     Proficiency Bonus" unless `save_dc` or `attack_bonus` are given."""
 
     ability: Ability
-    save_dc: int | None = None
-    attack_bonus: int | None = None
-    slots: tuple[int, ...] = ()  # spell slots per level, from level 1: a Wizard 5 has (4, 3, 2)
-    pact_slots: int = 0  # a Warlock's Pact Magic slots, all of `pact_level`, back on a Short Rest
-    pact_level: int = 0
+    save_dc: Annotated[int, Meta(ge=1, le=50)] | None = None
+    attack_bonus: Bonus | None = None
+    slots: Annotated[tuple[Count, ...], Meta(max_length=9)] = ()  # spell slots per level, from level 1: a Wizard 5 has (4, 3, 2)
+    pact_slots: Count = 0  # a Warlock's Pact Magic slots, all of `pact_level`, back on a Short Rest
+    pact_level: Annotated[int, Meta(ge=0, le=9)] = 0
     spells: tuple[str, ...] = ()  # known or prepared, by SRD name
     custom_spells: tuple[CustomSpell, ...] = ()
 
@@ -142,19 +155,26 @@ class Resource(_Part, frozen=True, kw_only=True):
     finish a Short Rest"; Channel Divinity and Second Wind likewise)."""
 
     name: str
-    uses: int
+    uses: Count
     recovers: Literal["short", "long"] = "long"
-    short_rest_regains: int = 0
+    short_rest_regains: Count = 0
+
+
+class SheetDamage(_Part, frozen=True, kw_only=True):
+    """Extra damage a feature or item lets the character add to a hit: `{"dice": "1d6", "damage_type": "necrotic"}`."""
+
+    dice: str
+    damage_type: str
 
 
 class Features(_Part, frozen=True, kw_only=True):
     """The features that change numbers, as data the server checks a player's command against."""
 
-    critical_range: int = 20  # the lowest natural roll that is a Critical Hit (Champion's Improved Critical: 19)
+    critical_range: Natural = 20  # the lowest natural roll that is a Critical Hit (Champion's Improved Critical: 19)
     sneak_attack: str | None = None  # "3d6": once per turn, a Finesse or ranged weapon's hit
-    rage_damage: int = 0  # "Rage Damage" while raging, on a Strength-based attack
+    rage_damage: Count = 0  # "Rage Damage" while raging, on a Strength-based attack
     rage_resistances: tuple[str, ...] = ()  # damage types resisted while raging
-    extra_damage: tuple[tuple[str, str], ...] = ()  # (dice, damage type) every weapon hit adds (a Hex, a flame tongue)
+    extra_damage: tuple[SheetDamage, ...] = ()  # what a weapon hit may add (a Hex, a flame tongue)
     martial_arts: str | None = None  # the Monk's Martial Arts die ("1d8" at level 5), for Unarmed Strikes and Monk weapons
 
 
@@ -162,26 +182,26 @@ class CharacterSheet(_Part, frozen=True, kw_only=True):
     """A player character. Derived numbers are left out (`None`) and computed from the rest."""
 
     name: str
-    level: int = 1
-    classes: dict[str, int] = {}  # class name -> level ({"Wizard": 5}); for the record and the rests
+    level: Level = 1
+    classes: dict[str, Level] = {}  # class name -> level ({"Wizard": 5}); for the record and the rests
     subclass: str | None = None
     species: str | None = None
     abilities: Abilities = Abilities()
-    proficiency_bonus: int | None = None  # by level: +2 at 1-4, +3 at 5-8 ...
+    proficiency_bonus: Annotated[int, Meta(ge=0, le=10)] | None = None  # by level: +2 at 1-4, +3 at 5-8 ...
     save_proficiencies: tuple[Ability, ...] = ()
     skills: tuple[str, ...] = ()  # proficient
     expertise: tuple[str, ...] = ()  # twice the Proficiency Bonus
-    ac: int
-    max_hp: int
+    ac: ArmorClass
+    max_hp: Points
     hit_dice: str = ""  # the Hit Point Dice spent on a Short Rest: "5d6", "2d10+3d8"
-    speed: int = 30
+    speed: Feet = 30
     size: Size = "medium"
-    initiative_bonus: int | None = None  # the Dexterity modifier unless given (Alert, a feat)
+    initiative_bonus: Bonus | None = None  # the Dexterity modifier unless given (Alert, a feat)
     resistances: tuple[str, ...] = ()
     vulnerabilities: tuple[str, ...] = ()
     immunities: tuple[str, ...] = ()
     attacks: tuple[SheetAttack, ...] = ()
-    attacks_per_action: int = 1  # Extra Attack: 2
+    attacks_per_action: Annotated[int, Meta(ge=1, le=10)] = 1  # Extra Attack: 2
     spellcasting: Spellcasting | None = None
     resources: tuple[Resource, ...] = ()
     features: Features = Features()

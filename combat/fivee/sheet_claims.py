@@ -63,7 +63,7 @@ def refuse_claims_beyond_the_sheet(tx: Tx, cmd: Any) -> None:
         gives = "a Critical Hit on a 20 only" if own == 20 else f"a Critical Hit on {own}-20"
         raise RuleError("attack/critical-range-claim", f"{attacker.name}'s sheet gives {gives}, not from {claimed}",
                         allowed=f"leave critical_range out (the sheet's {own} is used); only the GM may set another")
-    offered = set(held.sheet.features.extra_damage) if held is not None else set()
+    offered = {(x.dice, x.damage_type) for x in held.sheet.features.extra_damage} if held is not None else set()
     unsupported = [x for x in cmd.extra_damage if (x.dice, x.damage_type) not in offered]
     if unsupported:
         listed = ", ".join(f"{d} {t}" for d, t in sorted(offered)) or "none"

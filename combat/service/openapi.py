@@ -108,6 +108,22 @@ def _commands_schema(document: OpenAPI) -> Schema:
         "GET /schemas/commands/{ruleset} gives their JSON Schema (two rulesets may each have their own under one type)"))
 
 
+def _sheet_types() -> tuple[type, ...]:
+    from combat.characters.sheet import CharacterSheet
+
+    return (CharacterSheet,)
+
+
+def _msgspec_components(document: OpenAPI, types: tuple[type, ...]) -> None:
+    """These types' components as msgspec writes them, in place of Litestar's: Litestar drops
+    a bound of 0 (`ge=0`) and puts an optional number's bounds beside its `oneOf`, so a
+    client generated from the document would send what the server refuses."""
+    _, definitions = msgspec.json.schema_components(types, ref_template="#/components/schemas/{name}")
+    components = document.components.schemas if document.components and document.components.schemas is not None else {}
+    for name, definition in definitions.items():
+        components[name] = _bounded(definition)
+
+
 def _bounded(schema: Any) -> Any:
     """msgspec's JSON Schema, with the integer bounds every request is held to (see _json_safe_integers)."""
     if isinstance(schema, dict):
@@ -125,6 +141,7 @@ def refine(document: OpenAPI) -> None:
     """What the route decorators cannot say: which operations need no token, the JSON Lines
     form of the log, that an encounter id is a UUID, and what a body's `command` holds."""
     bodies = document.components.schemas if document.components and document.components.schemas else {}
+    _msgspec_components(document, _sheet_types())
     commands = _commands_schema(document)
     for name in ("CommandRequest", "AmendRequest"):
         body = bodies.get(name)

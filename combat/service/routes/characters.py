@@ -31,7 +31,7 @@ class BuildRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
     name: str
     class_name: str = msgspec.field(name="class")
-    level: int
+    level: Annotated[int, msgspec.Meta(ge=1, le=20)]
     scores: str  # "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10"
     species: str | None = None
     size: str | None = None
@@ -46,8 +46,8 @@ class BuildRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 class RestRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     kind: Literal["short", "long"]
-    hit_dice: int = 0  # Hit Point Dice to spend on a Short Rest
-    faces: list[int] | None = None  # those dice as rolled at the table; left out, the service rolls
+    hit_dice: Annotated[int, msgspec.Meta(ge=0, le=40)] = 0  # Hit Point Dice to spend on a Short Rest
+    faces: list[Annotated[int, msgspec.Meta(ge=1, le=1000)]] = []  # those dice as rolled at the table; none: the service rolls
 
 
 class RestDone(msgspec.Struct, kw_only=True):
@@ -148,7 +148,7 @@ def rest_character(request: Request, name: Name, data: JSONBody[RestRequest], se
     (every HP, Hit Point Die, slot and feature back)."""
     _may_manage(request, service)
     stored, rest = service.encounters.party.rest(name, data.kind, service.encounters, hit_dice=data.hit_dice,
-                                                 faces=None if data.faces is None else tuple(data.faces))
+                                                 faces=tuple(data.faces) if data.faces else None)
     return RestDone(character=stored, healed=rest.healed, hit_dice_rolled=[d.face for d in rest.hit_dice])
 
 
