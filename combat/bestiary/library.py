@@ -8,7 +8,6 @@ only when a creature is added; the creature's whole block then goes into the log
 
 from __future__ import annotations
 
-import difflib
 import functools
 import os
 from collections.abc import Iterable
@@ -19,6 +18,7 @@ import msgspec
 
 from combat.bestiary.model import StatBlock
 from combat.kernel.errors import RuleError
+from combat.kernel.names import closest
 
 __all__ = ["STORE_ENV", "DEFAULT_STORE", "srd", "store_path", "local", "save_local", "everything", "find", "search"]
 
@@ -64,10 +64,7 @@ def find(name: str, path: str | os.PathLike[str] | None = None) -> StatBlock:
     key = " ".join(name.lower().split())
     if key in blocks:
         return blocks[key]
-    close = difflib.get_close_matches(key, blocks, n=5, cutoff=0.6)
-    # ... and names sharing the start of a word typed ("goblinn": the goblins)
-    stems = [w[:5] for w in key.split() if len(w) >= 4]
-    close += [k for k in sorted(blocks) if k not in close and any(s in k for s in stems)][: max(0, 8 - len(close))]
+    close = closest(key, blocks, stem=5)
     raise RuleError(
         "creature/unknown",
         f"no creature called '{name}' in the bestiary",

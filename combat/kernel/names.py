@@ -8,15 +8,26 @@ recorded with, so an old log that holds an odd spelling replays exactly as it di
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 
 from combat.kernel.errors import RuleError
 
-__all__ = ["normalised", "checked_name", "find_named", "checked_condition", "checked_damage_type"]
+__all__ = ["closest", "normalised", "checked_name", "find_named", "checked_condition", "checked_damage_type"]
 
 
 def normalised(name: str) -> str:
     return " ".join(name.split()).lower()
+
+
+def closest(key: str, known: Iterable[str], *, stem: int = 4, most: int = 8) -> list[str]:
+    """The known names closest to a mistyped `key` (both normalised): those difflib finds
+    alike, then those sharing the start of a word typed ("firebal": Fireball, Delayed Blast
+    Fireball). For the `allowed` of a refusal, which should name what was probably meant."""
+    names = sorted(known)
+    close = difflib.get_close_matches(key, names, n=5, cutoff=0.6)
+    stems = [w[:stem] for w in key.split() if len(w) >= 4]
+    return close + [k for k in names if k not in close and any(s in k for s in stems)][: max(0, most - len(close))]
 
 
 def checked_name(name: str, known: frozenset[str], *, kind: str, ruleset: str, custom: bool, field: str | None = "custom") -> str:

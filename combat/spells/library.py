@@ -7,13 +7,13 @@ fully, partially or only narratively described by their fields (docs/spells.md q
 
 from __future__ import annotations
 
-import difflib
 import functools
 from importlib import resources
 
 import msgspec
 
 from combat.kernel.errors import RuleError
+from combat.kernel.names import closest
 from combat.spells.model import AUTOMATION, Spell
 
 __all__ = ["srd", "by_name", "find", "search", "counts"]
@@ -43,10 +43,7 @@ def find(name: str) -> Spell:
     key = _key(name)
     if key in spells:
         return spells[key]
-    close = difflib.get_close_matches(key, spells, n=5, cutoff=0.6)
-    # ... and names sharing the start of a word typed ("firebal": Fireball, Delayed Blast Fireball)
-    stems = [w[:4] for w in key.split() if len(w) >= 4]
-    close += [k for k in sorted(spells) if k not in close and any(s in k for s in stems)][: max(0, 8 - len(close))]
+    close = closest(key, spells)
     raise RuleError(
         "spell/unknown",
         f"no spell called '{name}' in the SRD 5.2 spells",
