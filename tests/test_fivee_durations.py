@@ -282,3 +282,28 @@ def test_the_state_shows_what_ends_a_condition_and_old_conditions_read_as_they_d
     assert describe(held, lambda cid: t[cid].name) == (
         "until the start of Aria's turn 10 rounds on (round 11), while Aria concentrates on Hold Person, "
         "repeating a DC 13 Wisdom save at the end of each of its turns")
+
+
+def test_a_hidden_condition_held_twice_is_not_named_to_a_viewer_when_one_ends():
+    """The entry a ConditionEnded names is the condition itself: a viewer sees neither."""
+    import uuid
+    from datetime import datetime, timezone
+    from types import SimpleNamespace
+
+    from combat.kernel.records import Recorded
+    from projections.redaction import HIDDEN_CONDITION, Redaction
+
+    t = _fight()
+    t.do(StartConcentration(combatant="aria", effect="Hold Person"))
+    t.do(ApplyCondition(target=GOBLIN, condition=_condition("poisoned", hidden=True, source="a trap")))
+    t.do(ApplyCondition(target=GOBLIN, condition=_condition("poisoned", hidden=True, concentration="aria")))
+    redaction = Redaction(t.state, SimpleNamespace(role="viewer", combatants=frozenset()))
+    ending = t.do(EndConcentration(combatant="aria"))
+    assert of_type(ending, ConditionEnded)[0].entry is not msgspec.UNSET
+    shown = []
+    for seq, event in enumerate(t.events, start=1):
+        rec = Recorded(originator_id=uuid.UUID(int=1), originator_version=seq, timestamp=datetime.now(timezone.utc),
+                       actor="gm", command_id="c", event=event)
+        shown.append(redaction.record(rec).event)
+    [ended] = of_type(shown, ConditionEnded)
+    assert ended.condition == HIDDEN_CONDITION and ended.entry is msgspec.UNSET

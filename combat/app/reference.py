@@ -101,6 +101,9 @@ _EXAMPLE_OVERRIDES: dict[str, dict[str, Any]] = {
     "declare_round_action": {"action": "melee", "targets": ["goblin-1"]},
     "d10_declare": {"action": "attack", "target": "goblin-1"},
     "apply_condition": {"condition": {"name": "prone", "source": "shove"}},
+    # A dragon's breath on two targets, its save dice entered by target, the damage rolled once.
+    "save_effect": {"source": "dragon", "targets": ["aria", "goblin-1"], "ability": "dex", "dc": 21, "damage": "17d6",
+                    "damage_type": "fire", "half_on_success": True, "faces": {"aria": [12]}},
     "add_combatant": {"combatant": {"id": "goblin-1", "name": "Goblin", "kind": "monster", "side": "goblins",
                                     "max_hp": 7, "ac": 15, "initiative_bonus": 2,
                                     "attacks": [{"name": "Scimitar", "bonus": 4, "damage": "1d6+2",

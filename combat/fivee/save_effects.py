@@ -94,6 +94,8 @@ def resolve_save_effect(
     """Resolve the effect (see the module docstring) and return each target's save by id.
     `source` is a combatant's id or words; it is the roller of the damage when a combatant."""
     faces_by_target = faces_by_target or {}
+    if condition is not None and condition.source is None:
+        condition = msgspec.structs.replace(condition, source=source)  # a duration counted on the dragon's turns
     ability, damage_type = _checked(tx, targets, ability, dc, damage_notation, damage_type, half, condition,
                                     faces_by_target, damage_faces)
     what = tx.state.combatants[source].name if source in tx.state.combatants else source
@@ -112,10 +114,9 @@ def resolve_save_effect(
             if not saves[tid].success or half:
                 _deal(tx, tid, share, rolled, damage_type, what)
     if condition is not None:
-        spec = condition if condition.source is not None else msgspec.structs.replace(condition, source=source)
         for tid in targets:
             if not saves[tid].success and tx.state.combatants[tid].status != "dead":
-                apply_condition(tx, ApplyCondition(target=tid, condition=spec))
+                apply_condition(tx, ApplyCondition(target=tid, condition=condition))
     return saves
 
 
