@@ -307,3 +307,19 @@ def test_a_hidden_condition_held_twice_is_not_named_to_a_viewer_when_one_ends():
         shown.append(redaction.record(rec).event)
     [ended] = of_type(shown, ConditionEnded)
     assert ended.condition == HIDDEN_CONDITION and ended.entry is msgspec.UNSET
+
+
+@pytest.mark.parametrize("ruleset", ("declared-d10", "segments-1e"))
+def test_rulesets_outside_the_5e_core_refuse_lasting_effects(ruleset):
+    """Their turns neither count the rounds of a condition nor repeat its save (the rule that
+    their apply_condition calls refuses them)."""
+    from combat.fivee.durations import prepared
+    from combat.kernel.decider import Tx
+    from combat.kernel.errors import RuleError
+    from combat.rulesets import get_ruleset
+
+    rules = get_ruleset(ruleset)
+    with pytest.raises(RuleError) as refused:
+        prepared(Tx(rules, rules.initial_state()), _condition("frightened", ends_on="aria", rounds=10))
+    assert refused.value.code == "condition/lasting-effect" and "ends_on" in refused.value.allowed
+    assert prepared(Tx(rules, rules.initial_state()), _condition("frightened", ends_on="aria", ends="end")).ends == "end"

@@ -47,7 +47,7 @@ from combat.kernel.events import ConditionEnded, ConditionSpec, RepeatedSave
 from combat.kernel.names import normalised
 from combat.kernel.state import Combatant
 
-__all__ = ["prepared", "runs_out", "ending", "end_tied", "repeat_saves", "describe"]
+__all__ = ["prepared", "runs_out", "ending", "end_tied", "repeat_saves", "no_repeated_saves", "describe"]
 
 UNSET = msgspec.UNSET
 
@@ -55,6 +55,10 @@ UNSET = msgspec.UNSET
 def prepared(tx: Tx, spec: ConditionSpec) -> ConditionSpec:
     """The condition `apply_condition` records: its lasting-effect fields checked and completed
     (the round it runs out in, the effect concentrated on, the save's ability in full)."""
+    lasting = [name for name in _LASTING if getattr(spec, name) is not UNSET]
+    if lasting and not _runs_lasting_effects(tx):
+        raise RuleError("condition/lasting-effect", f"{tx.ruleset.id} does not run {', '.join(lasting)} on a condition",
+                        allowed="ends and ends_on: the start or end of a creature's turn")
     if spec.until_round is not UNSET:
         raise RuleError("condition/until-round", "the round a condition runs out in is set by the rules from its rounds",
                         allowed="rounds: how many rounds it lasts (10 for 1 minute)")
@@ -72,6 +76,18 @@ def prepared(tx: Tx, spec: ConditionSpec) -> ConditionSpec:
             raise RuleError("condition/save-dc", f"a DC of {spec.save.dc} for the repeated save", allowed="a DC of 1 or more")
         spec = msgspec.structs.replace(spec, save=RepeatedSave(ability=save_ability(spec.save.ability), dc=spec.save.dc))
     return spec
+
+
+_LASTING = ("rounds", "until_round", "concentration", "effect", "save")
+
+
+def _runs_lasting_effects(tx: Tx) -> bool:
+    """The rulesets that assemble the 5e core (combat.fivee.core) run them: its turns repeat the
+    saves and count the rounds. declared-d10 and segments-1e, which take the condition rule
+    alone, do not."""
+    from combat.fivee.save_effects import SaveEffect
+
+    return SaveEffect in tx.ruleset.handlers
 
 
 def _counted(tx: Tx, spec: ConditionSpec, rounds: int) -> ConditionSpec:
@@ -151,6 +167,12 @@ def repeat_saves(tx: Tx, cid: str | None, faces: Sequence[Sequence[int]] = ()) -
                             reason=f"repeats the save against {cond.name}")
         if made.success:
             tx.emit(ending(tx.state.combatants[c.id], cond, f"succeeded on the repeated DC {cond.save.dc} {ability} save"))
+
+
+def no_repeated_saves(tx: Tx, faces: Sequence[Sequence[int]]) -> None:
+    """Refuse save faces on a ruleset's end of turn that repeats no saves (declared-d10, segments-1e)."""
+    if faces:
+        raise RuleError("dice/unused-faces", f"{tx.ruleset.id} repeats no saves as a turn ends", allowed="end_turn without save_faces")
 
 
 def describe(cond: ConditionSpec, name_of) -> str:
