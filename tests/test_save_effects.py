@@ -86,7 +86,7 @@ def test_naming_the_breath_spends_the_dragons_action_and_its_recharge():
     t.rejects(_breath(targets=("aria",), action="Fire Breath"), "economy/action-spent")
     t.do(GrantAction(combatant=DRAGON, kind="action", reason="a ruling"))
     t.rejects(_breath(targets=("aria",), action="Fire Breath"), "creature/recharging")
-    t.rejects(_breath(targets=("aria",), source="a trap", action="Fire Breath"), "save_effect/action-source")
+    t.rejects(_breath(targets=("aria",), source="a trap", action="Fire Breath"), "save-effect/action-source")
     assert t.rebuilt() == t.state
 
 
@@ -142,14 +142,14 @@ def test_the_saves_are_rolled_from_the_seed_for_targets_left_out_of_faces():
 
 
 @pytest.mark.parametrize(("fields", "code"), [
-    ({"targets": ()}, "save_effect/no-targets"),
+    ({"targets": ()}, "save-effect/no-targets"),
     ({"targets": ("nobody",)}, "combatant/unknown"),
-    ({"targets": ("aria", "aria")}, "save_effect/same-target"),
+    ({"targets": ("aria", "aria")}, "save-effect/same-target"),
     ({"targets": ("aria",), "ability": "luck"}, "save/ability"),
-    ({"targets": ("aria",), "dc": 0}, "save_effect/dc"),
+    ({"targets": ("aria",), "dc": 0}, "save-effect/dc"),
     ({"targets": ("aria",), "faces": {"vex": (3,)}}, "dice/unused-faces"),
-    ({"targets": ("aria",), "damage_type": None}, "save_effect/damage-type"),
-    ({"targets": ("aria",), "damage": None}, "save_effect/no-damage"),
+    ({"targets": ("aria",), "damage_type": None}, "save-effect/damage-type"),
+    ({"targets": ("aria",), "damage": None}, "save-effect/no-damage"),
     ({"targets": ("aria",), "damage_type": "sunlight"}, "damage-type/unknown"),
     ({"targets": ("aria",), "damage": "17d"}, "dice/bad-notation"),
     ({"targets": ("aria",), "condition": {"name": "sleepy"}}, "condition/unknown"),

@@ -133,11 +133,11 @@ def _checked(
 ) -> tuple[str, str | None]:
     """Everything the effect needs, refused before any die is rolled."""
     if not targets:
-        raise RuleError("save_effect/no-targets", "an effect with no one to save against it",
+        raise RuleError("save-effect/no-targets", "an effect with no one to save against it",
                         allowed="targets: the ids of the creatures in the area, " + (", ".join(tx.state.combatants) or "none yet"))
     twice = sorted({t for t in targets if list(targets).count(t) > 1})
     if twice:
-        raise RuleError("save_effect/same-target", f"{', '.join(twice)} named more than once", allowed="each target once")
+        raise RuleError("save-effect/same-target", f"{', '.join(twice)} named more than once", allowed="each target once")
     for tid in targets:
         c = tx.combatant(tid)
         if c.status == "dead":
@@ -145,7 +145,7 @@ def _checked(
                             allowed=", ".join(x.id for x in tx.state.combatants.values() if x.status != "dead"))
     full = save_ability(ability)
     if dc < 1:
-        raise RuleError("save_effect/dc", f"a DC of {dc}", allowed="a DC of 1 or more")
+        raise RuleError("save-effect/dc", f"a DC of {dc}", allowed="a DC of 1 or more")
     stray = [t for t in faces_by_target if t not in targets]
     if stray:
         raise RuleError("dice/unused-faces", f"save faces for {', '.join(stray)}, who is not a target",
@@ -154,11 +154,11 @@ def _checked(
     if damage_notation is None:
         if damage_type is not None or half or damage_faces is not None:
             given = "damage_type" if damage_type is not None else "half_on_success" if half else "damage_faces"
-            raise RuleError("save_effect/no-damage", f"{given} given, but the effect rolls no damage",
+            raise RuleError("save-effect/no-damage", f"{given} given, but the effect rolls no damage",
                             allowed="damage: dice notation such as 8d6, with its damage_type")
     else:
         if damage_type is None:
-            raise RuleError("save_effect/damage-type", f"the damage {damage_notation} has no damage type",
+            raise RuleError("save-effect/damage-type", f"the damage {damage_notation} has no damage type",
                             allowed="damage_type: fire, cold, ... (resistances and immunities read it)")
         dice.check_notation(damage_notation)
         kind = checked_damage_type(tx, damage_type, field=None)
@@ -171,7 +171,7 @@ def _checked(
 def _save_effect(tx: Tx, cmd: SaveEffect) -> None:
     if cmd.action is not None:
         if cmd.source not in tx.state.combatants:
-            raise RuleError("save_effect/action-source", f"the action {cmd.action} needs its creature as source, not '{cmd.source}'",
+            raise RuleError("save-effect/action-source", f"the action {cmd.action} needs its creature as source, not '{cmd.source}'",
                             allowed="source: the id of the creature whose stat block has it, " + (", ".join(tx.state.combatants) or "none yet"))
         monster_action(tx, MonsterAction(combatant=cmd.source, action=cmd.action, note=f"DC {cmd.dc} {cmd.ability} save"))
     resolve_save_effect(tx, cmd.source, cmd.targets, cmd.ability, cmd.dc, cmd.damage, cmd.damage_type, cmd.half_on_success,
