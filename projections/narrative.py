@@ -8,6 +8,7 @@ from typing import Any
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from combat.fivee import durations
 from combat.kernel import events as ev
 from combat.rulesets import RULESETS
 from combat.kernel.records import Recorded
@@ -88,7 +89,7 @@ def _vs_ac(ac: int | None) -> str:
 
 def _condition(n: Narrator, e: ev.ConditionApplied) -> str:
     c = e.condition
-    until = f" until the {c.ends} of {n.name(c.ends_on)}'s turn" if c.ends else ""
+    until = f" {durations.describe(c, n.name)}" if c.ends or c.concentration or c.save else ""
     custom = " (a custom condition: no mechanical effect)" if e.custom else ""
     return f"{n.name(e.target)} is {c.name}{until}{custom}"
 

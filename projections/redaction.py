@@ -103,7 +103,7 @@ class Redaction:
                 return msgspec.structs.replace(e, condition=ev.ConditionSpec(name=HIDDEN_CONDITION, hidden=True))
             return e
         if isinstance(e, ev.ConditionEnded) and (e.target, e.condition) in self._hidden_conditions:
-            return msgspec.structs.replace(e, condition=HIDDEN_CONDITION)
+            return msgspec.structs.replace(e, condition=HIDDEN_CONDITION, entry=msgspec.UNSET)  # the entry names it too
         if type(e).__name__ == "StatBlockAttached":  # a creature added from the bestiary
             return msgspec.structs.replace(e, stat_block=None) if self.hidden(e.combatant) else e
         rule = HIDDEN_FIELDS.get(type(e).__name__)

@@ -24,6 +24,7 @@ from combat.fivee import (
     hitpoints,
     regained_movement,
     resources,
+    save_effects,
     saves,
     sheet_claims,
     setup,
@@ -53,6 +54,7 @@ RULING_COMMANDS = (
     "concentration_save",
     "saving_throw",
     "judge_save",
+    "save_effect",
 )
 ANYTIME_COMMANDS = ("set_hp", "change_stat_block", "ability_check", "contest")
 
@@ -72,6 +74,7 @@ def core(order: OrderFn, skills: tuple[str, ...] = SRD_SKILLS) -> tuple[Rules, .
         conditions.RULES,
         concentration.RULES,
         saves.RULES,
+        save_effects.RULES,
         dying.RULES,
         regained_movement.RULES,
         gm_edits.RULES,

@@ -161,12 +161,18 @@ def arm_next_turn_ends(state: EncounterState, cid: str) -> EncounterState:
 
 
 def expire_conditions(tx: Tx, cid: str, moment: str) -> None:
-    """End every condition whose duration runs out at the `moment` ('start'/'end') of cid's turn."""
+    """End every condition whose duration runs out at the `moment` ('start'/'end') of cid's
+    turn (one that lasts some rounds, only in its last round: combat/fivee/durations.py)."""
+    from combat.fivee.durations import ending, runs_out
+
     for target in list(tx.state.combatants.values()):
         for cond in target.conditions:
-            if cond.ends == moment and cond.ends_on == cid:
+            if runs_out(cond, cid, moment, tx.state.round):
                 owner = tx.state.combatants[cid].name
-                tx.emit(ConditionEnded(target=target.id, condition=cond.name, reason=f"{moment} of {owner}'s turn"))
+                reason = f"{moment} of {owner}'s turn"
+                if cond.rounds is not msgspec.UNSET:
+                    reason = f"{cond.rounds} rounds are up: {reason}, round {tx.state.round}"
+                tx.emit(ending(tx.state.combatants[target.id], cond, reason))
 
 
 def named(tx: Tx, cmd: ApplyCondition) -> ApplyCondition:
@@ -198,6 +204,10 @@ def apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
         # "Each time you receive it, you gain 1 Exhaustion level."
         level = exhaustion_level(target) + 1
         cmd = msgspec.structs.replace(cmd, condition=msgspec.structs.replace(cmd.condition, level=level))
+    from combat.fivee.durations import prepared
+
+    # Rounds, concentration and a repeated save (combat/fivee/durations.py), checked and completed.
+    cmd = msgspec.structs.replace(cmd, condition=prepared(tx, cmd.condition))
     if cmd.condition.ends and not cmd.condition.ends_on:
         raise RuleError(
             "condition/duration",
@@ -250,8 +260,10 @@ def _on_applied(state: EncounterState, e: ConditionApplied) -> EncounterState:
 def _on_ended(state: EncounterState, e: ConditionEnded) -> EncounterState:
     c = state.combatants[e.target]
     kept = list(c.conditions)
+    # The entry named, if the event names one (and the target still has it); else the first of the name.
+    exact = e.entry is not msgspec.UNSET and e.entry in kept
     for i, cond in enumerate(kept):
-        if cond.name == e.condition:
+        if (cond == e.entry) if exact else (cond.name == e.condition):
             del kept[i]
             break
     return with_combatant(state, e.target, conditions=tuple(kept))

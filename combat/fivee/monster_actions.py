@@ -11,7 +11,8 @@
 
 Where the SRD is silent: an action the block does not resolve itself (a breath, a gaze) is
 recorded by `monster_action` (its action, bonus action or reaction, its limited uses) and the
-GM resolves its saves and damage with `saving_throw` and `damage`.
+GM resolves its saves and damage with `save_effect` (combat/fivee/save_effects.py; naming the
+action there uses it in the same command), or `saving_throw` and `damage` one by one.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ __all__ = [
     "attack",
     "opportunity_attack",
     "recharge_first",
+    "monster_action",
     "RULINGS",
     "RULES",
 ]
@@ -256,7 +258,10 @@ def _find_action(s: MonsterSheet, name: str) -> tuple[BlockAction, str] | None:
     return None
 
 
-def _monster_action(tx: Tx, cmd: MonsterAction) -> None:
+def monster_action(tx: Tx, cmd: MonsterAction) -> None:
+    """Use the stat block's action: on the creature's turn (a reaction: when it has its
+    reaction), what it uses spent, a Recharge or per-day use spent. `save_effect` with an
+    `action` uses it so."""
     c, s = require_sheet(tx, cmd.combatant)
     found = _find_action(s, cmd.action)
     if found is None:
@@ -310,7 +315,7 @@ def recharge_first(tx: Tx, cmd: Command) -> None:
 
 # The GM's rulings during a turn never wait for the recharge roll.
 RULINGS = frozenset("damage heal grant_temp_hp apply_condition remove_condition start_concentration end_concentration "
-                    "concentration_save saving_throw judge_save recharge legendary_action".split())
+                    "concentration_save saving_throw judge_save save_effect recharge legendary_action".split())
 
 
 def _acting(phases: PhaseTable) -> frozenset[str]:
@@ -368,7 +373,7 @@ def _after_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState
 RULES = Rules(
     handlers={
         Multiattack: _multiattack,
-        MonsterAction: _monster_action,
+        MonsterAction: monster_action,
         Recharge: _recharge,
         Attack: attack,
         OpportunityAttack: opportunity_attack,

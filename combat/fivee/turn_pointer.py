@@ -2,7 +2,8 @@
 a skipped turn) and `previous_turn` (going back one).
 
 What each does, so a GM can predict it:
-- goto_turn: the current turn ends as with end_turn, its end-of-turn effects included; the
+- goto_turn: the current turn ends as with end_turn, its end-of-turn effects included (the
+  saves it repeats then, their faces in `save_faces` as end_turn's); the
   named combatant's turn starts as any turn does: its start-of-turn effects run and it has
   a fresh economy (its Speed in movement, an action, a bonus action, its reaction back).
   Combatants passed over get no turn, and their start- and end-of-turn effects do not run.
@@ -23,8 +24,7 @@ from typing import Any
 
 import msgspec
 
-from combat.fivee.conditions import expire_conditions
-from combat.fivee.turns import OrderFn, require_nothing_owed, start_turn
+from combat.fivee.turns import OrderFn, end_turn_effects, require_nothing_owed, start_turn
 from combat.kernel.commands import GotoTurn, PreviousTurn
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -47,7 +47,7 @@ def _goto(order: OrderFn) -> Callable[[Tx, GotoTurn], None]:
         current = tx.state.turn
         if current is not None:
             tx.emit(TurnEnded(combatant=current))
-            expire_conditions(tx, current, "end")
+        end_turn_effects(tx, current, cmd.save_faces)
         tx.emit(TurnMoved(combatant=c.id, round=tx.state.round, reason=cmd.reason))
         start_turn(tx, c.id)
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import msgspec
 
 from combat.fivee import dying
 from combat.kernel.commands import EndCombat, EndTurn
 from combat.fivee.conditions import INCAPACITATING, expire_conditions, speed_of, arm_next_turn_ends
+from combat.fivee.durations import repeat_saves
 from combat.kernel.decider import Tx, Applier, Handler, Rules
 from combat.kernel.encounter import ENCOUNTER, defeat_reason
 from combat.kernel.errors import RuleError
@@ -22,6 +23,7 @@ __all__ = [
     "first_turn",
     "start_turn",
     "advance",
+    "end_turn_effects",
     "end_fight_if_decided",
     "require_nothing_owed",
     "HANDLERS",
@@ -93,15 +95,17 @@ def start_turn(tx: Tx, cid: str) -> None:
     dying.owe_death_save(tx, cid)
 
 
-def advance(tx: Tx, order: OrderFn, new_round: Callable[[Tx], None] | None = None) -> None:
+def advance(tx: Tx, order: OrderFn, new_round: Callable[[Tx], None] | None = None,
+            save_faces: Sequence[Sequence[int]] = ()) -> None:
     """End the current turn and start the next, wrapping into a new round.
 
     `new_round` lets a ruleset open its rounds its own way (a5e's world actions come first).
+    `save_faces`: the dice of the saves the creature repeats as its turn ends (`end_turn_effects`).
     """
     current = tx.state.turn
     if current is not None:
         tx.emit(TurnEnded(combatant=current))
-        expire_conditions(tx, current, "end")
+    end_turn_effects(tx, current, save_faces)
     full = order(tx.state, True)
     if _next_turn(tx, full[full.index(current) + 1 :] if current in full else []):
         return
@@ -110,6 +114,15 @@ def advance(tx: Tx, order: OrderFn, new_round: Callable[[Tx], None] | None = Non
         start_round(tx, order)
     else:
         new_round(tx)
+
+
+def end_turn_effects(tx: Tx, cid: str | None, save_faces: Sequence[Sequence[int]] = ()) -> None:
+    """What happens as `cid`'s turn ends (after its `TurnEnded`): what lasts until then ends,
+    then the saves it repeats "at the end of each of its turns" (combat/fivee/durations.py).
+    Faces entered with no turn ending, or more than the saves owed, are refused."""
+    if cid is not None:
+        expire_conditions(tx, cid, "end")
+    repeat_saves(tx, cid, save_faces)
 
 
 def end_fight_if_decided(tx: Tx) -> None:
@@ -130,7 +143,7 @@ def end_turn_handler(order: OrderFn, new_round: Callable[[Tx], None] | None = No
         c = require_turn(tx, cmd.combatant)
         require_nothing_owed(tx, f"{c.name}'s turn cannot end")
         dying.require_no_death_save(tx, c.name)
-        advance(tx, order, new_round)
+        advance(tx, order, new_round, cmd.save_faces)
 
     return _end_turn
 

@@ -199,6 +199,10 @@ class UseReaction(Command, frozen=True, kw_only=True):
 
 class EndTurn(Command, frozen=True, kw_only=True):
     combatant: str
+    # The dice of the saves the combatant repeats as its turn ends ("At the end of each of its
+    # turns, the target repeats the save"): one list per save, in the order its conditions are
+    # listed; left out, the service rolls them.
+    save_faces: tuple[tuple[int, ...], ...] = ()
 
 
 # -- rulings and effects the GM applies ----------------------------------------------------
@@ -324,6 +328,8 @@ class GotoTurn(Command, frozen=True, kw_only=True):
 
     combatant: str
     reason: str = ""
+    # The saves the creature whose turn ends repeats then, as end_turn's `save_faces`.
+    save_faces: tuple[tuple[int, ...], ...] = ()
 
 
 class PreviousTurn(Command, frozen=True, kw_only=True):

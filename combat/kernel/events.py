@@ -19,6 +19,7 @@ __all__ = [
     "AttackProfile",
     "CombatantSpec",
     "ConditionSpec",
+    "RepeatedSave",
     "ExtraDamage",
     "StatChanges",
 ]
@@ -71,12 +72,35 @@ class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     immunities: tuple[str, ...] = ()
 
 
+class RepeatedSave(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """"At the end of each of its turns, the target repeats the save, ending the spell on
+    itself on a success" (Hold Person): the ability (in full, lower case) and the DC."""
+
+    ability: str
+    dc: int
+
+
 class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A condition and when it ends: at the start or end of a named creature's turn, or never.
 
     `end` is the next end of that creature's turn (this one, during its turn); `end of next
     turn` is "until the end of its next turn": given during that creature's own turn it
-    outlasts this turn and becomes `end` as the next one starts."""
+    outlasts this turn and becomes `end` as the next one starts.
+
+    Lasting effects (the 5e family, combat/fivee/durations.py); each is optional and, left
+    out, absent from the JSON, so a condition recorded before them reads as it did:
+    - `rounds`: it lasts that many rounds ("1 minute" is 10: "A round represents about 6
+      seconds"), ending at the `ends` moment (the start, unless `end` is given) of `ends_on`'s
+      turn in round R + `rounds`, R being the round it was applied in (round 1 before the
+      fight's first round). The rules record that round as `until_round`; a command does not
+      give it.
+    - `concentration` (and `effect`): "until the spell ends" for a spell held by
+      concentration: the id of the concentrating creature (and what it concentrates on, the
+      effect it concentrates on as the condition is applied if left out). When that
+      concentration ends, for whatever reason, the condition ends with it.
+    - `save`: "At the end of each of its turns, the target repeats the save, ending the
+      effect on itself on a success": rolled as the bearer's turn ends, with its own bonus.
+    """
 
     name: str
     source: str | None = None
@@ -90,6 +114,12 @@ class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     # (every other condition, and Exhaustion recorded before it had levels, which had no
     # effect then and has none now, so old logs fold as they did).
     level: int | msgspec.UnsetType = msgspec.UNSET
+    rounds: int | msgspec.UnsetType = msgspec.UNSET
+    # Set by the rules from `rounds`: the round in which `ends_on`'s turn ends it.
+    until_round: int | msgspec.UnsetType = msgspec.UNSET
+    concentration: str | msgspec.UnsetType = msgspec.UNSET
+    effect: str | msgspec.UnsetType = msgspec.UNSET
+    save: RepeatedSave | msgspec.UnsetType = msgspec.UNSET
 
 
 # -- set-up and flow -----------------------------------------------------------------------
@@ -284,9 +314,13 @@ class ConditionApplied(Event, frozen=True, kw_only=True):
 
 
 class ConditionEnded(Event, frozen=True, kw_only=True):
+    """`entry`: the very condition that ends, when the target may have two of one name (two
+    Hold Persons, tied to two casters); left out, the first of that name ends, as it always did."""
+
     target: str
     condition: str
     reason: str = ""
+    entry: ConditionSpec | msgspec.UnsetType = msgspec.UNSET
 
 
 class ConcentrationStarted(Event, frozen=True, kw_only=True):

@@ -14,6 +14,7 @@ import msgspec
 from combat.fivee import turns
 from combat.kernel.commands import EndTurn
 from combat.fivee.conditions import expire_conditions
+from combat.fivee.durations import no_repeated_saves
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.events import CombatEnded, Event, RoundEnded, RoundStarted, TurnEnded, TurnStarted
 from combat.rulesets.declared_d10 import timers
@@ -73,6 +74,7 @@ def next_turn(tx: Tx) -> None:
 
 
 def _end_turn(tx: Tx, cmd: EndTurn) -> None:
+    no_repeated_saves(tx, cmd.save_faces)
     c = turns.require_turn(tx, cmd.combatant)
     tx.emit(TurnEnded(combatant=c.id))
     expire_conditions(tx, c.id, "end")

@@ -14,6 +14,7 @@ import msgspec
 
 from combat.kernel.commands import EndTurn
 from combat.fivee.conditions import expire_conditions, arm_next_turn_ends
+from combat.fivee.durations import no_repeated_saves
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import TurnEnded
@@ -136,6 +137,7 @@ def turn_not_running(state: EncounterState, cid: str) -> str | None:
 
 
 def _end_turn(tx: Tx, cmd: EndTurn) -> None:
+    no_repeated_saves(tx, cmd.save_faces)
     c = tx.combatant(cmd.combatant)
     if tx.state.turn != c.id:
         require_turn(tx, c.id)

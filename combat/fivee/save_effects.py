@@ -1,0 +1,181 @@
+"""An area or effect that several creatures save against at once: a trap, a dragon's breath,
+and (through `cast_spell`) a spell. One function, `resolve_save_effect`, used by the GM's
+`save_effect` command and by whatever rule makes such an effect.
+
+SRD 5.2 (Rule.json, "Saving Throws and Damage"): "When you create a damaging effect that
+forces two or more targets to make saving throws against it at the same time, roll the damage
+once for all the targets. For example, when a wizard casts Fireball, the spell's damage is
+rolled once for all creatures caught in the blast." "Many saving throw effects deal half
+damage (round down) to a target when the target succeeds on the saving throw. The halved
+damage is equal to half the damage that would be dealt on a failed save."
+"Resistance and Vulnerability", Order of Application: "adjustments such as bonuses,
+penalties, or multipliers are applied first; Resistance is applied second; and Vulnerability
+is applied third": the half for a success comes first, then each target's own Resistance,
+Vulnerability or Immunity (combat/fivee/hitpoints.py `adjusted_damage`).
+
+In order: each target saves (its own bonus, combat/fivee/bonuses.py, and what its conditions
+do: a Paralyzed target fails a Dexterity save without a roll), in the order the targets are
+named; the damage is rolled once; each target takes its share (every success's half, or
+nothing without `half_on_success`), and what that damage sets off follows as for any damage
+(0 HP: a monster dies, a character falls Unconscious; a concentration save owed); then the
+condition (with its durations, combat/fivee/durations.py) is applied to each target that
+failed and is still alive.
+
+Dice: `faces` are the saves' dice by target id (`{"aria": [12], "bram": [3]}`), each the
+target's own; a target left out rolls from the seed. `damage_faces` are the one damage roll's.
+
+A monster's breath (Fire Breath, Recharge 5-6): name the stat block's action in `action` and
+the dragon as `source`: the action is used as `monster_action` uses it (on the dragon's turn,
+its action spent, the Recharge spent until a 5 or 6 brings it back), then the save is
+resolved. Without `action`, the GM records it with `monster_action` first, then sends
+`save_effect` with the numbers from the block ("Dexterity Saving Throw: DC 21 ... Failure: 59
+(17d6) Fire damage. Success: Half damage.": ability dex, dc 21, damage 17d6, damage_type
+fire, half_on_success).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+import msgspec
+
+from combat.fivee.bonuses import save_bonus
+from combat.fivee.conditions import apply_condition
+from combat.fivee.durations import prepared
+from combat.fivee.hitpoints import adjusted_damage, after_damage
+from combat.fivee.monster_actions import MonsterAction, monster_action
+from combat.fivee.saves import save_ability, saving_throw
+from combat.kernel import dice
+from combat.kernel.commands import ApplyCondition, Command, Faces
+from combat.kernel.decider import Rules, Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import ConditionSpec, DamageTaken, SaveMade
+from combat.kernel.names import checked_condition, checked_damage_type
+
+__all__ = ["SaveEffect", "resolve_save_effect", "RULES"]
+
+
+class SaveEffect(Command, frozen=True, kw_only=True):
+    """Several creatures save at once against one effect that is not a spell (a trap, a
+    dragon's breath): the damage rolled once for all, half (or none) on a success, a
+    condition on a failure."""
+
+    gm_only: ClassVar[bool] = True
+
+    source: str  # a combatant's id (the dragon), or words for the log (a pit trap)
+    targets: tuple[str, ...]
+    ability: str  # strength... or dex, DEX, Dexterity
+    dc: int
+    damage: str | None = None  # dice notation rolled once for all the targets, e.g. 17d6
+    damage_type: str | None = None
+    half_on_success: bool = False  # a success takes half the damage (round down); otherwise none
+    condition: ConditionSpec | None = None  # applied on a failed save, with its durations (rounds, concentration, save)
+    # The saves' dice by target id, e.g. {"aria": [12]}; a target left out rolls from the seed.
+    faces: dict[str, tuple[int, ...]] = {}
+    damage_faces: Faces = None
+    # The source's stat-block action this is (Fire Breath): used as monster_action uses it.
+    action: str | None = None
+
+
+def resolve_save_effect(
+    tx: Tx,
+    source: str,
+    targets: Sequence[str],
+    ability: str,
+    dc: int,
+    damage_notation: str | None = None,
+    damage_type: str | None = None,
+    half: bool = False,
+    condition: ConditionSpec | None = None,
+    faces_by_target: Mapping[str, Sequence[int]] | None = None,
+    damage_faces: Sequence[int] | None = None,
+) -> dict[str, SaveMade]:
+    """Resolve the effect (see the module docstring) and return each target's save by id.
+    `source` is a combatant's id or words; it is the roller of the damage when a combatant."""
+    faces_by_target = faces_by_target or {}
+    if condition is not None and condition.source is None:
+        condition = msgspec.structs.replace(condition, source=source)  # a duration counted on the dragon's turns
+    ability, damage_type = _checked(tx, targets, ability, dc, damage_notation, damage_type, half, condition,
+                                    faces_by_target, damage_faces)
+    what = tx.state.combatants[source].name if source in tx.state.combatants else source
+    saves = {}
+    for tid in targets:
+        given = faces_by_target.get(tid)
+        saves[tid] = saving_throw(tx, tid, ability, dc, save_bonus(tx.state, tid, ability), "normal",
+                                  None if given is None else tuple(given), reason=what)
+    if damage_notation is not None and damage_type is not None:
+        roller = source if source in tx.state.combatants else "gm"
+        rolled = max(0, tx.roll(damage_notation, purpose=f"{what} damage", roller=roller,
+                                faces=None if damage_faces is None else tuple(damage_faces)).total)
+        for tid in targets:
+            # "The halved damage is equal to half the damage that would be dealt on a failed save."
+            share = rolled if not saves[tid].success else (rolled // 2 if half else 0)
+            if not saves[tid].success or half:
+                _deal(tx, tid, share, rolled, damage_type, what)
+    if condition is not None:
+        for tid in targets:
+            if not saves[tid].success and tx.state.combatants[tid].status != "dead":
+                apply_condition(tx, ApplyCondition(target=tid, condition=condition))
+    return saves
+
+
+def _deal(tx: Tx, tid: str, share: int, rolled: int, damage_type: str, what: str) -> None:
+    before = tx.state.combatants[tid]
+    amount = adjusted_damage(before, share, damage_type)
+    tx.emit(DamageTaken(target=tid, amount=amount, damage_type=damage_type, rolled=rolled, source=what))
+    after_damage(tx, tid, amount, before=before)
+
+
+def _checked(
+    tx: Tx, targets: Sequence[str], ability: str, dc: int, damage_notation: str | None, damage_type: str | None, half: bool,
+    condition: ConditionSpec | None, faces_by_target: Mapping[str, Sequence[int]], damage_faces: Sequence[int] | None,
+) -> tuple[str, str | None]:
+    """Everything the effect needs, refused before any die is rolled."""
+    if not targets:
+        raise RuleError("save-effect/no-targets", "an effect with no one to save against it",
+                        allowed="targets: the ids of the creatures in the area, " + (", ".join(tx.state.combatants) or "none yet"))
+    twice = sorted({t for t in targets if list(targets).count(t) > 1})
+    if twice:
+        raise RuleError("save-effect/same-target", f"{', '.join(twice)} named more than once", allowed="each target once")
+    for tid in targets:
+        c = tx.combatant(tid)
+        if c.status == "dead":
+            raise RuleError("target/dead", f"{c.name} is dead and makes no saves",
+                            allowed=", ".join(x.id for x in tx.state.combatants.values() if x.status != "dead"))
+    full = save_ability(ability)
+    if dc < 1:
+        raise RuleError("save-effect/dc", f"a DC of {dc}", allowed="a DC of 1 or more")
+    stray = [t for t in faces_by_target if t not in targets]
+    if stray:
+        raise RuleError("dice/unused-faces", f"save faces for {', '.join(stray)}, who is not a target",
+                        allowed="faces by target id: " + ", ".join(targets))
+    kind = None
+    if damage_notation is None:
+        if damage_type is not None or half or damage_faces is not None:
+            given = "damage_type" if damage_type is not None else "half_on_success" if half else "damage_faces"
+            raise RuleError("save-effect/no-damage", f"{given} given, but the effect rolls no damage",
+                            allowed="damage: dice notation such as 8d6, with its damage_type")
+    else:
+        if damage_type is None:
+            raise RuleError("save-effect/damage-type", f"the damage {damage_notation} has no damage type",
+                            allowed="damage_type: fire, cold, ... (resistances and immunities read it)")
+        dice.check_notation(damage_notation)
+        kind = checked_damage_type(tx, damage_type, field=None)
+    if condition is not None:
+        name = checked_condition(tx, condition.name)
+        prepared(tx, msgspec.structs.replace(condition, name=name))  # its durations checked now, applied per target later
+    return full, kind
+
+
+def _save_effect(tx: Tx, cmd: SaveEffect) -> None:
+    if cmd.action is not None:
+        if cmd.source not in tx.state.combatants:
+            raise RuleError("save-effect/action-source", f"the action {cmd.action} needs its creature as source, not '{cmd.source}'",
+                            allowed="source: the id of the creature whose stat block has it, " + (", ".join(tx.state.combatants) or "none yet"))
+        monster_action(tx, MonsterAction(combatant=cmd.source, action=cmd.action, note=f"DC {cmd.dc} {cmd.ability} save"))
+    resolve_save_effect(tx, cmd.source, cmd.targets, cmd.ability, cmd.dc, cmd.damage, cmd.damage_type, cmd.half_on_success,
+                        cmd.condition, cmd.faces, cmd.damage_faces)
+
+
+RULES = Rules(handlers={SaveEffect: _save_effect})
