@@ -104,6 +104,7 @@ _EXAMPLE_OVERRIDES: dict[str, dict[str, Any]] = {
     # A character of the party by name (combat characters build --save); a whole sheet also does.
     "add_character": {"character": "Elara", "side": "party", "player": "Sam"},
     "use_resource": {"combatant": "brann", "resource": "Second Wind", "faces": [6]},
+    "cast_spell": {"caster": "elara", "spell": "Fireball", "targets": ["goblin-warrior-1", "goblin-warrior-2"]},
     # A dragon's breath on two targets, its save dice entered by target, the damage rolled once.
     "save_effect": {"source": "dragon", "targets": ["aria", "goblin-1"], "ability": "dex", "dc": 21, "damage": "17d6",
                     "damage_type": "fire", "half_on_success": True, "faces": {"aria": [12]}},

@@ -26,6 +26,7 @@ from typing import Any
 
 from combat.characters.sheet import ABILITIES, ability_name
 from combat.fivee.attacks import d20_notation, roll_mode
+from combat.fivee.spell_effects import effect_roll_dice
 from combat.fivee.bonuses import check_bonus
 from combat.fivee.conditions import d20_penalty
 from combat.kernel.commands import AbilityCheck, Contest
@@ -85,7 +86,7 @@ def _check(tx: Tx, cid: str, ability: str, skill: str | None, bonus: int | None,
     bonus -= d20_penalty(c)  # Exhaustion: "the roll is reduced by 2 times your Exhaustion level"
     # "a Strength (Athletics) check"
     label = f"{named} ({chosen})" if chosen else named
-    roll = tx.roll(d20_notation(mode, bonus), purpose=f"{label} check", roller=c.id, faces=faces)
+    roll = tx.roll(d20_notation(mode, bonus) + effect_roll_dice(c, "ability_checks"), purpose=f"{label} check", roller=c.id, faces=faces)
     event = CheckMade(combatant=c.id, skill=label, total=roll.total, dc=dc, success=None if dc is None else roll.total >= dc)
     tx.emit(event)
     return event

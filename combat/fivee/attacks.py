@@ -18,6 +18,7 @@ from combat.fivee.concentration import end_concentration
 from combat.fivee.damage_dice import as_rolled
 from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
+from combat.fivee.spell_effects import effect_ac_bonus, effect_roll_dice
 from combat.fivee.sheet_claims import critical_range, with_sneak_attack, sneak_attack_landed, with_rage_damage
 from combat.kernel.state import Combatant, Economy, EncounterState, Help
 from combat.fivee.turns import require_able, require_turn
@@ -256,10 +257,11 @@ def resolve_attack(tx: Tx, attacker: Combatant, target: Combatant, profile: Atta
     adv, dis, helper = advantage_and_disadvantage(tx, attacker, target, melee, options)
     mode = roll_mode(adv, dis)
     # "When you make a D20 Test, the roll is reduced by 2 times your Exhaustion level."
-    notation = d20_notation(mode, profile.bonus - d20_penalty(attacker)) + (f"+{options.roll_bonus.lstrip('+')}" if options.roll_bonus else "")
+    notation = (d20_notation(mode, profile.bonus - d20_penalty(attacker)) + (f"+{options.roll_bonus.lstrip('+')}" if options.roll_bonus else "")
+                + effect_roll_dice(attacker, "attack_rolls"))
     roll = tx.roll(notation, purpose="attack", roller=attacker.id, faces=options.faces)
     natural = dice.kept_d20(roll.dice) or 0
-    ac = target.ac + options.ac_bonus
+    ac = target.ac + options.ac_bonus + effect_ac_bonus(target)
     hit = hits(natural, roll.total, ac, options.critical_range)
     critical = is_critical(hit, natural, options.critical_range, melee, target)
     kind = options.damage_type or profile.damage_type

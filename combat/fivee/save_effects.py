@@ -53,7 +53,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionSpec, DamageTaken, SaveMade
 from combat.kernel.names import checked_condition, checked_damage_type
 
-__all__ = ["SaveEffect", "resolve_save_effect", "RULES"]
+__all__ = ["SaveEffect", "resolve_save_effect", "deal_share", "RULES"]
 
 
 class SaveEffect(Command, frozen=True, kw_only=True):
@@ -112,7 +112,7 @@ def resolve_save_effect(
             # "The halved damage is equal to half the damage that would be dealt on a failed save."
             share = rolled if not saves[tid].success else (rolled // 2 if half else 0)
             if not saves[tid].success or half:
-                _deal(tx, tid, share, rolled, damage_type, what)
+                deal_share(tx, tid, share, rolled, damage_type, what)
     if condition is not None:
         for tid in targets:
             if not saves[tid].success and tx.state.combatants[tid].status != "dead":
@@ -120,7 +120,9 @@ def resolve_save_effect(
     return saves
 
 
-def _deal(tx: Tx, tid: str, share: int, rolled: int, damage_type: str, what: str) -> None:
+def deal_share(tx: Tx, tid: str, share: int, rolled: int, damage_type: str, what: str) -> None:
+    """`tid`'s share of a roll of damage, after its Resistance, Vulnerability or Immunity, and
+    what that damage sets off (0 HP, a concentration save)."""
     before = tx.state.combatants[tid]
     amount = adjusted_damage(before, share, damage_type)
     tx.emit(DamageTaken(target=tid, amount=amount, damage_type=damage_type, rolled=rolled, source=what))

@@ -21,6 +21,7 @@ from combat.fivee import judged_saves
 from combat.fivee.bonuses import save_bonus
 from combat.kernel import dice
 from combat.fivee.attacks import d20_notation, roll_mode
+from combat.fivee.spell_effects import effect_roll_dice
 from combat.fivee.conditions import d20_penalty
 from combat.fivee.save_conditions import automatic_failure, cover_bonus, save_disadvantage
 from combat.kernel.commands import SavingThrow
@@ -67,7 +68,8 @@ def _roll_save(tx: Tx, cid: str, ability: str, bonus: int, mode: str, faces, *, 
         bonus -= d20_penalty(c)  # Exhaustion: "the roll is reduced by 2 times your Exhaustion level"
     if conditions and save_disadvantage(c, ability):
         mode = roll_mode(["advantage"] if mode == "advantage" else [], ["condition"])
-    return tx.roll(d20_notation(mode, bonus), purpose=f"{ability} save", roller=c.id, faces=faces)
+    notation = d20_notation(mode, bonus) + (effect_roll_dice(c, "saving_throws") if conditions else "")
+    return tx.roll(notation, purpose=f"{ability} save", roller=c.id, faces=faces)
 
 
 def save_ability(name: str) -> str:

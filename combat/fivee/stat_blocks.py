@@ -14,14 +14,16 @@ from combat.kernel.phases import PhaseTable, Step
 __all__ = ["RULES", "with_steps", "TURN_COMMANDS"]
 
 TURN_COMMANDS = ("multiattack", "monster_action", "recharge", "legendary_action")
-CHARACTER_TURN_COMMANDS = ("use_resource", "end_rage")  # combat/fivee/resources.py
+# A sheet's features (combat/fivee/resources.py) and spells (combat/fivee/spellcasting.py, a
+# stat block's too): in the turns, on anyone's for a reaction.
+CHARACTER_TURN_COMMANDS = ("use_resource", "end_rage", "cast_spell")
 
 RULES = assemble(monsters.RULES, monster_actions.RULES, legendary.RULES, monster_consistency.RULES)
 
 
 def with_steps(phases: PhaseTable) -> PhaseTable:
     """`phases` with add_creature and add_character (combat/fivee/characters.py) where add_combatant is allowed, the stat block's actions in
-    its turns, a character sheet's features (use_resource, end_rage) beside them, and Legendary Resistance where saving throws are, each beside its kin so the
+    its turns, a character sheet's features and spells (use_resource, end_rage, cast_spell) beside them, and Legendary Resistance where saving throws are, each beside its kin so the
     lists of allowed commands read well."""
     steps = []
     for step in phases.steps:

@@ -100,6 +100,9 @@ class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
       concentration ends, for whatever reason, the condition ends with it.
     - `save`: "At the end of each of its turns, the target repeats the save, ending the
       effect on itself on a success": rolled as the bearer's turn ends, with its own bonus.
+    - `ac_bonus`, `roll_bonus` (and `roll_bonus_on`): what a spell's effect does while it
+      lasts (combat/fivee/spell_effects.py): "+5 bonus to AC" (Shield), "adds 1d4 to the
+      attack roll or save" (Bless; Bane's `-1d4`), on the rolls `roll_bonus_on` names.
     """
 
     name: str
@@ -120,6 +123,9 @@ class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     concentration: str | msgspec.UnsetType = msgspec.UNSET
     effect: str | msgspec.UnsetType = msgspec.UNSET
     save: RepeatedSave | msgspec.UnsetType = msgspec.UNSET
+    ac_bonus: int | msgspec.UnsetType = msgspec.UNSET
+    roll_bonus: str | msgspec.UnsetType = msgspec.UNSET
+    roll_bonus_on: tuple[Literal["attack_rolls", "saving_throws", "ability_checks"], ...] | msgspec.UnsetType = msgspec.UNSET
 
 
 # -- set-up and flow -----------------------------------------------------------------------

@@ -1,0 +1,496 @@
+"""Casting a spell in one command: `cast_spell` (srd-2024, srd-2024-variant, a5e).
+
+The spell is the SRD 5.2's (combat/spells: its save, attack, damage, healing, condition,
+duration and what a higher slot changes, as data) or a custom spell on the caster's sheet.
+In order, each step a rule of its own:
+
+1. Who casts it: a character who knows or has prepared it (its sheet's `spells` or
+   `custom_spells`), or a monster whose stat block's Spellcasting lists it, at will or so many
+   times a day ("2/Day Each").
+2. What it costs: "Casting a spell with a spell slot expends that slot"; a cantrip needs none
+   ("A cantrip is a spell that is cast at will, without using a spell slot"); a higher slot
+   casts it at that level ("When you cast a spell using a slot that is of a higher level than
+   the spell, the spell assumes the higher level"). A Warlock's Pact Magic slot counts as
+   one of its `pact_level`. The casting time is the action, the Bonus Action or the Reaction
+   its casting time says, spent here; a spell of a minute or more is not cast mid-fight.
+3. Concentration: "If you are already concentrating on a spell, you stop concentrating on it
+   when you cast a new one that requires Concentration" (combat/fivee/concentration.py).
+4. Its effect, by what the data says it does:
+   - an attack spell rolls a spell attack per target (per ray or beam) with the caster's
+     spell attack bonus, as a weapon attack is made (combat/fivee/attacks.py: Advantage,
+     cover, a Critical Hit doubling the dice);
+   - a save spell has each target save against the caster's spell save DC, the damage rolled
+     once for all of them, half on a success where the text says so, and its condition on a
+     failure (combat/fivee/save_effects.py), lasting as the spell does: for its rounds, until
+     its concentration ends, with the save repeated at the end of each of the target's turns
+     (combat/fivee/durations.py);
+   - darts (Magic Missile) each hit the target named for it, for the spell's damage;
+   - healing rolls once per target, plus the spellcasting modifier where the text says so;
+   - a bonus to AC (Shield, Shield of Faith) or to d20 rolls (Bless, Bane) is an effect on
+     each target (a condition named for the spell) for the spell's duration.
+   What the data does not describe (`Spell.manual`, and every spell whose `automation` is
+   `narrative`) is cast all the same (slot, action, concentration) and named in the
+   narrative; the GM applies the rest.
+
+Dice: `attack_faces` one d20 list per attack, `damage_faces` one list per damage or healing
+roll (one for a save spell's single roll, one per hit or dart otherwise), `save_faces` the
+targets' saves by id (the targets' own dice: the GM's to enter). Left out, the service rolls.
+Cantrips scale with a character's level ("at levels 5, 11 and 17"); a monster's cantrips
+deal their base damage.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import msgspec
+
+from combat.bestiary.model import BlockSpellcasting
+from combat.characters.sheet import CustomSpell, spell_attack_bonus, spell_save_dc
+from combat.characters.sheet import modifier as ability_modifier
+from combat.fivee.actions import require_reaction, spend_check
+from combat.fivee.attacks import AttackOptions, require_no_pending_damage, resolve_attack
+from combat.fivee.characters import character, with_character
+from combat.fivee.concentration import start_concentration
+from combat.fivee.conditions import apply_condition
+from combat.fivee.hitpoints import heal
+from combat.fivee.monsters import sheet as block_sheet
+from combat.fivee.monsters import with_sheet
+from combat.fivee.save_effects import deal_share, resolve_save_effect
+from combat.fivee.turns import require_able, require_turn
+from combat.kernel.commands import ApplyCondition, Command, Heal
+from combat.kernel.decider import Rules, Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import ActionTaken, AttackProfile, ConditionSpec, Event, ReactionTaken, RepeatedSave, SaveMade
+from combat.kernel.state import Combatant, EncounterState
+from combat.spells import library
+from combat.spells.model import DamageRoll, Spell
+
+__all__ = ["CastSpell", "SpellCast", "Caster", "caster_of", "RULES"]
+
+Faces = tuple[int, ...]
+
+
+class CastSpell(Command, frozen=True, kw_only=True):
+    """Cast a spell the caster knows (its sheet) or can cast (its stat block's Spellcasting),
+    with its slot, its action and its whole effect on the targets."""
+
+    actor_fields: ClassVar[tuple[str, ...]] = ("caster",)
+    gm_fields: ClassVar[tuple[str, ...]] = ("save_faces",)
+
+    caster: str
+    spell: str  # its SRD name, in any case, or a custom spell on the caster's sheet
+    slot_level: int | None = None  # a higher slot upcasts it; left out, the spell's own level (none for a cantrip)
+    # Who it affects, by id: a creature per target; for darts, rays and beams one id per
+    # projectile, in order (the same id again to aim several at one creature). A Self spell
+    # may leave them out.
+    targets: tuple[str, ...] = ()
+    damage_type: str | None = None  # the one chosen where the spell offers several (Chromatic Orb)
+    attack_faces: tuple[Faces, ...] = ()  # one d20 list per spell attack, in target order
+    damage_faces: tuple[Faces, ...] = ()  # one list per damage or healing roll, in order
+    save_faces: dict[str, Faces] = {}  # the targets' saves, by id (their own dice)
+
+
+class SpellCast(Event, frozen=True, kw_only=True):
+    """A spell cast; what it cost (`slot` level, a Pact Magic slot, a use of the day) is spent.
+    Its effects follow as their own events."""
+
+    caster: str
+    spell: str
+    level: int  # the level it is cast at (0: a cantrip)
+    slot: int | None = None  # the slot expended, if any
+    pact: bool = False
+    per_day: bool = False  # one of a stat block's uses a day
+    targets: tuple[str, ...] = ()
+    manual: tuple[str, ...] = ()  # what the GM applies by hand
+
+
+class Caster(msgspec.Struct, frozen=True, kw_only=True):
+    """What a caster casts with: its DC and attack bonus, its level for cantrips, and where the
+    spell comes from."""
+
+    save_dc: int
+    attack_bonus: int
+    ability_modifier: int
+    character_level: int = 1
+
+
+def caster_of(state: EncounterState, c: Combatant) -> Caster:
+    held = character(state, c.id)
+    if held is not None and held.sheet.spellcasting is not None:
+        s = held.sheet
+        return Caster(save_dc=spell_save_dc(s) or 10, attack_bonus=spell_attack_bonus(s) or 0,
+                      ability_modifier=ability_modifier(getattr(s.abilities, s.spellcasting.ability)), character_level=s.level)  # type: ignore[union-attr]
+    block = block_sheet(state, c.id)
+    casting = block.block.spellcasting if block is not None else None
+    if casting is None or casting.save_dc is None:
+        raise RuleError("spell/no-caster", f"{c.name} has no spellcasting on its sheet or stat block",
+                        allowed="a character whose sheet has spellcasting, or a creature whose stat block lists spells")
+    # A block gives its DC; its spell attack bonus, where the block does not give it, is what
+    # that DC holds beyond 8 ("8 + ability modifier + Proficiency Bonus" against "ability
+    # modifier + Proficiency Bonus").
+    attack = casting.attack_bonus if casting.attack_bonus is not None else casting.save_dc - 8
+    score = block.block.abilities.get(casting.ability, 10) if block is not None else 10
+    return Caster(save_dc=casting.save_dc, attack_bonus=attack, ability_modifier=ability_modifier(score))
+
+
+# -- 1. who casts it, 2. what it costs -----------------------------------------------------
+
+
+def _known(tx: Tx, c: Combatant, name: str) -> tuple[Spell | None, CustomSpell | None, BlockSpellcasting | None]:
+    """The spell `c` casts by `name`: an SRD spell or a custom one, and the stat block list it
+    comes from for a monster."""
+    held = character(tx.state, c.id)
+    key = name.strip().lower()
+    if held is not None:
+        casting = held.sheet.spellcasting
+        if casting is None:
+            raise RuleError("spell/no-caster", f"{c.name}'s sheet has no spellcasting", allowed="a character who casts spells")
+        custom = next((s for s in casting.custom_spells if s.name.lower() == key), None)
+        if custom is not None:
+            return None, custom, None
+        if key not in {s.lower() for s in casting.spells}:
+            raise RuleError("spell/not-known", f"{c.name} does not know or have prepared '{name}'",
+                            allowed=", ".join([*casting.spells, *(s.name for s in casting.custom_spells)]) or "none on the sheet")
+        return library.find(name), None, None
+    block = block_sheet(tx.state, c.id)
+    casting_list = block.block.spellcasting if block is not None else None
+    if casting_list is None:
+        raise RuleError("spell/no-caster", f"{c.name} has no spellcasting on its sheet or stat block",
+                        allowed="a character whose sheet has spellcasting, or a creature whose stat block lists spells")
+    listed = [*casting_list.at_will, *casting_list.per_day]
+    if key not in {s.lower() for s in listed}:
+        raise RuleError("spell/not-known", f"{c.name}'s stat block does not list '{name}'", allowed=", ".join(listed))
+    return library.find(name), None, casting_list
+
+
+def _slot(tx: Tx, c: Combatant, level: int, wanted: int | None) -> tuple[int | None, bool]:
+    """The slot the casting expends (None for a cantrip) and whether it is a Pact Magic slot."""
+    if level == 0:
+        if wanted not in (None, 0):
+            raise RuleError("spell/cantrip-slot", "a cantrip is cast without a spell slot", allowed="no slot_level")
+        return None, False
+    slot = level if wanted is None else wanted
+    if not level <= slot <= 9:
+        raise RuleError("spell/slot-level", f"a level {level} spell cast with a level {slot} slot", allowed=f"a slot of level {level} to 9")
+    held = character(tx.state, c.id)
+    assert held is not None and held.sheet.spellcasting is not None
+    casting = held.sheet.spellcasting
+    if casting.pact_slots and casting.pact_level == slot and held.pact_spent < casting.pact_slots:
+        return slot, True
+    have = casting.slots[slot - 1] if slot <= len(casting.slots) else 0
+    spent = held.slots_spent[slot - 1] if slot <= len(held.slots_spent) else 0
+    if spent >= have:
+        left = [f"level {i + 1}: {n - (held.slots_spent[i] if i < len(held.slots_spent) else 0)}"
+                for i, n in enumerate(casting.slots) if n]
+        pact = [f"pact (level {casting.pact_level}): {casting.pact_slots - held.pact_spent}"] if casting.pact_slots else []
+        raise RuleError("spell/no-slot", f"{c.name} has no level {slot} spell slot left",
+                        allowed="slots left: " + (", ".join(left + pact) or "none") + "; a Long Rest restores them")
+    return slot, False
+
+
+def _per_day(tx: Tx, c: Combatant, spell: str, listed: BlockSpellcasting) -> bool:
+    """A stat block's "N/Day Each" spell: one of its uses, refused when none is left."""
+    name = next((n for n in listed.per_day if n.lower() == spell.lower()), None)
+    if name is None:
+        return False
+    block = block_sheet(tx.state, c.id)
+    assert block is not None
+    if block.used_today.get(_day_key(name), 0) >= listed.per_day[name]:
+        raise RuleError("spell/no-uses", f"{c.name} has cast {name} {listed.per_day[name]} time(s) today, all its uses",
+                        allowed=", ".join(listed.at_will) or "its at-will spells")
+    return True
+
+
+def _day_key(spell: str) -> str:
+    return f"spell: {spell}"
+
+
+def _spend_casting_time(tx: Tx, c: Combatant, casting_time: str, what: str, text: str = "") -> None:
+    if casting_time == "reaction":
+        require_reaction(c)
+        tx.emit(ReactionTaken(combatant=c.id, description=f"casts {what}"))
+        return
+    if casting_time == "other":
+        raise RuleError("spell/casting-time", f"{what} takes {text or 'longer than an action'} to cast, not a turn of a fight",
+                        allowed="cast it before the fight, or let the GM rule on it")
+    require_turn(tx, c.id)
+    require_able(c, "cast a spell")
+    uses = "bonus_action" if casting_time == "bonus_action" else "action"
+    spend_check(c, uses)
+    tx.emit(ActionTaken(combatant=c.id, action="magic", detail=f"casts {what}", uses=uses))  # type: ignore[arg-type]
+
+
+# -- 4. the effect -------------------------------------------------------------------------
+
+
+def _damage(spell: Spell, slot: int | None, caster: Caster) -> tuple[DamageRoll, ...]:
+    """The spell's damage at this slot (or a cantrip's at the caster's level)."""
+    if spell.level == 0:
+        scaled = spell.at_character_level(caster.character_level)
+        return scaled.damage if scaled is not None and scaled.damage else spell.damage
+    up = spell.at_slot(slot) if slot is not None and slot > spell.level else None
+    return up.damage if up is not None and up.damage else spell.damage
+
+
+def _chosen_type(roll: DamageRoll, chosen: str | None, spell: Spell) -> str:
+    if len(roll.types) == 1 and chosen in (None, roll.types[0]):
+        return roll.types[0]
+    if chosen is not None and chosen.lower() in roll.types:
+        return chosen.lower()
+    raise RuleError("spell/damage-type", f"{spell.name} deals {' or '.join(roll.types)} damage" + (f", not {chosen}" if chosen else ": choose one"),
+                    allowed="damage_type: " + ", ".join(roll.types))
+
+
+def _projectiles(spell: Spell, slot: int | None, caster: Caster) -> int:
+    assert spell.projectiles is not None
+    count = spell.projectiles.count
+    if spell.level == 0:
+        scaled = spell.at_character_level(caster.character_level)
+        return scaled.projectiles if scaled is not None and scaled.projectiles else count
+    up = spell.at_slot(slot) if slot is not None and slot > spell.level else None
+    return up.projectiles if up is not None and up.projectiles else count
+
+
+def _target_count(spell: Spell, slot: int | None) -> int | None:
+    up = spell.at_slot(slot) if slot is not None and slot > spell.level else None
+    return up.targets if up is not None and up.targets else spell.targets.count
+
+
+class _Dice:
+    """The entered faces, taken in order as the rolls are made; an entered list left over, or
+    too few for rolls that need them, is refused."""
+
+    def __init__(self, name: str, given: tuple[Faces, ...]):
+        self.name, self.given, self.used = name, given, 0
+
+    def next(self) -> Faces | None:
+        if not self.given:
+            return None
+        if self.used >= len(self.given):
+            raise RuleError("dice/faces-count", f"more {self.name} rolls than the {len(self.given)} entered",
+                            allowed=f"one list in {self.name} per roll, or none for the service to roll")
+        self.used += 1
+        return self.given[self.used - 1]
+
+    def all_used(self) -> None:
+        if self.given and self.used != len(self.given):
+            raise RuleError("dice/unused-faces", f"{len(self.given)} {self.name} lists entered, {self.used} used",
+                            allowed=f"one list in {self.name} per roll")
+
+
+def _attack(tx: Tx, c: Combatant, spell: Spell, caster: Caster, targets: tuple[str, ...], damage: tuple[DamageRoll, ...],
+            chosen: str | None, attacks: _Dice, rolls: _Dice) -> None:
+    roll = damage[0] if damage else None
+    for tid in targets:
+        target = tx.combatant(tid)
+        profile = AttackProfile(name=spell.name, bonus=caster.attack_bonus, damage=roll.dice if roll else "0",
+                                damage_type=_chosen_type(roll, chosen, spell) if roll else "force",
+                                kind="melee" if spell.attack == "melee" else "ranged",
+                                reach=spell.range if isinstance(spell.range, int) and spell.attack == "melee" else 5)
+        faces = attacks.next()
+        damage_faces = rolls.next() if roll is not None and (faces is None or len(targets) > 1 or rolls.given) else None
+        if faces is not None and damage_faces is None and len(targets) > 1:
+            raise RuleError("spell/damage-faces", f"{spell.name} makes {len(targets)} attacks: enter each hit's damage with its d20",
+                            allowed="damage_faces beside attack_faces, or neither")
+        resolve_attack(tx, c, target, profile, AttackOptions(uses="none", faces=faces, damage_faces=damage_faces))
+
+
+def _darts(tx: Tx, c: Combatant, spell: Spell, targets: tuple[str, ...], damage: tuple[DamageRoll, ...], chosen: str | None,
+           rolls: _Dice) -> None:
+    roll = damage[0]
+    kind = _chosen_type(roll, chosen, spell)
+    for tid in targets:
+        target = tx.combatant(tid)
+        if target.status == "dead":
+            raise RuleError("target/dead", f"{target.name} is already dead", allowed="a living target")
+        rolled = max(0, tx.roll(roll.dice, purpose=f"{spell.name} damage", roller=c.id, faces=rolls.next()).total)
+        deal_share(tx, tid, rolled, rolled, kind, c.id)
+
+
+def _lasting(tx: Tx, c: Combatant, spell: Spell, name: str, *, dc: int | None = None, **effect: Any) -> ConditionSpec:
+    """A condition (or an effect named for the spell) lasting as the spell does: to a boundary
+    of the caster's next turn, for its rounds (counted on the caster's turns), and while the
+    caster concentrates on it; with the save its target repeats at the end of its turns."""
+    fields: dict[str, Any] = {"name": name, "source": c.id, **effect}
+    if spell.duration.ends == "start_of_your_next_turn":
+        fields.update(ends="start", ends_on=c.id)
+    elif spell.duration.ends == "end_of_your_next_turn":
+        fields.update(ends="end of next turn", ends_on=c.id)
+    elif spell.duration.rounds:
+        fields.update(rounds=spell.duration.rounds, ends_on=c.id)
+    if spell.concentration:
+        fields.update(concentration=c.id, effect=spell.name)
+    if dc is not None and spell.save is not None and spell.save.repeats == "end_of_each_turn":
+        fields["save"] = RepeatedSave(ability=spell.save.ability, dc=dc)
+    return ConditionSpec(**fields)
+
+
+def _cast_spell(tx: Tx, cmd: CastSpell) -> None:
+    require_no_pending_damage(tx.state)
+    c = tx.combatant(cmd.caster)
+    spell, custom, listed = _known(tx, c, cmd.spell)
+    if custom is not None:
+        _cast_custom(tx, c, custom, cmd)
+        return
+    assert spell is not None
+    caster = caster_of(tx.state, c)
+    per_day = listed is not None and _per_day(tx, c, spell.name, listed)
+    if listed is not None:
+        if cmd.slot_level not in (None, spell.level):
+            raise RuleError("spell/slot-level", f"{c.name} casts {spell.name} from its stat block, at its own level",
+                            allowed="no slot_level")
+        slot, pact = None, False
+    else:
+        slot, pact = _slot(tx, c, spell.level, cmd.slot_level)
+    targets = _targets(tx, c, spell, cmd, slot, caster)
+    _spend_casting_time(tx, c, spell.casting_time, spell.name, spell.casting_time_text)
+    tx.emit(SpellCast(caster=c.id, spell=spell.name, level=slot or spell.level, slot=slot, pact=pact, per_day=per_day,
+                      targets=targets, manual=spell.manual if spell.automation != "narrative" else (spell.desc,)))
+    if spell.concentration:
+        start_concentration(tx, c.id, spell.name)
+    _effect(tx, c, spell, caster, slot, targets, cmd)
+
+
+def _targets(tx: Tx, c: Combatant, spell: Spell, cmd: CastSpell, slot: int | None, caster: Caster) -> tuple[str, ...]:
+    for tid in cmd.targets:
+        tx.combatant(tid)  # an unknown id is refused before anything is spent
+    acts = spell.attack is not None or spell.save is not None or spell.healing is not None or spell.projectiles is not None \
+        or spell.ac_bonus is not None or spell.roll_bonus is not None or bool(spell.damage)
+    if not cmd.targets:
+        if spell.range == "self" and acts:
+            return (c.id,)
+        if acts and spell.automation != "narrative":
+            raise RuleError("spell/targets", f"{spell.name} needs its targets", allowed="targets: the ids of the creatures it affects")
+        return ()
+    if spell.projectiles is not None:
+        count = _projectiles(spell, slot, caster)
+        if len(cmd.targets) != count:
+            raise RuleError("spell/targets", f"{spell.name} has {count} {spell.projectiles.kind}, and {len(cmd.targets)} targets were named",
+                            allowed=f"{count} ids, one per {spell.projectiles.kind[:-1]} (the same id again to aim several at one creature)")
+        return cmd.targets
+    if len(set(cmd.targets)) != len(cmd.targets):
+        raise RuleError("spell/targets", "a creature named twice", allowed="each target once")
+    most = _target_count(spell, slot)
+    if most is not None and spell.targets.area is None and len(cmd.targets) > most:
+        raise RuleError("spell/targets", f"{spell.name} affects up to {most} creature(s) at this level, not {len(cmd.targets)}",
+                        allowed=f"at most {most} targets" + (" (a higher slot affects more)" if spell.upcast else ""))
+    return cmd.targets
+
+
+def _effect(tx: Tx, c: Combatant, spell: Spell, caster: Caster, slot: int | None, targets: tuple[str, ...], cmd: CastSpell) -> None:
+    attacks, rolls = _Dice("attack_faces", cmd.attack_faces), _Dice("damage_faces", cmd.damage_faces)
+    damage = _damage(spell, slot, caster)
+    affected = targets  # those its lasting effect reaches: every target, or those who failed its save
+    if spell.projectiles is not None and spell.attack is None and damage:
+        _darts(tx, c, spell, targets, damage, cmd.damage_type, rolls)
+    elif spell.attack is not None and targets:
+        _attack(tx, c, spell, caster, targets, damage, cmd.damage_type, attacks, rolls)
+    elif spell.save is not None and targets:
+        saves = _save(tx, c, spell, caster, targets, damage, cmd, rolls)
+        affected = tuple(t for t in targets if not saves[t].success and tx.state.combatants[t].status != "dead")
+    elif spell.condition is not None and targets:
+        for tid in targets:
+            apply_condition(tx, ApplyCondition(target=tid, condition=_lasting(tx, c, spell, spell.condition.name)))
+    if spell.healing is not None:
+        _heal(tx, c, spell, caster, slot, targets, rolls)
+    if spell.ac_bonus is not None or spell.roll_bonus is not None:
+        effect: dict[str, Any] = {}
+        if spell.ac_bonus is not None:
+            effect["ac_bonus"] = spell.ac_bonus
+        if spell.roll_bonus is not None:
+            effect["roll_bonus"] = spell.roll_bonus.dice
+            effect["roll_bonus_on"] = spell.roll_bonus.rolls
+        for tid in affected:
+            apply_condition(tx, ApplyCondition(target=tid, condition=_lasting(tx, c, spell, spell.name.lower(), **effect), custom=True))
+    if cmd.save_faces and spell.save is None:
+        raise RuleError("dice/unused-faces", f"{spell.name} calls for no save", allowed="no save_faces")
+    attacks.all_used()
+    rolls.all_used()
+
+
+def _save(tx: Tx, c: Combatant, spell: Spell, caster: Caster, targets: tuple[str, ...], damage: tuple[DamageRoll, ...],
+          cmd: CastSpell, rolls: _Dice) -> dict[str, SaveMade]:
+    assert spell.save is not None
+    first = damage[0] if damage else None
+    condition = None
+    if spell.condition is not None:
+        ends = {"start_of_your_next_turn": ("start", c.id), "end_of_your_next_turn": ("end of next turn", c.id)}.get(spell.condition.ends or "")
+        condition = _lasting(tx, c, spell, spell.condition.name, dc=caster.save_dc)
+        if ends is not None:
+            condition = msgspec.structs.replace(condition, ends=ends[0], ends_on=ends[1], concentration=msgspec.UNSET,
+                                                effect=msgspec.UNSET, rounds=msgspec.UNSET)
+    saves = resolve_save_effect(
+        tx, c.id, targets, spell.save.ability, caster.save_dc,
+        damage_notation=first.dice if first else None,
+        damage_type=_chosen_type(first, cmd.damage_type, spell) if first else None,
+        half=spell.save.half_on_success, condition=condition, faces_by_target=cmd.save_faces,
+        damage_faces=rolls.next() if first else None,
+    )
+    for more in damage[1:]:  # a second roll of another type (Ice Storm's cold): once for all, halved alike
+        kind = _chosen_type(more, None, spell)
+        rolled = max(0, tx.roll(more.dice, purpose=f"{spell.name} {kind} damage", roller=c.id, faces=rolls.next()).total)
+        for tid in targets:
+            success = saves[tid].success
+            if tx.state.combatants[tid].status != "dead" and (not success or spell.save.half_on_success):
+                deal_share(tx, tid, rolled // 2 if success else rolled, rolled, kind, c.id)
+    return saves
+
+
+def _heal(tx: Tx, c: Combatant, spell: Spell, caster: Caster, slot: int | None, targets: tuple[str, ...], rolls: _Dice) -> None:
+    assert spell.healing is not None
+    up = spell.at_slot(slot) if slot is not None and slot > spell.level else None
+    healing = up.healing if up is not None and up.healing is not None else spell.healing
+    notation = healing.dice + (f"{caster.ability_modifier:+d}" if healing.plus_modifier and caster.ability_modifier else "")
+    for tid in targets:
+        heal(tx, Heal(target=tid, notation=notation, faces=rolls.next(), source=c.id))
+
+
+def _cast_custom(tx: Tx, c: Combatant, spell: CustomSpell, cmd: CastSpell) -> None:
+    """A custom spell: its slot, casting time and concentration; its effect is the GM's."""
+    if cmd.attack_faces or cmd.damage_faces or cmd.save_faces:
+        raise RuleError("dice/unused-faces", f"{spell.name} is a custom spell: the GM applies its effect", allowed="no faces")
+    slot, pact = _slot(tx, c, spell.level, cmd.slot_level)
+    for tid in cmd.targets:
+        tx.combatant(tid)
+    _spend_casting_time(tx, c, spell.casting_time, spell.name)
+    tx.emit(SpellCast(caster=c.id, spell=spell.name, level=slot or spell.level, slot=slot, pact=pact, targets=cmd.targets,
+                      manual=(spell.text or "the GM applies its effect",)))
+    if spell.concentration:
+        start_concentration(tx, c.id, spell.name)
+
+
+# -- appliers and narration ----------------------------------------------------------------
+
+
+def _on_cast(state: EncounterState, e: SpellCast) -> EncounterState:
+    if e.per_day:
+        block = block_sheet(state, e.caster)
+        if block is not None:
+            used = {**block.used_today, _day_key(e.spell): block.used_today.get(_day_key(e.spell), 0) + 1}
+            return with_sheet(state, e.caster, used_today=used)
+        return state
+    held = character(state, e.caster)
+    if held is None or e.slot is None:
+        return state
+    if e.pact:
+        return with_character(state, e.caster, pact_spent=held.pact_spent + 1)
+    spent = list(held.slots_spent) + [0] * max(0, e.slot - len(held.slots_spent))
+    spent[e.slot - 1] += 1
+    return with_character(state, e.caster, slots_spent=tuple(spent))
+
+
+_ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def _narrate(n: Any, e: SpellCast) -> str:
+    cost = (f" with a {_ORDINAL.get(e.slot, f'{e.slot}th')}-level {'Pact Magic ' if e.pact else ''}slot" if e.slot
+            else " (a use of the day)" if e.per_day else "")
+    at = f" at {', '.join(dict.fromkeys(n.name(t) for t in e.targets))}" if e.targets else ""
+    line = f"{n.name(e.caster)} casts {e.spell}{cost}{at}"
+    if e.manual:
+        line += "; for the GM: " + " ".join(e.manual)[:300]
+    return line
+
+
+RULES = Rules(handlers={CastSpell: _cast_spell}, appliers={SpellCast: _on_cast}, narration={SpellCast: _narrate})
