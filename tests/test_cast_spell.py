@@ -162,14 +162,14 @@ def test_bless_lasts_ten_rounds_adds_1d4_and_then_ends_by_itself():
 
 def test_bless_ends_by_itself_after_its_minute():
     """Its duration, 1 minute, is ten rounds: held by concentration all along, Bless still ends
-    by itself as Elara's turn starts in round 11."""
+    by itself as Elara's turn starts in round 11, and her concentration with it."""
     t = fight(goblins=1)
     t.do(CastSpell(caster="elara", spell="Bless", targets=("elara",)))
     assert t["elara"].conditions[0].concentration == "elara"
     for _ in range(10):
         t.do(EndTurn(combatant="elara"))
         t.do(EndTurn(combatant="goblin-warrior"))
-    assert t.state.round == 11 and t["elara"].conditions == ()
+    assert t.state.round == 11 and t["elara"].conditions == () and t["elara"].concentration is None
 
 
 def test_a_spell_the_caster_does_not_know_is_refused_with_the_ones_it_does(table):

@@ -163,8 +163,10 @@ def arm_next_turn_ends(state: EncounterState, cid: str) -> EncounterState:
 def expire_conditions(tx: Tx, cid: str, moment: str) -> None:
     """End every condition whose duration runs out at the `moment` ('start'/'end') of cid's
     turn (one that lasts some rounds, only in its last round: combat/fivee/durations.py)."""
+    from combat.fivee.concentration import end_concentration
     from combat.fivee.durations import ending, runs_out
 
+    spent: dict[str, str] = {}  # concentrating creature -> the effect whose duration ran out
     for target in list(tx.state.combatants.values()):
         for cond in target.conditions:
             if runs_out(cond, cid, moment, tx.state.round):
@@ -172,7 +174,13 @@ def expire_conditions(tx: Tx, cid: str, moment: str) -> None:
                 reason = f"{moment} of {owner}'s turn"
                 if cond.rounds is not msgspec.UNSET:
                     reason = f"{cond.rounds} rounds are up: {reason}, round {tx.state.round}"
+                    if cond.concentration is not msgspec.UNSET and cond.effect is not msgspec.UNSET:
+                        spent[cond.concentration] = cond.effect
                 tx.emit(ending(tx.state.combatants[target.id], cond, reason))
+    # A spell held by concentration whose duration is up has ended: so has the concentration.
+    for holder, effect in spent.items():
+        if holder in tx.state.combatants and tx.state.combatants[holder].concentration == effect:
+            end_concentration(tx, holder, f"{effect} ran its duration")
 
 
 def named(tx: Tx, cmd: ApplyCondition) -> ApplyCondition:

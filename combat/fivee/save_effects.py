@@ -90,15 +90,17 @@ def resolve_save_effect(
     condition: ConditionSpec | None = None,
     faces_by_target: Mapping[str, Sequence[int]] | None = None,
     damage_faces: Sequence[int] | None = None,
+    what: str | None = None,
 ) -> dict[str, SaveMade]:
     """Resolve the effect (see the module docstring) and return each target's save by id.
-    `source` is a combatant's id or words; it is the roller of the damage when a combatant."""
+    `source` is a combatant's id or words; it is the roller of the damage when a combatant.
+    `what` names the effect in the log (a spell's name); left out, the source's name."""
     faces_by_target = faces_by_target or {}
     if condition is not None and condition.source is None:
         condition = msgspec.structs.replace(condition, source=source)  # a duration counted on the dragon's turns
     ability, damage_type = _checked(tx, targets, ability, dc, damage_notation, damage_type, half, condition,
                                     faces_by_target, damage_faces)
-    what = tx.state.combatants[source].name if source in tx.state.combatants else source
+    what = what or (tx.state.combatants[source].name if source in tx.state.combatants else source)
     saves = {}
     for tid in targets:
         given = faces_by_target.get(tid)

@@ -425,7 +425,7 @@ def _save(tx: Tx, c: Combatant, spell: Spell, caster: Caster, targets: tuple[str
         damage_notation=first.dice if first else None,
         damage_type=_chosen_type(first, cmd.damage_type, spell) if first else None,
         half=spell.save.half_on_success, condition=condition, faces_by_target=cmd.save_faces,
-        damage_faces=rolls.next() if first else None,
+        damage_faces=rolls.next() if first else None, what=spell.name,
     )
     for more in damage[1:]:  # a second roll of another type (Ice Storm's cold): once for all, halved alike
         kind = _chosen_type(more, None, spell)

@@ -51,11 +51,15 @@ export function kindOf(defs, name, prop) {
   if (p.type === "object" && p.additionalProperties) {
     const values = resolve(defs, p.additionalProperties);
     if (values?.type === "integer" || values?.type === "string") return { kind: "map", optional, numeric: values.type === "integer" };
+    // Dice by combatant (the targets' saves): `goblin-1: 12; aria: 3 17`.
+    if (values?.type === "array" && resolve(defs, values.items || {}).type === "integer") return { kind: "diceMap", optional };
   }
   if (p.type === "array") {
     const items = resolve(defs, p.items || {});
     if (items.type === "object" && items.properties) return { kind: "objects", schema: items, optional };
     if (items.type === "integer") return { kind: name.includes("faces") ? "dice" : "ints", optional };
+    // One list of faces per roll (a spell's attacks, its damage rolls): `12; 3 4`.
+    if (items.type === "array" && resolve(defs, items.items || {}).type === "integer") return { kind: "diceLists", optional };
     return { kind: "strings", optional };
   }
   if (p.type === "integer" || p.type === "number") return { kind: "number", optional };
@@ -93,6 +97,17 @@ function parseJson(name, text) {
   }
 }
 
+// Rolls typed one after another, `;` between them: `12; 3 4` is [[12], [3, 4]].
+function diceListsToJson(text) {
+  return text.split(";").map((roll) => words(roll).map(Number)).filter((faces) => faces.length);
+}
+
+// Dice by combatant: `goblin-1: 12; aria: 3 17`.
+function diceMapToJson(text) {
+  const entries = text.split(";").map((pair) => pair.split(":").map((s) => s.trim())).filter(([k]) => k);
+  return Object.fromEntries(entries.map(([k, v = ""]) => [k, words(v).map(Number)]));
+}
+
 // A map is typed as `key: value, key: value` (e.g. `walk: 30, fly: 60`).
 function mapToJson(text, numeric) {
   const entries = text.split(",").map((pair) => pair.split(":").map((s) => s.trim())).filter(([k]) => k);
@@ -110,6 +125,8 @@ function fieldToJson(defs, name, prop, raw) {
     case "bool": return raw === undefined ? undefined : Boolean(raw);
     case "number": return raw === undefined || raw === "" ? undefined : Number(raw);
     case "dice": case "ints": return raw ? words(raw).map(Number) : undefined;
+    case "diceLists": return raw ? diceListsToJson(raw) : undefined;
+    case "diceMap": return raw ? diceMapToJson(raw) : undefined;
     case "strings": return raw ? raw.split(",").map((s) => s.trim()).filter(Boolean) : undefined;
     case "json": return raw ? parseJson(name, raw) : undefined;
     default: return raw === undefined || raw === "" ? undefined : raw;
@@ -125,6 +142,8 @@ export function fromJson(defs, schema, value) {
     if (kind === "object") raw[name] = fromJson(defs, inner, v);
     else if (kind === "objects") raw[name] = v.map((item) => fromJson(defs, inner, item));
     else if (kind === "dice" || kind === "ints") raw[name] = v.join(" ");
+    else if (kind === "diceLists") raw[name] = v.map((faces) => faces.join(" ")).join("; ");
+    else if (kind === "diceMap") raw[name] = Object.entries(v).map(([k, faces]) => `${k}: ${faces.join(" ")}`).join("; ");
     else if (kind === "strings") raw[name] = v.join(", ");
     else if (kind === "json") raw[name] = JSON.stringify(v);
     else if (kind === "map") raw[name] = Object.entries(v).map(([k, x]) => `${k}: ${x}`).join(", ");
@@ -139,7 +158,7 @@ export function clearDice(defs, schema, raw) {
   const out = { ...raw };
   for (const [name, prop] of fields(schema)) {
     const { kind, schema: inner } = kindOf(defs, name, prop);
-    if (kind === "dice") delete out[name];
+    if (kind === "dice" || kind === "diceLists" || kind === "diceMap") delete out[name];
     else if (kind === "object" && out[name]) out[name] = clearDice(defs, inner, out[name]);
   }
   return out;
@@ -187,7 +206,9 @@ function Field({ defs, name, prop, required, value, onChange, ctx, path }) {
     </select>`;
   } else {
     const hint = orObject ? "a name, or a JSON object" : { dice: "faces rolled, e.g. 14 or 3 5 (blank: roll for me)", ints: "numbers, e.g. 4 9",
-                   strings: "comma-separated", json: "JSON", map: "name: value, e.g. walk: 30, fly: 60" }[kind];
+                   strings: "comma-separated", json: "JSON", map: "name: value, e.g. walk: 30, fly: 60",
+                   diceLists: "one roll after another, e.g. 12; 3 4 (blank: roll for me)",
+                   diceMap: "by combatant, e.g. goblin-1: 12; aria: 3 (blank: roll for me)" }[kind];
     input = html`<input id=${id} name=${name} value=${value ?? ""} inputmode=${kind === "number" || kind === "dice" ? "numeric" : undefined}
       type=${kind === "number" ? "number" : "text"} list=${kind === "combatant" ? ctx.listId : ctx.suggest?.[name] ? `${ctx.listId}-${name}` : undefined}
       aria-describedby=${hint ? `${id}-hint` : undefined}
@@ -208,7 +229,7 @@ function Fields({ defs, schema, value, onChange, ctx, path }) {
 export function hasDice(defs, schema) {
   return fields(schema).some(([name, prop]) => {
     const { kind, schema: inner } = kindOf(defs, name, prop);
-    return kind === "dice" || (kind === "object" && hasDice(defs, inner));
+    return kind === "dice" || kind === "diceLists" || kind === "diceMap" || (kind === "object" && hasDice(defs, inner));
   });
 }
 
