@@ -18,7 +18,7 @@ from combat.kernel.events import AttackMade, ConditionEnded, DamageTaken, Healed
 from tests.conftest import Table, of_type
 
 FIVE_E = ["srd-2024", "srd-2024-variant", "a5e"]
-SPELLS = ("Fire Bolt", "Fireball", "Magic Missile", "Shield", "Hold Person", "Bless", "Cure Wounds", "Ice Storm")
+SPELLS = ("Fire Bolt", "Fireball", "Magic Missile", "Shield", "Hold Person", "Bless", "Cure Wounds", "Ice Storm", "Scorching Ray")
 WIZARD = build_sheet(name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
                      spells=SPELLS)
 
@@ -223,3 +223,19 @@ def test_the_command_references_example_casts_as_written():
     t = fight(goblins=2)
     events = t.do(decode_command(example_of(CastSpell), "srd-2024"), actor="sam")
     assert len(of_type(events, SaveMade)) == 2 and of_type(events, SpellCast)[0].spell == "Fireball"
+
+
+def test_scorching_rays_are_an_attack_each_and_a_miss_leaves_its_damage_unused():
+    """Scorching Ray: "You hurl three fiery rays. You can hurl them at one target within range
+    or at several. Make a ranged spell attack for each ray. On a hit, the target takes 2d6 Fire
+    damage." Two rays at one goblin, one at another; the second ray misses (a 2)."""
+    t = fight(goblins=2)
+    events = t.do(CastSpell(caster="elara", spell="Scorching Ray", targets=("goblin-warrior-1", "goblin-warrior-1", "goblin-warrior-2"),
+                            attack_faces=((15,), (2,), (14,)), damage_faces=((2, 3), (6, 6), (1, 2))), actor="sam")
+    assert [(e.target, e.hit, e.damage) for e in of_type(events, AttackMade)] == [
+        ("goblin-warrior-1", True, 5), ("goblin-warrior-1", False, 0), ("goblin-warrior-2", True, 3)]
+    from combat.kernel.commands import GrantAction
+    t.do(GrantAction(combatant="elara", kind="action"))
+    error = t.rejects(CastSpell(caster="elara", spell="Scorching Ray", targets=("goblin-warrior-2",) * 3, attack_faces=((15,), (2,), (14,))),
+                      "spell/damage-faces", actor="sam")
+    assert "damage_faces" in error.allowed

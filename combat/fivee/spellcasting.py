@@ -33,7 +33,7 @@ In order, each step a rule of its own:
    narrative; the GM applies the rest.
 
 Dice: `attack_faces` one d20 list per attack, `damage_faces` one list per damage or healing
-roll (one for a save spell's single roll, one per hit or dart otherwise), `save_faces` the
+roll (one for a save spell's single roll, one per attack or dart otherwise), `save_faces` the
 targets' saves by id (the targets' own dice: the GM's to enter). Left out, the service rolls.
 Cantrips scale with a character's level ("at levels 5, 11 and 17"); a monster's cantrips
 deal their base damage.
@@ -87,7 +87,9 @@ class CastSpell(Command, frozen=True, kw_only=True):
     targets: tuple[str, ...] = ()
     damage_type: str | None = None  # the one chosen where the spell offers several (Chromatic Orb)
     attack_faces: tuple[Faces, ...] = ()  # one d20 list per spell attack, in target order
-    damage_faces: tuple[Faces, ...] = ()  # one list per damage or healing roll, in order
+    # One list per damage or healing roll, in order: one per attack (a miss leaves its list
+    # unused), one per dart, one for a save spell's single roll, one per target healed.
+    damage_faces: tuple[Faces, ...] = ()
     save_faces: dict[str, Faces] = {}  # the targets' saves, by id (their own dice)
 
 
@@ -289,7 +291,7 @@ def _attack(tx: Tx, c: Combatant, spell: Spell, caster: Caster, targets: tuple[s
                                 kind="melee" if spell.attack == "melee" else "ranged",
                                 reach=spell.range if isinstance(spell.range, int) and spell.attack == "melee" else 5)
         faces = attacks.next()
-        damage_faces = rolls.next() if roll is not None and (faces is None or len(targets) > 1 or rolls.given) else None
+        damage_faces = rolls.next() if roll is not None else None  # an attack's list; a miss leaves it unused
         if faces is not None and damage_faces is None and len(targets) > 1:
             raise RuleError("spell/damage-faces", f"{spell.name} makes {len(targets)} attacks: enter each hit's damage with its d20",
                             allowed="damage_faces beside attack_faces, or neither")
@@ -308,7 +310,7 @@ def _darts(tx: Tx, c: Combatant, spell: Spell, targets: tuple[str, ...], damage:
         deal_share(tx, tid, rolled, rolled, kind, c.id)
 
 
-def _lasting(tx: Tx, c: Combatant, spell: Spell, name: str, *, dc: int | None = None, **effect: Any) -> ConditionSpec:
+def _lasting(c: Combatant, spell: Spell, name: str, *, dc: int | None = None, **effect: Any) -> ConditionSpec:
     """A condition (or an effect named for the spell) lasting as the spell does: to a boundary
     of the caster's next turn, for its rounds (counted on the caster's turns), and while the
     caster concentrates on it; with the save its target repeats at the end of its turns."""
@@ -391,7 +393,7 @@ def _effect(tx: Tx, c: Combatant, spell: Spell, caster: Caster, slot: int | None
         affected = tuple(t for t in targets if not saves[t].success and tx.state.combatants[t].status != "dead")
     elif spell.condition is not None and targets:
         for tid in targets:
-            apply_condition(tx, ApplyCondition(target=tid, condition=_lasting(tx, c, spell, spell.condition.name)))
+            apply_condition(tx, ApplyCondition(target=tid, condition=_lasting(c, spell, spell.condition.name)))
     if spell.healing is not None:
         _heal(tx, c, spell, caster, slot, targets, rolls)
     if spell.ac_bonus is not None or spell.roll_bonus is not None:
@@ -402,7 +404,7 @@ def _effect(tx: Tx, c: Combatant, spell: Spell, caster: Caster, slot: int | None
             effect["roll_bonus"] = spell.roll_bonus.dice
             effect["roll_bonus_on"] = spell.roll_bonus.rolls
         for tid in affected:
-            apply_condition(tx, ApplyCondition(target=tid, condition=_lasting(tx, c, spell, spell.name.lower(), **effect), custom=True))
+            apply_condition(tx, ApplyCondition(target=tid, condition=_lasting(c, spell, spell.name.lower(), **effect), custom=True))
     if cmd.save_faces and spell.save is None:
         raise RuleError("dice/unused-faces", f"{spell.name} calls for no save", allowed="no save_faces")
     attacks.all_used()
@@ -416,7 +418,7 @@ def _save(tx: Tx, c: Combatant, spell: Spell, caster: Caster, targets: tuple[str
     condition = None
     if spell.condition is not None:
         ends = {"start_of_your_next_turn": ("start", c.id), "end_of_your_next_turn": ("end of next turn", c.id)}.get(spell.condition.ends or "")
-        condition = _lasting(tx, c, spell, spell.condition.name, dc=caster.save_dc)
+        condition = _lasting(c, spell, spell.condition.name, dc=caster.save_dc)
         if ends is not None:
             condition = msgspec.structs.replace(condition, ends=ends[0], ends_on=ends[1], concentration=msgspec.UNSET,
                                                 effect=msgspec.UNSET, rounds=msgspec.UNSET)
