@@ -56,6 +56,14 @@ Where the text is silent, this is what the engine does (docs/rulesets/a5e, gener
   lapses with that turn as any grant does. roll_initiative is not taken in set-up: a5e's
   initiative checks come after the surprise checks, which "are reused as" initiative, so there
   is nothing to roll earlier.
+- Characters by sheet and spells: the text's attack rules ("Spell attacks utilize the
+  spellcasting ability of the spellcaster", "You add your proficiency bonus ... when you are
+  attacking with a spell", "A natural 20 on an attack roll is a critical hit") agree with the
+  SRD 5.2's, and its spells are in a chapter (Chapter 11: Spellcasting) that is not part of
+  this text, so `add_character`, `use_resource` and `cast_spell` play the SRD 5.2 sheets and
+  spells as in srd-2024 (combat/fivee/characters.py, spellcasting.py). A sheet's skills may
+  name a5e's Culture and Engineering. A Critical Hit widened by a sheet (a Champion's 19) is
+  the sheet's feature, which the text leaves to the feature.
 """
 
 from __future__ import annotations
