@@ -26,6 +26,7 @@ from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantAdded, CombatantSpec, Event, TurnStarted
 from combat.kernel.state import EncounterState, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "CharacterStatus",
@@ -131,6 +132,7 @@ class SheetAttached(Event, frozen=True, kw_only=True):
     sheet: CharacterSheet
     character: str | None = None  # its name in the party store
     status: CharacterStatus = CharacterStatus()
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("sheet", "status"))  # a creature the GM added by sheet
 
 
 def _slug(name: str) -> str:

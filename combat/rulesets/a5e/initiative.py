@@ -23,6 +23,7 @@ from combat.kernel.events import Event, InitiativeSet, TieOrdered
 from combat.fivee.initiative import unresolved_ties, units
 from combat.rulesets.a5e.table import CalledCheck
 from combat.kernel.state import Combatant, EncounterState, Tie, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["RULES", 
     "ABILITIES",
@@ -88,17 +89,20 @@ class InitiativeCheckCalled(Event, frozen=True, kw_only=True):
     check: str
     bonus: int
     situation: str = ""
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("bonus",))
 
 
 class SurpriseCheckReused(Event, frozen=True, kw_only=True):
     combatants: tuple[str, ...]
     check: str
     total: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class RollOffNeeded(Event, frozen=True, kw_only=True):
     total: int
     units: tuple[tuple[str, ...], ...]
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class RollOffTiedAgain(Event, frozen=True, kw_only=True):
@@ -108,6 +112,7 @@ class RollOffTiedAgain(Event, frozen=True, kw_only=True):
     total: int
     rolls: tuple[tuple[str, int], ...]
     ranks: tuple[tuple[str, ...], ...]
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class TieRolledOff(Event, frozen=True, kw_only=True):
@@ -116,6 +121,7 @@ class TieRolledOff(Event, frozen=True, kw_only=True):
     total: int
     rolls: tuple[tuple[str, int], ...]
     order: tuple[str, ...] = ()
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def has_initiative(c: Combatant) -> str | None:

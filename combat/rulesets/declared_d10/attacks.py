@@ -40,6 +40,7 @@ from combat.rulesets.declared_d10.rolls import penalty_for, roll_d20, surprise_r
 from combat.rulesets.declared_d10.state import traits_of
 from combat.rulesets.declared_d10.wounds import deal_damage
 from combat.kernel.state import Combatant, EncounterState, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "ATTACK_FITS",
@@ -119,6 +120,7 @@ class D10AttackRolled(Event, frozen=True, kw_only=True):
     fumble_effect: str | None = None
     subdual: bool = False
     free: bool = False
+    hidden: ClassVar[Hidden] = Hidden.of(target=("target_number",), attacker=("to_hit_modifier", "natural"))
 
 
 def tiered(notation: str, tier: str) -> str:
