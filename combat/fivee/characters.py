@@ -184,6 +184,8 @@ def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
 def _narrate_attached(n: Any, e: SheetAttached) -> str:
     s = e.sheet
     whose = "the party's sheet" if e.character else "a character sheet"
+    if s is None:  # not revealed to this reader (projections/redaction.py)
+        return f"{n.name(e.combatant)} plays by {whose}"
     classes = ", ".join(f"{name} {level}" for name, level in s.classes.items()) or f"level {s.level}"
     return f"{n.name(e.combatant)} plays by {whose}: {classes}, AC {s.ac}, HP {s.max_hp}"
 

@@ -164,6 +164,7 @@ RULES = Rules(
     after={SaveMade: (_after_save,), TurnStarted: (_after_turn_started,), TurnEnded: (_after_turn_ended,)},
     narration={
         LegendaryActionUsed: lambda n, e: f"{n.name(e.combatant)} takes a legendary action after {n.name(e.after_turn_of)}'s turn: {e.action} (costs {e.cost})",
-        LegendaryResistanceUsed: lambda n, e: f"{n.name(e.combatant)} uses Legendary Resistance: the DC {e.dc} {e.ability} save succeeds instead ({e.left} left)",
+        LegendaryResistanceUsed: lambda n, e: f"{n.name(e.combatant)} uses Legendary Resistance: the DC {e.dc} {e.ability} save succeeds instead"
+        + ("" if e.left is None else f" ({e.left} left)"),  # None: not revealed to this reader
     },
 )

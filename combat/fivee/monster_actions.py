@@ -396,6 +396,6 @@ RULES = Rules(
         MultiattackUsed: lambda n, e: f"{n.name(e.attacker)} uses Multiattack: " + ", ".join(f"{p.count} x {' or '.join(p.attacks)}" for p in e.attacks),
         MonsterActionUsed: lambda n, e: f"{n.name(e.combatant)} uses {e.action}" + (f" on {n.name(e.target)}" if e.target else ""),
         UseSpent: lambda n, e: f"{n.name(e.combatant)}'s {e.action} is spent",
-        RechargeChecked: lambda n, e: f"{n.name(e.combatant)}'s {e.action} " + ("recharges" if e.regained else "stays spent") + f" ({e.roll}, needs {e.needed})",
+        RechargeChecked: lambda n, e: f"{n.name(e.combatant)}'s {e.action} " + ("recharges" if e.regained else "stays spent") + (f" ({e.roll}, needs {e.needed})" if e.needed is not None else f" ({e.roll})"),
     },
 )

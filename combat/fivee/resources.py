@@ -174,7 +174,8 @@ def _on_rage_ended(state: EncounterState, e: RageEnded) -> EncounterState:
 
 
 def _narrate_used(n: Any, e: ResourceUsed) -> str:
-    return f"{n.name(e.combatant)} uses {e.resource} ({e.uses_left} left)"
+    left = "" if e.uses_left is None else f" ({e.uses_left} left)"  # None: not revealed to this reader
+    return f"{n.name(e.combatant)} uses {e.resource}{left}"
 
 
 RULES = Rules(

@@ -25,6 +25,7 @@ __all__ = [
     "StatChanges",
     "SHEET_FIELDS",
     "HIDDEN_CONDITION",
+    "CONDITION_NUMBERS",
 ]
 
 
@@ -145,7 +146,7 @@ SHEET_FIELDS = (
 )
 HIDDEN_CONDITION = "a hidden condition"
 # What a condition does while it lasts: on a hidden creature, Shield's +5 is its AC.
-_CONDITION_NUMBERS = ("ac_bonus", "roll_bonus", "roll_bonus_on", "level")
+CONDITION_NUMBERS = ("ac_bonus", "roll_bonus", "roll_bonus_on")
 
 
 def _added(e: CombatantAdded, judge: Judge) -> CombatantAdded:
@@ -161,7 +162,7 @@ def _shown_spec(spec: ConditionSpec, target: str, judge: Judge) -> ConditionSpec
     if spec.hidden:  # the whole condition is the GM's: not even its name
         return ConditionSpec(name=HIDDEN_CONDITION, hidden=True)
     return msgspec.structs.replace(
-        spec, **{f: msgspec.UNSET for f in _CONDITION_NUMBERS if getattr(spec, f) is not msgspec.UNSET})
+        spec, **{f: msgspec.UNSET for f in CONDITION_NUMBERS if getattr(spec, f) is not msgspec.UNSET})
 
 
 def _condition_applied(e: ConditionApplied, judge: Judge) -> ConditionApplied:

@@ -274,7 +274,7 @@ RULES = Rules(
     appliers={InitiativeCheckCalled: _on_called, SurpriseCheckReused: lambda state, e: state,
                 RollOffNeeded: _on_needed, TieRolledOff: _on_rolled_off, RollOffTiedAgain: _on_tied_again},
     narration={
-        InitiativeCheckCalled: lambda n, e: f"The Narrator calls for {e.check} {e.bonus:+d} as {n.name(e.combatant)}'s "
+        InitiativeCheckCalled: lambda n, e: f"The Narrator calls for {e.check}" + ("" if e.bonus is None else f" {e.bonus:+d}") + f" as {n.name(e.combatant)}'s "
         "initiative" + (f" ({e.situation})" if e.situation else ""),
         SurpriseCheckReused: lambda n, e: f"{', '.join(n.name(c) for c in e.combatants)} "
         f"{'keep' if len(e.combatants) > 1 else 'keeps'} the surprise-step {e.check} check of {e.total} as initiative",

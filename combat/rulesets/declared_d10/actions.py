@@ -367,7 +367,7 @@ RULES = Rules(
         D10Parrying: lambda n, e: f"{n.name(e.combatant)} parries and dodges: foes have Disadvantage to hit until its next action",
         D10DisengageRolled: lambda n, e: f"{n.name(e.combatant)} tries to disengage from {n.name(e.foe)}: {e.total}"
         + (f" with {e.roll_mode}" if e.roll_mode != "normal" else "")
-        + f" vs AC {e.target_number} - "
+        + ("" if e.target_number is None else f" vs AC {e.target_number}") + " - "
         + ("gets away freely" if e.success else "fails"),
         D10ItemUsed: lambda n, e: f"{n.name(e.combatant)} uses {e.item}" + (f": {e.detail}" if e.detail else ""),
         D10SpellCast: lambda n, e: f"{n.name(e.combatant)} casts {e.spell}"
