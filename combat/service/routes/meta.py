@@ -14,11 +14,11 @@ from combat.rulesets import RULESETS
 from combat.service.dependencies import Service
 from combat.service.errors import ApiError, documented
 from combat.service.messages import Health, RulesetInfo
+from combat.service.schemas import View, redacted, state_schema, stream_schema
 
 # Which reader's view: the GM's (full), or a player's and a viewer's (redacted: what a hidden
 # combatant keeps back may be left out or null, projections/redaction.py).
 ViewParam = Annotated[View, QueryParameter(name="view", description="full (the GM's) or redacted (a player's or viewer's)")]
-from combat.service.schemas import View, redacted, state_schema, stream_schema
 
 __all__ = ["ROUTES"]
 
