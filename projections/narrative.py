@@ -147,7 +147,7 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
     + (f" ({e.rolled} rolled)" if e.rolled != e.amount else "")
     + (" (a custom damage type: no resistance applies)" if e.custom else ""),
     ev.Healed: lambda n, e: f"{n.name(e.target)} regains {e.amount} HP" + (f" from {n.name(e.source)}" if e.source else ""),
-    ev.TempHPGranted: lambda n, e: f"{n.name(e.target)} gains {e.amount} temporary HP",
+    ev.TempHPGranted: lambda n, e: f"{n.name(e.target)} gains " + ("" if e.amount is None else f"{e.amount} ") + "temporary HP",
     ev.CombatantDowned: lambda n, e: f"{n.name(e.combatant)} drops to 0 HP and "
     + ("dies" if e.status == "dead" else "falls unconscious"),
     ev.CombatantRevived: lambda n, e: f"{n.name(e.combatant)} is back on their feet",

@@ -8,10 +8,13 @@ combatant a reader does not see its HP, AC, attack profiles (with the dice of it
 whose notation gives its bonuses away), stat-block numbers and bestiary stat block, or its
 conditions marked `hidden`; its name, side, status, position and what it does stay visible, as at the table.
 
-Every read path calls this one module: state, events, stream, log, audit, export and
-command replies (combat/service/routes). Which combatants are hidden is judged on the
-encounter's current state (a reveal shows the past too). A redacted log no longer matches
-its hash chain: only the GM's export can be verified.
+What each event keeps back is declared once, on its type (`hidden`, combat/kernel/hidden.py);
+this module judges who is hidden and applies those declarations. Every read path calls it:
+state (and `?at=`), events (JSON, JSON Lines, `?after=`), both stream modes, log, audit and
+command replies (combat/service). Which combatants are hidden is judged on the encounter's
+current state (a reveal shows the past too), which also remembers removed combatants and
+hidden conditions, so a read starting anywhere in the log is judged the same. A redacted log
+no longer matches its hash chain: only the GM's export can be verified.
 """
 
 from __future__ import annotations
@@ -21,30 +24,22 @@ from typing import Any, Protocol
 
 import msgspec
 
+from combat.kernel.events import CONDITION_NUMBERS, HIDDEN_CONDITION, SHEET_FIELDS, AttackRolled
 from combat.kernel.records import Recorded
-from combat.kernel import events as ev
 from combat.kernel.state import EncounterState
+from combat.rulesets.segments_1e.events import HIDDEN_CREATURE_STATS
 
-__all__ = ["Reader", "Redaction"]
+__all__ = ["Reader", "Redaction", "HIDDEN_STATS", "HIDDEN_CONDITION", "health"]
 
-# Stat-block fields of a combatant (state and CombatantAdded) that a hidden one does not show.
-HIDDEN_STATS = (
-    "max_hp", "hp", "temp_hp", "ac", "attacks", "attacks_per_action", "con_save", "initiative_bonus",
-    "resistances", "vulnerabilities", "immunities",
-)
-# segments-1e creature stats (CreatureAdded and the ledger) that a hidden one does not show.
-HIDDEN_CREATURE_STATS = ("ac", "hp", "hit_dice", "character_class", "level", "aac0", "routines", "routines_per_round")
-# Per event type: the field naming the combatant, and the fields that give its numbers away.
-HIDDEN_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "AttackMade": ("target", ("target_ac",)),
-    "TableAttackRolled": ("target", ("target_ac", "needed")),
-    "TraitsNoted": ("combatant", ("strength", "proficiency")),
-    "D10TraitsSet": ("combatant", ("traits",)),
-    "D10DamageDealt": ("target", ("dr",)),
-    "InitiativeCheckCalled": ("combatant", ("bonus",)),
-    "CreatureAdded": ("", ("hp", "attacks_as", "saves_as")),
-}
-HIDDEN_CONDITION = "a hidden condition"
+HIDDEN_STATS = SHEET_FIELDS  # a combatant's numbers a hidden one does not show (state and CombatantAdded)
+
+
+def health(hp: int, max_hp: int) -> str:
+    """What the table sees of a hidden creature's wounds (docs/table-screen.md): unhurt,
+    hurt, or bloodied at half its hit points or fewer."""
+    if hp >= max_hp:
+        return "unhurt"
+    return "bloodied" if hp * 2 <= max_hp else "hurt"
 
 
 class Reader(Protocol):
@@ -72,9 +67,18 @@ class Redaction:
         c = self.state.combatants.get(cid)
         if c is not None:
             kind, side = c.kind, c.side
+        elif cid in self.state.departed:  # removed from the fight: its events stay in the log
+            kind, side = self.state.departed[cid]
         elif kind is None:  # neither in the fight nor described: nothing of it to hide
             return False
         return kind != "pc" and side not in self.state.revealed_sides
+
+    def hidden_condition(self, target: str, name: str) -> bool:
+        return self.hidden(target) and (target, name) in self.state.hidden_conditions
+
+    def event(self, e: Any) -> Any:
+        """One event as this reader may see it, by its type's declaration."""
+        return e if self.sees_all else type(e).hidden.apply(e, self)
 
     # -- the log ---------------------------------------------------------------------------
 
@@ -85,63 +89,49 @@ class Redaction:
     def record(self, rec: Recorded) -> Recorded:
         if self.sees_all:
             return rec
-        event = self._event(rec.event)
+        event = self.event(rec.event)
         return rec if event is rec.event else msgspec.structs.replace(rec, event=event)
-
-    def _event(self, e: Any) -> Any:
-        if isinstance(e, ev.CombatantAdded):
-            spec = e.combatant
-            if self.hidden(spec.id, spec.kind, spec.side):
-                return msgspec.structs.replace(e, combatant=_blank(spec, HIDDEN_STATS))
-            return e
-        if isinstance(e, ev.DiceRolled):
-            # The notation and faces of a hidden creature's roll give its bonuses and damage dice away.
-            return msgspec.structs.replace(e, notation=None, dice=()) if self.hidden(e.roller) else e
-        if isinstance(e, ev.ConditionApplied) and e.condition.hidden:
-            if self.hidden(e.target):
-                self._hidden_conditions.add((e.target, e.condition.name))
-                return msgspec.structs.replace(e, condition=ev.ConditionSpec(name=HIDDEN_CONDITION, hidden=True))
-            return e
-        if isinstance(e, ev.ConditionEnded) and (e.target, e.condition) in self._hidden_conditions:
-            return msgspec.structs.replace(e, condition=HIDDEN_CONDITION, entry=msgspec.UNSET)  # the entry names it too
-        if type(e).__name__ == "StatBlockAttached":  # a creature added from the bestiary
-            return msgspec.structs.replace(e, stat_block=None) if self.hidden(e.combatant) else e
-        rule = HIDDEN_FIELDS.get(type(e).__name__)
-        if rule is None:
-            return e
-        field, names = rule
-        if not field:  # segments-1e CreatureAdded: the creature's stats are inside it
-            stats = e.creature
-            if not self.hidden(stats.id, stats.kind, stats.side):
-                return e
-            return msgspec.structs.replace(_blank(e, names), creature=_blank(stats, HIDDEN_CREATURE_STATS))
-        return _blank(e, names) if self.hidden(getattr(e, field)) else e
 
     # -- the state ---------------------------------------------------------------------------
 
     def view(self, view: Any) -> Any:
-        """A state projection (projections.state.state_view) as this reader may see it."""
+        """A state projection (projections.state.state_view) as this reader may see it. A hidden
+        combatant shows its `health` word instead of its numbers (the redacted state schema,
+        GET /schemas/state?view=redacted); what the state holds as events (an attack's damage
+        still to roll) is shown as that event's declaration says."""
         if self.sees_all:
             return view
         combatants = dict(view.get("combatants", {}))
         for cid, c in combatants.items():
             if self.hidden(cid):
                 shown = {k: v for k, v in c.items() if k not in HIDDEN_STATS}
-                shown["conditions"] = [x for x in c.get("conditions", []) if not x.get("hidden")]
+                shown["conditions"] = [_condition_shown(x) for x in c.get("conditions", []) if not x.get("hidden")]
+                if "hp" in c and "max_hp" in c:
+                    shown["health"] = health(c["hp"], c["max_hp"])
                 combatants[cid] = shown
         view = {**view, "combatants": combatants}
+        if view.get("pending_damage"):
+            view["pending_damage"] = [
+                msgspec.to_builtins(self.event(msgspec.convert(p, AttackRolled))) for p in view["pending_damage"]
+            ]
         for key, block in list(view.items()):
             if not isinstance(block, dict):
                 continue
-            # A ruleset's stat-block notes by combatant (d10 and variant traits), and the
-            # sheets of creatures added from the bestiary (a 5e ruleset's `monsters`).
+            # A ruleset's stat-block notes by combatant (d10 and variant traits), the sheets of
+            # creatures added from the bestiary or by character sheet (a 5e ruleset's
+            # `monsters` and `characters`), and saves waiting for a DC (their natural roll).
             traits = block.get("traits")
             if isinstance(traits, dict):
                 block = {**block, "traits": {cid: t for cid, t in traits.items() if not self.hidden(cid)}}
-            monsters = block.get("monsters")
-            if isinstance(monsters, dict) and isinstance(monsters.get("sheets"), dict):
-                sheets = {cid: sheet for cid, sheet in monsters["sheets"].items() if not self.hidden(cid)}
-                block = {**block, "monsters": {**monsters, "sheets": sheets}}
+            for slot in ("monsters", "characters"):
+                held = block.get(slot)
+                if isinstance(held, dict) and isinstance(held.get("sheets"), dict):
+                    sheets = {cid: sheet for cid, sheet in held["sheets"].items() if not self.hidden(cid)}
+                    block = {**block, slot: {**held, "sheets": sheets}}
+            saves = block.get("rolled_saves")
+            if isinstance(saves, list):
+                block = {**block, "rolled_saves": [{**s, "natural": None} if self.hidden(s.get("combatant")) else s
+                                                   for s in saves]}
             view[key] = block
         ledger = view.get("segments_1e", {}).get("creatures")
         if ledger:
@@ -154,9 +144,6 @@ class Redaction:
         return view
 
 
-def _blank(struct: Any, names: Iterable[str]) -> Any:
-    """The struct with these fields emptied: None, or () for a list (not shown, not zero)."""
-    fields = set(struct.__struct_fields__)
-    return msgspec.structs.replace(
-        struct, **{n: () if isinstance(getattr(struct, n), tuple) else None for n in names if n in fields}
-    )
+def _condition_shown(condition: dict[str, Any]) -> dict[str, Any]:
+    """A hidden creature's condition without what it does to its numbers (Shield's +5 AC)."""
+    return {k: v for k, v in condition.items() if k not in CONDITION_NUMBERS}

@@ -11,7 +11,7 @@ import msgspec
 from combat.app.history import fold_records
 from combat.fivee.initiative import unresolved_ties
 from combat.rulesets import get_ruleset
-from combat.kernel.state import EncounterState
+from combat.kernel.state import UNSHOWN, EncounterState
 from combat.kernel.records import Recorded
 from projections.initiative import initiative_order
 
@@ -31,6 +31,9 @@ def state_view(state: EncounterState) -> dict[str, Any]:
     for key in ("revealed", "revealed_sides"):
         if not view[key]:
             del view[key]
+    # The memory hidden information is judged on: the GM's bookkeeping, no part of the view.
+    for key in UNSHOWN:
+        del view[key]
     for c in view["combatants"].values():
         c["conditions"] = [{k: v for k, v in x.items() if k != "hidden" or v} for x in c["conditions"]]
     view["initiative_order"] = [msgspec.to_builtins(entry) for entry in initiative_order(state)]

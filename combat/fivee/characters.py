@@ -26,6 +26,7 @@ from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantAdded, CombatantSpec, Event, TurnStarted
 from combat.kernel.state import EncounterState, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "CharacterStatus",
@@ -131,6 +132,7 @@ class SheetAttached(Event, frozen=True, kw_only=True):
     sheet: CharacterSheet
     character: str | None = None  # its name in the party store
     status: CharacterStatus = CharacterStatus()
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("sheet", "status"))  # a creature the GM added by sheet
 
 
 def _slug(name: str) -> str:
@@ -182,6 +184,8 @@ def _on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
 def _narrate_attached(n: Any, e: SheetAttached) -> str:
     s = e.sheet
     whose = "the party's sheet" if e.character else "a character sheet"
+    if s is None:  # not revealed to this reader (projections/redaction.py)
+        return f"{n.name(e.combatant)} plays by {whose}"
     classes = ", ".join(f"{name} {level}" for name, level in s.classes.items()) or f"level {s.level}"
     return f"{n.name(e.combatant)} plays by {whose}: {classes}, AC {s.ac}, HP {s.max_hp}"
 

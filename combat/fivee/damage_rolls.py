@@ -81,8 +81,10 @@ def _on_damage_rolled(state: EncounterState, e: AttackDamageRolled) -> Encounter
 def _narrate_rolled(n: Any, e: AttackRolled) -> str:
     mode = "" if e.roll_mode == "normal" else f" with {e.roll_mode}"
     hit = "critical hit" if e.critical else "hit"
-    return (f"{n.name(e.attacker)} attacks {n.name(e.target)} ({e.attack}): {e.total}{mode} vs AC {e.target_ac}, "
-            f"{hit}; damage {e.damage_dice} {e.damage_type} to roll")
+    # None: not revealed to this reader (projections/redaction.py)
+    ac = "" if e.target_ac is None else f" vs AC {e.target_ac}"
+    dice = f"{e.damage_dice} {e.damage_type}" if e.damage_dice is not None else e.damage_type
+    return f"{n.name(e.attacker)} attacks {n.name(e.target)} ({e.attack}): {e.total}{mode}{ac}, {hit}; damage {dice} to roll"
 
 
 def _narrate_damage(n: Any, e: AttackDamageRolled) -> str:

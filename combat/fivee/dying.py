@@ -57,6 +57,7 @@ from combat.kernel.events import (
     Healed,
 )
 from combat.kernel.state import Combatant, EncounterState, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 if TYPE_CHECKING:
     from combat.fivee.state import FiveEState
@@ -165,18 +166,21 @@ class TreatAsCharacter(Command, frozen=True, kw_only=True):
 class TreatedAsCharacter(Event, frozen=True, kw_only=True):
     combatant: str
     reason: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class DeathSaveOwed(Event, frozen=True, kw_only=True):
     """The creature started its turn at 0 HP and not Stable; the turn waits for the save."""
 
     combatant: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class DeathSaveMade(Event, frozen=True, kw_only=True):
     combatant: str
     natural: int
     outcome: Literal["success", "failure", "two failures", "regains 1 HP"]
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class DeathSaveFailed(Event, frozen=True, kw_only=True):
@@ -185,11 +189,13 @@ class DeathSaveFailed(Event, frozen=True, kw_only=True):
     combatant: str
     failures: int
     cause: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class CombatantStabilized(Event, frozen=True, kw_only=True):
     combatant: str
     reason: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class CombatantDied(Event, frozen=True, kw_only=True):
@@ -197,6 +203,7 @@ class CombatantDied(Event, frozen=True, kw_only=True):
 
     combatant: str
     cause: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class CombatantKnockedOut(Event, frozen=True, kw_only=True):
@@ -204,6 +211,7 @@ class CombatantKnockedOut(Event, frozen=True, kw_only=True):
 
     combatant: str
     by: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 # -- the rules -------------------------------------------------------------------------------

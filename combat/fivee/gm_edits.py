@@ -131,10 +131,14 @@ def _why(reason: str) -> str:
 
 
 def _narrate_hp(n: Any, e: HitPointsSet) -> str:
+    if e.hp is None:  # not revealed to this reader (projections/redaction.py)
+        return f"The GM sets {n.name(e.combatant)}'s HP{_why(e.reason)}"
     return f"The GM sets {n.name(e.combatant)}'s HP to {e.hp} (was {e.previous}){_why(e.reason)}"
 
 
 def _narrate_stats(n: Any, e: StatBlockChanged) -> str:
+    if e.changes is None:  # not revealed to this reader (projections/redaction.py)
+        return f"{n.name(e.combatant)}'s stat block changes{_why(e.reason)}"
     given = {k: v for k, v in msgspec.structs.asdict(e.changes).items() if v is not None}
 
     def shown_value(name: str, value: Any) -> str:

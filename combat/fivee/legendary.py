@@ -26,6 +26,7 @@ from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SaveMade, TurnEnded, TurnStarted
 from combat.kernel.state import EncounterState, Economy
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["LegendaryAction", "UseLegendaryResistance", "LegendaryActionUsed", "LegendaryResistanceUsed",
            "RULES"]
@@ -60,6 +61,7 @@ class LegendaryActionUsed(Event, frozen=True, kw_only=True):
     after_turn_of: str
     text: str = ""
     note: str = ""
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("text",))
 
 
 class LegendaryResistanceUsed(Event, frozen=True, kw_only=True):
@@ -69,6 +71,7 @@ class LegendaryResistanceUsed(Event, frozen=True, kw_only=True):
     ability: str
     dc: int
     left: int
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("left",))
 
 
 def _untouched(e: Economy) -> bool:
@@ -161,6 +164,7 @@ RULES = Rules(
     after={SaveMade: (_after_save,), TurnStarted: (_after_turn_started,), TurnEnded: (_after_turn_ended,)},
     narration={
         LegendaryActionUsed: lambda n, e: f"{n.name(e.combatant)} takes a legendary action after {n.name(e.after_turn_of)}'s turn: {e.action} (costs {e.cost})",
-        LegendaryResistanceUsed: lambda n, e: f"{n.name(e.combatant)} uses Legendary Resistance: the DC {e.dc} {e.ability} save succeeds instead ({e.left} left)",
+        LegendaryResistanceUsed: lambda n, e: f"{n.name(e.combatant)} uses Legendary Resistance: the DC {e.dc} {e.ability} save succeeds instead"
+        + ("" if e.left is None else f" ({e.left} left)"),  # None: not revealed to this reader
     },
 )

@@ -18,7 +18,7 @@ action there uses it in the same command), or `saving_throw` and `damage` one by
 from __future__ import annotations
 
 import functools
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import msgspec
 
@@ -34,6 +34,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.phases import PhaseTable
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, Event, ExtraDamage, TurnStarted
 from combat.kernel.state import Combatant, EncounterState, with_combatant
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "Multiattack",
@@ -87,6 +88,7 @@ class MultiattackUsed(Event, frozen=True, kw_only=True):
 
     attacker: str
     attacks: tuple[MultiattackPart, ...]
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class MonsterActionUsed(Event, frozen=True, kw_only=True):
@@ -96,6 +98,7 @@ class MonsterActionUsed(Event, frozen=True, kw_only=True):
     target: str | None = None
     text: str = ""
     note: str = ""
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("text",))  # the stat block's words, with its numbers
 
 
 class UseSpent(Event, frozen=True, kw_only=True):
@@ -103,6 +106,7 @@ class UseSpent(Event, frozen=True, kw_only=True):
 
     combatant: str
     action: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class RechargeChecked(Event, frozen=True, kw_only=True):
@@ -113,6 +117,7 @@ class RechargeChecked(Event, frozen=True, kw_only=True):
     roll: int
     needed: int
     regained: bool
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("needed",))
 
 
 # -- attacks from the block ----------------------------------------------------------------
@@ -391,6 +396,6 @@ RULES = Rules(
         MultiattackUsed: lambda n, e: f"{n.name(e.attacker)} uses Multiattack: " + ", ".join(f"{p.count} x {' or '.join(p.attacks)}" for p in e.attacks),
         MonsterActionUsed: lambda n, e: f"{n.name(e.combatant)} uses {e.action}" + (f" on {n.name(e.target)}" if e.target else ""),
         UseSpent: lambda n, e: f"{n.name(e.combatant)}'s {e.action} is spent",
-        RechargeChecked: lambda n, e: f"{n.name(e.combatant)}'s {e.action} " + ("recharges" if e.regained else "stays spent") + f" ({e.roll}, needs {e.needed})",
+        RechargeChecked: lambda n, e: f"{n.name(e.combatant)}'s {e.action} " + ("recharges" if e.regained else "stays spent") + (f" ({e.roll}, needs {e.needed})" if e.needed is not None else f" ({e.roll})"),
     },
 )

@@ -23,6 +23,7 @@ from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, CombatantAdded, CombatantSpec, Event
 from combat.kernel.state import Combatant, EncounterState, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 if TYPE_CHECKING:
     from combat.fivee.state import FiveEState
@@ -136,6 +137,7 @@ class StatBlockAttached(Event, frozen=True, kw_only=True):
     combatant: str
     stat_block: StatBlock
     lair: bool = False
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("stat_block",))
 
 
 # -- adding creatures ----------------------------------------------------------------------

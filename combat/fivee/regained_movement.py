@@ -9,12 +9,15 @@ is its own event, so logs recorded before it keep the movement they had.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
 from combat.fivee.conditions import speed_of
 from combat.kernel.decider import Tx, Rules
 from combat.kernel.events import Event
 from combat.kernel.state import EncounterState, with_combatant
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["MovementRestored", "restore_movement", "RULES"]
 
@@ -25,6 +28,7 @@ class MovementRestored(Event, frozen=True, kw_only=True):
     combatant: str
     feet: int
     reason: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def restore_movement(tx: Tx, cid: str, reason: str = "") -> None:

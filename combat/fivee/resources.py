@@ -19,7 +19,7 @@ Any other feature's use is recorded and the GM applies its effect.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from combat.characters.sheet import Resource
 from combat.fivee.actions import spend_check
@@ -31,6 +31,7 @@ from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import BonusActionTaken, Event, Healed
 from combat.kernel.state import Combatant, EncounterState, with_combatant
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["UseResource", "EndRage", "ResourceUsed", "RageStarted", "RageEnded", "uses_left", "RULES"]
 
@@ -57,17 +58,20 @@ class ResourceUsed(Event, frozen=True, kw_only=True):
     combatant: str
     resource: str
     uses_left: int
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("uses_left",))
 
 
 class RageStarted(Event, frozen=True, kw_only=True):
     combatant: str
     resistances: tuple[str, ...]  # those the Rage adds (the sheet may have some already)
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("resistances",))
 
 
 class RageEnded(Event, frozen=True, kw_only=True):
     combatant: str
     resistances: tuple[str, ...]  # those the Rage had added, now gone
     reason: str = ""
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("resistances",))
 
 
 def uses_left(held: CharacterState, resource: Resource) -> int:
@@ -170,7 +174,8 @@ def _on_rage_ended(state: EncounterState, e: RageEnded) -> EncounterState:
 
 
 def _narrate_used(n: Any, e: ResourceUsed) -> str:
-    return f"{n.name(e.combatant)} uses {e.resource} ({e.uses_left} left)"
+    left = "" if e.uses_left is None else f" ({e.uses_left} left)"  # None: not revealed to this reader
+    return f"{n.name(e.combatant)} uses {e.resource}{left}"
 
 
 RULES = Rules(

@@ -20,7 +20,7 @@ check them against. Now the sheet is the source (docs/trust.md):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -31,6 +31,7 @@ from combat.kernel.commands import Attack, OpportunityAttack
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, Event, ExtraDamage
 from combat.kernel.state import Combatant, EncounterState
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["critical_range", "refuse_claims_beyond_the_sheet", "with_sneak_attack", "with_rage_damage", "sneak_attack_landed", "SneakAttackUsed", "sheet_attack", "RULES"]
 
@@ -39,6 +40,7 @@ class SneakAttackUsed(Event, frozen=True, kw_only=True):
     """The character's Sneak Attack for this turn is spent (its dice rode on the attack just before)."""
 
     combatant: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def critical_range(tx: Tx, attacker: Combatant, given: int | None) -> int:

@@ -65,6 +65,7 @@ from combat.kernel.events import ActionTaken, AttackProfile, ConditionSpec, Even
 from combat.kernel.state import Combatant, EncounterState
 from combat.spells import library
 from combat.spells.model import DamageRoll, Spell
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["CastSpell", "SpellCast", "Caster", "caster_of", "RULES"]
 
@@ -105,6 +106,7 @@ class SpellCast(Event, frozen=True, kw_only=True):
     per_day: bool = False  # one of a stat block's uses a day
     targets: tuple[str, ...] = ()
     manual: tuple[str, ...] = ()  # what the GM applies by hand
+    hidden: ClassVar[Hidden] = Hidden.of(caster=("slot", "pact", "per_day"))  # what it spends is its sheet's; the spell and its level are seen
 
 
 class Caster(msgspec.Struct, frozen=True, kw_only=True):

@@ -12,7 +12,7 @@ not Prone, when its Speed is 0, or when it has less movement left than half its 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -24,6 +24,7 @@ from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionEnded, Event
 from combat.kernel.state import Combatant, EncounterState, with_combatant
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["StandUp", "StoodUp", "not_prone", "stand_up", "RULES"]
 
@@ -39,6 +40,7 @@ class StoodUp(Event, frozen=True, kw_only=True):
 
     combatant: str
     cost: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def not_prone(c: Combatant) -> str | None:

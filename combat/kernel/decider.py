@@ -18,7 +18,7 @@ import msgspec
 from combat.kernel import dice
 from combat.kernel.commands import COMMAND_TYPES, Command, Reveal, trigger_of
 from combat.kernel.errors import RuleError
-from combat.kernel.events import EVENT_TYPES, DiceRolled, Event, PhaseChanged, Revealed
+from combat.kernel.events import EVENT_TYPES, CombatantRemoved, ConditionApplied, DiceRolled, Event, PhaseChanged, Revealed
 from combat.kernel.phases import PhaseTable
 from combat.kernel.state import Combatant, EncounterState, NoRules
 
@@ -330,10 +330,29 @@ _EVOLVERS: dict[int, tuple[Mapping[type[Event], Applier], Mapping[type[Event], A
 
 def _evolvers(appliers: Mapping[type[Event], Applier]) -> Mapping[type[Event], Applier]:
     table = dict(appliers)
-    for kind, shared in ((DiceRolled, _rolled), (Revealed, _revealed)):
+    for kind, shared in ((DiceRolled, _rolled), (Revealed, _revealed), (ConditionApplied, _remember_hidden_condition)):
         own = table.get(kind)
         table[kind] = shared if own is None else followed(own, (shared,))
+    own_removal = table.get(CombatantRemoved)
+    if own_removal is not None:  # what was removed is remembered before the ruleset forgets it
+        table[CombatantRemoved] = lambda state, event: own_removal(_remember_departed(state, event), event)
     return table
+
+
+def _remember_departed(state: EncounterState, event: CombatantRemoved) -> EncounterState:
+    """A removed creature's events stay in the log: whether they are hidden is judged on what it was."""
+    c = state.combatants.get(event.combatant)
+    if c is None:
+        return state
+    return msgspec.structs.replace(state, departed={**state.departed, c.id: (c.kind, c.side)})
+
+
+def _remember_hidden_condition(state: EncounterState, event: ConditionApplied) -> EncounterState:
+    """Its end may be read without its start (`/events?after=N`): the name stays known to be the GM's."""
+    key = (event.target, event.condition.name)
+    if not event.condition.hidden or key in state.hidden_conditions:
+        return state
+    return msgspec.structs.replace(state, hidden_conditions=(*state.hidden_conditions, key))
 
 
 def _rolled(state: EncounterState, event: DiceRolled) -> EncounterState:

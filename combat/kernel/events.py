@@ -7,11 +7,12 @@ so a change of meaning is a new event type, never a reinterpretation of old logs
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import msgspec
 
 from combat.kernel.dice import DieFace
+from combat.kernel.hidden import PUBLIC, UNDECLARED, Hidden, Judge, blank
 
 __all__ = [
     "Event",
@@ -22,6 +23,9 @@ __all__ = [
     "RepeatedSave",
     "ExtraDamage",
     "StatChanges",
+    "SHEET_FIELDS",
+    "HIDDEN_CONDITION",
+    "CONDITION_NUMBERS",
 ]
 
 
@@ -30,7 +34,12 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag=True, tag_field="type
 
     Events hold only data, never a reference back to anything that holds them, so they can
     form no cycle: `gc=False` keeps a long log's thousands of them out of the cyclic garbage
-    collector, whose passes over a loaded log were most of a long replay's time."""
+    collector, whose passes over a loaded log were most of a long replay's time.
+
+    `hidden` says what a player or viewer sees of the event when a combatant it concerns is
+    hidden from them (combat/kernel/hidden.py): every concrete event type declares its own."""
+
+    hidden: ClassVar[Hidden] = UNDECLARED
 
 
 # -- value objects carried inside events ---------------------------------------------------
@@ -128,6 +137,51 @@ class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     roll_bonus_on: tuple[Literal["attack_rolls", "saving_throws", "ability_checks"], ...] | msgspec.UnsetType = msgspec.UNSET
 
 
+# -- what a hidden combatant's events keep back (the `hidden` of the events below) ------------
+
+# A combatant's sheet (CombatantSpec, and the state's Combatant) that a hidden one does not show.
+SHEET_FIELDS = (
+    "max_hp", "hp", "temp_hp", "ac", "attacks", "attacks_per_action", "con_save", "initiative_bonus",
+    "resistances", "vulnerabilities", "immunities",
+)
+HIDDEN_CONDITION = "a hidden condition"
+# What a condition does while it lasts: on a hidden creature, Shield's +5 is its AC.
+CONDITION_NUMBERS = ("ac_bonus", "roll_bonus", "roll_bonus_on")
+
+
+def _added(e: CombatantAdded, judge: Judge) -> CombatantAdded:
+    spec = e.combatant
+    if not judge.hidden(spec.id, spec.kind, spec.side):
+        return e
+    return msgspec.structs.replace(e, combatant=blank(spec, SHEET_FIELDS))
+
+
+def _shown_spec(spec: ConditionSpec, target: str, judge: Judge) -> ConditionSpec:
+    if not judge.hidden(target):
+        return spec
+    if spec.hidden:  # the whole condition is the GM's: not even its name
+        return ConditionSpec(name=HIDDEN_CONDITION, hidden=True)
+    return msgspec.structs.replace(
+        spec, **{f: msgspec.UNSET for f in CONDITION_NUMBERS if getattr(spec, f) is not msgspec.UNSET})
+
+
+def _condition_applied(e: ConditionApplied, judge: Judge) -> ConditionApplied:
+    shown = _shown_spec(e.condition, e.target, judge)
+    return e if shown is e.condition else msgspec.structs.replace(e, condition=shown)
+
+
+def _condition_ended(e: ConditionEnded, judge: Judge) -> ConditionEnded:
+    """Judged on the state's memory of hidden conditions, not on having read the
+    `ConditionApplied` before it: `/events?after=N` and a resumed stream start anywhere."""
+    entry = e.entry
+    if judge.hidden_condition(e.target, e.condition) or (entry is not msgspec.UNSET and entry.hidden and judge.hidden(e.target)):
+        return msgspec.structs.replace(e, condition=HIDDEN_CONDITION, entry=msgspec.UNSET)  # the entry names it too
+    if entry is not msgspec.UNSET:
+        shown = _shown_spec(entry, e.target, judge)
+        return e if shown is entry else msgspec.structs.replace(e, entry=shown)
+    return e
+
+
 # -- set-up and flow -----------------------------------------------------------------------
 
 
@@ -138,25 +192,30 @@ class EncounterCreated(Event, frozen=True, kw_only=True):
     settings: dict[str, Any] = {}
     forked_from: str | None = None  # a what-if branch: the encounter id it was forked from
     forked_at: int | None = None  # ... and the seq of that encounter it starts from
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class CombatantAdded(Event, frozen=True, kw_only=True):
     combatant: CombatantSpec
+    hidden: ClassVar[Hidden] = Hidden.custom(_added)
 
 
 class CombatantRemoved(Event, frozen=True, kw_only=True):
     combatant: str
     reason: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class PhaseChanged(Event, frozen=True, kw_only=True):
     previous: str
     phase: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class SurpriseMarked(Event, frozen=True, kw_only=True):
     combatant: str
     surprised: bool
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class DiceRolled(Event, frozen=True, kw_only=True):
@@ -168,6 +227,7 @@ class DiceRolled(Event, frozen=True, kw_only=True):
     dice: tuple[DieFace, ...]
     total: int
     source: Literal["generated", "entered"]
+    hidden: ClassVar[Hidden] = Hidden.of(roller=("notation", "dice"))  # they give its bonuses and damage dice away; the total is said aloud
 
 
 class InitiativeSet(Event, frozen=True, kw_only=True):
@@ -176,6 +236,7 @@ class InitiativeSet(Event, frozen=True, kw_only=True):
     combatants: tuple[str, ...]
     total: int
     disadvantage: bool = False
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class InitiativeTied(Event, frozen=True, kw_only=True):
@@ -184,24 +245,29 @@ class InitiativeTied(Event, frozen=True, kw_only=True):
     total: int
     units: tuple[tuple[str, ...], ...]
     decided_by: Literal["gm", "players"]
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class TieOrdered(Event, frozen=True, kw_only=True):
     total: int
     order: tuple[str, ...]
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class RoundStarted(Event, frozen=True, kw_only=True):
     round: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class RoundEnded(Event, frozen=True, kw_only=True):
     round: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class TurnStarted(Event, frozen=True, kw_only=True):
     combatant: str
     round: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class TurnEnded(Event, frozen=True, kw_only=True):
@@ -209,18 +275,21 @@ class TurnEnded(Event, frozen=True, kw_only=True):
     # previous_turn takes the turn back rather than ending it: it will come again, so what
     # ends with a creature's turn (a surprise that lasts through its first turn) does not end here.
     taken_back: bool = False
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class CombatEnded(Event, frozen=True, kw_only=True):
     winner: str | None
     reason: str
     automatic: bool = False  # the rules ended it (a side was defeated), not the GM's end_combat
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class RulingMade(Event, frozen=True, kw_only=True):
     """A GM's ruling in words, kept in the log for the argument afterwards."""
 
     text: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 # -- movement and actions ------------------------------------------------------------------
@@ -236,6 +305,7 @@ class Moved(Event, frozen=True, kw_only=True):
     @property
     def spent(self) -> int:
         return self.feet if self.cost is None else self.cost
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class ActionTaken(Event, frozen=True, kw_only=True):
@@ -246,21 +316,25 @@ class ActionTaken(Event, frozen=True, kw_only=True):
     target: str | None = None
     detail: str = ""
     uses: Literal["action", "bonus_action"] = "action"
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class BonusActionTaken(Event, frozen=True, kw_only=True):
     combatant: str
     description: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class ObjectInteracted(Event, frozen=True, kw_only=True):
     combatant: str
     description: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class ReactionTaken(Event, frozen=True, kw_only=True):
     combatant: str
     description: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class AttackMade(Event, frozen=True, kw_only=True):
@@ -279,6 +353,7 @@ class AttackMade(Event, frozen=True, kw_only=True):
     uses: Literal["action", "attack", "reaction", "bonus_action", "none"] = "action"
     opportunity: bool = False
     helped_by: str | None = None
+    hidden: ClassVar[Hidden] = Hidden.of(target=("target_ac",), attacker=("natural",))  # total minus natural is its bonus
 
 
 class DamageTaken(Event, frozen=True, kw_only=True):
@@ -288,18 +363,21 @@ class DamageTaken(Event, frozen=True, kw_only=True):
     rolled: int
     source: str | None = None
     custom: bool = False  # a damage type the ruleset does not know, so no resistance applied
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class Healed(Event, frozen=True, kw_only=True):
     target: str
     amount: int
     source: str | None = None
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class TempHPGranted(Event, frozen=True, kw_only=True):
     target: str
     amount: int
     source: str | None = None
+    hidden: ClassVar[Hidden] = Hidden.of(target=("amount",))
 
 
 class CombatantDowned(Event, frozen=True, kw_only=True):
@@ -307,16 +385,19 @@ class CombatantDowned(Event, frozen=True, kw_only=True):
 
     combatant: str
     status: Literal["dead", "unconscious"]
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class CombatantRevived(Event, frozen=True, kw_only=True):
     combatant: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class ConditionApplied(Event, frozen=True, kw_only=True):
     target: str
     condition: ConditionSpec
     custom: bool = False  # a condition the ruleset does not know: it has no mechanical effect
+    hidden: ClassVar[Hidden] = Hidden.custom(_condition_applied)
 
 
 class ConditionEnded(Event, frozen=True, kw_only=True):
@@ -327,23 +408,27 @@ class ConditionEnded(Event, frozen=True, kw_only=True):
     condition: str
     reason: str = ""
     entry: ConditionSpec | msgspec.UnsetType = msgspec.UNSET
+    hidden: ClassVar[Hidden] = Hidden.custom(_condition_ended)
 
 
 class ConcentrationStarted(Event, frozen=True, kw_only=True):
     combatant: str
     effect: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class ConcentrationEnded(Event, frozen=True, kw_only=True):
     combatant: str
     effect: str
     reason: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class ConcentrationCheckRequired(Event, frozen=True, kw_only=True):
     combatant: str
     dc: int
     damage: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class ConcentrationChecked(Event, frozen=True, kw_only=True):
@@ -351,6 +436,7 @@ class ConcentrationChecked(Event, frozen=True, kw_only=True):
     dc: int
     total: int
     success: bool
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class SaveMade(Event, frozen=True, kw_only=True):
@@ -362,6 +448,7 @@ class SaveMade(Event, frozen=True, kw_only=True):
     reason: str = ""
     cover: Literal["none", "half", "three-quarters"] = "none"  # its bonus is in `total`
     judged_later: bool = False  # the DC of a save rolled without one (`SaveRolled`), set by judge_save
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 # -- history: undo, amendments, overrides ---------------------------------------------------
@@ -372,6 +459,7 @@ class EventsRetracted(Event, frozen=True, kw_only=True):
 
     seqs: tuple[int, ...]
     reason: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class RulingAmended(Event, frozen=True, kw_only=True):
@@ -380,6 +468,7 @@ class RulingAmended(Event, frozen=True, kw_only=True):
 
     seqs: tuple[int, ...]
     reason: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class ConflictOverridden(Event, frozen=True, kw_only=True):
@@ -387,6 +476,7 @@ class ConflictOverridden(Event, frozen=True, kw_only=True):
 
     seqs: tuple[int, ...]
     ruling: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class CheckMade(Event, frozen=True, kw_only=True):
@@ -395,6 +485,7 @@ class CheckMade(Event, frozen=True, kw_only=True):
     total: int
     dc: int | None = None
     success: bool | None = None
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 # -- GM moves at a real table (combat/fivee/gm_edits.py, turn_pointer.py, ability_checks.py,
@@ -436,12 +527,14 @@ class HitPointsSet(Event, frozen=True, kw_only=True):
     hp: int
     previous: int
     reason: str = ""
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("hp", "previous"))
 
 
 class StatBlockChanged(Event, frozen=True, kw_only=True):
     combatant: str
     changes: StatChanges
     reason: str = ""
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("changes",))
 
 
 class TurnMoved(Event, frozen=True, kw_only=True):
@@ -452,6 +545,7 @@ class TurnMoved(Event, frozen=True, kw_only=True):
     round: int
     back: bool = False
     reason: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class ActionGranted(Event, frozen=True, kw_only=True):
@@ -460,6 +554,7 @@ class ActionGranted(Event, frozen=True, kw_only=True):
     combatant: str
     kind: Literal["action", "bonus_action", "reaction"]
     reason: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class ContestDecided(Event, frozen=True, kw_only=True):
@@ -471,6 +566,7 @@ class ContestDecided(Event, frozen=True, kw_only=True):
     total: int
     opponent_total: int
     winner: str | None
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class SaveRolled(Event, frozen=True, kw_only=True):
@@ -484,6 +580,7 @@ class SaveRolled(Event, frozen=True, kw_only=True):
     natural: int
     reason: str = ""
     awaits_dc: bool = False
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("natural",))  # total minus natural is its save bonus
 
 
 class ActionBanked(Event, frozen=True, kw_only=True):
@@ -493,6 +590,7 @@ class ActionBanked(Event, frozen=True, kw_only=True):
     combatant: str
     kind: Literal["action", "bonus_action"]
     reason: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class BankedActionGranted(Event, frozen=True, kw_only=True):
@@ -502,6 +600,7 @@ class BankedActionGranted(Event, frozen=True, kw_only=True):
     combatant: str
     kind: Literal["action", "bonus_action"]
     reason: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class AttackRolled(Event, frozen=True, kw_only=True):
@@ -522,6 +621,7 @@ class AttackRolled(Event, frozen=True, kw_only=True):
     uses: Literal["action", "attack", "reaction", "bonus_action", "none"] = "action"
     opportunity: bool = False
     helped_by: str | None = None
+    hidden: ClassVar[Hidden] = Hidden.of(target=("target_ac",), attacker=("natural", "damage_dice", "extra_damage"))
 
 
 class AttackDamageRolled(Event, frozen=True, kw_only=True):
@@ -535,6 +635,7 @@ class AttackDamageRolled(Event, frozen=True, kw_only=True):
     damage: int
     damage_rolled: int
     damage_type: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class Revealed(Event, frozen=True, kw_only=True):
@@ -543,6 +644,7 @@ class Revealed(Event, frozen=True, kw_only=True):
 
     combatants: tuple[str, ...] = ()
     sides: tuple[str, ...] = ()
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 EVENT_TYPES: tuple[type[Event], ...] = (

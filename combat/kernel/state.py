@@ -26,6 +26,7 @@ __all__ = [
     "EncounterState",
     "with_combatant",
     "with_rules",
+    "UNSHOWN",
 ]
 
 S = TypeVar("S")
@@ -146,6 +147,16 @@ class SharedState(msgspec.Struct, frozen=True, kw_only=True):
     # What the GM has shown players and viewers (events.Revealed): combatant ids and sides.
     revealed: tuple[str, ...] = ()
     revealed_sides: tuple[str, ...] = ()
+    # What judging hidden information needs once its subject is gone from `combatants` or
+    # from its conditions (projections/redaction.py): the kind and side of each combatant
+    # removed from the fight, and every hidden condition ever applied, as (target, name).
+    # Bookkeeping, not shown in the state's JSON (projections/state.py).
+    departed: dict[str, tuple[str, str]] = {}
+    hidden_conditions: tuple[tuple[str, str], ...] = ()
+
+
+# SharedState fields the state's JSON view leaves out: bookkeeping for hidden information.
+UNSHOWN = ("departed", "hidden_conditions")
 
 
 class EncounterState(SharedState, Generic[S], frozen=True, kw_only=True):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from combat.kernel.decider import Ruleset
 from combat.kernel.errors import RuleError
+from combat.kernel.hidden import undeclared
 from combat.rulesets import a5e, declared_d10, segments_1e, srd2024, srd2024_variant
 
 __all__ = ["RULESETS", "get_ruleset", "register"]
@@ -20,7 +21,12 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
 
 
 def register(ruleset: Ruleset) -> Ruleset:
-    """Make `ruleset` playable by its id: a plug-in (or a test) adds itself in one line."""
+    """Make `ruleset` playable by its id: a plug-in (or a test) adds itself in one line.
+    Each of its event types must say what players and viewers see of it (combat/kernel/hidden.py)."""
+    missing = undeclared(ruleset.events)
+    if missing:
+        raise TypeError(f"{ruleset.id}: event types without a `hidden` declaration (combat/kernel/hidden.py): "
+                        + ", ".join(missing))
     known = RULESETS.get(ruleset.id)
     if known is not None and known is not ruleset:
         raise RuleError("ruleset/duplicate", f"a ruleset '{ruleset.id}' is already registered", allowed="a new id")

@@ -12,7 +12,7 @@ import msgspec
 
 from combat.app.command_ids import CLIENT_ID
 from combat.kernel.decider import Ruleset
-from combat.kernel.state import SharedState, Tie
+from combat.kernel.state import UNSHOWN, SharedState, Tie
 from combat.rulesets import RULESETS
 from projections.initiative import InitiativeEntry
 
@@ -120,7 +120,7 @@ def _state_view(ruleset: Ruleset) -> type[msgspec.Struct]:
     beside. No other field: another ruleset's block is not one of its fields."""
     shared: list[tuple[str, Any, Any]] = [
         (f.name, f.type, f.default if f.default_factory is msgspec.NODEFAULT else msgspec.field(default_factory=f.default_factory))
-        for f in msgspec.structs.fields(SharedState) if f.name != "ruleset"
+        for f in msgspec.structs.fields(SharedState) if f.name != "ruleset" and f.name not in UNSHOWN
     ]
     own: list[tuple[str, Any, Any]] = [(ruleset.state_key, Union[ruleset.state_type, msgspec.UnsetType], msgspec.UNSET)] if ruleset.state_key else []
     shown: list[tuple[str, Any, Any]] = [

@@ -1,16 +1,32 @@
 """JSON Schemas of what the service publishes, for tools that follow a fight without Python:
-the state projection and one message of the live stream (the log line's is interchange's)."""
+the state projection and one message of the live stream (the log line's is interchange's).
+
+Players and viewers read a redacted view (projections/redaction.py): `view="redacted"`
+gives its schemas, where what a hidden combatant keeps back is optional or null (the fields
+each event type declares in `hidden`, a combatant's sheet numbers) and a hidden
+combatant's `health` word stands in for its hit points."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import copy
+from typing import Literal
+
 import msgspec
 
+from combat.app.catalog import ALL_EVENT_TYPES
 from combat.app.interchange import event_schema
+from combat.kernel.events import SHEET_FIELDS
+from combat.rulesets.segments_1e.events import HIDDEN_CREATURE_STATS
 from combat.service.messages import StateView
 
-__all__ = ["state_schema", "stream_schema"]
+__all__ = ["state_schema", "stream_schema", "redacted", "View"]
+
+View = Literal["full", "redacted"]
+HEALTH = {"enum": ["unhurt", "hurt", "bloodied"],
+          "description": "a hidden creature's wounds as the table sees them (bloodied: half its HP or fewer); "
+                         "only where its hp and max_hp are left out"}
 
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -25,18 +41,50 @@ def _state_components() -> tuple[dict[str, Any], dict[str, Any]]:
     return root, defs
 
 
-def state_schema() -> dict[str, Any]:
+def state_schema(view: View = "full") -> dict[str, Any]:
     root, defs = _state_components()
-    return {"$schema": _DRAFT, "title": "Encounter state projection", **root, "$defs": defs}
+    schema = {"$schema": _DRAFT, "title": "Encounter state projection", **root, "$defs": defs}
+    return redacted(schema) if view == "redacted" else schema
 
 
-def stream_schema() -> dict[str, Any]:
+def _relaxed(definition: dict[str, Any], fields: tuple[str, ...]) -> None:
+    """These properties may be left out or null (blanked lists are empty, which they allow)."""
+    props = definition.get("properties", {})
+    for name in fields:
+        if name in props and props[name].get("type") != "array":
+            props[name] = {"anyOf": [props[name], {"type": "null"}]}
+    if "required" in definition:
+        definition["required"] = [r for r in definition["required"] if r not in fields]
+        if not definition["required"]:
+            del definition["required"]
+
+
+def redacted(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` (of the state, a stream message or a log line) as a player or viewer reads it."""
+    schema = copy.deepcopy(schema)
+    defs = schema["$defs"]
+    for event_type in ALL_EVENT_TYPES:
+        if event_type.__name__ in defs:
+            _relaxed(defs[event_type.__name__], event_type.hidden.fields())
+    for name, fields in (("Combatant", SHEET_FIELDS), ("CombatantSpec", SHEET_FIELDS), ("RolledSave", ("natural",)),
+                         ("CreatureStats", HIDDEN_CREATURE_STATS), ("Sheet", HIDDEN_CREATURE_STATS),
+                         ("Creature", ("attacks_as", "saves_as")), ("CreatureAdded", ("hp", "attacks_as", "saves_as")),
+                         ("SheetAttached", ("sheet", "status"))):
+        if name in defs:
+            _relaxed(defs[name], fields)
+    if "Combatant" in defs:
+        defs["Combatant"]["properties"]["health"] = HEALTH
+    schema["title"] = schema.get("title", "") + " (as a player or viewer reads it: redacted)"
+    return schema
+
+
+def stream_schema(view: View = "full") -> dict[str, Any]:
     """`{"event": <log line>, "state": <state after it>}`; the message's SSE `id` is the seq."""
     root, defs = _state_components()
     line = event_schema()
     defs.update(line["$defs"])
     defs["LogLine"] = {"oneOf": line["oneOf"], "description": line["description"]}
-    return {
+    schema = {
         "$schema": _DRAFT,
         "title": "Live stream message (the data of one server-sent event)",
         "type": "object",
@@ -47,3 +95,4 @@ def stream_schema() -> dict[str, Any]:
         "required": ["event"],
         "$defs": defs,
     }
+    return redacted(schema) if view == "redacted" else schema

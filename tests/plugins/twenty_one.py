@@ -5,6 +5,8 @@ kernel's (an encounter is created, phases change, the GM rules in words)."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
 from combat.kernel.commands import Command
@@ -14,6 +16,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.kernel.phases import PhaseTable, Step
 from combat.kernel.state import EncounterState, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 
 class Count(Command, frozen=True, kw_only=True):
@@ -24,6 +27,7 @@ class Count(Command, frozen=True, kw_only=True):
 class Counted(Event, frozen=True, kw_only=True):
     player: str
     total: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class Tally(msgspec.Struct, frozen=True, kw_only=True):

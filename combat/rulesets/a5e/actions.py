@@ -15,6 +15,8 @@ free action either.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
 from combat.fivee import actions as shared
@@ -25,6 +27,7 @@ from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.fivee.turns import require_able, require_turn
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["RULES", "A5E_ACTIONS", "FreeAction", "FreeActionTaken"]
 
@@ -48,6 +51,7 @@ class FreeAction(Command, frozen=True, kw_only=True):
 class FreeActionTaken(Event, frozen=True, kw_only=True):
     combatant: str
     description: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def _take_action(tx: Tx, cmd: TakeAction) -> None:

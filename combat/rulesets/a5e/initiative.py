@@ -23,6 +23,7 @@ from combat.kernel.events import Event, InitiativeSet, TieOrdered
 from combat.fivee.initiative import unresolved_ties, units
 from combat.rulesets.a5e.table import CalledCheck
 from combat.kernel.state import Combatant, EncounterState, Tie, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["RULES", 
     "ABILITIES",
@@ -88,17 +89,20 @@ class InitiativeCheckCalled(Event, frozen=True, kw_only=True):
     check: str
     bonus: int
     situation: str = ""
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("bonus",))
 
 
 class SurpriseCheckReused(Event, frozen=True, kw_only=True):
     combatants: tuple[str, ...]
     check: str
     total: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class RollOffNeeded(Event, frozen=True, kw_only=True):
     total: int
     units: tuple[tuple[str, ...], ...]
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class RollOffTiedAgain(Event, frozen=True, kw_only=True):
@@ -108,6 +112,7 @@ class RollOffTiedAgain(Event, frozen=True, kw_only=True):
     total: int
     rolls: tuple[tuple[str, int], ...]
     ranks: tuple[tuple[str, ...], ...]
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class TieRolledOff(Event, frozen=True, kw_only=True):
@@ -116,6 +121,7 @@ class TieRolledOff(Event, frozen=True, kw_only=True):
     total: int
     rolls: tuple[tuple[str, int], ...]
     order: tuple[str, ...] = ()
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def has_initiative(c: Combatant) -> str | None:
@@ -268,7 +274,7 @@ RULES = Rules(
     appliers={InitiativeCheckCalled: _on_called, SurpriseCheckReused: lambda state, e: state,
                 RollOffNeeded: _on_needed, TieRolledOff: _on_rolled_off, RollOffTiedAgain: _on_tied_again},
     narration={
-        InitiativeCheckCalled: lambda n, e: f"The Narrator calls for {e.check} {e.bonus:+d} as {n.name(e.combatant)}'s "
+        InitiativeCheckCalled: lambda n, e: f"The Narrator calls for {e.check}" + ("" if e.bonus is None else f" {e.bonus:+d}") + f" as {n.name(e.combatant)}'s "
         "initiative" + (f" ({e.situation})" if e.situation else ""),
         SurpriseCheckReused: lambda n, e: f"{', '.join(n.name(c) for c in e.combatants)} "
         f"{'keep' if len(e.combatants) > 1 else 'keeps'} the surprise-step {e.check} check of {e.total} as initiative",

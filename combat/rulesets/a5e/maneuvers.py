@@ -38,6 +38,7 @@ from combat.kernel.events import Event, SaveMade
 from combat.rulesets.a5e.table import Press
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able, require_turn
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["RULES", 
     "SIZES",
@@ -88,12 +89,14 @@ class Tumble(Command, frozen=True, kw_only=True):
 class AttackPressed(Event, frozen=True, kw_only=True):
     combatant: str
     target: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class FellBack(Event, frozen=True, kw_only=True):
     combatant: str
     attacker: str
     attacker_followed: bool = True
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class Tumbled(Event, frozen=True, kw_only=True):
@@ -102,6 +105,7 @@ class Tumbled(Event, frozen=True, kw_only=True):
     uses: Literal["action", "bonus_action"] = "action"
     success: bool
     how: str  # "save", "let through", "two or more sizes larger"
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def pressed_too_late(c: Combatant) -> str | None:

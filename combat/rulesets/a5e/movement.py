@@ -28,6 +28,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionEnded, Event, Moved
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able, require_turn
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["RULES", 
     "GROUND",
@@ -59,6 +60,7 @@ class SetSpeeds(Command, frozen=True, kw_only=True):
 class SpeedsSet(Event, frozen=True, kw_only=True):
     combatant: str
     speeds: dict[str, int]
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class ExtraMovementSpent(Event, frozen=True, kw_only=True):
@@ -67,6 +69,7 @@ class ExtraMovementSpent(Event, frozen=True, kw_only=True):
     combatant: str
     feet: int
     reason: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def _set_speeds(tx: Tx, cmd: SetSpeeds) -> None:

@@ -6,7 +6,7 @@ Without a `set_scene` the fight has 6-second rounds and no environment.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from combat.kernel.commands import Command
 from combat.kernel.decider import Tx, Rules
@@ -14,6 +14,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.a5e.environments import ENVIRONMENTS, Environment
 from combat.kernel.state import EncounterState, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["RULES", "ROUND_LENGTHS", "SetScene", "SceneSet"]
 
@@ -41,6 +42,7 @@ class SceneSet(Event, frozen=True, kw_only=True):
     environment: Environment | None = None
     description: str = ""
     positions: dict[str, str] = {}
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def _set_scene(tx: Tx, cmd: SetScene) -> None:

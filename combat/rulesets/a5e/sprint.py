@@ -29,6 +29,7 @@ from combat.kernel.events import CheckMade, ConditionApplied, ConditionEnded, Co
 from combat.rulesets.a5e.table import minute_in_rounds
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.fivee.turns import require_able, require_turn
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["RULES", "Sprint", "Sprinted", "cannot_sprint", "recover_fatigue"]
 
@@ -50,6 +51,7 @@ class Sprinted(Event, frozen=True, kw_only=True):
     combatant: str
     movement: int  # the turn's whole movement
     checked: bool = False  # a Constitution (Athletics) check was due
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def _recent(rounds: tuple[int, ...], state: EncounterState) -> int:

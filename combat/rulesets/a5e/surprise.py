@@ -18,7 +18,7 @@ where it is as unusable as the participant's own action while the surprise holds
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar, Any
+from typing import Any, ClassVar
 
 from combat.kernel.commands import Command, EndTurn, Faces, GrantAction, MarkSurprised
 from combat.kernel.decider import Guard, Tx, Rules
@@ -28,6 +28,7 @@ from combat.rulesets.a5e.initiative import normalize_check
 from combat.rulesets.a5e.table import MadeCheck
 from combat.fivee.setup import mark_surprised
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "RULES",
@@ -74,16 +75,19 @@ class SurpriseCheckMade(Event, frozen=True, kw_only=True):
     total: int
     dc: int | None = None
     aware: bool | None = None  # None: a check with nothing to notice (the sneaking side's own)
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class SuddenActionDeclared(Event, frozen=True, kw_only=True):
     instigators: tuple[str, ...]
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class SurpriseEnded(Event, frozen=True, kw_only=True):
     """The surprised participant's first turn is over: it may react again."""
 
     combatant: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def already_checked(state: EncounterState, c: Combatant) -> str | None:

@@ -13,7 +13,7 @@ participants adds them with their initiative.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -27,6 +27,7 @@ from combat.rulesets.a5e.environments import Environment, WorldAction
 from combat.rulesets.a5e.initiative import set_initiative
 from combat.fivee.saves import saving_throw
 from combat.kernel.state import Combatant, EncounterState, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "RULES",
@@ -76,6 +77,7 @@ class WorldActionUsed(Event, frozen=True, kw_only=True):
     targets: tuple[str, ...] = ()
     recharge: int | None = None
     text: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class RechargeRolled(Event, frozen=True, kw_only=True):
@@ -83,12 +85,14 @@ class RechargeRolled(Event, frozen=True, kw_only=True):
     needed: int
     rolled: int
     regained: bool
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class WorldEffectSuffered(Event, frozen=True, kw_only=True):
     combatant: str
     action: str
     effect: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def environment(state: EncounterState) -> Environment | None:

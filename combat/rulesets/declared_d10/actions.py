@@ -35,6 +35,7 @@ from combat.rulesets.declared_d10.economy import already_used, require_unspent, 
 from combat.rulesets.declared_d10.rolls import roll_d20
 from combat.rulesets.declared_d10.state import FreeAttack, traits_of
 from combat.kernel.state import Combatant, EncounterState, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "D10Move",
@@ -109,10 +110,12 @@ class D10Moved(Event, frozen=True, kw_only=True):
     combatant: str
     away_from: tuple[str, ...] = ()
     detail: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class D10Parrying(Event, frozen=True, kw_only=True):
     combatant: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class D10DisengageRolled(Event, frozen=True, kw_only=True):
@@ -123,12 +126,14 @@ class D10DisengageRolled(Event, frozen=True, kw_only=True):
     roll_mode: str
     target_number: int
     success: bool
+    hidden: ClassVar[Hidden] = Hidden.of(foe=("target_number",), combatant=("natural",))
 
 
 class D10ItemUsed(Event, frozen=True, kw_only=True):
     combatant: str
     item: str
     detail: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class D10SpellCast(Event, frozen=True, kw_only=True):
@@ -136,6 +141,7 @@ class D10SpellCast(Event, frozen=True, kw_only=True):
     spell: str
     target: str | None = None
     detail: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class D10Sprinted(Event, frozen=True, kw_only=True):
@@ -143,6 +149,7 @@ class D10Sprinted(Event, frozen=True, kw_only=True):
     flee_from: tuple[str, ...] = ()
     leaves_battlefield: bool = False
     detail: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class D10StealthChecked(Event, frozen=True, kw_only=True):
@@ -150,12 +157,14 @@ class D10StealthChecked(Event, frozen=True, kw_only=True):
     total: int
     dc: int
     success: bool
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class D10FreeAttackOffered(Event, frozen=True, kw_only=True):
     attacker: str
     target: str
     reason: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def _foes(tx: Tx, c: Combatant, ids: tuple[str, ...]) -> list[Combatant]:
@@ -358,7 +367,7 @@ RULES = Rules(
         D10Parrying: lambda n, e: f"{n.name(e.combatant)} parries and dodges: foes have Disadvantage to hit until its next action",
         D10DisengageRolled: lambda n, e: f"{n.name(e.combatant)} tries to disengage from {n.name(e.foe)}: {e.total}"
         + (f" with {e.roll_mode}" if e.roll_mode != "normal" else "")
-        + f" vs AC {e.target_number} - "
+        + ("" if e.target_number is None else f" vs AC {e.target_number}") + " - "
         + ("gets away freely" if e.success else "fails"),
         D10ItemUsed: lambda n, e: f"{n.name(e.combatant)} uses {e.item}" + (f": {e.detail}" if e.detail else ""),
         D10SpellCast: lambda n, e: f"{n.name(e.combatant)} casts {e.spell}"

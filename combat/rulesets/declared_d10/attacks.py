@@ -40,6 +40,7 @@ from combat.rulesets.declared_d10.rolls import penalty_for, roll_d20, surprise_r
 from combat.rulesets.declared_d10.state import traits_of
 from combat.rulesets.declared_d10.wounds import deal_damage
 from combat.kernel.state import Combatant, EncounterState, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "ATTACK_FITS",
@@ -119,6 +120,7 @@ class D10AttackRolled(Event, frozen=True, kw_only=True):
     fumble_effect: str | None = None
     subdual: bool = False
     free: bool = False
+    hidden: ClassVar[Hidden] = Hidden.of(target=("target_number",), attacker=("natural",))
 
 
 def tiered(notation: str, tier: str) -> str:
@@ -324,7 +326,7 @@ def _line(n, e: D10AttackRolled) -> str:
     mode = "" if e.roll_mode == "normal" else f" with {e.roll_mode if e.roll_mode != 'cinematic' else 'Cinematic Advantage'}"
     why = f" [{'; '.join(e.reasons)}]" if e.reasons else ""
     wound = f" (wounded {e.to_hit_modifier:+d})" if e.to_hit_modifier else ""
-    score = f"{e.total}{mode}{wound} vs {e.against} {e.target_number}{why}"
+    score = f"{e.total}{mode}{wound} vs {e.against}" + (f" {e.target_number}" if e.target_number is not None else "") + why  # None: not revealed to this reader
     if not e.hit:
         fumble = f"; fumble: {e.fumble_effect}" if e.fumble_effect else ""
         return f"{head}: {score}, " + ("natural 1, critical failure" if e.natural == 1 else "miss") + fumble

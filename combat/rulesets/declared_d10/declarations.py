@@ -19,12 +19,10 @@ Readings:
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from collections.abc import Collection
 
 from combat.kernel.commands import Command
-from typing import Any
+from typing import Any, ClassVar
 
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -32,6 +30,7 @@ from combat.kernel.events import Event
 from combat.rulesets.declared_d10.acting import cannot_act, gone, name_of
 from combat.rulesets.declared_d10.state import Declaration, can_act
 from combat.kernel.state import Combatant, EncounterState, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "ACTIONS",
@@ -95,11 +94,13 @@ class D10ActionDeclared(Event, frozen=True, kw_only=True):
     action: str
     target: str | None = None
     detail: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class D10DeclarationsClosed(Event, frozen=True, kw_only=True):
     round: int
     hesitating: tuple[str, ...] = ()
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class D10ChangeRuled(Event, frozen=True, kw_only=True):
@@ -109,6 +110,7 @@ class D10ChangeRuled(Event, frozen=True, kw_only=True):
     target: str | None
     detail: str
     ruling: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def phrase(action: str, target: str | None, detail: str = "") -> str:

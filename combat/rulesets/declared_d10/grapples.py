@@ -24,6 +24,7 @@ from combat.rulesets.declared_d10.economy import already_used, require_unspent, 
 from combat.rulesets.declared_d10.opposition import opposed
 from combat.rulesets.declared_d10.state import Grapple, traits_of
 from combat.kernel.state import Combatant, EncounterState, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["D10Grapple", "D10BreakGrapple", "D10GrappleRolled", "cannot_be_grappled", "already_holds", "cannot_break_free", "RULES"]
 
@@ -54,6 +55,7 @@ class D10GrappleRolled(Event, frozen=True, kw_only=True):
     target_total: int
     success: bool
     breaking: bool = False
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def cannot_be_grappled(attacker: Combatant, target: Combatant) -> str | None:

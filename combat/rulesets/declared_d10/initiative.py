@@ -32,6 +32,7 @@ from combat.rulesets.declared_d10.acting import name_of
 from combat.rulesets.declared_d10.rolls import die_notation, roll_mode, surprise_reasons
 from combat.rulesets.declared_d10.state import group_of, will_act
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "D10RollGroupInitiative",
@@ -68,11 +69,13 @@ class D10GroupInitiativeRolled(Event, frozen=True, kw_only=True):
     group: str
     combatants: tuple[str, ...]
     total: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class D10GroupOrdered(Event, frozen=True, kw_only=True):
     group: str
     order: tuple[str, ...]
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def groups(state: EncounterState) -> dict[str, list[Combatant]]:

@@ -8,7 +8,7 @@ Advantage or Disadvantage. A tie is won by neither: what was being attempted doe
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
@@ -16,6 +16,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.kernel.state import EncounterState
 from combat.rulesets.declared_d10.rolls import roll_d20
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["D10OpposedRoll", "D10OppositionRolled", "dead_roller", "opposed", "RULES"]
 
@@ -39,6 +40,7 @@ class D10OppositionRolled(Event, frozen=True, kw_only=True):
     b: str
     b_total: int
     winner: str | None
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def dead_roller(state: EncounterState, who: str, purpose: str) -> str | None:

@@ -7,7 +7,7 @@ top of a normal round and go again until one side is dead or has fled the battle
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -22,6 +22,7 @@ from combat.rulesets.declared_d10.acting import cannot_act, name_of
 from combat.rulesets.declared_d10.initiative import turn_order
 from combat.rulesets.declared_d10.state import will_act
 from combat.kernel.state import EncounterState, with_combatant, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "D10DeclarationsOpened",
@@ -44,10 +45,12 @@ class D10DeclarationsOpened(Event, frozen=True, kw_only=True):
 
     round: int
     seconds: int | None = None
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class D10LeftBattlefield(Event, frozen=True, kw_only=True):
     combatant: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def open_round(tx: Tx) -> None:

@@ -16,6 +16,8 @@ act); its effects end with it.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -23,6 +25,7 @@ from combat.kernel.events import Event
 from combat.rulesets.declared_d10.rounds import open_round
 from combat.rulesets.declared_d10.state import RoundKind, traits_of
 from combat.kernel.state import EncounterState, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["D10RollSurprise", "D10StartNormalRound", "D10SurpriseRolled", "surprise_result", "RULES"]
 
@@ -50,6 +53,7 @@ class D10SurpriseRolled(Event, frozen=True, kw_only=True):
     result: RoundKind
     surprising: str | None = None  # the side with the upper hand this round
     surprised: str | None = None
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def surprise_result(high: int, low: int) -> RoundKind:

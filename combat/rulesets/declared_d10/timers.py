@@ -8,12 +8,15 @@ anyone declares for round 5. The state shows the rounds left; the log says when 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.declared_d10.state import Timer
 from combat.kernel.state import EncounterState, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["D10StartTimer", "D10TimerStarted", "D10TimerFired", "not_due", "fire_due", "RULES"]
 
@@ -28,11 +31,13 @@ class D10TimerStarted(Event, frozen=True, kw_only=True):
     timer: str
     what: str
     rounds: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class D10TimerFired(Event, frozen=True, kw_only=True):
     timer: str
     what: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def _start(tx: Tx, cmd: D10StartTimer) -> None:

@@ -11,6 +11,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.rulesets.declared_d10.state import D10Traits
 from combat.kernel.state import EncounterState, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["D10SetTraits", "D10TraitsSet", "RULES"]
 
@@ -25,6 +26,7 @@ class D10SetTraits(Command, frozen=True, kw_only=True):
 class D10TraitsSet(Event, frozen=True, kw_only=True):
     combatant: str
     traits: D10Traits
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("traits",))
 
 
 def _set_traits(tx: Tx, cmd: D10SetTraits) -> None:

@@ -23,7 +23,7 @@ name a lasting wound for a creature at any HP but 1 (it is the rule's mark, not 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -37,6 +37,7 @@ from combat.kernel.events import CombatantDowned, ConditionApplied, ConditionEnd
 from combat.rulesets.declared_d10.acting import gone
 from combat.rulesets.declared_d10.state import traits_of
 from combat.kernel.state import Combatant, EncounterState, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "LASTING_WOUND",
@@ -88,6 +89,7 @@ class D10DamageDealt(Event, frozen=True, kw_only=True):
     ignores_dr: bool = False
     subdual: bool = False
     minion: bool = False
+    hidden: ClassVar[Hidden] = Hidden.of(target=("dr",))
 
 
 class D10WoundPenalty(Event, frozen=True, kw_only=True):
@@ -95,6 +97,7 @@ class D10WoundPenalty(Event, frozen=True, kw_only=True):
 
     combatant: str
     to_hit: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def reduced_by_dr(rolled: int, dr: int, *, doubled: bool = False, halved: bool = False) -> int:

@@ -3,9 +3,12 @@ from combat.kernel.events). Tagged by class name like every event; the catalog j
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
+
+import msgspec
 
 from combat.kernel.events import Event
+from combat.kernel.hidden import PUBLIC, Hidden, Judge, blank
 from combat.rulesets.segments_1e.ledger import CreatureStats, Declared, Slot
 
 __all__ = [
@@ -34,7 +37,18 @@ __all__ = [
     "SimultaneousActionKept",
     "MoraleChecked",
     "EVENTS",
+    "HIDDEN_CREATURE_STATS",
 ]
+
+# A first-edition stat block's numbers (CreatureAdded and the ledger) that a hidden creature does not show.
+HIDDEN_CREATURE_STATS = ("ac", "hp", "hit_dice", "character_class", "level", "aac0", "routines", "routines_per_round")
+
+
+def _creature_added(e: CreatureAdded, judge: Judge) -> CreatureAdded:
+    stats = e.creature
+    if not judge.hidden(stats.id, stats.kind, stats.side):
+        return e
+    return msgspec.structs.replace(blank(e, ("hp", "attacks_as", "saves_as")), creature=blank(stats, HIDDEN_CREATURE_STATS))
 
 
 class CreatureAdded(Event, frozen=True, kw_only=True):
@@ -44,11 +58,13 @@ class CreatureAdded(Event, frozen=True, kw_only=True):
     hp: int
     attacks_as: str | None = None
     saves_as: int | None = None
+    hidden: ClassVar[Hidden] = Hidden.custom(_creature_added)
 
 
 class BattlefieldDescribed(Event, frozen=True, kw_only=True):
     restricted: bool
     walls: tuple[tuple[int, int], ...] = ()
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class SurpriseChecked(Event, frozen=True, kw_only=True):
@@ -58,6 +74,7 @@ class SurpriseChecked(Event, frozen=True, kw_only=True):
     roll: int
     surprised_on: int
     segments: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class SurpriseSettled(Event, frozen=True, kw_only=True):
@@ -67,20 +84,24 @@ class SurpriseSettled(Event, frozen=True, kw_only=True):
     segments: dict[str, int]
     cancelled: dict[str, int] = {}
     window: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class SegmentReached(Event, frozen=True, kw_only=True):
     segment: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class GroupD6Rolled(Event, frozen=True, kw_only=True):
     side: str
     roll: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class RoundActionDeclared(Event, frozen=True, kw_only=True):
     combatant: str
     declared: Declared
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class HighLowSet(Event, frozen=True, kw_only=True):
@@ -95,12 +116,14 @@ class HighLowSet(Event, frozen=True, kw_only=True):
     groups: dict[str, Literal["high", "low"]]
     scores: dict[str, int] = {}
     moved: tuple[str, ...] = ()  # individuals not in their side's group (Dexterity, declared delay)
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class SegmentTurnStarted(Event, frozen=True, kw_only=True):
     combatant: str
     round: int
     slot: Slot
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 # What an action spends: the round's major action, one more routine of a multi-attacker,
@@ -118,6 +141,7 @@ class AttackRoutineBegun(Event, frozen=True, kw_only=True):
     segment: int
     charge: bool = False
     trigger: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class TableAttackRolled(Event, frozen=True, kw_only=True):
@@ -136,12 +160,14 @@ class TableAttackRolled(Event, frozen=True, kw_only=True):
     multiplier: int = 1
     damage: int = 0
     segment: int
+    hidden: ClassVar[Hidden] = Hidden.of(target=("target_ac", "needed"), attacker=("modifier", "natural"))
 
 
 class FreeAttackOpened(Event, frozen=True, kw_only=True):
     attacker: str
     target: str
     trigger: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class MajorActionTaken(Event, frozen=True, kw_only=True):
@@ -151,6 +177,7 @@ class MajorActionTaken(Event, frozen=True, kw_only=True):
     description: str
     segment: int
     uses: Uses = "major"
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class MinorActionTaken(Event, frozen=True, kw_only=True):
@@ -159,12 +186,14 @@ class MinorActionTaken(Event, frozen=True, kw_only=True):
     segments: int
     uses: Uses = "none"
     gm_delay: int = 0
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class ImmediateActionTaken(Event, frozen=True, kw_only=True):
     combatant: str
     description: str
     segment: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class CreatureMoved(Event, frozen=True, kw_only=True):
@@ -175,11 +204,13 @@ class CreatureMoved(Event, frozen=True, kw_only=True):
     uses: Uses
     positioning: bool = False
     jostled: tuple[str, ...] = ()
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class DelayAnnounced(Event, frozen=True, kw_only=True):
     combatant: str
     during: Literal["high", "low"]
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class CastingStarted(Event, frozen=True, kw_only=True):
@@ -195,6 +226,7 @@ class CastingStarted(Event, frozen=True, kw_only=True):
     completes_segment: int
     uses: Uses = "major"
     range_ft: int = 0
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class CastingDelayed(Event, frozen=True, kw_only=True):
@@ -202,6 +234,7 @@ class CastingDelayed(Event, frozen=True, kw_only=True):
     spell: str
     completes_round: int
     completes_segment: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class SpellWentOff(Event, frozen=True, kw_only=True):
@@ -209,6 +242,7 @@ class SpellWentOff(Event, frozen=True, kw_only=True):
     spell: str
     targets: tuple[str, ...]
     segment: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class SpellSpoiled(Event, frozen=True, kw_only=True):
@@ -218,6 +252,7 @@ class SpellSpoiled(Event, frozen=True, kw_only=True):
     spell: str
     segment: int
     reason: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class SpellForgone(Event, frozen=True, kw_only=True):
@@ -226,6 +261,7 @@ class SpellForgone(Event, frozen=True, kw_only=True):
     caster: str
     spell: str
     reason: str = "decided not to cast"
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class SimultaneousActionKept(Event, frozen=True, kw_only=True):
@@ -233,6 +269,7 @@ class SimultaneousActionKept(Event, frozen=True, kw_only=True):
 
     combatant: str
     slot: Slot
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class MoraleChecked(Event, frozen=True, kw_only=True):
@@ -241,6 +278,7 @@ class MoraleChecked(Event, frozen=True, kw_only=True):
     bonus: int
     needed: int
     holds: bool
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("bonus", "needed"))
 
 
 EVENTS: tuple[type[Event], ...] = (

@@ -11,7 +11,7 @@ The conversation stays open until the speaker's turn ends; each listener may rep
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -23,6 +23,7 @@ from combat.kernel.events import Event, TurnEnded
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.rulesets.srd2024_variant.state import VariantTalk
 from combat.fivee.turns import require_able, require_turn
+from combat.kernel.hidden import PUBLIC, Hidden
 
 
 __all__ = ["RULES", "CommunicateWithAllies", "ReplyToAlly", "AlliesAddressed", "AllyReplied"]
@@ -45,12 +46,14 @@ class AlliesAddressed(Event, frozen=True, kw_only=True):
     listeners: tuple[str, ...]
     uses: Literal["action", "bonus_action"]
     topic: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class AllyReplied(Event, frozen=True, kw_only=True):
     combatant: str
     to: str
     topic: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def _communicate(tx: Tx, cmd: CommunicateWithAllies) -> None:

@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
 from combat.fivee import initiative as shared
@@ -21,6 +23,7 @@ from combat.kernel.decider import Tx, Rules
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantSpec, Event, InitiativeTied, TieOrdered
 from combat.kernel.state import EncounterState, Tie, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
 
 
 __all__ = ["RULES", "RerollTie", "TieRerolled", "needs_reroll"]
@@ -43,6 +46,7 @@ class TieRerolled(Event, frozen=True, kw_only=True):
     combatant: str
     total: int  # the Initiative count they are tied on
     face: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def _add_combatant(tx: Tx, cmd: AddCombatant) -> None:

@@ -30,6 +30,7 @@ from combat.fivee.turns import require_able
 from .bookkeeping import traits_of
 from .mounts import require_mover, require_not_riding
 from .speeds import prone_crawls, require_movement
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["RULES", "Jump", "Jumped", "RUN_UP_FEET", "LANDING_DC", "jump_limit", "running_start", "out_of_reach"]
 
@@ -53,6 +54,7 @@ class Jumped(Event, frozen=True, kw_only=True):
     kind: Literal["long", "high"]
     feet: int
     running: bool
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def jump_limit(strength: int, kind: str, running: bool) -> int:

@@ -45,6 +45,7 @@ from combat.fivee.turns import require_able, require_turn
 
 from .bookkeeping import SPACE_FEET, is_controlled_mount, mount_of, rider_of, size_steps, traits_of
 from .speeds import require_movement
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "RULES",
@@ -115,6 +116,7 @@ class Mounted(Event, frozen=True, kw_only=True):
     mount: str
     controlled: bool
     cost: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class Dismounted(Event, frozen=True, kw_only=True):
@@ -122,17 +124,20 @@ class Dismounted(Event, frozen=True, kw_only=True):
     mount: str
     cost: int
     reason: str = "dismounted"
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class UnseatSaveRequired(Event, frozen=True, kw_only=True):
     rider: str
     mount: str
     reason: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class StayedMounted(Event, frozen=True, kw_only=True):
     rider: str
     mount: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class Carried(Event, frozen=True, kw_only=True):
@@ -142,6 +147,7 @@ class Carried(Event, frozen=True, kw_only=True):
     mount: str
     feet: int
     provoked: tuple[str, ...] = ()
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 # -- whose turn a controlled mount acts on ------------------------------------------------

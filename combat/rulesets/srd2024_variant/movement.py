@@ -22,7 +22,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import msgspec
 
@@ -40,6 +40,7 @@ from .bookkeeping import SPACE_FEET, size_steps
 from .mounts import carry, require_mover, require_not_riding
 from .speeds import MODES, prone_crawls, require_movement, speed_used
 from .unarmed import not_grappling
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["RULES", 
     "Traverse",
@@ -77,6 +78,7 @@ class ExtraFeetSpent(Event, frozen=True, kw_only=True):
     combatant: str
     feet: int
     reasons: tuple[str, ...]
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def _move(tx: Tx, cmd: Move) -> None:

@@ -15,6 +15,8 @@ old place), so the order stays "highest to lowest".
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from collections.abc import Callable
 
 import msgspec
@@ -29,6 +31,7 @@ from combat.kernel.state import Combatant, EncounterState, with_combatant, with_
 
 from .bookkeeping import is_controlled_mount
 from .mounts import unrolled_units
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "ProposeSwap",
@@ -71,21 +74,25 @@ class EndReorder(Command, frozen=True, kw_only=True):
 
 class ReorderOpened(Event, frozen=True, kw_only=True):
     queue: tuple[str, ...]  # players who may propose a swap, first to last
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class SwapProposed(Event, frozen=True, kw_only=True):
     proposer: str
     asked: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class SwapAnswered(Event, frozen=True, kw_only=True):
     proposer: str
     asked: str
     accepted: bool
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class SwapPassed(Event, frozen=True, kw_only=True):
     combatant: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class PlacesSwapped(Event, frozen=True, kw_only=True):
@@ -95,10 +102,12 @@ class PlacesSwapped(Event, frozen=True, kw_only=True):
     second: str
     first_total: int
     second_total: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class ReorderEnded(Event, frozen=True, kw_only=True):
     pass
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def open_reorder(tx: Tx, order: OrderFn) -> None:

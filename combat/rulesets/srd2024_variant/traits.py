@@ -16,6 +16,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.kernel.state import EncounterState, with_rules
 from combat.rulesets.srd2024_variant.state import VariantTraits
+from combat.kernel.hidden import PUBLIC, Hidden
 
 
 __all__ = ["RULES", "NoteTraits", "TraitsNoted", "SPECIAL_SPEEDS"]
@@ -41,6 +42,7 @@ class TraitsNoted(Event, frozen=True, kw_only=True):
     speeds: dict[str, int] = {}
     hands: int = 2
     trained_mount: bool = False
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("strength", "proficiency"))
 
 
 def _note(tx: Tx, cmd: NoteTraits) -> None:

@@ -42,6 +42,7 @@ from combat.fivee.turns import require_able, require_turn
 
 from .bookkeeping import size_steps, strength_and_proficiency, traits_of
 from .mounts import unseat_risk
+from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "RULES",
@@ -108,24 +109,28 @@ class UnarmedStrikeMade(Event, frozen=True, kw_only=True):
     saved: bool
     uses: Literal["action", "attack", "reaction"] = "action"
     opportunity: bool = False
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class GrappleStarted(Event, frozen=True, kw_only=True):
     grappler: str
     target: str
     dc: int
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class GrappleEnded(Event, frozen=True, kw_only=True):
     grappler: str
     target: str
     reason: str
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class Shoved(Event, frozen=True, kw_only=True):
     attacker: str
     target: str
     feet: int = 5
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class EscapeAttempted(Event, frozen=True, kw_only=True):
@@ -135,6 +140,7 @@ class EscapeAttempted(Event, frozen=True, kw_only=True):
     total: int
     dc: int
     success: bool
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 GRAPPLED = "grappled"

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from litestar import get
 from litestar.di import NamedDependency
-from litestar.params import FromPath
+from litestar.params import FromPath, QueryParameter
 
 from combat.app.catalog import command_schema
 from combat.app.interchange import event_schema
@@ -14,7 +14,11 @@ from combat.rulesets import RULESETS
 from combat.service.dependencies import Service
 from combat.service.errors import ApiError, documented
 from combat.service.messages import Health, RulesetInfo
-from combat.service.schemas import state_schema, stream_schema
+from combat.service.schemas import View, redacted, state_schema, stream_schema
+
+# Which reader's view: the GM's (full), or a player's and a viewer's (redacted: what a hidden
+# combatant keeps back may be left out or null, projections/redaction.py).
+ViewParam = Annotated[View, QueryParameter(name="view", description="full (the GM's) or redacted (a player's or viewer's)")]
 
 __all__ = ["ROUTES"]
 
@@ -44,15 +48,16 @@ def health(service: NamedDependency[Service]) -> Health:
 
 
 @get("/schemas/events", sync_to_thread=False, tags=["schemas"], operation_id="eventSchema")
-def events_schema() -> dict[str, Any]:
+def events_schema(view: ViewParam = "full") -> dict[str, Any]:
     """JSON Schema of one line of the log (GET /encounters/{id}/events, the JSONL export)."""
-    return event_schema()
+    return redacted(event_schema()) if view == "redacted" else event_schema()
 
 
 @get("/schemas/state", sync_to_thread=False, tags=["schemas"], operation_id="stateSchema")
-def projection_schema() -> dict[str, Any]:
-    """JSON Schema of the state projection (GET /encounters/{id})."""
-    return state_schema()
+def projection_schema(view: ViewParam = "full") -> dict[str, Any]:
+    """JSON Schema of the state projection (GET /encounters/{id}); `?view=redacted` for the
+    state a player or viewer reads."""
+    return state_schema(view)
 
 
 @get("/schemas/character", sync_to_thread=False, tags=["schemas"], operation_id="characterSchema")
@@ -64,9 +69,9 @@ def character_schema() -> dict[str, Any]:
 
 
 @get("/schemas/stream", sync_to_thread=False, tags=["schemas"], operation_id="streamSchema")
-def message_schema() -> dict[str, Any]:
+def message_schema(view: ViewParam = "full") -> dict[str, Any]:
     """JSON Schema of the `data` of one message of the live stream."""
-    return stream_schema()
+    return stream_schema(view)
 
 
 @get("/schemas/commands/{ruleset_id:str}", sync_to_thread=False, tags=["schemas"], operation_id="commandSchema",

@@ -21,6 +21,7 @@ export function showsHp(c, view) {
 // HP but this view keeps them back; "hidden" when the service left them out.
 export function healthWord(c) {
   if (c.status !== "active") return c.status;
+  if (c.health) return c.health; // the service's word for a creature whose HP it keeps back
   if (c.hp === undefined || c.hp === null) return "hidden";
   if (c.hp >= c.max_hp) return "unhurt";
   return c.hp * 2 <= c.max_hp ? "bloodied" : "hurt";
