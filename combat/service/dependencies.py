@@ -96,10 +96,11 @@ class Service:
                            command_id: str | None) -> Outcome:
         """`execute`, decided on this event loop and committed with this turn's other writes
         (a character named from the party is read in a thread first: its store is not the loop's)."""
+        asked = self.encounters.asked(command, command_id)  # as sent, before a party character is filled in
         if names_a_stored_character(command):
             command = await anyio.to_thread.run_sync(self.encounters.resolving, grant.encounter_id, command, _actor(grant))
         steps = self.encounters.executing(grant.encounter_id, command, actor=_actor(grant),
-                                          expected_version=expected_version, command_id=command_id)
+                                          expected_version=expected_version, command_id=command_id, request=asked)
         outcome = await commits.run(grant.encounter_id, steps)
         self.appended(grant.encounter_id)
         return outcome
