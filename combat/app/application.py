@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
@@ -571,10 +571,13 @@ class Encounters:
         return self._write(encounter_id, events_for, actor, expected_version, command_id, asked)
 
     def fork(self, encounter_id: UUID, at: int, *, name: str | None = None, actor: str = "gm",
-             expected_version: int | None = None, command_id: str | None = None) -> UUID:
+             expected_version: int | None = None, command_id: str | None = None,
+             writing: Callable[[], AbstractContextManager[object]] = nullcontext) -> UUID:
         """A what-if branch: a new encounter whose log is this one's effective history up to `at`.
         With `command_id` the branch's id follows from it, so a repeat finds the branch made
-        (and the same id with another `at` or name is refused)."""
+        (and the same id with another `at` or name is refused). `writing` is entered once
+        everything is checked, around the write alone (the service takes a quota slot there:
+        a refused fork writes nothing)."""
         version = self.state(encounter_id).version
         if expected_version is not None and expected_version != version:
             raise VersionConflict(expected_version, version)
@@ -596,8 +599,9 @@ class Encounters:
         )
         empty = get_ruleset(created.ruleset).initial_state()
         try:
-            self._append(fork_id, empty, [start, *(r.event for r in kept[1:])], actor, command_id, copied=True,
-                         request=asked)
+            with writing():
+                self._append(fork_id, empty, [start, *(r.event for r in kept[1:])], actor, command_id, copied=True,
+                             request=asked)
         except VersionConflict:
             if command_id is None:
                 raise
