@@ -232,18 +232,6 @@ class TokenStore:
             cursor = getattr(cursor, "sqlite_cursor", cursor)  # eventsourcing's SQLite wrapper hides it
             return bool(cursor.rowcount)
 
-    def created_by(self, credential: str) -> int:
-        """How many encounters (with their forks) this credential has created, or is creating."""
-        p = self._param
-        with self._datastore.transaction(commit=False) as cursor:
-            cursor.execute(self._sql(f"SELECT used FROM {{quotas}} WHERE credential = {p}"), (credential,))
-            row = cursor.fetchone()
-            if row is None:
-                cursor.execute(self._sql(f"SELECT COUNT(DISTINCT encounter_id) AS n FROM {{table}} WHERE created_by = {p}"),
-                               (credential,))
-                row = cursor.fetchone()
-        return int(next(iter(row.values())) if isinstance(row, dict) else row[0])
-
     def take_slot(self, credential: str, most: int) -> bool:
         """Count one more encounter for `credential` unless it has `most` already: False then.
         Atomic on SQLite and PostgreSQL alike (see the module's docstring)."""
