@@ -1,8 +1,14 @@
 """Tokens that can be listed, expire and be revoked; who may create encounters and how many;
-browsers on other origins (findings 9 and 12 of issue 14)."""
+browsers on other origins (findings 9 and 12 of issue 14); quotas that hold under a race
+(finding 3 of issue 25)."""
 
 from __future__ import annotations
 
+import sqlite3
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
+
+import httpx
 import pytest
 from click.testing import CliRunner
 from litestar.testing import TestClient
@@ -14,7 +20,8 @@ from combat.service.admission import is_loopback
 from combat.service.app import serve
 from combat.kernel.errors import RuleError
 from combat.service.limits import Limits
-from tests.test_service_fixtures import bearer, client, open_fight, set_the_scene  # noqa: F401  (fixture)
+from combat.service.token_store import QUOTAS
+from tests.test_service_fixtures import LiveServer, bearer, client, open_fight, set_the_scene  # noqa: F401  (fixture)
 
 
 def test_the_gm_lists_the_tokens_without_their_secrets(client):
@@ -116,6 +123,69 @@ def test_each_credential_creates_only_so_many_encounters_forks_included(encounte
         assert refused.status_code == 429 and refused.json()["error"] == "limits/encounters"
         fork = http.post(fight.url("/fork"), json={"at": 1}, headers=bearer(fight.gm))
         assert fork.status_code == 429
+
+
+def _rows(db) -> int:
+    """Every row of the store: events, snapshots, tokens."""
+    with closing(sqlite3.connect(db)) as connection:
+        tables = [name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return sum(connection.execute(f'SELECT COUNT(*) FROM "{name}"').fetchone()[0] for name in tables
+                   if name != QUOTAS)
+
+
+def test_concurrent_creations_never_pass_the_quota(tmp_path):
+    """Finding 3 of issue 25: 40 creations at once under a quota of 5 made 9 encounters.
+    The slot is taken by one conditional UPDATE, so at most 5 get through, however they race."""
+    db = tmp_path / "combat.db"
+    with LiveServer(create_app(db=db, limits=Limits(max_encounters=5))) as server:
+        def create(n: int) -> int:
+            with httpx.Client(base_url=server.url, timeout=30) as http:
+                return http.post("/encounters", json={"name": f"rush {n}"}).status_code
+
+        with ThreadPoolExecutor(max_workers=40) as pool:
+            statuses = list(pool.map(create, range(40)))
+    assert sorted(set(statuses)) == [201, 429] and statuses.count(201) == 5, statuses
+    with closing(sqlite3.connect(db)) as connection:
+        made = connection.execute("SELECT COUNT(DISTINCT originator_id) FROM stored_events").fetchone()[0]
+    assert made == 5
+
+
+def test_a_fork_over_the_quota_writes_nothing(tmp_path):
+    """Finding 3 of issue 25: 40 forks refused with 429 wrote 40 encounters and 1,240 rows.
+    The quota is checked before the branch is written; a repeat of a fork already made
+    takes no new slot."""
+    db = tmp_path / "combat.db"
+    with TestClient(create_app(db=db, limits=Limits(max_encounters=2))) as http:
+        fight = set_the_scene(open_fight(http))
+        made = http.post(fight.url("/fork"), json={"at": 3, "command_id": "what-if-quota-1"}, headers=bearer(fight.gm))
+        assert made.status_code == 201
+        before = _rows(db)
+        for n in range(40):
+            refused = http.post(fight.url("/fork"), json={"at": 3}, headers=bearer(fight.gm))
+            fight.rejects(refused, 429, "limits/encounters")
+        assert _rows(db) == before
+        again = http.post(fight.url("/fork"), json={"at": 3, "command_id": "what-if-quota-1"}, headers=bearer(fight.gm))
+        assert again.status_code == 201 and again.json()["id"] == made.json()["id"]
+
+
+def test_a_creation_refused_for_another_reason_gives_its_slot_back(encounters):
+    with TestClient(create_app(encounters, limits=Limits(max_encounters=1))) as http:
+        assert http.post("/encounters", json={"name": "x", "ruleset": "no-such-rules"}).status_code == 422
+        assert http.post("/encounters", json={"name": "x"}).status_code == 201
+        assert http.post("/encounters", json={"name": "y"}).status_code == 429
+
+
+def test_a_store_made_before_the_quota_table_keeps_its_count(tmp_path):
+    """A credential's first slot counts the encounters its tokens say it made before."""
+    db = tmp_path / "combat.db"
+    with TestClient(create_app(db=db, limits=Limits(max_encounters=2))) as http:
+        open_fight(http)
+        open_fight(http)
+    with closing(sqlite3.connect(db)) as connection, connection:
+        connection.execute(f"DROP TABLE {QUOTAS}")
+    with TestClient(create_app(db=db, limits=Limits(max_encounters=3))) as http:
+        assert http.post("/encounters", json={"name": "third"}).status_code == 201
+        assert http.post("/encounters", json={"name": "fourth"}).status_code == 429
 
 
 def test_serve_beyond_loopback_needs_an_admin_token_or_open():

@@ -1,6 +1,7 @@
 """Retries and repeats: a client that timed out sends the same request again with the same
 command id (the `command_id` field or the `Idempotency-Key` header). The first outcome comes
-back, nothing is appended twice (finding 3 of issue 14), and writes without
+back, nothing is appended twice (finding 3 of issue 14), the same id with another request is
+refused (finding 4 of issue 25), and writes without
 `expected_version` are taken one at a time by the server, never refused for a version."""
 
 from __future__ import annotations
@@ -8,8 +9,12 @@ from __future__ import annotations
 import threading
 import uuid
 
+import pytest
+
 from combat.app.application import Encounters
 from combat.kernel.commands import Attack, Ruling
+from combat.kernel.errors import RuleError
+from combat.kernel.events import RulingMade
 from combat.service import create_app
 from litestar.testing import TestClient
 from tests.test_service_fixtures import bearer, body, client, open_fight, set_the_scene  # noqa: F401  (fixture)
@@ -158,3 +163,91 @@ def test_an_id_that_is_not_usable_is_refused_by_the_application(encounters):
             raise AssertionError(f"{bad!r} was accepted")
     assert encounters.state(eid).version == 1
     assert uuid.UUID(str(eid))
+
+
+# -- a key is bound to its request (finding 4 of issue 25) ---------------------------------
+
+def _heal_then(fight, key: str, second: dict):
+    heal = {"command": {"type": "heal", "target": "goblin", "amount": 1}, "command_id": key}
+    first = fight.http.post(fight.url("/commands"), json=heal, headers=bearer(fight.gm))
+    assert first.status_code == 200, first.text
+    return first, fight.http.post(fight.url("/commands"), json={**second, "command_id": key}, headers=bearer(fight.gm))
+
+
+def test_the_same_key_with_another_command_is_refused_and_appends_nothing(client):
+    """As Stripe's keys: a key names one request. A damage sent under a heal's key is not
+    answered with the heal's events; it is refused and nothing is appended."""
+    fight = set_the_scene(open_fight(client))
+    first, reused = _heal_then(fight, "heal-goblin-0001",
+                               {"command": {"type": "damage", "target": "goblin", "damage_type": "fire", "amount": 5}})
+    version = fight.state()["version"]
+    refusal = fight.rejects(reused, 422, "command-id/reused")
+    assert "another request" in refusal["detail"] and "new id" in refusal["allowed"]
+    assert "idempotent-replayed" not in reused.headers
+    assert fight.state()["version"] == version
+    # The same request again, its keys in another order and 1.0 for 1, is still a repeat.
+    again = client.post(fight.url("/commands"), headers={**bearer(fight.gm), "Idempotency-Key": "heal-goblin-0001"},
+                        json={"command": {"amount": 1.0, "target": "goblin", "type": "heal"}})
+    assert again.status_code == 200 and again.headers["idempotent-replayed"] == "true"
+    assert again.json() == first.json()
+
+
+def test_an_undo_under_a_used_key_with_another_body_is_refused(client):
+    fight = set_the_scene(open_fight(client))
+    fight.do(Ruling(text="the bridge collapses"))
+    undo = {"reason": "misheard", "command_id": "undo-bridge-0001"}
+    assert client.post(fight.url("/undo"), json=undo, headers=bearer(fight.gm)).status_code == 200
+    version = fight.state()["version"]
+    other = client.post(fight.url("/undo"), json={**undo, "reason": "changed my mind"}, headers=bearer(fight.gm))
+    fight.rejects(other, 422, "command-id/reused")
+    # Another kind of write under the undo's key is another request too.
+    retract = client.post(fight.url("/retract"), json={"seqs": [version], "reason": "misheard",
+                                                       "command_id": "undo-bridge-0001"}, headers=bearer(fight.gm))
+    fight.rejects(retract, 422, "command-id/reused")
+    assert fight.state()["version"] == version
+    same = client.post(fight.url("/undo"), json={**undo, "expected_version": version - 1}, headers=bearer(fight.gm))
+    assert same.status_code == 200 and same.headers["idempotent-replayed"] == "true"
+
+
+def test_a_fork_under_a_used_key_with_another_seq_is_refused(client):
+    fight = set_the_scene(open_fight(client))
+    made = client.post(fight.url("/fork"), json={"at": 3, "command_id": "what-if-0003"}, headers=bearer(fight.gm))
+    assert made.status_code == 201
+    other = client.post(fight.url("/fork"), json={"at": 2, "command_id": "what-if-0003"}, headers=bearer(fight.gm))
+    fight.rejects(other, 422, "command-id/reused")
+    again = client.post(fight.url("/fork"), json={"at": 3, "command_id": "what-if-0003"}, headers=bearer(fight.gm))
+    assert again.status_code == 201 and again.json()["id"] == made.json()["id"]
+
+
+def test_a_reused_key_is_refused_after_the_store_is_reopened(tmp_path):
+    db = tmp_path / "combat.db"
+    store = Encounters(db)
+    eid = store.create("srd-2024", "restart")
+    store.execute(eid, Ruling(text="a heal, say"), command_id="before-close-0001")
+    store.close()
+    store = Encounters(db)
+    try:
+        with pytest.raises(RuleError) as refused:
+            store.execute(eid, Ruling(text="something else"), command_id="before-close-0001")
+        assert refused.value.code == "command-id/reused" and store.state(eid).version == 2
+        assert store.execute(eid, Ruling(text="a heal, say"), command_id="before-close-0001").repeated
+    finally:
+        store.close()
+
+
+def test_a_key_stored_before_requests_were_hashed_is_still_a_repeat(encounters):
+    """Records written before `request_hash` carry "": a repeat of their key is answered
+    as it was then (the first outcome), whatever the body."""
+    eid = encounters.create("srd-2024", "old log")
+    state = encounters.state(eid)
+    encounters._append(eid, state, [RulingMade(text="written by an older version")], "gm", "old-key-000001")
+    again = encounters.execute(eid, Ruling(text="another ruling"), command_id="old-key-000001")
+    assert again.repeated and again.records[0].event.text == "written by an older version"
+    assert encounters.state(eid).version == 2
+
+
+def test_only_the_first_record_of_a_command_carries_its_request_hash(encounters):
+    eid = encounters.create("srd-2024", "hashes")
+    done = encounters.execute(eid, Ruling(text="x"), command_id="hashed-0000001")
+    plain = encounters.execute(eid, Ruling(text="y"))
+    assert len(done.records[0].request_hash) == 32 and plain.records[0].request_hash == ""

@@ -18,6 +18,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -75,12 +76,12 @@ def postgres() -> Iterator[dict[str, str]]:
 class ServeProcess:
     """`combat serve` in its own process, configured for PostgreSQL by the environment."""
 
-    def __init__(self, env: dict[str, str], log: Path):
+    def __init__(self, env: dict[str, str], log: Path, args: tuple[str, ...] = ()):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = log
         self.log = log.open("wb")
-        command = [sys.executable, "-m", "combat.cli", "serve", "--port", str(self.port)]
+        command = [sys.executable, "-m", "combat.cli", "serve", "--port", str(self.port), *args]
         environ = {k: v for k, v in os.environ.items() if k != "COMBAT_DB"}
         self.process = subprocess.Popen(command, env={**environ, **env}, stdout=self.log, stderr=subprocess.STDOUT)
 
@@ -114,9 +115,18 @@ def two_servers(postgres, tmp_path) -> Iterator[tuple[ServeProcess, ServeProcess
     yield from serving_two({**postgres, **SMALL_POOL}, tmp_path)
 
 
-def serving_two(env: dict[str, str], logs: Path) -> Iterator[tuple[ServeProcess, ServeProcess]]:
-    """Two `combat serve` processes on one store, up until the generator is closed."""
-    servers = (ServeProcess(env, logs / "a.log"), ServeProcess(env, logs / "b.log"))
+@pytest.fixture
+def two_servers_with_a_quota(postgres, tmp_path) -> Iterator[tuple[ServeProcess, ServeProcess]]:
+    """Two processes, each credential allowed 5 encounters."""
+    encounters = Encounters(env={**postgres, **SMALL_POOL})
+    create_app(encounters)
+    encounters.close()
+    yield from serving_two({**postgres, **SMALL_POOL}, tmp_path, ("--max-encounters", "5"))
+
+
+def serving_two(env: dict[str, str], logs: Path, args: tuple[str, ...] = ()) -> Iterator[tuple[ServeProcess, ServeProcess]]:
+    """Two `combat serve` processes on one store (each given `args`), up until the generator is closed."""
+    servers = (ServeProcess(env, logs / "a.log", args), ServeProcess(env, logs / "b.log", args))
     try:
         for server in servers:
             server.wait_ready()
@@ -223,3 +233,75 @@ def test_the_service_reports_the_postgres_store(postgres):
             assert fight.state()["turn"] == "aria"
     finally:
         encounters.close()
+
+
+def _rows(schema: str) -> tuple[int, int]:
+    """(rows, encounters) in every event table of the store's schema."""
+    with _connect() as connection:
+        tables = [name for (name,) in connection.execute(
+            "SELECT table_name FROM information_schema.columns WHERE table_schema = %s AND column_name = 'originator_id'",
+            (schema,))]
+        rows = sum(connection.execute(f'SELECT COUNT(*) FROM "{schema}"."{t}"').fetchone()[0] for t in tables)
+        ids = set()
+        for table in tables:
+            ids |= {i for (i,) in connection.execute(f'SELECT DISTINCT originator_id FROM "{schema}"."{table}"')}
+    return rows, len(ids)
+
+
+def test_the_quota_holds_across_two_processes_and_a_refused_fork_writes_nothing(postgres, two_servers_with_a_quota):
+    """Finding 3 of issue 25: 40 creations at once through two processes under a quota of 5
+    made 13 encounters, and 40 refused forks still wrote theirs."""
+    a, b = two_servers_with_a_quota
+
+    def create(n: int) -> httpx.Response:
+        with httpx.Client(base_url=(a, b)[n % 2].url, timeout=30) as http:
+            return http.post("/encounters", json={"name": f"rush {n}"})
+
+    with ThreadPoolExecutor(max_workers=40) as pool:
+        replies = list(pool.map(create, range(40)))
+    statuses = [r.status_code for r in replies]
+    assert statuses.count(201) == 5 and statuses.count(429) == 35, statuses
+    rows, made = _rows(postgres["POSTGRES_SCHEMA"])
+    assert made == 5
+    # Every slot taken: a fork is refused through either process, and writes nothing.
+    opened = next(r.json() for r in replies if r.status_code == 201)
+    for n in range(40):
+        with httpx.Client(base_url=(a, b)[n % 2].url, timeout=30) as http:
+            fork = http.post(f"/encounters/{opened['id']}/fork", json={"at": 1}, headers=bearer(opened["gm_token"]))
+            assert fork.status_code == 429 and fork.json()["error"] == "limits/encounters", fork.text
+    assert _rows(postgres["POSTGRES_SCHEMA"]) == (rows, made)
+
+
+def test_a_reused_key_is_refused_through_either_process(two_servers):
+    """Finding 4 of issue 25 across processes: a heal's key sent again to the other process
+    with a damage is refused; the same id sent to both at once with two different rulings
+    is applied once and refused once."""
+    a, b = two_servers
+    with httpx.Client(base_url=a.url, timeout=30) as http_a, httpx.Client(base_url=b.url, timeout=30) as http_b:
+        fight_a = set_the_scene(open_fight(http_a))
+        fight_b = Fight(http_b, fight_a.id, fight_a.gm)
+        heal = {"command": {"type": "heal", "target": "goblin", "amount": 1}, "command_id": "heal-goblin-pg-01"}
+        first = http_a.post(fight_a.url("/commands"), json=heal, headers=bearer(fight_a.gm))
+        assert first.status_code == 200, first.text
+        version = fight_b.state()["version"]
+        damage = {"command": {"type": "damage", "target": "goblin", "damage_type": "fire", "amount": 5},
+                  "command_id": "heal-goblin-pg-01"}
+        fight_b.rejects(http_b.post(fight_b.url("/commands"), json=damage, headers=bearer(fight_b.gm)), 422,
+                        "command-id/reused")
+        again = http_b.post(fight_b.url("/commands"), json=heal, headers=bearer(fight_b.gm))
+        assert again.headers["idempotent-replayed"] == "true" and again.json() == first.json()
+        assert fight_a.state()["version"] == version
+
+        def send(fight: Fight, http: httpx.Client, key: str, text: str) -> int:
+            payload = {"command": {"type": "ruling", "text": text}, "command_id": key}
+            return http.post(fight.url("/commands"), json=payload, headers=bearer(fight.gm)).status_code
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            for n in range(20):
+                key = f"raced-key-{n:04d}"
+                pair = [pool.submit(send, fight_a, http_a, key, f"A {n}"), pool.submit(send, fight_b, http_b, key, f"B {n}")]
+                assert sorted(f.result() for f in pair) == [200, 422]
+        log = fight_a.events()
+        assert [e["seq"] for e in log] == list(range(1, len(log) + 1))
+        raced = [e for e in log if e["command_id"].startswith("raced-key-")]
+        assert len(raced) == 20 and len({e["command_id"] for e in raced}) == 20

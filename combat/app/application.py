@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
@@ -29,7 +29,7 @@ from combat.app.cache import StateCache
 from combat.app.catalog import decode_command
 from combat.app.history import fold_records
 from combat.app.keyed_locks import KeyedLocks
-from combat.app.command_ids import CommandIndex, check_client_id
+from combat.app.command_ids import CommandIndex, check_client_id, check_same_request, request_hash
 from combat.kernel.decider import decide
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConflictOverridden, EncounterCreated, Event, EventsRetracted, PhaseChanged, RulingAmended
@@ -192,10 +192,17 @@ class Encounters:
     ) -> Outcome:
         """Decide `command` and append its events. With `expected_version`, refuse unless the
         log is at it; without, decide again whenever another writer appended first. A repeat of
-        `command_id` returns the outcome it had and appends nothing."""
+        `command_id` returns the outcome it had and appends nothing; the same id with another
+        command is refused (`command-id/reused`)."""
+        asked = self.asked(command, command_id)  # as sent, before a party character is filled in
         command = self.resolving(encounter_id, command, actor)
-        return self._run(encounter_id, self.executing(encounter_id, command, actor=actor,
-                                                      expected_version=expected_version, command_id=command_id))
+        return self._run(encounter_id, self.executing(encounter_id, command, actor=actor, expected_version=expected_version,
+                                                      command_id=command_id, request=asked))
+
+    @staticmethod
+    def asked(command: Command, command_id: str | None) -> str:
+        """The request hash a command sent with `command_id` is stored with ("" without an id)."""
+        return request_hash("command", command=command) if command_id is not None else ""
 
     def executing(
         self,
@@ -205,11 +212,14 @@ class Encounters:
         actor: str = "gm",
         expected_version: int | None = None,
         command_id: str | None = None,
+        request: str | None = None,
     ) -> Writing:
         """`execute` as steps (see `Writing`), for a caller that makes the appends itself and
-        keeps writes to one encounter one at a time (combat.app.loop_commits)."""
+        keeps writes to one encounter one at a time (combat.app.loop_commits). `request` is
+        `asked` of the command as sent, if it was changed since (a party character filled in)."""
         return self._writing(encounter_id, lambda state: decide(get_ruleset(state.ruleset), state, command, actor),
-                             actor, expected_version, command_id)
+                             actor, expected_version, command_id,
+                             self.asked(command, command_id) if request is None else request)
 
     def _write(
         self,
@@ -218,8 +228,9 @@ class Encounters:
         actor: str,
         expected_version: int | None,
         command_id: str | None,
+        request: str,
     ) -> Outcome:
-        return self._run(encounter_id, self._writing(encounter_id, events_for, actor, expected_version, command_id))
+        return self._run(encounter_id, self._writing(encounter_id, events_for, actor, expected_version, command_id, request))
 
     def _run(self, encounter_id: UUID, steps: Writing) -> Outcome:
         """A write's steps made here, one writer to the encounter at a time."""
@@ -233,6 +244,7 @@ class Encounters:
         actor: str,
         expected_version: int | None,
         command_id: str | None,
+        request: str = "",
     ) -> Writing:
         if command_id is not None:
             check_client_id(command_id)
@@ -252,7 +264,7 @@ class Encounters:
             fresh = state is None or (expected_version is not None and expected_version != state.version)
             if state is None or fresh:
                 state = self.state(encounter_id)
-            repeat = self._repeat(encounter_id, command_id, state, actor)
+            repeat = self._repeat(encounter_id, command_id, state, actor, request)
             if repeat is not None:
                 return repeat
             if expected_version is not None and expected_version != state.version:
@@ -265,20 +277,22 @@ class Encounters:
                 state = None
                 continue
             try:
-                return (yield from self._appending(encounter_id, state, events, actor, command_id))
+                return (yield from self._appending(encounter_id, state, events, actor, command_id, request=request))
             except VersionConflict:
                 self._shared.put(encounter_id, True)
                 state = self.state(encounter_id)
                 if expected_version is not None:
-                    repeat = self._repeat(encounter_id, command_id, state, actor)
+                    repeat = self._repeat(encounter_id, command_id, state, actor, request)
                     if repeat is not None:
                         return repeat
                     raise
                 yield Wait(random.uniform(0, 0.002))
         raise StoreBusy(self.RETRIES)
 
-    def _repeat(self, encounter_id: UUID, command_id: str | None, state: EncounterState, actor: str) -> Outcome | None:
-        """The outcome `command_id` had if it is already in the log up to `state`."""
+    def _repeat(self, encounter_id: UUID, command_id: str | None, state: EncounterState, actor: str,
+                request: str) -> Outcome | None:
+        """The outcome `command_id` had if it is already in the log up to `state` (refused if
+        it was stored with another request than `request`)."""
         if command_id is None:
             return None
         found = self._ids.find(encounter_id, command_id, state.version)
@@ -289,14 +303,16 @@ class Encounters:
             raise RuleError("command-id/taken", f"command id {command_id} was sent by another sender",
                             allowed="a new id for each new command")
         records = [r for r in self.log.recorded(encounter_id, gt=first - 1, lte=last) if r.command_id == command_id]
+        check_same_request(command_id, records[0].request_hash, request)
         return Outcome(records, self.state(encounter_id, at=last), repeated=True)
 
     def _append(self, encounter_id: UUID, state: EncounterState, events: list[Event], actor: str,
-                command_id: str | None = None, *, copied: bool = False) -> Outcome:
-        return run_writing(self._appending(encounter_id, state, events, actor, command_id, copied=copied), self.log.append)
+                command_id: str | None = None, *, copied: bool = False, request: str = "") -> Outcome:
+        return run_writing(self._appending(encounter_id, state, events, actor, command_id, copied=copied, request=request),
+                           self.log.append)
 
     def _appending(self, encounter_id: UUID, state: EncounterState, events: list[Event], actor: str,
-                   command_id: str | None = None, *, copied: bool = False) -> Writing:
+                   command_id: str | None = None, *, copied: bool = False, request: str = "") -> Writing:
         if not copied and self.max_events is not None and len(events) > self.max_events:
             raise RuleError("limits/events", f"the command would append {len(events)} events",
                             allowed=f"at most {self.max_events} per command")
@@ -310,6 +326,7 @@ class Encounters:
                 actor=actor,
                 command_id=command_id,
                 event=event,
+                request_hash=request if i == 1 else "",
             )
             for i, event in enumerate(events, start=1)
         ]
@@ -477,7 +494,8 @@ class Encounters:
                 )
             return [EventsRetracted(seqs=targets, reason=_reason(reason))]
 
-        return self._write(encounter_id, events_for, actor, expected_version, command_id)
+        asked = request_hash("retract", seqs=seqs, reason=reason, whole=whole) if command_id is not None else ""
+        return self._write(encounter_id, events_for, actor, expected_version, command_id, asked)
 
     def undo_last(self, encounter_id: UUID, *, reason: str, actor: str = "gm", expected_version: int | None = None,
                   command_id: str | None = None) -> Outcome:
@@ -491,7 +509,8 @@ class Encounters:
             targets = tuple(r.seq for r in records if r.command_id == last.command_id)
             return [EventsRetracted(seqs=self._retractable(records, state, targets), reason=_reason(reason))]
 
-        return self._write(encounter_id, events_for, actor, expected_version, command_id)
+        asked = request_hash("undo", reason=reason) if command_id is not None else ""
+        return self._write(encounter_id, events_for, actor, expected_version, command_id, asked)
 
     def amend(
         self,
@@ -521,7 +540,8 @@ class Encounters:
             corrected = decide(get_ruleset(state.ruleset), before, ruling, actor)
             return [RulingAmended(seqs=targets, reason=_reason(reason)), *corrected]
 
-        return self._write(encounter_id, events_for, actor, expected_version, command_id)
+        asked = request_hash("amend", seqs=seqs, command=ruling, reason=reason) if command_id is not None else ""
+        return self._write(encounter_id, events_for, actor, expected_version, command_id, asked)
 
     def override(
         self,
@@ -547,19 +567,25 @@ class Encounters:
                 )
             return [ConflictOverridden(seqs=wanted, ruling=_reason(ruling))]
 
-        return self._write(encounter_id, events_for, actor, expected_version, command_id)
+        asked = request_hash("override", seqs=wanted, ruling=ruling) if command_id is not None else ""
+        return self._write(encounter_id, events_for, actor, expected_version, command_id, asked)
 
     def fork(self, encounter_id: UUID, at: int, *, name: str | None = None, actor: str = "gm",
-             expected_version: int | None = None, command_id: str | None = None) -> UUID:
+             expected_version: int | None = None, command_id: str | None = None,
+             writing: Callable[[], AbstractContextManager[object]] = nullcontext) -> UUID:
         """A what-if branch: a new encounter whose log is this one's effective history up to `at`.
-        With `command_id` the branch's id follows from it, so a repeat finds the branch made."""
+        With `command_id` the branch's id follows from it, so a repeat finds the branch made
+        (and the same id with another `at` or name is refused). `writing` is entered once
+        everything is checked, around the write alone (the service takes a quota slot there:
+        a refused fork writes nothing)."""
         version = self.state(encounter_id).version
         if expected_version is not None and expected_version != version:
             raise VersionConflict(expected_version, version)
         if not 1 <= at <= version:
             raise RuleError("fork/at", f"seq {at} is outside the log", allowed=f"1 to {version}")
         fork_id = uuid.uuid4() if command_id is None else uuid.uuid5(encounter_id, check_client_id(command_id))
-        if command_id is not None and self._exists(fork_id):
+        asked = request_hash("fork", at=at, name=name) if command_id is not None else ""
+        if command_id is not None and self._repeat_fork(fork_id, command_id, asked):
             return fork_id
         records = list(self.records(encounter_id, upto=at))
         kept = history.effective(records).order
@@ -573,14 +599,22 @@ class Encounters:
         )
         empty = get_ruleset(created.ruleset).initial_state()
         try:
-            self._append(fork_id, empty, [start, *(r.event for r in kept[1:])], actor, command_id, copied=True)
+            with writing():
+                self._append(fork_id, empty, [start, *(r.event for r in kept[1:])], actor, command_id, copied=True,
+                             request=asked)
         except VersionConflict:
             if command_id is None:
                 raise
+            self._repeat_fork(fork_id, command_id, asked)  # the same id sent at once: was it the same fork?
         return fork_id
 
-    def _exists(self, encounter_id: UUID) -> bool:
-        return self.log.exists(encounter_id)
+    def _repeat_fork(self, fork_id: UUID, command_id: str, request: str) -> bool:
+        """Whether the branch of `command_id` is made (refused if it was made by another request)."""
+        first = next(iter(self.log.recorded(fork_id, lte=1)), None)
+        if first is None:
+            return False
+        check_same_request(command_id, first.request_hash, request)
+        return True
 
     def _state_before(self, records: list[Recorded], first: int) -> EncounterState:
         """The effective state just before the event at seq `first` took effect."""

@@ -20,8 +20,10 @@ __all__ = ["Recorded"]
 E = TypeVar("E", bound=Event)
 
 
-class Recorded(msgspec.Struct, Generic[E], frozen=True, kw_only=True, gc=False):
-    """One event as it was appended: `originator_version` is the encounter's seq."""
+class Recorded(msgspec.Struct, Generic[E], frozen=True, kw_only=True, gc=False, omit_defaults=True):
+    """One event as it was appended: `originator_version` is the encounter's seq. Stored as
+    its JSON, with the fields that hold their default left out (most records have no
+    `request_hash`)."""
 
     originator_id: UUID
     originator_version: int
@@ -31,6 +33,10 @@ class Recorded(msgspec.Struct, Generic[E], frozen=True, kw_only=True, gc=False):
     event: E
     # Chained to the previous event's (combat.app.chain); "" in logs written before hashes.
     hash: str = ""
+    # On the first record of a command sent with a client's id: what it asked for
+    # (combat.app.command_ids.request_hash), so a repeat with another request is refused.
+    # Not in the chained bytes nor the export; "" in logs written before it.
+    request_hash: str = ""
 
     @property
     def seq(self) -> int:

@@ -4,6 +4,8 @@ the grant of the request's token. Routes only parse, check the grant and call `E
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -96,18 +98,31 @@ class Service:
                            command_id: str | None) -> Outcome:
         """`execute`, decided on this event loop and committed with this turn's other writes
         (a character named from the party is read in a thread first: its store is not the loop's)."""
+        asked = self.encounters.asked(command, command_id)  # as sent, before a party character is filled in
         if names_a_stored_character(command):
             command = await anyio.to_thread.run_sync(self.encounters.resolving, grant.encounter_id, command, _actor(grant))
         steps = self.encounters.executing(grant.encounter_id, command, actor=_actor(grant),
-                                          expected_version=expected_version, command_id=command_id)
+                                          expected_version=expected_version, command_id=command_id, request=asked)
         outcome = await commits.run(grant.encounter_id, steps)
         self.appended(grant.encounter_id)
         return outcome
 
-    def check_quota(self, credential: str) -> None:
-        if self.max_encounters is not None and self.tokens.store.created_by(credential) >= self.max_encounters:
+    @contextmanager
+    def quota_slot(self, credential: str | None) -> Iterator[None]:
+        """Around the write of a new encounter (a creation or a fork): one of the credential's
+        slots is taken first, atomically on every process (429 if none is left), and given
+        back if the write fails (combat.service.token_store)."""
+        if self.max_encounters is None or credential is None:
+            yield
+            return
+        if not self.tokens.store.take_slot(credential, self.max_encounters):
             raise ApiError(429, "limits/encounters", f"this credential has created {self.max_encounters} encounters",
                            allowed=f"at most {self.max_encounters} per credential (combat serve --max-encounters)")
+        try:
+            yield
+        except BaseException:
+            self.tokens.store.give_back_slot(credential)
+            raise
 
     def opened(self, encounter_id: UUID, created_by: str | None) -> EncounterOpened:
         """The reply to a creation or fork: the encounter and its GM's new token (shown once)."""

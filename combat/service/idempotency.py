@@ -1,6 +1,7 @@
 """The client's command id of a request: the `command_id` body field or the
 `Idempotency-Key` header (the name HTTP clients and proxies know). A repeat of an id
-returns the first outcome with `Idempotent-Replayed: true` and appends nothing."""
+returns the first outcome with `Idempotent-Replayed: true` and appends nothing; the same id
+with another request is refused, 422 `command-id/reused` (combat.app.command_ids)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ REPLAYED = "Idempotent-Replayed"
 IdempotencyKey = Annotated[str | None, HeaderParameter(
     name="Idempotency-Key", required=False, pattern=CLIENT_ID.pattern,
     description="the client's id for this request (or the body's command_id): a repeat returns the first "
-                "outcome and appends nothing",
+                "outcome and appends nothing; the same id with another request is refused (422 command-id/reused)",
 )]
 
 

@@ -53,7 +53,8 @@ Seq = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEQ, description="a position in t
 CommandId = Annotated[str, msgspec.Meta(
     pattern=CLIENT_ID.pattern,
     description="the client's id for this request (or send the Idempotency-Key header): "
-                "a repeat returns the first outcome and appends nothing",
+                "a repeat returns the first outcome and appends nothing; the same id with another request "
+                "is refused (422 command-id/reused)",
 )]
 ExpectedVersion = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEQ, description="refuse (409) unless the log is at this seq")]
 

@@ -33,8 +33,8 @@ def create_encounter(request: Request, data: JSONBody[CreateEncounter], service:
     credential = service.admission.credential(request)
     if not data.name.strip() or len(data.name) > _NAME_LENGTH:
         raise ApiError(422, "encounter/bad-name", "an encounter needs a name", allowed=f"1 to {_NAME_LENGTH} characters")
-    service.check_quota(credential)
-    encounter_id = service.encounters.create(data.ruleset, data.name, seed=data.seed, settings=data.settings)
+    with service.quota_slot(credential):
+        encounter_id = service.encounters.create(data.ruleset, data.name, seed=data.seed, settings=data.settings)
     annotate(request, encounter=encounter_id)
     return service.opened(encounter_id, credential)
 

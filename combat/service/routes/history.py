@@ -91,12 +91,12 @@ def fork(grant: NamedDependency[Grant], data: JSONBody[ForkRequest], service: Na
     """A what-if branch from a seq: a new encounter (with its own GM token); the original is untouched.
     A repeat of a command id returns the same branch with a new GM token."""
     require_gm(grant, "fork the encounter")
-    fork_id = service.encounters.fork(grant.encounter_id, data.at, name=data.name, expected_version=data.expected_version,
-                                      command_id=command_id_of(idempotency_key, data.command_id))
-    # A branch counts against the quota of whoever created the encounter it branches from.
+    # A branch counts against the quota of whoever created the encounter it branches from:
+    # its slot is taken after every other check and before anything is written.
     creator = next((r.created_by for r in service.tokens.store.of_encounter(grant.encounter_id) if r.created_by), None)
-    if creator is not None:
-        service.check_quota(creator)
+    fork_id = service.encounters.fork(grant.encounter_id, data.at, name=data.name, expected_version=data.expected_version,
+                                      command_id=command_id_of(idempotency_key, data.command_id),
+                                      writing=lambda: service.quota_slot(creator))
     return service.opened(fork_id, creator)
 
 
