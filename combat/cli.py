@@ -20,6 +20,7 @@ from combat.service.limits import Limits
 
 if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` stays quick
     from rich.console import Console
+    from rich.table import Table
 
     from combat.app.application import Encounters, Outcome
     from combat.kernel.records import Recorded
@@ -53,11 +54,6 @@ class _Consoles:
 _consoles = _Consoles()
 
 
-def _print(text: str) -> None:
-    """One plain line, as rich would print it with markup off: lines need no rich, only tables."""
-    click.echo(text)
-
-
 def _say(text: str) -> None:
     """One line that may hold players' and GMs' words: control characters are shown as
     escapes, so no newline forges a line and no escape sequence reaches the terminal."""
@@ -66,8 +62,35 @@ def _say(text: str) -> None:
     click.echo(visible(text))
 
 
+# Every line the CLI prints may hold a name someone typed: one line is always escaped.
+_print = _say
+
+
+def _print_block(text: str) -> None:
+    """Text of several lines the CLI wrote itself (indented JSON, a diagram): each line
+    escaped as `_say` escapes one, the line breaks kept."""
+    from projections.visible import visible
+
+    click.echo("\n".join(visible(line) for line in text.split("\n")))
+
+
+def _table(*columns: str, **options: Any) -> Table:
+    """A rich table whose cells show their text as it is: control characters as escapes
+    (`visible`), square brackets as brackets, not rich markup."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from projections.visible import visible
+
+    class _Escaped(Table):
+        def add_row(self, *cells: Any, **kwargs: Any) -> None:
+            super().add_row(*(Text(visible(c)) if isinstance(c, str) else c for c in cells), **kwargs)
+
+    return _Escaped(*columns, **options)
+
+
 def _print_json(value: Any) -> None:
-    click.echo(json.dumps(value, indent=2, sort_keys=True, default=str))
+    _print_block(json.dumps(value, indent=2, sort_keys=True, default=str))
 
 
 def _one_line_errors(fn: F) -> F:
@@ -174,14 +197,13 @@ def cli() -> None:
 @json_option
 def rulesets(as_json: bool) -> None:
     """List the rulesets."""
-    from rich.table import Table
 
     from combat.rulesets import RULESETS
 
     if as_json:
         _print_json([{"id": r.id, "title": r.title, "summary": r.summary} for r in RULESETS.values()])
         return
-    table = Table("id", "ruleset", "what makes it different")
+    table = _table("id", "ruleset", "what makes it different")
     for r in RULESETS.values():
         table.add_row(r.id, r.title, r.summary)
     _consoles.out.print(table)
@@ -240,7 +262,6 @@ def new(ruleset_id: str, name: str, seed: int | None, settings_json: str | None,
 @_one_line_errors
 def list_encounters(as_json: bool, db: str) -> None:
     """List the encounters in the store, the most recently active first."""
-    from rich.table import Table
 
     from combat.app.directory import summaries
 
@@ -250,7 +271,7 @@ def list_encounters(as_json: bool, db: str) -> None:
     if as_json:
         _print_json([s.as_json() for s in found])
         return
-    table = Table("", "id", "name", "ruleset", "phase", "round", "events", "last activity")
+    table = _table("", "id", "name", "ruleset", "phase", "round", "events", "last activity")
     for s in found:
         mark = ">" if current and (current == str(s.id) or current == s.name) else ""
         table.add_row(mark, s.id.hex[:8], s.name, s.ruleset, s.phase, str(s.round), str(s.version), s.last_activity.strftime("%Y-%m-%d %H:%M"))
@@ -456,7 +477,7 @@ def schema() -> None:
     """Print the JSON Schema of every event (one line of the JSONL log)."""
     from combat.app.interchange import event_schema
 
-    _print(json.dumps(event_schema(), indent=2, sort_keys=True))
+    _print_block(json.dumps(event_schema(), indent=2, sort_keys=True))
 
 
 _LIMITS = Limits()
@@ -561,7 +582,7 @@ def diagram(ruleset_id: str) -> None:
     """Print the ruleset's phase machine as a mermaid state diagram."""
     from combat.rulesets import get_ruleset
 
-    _print(get_ruleset(ruleset_id).phases.mermaid())
+    _print_block(get_ruleset(ruleset_id).phases.mermaid())
 
 
 # -- changing the past ---------------------------------------------------------------------
@@ -645,7 +666,6 @@ def fork(encounter: str | None, at: int, name: str | None, db: str) -> None:
 def audit_command(encounter: str | None, as_json: bool, db: str) -> None:
     """Who did what and when, every roll, every undo and amendment, conflicts, dice fairness."""
     import msgspec
-    from rich.table import Table
 
     from projections.audit import MIN_ROLLS_FOR_FAIRNESS, audit
     from projections.visible import visible
@@ -653,7 +673,7 @@ def audit_command(encounter: str | None, as_json: bool, db: str) -> None:
     with _store(db) as encounters:
         report = audit(encounters.records(_encounter_id(encounters, encounter, db)))
     if as_json:
-        _print(msgspec.json.format(msgspec.json.encode(report), indent=2).decode())
+        _print_block(msgspec.json.format(msgspec.json.encode(report), indent=2).decode())
         return
     for entry in report.entries:
         mark = "" if entry.counts else f"  [retracted by {entry.retracted_by}]"
@@ -662,7 +682,7 @@ def audit_command(encounter: str | None, as_json: bool, db: str) -> None:
         _say(f"{change.kind} at seq {change.seq} by {change.actor}: {change.reason} (touched {_seq_list(change.touched)})")
     for conflict in report.conflicts:
         _say(f"conflict at seq {conflict['seq']}: {conflict['problem']}")
-    dice = Table("roller", "d20s", "entered", *(str(f) for f in range(1, 21)), "p (fair die)")
+    dice = _table("roller", "d20s", "entered", *(str(f) for f in range(1, 21)), "p (fair die)")
     for d in report.dice:
         p = f"{d.p_value:.3f}" if d.p_value is not None else f"n/a (< {MIN_ROLLS_FOR_FAIRNESS} d20s)"
         dice.add_row(visible(d.roller), str(d.d20s), str(d.entered), *(str(c) for c in d.faces), p)
@@ -730,7 +750,7 @@ def _print_state(state: EncounterState, as_json: bool) -> None:
     from projections.state import render_state_json
 
     if as_json:
-        _print(render_state_json(state))
+        _print_block(render_state_json(state))
         return
     _say(f"{state.name} [{state.ruleset}] - phase {state.phase}, round {state.round}, seq {state.version}")
     _print_table(state)
@@ -740,12 +760,11 @@ def _print_state(state: EncounterState, as_json: bool) -> None:
 
 
 def _print_table(state: EncounterState) -> None:
-    from rich.table import Table
 
     from projections.initiative import initiative_order
     from projections.visible import visible
 
-    table = Table("", "init", "combatant", "side", "HP", "AC", "status", "conditions", "left this turn")
+    table = _table("", "init", "combatant", "side", "HP", "AC", "status", "conditions", "left this turn")
     for entry in initiative_order(state):
         c = state.combatants[entry.combatant]
         hp = f"{c.hp}/{c.max_hp}" + (f" +{c.temp_hp}" if c.temp_hp else "")
