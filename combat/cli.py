@@ -393,19 +393,24 @@ def export(encounter: str | None, db: str) -> None:
 @click.argument("source", metavar="FILE|ENCOUNTER", required=False)
 @click.option("--head", default=None, help="The head hash the GM published (from export): a log cut short, "
                                            "extended or re-hashed after an edit then fails too.")
-@db_option
+@click.option("--allow-unchained", is_flag=True, help="Pass a log in which no event carries a hash (written before "
+                                                     "hashes existed), checking only its seqs and dice.")
+@click.option("--db", type=str, envvar=DB_ENV, default=DEFAULT_DB, show_default=True,
+              help=f"The store of ENCOUNTER: an SQLite file, or postgresql://user@host:port/dbname (or set {DB_ENV}).")
 @_one_line_errors
-def verify(source: str | None, head: str | None, db: str) -> None:
+def verify(source: str | None, head: str | None, allow_unchained: bool, db: str) -> None:
     """Check a JSONL log (or a stored encounter) for tampering: every event's hash against
     its content and the event before it, seqs 1, 2, 3... with none repeated or missing, and
-    every roll's dice against its notation and total. Prints the first seq that breaks and
-    exits 1; prints the head hash and exits 0 when all holds.
+    every roll's dice against its notation and total; for a stored encounter, also its latest
+    snapshot against the log. Prints the first seq that breaks and exits 1; prints the head
+    hash and exits 0 when all holds.
 
     It proves the log is the one whose head hash you hold, unchanged, in order and complete,
     and that every roll adds up. It does not prove the dice were rolled fairly, that entered
     faces are what lay on the table, or that the rulings were right; without --head, someone
-    who rewrote the whole chain after an edit goes unnoticed. Events written before hashes
-    existed are reported as unchained. See docs/trust.md.
+    who rewrote the whole chain after an edit goes unnoticed. A log in which no event carries
+    a hash fails (nothing vouches for it: it was written before hashes, or they were
+    stripped) unless --allow-unchained. See docs/trust.md.
     """
     from combat.app import chain
 
@@ -419,13 +424,28 @@ def verify(source: str | None, head: str | None, db: str) -> None:
             report = encounters.verify(eid, head=head)
         where = f"encounter {eid}"
     if report.broken is not None:
-        _consoles.err.print(f"broken: {where} at seq {report.broken.seq}: {report.broken.problem}", markup=False)
+        _consoles.err.print(visible_line(f"broken: {where} at seq {report.broken.seq}: {report.broken.problem}"), markup=False)
+        sys.exit(1)
+    for snapshot in report.snapshots:
+        _consoles.err.print(visible_line(f"broken: {where}: snapshot at seq {snapshot.seq}: {snapshot.problem}"), markup=False)
+    if report.snapshots:
+        sys.exit(1)
+    if report.unchained == report.events and not allow_unchained:
+        _consoles.err.print(visible_line(f"unchained: {where}: no event carries a hash, so nothing vouches for its content "
+                                         "(a log written before hashes existed, or one whose hashes were stripped); "
+                                         "--allow-unchained checks only its seqs and dice"), markup=False)
         sys.exit(1)
     chained = ("no event carries a hash (written before hashes): only the seqs and dice were checked"
                if report.unchained == report.events
                else f"chained from seq {report.unchained + 1}" + (f" (seq 1-{report.unchained} written before hashes)"
                                                                    if report.unchained else ""))
     _say(f"ok: {where}: {report.events} events, {chained}; every roll adds up; head {report.head}")
+
+
+def visible_line(text: str) -> str:
+    from projections.visible import visible
+
+    return visible(text)
 
 
 def _lenient_lines(path: Path) -> Iterator[Recorded]:
