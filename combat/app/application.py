@@ -103,7 +103,7 @@ class Wait(NamedTuple):
 Writing = Generator[Write | Wait, None, Outcome]
 
 
-def run_writing(steps: Writing, write: Callable[[Sequence[Recorded], Snapshot | None], None]) -> Outcome:
+def run_writing(steps: Writing, write: Callable[[Sequence[Recorded], Snapshot | None], object]) -> Outcome:
     """Each step made at once, in this thread: `write` stores, a `Wait` sleeps."""
     failed: IntegrityError | None = None
     while True:

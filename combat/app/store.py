@@ -315,22 +315,23 @@ class EventLog(Application[UUID]):
                 None if snapshot is None else
                 (snapshot.originator_id.hex, snapshot.originator_version, TOPICS[Snapshot], encode(snapshot)))
 
-    def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:
+    def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> list[int]:
         """Store an encounter's new records and the snapshot due after them, in one
-        transaction where the store allows it. Raises IntegrityError if a seq is taken.
+        transaction where the store allows it; the notification ids the records were given.
+        Raises IntegrityError if a seq is taken.
 
         On an SQLite file the rows go through `GroupWriter` (combat.app.sqlite_writer): the
         rows eventsourcing would write, with the mapper's own topic and bytes."""
         if self._writer is not None:
-            self._writer.append(*self.rows(records, snapshot))
-            return
+            return self._writer.append(*self.rows(records, snapshot))
+        ids: list[int] = []
         if snapshot is not None and isinstance(self.recorder, SQLiteLogRecorder) and self.recorder.snapshots_table:
-            self.events.put(records, snapshot=self.mapper.to_stored_event(snapshot))
-            return
+            return [r.notification.id for r in self.events.put(records, snapshot=self.mapper.to_stored_event(snapshot))]
         if records:
-            self.events.put(records)
+            ids = [r.notification.id for r in self.events.put(records)]
         if snapshot is not None and self.snapshots is not None:
             self.snapshots.put([snapshot])
+        return ids
 
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
