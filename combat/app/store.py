@@ -153,7 +153,7 @@ class Deferred(Iterator[Recorded]):
         return next(iter(self))
 
 
-def _creating_tables(construct: Callable[[], T], attempts: int = 5) -> T:
+def _creating_tables(construct: Callable[[], T], attempts: int = 10) -> T:
     """Two processes starting at once on PostgreSQL race to create the same tables and
     function ("tuple concurrently updated", or "relation ... already exists" when both passed
     IF NOT EXISTS before either committed); the loser finds them there on a later try."""
