@@ -20,6 +20,7 @@ from combat.service.limits import Limits
 
 if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` stays quick
     from rich.console import Console
+    from rich.table import Table
 
     from combat.app.application import Encounters, Outcome
     from combat.kernel.records import Recorded
@@ -53,11 +54,6 @@ class _Consoles:
 _consoles = _Consoles()
 
 
-def _print(text: str) -> None:
-    """One plain line, as rich would print it with markup off: lines need no rich, only tables."""
-    click.echo(text)
-
-
 def _say(text: str) -> None:
     """One line that may hold players' and GMs' words: control characters are shown as
     escapes, so no newline forges a line and no escape sequence reaches the terminal."""
@@ -66,8 +62,35 @@ def _say(text: str) -> None:
     click.echo(visible(text))
 
 
+# Every line the CLI prints may hold a name someone typed: one line is always escaped.
+_print = _say
+
+
+def _print_block(text: str) -> None:
+    """Text of several lines the CLI wrote itself (indented JSON, a diagram): each line
+    escaped as `_say` escapes one, the line breaks kept."""
+    from projections.visible import visible
+
+    click.echo("\n".join(visible(line) for line in text.split("\n")))
+
+
+def _table(*columns: str, **options: Any) -> Table:
+    """A rich table whose cells show their text as it is: control characters as escapes
+    (`visible`), square brackets as brackets, not rich markup."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from projections.visible import visible
+
+    class _Escaped(Table):
+        def add_row(self, *cells: Any, **kwargs: Any) -> None:
+            super().add_row(*(Text(visible(c)) if isinstance(c, str) else c for c in cells), **kwargs)
+
+    return _Escaped(*columns, **options)
+
+
 def _print_json(value: Any) -> None:
-    click.echo(json.dumps(value, indent=2, sort_keys=True, default=str))
+    _print_block(json.dumps(value, indent=2, sort_keys=True, default=str))
 
 
 def _one_line_errors(fn: F) -> F:
@@ -174,14 +197,13 @@ def cli() -> None:
 @json_option
 def rulesets(as_json: bool) -> None:
     """List the rulesets."""
-    from rich.table import Table
 
     from combat.rulesets import RULESETS
 
     if as_json:
         _print_json([{"id": r.id, "title": r.title, "summary": r.summary} for r in RULESETS.values()])
         return
-    table = Table("id", "ruleset", "what makes it different")
+    table = _table("id", "ruleset", "what makes it different")
     for r in RULESETS.values():
         table.add_row(r.id, r.title, r.summary)
     _consoles.out.print(table)
@@ -240,7 +262,6 @@ def new(ruleset_id: str, name: str, seed: int | None, settings_json: str | None,
 @_one_line_errors
 def list_encounters(as_json: bool, db: str) -> None:
     """List the encounters in the store, the most recently active first."""
-    from rich.table import Table
 
     from combat.app.directory import summaries
 
@@ -250,7 +271,7 @@ def list_encounters(as_json: bool, db: str) -> None:
     if as_json:
         _print_json([s.as_json() for s in found])
         return
-    table = Table("", "id", "name", "ruleset", "phase", "round", "events", "last activity")
+    table = _table("", "id", "name", "ruleset", "phase", "round", "events", "last activity")
     for s in found:
         mark = ">" if current and (current == str(s.id) or current == s.name) else ""
         table.add_row(mark, s.id.hex[:8], s.name, s.ruleset, s.phase, str(s.round), str(s.version), s.last_activity.strftime("%Y-%m-%d %H:%M"))
@@ -372,19 +393,24 @@ def export(encounter: str | None, db: str) -> None:
 @click.argument("source", metavar="FILE|ENCOUNTER", required=False)
 @click.option("--head", default=None, help="The head hash the GM published (from export): a log cut short, "
                                            "extended or re-hashed after an edit then fails too.")
-@db_option
+@click.option("--allow-unchained", is_flag=True, help="Pass a log in which no event carries a hash (written before "
+                                                     "hashes existed), checking only its seqs and dice.")
+@click.option("--db", type=str, envvar=DB_ENV, default=DEFAULT_DB, show_default=True,
+              help=f"The store of ENCOUNTER: an SQLite file, or postgresql://user@host:port/dbname (or set {DB_ENV}).")
 @_one_line_errors
-def verify(source: str | None, head: str | None, db: str) -> None:
+def verify(source: str | None, head: str | None, allow_unchained: bool, db: str) -> None:
     """Check a JSONL log (or a stored encounter) for tampering: every event's hash against
     its content and the event before it, seqs 1, 2, 3... with none repeated or missing, and
-    every roll's dice against its notation and total. Prints the first seq that breaks and
-    exits 1; prints the head hash and exits 0 when all holds.
+    every roll's dice against its notation and total; for a stored encounter, also its latest
+    snapshot against the log. Prints the first seq that breaks and exits 1; prints the head
+    hash and exits 0 when all holds.
 
     It proves the log is the one whose head hash you hold, unchanged, in order and complete,
     and that every roll adds up. It does not prove the dice were rolled fairly, that entered
     faces are what lay on the table, or that the rulings were right; without --head, someone
-    who rewrote the whole chain after an edit goes unnoticed. Events written before hashes
-    existed are reported as unchained. See docs/trust.md.
+    who rewrote the whole chain after an edit goes unnoticed. A log in which no event carries
+    a hash fails (nothing vouches for it: it was written before hashes, or they were
+    stripped) unless --allow-unchained. See docs/trust.md.
     """
     from combat.app import chain
 
@@ -398,13 +424,28 @@ def verify(source: str | None, head: str | None, db: str) -> None:
             report = encounters.verify(eid, head=head)
         where = f"encounter {eid}"
     if report.broken is not None:
-        _consoles.err.print(f"broken: {where} at seq {report.broken.seq}: {report.broken.problem}", markup=False)
+        _consoles.err.print(visible_line(f"broken: {where} at seq {report.broken.seq}: {report.broken.problem}"), markup=False)
+        sys.exit(1)
+    for snapshot in report.snapshots:
+        _consoles.err.print(visible_line(f"broken: {where}: snapshot at seq {snapshot.seq}: {snapshot.problem}"), markup=False)
+    if report.snapshots:
+        sys.exit(1)
+    if report.unchained == report.events and not allow_unchained:
+        _consoles.err.print(visible_line(f"unchained: {where}: no event carries a hash, so nothing vouches for its content "
+                                         "(a log written before hashes existed, or one whose hashes were stripped); "
+                                         "--allow-unchained checks only its seqs and dice"), markup=False)
         sys.exit(1)
     chained = ("no event carries a hash (written before hashes): only the seqs and dice were checked"
                if report.unchained == report.events
                else f"chained from seq {report.unchained + 1}" + (f" (seq 1-{report.unchained} written before hashes)"
                                                                    if report.unchained else ""))
     _say(f"ok: {where}: {report.events} events, {chained}; every roll adds up; head {report.head}")
+
+
+def visible_line(text: str) -> str:
+    from projections.visible import visible
+
+    return visible(text)
 
 
 def _lenient_lines(path: Path) -> Iterator[Recorded]:
@@ -456,7 +497,7 @@ def schema() -> None:
     """Print the JSON Schema of every event (one line of the JSONL log)."""
     from combat.app.interchange import event_schema
 
-    _print(json.dumps(event_schema(), indent=2, sort_keys=True))
+    _print_block(json.dumps(event_schema(), indent=2, sort_keys=True))
 
 
 _LIMITS = Limits()
@@ -561,7 +602,7 @@ def diagram(ruleset_id: str) -> None:
     """Print the ruleset's phase machine as a mermaid state diagram."""
     from combat.rulesets import get_ruleset
 
-    _print(get_ruleset(ruleset_id).phases.mermaid())
+    _print_block(get_ruleset(ruleset_id).phases.mermaid())
 
 
 # -- changing the past ---------------------------------------------------------------------
@@ -645,7 +686,6 @@ def fork(encounter: str | None, at: int, name: str | None, db: str) -> None:
 def audit_command(encounter: str | None, as_json: bool, db: str) -> None:
     """Who did what and when, every roll, every undo and amendment, conflicts, dice fairness."""
     import msgspec
-    from rich.table import Table
 
     from projections.audit import MIN_ROLLS_FOR_FAIRNESS, audit
     from projections.visible import visible
@@ -653,7 +693,7 @@ def audit_command(encounter: str | None, as_json: bool, db: str) -> None:
     with _store(db) as encounters:
         report = audit(encounters.records(_encounter_id(encounters, encounter, db)))
     if as_json:
-        _print(msgspec.json.format(msgspec.json.encode(report), indent=2).decode())
+        _print_block(msgspec.json.format(msgspec.json.encode(report), indent=2).decode())
         return
     for entry in report.entries:
         mark = "" if entry.counts else f"  [retracted by {entry.retracted_by}]"
@@ -662,7 +702,7 @@ def audit_command(encounter: str | None, as_json: bool, db: str) -> None:
         _say(f"{change.kind} at seq {change.seq} by {change.actor}: {change.reason} (touched {_seq_list(change.touched)})")
     for conflict in report.conflicts:
         _say(f"conflict at seq {conflict['seq']}: {conflict['problem']}")
-    dice = Table("roller", "d20s", "entered", *(str(f) for f in range(1, 21)), "p (fair die)")
+    dice = _table("roller", "d20s", "entered", *(str(f) for f in range(1, 21)), "p (fair die)")
     for d in report.dice:
         p = f"{d.p_value:.3f}" if d.p_value is not None else f"n/a (< {MIN_ROLLS_FOR_FAIRNESS} d20s)"
         dice.add_row(visible(d.roller), str(d.d20s), str(d.entered), *(str(c) for c in d.faces), p)
@@ -730,7 +770,7 @@ def _print_state(state: EncounterState, as_json: bool) -> None:
     from projections.state import render_state_json
 
     if as_json:
-        _print(render_state_json(state))
+        _print_block(render_state_json(state))
         return
     _say(f"{state.name} [{state.ruleset}] - phase {state.phase}, round {state.round}, seq {state.version}")
     _print_table(state)
@@ -740,12 +780,11 @@ def _print_state(state: EncounterState, as_json: bool) -> None:
 
 
 def _print_table(state: EncounterState) -> None:
-    from rich.table import Table
 
     from projections.initiative import initiative_order
     from projections.visible import visible
 
-    table = Table("", "init", "combatant", "side", "HP", "AC", "status", "conditions", "left this turn")
+    table = _table("", "init", "combatant", "side", "HP", "AC", "status", "conditions", "left this turn")
     for entry in initiative_order(state):
         c = state.combatants[entry.combatant]
         hp = f"{c.hp}/{c.max_hp}" + (f" +{c.temp_hp}" if c.temp_hp else "")

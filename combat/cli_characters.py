@@ -84,13 +84,14 @@ def import_command(file: str, as_json: bool, save: bool, db: str) -> None:
 
 def _import(file: str, as_json: bool, save: bool, db: str) -> None:
     from combat.characters.foundry import import_actor
+    from projections.visible import visible
 
     sheet, not_mapped = import_actor(_json_file(file, "foundry/malformed"))
     _show_sheet(sheet, as_json)
     if not_mapped:
         click.echo("Not mapped:", err=as_json)
         for line in not_mapped:
-            click.echo(f"  {line}", err=as_json)
+            click.echo(visible(f"  {line}"), err=as_json)
     if save:
         _save(sheet, db)
 

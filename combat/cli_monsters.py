@@ -30,12 +30,11 @@ def monsters(words: tuple[str, ...], import_file: str | None, store: str | None,
 
 def _monsters(query: str, import_file: str | None, store: str | None, as_json: bool) -> None:
     import msgspec
-    from rich.table import Table
 
     from combat.bestiary import library
     from combat.bestiary.importing import blocks_from_json
     from combat.bestiary.text import describe
-    from combat.cli import _consoles
+    from combat.cli import _consoles, _print_block, _say, _table
     from combat.kernel.errors import RuleError
 
     if import_file is not None:
@@ -46,19 +45,19 @@ def _monsters(query: str, import_file: str | None, store: str | None, as_json: b
                 raise RuleError("stat-block/malformed", f"{import_file} is not JSON: {exc}") from None
         blocks = blocks_from_json(data)
         path = library.save_local(blocks, store)
-        _consoles.out.print(f"imported {len(blocks)} stat block(s) into {path}: " + ", ".join(b.name for b in blocks), markup=False)
+        _say(f"imported {len(blocks)} stat block(s) into {path}: " + ", ".join(b.name for b in blocks))
         return
     exact = library.everything(store).get(" ".join(query.lower().split()))
     if exact is not None:
-        _consoles.out.print(msgspec.json.format(msgspec.json.encode(exact)).decode() if as_json else describe(exact), markup=False)
+        _print_block(msgspec.json.format(msgspec.json.encode(exact)).decode() if as_json else describe(exact))
         return
     found = library.search(query, store)
     if not found:
         library.find(query, store)  # raises with the closest names
     if as_json:
-        _consoles.out.print(msgspec.json.format(msgspec.json.encode(found)).decode(), markup=False)
+        _print_block(msgspec.json.format(msgspec.json.encode(found)).decode())
         return
-    table = Table("Name", "CR", "Size", "Type", "AC", "HP", "Source")
+    table = _table("Name", "CR", "Size", "Type", "AC", "HP", "Source")
     for b in found:
         table.add_row(b.name, b.cr, b.size, b.type, str(b.ac), str(b.hp), b.source)
     _consoles.out.print(table)

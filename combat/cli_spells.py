@@ -29,22 +29,21 @@ def spells(words: tuple[str, ...], level: int | None, cls: str | None, as_json: 
 
 def _spells(query: str, level: int | None, cls: str | None, as_json: bool) -> None:
     import msgspec
-    from rich.table import Table
 
-    from combat.cli import _consoles
+    from combat.cli import _consoles, _print_block, _table
     from combat.spells import library
 
     exact = library.by_name().get(" ".join(query.lower().split())) if query else None
     if exact is not None:
-        _consoles.out.print(msgspec.json.format(msgspec.json.encode(exact)).decode() if as_json else describe(exact), markup=False)
+        _print_block(msgspec.json.format(msgspec.json.encode(exact)).decode() if as_json else describe(exact))
         return
     found = library.search(query, level=level, cls=cls)
     if not found and query:
         library.find(query)  # raises with the closest names
     if as_json:
-        _consoles.out.print(msgspec.json.format(msgspec.json.encode(found)).decode(), markup=False)
+        _print_block(msgspec.json.format(msgspec.json.encode(found)).decode())
         return
-    table = Table("Name", "Level", "School", "Casting time", "Save/attack", "Damage/healing", "Automation")
+    table = _table("Name", "Level", "School", "Casting time", "Save/attack", "Damage/healing", "Automation")
     for s in found:
         table.add_row(s.name, str(s.level) if s.level else "cantrip", s.school, _casting_time(s), _save_or_attack(s), _effect(s), s.automation)
     _consoles.out.print(table)

@@ -78,3 +78,29 @@ def test_every_read_command_speaks_json(tmp_path):
     steps = json.loads(run("replay", str(fight), "--step", "--json", "--at", "3").output)
     assert [s["seq"] for s in steps] == [1, 2, 3] and all(len(s["state_hash"]) == 64 for s in steps)
     assert json.loads(run("replay", str(fight), "--json").output)["phase"] == "ended"
+
+
+def test_a_name_with_an_escape_sequence_or_a_newline_prints_escaped_in_every_table_and_line(tmp_path):
+    """Issue 25, finding 7: `combat list` printed control characters and ANSI escapes raw.
+    A name someone typed is shown as escapes everywhere the CLI prints it, and brackets in
+    it are text, not rich markup."""
+    db = str(tmp_path / "t.db")
+    raw = "a\x1b[31mred\nb"
+    shown = "a\\x1b[31mred\\nb"
+    eid = run("new", "--name", raw, "--seed", "3", "--db", db).output.strip()
+    fighter = json.dumps({"id": "x", "name": raw + " [bold]loud[/bold]", "kind": "pc", "side": raw, "max_hp": 9, "ac": 12})
+    other = json.dumps({"id": "y", "name": "Goblin", "kind": "monster", "side": "goblins", "max_hp": 7, "ac": 15})
+    outputs = {
+        "do": run("do", eid, f'{{"type": "add_combatant", "combatant": {fighter}}}', "--db", db).output,
+        "do 2": run("do", eid, f'{{"type": "add_combatant", "combatant": {other}}}', "--db", db).output,
+        "use": run("use", eid, "--db", db).output,
+        "list": run("list", "--db", db).output,
+        "show": run("show", "--db", db).output,
+        "log": run("log", "--db", db).output,
+        "audit": run("audit", "--db", db).output,
+    }
+    for command, output in outputs.items():
+        assert "\x1b" not in output and "red\nb" not in output, command
+    for command in ("use", "list", "log", "audit"):
+        assert shown in outputs[command], (command, outputs[command])
+    assert shown + " [bold]loud[/bold]" in outputs["show"]

@@ -159,3 +159,42 @@ def test_a_roll_leaves_no_cycles_for_the_garbage_collector():
         dice.roll("2d20kh1+5", faces=[4, 17])
         dice.roll("1d8+3", rng=random.Random(3))
     assert gc.collect() == 0
+
+
+def test_notations_read_and_rolled_from_eight_threads_at_once_all_come_out_right():
+    """Issue 25: d20's parser cache is not thread-safe; notation was parsed outside the
+    roll's lock and a command in about 6,000 failed with KeyError('1d20+5') under load."""
+    import threading
+
+    notations = [f"{n}d{sides}+{bonus}" for n in (1, 2, 3) for sides in (4, 6, 8, 20) for bonus in range(40)]  # more than the 256 d20 caches: entries are evicted while others read
+    failures: list[str] = []
+    start = threading.Barrier(8)
+
+    def work(k: int) -> None:
+        start.wait()
+        for i in range(1500):
+            notation = notations[(i * 7 + k) % len(notations)]
+            count, _, rest = notation.partition("d")
+            sides, _, bonus = rest.partition("+")
+            faces = [(i + j) % int(sides) + 1 for j in range(int(count))]
+            try:
+                result = dice.roll(notation, faces=faces)
+            except Exception as exc:  # noqa: BLE001  any error is the finding
+                failures.append(f"{notation}: {exc!r}")
+                continue
+            if result.total != sum(faces) + int(bonus) or [d.face for d in result.dice] != faces:
+                failures.append(f"{notation} with {faces}: {result}")
+
+    import sys
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch as often as they can: the race shows within a run
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []

@@ -7,6 +7,7 @@ events with the expected version, and keeps the folded state.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import secrets
@@ -21,6 +22,7 @@ from typing import Any, NamedTuple
 from uuid import UUID
 
 import msgspec
+import structlog
 from eventsourcing.persistence import IntegrityError
 
 from combat.kernel.commands import Command
@@ -46,6 +48,8 @@ __all__ = ["Encounters", "Outcome", "Write", "Wait", "Writing", "run_writing", "
 # latest snapshot, so a fight of any length loads about as fast as one of this length; a
 # snapshot costs one row in the transaction of the command that crosses the line.
 SNAPSHOT_INTERVAL = 150
+
+_log = structlog.get_logger("combat.store")
 
 
 class VersionConflict(RuleError):
@@ -99,7 +103,7 @@ class Wait(NamedTuple):
 Writing = Generator[Write | Wait, None, Outcome]
 
 
-def run_writing(steps: Writing, write: Callable[[Sequence[Recorded], Snapshot | None], None]) -> Outcome:
+def run_writing(steps: Writing, write: Callable[[Sequence[Recorded], Snapshot | None], object]) -> Outcome:
     """Each step made at once, in this thread: `write` stores, a `Wait` sleeps."""
     failed: IntegrityError | None = None
     while True:
@@ -336,7 +340,8 @@ class Encounters:
         new_state = history.extend(state, records) if state.version else history.replay(records)
         due = new_state is not None and self._snapshot_due(state, new_state)
         try:
-            yield Write(records, self._snapshot_of(encounter_id, new_state) if new_state is not None and due else None)
+            yield Write(records, self._snapshot_of(encounter_id, new_state, records[-1].hash)
+                        if new_state is not None and due else None)
         except IntegrityError:
             # Another writer appended first: our decision was made on a stale state. The
             # cached state is still one the store holds, so it is brought up to date with the
@@ -347,7 +352,7 @@ class Encounters:
         if new_state is None:  # an undo or amendment: fold the whole log again
             new_state = history.replay(list(self.log.recorded(encounter_id)))
             if self._snapshot_due(state, new_state):
-                yield Write([], self._snapshot_of(encounter_id, new_state))
+                yield Write([], self._snapshot_of(encounter_id, new_state, records[-1].hash))
         self._cache.put(encounter_id, new_state)
         if records:
             self._heads.put(encounter_id, (records[-1].seq, records[-1].hash))
@@ -371,8 +376,11 @@ class Encounters:
         return after.version // SNAPSHOT_INTERVAL > before.version // SNAPSHOT_INTERVAL
 
     @staticmethod
-    def _snapshot_of(encounter_id: UUID, state: EncounterState) -> Snapshot:
-        return Snapshot(originator_id=encounter_id, originator_version=state.version, timestamp=_now(), state=state)
+    def _snapshot_of(encounter_id: UUID, state: EncounterState, head: str) -> Snapshot:
+        """The state at `state.version`, bound to `head`, the chain hash of the event there."""
+        digest = chain.snapshot_digest(encounter_id, state.version, head, state)
+        return Snapshot(originator_id=encounter_id, originator_version=state.version, timestamp=_now(), state=state,
+                        head=head, digest=digest)
 
     @contextmanager
     def _lock(self, encounter_id: UUID) -> Iterator[None]:
@@ -406,8 +414,8 @@ class Encounters:
         return state
 
     def _checked(self, encounter_id: UUID, records: Iterable[Recorded]) -> list[Recorded]:
-        """Records read from the store, each checked against the hash before it (a cheap
-        check: only the records read anyway); remembers the last hash for the next append."""
+        """Records read from the store, each checked against the chain hash before it (a
+        cheap check: only the records read anyway); remembers the last hash for the next append."""
         records = list(records)
         if not records:
             return records
@@ -417,8 +425,8 @@ class Encounters:
         check = chain.LinkCheck(previous)
         for rec in records:
             check(rec)
-        if records[-1].hash:
-            self._heads.put(encounter_id, (records[-1].seq, records[-1].hash))
+        if check.previous:
+            self._heads.put(encounter_id, (records[-1].seq, check.previous))
         return records
 
     def _load(self, encounter_id: UUID, at: int | None) -> EncounterState:
@@ -427,20 +435,30 @@ class Encounters:
 
     def _loaded(self, encounter_id: UUID, at: int | None) -> EncounterState:
         snapshot = self.log.latest_snapshot(encounter_id, lte=at)
-        state = snapshot.state if snapshot is not None else None
-        after = state.version if state is not None else None
-        if after is not None:  # the snapshot's own event, checked against the one before it
-            self._checked(encounter_id, self.log.recorded(encounter_id, gt=max(after - 2, 0), lte=after))
-        records = self._checked(encounter_id, self.log.recorded(encounter_id, gt=after, lte=at))
-        if state is not None:
-            extended = history.extend(state, records)
-            if extended is not None:
-                return extended
-            # The past changed after the snapshot was taken: fold the whole log again.
-            records = self._checked(encounter_id, self.log.recorded(encounter_id, lte=at))
+        if snapshot is not None:
+            state = self._from_snapshot(encounter_id, snapshot, at)
+            if state is not None:
+                return state
+        # No snapshot, one the log does not bear out, or a past changed after it was taken.
+        records = self._checked(encounter_id, self.log.recorded(encounter_id, lte=at))
         if not records:
             raise UnknownEncounter(encounter_id)
         return history.replay(records)
+
+    def _from_snapshot(self, encounter_id: UUID, snapshot: Snapshot, at: int | None) -> EncounterState | None:
+        """The state from `snapshot` and the events after it; None when the snapshot is not
+        to be used (see `snapshot_problem`) or the past changed after it was taken."""
+        seq = snapshot.originator_version
+        # The snapshot's own event, checked against the one before it.
+        around = self._checked(encounter_id, self.log.recorded(encounter_id, gt=max(seq - 2, 0), lte=seq))
+        problem = snapshot_problem(snapshot, around[-1] if around else None)
+        if problem is not None:
+            if snapshot.digest:  # one written before snapshots were bound to the log is passed over quietly
+                _log.warning("snapshot passed over", encounter=str(encounter_id), seq=seq, problem=problem)
+            return None
+        self._heads.put(encounter_id, (seq, snapshot.head))
+        records = self._checked(encounter_id, self.log.recorded(encounter_id, gt=seq, lte=at))
+        return history.extend(snapshot.state, records)
 
     def records(self, encounter_id: UUID, *, after: int = 0, upto: int | None = None) -> Iterator[Recorded]:
         found = False
@@ -452,11 +470,24 @@ class Encounters:
             raise UnknownEncounter(encounter_id)
 
     def verify(self, encounter_id: UUID, *, head: str | None = None) -> chain.Report:
-        """The full check of an encounter's stored log: every hash and every roll."""
-        report = chain.verify(self.log.recorded(encounter_id), head=head)
+        """The full check of an encounter's stored log: every hash and every roll, and the
+        latest snapshot, which must be bound to the log and equal its fold up to its seq."""
+        records = list(self.log.recorded(encounter_id))
+        report = chain.verify(records, head=head)
         if report.events == 0:
             raise UnknownEncounter(encounter_id)
-        return report
+        snapshot = self.log.latest_snapshot(encounter_id)
+        if snapshot is None or report.broken is not None:
+            return report
+        seq = snapshot.originator_version
+        at = records[seq - 1] if 0 < seq <= len(records) else None
+        problem = snapshot_problem(snapshot, at and msgspec.structs.replace(at, hash=chain.head_of(records[:seq])))
+        if problem is None and history.replay(records[:seq]) != snapshot.state:
+            problem = "its state is not the fold of the log up to its seq (its state was changed and its digest worked out again)"
+        if problem is None or not snapshot.digest:
+            return report
+        return dataclasses.replace(report, snapshots=(chain.Break(seq, f"the snapshot there {problem}; "
+                                                                       "loads pass it over and fold the log"),))
 
     # -- changing the past: undo, redo, amend, override, fork ---------------------------
 
@@ -637,6 +668,20 @@ class Encounters:
         # An amendment stands or falls with its corrected events.
         amended = {r.command_id for r in records if r.seq in wanted and isinstance(r.event, RulingAmended)}
         return tuple(sorted(set(wanted) | {r.seq for r in records if r.command_id in amended}))
+
+
+def snapshot_problem(snapshot: Snapshot, at: Recorded | None) -> str | None:
+    """Why `snapshot` is not to be used, given the stored event at its seq; None if it is."""
+    seq = snapshot.originator_version
+    if not snapshot.digest:
+        return "was written before snapshots were bound to the log"
+    if chain.snapshot_digest(snapshot.originator_id, seq, snapshot.head, snapshot.state) != snapshot.digest:
+        return "does not match its digest (its state or head was changed)"
+    if at is None or at.seq != seq:
+        return f"is of seq {seq}, which the log does not hold"
+    if at.hash != snapshot.head:
+        return f"was taken at a head that is not the hash of the event at seq {seq}"
+    return None
 
 
 def _takes_back_conflicts(records: list[Recorded], state: EncounterState, seqs: Iterable[int]) -> bool:

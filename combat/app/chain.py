@@ -29,7 +29,8 @@ from combat.kernel.defaults import defaults_of
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DiceRolled, EncounterCreated
 
-__all__ = ["GENESIS", "canonical", "link", "seal", "Break", "Report", "verify", "TamperedLog", "LinkCheck", "head_of"]
+__all__ = ["GENESIS", "canonical", "link", "seal", "Break", "Report", "verify", "TamperedLog", "MissingHash", "UnreadableRow",
+           "LinkCheck", "head_of", "snapshot_digest"]
 
 GENESIS = ""
 _encoder = msgspec.json.Encoder(order="sorted")
@@ -105,20 +106,45 @@ class Report:
     head: str
     unchained: int
     broken: Break | None
+    # Snapshots that do not match the log (checked by Encounters.verify): a load passes them
+    # over and folds the log instead, but someone wrote them.
+    snapshots: tuple[Break, ...] = ()
 
     @property
     def ok(self) -> bool:
-        return self.broken is None
+        return self.broken is None and not self.snapshots
 
 
 class TamperedLog(RuleError):
+    code_of_kind = "log/tampered"
+
     def __init__(self, broken: Break, where: str = "the stored log"):
         super().__init__(
-            "log/tampered",
+            self.code_of_kind,
             f"{where} breaks at seq {broken.seq}: {broken.problem}",
             allowed="restore the log from a copy whose chain verifies (combat verify)",
         )
         self.broken = broken
+
+
+class MissingHash(TamperedLog):
+    """A row without a hash in a log chained before it: never served, never chained onto."""
+
+    code_of_kind = "log/hash-missing"
+
+
+class UnreadableRow(RuleError):
+    """A stored row that does not decode as a record (a `"hash": null`, a field of the wrong
+    type): the store was edited by hand. Refused with the row's seq, never a 500."""
+
+    def __init__(self, encounter_id: object, seq: int | None, problem: str):
+        where = f"seq {seq}" if seq is not None else "a row"
+        super().__init__(
+            "log/unreadable-row",
+            f"encounter {encounter_id}: the stored row at {where} is not a record of this log ({problem})",
+            allowed="restore the log from a copy whose chain verifies (combat verify)",
+        )
+        self.seq = seq
 
 
 def _dice_problem(event: DiceRolled) -> str | None:
@@ -176,22 +202,45 @@ def verify(records: Iterable[Recorded], *, head: str | None = None) -> Report:
 
 
 class LinkCheck:
-    """The cheap check on load: each hashed record follows the hash of the one before it.
+    """The cheap check on load: each record follows the chain hash of the one before it.
     Call it on each record in seq order; it raises TamperedLog at the first that does not.
-    `previous` is the hash before the first record: GENESIS before seq 1, None when unknown
-    (after a snapshot, or after an event written before hashes existed)."""
+    `previous` is the chain hash before the first record: GENESIS before seq 1, None when
+    unknown (reading from the middle of a log).
+
+    Once a record carries a hash the log is chained: every later record must carry one
+    (MissingHash otherwise). A record without one before that was written before hashes
+    existed: the chain runs through it, so the first hashed record after it vouches for it,
+    and a row whose hash was stripped and whose content was then changed breaks the check at
+    the next hashed row."""
 
     def __init__(self, previous: str | None):
         self.previous = previous
+        self.chained = bool(previous)
 
     def __call__(self, rec: Recorded) -> Recorded:
+        computed = link(self.previous, rec) if self.previous is not None else None
         if rec.hash:
-            if self.previous is not None and link(self.previous, rec) != rec.hash:
-                raise TamperedLog(Break(rec.seq, "its hash does not match its content and the event before it"))
-        elif self.previous:
-            raise TamperedLog(Break(rec.seq, "it carries no hash although the event before it does"))
-        self.previous = rec.hash or None
+            if computed is not None and computed != rec.hash:
+                raise TamperedLog(Break(rec.seq, "its hash does not match its content and the events before it "
+                                                 "(this row, or one before it, was changed, or its hash removed)"))
+            self.chained = True
+            self.previous = rec.hash
+        elif self.chained:
+            raise MissingHash(Break(rec.seq, "it carries no hash although the log is chained before it (a hash was removed)"))
+        else:
+            self.previous = computed
         return rec
+
+
+_state_encoder = msgspec.json.Encoder(order="deterministic")
+
+
+def snapshot_digest(encounter_id: object, seq: int, head: str, state: Any) -> str:
+    """What a snapshot's `digest` holds: its state bound to the chain hash of the event it
+    was taken after. A load uses the snapshot only if this and the log both agree with it;
+    someone who edits the state and works the digest out again still does not match the log
+    when `combat verify` folds it (see docs/trust.md)."""
+    return hashlib.sha256(f"{encounter_id}\n{seq}\n{head}\n".encode() + _state_encoder.encode(state)).hexdigest()
 
 
 def head_of(records: Iterable[Recorded], previous: str = GENESIS) -> str:

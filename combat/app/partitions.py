@@ -127,11 +127,11 @@ class PartitionedLog:
         owner = records[0].originator_id if records else snapshot.originator_id if snapshot is not None else None
         return None if owner is None else self.of(owner)
 
-    def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:
-        """One encounter's records (and its snapshot) into its partition, in one transaction."""
+    def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> list[int]:
+        """One encounter's records (and its snapshot) into its partition, in one transaction;
+        the notification ids, in that partition's notification log, the records were given."""
         part = self.part_of(records, snapshot)
-        if part is not None:
-            part.append(records, snapshot)
+        return [] if part is None else part.append(records, snapshot)
 
     def exists(self, encounter_id: UUID) -> bool:
         return any(True for _ in self.of(encounter_id).events.get(encounter_id, limit=1))

@@ -48,6 +48,12 @@ IDS_PER_NOTIFY = 200
 class PostgresLogRecorder(PostgresApplicationRecorder):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
+        # eventsourcing creates an insert function named for the id type only
+        # (`es_insert_events_uuid`), whose body inserts into this recorder's table: every
+        # partition of a schema would replace the one function with its own, and whichever
+        # started last would receive every partition's inserts through it. Nothing here calls
+        # it (`insert_events` inserts directly), so it is not created (issue 25).
+        del self.sql_create_statements[self.create_insert_function_statement_index]
         table = SQL("{}.{}").format(Identifier(self.datastore.schema), Identifier(self.events_table_name))
         self._lock_and_insert: Composed = SQL(
             "SET LOCAL lock_timeout = '{}s'; LOCK TABLE {} IN EXCLUSIVE MODE; "
@@ -57,28 +63,45 @@ class PostgresLogRecorder(PostgresApplicationRecorder):
         self._statements: dict[int, bytes] = {}
         self.notifier = Notifier.of(self.datastore)
 
+    def create_table(self) -> None:
+        """Several processes starting at once on a new store would create the same types,
+        tables and indexes together ("tuple concurrently updated", "already exists"): they
+        take turns, under an advisory lock named for the schema, and the later ones find
+        everything there."""
+        with self.datastore.get_connection() as conn:
+            conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (f"combat-schema:{self.datastore.schema}",))
+            try:
+                super().create_table()
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (f"combat-schema:{self.datastore.schema}",))
+
     def _notify_channel(self, curs: Cursor[DictRow]) -> None:
         """Not inside the insert's transaction: see the module's docstring."""
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        """Insert the rows under the table lock, in one round trip. The notification ids are
-        not returned (nothing here reads them); IntegrityError if a seq is taken."""
+        """Insert the rows under the table lock, in one round trip, and return the
+        notification ids they were given (eventsourcing's recorder contract); IntegrityError
+        if a seq is taken."""
         if not stored_events:
-            return None
+            return None  # as eventsourcing's recorder answers an empty insert
         params: list[Any] = []
         for e in stored_events:
             params += (e.originator_id, e.originator_version, e.topic, e.state)
         with self.datastore.get_connection() as conn:
             statement = self._statements.get(len(stored_events))
             if statement is None:  # composed once per row count, not per insert
-                composed = self._lock_and_insert + SQL(", ").join([self._row] * len(stored_events))
+                composed = (self._lock_and_insert + SQL(", ").join([self._row] * len(stored_events))
+                            + SQL(" RETURNING notification_id"))
                 statement = self._statements[len(stored_events)] = composed.as_bytes(conn)
             # Client-side binding: several statements in one string run as one transaction.
             with ClientCursor(conn) as curs:
                 curs.execute(statement, params)
+                while curs.nextset():  # the results of SET and LOCK come first
+                    pass
+                ids = [row["notification_id"] if isinstance(row, dict) else row[0] for row in curs.fetchall()]
         self.notifier.moved(self.channel_name, stored_events[0].originator_id)
-        return None
+        return ids
 
 
 class Notifier:

@@ -26,13 +26,14 @@ Row = tuple[str, int, str, bytes]  # originator_id (hex), originator_version, to
 
 
 class _Append:
-    __slots__ = ("rows", "snapshot", "done", "error")
+    __slots__ = ("rows", "snapshot", "done", "error", "ids")
 
     def __init__(self, rows: Sequence[Row], snapshot: Row | None):
         self.rows = rows
         self.snapshot = snapshot
         self.done = False
         self.error: BaseException | None = None
+        self.ids: list[int] = []  # the notification ids (rowids) its rows were given
 
 
 class GroupWriter:
@@ -47,7 +48,9 @@ class GroupWriter:
         self._queue = threading.Lock()  # guards `_waiting`
         self._committing = threading.Lock()  # held by the thread whose transaction is open
 
-    def append(self, rows: Sequence[Row], snapshot: Row | None = None) -> None:
+    def append(self, rows: Sequence[Row], snapshot: Row | None = None) -> list[int]:
+        """Store `rows` (and `snapshot`); the notification ids the rows were given, as
+        eventsourcing's recorder returns them."""
         job = _Append(rows, snapshot)
         with self._queue:
             self._waiting.append(job)
@@ -58,6 +61,7 @@ class GroupWriter:
                 self._commit(batch)
         if job.error is not None:
             raise job.error
+        return job.ids
 
     def commit_all(self, appends: Sequence[tuple[Sequence[Row], Row | None]]) -> list[BaseException | None]:
         """Commit these appends together, now, in the calling thread: for each, its error, or
@@ -82,6 +86,7 @@ class GroupWriter:
                 except sqlite3.IntegrityError as exc:
                     c.execute("ROLLBACK TO one")
                     job.error = IntegrityError(exc)
+                    job.ids = []
                 c.execute("RELEASE one")
             c.execute("COMMIT")
         except BaseException as exc:
@@ -95,7 +100,8 @@ class GroupWriter:
                 job.done = True
 
     def _write(self, job: _Append) -> None:
-        self._connection.executemany(self._insert, job.rows)
+        execute = self._connection.execute
+        job.ids = [execute(self._insert, row).lastrowid or 0 for row in job.rows]
         if job.snapshot is not None and self._snapshot is not None:
             # A snapshot is only ever a shortcut: one already there for that seq never fails the append.
             self._connection.execute(self._snapshot, job.snapshot)

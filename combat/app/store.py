@@ -29,7 +29,7 @@ from eventsourcing.utils import Environment, get_topic
 from eventsourcing.persistence import ApplicationRecorder, EventStore, InfrastructureFactory, IntegrityError, InternalError, Mapper, ProgrammingError, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
 
-from combat.app import collector
+from combat.app import chain, collector
 from combat.app.catalog import AnyEvent
 from combat.app.sqlite_writer import GroupWriter, Row
 from combat.app.paths import DB_ENV, DEFAULT_DB
@@ -52,6 +52,11 @@ class Snapshot(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     originator_version: int
     timestamp: datetime
     state: EncounterState[S]
+    # The chain hash of the event at `originator_version`, and the state bound to it
+    # (combat.app.chain.snapshot_digest). A snapshot without them (written before) or whose
+    # digest or head the log does not bear out is passed over: the log is folded instead.
+    head: str = ""
+    digest: str = ""
 
 
 class _Ruleset(msgspec.Struct):
@@ -91,7 +96,7 @@ class MsgspecMapper(Mapper[UUID]):
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         """The record or snapshot stored; None for a snapshot of an older shape."""
         if stored_event.topic == TOPICS[Recorded]:
-            return self._records.decode(stored_event.state)
+            return decode_record(stored_event.state, stored_event.originator_id)
         if stored_event.topic in STALE_SNAPSHOT_TOPICS:
             return None
         state_type = get_ruleset(self._heads.decode(stored_event.state).state.ruleset).state_type
@@ -99,6 +104,27 @@ class MsgspecMapper(Mapper[UUID]):
         if decoder is None:
             decoder = self._snapshots[state_type] = msgspec.json.Decoder(Snapshot[state_type])  # type: ignore[valid-type]
         return decoder.decode(stored_event.state)
+
+
+class _Seq(msgspec.Struct):
+    originator_version: int | None = None
+
+
+def unreadable(state: bytes, encounter_id: object, exc: Exception) -> chain.UnreadableRow:
+    """The error for a stored row that does not decode as a record, naming its seq if it can."""
+    try:
+        seq = msgspec.json.decode(state, type=_Seq).originator_version
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        seq = None
+    return chain.UnreadableRow(encounter_id, seq, str(exc))
+
+
+def decode_record(state: bytes, encounter_id: object) -> Recorded:
+    """A stored row as a record; UnreadableRow for one edited out of shape (`"hash": null`)."""
+    try:
+        return MsgspecMapper._records.decode(state)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise unreadable(state, encounter_id, exc) from None
 
 
 _uuid = functools.lru_cache(maxsize=4096)(UUID)
@@ -127,7 +153,7 @@ class Deferred(Iterator[Recorded]):
         return next(iter(self))
 
 
-def _creating_tables(construct: Callable[[], T], attempts: int = 5) -> T:
+def _creating_tables(construct: Callable[[], T], attempts: int = 10) -> T:
     """Two processes starting at once on PostgreSQL race to create the same tables and
     function ("tuple concurrently updated", or "relation ... already exists" when both passed
     IF NOT EXISTS before either committed); the loser finds them there on a later try."""
@@ -169,10 +195,15 @@ class SQLiteLogRecorder(SQLiteApplicationRecorder):
             rows = c.sqlite_cursor
             rows.row_factory = None
             rows.execute(statement, params)
-            try:
-                return [decode(state) for (state,) in rows]
-            except TypeError:  # msgspec's word for a NULL where bytes were expected
-                raise ValueError(f"encounter {originator_id}: a stored event whose topic is not {topic!r}") from None
+            records = []
+            for (state,) in rows:
+                try:
+                    records.append(decode(state))
+                except TypeError:  # msgspec's word for a NULL where bytes were expected
+                    raise ValueError(f"encounter {originator_id}: a stored event whose topic is not {topic!r}") from None
+                except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+                    raise unreadable(state, originator_id, exc) from None
+            return records
 
     def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         ids = super()._insert_events(c, stored_events, **kwargs)
@@ -284,26 +315,52 @@ class EventLog(Application[UUID]):
                 None if snapshot is None else
                 (snapshot.originator_id.hex, snapshot.originator_version, TOPICS[Snapshot], encode(snapshot)))
 
-    def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:
+    def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> list[int]:
         """Store an encounter's new records and the snapshot due after them, in one
-        transaction where the store allows it. Raises IntegrityError if a seq is taken.
+        transaction where the store allows it; the notification ids the records were given.
+        Raises IntegrityError if a seq is taken.
 
         On an SQLite file the rows go through `GroupWriter` (combat.app.sqlite_writer): the
         rows eventsourcing would write, with the mapper's own topic and bytes."""
         if self._writer is not None:
-            self._writer.append(*self.rows(records, snapshot))
-            return
+            return self._writer.append(*self.rows(records, snapshot))
+        ids: list[int] = []
         if snapshot is not None and isinstance(self.recorder, SQLiteLogRecorder) and self.recorder.snapshots_table:
-            self.events.put(records, snapshot=self.mapper.to_stored_event(snapshot))
-            return
+            return [r.notification.id for r in self.events.put(records, snapshot=self.mapper.to_stored_event(snapshot))]
         if records:
-            self.events.put(records)
+            ids = [r.notification.id for r in self.events.put(records)]
         if snapshot is not None and self.snapshots is not None:
             self.snapshots.put([snapshot])
+        return ids
+
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def postgres_env(url: str) -> dict[str, str]:
+    """eventsourcing's PostgreSQL settings from a URL, postgresql://[user[:password]@]host[:port]/dbname
+    (`?schema=NAME` for POSTGRES_SCHEMA): how `--db` names a PostgreSQL store."""
+    from urllib.parse import parse_qs, unquote, urlsplit
+
+    parts = urlsplit(url)
+    dbname = unquote(parts.path.lstrip("/"))
+    if not parts.hostname or not dbname:
+        raise RuleError("store/bad-url", f"{url!r} does not name a PostgreSQL database",
+                        allowed="postgresql://[user[:password]@]host[:port]/dbname")
+    env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_HOST": parts.hostname,
+           "POSTGRES_PORT": str(parts.port or 5432), "POSTGRES_DBNAME": dbname,
+           "POSTGRES_USER": unquote(parts.username or "postgres"), "POSTGRES_PASSWORD": unquote(parts.password or "")}
+    schema = parse_qs(parts.query).get("schema")
+    if schema:
+        env["POSTGRES_SCHEMA"] = schema[0]
+    return env
 
 
 def store_env(db: str | os.PathLike[str] | None = None) -> dict[str, str]:
-    """Settings for eventsourcing: PostgreSQL when configured in the environment, else SQLite."""
+    """Settings for eventsourcing: a PostgreSQL URL's, PostgreSQL when configured in the
+    environment and no file is named, else SQLite."""
+    if isinstance(db, str) and db.startswith(POSTGRES_SCHEMES):
+        return postgres_env(db)
     if os.environ.get("PERSISTENCE_MODULE", "").endswith("postgres") and db is None:
         return {}
     path = Path(db or os.environ.get(DB_ENV) or DEFAULT_DB)

@@ -5,7 +5,10 @@ the faces a person entered from physical dice. Either way the result lists every
 so the log can be replayed without rolling again.
 
 `d20` rolls with the module-level `random`; the adapter swaps in its own face source for
-the duration of one roll, under a lock, so concurrent rolls never share faces.
+the duration of one roll, under a lock, so concurrent rolls never share faces. Reading a
+notation takes the same lock: d20 keeps the trees it parsed in a cache (a cachetools
+LFUCache) that is not safe across threads, and parsing outside the lock gave a rare
+`KeyError` under load (about 1 command in 6,000 with 8 server processes; issue 25).
 """
 
 from __future__ import annotations
@@ -173,7 +176,8 @@ def check_notation(notation: str) -> None:
             allowed="a positive count of dice, such as 1d6 or 2d6+2 (subtract a modifier: 1d6-1)",
         )
     try:
-        _parser().parse(notation)
+        with _lock:
+            _parser().parse(notation)
     except _d20().RollSyntaxError as exc:
         raise RuleError(
             "dice/bad-notation",

@@ -13,7 +13,10 @@ says what was wrong and `allowed` what would have been accepted. The status foll
 - 405 the path exists, the method does not
 - 409 the fight as it stands refuses the command: out of phase, a version conflict, and every
   other rule rejection (action spent, not your turn, target down...); retrying after the
-  state changes may succeed
+  state changes may succeed. Also an encounter whose stored log fails its hash chain
+  (`log/tampered`, `log/hash-missing`: a row edited or its hash removed; `log/unreadable-row`:
+  a row edited out of shape, such as `"hash": null`): nothing of it is served or appended
+  until the log is restored from a copy that verifies
 - 413 the body is larger than the service takes (`combat serve --max-body`)
 - 422 the request is readable but wrong in itself: a body not matching the schema (strictly:
   no strings for numbers or booleans), a command of another ruleset than the encounter's, a text longer than the limit, an unknown ruleset or
@@ -54,6 +57,9 @@ _BY_CODE = {
     "settings/unknown": 422,
     "history/reason": 422,
     "command/gm-field": 403,
+    "log/tampered": 409,  # the stored log, not the request: docs/trust.md
+    "log/hash-missing": 409,
+    "log/unreadable-row": 409,
     "command/other-ruleset": 422,  # a command of another ruleset: this encounter's cannot read it  # a player setting a number that is the GM's (docs/trust.md)
 }
 _BY_WHAT = {"malformed": 400, "bad-id": 400, "bad-parameter": 400, "invalid": 422}

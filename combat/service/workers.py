@@ -32,8 +32,12 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
         future.set_result(result)
 
 
+_STOP: Any = object()  # put once per thread by `close`
+
+
 class Workers:
-    """`count` daemon threads, started on the first job."""
+    """`count` daemon threads, started on the first job, joined by `close` (threads left
+    running at interpreter exit were a known cause of a rare "Fatal Python error")."""
 
     def __init__(self, count: int, name: str):
         self._count = count
@@ -55,14 +59,28 @@ class Workers:
     def _start(self) -> None:
         with self._starting:
             while len(self._threads) < self._count:
-                thread = threading.Thread(target=self._work, name=f"{self._name}-{len(self._threads)}", daemon=True)
+                thread = threading.Thread(target=self._work, args=(self._jobs,), name=f"{self._name}-{len(self._threads)}",
+                                          daemon=True)
                 thread.start()
                 self._threads.append(thread)
 
-    def _work(self) -> None:
-        jobs = self._jobs
+    def close(self, timeout: float = 10.0) -> None:
+        """Let the jobs queued finish, then stop and join the threads. A job sent later
+        starts new threads on a queue of their own."""
+        with self._starting:
+            threads, self._threads = self._threads, []
+            jobs, self._jobs = self._jobs, queue.SimpleQueue()
+            for _ in threads:
+                jobs.put(_STOP)
+        for thread in threads:
+            thread.join(timeout)
+
+    def _work(self, jobs: queue.SimpleQueue[Any]) -> None:
         while True:
-            job, loop, future = jobs.get()
+            item = jobs.get()
+            if item is _STOP:
+                return
+            job, loop, future = item
             try:
                 result = job()
             except BaseException as exc:  # handed to the awaiting request, as the executor did

@@ -14,17 +14,8 @@ from combat.service.idempotency import IdempotencyKey, command_id_of
 from combat.service.logging import annotate
 from combat.service.messages import CommandDone, CommandRequest
 from combat.service.replies import ReplyState, command_done
-from combat.service.workers import Workers
 
 __all__ = ["ROUTES"]
-
-# Commands decided at once where the store's writes stay in threads (PostgreSQL, SQLite in
-# memory): more threads only wait on each other for the GIL (16 cost a fifth more CPU per
-# command than 4, and were no faster). Threads of our own (combat.service.workers): anyio's
-# worker threads, and then asyncio's executor, cost a tenth of a command's CPU in hand-offs.
-WRITERS = 4
-_writers = Workers(WRITERS, "combat-command")
-
 
 @post("/encounters/{encounter_id:str}/commands", status_code=200, tags=["commands"],
       operation_id="sendCommand", responses=documented(400, 401, 403, 404, 409, 422))
@@ -62,7 +53,7 @@ async def send_command(request: Request, encounter_id: FromPath[str], data: JSON
         return command_done(service.execute(grant, command, data.expected_version, command_id), grant,
                             with_state=with_state)
 
-    return await _writers.run(send)
+    return await service.writers.run(send)
 
 
 ROUTES = [send_command]
