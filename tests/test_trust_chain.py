@@ -82,9 +82,10 @@ def _refused(db: Path, eid: uuid.UUID) -> list[chain.TamperedLog]:
 
 @pytest.mark.parametrize("every", [10_000, 40], ids=["no snapshot", "snapshot every 40"])
 def test_rows_stripped_of_their_hash_up_to_an_edited_one_are_refused_on_load(tmp_path, monkeypatch, every):
-    """The issue's attack: hashes removed from rows 1..k, row k edited. The chain runs
-    through rows without a hash, so row k+1's hash no longer follows: refused on every read
-    and never chained onto, with or without a snapshot before the edit."""
+    """The issue's attack: hashes removed from rows 1..k, row k edited. The encounter's first
+    event says its log is chained (`EncounterCreated.chained`), so its row without a hash is
+    refused at once, on every read, never chained onto, with or without a snapshot before the
+    edit; `verify` reports it there too."""
     db = tmp_path / "c.db"
     eid = _demo(db, monkeypatch, every)
     last = len(_rows(db, eid))
@@ -100,10 +101,33 @@ def test_rows_stripped_of_their_hash_up_to_an_edited_one_are_refused_on_load(tmp
 
     _rewrite(db, eid, strip_and_edit)
     for error in _refused(db, eid):
-        assert error.code == "log/tampered" and error.broken.seq == k + 1
+        assert error.code == "log/hash-missing" and error.broken.seq == 1
     assert len(_rows(db, eid)) == last  # nothing appended
     done = run("verify", str(eid), "--db", str(db))
-    assert done.exit_code == 1 and f"at seq {k + 1}" in done.output
+    assert done.exit_code == 1 and "at seq 1" in done.output
+
+
+def test_a_log_written_before_hashes_still_loads_and_its_stripped_rows_are_caught_at_the_next_hash(tmp_path, monkeypatch):
+    """A log whose first event does not say it is chained (written before hashes, or before
+    the marker) reads rows without a hash as it always did: the chain runs through them, so an
+    edit among them breaks the next hashed row."""
+    db = tmp_path / "c.db"
+    eid = _demo(db, monkeypatch)
+    k = _first_hit(db, eid)
+
+    def as_before_the_marker(seq: int, row: Row) -> None:
+        if seq == 1:
+            row["event"].pop("chained")
+            row.pop("hash")
+        elif seq < k:
+            row.pop("hash")
+        elif seq == k:
+            row.pop("hash")
+            row["actor"] = "Sam"
+
+    _rewrite(db, eid, as_before_the_marker)
+    for error in _refused(db, eid):
+        assert error.code == "log/tampered" and error.broken.seq == k + 1
 
 
 def test_an_edit_before_the_snapshot_with_stripped_hashes_is_never_served_as_events(tmp_path, monkeypatch):
@@ -118,8 +142,8 @@ def test_an_edit_before_the_snapshot_with_stripped_hashes_is_never_served_as_eve
     try:
         with pytest.raises(chain.TamperedLog) as caught:
             list(encounters.records(eid))
-        assert caught.value.broken.seq == k + 1
-        assert encounters.verify(eid).broken.seq == k + 1
+        assert caught.value.broken.seq == 1  # its first event says the log is chained
+        assert encounters.verify(eid).broken.seq == 1
     finally:
         encounters.close()
 
@@ -229,14 +253,14 @@ def test_an_export_stripped_of_its_hashes_fails_verify(tmp_path, monkeypatch):
     stripped = tmp_path / "stripped.jsonl"
     stripped.write_text("".join(json.dumps({k: v for k, v in line.items() if k != "hash"}) + "\n" for line in lines))
     done = run("verify", str(stripped))
-    assert done.exit_code == 1 and "no event carries a hash" in done.stderr and "stripped" in done.stderr
+    assert done.exit_code == 1 and "at seq 1" in done.stderr and "hash was removed" in done.stderr
     partly = tmp_path / "partly.jsonl"
     k = 5
     partly.write_text("".join(json.dumps({kk: v for kk, v in line.items() if kk != "hash" or line["seq"] > k}
                                          if line["seq"] != k else {**{kk: v for kk, v in line.items() if kk != "hash"},
                                                                    "actor": "Sam"}) + "\n" for line in lines))
     done = run("verify", str(partly))
-    assert done.exit_code == 1 and f"at seq {k + 1}" in done.stderr
+    assert done.exit_code == 1 and "at seq 1" in done.stderr
 
 
 def test_verify_reaches_an_encounter_in_postgresql_by_url(postgres, tmp_path):  # noqa: F811

@@ -180,6 +180,7 @@ class Encounters:
             name=name,
             seed=seed if seed is not None else secrets.randbelow(2**31),
             settings=chosen.settings(settings),
+            chained=True,
         )
         encounter_id = uuid.uuid4()
         self._append(encounter_id, chosen.initial_state(), [event], actor)
@@ -473,9 +474,9 @@ class Encounters:
         """The full check of an encounter's stored log: every hash and every roll, and the
         latest snapshot, which must be bound to the log and equal its fold up to its seq."""
         records = list(self.log.recorded(encounter_id))
-        report = chain.verify(records, head=head)
-        if report.events == 0:
+        if not records:
             raise UnknownEncounter(encounter_id)
+        report = chain.verify(records, head=head)
         snapshot = self.log.latest_snapshot(encounter_id)
         if snapshot is None or report.broken is not None:
             return report
@@ -626,6 +627,7 @@ class Encounters:
             created,
             name=name or f"{created.name} (what if, from seq {at})",
             forked_from=str(encounter_id),
+            chained=True,
             forked_at=at,
         )
         empty = get_ruleset(created.ruleset).initial_state()

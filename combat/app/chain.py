@@ -176,13 +176,15 @@ def verify(records: Iterable[Recorded], *, head: str | None = None) -> Report:
         if count == 0 and not isinstance(rec.event, EncounterCreated):
             return report(Break(1, f"the log starts with {type(rec.event).__name__}, not EncounterCreated: lines are missing"))
         computed = link(previous, rec)
+        if isinstance(rec.event, EncounterCreated) and rec.event.chained:
+            hashed = True  # chained from its first event: a row of it without a hash was stripped
         if rec.hash:
             if rec.hash != computed:
                 return report(Break(rec.seq, "its hash does not match its content and the events before it "
                                              "(this line, or one before it, was changed, removed or moved)"))
             hashed = True
         elif hashed:
-            return report(Break(rec.seq, "it carries no hash although earlier events do (a hash was removed)"))
+            return report(Break(rec.seq, "it carries no hash although the log is chained (a hash was removed)"))
         else:
             unchained += 1
         if isinstance(rec.event, DiceRolled):
@@ -219,6 +221,8 @@ class LinkCheck:
 
     def __call__(self, rec: Recorded) -> Recorded:
         computed = link(self.previous, rec) if self.previous is not None else None
+        if isinstance(rec.event, EncounterCreated) and rec.event.chained:
+            self.chained = True  # its first event says the log is chained: every row carries a hash
         if rec.hash:
             if computed is not None and computed != rec.hash:
                 raise TamperedLog(Break(rec.seq, "its hash does not match its content and the events before it "

@@ -192,6 +192,9 @@ class EncounterCreated(Event, frozen=True, kw_only=True):
     settings: dict[str, Any] = {}
     forked_from: str | None = None  # a what-if branch: the encounter id it was forked from
     forked_at: int | None = None  # ... and the seq of that encounter it starts from
+    # The log is hash-chained from this event on (combat/app/chain.py): a row after it without
+    # a hash is refused. False in logs written before hashes, which load as they did.
+    chained: bool = False
     hidden: ClassVar[Hidden] = PUBLIC
 
 
