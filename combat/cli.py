@@ -530,13 +530,14 @@ _LIMITS = Limits()
 def serve(db: str | None, host: str, port: int, admin_token: str | None, open_creation: bool | None,
           cors_origins: tuple[str, ...], max_body: int, max_depth: int, max_text: int, max_events: int,
           max_encounters: int) -> None:
-    """Run the HTTP service (OpenAPI at /schema); JSON log lines on stderr."""
+    """Run the HTTP service (OpenAPI at /schema, the table screen at /app/, whose addresses are
+    printed first); JSON log lines on stderr."""
     from combat.service import serve as run_service
 
     limits = Limits(max_body=max_body, max_depth=max_depth, max_text=max_text, max_events=max_events,
                     max_encounters=max_encounters)
     run_service(db, host, port, limits=limits, admin_token=admin_token or None, open_creation=open_creation,
-                cors_origins=cors_origins)
+                cors_origins=cors_origins, announce=_print)
 
 
 @cli.command()

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import json
 import re
+import socket
+import subprocess
+import sys
+import time
 
+import httpx
 from click.testing import CliRunner
 
 from combat.cli import cli
+from combat.service.addresses import table_screen_lines
 
 
 def run(*args: str):
@@ -158,3 +164,40 @@ def test_a_token_issued_on_the_command_line_opens_the_encounter_over_http(tmp_pa
         moved = http.post(f"/encounters/{eid}/commands", headers={"Authorization": f"Bearer {player}"},
                           json={"command": {"type": "move", "combatant": "aria", "feet": 10}})
         assert moved.status_code == 200
+
+
+def test_serve_prints_the_table_screen_address_and_the_root_sends_a_browser_there(tmp_path):
+    """`combat serve` says where /app/ is before anything else; GET / redirects there."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from combat.cli import main; main()", "serve", "--port", str(port),
+         "--db", str(tmp_path / "combat.db")],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert server.stdout is not None
+        assert server.stdout.readline().strip() == f"table screen: http://127.0.0.1:{port}/app/"
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                reply = httpx.get(f"http://127.0.0.1:{port}/", follow_redirects=False)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "combat serve did not answer"
+                time.sleep(0.1)
+        assert reply.status_code in (302, 307) and reply.headers["location"] == "/app/"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_serve_on_every_interface_names_the_addresses_phones_on_the_network_open():
+    assert table_screen_lines("0.0.0.0", 8000, lan=lambda: ["192.168.1.20", "10.0.0.5"]) == [
+        "table screen: http://127.0.0.1:8000/app/ (this machine)",
+        "table screen: http://192.168.1.20:8000/app/ (on the network: for the players' phones)",
+        "table screen: http://10.0.0.5:8000/app/ (on the network: for the players' phones)",
+    ]
+    assert table_screen_lines("192.168.1.20", 9000) == ["table screen: http://192.168.1.20:9000/app/"]
+    assert table_screen_lines("::1", 8000) == ["table screen: http://[::1]:8000/app/"]
+    assert table_screen_lines("localhost", 8000) == ["table screen: http://localhost:8000/app/"]

@@ -28,6 +28,11 @@ from tests.test_service_fixtures import bearer, client  # noqa: F401  (fixture)
 EXAMPLES = int(__import__("os").environ.get("OPENAPI_EXAMPLES", "150"))
 ALL_CHECKS = list(CHECKS.get_all())
 RULE_REFUSALS = [*PositiveDataAcceptanceConfig().expected_statuses, "422"]
+# A foreign document (a Foundry actor) is free-form JSON: the document cannot bound what nests
+# inside it, so the limits every request is held to (integers JSON keeps exact, text length,
+# depth) are refusals it may get. Which examples reach them depends on how the app's routes
+# are registered (adding a route not in the document shifted them), not on the document.
+FREE_FORM = {"POST /characters/import"}
 
 
 def schema_valid_bodies_pass_the_schema_layer(ctx, response, case):
@@ -35,6 +40,8 @@ def schema_valid_bodies_pass_the_schema_layer(ctx, response, case):
     if case.meta is None or not case.meta.generation.mode.is_positive or response.status_code != 422:
         return None
     code = response.json().get("error", "")
+    if case.operation.label in FREE_FORM and (code == "request/invalid" or code.startswith("limits/")):
+        return None
     if code.startswith(("request/", "limits/")):
         raise RejectedPositiveData(operation=case.operation.label, message=f"refused by the schema layer: {response.text}",
                                    status_code=422, allowed_statuses=["2xx"])

@@ -99,9 +99,10 @@ def test_the_app_ships_inside_the_package_with_its_licences_and_no_outside_url(s
     for html_page in STATIC.glob("*.html"):
         assert "http://" not in html_page.read_text() and "https://" not in html_page.read_text()
     licences = {p.name for p in (STATIC / "vendor" / "licences").iterdir()}
-    assert licences == {"htm-LICENSE", "preact-LICENSE", "fetch-event-source-LICENSE"}
+    assert licences == {"htm-LICENSE", "preact-LICENSE", "fetch-event-source-LICENSE", "qrcode-generator-LICENSE"}
     with httpx.Client(base_url=service.url) as http:
-        for path in ("/app/", "/app/overlay.html", "/app/js/app.js", "/app/vendor/licences/htm-LICENSE"):
+        for path in ("/app/", "/app/overlay.html", "/app/js/app.js", "/app/vendor/licences/htm-LICENSE",
+                     "/app/vendor/qrcode-generator.js"):
             reply = http.get(path)
             assert reply.status_code == 200, path
         assert http.get("/app/").headers["referrer-policy"] == "no-referrer"
@@ -116,6 +117,7 @@ def test_tokens_never_go_in_a_query_string():
             continue
         text = source.read_text()
         assert "access_token" not in text and "?token" not in text, source
-        assert "localStorage" not in text, source  # the session only
+        # The tab's session, and the device only where someone ticked "remember on this device".
+        assert "localStorage" not in text or source.name == "session.js", source
     assert "Authorization" in (STATIC / "js" / "api.js").read_text()
     assert Path(STATIC / "vendor" / "fetch-event-source" / "index.js").is_file()

@@ -9,7 +9,7 @@ and no file is given.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from litestar import Litestar
@@ -20,6 +20,7 @@ from combat import web
 from combat.app.application import Encounters
 from combat.kernel.errors import RuleError
 from combat.service import routes, stream
+from combat.service.addresses import table_screen_lines
 from combat.service.admission import Admission, is_loopback
 from combat.service.idempotency import REPLAYED
 from combat.service.dependencies import DEPENDENCIES, Service
@@ -91,10 +92,12 @@ def serve(
     admin_token: str | None = None,
     open_creation: bool | None = None,
     cors_origins: Sequence[str] = (),
+    announce: Callable[[str], None] | None = None,
     **uvicorn_options: Any,
 ) -> None:
     """Run the service. Creating encounters is open on loopback and needs the admin token
-    elsewhere, unless `open_creation` says otherwise."""
+    elsewhere, unless `open_creation` says otherwise. `announce` is given the table screen's
+    addresses, one line each (the CLI prints them)."""
     import gc
 
     import uvicorn
@@ -105,6 +108,9 @@ def serve(
         raise RuleError("serve/admin-token", f"on {host} creating encounters needs an admin token",
                         allowed="--admin-token TOKEN (or COMBAT_ADMIN_TOKEN), or --open to let anyone create")
     configure_logging()
+    if announce is not None:
+        for line in table_screen_lines(host, port):
+            announce(line)
     app = create_app(db=db, limits=limits, admin_token=admin_token, open_creation=open_creation, cors_origins=cors_origins)
     log.info("serving", host=host, port=port, store=app.state["service"].store, open_creation=open_creation,
              cors_origins=list(cors_origins))

@@ -2,15 +2,18 @@
 
 Static files only (HTML, ES modules, CSS, and the vendored libraries under static/vendor with
 their licences): the pages talk to the documented HTTP API with the token the GM handed out,
-so the browser can do nothing a curl user could not. `ROUTES` is mounted by the service app.
+so the browser can do nothing a curl user could not. `ROUTES` is mounted by the service app;
+`GET /` sends a browser on to /app/ (the address someone types first).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from litestar import Response
+from litestar import Response, get
+from litestar.response import Redirect
 from litestar.static_files import create_static_files_router
+from litestar.types import ControllerRouterHandler
 
 __all__ = ["ROUTES", "STATIC"]
 
@@ -26,7 +29,13 @@ def _no_referrer(response: Response) -> Response:
     return response
 
 
-ROUTES = [
+@get("/", include_in_schema=False, sync_to_thread=False, name="home")
+def home() -> Redirect:
+    return Redirect("/app/", status_code=307)
+
+
+ROUTES: list[ControllerRouterHandler] = [
+    home,
     create_static_files_router(
         path="/app", directories=[STATIC], html_mode=True, include_in_schema=False, after_request=_no_referrer,
         name="web",

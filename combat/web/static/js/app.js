@@ -6,7 +6,8 @@ import { client } from "./api.js";
 import { Board } from "./board.js";
 import { actorField, CommandForm, commandSchemas, ErrorNote, label } from "./forms.js";
 import { DiceAudit, History, Scrubber } from "./history.js";
-import { forget, fromFragment, remember, remembered, shareLink } from "./session.js";
+import { KeepAccess, QrCode, TokenPaste } from "./access.js";
+import { forget, fromFragment, keptOnDevice, remember, remembered, shareLink } from "./session.js";
 
 let openapi = null;
 const commandsOf = {};
@@ -42,9 +43,9 @@ function Home() {
   const set = (key) => (e) => setForm({ ...form, [key]: e.target.value });
   return html`<main id="main">
     <h1>Combat log: the table screen</h1>
-    <section aria-labelledby="mine-title"><h2 id="mine-title">Your encounters (this browser tab)</h2>
+    <section aria-labelledby="mine-title"><h2 id="mine-title">Your encounters (this tab, and those remembered on this device)</h2>
       ${mine.length ? html`<ul class="encounters">${mine.map((m) => html`<li>
-        <a href=${`#e=${m.id}`}>${m.title || m.id}</a> <small>${m.ruleset || ""} · ${m.role}${m.name ? ` (${m.name})` : ""}</small>
+        <a href=${`#e=${m.id}`}>${m.title || m.id}</a> <small>${m.ruleset || ""} · ${m.role}${m.name ? ` (${m.name})` : ""}${keptOnDevice(m.id) ? " · remembered on this device" : ""}</small>
         <button type="button" onClick=${() => { forget(m.id); location.reload(); }}>Forget</button></li>`)}</ul>`
         : html`<p>None yet: create one, or open a link the GM gave you.</p>`}
     </section>
@@ -114,18 +115,19 @@ function Tokens({ state, api, entry }) {
     try {
       const body = { role: form.role, name: form.name, combatants: form.role === "player" ? form.combatants : [] };
       const t = await api.post("/tokens", body);
-      const share = { id: entry.id, token: t.token, role: t.role, name: t.name, combatants: t.combatants };
+      const share = { id: entry.id, token: t.token, role: t.role, name: t.name, combatants: t.combatants, api: entry.api };
       setIssued([...issued, { ...t, link: shareLink(t.role === "viewer" ? "overlay.html" : "", share) }]);
     } catch (err) { setError(err); }
   }
   const toggle = (id) => setForm({ ...form, combatants: form.combatants.includes(id) ? form.combatants.filter((c) => c !== id) : [...form.combatants, id] });
   return html`<section class="tokens" aria-labelledby="tokens-title">
-    <h2 id="tokens-title">Share: player and overlay links</h2>
+    <h2 id="tokens-title">Share: player, overlay and GM links</h2>
     <form onSubmit=${issue} aria-label="issue a token">
       <div class="field"><label for="tok-role">role</label>
         <select id="tok-role" value=${form.role} onChange=${(e) => setForm({ ...form, role: e.target.value })}>
           <option value="player">player (commands their own combatants)</option>
           <option value="viewer">viewer (overlay, read only)</option>
+          <option value="gm">gm (a co-GM: runs this fight)</option>
         </select></div>
       <div class="field"><label for="tok-name">name</label>
         <input id="tok-name" value=${form.name} onInput=${(e) => setForm({ ...form, name: e.target.value })} required /></div>
@@ -135,12 +137,14 @@ function Tokens({ state, api, entry }) {
       <button type="submit">Issue token</button>
       ${error ? html`<${ErrorNote} error=${error} />` : null}
     </form>
-    ${issued.map((t) => html`<div class="issued"><label>${t.role} link for ${t.name} (the token is in the part after #, which is never sent to a server)
-      <input readonly value=${t.link} class="share-link" data-role=${t.role} onFocus=${(e) => e.target.select()} /></label></div>`)}
+    ${issued.map((t) => html`<div class="issued"><label>${t.role} link for ${t.name}${t.role === "gm" ? ": anyone with it runs this fight" : ""} (the token is in the part after #, which is never sent to a server)
+      <input readonly value=${t.link} class="share-link" data-role=${t.role} onFocus=${(e) => e.target.select()} /></label>
+      ${t.role === "player" ? html`<figure class="qr-figure"><${QrCode} text=${t.link} label=${`QR code of ${t.name}'s player link`} />
+        <figcaption>${t.name}: scan with the phone's camera</figcaption></figure>` : null}</div>`)}
   </section>`;
 }
 
-function Encounter({ entry }) {
+function Encounter({ entry, onOpen }) {
   const api = useMemo(() => client(entry.api || "", entry.token), [entry.id, entry.token]);
   const [state, setState] = useState(null);
   const [schemas, setSchemas] = useState(null);
@@ -192,7 +196,12 @@ function Encounter({ entry }) {
     api.get(`/encounters/${entry.id}?at=${at}`).then(setPast, setError);
   }, [at]);
 
-  if (error && !state) return html`<main id="main"><a href="#">All encounters</a><${ErrorNote} error=${error} /></main>`;
+  if (error && !state) {
+    // A token the service no longer takes (revoked, expired, mistyped): offer to paste another.
+    const refused = error.status === 401 || error.status === 403;
+    return html`<main id="main"><a href="#">All encounters</a><${ErrorNote} error=${error} />
+      ${refused ? html`<${TokenPaste} id=${entry.id} problem="The service did not take this browser's token" onOpen=${onOpen} />` : null}</main>`;
+  }
   if (!state) return html`<main id="main"><p role="status">Loading…</p></main>`;
   const shown = past || state;
   const ids = Object.keys(state.combatants || {});
@@ -206,6 +215,8 @@ function Encounter({ entry }) {
     location.hash = `e=${opened.id}`;
   }
   const scoped = { ...api, post: (path, body) => api.post(`/encounters/${entry.id}${path}`, body) };
+  // Show players and viewers a combatant's numbers, or a whole side's.
+  const reveal = (what) => scoped.post("/commands", { command: { type: "reveal", ...what } }).catch(setError);
   return html`<main id="main" class=${`role-${entry.role}`}>
     <header class="top">
       <a href="#">All encounters</a>
@@ -217,9 +228,10 @@ function Encounter({ entry }) {
     ${error ? html`<${ErrorNote} error=${error} />` : null}
     <div class="layout">
       <div class="col">
-        <${Board} state=${shown} view=${view} />
+        <${Board} state=${shown} view=${view} onReveal=${gm && !past && schemas?.tags.reveal ? reveal : null} />
         ${past ? null : schemas ? html`<${Actions} state=${state} schemas=${schemas} view=${view} ctx=${ctx} api=${scoped} />` : null}
         ${gm && !past ? html`<${Tokens} state=${state} api=${scoped} entry=${entry} />` : null}
+        <${KeepAccess} entry=${entry} />
       </div>
       <div class="col">
         <${Scrubber} version=${state.version} at=${at} onScrub=${setAt} onFork=${() => fork().catch(setError)} gm=${gm} />
@@ -231,14 +243,29 @@ function Encounter({ entry }) {
   </main>`;
 }
 
+function Missing({ id, onOpen }) {
+  return html`<main id="main"><a href="#">All encounters</a>
+    <h1>No token for this encounter</h1>
+    <p role="status">This browser holds no token for it: it was opened in another tab, or not remembered on this device.</p>
+    <${TokenPaste} id=${id} onOpen=${onOpen} />
+  </main>`;
+}
+
 function App() {
   const [entry, setEntry] = useState(() => fromFragment());
+  // A pasted link may be for this encounter (the address stays as it is) or another one.
+  const onOpen = (id) => {
+    if (new URLSearchParams(location.hash.slice(1)).get("e") === id) setEntry(fromFragment());
+    else location.hash = `e=${id}`;
+  };
   useEffect(() => {
     const onHash = () => setEntry(fromFragment());
     addEventListener("hashchange", onHash);
     return () => removeEventListener("hashchange", onHash);
   }, []);
-  return entry ? html`<${Encounter} key=${entry.id} entry=${entry} />` : html`<${Home} />`;
+  if (!entry) return html`<${Home} />`;
+  if (entry.missing) return html`<${Missing} id=${entry.id} onOpen=${onOpen} />`;
+  return html`<${Encounter} key=${`${entry.id} ${entry.token}`} entry=${entry} onOpen=${onOpen} />`;
 }
 
 render(html`<${App} />`, document.getElementById("app"));

@@ -54,7 +54,18 @@ function Economy({ e }) {
   </span>`;
 }
 
-export function Board({ state, view }) {
+// Whether players and viewers see this combatant's numbers (projections/redaction.py): player
+// characters always; anyone else once the GM revealed it or its side.
+export function shownToTable(state, c) {
+  return c.kind === "pc" || (state.revealed || []).includes(c.id) || (state.revealed_sides || []).includes(c.side);
+}
+
+// The sides with a combatant hidden from players: a Reveal button each.
+function hiddenSides(state) {
+  return [...new Set(Object.values(state.combatants || {}).filter((c) => !shownToTable(state, c)).map((c) => c.side))];
+}
+
+export function Board({ state, view, onReveal }) {
   const order = state.initiative_order || [];
   const initiative = Object.fromEntries(order.map((e) => [e.combatant, e]));
   const name = (id) => state.combatants?.[id]?.name || id;
@@ -71,8 +82,12 @@ export function Board({ state, view }) {
         <span class="conditions">${(c.conditions || []).map((k) => html`<span class="chip condition">${k.name}</span>`)}
           ${c.concentration ? html`<span class="chip concentration">concentrating: ${c.concentration}</span>` : null}</span>
         ${c.id === state.turn ? html`<${Economy} e=${c.economy} />` : null}
+        ${onReveal && !shownToTable(state, c) ? html`<span class="reveal"><span class="hint">hidden from players</span>
+          <button type="button" class="small" aria-label=${`Reveal ${c.name}`} onClick=${() => onReveal({ combatants: [c.id] })}>Reveal</button></span>` : null}
       </li>`)}
     </ol>
+    ${onReveal && hiddenSides(state).length ? html`<div class="buttons reveal-sides">
+      ${hiddenSides(state).map((side) => html`<button type="button" class="small" onClick=${() => onReveal({ sides: [side] })}>Reveal side ${side}</button>`)}</div>` : null}
     ${(state.unresolved_ties || []).length ? html`<div class="notice" role="status"><strong>Unresolved ties:</strong>
       ${state.unresolved_ties.map((t) => html`<div>initiative ${t.total}: ${t.units.map((u) => u.map(name).join(" + ")).join(" vs ")} (${t.decided_by} decides)</div>`)}</div>` : null}
     ${(state.pending_checks || []).length ? html`<div class="notice" role="status"><strong>Pending checks:</strong>

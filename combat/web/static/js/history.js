@@ -44,6 +44,16 @@ export function guessCommand(schemas, allowed, events) {
   return { tag: best, value };
 }
 
+// The service refuses to amend an undo, a retraction or an override (`amend/history`: retract
+// it instead); an amendment is amended through the events it corrected. Offered only where
+// the events are known and one of them is a ruling's.
+const REFUSED_BY_AMEND = new Set(["EventsRetracted", "ConflictOverridden"]);
+const HISTORY_TYPES = new Set([...REFUSED_BY_AMEND, "RulingAmended"]);
+
+export function canAmend(events) {
+  return events.every(Boolean) && events.some((e) => !HISTORY_TYPES.has(e.type)) && !events.some((e) => REFUSED_BY_AMEND.has(e.type));
+}
+
 function ReasonForm({ labelText, button, onSend, id }) {
   const [text, setText] = useState("");
   const [error, setError] = useState(null);
@@ -86,6 +96,7 @@ function Group({ group, gm, conflicts, schemas, allowed, ctx, api, atSeq }) {
   const counts = group.lines.some((l) => l.entry.counts !== false);
   const involved = group.lines.filter((l) => conflicts[l.seq]);
   const touchable = gm && counts && first > 1 && group.command_id;
+  const amendable = touchable && canAmend(group.lines.map((l) => l.event));
   return html`<li class="group ${counts ? "" : "retracted"} ${involved.length ? "conflict" : ""}" data-seq=${first}>
     ${group.lines.map((l) => html`<div class="line ${conflicts[l.seq] ? "conflict" : ""} ${atSeq && l.seq > atSeq ? "future" : ""}">
       <span class="seq">${l.seq}</span> <span class="text">${l.text}</span>
@@ -94,8 +105,8 @@ function Group({ group, gm, conflicts, schemas, allowed, ctx, api, atSeq }) {
         ${conflicts[l.seq].caused_by?.length ? ` (after the change at seq ${conflicts[l.seq].caused_by.join(", ")})` : ""}</div>` : null}
     </div>`)}
     ${touchable || (gm && involved.length) ? html`<div class="actions">
-      ${touchable ? html`<button type="button" aria-expanded=${open === "amend"} onClick=${() => setOpen(open === "amend" ? null : "amend")}>Amend seq ${first}</button>
-        <button type="button" aria-expanded=${open === "retract"} onClick=${() => setOpen(open === "retract" ? null : "retract")}>Retract seq ${first}</button>` : null}
+      ${amendable ? html`<button type="button" aria-expanded=${open === "amend"} onClick=${() => setOpen(open === "amend" ? null : "amend")}>Amend seq ${first}</button>` : null}
+      ${touchable ? html`<button type="button" aria-expanded=${open === "retract"} onClick=${() => setOpen(open === "retract" ? null : "retract")}>Retract seq ${first}</button>` : null}
       ${involved.length ? html`<button type="button" aria-expanded=${open === "override"} onClick=${() => setOpen(open === "override" ? null : "override")}>Override conflict</button>` : null}
     </div>` : null}
     ${open === "retract" ? html`<${ReasonForm} id=${`retract-${first}`} labelText="reason for retracting" button="Retract"
