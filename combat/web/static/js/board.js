@@ -77,7 +77,7 @@ const ABILITY = { strength: "STR", dexterity: "DEX", constitution: "CON", intell
 export function conditionText(k, name) {
   const parts = [];
   if (k.rounds !== undefined) parts.push(`${k.rounds} round${k.rounds === 1 ? "" : "s"}${k.until_round ? `, until round ${k.until_round}` : ""}`);
-  else if (k.ends && k.ends_on) parts.push(`until the ${k.ends === "end of next turn" ? "end of" : k.ends === "end" ? "end of" : "start of"} ${name(k.ends_on)}'s ${k.ends === "end of next turn" ? "next turn" : "turn"}`);
+  else if (k.ends && k.ends_on) parts.push(`until the ${k.ends === "start" ? "start" : "end"} of ${name(k.ends_on)}'s ${k.ends === "end of next turn" ? "next turn" : "turn"}`);
   if (k.save) parts.push(`save ${ABILITY[k.save.ability] || k.save.ability} DC ${k.save.dc} at end of turn`);
   if (k.concentration) parts.push(`ends with ${name(k.concentration)}'s concentration${k.effect ? ` on ${k.effect}` : ""}`);
   if (k.ac_bonus) parts.push(`${k.ac_bonus > 0 ? "+" : ""}${k.ac_bonus} AC`);
