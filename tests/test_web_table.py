@@ -92,7 +92,7 @@ def test_a_gm_plays_a_short_fight_and_a_player_and_an_overlay_follow(chromium, s
     assert player_link.split("&t=")[1].split("&")[0] not in player.page.url
     goblin_row = player.row("goblin").inner_text()
     assert "HP" not in goblin_row and f"/{hp}" not in goblin_row
-    assert "unhurt" in goblin_row or "hidden" in goblin_row  # the service may leave the numbers out itself
+    assert "unhurt" in goblin_row and "hidden" not in goblin_row  # the service's word for a hidden creature
     assert "30/30 HP" in player.row("aria").inner_text()
     buttons = player.page.get_by_role("group", name="commands allowed now").get_by_role("button").all_inner_texts()
     assert "attack" in buttons and "end turn" in buttons

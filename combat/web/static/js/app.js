@@ -4,17 +4,29 @@
 import { html, render, useEffect, useMemo, useRef, useState } from "../vendor/htm-preact-standalone.js";
 import { client } from "./api.js";
 import { Board } from "./board.js";
-import { actorField, CommandForm, commandSchemas, ErrorNote, label } from "./forms.js";
+import { actorField, CommandForm, commandSchemas, ErrorNote, label, senders } from "./forms.js";
 import { DiceAudit, History, Scrubber } from "./history.js";
 import { KeepAccess, QrCode, TokenPaste } from "./access.js";
 import { forget, fromFragment, keptOnDevice, remember, remembered, shareLink } from "./session.js";
 
 let openapi = null;
 const commandsOf = {};
+const referenceOf = {};
 async function schemasOf(api, ruleset) {
   openapi ??= await api.get("/schema/openapi.json");
   commandsOf[ruleset] ??= await api.get(`/schemas/commands/${encodeURIComponent(ruleset)}`);
-  return { ...commandSchemas(commandsOf[ruleset]), paths: openapi.paths };
+  // Who may send each command (its `sent_by`); without it a player's page guesses from the fields.
+  referenceOf[ruleset] ??= await api.get(`/rulesets/${encodeURIComponent(ruleset)}/commands`).catch(() => null);
+  return { ...commandSchemas(commandsOf[ruleset]), paths: openapi.paths, senders: referenceOf[ruleset] && senders(referenceOf[ruleset]) };
+}
+
+// Whether a player may send this command for one of their combatants: not GM only, and it
+// names the acting combatant in a field this command has (the reference's `sent_by`).
+function playerMaySend(schemas, tag) {
+  const schema = schemas.tags[tag];
+  const who = schemas.senders?.[tag];
+  if (!schemas.senders) return !!actorField(schema);
+  return !!who && !who.gmOnly && who.actors.some((f) => schema.properties?.[f]);
 }
 
 function Home() {
@@ -82,10 +94,12 @@ function Actions({ state, schemas, view, ctx, api }) {
   const [chosen, setChosen] = useState(null);
   const [done, setDone] = useState(null);
   const mine = view.role === "player" ? view.combatants : null;
-  const tags = (state.commands || []).filter((t) => schemas.tags[t] && (!mine || actorField(schemas.tags[t])));
+  // A player sees only what they may send now (this phase) for their own combatants.
+  const tags = (state.commands || []).filter((t) => schemas.tags[t] && (!mine || (mine.length && playerMaySend(schemas, t))));
   if (view.role === "viewer") return null;
   const schema = chosen && schemas.tags[chosen];
-  const actor = schema && actorField(schema);
+  const who = chosen && schemas.senders?.[chosen];
+  const actor = schema && actorField(schema, who?.actors.length ? who.actors : undefined);
   const initialActor = mine ? (mine.includes(state.turn) ? state.turn : mine[0]) : state.turn;
   return html`<section class="actions-panel" aria-labelledby="actions-title">
     <h2 id="actions-title">${mine ? `Your moves (${mine.join(", ")})` : "Commands"}</h2>
@@ -94,7 +108,7 @@ function Actions({ state, schemas, view, ctx, api }) {
         onClick=${() => { setChosen(chosen === t ? null : t); setDone(null); }}>${label(t)}</button>`)}
     </div>
     ${schema ? html`<${CommandForm} key=${chosen} defs=${schemas.defs} tag=${chosen} schema=${schema}
-      ctx=${{ ...ctx, actors: mine }} initial=${actor && initialActor ? { [actor]: initialActor } : {}}
+      ctx=${{ ...ctx, actors: mine, actorField: actor, hide: mine ? who?.gmFields : undefined }} initial=${actor && initialActor ? { [actor]: initialActor } : {}}
       onSend=${async (command) => {
         const reply = await api.post("/commands", { command });
         setDone(`${label(chosen)}: ${reply.events.length} event${reply.events.length === 1 ? "" : "s"}, now at seq ${reply.version}`);

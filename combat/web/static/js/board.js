@@ -1,7 +1,11 @@
-// The initiative board: turn order, whose turn, HP with temp HP, conditions, concentration,
-// what is left of the turn's economy, unresolved ties, pending checks and open conflicts.
+// The initiative board: turn order (a group of creatures that rolled one initiative together
+// shown as one group), whose turn, AC (GM only), HP with temp HP, death-save pips, conditions
+// with how long they last and what ends them, concentration, spell slots and resources left,
+// what is left of the turn's economy, unresolved ties, pending checks, and a button opening a
+// combatant's sheet or stat block.
 
-import { html } from "../vendor/htm-preact-standalone.js";
+import { html, useState } from "../vendor/htm-preact-standalone.js";
+import { characterOf, deathSavesOf, resourcesLeft, SheetDialog, slotsLeft } from "./sheet.js";
 
 // Turn order first (as the state projection orders it), then whoever has not rolled yet.
 export function ordered(state) {
@@ -22,7 +26,7 @@ export function showsHp(c, view) {
 export function healthWord(c) {
   if (c.status !== "active") return c.status;
   if (c.health) return c.health; // the service's word for a creature whose HP it keeps back
-  if (c.hp === undefined || c.hp === null) return "hidden";
+  if (c.hp === undefined || c.hp === null) return "unknown";
   if (c.hp >= c.max_hp) return "unhurt";
   return c.hp * 2 <= c.max_hp ? "bloodied" : "hurt";
 }
@@ -65,26 +69,109 @@ function hiddenSides(state) {
   return [...new Set(Object.values(state.combatants || {}).filter((c) => !shownToTable(state, c)).map((c) => c.side))];
 }
 
+const ABILITY = { strength: "STR", dexterity: "DEX", constitution: "CON", intelligence: "INT", wisdom: "WIS", charisma: "CHA" };
+
+// How long a condition lasts and what ends it, in the table's words: "save WIS DC 14 at end of
+// turn; ends with Elara's concentration", "until the start of Elara's turn", "10 rounds, until
+// round 11" (combat/fivee/durations.py says how each is counted).
+export function conditionText(k, name) {
+  const parts = [];
+  if (k.rounds !== undefined) parts.push(`${k.rounds} round${k.rounds === 1 ? "" : "s"}${k.until_round ? `, until round ${k.until_round}` : ""}`);
+  else if (k.ends && k.ends_on) parts.push(`until the ${k.ends === "start" ? "start" : "end"} of ${name(k.ends_on)}'s ${k.ends === "end of next turn" ? "next turn" : "turn"}`);
+  if (k.save) parts.push(`save ${ABILITY[k.save.ability] || k.save.ability} DC ${k.save.dc} at end of turn`);
+  if (k.concentration) parts.push(`ends with ${name(k.concentration)}'s concentration${k.effect ? ` on ${k.effect}` : ""}`);
+  if (k.ac_bonus) parts.push(`${k.ac_bonus > 0 ? "+" : ""}${k.ac_bonus} AC`);
+  if (k.roll_bonus) parts.push(`${/^[-+]/.test(k.roll_bonus) ? "" : "+"}${k.roll_bonus} to ${(k.roll_bonus_on || ["rolls"]).join(", ")}`);
+  if (k.hidden) parts.push("hidden from players");
+  return parts.join("; ");
+}
+
+function Conditions({ c, name }) {
+  return html`<ul class="conditions" aria-label=${`${c.name}'s conditions`}>
+    ${(c.conditions || []).map((k) => {
+      const text = conditionText(k, name);
+      return html`<li class="condition"><strong>${k.name}</strong>${text ? ` — ${text}` : ""}</li>`;
+    })}
+    ${c.concentration ? html`<li class="concentration">concentrating on <strong>${c.concentration}</strong></li>` : null}
+  </ul>`;
+}
+
+// Death saves for a creature at 0 HP: three pips each for successes and failures.
+function DeathSaves({ c, tally }) {
+  const pips = (n, kind) => [0, 1, 2].map((i) => html`<span class=${`pip ${kind} ${i < n ? "on" : ""}`} aria-hidden="true">${i < n ? "●" : "○"}</span>`);
+  const s = tally?.successes || 0;
+  const f = tally?.failures || 0;
+  const text = `death saves: ${s} success${s === 1 ? "" : "es"}, ${f} failure${f === 1 ? "" : "s"}${tally?.stable ? ", stable" : ""}`;
+  return html`<span class="death-saves" role="img" aria-label=${`${c.name} ${text}`} title=${text}>
+    <span class="pips-label">saves</span> ${pips(s, "success")} <span class="pips-label">fails</span> ${pips(f, "failure")}${tally?.stable ? html` <span class="chip">stable</span>` : null}
+  </span>`;
+}
+
+// Spell slots and limited-use features left, from the character's sheet and what is spent.
+function Supplies({ ch }) {
+  const slots = slotsLeft(ch);
+  const resources = resourcesLeft(ch);
+  if (!slots.length && !resources.length && !ch?.raging) return null;
+  return html`<span class="supplies">
+    ${slots.length ? html`<span class="slots" aria-label="spell slots left">slots ${slots.map((x) => html`<span class="chip ${x.left ? "" : "spent"}">${x.level} ${x.left}/${x.of}</span>`)}</span>` : null}
+    ${resources.map((r) => html`<span class="chip resource ${r.left ? "" : "spent"}">${r.name} ${r.left}/${r.of}</span>`)}
+    ${ch?.raging ? html`<span class="chip condition">raging</span>` : null}
+  </span>`;
+}
+
+// Creatures added together (one `group`) roll one initiative and share its count: consecutive
+// rows of one group are shown as one. [{group, members}] in turn order; `group` null for one alone.
+export function initiativeGroups(combatants) {
+  const out = [];
+  for (const c of combatants) {
+    const last = out[out.length - 1];
+    if (c.group && last?.group === c.group && last.members[0].initiative === c.initiative) last.members.push(c);
+    else out.push({ group: c.group || null, members: [c] });
+  }
+  return out.map((g) => (g.members.length > 1 ? g : { group: null, members: g.members }));
+}
+
+function Row({ c, state, view, onReveal, onSheet, name, tie, inGroup }) {
+  const gm = view.role === "gm";
+  const mine = view.combatants?.includes(c.id);
+  const dying = c.hp === 0 && c.status !== "dead" && (c.kind === "pc" || deathSavesOf(state, c.id));
+  const sheetLabel = characterOf(state, c.id) ? "Sheet" : "Stat block";
+  return html`<li key=${c.id} class="combatant ${c.id === state.turn ? "current" : ""} ${c.status}"
+      aria-current=${c.id === state.turn ? "true" : undefined} data-combatant=${c.id}>
+    <span class="init" title="initiative">${inGroup ? "" : `${c.initiative ?? "–"}${tie ? "*" : ""}`}</span>
+    <span class="who"><strong>${c.name}</strong> <small>${c.id} · ${c.side}${c.player ? ` · ${c.player}` : ""}</small>
+      ${gm && c.ac !== undefined ? html` <span class="ac" title="armour class">AC ${c.ac}</span>` : null}</span>
+    <${HpBar} c=${c} view=${view} />
+    <span class="status">${c.status !== "active" ? c.status : ""}${c.surprised ? " surprised" : ""}${c.dodging ? " dodging" : ""}
+      ${dying ? html`<${DeathSaves} c=${c} tally=${deathSavesOf(state, c.id)} />` : null}</span>
+    ${(c.conditions || []).length || c.concentration ? html`<${Conditions} c=${c} name=${name} />` : null}
+    <${Supplies} ch=${characterOf(state, c.id)} />
+    ${c.id === state.turn ? html`<${Economy} e=${c.economy} />` : null}
+    ${gm || mine ? html`<span class="row-tools"><button type="button" class="small" aria-haspopup="dialog"
+      aria-label=${`${sheetLabel} of ${c.name}`} onClick=${(e) => onSheet(c.id, e.currentTarget)}>${sheetLabel}</button>
+      ${onReveal && !shownToTable(state, c) ? html`<span class="reveal"><span class="hint">hidden from players</span>
+        <button type="button" class="small" aria-label=${`Reveal ${c.name}`} onClick=${() => onReveal({ combatants: [c.id] })}>Reveal</button></span>` : null}
+    </span>` : null}
+  </li>`;
+}
+
 export function Board({ state, view, onReveal }) {
+  const [sheet, setSheet] = useState(null);
   const order = state.initiative_order || [];
   const initiative = Object.fromEntries(order.map((e) => [e.combatant, e]));
   const name = (id) => state.combatants?.[id]?.name || id;
+  const row = (c, inGroup) => html`<${Row} key=${c.id} c=${c} state=${state} view=${view} onReveal=${onReveal} name=${name}
+    tie=${initiative[c.id]?.tied} inGroup=${inGroup} onSheet=${(id, opener) => setSheet({ id, opener })} />`;
+  const open = sheet && state.combatants?.[sheet.id];
   return html`<section class="board" aria-labelledby="board-title">
     <h2 id="board-title">Round ${state.round || 0} · ${state.phase}${state.turn ? html` · <span class="turn">${name(state.turn)}'s turn</span>` : null}</h2>
     ${state.winner ? html`<p class="ended">The fight is over: ${state.winner} won${state.ended_reason ? ` (${state.ended_reason})` : ""}.</p>` : null}
     <ol class="order">
-      ${ordered(state).map((c) => html`<li key=${c.id} class="combatant ${c.id === state.turn ? "current" : ""} ${c.status}"
-          aria-current=${c.id === state.turn ? "true" : undefined} data-combatant=${c.id}>
-        <span class="init" title="initiative">${c.initiative ?? "–"}${initiative[c.id]?.tied ? "*" : ""}</span>
-        <span class="who"><strong>${c.name}</strong> <small>${c.id} · ${c.side}${c.player ? ` · ${c.player}` : ""}</small></span>
-        <${HpBar} c=${c} view=${view} />
-        <span class="status">${c.status !== "active" ? c.status : ""}${c.surprised ? " surprised" : ""}${c.dodging ? " dodging" : ""}</span>
-        <span class="conditions">${(c.conditions || []).map((k) => html`<span class="chip condition">${k.name}</span>`)}
-          ${c.concentration ? html`<span class="chip concentration">concentrating: ${c.concentration}</span>` : null}</span>
-        ${c.id === state.turn ? html`<${Economy} e=${c.economy} />` : null}
-        ${onReveal && !shownToTable(state, c) ? html`<span class="reveal"><span class="hint">hidden from players</span>
-          <button type="button" class="small" aria-label=${`Reveal ${c.name}`} onClick=${() => onReveal({ combatants: [c.id] })}>Reveal</button></span>` : null}
-      </li>`)}
+      ${initiativeGroups(ordered(state)).map((g) => (g.group === null ? row(g.members[0], false)
+        : html`<li key=${`group-${g.group}`} class="init-group" data-group=${g.group}>
+          <div class="group-head"><span class="init" title="initiative">${g.members[0].initiative ?? "–"}</span>
+            <span>${g.members.length} × ${groupName(g.members)} <small>one initiative count for the group</small></span></div>
+          <ol class="members" aria-label=${`group ${g.group}`}>${g.members.map((c) => row(c, true))}</ol></li>`))}
     </ol>
     ${onReveal && hiddenSides(state).length ? html`<div class="buttons reveal-sides">
       ${hiddenSides(state).map((side) => html`<button type="button" class="small" onClick=${() => onReveal({ sides: [side] })}>Reveal side ${side}</button>`)}</div>` : null}
@@ -92,5 +179,12 @@ export function Board({ state, view, onReveal }) {
       ${state.unresolved_ties.map((t) => html`<div>initiative ${t.total}: ${t.units.map((u) => u.map(name).join(" + ")).join(" vs ")} (${t.decided_by} decides)</div>`)}</div>` : null}
     ${(state.pending_checks || []).length ? html`<div class="notice" role="status"><strong>Pending checks:</strong>
       ${state.pending_checks.map((p) => html`<div>${name(p.combatant)}: concentration save DC ${p.dc} (took ${p.damage} damage)</div>`)}</div>` : null}
+    ${open ? html`<${SheetDialog} key=${sheet.id} state=${state} c=${open} opener=${sheet.opener} onClose=${() => setSheet(null)} />` : null}
   </section>`;
+}
+
+// "Goblin Warrior" for Goblin Warrior 1..4: the members' names without their numbers.
+function groupName(members) {
+  const names = new Set(members.map((c) => c.name.replace(/\s*\d+$/, "")));
+  return names.size === 1 ? [...names][0] : members[0].group;
 }

@@ -4,10 +4,11 @@
 
 import { html, useState } from "../vendor/htm-preact-standalone.js";
 
-// Fields naming a combatant get the fight's ids as suggestions; the first two are who acts.
-const ACTOR_FIELDS = ["combatant", "attacker"];
+// Fields naming a combatant get the fight's ids as suggestions; the first three are who acts
+// when the command reference (GET /rulesets/{id}/commands) does not say.
+const ACTOR_FIELDS = ["combatant", "attacker", "caster"];
 const COMBATANT_FIELDS = new Set([...ACTOR_FIELDS, "target", "ends_on", "mount", "rider", "ally", "helper",
-                                  "grappler", "defender", "against", "source"]);
+                                  "grappler", "defender", "against", "source", "opponent"]);
 
 // The commands of one ruleset, by tag, from GET /schemas/commands/{ruleset} (two rulesets
 // may each have their own command under one tag, so there is no list for all).
@@ -72,8 +73,24 @@ export function fields(schema) {
   return Object.entries(schema.properties || {}).filter(([name]) => name !== "type");
 }
 
-export function actorField(schema) {
-  return ACTOR_FIELDS.find((f) => schema.properties?.[f] && kindOf({}, f, schema.properties[f]).kind === "combatant");
+// The field naming who acts: the first of `names` (the command reference's actor fields, or
+// the usual ones) that the command has as a single combatant.
+export function actorField(schema, names = ACTOR_FIELDS) {
+  return names.find((f) => schema.properties?.[f] && kindOf({}, f, schema.properties[f]).kind === "combatant");
+}
+
+// Who may send each command, from the command reference's `sent_by` ("GM only", or "GM, or the
+// player of the combatant named in `attacker` (only the GM sets `advantage`, ...)"): by tag,
+// {gmOnly, actors: the fields naming the player's combatant, gmFields: those a player may not set}.
+export function senders(reference) {
+  const out = {};
+  for (const doc of reference || []) {
+    const [who, gmPart = ""] = doc.sent_by.split("(only the GM sets");
+    const names = (text) => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+    const actors = doc.sent_by === "GM only" ? [] : names(who);
+    out[doc.type] = { gmOnly: !actors.length, actors, gmFields: names(gmPart) };
+  }
+  return out;
 }
 
 // -- raw form values (what the inputs hold) to JSON and back ---------------------------------
@@ -200,7 +217,7 @@ function Field({ defs, name, prop, required, value, onChange, ctx, path }) {
       <option value="">${required ? "choose…" : "(default)"}</option>
       ${options.map((o) => html`<option value=${o}>${o}</option>`)}
     </select>`;
-  } else if (kind === "combatant" && ctx.actors && ACTOR_FIELDS.includes(name)) {
+  } else if (kind === "combatant" && ctx.actors && name === (ctx.actorField || "combatant")) {
     input = html`<select id=${id} name=${name} value=${value ?? ""} onChange=${(e) => onChange(e.target.value)}>
       ${ctx.actors.map((c) => html`<option value=${c}>${c}</option>`)}
     </select>`;
@@ -220,7 +237,8 @@ function Field({ defs, name, prop, required, value, onChange, ctx, path }) {
 
 function Fields({ defs, schema, value, onChange, ctx, path }) {
   const required = new Set(schema.required || []);
-  const list = fields(schema).sort(([a], [b]) => required.has(b) - required.has(a));
+  // A player's form leaves out the fields only the GM may set (ctx.hide).
+  const list = fields(schema).filter(([name]) => !ctx.hide?.includes(name)).sort(([a], [b]) => required.has(b) - required.has(a));
   return list.map(([name, prop]) => html`<${Field} key=${name} defs=${defs} name=${name} prop=${prop}
     required=${required.has(name)} value=${value[name]} ctx=${ctx} path=${path}
     onChange=${(v) => onChange({ ...value, [name]: v })} />`);

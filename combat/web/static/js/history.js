@@ -127,7 +127,7 @@ export function History({ log, audit, events, state, schemas, gm, ctx, api, atSe
     ${gm ? html`<${ReasonForm} id="undo-reason" labelText="Undo the last command, because" button="Undo"
       onSend=${(reason) => api.post("/undo", { reason })} />` : null}
     ${state.conflicts?.length ? html`<p class="notice conflicts" role="status">${state.conflicts.length} conflict${state.conflicts.length > 1 ? "s" : ""}${" "}after a change to the past: seq ${state.conflicts.map((c) => c.seq).join(", ")}.</p>` : null}
-    <ol class="log" aria-live="polite">
+    <ol class="log" aria-live="polite" tabindex="0" aria-label="the log, newest first">
       ${list.slice().reverse().map((g) => html`<${Group} key=${g.lines[0].seq} group=${g} gm=${gm} conflicts=${conflicts}
         schemas=${schemas} allowed=${allowed} ctx=${ctx} api=${api} atSeq=${atSeq} />`)}
     </ol>
