@@ -90,6 +90,12 @@ def _vs_ac(ac: int | None) -> str:
 def _condition(n: Narrator, e: ev.ConditionApplied) -> str:
     c = e.condition
     until = f" {durations.describe(c, n.name)}" if c.ends or c.concentration or c.save else ""
+    effects = [f"{c.ac_bonus:+d} AC"] if isinstance(c.ac_bonus, int) else []
+    if isinstance(c.roll_bonus, str):
+        on = ", ".join(r.replace("_", " ") for r in c.roll_bonus_on) if isinstance(c.roll_bonus_on, tuple) else "rolls"
+        effects.append(f"{c.roll_bonus if c.roll_bonus.startswith('-') else '+' + c.roll_bonus} on {on}")
+    if effects:  # a spell's effect (combat/fivee/spell_effects.py): its numbers are its effect
+        return f"{n.name(e.target)} is under {c.name.title()}{until} ({', '.join(effects)})"
     custom = " (a custom condition: no mechanical effect)" if e.custom else ""
     return f"{n.name(e.target)} is {c.name}{until}{custom}"
 
