@@ -19,7 +19,7 @@ from mkdocs.structure.files import File, Files
 
 import combat.fivee
 import combat.rulesets
-from combat.app.catalog import ALL_EVENT_TYPES
+from combat.app.catalog import event_types
 from combat.app.interchange import ENVELOPE
 from combat.app.reference import FieldDoc, commands_of, nested_structs, struct_doc
 from combat.kernel.decider import Ruleset
@@ -70,7 +70,7 @@ def events_page() -> str:
              f"{', '.join(f'`{f}`' for f in ENVELOPE)} first; `type` is the class name below. "
              "`GET /schemas/events` serves the JSON Schema of a line.", ""]
     nested: dict[str, type] = {}
-    for cls in ALL_EVENT_TYPES:
+    for cls in event_types():
         summary, fields = struct_doc(cls)
         lines += ["", f"## {cls.__name__}", ""]
         if summary:
