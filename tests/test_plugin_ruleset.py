@@ -139,7 +139,7 @@ lines = b"".join(to_jsonl(records)).splitlines()
 assert fold_records(read_jsonl(lines)) == live  # and from its JSONL export
 assert reopened.state(first).ruleset == "srd-2024"  # the older encounter still reads
 narrator = Narrator()
-print(live.rules.total, [narrator.line(r) for r in records][-1])
+print(live.rules.total, [narrator.line(r) for r in records][-1:])
 """
 
 
@@ -155,7 +155,7 @@ def test_a_ruleset_registered_after_the_store_and_catalog_were_built_is_stored_a
     done = subprocess.run([sys.executable, "-c", _REGISTERED_LATE, str(tmp_path / "c.db")],
                           capture_output=True, text=True, cwd=root)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("6 ")
+    assert done.stdout.split(" ", 1) == ["6", "['ann says 6']\n"]  # its own narration too
 
 
 def test_the_catalog_follows_the_registry_in_one_process(game):
@@ -173,3 +173,21 @@ def test_the_catalog_follows_the_registry_in_one_process(game):
         assert caught.value.code == "ruleset/unknown"
     finally:
         register(twenty_one.RULESET)
+
+
+def test_the_write_a_ruleset_page_quotes_the_example_plugin_as_it_is():
+    """docs/write-a-ruleset.md walks through examples/twenty_one: its code is the example's."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).parent.parent
+    page = (root / "docs" / "write-a-ruleset.md").read_text()
+    example = root / "examples" / "twenty_one"
+    quoted = {"python": (example / "combat_twenty_one" / "__init__.py").read_text(),
+              "toml": (example / "pyproject.toml").read_text()}
+    blocks = re.findall(r"```(python|toml)\n(.*?)```", page, re.S)
+    assert len(blocks) >= 7
+    for language, block in blocks:
+        if block.startswith("from combat.rulesets import register"):
+            continue  # how a program registers one itself, not the example's
+        assert block in quoted[language], block

@@ -1,7 +1,10 @@
 """Twenty-one, as a ruleset from outside the package: players count up in turn, each adding
 1, 2 or 3 to the running total; whoever says 21 loses. Two phases (setup, counting), one
 command of its own, one event of its own, its own typed state; everything else is the
-kernel's (an encounter is created, phases change, the GM rules in words)."""
+kernel's (an encounter is created, phases change, the GM rules in words).
+
+A plug-in: `pip install ./examples/twenty_one` and the registry finds `RULESET` through the
+entry point in its pyproject.toml (docs/write-a-ruleset.md walks through this file)."""
 
 from __future__ import annotations
 
@@ -20,11 +23,15 @@ from combat.kernel.hidden import PUBLIC, Hidden
 
 
 class Count(Command, frozen=True, kw_only=True):
+    """Say the next number: the running total plus 1, 2 or 3."""
+
     player: str
-    by: int
+    by: int  # 1, 2 or 3, and never past 21
 
 
 class Counted(Event, frozen=True, kw_only=True):
+    """`player` said `total`."""
+
     player: str
     total: int
     hidden: ClassVar[Hidden] = PUBLIC
@@ -47,7 +54,8 @@ def _counted(state: EncounterState[Tally], e: Counted) -> EncounterState[Tally]:
     return with_rules(state, total=e.total, said_by=said)
 
 
-COUNTING = Rules(handlers={Count: _count}, appliers={Counted: _counted})
+COUNTING = Rules(handlers={Count: _count}, appliers={Counted: _counted},
+                 narration={Counted: lambda n, e: f"{e.player} says {e.total}"})
 
 RULESET = Ruleset.of(
     assemble(ENCOUNTER, COUNTING),
