@@ -56,11 +56,17 @@ _current: _Catalog | None = None
 
 
 def _catalog() -> _Catalog:
-    global _current
-    version = RULESETS.version  # loads the installed plug-ins the first time
+    # The store reads each row of a log through here: the plain attribute, not the property
+    # (a catalog exists only once the installed plug-ins have loaded, so it is the same).
     current = _current
-    if current is None or current.version != version:
-        current = _current = _Catalog(version)
+    if current is not None and current.version == RULESETS._version:
+        return current
+    return _built()
+
+
+def _built() -> _Catalog:
+    global _current
+    current = _current = _Catalog(RULESETS.version)  # loads the installed plug-ins the first time
     return current
 
 
