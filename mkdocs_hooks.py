@@ -19,10 +19,11 @@ from mkdocs.structure.files import File, Files
 
 import combat.fivee
 import combat.rulesets
-from combat.app.catalog import ALL_EVENT_TYPES
+from combat.app.catalog import event_types
 from combat.app.interchange import ENVELOPE
 from combat.app.reference import FieldDoc, commands_of, nested_structs, struct_doc
 from combat.kernel.decider import Ruleset
+from combat.kernel.events import EVENT_TYPES
 from combat.rulesets import RULESETS
 
 __all__ = ["on_files", "on_page_markdown", "pages", "as_markdown", "cli_table", "endpoints_table"]
@@ -70,7 +71,7 @@ def events_page() -> str:
              f"{', '.join(f'`{f}`' for f in ENVELOPE)} first; `type` is the class name below. "
              "`GET /schemas/events` serves the JSON Schema of a line.", ""]
     nested: dict[str, type] = {}
-    for cls in ALL_EVENT_TYPES:
+    for cls in shipped_event_types():
         summary, fields = struct_doc(cls)
         lines += ["", f"## {cls.__name__}", ""]
         if summary:
@@ -97,6 +98,13 @@ def as_markdown(docstring: str) -> str:
             lines.append("")
         lines.append(line)
     return "\n".join(lines)
+
+
+def shipped_event_types() -> tuple[type, ...]:
+    """The kernel's event types and those of the rulesets this package ships: a plug-in
+    installed beside it is documented by its own package, not by this site."""
+    shipped = {t for r in RULESETS.values() if _package_of(r) is not None for t in r.events}
+    return tuple(t for t in event_types() if t in EVENT_TYPES or t in shipped)
 
 
 def _package_of(ruleset: Ruleset) -> Any:

@@ -196,10 +196,13 @@ def cli() -> None:
 @cli.command()
 @json_option
 def rulesets(as_json: bool) -> None:
-    """List the rulesets."""
+    """List the rulesets, the installed plug-ins' among them (a plug-in that did not load is
+    named on stderr, with why)."""
 
-    from combat.rulesets import RULESETS
+    from combat.rulesets import RULESETS, plugin_errors
 
+    for error in plugin_errors():
+        _consoles.err.print(f"error: {error}", markup=False)
     if as_json:
         _print_json([{"id": r.id, "title": r.title, "summary": r.summary} for r in RULESETS.values()])
         return
@@ -532,8 +535,11 @@ def serve(db: str | None, host: str, port: int, admin_token: str | None, open_cr
           max_encounters: int) -> None:
     """Run the HTTP service (OpenAPI at /schema, the table screen at /app/, whose addresses are
     printed first); JSON log lines on stderr."""
+    from combat.rulesets import plugin_errors
     from combat.service import serve as run_service
 
+    for error in plugin_errors():
+        _consoles.err.print(f"error: {error}", markup=False)
     limits = Limits(max_body=max_body, max_depth=max_depth, max_text=max_text, max_events=max_events,
                     max_encounters=max_encounters)
     run_service(db, host, port, limits=limits, admin_token=admin_token or None, open_creation=open_creation,

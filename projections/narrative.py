@@ -39,7 +39,7 @@ class Narrator:
                 self.names.setdefault(event.combatant.group, event.combatant.group.replace("-", " ").title())
         if isinstance(event, ev.RoundStarted):
             self.round = event.round
-        text = _LINES.get(type(event), _generic)(self, event)
+        text = _lines().get(type(event), _generic)(self, event)
         round_ = self.round
         if isinstance(event, ev.RulingAmended):
             self.amending = (rec.command_id, event.seqs)
@@ -173,5 +173,16 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
     ev.RulingAmended: lambda n, e: f"Amended: event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} replaced ({e.reason})",
     ev.ConflictOverridden: lambda n, e: f"GM lets event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} stand: {e.ruling}",
 }
-for _ruleset in RULESETS.values():
-    _LINES.update(_ruleset.narration)
+_narration: tuple[int, dict[type, Callable[[Narrator, Any], str]]] = (-1, _LINES)
+
+
+def _lines() -> dict[type, Callable[[Narrator, Any], str]]:
+    """The kernel's lines and each registered ruleset's own, whenever it was registered."""
+    global _narration
+    version = RULESETS.version
+    if _narration[0] != version:
+        lines = dict(_LINES)
+        for ruleset in RULESETS.values():
+            lines.update(ruleset.narration)
+        _narration = (version, lines)
+    return _narration[1]

@@ -11,7 +11,6 @@ a first-edition stat block in segments-1e). Event types, stored in the log, are 
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TYPE_CHECKING, Any, Union
 
 import msgspec
@@ -20,9 +19,11 @@ from combat.app.reference import fields_hint
 from combat.kernel.commands import COMMAND_TYPES, Command, trigger_of
 from combat.kernel.errors import RuleError
 from combat.kernel.events import EVENT_TYPES, Event
+from combat.kernel.records import Recorded
 from combat.rulesets import RULESETS
 
-__all__ = ["ALL_EVENT_TYPES", "ALL_COMMAND_TYPES", "AnyEvent", "command_types_of", "command_schema", "command_type_of", "decode_command"]
+__all__ = ["ALL_EVENT_TYPES", "ALL_COMMAND_TYPES", "AnyEvent", "event_types", "all_command_types", "any_event",
+           "event_decoder", "record_decoder", "command_types_of", "command_schema", "command_type_of", "decode_command"]
 
 
 def _joined(shared: tuple, own: str) -> tuple:
@@ -32,42 +33,125 @@ def _joined(shared: tuple, own: str) -> tuple:
     return tuple(joined)
 
 
-ALL_EVENT_TYPES: tuple[type[Event], ...] = _joined(EVENT_TYPES, "events")
-# Every command type of every ruleset (two of them may share a tag: see command_types_of).
-ALL_COMMAND_TYPES: tuple[type[Command], ...] = _joined(COMMAND_TYPES, "commands")
+class _Catalog:
+    """Everything built from the registry as it stood at `version`: a ruleset registered
+    later moves the version on, and the next reader builds a new catalog that knows it
+    (before, the union and the log's decoder were built once at import, so a plug-in
+    registered after that stored events its own log could not read back)."""
+
+    def __init__(self, version: int):
+        self.version = version
+        self.event_types: tuple[type[Event], ...] = _joined(EVENT_TYPES, "events")
+        # Every command type of every ruleset (two of them may share a tag: see command_types_of).
+        self.command_types: tuple[type[Command], ...] = _joined(COMMAND_TYPES, "commands")
+        self.any_event: Any = Union[self.event_types]
+        self.events: msgspec.json.Decoder[Event] = msgspec.json.Decoder(self.any_event)
+        self.records: msgspec.json.Decoder[Recorded] = msgspec.json.Decoder(Recorded[self.any_event])  # type: ignore[name-defined]
+        self.by_tag: dict[str, dict[str, type[Command]]] = {}
+        self.decoders: dict[str, msgspec.json.Decoder[Any]] = {}
+        self.holders: dict[str, Any] = {}
+
+
+_current: _Catalog | None = None
+
+
+def _catalog() -> _Catalog:
+    # The store reads each row of a log through here: the plain attribute, not the property
+    # (a catalog exists only once the installed plug-ins have loaded, so it is the same).
+    current = _current
+    if current is not None and current.version == RULESETS._version:
+        return current
+    return _built()
+
+
+def _built() -> _Catalog:
+    global _current
+    current = _current = _Catalog(RULESETS.version)  # loads the installed plug-ins the first time
+    return current
+
+
+def event_types() -> tuple[type[Event], ...]:
+    """Every event type of every ruleset registered now: the kernel's first."""
+    return _catalog().event_types
+
+
+def all_command_types() -> tuple[type[Command], ...]:
+    """Every command type of every ruleset registered now (two may share a tag)."""
+    return _catalog().command_types
+
+
+def any_event() -> Any:
+    """The tagged union of every event type (`event_types`)."""
+    return _catalog().any_event
+
+
+def event_decoder() -> msgspec.json.Decoder[Event]:
+    """Reads one event of any registered ruleset from JSON."""
+    return _catalog().events
+
+
+def record_decoder() -> msgspec.json.Decoder[Recorded]:
+    """Reads one stored record (combat.kernel.records) holding an event of any registered
+    ruleset: the store reads its rows with it."""
+    return _catalog().records
+
+
 if TYPE_CHECKING:
     # To a type checker the joined union is its base class: the members are only known
     # once every ruleset is registered, at run time.
     AnyEvent = Event
+    ALL_EVENT_TYPES: tuple[type[Event], ...]
+    ALL_COMMAND_TYPES: tuple[type[Command], ...]
 else:
-    AnyEvent = Union[ALL_EVENT_TYPES]
+    def __getattr__(name: str) -> Any:
+        """The names this module had as constants, read from the registry as it is now.
+        A module that keeps one from its import keeps the registry as it was then: call
+        `event_types`, `all_command_types` or `any_event` instead."""
+        if name == "ALL_EVENT_TYPES":
+            return event_types()
+        if name == "ALL_COMMAND_TYPES":
+            return all_command_types()
+        if name == "AnyEvent":
+            return any_event()
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@cache
 def _by_tag(ruleset_id: str) -> dict[str, type[Command]]:
     """What an encounter of the ruleset reads: the commands it has rules for, and those every
     ruleset answers in any phase (reveal)."""
+    built = _catalog().by_tag
+    table = built.get(ruleset_id)
+    if table is not None:
+        return table
     ruleset = RULESETS[ruleset_id]
-    table: dict[str, type[Command]] = {trigger_of(c): c for c in COMMAND_TYPES if c.any_phase}
+    table = {trigger_of(c): c for c in COMMAND_TYPES if c.any_phase}
     for command_type in ruleset.handlers:
         tag = trigger_of(command_type)
         if tag in table and table[tag] is not command_type:
             raise TypeError(f"{ruleset_id} has two commands tagged {tag}: {table[tag].__qualname__} and {command_type.__qualname__}")
         table[tag] = command_type
+    built[ruleset_id] = table
     return table
 
 
-@cache
 def _decoder(ruleset_id: str) -> msgspec.json.Decoder[Any]:
-    return msgspec.json.Decoder(Union[tuple(command_types_of(ruleset_id).values())])
+    built = _catalog().decoders
+    decoder = built.get(ruleset_id)
+    if decoder is None:
+        decoder = built[ruleset_id] = msgspec.json.Decoder(Union[tuple(command_types_of(ruleset_id).values())])
+    return decoder
 
 
-@cache
 def _holder(ruleset_id: str) -> Any:
     """A struct of one field, the ruleset's command. msgspec keeps what it works out about a
     Struct type between calls, not about a bare union: converting a dict to the union itself
     worked the union out again on every command, a tenth of the rules' time."""
-    return msgspec.defstruct(f"OneCommand_{ruleset_id.replace('-', '_')}", [("command", _decoder(ruleset_id).type)])
+    built = _catalog().holders
+    holder = built.get(ruleset_id)
+    if holder is None:
+        holder = built[ruleset_id] = msgspec.defstruct(f"OneCommand_{ruleset_id.replace('-', '_')}",
+                                                       [("command", _decoder(ruleset_id).type)])
+    return holder
 
 
 def command_types_of(ruleset_id: str) -> dict[str, type[Command]]:

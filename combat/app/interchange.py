@@ -17,7 +17,7 @@ from uuid import UUID
 import msgspec
 
 from combat.kernel.errors import RuleError
-from combat.app.catalog import ALL_EVENT_TYPES as EVENT_TYPES, AnyEvent
+from combat.app.catalog import event_decoder, event_types
 from combat.kernel.records import Recorded
 
 __all__ = ["ENVELOPE", "to_line", "to_jsonl", "from_line", "read_jsonl", "event_schema"]
@@ -56,16 +56,16 @@ class _Envelope(msgspec.Struct, frozen=True):
 
 
 # One line is read twice by two typed decoders (each ignores the other's fields): much
-# faster than decoding to a dict and converting.
+# faster than decoding to a dict and converting. The event's decoder is the catalog's, which
+# knows every ruleset registered so far.
 _envelope_decoder = msgspec.json.Decoder(_Envelope)
-_event_decoder = msgspec.json.Decoder(AnyEvent)
 
 
 def from_line(line: bytes | str, *, encounter_id: UUID = _NO_ENCOUNTER, lineno: int = 0) -> Recorded:
     where = f"line {lineno}: " if lineno else ""
     try:
         envelope = _envelope_decoder.decode(line)
-        event = _event_decoder.decode(line)
+        event = event_decoder().decode(line)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise RuleError(
             "log/bad-line",
@@ -104,7 +104,8 @@ def read_jsonl(lines: Iterable[bytes | str]) -> list[Recorded]:
 
 def event_schema() -> dict[str, Any]:
     """JSON Schema of one log line: every event type with the envelope fields."""
-    (_, components) = msgspec.json.schema_components(EVENT_TYPES, ref_template="#/$defs/{name}")
+    types = event_types()
+    (_, components) = msgspec.json.schema_components(types, ref_template="#/$defs/{name}")
     envelope = {
         "seq": {"type": "integer", "minimum": 1, "description": "position in the encounter's log, from 1"},
         "at": {"type": "string", "format": "date-time", "description": "when it was appended, UTC"},
@@ -113,7 +114,7 @@ def event_schema() -> dict[str, Any]:
         "hash": {"type": "string", "description": "sha256 chained to the previous event (docs/trust.md); "
                                                   "absent in logs written before hashes"},
     }
-    for cls in EVENT_TYPES:
+    for cls in types:
         definition = components[cls.__name__]
         definition["properties"] = {**envelope, **definition["properties"]}
         definition["required"] = ["seq", "at", "actor", "command_id", *definition.get("required", [])]
@@ -121,6 +122,6 @@ def event_schema() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Combat event log line (JSON Lines)",
         "description": "One line of an encounter's log. `type` names the event; the other fields are its payload.",
-        "oneOf": [{"$ref": f"#/$defs/{cls.__name__}"} for cls in EVENT_TYPES],
+        "oneOf": [{"$ref": f"#/$defs/{cls.__name__}"} for cls in types],
         "$defs": components,
     }

@@ -30,7 +30,7 @@ from eventsourcing.persistence import ApplicationRecorder, EventStore, Infrastru
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
 
 from combat.app import chain, collector
-from combat.app.catalog import AnyEvent
+from combat.app.catalog import record_decoder
 from combat.app.sqlite_writer import GroupWriter, Row
 from combat.app.paths import DB_ENV, DEFAULT_DB
 from combat.kernel.errors import RuleError
@@ -80,7 +80,6 @@ STALE_SNAPSHOT_TOPICS = frozenset({"combat.store:Snapshot"})
 class MsgspecMapper(Mapper[UUID]):
     """eventsourcing's default mapper reads `vars(event)`, empty for Structs: encode them whole."""
 
-    _records = msgspec.json.Decoder(Recorded[AnyEvent])
     _heads = msgspec.json.Decoder(_SnapshotHead)
     _snapshots: dict[type, msgspec.json.Decoder[Snapshot[Any]]] = {}
     _encoder = msgspec.json.Encoder()
@@ -122,7 +121,7 @@ def unreadable(state: bytes, encounter_id: object, exc: Exception) -> chain.Unre
 def decode_record(state: bytes, encounter_id: object) -> Recorded:
     """A stored row as a record; UnreadableRow for one edited out of shape (`"hash": null`)."""
     try:
-        return MsgspecMapper._records.decode(state)
+        return record_decoder().decode(state)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise unreadable(state, encounter_id, exc) from None
 
@@ -283,7 +282,7 @@ class EventLog(Application[UUID]):
         come through eventsourcing's event store and mapper. Both give the same records."""
         if self._reads_directly:
             recorder = cast(SQLiteLogRecorder, self.recorder)
-            decode = MsgspecMapper._records.decode
+            decode = record_decoder().decode
             return Deferred(lambda: recorder.select_records(encounter_id, decode, TOPICS[Recorded], gt=gt, lte=lte))
         return Deferred(lambda: cast(list[Recorded], list(self.events.get(encounter_id, gt=gt, lte=lte))))
 

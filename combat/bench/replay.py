@@ -27,7 +27,7 @@ from combat.bench.fixtures import long_fight, store_fight
 from combat.bench.timing import best_of
 from combat.app import history
 from combat.app.application import SNAPSHOT_INTERVAL, Encounters
-from combat.app.catalog import AnyEvent
+from combat.app.catalog import record_decoder
 from combat.kernel.records import Recorded
 
 __all__ = ["run"]
@@ -62,7 +62,7 @@ def _floor_ratio_target(events: int) -> float:
 
 def _timers(workdir: Path, encounters: Encounters, eid: UUID) -> tuple[Callable[[], Any], Callable[[], Any]]:
     """The replay and the floor of one stored encounter, to be timed."""
-    decoder = msgspec.json.Decoder(Recorded[AnyEvent])
+    decoder = record_decoder()
     table = encounters.log.home.recorder.events_table_name  # type: ignore[attr-defined]
 
     def floor() -> list[Any]:

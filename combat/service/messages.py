@@ -28,6 +28,7 @@ __all__ = [
     "CommandDone",
     "StateView",
     "STATE_VIEWS",
+    "state_views",
     "LogLine",
     "UndoRequest",
     "RetractRequest",
@@ -136,12 +137,24 @@ def _state_view(ruleset: Ruleset) -> type[msgspec.Struct]:
     return view
 
 
-# One alternative per ruleset, told apart by `ruleset`.
+# One alternative per ruleset, told apart by `ruleset`. The service's OpenAPI document reads
+# these as they are when it is built; `state_views` reads the registry as it is now.
 STATE_VIEWS: tuple[type[msgspec.Struct], ...] = tuple(_state_view(r) for r in RULESETS.values())
 if TYPE_CHECKING:
     StateView = SharedState
 else:
     StateView = Union[STATE_VIEWS]
+
+_views: tuple[int, Any] = (RULESETS.version, StateView)
+
+
+def state_views() -> Any:
+    """The union of every registered ruleset's state view, with those registered since import."""
+    global _views
+    version = RULESETS.version
+    if _views[0] != version:
+        _views = (version, Union[tuple(_state_view(r) for r in RULESETS.values())])
+    return _views[1]
 
 
 class CommandDone(msgspec.Struct, kw_only=True):

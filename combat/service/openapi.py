@@ -97,9 +97,9 @@ def _commands_schema(document: OpenAPI) -> Schema:
     """The `command` of a body: one of every ruleset's commands (an encounter reads those of
     its own ruleset: GET /schemas/commands/{ruleset}). Their schemas are msgspec's, added to
     the components under the names msgspec gives them."""
-    from combat.app.catalog import ALL_COMMAND_TYPES
+    from combat.app.catalog import all_command_types
 
-    refs, definitions = msgspec.json.schema_components(ALL_COMMAND_TYPES, ref_template="#/components/schemas/{name}")
+    refs, definitions = msgspec.json.schema_components(all_command_types(), ref_template="#/components/schemas/{name}")
     components = document.components.schemas if document.components and document.components.schemas is not None else {}
     for name, definition in definitions.items():
         components.setdefault(name, _bounded(definition))

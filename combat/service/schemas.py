@@ -15,11 +15,11 @@ from typing import Literal
 
 import msgspec
 
-from combat.app.catalog import ALL_EVENT_TYPES
+from combat.app.catalog import event_types
 from combat.app.interchange import event_schema
 from combat.kernel.events import SHEET_FIELDS
 from combat.rulesets.segments_1e.events import HIDDEN_CREATURE_STATS
-from combat.service.messages import StateView
+from combat.service.messages import state_views
 
 __all__ = ["state_schema", "stream_schema", "redacted", "View"]
 
@@ -34,7 +34,7 @@ _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 def _state_components() -> tuple[dict[str, Any], dict[str, Any]]:
     """The state projection: one alternative per ruleset (exactly one holds: `ruleset` is a
     constant in each), each with the ruleset's own block typed and no other's."""
-    (root,), defs = msgspec.json.schema_components([StateView], ref_template="#/$defs/{name}")
+    (root,), defs = msgspec.json.schema_components([state_views()], ref_template="#/$defs/{name}")
     root = {("oneOf" if key == "anyOf" else key): value for key, value in root.items()}
     for ruleset_id, ref in root["discriminator"]["mapping"].items():
         defs[ref.rpartition("/")[2]]["properties"]["ruleset"] = {"const": ruleset_id}
@@ -63,7 +63,7 @@ def redacted(schema: dict[str, Any]) -> dict[str, Any]:
     """`schema` (of the state, a stream message or a log line) as a player or viewer reads it."""
     schema = copy.deepcopy(schema)
     defs = schema["$defs"]
-    for event_type in ALL_EVENT_TYPES:
+    for event_type in event_types():
         if event_type.__name__ in defs:
             _relaxed(defs[event_type.__name__], event_type.hidden.fields())
     for name, fields in (("Combatant", SHEET_FIELDS), ("CombatantSpec", SHEET_FIELDS), ("RolledSave", ("natural",)),
