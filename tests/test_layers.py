@@ -28,3 +28,17 @@ def test_the_kernels_state_and_decider_name_no_ruleset():
     for module in ("state.py", "decider.py"):
         text = (KERNEL / module).read_text().lower()
         assert [n for n in sorted(names) if n.lower() in text] == [], module
+
+
+def test_the_cli_loads_the_bench_package_only_for_combat_bench():
+    """`combat` starts without the measuring harness: only `combat bench` imports `combat.bench`."""
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from combat.cli import cli\n"
+        "for args in (['--help'], ['rulesets'], ['bench', '--help']):\n"
+        "    assert CliRunner().invoke(cli, args).exit_code == 0, args\n"
+        "print(any(m == 'combat.bench' or m.startswith('combat.bench.') for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
