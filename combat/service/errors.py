@@ -44,7 +44,7 @@ from combat.kernel.errors import RuleError
 from combat.service.logging import annotate, log
 from combat.service.messages import ErrorBody
 
-__all__ = ["ApiError", "status_for", "EXCEPTION_HANDLERS", "documented", "body_allowed"]
+__all__ = ["ApiError", "status_for", "status_of_code", "EXCEPTION_HANDLERS", "documented", "body_allowed"]
 
 # Whole codes first, then the part after the slash, then the area; else 409.
 _BY_CODE = {
@@ -60,10 +60,28 @@ _BY_CODE = {
     "log/tampered": 409,  # the stored log, not the request: docs/trust.md
     "log/hash-missing": 409,
     "log/unreadable-row": 409,
-    "command/other-ruleset": 422,  # a command of another ruleset: this encounter's cannot read it  # a player setting a number that is the GM's (docs/trust.md)
+    "command/other-ruleset": 422,  # a command of another ruleset: this encounter's cannot read it
+    # The HTTP layer's own (`ApiError` carries its status; tests/test_error_codes.py holds them equal).
+    "auth/missing": 401,
+    "auth/unknown-token": 401,
+    "auth/revoked": 401,
+    "auth/expired": 401,
+    "auth/admin-required": 401,
+    "command-id/mismatch": 400,
+    "limits/encounters": 429,
+    "encounter/bad-name": 422,
+    "token/bad-name": 422,
+    "token/combatants": 422,
+    "token/unknown": 404,
+    "request/too-deep": 400,
+    "request/too-large": 413,
+    "stream/bad-last-event-id": 400,
+    "path/not-found": 404,
+    "method/not-allowed": 405,
+    "server/internal": 500,
 }
 _BY_WHAT = {"malformed": 400, "bad-id": 400, "bad-parameter": 400, "invalid": 422}
-_BY_AREA = {"character": 422, "foundry": 422, "rest": 422, "dice": 422, "amount": 422, "command-id": 422, "limits": 422, "store": 503}
+_BY_AREA = {"auth": 403, "character": 422, "foundry": 422, "rest": 422, "dice": 422, "amount": 422, "command-id": 422, "limits": 422, "store": 503}
 _RULE_REFUSED = 409
 
 
@@ -78,8 +96,13 @@ class ApiError(RuleError):
 def status_for(error: RuleError) -> int:
     if isinstance(error, ApiError):
         return error.status
-    area, _, what = error.code.partition("/")
-    return _BY_CODE.get(error.code) or _BY_WHAT.get(what) or _BY_AREA.get(area) or _RULE_REFUSED
+    return status_of_code(error.code)
+
+
+def status_of_code(code: str) -> int:
+    """The status a rejection with this code gets (the docs' list of codes shows it)."""
+    area, _, what = code.partition("/")
+    return _BY_CODE.get(code) or _BY_WHAT.get(what) or _BY_AREA.get(area) or _RULE_REFUSED
 
 
 def _reply(request: Request, status: int, code: str, detail: str, allowed: str | None = None,
