@@ -227,9 +227,37 @@ def sheet_page() -> str:
     return "\n".join(lines) + "\n"
 
 
+def errors_page() -> str:
+    """Every error code with its HTTP status and meaning, from `combat.kernel.error_codes`."""
+    from combat.kernel.error_codes import ERROR_CODES
+    from combat.service.errors import status_of_code
+
+    lines = ["# Error codes", "",
+             "Every code a rejection carries, generated from `combat/kernel/error_codes.py` (a test holds that "
+             "table to the codes the source raises). The CLI prints the code with the message; the service "
+             "answers `{\"error\": code, \"detail\": ..., \"allowed\": ...}` with the status below "
+             "([Errors](../service.md#errors) says what each status means). A rejected command appends nothing. "
+             "`…` stands for a name or a number the message gives. Codes met only on the command line or when "
+             "a store is opened (`cli/…`, `replay/…`, `partitions/…`, `store/bad-url`) never reach HTTP; "
+             "their status is the one the mapping would give.", ""]
+    areas: dict[str, list[str]] = {}
+    for code in sorted(ERROR_CODES, key=lambda c: c.partition("/")[::2]):
+        areas.setdefault(code.partition("/")[0], []).append(code)
+    lines += ["Areas: " + ", ".join(f"[{area}](#{area})" for area in areas), ""]
+    for area, codes in areas.items():
+        lines += ["", f"## {area}", "", "| code | status | meaning |", "|---|---|---|"]
+        for code in codes:
+            status = "its own" if "{" in code else status_of_code(code)
+            if code == "ruleset/unknown":
+                status = "422; 404 in a path"
+            lines.append(f"| `{code}` | {status} | {_cell(ERROR_CODES[code])} |")
+    return "\n".join(lines) + "\n"
+
+
 def pages() -> dict[str, str]:
     """Every generated page by its path under docs/."""
-    generated = {"reference/events.md": events_page(), "reference/character-sheet.md": sheet_page()}
+    generated = {"reference/events.md": events_page(), "reference/character-sheet.md": sheet_page(),
+                 "reference/errors.md": errors_page()}
     for ruleset in RULESETS.values():
         if _package_of(ruleset) is None:  # the site documents the rulesets this package ships
             continue

@@ -151,3 +151,11 @@ def test_the_http_layers_own_statuses_are_the_ones_the_docs_give():
     wrong = {code: (sorted(statuses), status_of_code(code)) for code, statuses in FOUND.statuses.items()
              if not statuses <= {status_of_code(code), _BOTH.get(code)}}
     assert wrong == {}
+
+
+def test_the_docs_page_lists_every_code_with_its_status():
+    from mkdocs_hooks import errors_page
+
+    page = errors_page()
+    assert [code for code in ERROR_CODES if f"| `{code}` | " not in page] == []
+    assert "| `auth/missing` | 401 |" in page and "| `economy/action-spent` | 409 |" in page
