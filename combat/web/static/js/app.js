@@ -7,6 +7,7 @@ import { Board } from "./board.js";
 import { actorField, CommandForm, commandSchemas, ErrorNote, label, senders } from "./forms.js";
 import { DiceAudit, History, Scrubber } from "./history.js";
 import { KeepAccess, QrCode, TokenPaste } from "./access.js";
+import { DAMAGE_TYPES, HotkeyHelp, noteDamageType, outcomeOf, QuickBar, quickActions, QuickPanel, touchedBy, typing } from "./quick.js";
 import { forget, fromFragment, keptOnDevice, remember, remembered, shareLink } from "./session.js";
 
 let openapi = null;
@@ -90,7 +91,7 @@ function Home() {
 }
 
 // The commands this view may send now, each a button that opens its form.
-function Actions({ state, schemas, view, ctx, api }) {
+function Actions({ state, schemas, view, ctx, api, onReply }) {
   const [chosen, setChosen] = useState(null);
   const [done, setDone] = useState(null);
   const mine = view.role === "player" ? view.combatants : null;
@@ -111,6 +112,7 @@ function Actions({ state, schemas, view, ctx, api }) {
       ctx=${{ ...ctx, actors: mine, actorField: actor, hide: mine ? who?.gmFields : undefined }} initial=${actor && initialActor ? { [actor]: initialActor } : {}}
       onSend=${async (command) => {
         const reply = await api.post("/commands", { command });
+        onReply?.(reply);
         setDone(`${label(chosen)}: ${reply.events.length} event${reply.events.length === 1 ? "" : "s"}, now at seq ${reply.version}`);
         setChosen(null);
       }} />` : null}
@@ -170,6 +172,11 @@ function Encounter({ entry, onOpen }) {
   const [error, setError] = useState(null);
   const [at, setAt] = useState(null);
   const [past, setPast] = useState(null);
+  const [quick, setQuick] = useState(null); // {id, action}: the quick action open on a row
+  const [outcome, setOutcome] = useState(null);
+  const [flash, setFlash] = useState(null);
+  const [help, setHelp] = useState(false);
+  const keys = useRef(null);
   const refresh = useRef(null);
   const view = { role: entry.role, combatants: entry.combatants || [] };
   const gm = entry.role === "gm";
@@ -210,6 +217,13 @@ function Encounter({ entry, onOpen }) {
     api.get(`/encounters/${entry.id}?at=${at}`).then(setPast, setError);
   }, [at]);
 
+  // The hotkeys (GM only): the handler reads this render's values through `keys`.
+  useEffect(() => {
+    const onKey = (e) => keys.current?.(e);
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, []);
+
   if (error && !state) {
     // A token the service no longer takes (revoked, expired, mistyped): offer to paste another.
     const refused = error.status === 401 || error.status === 403;
@@ -229,6 +243,64 @@ function Encounter({ entry, onOpen }) {
     location.hash = `e=${opened.id}`;
   }
   const scoped = { ...api, post: (path, body) => api.post(`/encounters/${entry.id}${path}`, body) };
+  // After a command: its outcome in the service's narration, next to the board, and the rows it
+  // touched flash.
+  async function announce(reply) {
+    for (const e of reply.events || []) if (e.type === "AttackMade" && e.damage_type) noteDamageType(e.damage_type);
+    setFlash((f) => ({ ids: touchedBy(reply), n: (f?.n || 0) + 1 }));
+    const told = await api.get(`/encounters/${entry.id}/log`).catch(() => []);
+    setOutcome(outcomeOf(reply, told));
+  }
+  async function send(command) {
+    const reply = await scoped.post("/commands", { command });
+    setQuick(null);
+    announce(reply);
+    return reply;
+  }
+  const turns = gm && !past && schemas && state.phase === "turns";
+  const allowed = new Set(state.commands || []);
+  const current = state.turn && state.combatants?.[state.turn];
+  const nextTurn = () => current && send({ type: "end_turn", combatant: current.id }).catch(setError);
+  // Who comes after the current combatant (the next one standing in the order).
+  const order = (state.initiative_order || []).map((o) => o.combatant).filter((id) => state.combatants?.[id]?.status !== "dead");
+  const after = current ? state.combatants[order[(order.indexOf(current.id) + 1) % Math.max(order.length, 1)]] : null;
+  function openQuick(id, kind) {
+    const c = state.combatants?.[id];
+    const action = c && quickActions(state, c).find((a) => a.kind === kind);
+    if (action) setQuick({ id, action: { ...action, key: `${action.kind}:${action.name || ""}` } });
+  }
+  keys.current = (e) => {
+    if (!gm || past || typing(e) || document.querySelector("dialog[open]")) return;
+    const key = e.key;
+    if (key === "?") { e.preventDefault(); setHelp((h) => !h); return; }
+    if (key === "Escape" && quick) { setQuick(null); return; }
+    if (!turns) return;
+    if (key === "n" && allowed.has("end_turn") && current) { e.preventDefault(); nextTurn(); }
+    else if (key === "a" && current) { e.preventDefault(); openQuick(current.id, "attack"); }
+    else if (key === "h" && current) { e.preventDefault(); openQuick(current.id, "heal"); }
+    else if (key === "d" && current) {
+      e.preventDefault();
+      const last = [...(events || [])].reverse().find((ev) => ev.type === "AttackMade" && ev.attacker === current.id);
+      const foe = Object.values(state.combatants).find((c) => c.side !== current.side && c.status !== "dead");
+      openQuick(last?.target && state.combatants[last.target]?.status !== "dead" ? last.target : (foe || current).id, "damage");
+    } else if (key === "u") { e.preventDefault(); document.getElementById("undo-reason")?.focus(); }
+  };
+  const rowQuick = turns ? (c) => {
+    const actions = quickActions(state, c);
+    const open = quick?.id === c.id ? quick.action : null;
+    return html`<div class="quick-row">
+      <${QuickBar} c=${c} actions=${actions} open=${open?.key} onOpen=${(a) => setQuick(a ? { id: c.id, action: a } : null)} />
+      ${open ? html`<${QuickPanel} key=${open.key} state=${state} c=${c} action=${open} schemas=${schemas} ctx=${ctx} send=${send}
+        onClose=${() => { const opener = open.opener; setQuick(null); opener?.focus?.(); }} />` : null}
+    </div>`;
+  } : null;
+  const top = gm && !past ? html`<div class="turn-bar">
+      ${turns && allowed.has("end_turn") && current ? html`<button type="button" class="next-turn" aria-keyshortcuts="n" onClick=${nextTurn}>
+        Next turn <small>${current.name} ends${after && after.id !== current.id ? `, then ${after.name}` : ""} (n)</small></button>` : null}
+      <button type="button" class="small" aria-expanded=${help} aria-keyshortcuts="?" onClick=${() => setHelp(!help)}>Shortcuts (?)</button>
+    </div>
+    ${help ? html`<${HotkeyHelp} onClose=${() => setHelp(false)} />` : null}
+    <p class="outcome" role="status" aria-live="polite">${outcome ? html`<strong>Last:</strong> ${outcome}` : null}</p>` : null;
   // Show players and viewers a combatant's numbers, or a whole side's.
   const reveal = (what) => scoped.post("/commands", { command: { type: "reveal", ...what } }).catch(setError);
   return html`<main id="main" class=${`role-${entry.role}`}>
@@ -237,13 +309,15 @@ function Encounter({ entry, onOpen }) {
       <h1>${state.name} <small>${state.ruleset} · ${gm ? "GM" : `${entry.role}${entry.name ? `: ${entry.name}` : ""}`}</small></h1>
       <span class="live ${status === "live" ? "on" : ""}" role="status">${status} · seq ${state.version}</span>
     </header>
+    <datalist id="damage-types">${DAMAGE_TYPES.map((t) => html`<option value=${t} />`)}</datalist>
     <datalist id="combatant-ids">${ids.map((id) => html`<option value=${id} />`)}</datalist>
     ${Object.entries(suggest).map(([field, names]) => html`<datalist id=${`combatant-ids-${field}`}>${names.map((n) => html`<option value=${n} />`)}</datalist>`)}
     ${error ? html`<${ErrorNote} error=${error} />` : null}
     <div class="layout">
       <div class="col">
-        <${Board} state=${shown} view=${view} onReveal=${gm && !past && schemas?.tags.reveal ? reveal : null} />
-        ${past ? null : schemas ? html`<${Actions} state=${state} schemas=${schemas} view=${view} ctx=${ctx} api=${scoped} />` : null}
+        <${Board} state=${shown} view=${view} onReveal=${gm && !past && schemas?.tags.reveal ? reveal : null}
+          quick=${rowQuick} top=${top} flash=${past ? null : flash} />
+        ${past ? null : schemas ? html`<${Actions} state=${state} schemas=${schemas} view=${view} ctx=${ctx} api=${scoped} onReply=${gm ? announce : null} />` : null}
         ${gm && !past ? html`<${Tokens} state=${state} api=${scoped} entry=${entry} />` : null}
         <${KeepAccess} entry=${entry} />
       </div>

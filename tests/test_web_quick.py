@@ -1,0 +1,152 @@
+"""One click per move, measured in a real browser: an attack with entered dice in at most two
+clicks plus the faces (the attack by name on the attacker's row, the target), next turn in one
+key, damage in one click plus the amount and Enter, the outcome in the service's words next to
+the board with the touched rows flashing, the hotkeys (not while typing), and a whole attack by
+keyboard alone."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from tests.test_service_fixtures import Fight, open_fight
+from tests.test_web_fixtures import Table, chromium, service  # noqa: F401  (fixtures)
+
+ELARA = {"name": "Elara", "class": "Wizard", "level": 5, "scores": "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
+         "weapons": ["Dagger"], "spells": ["Hold Person", "Magic Missile", "Shield", "Fireball"]}
+BRANN = {"name": "Brann", "class": "Fighter", "level": 5, "scores": "STR 16 DEX 12 CON 14 INT 8 WIS 10 CHA 10", "weapons": ["Longsword"]}
+
+# Every press of a pointer and every key, counted by the page itself.
+COUNT = """() => { window.__clicks = 0; window.__keys = [];
+  if (window.__counting) return;
+  window.__counting = true;
+  document.addEventListener('pointerdown', () => window.__clicks++, true);
+  document.addEventListener('keydown', (e) => window.__keys.push(e.key), true); }"""
+
+
+def _fight(service) -> Fight:
+    """Elara (wizard 5, a Dagger) and Brann (fighter 5) by sheet, two Goblin Warriors (AC 15,
+    10 HP); round 1, Elara's turn (initiative 20, Brann 13, the goblins 7)."""
+    http = httpx.Client(base_url=service.url, timeout=10)
+    for sheet in (ELARA, BRANN):
+        assert http.post("/characters/build", json={**sheet, "save": True}).status_code == 200
+    fight = open_fight(http, name="Goblins at the ford")
+    fight.do({"type": "add_character", "character": "elara", "side": "party", "player": "Sam"})
+    fight.do({"type": "add_character", "character": "brann", "side": "party", "player": "Ana"})
+    fight.do({"type": "add_creature", "creature": "Goblin Warrior", "side": "monsters", "count": 2})
+    fight.do({"type": "begin_combat"})
+    for cid, face in (("elara", 18), ("brann", 12), ("goblin-warrior-1", 5)):
+        fight.do({"type": "roll_initiative", "combatant": cid, "faces": [face]})
+    return fight
+
+
+def _counted(page) -> tuple[int, list[str]]:
+    return page.evaluate("() => [window.__clicks, window.__keys]")
+
+
+def _focused(page) -> str:
+    return page.evaluate("() => document.activeElement.closest('.quick-panel') ? document.activeElement.outerHTML : ''")
+
+
+def test_one_click_per_move_at_the_table(chromium, service):
+    fight = _fight(service)
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    gm = Table(context.new_page())
+    page = gm.page
+    page.goto(f"{service.url}/app/#e={fight.id}&t={fight.gm}&role=gm")
+    page.get_by_role("heading", name=re.compile("Goblins at the ford")).wait_for()
+    elara, goblin = gm.row("elara"), gm.row("goblin-warrior-1")
+    # Each row offers its attacks by name and its sheet's spells.
+    bar = elara.get_by_role("group", name="Quick actions for Elara")
+    bar.wait_for()
+    for name in ("Dagger", "Fireball", "Magic Missile", "damage", "heal", "condition"):
+        assert bar.get_by_role("button", name=name, exact=True).count() == 1, name
+    assert goblin.get_by_role("group", name="Quick actions for Goblin Warrior 1").get_by_role("button", name="Scimitar").count() == 1
+
+    # An attack with entered dice: the Dagger on Elara's row, the goblin, the faces, Enter.
+    page.evaluate(COUNT)
+    bar.get_by_role("button", name="Dagger", exact=True).click()
+    panel = elara.get_by_role("region", name="Elara attacks with Dagger")
+    panel.wait_for()
+    assert 'type="radio"' in _focused(page)  # the focus is in its first field, the target
+    row_box, panel_box = elara.bounding_box(), panel.bounding_box()
+    assert panel_box["y"] < row_box["y"] + row_box["height"] and panel_box["y"] + panel_box["height"] < 720  # by its row, on screen
+    panel.get_by_text("Goblin Warrior 1").click()
+    assert page.evaluate("() => document.activeElement.labels[0].textContent").startswith("d20")
+    page.keyboard.type("15")
+    page.keyboard.press("Tab")
+    page.keyboard.type("4")
+    page.keyboard.press("Enter")
+    goblin.locator(".hp-text", has_text="4/10 HP").wait_for()  # 15+5 hits AC 15; 4+2 = 6 piercing
+    clicks, keys = _counted(page)
+    assert clicks <= 2 and keys == ["1", "5", "Tab", "4", "Enter"], (clicks, keys)
+    outcome = page.locator("section.board .outcome")
+    # The outcome where the GM looks, in the service's words (the dice lines left out).
+    outcome.filter(has_text="Elara attacks Goblin Warrior 1 (Dagger): 20 vs AC 15, hit, 6 piercing").wait_for()
+    assert panel.count() == 0
+    assert "flash" in goblin.get_attribute("class") and "flash" in elara.get_attribute("class")
+    gm.shot("gm-quick-attack")
+
+    # Hotkeys do nothing while typing; next turn in one key.
+    page.get_by_label("Undo the last command, because").fill("n")
+    assert "Elara's turn" in page.locator("#board-title").inner_text()
+    page.evaluate("() => document.activeElement.blur()")
+    page.evaluate(COUNT)
+    page.keyboard.press("n")
+    page.locator("li.combatant.current[data-combatant='brann']").wait_for()
+    assert _counted(page) == [0, ["n"]]
+    outcome.filter(has_text="Elara ends the turn · Brann's turn").wait_for()
+
+    # Damage in one click plus the amount and Enter; the type is the last attack's (piercing).
+    page.evaluate(COUNT)
+    goblin.get_by_role("button", name="damage", exact=True).click()
+    assert 'id="qdamage-goblin-warrior-1-amount"' in _focused(page)
+    assert goblin.get_by_label("damage type").input_value() == "piercing"
+    page.keyboard.type("4")
+    page.keyboard.press("Enter")
+    goblin.locator(".status", has_text="dead").wait_for()
+    assert _counted(page) == [1, ["4", "Enter"]]
+    outcome.filter(has_text="Goblin Warrior 1 takes 4 piercing damage · Goblin Warrior 1 drops to 0 HP and dies").wait_for()
+
+    # ? lists the hotkeys; a opens the current combatant's attack, Escape closes it; h heals.
+    page.evaluate("() => document.activeElement.blur()")
+    page.keyboard.press("?")
+    assert "Next turn" in page.get_by_role("region", name="Keyboard shortcuts").inner_text()
+    page.keyboard.press("Escape")
+    page.get_by_role("region", name="Keyboard shortcuts").wait_for(state="detached")
+    page.keyboard.press("a")
+    attack = gm.row("brann").get_by_role("region", name="Brann attacks with Longsword")
+    attack.wait_for()
+    assert 'type="radio"' in _focused(page)
+    page.keyboard.press("Escape")
+    attack.wait_for(state="detached")
+    page.evaluate("() => document.activeElement.blur()")
+    page.keyboard.press("h")
+    gm.row("brann").get_by_role("region", name="Heal Brann").wait_for()
+    assert 'id="qheal-brann-amount"' in _focused(page)
+    page.keyboard.press("Escape")
+
+    # A whole attack by keyboard alone: a, the target's radio (arrows), Tab, faces, Enter.
+    page.evaluate("() => document.activeElement.blur()")
+    page.keyboard.press("a")
+    attack.wait_for()
+    checked = page.evaluate("() => document.activeElement.value")
+    assert checked == "goblin-warrior-2"  # the only goblin standing
+    page.keyboard.press("Space")
+    page.keyboard.press("Tab")
+    page.keyboard.type("2")
+    page.keyboard.press("Enter")
+    outcome.filter(has_text="Brann attacks Goblin Warrior 2 (Longsword)").wait_for()
+    assert "miss" in outcome.inner_text()
+
+    # The spell quick action opens cast_spell's own form, prefilled by its row.
+    gm.row("elara").get_by_role("button", name="Magic Missile", exact=True).click()
+    spell = gm.row("elara").get_by_role("region", name="Elara casts Magic Missile")
+    assert spell.get_by_label("spell (required)").input_value() == "Magic Missile"
+    assert spell.get_by_label("caster (required)").input_value() == "elara"
+    assert gm.accessibility_violations() == []
+    spell.get_by_role("button", name="Close").click()
+    spell.wait_for(state="detached")
+    assert gm.errors == []
+    context.close()
