@@ -45,8 +45,9 @@ def _counted(page) -> tuple[int, list[str]]:
     return page.evaluate("() => [window.__clicks, window.__keys]")
 
 
-def _focused(page) -> str:
-    return page.evaluate("() => document.activeElement.closest('.quick-panel') ? document.activeElement.outerHTML : ''")
+def _focused(page, selector: str) -> None:
+    """Waits until the focus is on `selector` inside an open quick action."""
+    page.wait_for_function("s => document.activeElement.matches(`.quick-panel ${s}`)", arg=selector)
 
 
 def test_one_click_per_move_at_the_table(chromium, service):
@@ -69,11 +70,11 @@ def test_one_click_per_move_at_the_table(chromium, service):
     bar.get_by_role("button", name="Dagger", exact=True).click()
     panel = elara.get_by_role("region", name="Elara attacks with Dagger")
     panel.wait_for()
-    assert 'type="radio"' in _focused(page)  # the focus is in its first field, the target
+    _focused(page, "input[type=radio]")  # the focus is in its first field, the target
     row_box, panel_box = elara.bounding_box(), panel.bounding_box()
     assert panel_box["y"] < row_box["y"] + row_box["height"] and panel_box["y"] + panel_box["height"] < 720  # by its row, on screen
     panel.get_by_text("Goblin Warrior 1").click()
-    assert page.evaluate("() => document.activeElement.labels[0].textContent").startswith("d20")
+    page.wait_for_function("() => document.activeElement.labels?.[0]?.textContent.startsWith('d20')")  # the click moved the focus on
     page.keyboard.type("15")
     page.keyboard.press("Tab")
     page.keyboard.type("4")
@@ -101,7 +102,7 @@ def test_one_click_per_move_at_the_table(chromium, service):
     # Damage in one click plus the amount and Enter; the type is the last attack's (piercing).
     page.evaluate(COUNT)
     goblin.get_by_role("button", name="damage", exact=True).click()
-    assert 'id="qdamage-goblin-warrior-1-amount"' in _focused(page)
+    _focused(page, "#qdamage-goblin-warrior-1-amount")
     assert goblin.get_by_label("damage type").input_value() == "piercing"
     page.keyboard.type("4")
     page.keyboard.press("Enter")
@@ -118,19 +119,20 @@ def test_one_click_per_move_at_the_table(chromium, service):
     page.keyboard.press("a")
     attack = gm.row("brann").get_by_role("region", name="Brann attacks with Longsword")
     attack.wait_for()
-    assert 'type="radio"' in _focused(page)
+    _focused(page, "input[type=radio]")
     page.keyboard.press("Escape")
     attack.wait_for(state="detached")
     page.evaluate("() => document.activeElement.blur()")
     page.keyboard.press("h")
     gm.row("brann").get_by_role("region", name="Heal Brann").wait_for()
-    assert 'id="qheal-brann-amount"' in _focused(page)
+    _focused(page, "#qheal-brann-amount")
     page.keyboard.press("Escape")
 
     # A whole attack by keyboard alone: a, the target's radio (arrows), Tab, faces, Enter.
     page.evaluate("() => document.activeElement.blur()")
     page.keyboard.press("a")
     attack.wait_for()
+    _focused(page, "input[type=radio]")
     checked = page.evaluate("() => document.activeElement.value")
     assert checked == "goblin-warrior-2"  # the only goblin standing
     page.keyboard.press("Space")
@@ -139,6 +141,39 @@ def test_one_click_per_move_at_the_table(chromium, service):
     page.keyboard.press("Enter")
     outcome.filter(has_text="Brann attacks Goblin Warrior 2 (Longsword)").wait_for()
     assert "miss" in outcome.inner_text()
+
+    # d: damage to the current combatant's last target; a death save once Brann is down.
+    page.evaluate("() => document.activeElement.blur()")
+    page.keyboard.press("d")
+    gm.row("goblin-warrior-2").get_by_role("region", name="Damage to Goblin Warrior 2").wait_for()
+    assert gm.row("goblin-warrior-2").get_by_label("damage type").input_value() == "slashing"  # the Longsword's
+    page.keyboard.press("Escape")
+    brann = gm.row("brann")
+    brann.get_by_role("button", name="damage", exact=True).click()
+    _focused(page, "#qdamage-brann-amount")
+    page.keyboard.type("60")
+    page.keyboard.press("Enter")
+    brann.locator(".death-saves").wait_for()
+    assert brann.get_by_role("button", name="death save", exact=True).count() == 0  # owed at the start of his turn
+    for now in ("goblin-warrior-2", "elara", "brann"):  # n, n, n: round 2, Brann's turn
+        page.evaluate("() => document.activeElement.blur()")
+        page.keyboard.press("n")
+        page.locator(f"li.combatant.current[data-combatant='{now}']").wait_for()
+    page.evaluate(COUNT)
+    brann.get_by_role("button", name="death save", exact=True).click()
+    _focused(page, "#qds-brann")
+    page.keyboard.type("15")
+    page.keyboard.press("Enter")
+    brann.get_by_role("img", name="Brann death saves: 1 success, 0 failures").wait_for()
+    assert _counted(page) == [1, ["1", "5", "Enter"]]
+    outcome.filter(has_text="Brann rolls 15 on a Death Saving Throw: success").wait_for()
+
+    # The flash respects reduced motion: no animation, a steady outline instead.
+    flashing = page.locator("section.board li.combatant.flash").first
+    assert flashing.evaluate("e => getComputedStyle(e).animationName") != "none"
+    page.emulate_media(reduced_motion="reduce")
+    assert flashing.evaluate("e => getComputedStyle(e).animationName") == "none"
+    page.emulate_media(reduced_motion="no-preference")
 
     # The spell quick action opens cast_spell's own form, prefilled by its row.
     gm.row("elara").get_by_role("button", name="Magic Missile", exact=True).click()

@@ -273,7 +273,7 @@ function Encounter({ entry, onOpen }) {
     if (!gm || past || typing(e) || document.querySelector("dialog[open]")) return;
     const key = e.key;
     if (key === "?") { e.preventDefault(); setHelp((h) => !h); return; }
-    if (key === "Escape" && quick) { setQuick(null); return; }
+    if (key === "Escape" && (quick || help)) { setQuick(null); setHelp(false); return; }
     if (!turns) return;
     if (key === "n" && allowed.has("end_turn") && current) { e.preventDefault(); nextTurn(); }
     else if (key === "a" && current) { e.preventDefault(); openQuick(current.id, "attack"); }

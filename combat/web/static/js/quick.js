@@ -4,7 +4,7 @@
 
 import { html, useEffect, useRef, useState } from "../vendor/htm-preact-standalone.js";
 import { CommandForm, ErrorNote, label } from "./forms.js";
-import { characterOf } from "./sheet.js";
+import { characterOf, rulesBlock } from "./sheet.js";
 
 // The SRD's words, offered as suggestions (the service checks them: a ruleset may add its own).
 export const DAMAGE_TYPES = ["acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing",
@@ -33,7 +33,11 @@ export function quickActions(state, c) {
   if (allowed.has("damage")) out.push({ kind: "damage", text: "damage" });
   if (allowed.has("heal")) out.push({ kind: "heal", text: "heal" });
   if (allowed.has("apply_condition")) out.push({ kind: "condition", text: "condition" });
-  if (allowed.has("death_save") && c.hp === 0 && c.status !== "dead") out.push({ kind: "death", text: "death save" });
+  // A death save when one is owed (at the start of a turn begun at 0 HP, the ruleset's `dying`).
+  // (Left out of the state until used: a 5e-family block without `dying`, or without `owed`, owes none.)
+  const block = rulesBlock(state);
+  const owed = Object.keys(block).length ? block.dying?.owed || [] : null;
+  if (allowed.has("death_save") && c.hp === 0 && c.status !== "dead" && (!owed || owed.includes(c.id))) out.push({ kind: "death", text: "death save" });
   return out;
 }
 
@@ -112,7 +116,7 @@ function AttackQuick({ state, c, attack, send, onClose }) {
       <fieldset class="targets" ref=${first} onPointerDown=${() => { pointer.current = true; }} onKeyDown=${() => { pointer.current = false; }}>
         <legend>target</legend>
         ${targets.map((t) => html`<label class="target-pick"><input type="radio" name=${`${id}-target`} value=${t.id}
-          checked=${target === t.id} onChange=${() => { setTarget(t.id); if (pointer.current) setTimeout(() => d20.current?.focus()); }} />
+          checked=${target === t.id} onChange=${() => { setTarget(t.id); if (pointer.current) d20.current?.focus(); }} />
           ${t.name}${t.ac !== undefined ? html` <small>AC ${t.ac}</small>` : null}</label>`)}
       </fieldset>
       <div class="quick-fields">
