@@ -71,10 +71,12 @@ def test_one_click_per_move_at_the_table(chromium, service):
     panel = elara.get_by_role("region", name="Elara attacks with Dagger")
     panel.wait_for()
     _focused(page, "input[type=radio]")  # the focus is in its first field, the target
-    row_box, panel_box = elara.bounding_box(), panel.bounding_box()
-    assert panel_box["y"] < row_box["y"] + row_box["height"] and panel_box["y"] + panel_box["height"] < 720  # by its row, on screen
+    assert panel.evaluate("e => e.closest('li.combatant').dataset.combatant") == "elara"  # in its row, not below the board
+    page.wait_for_function("e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight + 1; }",
+                           arg=panel.element_handle())  # on screen, on a 1280x720 laptop
     panel.get_by_text("Goblin Warrior 1").click()
     page.wait_for_function("() => document.activeElement.labels?.[0]?.textContent.startsWith('d20')")  # the click moved the focus on
+    gm.shot("gm-quick-attack")  # not a click nor a key
     page.keyboard.type("15")
     page.keyboard.press("Tab")
     page.keyboard.type("4")
@@ -87,7 +89,6 @@ def test_one_click_per_move_at_the_table(chromium, service):
     outcome.filter(has_text="Elara attacks Goblin Warrior 1 (Dagger): 20 vs AC 15, hit, 6 piercing").wait_for()
     assert panel.count() == 0
     assert "flash" in goblin.get_attribute("class") and "flash" in elara.get_attribute("class")
-    gm.shot("gm-quick-attack")
 
     # Hotkeys do nothing while typing; next turn in one key.
     page.get_by_label("Undo the last command, because").fill("n")
@@ -185,3 +186,42 @@ def test_one_click_per_move_at_the_table(chromium, service):
     spell.wait_for(state="detached")
     assert gm.errors == []
     context.close()
+
+
+def test_the_phase_and_what_comes_next_initiative_for_every_monster_in_one_click_and_field_meanings(chromium, service):
+    http = httpx.Client(base_url=service.url, timeout=10)
+    for sheet in (ELARA, BRANN):
+        assert http.post("/characters/build", json={**sheet, "save": True}).status_code == 200
+    fight = open_fight(http, name="Goblins at the ford")
+    fight.do({"type": "add_character", "character": "elara", "side": "party", "player": "Sam"})
+    fight.do({"type": "add_character", "character": "brann", "side": "party", "player": "Ana"})
+    fight.do({"type": "add_creature", "creature": "Goblin Warrior", "side": "monsters", "count": 2})
+    fight.do({"type": "add_creature", "creature": "Goblin Boss", "side": "monsters"})
+    gm = Table(chromium.new_context(viewport={"width": 1280, "height": 720}).new_page())
+    page = gm.page
+    page.goto(f"{service.url}/app/#e={fight.id}&t={fight.gm}&role=gm")
+    phase = page.locator("section.board .phase-line")
+    phase.filter(has_text="Phase: setup — add the combatants, then begin combat; next: surprise.").wait_for()
+    gm.send("begin combat", {})
+    phase.filter(has_text="Phase: surprise").wait_for()
+
+    # Initiative for every monster in one click: one roll per group (the two goblins share one).
+    page.get_by_role("button", name="Roll initiative for the monsters (3)").click()
+    page.get_by_role("button", name=re.compile("Roll initiative for the monsters")).wait_for(state="detached")
+    for cid in ("goblin-warrior-1", "goblin-warrior-2", "goblin-boss"):
+        assert re.search(r"\d", gm.row(cid).locator(".init").inner_text() or page.locator(
+            f"li.init-group:has(li[data-combatant='{cid}']) .group-head .init").inner_text()), cid
+    assert gm.row("elara").locator(".init").inner_text() == "–"
+
+    # Each field says what it means, from the command reference.
+    form = gm.open_command("roll initiative")
+    faces = form.get_by_label("faces", exact=True)
+    described = faces.get_attribute("aria-describedby").split()
+    assert any("dice faces rolled at the table" in page.locator(f"#{i}").inner_text() for i in described)
+    assert gm.accessibility_violations() == []
+    gm.open_command("roll initiative")  # closes it
+    gm.send("roll initiative", {"combatant": "elara", "faces": "18"})
+    gm.send("roll initiative", {"combatant": "brann", "faces": "12"})
+    phase.filter(has_text="Phase: turns — each combatant acts on its turn, then Next turn").wait_for()
+    assert gm.errors == []
+    page.context.close()

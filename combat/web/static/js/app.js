@@ -13,12 +13,27 @@ import { forget, fromFragment, keptOnDevice, remember, remembered, shareLink } f
 let openapi = null;
 const commandsOf = {};
 const referenceOf = {};
+let rulesetsList = null;
+
+// What each phase calls for, and what comes after it.
+const PHASE_HINTS = {
+  setup: "add the combatants, then begin combat",
+  surprise: "mark who is surprised, then roll initiative",
+  initiative: "roll initiative for everyone; the first turn starts once all have rolled",
+  turns: "each combatant acts on its turn, then Next turn",
+  ended: "the fight is over",
+};
 async function schemasOf(api, ruleset) {
   openapi ??= await api.get("/schema/openapi.json");
   commandsOf[ruleset] ??= await api.get(`/schemas/commands/${encodeURIComponent(ruleset)}`);
   // Who may send each command (its `sent_by`); without it a player's page guesses from the fields.
   referenceOf[ruleset] ??= await api.get(`/rulesets/${encodeURIComponent(ruleset)}/commands`).catch(() => null);
-  return { ...commandSchemas(commandsOf[ruleset]), paths: openapi.paths, senders: referenceOf[ruleset] && senders(referenceOf[ruleset]) };
+  rulesetsList ??= await api.get("/rulesets").catch(() => []);
+  const reference = referenceOf[ruleset];
+  // Each field's meaning, from the command reference: a hint under the field.
+  const meanings = Object.fromEntries((reference || []).map((doc) => [doc.type, Object.fromEntries((doc.fields || []).map((f) => [f.name, f.meaning]))]));
+  return { ...commandSchemas(commandsOf[ruleset]), paths: openapi.paths, senders: reference && senders(reference), meanings,
+           phases: rulesetsList.find((r) => r.id === ruleset)?.phases || [] };
 }
 
 // Whether a player may send this command for one of their combatants: not GM only, and it
@@ -109,7 +124,7 @@ function Actions({ state, schemas, view, ctx, api, onReply }) {
         onClick=${() => { setChosen(chosen === t ? null : t); setDone(null); }}>${label(t)}</button>`)}
     </div>
     ${schema ? html`<${CommandForm} key=${chosen} defs=${schemas.defs} tag=${chosen} schema=${schema}
-      ctx=${{ ...ctx, actors: mine, actorField: actor, hide: mine ? who?.gmFields : undefined }} initial=${actor && initialActor ? { [actor]: initialActor } : {}}
+      ctx=${{ ...ctx, actors: mine, actorField: actor, hide: mine ? who?.gmFields : undefined, meanings: schemas.meanings?.[chosen] }} initial=${actor && initialActor ? { [actor]: initialActor } : {}}
       onSend=${async (command) => {
         const reply = await api.post("/commands", { command });
         onReply?.(reply);
@@ -285,6 +300,14 @@ function Encounter({ entry, onOpen }) {
       openQuick(last?.target && state.combatants[last.target]?.status !== "dead" ? last.target : (foe || current).id, "damage");
     } else if (key === "u") { e.preventDefault(); document.getElementById("undo-reason")?.focus(); }
   };
+  // Initiative for every monster that has not rolled, one roll per group, the service rolling.
+  const unrolled = Object.values(state.combatants || {}).filter((c) => c.kind === "monster" && c.initiative == null && c.status !== "dead");
+  const monsterGroups = [...new Map(unrolled.map((c) => [c.group || c.id, c])).values()];
+  async function rollMonsters() {
+    for (const c of monsterGroups) await send({ type: "roll_initiative", combatant: c.id });
+  }
+  const phases = schemas?.phases || [];
+  const nextPhase = phases[phases.indexOf(state.phase) + 1];
   const rowQuick = turns ? (c) => {
     const actions = quickActions(state, c);
     const open = quick?.id === c.id ? quick.action : null;
@@ -294,7 +317,10 @@ function Encounter({ entry, onOpen }) {
         onClose=${() => { const opener = open.opener; setQuick(null); opener?.focus?.(); }} />` : null}
     </div>`;
   } : null;
-  const top = gm && !past ? html`<div class="turn-bar">
+  const top = gm && !past ? html`<p class="phase-line"><strong>Phase: ${state.phase.replaceAll("_", " ")}</strong>${PHASE_HINTS[state.phase] ? ` — ${PHASE_HINTS[state.phase]}` : ""}${nextPhase && nextPhase !== "ended" ? `; next: ${nextPhase.replaceAll("_", " ")}` : ""}.</p>
+    <div class="turn-bar">
+      ${allowed.has("roll_initiative") && monsterGroups.length ? html`<button type="button" onClick=${() => rollMonsters().catch(setError)}>
+        Roll initiative for the monsters (${unrolled.length})</button>` : null}
       ${turns && allowed.has("end_turn") && current ? html`<button type="button" class="next-turn" aria-keyshortcuts="n" onClick=${nextTurn}>
         Next turn <small>${current.name} ends${after && after.id !== current.id ? `, then ${after.name}` : ""} (n)</small></button>` : null}
       <button type="button" class="small" aria-expanded=${help} aria-keyshortcuts="?" onClick=${() => setHelp(!help)}>Shortcuts (?)</button>

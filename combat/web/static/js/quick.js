@@ -64,8 +64,11 @@ function useFirstFocus() {
   return first;
 }
 
+// The open form, scrolled into view (as little as needed) beside its row.
 function Panel({ title, onClose, children }) {
-  return html`<div class="quick-panel" role="region" aria-label=${title}
+  const ref = useRef(null);
+  useEffect(() => { ref.current?.scrollIntoView?.({ block: "nearest" }); }, []);
+  return html`<div class="quick-panel" role="region" aria-label=${title} ref=${ref}
       onKeyDown=${(e) => { if (e.key === "Escape") { e.stopPropagation(); onClose(); } }}>
     <div class="quick-head"><strong>${title}</strong>
       <button type="button" class="small" onClick=${onClose}>Close</button></div>
@@ -193,7 +196,8 @@ function SchemaQuick({ schemas, tag, initial, title, ctx, send, onClose }) {
   const schema = schemas?.tags[tag];
   if (!schema) return null;
   return html`<${Panel} title=${title} onClose=${onClose}>
-    <div ref=${ref}><${CommandForm} defs=${schemas.defs} tag=${tag} schema=${schema} initial=${initial} ctx=${ctx} onSend=${send} /></div>
+    <div ref=${ref}><${CommandForm} defs=${schemas.defs} tag=${tag} schema=${schema} initial=${initial}
+      ctx=${{ ...ctx, meanings: schemas.meanings?.[tag] }} onSend=${send} /></div>
   <//>`;
 }
 
