@@ -223,5 +223,13 @@ def test_the_phase_and_what_comes_next_initiative_for_every_monster_in_one_click
     gm.send("roll initiative", {"combatant": "elara", "faces": "18"})
     gm.send("roll initiative", {"combatant": "brann", "faces": "12"})
     phase.filter(has_text="Phase: turns — each combatant acts on its turn, then Next turn").wait_for()
+
+    # The commands the phase calls for first, the others under "More commands".
+    commands = page.get_by_role("group", name="commands allowed now")
+    assert commands.get_by_role("button", name="end turn", exact=True).is_visible()
+    assert commands.get_by_role("button", name="attack", exact=True).is_visible()
+    assert not commands.get_by_role("button", name="grant temp hp", exact=True).is_visible()
+    form = gm.open_command("grant temp hp")  # opens "More commands" on the way
+    assert form.is_visible()
     assert gm.errors == []
     page.context.close()

@@ -105,6 +105,18 @@ function Home() {
   </main>`;
 }
 
+// What each phase calls for (the GM's first row of buttons); the phase's other commands are
+// under "More commands". A phase with none of these shows them all.
+const CALLED_FOR = {
+  setup: ["add_combatant", "add_creature", "add_character", "remove_combatant", "begin_combat"],
+  surprise: ["mark_surprised", "surprise_check", "roll_initiative", "call_initiative_check"],
+  initiative: ["roll_initiative", "order_tie", "reroll_tie", "roll_off", "call_initiative_check"],
+  reorder: ["propose_swap", "answer_swap", "pass_swap", "end_reorder"],
+  turns: ["attack", "multiattack", "monster_action", "cast_spell", "move", "take_action", "bonus_action", "use_reaction",
+          "roll_damage", "death_save", "saving_throw", "end_turn", "damage", "heal", "apply_condition", "remove_condition"],
+};
+const ALWAYS = ["ruling"];
+
 // The commands this view may send now, each a button that opens its form.
 function Actions({ state, schemas, view, ctx, api, onReply }) {
   const [chosen, setChosen] = useState(null);
@@ -116,12 +128,20 @@ function Actions({ state, schemas, view, ctx, api, onReply }) {
   const schema = chosen && schemas.tags[chosen];
   const who = chosen && schemas.senders?.[chosen];
   const actor = schema && actorField(schema, who?.actors.length ? who.actors : undefined);
+  // The GM's buttons: what the phase calls for first, the rest under "More commands".
+  const calledFor = [...(CALLED_FOR[state.phase] || []), ...ALWAYS];
+  const grouped = !mine && tags.some((t) => (CALLED_FOR[state.phase] || []).includes(t));
+  const now = grouped ? tags.filter((t) => calledFor.includes(t)) : tags;
+  const more = grouped ? tags.filter((t) => !calledFor.includes(t)) : [];
+  const button = (t) => html`<button type="button" class=${chosen === t ? "chosen" : ""} aria-pressed=${chosen === t}
+    onClick=${() => { setChosen(chosen === t ? null : t); setDone(null); }}>${label(t)}</button>`;
   const initialActor = mine ? (mine.includes(state.turn) ? state.turn : mine[0]) : state.turn;
   return html`<section class="actions-panel" aria-labelledby="actions-title">
     <h2 id="actions-title">${mine ? `Your moves (${mine.join(", ")})` : "Commands"}</h2>
     <div class="command-buttons" role="group" aria-label="commands allowed now">
-      ${tags.map((t) => html`<button type="button" class=${chosen === t ? "chosen" : ""} aria-pressed=${chosen === t}
-        onClick=${() => { setChosen(chosen === t ? null : t); setDone(null); }}>${label(t)}</button>`)}
+      ${now.map(button)}
+      ${more.length ? html`<details class="more-commands" open=${more.includes(chosen) || undefined}>
+        <summary>More commands (${more.length})</summary><div class="command-buttons">${more.map(button)}</div></details>` : null}
     </div>
     ${schema ? html`<${CommandForm} key=${chosen} defs=${schemas.defs} tag=${chosen} schema=${schema}
       ctx=${{ ...ctx, actors: mine, actorField: actor, hide: mine ? who?.gmFields : undefined, meanings: schemas.meanings?.[chosen] }} initial=${actor && initialActor ? { [actor]: initialActor } : {}}
