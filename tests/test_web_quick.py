@@ -184,6 +184,18 @@ def test_one_click_per_move_at_the_table(chromium, service):
     assert gm.accessibility_violations() == []
     spell.get_by_role("button", name="Close").click()
     spell.wait_for(state="detached")
+
+    # Pickers by name: a condition from the SRD's list, a damage type, a spell from the sheets.
+    gm.row("goblin-warrior-2").get_by_role("button", name="condition", exact=True).click()
+    condition = gm.row("goblin-warrior-2").get_by_role("region", name="A condition on Goblin Warrior 2")
+    assert condition.get_by_label("name (required)").get_attribute("list") == "condition-names"
+    assert page.locator("datalist#condition-names option[value='paralyzed']").count() == 1
+    condition.get_by_role("button", name="Close").click()
+    form = gm.open_command("damage")
+    assert form.get_by_label("damage type (required)").get_attribute("list") == "combatant-ids-damage_type"
+    assert page.locator("datalist#combatant-ids-damage_type option[value='necrotic']").count() == 1
+    assert page.locator("datalist#combatant-ids-spell option[value='Fireball']").count() == 1
+    assert page.locator("datalist#combatant-ids option[value='goblin-warrior-2']").inner_text() == "Goblin Warrior 2"
     assert gm.errors == []
     context.close()
 

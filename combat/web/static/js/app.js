@@ -4,10 +4,11 @@
 import { html, render, useEffect, useMemo, useRef, useState } from "../vendor/htm-preact-standalone.js";
 import { client } from "./api.js";
 import { Board } from "./board.js";
+import { characterOf } from "./sheet.js";
 import { actorField, CommandForm, commandSchemas, ErrorNote, label, senders } from "./forms.js";
 import { DiceAudit, History, Scrubber } from "./history.js";
 import { KeepAccess, QrCode, TokenPaste } from "./access.js";
-import { DAMAGE_TYPES, HotkeyHelp, noteDamageType, outcomeOf, QuickBar, quickActions, QuickPanel, touchedBy, typing } from "./quick.js";
+import { CONDITIONS, DAMAGE_TYPES, HotkeyHelp, noteDamageType, outcomeOf, QuickBar, quickActions, QuickPanel, touchedBy, typing } from "./quick.js";
 import { forget, fromFragment, keptOnDevice, remember, remembered, shareLink } from "./session.js";
 
 let openapi = null;
@@ -270,8 +271,11 @@ function Encounter({ entry, onOpen }) {
   const ids = Object.keys(state.combatants || {});
   // Suggestions for free-text fields: attack profiles by name, bestiary creatures when served.
   const attacks = [...new Set(Object.values(state.combatants || {}).flatMap((c) => (c.attacks || []).map((a) => a.name)))];
-  const suggest = { attack: attacks, ...(bestiary ? { creature: bestiary } : {}) };
-  const ctx = { listId: "combatant-ids", suggest };
+  // Spells from the characters' sheets, the SRD's damage types and conditions: pickers by name
+  // (suggestions: the service checks, and a ruleset may have its own words).
+  const spells = [...new Set(Object.keys(state.combatants || {}).flatMap((id) => characterOf(state, id)?.sheet?.spellcasting?.spells || []))];
+  const suggest = { attack: attacks, spell: spells, damage_type: DAMAGE_TYPES, ...(bestiary ? { creature: bestiary } : {}) };
+  const ctx = { listId: "combatant-ids", suggest, lists: { conditionName: "condition-names", condition: "condition-names" } };
   async function fork() {
     const opened = await api.post(`/encounters/${entry.id}/fork`, { at, name: `${state.name} (what if, from seq ${at})` });
     remember({ id: opened.id, token: opened.gm_token, role: "gm", title: opened.name, ruleset: opened.ruleset });
@@ -356,7 +360,8 @@ function Encounter({ entry, onOpen }) {
       <span class="live ${status === "live" ? "on" : ""}" role="status">${status} · seq ${state.version}</span>
     </header>
     <datalist id="damage-types">${DAMAGE_TYPES.map((t) => html`<option value=${t} />`)}</datalist>
-    <datalist id="combatant-ids">${ids.map((id) => html`<option value=${id} />`)}</datalist>
+    <datalist id="combatant-ids">${ids.map((id) => html`<option value=${id}>${state.combatants[id].name}</option>`)}</datalist>
+    <datalist id="condition-names">${CONDITIONS.map((t) => html`<option value=${t} />`)}</datalist>
     ${Object.entries(suggest).map(([field, names]) => html`<datalist id=${`combatant-ids-${field}`}>${names.map((n) => html`<option value=${n} />`)}</datalist>`)}
     ${error ? html`<${ErrorNote} error=${error} />` : null}
     <div class="layout">

@@ -198,7 +198,8 @@ function Field({ defs, name, prop, required, value, onChange, ctx: outer, path }
   const text = label(name) + (required ? " (required)" : "");
   if (kind === "object") {
     return html`<fieldset class="nested"><legend>${text}</legend>
-      <${Fields} defs=${defs} schema=${schema} value=${value || {}} onChange=${onChange} ctx=${ctx} path=${id} />
+      <${Fields} defs=${defs} schema=${schema} value=${value || {}} onChange=${onChange} path=${id}
+        ctx=${name === "condition" && ctx.lists?.conditionName ? { ...ctx, lists: { name: ctx.lists.conditionName } } : { ...ctx, lists: undefined }} />
     </fieldset>`;
   }
   if (kind === "objects") {
@@ -232,7 +233,7 @@ function Field({ defs, name, prop, required, value, onChange, ctx: outer, path }
                    diceLists: "one roll after another, e.g. 12; 3 4 (blank: roll for me)",
                    diceMap: "by combatant, e.g. goblin-1: 12; aria: 3 (blank: roll for me)" }[kind];
     input = html`<input id=${id} name=${name} value=${value ?? ""} inputmode=${kind === "number" || kind === "dice" ? "numeric" : undefined}
-      type=${kind === "number" ? "number" : "text"} list=${kind === "combatant" ? ctx.listId : ctx.suggest?.[name] ? `${ctx.listId}-${name}` : undefined}
+      type=${kind === "number" ? "number" : "text"} list=${kind === "combatant" ? ctx.listId : ctx.lists?.[name] || (ctx.suggest?.[name] ? `${ctx.listId}-${name}` : undefined)}
       aria-describedby=${[hint ? `${id}-hint` : null, meaningId].filter(Boolean).join(" ") || undefined}
       class=${kind === "dice" ? "dice" : undefined} onInput=${(e) => onChange(e.target.value)} />
       ${hint ? html`<small id=${`${id}-hint`} class="hint">${hint}</small>` : null}`;
