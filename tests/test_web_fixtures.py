@@ -87,8 +87,13 @@ class Table:
         page.on("pageerror", lambda err: self.errors.append(str(err)))
 
     def open_command(self, name: str) -> Any:
-        """Press a command's button; the form it opens."""
-        self.page.get_by_role("group", name="commands allowed now").get_by_role("button", name=name, exact=True).click()
+        """Press a command's button (under "More commands" when it is not what the phase calls
+        for); the form it opens."""
+        button = self.page.get_by_role("group", name="commands allowed now").get_by_role("button", name=name, exact=True)
+        more = self.page.locator("details.more-commands:not([open])")
+        if more.get_by_role("button", name=name, exact=True, include_hidden=True).count():
+            more.locator("summary").click()
+        button.click()
         return self.page.get_by_role("form", name=name)
 
     def send(self, name: str, fields: dict[str, str], *, button: str = "Send") -> None:

@@ -4,20 +4,37 @@
 import { html, render, useEffect, useMemo, useRef, useState } from "../vendor/htm-preact-standalone.js";
 import { client } from "./api.js";
 import { Board } from "./board.js";
+import { characterOf } from "./sheet.js";
 import { actorField, CommandForm, commandSchemas, ErrorNote, label, senders } from "./forms.js";
 import { DiceAudit, History, Scrubber } from "./history.js";
 import { KeepAccess, QrCode, TokenPaste } from "./access.js";
+import { CONDITIONS, DAMAGE_TYPES, HotkeyHelp, noteDamageType, outcomeOf, QuickBar, quickActions, QuickPanel, touchedBy, typing } from "./quick.js";
 import { forget, fromFragment, keptOnDevice, remember, remembered, shareLink } from "./session.js";
 
 let openapi = null;
 const commandsOf = {};
 const referenceOf = {};
+let rulesetsList = null;
+
+// What each phase calls for, and what comes after it.
+const PHASE_HINTS = {
+  setup: "add the combatants, then begin combat",
+  surprise: "mark who is surprised, then roll initiative",
+  initiative: "roll initiative for everyone; the first turn starts once all have rolled",
+  turns: "each combatant acts on its turn, then Next turn",
+  ended: "the fight is over",
+};
 async function schemasOf(api, ruleset) {
   openapi ??= await api.get("/schema/openapi.json");
   commandsOf[ruleset] ??= await api.get(`/schemas/commands/${encodeURIComponent(ruleset)}`);
   // Who may send each command (its `sent_by`); without it a player's page guesses from the fields.
   referenceOf[ruleset] ??= await api.get(`/rulesets/${encodeURIComponent(ruleset)}/commands`).catch(() => null);
-  return { ...commandSchemas(commandsOf[ruleset]), paths: openapi.paths, senders: referenceOf[ruleset] && senders(referenceOf[ruleset]) };
+  rulesetsList ??= await api.get("/rulesets").catch(() => []);
+  const reference = referenceOf[ruleset];
+  // Each field's meaning, from the command reference: a hint under the field.
+  const meanings = Object.fromEntries((reference || []).map((doc) => [doc.type, Object.fromEntries((doc.fields || []).map((f) => [f.name, f.meaning]))]));
+  return { ...commandSchemas(commandsOf[ruleset]), paths: openapi.paths, senders: reference && senders(reference), meanings,
+           phases: rulesetsList.find((r) => r.id === ruleset)?.phases || [] };
 }
 
 // Whether a player may send this command for one of their combatants: not GM only, and it
@@ -89,8 +106,20 @@ function Home() {
   </main>`;
 }
 
+// What each phase calls for (the GM's first row of buttons); the phase's other commands are
+// under "More commands". A phase with none of these shows them all.
+const CALLED_FOR = {
+  setup: ["add_combatant", "add_creature", "add_character", "remove_combatant", "begin_combat"],
+  surprise: ["mark_surprised", "surprise_check", "roll_initiative", "call_initiative_check"],
+  initiative: ["roll_initiative", "order_tie", "reroll_tie", "roll_off", "call_initiative_check"],
+  reorder: ["propose_swap", "answer_swap", "pass_swap", "end_reorder"],
+  turns: ["attack", "multiattack", "monster_action", "cast_spell", "move", "take_action", "bonus_action", "use_reaction",
+          "roll_damage", "death_save", "saving_throw", "end_turn", "damage", "heal", "apply_condition", "remove_condition"],
+};
+const ALWAYS = ["ruling"];
+
 // The commands this view may send now, each a button that opens its form.
-function Actions({ state, schemas, view, ctx, api }) {
+function Actions({ state, schemas, view, ctx, api, onReply }) {
   const [chosen, setChosen] = useState(null);
   const [done, setDone] = useState(null);
   const mine = view.role === "player" ? view.combatants : null;
@@ -100,17 +129,26 @@ function Actions({ state, schemas, view, ctx, api }) {
   const schema = chosen && schemas.tags[chosen];
   const who = chosen && schemas.senders?.[chosen];
   const actor = schema && actorField(schema, who?.actors.length ? who.actors : undefined);
+  // The GM's buttons: what the phase calls for first, the rest under "More commands".
+  const calledFor = [...(CALLED_FOR[state.phase] || []), ...ALWAYS];
+  const grouped = !mine && tags.some((t) => (CALLED_FOR[state.phase] || []).includes(t));
+  const now = grouped ? tags.filter((t) => calledFor.includes(t)) : tags;
+  const more = grouped ? tags.filter((t) => !calledFor.includes(t)) : [];
+  const button = (t) => html`<button type="button" class=${chosen === t ? "chosen" : ""} aria-pressed=${chosen === t}
+    onClick=${() => { setChosen(chosen === t ? null : t); setDone(null); }}>${label(t)}</button>`;
   const initialActor = mine ? (mine.includes(state.turn) ? state.turn : mine[0]) : state.turn;
   return html`<section class="actions-panel" aria-labelledby="actions-title">
     <h2 id="actions-title">${mine ? `Your moves (${mine.join(", ")})` : "Commands"}</h2>
     <div class="command-buttons" role="group" aria-label="commands allowed now">
-      ${tags.map((t) => html`<button type="button" class=${chosen === t ? "chosen" : ""} aria-pressed=${chosen === t}
-        onClick=${() => { setChosen(chosen === t ? null : t); setDone(null); }}>${label(t)}</button>`)}
+      ${now.map(button)}
+      ${more.length ? html`<details class="more-commands" open=${more.includes(chosen) || undefined}>
+        <summary>More commands (${more.length})</summary><div class="command-buttons">${more.map(button)}</div></details>` : null}
     </div>
     ${schema ? html`<${CommandForm} key=${chosen} defs=${schemas.defs} tag=${chosen} schema=${schema}
-      ctx=${{ ...ctx, actors: mine, actorField: actor, hide: mine ? who?.gmFields : undefined }} initial=${actor && initialActor ? { [actor]: initialActor } : {}}
+      ctx=${{ ...ctx, actors: mine, actorField: actor, hide: mine ? who?.gmFields : undefined, meanings: schemas.meanings?.[chosen] }} initial=${actor && initialActor ? { [actor]: initialActor } : {}}
       onSend=${async (command) => {
         const reply = await api.post("/commands", { command });
+        onReply?.(reply);
         setDone(`${label(chosen)}: ${reply.events.length} event${reply.events.length === 1 ? "" : "s"}, now at seq ${reply.version}`);
         setChosen(null);
       }} />` : null}
@@ -170,6 +208,11 @@ function Encounter({ entry, onOpen }) {
   const [error, setError] = useState(null);
   const [at, setAt] = useState(null);
   const [past, setPast] = useState(null);
+  const [quick, setQuick] = useState(null); // {id, action}: the quick action open on a row
+  const [outcome, setOutcome] = useState(null);
+  const [flash, setFlash] = useState(null);
+  const [help, setHelp] = useState(false);
+  const keys = useRef(null);
   const refresh = useRef(null);
   const view = { role: entry.role, combatants: entry.combatants || [] };
   const gm = entry.role === "gm";
@@ -210,6 +253,13 @@ function Encounter({ entry, onOpen }) {
     api.get(`/encounters/${entry.id}?at=${at}`).then(setPast, setError);
   }, [at]);
 
+  // The hotkeys (GM only): the handler reads this render's values through `keys`.
+  useEffect(() => {
+    const onKey = (e) => keys.current?.(e);
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, []);
+
   if (error && !state) {
     // A token the service no longer takes (revoked, expired, mistyped): offer to paste another.
     const refused = error.status === 401 || error.status === 403;
@@ -221,14 +271,86 @@ function Encounter({ entry, onOpen }) {
   const ids = Object.keys(state.combatants || {});
   // Suggestions for free-text fields: attack profiles by name, bestiary creatures when served.
   const attacks = [...new Set(Object.values(state.combatants || {}).flatMap((c) => (c.attacks || []).map((a) => a.name)))];
-  const suggest = { attack: attacks, ...(bestiary ? { creature: bestiary } : {}) };
-  const ctx = { listId: "combatant-ids", suggest };
+  // Spells from the characters' sheets, the SRD's damage types and conditions: pickers by name
+  // (suggestions: the service checks, and a ruleset may have its own words).
+  const spells = [...new Set(Object.keys(state.combatants || {}).flatMap((id) => characterOf(state, id)?.sheet?.spellcasting?.spells || []))];
+  const suggest = { attack: attacks, spell: spells, damage_type: DAMAGE_TYPES, ...(bestiary ? { creature: bestiary } : {}) };
+  const ctx = { listId: "combatant-ids", suggest, lists: { conditionName: "condition-names", condition: "condition-names" } };
   async function fork() {
     const opened = await api.post(`/encounters/${entry.id}/fork`, { at, name: `${state.name} (what if, from seq ${at})` });
     remember({ id: opened.id, token: opened.gm_token, role: "gm", title: opened.name, ruleset: opened.ruleset });
     location.hash = `e=${opened.id}`;
   }
   const scoped = { ...api, post: (path, body) => api.post(`/encounters/${entry.id}${path}`, body) };
+  // After a command: its outcome in the service's narration, next to the board, and the rows it
+  // touched flash.
+  async function announce(reply) {
+    for (const e of reply.events || []) if (e.type === "AttackMade" && e.damage_type) noteDamageType(e.damage_type);
+    setFlash((f) => ({ ids: touchedBy(reply), n: (f?.n || 0) + 1 }));
+    const told = await api.get(`/encounters/${entry.id}/log`).catch(() => []);
+    setOutcome(outcomeOf(reply, told));
+  }
+  async function send(command) {
+    const reply = await scoped.post("/commands", { command });
+    setQuick(null);
+    announce(reply);
+    return reply;
+  }
+  const turns = gm && !past && schemas && state.phase === "turns";
+  const allowed = new Set(state.commands || []);
+  const current = state.turn && state.combatants?.[state.turn];
+  const nextTurn = () => current && send({ type: "end_turn", combatant: current.id }).catch(setError);
+  // Who comes after the current combatant (the next one standing in the order).
+  const order = (state.initiative_order || []).map((o) => o.combatant).filter((id) => state.combatants?.[id]?.status !== "dead");
+  const after = current ? state.combatants[order[(order.indexOf(current.id) + 1) % Math.max(order.length, 1)]] : null;
+  function openQuick(id, kind) {
+    const c = state.combatants?.[id];
+    const action = c && quickActions(state, c).find((a) => a.kind === kind);
+    if (action) setQuick({ id, action: { ...action, key: `${action.kind}:${action.name || ""}` } });
+  }
+  keys.current = (e) => {
+    if (!gm || past || typing(e) || document.querySelector("dialog[open]")) return;
+    const key = e.key;
+    if (key === "?") { e.preventDefault(); setHelp((h) => !h); return; }
+    if (key === "Escape" && (quick || help)) { setQuick(null); setHelp(false); return; }
+    if (!turns) return;
+    if (key === "n" && allowed.has("end_turn") && current) { e.preventDefault(); nextTurn(); }
+    else if (key === "a" && current) { e.preventDefault(); openQuick(current.id, "attack"); }
+    else if (key === "h" && current) { e.preventDefault(); openQuick(current.id, "heal"); }
+    else if (key === "d" && current) {
+      e.preventDefault();
+      const last = [...(events || [])].reverse().find((ev) => ev.type === "AttackMade" && ev.attacker === current.id);
+      const foe = Object.values(state.combatants).find((c) => c.side !== current.side && c.status !== "dead");
+      openQuick(last?.target && state.combatants[last.target]?.status !== "dead" ? last.target : (foe || current).id, "damage");
+    } else if (key === "u") { e.preventDefault(); document.getElementById("undo-reason")?.focus(); }
+  };
+  // Initiative for every monster that has not rolled, one roll per group, the service rolling.
+  const unrolled = Object.values(state.combatants || {}).filter((c) => c.kind === "monster" && c.initiative == null && c.status !== "dead");
+  const monsterGroups = [...new Map(unrolled.map((c) => [c.group || c.id, c])).values()];
+  async function rollMonsters() {
+    for (const c of monsterGroups) await send({ type: "roll_initiative", combatant: c.id });
+  }
+  const phases = schemas?.phases || [];
+  const nextPhase = phases[phases.indexOf(state.phase) + 1];
+  const rowQuick = turns ? (c) => {
+    const actions = quickActions(state, c);
+    const open = quick?.id === c.id ? quick.action : null;
+    return html`<div class="quick-row">
+      <${QuickBar} c=${c} actions=${actions} open=${open?.key} onOpen=${(a) => setQuick(a ? { id: c.id, action: a } : null)} />
+      ${open ? html`<${QuickPanel} key=${open.key} state=${state} c=${c} action=${open} schemas=${schemas} ctx=${ctx} send=${send}
+        onClose=${() => { const opener = open.opener; setQuick(null); opener?.focus?.(); }} />` : null}
+    </div>`;
+  } : null;
+  const top = gm && !past ? html`<p class="phase-line"><strong>Phase: ${state.phase.replaceAll("_", " ")}</strong>${PHASE_HINTS[state.phase] ? ` — ${PHASE_HINTS[state.phase]}` : ""}${nextPhase && nextPhase !== "ended" ? `; next: ${nextPhase.replaceAll("_", " ")}` : ""}.</p>
+    <div class="turn-bar">
+      ${allowed.has("roll_initiative") && monsterGroups.length ? html`<button type="button" onClick=${() => rollMonsters().catch(setError)}>
+        Roll initiative for the monsters (${unrolled.length})</button>` : null}
+      ${turns && allowed.has("end_turn") && current ? html`<button type="button" class="next-turn" aria-keyshortcuts="n" onClick=${nextTurn}>
+        Next turn <small>${current.name} ends${after && after.id !== current.id ? `, then ${after.name}` : ""} (n)</small></button>` : null}
+      <button type="button" class="small" aria-expanded=${help} aria-keyshortcuts="?" onClick=${() => setHelp(!help)}>Shortcuts (?)</button>
+    </div>
+    ${help ? html`<${HotkeyHelp} onClose=${() => setHelp(false)} />` : null}
+    <p class="outcome" role="status" aria-live="polite">${outcome ? html`<strong>Last:</strong> ${outcome}` : null}</p>` : null;
   // Show players and viewers a combatant's numbers, or a whole side's.
   const reveal = (what) => scoped.post("/commands", { command: { type: "reveal", ...what } }).catch(setError);
   return html`<main id="main" class=${`role-${entry.role}`}>
@@ -237,13 +359,16 @@ function Encounter({ entry, onOpen }) {
       <h1>${state.name} <small>${state.ruleset} · ${gm ? "GM" : `${entry.role}${entry.name ? `: ${entry.name}` : ""}`}</small></h1>
       <span class="live ${status === "live" ? "on" : ""}" role="status">${status} · seq ${state.version}</span>
     </header>
-    <datalist id="combatant-ids">${ids.map((id) => html`<option value=${id} />`)}</datalist>
+    <datalist id="damage-types">${DAMAGE_TYPES.map((t) => html`<option value=${t} />`)}</datalist>
+    <datalist id="combatant-ids">${ids.map((id) => html`<option value=${id}>${state.combatants[id].name}</option>`)}</datalist>
+    <datalist id="condition-names">${CONDITIONS.map((t) => html`<option value=${t} />`)}</datalist>
     ${Object.entries(suggest).map(([field, names]) => html`<datalist id=${`combatant-ids-${field}`}>${names.map((n) => html`<option value=${n} />`)}</datalist>`)}
     ${error ? html`<${ErrorNote} error=${error} />` : null}
     <div class="layout">
       <div class="col">
-        <${Board} state=${shown} view=${view} onReveal=${gm && !past && schemas?.tags.reveal ? reveal : null} />
-        ${past ? null : schemas ? html`<${Actions} state=${state} schemas=${schemas} view=${view} ctx=${ctx} api=${scoped} />` : null}
+        <${Board} state=${shown} view=${view} onReveal=${gm && !past && schemas?.tags.reveal ? reveal : null}
+          quick=${rowQuick} top=${top} flash=${past ? null : flash} />
+        ${past ? null : schemas ? html`<${Actions} state=${state} schemas=${schemas} view=${view} ctx=${ctx} api=${scoped} onReply=${gm ? announce : null} />` : null}
         ${gm && !past ? html`<${Tokens} state=${state} api=${scoped} entry=${entry} />` : null}
         <${KeepAccess} entry=${entry} />
       </div>

@@ -131,12 +131,12 @@ export function initiativeGroups(combatants) {
   return out.map((g) => (g.members.length > 1 ? g : { group: null, members: g.members }));
 }
 
-function Row({ c, state, view, onReveal, onSheet, name, tie, inGroup }) {
+function Row({ c, state, view, onReveal, onSheet, name, tie, inGroup, quick, flash }) {
   const gm = view.role === "gm";
   const mine = view.combatants?.includes(c.id);
   const dying = c.hp === 0 && c.status !== "dead" && (c.kind === "pc" || deathSavesOf(state, c.id));
   const sheetLabel = characterOf(state, c.id) ? "Sheet" : "Stat block";
-  return html`<li key=${c.id} class="combatant ${c.id === state.turn ? "current" : ""} ${c.status}"
+  return html`<li key=${c.id} class="combatant ${c.id === state.turn ? "current" : ""} ${c.status} ${flash ? `flash flash-${flash % 2}` : ""}"
       aria-current=${c.id === state.turn ? "true" : undefined} data-combatant=${c.id}>
     <span class="init" title="initiative">${inGroup ? "" : `${c.initiative ?? "–"}${tie ? "*" : ""}`}</span>
     <span class="who"><strong>${c.name}</strong> <small>${c.id} · ${c.side}${c.player ? ` · ${c.player}` : ""}</small>
@@ -152,19 +152,25 @@ function Row({ c, state, view, onReveal, onSheet, name, tie, inGroup }) {
       ${onReveal && !shownToTable(state, c) ? html`<span class="reveal"><span class="hint">hidden from players</span>
         <button type="button" class="small" aria-label=${`Reveal ${c.name}`} onClick=${() => onReveal({ combatants: [c.id] })}>Reveal</button></span>` : null}
     </span>` : null}
+    ${quick ? quick(c) : null}
   </li>`;
 }
 
-export function Board({ state, view, onReveal }) {
+// `quick(c)`: the row's quick actions and the open one's form (the GM's, in the turns phase);
+// `top`: what goes under the heading (the Next turn button, the last outcome); `flash`: the ids
+// of the rows the last command touched, with a counter that restarts their flash.
+export function Board({ state, view, onReveal, quick, top, flash }) {
   const [sheet, setSheet] = useState(null);
   const order = state.initiative_order || [];
   const initiative = Object.fromEntries(order.map((e) => [e.combatant, e]));
   const name = (id) => state.combatants?.[id]?.name || id;
   const row = (c, inGroup) => html`<${Row} key=${c.id} c=${c} state=${state} view=${view} onReveal=${onReveal} name=${name}
-    tie=${initiative[c.id]?.tied} inGroup=${inGroup} onSheet=${(id, opener) => setSheet({ id, opener })} />`;
+    tie=${initiative[c.id]?.tied} inGroup=${inGroup} quick=${quick}
+    flash=${flash?.ids.includes(c.id) ? flash.n : 0} onSheet=${(id, opener) => setSheet({ id, opener })} />`;
   const open = sheet && state.combatants?.[sheet.id];
   return html`<section class="board" aria-labelledby="board-title">
     <h2 id="board-title">Round ${state.round || 0} · ${state.phase}${state.turn ? html` · <span class="turn">${name(state.turn)}'s turn</span>` : null}</h2>
+    ${top}
     ${state.winner ? html`<p class="ended">The fight is over: ${state.winner} won${state.ended_reason ? ` (${state.ended_reason})` : ""}.</p>` : null}
     <ol class="order">
       ${initiativeGroups(ordered(state)).map((g) => (g.group === null ? row(g.members[0], false)

@@ -187,13 +187,19 @@ export const label = (name) => name.replaceAll("_", " ");
 
 let uid = 0;
 
-function Field({ defs, name, prop, required, value, onChange, ctx, path }) {
+function Field({ defs, name, prop, required, value, onChange, ctx: outer, path }) {
   const { kind, options, schema, orObject } = kindOf(defs, name, prop);
   const id = `${path}-${name}`;
+  // The field's meaning from the command reference (top-level fields only), as a hint.
+  const meaning = outer.meanings?.[name];
+  const ctx = outer.meanings ? { ...outer, meanings: undefined } : outer;
+  const meaningId = meaning ? `${id}-meaning` : undefined;
+  const meaningNote = meaning ? html`<small id=${meaningId} class="hint meaning">${meaning}</small>` : null;
   const text = label(name) + (required ? " (required)" : "");
   if (kind === "object") {
     return html`<fieldset class="nested"><legend>${text}</legend>
-      <${Fields} defs=${defs} schema=${schema} value=${value || {}} onChange=${onChange} ctx=${ctx} path=${id} />
+      <${Fields} defs=${defs} schema=${schema} value=${value || {}} onChange=${onChange} path=${id}
+        ctx=${name === "condition" && ctx.lists?.conditionName ? { ...ctx, lists: { name: ctx.lists.conditionName } } : { ...ctx, lists: undefined }} />
     </fieldset>`;
   }
   if (kind === "objects") {
@@ -208,17 +214,17 @@ function Field({ defs, name, prop, required, value, onChange, ctx, path }) {
     </fieldset>`;
   }
   if (kind === "bool") {
-    return html`<div class="field check"><input type="checkbox" id=${id} name=${name} checked=${!!value}
-      onChange=${(e) => onChange(e.target.checked)} /><label for=${id}>${label(name)}</label></div>`;
+    return html`<div class="field check"><input type="checkbox" id=${id} name=${name} checked=${!!value} aria-describedby=${meaningId}
+      onChange=${(e) => onChange(e.target.checked)} /><label for=${id}>${label(name)}</label>${meaningNote}</div>`;
   }
   let input;
   if (kind === "enum") {
-    input = html`<select id=${id} name=${name} value=${value ?? ""} onChange=${(e) => onChange(e.target.value)}>
+    input = html`<select id=${id} name=${name} value=${value ?? ""} aria-describedby=${meaningId} onChange=${(e) => onChange(e.target.value)}>
       <option value="">${required ? "choose…" : "(default)"}</option>
       ${options.map((o) => html`<option value=${o}>${o}</option>`)}
     </select>`;
   } else if (kind === "combatant" && ctx.actors && name === (ctx.actorField || "combatant")) {
-    input = html`<select id=${id} name=${name} value=${value ?? ""} onChange=${(e) => onChange(e.target.value)}>
+    input = html`<select id=${id} name=${name} value=${value ?? ""} aria-describedby=${meaningId} onChange=${(e) => onChange(e.target.value)}>
       ${ctx.actors.map((c) => html`<option value=${c}>${c}</option>`)}
     </select>`;
   } else {
@@ -227,12 +233,12 @@ function Field({ defs, name, prop, required, value, onChange, ctx, path }) {
                    diceLists: "one roll after another, e.g. 12; 3 4 (blank: roll for me)",
                    diceMap: "by combatant, e.g. goblin-1: 12; aria: 3 (blank: roll for me)" }[kind];
     input = html`<input id=${id} name=${name} value=${value ?? ""} inputmode=${kind === "number" || kind === "dice" ? "numeric" : undefined}
-      type=${kind === "number" ? "number" : "text"} list=${kind === "combatant" ? ctx.listId : ctx.suggest?.[name] ? `${ctx.listId}-${name}` : undefined}
-      aria-describedby=${hint ? `${id}-hint` : undefined}
+      type=${kind === "number" ? "number" : "text"} list=${kind === "combatant" ? ctx.listId : ctx.lists?.[name] || (ctx.suggest?.[name] ? `${ctx.listId}-${name}` : undefined)}
+      aria-describedby=${[hint ? `${id}-hint` : null, meaningId].filter(Boolean).join(" ") || undefined}
       class=${kind === "dice" ? "dice" : undefined} onInput=${(e) => onChange(e.target.value)} />
       ${hint ? html`<small id=${`${id}-hint`} class="hint">${hint}</small>` : null}`;
   }
-  return html`<div class="field"><label for=${id}>${text}</label>${input}</div>`;
+  return html`<div class="field"><label for=${id}>${text}</label>${input}${meaningNote}</div>`;
 }
 
 function Fields({ defs, schema, value, onChange, ctx, path }) {
