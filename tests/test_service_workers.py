@@ -13,7 +13,9 @@ from litestar.testing import TestClient
 from combat.app.application import Encounters
 from combat.service import create_app
 from combat.service.workers import Workers
-from tests.test_service_fixtures import open_fight, set_the_scene
+from combat.kernel.commands import AddCombatant
+from tests.conftest import pc
+from tests.test_service_fixtures import open_fight
 
 
 def _alive(prefix: str) -> list[str]:
@@ -45,7 +47,9 @@ def test_a_service_whose_commands_run_in_threads_leaves_none_running_when_it_sto
     encounters = Encounters(":memory:")  # SQLite in memory: commands go to the worker threads
     try:
         with TestClient(create_app(encounters)) as http:  # type: ignore[arg-type]
-            set_the_scene(open_fight(http))
+            # One command is enough to start the threads (a whole scene met a 503 under load:
+            # SQLite in memory shares one locked cache between the threads and the stream's reader).
+            open_fight(http).do(AddCombatant(combatant=pc("aria")))
             assert _alive("combat-command")
         assert _alive("combat-command") == []
     finally:

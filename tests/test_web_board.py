@@ -9,31 +9,17 @@ from __future__ import annotations
 
 import re
 
-import httpx
 
-from tests.test_service_fixtures import Fight, open_fight
-from tests.test_web_fixtures import Table, chromium, service  # noqa: F401  (fixtures)
+from tests.test_service_fixtures import Fight
+from tests.test_web_fixtures import Table, chromium, party_by_sheet, service  # noqa: F401  (fixtures)
 
-ELARA = {"name": "Elara", "class": "Wizard", "level": 5, "scores": "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
-         "weapons": ["Dagger"], "spells": ["Hold Person", "Magic Missile", "Shield", "Fireball"]}
-BRANN = {"name": "Brann", "class": "Fighter", "level": 5, "scores": "STR 16 DEX 12 CON 14 INT 8 WIS 10 CHA 10", "weapons": ["Longsword"]}
 GOBLINS = ("goblin-warrior-1", "goblin-warrior-2", "goblin-warrior-3")
 
 
 def _party_and_goblins(service) -> Fight:
     """Elara (Sam's wizard 5) and Brann (Ana's fighter 5) by sheet, three Goblin Warriors added
     together (one initiative for the group); round 1, Elara's turn."""
-    http = httpx.Client(base_url=service.url, timeout=10)
-    for sheet in (ELARA, BRANN):
-        assert http.post("/characters/build", json={**sheet, "save": True}).status_code == 200
-    fight = open_fight(http, name="Goblins at the mill")
-    fight.do({"type": "add_character", "character": "elara", "side": "party", "player": "Sam"})
-    fight.do({"type": "add_character", "character": "brann", "side": "party", "player": "Ana"})
-    fight.do({"type": "add_creature", "creature": "Goblin Warrior", "side": "monsters", "count": 3})
-    fight.do({"type": "begin_combat"})
-    for cid, face in (("elara", 18), ("brann", 12), ("goblin-warrior-1", 5)):
-        fight.do({"type": "roll_initiative", "combatant": cid, "faces": [face]})
-    return fight
+    return party_by_sheet(service, "Goblins at the mill", 3)
 
 
 def _open(chromium, url: str, **context) -> Table:

@@ -18,9 +18,9 @@ import pytest
 from combat.app.application import Encounters
 from combat.service import create_app
 from combat.web import STATIC
-from tests.test_service_fixtures import LiveServer
+from tests.test_service_fixtures import Fight, LiveServer, open_fight
 
-__all__ = ["chromium", "service", "other_origin", "Table", "SCREENSHOTS"]
+__all__ = ["chromium", "service", "other_origin", "Table", "SCREENSHOTS", "ELARA", "BRANN", "party_by_sheet"]
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -142,3 +142,31 @@ def fill(form: Any, fields: dict[str, str]) -> None:
             field.set_checked(value == "yes")
         else:
             field.fill(value)
+
+
+# Two level 5 characters as `POST /characters/build` makes them (the board and quick-action tests).
+ELARA = {"name": "Elara", "class": "Wizard", "level": 5, "scores": "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
+         "weapons": ["Dagger"], "spells": ["Hold Person", "Magic Missile", "Shield", "Fireball"]}
+BRANN = {"name": "Brann", "class": "Fighter", "level": 5, "scores": "STR 16 DEX 12 CON 14 INT 8 WIS 10 CHA 10", "weapons": ["Longsword"]}
+
+
+def party_by_sheet(service: Any, name: str, goblins: int, *, boss: bool = False, initiative: bool = True) -> Fight:
+    """Elara (Sam's) and Brann (Ana's) saved in the party and added by name, `goblins` Goblin
+    Warriors added together (one initiative count), a Goblin Boss if asked; with `initiative`,
+    round 1 at Elara's turn (20, Brann 13, the goblins 7)."""
+    import httpx
+
+    http = httpx.Client(base_url=service.url, timeout=10)
+    for sheet in (ELARA, BRANN):
+        assert http.post("/characters/build", json={**sheet, "save": True}).status_code == 200
+    fight = open_fight(http, name=name)
+    fight.do({"type": "add_character", "character": "elara", "side": "party", "player": "Sam"})
+    fight.do({"type": "add_character", "character": "brann", "side": "party", "player": "Ana"})
+    fight.do({"type": "add_creature", "creature": "Goblin Warrior", "side": "monsters", "count": goblins})
+    if boss:
+        fight.do({"type": "add_creature", "creature": "Goblin Boss", "side": "monsters"})
+    if initiative:
+        fight.do({"type": "begin_combat"})
+        for cid, face in (("elara", 18), ("brann", 12), ("goblin-warrior-1", 5)):
+            fight.do({"type": "roll_initiative", "combatant": cid, "faces": [face]})
+    return fight

@@ -8,14 +8,10 @@ from __future__ import annotations
 
 import re
 
-import httpx
 
-from tests.test_service_fixtures import Fight, open_fight
-from tests.test_web_fixtures import Table, chromium, service  # noqa: F401  (fixtures)
+from tests.test_service_fixtures import Fight
+from tests.test_web_fixtures import Table, chromium, party_by_sheet, service  # noqa: F401  (fixtures)
 
-ELARA = {"name": "Elara", "class": "Wizard", "level": 5, "scores": "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
-         "weapons": ["Dagger"], "spells": ["Hold Person", "Magic Missile", "Shield", "Fireball"]}
-BRANN = {"name": "Brann", "class": "Fighter", "level": 5, "scores": "STR 16 DEX 12 CON 14 INT 8 WIS 10 CHA 10", "weapons": ["Longsword"]}
 
 # Every press of a pointer and every key, counted by the page itself.
 COUNT = """() => { window.__clicks = 0; window.__keys = [];
@@ -28,17 +24,7 @@ COUNT = """() => { window.__clicks = 0; window.__keys = [];
 def _fight(service) -> Fight:
     """Elara (wizard 5, a Dagger) and Brann (fighter 5) by sheet, two Goblin Warriors (AC 15,
     10 HP); round 1, Elara's turn (initiative 20, Brann 13, the goblins 7)."""
-    http = httpx.Client(base_url=service.url, timeout=10)
-    for sheet in (ELARA, BRANN):
-        assert http.post("/characters/build", json={**sheet, "save": True}).status_code == 200
-    fight = open_fight(http, name="Goblins at the ford")
-    fight.do({"type": "add_character", "character": "elara", "side": "party", "player": "Sam"})
-    fight.do({"type": "add_character", "character": "brann", "side": "party", "player": "Ana"})
-    fight.do({"type": "add_creature", "creature": "Goblin Warrior", "side": "monsters", "count": 2})
-    fight.do({"type": "begin_combat"})
-    for cid, face in (("elara", 18), ("brann", 12), ("goblin-warrior-1", 5)):
-        fight.do({"type": "roll_initiative", "combatant": cid, "faces": [face]})
-    return fight
+    return party_by_sheet(service, "Goblins at the ford", 2)
 
 
 def _counted(page) -> tuple[int, list[str]]:
@@ -201,14 +187,7 @@ def test_one_click_per_move_at_the_table(chromium, service):
 
 
 def test_the_phase_and_what_comes_next_initiative_for_every_monster_in_one_click_and_field_meanings(chromium, service):
-    http = httpx.Client(base_url=service.url, timeout=10)
-    for sheet in (ELARA, BRANN):
-        assert http.post("/characters/build", json={**sheet, "save": True}).status_code == 200
-    fight = open_fight(http, name="Goblins at the ford")
-    fight.do({"type": "add_character", "character": "elara", "side": "party", "player": "Sam"})
-    fight.do({"type": "add_character", "character": "brann", "side": "party", "player": "Ana"})
-    fight.do({"type": "add_creature", "creature": "Goblin Warrior", "side": "monsters", "count": 2})
-    fight.do({"type": "add_creature", "creature": "Goblin Boss", "side": "monsters"})
+    fight = party_by_sheet(service, "Goblins at the ford", 2, boss=True, initiative=False)
     gm = Table(chromium.new_context(viewport={"width": 1280, "height": 720}).new_page())
     page = gm.page
     page.goto(f"{service.url}/app/#e={fight.id}&t={fight.gm}&role=gm")
