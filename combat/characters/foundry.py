@@ -44,6 +44,7 @@ from combat.characters.sheet import (
     attack_profiles,
     modifier,
 )
+from combat.characters.build import srd_data
 from combat.kernel.errors import RuleError
 
 __all__ = ["import_actor"]
@@ -86,18 +87,8 @@ _AC_FORMULAS = {
 }
 _ARMOUR_TYPES = ("light", "medium", "heavy", "natural")
 
-# SRD 5.1 / 5.2, the Multiclass Spellcaster table (CONFIG.DND5E.SPELL_SLOT_TABLE): slots per
-# spell level at each caster level.
-_SLOT_TABLE: tuple[tuple[int, ...], ...] = (
-    (2,), (3,), (4, 2), (4, 3), (4, 3, 2), (4, 3, 3), (4, 3, 3, 1), (4, 3, 3, 2), (4, 3, 3, 3, 1),
-    (4, 3, 3, 3, 2), (4, 3, 3, 3, 2, 1), (4, 3, 3, 3, 2, 1), (4, 3, 3, 3, 2, 1, 1), (4, 3, 3, 3, 2, 1, 1),
-    (4, 3, 3, 3, 2, 1, 1, 1), (4, 3, 3, 3, 2, 1, 1, 1), (4, 3, 3, 3, 2, 1, 1, 1, 1),
-    (4, 3, 3, 3, 3, 1, 1, 1, 1), (4, 3, 3, 3, 3, 2, 1, 1, 1), (4, 3, 3, 3, 3, 2, 2, 1, 1),
-)  # fmt: skip
 # CONFIG.DND5E.spellcastingTypes.leveled.progression: caster levels per class level.
 _PROGRESSION_DIVISOR = {"full": (1, False), "half": (2, False), "third": (3, False), "artificer": (2, True)}
-# CONFIG.DND5E.pactCastingProgression: warlock level -> (slots, slot level).
-_PACT = ((17, 4, 5), (11, 3, 5), (9, 2, 5), (7, 2, 4), (5, 2, 3), (3, 2, 2), (2, 2, 1), (1, 1, 1))
 
 _RECOVERY = {"sr": "short", "lr": "long"}
 _DAILY = {"day", "dawn", "dusk"}
@@ -917,10 +908,15 @@ def _computed_slots(classes: list[dict[str, Any]]) -> tuple[tuple[int, ...], int
         caster += math.ceil(levels / divisor) if round_up else levels // divisor
         if len(leveled) == 1 and divisor > 1 and caster:
             caster = math.ceil(levels / divisor)
-    slots = _SLOT_TABLE[min(caster, 20) - 1] if caster else ()
-    pact_levels = sum(_int(_sys(c).get("levels"), 1) for c in classes if _class_spellcasting(c)[0] == "pact")
-    pact = next(((n, lvl) for at, n, lvl in _PACT if pact_levels >= at), (0, 0))
-    return slots, pact[0], pact[1]
+    # The Multiclass Spellcaster table is the full caster's, and CONFIG.DND5E's pact
+    # progression the Warlock's: both read from the SRD class tables the builder ships.
+    tables = srd_data()["classes"]
+    slots = tuple(tables["Wizard"]["levels"][min(caster, 20) - 1]["slots"]) if caster else ()
+    pact_levels = min(sum(_int(_sys(c).get("levels"), 1) for c in classes if _class_spellcasting(c)[0] == "pact"), 20)
+    if not pact_levels:
+        return slots, 0, 0
+    pact = tables["Warlock"]["levels"][pact_levels - 1]
+    return slots, pact["pact_slots"], pact["pact_level"]
 
 
 def _spellcasting(system: dict[str, Any], classes: list[dict[str, Any]], spells: list[str], roll: _RollData,

@@ -22,14 +22,14 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from combat.characters.sheet import Resource
-from combat.fivee.actions import spend_check
+from combat.fivee.actions import bonus_action
 from combat.fivee.characters import CharacterState, character, with_character
 from combat.fivee.gm_edits import grant_action
-from combat.fivee.turns import require_able, require_turn
-from combat.kernel.commands import Command, GrantAction
+from combat.fivee.turns import require_turn
+from combat.kernel.commands import BonusAction, Command, GrantAction
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import BonusActionTaken, Event, Healed
+from combat.kernel.events import Event, Healed
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 from combat.kernel.hidden import PUBLIC, Hidden
 
@@ -126,10 +126,7 @@ def _second_wind(tx: Tx, c: Combatant, held: CharacterState, cmd: UseResource) -
 
 
 def _bonus_action(tx: Tx, c: Combatant, what: str) -> None:
-    require_turn(tx, c.id)
-    require_able(c, "act")
-    spend_check(c, "bonus_action")
-    tx.emit(BonusActionTaken(combatant=c.id, description=what))
+    bonus_action(tx, BonusAction(combatant=c.id, description=what))
 
 
 _EFFECTS: dict[str, Callable[[Tx, Combatant, CharacterState, UseResource], None]] = {
