@@ -26,7 +26,7 @@ import msgspec
 
 from combat.app.application import Encounters, fold_records
 from combat.app.interchange import read_jsonl, to_jsonl, to_line
-from combat.app.store import Recorded
+from combat.kernel.records import Recorded
 from combat.kernel.commands import Command
 from combat.kernel.errors import RuleError
 from combat.kernel.state import EncounterState

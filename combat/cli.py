@@ -14,7 +14,7 @@ from uuid import UUID
 
 import click
 
-from combat.app.paths import DB_ENV, DEFAULT_DB
+from combat.store.settings import DB_ENV, DEFAULT_DB
 from combat.reference_cli import commands
 from combat.service.limits import Limits
 
@@ -565,7 +565,7 @@ def token(encounter: str | None, role: str | None, name: str, combatants: tuple[
 
     from combat.kernel.errors import RuleError
     from combat.service.auth import Tokens
-    from combat.service.token_store import TokenStore
+    from combat.store.tokens import TokenStore
 
     if sum((role is not None, revoke_id is not None, list_tokens)) != 1:
         raise click.UsageError("give one of --role (issue), --revoke TOKEN_ID or --list")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from combat.app.paths import DB_ENV, DEFAULT_DB
+from combat.store.settings import DB_ENV, DEFAULT_DB
 
 if TYPE_CHECKING:
     from combat.app.party import StoredCharacter

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -42,3 +43,17 @@ def test_the_cli_loads_the_bench_package_only_for_combat_bench():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_the_store_is_an_adapter_the_use_cases_call_and_never_the_other_way():
+    """combat.store holds the storage adapters (issue 24: 'in a storage package of its own
+    (adapters) apart from the application's use cases'): it imports nothing of combat.app or
+    combat.service, and the use cases and the routes import no database driver."""
+    root = KERNEL.parent
+    for path in sorted((root / "store").glob("*.py")):
+        text = path.read_text()
+        assert not re.search(r"^\s*(from|import) combat\.(app|service)\b", text, flags=re.MULTILINE), path.name
+    for package in ("app", "service", "kernel", "fivee", "rulesets"):
+        for path in sorted((root / package).rglob("*.py")):
+            text = path.read_text()
+            assert not re.search(r"^\s*(from|import) (sqlite3|psycopg)\b", text, flags=re.MULTILINE), path

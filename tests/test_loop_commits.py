@@ -1,5 +1,5 @@
 """Commands decided on the service's event loop and committed together once per turn of the
-loop (combat.app.loop_commits): each table's log stays whole and in order, a table's own
+loop (combat.store.group_commit): each table's log stays whole and in order, a table's own
 commands are taken one at a time, and a refusal or a lost race touches only its own command.
 
 The rule every scenario leans on (SRD 5.2, Damage and Healing): "Whenever a creature takes
@@ -13,7 +13,7 @@ from uuid import UUID
 import pytest
 
 from combat.app.application import Encounters, VersionConflict
-from combat.app.loop_commits import LoopCommits
+from combat.store.group_commit import LoopCommits
 from combat.kernel.commands import AddCombatant, Attack, BeginCombat, Damage, RollInitiative
 from combat.kernel.errors import RuleError
 from tests.conftest import monster, pc
@@ -39,13 +39,12 @@ def _fire(amount: int) -> Damage:
 
 
 async def _send(encounters: Encounters, commits: LoopCommits, eid, command, **kw):
-    return await commits.run(eid, encounters.executing(eid, command, **kw))
+    return await encounters.executing(eid, command, commits, **kw)
 
 
 def _counting(commits: LoopCommits, encounters: Encounters) -> list[int]:
     """The number of appends in each transaction the loop commits."""
-    writer = encounters.log.home.writer
-    assert writer is not None
+    writer = commits._writer
     sizes: list[int] = []
     commit_all = writer.commit_all
 
@@ -65,7 +64,7 @@ def test_eight_tables_damaging_their_ogre_at_once_share_one_commit_and_keep_whol
         tables = [_ogre_table(encounters, f"table {n}") for n in range(8)]
 
         async def play():
-            commits = LoopCommits.of(encounters.log, asyncio.get_running_loop())
+            commits = encounters.log.commits(asyncio.get_running_loop())
             assert commits is not None
             sizes = _counting(commits, encounters)
             outcomes = await asyncio.gather(*(_send(encounters, commits, eid, _fire(n + 1)) for n, eid in enumerate(tables)))
@@ -94,7 +93,7 @@ def test_damage_sent_to_one_ogre_at_once_is_taken_one_command_at_a_time(tmp_path
         eid = _ogre_table(encounters, "one table")
 
         async def play():
-            commits = LoopCommits.of(encounters.log, asyncio.get_running_loop())
+            commits = encounters.log.commits(asyncio.get_running_loop())
             return await asyncio.gather(*(_send(encounters, commits, eid, _fire(amount)) for amount in (1, 2, 3, 4, 5)))
 
         outcomes = asyncio.run(play())
@@ -114,7 +113,7 @@ def test_a_command_the_rules_refuse_leaves_the_others_of_its_turn_stored(tmp_pat
         first, second = _ogre_table(encounters, "first"), _ogre_table(encounters, "second")
 
         async def play():
-            commits = LoopCommits.of(encounters.log, asyncio.get_running_loop())
+            commits = encounters.log.commits(asyncio.get_running_loop())
             return await asyncio.gather(_send(encounters, commits, first, _fire(6)),
                                         _send(encounters, commits, second, Attack(attacker="nobody", target="ogre")),
                                         return_exceptions=True)
@@ -139,7 +138,7 @@ def test_another_process_writing_first_is_met_by_deciding_again_on_what_it_wrote
         there.execute(eid, _fire(10))
 
         async def play():
-            return await _send(here, LoopCommits.of(here.log, asyncio.get_running_loop()), eid, _fire(5))
+            return await _send(here, here.log.commits(asyncio.get_running_loop()), eid, _fire(5))
 
         outcome = asyncio.run(play())
         assert outcome.state.version == BASE + 2
@@ -159,7 +158,7 @@ def test_an_expected_version_another_process_overtook_is_a_version_conflict(tmp_
         there.execute(eid, _fire(10))
 
         async def play():
-            return await _send(here, LoopCommits.of(here.log, asyncio.get_running_loop()), eid, _fire(5),
+            return await _send(here, here.log.commits(asyncio.get_running_loop()), eid, _fire(5),
                                expected_version=BASE)
 
         with pytest.raises(VersionConflict, match=f"at version {BASE + 1}, not {BASE}"):
@@ -185,8 +184,31 @@ def test_a_store_without_its_own_writer_keeps_its_writes_in_threads(tmp_path):
         on_file.close()
 
 
-async def _of(encounters: Encounters) -> LoopCommits | None:
-    return LoopCommits.of(encounters.log, asyncio.get_running_loop())
+def test_a_write_made_in_a_thread_takes_its_turn_with_the_loops_writes(tmp_path):
+    """The history routes write from a worker thread while the loop writes commands: one
+    lock per encounter for both (combat.app.locks). A GM's undo from a thread while the loop
+    deals 5 fire damage to the same ogre: both are stored, one after the other, and nothing
+    is decided on a stale state (the log goes on by two seqs, no gap)."""
+    encounters = Encounters(tmp_path / "c.db")
+    try:
+        eid = _ogre_table(encounters, "table")
+        encounters.execute(eid, _fire(7))  # the undo takes this back
+
+        async def play():
+            commits = encounters.log.commits(asyncio.get_running_loop())
+            undo = asyncio.to_thread(encounters.undo_last, eid, reason="wrong ogre")
+            return await asyncio.gather(undo, _send(encounters, commits, eid, _fire(5)))
+
+        asyncio.run(play())
+        assert [r.seq for r in encounters.records(eid)] == list(range(1, BASE + 4))
+        assert encounters.state(eid).combatants["ogre"].hp in (59 - 5, 59 - 7 - 5)  # which came first decides what was undone
+        assert len(encounters._locks) == 0
+    finally:
+        encounters.close()
+
+
+async def _of(encounters: Encounters):
+    return encounters.log.commits(asyncio.get_running_loop())
 
 
 def test_two_tables_are_never_held_up_by_each_other_and_no_lock_outlives_its_requests(tmp_path):
@@ -203,11 +225,11 @@ def test_two_tables_are_never_held_up_by_each_other_and_no_lock_outlives_its_req
                 break
 
         async def play():
-            commits = LoopCommits.of(encounters.log, asyncio.get_running_loop())
+            commits = encounters.log.commits(asyncio.get_running_loop())
             sizes = _counting(commits, encounters)
             await asyncio.gather(_send(encounters, commits, other, AddCombatant(combatant=pc("aria"))),
                                  _send(encounters, commits, eid, AddCombatant(combatant=pc("bram"))))
-            return sizes, commits._locks
+            return sizes, encounters._locks
 
         sizes, locks = asyncio.run(play())
         assert sizes == [2]

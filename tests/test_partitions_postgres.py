@@ -1,4 +1,4 @@
-"""A PostgreSQL store split by encounter (combat.app.partitions): each encounter lives whole
+"""A PostgreSQL store split by encounter (combat.store.partitions): each encounter lives whole
 in one partition, everything that reads the store sees every partition, the count is the
 store's own (fixed when it was made), and a store written before partitions keeps working as
 one partition. Two real `combat serve` processes writing one encounter in turns keep its
@@ -16,11 +16,11 @@ from uuid import UUID
 
 import httpx
 import pytest
-from eventsourcing.persistence import IntegrityError
 
 from combat.app import directory
+from combat.store import SeqTaken
 from combat.app.application import Encounters
-from combat.app.partitions import partition_of
+from combat.store.partitions import partition_of
 from combat.kernel.commands import Ruling
 from combat.kernel.events import RulingMade
 from combat.kernel.records import Recorded
@@ -189,7 +189,7 @@ def test_a_command_taken_twice_stores_nothing_the_second_time_and_wakes_other_pr
     process stores none of the second writer's events (the table keeps one row per seq), and
     the NOTIFY sent after the commit names the encounter, for other processes' streams.
     (docs/scaling.md: "If another process appended first, the insert is refused".)"""
-    from combat.app.postgres_recorder import PostgresLogRecorder
+    from combat.store.postgres import PostgresLogRecorder
 
     first = Encounters(env={**postgres, **SMALL_POOL}, partitions=4)
     second = Encounters(env={**postgres, **SMALL_POOL})
@@ -207,7 +207,7 @@ def test_a_command_taken_twice_stores_nothing_the_second_time_and_wakes_other_pr
         records = [Recorded(originator_id=eid, originator_version=seq, timestamp=now, actor="gm", command_id="late",
                             event=RulingMade(text=text))
                    for seq, text in ((2, "the bridge holds"), (3, "and the rope too"))]
-        with pytest.raises(IntegrityError):
+        with pytest.raises(SeqTaken):
             second.log.append(records)
         assert [(r.seq, r.command_id != "late") for r in first.records(eid)] == [(1, True), (2, True)]
         # Deciding through the application instead, the second process decides again on seq 2.

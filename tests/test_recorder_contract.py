@@ -22,16 +22,20 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import pytest
-from eventsourcing.persistence import ApplicationRecorder, StoredEvent
+from eventsourcing.persistence import ApplicationRecorder, IntegrityError, StoredEvent
 from eventsourcing.tests.persistence import (
     AggregateRecorderTestCase,
     ApplicationRecorderTestCase,
     NonInterleavingNotificationIDsBaseCase,
 )
 
-from combat.app.partitions import partition_class
-from combat.app.sqlite_writer import GroupWriter
-from combat.app.store import EventLog, SQLiteLogRecorder, store_env
+from combat.app.catalog import record_decoder
+from combat.store import SeqTaken
+from combat.store.group_commit import GroupWriter
+from combat.store.log import EventLog
+from combat.store.partitions import partition_class
+from combat.store.settings import store_env
+from combat.store.sqlite import SQLiteFileLog, SQLiteLogRecorder
 
 POSTGRES = {
     "POSTGRES_HOST": os.environ.get("POSTGRES_HOST", "127.0.0.1"),
@@ -64,21 +68,25 @@ class _Stores:
             log.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
-    def sqlite_log(self) -> EventLog:
-        log = EventLog(store_env(os.path.join(self.folder, f"{uuid.uuid4().hex}.db")))
+    def sqlite_log(self) -> SQLiteFileLog:
+        log = SQLiteFileLog(store_env(os.path.join(self.folder, f"{uuid.uuid4().hex}.db")), records=record_decoder)
         self.logs.append(log)
         return log
 
 
 class _WriterRecorder(SQLiteLogRecorder):
     """The SQLite recorder with its inserts made by the group writer, as an SQLite file's
-    appends are (EventLog.append)."""
+    appends are (SQLiteFileLog.append); a taken seq is the store's SeqTaken, told to
+    eventsourcing's cases as the IntegrityError they expect."""
 
     writer: GroupWriter
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        return self.writer.append([(uuid.UUID(str(e.originator_id)).hex, e.originator_version, e.topic, e.state)
-                                   for e in stored_events])
+        try:
+            return self.writer.append([(uuid.UUID(str(e.originator_id)).hex, e.originator_version, e.topic, e.state)
+                                       for e in stored_events])
+        except SeqTaken as exc:
+            raise IntegrityError(exc) from exc
 
 
 class TestSQLiteLogRecorder(_Stores, ApplicationRecorderTestCase[ApplicationRecorder]):
@@ -91,7 +99,6 @@ class TestSQLiteLogRecorder(_Stores, ApplicationRecorderTestCase[ApplicationReco
 class TestSQLiteGroupWriter(_Stores, ApplicationRecorderTestCase[ApplicationRecorder]):
     def create_recorder(self) -> ApplicationRecorder:
         log = self.sqlite_log()
-        assert log.writer is not None
         recorder = log.recorder
         recorder.__class__ = _WriterRecorder
         recorder.writer = log.writer  # type: ignore[attr-defined]
@@ -141,14 +148,14 @@ class _Postgres(_Stores):
         super().tearDownClass()  # type: ignore[misc]
 
     def postgres_recorder(self) -> ApplicationRecorder:
-        from combat.app.postgres_recorder import PostgresLogRecorder
+        from combat.store.postgres import PostgresLogRecorder
 
         # Each case a table of its own: the cases count every notification in the table.
         env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_SCHEMA": self.schema, **POSTGRES,
                "POSTGRES_POOL_SIZE": "4", "POSTGRES_MAX_OVERFLOW": "4"}
         name = f"contract_{uuid.uuid4().hex[:8]}"
         cls = type(f"Contract{name}", (partition_class(self.partition),), {"name": name})
-        log = cls(env)
+        log = cls(env, records=record_decoder)
         self.logs.append(log)
         assert type(log.recorder) is PostgresLogRecorder
         return log.recorder
@@ -175,7 +182,7 @@ class TestPostgresSnapshotRecorder(_Postgres, AggregateRecorderTestCase):
 
 
 class TestPostgresPartitionRecorder(_Postgres, ApplicationRecorderTestCase[ApplicationRecorder]):
-    """A partition's recorder (combat.app.partitions) keeps the same contract."""
+    """A partition's recorder (combat.store.partitions) keeps the same contract."""
 
     EXPECT_CONTIGUOUS_NOTIFICATION_IDS = False
     partition = 3

@@ -20,7 +20,7 @@ from combat.service.admission import is_loopback
 from combat.service.app import serve
 from combat.kernel.errors import RuleError
 from combat.service.limits import Limits
-from combat.service.token_store import QUOTAS
+from combat.store.tokens import QUOTAS
 from tests.test_service_fixtures import LiveServer, bearer, client, open_fight, set_the_scene  # noqa: F401  (fixture)
 
 

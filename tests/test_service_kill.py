@@ -1,6 +1,6 @@
 """A `combat serve` process killed with SIGKILL in the middle of a busy evening loses nothing
 it told a table was stored: the service decides commands on its event loop and commits each
-turn's writes together (combat.app.loop_commits), and it answers a command only once the
+turn's writes together (combat.store.group_commit), and it answers a command only once the
 transaction holding it has committed."""
 
 from __future__ import annotations

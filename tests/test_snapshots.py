@@ -7,7 +7,7 @@ import pytest
 from eventsourcing.persistence import StoredEvent
 
 from combat.app import application
-from combat.app.store import STALE_SNAPSHOT_TOPICS, TOPICS, Snapshot
+from combat.store.log import STALE_SNAPSHOT_TOPICS, TOPICS, Snapshot
 from combat.demos import get_demo
 from combat.rulesets import RULESETS
 

@@ -1,4 +1,4 @@
-"""Several tables' commands committed together (combat.app.sqlite_writer): each stored
+"""Several tables' commands committed together (combat.store.group_commit): each stored
 whole, in order, and one that lost its seq to another writer refused alone."""
 
 from __future__ import annotations
@@ -7,10 +7,11 @@ import sqlite3
 import threading
 
 import pytest
-from eventsourcing.persistence import IntegrityError
+from combat.store import SeqTaken
 
 from combat.app.application import Encounters, VersionConflict
-from combat.app.sqlite_writer import GroupWriter, _Append
+from combat.store.group_commit import GroupWriter, _Append
+from combat.store.sqlite import SQLiteFileLog
 from combat.kernel.commands import AddCombatant
 from tests.conftest import pc
 
@@ -35,7 +36,7 @@ def test_eight_tables_adding_their_party_at_once_each_keep_a_gapless_log(tmp_pat
             thread.start()
         for thread in threads:
             thread.join()
-        assert encounters.log.home._writer is not None
+        assert isinstance(encounters.log.home, SQLiteFileLog)  # the group writer wrote them
         reopened = Encounters(tmp_path / "c.db")
         try:
             for n, eid in enumerate(tables):
@@ -49,13 +50,13 @@ def test_eight_tables_adding_their_party_at_once_each_keep_a_gapless_log(tmp_pat
 
 def test_a_stale_append_in_a_group_is_refused_alone_and_the_others_are_stored(tmp_path):
     """Two appends share one transaction; the second wants a seq another writer already
-    took. It is refused with the store's IntegrityError (the application reads that as a
+    took. It is refused with SeqTaken (the application reads that as a
     version conflict and decides again); the first is stored all the same."""
     encounters = Encounters(tmp_path / "c.db")
     try:
         first = encounters.create("srd-2024", "first", seed=1)
         second = encounters.create("srd-2024", "second", seed=2)
-        writer = encounters.log.home._writer
+        writer = encounters.log.home.writer  # type: ignore[attr-defined]
         assert writer is not None
         stored = encounters.log.home.recorder.events_table_name
         with sqlite3.connect(tmp_path / "c.db") as db:
@@ -65,7 +66,7 @@ def test_a_stale_append_in_a_group_is_refused_alone_and_the_others_are_stored(tm
         stale = _Append([(second.hex, 1, row[2], row[3])], None)  # seq 1 of the second table is taken
         writer._commit([fresh, stale])
         assert fresh.done and fresh.error is None
-        assert isinstance(stale.error, IntegrityError)
+        assert isinstance(stale.error, SeqTaken)
         with sqlite3.connect(tmp_path / "c.db") as db:
             versions = {eid: [v for (v,) in db.execute(f"SELECT originator_version FROM {stored} WHERE originator_id = ? "
                                                        "ORDER BY originator_version", (eid.hex,))]
@@ -96,7 +97,7 @@ def test_a_closed_writer_refuses_rather_than_drops(tmp_path):
     """After the store is closed an append is an error, never a reply for a write that did
     not happen."""
     encounters = Encounters(tmp_path / "c.db")
-    writer: GroupWriter | None = encounters.log.home._writer
+    writer: GroupWriter | None = encounters.log.home.writer  # type: ignore[attr-defined]
     assert writer is not None
     encounters.close()
     with pytest.raises(Exception):

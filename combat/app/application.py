@@ -3,6 +3,11 @@
 The CLI, the HTTP service and combat.api call only this. It loads an encounter's state (from
 its cache, a snapshot and the events after it), asks the ruleset to decide, appends the
 events with the expected version, and keeps the folded state.
+
+Every write to an encounter is one coroutine, `Encounters._write`: the encounter's lock, the
+decision, the append through a `Commits` (combat.store), and again if another writer
+appended first. The service awaits it on its event loop where the store commits there (an
+SQLite file); everything else runs it in a thread with blocking commits (`run_sync`).
 """
 
 from __future__ import annotations
@@ -11,26 +16,24 @@ import dataclasses
 import os
 import random
 import secrets
-import threading
-import time
 import uuid
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from collections.abc import Callable, Coroutine, Iterable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, NamedTuple
+from typing import Any, TypeVar
 from uuid import UUID
 
 import msgspec
 import structlog
-from eventsourcing.persistence import IntegrityError
 
 from combat.kernel.commands import Command
-from combat.app import chain, collector, history
+from combat.kernel import collector
+from combat.app import chain, history
 from combat.app.cache import StateCache
-from combat.app.catalog import decode_command
+from combat.app.catalog import decode_command, record_decoder
 from combat.app.history import fold_records
-from combat.app.keyed_locks import KeyedLocks
+from combat.app.locks import EncounterLocks
 from combat.app.command_ids import CommandIndex, check_client_id, check_same_request, request_hash
 from combat.kernel.decider import decide
 from combat.kernel.errors import RuleError
@@ -38,11 +41,13 @@ from combat.kernel.events import ConflictOverridden, EncounterCreated, Event, Ev
 from combat.rulesets import get_ruleset
 from combat.kernel.state import EncounterState
 from combat.kernel.records import Recorded
-from combat.app.partitions import PartitionedLog
 from combat.app.party import Party, names_a_stored_character
-from combat.app.store import Snapshot, store_env
+from combat.store import Commits, SeqTaken
+from combat.store.log import Snapshot
+from combat.store.partitions import PartitionedLog
+from combat.store.settings import store_env
 
-__all__ = ["Encounters", "Outcome", "Write", "Wait", "Writing", "run_writing", "VersionConflict", "UnknownEncounter", "StoreBusy", "fold_records"]
+__all__ = ["Encounters", "Outcome", "run_sync", "VersionConflict", "UnknownEncounter", "StoreBusy", "fold_records"]
 
 # Events between snapshots. A load from the store folds at most this many events after the
 # latest snapshot, so a fight of any length loads about as fast as one of this length; a
@@ -83,42 +88,19 @@ class StoreBusy(RuleError):
                          allowed="send again shortly")
 
 
-class Write(NamedTuple):
-    """A step of a write: store these records (and the snapshot due after them) in one
-    transaction; IntegrityError is thrown back into the steps if a seq is taken."""
-
-    records: Sequence[Recorded]
-    snapshot: Snapshot | None
+T = TypeVar("T")
 
 
-class Wait(NamedTuple):
-    """A step of a write: wait this long before deciding again (another writer won a race)."""
-
-    seconds: float
-
-
-# A write as steps, the store left out: decide, then yield each `Write` for the caller to
-# make, and return the outcome. `run_writing` makes them here and now; an event loop can
-# instead commit the writes of many requests together (combat.app.loop_commits).
-Writing = Generator[Write | Wait, None, Outcome]
-
-
-def run_writing(steps: Writing, write: Callable[[Sequence[Recorded], Snapshot | None], object]) -> Outcome:
-    """Each step made at once, in this thread: `write` stores, a `Wait` sleeps."""
-    failed: IntegrityError | None = None
-    while True:
-        try:
-            step = steps.throw(failed) if failed is not None else next(steps)
-        except StopIteration as done:
-            return done.value
-        failed = None
-        if isinstance(step, Wait):
-            time.sleep(step.seconds)
-            continue
-        try:
-            write(step.records, step.snapshot)
-        except IntegrityError as exc:
-            failed = exc
+def run_sync(write: Coroutine[Any, Any, T]) -> T:
+    """A write's coroutine run to its end in this thread. Made with blocking `Commits`, it
+    never waits on an event loop (its appends and pauses block instead), so it finishes at
+    its first step: no event loop is needed to run it."""
+    try:
+        write.send(None)
+    except StopIteration as done:
+        return done.value
+    write.close()
+    raise RuntimeError("a write made in a thread waited on an event loop: its Commits must block")
 
 
 class Encounters:
@@ -131,16 +113,16 @@ class Encounters:
 
     def __init__(self, db: str | os.PathLike[str] | None = None, *, env: dict[str, str] | None = None,
                  max_events: int | None = None, cached: int | None = None, partitions: int | None = None):
-        # On PostgreSQL the store is split by encounter (combat.app.partitions); `partitions`
+        # On PostgreSQL the store is split by encounter (combat.store.partitions); `partitions`
         # chooses the count for a new store, else COMBAT_PARTITIONS or the default.
         self._env = {**store_env(db), **(env or {})}
-        self.log = PartitionedLog(self._env, partitions)
+        self.log = PartitionedLog(self._env, partitions, records=record_decoder)
         self._party: Party | None = None
         self.max_events = max_events  # events one command may append (a fork copies, so it is not counted)
         self._cache: StateCache[EncounterState] = StateCache(cached)
         self._heads: StateCache[tuple[int, str]] = StateCache(cached)  # (seq, hash) of the last event seen
         self._shared: StateCache[bool] = StateCache(cached)  # encounters another process wrote lately
-        self._locks = KeyedLocks(threading.Lock)  # writes to one encounter go one at a time
+        self._locks = EncounterLocks()  # writes to one encounter go one at a time
         self._ids = CommandIndex(lambda eid, after, upto: self.log.recorded(eid, gt=after or None, lte=upto))
 
     def close(self) -> None:
@@ -201,8 +183,8 @@ class Encounters:
         command is refused (`command-id/reused`)."""
         asked = self.asked(command, command_id)  # as sent, before a party character is filled in
         command = self.resolving(encounter_id, command, actor)
-        return self._run(encounter_id, self.executing(encounter_id, command, actor=actor, expected_version=expected_version,
-                                                      command_id=command_id, request=asked))
+        return run_sync(self.executing(encounter_id, command, self.log.commits(), actor=actor,
+                                       expected_version=expected_version, command_id=command_id, request=asked))
 
     @staticmethod
     def asked(command: Command, command_id: str | None) -> str:
@@ -213,46 +195,47 @@ class Encounters:
         self,
         encounter_id: UUID,
         command: Command,
+        commits: Commits,
         *,
         actor: str = "gm",
         expected_version: int | None = None,
         command_id: str | None = None,
         request: str | None = None,
-    ) -> Writing:
-        """`execute` as steps (see `Writing`), for a caller that makes the appends itself and
-        keeps writes to one encounter one at a time (combat.app.loop_commits). `request` is
-        `asked` of the command as sent, if it was changed since (a party character filled in)."""
-        return self._writing(encounter_id, lambda state: decide(get_ruleset(state.ruleset), state, command, actor),
-                             actor, expected_version, command_id,
-                             self.asked(command, command_id) if request is None else request)
+    ) -> Coroutine[Any, Any, Outcome]:
+        """`execute`, appending through `commits` (`PartitionedLog.commits`): awaited on an
+        event loop with the loop's commits, or run in a thread with blocking ones. `request`
+        is `asked` of the command as sent, if it was changed since (a party character filled in)."""
+        return self._write(encounter_id, lambda state: decide(get_ruleset(state.ruleset), state, command, actor),
+                           commits, actor, expected_version, command_id,
+                           self.asked(command, command_id) if request is None else request)
 
-    def _write(
+    async def _write(
         self,
         encounter_id: UUID,
         events_for: Callable[[EncounterState], list[Event]],
+        commits: Commits,
+        actor: str,
+        expected_version: int | None,
+        command_id: str | None,
+        request: str = "",
+    ) -> Outcome:
+        """Every write to an existing encounter: its lock, the state, the decision (`events_for`),
+        the append through `commits`, and again if another writer appended first."""
+        if command_id is not None:
+            check_client_id(command_id)
+        async with self._locks.held(encounter_id, blocking=commits.blocking):
+            return await self._deciding(encounter_id, events_for, commits, actor, expected_version, command_id, request)
+
+    async def _deciding(
+        self,
+        encounter_id: UUID,
+        events_for: Callable[[EncounterState], list[Event]],
+        commits: Commits,
         actor: str,
         expected_version: int | None,
         command_id: str | None,
         request: str,
     ) -> Outcome:
-        return self._run(encounter_id, self._writing(encounter_id, events_for, actor, expected_version, command_id, request))
-
-    def _run(self, encounter_id: UUID, steps: Writing) -> Outcome:
-        """A write's steps made here, one writer to the encounter at a time."""
-        with self._lock(encounter_id):
-            return run_writing(steps, self.log.append)
-
-    def _writing(
-        self,
-        encounter_id: UUID,
-        events_for: Callable[[EncounterState], list[Event]],
-        actor: str,
-        expected_version: int | None,
-        command_id: str | None,
-        request: str = "",
-    ) -> Writing:
-        if command_id is not None:
-            check_client_id(command_id)
         # The first try decides on the cached state without asking the store whether
         # another process appended since: if one did, the append finds its seq taken and
         # we decide again on the fresh state (a refusal is only trusted once it is fresh).
@@ -282,7 +265,7 @@ class Encounters:
                 state = None
                 continue
             try:
-                return (yield from self._appending(encounter_id, state, events, actor, command_id, request=request))
+                return await self._appending(encounter_id, state, events, actor, commits, command_id, request=request)
             except VersionConflict:
                 self._shared.put(encounter_id, True)
                 state = self.state(encounter_id)
@@ -291,7 +274,7 @@ class Encounters:
                     if repeat is not None:
                         return repeat
                     raise
-                yield Wait(random.uniform(0, 0.002))
+                await commits.pause(random.uniform(0, 0.002))
         raise StoreBusy(self.RETRIES)
 
     def _repeat(self, encounter_id: UUID, command_id: str | None, state: EncounterState, actor: str,
@@ -312,12 +295,14 @@ class Encounters:
         return Outcome(records, self.state(encounter_id, at=last), repeated=True)
 
     def _append(self, encounter_id: UUID, state: EncounterState, events: list[Event], actor: str,
-                command_id: str | None = None, *, copied: bool = False, request: str = "") -> Outcome:
-        return run_writing(self._appending(encounter_id, state, events, actor, command_id, copied=copied, request=request),
-                           self.log.append)
+               command_id: str | None = None, *, copied: bool = False, request: str = "") -> Outcome:
+        """`events` after `state`, appended in this thread, outside the lock: a new encounter's first (a creation, a fork)."""
+        return run_sync(self._appending(encounter_id, state, events, actor, self.log.commits(), command_id,
+                                        copied=copied, request=request))
 
-    def _appending(self, encounter_id: UUID, state: EncounterState, events: list[Event], actor: str,
-                   command_id: str | None = None, *, copied: bool = False, request: str = "") -> Writing:
+    async def _appending(self, encounter_id: UUID, state: EncounterState, events: list[Event], actor: str,
+                         commits: Commits, command_id: str | None = None, *, copied: bool = False,
+                         request: str = "") -> Outcome:
         if not copied and self.max_events is not None and len(events) > self.max_events:
             raise RuleError("limits/events", f"the command would append {len(events)} events",
                             allowed=f"at most {self.max_events} per command")
@@ -341,9 +326,9 @@ class Encounters:
         new_state = history.extend(state, records) if state.version else history.replay(records)
         due = new_state is not None and self._snapshot_due(state, new_state)
         try:
-            yield Write(records, self._snapshot_of(encounter_id, new_state, records[-1].hash)
-                        if new_state is not None and due else None)
-        except IntegrityError:
+            await commits.append(records, self._snapshot_of(encounter_id, new_state, records[-1].hash)
+                                 if new_state is not None and due else None)
+        except SeqTaken:
             # Another writer appended first: our decision was made on a stale state. The
             # cached state is still one the store holds, so it is brought up to date with the
             # events after it, not reloaded: two processes writing one encounter in turns
@@ -353,7 +338,7 @@ class Encounters:
         if new_state is None:  # an undo or amendment: fold the whole log again
             new_state = history.replay(list(self.log.recorded(encounter_id)))
             if self._snapshot_due(state, new_state):
-                yield Write([], self._snapshot_of(encounter_id, new_state, records[-1].hash))
+                await commits.append([], self._snapshot_of(encounter_id, new_state, records[-1].hash))
         self._cache.put(encounter_id, new_state)
         if records:
             self._heads.put(encounter_id, (records[-1].seq, records[-1].hash))
@@ -382,15 +367,6 @@ class Encounters:
         digest = chain.snapshot_digest(encounter_id, state.version, head, state)
         return Snapshot(originator_id=encounter_id, originator_version=state.version, timestamp=_now(), state=state,
                         head=head, digest=digest)
-
-    @contextmanager
-    def _lock(self, encounter_id: UUID) -> Iterator[None]:
-        lock = self._locks.take(encounter_id)
-        try:
-            with lock:
-                yield
-        finally:
-            self._locks.drop(encounter_id)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -431,7 +407,7 @@ class Encounters:
         return records
 
     def _load(self, encounter_id: UUID, at: int | None) -> EncounterState:
-        with collector.paused():  # from the read to the fold (see combat.app.collector)
+        with collector.paused():  # from the read to the fold (see combat.kernel.collector)
             return self._loaded(encounter_id, at)
 
     def _loaded(self, encounter_id: UUID, at: int | None) -> EncounterState:
@@ -527,7 +503,7 @@ class Encounters:
             return [EventsRetracted(seqs=targets, reason=_reason(reason))]
 
         asked = request_hash("retract", seqs=seqs, reason=reason, whole=whole) if command_id is not None else ""
-        return self._write(encounter_id, events_for, actor, expected_version, command_id, asked)
+        return run_sync(self._write(encounter_id, events_for, self.log.commits(), actor, expected_version, command_id, asked))
 
     def undo_last(self, encounter_id: UUID, *, reason: str, actor: str = "gm", expected_version: int | None = None,
                   command_id: str | None = None) -> Outcome:
@@ -542,7 +518,7 @@ class Encounters:
             return [EventsRetracted(seqs=self._retractable(records, state, targets), reason=_reason(reason))]
 
         asked = request_hash("undo", reason=reason) if command_id is not None else ""
-        return self._write(encounter_id, events_for, actor, expected_version, command_id, asked)
+        return run_sync(self._write(encounter_id, events_for, self.log.commits(), actor, expected_version, command_id, asked))
 
     def amend(
         self,
@@ -573,7 +549,7 @@ class Encounters:
             return [RulingAmended(seqs=targets, reason=_reason(reason)), *corrected]
 
         asked = request_hash("amend", seqs=seqs, command=ruling, reason=reason) if command_id is not None else ""
-        return self._write(encounter_id, events_for, actor, expected_version, command_id, asked)
+        return run_sync(self._write(encounter_id, events_for, self.log.commits(), actor, expected_version, command_id, asked))
 
     def override(
         self,
@@ -600,7 +576,7 @@ class Encounters:
             return [ConflictOverridden(seqs=wanted, ruling=_reason(ruling))]
 
         asked = request_hash("override", seqs=wanted, ruling=ruling) if command_id is not None else ""
-        return self._write(encounter_id, events_for, actor, expected_version, command_id, asked)
+        return run_sync(self._write(encounter_id, events_for, self.log.commits(), actor, expected_version, command_id, asked))
 
     def fork(self, encounter_id: UUID, at: int, *, name: str | None = None, actor: str = "gm",
              expected_version: int | None = None, command_id: str | None = None,
@@ -634,7 +610,7 @@ class Encounters:
         try:
             with writing():
                 self._append(fork_id, empty, [start, *(r.event for r in kept[1:])], actor, command_id, copied=True,
-                             request=asked)
+                            request=asked)
         except VersionConflict:
             if command_id is None:
                 raise

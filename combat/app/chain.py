@@ -28,6 +28,7 @@ from combat.kernel import dice
 from combat.kernel.defaults import defaults_of
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DiceRolled, EncounterCreated
+from combat.store import UnreadableRow
 
 __all__ = ["GENESIS", "canonical", "link", "seal", "Break", "Report", "verify", "TamperedLog", "MissingHash", "UnreadableRow",
            "LinkCheck", "head_of", "snapshot_digest"]
@@ -131,20 +132,6 @@ class MissingHash(TamperedLog):
     """A row without a hash in a log chained before it: never served, never chained onto."""
 
     code_of_kind = "log/hash-missing"
-
-
-class UnreadableRow(RuleError):
-    """A stored row that does not decode as a record (a `"hash": null`, a field of the wrong
-    type): the store was edited by hand. Refused with the row's seq, never a 500."""
-
-    def __init__(self, encounter_id: object, seq: int | None, problem: str):
-        where = f"seq {seq}" if seq is not None else "a row"
-        super().__init__(
-            "log/unreadable-row",
-            f"encounter {encounter_id}: the stored row at {where} is not a record of this log ({problem})",
-            allowed="restore the log from a copy whose chain verifies (combat verify)",
-        )
-        self.seq = seq
 
 
 def _dice_problem(event: DiceRolled) -> str | None:

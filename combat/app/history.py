@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from combat.app import collector
+from combat.kernel import collector
 from combat.kernel.decider import Ruleset, evolve, fold
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (

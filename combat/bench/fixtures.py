@@ -22,7 +22,7 @@ from combat.kernel.events import AttackProfile, CombatantSpec, EncounterCreated,
 from combat.rulesets import get_ruleset
 from combat.kernel.state import EncounterState, NoRules
 from combat.kernel.records import Recorded
-from combat.app.store import Snapshot
+from combat.store.log import Snapshot
 
 __all__ = ["Fight", "long_fight", "long_fight_events", "store_fight", "SIDES", "TARGETS"]
 

@@ -6,7 +6,7 @@ event (the encounter's id, the next seq, a topic and a JSON envelope of the comm
 an SQLite table of eventsourcing's shape in WAL mode, committing, and replying with that
 row as the one event appended. `litestar` is a minimal Litestar app (one handler, no
 dependencies, no middleware), `asgi` a bare ASGI callable; both run under uvicorn as `combat serve` does, with one connection and no log line. They
-commit as `combat serve` does on an SQLite file (combat.app.loop_commits): the rows queued
+commit as `combat serve` does on an SQLite file (combat.store.group_commit): the rows queued
 while the event loop runs the requests ready in one turn go in one transaction, committed
 on the loop once they have all been read, and each request is answered after it. Written
 one commit per request on the loop, every request would wait for every commit; handed to a
@@ -28,7 +28,7 @@ from typing import Any
 import msgspec
 from litestar import Litestar, MediaType, Response, get, post
 
-from combat.app.loop_commits import Gathering
+from combat.store.group_commit import Gathering
 
 __all__ = ["Floor", "asgi_app", "litestar_app", "main"]
 

@@ -34,7 +34,7 @@ __all__ = ["run", "run_alternating", "cpu_ceiling", "curve", "TARGET"]
 
 TARGET = "two processes >= 1.5x one, on different encounters"
 CURVE = (1, 2, 4)
-DEFAULT = 4  # combat.app.partitions.DEFAULT_PARTITIONS, the count the pair runs on
+DEFAULT = 4  # combat.store.partitions.DEFAULT_PARTITIONS, the count the pair runs on
 ROUNDS = 3
 
 Load = Callable[[list[servers.Server], float], dict[str, Any]]  # servers, seconds

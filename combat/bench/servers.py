@@ -175,10 +175,11 @@ def postgres_schema(partitions: int | None = None) -> Iterator[dict[str, str]]:
 def _create_tables(env: dict[str, str]) -> None:
     """The store's tables (its partitions' and the tokens'), made before any server starts,
     so that the servers can start together instead of one after the other."""
-    from combat.app.partitions import PartitionedLog
-    from combat.service.token_store import TokenStore
+    from combat.app.catalog import record_decoder
+    from combat.store.tokens import TokenStore
+    from combat.store.partitions import PartitionedLog
 
-    log = PartitionedLog(env)
+    log = PartitionedLog(env, records=record_decoder)
     try:
         TokenStore(log.home)
     finally:

@@ -78,12 +78,10 @@ _NONE = Characters()
 
 
 def characters_of(state: EncounterState) -> Characters:
-    from combat.fivee.state import keeps_fivee  # state.py declares this module's slot
-
-    if not keeps_fivee(state):
-        return _NONE
-    found = state.rules.characters
-    return _NONE if found is msgspec.UNSET else found
+    # Read on every turn of every fold (see _on_turn_started), so by the slot's own type
+    # rather than keeps_fivee: state.py, which declares the slot, imports this module.
+    found = getattr(state.rules, "characters", None)
+    return found if isinstance(found, Characters) else _NONE
 
 
 def character(state: EncounterState, cid: str) -> CharacterState | None:

@@ -1,6 +1,6 @@
 """One event as it was appended to an encounter's log: what every fold and projection reads.
 
-The store (combat.app.store) writes and reads these; history and the projections need only
+The store (combat.store.log) writes and reads these; history and the projections need only
 this type, not the store's library. `Recorded[E]` decodes its event as `E` (the store uses the
 catalog's union of every ruleset's event types).
 """

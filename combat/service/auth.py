@@ -24,7 +24,7 @@ from litestar import Request
 from combat.kernel.commands import Command
 from combat.service.errors import ApiError
 from combat.service.names import usable_name
-from combat.service.token_store import Grant, TokenStore
+from combat.store.tokens import Grant, TokenStore
 
 __all__ = [
     "Grant", "new_token", "hash_token", "bearer_token", "Tokens", "require_gm", "check_command",

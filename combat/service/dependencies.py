@@ -4,7 +4,8 @@ the grant of the request's token. Routes only parse, check the grant and call `E
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,8 +16,7 @@ from litestar import Request
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 
-from combat.app.application import Encounters, Outcome
-from combat.app.loop_commits import LoopCommits
+from combat.app.application import Encounters, Outcome, run_sync
 from combat.app.party import names_a_stored_character
 from combat.kernel.commands import Command
 from combat.kernel.errors import RuleError
@@ -24,11 +24,13 @@ from combat.service.admission import Admission
 from combat.service.auth import Grant, Tokens
 from combat.service.checks import whole_numbers
 from combat.service.errors import ApiError
-from combat.service.feed import Follower, Hub, follower_for
+from combat.service.feed import Hub
 from combat.service.logging import annotate
 from combat.service.messages import EncounterOpened
-from combat.service.token_store import TokenStore, store_kind
+from combat.store.tokens import TokenStore, store_kind
 from combat.service.workers import Workers
+from combat.store import Commits
+from combat.store.follow import Follower, follower_for
 
 __all__ = ["Service", "DEPENDENCIES", "parse_encounter_id"]
 
@@ -49,7 +51,6 @@ class Service:
     hub: Hub = field(init=False)
     writers: Workers = field(init=False)  # joined when the service stops
     follower: Follower | None = field(init=False, default=None)
-    _commits: tuple[asyncio.AbstractEventLoop, LoopCommits | None] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.tokens = Tokens(TokenStore(self.encounters.log.home))
@@ -90,39 +91,40 @@ class Service:
         if self.owns_encounters:
             self.encounters.close()
 
-    def execute(self, grant: Grant, command: Command, expected_version: int | None, command_id: str | None) -> Outcome:
+    async def send(self, read: Callable[[], tuple[Grant, Command]], expected_version: int | None,
+                   command_id: str | None) -> tuple[Grant, Outcome]:
+        """A command from its request to its commit. `read` checks the token and reads the
+        command. Where the store commits on this event loop (an SQLite file) all of it is done
+        here and the commit is made with this turn's other writes (combat.store.group_commit);
+        elsewhere all of it goes to a worker thread in one trip (each hop between threads cost
+        as much as the rules)."""
+        commits = self.encounters.log.commits(asyncio.get_running_loop())
+        if commits is None:
+            blocking = self.encounters.log.commits()
+            return await self.writers.run(lambda: run_sync(self._sending(read, blocking, expected_version, command_id)))
+        return await self._sending(read, commits, expected_version, command_id)
+
+    async def _sending(self, read: Callable[[], tuple[Grant, Command]], commits: Commits, expected_version: int | None,
+                       command_id: str | None) -> tuple[Grant, Outcome]:
         """Without expected_version, `Encounters` decides again until the command is stored
         or refused by the rules: such a command never meets a version conflict."""
-        outcome = self.encounters.execute(grant.encounter_id, command, actor=_actor(grant),
-                                          expected_version=expected_version, command_id=command_id)
-        self.appended(grant.encounter_id)
-        return outcome
-
-    def commits_here(self) -> LoopCommits | None:
-        """The running loop's `LoopCommits` for this store, or None if its writes stay in threads."""
-        loop = asyncio.get_running_loop()
-        if self._commits is None or self._commits[0] is not loop:
-            self._commits = (loop, LoopCommits.of(self.encounters.log, loop))
-        return self._commits[1]
-
-    async def execute_here(self, commits: LoopCommits, grant: Grant, command: Command, expected_version: int | None,
-                           command_id: str | None) -> Outcome:
-        """`execute`, decided on this event loop and committed with this turn's other writes
-        (a character named from the party is read in a thread first: its store is not the loop's)."""
+        grant, command = read()
+        actor = _actor(grant)
         asked = self.encounters.asked(command, command_id)  # as sent, before a party character is filled in
         if names_a_stored_character(command):
-            command = await anyio.to_thread.run_sync(self.encounters.resolving, grant.encounter_id, command, _actor(grant))
-        steps = self.encounters.executing(grant.encounter_id, command, actor=_actor(grant),
-                                          expected_version=expected_version, command_id=command_id, request=asked)
-        outcome = await commits.run(grant.encounter_id, steps)
+            resolve = functools.partial(self.encounters.resolving, grant.encounter_id, command, actor)
+            # The party's store is not the loop's: from the loop it is read in a thread.
+            command = resolve() if commits.blocking else await anyio.to_thread.run_sync(resolve)
+        outcome = await self.encounters.executing(grant.encounter_id, command, commits, actor=actor,
+                                                  expected_version=expected_version, command_id=command_id, request=asked)
         self.appended(grant.encounter_id)
-        return outcome
+        return grant, outcome
 
     @contextmanager
     def quota_slot(self, credential: str | None) -> Iterator[None]:
         """Around the write of a new encounter (a creation or a fork): one of the credential's
         slots is taken first, atomically on every process (429 if none is left), and given
-        back if the write fails (combat.service.token_store)."""
+        back if the write fails (combat.store.tokens)."""
         if self.max_encounters is None or credential is None:
             yield
             return

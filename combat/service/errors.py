@@ -30,17 +30,16 @@ A rejected command appends nothing: the decider raises before anything is stored
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
-from eventsourcing.persistence import InterfaceError, OperationalError
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, MethodNotAllowedException, NotFoundException, ValidationException
 from litestar.openapi import ResponseSpec
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from combat.kernel.errors import RuleError
+from combat.store.log import UNAVAILABLE
 from combat.service.logging import annotate, log
 from combat.service.messages import ErrorBody
 
@@ -171,9 +170,7 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     RuleError: _on_rule_error,
     ValidationException: _on_validation,
     HTTPException: _on_http,
-    OperationalError: _on_store_down,
-    InterfaceError: _on_store_down,
-    sqlite3.OperationalError: _on_store_down,
+    **{kind: _on_store_down for kind in UNAVAILABLE},
     Exception: _on_unexpected,
 }
 

@@ -1,6 +1,6 @@
 """The threads that decide and commit commands where the store's writes stay in threads
 (PostgreSQL, SQLite in memory; an SQLite file's are decided on the event loop:
-combat.app.loop_commits), handing each result straight back to the event loop.
+combat.store.group_commit), handing each result straight back to the event loop.
 
 `loop.run_in_executor` wraps every job in a `concurrent.futures.Future`, chains it to an
 asyncio one and copies its state across with callbacks and locks on both sides: about a

@@ -38,22 +38,8 @@ async def send_command(request: Request, encounter_id: FromPath[str], data: JSON
         check_command(grant, command)
         return grant, command
 
-    commits = service.commits_here()
-    if commits is not None:
-        # An SQLite file: the token's check, the reading and the decision here on the loop,
-        # the commit with the other writes of this turn of the loop (combat.app.loop_commits).
-        grant, command = read()
-        outcome = await service.execute_here(commits, grant, command, data.expected_version, command_id)
-        return command_done(outcome, grant, with_state=with_state)
-
-    def send() -> Response[CommandDone]:
-        # All of it in one trip to a worker thread: each hop between threads cost as much
-        # as the rules.
-        grant, command = read()
-        return command_done(service.execute(grant, command, data.expected_version, command_id), grant,
-                            with_state=with_state)
-
-    return await service.writers.run(send)
+    grant, outcome = await service.send(read, data.expected_version, command_id)
+    return command_done(outcome, grant, with_state=with_state)
 
 
 ROUTES = [send_command]

@@ -30,12 +30,16 @@ import functools
 import hashlib
 import os
 import time
+import asyncio
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, cast, overload
 from uuid import UUID
 
-from combat.app.store import EventLog, Recorded, Snapshot
 from combat.kernel.errors import RuleError
+from combat.kernel.records import Recorded
+from combat.store import BlockingCommits, Commits
+from combat.store.log import EventLog, RecordDecoder, Snapshot
+from combat.store.sqlite import SQLiteFileLog, is_sqlite_file
 
 __all__ = ["PartitionedLog", "partition_of", "PARTITIONS_ENV", "DEFAULT_PARTITIONS", "MAX_PARTITIONS", "TABLE"]
 
@@ -82,10 +86,12 @@ def wanted_count(env: Mapping[str, str]) -> int | None:
 class PartitionedLog:
     """Every partition of one store; reads and writes of an encounter go to its partition."""
 
-    def __init__(self, env: dict[str, str], partitions: int | None = None):
+    def __init__(self, env: dict[str, str], partitions: int | None = None, *, records: RecordDecoder):
         wanted = partitions if partitions is not None else wanted_count(env)
-        first = EventLog(env)
+        first = SQLiteFileLog(env, records=records) if is_sqlite_file(env) else EventLog(env, records=records)
         self.kind = type(first.factory).__module__.rpartition(".")[2]  # sqlite or postgres
+        self._blocking = BlockingCommits(self.append)
+        self._on_loop: tuple[asyncio.AbstractEventLoop, Commits | None] | None = None
         try:
             if self.kind == "postgres":
                 count = _settle_count(first, wanted)
@@ -99,7 +105,7 @@ class PartitionedLog:
             self.parts: list[EventLog] = [first]
             for k in range(1, count):
                 own = _has_own_settings(k, env)
-                self.parts.append(partition_class(k)(env, datastore=None if own else shared))
+                self.parts.append(partition_class(k)(env, records=records, datastore=None if own else shared))
         except BaseException:
             first.close()
             raise
@@ -122,16 +128,31 @@ class PartitionedLog:
     def latest_snapshot(self, encounter_id: UUID, *, lte: int | None = None) -> Snapshot | None:
         return self.of(encounter_id).latest_snapshot(encounter_id, lte=lte)
 
-    def part_of(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> EventLog | None:
-        """The partition one encounter's records (and its snapshot) go to; None if neither."""
+    def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:
+        """One encounter's records (and its snapshot) into its partition, in one transaction
+        where the store allows it; SeqTaken if a seq is taken."""
         owner = records[0].originator_id if records else snapshot.originator_id if snapshot is not None else None
-        return None if owner is None else self.of(owner)
+        if owner is not None:
+            self.of(owner).append(records, snapshot)
 
-    def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> list[int]:
-        """One encounter's records (and its snapshot) into its partition, in one transaction;
-        the notification ids, in that partition's notification log, the records were given."""
-        part = self.part_of(records, snapshot)
-        return [] if part is None else part.append(records, snapshot)
+    @overload
+    def commits(self) -> Commits: ...
+    @overload
+    def commits(self, loop: asyncio.AbstractEventLoop) -> Commits | None: ...
+
+    def commits(self, loop: asyncio.AbstractEventLoop | None = None) -> Commits | None:
+        """How a write made here appends: the one place the committer is chosen.
+
+        Without a loop, in the calling thread, which waits for the commit (the CLI, combat.api,
+        the service's worker threads). On an event loop, the loop's group commit where the
+        store has one (an SQLite file: combat.store.group_commit); None where it has not
+        (PostgreSQL, SQLite in memory): a write there blocks, so it is made in a thread."""
+        if loop is None:
+            return self._blocking
+        if self._on_loop is None or self._on_loop[0] is not loop:
+            home = self.home
+            self._on_loop = (loop, home.loop_commits(loop) if isinstance(home, SQLiteFileLog) else None)
+        return self._on_loop[1]
 
     def exists(self, encounter_id: UUID) -> bool:
         return any(True for _ in self.of(encounter_id).events.get(encounter_id, limit=1))

@@ -35,7 +35,7 @@ from datetime import datetime, timezone
 from typing import Any, Protocol
 from uuid import UUID
 
-from combat.app.store import EventLog
+from combat.store.log import EventLog
 
 __all__ = ["Grant", "TokenRecord", "TokenStore", "store_kind", "token_id_of"]
 

@@ -1,0 +1,255 @@
+"""The append-only log of one partition: eventsourcing with a msgspec mapper.
+
+Each stored record is a `Recorded` envelope (combat.kernel.records: encounter id, seq, time,
+actor, command id, and a hash chained to the previous event's) around one domain event,
+stored by `MsgspecMapper` in eventsourcing's tables. `EventLog` is the eventsourcing
+application of one partition (combat.store.partitions) and reads and writes through
+eventsourcing's event store: PostgreSQL, and SQLite in memory. An SQLite file's log is its
+subclass in combat.store.sqlite.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
+from typing import Any, Generic, TypeVar, cast
+from uuid import UUID
+
+import msgspec
+from eventsourcing.application import Application
+from eventsourcing.utils import Environment, get_topic
+from eventsourcing.persistence import (
+    ApplicationRecorder,
+    EventStore,
+    InfrastructureFactory,
+    IntegrityError,
+    InterfaceError,
+    InternalError,
+    Mapper,
+    OperationalError,
+    ProgrammingError,
+    StoredEvent,
+)
+from eventsourcing.sqlite import SQLiteFactory
+
+from combat.kernel import collector
+from combat.kernel.errors import RuleError
+from combat.kernel.records import Recorded
+from combat.kernel.state import EncounterState
+from combat.rulesets import get_ruleset
+from combat.store import SeqTaken, UnreadableRow
+
+__all__ = ["UNAVAILABLE", "Recorded", "Snapshot", "TOPICS", "STALE_SNAPSHOT_TOPICS", "MsgspecMapper", "EventLog", "RecordDecoder", "Deferred", "decode_record"]
+
+
+
+S = TypeVar("S")
+
+
+class Snapshot(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
+    """The folded state at `originator_version`, so long fights load without a full replay."""
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    state: EncounterState[S]
+    # The chain hash of the event at `originator_version`, and the state bound to it
+    # (combat.app.chain.snapshot_digest). A snapshot without them (written before) or whose
+    # digest or head the log does not bear out is passed over: the log is folded instead.
+    head: str = ""
+    digest: str = ""
+
+
+class _Ruleset(msgspec.Struct):
+    ruleset: str
+
+
+class _SnapshotHead(msgspec.Struct):
+    """Enough of a stored snapshot to know which ruleset's state type it holds."""
+
+    state: _Ruleset
+
+
+# The topics stored with each row name the record type as it was first stored, so stores
+# written before the classes moved still read (a topic is data, not an import path here).
+# Snapshots got a new topic when each ruleset's state became one typed field: the older
+# ones hold the old shape and are passed over (the log is folded instead), never misread.
+TOPICS: dict[type, str] = {Recorded: "combat.store:Recorded", Snapshot: "combat.store:Snapshot/2"}
+STALE_SNAPSHOT_TOPICS = frozenset({"combat.store:Snapshot"})
+
+
+# The decoder of every event type registered now (combat.app.catalog.record_decoder): asked
+# for at each read, so an event type registered later (a plug-in ruleset) reads back too.
+RecordDecoder = Callable[[], "msgspec.json.Decoder[Recorded]"]
+
+
+class MsgspecMapper(Mapper[UUID]):
+    """eventsourcing's default mapper reads `vars(event)`, empty for Structs: encode them whole."""
+
+    def __init__(self, records: RecordDecoder, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.records = records
+
+    _heads = msgspec.json.Decoder(_SnapshotHead)
+    _snapshots: dict[type, msgspec.json.Decoder[Snapshot[Any]]] = {}
+    _encoder = msgspec.json.Encoder()
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        return StoredEvent(
+            originator_id=domain_event.originator_id,
+            originator_version=domain_event.originator_version,
+            topic=TOPICS[type(domain_event)],
+            state=self._encoder.encode(domain_event),
+        )
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        """The record or snapshot stored; None for a snapshot of an older shape."""
+        if stored_event.topic == TOPICS[Recorded]:
+            return decode_record(self.records(), stored_event.state, stored_event.originator_id)
+        if stored_event.topic in STALE_SNAPSHOT_TOPICS:
+            return None
+        state_type = get_ruleset(self._heads.decode(stored_event.state).state.ruleset).state_type
+        decoder = self._snapshots.get(state_type)
+        if decoder is None:
+            decoder = self._snapshots[state_type] = msgspec.json.Decoder(Snapshot[state_type])  # type: ignore[valid-type]
+        return decoder.decode(stored_event.state)
+
+
+class _Seq(msgspec.Struct):
+    originator_version: int | None = None
+
+
+def unreadable(state: bytes, encounter_id: object, exc: Exception) -> UnreadableRow:
+    """The error for a stored row that does not decode as a record, naming its seq if it can."""
+    try:
+        seq = msgspec.json.decode(state, type=_Seq).originator_version
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        seq = None
+    return UnreadableRow(encounter_id, seq, str(exc))
+
+
+def decode_record(decoder: msgspec.json.Decoder[Recorded], state: bytes, encounter_id: object) -> Recorded:
+    """A stored row as a record; UnreadableRow for one edited out of shape (`"hash": null`)."""
+    try:
+        return decoder.decode(state)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise unreadable(state, encounter_id, exc) from None
+
+
+T = TypeVar("T")
+
+# What the store's libraries raise when the database cannot be reached or is locked past its
+# timeout: the service answers them with 503 store/unavailable, never a 500.
+UNAVAILABLE: tuple[type[Exception], ...] = (OperationalError, InterfaceError, sqlite3.OperationalError)
+
+
+class Deferred(Iterator[Recorded]):
+    """Records read from the store when first iterated, not when asked for. A reader that
+    folds them (`history.replay`) holds the collector off while it does: reading inside that
+    pause keeps the collector from walking every record just read (each holds its encounter's
+    UUID, an object the collector tracks) on its way from the read to the fold."""
+
+    __slots__ = ("_read", "_records")
+
+    def __init__(self, read: Callable[[], Sequence[Recorded]]):
+        self._read = read
+        self._records: Iterator[Recorded] | None = None
+
+    def __iter__(self) -> Iterator[Recorded]:
+        if self._records is None:
+            with collector.paused():
+                self._records = iter(self._read())
+        return self._records
+
+    def __next__(self) -> Recorded:
+        return next(iter(self))
+
+
+def _creating_tables(construct: Callable[[], T], attempts: int = 10) -> T:
+    """Two processes starting at once on PostgreSQL race to create the same tables and
+    function ("tuple concurrently updated", or "relation ... already exists" when both passed
+    IF NOT EXISTS before either committed); the loser finds them there on a later try."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return construct()
+        except (InternalError, IntegrityError, ProgrammingError):
+            if attempt == attempts:
+                raise
+            time.sleep(0.05 * attempt)
+    raise AssertionError("unreachable")
+
+
+class EventLog(Application[UUID]):
+    """One partition's log, read and written through eventsourcing's event store (PostgreSQL,
+    SQLite in memory); an SQLite file's is `combat.store.sqlite.SQLiteFileLog`."""
+
+    name = "combat"
+    is_snapshotting_enabled = True
+
+    def __init__(self, env: Any = None, *, records: RecordDecoder, datastore: Any = None) -> None:
+        # A partition of a partitioned store (combat.store.partitions) shares the first
+        # partition's connection pool: one database, one pool, however many partitions.
+        self._shared_datastore = datastore
+        self._records = records
+        super().__init__(env)
+
+    def construct_factory(self, env: Environment) -> InfrastructureFactory:
+        factory = super().construct_factory(env)
+        if self._shared_datastore is not None:
+            factory.datastore = self._shared_datastore  # type: ignore[attr-defined]  # its own pool was never opened
+        return factory
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        # eventsourcing would compress or encrypt through its mapper; this store's mapper does
+        # neither, and a setting that silently did nothing would leave a GM believing the log
+        # encrypted. Refused, saying so.
+        for name in ("COMPRESSOR_TOPIC", "CIPHER_TOPIC"):
+            if self.env.get(name):
+                raise RuleError("store/unsupported-setting", f"{name} is set, but this store neither compresses nor encrypts its log",
+                                allowed=f"unset {name} (encrypt the disk or the database connection instead)")
+        return MsgspecMapper(self._records, transcoder=self.construct_transcoder())
+
+    def construct_recorder(self) -> ApplicationRecorder:
+        if isinstance(self.factory, SQLiteFactory):
+            from combat.store.sqlite import SQLiteLogRecorder
+
+            self.factory.application_recorder_class = SQLiteLogRecorder  # unless the env names another
+            return super().construct_recorder()
+        if type(self.factory).__module__ == "eventsourcing.postgres":
+            from combat.store.postgres import PostgresLogRecorder  # psycopg is an optional extra
+
+            # Named by topic: eventsourcing's PostgreSQL factory reads the recorder class from
+            # its own class, not the instance (setting it as SQLite's is set above did nothing).
+            topic_key = self.factory.APPLICATION_RECORDER_TOPIC
+            if not self.factory.env.get(topic_key):
+                self.factory.env[topic_key] = get_topic(PostgresLogRecorder)
+        return _creating_tables(super().construct_recorder)
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        return _creating_tables(super().construct_snapshot_store)
+
+    def recorded(self, encounter_id: UUID, *, gt: int | None = None, lte: int | None = None) -> Iterator[Recorded]:
+        """The encounter's records in seq order, after `gt` and up to `lte`, read when first
+        iterated (see `Deferred`)."""
+        return Deferred(lambda: cast(list[Recorded], list(self.events.get(encounter_id, gt=gt, lte=lte))))
+
+    def latest_snapshot(self, encounter_id: UUID, *, lte: int | None = None) -> Snapshot | None:
+        """The newest snapshot up to seq `lte`; None if there is none or it is of an older shape."""
+        if self.snapshots is None:
+            return None
+        for snap in self.snapshots.get(encounter_id, desc=True, limit=1, lte=lte):
+            return cast("Snapshot | None", snap)
+        return None
+
+    def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:
+        """Store an encounter's new records, then the snapshot due after them; SeqTaken if a
+        seq is taken. A snapshot is only a shortcut: one lost between the two is not missed."""
+        try:
+            if records:
+                self.events.put(records)
+        except IntegrityError:
+            raise SeqTaken(records[0].originator_id, records[0].originator_version) from None
+        if snapshot is not None and self.snapshots is not None:
+            self.snapshots.put([snapshot])
