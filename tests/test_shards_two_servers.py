@@ -36,7 +36,7 @@ from uuid import UUID
 import httpx
 import pytest
 
-from combat.app.partitions import partition_of
+from combat.store.partitions import partition_of
 from combat.service.stream import KEEP_ALIVE
 from tests.test_service_fixtures import Fight, bearer, free_port, open_fight, set_the_scene
 from tests.test_service_postgres import SETTINGS, SMALL_POOL, _connect, postgres, serving_two  # noqa: F401 (a fixture)
