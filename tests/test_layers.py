@@ -56,4 +56,4 @@ def test_the_store_is_an_adapter_the_use_cases_call_and_never_the_other_way():
     for package in ("app", "service", "kernel", "fivee", "rulesets"):
         for path in sorted((root / package).rglob("*.py")):
             text = path.read_text()
-            assert not re.search(r"^\s*(from|import) (sqlite3|psycopg)\b", text, flags=re.MULTILINE), path
+            assert not re.search(r"^\s*(from|import) (sqlite3|psycopg|eventsourcing)\b", text, flags=re.MULTILINE), path

@@ -32,21 +32,18 @@ from typing import Any, Literal, Union
 from uuid import UUID
 
 import msgspec
-from eventsourcing.application import Application
-from eventsourcing.persistence import ApplicationRecorder, InfrastructureFactory, IntegrityError, Mapper, StoredEvent
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteFactory
-from eventsourcing.utils import Environment
 
 from combat.characters.sheet import CharacterSheet, check_sheet, modifier
 from combat.fivee.characters import AddCharacter, CharacterStatus, character, status_of
 from combat.kernel import dice
 from combat.kernel.dice import DieFace
 from combat.kernel.errors import RuleError
+from combat.store import SeqTaken
+from combat.store.party import PartyLog
 
 __all__ = ["Party", "names_a_stored_character", "StoredCharacter", "CharacterSaved", "CharacterJoined", "StatusCarried", "Rested", "REST_KINDS"]
 
 REST_KINDS = ("short", "long")
-TABLE = "party_events"
 _NAMESPACE = uuid.UUID("5d0c4a43-52b1-4c4e-9a52-9a4cbb6d2a10")
 
 
@@ -120,50 +117,6 @@ def _fold(records: list[PartyRecord]) -> StoredCharacter | None:
     return found
 
 
-class _Mapper(Mapper[UUID]):
-    _decoder = msgspec.json.Decoder(PartyRecord)
-    _encoder = msgspec.json.Encoder()
-    TOPIC = "combat.party:Record"
-
-    def to_stored_event(self, domain_event: Any) -> StoredEvent:
-        return StoredEvent(originator_id=domain_event.originator_id, originator_version=domain_event.originator_version,
-                           topic=self.TOPIC, state=self._encoder.encode(domain_event))
-
-    def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        return self._decoder.decode(stored_event.state)
-
-
-class _PartyLog(Application[UUID]):
-    """eventsourcing's application for the party's logs, sharing the encounters' pool."""
-
-    name = "party"
-
-    def __init__(self, env: Any, datastore: Any) -> None:
-        self._shared_datastore = datastore
-        super().__init__(env)
-
-    def construct_factory(self, env: Environment) -> InfrastructureFactory:
-        factory = super().construct_factory(env)
-        if self._shared_datastore is not None:
-            factory.datastore = self._shared_datastore  # type: ignore[attr-defined]
-        return factory
-
-    def construct_mapper(self) -> Mapper[UUID]:
-        return _Mapper(transcoder=self.construct_transcoder())
-
-    def construct_recorder(self) -> ApplicationRecorder:
-        # eventsourcing's SQLite factory names every application's table `stored_events`
-        # (its PostgreSQL factory names it after the application: `party_events`); the
-        # party's rows must not mingle with the encounters', which listing and the streams
-        # read whole.
-        if isinstance(self.factory, SQLiteFactory):
-            recorder = SQLiteApplicationRecorder(self.factory.datastore, events_table_name=TABLE)
-            if self.factory.env_create_table():
-                recorder.create_table()
-            return recorder
-        return super().construct_recorder()
-
-
 def names_a_stored_character(command: object) -> bool:
     """`add_character` naming a character of the party, to be filled in before it is decided."""
     return isinstance(command, AddCharacter) and isinstance(command.character, str)
@@ -178,7 +131,7 @@ class Party:
     """The characters in one store. Reads fold a character's log; every change is appended to it."""
 
     def __init__(self, env: dict[str, str], datastore: Any = None):
-        self._log = _PartyLog(env, datastore)
+        self._log: PartyLog[PartyRecord] = PartyLog(env, PartyRecord, datastore=datastore)
 
     def close(self) -> None:
         self._log.close()
@@ -186,7 +139,7 @@ class Party:
     # -- reading -------------------------------------------------------------------------
 
     def _records(self, cid: UUID) -> list[PartyRecord]:
-        return list(self._log.events.get(cid))  # type: ignore[arg-type]
+        return self._log.records(cid)
 
     def find(self, name: str) -> StoredCharacter | None:
         return _fold(self._records(character_id(name)))
@@ -199,15 +152,7 @@ class Party:
         return found
 
     def all(self) -> list[StoredCharacter]:
-        ids: dict[UUID, None] = {}
-        start = 1
-        while True:
-            page = self._log.recorder.select_notifications(start=start, limit=500)
-            for n in page:
-                ids[UUID(str(n.originator_id))] = None
-            if len(page) < 500:
-                break
-            start = page[-1].id + 1
+        ids = self._log.originators()
         found = [_fold(self._records(cid)) for cid in ids]
         return sorted((c for c in found if c is not None), key=lambda c: c.name.lower())
 
@@ -221,8 +166,8 @@ class Party:
         record = PartyRecord(originator_id=character_id(name), originator_version=version + 1,
                              timestamp=datetime.now(timezone.utc), actor=actor, event=event)
         try:
-            self._log.events.put([record])
-        except IntegrityError:
+            self._log.append(record)
+        except SeqTaken:
             raise RuleError("character/changed", f"{name} was changed by someone else at the same moment",
                             allowed="send it again") from None
 

@@ -41,7 +41,7 @@ from combat.kernel.state import EncounterState
 from combat.rulesets import get_ruleset
 from combat.store import SeqTaken, UnreadableRow
 
-__all__ = ["UNAVAILABLE", "Recorded", "Snapshot", "TOPICS", "STALE_SNAPSHOT_TOPICS", "MsgspecMapper", "EventLog", "RecordDecoder", "Deferred", "decode_record"]
+__all__ = ["UNAVAILABLE", "SharedPool", "Recorded", "Snapshot", "TOPICS", "STALE_SNAPSHOT_TOPICS", "MsgspecMapper", "EventLog", "RecordDecoder", "Deferred", "decode_record"]
 
 
 
@@ -181,18 +181,12 @@ def _creating_tables(construct: Callable[[], T], attempts: int = 10) -> T:
     raise AssertionError("unreachable")
 
 
-class EventLog(Application[UUID]):
-    """One partition's log, read and written through eventsourcing's event store (PostgreSQL,
-    SQLite in memory); an SQLite file's is `combat.store.sqlite.SQLiteFileLog`."""
+class SharedPool(Application[UUID]):
+    """An eventsourcing application that may use another's connection pool (`datastore`):
+    the partitions of one database and the party's log share the first partition's pool."""
 
-    name = "combat"
-    is_snapshotting_enabled = True
-
-    def __init__(self, env: Any = None, *, records: RecordDecoder, datastore: Any = None) -> None:
-        # A partition of a partitioned store (combat.store.partitions) shares the first
-        # partition's connection pool: one database, one pool, however many partitions.
+    def __init__(self, env: Any = None, *, datastore: Any = None) -> None:
         self._shared_datastore = datastore
-        self._records = records
         super().__init__(env)
 
     def construct_factory(self, env: Environment) -> InfrastructureFactory:
@@ -200,6 +194,18 @@ class EventLog(Application[UUID]):
         if self._shared_datastore is not None:
             factory.datastore = self._shared_datastore  # type: ignore[attr-defined]  # its own pool was never opened
         return factory
+
+
+class EventLog(SharedPool):
+    """One partition's log, read and written through eventsourcing's event store (PostgreSQL,
+    SQLite in memory); an SQLite file's is `combat.store.sqlite.SQLiteFileLog`."""
+
+    name = "combat"
+    is_snapshotting_enabled = True
+
+    def __init__(self, env: Any = None, *, records: RecordDecoder, datastore: Any = None) -> None:
+        self._records = records
+        super().__init__(env, datastore=datastore)
 
     def construct_mapper(self) -> Mapper[UUID]:
         # eventsourcing would compress or encrypt through its mapper; this store's mapper does
