@@ -48,7 +48,8 @@ def test_the_cli_loads_the_bench_package_only_for_combat_bench():
 def test_the_store_is_an_adapter_the_use_cases_call_and_never_the_other_way():
     """combat.store holds the storage adapters (issue 24: 'in a storage package of its own
     (adapters) apart from the application's use cases'): it imports nothing of combat.app or
-    combat.service, and the use cases and the routes import no database driver."""
+    combat.service, and the use cases, the service and the rules import no database driver
+    and nothing of eventsourcing (the store's foundation, behind the adapters)."""
     root = KERNEL.parent
     for path in sorted((root / "store").glob("*.py")):
         text = path.read_text()
