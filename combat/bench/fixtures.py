@@ -15,6 +15,7 @@ from uuid import UUID
 
 import msgspec
 
+from combat.app import chain
 from combat.app.application import SNAPSHOT_INTERVAL, Encounters
 from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative
 from combat.kernel.decider import decide, fold
@@ -101,8 +102,21 @@ def store_fight(encounters: Encounters, fight: Fight | list[list[Event]], chunk:
     encounter_id = uuid.uuid4()
     seq = 0
     batch: list[Recorded] = []
-    taken: list[Snapshot] = []
+    states: list[EncounterState] = []
+    heads: dict[int, str] = {}  # the chain hash at each seq a snapshot is taken at
+    head = chain.GENESIS
     at = datetime.now(timezone.utc)
+
+    def put(batch: list[Recorded]) -> None:
+        # Sealed into the hash chain as the service seals them, so that a load trusts the
+        # snapshots bound to it (an unbound snapshot is passed over: docs/trust.md).
+        nonlocal head
+        sealed = chain.seal(head, batch)
+        head = sealed[-1].hash
+        heads.update((r.seq, r.hash) for r in sealed if r.seq in wanted)
+        encounters.log.of(encounter_id).events.put(sealed)
+
+    wanted = {state.version for state in fight.snapshots.values()} if snapshots else set()
     for n, events in enumerate(fight.commands, start=1):
         command_id = uuid.uuid4().hex
         for event in events:
@@ -110,15 +124,17 @@ def store_fight(encounters: Encounters, fight: Fight | list[list[Event]], chunk:
             batch.append(Recorded(originator_id=encounter_id, originator_version=seq, timestamp=at, actor="gm",
                                   command_id=command_id, event=event))
         if snapshots and n in fight.snapshots:
-            state = fight.snapshots[n]
-            taken.append(Snapshot(originator_id=encounter_id, originator_version=state.version, timestamp=at, state=state))
+            states.append(fight.snapshots[n])
         if len(batch) >= chunk:
-            encounters.log.of(encounter_id).events.put(batch)
+            put(batch)
             batch = []
     if batch:
-        encounters.log.of(encounter_id).events.put(batch)
+        put(batch)
     snapshots_store = encounters.log.of(encounter_id).snapshots
-    if taken:
+    if states:
         assert snapshots_store is not None
-        snapshots_store.put(taken)
+        snapshots_store.put([Snapshot(originator_id=encounter_id, originator_version=state.version, timestamp=at, state=state,
+                                      head=heads[state.version],
+                                      digest=chain.snapshot_digest(encounter_id, state.version, heads[state.version], state))
+                             for state in states])
     return encounter_id
