@@ -61,7 +61,7 @@ _BY_CODE = {
     "log/hash-missing": 409,
     "log/unreadable-row": 409,
     "command/other-ruleset": 422,  # a command of another ruleset: this encounter's cannot read it
-    # The HTTP layer's own (`ApiError` carries its status; tests/test_error_codes.py holds them equal).
+    # The HTTP layer's own (`ApiError` carries its status; tests/kernel/test_error_codes.py holds them equal).
     "auth/missing": 401,
     "auth/unknown-token": 401,
     "auth/revoked": 401,

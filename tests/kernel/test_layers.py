@@ -1,0 +1,44 @@
+"""The layers the tree shows hold: the kernel knows no ruleset, and the folds need no store."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from combat.rulesets import RULESETS
+
+KERNEL = Path(__file__).parents[2] / "combat" / "kernel"
+
+
+def test_history_and_the_projections_load_without_the_stores_library():
+    """A fold reads `Recorded` from the kernel: a tool that only replays logs needs no eventsourcing."""
+    code = (
+        "import sys, combat.app.history, projections.state, projections.audit, projections.steps, projections.narrative\n"
+        "print('eventsourcing' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+def test_the_kernels_state_and_decider_name_no_ruleset():
+    """Each ruleset's own state is its `state_type`; the kernel only holds the slot."""
+    names = {r.id for r in RULESETS.values()} | {r.state_key for r in RULESETS.values() if r.state_key}
+    names |= {r.state_type.__name__ for r in RULESETS.values() if r.state_type.__module__ != "combat.kernel.state"}
+    for module in ("state.py", "decider.py"):
+        text = (KERNEL / module).read_text().lower()
+        assert [n for n in sorted(names) if n.lower() in text] == [], module
+
+
+def test_the_cli_loads_the_bench_package_only_for_combat_bench():
+    """`combat` starts without the measuring harness: only `combat bench` imports `combat.bench`."""
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from combat.cli import cli\n"
+        "for args in (['--help'], ['rulesets'], ['bench', '--help']):\n"
+        "    assert CliRunner().invoke(cli, args).exit_code == 0, args\n"
+        "print(any(m == 'combat.bench' or m.startswith('combat.bench.') for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
