@@ -4,37 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from combat.app.application import Encounters
+from combat.app.history import replay
 from combat.kernel.commands import (
-    AddCombatant,
     ApplyCondition,
     Attack,
-    BeginCombat,
     EndTurn,
     GrantAction,
     Move,
-    RollInitiative,
     SavingThrow,
     TakeAction,
 )
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, CombatantDowned, ConditionSpec, EventsRetracted, Moved
-from combat.app.history import replay
 from projections.audit import audit
-from tests.conftest import monster, pc
-
-
-def _fight(encounters: Encounters, goblin_hp: int = 10):
-    """Aria (initiative 18) against a goblin (initiative 5) with `goblin_hp` HP."""
-    eid = encounters.create("srd-2024", "history", seed=11)
-    encounters.execute(eid, AddCombatant(combatant=pc("aria", max_hp=20, attacks_per_action=2)))
-    encounters.execute(eid, AddCombatant(combatant=monster("goblin", max_hp=goblin_hp)))
-    encounters.execute(eid, AddCombatant(combatant=monster("orc", max_hp=15, side="monsters")))
-    encounters.execute(eid, BeginCombat())
-    encounters.execute(eid, RollInitiative(combatant="aria", faces=(18,)))
-    encounters.execute(eid, RollInitiative(combatant="goblin", faces=(5,)))
-    encounters.execute(eid, RollInitiative(combatant="orc", faces=(2,)))
-    return eid
+from tests.app.helpers import fight
 
 
 def _seqs_of(outcome, kind):
@@ -43,7 +26,7 @@ def _seqs_of(outcome, kind):
 
 def test_an_undone_attack_gives_back_the_hp_and_the_action_and_the_audit_keeps_it(encounters):
     """'An undo appends an event that retracts earlier events ... the audit keeps both.'"""
-    eid = _fight(encounters)
+    eid = fight(encounters)
     before = encounters.state(eid)
     hit = encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,)))
     assert encounters.state(eid).combatants["goblin"].hp == 1
@@ -64,7 +47,7 @@ def test_an_undone_attack_gives_back_the_hp_and_the_action_and_the_audit_keeps_i
 
 
 def test_undoing_the_undo_brings_the_attack_back(encounters):
-    eid = _fight(encounters)
+    eid = fight(encounters)
     encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,)))
     hit_state = encounters.state(eid)
     encounters.undo_last(eid, reason="disputed")
@@ -75,7 +58,7 @@ def test_undoing_the_undo_brings_the_attack_back(encounters):
 
 
 def test_a_retraction_names_events_by_seq_and_refuses_what_cannot_be_retracted(encounters):
-    eid = _fight(encounters)
+    eid = fight(encounters)
     outcome = encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,)))
     version = encounters.state(eid).version
     for seqs, code in (([1], "retract/seq"), ([version + 5], "retract/seq"), ([], "retract/nothing")):
@@ -94,7 +77,7 @@ def test_a_retraction_names_events_by_seq_and_refuses_what_cannot_be_retracted(e
 def test_an_amended_damage_roll_changes_hp_and_reports_what_no_longer_fits(encounters):
     """The GM rules the goblin had half cover after the fact: Aria's 16 no longer hits AC 17,
     the goblin lives, and its skipped turn is listed as a conflict until the GM resolves it."""
-    eid = _fight(encounters, goblin_hp=7)
+    eid = fight(encounters, goblin_hp=7)
     killing = encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(11,), damage_faces=(6,)))
     assert _seqs_of(killing, CombatantDowned)
     encounters.execute(eid, EndTurn(combatant="aria"))  # the goblin is dead: the orc is next
@@ -126,7 +109,7 @@ def test_a_condition_amended_to_stunned_blocks_the_attack_it_came_before_as_it_w
     """'Stunned ... Incapacitated': an Incapacitated creature 'can't take any action'. The GM
     wrote down Charmed for the glare that met Aria and amends it to Stunned: her swing that
     followed is listed, and the swing she would make now is refused, both for being Stunned."""
-    eid = _fight(encounters)
+    eid = fight(encounters)
     glare = encounters.execute(eid, ApplyCondition(target="aria", condition=ConditionSpec(name="charmed", source="goblin")))
     swing = encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(3,)))
 
@@ -146,7 +129,7 @@ def test_a_dash_amended_to_a_dodge_leaves_the_long_run_after_it_beyond_her_speed
     """'On your turn, you can move a distance equal to your Speed or less.' Aria (Speed 30)
     Dashed and ran 50 ft; the GM amends the Dash to a Dodge. The run is listed, in the very words
     the same run is refused with once the GM takes it back: one predicate says both."""
-    eid = _fight(encounters)
+    eid = fight(encounters)
     dash = encounters.execute(eid, TakeAction(combatant="aria", action="dash"))
     run = encounters.execute(eid, Move(combatant="aria", feet=50))
 
@@ -164,7 +147,7 @@ def test_an_action_surge_taken_back_leaves_the_second_action_spent_twice_in_the_
     """'On your turn, you can ... take one action.' Aria attacked twice, then Action Surge gave
     her a second action and she Dodged with it; the GM takes back the Surge. The Dodge is listed
     in the very words a second action is refused with now."""
-    eid = _fight(encounters)
+    eid = fight(encounters)
     encounters.execute(eid, Attack(attacker="aria", target="orc", faces=(2,)))
     encounters.execute(eid, Attack(attacker="aria", target="orc", faces=(2,)))
     surge = encounters.execute(eid, GrantAction(combatant="aria", kind="action", reason="Action Surge"))
@@ -180,7 +163,7 @@ def test_an_action_surge_taken_back_leaves_the_second_action_spent_twice_in_the_
 
 
 def test_retracting_a_combatants_arrival_makes_its_later_deeds_conflicts(encounters):
-    eid = _fight(encounters)
+    eid = fight(encounters)
     encounters.execute(eid, Attack(attacker="aria", target="orc", faces=(15,), damage_faces=(3,)))
     added_orc = 4
     encounters.retract(eid, [added_orc], reason="the orc was never there")
@@ -190,7 +173,7 @@ def test_retracting_a_combatants_arrival_makes_its_later_deeds_conflicts(encount
 
 
 def test_a_fork_starts_from_the_original_at_that_seq_and_leaves_the_original_untouched(encounters):
-    eid = _fight(encounters)
+    eid = fight(encounters)
     fork_at = encounters.state(eid).version
     encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,)))
     original = encounters.state(eid)
@@ -208,7 +191,7 @@ def test_a_fork_starts_from_the_original_at_that_seq_and_leaves_the_original_unt
 
 
 def test_a_fork_skips_what_was_undone_before_its_seq(encounters):
-    eid = _fight(encounters)
+    eid = fight(encounters)
     encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,)))
     encounters.undo_last(eid, reason="misclick")
     fork = encounters.fork(eid, encounters.state(eid).version)
@@ -217,7 +200,7 @@ def test_a_fork_skips_what_was_undone_before_its_seq(encounters):
 
 
 def test_time_travel_gives_the_state_at_any_seq(encounters):
-    eid = _fight(encounters)
+    eid = fight(encounters)
     encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,)))
     records = list(encounters.records(eid))
     for n in range(1, len(records) + 1):
@@ -228,7 +211,7 @@ def test_time_travel_gives_the_state_at_any_seq(encounters):
 def test_the_dice_audit_counts_only_effective_rolls_and_lists_the_undone_ones(encounters):
     """An undone roll is still in the audit's list of rolls, but the fairness counts take each
     die that stands once: three undone 20s do not make Aria's die look loaded."""
-    eid = _fight(encounters)
+    eid = fight(encounters)
     for _ in range(3):
         encounters.execute(eid, Attack(attacker="aria", target="orc", faces=(20,), damage_faces=(1, 1)))
         encounters.undo_last(eid, reason="the table doubts those 20s")
@@ -245,7 +228,7 @@ def test_the_dice_audit_judges_fairness_only_from_enough_rolls(encounters):
     p-value is given; from there on a die that rolls 20 half the time is called unlikely."""
     from projections.audit import MIN_ROLLS_FOR_FAIRNESS
 
-    eid = _fight(encounters)
+    eid = fight(encounters)
     initiative = next(d for d in audit(encounters.records(eid)).dice if d.roller == "Aria").d20s
     for i in range(MIN_ROLLS_FOR_FAIRNESS - 1 - initiative):
         encounters.execute(eid, SavingThrow(combatant="aria", ability="dex", dc=10, faces=(20 if i % 2 else 1 + i % 19,)))
@@ -257,7 +240,7 @@ def test_the_dice_audit_judges_fairness_only_from_enough_rolls(encounters):
 
 
 def test_a_fork_outside_the_log_is_refused(encounters):
-    eid = _fight(encounters)
+    eid = fight(encounters)
     for at in (0, -3, encounters.state(eid).version + 1):
         with pytest.raises(RuleError) as caught:
             encounters.fork(eid, at)

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from combat.app.application import Encounters
-from combat.demos.srd2024 import run_demo
 from combat.app.history import replay
+from combat.demos.srd2024 import run_demo
 
 _LOGS: dict[int, tuple[Path, object]] = {}
 _TMP = tempfile.TemporaryDirectory()

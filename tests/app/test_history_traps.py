@@ -13,13 +13,13 @@ from combat.kernel.commands import Attack, EndTurn
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, TurnStarted
 from projections.narrative import narrate
-from tests.app.test_history import _fight
+from tests.app.helpers import fight
 
 
 def test_retracting_only_the_turn_start_of_an_end_turn_is_refused_and_whole_takes_the_command(encounters):
     """Retracting only a TurnStarted left a fight with nobody's turn and no command to move
     it on: a command's events are retracted together, or not at all."""
-    eid = _fight(encounters)
+    eid = fight(encounters)
     ended = encounters.execute(eid, EndTurn(combatant="aria"))
     [goblin_turn] = [r.seq for r in ended.records if isinstance(r.event, TurnStarted)]
     version = encounters.state(eid).version
@@ -38,7 +38,7 @@ def test_retracting_only_the_turn_start_of_an_end_turn_is_refused_and_whole_take
 def test_an_amended_ruling_is_amended_again_through_its_corrected_events(encounters):
     """The GM corrects a damage roll to 3, then to 4: the second amendment replaces the first
     one's corrected events, decided where the attack first stood."""
-    eid = _fight(encounters)
+    eid = fight(encounters)
     hit = encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,)))
     encounters.execute(eid, EndTurn(combatant="aria"))
     first = encounters.amend(eid, [r.seq for r in hit.records], Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(3,)), reason="it was a 3")
@@ -57,7 +57,7 @@ def test_an_amended_ruling_is_amended_again_through_its_corrected_events(encount
 def test_a_ruling_amended_a_round_later_is_told_under_the_round_it_stands_in(encounters):
     """Corrected events take effect where the replaced ones stood, so the narrative tells
     them under round 1 even when the GM corrects them in round 2."""
-    eid = _fight(encounters, goblin_hp=30)
+    eid = fight(encounters, goblin_hp=30)
     hit = encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,)))
     for who in ("aria", "goblin", "orc"):
         encounters.execute(eid, EndTurn(combatant=who))
@@ -77,7 +77,7 @@ def test_open_conflicts_show_in_combat_show_until_overridden(tmp_path):
     until the GM resolves it."""
     db = str(tmp_path / "t.db")
     encounters = Encounters(db)
-    eid = _fight(encounters, goblin_hp=7)
+    eid = fight(encounters, goblin_hp=7)
     killing = encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(11,), damage_faces=(6,)))
     encounters.execute(eid, EndTurn(combatant="aria"))
     orc_turn = encounters.state(eid).version

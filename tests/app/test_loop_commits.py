@@ -16,8 +16,7 @@ from combat.app.application import Encounters, VersionConflict
 from combat.app.loop_commits import LoopCommits
 from combat.kernel.commands import AddCombatant, Attack, BeginCombat, Damage, RollInitiative
 from combat.kernel.errors import RuleError
-from tests.conftest import monster, pc
-
+from tests.helpers import monster, pc
 
 BASE = 12  # the version a table is at once its fight has begun
 

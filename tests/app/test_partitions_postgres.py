@@ -22,16 +22,15 @@ from combat.app import directory
 from combat.app.application import Encounters
 from combat.app.partitions import partition_of
 from combat.kernel.commands import Ruling
+from combat.kernel.errors import RuleError
 from combat.kernel.events import RulingMade
 from combat.kernel.records import Recorded
-from combat.kernel.errors import RuleError
-from combat.service import create_app
-from tests.service.test_service_fixtures import Fight, bearer, open_fight, read_events, set_the_scene
-from tests.service.test_service_postgres import SMALL_POOL, ServeProcess, _connect, postgres, serving_two  # noqa: F401 (a fixture)
+from tests.helpers import connect_postgres
+from tests.service.helpers import SMALL_POOL, Fight, ServeProcess, bearer, open_fight, read_events, serving_two, set_the_scene
 
 
 def _rows(schema: str, table: str) -> int:
-    with _connect() as connection:
+    with connect_postgres() as connection:
         return connection.execute(f'SELECT count(*) FROM "{schema}"."{table}"').fetchone()[0]
 
 
@@ -83,7 +82,7 @@ def test_a_store_written_before_partitions_stays_one_partition(postgres):
     old = Encounters(env={**postgres, **SMALL_POOL}, partitions=1)
     eids = [old.create("srd-2024", f"old table {n}", seed=n) for n in range(6)]
     old.close()
-    with _connect() as connection:  # as a store made before partitions were recorded
+    with connect_postgres() as connection:  # as a store made before partitions were recorded
         connection.execute(f'DROP TABLE "{postgres["POSTGRES_SCHEMA"]}".combat_partitions')
     reopened = Encounters(env={**postgres, **SMALL_POOL})
     try:
@@ -165,14 +164,14 @@ def test_a_partition_configured_apart_lives_in_its_own_schema(postgres):
     """COMBAT_P1_POSTGRES_SCHEMA (as COMBAT_P1_POSTGRES_HOST would, for a server of its own)
     puts partition 1 elsewhere; the store still reads and lists every encounter."""
     apart = postgres["POSTGRES_SCHEMA"] + "_p1"
-    with _connect() as connection:
+    with connect_postgres() as connection:
         connection.execute(f'CREATE SCHEMA "{apart}"')
     try:
         encounters = Encounters(env={**postgres, **SMALL_POOL, "COMBAT_P1_POSTGRES_SCHEMA": apart}, partitions=2)
         try:
             home, away = _in_partitions(encounters, 2, {0, 1})
             assert _rows(apart, "combat_p1_events") >= 1
-            with _connect() as connection:
+            with connect_postgres() as connection:
                 here = connection.execute(f"SELECT to_regclass('\"{postgres['POSTGRES_SCHEMA']}\".combat_p1_events')").fetchone()[0]
             assert here is None
             assert encounters.state(away).name.startswith("table")
@@ -180,7 +179,7 @@ def test_a_partition_configured_apart_lives_in_its_own_schema(postgres):
         finally:
             encounters.close()
     finally:
-        with _connect() as connection:
+        with connect_postgres() as connection:
             connection.execute(f'DROP SCHEMA "{apart}" CASCADE')
 
 
@@ -197,7 +196,7 @@ def test_a_command_taken_twice_stores_nothing_the_second_time_and_wakes_other_pr
         assert all(isinstance(part.recorder, PostgresLogRecorder) for part in first.log.parts)
         eid = _in_partitions(first, 4, {2})[0]
         channel = first.log.of(eid).recorder.channel_name
-        with _connect() as listener:
+        with connect_postgres() as listener:
             listener.execute(f'LISTEN "{channel}"')
             second.state(eid)  # the second process has the encounter cached at version 1
             first.execute(eid, Ruling(text="the bridge is rotten"))

@@ -6,12 +6,11 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-from pathlib import Path
 
 import pytest
 
 from combat.api import RuleError, Table, replay
-from tests.docs.doc_sessions import DOCS
+from tests.helpers import DOCS, REPLAYS
 
 PAGE = DOCS / "python.md"
 
@@ -67,6 +66,6 @@ def test_undo_gives_back_what_the_last_command_did():
 
 
 def test_replay_reads_lines_and_stops_at_a_seq():
-    log = sorted((Path(__file__).parents[2] / "replays").glob("srd-2024-*.jsonl"))[0]
+    log = sorted(REPLAYS.glob("srd-2024-*.jsonl"))[0]
     replayed = replay(log.read_bytes().splitlines())
     assert replayed.view(at=1)["phase"] == "setup" and replayed.view()["phase"] == "ended"

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from combat.app.application import Encounters, fold_records
+from combat.app.interchange import read_jsonl, to_jsonl
 from combat.kernel.commands import (
     AddCombatant,
     Attack,
@@ -24,8 +25,7 @@ from combat.kernel.commands import (
     TakeAction,
 )
 from combat.kernel.errors import RuleError
-from combat.app.interchange import read_jsonl, to_jsonl
-from tests.conftest import monster, pc
+from tests.helpers import monster, pc
 
 ACTIONS = ("dash", "disengage", "dodge", "hide", "ready", "search", "magic")
 

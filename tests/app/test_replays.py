@@ -7,8 +7,9 @@ import pytest
 from combat.app.application import fold_records
 from combat.app.interchange import read_jsonl
 from projections.state import render_state_json
+from tests.helpers import REPLAYS
 
-REPLAYS = sorted((Path(__file__).parents[2] / "replays").glob("*.jsonl"))
+REPLAYS = sorted(REPLAYS.glob("*.jsonl"))
 
 
 def test_there_is_a_recorded_session_for_srd_2024():

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from combat.app.application import Encounters
 from combat.app.cache import StateCache
 from combat.kernel.commands import AddCombatant
-from tests.conftest import pc
+from tests.helpers import pc
 
 
 def test_a_state_pushed_out_of_the_cache_is_loaded_again_unchanged(tmp_path):

@@ -24,7 +24,7 @@ from combat.app.application import Encounters
 from combat.app.store import TOPICS, EventLog, MsgspecMapper, Recorded
 from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative
 from combat.kernel.errors import RuleError
-from tests.conftest import monster, pc
+from tests.helpers import monster, pc
 
 
 def _through_eventsourcing(log: EventLog, eid: Any, gt: int | None, lte: int | None) -> list[Recorded]:

@@ -12,7 +12,7 @@ from eventsourcing.persistence import IntegrityError
 from combat.app.application import Encounters, VersionConflict
 from combat.app.sqlite_writer import GroupWriter, _Append
 from combat.kernel.commands import AddCombatant
-from tests.conftest import pc
+from tests.helpers import pc
 
 
 def test_eight_tables_adding_their_party_at_once_each_keep_a_gapless_log(tmp_path):

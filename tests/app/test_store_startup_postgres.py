@@ -10,10 +10,9 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 from combat.app.application import Encounters
-from tests.service.test_service_postgres import _connect, postgres  # noqa: F401  (a fixture)
+from tests.helpers import ROOT, connect_postgres
 
 STARTER = """
 import json, os, sys, time
@@ -32,7 +31,7 @@ finally:
 def test_eight_processes_opening_a_new_store_at_once_all_come_up(postgres):  # noqa: F811
     env = {**postgres, "COMBAT_PARTITIONS": "4", "POSTGRES_POOL_SIZE": "2", "POSTGRES_MAX_OVERFLOW": "2"}
     start = time.time() + 3.0  # every process imported and waiting before any opens the store
-    root = str(Path(__file__).parents[2])
+    root = str(ROOT)
     procs = [subprocess.Popen([sys.executable, "-c", STARTER, json.dumps(env), str(start)], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": root}, cwd=root)
              for _ in range(8)]
@@ -54,7 +53,7 @@ def test_no_partition_creates_a_function_named_for_the_schema_alone(postgres):  
     own. None is created now; what each partition creates is its own tables."""
     encounters = Encounters(env={**postgres, "COMBAT_PARTITIONS": "4"})
     encounters.close()
-    with _connect() as connection:
+    with connect_postgres() as connection:
         functions = connection.execute(
             "SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = %s",
             (postgres["POSTGRES_SCHEMA"],)).fetchall()

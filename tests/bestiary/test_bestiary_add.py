@@ -13,7 +13,7 @@ from combat.bestiary.validate import problems
 from combat.fivee.monsters import AddCreature, StatBlockAttached, sheet
 from combat.kernel.commands import BeginCombat, RollInitiative
 from combat.kernel.events import CombatantAdded, DiceRolled, InitiativeSet
-from tests.conftest import Table, of_type, pc
+from tests.helpers import ROOT, Table, of_type, pc
 
 RULESETS = ("srd-2024", "srd-2024-variant", "a5e")
 
@@ -116,7 +116,7 @@ def test_the_packaged_bestiary_holds_the_srd_creatures():
 
 
 # The records sit in ../shared beside the repository (or beside the folder of worktrees).
-SOURCE = next((p / "shared" / "data" / "srd-5.2" for p in Path(__file__).resolve().parents[3:5] if (p / "shared" / "data" / "srd-5.2").exists()),
+SOURCE = next((p / "shared" / "data" / "srd-5.2" for p in (ROOT.parent, ROOT.parent.parent) if (p / "shared" / "data" / "srd-5.2").exists()),
               Path("../shared/data/srd-5.2"))
 
 
@@ -125,7 +125,7 @@ def test_the_shipped_bestiary_is_what_the_script_builds_from_the_open5e_records(
     """scripts/build_bestiary.py regenerates the committed file byte for byte."""
     import importlib.util
 
-    script = Path(__file__).resolve().parents[2] / "scripts" / "build_bestiary.py"
+    script = ROOT / "scripts" / "build_bestiary.py"
     spec = importlib.util.spec_from_file_location("build_bestiary", script)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

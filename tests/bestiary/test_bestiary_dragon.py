@@ -17,7 +17,7 @@ from combat.fivee.monsters import AddCreature, sheet
 from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative, SavingThrow
 from combat.kernel.events import AttackMade, DamageTaken, SaveMade
 from combat.rulesets.srd2024_variant.reorder import EndReorder, PassSwap
-from tests.conftest import Table, of_type, pc
+from tests.helpers import Table, of_type, pc
 
 RULESETS = ("srd-2024", "srd-2024-variant", "a5e")
 

@@ -9,8 +9,7 @@ from click.testing import CliRunner
 from combat.bestiary import library
 from combat.cli import cli
 from combat.fivee.monsters import AddCreature, StatBlockAttached
-from tests.conftest import Table, of_type
-from tests.service.test_service_fixtures import client  # noqa: F401  (fixture)
+from tests.helpers import Table, of_type
 
 # A homebrew creature as Open5e publishes creatures: records for the creature, its actions,
 # its attacks and its traits, tied together by `parent`.

@@ -18,7 +18,7 @@ from combat.fivee.monster_actions import MonsterAction, Multiattack, Recharge
 from combat.fivee.monsters import AddCreature, sheet
 from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, OrderTie, RollInitiative, SavingThrow
 from combat.kernel.errors import RuleError
-from tests.conftest import Table, pc
+from tests.helpers import Table, pc
 
 DRAGON = "adult-red-dragon"
 

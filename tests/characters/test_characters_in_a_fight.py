@@ -10,7 +10,7 @@ from combat.fivee.characters import AddCharacter, CharacterStatus, SheetAttached
 from combat.fivee.resources import EndRage, UseResource
 from combat.kernel.commands import Attack, EndTurn, OpportunityAttack, SavingThrow
 from combat.kernel.events import AttackMade, DamageTaken, ExtraDamage, Healed
-from tests.conftest import Table, monster, of_type
+from tests.helpers import Table, monster, of_type
 
 FIVE_E = ["srd-2024", "srd-2024-variant", "a5e"]
 

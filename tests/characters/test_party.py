@@ -11,7 +11,7 @@ from combat.fivee.characters import AddCharacter, character
 from combat.fivee.resources import UseResource
 from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndCombat, RollInitiative, SetHp
 from combat.kernel.errors import RuleError
-from tests.conftest import monster
+from tests.helpers import monster
 
 WIZARD = build_sheet(name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", weapons=("Dagger",))
 FIGHTER = build_sheet(name="Brann", class_name="Fighter", level=5, scores="STR 16 DEX 12 CON 14 INT 10 WIS 12 CHA 8",

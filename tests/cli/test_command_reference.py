@@ -18,9 +18,7 @@ from combat.kernel.decider import decide, evolve
 from combat.kernel.errors import RuleError
 from combat.kernel.state import EncounterState
 from combat.rulesets import RULESETS
-from tests.service.test_service_fixtures import client  # noqa: F401  (fixture)
-
-REPLAYS = Path(__file__).parents[2] / "replays"
+from tests.helpers import REPLAYS
 
 
 def _recorded() -> dict[str, Path]:

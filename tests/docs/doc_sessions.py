@@ -12,8 +12,6 @@ from pathlib import Path
 
 import pytest
 
-DOCS = Path(__file__).parents[2] / "docs"
-
 
 def sh_block(page: Path, heading: str) -> str:
     """The first ```sh block after `heading`."""

@@ -8,7 +8,6 @@ import ast
 import json
 import re
 from functools import cache
-from pathlib import Path
 
 import yaml
 
@@ -17,9 +16,7 @@ from combat.app.catalog import ALL_EVENT_TYPES
 from combat.app.reference import commands_of
 from combat.rulesets import RULESETS
 from combat.service import routes, stream
-
-ROOT = Path(__file__).parents[2]
-DOCS = ROOT / "docs"
+from tests.helpers import DOCS, ROOT
 
 
 @cache

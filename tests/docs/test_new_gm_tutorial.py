@@ -13,7 +13,8 @@ from typing import Any
 
 from combat.app.reference import FieldDoc, command_doc
 from combat.rulesets import RULESETS
-from tests.docs.doc_sessions import DOCS, assert_shows, need, run_bash, sh_blocks
+from tests.docs.doc_sessions import assert_shows, need, run_bash, sh_blocks
+from tests.helpers import DOCS
 
 TUTORIAL = DOCS / "tutorials" / "first-fight.md"
 

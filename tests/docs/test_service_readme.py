@@ -11,16 +11,16 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
 from combat.service.app import create_app
-from tests.docs.doc_sessions import DOCS, assert_shows, need, run_bash, sh_block, shell_commands
-from tests.service.test_service_fixtures import LiveServer, free_port, open_fight, set_the_scene
+from tests.docs.doc_sessions import assert_shows, need, run_bash, sh_block, shell_commands
+from tests.helpers import DOCS, ROOT
+from tests.service.helpers import LiveServer, free_port, open_fight, set_the_scene
 
-README = Path(__file__).parents[2] / "README.md"
+README = ROOT / "README.md"
 TUTORIAL = DOCS / "tutorials" / "follow-a-fight.md"
 DEFAULT_API = "http://127.0.0.1:8000"
 
@@ -70,7 +70,7 @@ def test_the_tutorials_curl_session_and_stream_examples_work_as_written(served, 
 
 
 def test_the_readme_test_command_is_the_one_ci_runs():
-    ci = (Path(__file__).parents[2] / ".ci" / "run").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
     command = next(line for line in ci.splitlines() if line.startswith("python3 -m venv"))
     assert f"```sh\n{command}\n```" in README.read_text()
     assert "'.[test,postgres]'" in command

@@ -21,7 +21,7 @@ from combat.kernel.commands import (
     SavingThrow,
 )
 from combat.kernel.events import CheckMade, CombatantSpec, ConditionSpec, DiceRolled, SaveMade, SaveRolled
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")
 SIX = "strength, dexterity, constitution, intelligence, wisdom, charisma"

@@ -21,6 +21,7 @@ from combat.kernel.commands import (
     RollDamage,
     RollInitiative,
 )
+from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     AttackDamageRolled,
     AttackMade,
@@ -30,9 +31,8 @@ from combat.kernel.events import (
     DiceRolled,
     ExtraDamage,
 )
-from combat.kernel.errors import RuleError
 from combat.rulesets.a5e.attacks import MakeAttack
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _fight(ruleset: str = "srd-2024", **hag) -> Table:

@@ -12,8 +12,8 @@ from combat.kernel.commands import (
     ApplyCondition,
     BeginCombat,
     Contest,
-    MarkSurprised,
     JudgeSave,
+    MarkSurprised,
     RollInitiative,
     SavingThrow,
 )
@@ -29,7 +29,7 @@ from combat.kernel.events import (
     SaveRolled,
     TurnStarted,
 )
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _fight(ruleset: str = "srd-2024") -> Table:

@@ -15,7 +15,7 @@ from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import ApplyCondition, Attack, RollDamage
 from combat.kernel.events import AttackMade, AttackRolled, ConditionSpec, DamageTaken, DiceRolled
 from combat.rulesets.srd2024_variant.reorder import EndReorder, PassSwap
-from tests.conftest import Table, of_type, pc
+from tests.helpers import Table, of_type, pc
 
 RULESETS = ("srd-2024", "srd-2024-variant")
 PRONE = ConditionSpec(name="prone")

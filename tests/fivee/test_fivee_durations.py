@@ -29,7 +29,7 @@ from combat.kernel.commands import (
 )
 from combat.kernel.events import ConcentrationEnded, ConditionEnded, ConditionSpec, DiceRolled, SaveMade, TurnStarted
 from projections.state import state_view
-from tests.conftest import Table, of_type, pc
+from tests.helpers import Table, of_type, pc
 
 GOBLIN = "goblin-warrior"
 FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")

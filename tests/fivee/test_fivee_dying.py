@@ -4,7 +4,15 @@ follows the same rules). Every die is entered."""
 
 import pytest
 
-from combat.fivee.dying import dying_of, CombatantDied, CombatantKnockedOut, CombatantStabilized, DeathSave, DeathSaveFailed, TreatAsCharacter
+from combat.fivee.dying import (
+    CombatantDied,
+    CombatantKnockedOut,
+    CombatantStabilized,
+    DeathSave,
+    DeathSaveFailed,
+    TreatAsCharacter,
+    dying_of,
+)
 from combat.fivee.regained_movement import MovementRestored
 from combat.kernel.commands import (
     ApplyCondition,
@@ -20,23 +28,11 @@ from combat.kernel.commands import (
     TakeAction,
 )
 from combat.kernel.events import AttackMade, AttackProfile, CombatantDowned, CombatEnded, ConditionSpec, DamageTaken
-from tests.conftest import SHORTBOW, Table, monster, of_type, pc
-from tests.rulesets.a5e.test_a5e_turns import turn_of
+from tests.fivee.helpers import fight
+from tests.helpers import SHORTBOW, Table, monster, of_type, pc, turn_of
 
 FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")
 CLUB = AttackProfile(name="Club", bonus=4, damage="1d4+2", damage_type="bludgeoning")
-
-
-def fight(ruleset: str, *specs, settings: dict | None = None) -> Table:
-    """Initiative in the order given (20, 19, 18 ...); the variant skips its swap step."""
-    given = dict(settings or {})
-    if ruleset == "srd-2024-variant":
-        given.setdefault("initiative_reorder", False)
-    t = Table(ruleset=ruleset, settings=given).add(*specs)
-    t.do(BeginCombat())
-    for i, spec in enumerate(specs):
-        t.do(RollInitiative(combatant=spec.id, faces=(20 - i,)))
-    return t
 
 
 def party(ruleset: str, **settings) -> Table:

@@ -7,6 +7,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from combat.fivee.conditions import exhaustion_level, speed_of
+from combat.fivee.dying import CombatantDied
+from combat.fivee.standing import StandUp
 from combat.kernel.commands import (
     AbilityCheck,
     AddCombatant,
@@ -22,9 +25,6 @@ from combat.kernel.commands import (
     SavingThrow,
     TakeAction,
 )
-from combat.fivee.conditions import exhaustion_level, speed_of
-from combat.fivee.dying import CombatantDied
-from combat.fivee.standing import StandUp
 from combat.kernel.decider import fold
 from combat.kernel.events import (
     AttackMade,
@@ -36,7 +36,7 @@ from combat.kernel.events import (
     DiceRolled,
     SaveMade,
 )
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")
 

@@ -17,9 +17,8 @@ from combat.kernel.commands import (
     TakeAction,
 )
 from combat.kernel.events import AttackMade, ConditionEnded, ConditionSpec, InitiativeSet, SaveMade
-from tests.conftest import Table, monster, of_type, pc
-from tests.rulesets.a5e.test_a5e_turns import turn_of
-from tests.fivee.test_fivee_dying import fight
+from tests.fivee.helpers import fight
+from tests.helpers import Table, monster, of_type, pc, turn_of
 
 FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")
 

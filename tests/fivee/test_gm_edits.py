@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from combat.app.application import Encounters
+from combat.fivee.banked_actions import banked_of
 from combat.kernel.commands import (
     AddCombatant,
     Attack,
@@ -19,14 +20,13 @@ from combat.kernel.commands import (
     StartConcentration,
     TakeAction,
 )
-from combat.fivee.banked_actions import banked_of
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     ActionBanked,
     ActionGranted,
-    BankedActionGranted,
     AttackMade,
     AttackProfile,
+    BankedActionGranted,
     CombatantDowned,
     CombatantRevived,
     ConcentrationCheckRequired,
@@ -35,7 +35,7 @@ from combat.kernel.events import (
     StatBlockChanged,
     StatChanges,
 )
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _fight(*extra) -> Table:

@@ -29,7 +29,7 @@ from combat.kernel.events import (
     SaveMade,
     StatChanges,
 )
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 DRAGON = "adult-red-dragon"
 # Vex: Dexterity 16 (+3), proficient in Dexterity saves at level 5 (+3): +6.

@@ -19,7 +19,7 @@ from combat.kernel.commands import (
     TakeAction,
 )
 from combat.kernel.events import ConditionEnded, ConditionSpec, TurnEnded, TurnMoved, TurnStarted
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _fight(ruleset: str = "srd-2024") -> Table:

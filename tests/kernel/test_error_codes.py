@@ -18,8 +18,8 @@ from pathlib import Path
 
 from combat.kernel.error_codes import ERROR_CODES
 from combat.service.errors import status_of_code
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).parents[2]
 SOURCES = ("combat", "projections")
 CODE_SHAPE = re.compile(r"[a-z][a-z0-9-]*/[a-z0-9{][a-z0-9{}-]*")
 _PART = "[a-z0-9-]+"

@@ -39,14 +39,14 @@ from hypothesis import strategies as st
 
 from combat.app.application import Encounters
 from combat.app.catalog import ALL_COMMAND_TYPES, ALL_EVENT_TYPES, AnyEvent, command_types_of, decode_command
+from combat.app.history import effective, replay
+from combat.demos import get_demo
 from combat.kernel.commands import trigger_of
 from combat.kernel.decider import decide, fold
-from combat.demos import get_demo
 from combat.kernel.errors import RuleError
-from combat.app.history import effective, replay
-from combat.rulesets import RULESETS
-from combat.kernel.state import EncounterState
 from combat.kernel.records import Recorded
+from combat.kernel.state import EncounterState
+from combat.rulesets import RULESETS
 from projections.narrative import Narrator
 from projections.state import state_view
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 from combat.rulesets import RULESETS
+from tests.helpers import ROOT
 
-KERNEL = Path(__file__).parents[2] / "combat" / "kernel"
+KERNEL = ROOT / "combat" / "kernel"
 
 
 def test_history_and_the_projections_load_without_the_stores_library():

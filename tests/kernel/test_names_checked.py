@@ -9,11 +9,11 @@ from combat.kernel.decider import fold
 from combat.kernel.events import ConditionApplied, ConditionSpec, DamageTaken
 from combat.rulesets import RULESETS
 from combat.rulesets.declared_d10.wounds import D10Damage, D10DamageDealt
-from tests.conftest import Table, monster, of_type, pc
-from tests.rulesets.declared_d10.test_declared_d10_phases import duel
-from tests.fivee.test_fivee_dying import fight
-from tests.rulesets.segments_1e.test_segments_1e_kit import fight as fight_1e
-from tests.rulesets.segments_1e.test_segments_1e_kit import fighter, orc
+from tests.fivee.helpers import fight
+from tests.helpers import Table, monster, of_type, pc
+from tests.rulesets.declared_d10.helpers import duel
+from tests.rulesets.segments_1e.helpers import fight as fight_1e
+from tests.rulesets.segments_1e.helpers import fighter, orc
 
 FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")
 

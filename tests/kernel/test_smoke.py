@@ -1,6 +1,6 @@
 from combat.kernel.commands import Attack, EndTurn
-from combat.kernel.events import AttackMade, TurnStarted
-from tests.conftest import Table, monster, of_type, pc
+from combat.kernel.events import AttackMade
+from tests.helpers import Table, monster, of_type, pc
 
 
 def test_a_goblin_hit_by_a_longsword_loses_hit_points():

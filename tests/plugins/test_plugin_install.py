@@ -16,7 +16,8 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers import ROOT
+
 EXAMPLE = ROOT / "examples" / "twenty_one"
 COMBAT = "from combat.cli import main; main()"
 

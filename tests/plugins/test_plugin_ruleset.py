@@ -9,7 +9,7 @@ from combat.kernel.commands import Ruling
 from combat.kernel.errors import RuleError
 from combat.rulesets import RULESETS, register
 from projections.state import state_view
-from tests.conftest import Table
+from tests.helpers import ROOT, Table
 from tests.plugins import twenty_one
 from tests.plugins.twenty_one import Count, Counted, Tally
 
@@ -96,9 +96,8 @@ def test_a_registered_ruleset_is_stored_exported_and_projected_like_any_other(tm
     import json
     import subprocess
     import sys
-    from pathlib import Path
 
-    root = Path(__file__).parents[2]
+    root = ROOT
     done = subprocess.run([sys.executable, "-c", _STORED_GAME, str(tmp_path / "c.db")],
                           capture_output=True, text=True, cwd=root)
     assert done.returncode == 0, done.stderr
@@ -149,9 +148,8 @@ def test_a_ruleset_registered_after_the_store_and_catalog_were_built_is_stored_a
     a plug-in registered after the first encounter was read reads its own events back."""
     import subprocess
     import sys
-    from pathlib import Path
 
-    root = Path(__file__).parents[2]
+    root = ROOT
     done = subprocess.run([sys.executable, "-c", _REGISTERED_LATE, str(tmp_path / "c.db")],
                           capture_output=True, text=True, cwd=root)
     assert done.returncode == 0, done.stderr
@@ -178,9 +176,8 @@ def test_the_catalog_follows_the_registry_in_one_process(game):
 def test_the_write_a_ruleset_page_quotes_the_example_plugin_as_it_is():
     """docs/write-a-ruleset.md walks through examples/twenty_one: its code is the example's."""
     import re
-    from pathlib import Path
 
-    root = Path(__file__).parents[2]
+    root = ROOT
     page = (root / "docs" / "write-a-ruleset.md").read_text()
     example = root / "examples" / "twenty_one"
     quoted = {"python": (example / "combat_twenty_one" / "__init__.py").read_text(),

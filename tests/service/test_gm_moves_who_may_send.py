@@ -25,7 +25,7 @@ from combat.kernel.commands import (
 from combat.kernel.events import StatChanges
 from combat.service.auth import Grant, check_command
 from combat.service.errors import ApiError
-from tests.service.test_service_fixtures import client, open_fight, set_the_scene  # noqa: F401  (fixture)
+from tests.service.helpers import open_fight, set_the_scene
 
 ANA = Grant(encounter_id=uuid.uuid4(), role="player", name="ana", combatants=frozenset({"mozzie"}))
 

@@ -15,13 +15,13 @@ from litestar.testing import TestClient
 
 from combat.app.application import Encounters
 from combat.cli import cli
+from combat.kernel.errors import RuleError
 from combat.service import create_app
 from combat.service.admission import is_loopback
 from combat.service.app import serve
-from combat.kernel.errors import RuleError
 from combat.service.limits import Limits
 from combat.service.token_store import QUOTAS
-from tests.service.test_service_fixtures import LiveServer, bearer, client, open_fight, set_the_scene  # noqa: F401  (fixture)
+from tests.service.helpers import LiveServer, bearer, open_fight, set_the_scene
 
 
 def test_the_gm_lists_the_tokens_without_their_secrets(client):
@@ -222,7 +222,7 @@ def test_a_stream_ends_when_its_token_is_revoked(tmp_path, monkeypatch):
 
     import combat.service.stream as stream
     from combat.kernel.commands import Ruling
-    from tests.service.test_service_fixtures import LiveServer, read_events
+    from tests.service.helpers import LiveServer, read_events
 
     monkeypatch.setattr(stream, "TOKEN_RECHECK", 0.0)
     with LiveServer(create_app(db=tmp_path / "combat.db")) as server, httpx.Client(base_url=server.url, timeout=10) as http:

@@ -6,11 +6,11 @@ import uuid
 
 import msgspec
 
-from combat.kernel.commands import Attack, EndTurn, Move, Ruling
 from combat.app.interchange import to_line
+from combat.kernel.commands import Attack, EndTurn, Move, Ruling
 from projections.narrative import narrate
 from projections.state import state_view
-from tests.service.test_service_fixtures import bearer, client, open_fight, set_the_scene  # noqa: F401  (fixture)
+from tests.service.helpers import bearer, open_fight, set_the_scene
 
 
 def test_creating_an_encounter_returns_its_id_and_a_gm_token(client, encounters):

@@ -10,7 +10,7 @@ from litestar.testing import TestClient
 
 from combat.app.application import Encounters
 from combat.service import create_app
-from tests.service.test_service_fixtures import bearer, client, open_fight  # noqa: F401  (fixture)
+from tests.service.helpers import bearer, open_fight
 
 WIZARD = {"name": "Elara", "class": "Wizard", "level": 5, "scores": "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", "weapons": ["Dagger"]}
 

@@ -11,7 +11,7 @@ import pytest
 from combat.kernel.commands import Attack, EndTurn, Move
 from combat.kernel.errors import OutOfPhase, RuleError
 from combat.service.errors import ApiError, status_for
-from tests.service.test_service_fixtures import bearer, client, open_fight, set_the_scene  # noqa: F401  (fixture)
+from tests.service.helpers import bearer, open_fight, set_the_scene
 
 
 @pytest.fixture

@@ -10,14 +10,14 @@ import threading
 import uuid
 
 import pytest
+from litestar.testing import TestClient
 
 from combat.app.application import Encounters
 from combat.kernel.commands import Attack, Ruling
 from combat.kernel.errors import RuleError
 from combat.kernel.events import RulingMade
 from combat.service import create_app
-from litestar.testing import TestClient
-from tests.service.test_service_fixtures import bearer, body, client, open_fight, set_the_scene  # noqa: F401  (fixture)
+from tests.service.helpers import bearer, body, open_fight, set_the_scene
 
 
 def _attack(fight, key: str, params: dict | None = None, **extra):

@@ -5,13 +5,14 @@ body cannot be read, and nothing is appended."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from litestar.testing import TestClient
 
 from combat.service import create_app
 from combat.service.checks import too_deep
 from combat.service.limits import Limits
-from tests.service.test_service_fixtures import bearer, client, open_fight, set_the_scene  # noqa: F401  (fixture)
+from tests.service.helpers import bearer, open_fight, set_the_scene
 
 DEEP = b'{"command":' + b"[" * 1000 + b"]" * 1000 + b"}"  # about 2 KB, 1,000 levels
 

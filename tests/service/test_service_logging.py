@@ -14,7 +14,7 @@ from litestar.testing import TestClient
 from combat.kernel.commands import Move
 from combat.service import create_app
 from combat.service.logging import configure_logging
-from tests.service.test_service_fixtures import bearer, open_fight, set_the_scene
+from tests.service.helpers import bearer, open_fight, set_the_scene
 
 
 @pytest.fixture

@@ -22,8 +22,8 @@ from schemathesis.openapi.checks import RejectedPositiveData
 from combat.app.application import Encounters
 from combat.kernel.commands import AddCombatant, BeginCombat, RollInitiative
 from combat.service import create_app
-from tests.conftest import monster, pc
-from tests.service.test_service_fixtures import bearer, client  # noqa: F401  (fixture)
+from tests.helpers import monster, pc
+from tests.service.helpers import bearer
 
 EXAMPLES = int(__import__("os").environ.get("OPENAPI_EXAMPLES", "150"))
 ALL_CHECKS = list(CHECKS.get_all())

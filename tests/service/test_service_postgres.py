@@ -10,16 +10,10 @@ except under CI (the CI variable set), where they fail.
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 import threading
-import time
-import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import httpx
 import pytest
@@ -27,92 +21,20 @@ import pytest
 from combat.app.application import Encounters
 from combat.kernel.commands import Ruling
 from combat.service import create_app
-from tests.service.test_service_fixtures import Fight, bearer, free_port, open_fight, read_events, set_the_scene
+from tests.helpers import connect_postgres
+from tests.service.helpers import (
+    SMALL_POOL,
+    Fight,
+    ServeProcess,
+    bearer,
+    open_fight,
+    read_events,
+    serving_two,
+    set_the_scene,
+)
 
-SETTINGS = {
-    "POSTGRES_HOST": os.environ.get("POSTGRES_HOST", "127.0.0.1"),
-    "POSTGRES_PORT": os.environ.get("POSTGRES_PORT", "5432"),
-    "POSTGRES_USER": os.environ.get("POSTGRES_USER", "postgres"),
-    "POSTGRES_PASSWORD": os.environ.get("POSTGRES_PASSWORD", ""),
-    "POSTGRES_DBNAME": os.environ.get("POSTGRES_DBNAME", "test"),
-}
-# The suite may run several times at once on one server: keep each process to a few connections.
-SMALL_POOL = {"POSTGRES_POOL_SIZE": "2", "POSTGRES_MAX_OVERFLOW": "4"}
 CLIENTS = 6
 RULINGS_EACH = 8
-
-
-def _connect():
-    import psycopg
-
-    return psycopg.connect(
-        host=SETTINGS["POSTGRES_HOST"], port=int(SETTINGS["POSTGRES_PORT"]), user=SETTINGS["POSTGRES_USER"],
-        password=SETTINGS["POSTGRES_PASSWORD"] or None, dbname=SETTINGS["POSTGRES_DBNAME"], autocommit=True,
-        connect_timeout=3,
-    )
-
-
-@pytest.fixture
-def postgres() -> Iterator[dict[str, str]]:
-    """eventsourcing's settings for a fresh schema of its own, dropped afterwards."""
-    try:
-        connection = _connect()
-    except Exception as exc:  # ImportError without the extra, OperationalError without the server
-        where = f"{SETTINGS['POSTGRES_HOST']}:{SETTINGS['POSTGRES_PORT']}/{SETTINGS['POSTGRES_DBNAME']}"
-        reason = f"PostgreSQL not reachable at {where}: {type(exc).__name__}: {exc}".strip()
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason} (CI requires it)")
-        pytest.skip(reason)
-    schema = f"combat_test_{uuid.uuid4().hex[:12]}"
-    with connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_SCHEMA": schema, **SETTINGS}
-    finally:
-        with _connect() as connection:
-            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
-
-
-class ServeProcess:
-    """`combat serve` in its own process, configured for PostgreSQL by the environment."""
-
-    def __init__(self, env: dict[str, str], log: Path, args: tuple[str, ...] = ()):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = log
-        self.log = log.open("wb")
-        command = [sys.executable, "-m", "combat.cli", "serve", "--port", str(self.port), *args]
-        environ = {k: v for k, v in os.environ.items() if k != "COMBAT_DB"}
-        self.process = subprocess.Popen(command, env={**environ, **env}, stdout=self.log, stderr=subprocess.STDOUT)
-
-    def wait_ready(self) -> None:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, f"combat serve exited early:\n{self.log_path.read_text()[-3000:]}"
-            try:
-                if httpx.get(f"{self.url}/health", timeout=1).json().get("store") == "postgres":
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise AssertionError("combat serve did not come up")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
-
-
-@pytest.fixture
-def two_servers(postgres, tmp_path) -> Iterator[tuple[ServeProcess, ServeProcess]]:
-    # Create the tables once, before two processes race to create them.
-    encounters = Encounters(env={**postgres, **SMALL_POOL})
-    create_app(encounters)
-    encounters.close()
-    yield from serving_two({**postgres, **SMALL_POOL}, tmp_path)
 
 
 @pytest.fixture
@@ -122,18 +44,6 @@ def two_servers_with_a_quota(postgres, tmp_path) -> Iterator[tuple[ServeProcess,
     create_app(encounters)
     encounters.close()
     yield from serving_two({**postgres, **SMALL_POOL}, tmp_path, ("--max-encounters", "5"))
-
-
-def serving_two(env: dict[str, str], logs: Path, args: tuple[str, ...] = ()) -> Iterator[tuple[ServeProcess, ServeProcess]]:
-    """Two `combat serve` processes on one store (each given `args`), up until the generator is closed."""
-    servers = (ServeProcess(env, logs / "a.log", args), ServeProcess(env, logs / "b.log", args))
-    try:
-        for server in servers:
-            server.wait_ready()
-        yield servers
-    finally:
-        for server in servers:
-            server.stop()
 
 
 def _send_until_accepted(url: str, fight: Fight, text: str, pinned: bool) -> int:
@@ -237,7 +147,7 @@ def test_the_service_reports_the_postgres_store(postgres):
 
 def _rows(schema: str) -> tuple[int, int]:
     """(rows, encounters) in every event table of the store's schema."""
-    with _connect() as connection:
+    with connect_postgres() as connection:
         tables = [name for (name,) in connection.execute(
             "SELECT table_name FROM information_schema.columns WHERE table_schema = %s AND column_name = 'originator_id'",
             (schema,))]

@@ -10,8 +10,7 @@ import threading
 
 import httpx
 
-from tests.service.test_service_fixtures import Fight, bearer, open_fight, set_the_scene
-from tests.service.test_service_postgres import postgres, two_servers  # noqa: F401  (fixtures)
+from tests.service.helpers import Fight, bearer, open_fight, set_the_scene
 
 CLIENTS = 4
 COMMANDS_EACH = 8

@@ -26,8 +26,8 @@ from combat.kernel.commands import (
 from combat.kernel.events import ConditionSpec
 from combat.service.auth import Grant, check_command
 from combat.service.errors import ApiError
-from tests.conftest import monster
-from tests.service.test_service_fixtures import bearer, client, open_fight, set_the_scene  # noqa: F401  (fixture)
+from tests.helpers import monster
+from tests.service.helpers import bearer, open_fight, set_the_scene
 
 
 @pytest.fixture

@@ -12,10 +12,10 @@ import pytest
 
 from combat.app.application import Encounters
 from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative, Ruling
-from tests.conftest import monster, pc
 from combat.service import create_app
 from projections.state import state_view
-from tests.service.test_service_fixtures import LiveServer, bearer, live_client, open_fight, read_events, set_the_scene
+from tests.helpers import monster, pc
+from tests.service.helpers import LiveServer, bearer, live_client, open_fight, read_events, set_the_scene
 
 
 @pytest.fixture

@@ -11,11 +11,11 @@ import time
 from litestar.testing import TestClient
 
 from combat.app.application import Encounters
+from combat.kernel.commands import AddCombatant
 from combat.service import create_app
 from combat.service.workers import Workers
-from combat.kernel.commands import AddCombatant
-from tests.conftest import pc
-from tests.service.test_service_fixtures import open_fight
+from tests.helpers import pc
+from tests.service.helpers import open_fight
 
 
 def _alive(prefix: str) -> list[str]:

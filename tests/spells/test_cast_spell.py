@@ -6,7 +6,6 @@ spell attack +6, slots 4/3/2)."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from combat.characters.build import build_sheet
@@ -15,7 +14,7 @@ from combat.fivee.monsters import AddCreature
 from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import Attack, EndConcentration, EndTurn, SetHp
 from combat.kernel.events import AttackMade, ConditionEnded, DamageTaken, Healed, SaveMade
-from tests.conftest import Table, of_type
+from tests.helpers import Table, of_type
 
 FIVE_E = ["srd-2024", "srd-2024-variant", "a5e"]
 SPELLS = ("Fire Bolt", "Fireball", "Magic Missile", "Shield", "Hold Person", "Bless", "Cure Wounds", "Ice Storm", "Scorching Ray")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import re
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -15,8 +14,8 @@ from combat.cli import cli
 from combat.kernel.errors import RuleError
 from combat.service.app import create_app
 from combat.spells import library
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT.parent / "shared" / "data" / "srd-5.2"
 
 

@@ -25,8 +25,7 @@ from combat.demos import get_demo
 from combat.kernel.commands import Ruling
 from combat.kernel.errors import RuleError
 from combat.service import create_app
-from tests.service.test_service_fixtures import bearer, open_fight, set_the_scene
-from tests.service.test_service_postgres import postgres  # noqa: F401  (a fixture)
+from tests.service.helpers import bearer, open_fight, set_the_scene
 
 Row = dict
 

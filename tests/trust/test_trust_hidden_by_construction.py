@@ -7,7 +7,6 @@ the issue found, read as a player at the table: its docstring says what they mus
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import httpx
 import jsonschema_rs
@@ -33,9 +32,9 @@ from combat.kernel.hidden import Hidden, undeclared
 from combat.kernel.phases import PhaseTable
 from combat.rulesets import register
 from combat.service.schemas import state_schema
-from tests.conftest import monster, pc
+from tests.helpers import REPLAYS, monster, pc
 from tests.plugins.twenty_one import Counted
-from tests.service.test_service_fixtures import LiveServer, bearer, client, open_fight, read_events, set_the_scene  # noqa: F401
+from tests.service.helpers import LiveServer, bearer, open_fight, read_events, set_the_scene
 
 CLAW = AttackProfile(name="Hiddenclaw", bonus=7, damage="2d9+11", damage_type="piercing")
 
@@ -233,14 +232,13 @@ def test_declarations_blank_only_fields_their_type_has():
         assert msgspec.json.schema(t)  # still a published type
 
 
-@pytest.mark.parametrize("log", sorted((Path(__file__).parents[2] / "replays").glob("*.jsonl")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("log", sorted(REPLAYS.glob("*.jsonl")), ids=lambda p: p.stem)
 def test_every_recorded_session_read_as_a_viewer_narrates_and_matches_the_redacted_schemas(log):
     """Each blanked field is read by its narrator without a crash, and each redacted line and
     the redacted state match their published schemas."""
     from combat.app.application import fold_records
-    from combat.app.interchange import read_jsonl, to_line
+    from combat.app.interchange import event_schema, read_jsonl, to_line
     from combat.service.schemas import redacted
-    from combat.app.interchange import event_schema
     from projections.narrative import narrate
     from projections.redaction import Redaction
     from projections.state import state_view

@@ -12,14 +12,7 @@ import pytest
 
 from combat.kernel.commands import ApplyCondition, Attack, EndTurn, Reveal
 from combat.kernel.events import ConditionSpec
-from tests.service.test_service_fixtures import (  # noqa: F401  (fixture)
-    LiveServer,
-    bearer,
-    client,
-    open_fight,
-    read_events,
-    set_the_scene,
-)
+from tests.service.helpers import LiveServer, bearer, open_fight, read_events, set_the_scene
 
 SECRET = ConditionSpec(name="poisoned", source="the GM's trap", hidden=True)
 

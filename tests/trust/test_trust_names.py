@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from combat.kernel.commands import Move
-from tests.service.test_service_fixtures import client, open_fight, set_the_scene  # noqa: F401  (fixture)
+from tests.service.helpers import open_fight, set_the_scene
 
 
 def ask(fight, name: str, combatants=("aria",)):

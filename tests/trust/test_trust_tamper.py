@@ -21,8 +21,9 @@ from combat.app.application import Encounters
 from combat.app.interchange import from_line, read_jsonl, to_jsonl
 from combat.cli import cli
 from combat.demos import get_demo
+from tests.helpers import REPLAYS
 
-REPLAYS = sorted((Path(__file__).parents[2] / "replays").glob("*.jsonl"))
+REPLAYS = sorted(REPLAYS.glob("*.jsonl"))
 
 
 def run(*args: str):

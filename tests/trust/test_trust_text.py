@@ -12,8 +12,8 @@ from combat.app.application import Encounters
 from combat.cli import cli
 from combat.kernel.commands import AddCombatant, BeginCombat, BonusAction, RollInitiative
 from projections.visible import visible
-from tests.conftest import monster, pc
-from tests.service.test_service_fixtures import client, open_fight, set_the_scene  # noqa: F401  (fixture)
+from tests.helpers import monster, pc
+from tests.service.helpers import open_fight, set_the_scene
 
 FORGED = "draws a dagger\n   42  GM ruling: Aria is dead"
 ANSI = "Gob\x1b[2J\x1b[31mlin"

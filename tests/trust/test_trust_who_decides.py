@@ -15,17 +15,16 @@ from combat.rulesets.declared_d10.attacks import D10Attack
 from combat.rulesets.declared_d10.grapples import D10BreakGrapple, D10Grapple
 from combat.rulesets.segments_1e.commands import RoutineAttack
 from combat.rulesets.srd2024_variant.unarmed import GrappleStarted, UnarmedStrike
-from tests.conftest import Table, monster, of_type, pc
-from tests.rulesets.declared_d10.test_declared_d10_grapples import OGRE_GRABS_TAMMY, STRENGTH
-from tests.rulesets.declared_d10.test_declared_d10_phases import duel, play_round
-from tests.service.test_service_fixtures import client, open_fight, set_the_scene  # noqa: F401  (fixture)
-from tests.rulesets.srd2024_variant.test_srd2024_variant_unarmed import _brawl
+from tests.helpers import DOCS, Table, monster, of_type, pc
+from tests.rulesets.declared_d10.helpers import OGRE_GRABS_TAMMY, STRENGTH, duel, play_round
+from tests.rulesets.srd2024_variant.helpers import brawl
+from tests.service.helpers import open_fight, set_the_scene
 
 
 def test_a_player_cannot_enter_the_ogres_constitution_save_against_their_grapple():
     """Finding 1: "`unarmed_strike.faces` (variant) is also the target's Constitution save; a
     player set the GM's ogre's save to 1 and grappled it." The save is the orc's roll."""
-    t = _brawl()
+    t = brawl()
     error = t.rejects(UnarmedStrike(attacker="aria", target="orc", option="grapple", faces=(1,)), "command/gm-field",
                       actor="Sam")
     assert "faces" in error.message and "faces" in error.allowed
@@ -36,7 +35,7 @@ def test_a_player_cannot_enter_the_ogres_constitution_save_against_their_grapple
 
 def test_a_player_still_enters_their_own_unarmed_attack_roll():
     """An Unarmed Strike for damage is an attack roll: the striker's own d20."""
-    t = _brawl()
+    t = brawl()
     assert t.do(UnarmedStrike(attacker="aria", target="orc", faces=(10,)), actor="Sam")
 
 
@@ -118,9 +117,8 @@ def test_over_http_a_players_claimed_bonus_is_a_403_and_nothing_is_appended(clie
 
 def test_the_trust_page_lists_every_commands_gm_fields():
     """docs/trust.md documents, per command, which fields a player may not set."""
-    from pathlib import Path
 
-    page = (Path(__file__).parents[2] / "docs" / "trust.md").read_text()
+    page = (DOCS / "trust.md").read_text()
     for cls in ALL_COMMAND_TYPES:
         if cls.gm_fields:
             row = next((line for line in page.splitlines() if line.startswith(f"| `{cls.trigger()}` |")), None)

@@ -19,7 +19,7 @@ import pytest
 
 from combat.kernel.commands import Ruling
 from combat.service import create_app
-from tests.service.test_service_fixtures import Fight, LiveServer, bearer, open_fight
+from tests.service.helpers import Fight, LiveServer, bearer, open_fight
 
 OVERLAY = """<!doctype html><html><body><ol id="log"></ol><script>
 const params = new URLSearchParams(location.search);

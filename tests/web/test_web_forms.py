@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 
 from combat.web import STATIC
-from tests.web.test_web_fixtures import Table, chromium, service  # noqa: F401  (fixtures)
+from tests.web.helpers import Table
 
 # Renders each command's form from each ruleset's command schema, in the page, and reports per
 # ruleset and command the fields without a label and the fields that fell back to raw JSON.

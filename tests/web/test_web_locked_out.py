@@ -10,8 +10,8 @@ import re
 
 import httpx
 
-from tests.service.test_service_fixtures import Fight, open_fight, set_the_scene
-from tests.web.test_web_fixtures import Table, chromium, service  # noqa: F401  (fixtures)
+from tests.service.helpers import Fight, open_fight, set_the_scene
+from tests.web.helpers import Table
 
 
 def _fight(service) -> Fight:

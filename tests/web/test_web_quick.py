@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import re
 
-
-from tests.service.test_service_fixtures import Fight
-from tests.web.test_web_fixtures import Table, chromium, party_by_sheet, service  # noqa: F401  (fixtures)
-
+from tests.service.helpers import Fight
+from tests.web.helpers import Table, party_by_sheet
 
 # Every press of a pointer and every key, counted by the page itself.
 COUNT = """() => { window.__clicks = 0; window.__keys = [];

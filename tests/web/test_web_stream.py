@@ -12,8 +12,8 @@ import pytest
 from combat.app.application import Encounters
 from combat.kernel.commands import Ruling
 from combat.service import create_app
-from tests.service.test_service_fixtures import LiveServer, bearer, free_port
-from tests.web.test_web_fixtures import Table, chromium, other_origin  # noqa: F401  (fixtures)
+from tests.service.helpers import LiveServer, bearer, free_port
+from tests.web.helpers import Table
 
 
 def test_the_overlay_resumes_with_last_event_id_after_the_server_restarts(chromium, tmp_path):

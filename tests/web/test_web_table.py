@@ -7,7 +7,7 @@ import re
 
 import httpx
 
-from tests.web.test_web_fixtures import Table, chromium, fill, service  # noqa: F401  (fixtures)
+from tests.web.helpers import Table, fill
 
 ARIA = {
     "combatant > id (required)": "aria", "combatant > name (required)": "Aria", "combatant > kind (required)": "pc",

@@ -9,8 +9,8 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import RulingMade
 from combat.rulesets.a5e.actions import FreeAction
 from combat.rulesets.a5e.sprint import Sprint
-from tests.conftest import Table, monster, pc
-from tests.rulesets.a5e.test_a5e_turns import fight, turn_of
+from tests.helpers import Table, monster, pc, turn_of
+from tests.rulesets.a5e.helpers import fight
 
 
 @pytest.mark.parametrize(

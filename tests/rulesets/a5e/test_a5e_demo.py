@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from combat.app.application import Encounters, fold_records
@@ -12,8 +10,7 @@ from combat.kernel.events import RoundStarted
 from combat.rulesets import RULESETS
 from combat.rulesets.a5e.world_actions import RechargeRolled, WorldActionUsed
 from projections.narrative import narrate
-
-REPLAYS = Path(__file__).parents[3] / "replays"
+from tests.helpers import REPLAYS
 
 
 @pytest.mark.parametrize("seed", range(1, 11))

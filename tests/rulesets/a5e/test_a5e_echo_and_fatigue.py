@@ -13,8 +13,8 @@ from combat.kernel.events import (
 )
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.sprint import Sprint
-from tests.conftest import LONGSWORD, monster, of_type, pc
-from tests.rulesets.a5e.test_a5e_turns import fight, turn_of
+from tests.helpers import LONGSWORD, monster, of_type, pc, turn_of
+from tests.rulesets.a5e.helpers import fight
 
 
 def test_echo_adds_a_point_per_die_to_thunder_damage_in_a_cavern():

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from combat.app.application import Encounters
+from combat.app.history import replay
+from combat.demos import get_demo
 from combat.kernel.commands import (
     AddCombatant,
     BeginCombat,
@@ -20,7 +22,7 @@ from combat.kernel.commands import (
     RollInitiative,
     StartConcentration,
 )
-from combat.demos import get_demo
+from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     AttackMade,
     CombatantAdded,
@@ -33,8 +35,7 @@ from combat.kernel.events import (
     RulingAmended,
     TurnEnded,
 )
-from combat.app.history import replay
-from combat.kernel.errors import RuleError
+from combat.rulesets import get_ruleset
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.consistency import CHECKS
 from combat.rulesets.a5e.initiative import RollOff, SurpriseCheckReused, TieRolledOff
@@ -50,8 +51,7 @@ from combat.rulesets.a5e.world_actions import (
     WorldActionUsed,
     WorldTarget,
 )
-from combat.rulesets import get_ruleset
-from tests.conftest import monster, pc
+from tests.helpers import monster, pc
 
 BURST = "Flame Burst"
 

@@ -18,13 +18,13 @@ from combat.kernel.commands import (
 from combat.kernel.events import ActionBanked, BankedActionGranted, ConditionSpec
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.surprise import SurpriseEnded
-from tests.conftest import Table, monster, of_type, pc
-from tests.rulesets.a5e.test_a5e_attacks import attacked, fight
+from tests.helpers import Table, monster, of_type, pc
+from tests.rulesets.a5e.helpers import attacked, fight_with_settings
 
 
 def _aria_dodges(**settings) -> Table:
     """Aria (AC 15) dodges; then the goblin's turn, where she is grabbed: Grappled, Speed 0."""
-    t = fight(pc("aria"), monster("goblin", max_hp=20), monster("ogre", max_hp=30), **settings)
+    t = fight_with_settings(pc("aria"), monster("goblin", max_hp=20), monster("ogre", max_hp=30), **settings)
     t.do(TakeAction(combatant="aria", action="dodge"))
     t.do(EndTurn(combatant="aria"))
     t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="grappled", source="goblin")))
@@ -66,7 +66,7 @@ def test_an_a5e_log_from_before_the_setting_keeps_the_2024_reading_it_was_played
 def test_an_unconscious_dodger_sees_no_attacker_and_has_no_dodge():
     """Dodge: '... attacks against you are made with disadvantage if you can see the attacker'.
     An Unconscious creature is unaware of its surroundings: it can see no attacker."""
-    t = fight(pc("aria"), monster("goblin", max_hp=20))
+    t = fight_with_settings(pc("aria"), monster("goblin", max_hp=20))
     t.do(TakeAction(combatant="aria", action="dodge"))
     t.do(EndTurn(combatant="aria"))
     t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="unconscious", source="sleep")))

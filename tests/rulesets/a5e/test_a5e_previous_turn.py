@@ -14,8 +14,8 @@ from combat.app.history import HISTORY_TYPES, extend, replay
 from combat.demos import get_demo
 from combat.kernel.commands import PreviousTurn
 from combat.kernel.decider import decide
-from combat.rulesets import get_ruleset
 from combat.kernel.events import TurnEnded
+from combat.rulesets import get_ruleset
 
 
 def test_taking_back_a_surprised_first_turn_keeps_the_surprise_and_no_conflict(tmp_path):

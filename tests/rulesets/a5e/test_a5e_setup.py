@@ -20,11 +20,18 @@ from combat.kernel.commands import (
 from combat.kernel.events import DiceRolled, InitiativeSet, PhaseChanged, RoundStarted, SurpriseMarked, TurnStarted
 from combat.rulesets.a5e.actions import FreeAction, FreeActionTaken
 from combat.rulesets.a5e.attacks import MakeAttack
-from combat.rulesets.a5e.initiative import CallInitiativeCheck, RollOff, RollOffNeeded, RollOffTiedAgain, SurpriseCheckReused, TieRolledOff
+from combat.rulesets.a5e.initiative import (
+    CallInitiativeCheck,
+    RollOff,
+    RollOffNeeded,
+    RollOffTiedAgain,
+    SurpriseCheckReused,
+    TieRolledOff,
+)
 from combat.rulesets.a5e.maneuvers import FallBack, PressTheAttack
 from combat.rulesets.a5e.scene import SceneSet, SetScene
 from combat.rulesets.a5e.surprise import DeclareSuddenAction, SurpriseCheck, SurpriseCheckMade, SurpriseEnded
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def a5e(*specs, **settings) -> Table:

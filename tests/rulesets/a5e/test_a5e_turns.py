@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from combat.kernel.commands import (
     ApplyCondition,
-    BeginCombat,
     BonusAction,
     EndTurn,
     Move,
-    RollInitiative,
     TakeAction,
     UseReaction,
 )
@@ -24,28 +22,10 @@ from combat.kernel.events import (
 from combat.rulesets.a5e.actions import FreeAction
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.maneuvers import AttackPressed, FallBack, PressTheAttack, Tumble, Tumbled
-from combat.rulesets.a5e.movement import ExtraMovementSpent, SetSpeeds, StandUp
-from combat.rulesets.a5e.scene import SetScene
+from combat.rulesets.a5e.movement import ExtraMovementSpent, StandUp
 from combat.rulesets.a5e.sprint import Sprint, Sprinted
-from tests.conftest import Table, monster, of_type, pc
-
-
-def fight(*specs, speeds: dict | None = None, **scene) -> Table:
-    """Participants roll initiative in the order given (20, 19, 18...); no environment."""
-    t = Table(ruleset="a5e").add(*specs)
-    for cid, s in (speeds or {}).items():
-        t.do(SetSpeeds(combatant=cid, speeds=s))
-    if scene:
-        t.do(SetScene(**scene))
-    t.do(BeginCombat())
-    for i, spec in enumerate(specs):
-        t.do(RollInitiative(combatant=spec.id, faces=(20 - i,)))
-    return t
-
-
-def turn_of(t: Table, cid: str) -> None:
-    while t.state.turn != cid:
-        t.do(EndTurn(combatant=t.state.turn))
+from tests.helpers import monster, of_type, pc, turn_of
+from tests.rulesets.a5e.helpers import fight
 
 
 def attack_roll(events) -> DiceRolled:

@@ -27,7 +27,7 @@ from combat.rulesets.a5e.world_actions import (
     WorldEffectSuffered,
     WorldTarget,
 )
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def fight(environment: str | None, *specs, **settings) -> Table:

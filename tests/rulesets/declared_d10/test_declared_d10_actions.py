@@ -15,8 +15,8 @@ from combat.rulesets.declared_d10.actions import (
     D10UseItem,
 )
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled, D10FreeAttack
-from tests.conftest import of_type
-from tests.rulesets.declared_d10.test_declared_d10_phases import duel, play_round
+from tests.helpers import of_type
+from tests.rulesets.declared_d10.helpers import duel, play_round
 
 
 def round_of(plans: dict, party: int = 8, monsters: int = 2, **kw):

@@ -1,11 +1,12 @@
 from combat.kernel.events import CombatEnded
+
 """declared-d10 bad input found by fuzzing (tests/kernel/test_fuzz_deciders.py): each left the log in
 conflict with its own rules, and is now a RuleError with a stable code that appends nothing."""
 
 from combat.kernel.commands import ApplyCondition, EndCombat
 from combat.kernel.events import ConditionSpec
 from combat.rulesets.declared_d10.wounds import D10Damage
-from tests.rulesets.declared_d10.test_declared_d10_wounds import tammys_turn
+from tests.rulesets.declared_d10.helpers import tammys_turn
 
 
 def test_the_gm_cannot_mark_a_lasting_wound_on_a_creature_above_one_hp():

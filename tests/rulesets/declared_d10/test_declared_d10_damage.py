@@ -8,8 +8,8 @@ from combat.kernel.events import AttackProfile, DiceRolled
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled
 from combat.rulesets.declared_d10.state import D10Traits
 from combat.rulesets.declared_d10.wounds import D10DamageDealt
-from tests.conftest import monster, of_type, pc
-from tests.rulesets.declared_d10.test_declared_d10_phases import CLUB, SWORD, d10_table, duel, open_normal_round, play_round
+from tests.helpers import monster, of_type, pc
+from tests.rulesets.declared_d10.helpers import CLUB, SWORD, d10_table, duel, open_normal_round, play_round
 
 TAMMY_ATTACKS_THE_OGRE = {"tammy": ("attack", "ogre"), "ogre": ("attack", "tammy")}
 OGRE_ATTACKS_BOB = {"bob": ("parry_dodge", None), "ogre": ("attack", "bob")}

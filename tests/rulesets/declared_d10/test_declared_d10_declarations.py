@@ -11,16 +11,16 @@ from combat.rulesets.declared_d10.declarations import (
     D10ActionDeclared,
     D10ChangeRuled,
     D10CloseDeclarations,
-    D10Declare,
     D10DeclarationsClosed,
+    D10Declare,
     D10RuleOnChange,
 )
 from combat.rulesets.declared_d10.initiative import D10RollGroupInitiative
 from combat.rulesets.declared_d10.rounds import D10DeclarationsOpened
 from projections.narrative import Narrator
 from projections.state import state_view
-from tests.conftest import monster, of_type, pc
-from tests.rulesets.declared_d10.test_declared_d10_phases import BOW, CLUB, SWORD, d10_table, open_normal_round, play_round
+from tests.helpers import monster, of_type, pc
+from tests.rulesets.declared_d10.helpers import BOW, CLUB, SWORD, d10_table, open_normal_round, play_round
 
 SPEAR = SWORD.__class__(name="Spear", bonus=4, damage="1d8", damage_type="piercing")
 

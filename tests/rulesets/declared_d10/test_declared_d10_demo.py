@@ -11,8 +11,7 @@ from combat.demos import get_demo
 from combat.kernel.events import RoundEnded, RoundStarted, TurnStarted
 from combat.rulesets.declared_d10.state import group_of
 from combat.rulesets.declared_d10.surprise import D10SurpriseRolled
-
-REPLAYS = Path(__file__).parents[3] / "replays"
+from tests.helpers import REPLAYS
 
 
 @pytest.mark.parametrize("seed", range(1, 11))

@@ -8,12 +8,8 @@ from combat.kernel.commands import EndTurn
 from combat.kernel.events import ConditionEnded, DiceRolled
 from combat.rulesets.declared_d10.actions import D10Move
 from combat.rulesets.declared_d10.grapples import D10BreakGrapple, D10Grapple, D10GrappleRolled
-from combat.rulesets.declared_d10.state import D10Traits
-from tests.conftest import of_type
-from tests.rulesets.declared_d10.test_declared_d10_phases import duel, play_round
-
-STRENGTH = {"tammy": D10Traits(feats_of_strength=1), "ogre": D10Traits(feats_of_strength=4)}
-OGRE_GRABS_TAMMY = {"tammy": ("grapple", None), "ogre": ("grapple", "tammy")}
+from tests.helpers import of_type
+from tests.rulesets.declared_d10.helpers import OGRE_GRABS_TAMMY, STRENGTH, duel, play_round
 
 
 def ogre_grabs_tammy(ogre_face: int, tammy_face: int):

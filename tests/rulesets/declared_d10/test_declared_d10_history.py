@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from combat.app.application import Encounters
+from combat.app.history import effective
+from combat.demos import get_demo
 from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, EndTurn
 from combat.kernel.decider import evolve
-from combat.demos import get_demo
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionSpec, EventsRetracted, TurnStarted
-from combat.app.history import effective
 from combat.rulesets import get_ruleset
 from combat.rulesets.declared_d10.actions import D10Move, D10SprintFlee
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled, D10FreeAttack
@@ -23,8 +23,8 @@ from combat.rulesets.declared_d10.state import D10Traits
 from combat.rulesets.declared_d10.surprise import D10StartNormalRound
 from combat.rulesets.declared_d10.traits import D10SetTraits, D10TraitsSet
 from combat.rulesets.declared_d10.wounds import LASTING_WOUND, D10Damage, D10DamageDealt
-from tests.conftest import monster, of_type, pc
-from tests.rulesets.declared_d10.test_declared_d10_phases import BOW, CLUB, SWORD, d10_table, open_normal_round, play_round
+from tests.helpers import monster, of_type, pc
+from tests.rulesets.declared_d10.helpers import BOW, CLUB, SWORD, d10_table, open_normal_round, play_round
 
 TAMMY = pc("tammy", player="Ana", attacks=(SWORD,))  # 20 HP, AC 15
 CARL = pc("carl", player="Kim", attacks=(BOW,))

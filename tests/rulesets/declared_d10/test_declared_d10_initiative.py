@@ -9,8 +9,8 @@ from combat.kernel.events import DiceRolled, TurnStarted
 from combat.rulesets import get_ruleset
 from combat.rulesets.declared_d10.initiative import D10GroupOrdered, D10OrderGroup, D10RollGroupInitiative
 from projections.initiative import initiative_order
-from tests.conftest import monster, of_type, pc
-from tests.rulesets.declared_d10.test_declared_d10_phases import d10_table, open_normal_round, play_round
+from tests.helpers import monster, of_type, pc
+from tests.rulesets.declared_d10.helpers import d10_table, open_normal_round, play_round
 
 EVERYONE_PARRIES = {cid: ("parry_dodge", None) for cid in ("aria", "bob", "goblin-1", "goblin-2", "boss")}
 

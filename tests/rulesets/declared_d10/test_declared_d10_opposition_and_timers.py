@@ -11,8 +11,8 @@ from combat.rulesets.declared_d10.state import D10Traits
 from combat.rulesets.declared_d10.timers import D10StartTimer, D10TimerFired, D10TimerStarted
 from combat.rulesets.declared_d10.wounds import D10Damage
 from projections.narrative import Narrator
-from tests.conftest import of_type
-from tests.rulesets.declared_d10.test_declared_d10_phases import duel, play_round
+from tests.helpers import of_type
+from tests.rulesets.declared_d10.helpers import duel, play_round
 
 EVERYONE_PARRIES = {"tammy": ("parry_dodge", None), "ogre": ("parry_dodge", None)}
 

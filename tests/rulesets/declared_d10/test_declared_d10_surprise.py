@@ -11,8 +11,8 @@ from combat.rulesets.declared_d10.declarations import D10CloseDeclarations, D10D
 from combat.rulesets.declared_d10.initiative import D10RollGroupInitiative
 from combat.rulesets.declared_d10.state import D10Traits
 from combat.rulesets.declared_d10.surprise import D10RollSurprise, D10StartNormalRound, D10SurpriseRolled
-from tests.conftest import monster, of_type, pc
-from tests.rulesets.declared_d10.test_declared_d10_phases import CLUB, SWORD, d10_table, play_round
+from tests.helpers import monster, of_type, pc
+from tests.rulesets.declared_d10.helpers import CLUB, SWORD, d10_table, play_round
 
 FORAGING_GOBLINS = {
     "jenny": D10Traits(stealth=4, perception=1),

@@ -10,8 +10,8 @@ from combat.rulesets.declared_d10.actions import D10Sneak, D10StealthChecked
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled
 from combat.rulesets.declared_d10.state import D10Traits
 from combat.rulesets.declared_d10.wounds import D10Damage, D10DamageDealt
-from tests.conftest import monster, of_type, pc
-from tests.rulesets.declared_d10.test_declared_d10_phases import BOW, SWORD, d10_table, duel, open_normal_round, play_round
+from tests.helpers import monster, of_type, pc
+from tests.rulesets.declared_d10.helpers import BOW, SWORD, d10_table, duel, open_normal_round, play_round
 
 TAMMY_ATTACKS_THE_OGRE = {"tammy": ("attack", "ogre"), "ogre": ("attack", "tammy")}
 

@@ -8,14 +8,8 @@ from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled
 from combat.rulesets.declared_d10.state import D10Traits
 from combat.rulesets.declared_d10.wounds import D10Damage, D10DamageDealt, D10WoundPenalty
 from projections.state import state_view
-from tests.conftest import monster, of_type, pc
-from tests.rulesets.declared_d10.test_declared_d10_phases import d10_table, duel, play_round
-
-TAMMY_ATTACKS_THE_OGRE = {"tammy": ("attack", "ogre"), "ogre": ("attack", "tammy")}
-
-
-def tammys_turn(**kw):
-    return play_round(duel(**kw), TAMMY_ATTACKS_THE_OGRE, {"party": 8, "monsters": 2})
+from tests.helpers import monster, of_type, pc
+from tests.rulesets.declared_d10.helpers import TAMMY_ATTACKS_THE_OGRE, d10_table, play_round, tammys_turn
 
 
 def test_at_half_total_hp_a_combatant_takes_minus_2_to_hit_shown_as_a_modifier():

@@ -3,6 +3,7 @@ attacks, damage multipliers, enhanced hit dice."""
 
 import pytest
 
+from combat.kernel.events import DiceRolled
 from combat.rulesets.segments_1e.attack_tables import attack_row, class_tables, from_aac0, monster_table, needed
 from combat.rulesets.segments_1e.commands import (
     AddCreature,
@@ -17,20 +18,8 @@ from combat.rulesets.segments_1e.commands import (
 from combat.rulesets.segments_1e.events import MoraleChecked, SpellSpoiled, TableAttackRolled
 from combat.rulesets.segments_1e.hit_dice import attack_band, hit_point_dice, morale_bonus, parse_hit_dice, save_hit_dice
 from combat.rulesets.segments_1e.ledger import Routine, Strike
-from combat.kernel.events import DiceRolled
-from tests.conftest import of_type
-from tests.rulesets.segments_1e.test_segments_1e_kit import (
-    CLAW_CLAW_BITE,
-    done,
-    fight,
-    fighter,
-    mage,
-    orc,
-    owlbear,
-    rec,
-    stats,
-    table,
-)
+from tests.helpers import of_type
+from tests.rulesets.segments_1e.helpers import CLAW_CLAW_BITE, done, fight, fighter, mage, orc, owlbear, rec, stats, table
 
 
 def _swing(attacker, target, face, **kw):

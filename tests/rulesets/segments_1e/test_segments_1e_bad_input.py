@@ -1,4 +1,5 @@
 from combat.kernel.events import CombatEnded
+
 """segments-1e bad input found by fuzzing (tests/kernel/test_fuzz_deciders.py): each crashed (a 500
 over HTTP) or left the log in conflict with its own rules, and is now a RuleError with a
 stable code that appends nothing."""
@@ -7,8 +8,8 @@ import pytest
 
 from combat.kernel.commands import EndCombat
 from combat.kernel.errors import RuleError
-from tests.conftest import Table
-from tests.rulesets.segments_1e.test_segments_1e_kit import begin, fighter, orc, table
+from tests.helpers import Table
+from tests.rulesets.segments_1e.helpers import begin, fighter, orc, table
 
 
 @pytest.mark.parametrize("value", ["two", "", None, [2]])

@@ -2,8 +2,8 @@
 
 from combat.rulesets.segments_1e.commands import BeginCasting, DeclareRoundAction, ForgoSpell, RoutineAttack
 from combat.rulesets.segments_1e.events import CastingStarted, SpellForgone
-from tests.conftest import of_type
-from tests.rulesets.segments_1e.test_segments_1e_kit import LONGSWORD, SHORTBOW, begin, done, fight, fighter, mage, orc, rec, table
+from tests.helpers import of_type
+from tests.rulesets.segments_1e.helpers import LONGSWORD, SHORTBOW, begin, done, fight, fighter, mage, orc, rec, table
 
 SLEEP = {"action": "spell", "spell": "Sleep", "casting_segments": 1, "range_ft": 90}
 

@@ -1,7 +1,6 @@
 """segments-1e: the demo fight plays to its end for any seed, with what the issue asks for,
 and a recorded session of it replays."""
 
-from pathlib import Path
 
 import pytest
 
@@ -11,9 +10,7 @@ from combat.demos import get_demo
 from combat.kernel.events import CombatEnded
 from combat.rulesets.segments_1e.events import CastingStarted, HighLowSet, SegmentTurnStarted, SpellSpoiled, SpellWentOff
 from projections.narrative import narrate
-from tests.conftest import of_type
-
-REPLAYS = Path(__file__).parents[3] / "replays"
+from tests.helpers import REPLAYS, of_type
 
 
 @pytest.mark.parametrize("seed", range(1, 11))

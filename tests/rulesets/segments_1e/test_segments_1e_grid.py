@@ -5,8 +5,8 @@ import pytest
 from combat.rulesets.segments_1e.commands import AddCreature, DescribeBattlefield, MoveTo, RoutineAttack
 from combat.rulesets.segments_1e.events import CreatureMoved, FreeAttackOpened
 from combat.rulesets.segments_1e.grid import distance_ft
-from tests.conftest import of_type
-from tests.rulesets.segments_1e.test_segments_1e_kit import SHORTBOW, TWO_HANDED, begin, declare, done, fighter, initiative, mage, orc, table
+from tests.helpers import of_type
+from tests.rulesets.segments_1e.helpers import SHORTBOW, TWO_HANDED, begin, declare, done, fighter, initiative, mage, orc, table
 
 
 @pytest.mark.parametrize("there, feet", [((1, 0), 5), ((3, 4), 25), ((6, 8), 50), ((1, 1), 7.07)])

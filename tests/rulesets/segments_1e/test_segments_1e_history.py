@@ -8,21 +8,18 @@ every later event that could no longer have happened as a conflict, until the GM
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from combat.app.application import Encounters, Outcome, fold_records
-from combat.kernel.commands import BeginCombat, Command, EndTurn
-from combat.demos import get_demo
-from combat.kernel.events import ConflictOverridden, EventsRetracted, RulingAmended, TurnEnded
 from combat.app.history import replay
 from combat.app.interchange import read_jsonl
+from combat.demos import get_demo
+from combat.kernel.commands import Command, EndTurn
+from combat.kernel.events import ConflictOverridden, EventsRetracted, RulingAmended, TurnEnded
 from combat.rulesets.segments_1e.commands import (
-    AddCreature,
     BeginCasting,
-    CheckSurprise,
     CloseDeclarations,
     DeclareRoundAction,
     ResolveSpell,
@@ -36,37 +33,21 @@ from combat.rulesets.segments_1e.events import (
     SpellSpoiled,
     TableAttackRolled,
 )
-from combat.rulesets.segments_1e.ledger import Creature, CreatureStats
+from combat.rulesets.segments_1e.ledger import Creature
 from projections.audit import audit
-from tests.rulesets.segments_1e.test_segments_1e_kit import SHORTBOW, fighter, mage, orc, stats
+from tests.helpers import REPLAYS
+from tests.rulesets.segments_1e.helpers import SHORTBOW, fighter, mage, orc, stats, stored_fight
 
-REPLAYS = Path(__file__).parents[3] / "replays"
 MELEE = {"action": "melee"}
 BOLT = {"action": "spell", "spell": "Lightning Bolt", "casting_segments": 3, "range_ft": 80}
 KNEE_DEEP = "Hugo was fighting knee-deep in the ford: -2 to hit"
-
-
-def _fight(encounters: Encounters, *creatures: CreatureStats, declared: dict[str, dict[str, Any]], d6: dict[str, int]):
-    """No surprise (both sides roll a 6), the declarations, and the group dice as entered."""
-    eid = encounters.create("segments-1e", "history", seed=5)
-    for c in creatures:
-        encounters.execute(eid, AddCreature(creature=c))
-    encounters.execute(eid, BeginCombat())
-    for side in dict.fromkeys(c.side for c in creatures):
-        encounters.execute(eid, CheckSurprise(side=side, faces=(6,)))
-    for cid, fields in declared.items():
-        encounters.execute(eid, DeclareRoundAction(combatant=cid, **fields))
-    encounters.execute(eid, CloseDeclarations())
-    for side, face in d6.items():
-        encounters.execute(eid, RollGroupD6(side=side, faces=(face,)))
-    return eid
 
 
 def _ford(encounters: Encounters, orc_hp: int = 5, **d6: int):
     """Hugo (Fighter 4: needs 11 against the orcs' AC 6) beside an orc; a second orc, far off,
     declares something other than melee. The party's 5 against the orcs' 2: HIGH acts in
     segment 2, LOW in segment 5."""
-    return _fight(
+    return stored_fight(
         encounters,
         fighter(x=0, y=0), orc(x=1, y=0, hp=orc_hp), orc("orc-2", x=9, y=9),
         declared={"hugo": MELEE, "orc": MELEE, "orc-2": {"action": "other"}},
@@ -157,7 +138,7 @@ def test_a_backstab_ruled_afterwards_kills_the_orc_and_its_own_turn_becomes_a_co
     not have taken its LOW turn nor swung at Hugo."""
     sly = stats("sly", name="Sly", kind="pc", side="party", ac=7, hp=20, character_class="Thief", level=5,
                 routines=(orc().routines[0],), x=1, y=1)
-    eid = _fight(
+    eid = stored_fight(
         encounters, fighter(x=0, y=0), sly, orc(x=1, y=0, hp=5), orc("orc-2", x=9, y=9),
         declared={"hugo": {"action": "other"}, "sly": MELEE, "orc": MELEE, "orc-2": {"action": "other"}},
         d6={"party": 5, "orcs": 2},
@@ -206,7 +187,7 @@ def test_a_bolt_that_missed_an_orc_now_standing_is_a_conflict(encounters):
     """'1 round (one minute) = 10 segments': Mira's Lightning Bolt, begun in LOW segment 5,
     goes off in segment 7 at both orcs. Hugo felled the first orc in between, so only the
     other took the bolt. Amended to a miss, the first orc stands, and the bolt missed it."""
-    eid = _fight(
+    eid = stored_fight(
         encounters, fighter(x=0, y=0), mage(x=0, y=2), orc(x=1, y=0, hp=5), orc("orc-2", x=2, y=3, hp=40),
         declared={"hugo": MELEE, "mira": BOLT, "orc": MELEE, "orc-2": {"action": "other"}},
         d6={"party": 2, "orcs": 5},
@@ -254,7 +235,7 @@ def test_an_undone_arrow_no_longer_spoils_the_spell_and_it_goes_off(encounters):
     """'If this concentration is broken, the spell being cast fails and is lost as if cast':
     the archer's arrow spoiled Mira's Web; the GM takes the arrow back, and the Web goes off."""
     archer = orc("archer", x=8, y=0, routines=(SHORTBOW,))
-    eid = _fight(
+    eid = stored_fight(
         encounters, mage(x=0, y=0), archer,
         declared={"mira": {"action": "spell", "spell": "Web", "casting_segments": 5, "range_ft": 60}, "archer": {"action": "missile"}},
         d6={"party": 5, "orcs": 2},

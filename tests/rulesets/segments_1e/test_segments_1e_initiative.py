@@ -2,19 +2,8 @@
 
 from combat.rulesets.segments_1e.commands import AnnounceDelay, RollGroupD6, RoutineAttack
 from combat.rulesets.segments_1e.events import HighLowSet, SegmentTurnStarted
-from tests.conftest import of_type
-from tests.rulesets.segments_1e.test_segments_1e_kit import (
-    SHORTBOW,
-    declare,
-    done,
-    fight,
-    fighter,
-    initiative,
-    ledger,
-    mage,
-    orc,
-    rec,
-)
+from tests.helpers import of_type
+from tests.rulesets.segments_1e.helpers import SHORTBOW, declare, done, fight, fighter, initiative, ledger, mage, orc, rec
 
 
 def _turns(t):

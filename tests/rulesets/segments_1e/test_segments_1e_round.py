@@ -5,8 +5,8 @@ from combat.kernel.events import PhaseChanged, RoundStarted
 from combat.rulesets import get_ruleset
 from combat.rulesets.segments_1e.commands import CheckSurprise, RoutineAttack
 from combat.rulesets.segments_1e.events import SegmentTurnStarted
-from tests.conftest import of_type
-from tests.rulesets.segments_1e.test_segments_1e_kit import begin, declare, done, fight, fighter, initiative, ledger, orc, owlbear, table
+from tests.helpers import of_type
+from tests.rulesets.segments_1e.helpers import begin, declare, done, fight, fighter, initiative, ledger, orc, owlbear, table
 
 
 def test_a_round_walks_the_eight_steps_of_the_text_in_order():

@@ -4,7 +4,7 @@ import pytest
 
 from combat.kernel.commands import BeginCombat
 from combat.rulesets.segments_1e.commands import AddCreature
-from tests.rulesets.segments_1e.test_segments_1e_kit import CLAW_CLAW_BITE, fighter, stats, table
+from tests.rulesets.segments_1e.helpers import CLAW_CLAW_BITE, fighter, stats, table
 
 
 @pytest.mark.parametrize("ac", [11, -11])

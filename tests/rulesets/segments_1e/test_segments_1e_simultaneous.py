@@ -5,8 +5,8 @@ from combat.kernel.events import CombatEnded
 from combat.rulesets.segments_1e.commands import RoutineAttack
 from combat.rulesets.segments_1e.events import SimultaneousActionKept, TableAttackRolled
 from combat.rulesets.segments_1e.ledger import Routine, Strike
-from tests.conftest import of_type
-from tests.rulesets.segments_1e.test_segments_1e_kit import done, fight, fighter, orc
+from tests.helpers import of_type
+from tests.rulesets.segments_1e.helpers import done, fight, fighter, orc
 
 AXE = Routine(name="Hand axe", strikes=(Strike(name="hand axe", damage="1d6"),), speed=5)
 MELEE = {"action": "melee"}

@@ -13,8 +13,8 @@ from combat.rulesets.segments_1e.commands import (
 )
 from combat.rulesets.segments_1e.events import CastingDelayed, CastingStarted, SpellSpoiled, SpellWentOff
 from combat.rulesets.segments_1e.turns import spell_turn
-from tests.conftest import of_type
-from tests.rulesets.segments_1e.test_segments_1e_kit import declare, done, fight, fighter, initiative, ledger, mage, orc, rec
+from tests.helpers import of_type
+from tests.rulesets.segments_1e.helpers import declare, done, fight, fighter, initiative, ledger, mage, orc, rec
 
 
 def _spell(name: str, segments: int, range_ft: int = 60, action: str = "spell") -> dict:

@@ -6,8 +6,8 @@ import pytest
 from combat.kernel.commands import BeginCombat
 from combat.rulesets.segments_1e.commands import CheckSurprise, FreeAttack, MinorAction, MoveTo, RoutineAttack
 from combat.rulesets.segments_1e.events import SegmentTurnStarted, SurpriseChecked, SurpriseSettled
-from tests.conftest import of_type
-from tests.rulesets.segments_1e.test_segments_1e_kit import begin, done, fighter, ledger, mage, orc, rec, table
+from tests.helpers import of_type
+from tests.rulesets.segments_1e.helpers import begin, done, fighter, ledger, mage, orc, rec, table
 
 
 @pytest.mark.parametrize("face, segments", [(1, 1), (2, 2), (3, 0), (6, 0)])

@@ -4,8 +4,8 @@ that add a segment, complex activities that go last, positioning."""
 from combat.rulesets.segments_1e.commands import ImmediateAction, MajorAction, MinorAction, MoveTo, RoutineAttack
 from combat.rulesets.segments_1e.events import AttackRoutineBegun, ImmediateActionTaken, MajorActionTaken, SegmentTurnStarted
 from combat.rulesets.segments_1e.ledger import Routine, Strike
-from tests.conftest import of_type
-from tests.rulesets.segments_1e.test_segments_1e_kit import done, fight, fighter, ledger, mage, orc, rec
+from tests.helpers import of_type
+from tests.rulesets.segments_1e.helpers import done, fight, fighter, ledger, mage, orc, rec
 
 BATTLE_AXE = Routine(name="Battle axe", strikes=(Strike(name="battle axe", damage="1d8"),), speed=7)
 MORNING_STAR = Routine(name="Morning star", strikes=(Strike(name="morning star", damage="2d4"),), speed=7)

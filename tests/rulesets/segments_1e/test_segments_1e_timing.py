@@ -29,9 +29,8 @@ from combat.rulesets.segments_1e.events import (
     SpellWentOff,
 )
 from combat.rulesets.segments_1e.turns import spell_turn
-from tests.conftest import of_type
-from tests.rulesets.segments_1e.test_segments_1e_history import _fight
-from tests.rulesets.segments_1e.test_segments_1e_kit import begin, done, fight, fighter, ledger, mage, orc, owlbear, rec, table
+from tests.helpers import of_type
+from tests.rulesets.segments_1e.helpers import begin, done, fight, fighter, ledger, mage, orc, owlbear, rec, stored_fight, table
 
 MAGIC_MISSILE = {"action": "spell", "spell": "Magic Missile", "casting_segments": 1, "range_ft": 150}
 
@@ -131,7 +130,7 @@ def test_a_changed_past_that_brings_a_spell_forward_makes_the_later_turn_a_confl
     reports (the question the flow asks, segments.spell_due), with the spell's own turn."""
     encounters = Encounters(tmp_path / "timing.db")
     try:
-        eid = _fight(
+        eid = stored_fight(
             encounters, mage(x=0, y=0), orc(x=9, y=0),
             declared={"mira": MAGIC_MISSILE, "orc": {"action": "other"}}, d6={"party": 4, "orcs": 3},
         )
@@ -268,7 +267,7 @@ def test_a_changed_past_that_brings_a_foe_into_melee_makes_the_owlbears_closing_
     the re-check asks what the move's guard asks (grid.closing_in_problem)."""
     encounters = Encounters(tmp_path / "close-in.db")
     try:
-        eid = _fight(
+        eid = stored_fight(
             encounters, fighter(hp=60, x=0, y=0), owlbear(x=6, y=0),
             declared={"hugo": {"action": "move"}, "owlbear": {"action": "melee"}}, d6={"party": 6, "orcs": 1},
         )

@@ -3,17 +3,16 @@ no command occurs, and HP, turn and round are checked after each step."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import msgspec
 
 from combat.app.application import Encounters, fold_records
 from combat.app.interchange import read_jsonl
 from combat.kernel.commands import ChangeStatBlock, GotoTurn, PreviousTurn, SetHp
 from combat.kernel.events import SaveRolled
+from tests.helpers import REPLAYS
 from tests.rulesets.srd2024.sea_hag_session import START_HP, STEPS
 
-LOG = Path(__file__).parents[3] / "replays" / "srd-2024-sea-hag.jsonl"
+LOG = REPLAYS / "srd-2024-sea-hag.jsonl"
 
 # The table moves the session was transcribed to show (the issue's list of twelve).
 MOVES = ("set_hp", "change_stat_block", "goto_turn", "previous_turn", "grant_action", "attack using",

@@ -14,7 +14,7 @@ from combat.kernel.events import (
     ConditionSpec,
     DiceRolled,
 )
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _skirmish() -> Table:

@@ -6,7 +6,7 @@ specify otherwise."
 
 from combat.kernel.commands import ApplyCondition, Attack, Damage
 from combat.kernel.events import AttackMade, AttackProfile, ConditionSpec, DiceRolled
-from tests.conftest import SHORTBOW, Table, monster, of_type, pc
+from tests.helpers import SHORTBOW, Table, monster, of_type, pc
 
 
 def _duel(goblin: dict | None = None, **aria) -> Table:
@@ -243,7 +243,7 @@ def test_a_shot_beyond_normal_range_has_disadvantage_and_beyond_long_range_is_re
     attack a target beyond long range.' A melee attack reaches only its reach."""
     from combat.kernel.commands import Attack, EndTurn
     from combat.kernel.events import AttackMade
-    from tests.conftest import SHORTBOW, Table, monster, of_type, pc
+    from tests.helpers import SHORTBOW, Table, monster, of_type, pc
 
     t = Table().add(pc("lyra", attacks=(SHORTBOW,)), pc("aria"), monster("goblin", max_hp=30))
     t.start({"lyra": 18, "aria": 12, "goblin": 3})

@@ -5,6 +5,7 @@
 
 import pytest
 
+from combat.fivee.concentration import concentration_dc
 from combat.kernel.commands import (
     ApplyCondition,
     ConcentrationSave,
@@ -15,7 +16,6 @@ from combat.kernel.commands import (
     StartConcentration,
     TakeAction,
 )
-from combat.fivee.concentration import concentration_dc
 from combat.kernel.events import (
     ConcentrationChecked,
     ConcentrationCheckRequired,
@@ -24,7 +24,7 @@ from combat.kernel.events import (
     ConditionSpec,
     DiceRolled,
 )
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _blessing() -> Table:

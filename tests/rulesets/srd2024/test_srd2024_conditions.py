@@ -2,7 +2,7 @@
 
 from combat.kernel.commands import ApplyCondition, BonusAction, EndTurn, Move, RemoveCondition, UseReaction
 from combat.kernel.events import ConditionEnded, ConditionSpec
-from tests.conftest import Table, monster, pc
+from tests.helpers import Table, monster, pc
 
 
 def _round() -> Table:
@@ -108,7 +108,7 @@ def test_a_condition_timed_by_a_dead_creatures_turn_ends_when_that_turn_would_ha
     never comes, so what it timed runs out when its place in the order is passed over."""
     from combat.kernel.commands import ApplyCondition, Attack, EndTurn
     from combat.kernel.events import ConditionEnded, ConditionSpec
-    from tests.conftest import Table, monster, of_type, pc
+    from tests.helpers import Table, monster, of_type, pc
 
     t = Table().add(pc("aria"), monster("goblin", max_hp=5), monster("orc", max_hp=30)).start(
         {"aria": 18, "goblin": 10, "orc": 5}

@@ -6,7 +6,7 @@ or knocked out or have surrendered or fled. Combat can also end when both sides 
 
 from combat.kernel.commands import Attack, BeginCombat, Damage, EndCombat, EndTurn, Heal, RollInitiative, Ruling
 from combat.kernel.events import CombatEnded, PhaseChanged, RulingMade
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _fight() -> Table:

@@ -19,7 +19,7 @@ from combat.kernel.commands import (
     UseReaction,
 )
 from combat.kernel.events import AttackMade, SaveMade
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _mid_fight() -> Table:

@@ -6,7 +6,7 @@ or knocked out."
 
 from combat.kernel.commands import Attack, Damage, EndTurn, GrantTempHp, Heal, Move
 from combat.kernel.events import CombatantDowned, CombatantRevived, DamageTaken, DiceRolled, Healed
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _fight() -> Table:

@@ -7,7 +7,7 @@ determines their place in the Initiative order."
 from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised, OrderTie, RollInitiative
 from combat.kernel.events import DiceRolled, InitiativeSet, InitiativeTied, RoundStarted, TieOrdered, TurnStarted
 from projections.initiative import initiative_order
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _rolling(*specs) -> Table:

@@ -7,7 +7,7 @@ against that entity."
 
 from combat.kernel.commands import ApplyCondition, EndTurn, Move, OpportunityAttack, TakeAction, UseReaction
 from combat.kernel.events import AttackMade, ConditionSpec, Moved
-from tests.conftest import SCIMITAR, SHORTBOW, Table, monster, of_type, pc
+from tests.helpers import SCIMITAR, SHORTBOW, Table, monster, of_type, pc
 
 
 def _melee() -> Table:

@@ -17,7 +17,7 @@ from combat.kernel.commands import (
     Ruling,
 )
 from combat.kernel.events import PhaseChanged, RoundStarted, TurnStarted
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _two_sides() -> Table:

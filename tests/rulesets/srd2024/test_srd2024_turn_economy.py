@@ -6,7 +6,7 @@ whether to move first or take your action first."
 
 from combat.kernel.commands import ApplyCondition, Attack, BonusAction, EndTurn, InteractWithObject, Move, TakeAction, UseReaction
 from combat.kernel.events import AttackMade, ConditionSpec, Moved, ReactionTaken
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _duel(**aria) -> Table:
@@ -136,7 +136,7 @@ def test_difficult_terrain_costs_one_extra_foot_per_foot():
     """'Every foot of movement in Difficult Terrain costs 1 extra foot' (a square of it costs 2)."""
     from combat.kernel.commands import Move
     from combat.kernel.events import Moved
-    from tests.conftest import Table, monster, of_type, pc
+    from tests.helpers import Table, monster, of_type, pc
 
     t = Table().add(pc("aria", speed=30), monster("goblin")).start({"aria": 15, "goblin": 3})
     [moved] = of_type(t.do(Move(combatant="aria", feet=15, difficult_terrain=10)), Moved)

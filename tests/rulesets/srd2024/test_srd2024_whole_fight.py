@@ -5,7 +5,7 @@ bugbear on initiative and drops to 0 HP under its Critical Hit, makes a Death Sa
 potion into Aria, who gets up and finishes the bugbear with her Extra Attack.
 """
 
-from combat.fivee.dying import dying_of, DeathSave
+from combat.fivee.dying import DeathSave, dying_of
 from combat.kernel.commands import (
     AddCombatant,
     Attack,
@@ -20,8 +20,8 @@ from combat.kernel.commands import (
     RollInitiative,
     TakeAction,
 )
-from combat.kernel.events import AttackProfile, CombatEnded, CombatantDowned, DiceRolled, TurnStarted
-from tests.conftest import SHORTBOW, Table, monster, of_type, pc
+from combat.kernel.events import AttackProfile, CombatantDowned, CombatEnded, DiceRolled, TurnStarted
+from tests.helpers import SHORTBOW, Table, monster, of_type, pc
 
 MORNINGSTAR = AttackProfile(name="Morningstar", bonus=4, damage="2d8+2", damage_type="piercing")
 

@@ -8,7 +8,7 @@ Bonus Action; If a reply is needed, replying entities use their Reaction."
 
 from combat.kernel.commands import Attack, EndTurn, TakeAction
 from combat.rulesets.srd2024_variant.communication import AllyReplied, CommunicateWithAllies, ReplyToAlly
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _fight() -> Table:

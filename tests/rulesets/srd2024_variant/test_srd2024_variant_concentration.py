@@ -9,7 +9,7 @@ import pytest
 
 from combat.kernel.commands import ConcentrationSave, Damage, EndTurn, StartConcentration
 from combat.kernel.events import ConcentrationCheckRequired, ConcentrationEnded
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _concentrating() -> Table:

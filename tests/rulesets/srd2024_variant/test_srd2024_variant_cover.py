@@ -7,7 +7,7 @@ Constitution saves. Total: Can't be targeted directly."
 from combat.kernel.commands import Attack
 from combat.kernel.events import AttackMade, DiceRolled, SaveMade
 from combat.rulesets.srd2024_variant.cover import SaveBehindCover
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _fight() -> Table:

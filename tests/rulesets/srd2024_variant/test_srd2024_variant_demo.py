@@ -1,6 +1,5 @@
 """The srd-2024-variant demo fight and recorded session, played through the application."""
 
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -10,8 +9,7 @@ from combat.cli import cli
 from combat.demos import get_demo
 from combat.rulesets import get_ruleset
 from projections.narrative import narrate
-
-REPLAYS = Path(__file__).parents[3] / "replays"
+from tests.helpers import REPLAYS
 
 
 @pytest.mark.parametrize("seed", range(1, 11))

@@ -13,11 +13,12 @@ import msgspec
 import pytest
 
 from combat.app.application import Encounters
-from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, MarkSurprised, OpportunityAttack, RollInitiative
-from combat.demos import get_demo
-from combat.kernel.events import AttackMade, CombatEnded, EventsRetracted, PhaseChanged
 from combat.app.history import HISTORY_TYPES, replay
+from combat.demos import get_demo
+from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, MarkSurprised, OpportunityAttack, RollInitiative
 from combat.kernel.errors import RuleError
+from combat.kernel.events import AttackMade, CombatEnded, EventsRetracted, PhaseChanged
+from combat.kernel.state import EncounterState
 from combat.rulesets.srd2024_variant.communication import CommunicateWithAllies, ReplyToAlly
 from combat.rulesets.srd2024_variant.initiative import RerollTie, TieRerolled
 from combat.rulesets.srd2024_variant.mounts import Carried, Mount, Mounted, SaveToStayMounted, StayedMounted
@@ -25,8 +26,7 @@ from combat.rulesets.srd2024_variant.movement import Traverse
 from combat.rulesets.srd2024_variant.reorder import EndReorder, PassSwap, ProposeSwap, ReorderEnded, ReorderOpened
 from combat.rulesets.srd2024_variant.traits import NoteTraits, TraitsNoted
 from combat.rulesets.srd2024_variant.unarmed import EscapeAttempted, EscapeGrapple, UnarmedStrike, UnarmedStrikeMade
-from combat.kernel.state import EncounterState
-from tests.conftest import monster, pc
+from tests.helpers import monster, pc
 
 NO_REORDER = {"initiative_reorder": False}
 

@@ -10,7 +10,7 @@ the tie is between a monster and a player character."
 from combat.kernel.commands import AddCombatant, BeginCombat, OrderTie, RollInitiative
 from combat.kernel.events import DiceRolled, InitiativeSet, InitiativeTied, TieOrdered
 from combat.rulesets.srd2024_variant.initiative import RerollTie, TieRerolled
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 NO_REORDER = {"initiative_reorder": False}
 

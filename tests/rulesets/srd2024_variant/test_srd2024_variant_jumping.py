@@ -15,7 +15,7 @@ from combat.kernel.events import CheckMade, ConditionApplied
 from combat.rulesets.srd2024_variant.jumping import Jump, Jumped, jump_limit
 from combat.rulesets.srd2024_variant.movement import Traverse
 from combat.rulesets.srd2024_variant.traits import NoteTraits
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _jumper(strength: int = 4) -> Table:

@@ -20,7 +20,7 @@ from combat.rulesets.srd2024_variant.mounts import (
 from combat.rulesets.srd2024_variant.movement import Traverse
 from combat.rulesets.srd2024_variant.traits import NoteTraits
 from combat.rulesets.srd2024_variant.unarmed import UnarmedStrike
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _stable(*extra, horse: dict | None = None, trained: bool = True) -> Table:

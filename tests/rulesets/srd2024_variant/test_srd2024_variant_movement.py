@@ -8,7 +8,7 @@ from combat.kernel.events import ConditionApplied, ConditionSpec, Moved
 from combat.rulesets.srd2024_variant.movement import DropProne, ExtraFeetSpent, StandUpFromProne, Traverse
 from combat.rulesets.srd2024_variant.traits import NoteTraits
 from combat.rulesets.srd2024_variant.unarmed import UnarmedStrike
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _field(*extra, speeds: dict | None = None) -> Table:
@@ -146,7 +146,7 @@ def test_a_plain_move_is_all_in_difficult_terrain_or_not():
     refused with the way to say it (split the move), not silently charged as plain ground."""
     from combat.kernel.commands import Move
     from combat.rulesets.srd2024_variant.movement import ExtraFeetSpent
-    from tests.conftest import of_type
+    from tests.helpers import of_type
 
     t = _field()
     t.rejects(Move(combatant="aria", feet=10, difficult_terrain=5), "move/difficult-terrain")

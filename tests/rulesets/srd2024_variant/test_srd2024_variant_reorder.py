@@ -16,7 +16,7 @@ from combat.rulesets.srd2024_variant.reorder import (
     ReorderOpened,
     SwapAnswered,
 )
-from tests.conftest import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc
 
 
 def _party(surprised=()) -> Table:

@@ -1,27 +1,30 @@
-"""Helpers for the service tests (no tests here): an in-process client, a live server on a
-real socket, an encounter driven over HTTP, and a server-sent-events reader."""
+"""Helpers for the tests that talk to the service (here, and in tests/web, tests/trust,
+tests/app and tests/docs): an encounter driven over HTTP, a live server on a real socket, a
+server-sent-events reader, and `combat serve` processes on PostgreSQL. The in-process `client`
+fixture is in tests/conftest.py."""
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
 import msgspec
-import pytest
 import uvicorn
-from litestar.testing import TestClient
 
-from combat.app.application import Encounters
 from combat.kernel.commands import AddCombatant, BeginCombat, Command, RollInitiative
-from combat.service import create_app
-from tests.conftest import monster, pc
+from tests.helpers import monster, pc
 
-__all__ = ["Fight", "open_fight", "set_the_scene", "LiveServer", "read_events", "bearer", "free_port", "live_client"]
+__all__ = ["Fight", "open_fight", "set_the_scene", "LiveServer", "read_events", "bearer", "body", "free_port", "live_client",
+           "SMALL_POOL", "ServeProcess", "serving_two"]
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -97,13 +100,6 @@ def set_the_scene(fight: Fight) -> Fight:
     return fight
 
 
-@pytest.fixture
-def client(encounters: Encounters) -> Iterator[TestClient]:
-    """The service in-process over the `encounters` store of tests/conftest.py."""
-    with TestClient(create_app(encounters)) as http:  # type: ignore[arg-type]
-        yield http
-
-
 class LiveServer:
     """The app on a real socket (uvicorn in a thread), for streams and real HTTP clients."""
 
@@ -155,3 +151,52 @@ def free_port() -> int:
 
 def live_client(server: LiveServer) -> httpx.Client:
     return httpx.Client(base_url=server.url, timeout=10)
+
+
+# The suite may run several times at once on one server: keep each process to a few connections.
+SMALL_POOL = {"POSTGRES_POOL_SIZE": "2", "POSTGRES_MAX_OVERFLOW": "4"}
+
+
+class ServeProcess:
+    """`combat serve` in its own process, configured for PostgreSQL by the environment."""
+
+    def __init__(self, env: dict[str, str], log: Path, args: tuple[str, ...] = ()):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = log
+        self.log = log.open("wb")
+        command = [sys.executable, "-m", "combat.cli", "serve", "--port", str(self.port), *args]
+        environ = {k: v for k, v in os.environ.items() if k != "COMBAT_DB"}
+        self.process = subprocess.Popen(command, env={**environ, **env}, stdout=self.log, stderr=subprocess.STDOUT)
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, f"combat serve exited early:\n{self.log_path.read_text()[-3000:]}"
+            try:
+                if httpx.get(f"{self.url}/health", timeout=1).json().get("store") == "postgres":
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise AssertionError("combat serve did not come up")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+def serving_two(env: dict[str, str], logs: Path, args: tuple[str, ...] = ()) -> Iterator[tuple[ServeProcess, ServeProcess]]:
+    """Two `combat serve` processes on one store (each given `args`), up until the generator is closed."""
+    servers = (ServeProcess(env, logs / "a.log", args), ServeProcess(env, logs / "b.log", args))
+    try:
+        for server in servers:
+            server.wait_ready()
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()

@@ -1,4 +1,4 @@
-"""Stat blocks and table moves shared by the segments-1e scenarios (this file holds no tests)."""
+"""Stat blocks and table moves shared by the segments-1e scenarios, on the pure table and through `Encounters`."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ from typing import Any
 
 import msgspec
 
+from combat.app.application import Encounters
 from combat.kernel.commands import BeginCombat, EndTurn
 from combat.rulesets.segments_1e.commands import AddCreature, CheckSurprise, CloseDeclarations, DeclareRoundAction, RollGroupD6
 from combat.rulesets.segments_1e.ledger import Creature, CreatureStats, Ledger, Routine, Strike
-from tests.conftest import Table
+from tests.helpers import Table
 
 LONGSWORD = Routine(name="Longsword", strikes=(Strike(name="longsword", damage="1d8"),), speed=5)
 TWO_HANDED = Routine(name="Two-handed sword", strikes=(Strike(name="two-handed sword", damage="1d10"),), speed=10, space_ft=6)
@@ -96,3 +97,19 @@ def ledger(t: Table) -> Ledger:
 
 def rec(t: Table, cid: str) -> Creature:
     return t.state.rules.creatures[cid]
+
+
+def stored_fight(encounters: Encounters, *creatures: CreatureStats, declared: dict[str, dict[str, Any]], d6: dict[str, int]):
+    """No surprise (both sides roll a 6), the declarations, and the group dice as entered."""
+    eid = encounters.create("segments-1e", "history", seed=5)
+    for c in creatures:
+        encounters.execute(eid, AddCreature(creature=c))
+    encounters.execute(eid, BeginCombat())
+    for side in dict.fromkeys(c.side for c in creatures):
+        encounters.execute(eid, CheckSurprise(side=side, faces=(6,)))
+    for cid, fields in declared.items():
+        encounters.execute(eid, DeclareRoundAction(combatant=cid, **fields))
+    encounters.execute(eid, CloseDeclarations())
+    for side, face in d6.items():
+        encounters.execute(eid, RollGroupD6(side=side, faces=(face,)))
+    return eid
