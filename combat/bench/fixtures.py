@@ -10,19 +10,19 @@ from __future__ import annotations
 import functools
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from uuid import UUID
 
 import msgspec
 
 from combat.app.application import SNAPSHOT_INTERVAL, Encounters
+from combat.app.store import Snapshot
 from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative
 from combat.kernel.decider import decide, fold
 from combat.kernel.events import AttackProfile, CombatantSpec, EncounterCreated, Event
-from combat.rulesets import get_ruleset
-from combat.kernel.state import EncounterState, NoRules
 from combat.kernel.records import Recorded
-from combat.app.store import Snapshot
+from combat.kernel.state import EncounterState, NoRules
+from combat.rulesets import get_ruleset
 
 __all__ = ["Fight", "long_fight", "long_fight_events", "store_fight", "SIDES", "TARGETS"]
 
@@ -102,7 +102,7 @@ def store_fight(encounters: Encounters, fight: Fight | list[list[Event]], chunk:
     seq = 0
     batch: list[Recorded] = []
     taken: list[Snapshot] = []
-    at = datetime.now(timezone.utc)
+    at = datetime.now(UTC)
     for n, events in enumerate(fight.commands, start=1):
         command_id = uuid.uuid4().hex
         for event in events:

@@ -150,8 +150,8 @@ def postgres_unreachable() -> str | None:
     try:
         _connect().close()
     except Exception as exc:  # ImportError without the extra, OperationalError without the server
-        return f"PostgreSQL not reachable at {s['POSTGRES_HOST']}:{s['POSTGRES_PORT']}/{s['POSTGRES_DBNAME']}: " \
-               f"{type(exc).__name__}: {str(exc).strip()[:200]}"
+        return (f"PostgreSQL not reachable at {s['POSTGRES_HOST']}:{s['POSTGRES_PORT']}/{s['POSTGRES_DBNAME']}: "
+                f"{type(exc).__name__}: {str(exc).strip()[:200]}")
     return None
 
 

@@ -23,10 +23,10 @@ from uuid import UUID
 
 from eventsourcing.system import NotificationLogReader
 
-from combat.service.logging import log
-from combat.service.token_store import store_kind
 from combat.app.partitions import PartitionedLog
 from combat.app.store import EventLog
+from combat.service.logging import log
+from combat.service.token_store import store_kind
 
 __all__ = ["Hub", "Waiter", "Follower", "Followers", "follower_for"]
 
@@ -48,7 +48,7 @@ class Waiter:
     async def wait(self, timeout: float) -> bool:
         try:
             await asyncio.wait_for(self._rung.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
         return True
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from uuid import UUID
 
 import httpx
@@ -202,7 +202,7 @@ def test_a_command_taken_twice_stores_nothing_the_second_time_and_wakes_other_pr
             first.execute(eid, Ruling(text="the bridge is rotten"))
             payloads = [n.payload for n in listener.notifies(timeout=5, stop_after=1)]
         assert payloads == [eid.hex]
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         records = [Recorded(originator_id=eid, originator_version=seq, timestamp=now, actor="gm", command_id="late",
                             event=RulingMade(text=text))
                    for seq, text in ((2, "the bridge holds"), (3, "and the rope too"))]

@@ -34,7 +34,7 @@ def test_a_table_in_a_file_is_the_one_the_cli_reads(tmp_path):
         encounter = made.id
     with Table.open(str(encounter), db=db) as opened:
         assert opened.view()["name"] == "Burning mill" and opened.state.ruleset == "a5e"
-        assert [line["type"] for line in opened.log()][0] == "EncounterCreated"
+        assert next(line["type"] for line in opened.log()) == "EncounterCreated"
         assert opened.narrative()[0].startswith("Encounter 'Burning mill'")
 
 

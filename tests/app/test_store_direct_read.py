@@ -99,7 +99,7 @@ def test_a_row_of_another_topic_is_refused_not_misread(encounters):
     with sqlite3.connect(encounters.log.home.recorder.datastore.pool.db_name) as db:
         db.execute(f"UPDATE {table} SET topic = 'someone.else:Event' WHERE originator_id = ? AND originator_version = 2",
                    (eid.hex,))
-    with pytest.raises(ValueError, match="topic is not 'combat.store:Recorded'"):
+    with pytest.raises(ValueError, match=r"topic is not 'combat\.store:Recorded'"):
         list(encounters.log.recorded(eid))
     assert len(list(encounters.log.recorded(eid, lte=1))) == 1
 

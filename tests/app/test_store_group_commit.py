@@ -99,5 +99,5 @@ def test_a_closed_writer_refuses_rather_than_drops(tmp_path):
     writer: GroupWriter | None = encounters.log.home._writer
     assert writer is not None
     encounters.close()
-    with pytest.raises(Exception):
+    with pytest.raises(Exception):  # noqa: B017  (whatever a closed connection raises)
         writer.append([("0" * 32, 1, "t", b"{}")])

@@ -28,7 +28,7 @@ finally:
 """
 
 
-def test_eight_processes_opening_a_new_store_at_once_all_come_up(postgres):  # noqa: F811
+def test_eight_processes_opening_a_new_store_at_once_all_come_up(postgres):
     env = {**postgres, "COMBAT_PARTITIONS": "4", "POSTGRES_POOL_SIZE": "2", "POSTGRES_MAX_OVERFLOW": "2"}
     start = time.time() + 3.0  # every process imported and waiting before any opens the store
     root = str(ROOT)
@@ -47,7 +47,7 @@ def test_eight_processes_opening_a_new_store_at_once_all_come_up(postgres):  # n
         encounters.close()
 
 
-def test_no_partition_creates_a_function_named_for_the_schema_alone(postgres):  # noqa: F811
+def test_no_partition_creates_a_function_named_for_the_schema_alone(postgres):
     """eventsourcing names its insert function for the id type only (es_insert_events_uuid),
     with a body inserting into one partition's table: every partition replaced it with its
     own. None is created now; what each partition creates is its own tables."""

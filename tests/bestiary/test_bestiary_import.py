@@ -92,7 +92,7 @@ def test_monsters_lists_matches_and_shows_one_block(store):
     assert unknown.exit_code != 0 and "Goblin Warrior" in unknown.output
 
 
-def test_the_service_lists_and_shows_stat_blocks(client, store):  # noqa: F811
+def test_the_service_lists_and_shows_stat_blocks(client, store):
     """GET /bestiary?q= lists; GET /bestiary/{name} shows the block add_creature would use."""
     listed = client.get("/bestiary", params={"q": "goblin"}).json()
     assert {"name": "Goblin Warrior", "cr": "1/4", "size": "small", "type": "fey", "ac": 15, "hp": 10, "source": "SRD 5.2"} in listed

@@ -268,7 +268,7 @@ def test_what_is_not_a_character_actor_is_refused(broken):
 def test_a_missing_score_is_refused():
     actor = _actor("wizard-2x")
     del actor["system"]["abilities"]["con"]
-    with pytest.raises(RuleError, match="abilities.con"):
+    with pytest.raises(RuleError, match=r"abilities\.con"):
         import_actor(actor)
 
 

@@ -93,8 +93,8 @@ def test_schema_and_diagram_print_documents():
 
 def _small_fight(db: str) -> str:
     eid = run("new", "--db", db, "--seed", "4").stdout.strip()
-    for spec in ('{"id": "aria", "name": "Aria", "kind": "pc", "side": "party", "max_hp": 12, "ac": 16,'
-                 ' "attacks": [{"name": "Axe", "bonus": 5, "damage": "1d8+3", "damage_type": "slashing"}]}',
+    for spec in (('{"id": "aria", "name": "Aria", "kind": "pc", "side": "party", "max_hp": 12, "ac": 16,'
+                  ' "attacks": [{"name": "Axe", "bonus": 5, "damage": "1d8+3", "damage_type": "slashing"}]}'),
                  '{"id": "goblin", "name": "Goblin", "kind": "monster", "side": "goblins", "max_hp": 9, "ac": 15}'):
         run("do", eid, f'{{"type": "add_combatant", "combatant": {spec}}}', "--db", db)
     run("do", eid, '{"type": "begin_combat"}', "--db", db)

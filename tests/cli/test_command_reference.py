@@ -169,7 +169,7 @@ def test_combat_commands_lists_and_shows_one_command():
     assert wrong.exit_code == 2 and "a5e has no command 'd10_attack'" in wrong.stderr
 
 
-def test_the_service_serves_the_same_reference(client):  # noqa: F811
+def test_the_service_serves_the_same_reference(client):
     listed = client.get("/rulesets/segments-1e/commands")
     assert listed.status_code == 200
     assert [c["type"] for c in listed.json()] == [d.type for d in commands_of(RULESETS["segments-1e"])]
@@ -181,7 +181,7 @@ def test_the_service_serves_the_same_reference(client):  # noqa: F811
     assert unknown.status_code == 404 and unknown.json()["error"] == "command/unknown"
 
 
-def test_over_http_a_wrong_field_is_refused_with_that_commands_fields(client):  # noqa: F811
+def test_over_http_a_wrong_field_is_refused_with_that_commands_fields(client):
     """The same help when the command comes in a request body: 422, and attack's own fields."""
     opened = client.post("/encounters", json={"ruleset": "srd-2024", "name": "Typo", "seed": 1}).json()
     reply = client.post(f"/encounters/{opened['id']}/commands", headers={"Authorization": f"Bearer {opened['gm_token']}"},

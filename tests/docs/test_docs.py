@@ -61,7 +61,7 @@ def test_each_ruleset_page_is_its_package_docstring_and_its_modules():
         init = folder / "__init__.py"
         if not init.exists():
             continue
-        package = mkdocs_hooks._package_of  # noqa: SLF001 (the hook's own lookup)
+        package = mkdocs_hooks._package_of  # the hook's own lookup
         ruleset = next(r for r in RULESETS.values() if package(r).__file__ == str(init))
         page = generated[f"rulesets/{ruleset.id}.md"]
         first_line = ast.get_docstring(ast.parse(init.read_text())).splitlines()[0]

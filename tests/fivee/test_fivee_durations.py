@@ -12,6 +12,8 @@ Wisdom is 8, so its Wisdom saves add -1.
 
 from __future__ import annotations
 
+from datetime import UTC
+
 import msgspec
 import pytest
 
@@ -287,7 +289,7 @@ def test_the_state_shows_what_ends_a_condition_and_old_conditions_read_as_they_d
 def test_a_hidden_condition_held_twice_is_not_named_to_a_viewer_when_one_ends():
     """The entry a ConditionEnded names is the condition itself: a viewer sees neither."""
     import uuid
-    from datetime import datetime, timezone
+    from datetime import datetime
     from types import SimpleNamespace
 
     from combat.kernel.records import Recorded
@@ -302,7 +304,7 @@ def test_a_hidden_condition_held_twice_is_not_named_to_a_viewer_when_one_ends():
     assert of_type(ending, ConditionEnded)[0].entry is not msgspec.UNSET
     shown = []
     for seq, event in enumerate(t.events, start=1):
-        rec = Recorded(originator_id=uuid.UUID(int=1), originator_version=seq, timestamp=datetime.now(timezone.utc),
+        rec = Recorded(originator_id=uuid.UUID(int=1), originator_version=seq, timestamp=datetime.now(UTC),
                        actor="gm", command_id="c", event=event)
         shown.append(redaction.record(rec).event)
     [ended] = of_type(shown, ConditionEnded)

@@ -160,7 +160,7 @@ def test_a_fork_over_the_quota_writes_nothing(tmp_path):
         made = http.post(fight.url("/fork"), json={"at": 3, "command_id": "what-if-quota-1"}, headers=bearer(fight.gm))
         assert made.status_code == 201
         before = _rows(db)
-        for n in range(40):
+        for _ in range(40):
             refused = http.post(fight.url("/fork"), json={"at": 3}, headers=bearer(fight.gm))
             fight.rejects(refused, 429, "limits/encounters")
         assert _rows(db) == before

@@ -135,7 +135,7 @@ def test_two_stores_on_one_file_apply_a_duplicate_once(tmp_path):
             for i in range(15):
                 try:
                     store.execute(eid, Ruling(text=f"ruling {i}"), command_id=f"ruling-{i:04d}")
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:
                     errors.append(exc)
 
         threads = [threading.Thread(target=send, args=(store, n)) for n, store in enumerate((one, two, one, two))]

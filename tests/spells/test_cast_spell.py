@@ -188,7 +188,7 @@ def test_a_mage_from_the_bestiary_casts_its_spells_with_its_blocks_dc_and_uses_a
     t.do(AddCharacter(character=WIZARD, side="party"))
     t.do(AddCreature(creature="Mage", side="villains"))
     t.start({"mage": 20, "elara": 1})
-    for i in range(2):
+    for _ in range(2):
         events = t.do(CastSpell(caster="mage", spell="Fireball", targets=("elara",), save_faces={"elara": (1,)}, damage_faces=((1,) * 8,)))
         assert of_type(events, SaveMade)[0].dc == 14 and of_type(events, SpellCast)[0].per_day
         from combat.kernel.commands import GrantAction

@@ -262,7 +262,7 @@ def test_an_export_stripped_of_its_hashes_fails_verify(tmp_path, monkeypatch):
     assert done.exit_code == 1 and "at seq 1" in done.stderr
 
 
-def test_verify_reaches_an_encounter_in_postgresql_by_url(postgres, tmp_path):  # noqa: F811
+def test_verify_reaches_an_encounter_in_postgresql_by_url(postgres, tmp_path):
     encounters = Encounters(env={**postgres, "COMBAT_PARTITIONS": "2"})
     try:
         eid = get_demo("srd-2024")(encounters, seed=3, report=lambda outcome: None)

@@ -36,7 +36,7 @@ stream.onerror = () => { document.body.dataset.error = "yes"; };
 
 
 class _Page(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802  (the stdlib's name)
+    def do_GET(self) -> None:  # the stdlib's name
         body = OVERLAY.encode()
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")

@@ -12,7 +12,7 @@ from projections.initiative import initiative_order
 from tests.helpers import monster, of_type, pc
 from tests.rulesets.declared_d10.helpers import d10_table, open_normal_round, play_round
 
-EVERYONE_PARRIES = {cid: ("parry_dodge", None) for cid in ("aria", "bob", "goblin-1", "goblin-2", "boss")}
+EVERYONE_PARRIES = dict.fromkeys(("aria", "bob", "goblin-1", "goblin-2", "boss"), ("parry_dodge", None))
 
 
 def camp():

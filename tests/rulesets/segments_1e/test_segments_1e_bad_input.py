@@ -1,5 +1,3 @@
-from combat.kernel.events import CombatEnded
-
 """segments-1e bad input found by fuzzing (tests/kernel/test_fuzz_deciders.py): each crashed (a 500
 over HTTP) or left the log in conflict with its own rules, and is now a RuleError with a
 stable code that appends nothing."""
@@ -8,6 +6,7 @@ import pytest
 
 from combat.kernel.commands import EndCombat
 from combat.kernel.errors import RuleError
+from combat.kernel.events import CombatEnded
 from tests.helpers import Table
 from tests.rulesets.segments_1e.helpers import begin, fighter, orc, table
 

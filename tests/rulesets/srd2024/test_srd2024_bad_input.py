@@ -1,10 +1,9 @@
-from combat.kernel.events import CombatEnded
-
 """srd-2024 bad input found by fuzzing (tests/kernel/test_fuzz_deciders.py), in the shared modules:
 each crashed (a 500 over HTTP) or left the log in conflict with the rules, and is now a
 RuleError with a stable code that appends nothing."""
 
 from combat.kernel.commands import Damage, EndCombat, Heal
+from combat.kernel.events import CombatEnded
 from tests.helpers import Table, monster, pc
 
 
