@@ -45,10 +45,10 @@ def _fields_table(fields: tuple[FieldDoc, ...]) -> list[str]:
 
 def command_page(ruleset: Ruleset) -> str:
     lines = [f"# {ruleset.id} commands", "",
-             f"Every command [{ruleset.id}](../../rulesets/{ruleset.id}.md) takes, generated from the code. "
-             f"`combat commands --ruleset {ruleset.id} [NAME]` and `GET /rulesets/{ruleset.id}/commands[/NAME]` "
-             "give the same. A command is a JSON object whose `type` is its name; send it with `combat do "
-             "ENCOUNTER 'JSON'` or `POST /encounters/{id}/commands` (`{\"command\": JSON}`).", ""]
+             (f"Every command [{ruleset.id}](../../rulesets/{ruleset.id}.md) takes, generated from the code. "
+              f"`combat commands --ruleset {ruleset.id} [NAME]` and `GET /rulesets/{ruleset.id}/commands[/NAME]` "
+              "give the same. A command is a JSON object whose `type` is its name; send it with `combat do "
+              "ENCOUNTER 'JSON'` or `POST /encounters/{id}/commands` (`{\"command\": JSON}`)."), ""]
     lines += ["| command | sent by | phases |", "|---|---|---|"]
     docs = commands_of(ruleset)
     lines += [f"| [`{d.type}`](#{d.type}) | {_cell(d.sent_by)} | {', '.join(d.phases)} |" for d in docs]
@@ -66,10 +66,10 @@ def command_page(ruleset: Ruleset) -> str:
 
 def events_page() -> str:
     lines = ["# Events", "",
-             "Every event type of every ruleset, generated from the msgspec types. One line of the log "
-             f"(the JSONL export, `GET /encounters/{{id}}/events`) is one event with the envelope fields "
-             f"{', '.join(f'`{f}`' for f in ENVELOPE)} first; `type` is the class name below. "
-             "`GET /schemas/events` serves the JSON Schema of a line.", ""]
+             ("Every event type of every ruleset, generated from the msgspec types. One line of the log "
+              f"(the JSONL export, `GET /encounters/{{id}}/events`) is one event with the envelope fields "
+              f"{', '.join(f'`{f}`' for f in ENVELOPE)} first; `type` is the class name below. "
+              "`GET /schemas/events` serves the JSON Schema of a line."), ""]
     nested: dict[str, type] = {}
     for cls in shipped_event_types():
         summary, fields = struct_doc(cls)
@@ -149,9 +149,9 @@ def _modules_of(handler: Any, seen: set[int] | None = None) -> set[str]:
 def ruleset_page(ruleset: Ruleset) -> str:
     package = _package_of(ruleset)
     lines = [f"# {ruleset.title} (`{ruleset.id}`)", "", ruleset.summary, "",
-             "This page is generated from the ruleset's module docstrings: what the rules text says, "
-             "quoted, and what the engine does where it is silent. "
-             f"Its commands: [{ruleset.id} commands](../reference/commands/{ruleset.id}.md).", "",
+             ("This page is generated from the ruleset's module docstrings: what the rules text says, "
+              "quoted, and what the engine does where it is silent. "
+              f"Its commands: [{ruleset.id} commands](../reference/commands/{ruleset.id}.md)."), "",
              "## Overview", "", _docstring(Path(package.__file__)), "", "## Phases", "",
              f"`combat diagram {ruleset.id}` draws the same.", "", "```mermaid", ruleset.phases.mermaid(), "```", ""]
     if ruleset.defaults:
@@ -218,8 +218,8 @@ def sheet_page() -> str:
 
     summary, fields = struct_doc(CharacterSheet)
     lines = ["# Character sheet", "", summary, "",
-             "Generated from the code; `GET /schemas/character` and `combat characters schema` give its JSON Schema. "
-             "[Characters](../characters.md) says how sheets are built, stored and played.", ""]
+             ("Generated from the code; `GET /schemas/character` and `combat characters schema` give its JSON Schema. "
+              "[Characters](../characters.md) says how sheets are built, stored and played."), ""]
     lines += _fields_table(fields)
     for name, cls in nested_structs(CharacterSheet).items():
         own, nested = struct_doc(cls)
@@ -233,13 +233,13 @@ def errors_page() -> str:
     from combat.service.errors import status_of_code
 
     lines = ["# Error codes", "",
-             "Every code a rejection carries, generated from `combat/kernel/error_codes.py` (a test holds that "
-             "table to the codes the source raises). The CLI prints the code with the message; the service "
-             "answers `{\"error\": code, \"detail\": ..., \"allowed\": ...}` with the status below "
-             "([Errors](../service.md#errors) says what each status means). A rejected command appends nothing. "
-             "`…` stands for a name or a number the message gives. Codes met only on the command line or when "
-             "a store is opened (`cli/…`, `replay/…`, `partitions/…`, `store/bad-url`) never reach HTTP; "
-             "their status is the one the mapping would give.", ""]
+             ("Every code a rejection carries, generated from `combat/kernel/error_codes.py` (a test holds that "
+              "table to the codes the source raises). The CLI prints the code with the message; the service "
+              "answers `{\"error\": code, \"detail\": ..., \"allowed\": ...}` with the status below "
+              "([Errors](../service.md#errors) says what each status means). A rejected command appends nothing. "
+              "`…` stands for a name or a number the message gives. Codes met only on the command line or when "
+              "a store is opened (`cli/…`, `replay/…`, `partitions/…`, `store/bad-url`) never reach HTTP; "
+              "their status is the one the mapping would give."), ""]
     areas: dict[str, list[str]] = {}
     for code in sorted(ERROR_CODES, key=lambda c: c.partition("/")[::2]):
         areas.setdefault(code.partition("/")[0], []).append(code)

@@ -26,9 +26,9 @@ import msgspec
 
 from combat.app.application import Encounters, fold_records
 from combat.app.interchange import read_jsonl, to_jsonl, to_line
-from combat.kernel.records import Recorded
 from combat.kernel.commands import Command
 from combat.kernel.errors import RuleError
+from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
 from projections.narrative import narrate
 from projections.state import state_view
@@ -62,7 +62,7 @@ class Table:
         """An encounter already in a store (the default store is the CLI's: $COMBAT_DB or ./combat.db)."""
         encounters = Encounters(db)
         table = cls(encounters, encounter_id if isinstance(encounter_id, UUID) else UUID(str(encounter_id)))
-        table.state  # raises RuleError encounter/unknown now, not at the first command
+        _ = table.state  # raises RuleError encounter/unknown now, not at the first command
         return table
 
     def do(self, command: Command | dict[str, Any] | str, *, actor: str = "gm",

@@ -8,15 +8,16 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
 import click
 
-from combat.store.settings import DB_ENV, DEFAULT_DB
 from combat.reference_cli import commands
 from combat.service.limits import Limits
+from combat.store.settings import DB_ENV, DEFAULT_DB
 
 if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` stays quick
     from rich.console import Console
@@ -561,7 +562,7 @@ def token(encounter: str | None, role: str | None, name: str, combatants: tuple[
           revoke_id: str | None, list_tokens: bool, db: str) -> None:
     """Issue an HTTP token for an encounter made here (e.g. by demo or new); printed once, stored hashed.
     With --revoke or --list, manage the tokens issued (a revocation holds at once on every server)."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     from combat.kernel.errors import RuleError
     from combat.service.auth import Tokens
@@ -579,13 +580,13 @@ def token(encounter: str | None, role: str | None, name: str, combatants: tuple[
             _print(f"revoked {revoke_id}")
             return
         if list_tokens:
-            now = datetime.now(timezone.utc)
+            now = datetime.now(UTC)
             for row in tokens.store.of_encounter(eid):
                 life = row.refusal(now) or (f"expires {row.expires_at.isoformat()}" if row.expires_at else "active")
                 who = ",".join(sorted(row.grant.combatants))
                 _print(f"{row.grant.token_id}  {row.grant.role:<6}  {row.grant.name}  {who}  {life}".rstrip())
             return
-        expires_at = datetime.now(timezone.utc) + timedelta(seconds=expires_in) if expires_in else None
+        expires_at = datetime.now(UTC) + timedelta(seconds=expires_in) if expires_in else None
         secret, _ = tokens.issue(eid, role or "", name, combatants, expires_at=expires_at)
     _print(secret)
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import msgspec
 
-from combat.kernel import events as ev
 from combat.app.history import effective, replay
+from combat.kernel import events as ev
 from combat.kernel.records import Recorded
 from projections.narrative import Narrator
 

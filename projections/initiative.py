@@ -5,8 +5,8 @@ from __future__ import annotations
 import msgspec
 
 from combat.fivee.initiative import unresolved_ties
-from combat.rulesets import get_ruleset
 from combat.kernel.state import EncounterState
+from combat.rulesets import get_ruleset
 
 __all__ = ["InitiativeEntry", "initiative_order"]
 

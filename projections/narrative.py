@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from combat.fivee import durations
 from combat.kernel import events as ev
-from combat.rulesets import RULESETS
 from combat.kernel.records import Recorded
+from combat.rulesets import RULESETS
 from projections.visible import visible
 
 __all__ = ["Narrator", "narrate"]

@@ -10,9 +10,9 @@ import msgspec
 
 from combat.app.history import fold_records
 from combat.fivee.initiative import unresolved_ties
-from combat.rulesets import get_ruleset
-from combat.kernel.state import UNSHOWN, EncounterState
 from combat.kernel.records import Recorded
+from combat.kernel.state import UNSHOWN, EncounterState
+from combat.rulesets import get_ruleset
 from projections.initiative import initiative_order
 
 __all__ = ["state_view", "project_state", "render_state_json"]

@@ -13,8 +13,8 @@ from typing import Any
 import msgspec
 
 from combat.app import history
-from combat.kernel.state import EncounterState
 from combat.kernel.records import Recorded
+from combat.kernel.state import EncounterState
 from projections.narrative import Narrator
 from projections.state import render_state_json, state_view
 

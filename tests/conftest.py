@@ -1,94 +1,20 @@
-"""Test helpers: a table that runs commands through decide/evolve with no database, and a
-few stat blocks. Tests read as given / when / then stories."""
+"""Fixtures shared by every folder of tests: a pure table, a store on a SQLite file, the service
+in-process over it, and a fresh PostgreSQL schema. Plain helpers are in tests/helpers.py;
+a folder's own fixtures are in its conftest.py."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import os
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
-import msgspec
 import pytest
+from litestar.testing import TestClient
 
 from combat.app.application import Encounters
-from combat.kernel.commands import AddCombatant, BeginCombat, Command, MarkSurprised, RollInitiative
-from combat.kernel.decider import decide, fold
-from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackProfile, CombatantSpec, EncounterCreated, Event
-from combat.rulesets import get_ruleset
-from combat.kernel.state import Combatant, EncounterState
-
-LONGSWORD = AttackProfile(name="Longsword", bonus=5, damage="1d8+3", damage_type="slashing")
-SCIMITAR = AttackProfile(name="Scimitar", bonus=4, damage="1d6+2", damage_type="slashing")
-SHORTBOW = AttackProfile(
-    name="Shortbow", bonus=4, damage="1d6+2", damage_type="piercing", kind="ranged", normal_range=80, long_range=320
-)
-
-
-def pc(cid: str, **kw: object) -> CombatantSpec:
-    fields = {"id": cid, "name": cid.title(), "kind": "pc", "side": "party", "max_hp": 20, "ac": 15,
-              "initiative_bonus": 0, "con_save": 2, "attacks": (LONGSWORD,)}
-    fields.update(kw)
-    return msgspec.convert(fields, CombatantSpec, from_attributes=True)
-
-
-def monster(cid: str, **kw: object) -> CombatantSpec:
-    fields = {"id": cid, "name": cid.replace("-", " ").title(), "kind": "monster", "side": "monsters",
-              "max_hp": 7, "ac": 15, "initiative_bonus": 0, "attacks": (SCIMITAR,)}
-    fields.update(kw)
-    return msgspec.convert(fields, CombatantSpec, from_attributes=True)
-
-
-class Table:
-    """An encounter run through the pure decider: no store, no clock."""
-
-    def __init__(self, ruleset: str = "srd-2024", seed: int = 1, settings: dict | None = None):
-        self.ruleset = get_ruleset(ruleset)
-        created = EncounterCreated(ruleset=self.ruleset.id, name="test", seed=seed, settings=self.ruleset.settings(settings))
-        self.state: EncounterState = fold(self.ruleset, [created])
-        self.events: list[Event] = [created]
-
-    def do(self, command: Command, actor: str = "gm") -> list[Event]:
-        new = decide(self.ruleset, self.state, command, actor)
-        self.state = fold(self.ruleset, new, self.state)
-        self.events.extend(new)
-        return new
-
-    def rejects(self, command: Command, code: str, actor: str = "gm") -> RuleError:
-        """The command is refused with `code`, and nothing changes."""
-        before, count = self.state, len(self.events)
-        with pytest.raises(RuleError) as caught:
-            self.do(command, actor)
-        assert caught.value.code == code, caught.value
-        assert self.state is before and len(self.events) == count
-        return caught.value
-
-    def __getitem__(self, cid: str) -> Combatant:
-        return self.state.combatants[cid]
-
-    def rebuilt(self) -> EncounterState:
-        return fold(self.ruleset, self.events)
-
-    def add(self, *specs: CombatantSpec) -> Table:
-        for spec in specs:
-            self.do(AddCombatant(combatant=spec))
-        return self
-
-    def start(self, initiative: dict[str, int], surprised: Sequence[str] = ()) -> Table:
-        """Begin combat and roll initiative with entered d20 faces (`{id: face}`), in that order.
-
-        Two faces are entered for a surprised combatant (Disadvantage): the face given and a 20.
-        """
-        self.do(BeginCombat())
-        if surprised:
-            self.do(MarkSurprised(combatants=tuple(surprised)))
-        for cid, face in initiative.items():
-            faces = (face, 20) if self[cid].surprised else (face,)
-            self.do(RollInitiative(combatant=cid, faces=faces))
-        return self
-
-
-def of_type(events: Iterable[Event], kind: type) -> list:
-    return [e for e in events if isinstance(e, kind)]
+from combat.service import create_app
+from tests.helpers import POSTGRES_SETTINGS, Table, connect_postgres
 
 
 @pytest.fixture
@@ -97,7 +23,35 @@ def table() -> Table:
 
 
 @pytest.fixture
-def encounters(tmp_path: Path):
+def encounters(tmp_path: Path) -> Iterator[Encounters]:
     store = Encounters(tmp_path / "combat.db")
     yield store
     store.close()
+
+
+@pytest.fixture
+def postgres() -> Iterator[dict[str, str]]:
+    """eventsourcing's settings for a fresh schema of its own, dropped afterwards."""
+    try:
+        connection = connect_postgres()
+    except Exception as exc:  # ImportError without the extra, OperationalError without the server
+        where = f"{POSTGRES_SETTINGS['POSTGRES_HOST']}:{POSTGRES_SETTINGS['POSTGRES_PORT']}/{POSTGRES_SETTINGS['POSTGRES_DBNAME']}"
+        reason = f"PostgreSQL not reachable at {where}: {type(exc).__name__}: {exc}".strip()
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason} (CI requires it)")
+        pytest.skip(reason)
+    schema = f"combat_test_{uuid.uuid4().hex[:12]}"
+    with connection:
+        connection.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_SCHEMA": schema, **POSTGRES_SETTINGS}
+    finally:
+        with connect_postgres() as connection:
+            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture
+def client(encounters: Encounters) -> Iterator[TestClient]:
+    """The service in-process over the `encounters` store."""
+    with TestClient(create_app(encounters)) as http:  # type: ignore[arg-type]
+        yield http

@@ -20,28 +20,28 @@ import uuid
 from collections.abc import Callable, Coroutine, Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 from uuid import UUID
 
 import msgspec
 import structlog
 
-from combat.kernel.commands import Command
-from combat.kernel import collector
 from combat.app import chain, history
 from combat.app.cache import StateCache
 from combat.app.catalog import decode_command, record_decoder
+from combat.app.command_ids import CommandIndex, check_client_id, check_same_request, request_hash
 from combat.app.history import fold_records
 from combat.app.locks import EncounterLocks
-from combat.app.command_ids import CommandIndex, check_client_id, check_same_request, request_hash
+from combat.app.party import Party, names_a_stored_character
+from combat.kernel import collector
+from combat.kernel.commands import Command
 from combat.kernel.decider import decide
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConflictOverridden, EncounterCreated, Event, EventsRetracted, PhaseChanged, RulingAmended
-from combat.rulesets import get_ruleset
-from combat.kernel.state import EncounterState
 from combat.kernel.records import Recorded
-from combat.app.party import Party, names_a_stored_character
+from combat.kernel.state import EncounterState
+from combat.rulesets import get_ruleset
 from combat.store import Commits, SeqTaken
 from combat.store.log import Snapshot
 from combat.store.partitions import PartitionedLog
@@ -79,7 +79,7 @@ class Outcome:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class StoreBusy(RuleError):

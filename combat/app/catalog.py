@@ -44,7 +44,7 @@ class _Catalog:
         self.event_types: tuple[type[Event], ...] = _joined(EVENT_TYPES, "events")
         # Every command type of every ruleset (two of them may share a tag: see command_types_of).
         self.command_types: tuple[type[Command], ...] = _joined(COMMAND_TYPES, "commands")
-        self.any_event: Any = Union[self.event_types]
+        self.any_event: Any = Union[self.event_types]  # noqa: UP007  (a union of a tuple made at run time)
         self.events: msgspec.json.Decoder[Event] = msgspec.json.Decoder(self.any_event)
         self.records: msgspec.json.Decoder[Recorded] = msgspec.json.Decoder(Recorded[self.any_event])  # type: ignore[name-defined]
         self.by_tag: dict[str, dict[str, type[Command]]] = {}
@@ -138,7 +138,7 @@ def _decoder(ruleset_id: str) -> msgspec.json.Decoder[Any]:
     built = _catalog().decoders
     decoder = built.get(ruleset_id)
     if decoder is None:
-        decoder = built[ruleset_id] = msgspec.json.Decoder(Union[tuple(command_types_of(ruleset_id).values())])
+        decoder = built[ruleset_id] = msgspec.json.Decoder(Union[tuple(command_types_of(ruleset_id).values())])  # noqa: UP007  (made at run time)
     return decoder
 
 

@@ -23,11 +23,11 @@ from typing import Any
 
 import msgspec
 
-from combat.kernel.records import Recorded
 from combat.kernel import dice
 from combat.kernel.defaults import defaults_of
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DiceRolled, EncounterCreated
+from combat.kernel.records import Recorded
 from combat.store import UnreadableRow
 
 __all__ = ["GENESIS", "canonical", "link", "seal", "Break", "Report", "verify", "TamperedLog", "MissingHash", "UnreadableRow",
@@ -53,7 +53,7 @@ def _plain(value: Any) -> Any:
         plain = {}
         for name, has_default, default in _fields(type(value)):
             item = getattr(value, name)
-            if has_default and not item != default:
+            if has_default and item == default:
                 continue
             plain[name] = item if type(item) in _LEAVES else _plain(item)
         return plain

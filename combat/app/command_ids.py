@@ -72,7 +72,7 @@ def _plain(value: Any) -> Any:
         plain = {"type": type(value).__struct_config__.tag} if type(value).__struct_config__.tag else {}
         for name in value.__struct_fields__:
             item = getattr(value, name)
-            if name in defaults and not item != defaults[name]:
+            if name in defaults and item == defaults[name]:
                 continue
             plain[name] = _plain(item)
         return plain

@@ -31,9 +31,9 @@ from combat.kernel.events import (
     TurnMoved,
     TurnStarted,
 )
-from combat.rulesets import get_ruleset
-from combat.kernel.state import Conflict, EncounterState
 from combat.kernel.records import Recorded
+from combat.kernel.state import Conflict, EncounterState
+from combat.rulesets import get_ruleset
 
 __all__ = ["HISTORY_TYPES", "Effective", "effective", "replay", "extend", "fold_records", "command_seqs"]
 
@@ -43,7 +43,7 @@ HISTORY_TYPES = (EventsRetracted, RulingAmended, ConflictOverridden)
 @dataclass
 class Effective:
     order: list[Recorded]  # the events that count, in the order they take effect
-    positions: list[tuple[int, ...]]  # where each of them stands in that order 
+    positions: list[tuple[int, ...]]  # where each of them stands in that order
     retracted_by: dict[int, int]  # seq -> seq of the retraction or amendment that replaced it
     overridden: dict[int, int]  # seq -> seq of the override ruling that lets it stand
     changed_from: tuple[int, ...] | None  # position of the earliest change to the past

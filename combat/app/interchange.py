@@ -16,8 +16,8 @@ from uuid import UUID
 
 import msgspec
 
-from combat.kernel.errors import RuleError
 from combat.app.catalog import event_decoder, event_types
+from combat.kernel.errors import RuleError
 from combat.kernel.records import Recorded
 
 __all__ = ["ENVELOPE", "to_line", "to_jsonl", "from_line", "read_jsonl", "event_schema"]

@@ -91,7 +91,7 @@ class EncounterLocks:
 
 
 class _Held:
-    __slots__ = ("_locks", "_key", "_blocking", "_waiter")
+    __slots__ = ("_blocking", "_key", "_locks", "_waiter")
 
     def __init__(self, locks: EncounterLocks, key: Hashable, blocking: bool):
         self._locks, self._key, self._blocking = locks, key, blocking

@@ -27,8 +27,8 @@ from __future__ import annotations
 import random
 import re
 import uuid
-from datetime import datetime, timezone
-from typing import Any, Literal, Union
+from datetime import UTC, datetime
+from typing import Any, Literal
 from uuid import UUID
 
 import msgspec
@@ -78,7 +78,7 @@ class Rested(_PartyEvent, frozen=True, kw_only=True):
     healed: int = 0
 
 
-PartyEvent = Union[CharacterSaved, CharacterJoined, StatusCarried, Rested]
+PartyEvent = CharacterSaved | CharacterJoined | StatusCarried | Rested
 
 
 class PartyRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -164,7 +164,7 @@ class Party:
 
     def _append(self, name: str, version: int, event: PartyEvent, actor: str) -> None:
         record = PartyRecord(originator_id=character_id(name), originator_version=version + 1,
-                             timestamp=datetime.now(timezone.utc), actor=actor, event=event)
+                             timestamp=datetime.now(UTC), actor=actor, event=event)
         try:
             self._log.append(record)
         except SeqTaken:

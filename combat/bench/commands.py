@@ -17,9 +17,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from combat.app.application import Encounters
 from combat.bench.fixtures import TARGETS, long_fight, store_fight
 from combat.bench.timing import percentile
-from combat.app.application import Encounters
 from combat.kernel.commands import Attack, EndTurn, Move
 
 __all__ = ["run", "BareCommits"]

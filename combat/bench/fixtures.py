@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from uuid import UUID
 
 import msgspec
@@ -20,9 +20,9 @@ from combat.app.application import SNAPSHOT_INTERVAL, Encounters
 from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative
 from combat.kernel.decider import decide, fold
 from combat.kernel.events import AttackProfile, CombatantSpec, EncounterCreated, Event
-from combat.rulesets import get_ruleset
-from combat.kernel.state import EncounterState, NoRules
 from combat.kernel.records import Recorded
+from combat.kernel.state import EncounterState, NoRules
+from combat.rulesets import get_ruleset
 from combat.store.log import Snapshot
 
 __all__ = ["Fight", "long_fight", "long_fight_events", "store_fight", "SIDES", "TARGETS"]
@@ -105,7 +105,7 @@ def store_fight(encounters: Encounters, fight: Fight | list[list[Event]], chunk:
     states: list[EncounterState] = []
     heads: dict[int, str] = {}  # the chain hash at each seq a snapshot is taken at
     head = chain.GENESIS
-    at = datetime.now(timezone.utc)
+    at = datetime.now(UTC)
 
     def put(batch: list[Recorded]) -> None:
         # Sealed into the hash chain as the service seals them, so that a load trusts the

@@ -5,6 +5,7 @@ costs a fold; the target for declared-d10 and segments-1e is at most 2x srd-2024
 
 from __future__ import annotations
 
+import functools
 import gc
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,7 @@ def run(workdir: Path, repeat: int, folds: int) -> dict[str, Any]:
     try:
         for _ in range(repeat):
             for ruleset_id in logs:
-                best[ruleset_id] = min(best[ruleset_id], best_of(1, lambda: fold_many(ruleset_id)))
+                best[ruleset_id] = min(best[ruleset_id], best_of(1, functools.partial(fold_many, ruleset_id)))
     finally:
         gc.enable()
     timed = {ruleset_id: best[ruleset_id] / (folds * len(logs[ruleset_id])) * 1e6 for ruleset_id in logs}

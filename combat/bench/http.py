@@ -8,6 +8,7 @@ the reply by its Content-Length. Loopback only: it refuses any other host.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -40,10 +41,8 @@ class Connection:
     async def close(self) -> None:
         if self._writer is not None:
             self._writer.close()
-            try:
+            with contextlib.suppress(OSError):
                 await self._writer.wait_closed()
-            except OSError:
-                pass
 
     @staticmethod
     def request_bytes(method: str, path: str, body: bytes | None = None, token: str | None = None) -> bytes:

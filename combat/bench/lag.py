@@ -11,6 +11,7 @@ Commands are sent one at a time, each once the stream has delivered the previous
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from datetime import datetime
 from typing import Any
@@ -82,10 +83,8 @@ async def run_lag(command_port: int, stream_port: int, commands: int) -> dict[st
                 stream_lags += [arrived[line.seq] - line.at.timestamp() for line in done.events]
         finally:
             follower.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, OSError):
                 await follower
-            except (asyncio.CancelledError, OSError):
-                pass
     finally:
         await connection.close()
     return {

@@ -12,9 +12,9 @@ import functools
 from pathlib import Path
 from typing import Any
 
+from combat.app.application import SNAPSHOT_INTERVAL, Encounters
 from combat.bench.fixtures import Fight, long_fight, store_fight
 from combat.bench.timing import best_of
-from combat.app.application import SNAPSHOT_INTERVAL, Encounters
 
 __all__ = ["run", "worst_prefix"]
 

@@ -18,8 +18,8 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-from combat.bench.fixtures import long_fight, store_fight
 from combat.app.application import Encounters
+from combat.bench.fixtures import long_fight, store_fight
 
 __all__ = ["run", "measure", "run_touched", "touched", "rss_bytes"]
 

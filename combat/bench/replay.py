@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -23,12 +23,11 @@ import msgspec
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 
-from combat.bench.fixtures import long_fight, store_fight
-from combat.bench.timing import best_of
 from combat.app import history
 from combat.app.application import SNAPSHOT_INTERVAL, Encounters
 from combat.app.catalog import record_decoder
-from combat.kernel.records import Recorded
+from combat.bench.fixtures import long_fight, store_fight
+from combat.bench.timing import best_of
 
 __all__ = ["run"]
 

@@ -95,8 +95,8 @@ def _service(r: dict[str, Any], lag: dict[str, Any]) -> list[Row]:
     if "skipped" in s:
         out.append(("4. service on postgres", "skipped", s["skipped"][:60], "", ""))
     else:
-        out.append((f"4. service on postgres: {s['processes']} processes at {s['server_cpu_percent']:.0f}% CPU, "
-                    f"{s['clients']} clients, {s['encounters']} encounters", _run(s), "", "", ""))
+        out.append(((f"4. service on postgres: {s['processes']} processes at {s['server_cpu_percent']:.0f}% CPU, "
+                     f"{s['clients']} clients, {s['encounters']} encounters"), _run(s), "", "", ""))
     for store in ("sqlite", "postgres"):
         s = lag[store]
         if "skipped" in s:
@@ -114,18 +114,18 @@ def _scaling(r: dict[str, Any] | None) -> list[Row]:
         return [("4b. scale-out on postgres", "skipped", r["skipped"][:60], "", "")]
     one, two, alt, sticky = r["one"], r["two"], r["alternating"], r["one_process_one_encounter"]
     out: list[Row] = [
-        (f"4b. scale-out on postgres, {r['partitions']} partitions: two processes at {two['server_cpu_percent']:.0f}% CPU, "
-         f"{two['clients']} clients on {two['encounters']} encounters (median of {len(r.get('rounds', [0]))} rounds)",
+        ((f"4b. scale-out on postgres, {r['partitions']} partitions: two processes at {two['server_cpu_percent']:.0f}% CPU, "
+          f"{two['clients']} clients on {two['encounters']} encounters (median of {len(r.get('rounds', [0]))} rounds)"),
          f"{two['commands_per_s']:,.0f} commands/s", f"one process {one['commands_per_s']:,.0f}/s",
          f"{r['ratio_two_to_one']:.2f}x", f">= 1.5x: {_met(r['ratio_two_to_one'] >= 1.5)}"),
-        (f"   CPU per command with two processes: servers {two['server_cpu_ms_per_command']:.2f} ms, PostgreSQL "
-         f"{two.get('store_cpu_ms_per_command', float('nan')):.2f} ms, load client {two['client_cpu_ms_per_command']:.2f} ms",
+        ((f"   CPU per command with two processes: servers {two['server_cpu_ms_per_command']:.2f} ms, PostgreSQL "
+          f"{two.get('store_cpu_ms_per_command', float('nan')):.2f} ms, load client {two['client_cpu_ms_per_command']:.2f} ms"),
          f"ceiling on {r['ceiling']['cpus']} CPUs {r['ceiling']['commands_per_s']:,.0f}/s",
          f"one process {one['commands_per_s']:,.0f}/s", f"{r['ceiling']['ratio_to_one']:.2f}x", ""),
         ("   one encounter, processes alternating per command", f"{alt['commands_per_s']:,.0f} commands/s",
          f"p50 {_ms(alt['p50_ms'])}", f"p99 {_ms(alt['p99_ms'])}",
-         f"gapless ({alt['version']} events, {alt['commands_stored']}/{alt['commands_accepted']} commands): "
-         f"{_met(alt['gapless'])}"),
+         (f"gapless ({alt['version']} events, {alt['commands_stored']}/{alt['commands_accepted']} commands): "
+          f"{_met(alt['gapless'])}")),
         ("   the same client, every command to one process", f"{sticky['commands_per_s']:,.0f} commands/s",
          f"p50 {_ms(sticky['p50_ms'])}", f"p99 {_ms(sticky['p99_ms'])}",
          f"alternating {r['ratio_alternating_to_one_process']:.2f}x of it"),

@@ -150,8 +150,8 @@ def postgres_unreachable() -> str | None:
     try:
         _connect().close()
     except Exception as exc:  # ImportError without the extra, OperationalError without the server
-        return f"PostgreSQL not reachable at {s['POSTGRES_HOST']}:{s['POSTGRES_PORT']}/{s['POSTGRES_DBNAME']}: " \
-               f"{type(exc).__name__}: {str(exc).strip()[:200]}"
+        return (f"PostgreSQL not reachable at {s['POSTGRES_HOST']}:{s['POSTGRES_PORT']}/{s['POSTGRES_DBNAME']}: "
+                f"{type(exc).__name__}: {str(exc).strip()[:200]}")
     return None
 
 
@@ -176,8 +176,8 @@ def _create_tables(env: dict[str, str]) -> None:
     """The store's tables (its partitions' and the tokens'), made before any server starts,
     so that the servers can start together instead of one after the other."""
     from combat.app.catalog import record_decoder
-    from combat.store.tokens import TokenStore
     from combat.store.partitions import PartitionedLog
+    from combat.store.tokens import TokenStore
 
     log = PartitionedLog(env, records=record_decoder)
     try:

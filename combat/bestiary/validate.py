@@ -60,7 +60,7 @@ def _sense(b: StatBlock) -> list[str]:
             found.append(f"{use.name}: recharge {use.recharge}, the lowest d6 face that recharges it (2 to 6)")
         if use.per_day is not None and use.per_day < 1:
             found.append(f"{use.name}: per_day {use.per_day}, at least 1")
-    if len({n for n in names}) != len(names):
+    if len(set(names)) != len(names):
         found.append("attacks: two attacks share a name")
     for r, routine in enumerate(b.multiattack.routines if b.multiattack else ()):
         for part in routine:

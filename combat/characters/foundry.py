@@ -31,6 +31,7 @@ from typing import Any, cast
 
 import msgspec
 
+from combat.characters.build import srd_data
 from combat.characters.sheet import (
     ABILITIES,
     Abilities,
@@ -44,7 +45,6 @@ from combat.characters.sheet import (
     attack_profiles,
     modifier,
 )
-from combat.characters.build import srd_data
 from combat.kernel.errors import RuleError
 
 __all__ = ["import_actor"]
@@ -402,7 +402,7 @@ def _apply_change(system: dict[str, Any], path: str, mode: int, value: Any) -> b
         if not isinstance(node, dict):
             return False
     current = node.get(last)
-    if isinstance(current, list) or last == "value" and parents[0] == "traits":
+    if isinstance(current, list) or (last == "value" and parents[0] == "traits"):
         listed = list(current or [])
         if mode in (_ADD, _OVERRIDE):
             node[last] = ([] if mode == _OVERRIDE else listed) + [v.strip() for v in str(value).split(",") if v.strip()]

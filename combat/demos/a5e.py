@@ -21,6 +21,10 @@ from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
 from combat.demos.table import DemoTable, make_owed_saves, standing_foes, weakest_foe
+from combat.fivee.conditions import is_incapacitated
+from combat.fivee.initiative import unresolved_ties
+from combat.fivee.monster_actions import Multiattack
+from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import (
     AddCombatant,
     Attack,
@@ -35,11 +39,9 @@ from combat.kernel.commands import (
     RollInitiative,
     TakeAction,
 )
-from combat.fivee.conditions import is_incapacitated
-from combat.fivee.monster_actions import Multiattack
-from combat.fivee.monsters import AddCreature
 from combat.kernel.events import AttackProfile, CombatantSpec
-from combat.fivee.initiative import unresolved_ties
+from combat.kernel.records import Recorded
+from combat.kernel.state import Combatant
 from combat.rulesets.a5e.actions import FreeAction
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.initiative import RollOff
@@ -55,8 +57,6 @@ from combat.rulesets.a5e.world_actions import (
     WorldTarget,
     owed_recharges,
 )
-from combat.kernel.state import Combatant
-from combat.kernel.records import Recorded
 
 __all__ = ["run_demo", "DEMO_PARTY", "DEMO_BANDITS"]
 

@@ -23,6 +23,7 @@ from combat.app.application import Encounters, Outcome
 from combat.demos.table import DemoTable, standing_foes, weakest_foe
 from combat.kernel.commands import AddCombatant, BeginCombat, EndCombat, EndTurn, Heal
 from combat.kernel.events import AttackProfile, CombatantSpec
+from combat.kernel.state import Combatant, EncounterState
 from combat.rulesets.declared_d10.actions import D10Disengage, D10Move, D10ParryDodge, D10Sneak, D10SprintFlee, D10UseItem
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled, D10FreeAttack
 from combat.rulesets.declared_d10.declarations import D10ActionDeclared, D10CloseDeclarations, D10Declare, D10RuleOnChange
@@ -34,7 +35,6 @@ from combat.rulesets.declared_d10.surprise import D10RollSurprise
 from combat.rulesets.declared_d10.timers import D10StartTimer
 from combat.rulesets.declared_d10.traits import D10SetTraits
 from combat.rulesets.declared_d10.wounds import D10Damage
-from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["run_demo", "DEMO_PARTY", "DEMO_CAMP"]
 

@@ -16,16 +16,16 @@ leaves in conflict.
 
 from __future__ import annotations
 
-from typing import Any
-
 from collections.abc import Callable
+from typing import Any
 from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
 from combat.demos.table import DemoTable
+from combat.fivee.conditions import is_incapacitated
 from combat.kernel.commands import BeginCombat, EndCombat, EndTurn
 from combat.kernel.events import DiceRolled, RoundStarted
-from combat.fivee.conditions import is_incapacitated
+from combat.kernel.state import EncounterState
 from combat.rulesets.segments_1e.commands import (
     AddCreature,
     BeginCasting,
@@ -45,7 +45,6 @@ from combat.rulesets.segments_1e.events import AttackRoutineBegun, TableAttackRo
 from combat.rulesets.segments_1e.grid import adjacent, distance_ft, foes_in_melee
 from combat.rulesets.segments_1e.ledger import Creature, CreatureStats, Ledger, Routine, Strike
 from combat.rulesets.segments_1e.turns import spell_turn
-from combat.kernel.state import EncounterState
 
 __all__ = ["run_demo", "PARTY", "HOBGOBLINS"]
 

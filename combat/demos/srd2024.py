@@ -12,6 +12,9 @@ from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
 from combat.demos.table import DemoTable, make_owed_saves, play_rounds, weakest_foe
+from combat.fivee.conditions import is_incapacitated
+from combat.fivee.initiative import unresolved_ties
+from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import (
     AddCombatant,
     ApplyCondition,
@@ -28,10 +31,7 @@ from combat.kernel.commands import (
     SavingThrow,
     TakeAction,
 )
-from combat.fivee.conditions import is_incapacitated
-from combat.fivee.monsters import AddCreature
 from combat.kernel.events import AttackMade, AttackProfile, CombatantSpec, ConditionSpec, DiceRolled
-from combat.fivee.initiative import unresolved_ties
 from combat.kernel.state import Combatant
 
 __all__ = ["run_demo", "DEMO_PARTY", "DEMO_GOBLINS", "DEMO_MONSTERS"]

@@ -19,6 +19,9 @@ from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
 from combat.demos.table import DemoTable, make_owed_saves, play_rounds, weakest_foe
+from combat.fivee.conditions import is_incapacitated
+from combat.fivee.initiative import unresolved_ties
+from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import (
     AddCombatant,
     Attack,
@@ -31,11 +34,8 @@ from combat.kernel.commands import (
     RollInitiative,
     TakeAction,
 )
-from combat.fivee.conditions import is_incapacitated
-from combat.fivee.monsters import AddCreature
 from combat.kernel.events import AttackProfile, CombatantSpec
-from combat.rulesets.srd2024_variant.traits import TraitsNoted
-from combat.fivee.initiative import unresolved_ties
+from combat.kernel.state import Combatant, EncounterState
 from combat.rulesets.srd2024_variant.bookkeeping import mount_of
 from combat.rulesets.srd2024_variant.communication import CommunicateWithAllies, ReplyToAlly
 from combat.rulesets.srd2024_variant.cover import SaveBehindCover
@@ -45,9 +45,8 @@ from combat.rulesets.srd2024_variant.mounts import Mount, SaveToStayMounted
 from combat.rulesets.srd2024_variant.movement import StandUpFromProne, Traverse
 from combat.rulesets.srd2024_variant.reorder import AnswerSwap, EndReorder, PassSwap, ProposeSwap
 from combat.rulesets.srd2024_variant.speeds import movement_left
-from combat.rulesets.srd2024_variant.traits import NoteTraits
+from combat.rulesets.srd2024_variant.traits import NoteTraits, TraitsNoted
 from combat.rulesets.srd2024_variant.unarmed import EscapeGrapple, ReleaseGrapple, UnarmedStrike, UnarmedStrikeMade, grapple_dc
-from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["run_demo", "DEMO_PARTY", "DEMO_BESTIARY", "DEMO_FORD"]
 

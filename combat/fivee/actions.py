@@ -10,11 +10,12 @@ from collections.abc import Callable
 
 import msgspec
 
-from combat.kernel.commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
 from combat.fivee import dying
 from combat.fivee.concentration import start_concentration
-from combat.fivee.conditions import is_incapacitated, speed_of, can_see
-from combat.kernel.decider import Tx, Rules
+from combat.fivee.conditions import can_see, is_incapacitated, speed_of
+from combat.fivee.turns import require_able, require_turn
+from combat.kernel.commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     ActionTaken,
@@ -27,7 +28,6 @@ from combat.kernel.events import (
     ReactionTaken,
 )
 from combat.kernel.state import Combatant, EncounterState, Help, with_combatant
-from combat.fivee.turns import require_able, require_turn
 
 __all__ = ["SRD_ACTIONS", "spend_check", "require_reaction", "provoked_by", "RULES", "ACTION_EFFECTS", "take_action", "bonus_action"]
 

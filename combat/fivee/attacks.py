@@ -7,21 +7,21 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.kernel import dice
 from combat.fivee.actions import require_reaction, spend_check
-from combat.kernel.commands import Attack, OpportunityAttack
-from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers, d20_penalty, dodge_to_next_turn
-from combat.kernel.decider import Tx, Rules
-from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
 from combat.fivee.concentration import end_concentration
+from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers, d20_penalty, dodge_to_next_turn
 from combat.fivee.damage_dice import as_rolled
 from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
+from combat.fivee.sheet_claims import critical_range, sneak_attack_landed, with_rage_damage, with_sneak_attack
 from combat.fivee.spell_effects import effect_ac_bonus, effect_roll_dice
-from combat.fivee.sheet_claims import critical_range, with_sneak_attack, sneak_attack_landed, with_rage_damage
-from combat.kernel.state import Combatant, Economy, EncounterState, Help
 from combat.fivee.turns import require_able, require_turn
+from combat.kernel import dice
+from combat.kernel.commands import Attack, OpportunityAttack
+from combat.kernel.decider import Rules, Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
+from combat.kernel.state import Combatant, Economy, EncounterState, Help
 
 __all__ = [
     "COVER_AC",

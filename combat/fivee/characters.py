@@ -25,8 +25,8 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantAdded, CombatantSpec, Event, TurnStarted
+from combat.kernel.hidden import Hidden
 from combat.kernel.state import EncounterState, with_rules
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "CharacterStatus",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from combat.kernel.commands import ConcentrationSave, EndConcentration, StartConcentration
-from combat.kernel.decider import Tx, Applier, Handler, Rules
+from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     ConcentrationChecked,

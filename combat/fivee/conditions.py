@@ -24,7 +24,7 @@ from __future__ import annotations
 import msgspec
 
 from combat.kernel.commands import ApplyCondition, RemoveCondition
-from combat.kernel.decider import Tx, Applier, Handler, Rules
+from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec
 from combat.kernel.names import checked_condition, find_named

@@ -16,15 +16,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from combat.kernel import events as ev
-from combat.fivee.banked_actions import banked_of
 from combat.fivee.actions import movement_short, used_up
 from combat.fivee.attacks import already_dead
+from combat.fivee.banked_actions import banked_of
 from combat.fivee.damage_rolls import no_damage_waiting
 from combat.fivee.gm_edits import hp_out_of_range, still_has
+from combat.fivee.hitpoints import adjusted_damage
 from combat.fivee.judged_saves import rolled_saves_of
 from combat.fivee.turns import blocked_by
-from combat.fivee.hitpoints import adjusted_damage
+from combat.kernel import events as ev
 from combat.kernel.decider import Rules
 from combat.kernel.names import normalised
 from combat.kernel.state import Combatant, EncounterState

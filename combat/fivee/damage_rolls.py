@@ -16,7 +16,7 @@ import msgspec
 from combat.fivee.attacks import land_extra_damage, roll_damage
 from combat.fivee.hitpoints import take_damage
 from combat.kernel.commands import RollDamage
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackDamageRolled, AttackRolled
 from combat.kernel.state import EncounterState

@@ -45,7 +45,7 @@ import msgspec
 from combat.fivee.concentration import end_concentration
 from combat.fivee.regained_movement import restore_movement
 from combat.kernel.commands import Command, Faces
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     CheckMade,
@@ -56,8 +56,8 @@ from combat.kernel.events import (
     Event,
     Healed,
 )
-from combat.kernel.state import Combatant, EncounterState, with_rules
 from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import Combatant, EncounterState, with_rules
 
 if TYPE_CHECKING:
     from combat.fivee.state import FiveEState

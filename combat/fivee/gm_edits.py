@@ -30,7 +30,7 @@ from combat.fivee import judged_saves
 from combat.fivee.hitpoints import drop_to_zero
 from combat.fivee.turns import require_able
 from combat.kernel.commands import ChangeStatBlock, GrantAction, JudgeSave, SetHp
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     ActionBanked,

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.kernel.commands import Damage, GrantTempHp, Heal
-from combat.fivee.concentration import concentration_dc
-from combat.kernel.decider import Tx, Applier, Handler, Rules
 from combat.fivee import dying
+from combat.fivee.concentration import concentration_dc
+from combat.kernel.commands import Damage, GrantTempHp, Heal
+from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.names import checked_damage_type, normalised
 from combat.kernel.events import (
     CombatantDowned,
     CombatantRevived,
@@ -19,6 +18,7 @@ from combat.kernel.events import (
     Healed,
     TempHPGranted,
 )
+from combat.kernel.names import checked_damage_type, normalised
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 __all__ = ["adjusted_damage", "take_damage", "after_damage", "drop_to_zero", "amount_or_roll", "HANDLERS", "APPLIERS", "RULES", "heal"]

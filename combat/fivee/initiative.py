@@ -10,7 +10,7 @@ from collections.abc import Callable
 import msgspec
 
 from combat.kernel.commands import Faces, OrderTie, RollInitiative
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import InitiativeSet, InitiativeTied, PhaseChanged, TieOrdered
 from combat.kernel.state import Combatant, EncounterState, Tie, with_combatant

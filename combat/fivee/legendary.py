@@ -22,11 +22,11 @@ from combat.fivee.monster_actions import block_extra_damage
 from combat.fivee.monsters import Faces, monsters_of, require_sheet, sheet, sheets, with_monsters, with_sheet
 from combat.fivee.turns import require_able
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SaveMade, TurnEnded, TurnStarted
-from combat.kernel.state import EncounterState, Economy
-from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.hidden import Hidden
+from combat.kernel.state import Economy, EncounterState
 
 __all__ = ["LegendaryAction", "UseLegendaryResistance", "LegendaryActionUsed", "LegendaryResistanceUsed",
            "RULES"]

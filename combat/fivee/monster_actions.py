@@ -31,10 +31,10 @@ from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import Attack, Command, OpportunityAttack
 from combat.kernel.decider import Handler, Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.phases import PhaseTable
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, Event, ExtraDamage, TurnStarted
-from combat.kernel.state import Combatant, EncounterState, with_combatant
 from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.phases import PhaseTable
+from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 __all__ = [
     "Multiattack",
@@ -319,8 +319,7 @@ def recharge_first(tx: Tx, cmd: Command) -> None:
 
 
 # The GM's rulings during a turn never wait for the recharge roll.
-RULINGS = frozenset("damage heal grant_temp_hp apply_condition remove_condition start_concentration end_concentration "
-                    "concentration_save saving_throw judge_save save_effect recharge legendary_action".split())
+RULINGS = frozenset(["damage", "heal", "grant_temp_hp", "apply_condition", "remove_condition", "start_concentration", "end_concentration", "concentration_save", "saving_throw", "judge_save", "save_effect", "recharge", "legendary_action"])
 
 
 def _acting(phases: PhaseTable) -> frozenset[str]:

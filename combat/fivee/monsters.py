@@ -19,11 +19,11 @@ from combat.bestiary import library, validate
 from combat.bestiary.model import MultiattackPart, StatBlock
 from combat.fivee.setup import validate_spec
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, CombatantAdded, CombatantSpec, Event
+from combat.kernel.hidden import Hidden
 from combat.kernel.state import Combatant, EncounterState, with_rules
-from combat.kernel.hidden import PUBLIC, Hidden
 
 if TYPE_CHECKING:
     from combat.fivee.state import FiveEState

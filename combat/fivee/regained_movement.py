@@ -14,10 +14,10 @@ from typing import ClassVar
 import msgspec
 
 from combat.fivee.conditions import speed_of
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.events import Event
-from combat.kernel.state import EncounterState, with_combatant
 from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import EncounterState, with_combatant
 
 __all__ = ["MovementRestored", "restore_movement", "RULES"]
 

@@ -30,8 +30,8 @@ from combat.kernel.commands import BonusAction, Command, GrantAction
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, Healed
+from combat.kernel.hidden import Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["UseResource", "EndRage", "ResourceUsed", "RageStarted", "RageEnded", "uses_left", "RULES"]
 

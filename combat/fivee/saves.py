@@ -18,14 +18,14 @@ from typing import Any
 
 from combat.characters.sheet import ABILITIES, ability_name
 from combat.fivee import judged_saves
-from combat.fivee.bonuses import save_bonus
-from combat.kernel import dice
 from combat.fivee.attacks import d20_notation, roll_mode
-from combat.fivee.spell_effects import effect_roll_dice
+from combat.fivee.bonuses import save_bonus
 from combat.fivee.conditions import d20_penalty
 from combat.fivee.save_conditions import automatic_failure, cover_bonus, save_disadvantage
+from combat.fivee.spell_effects import effect_roll_dice
+from combat.kernel import dice
 from combat.kernel.commands import SavingThrow
-from combat.kernel.decider import Applier, Handler, Tx, Rules
+from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DiceRolled, SaveMade, SaveRolled
 

@@ -8,10 +8,9 @@ import re
 import msgspec
 
 from combat.kernel.commands import AddCombatant, MarkSurprised, RemoveCombatant
-from combat.kernel.decider import Tx, Applier, Handler, Rules
+from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.encounter import ENCOUNTER
 from combat.kernel.errors import RuleError
-from combat.kernel.names import checked_damage_type
 from combat.kernel.events import (
     CombatantAdded,
     CombatantRemoved,
@@ -19,6 +18,7 @@ from combat.kernel.events import (
     InitiativeSet,
     SurpriseMarked,
 )
+from combat.kernel.names import checked_damage_type
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 __all__ = ["validate_spec", "HANDLERS", "APPLIERS", "RULES", "add_combatant", "mark_surprised"]

@@ -26,12 +26,12 @@ import msgspec
 
 from combat.characters.sheet import CharacterSheet, SheetAttack, weapon_ability
 from combat.fivee.characters import CharacterState, character, with_character
-from combat.kernel.decider import GM, Rules, Tx
 from combat.kernel.commands import Attack, OpportunityAttack
+from combat.kernel.decider import GM, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, Event, ExtraDamage
-from combat.kernel.state import Combatant, EncounterState
 from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["critical_range", "refuse_claims_beyond_the_sheet", "with_sneak_attack", "with_rage_damage", "sneak_attack_landed", "SneakAttackUsed", "sheet_attack", "RULES"]
 

@@ -62,10 +62,10 @@ from combat.kernel.commands import ApplyCondition, Command, Heal
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ActionTaken, AttackProfile, ConditionSpec, Event, ReactionTaken, RepeatedSave, SaveMade
+from combat.kernel.hidden import Hidden
 from combat.kernel.state import Combatant, EncounterState
 from combat.spells import library
 from combat.spells.model import DamageRoll, Spell
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["CastSpell", "SpellCast", "Caster", "caster_of", "RULES"]
 

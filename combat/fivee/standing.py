@@ -23,8 +23,8 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionEnded, Event
-from combat.kernel.state import Combatant, EncounterState, with_combatant
 from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 __all__ = ["StandUp", "StoodUp", "not_prone", "stand_up", "RULES"]
 

@@ -7,14 +7,14 @@ from collections.abc import Callable, Sequence
 import msgspec
 
 from combat.fivee import dying
-from combat.kernel.commands import EndCombat, EndTurn
-from combat.fivee.conditions import INCAPACITATING, expire_conditions, speed_of, arm_next_turn_ends
+from combat.fivee.conditions import INCAPACITATING, arm_next_turn_ends, expire_conditions, speed_of
 from combat.fivee.durations import repeat_saves
-from combat.kernel.decider import Tx, Applier, Handler, Rules
+from combat.kernel.commands import EndCombat, EndTurn
+from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.encounter import ENCOUNTER, defeat_reason
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatEnded, RoundEnded, RoundStarted, TurnEnded, TurnStarted
-from combat.kernel.state import Combatant, EncounterState, Economy
+from combat.kernel.state import Combatant, Economy, EncounterState
 
 __all__ = [
     "require_turn",
@@ -150,7 +150,7 @@ def end_turn_handler(order: OrderFn, new_round: Callable[[Tx], None] | None = No
 
 def require_nothing_owed(tx: Tx, refused: str) -> None:
     """The turn waits for a concentration save owed or an attack's damage still to roll."""
-    pending = [p for p in tx.state.pending_checks]
+    pending = list(tx.state.pending_checks)
     if pending:
         who = ", ".join(tx.state.combatants[p.combatant].name for p in pending)
         raise RuleError(

@@ -141,7 +141,7 @@ class Ruleset:
     handlers: Mapping[type[Command], Handler]
     appliers: Mapping[type[Event], Applier]
     turn_order: Callable[[EncounterState, bool], list[str]]
-    flow: Callable[["Tx"], None] = lambda tx: None
+    flow: Callable[[Tx], None] = lambda tx: None
     defaults: Mapping[str, Any] = field(default_factory=dict)
     state_type: type[Any] = NoRules
     state_key: str = ""

@@ -50,10 +50,10 @@ def _d20() -> ModuleType:
     try:
         cache = _grammar_cache(lark.__version__)
         lark.Lark = functools.partial(build, cache=str(cache)) if cache else build  # type: ignore[misc, call-arg, assignment]
-        import d20.expression  # noqa: F401  (binds the parser d20.diceast builds)
+        import d20.expression  # binds the parser d20.diceast builds
     except Exception:  # an unreadable cache file: build the parser as d20 would
         lark.Lark = build  # type: ignore[misc]
-        import d20.expression  # noqa: F401
+        import d20.expression
     finally:
         lark.Lark = build  # type: ignore[misc]
     import d20 as module

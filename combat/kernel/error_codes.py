@@ -5,7 +5,7 @@ the service maps it to an HTTP status (`combat.service.errors.status_of_code`), 
 list it (`reference/errors.md`, generated from this table by `mkdocs_hooks.py`).
 
 The call sites keep their literal codes (`RuleError("economy/action-spent", ...)`): reading the
-rule and its code on one line is worth more than a constant. `tests/test_error_codes.py` reads
+rule and its code on one line is worth more than a constant. `tests/kernel/test_error_codes.py` reads
 the source with `ast` and holds the two together: a code raised but not listed here fails, and
 so does a code listed here that nothing raises. A code built by an f-string
 (`f"economy/{resource}-spent"`) is listed by its expansions; `http/{status}` stands for any

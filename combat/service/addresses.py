@@ -8,6 +8,7 @@ leaves by (a UDP socket's `connect` picks it and sends nothing); none is found o
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
 from collections.abc import Callable, Iterable
@@ -33,10 +34,8 @@ def table_screen_lines(host: str, port: int, lan: Callable[[], Iterable[str]] | 
 def lan_addresses() -> list[str]:
     """This machine's IPv4 addresses beyond loopback, sorted."""
     found: set[str] = set()
-    try:
+    with contextlib.suppress(OSError):
         found.update(str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET))
-    except OSError:
-        pass
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(_DOCUMENTATION_ADDRESS)

@@ -22,10 +22,10 @@ from combat.kernel.errors import RuleError
 from combat.service import routes, stream
 from combat.service.addresses import table_screen_lines
 from combat.service.admission import Admission, is_loopback
-from combat.service.idempotency import REPLAYED
+from combat.service.checks import check_request
 from combat.service.dependencies import DEPENDENCIES, Service
 from combat.service.errors import EXCEPTION_HANDLERS
-from combat.service.checks import check_request
+from combat.service.idempotency import REPLAYED
 from combat.service.limits import Limits
 from combat.service.logging import RequestLog, configure_logging, log
 from combat.service.openapi import OPENAPI, StructDefaults, refine

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from uuid import UUID
 
 from litestar import Request
@@ -86,14 +86,14 @@ class Tokens:
 
     def still_valid(self, token_hash: str) -> bool:
         found = self.store.find(token_hash)
-        return found is not None and found.refusal(datetime.now(timezone.utc)) is None
+        return found is not None and found.refusal(datetime.now(UTC)) is None
 
     def any_grant(self, request: Request) -> Grant | None:
         """The grant of the request's token, whichever encounter it is for; None without a
         valid one (a read that a token of some encounter may make: its own character's sheet)."""
         token = bearer_token(request)
         found = None if token is None else self.store.find(hash_token(token))
-        if found is None or found.refusal(datetime.now(timezone.utc)) is not None:
+        if found is None or found.refusal(datetime.now(UTC)) is not None:
             return None
         return found.grant
 
@@ -107,7 +107,7 @@ class Tokens:
         if found is None:
             raise ApiError(401, "auth/unknown-token", "the token is not one this service issued", allowed=HOW)
         grant = found.grant
-        refusal = found.refusal(datetime.now(timezone.utc))
+        refusal = found.refusal(datetime.now(UTC))
         if refusal is not None:
             raise ApiError(401, f"auth/{refusal}", f"the token was {refusal}",
                            allowed="a new token from the GM (POST /encounters/{id}/tokens)")

@@ -27,10 +27,10 @@ from combat.service.errors import ApiError
 from combat.service.feed import Hub
 from combat.service.logging import annotate
 from combat.service.messages import EncounterOpened
-from combat.store.tokens import TokenStore, store_kind
 from combat.service.workers import Workers
 from combat.store import Commits
 from combat.store.follow import Follower, follower_for
+from combat.store.tokens import TokenStore, store_kind
 
 __all__ = ["Service", "DEPENDENCIES", "parse_encounter_id"]
 

@@ -39,9 +39,9 @@ from litestar.openapi import ResponseSpec
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from combat.kernel.errors import RuleError
-from combat.store.log import UNAVAILABLE
 from combat.service.logging import annotate, log
 from combat.service.messages import ErrorBody
+from combat.store.log import UNAVAILABLE
 
 __all__ = ["ApiError", "status_for", "status_of_code", "EXCEPTION_HANDLERS", "documented", "body_allowed"]
 
@@ -60,7 +60,7 @@ _BY_CODE = {
     "log/hash-missing": 409,
     "log/unreadable-row": 409,
     "command/other-ruleset": 422,  # a command of another ruleset: this encounter's cannot read it
-    # The HTTP layer's own (`ApiError` carries its status; tests/test_error_codes.py holds them equal).
+    # The HTTP layer's own (`ApiError` carries its status; tests/kernel/test_error_codes.py holds them equal).
     "auth/missing": 401,
     "auth/unknown-token": 401,
     "auth/revoked": 401,
@@ -170,7 +170,7 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     RuleError: _on_rule_error,
     ValidationException: _on_validation,
     HTTPException: _on_http,
-    **{kind: _on_store_down for kind in UNAVAILABLE},
+    **dict.fromkeys(UNAVAILABLE, _on_store_down),
     Exception: _on_unexpected,
 }
 

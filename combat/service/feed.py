@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import defaultdict
-
 from uuid import UUID
 
 __all__ = ["Hub", "Waiter"]
@@ -34,7 +33,7 @@ class Waiter:
     async def wait(self, timeout: float) -> bool:
         try:
             await asyncio.wait_for(self._rung.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
         return True
 

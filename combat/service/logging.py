@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, TextIO
 
 import msgspec
@@ -70,7 +70,7 @@ class _RequestLines:
             return False
         fields["event"] = "request"
         fields["level"] = "info"
-        fields["timestamp"] = datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")
+        fields["timestamp"] = datetime.now(UTC).isoformat().replace("+00:00", "Z")
         line = self.encode(fields).decode() + "\n"
         try:
             loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()

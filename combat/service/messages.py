@@ -124,7 +124,7 @@ def _state_view(ruleset: Ruleset) -> type[msgspec.Struct]:
         (f.name, f.type, f.default if f.default_factory is msgspec.NODEFAULT else msgspec.field(default_factory=f.default_factory))
         for f in msgspec.structs.fields(SharedState) if f.name != "ruleset" and f.name not in UNSHOWN
     ]
-    own: list[tuple[str, Any, Any]] = [(ruleset.state_key, Union[ruleset.state_type, msgspec.UnsetType], msgspec.UNSET)] if ruleset.state_key else []
+    own: list[tuple[str, Any, Any]] = [(ruleset.state_key, ruleset.state_type | msgspec.UnsetType, msgspec.UNSET)] if ruleset.state_key else []
     shown: list[tuple[str, Any, Any]] = [
         ("initiative_order", tuple[InitiativeEntry, ...], ()),
         ("unresolved_ties", tuple[Tie, ...], ()),
@@ -143,7 +143,7 @@ STATE_VIEWS: tuple[type[msgspec.Struct], ...] = tuple(_state_view(r) for r in RU
 if TYPE_CHECKING:
     StateView = SharedState
 else:
-    StateView = Union[STATE_VIEWS]
+    StateView = Union[STATE_VIEWS]  # noqa: UP007  (a union of types only known at run time)
 
 _views: tuple[int, Any] = (RULESETS.version, StateView)
 
@@ -153,7 +153,7 @@ def state_views() -> Any:
     global _views
     version = RULESETS.version
     if _views[0] != version:
-        _views = (version, Union[tuple(_state_view(r) for r in RULESETS.values())])
+        _views = (version, Union[tuple(_state_view(r) for r in RULESETS.values())])  # noqa: UP007  (as above)
     return _views[1]
 
 

@@ -7,7 +7,6 @@ from typing import Any, Literal
 import msgspec
 from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.spec.enums import OpenAPIFormat
 from litestar.openapi.spec import (
     Components,
     OpenAPI,
@@ -19,6 +18,7 @@ from litestar.openapi.spec import (
     Schema,
     SecurityScheme,
 )
+from litestar.openapi.spec.enums import OpenAPIFormat
 from litestar.plugins.core._msgspec import kwarg_definition_from_field
 from litestar.types.empty import Empty
 from litestar.typing import FieldDefinition

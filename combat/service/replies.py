@@ -10,9 +10,9 @@ from litestar.params import QueryParameter
 
 from combat.app.application import Outcome
 from combat.app.interchange import to_line
+from combat.kernel.state import EncounterState
 from combat.service.idempotency import REPLAYED
 from combat.service.messages import CommandDone, StateView
-from combat.kernel.state import EncounterState
 from projections.redaction import Reader, Redaction
 from projections.state import state_view
 

@@ -8,10 +8,8 @@ combatant's `health` word stands in for its hit points."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import copy
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 

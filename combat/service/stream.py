@@ -27,14 +27,14 @@ from litestar.params import HeaderParameter, QueryParameter
 from litestar.response import Stream
 
 from combat.app.application import Encounters, fold_records
-from combat.kernel.errors import RuleError
 from combat.app.interchange import to_line
+from combat.kernel.errors import RuleError
+from combat.kernel.records import Recorded
+from combat.kernel.state import EncounterState
 from combat.service.auth import Grant
 from combat.service.dependencies import Service
 from combat.service.errors import ApiError, documented
 from combat.service.messages import MAX_SEQ
-from combat.kernel.state import EncounterState
-from combat.kernel.records import Recorded
 from projections.redaction import Reader, Redaction
 from projections.state import state_view
 

@@ -91,7 +91,7 @@ class Workers:
             # A loop closed while the job ran (shutting down, a test client gone) has nobody
             # awaiting; asyncio's executor checks the same before calling into it.
             if not loop.is_closed():
-                try:
+                try:  # noqa: SIM105  (no context manager per job on this path)
                     loop.call_soon_threadsafe(_settle, future, result, error)
                 except RuntimeError:  # closed in between
                     pass

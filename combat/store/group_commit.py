@@ -34,7 +34,7 @@ Row = tuple[str, int, str, bytes]  # originator_id (hex), originator_version, to
 
 
 class _Append:
-    __slots__ = ("rows", "snapshot", "done", "error", "ids")
+    __slots__ = ("done", "error", "ids", "rows", "snapshot")
 
     def __init__(self, rows: Sequence[Row], snapshot: Row | None):
         self.rows = rows

@@ -19,7 +19,6 @@ from uuid import UUID
 
 import msgspec
 from eventsourcing.application import Application
-from eventsourcing.utils import Environment, get_topic
 from eventsourcing.persistence import (
     ApplicationRecorder,
     EventStore,
@@ -33,6 +32,7 @@ from eventsourcing.persistence import (
     StoredEvent,
 )
 from eventsourcing.sqlite import SQLiteFactory
+from eventsourcing.utils import Environment, get_topic
 
 from combat.kernel import collector
 from combat.kernel.errors import RuleError

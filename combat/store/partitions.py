@@ -26,11 +26,11 @@ docs/scaling.md). Partition 0 holds the tokens table and the count's record.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import os
 import time
-import asyncio
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast, overload
 from uuid import UUID

@@ -32,6 +32,7 @@ NOTIFY lost to a crash delays a stream, it never loses or reorders an event.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import queue
 import threading
 import weakref
@@ -167,10 +168,8 @@ class Notifier:
                     item = self._queue.get_nowait()
                 except queue.Empty:
                     item = None
-            try:
+            with contextlib.suppress(Exception):  # a lost NOTIFY only delays a stream (see the module)
                 self._send(moved)
-            except Exception:  # noqa: BLE001  a lost NOTIFY only delays a stream (see the module)
-                pass
             with self._count:
                 self._pending -= taken
                 if not self._pending:

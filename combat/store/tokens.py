@@ -31,7 +31,7 @@ import sqlite3
 import threading
 from contextlib import AbstractContextManager, closing
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Protocol
 from uuid import UUID
 
@@ -172,7 +172,7 @@ class TokenStore:
                     grant.role,
                     grant.name,
                     json.dumps(sorted(grant.combatants)),
-                    datetime.now(timezone.utc).isoformat(),
+                    datetime.now(UTC).isoformat(),
                     expires_at.isoformat() if expires_at else None,
                     None,
                     created_by,
@@ -206,7 +206,7 @@ class TokenStore:
         return [_record(tuple(row[k] for k in _COLUMNS.split(", ")) if isinstance(row, dict) else tuple(row))
                 for row in rows]
 
-    @functools.lru_cache(maxsize=8)
+    @functools.lru_cache(maxsize=8)  # noqa: B019  (8 statements; the store lives as long as the process)
     def _select(self, where: str) -> Any:
         """A SELECT composed once (on PostgreSQL, composing a statement costs more than sending it)."""
         statement = self._sql(f"SELECT {_COLUMNS} FROM {{table}} WHERE {where}")
@@ -227,7 +227,7 @@ class TokenStore:
             cursor.execute(
                 self._sql(f"UPDATE {{table}} SET revoked_at = COALESCE(revoked_at, {p}) "
                           f"WHERE encounter_id = {p} AND substr(token_hash, 1, {TOKEN_ID_LENGTH}) = {p}"),
-                (datetime.now(timezone.utc).isoformat(), str(encounter_id), token_id),
+                (datetime.now(UTC).isoformat(), str(encounter_id), token_id),
             )
             cursor = getattr(cursor, "sqlite_cursor", cursor)  # eventsourcing's SQLite wrapper hides it
             return bool(cursor.rowcount)

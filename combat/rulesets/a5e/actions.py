@@ -20,13 +20,13 @@ from typing import ClassVar
 import msgspec
 
 from combat.fivee import actions as shared
-from combat.kernel.commands import Command, TakeAction
 from combat.fivee.concentration import start_concentration
 from combat.fivee.conditions import speed_of
-from combat.kernel.decider import Tx, Rules
+from combat.fivee.turns import require_able, require_turn
+from combat.kernel.commands import Command, TakeAction
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["RULES", "A5E_ACTIONS", "FreeAction", "FreeActionTaken"]

@@ -28,21 +28,23 @@ from collections.abc import Callable
 from typing import Any
 
 from combat.fivee import consistency
-from combat.kernel import events as ev
 from combat.fivee.actions import used_up
 from combat.fivee.concentration import no_save_owed, not_concentrating
 from combat.fivee.consistency import Check, able, first_of
 from combat.fivee.hitpoints import adjusted_damage
 from combat.fivee.initiative import turn_order
+from combat.kernel import events as ev
+from combat.kernel.decider import Rules
+from combat.kernel.state import Combatant, EncounterState
 from combat.rulesets.a5e.actions import FreeActionTaken
 from combat.rulesets.a5e.initiative import (
-    has_initiative,
-    no_tie_waiting,
     InitiativeCheckCalled,
     RollOffNeeded,
     RollOffTiedAgain,
     SurpriseCheckReused,
     TieRolledOff,
+    has_initiative,
+    no_tie_waiting,
 )
 from combat.rulesets.a5e.maneuvers import (
     AttackPressed,
@@ -75,8 +77,6 @@ from combat.rulesets.a5e.world_actions import (
     struck_already,
     world_acted,
 )
-from combat.kernel.decider import Rules
-from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["CHECKS", "RULES", "still_surprised"]
 

@@ -18,7 +18,7 @@ import msgspec
 
 from combat.fivee import hitpoints as shared
 from combat.kernel.commands import Damage
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.names import normalised
 from combat.kernel.state import EncounterState
 from combat.rulesets.a5e.environments import Environment

@@ -16,16 +16,16 @@ from typing import ClassVar
 
 import msgspec
 
+from combat.fivee.initiative import units, unresolved_ties
 from combat.kernel.commands import Command, Faces, RollInitiative
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, InitiativeSet, TieOrdered
-from combat.fivee.initiative import unresolved_ties, units
-from combat.rulesets.a5e.table import CalledCheck
-from combat.kernel.state import Combatant, EncounterState, Tie, with_rules
 from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import Combatant, EncounterState, Tie, with_rules
+from combat.rulesets.a5e.table import CalledCheck
 
-__all__ = ["RULES", 
+__all__ = ["RULES",
     "ABILITIES",
     "TYPES_OF_INITIATIVE",
     "normalize_check",

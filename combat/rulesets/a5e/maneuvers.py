@@ -31,16 +31,16 @@ import msgspec
 
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import d20_notation
+from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import Command, Faces
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SaveMade
-from combat.rulesets.a5e.table import Press
-from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
+from combat.rulesets.a5e.table import Press
 
-__all__ = ["RULES", 
+__all__ = ["RULES",
     "SIZES",
     "PressTheAttack",
     "FallBack",

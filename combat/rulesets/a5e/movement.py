@@ -19,18 +19,18 @@ from typing import ClassVar
 
 import msgspec
 
-from combat.kernel.commands import Command, Move
 from combat.fivee.actions import provoked_by
 from combat.fivee.conditions import speed_of
 from combat.fivee.standing import StandUp  # the 5e family's command; a5e's text decides what it costs
-from combat.kernel.decider import Tx, Rules
+from combat.fivee.turns import require_able, require_turn
+from combat.kernel.commands import Command, Move
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionEnded, Event, Moved
-from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 
-__all__ = ["RULES", 
+__all__ = ["RULES",
     "GROUND",
     "SetSpeeds",
     "StandUp",

@@ -13,11 +13,11 @@ first participant's turn starts at once.
 from __future__ import annotations
 
 from combat.fivee import banked_actions, turns
+from combat.fivee.initiative import turn_order, units, unresolved_ties
 from combat.kernel.commands import Command, EndTurn
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import RoundStarted
-from combat.fivee.initiative import turn_order, unresolved_ties, units
 from combat.rulesets.a5e.sprint import recover_fatigue
 from combat.rulesets.a5e.surprise import end_surprise
 from combat.rulesets.a5e.world_actions import environment, owed_recharges

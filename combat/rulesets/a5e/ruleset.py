@@ -68,14 +68,16 @@ Where the text is silent, this is what the engine does (docs/rulesets/a5e, gener
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from collections.abc import Callable
-
+import combat.rulesets.a5e.actions as a5e_actions
+import combat.rulesets.a5e.attacks as a5e_attacks
 from combat import fivee
 from combat.fivee import ability_checks, conditions, dying, stat_blocks, turn_pointer, turns
-from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee import initiative as shared_initiative
+from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
+from combat.fivee.initiative import turn_order
 from combat.kernel.commands import (
     Attack,
     BonusAction,
@@ -89,12 +91,9 @@ from combat.kernel.commands import (
 )
 from combat.kernel.decider import Rules, Ruleset, Tx, assemble
 from combat.kernel.events import TurnStarted
-from combat.fivee.initiative import turn_order
 from combat.kernel.phases import PhaseTable, Step
-import combat.rulesets.a5e.actions as a5e_actions
-import combat.rulesets.a5e.attacks as a5e_attacks
-from combat.rulesets.a5e import consistency, echo, initiative, maneuvers, movement, rounds, scene, sprint, surprise, world_actions
 from combat.kernel.state import EncounterState, with_rules
+from combat.rulesets.a5e import consistency, echo, initiative, maneuvers, movement, rounds, scene, sprint, surprise, world_actions
 from combat.rulesets.a5e.table import A5eTable
 
 __all__ = ["RULESET", "RULES", "PHASES", "DEFAULTS"]

@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
-from combat.rulesets.a5e.environments import ENVIRONMENTS, Environment
-from combat.kernel.state import EncounterState, with_rules
 from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import EncounterState, with_rules
+from combat.rulesets.a5e.environments import ENVIRONMENTS, Environment
 
 __all__ = ["RULES", "ROUND_LENGTHS", "SetScene", "SceneSet"]
 

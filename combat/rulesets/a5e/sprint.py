@@ -21,15 +21,15 @@ from typing import ClassVar
 
 import msgspec
 
-from combat.kernel.commands import Command, Faces
 from combat.fivee.conditions import speed_of
-from combat.kernel.decider import Tx, Rules
+from combat.fivee.turns import require_able, require_turn
+from combat.kernel.commands import Command, Faces
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CheckMade, ConditionApplied, ConditionEnded, ConditionSpec, Event
-from combat.rulesets.a5e.table import minute_in_rounds
-from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
+from combat.rulesets.a5e.table import minute_in_rounds
 
 __all__ = ["RULES", "Sprint", "Sprinted", "cannot_sprint", "recover_fatigue"]
 

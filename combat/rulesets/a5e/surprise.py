@@ -20,15 +20,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from combat.fivee.setup import mark_surprised
 from combat.kernel.commands import Command, EndTurn, Faces, GrantAction, MarkSurprised
-from combat.kernel.decider import Guard, Tx, Rules
+from combat.kernel.decider import Guard, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SurpriseMarked
+from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.rulesets.a5e.initiative import normalize_check
 from combat.rulesets.a5e.table import MadeCheck
-from combat.fivee.setup import mark_surprised
-from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "RULES",

@@ -9,9 +9,9 @@ from __future__ import annotations
 import msgspec
 
 from combat.fivee.state import FiveEState
+from combat.kernel.state import EncounterState
 from combat.rulesets.a5e.echo import echoed
 from combat.rulesets.a5e.environments import Environment
-from combat.kernel.state import EncounterState
 
 __all__ = ["Press", "CalledCheck", "MadeCheck", "A5eTable", "minute_in_rounds"]
 

@@ -17,17 +17,17 @@ from typing import ClassVar, Literal
 
 import msgspec
 
-from combat.kernel.commands import Command, Faces
-from combat.kernel.decider import Tx, Rules
-from combat.kernel.errors import RuleError
-from combat.kernel.events import CombatantAdded, ConditionApplied, ConditionSpec, DamageTaken, Event
 from combat.fivee.hitpoints import adjusted_damage, after_damage
 from combat.fivee.save_conditions import COVER_SAVE  # cover adds to Dexterity saving throws
+from combat.fivee.saves import saving_throw
+from combat.kernel.commands import Command, Faces
+from combat.kernel.decider import Rules, Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import CombatantAdded, ConditionApplied, ConditionSpec, DamageTaken, Event
+from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import Combatant, EncounterState, with_rules
 from combat.rulesets.a5e.environments import Environment, WorldAction
 from combat.rulesets.a5e.initiative import set_initiative
-from combat.fivee.saves import saving_throw
-from combat.kernel.state import Combatant, EncounterState, with_rules
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "RULES",
@@ -289,7 +289,7 @@ def _recharge(tx: Tx, action: WorldAction, faces: Faces) -> None:
 
 
 def _roll_recharge(tx: Tx, cmd: RollRecharge) -> None:
-    env, action = _find(tx, cmd.action)
+    _env, action = _find(tx, cmd.action)
     spent = tx.state.rules.spent
     problem = nothing_to_recharge(tx.state, action.name)
     if problem:

@@ -42,13 +42,11 @@ silent. Settings (settings.py; tables disagree):
 
 from __future__ import annotations
 
-from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
-from combat.rulesets.declared_d10.wounds import LASTING_WOUND
 from combat.fivee import conditions, hitpoints, saves, setup, turns
+from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.kernel.commands import EndCombat
 from combat.kernel.decider import Rules, Ruleset, Tx, assemble
 from combat.kernel.phases import PhaseTable, Step
-from combat.rulesets.declared_d10.state import D10State
 from combat.rulesets.declared_d10 import (
     actions,
     attacks,
@@ -63,6 +61,8 @@ from combat.rulesets.declared_d10 import (
     traits,
     wounds,
 )
+from combat.rulesets.declared_d10.state import D10State
+from combat.rulesets.declared_d10.wounds import LASTING_WOUND
 
 __all__ = ["RULESET", "PHASES", "flow"]
 

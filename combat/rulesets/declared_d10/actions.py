@@ -28,14 +28,14 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Check, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
+from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import Combatant, EncounterState, with_rules
 from combat.rulesets.declared_d10.acting import acting_problem, name_of, require_acting, unable
 from combat.rulesets.declared_d10.attacks import situation
 from combat.rulesets.declared_d10.declarations import MOVE_FITS, declaration_problem, require_declared
 from combat.rulesets.declared_d10.economy import already_used, require_unspent, spend
 from combat.rulesets.declared_d10.rolls import roll_d20
 from combat.rulesets.declared_d10.state import FreeAttack, traits_of
-from combat.kernel.state import Combatant, EncounterState, with_rules
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "D10Move",

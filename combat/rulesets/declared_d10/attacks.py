@@ -28,19 +28,19 @@ import re
 from typing import Any, ClassVar, Literal
 
 from combat.fivee.attacks import choose_attack
-from combat.kernel.commands import Command
 from combat.fivee.conditions import attack_modifiers
+from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, Event
+from combat.kernel.hidden import Hidden
+from combat.kernel.state import Combatant, EncounterState, with_rules
 from combat.rulesets.declared_d10.acting import acting_problem, gone, name_of, require_acting, unable
 from combat.rulesets.declared_d10.declarations import declaration_problem, require_declared
 from combat.rulesets.declared_d10.economy import already_used, require_unspent, spend
 from combat.rulesets.declared_d10.rolls import penalty_for, roll_d20, surprise_reasons
 from combat.rulesets.declared_d10.state import traits_of
 from combat.rulesets.declared_d10.wounds import deal_damage
-from combat.kernel.state import Combatant, EncounterState, with_rules
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "ATTACK_FITS",

@@ -20,17 +20,16 @@ Readings:
 from __future__ import annotations
 
 from collections.abc import Collection
-
-from combat.kernel.commands import Command
 from typing import Any, ClassVar
 
+from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
+from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import Combatant, EncounterState, with_rules
 from combat.rulesets.declared_d10.acting import cannot_act, gone, name_of
 from combat.rulesets.declared_d10.state import Declaration, can_act
-from combat.kernel.state import Combatant, EncounterState, with_rules
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "ACTIONS",

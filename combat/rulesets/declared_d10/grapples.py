@@ -18,13 +18,13 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event
+from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import Combatant, EncounterState, with_rules
 from combat.rulesets.declared_d10.acting import acting_problem, name_of, require_acting
 from combat.rulesets.declared_d10.declarations import declaration_problem, require_declared
 from combat.rulesets.declared_d10.economy import already_used, require_unspent, spend
 from combat.rulesets.declared_d10.opposition import opposed
 from combat.rulesets.declared_d10.state import Grapple, traits_of
-from combat.kernel.state import Combatant, EncounterState, with_rules
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["D10Grapple", "D10BreakGrapple", "D10GrappleRolled", "cannot_be_grappled", "already_holds", "cannot_break_free", "RULES"]
 

@@ -28,11 +28,11 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
+from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.rulesets.declared_d10.acting import name_of
 from combat.rulesets.declared_d10.rolls import die_notation, roll_mode, surprise_reasons
 from combat.rulesets.declared_d10.state import group_of, will_act
-from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "D10RollGroupInitiative",

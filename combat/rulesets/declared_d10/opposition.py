@@ -14,9 +14,9 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
+from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import EncounterState
 from combat.rulesets.declared_d10.rolls import roll_d20
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["D10OpposedRoll", "D10OppositionRolled", "dead_roller", "opposed", "RULES"]
 

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from combat.kernel import dice
 from combat.kernel.decider import Tx
 from combat.kernel.events import DiceRolled
-from combat.rulesets.declared_d10.state import D10State
 from combat.kernel.state import Combatant, EncounterState
+from combat.rulesets.declared_d10.state import D10State
 
 __all__ = ["MODES", "roll_mode", "die_notation", "surprise_reasons", "penalty_for", "roll_d20"]
 

@@ -12,17 +12,17 @@ from typing import Any, ClassVar
 import msgspec
 
 from combat.fivee import turns
-from combat.kernel.commands import EndTurn
 from combat.fivee.conditions import expire_conditions
 from combat.fivee.durations import no_repeated_saves
+from combat.kernel.commands import EndTurn
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.events import CombatEnded, Event, RoundEnded, RoundStarted, TurnEnded, TurnStarted
+from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import EncounterState, with_combatant, with_rules
 from combat.rulesets.declared_d10 import timers
 from combat.rulesets.declared_d10.acting import cannot_act, name_of
 from combat.rulesets.declared_d10.initiative import turn_order
 from combat.rulesets.declared_d10.state import will_act
-from combat.kernel.state import EncounterState, with_combatant, with_rules
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "D10DeclarationsOpened",

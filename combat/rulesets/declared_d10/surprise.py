@@ -22,10 +22,10 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
+from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import EncounterState, with_rules
 from combat.rulesets.declared_d10.rounds import open_round
 from combat.rulesets.declared_d10.state import RoundKind, traits_of
-from combat.kernel.state import EncounterState, with_rules
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["D10RollSurprise", "D10StartNormalRound", "D10SurpriseRolled", "surprise_result", "RULES"]
 

@@ -14,9 +14,9 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
-from combat.rulesets.declared_d10.state import Timer
-from combat.kernel.state import EncounterState, with_rules
 from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import EncounterState, with_rules
+from combat.rulesets.declared_d10.state import Timer
 
 __all__ = ["D10StartTimer", "D10TimerStarted", "D10TimerFired", "not_due", "fire_due", "RULES"]
 

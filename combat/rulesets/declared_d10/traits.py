@@ -9,9 +9,9 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
-from combat.rulesets.declared_d10.state import D10Traits
+from combat.kernel.hidden import Hidden
 from combat.kernel.state import EncounterState, with_rules
-from combat.kernel.hidden import PUBLIC, Hidden
+from combat.rulesets.declared_d10.state import D10Traits
 
 __all__ = ["D10SetTraits", "D10TraitsSet", "RULES"]
 

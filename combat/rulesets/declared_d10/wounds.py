@@ -32,12 +32,12 @@ from combat.fivee.consistency import CHECKS as SHARED_CHECKS
 from combat.kernel.commands import AddCombatant, ApplyCondition, Command, Heal
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.names import checked_damage_type
 from combat.kernel.events import CombatantDowned, ConditionApplied, ConditionEnded, ConditionSpec, Event, Healed
+from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.names import checked_damage_type
+from combat.kernel.state import Combatant, EncounterState, with_rules
 from combat.rulesets.declared_d10.acting import gone
 from combat.rulesets.declared_d10.state import traits_of
-from combat.kernel.state import Combatant, EncounterState, with_rules
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "LASTING_WOUND",

@@ -86,10 +86,12 @@ from combat.rulesets.segments_1e import (
     grid,
     initiative,
     morale,
-    round as round_flow,
     spells,
     surprise,
     turns,
+)
+from combat.rulesets.segments_1e import (
+    round as round_flow,
 )
 from combat.rulesets.segments_1e.acting import safe
 from combat.rulesets.segments_1e.commands import COMMANDS

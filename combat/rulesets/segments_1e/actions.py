@@ -22,14 +22,22 @@ from typing import Any
 
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
+from combat.kernel.state import EncounterState
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.acting import able, record, unable
 from combat.rulesets.segments_1e.commands import ImmediateAction, MajorAction, MinorAction
 from combat.rulesets.segments_1e.events import CastingDelayed, ImmediateActionTaken, MajorActionTaken, MinorActionTaken
 from combat.rulesets.segments_1e.segments import advance
-from combat.rulesets.segments_1e.turns import action_segment, major_refusal, require_major, require_segment, require_turn, segment_spent, spent
+from combat.rulesets.segments_1e.turns import (
+    action_segment,
+    major_refusal,
+    require_major,
+    require_segment,
+    require_turn,
+    segment_spent,
+    spent,
+)
 from combat.rulesets.segments_1e.wording import plural
-from combat.kernel.state import EncounterState
 
 __all__ = ["RULES"]
 

@@ -28,9 +28,10 @@ from typing import Any
 
 import msgspec
 
+from combat.fivee.hitpoints import take_damage
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.fivee.hitpoints import take_damage
+from combat.kernel.state import Combatant, EncounterState, with_rules
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.acting import able, record
 from combat.rulesets.segments_1e.attack_tables import attack_row, needed
@@ -41,8 +42,15 @@ from combat.rulesets.segments_1e.events import AttackRoutineBegun, FreeAttackOpe
 from combat.rulesets.segments_1e.grid import require_reach
 from combat.rulesets.segments_1e.ledger import Creature, Routine
 from combat.rulesets.segments_1e.segments import action_of, declared_routine
-from combat.rulesets.segments_1e.turns import action_segment, major_refusal, require_major, require_segment, require_turn, segment_spent, spent
-from combat.kernel.state import Combatant, EncounterState, with_rules
+from combat.rulesets.segments_1e.turns import (
+    action_segment,
+    major_refusal,
+    require_major,
+    require_segment,
+    require_turn,
+    segment_spent,
+    spent,
+)
 
 __all__ = [
     "ABANDONED",

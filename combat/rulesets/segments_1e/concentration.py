@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from combat.fivee import concentration as shared
 from combat.fivee import conditions, saves
-from combat.kernel.commands import ApplyCondition, EndConcentration, SavingThrow, StartConcentration
 from combat.fivee.concentration import end_concentration
+from combat.kernel.commands import ApplyCondition, EndConcentration, SavingThrow, StartConcentration
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
+from combat.kernel.state import EncounterState
 from combat.rulesets.segments_1e.events import SpellSpoiled
 from combat.rulesets.segments_1e.ledger import Casting
 from combat.rulesets.segments_1e.segments import spells_on_timeline
-from combat.kernel.state import EncounterState
 
 __all__ = ["IMPEDING", "interrupt", "spoils", "RULES"]
 

@@ -10,12 +10,12 @@ import msgspec
 from combat.kernel import dice
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
+from combat.kernel.state import Combatant, EncounterState, with_rules
 from combat.rulesets.segments_1e.attack_tables import attack_row
 from combat.rulesets.segments_1e.commands import AddCreature, DescribeBattlefield
 from combat.rulesets.segments_1e.events import BattlefieldDescribed, CreatureAdded
 from combat.rulesets.segments_1e.hit_dice import hit_point_dice, parse_hit_dice, save_hit_dice
 from combat.rulesets.segments_1e.ledger import Creature, CreatureStats, sheet_of
-from combat.kernel.state import Combatant, EncounterState, with_rules
 from combat.rulesets.segments_1e.wording import plural
 
 __all__ = ["RULES", "BEST_AC", "WORST_AC"]

@@ -8,21 +8,21 @@ a creature felled by the acting creature during a turn that is simultaneous with
 
 from __future__ import annotations
 
-from combat.kernel.commands import Damage, Heal
 from typing import Any
 
 from combat.fivee.consistency import CHECKS as SHARED_CHECKS
-from combat.kernel.decider import Rules, Tx
-from combat.kernel.events import CombatantDowned, DamageTaken, Healed
 from combat.fivee.hitpoints import HANDLERS as HP_HANDLERS
 from combat.fivee.hitpoints import amount_or_roll
+from combat.kernel.commands import Damage, Heal
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
+from combat.kernel.events import CombatantDowned, DamageTaken, Healed
 from combat.kernel.names import checked_damage_type
+from combat.kernel.state import EncounterState
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.concentration import interrupt
 from combat.rulesets.segments_1e.events import SimultaneousActionKept
 from combat.rulesets.segments_1e.ledger import Slot, with_creature
-from combat.kernel.state import EncounterState
 from combat.rulesets.segments_1e.segments import slot_for, step_name
 
 __all__ = ["after_damage", "has_turn_in", "RULES"]

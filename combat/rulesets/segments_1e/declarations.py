@@ -13,15 +13,15 @@ from typing import Any
 
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
+from combat.kernel.state import Combatant, EncounterState
+from combat.rulesets.segments_1e.acting import able, unable
 from combat.rulesets.segments_1e.commands import CloseDeclarations, DeclareRoundAction
 from combat.rulesets.segments_1e.events import RoundActionDeclared
-from combat.rulesets.segments_1e.acting import able, unable
 from combat.rulesets.segments_1e.ledger import Casting, Creature, Declared, with_creature
 from combat.rulesets.segments_1e.round import fight_over
-from combat.rulesets.segments_1e.wording import names, plural
 from combat.rulesets.segments_1e.segments import ROUND_SEGMENTS, carries_casting
 from combat.rulesets.segments_1e.turns import ALLOWED_MAJOR
-from combat.kernel.state import Combatant, EncounterState
+from combat.rulesets.segments_1e.wording import names, plural
 
 __all__ = ["ACTIONS", "still_casting", "RULES"]
 

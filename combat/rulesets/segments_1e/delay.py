@@ -19,13 +19,13 @@ from typing import Any
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionSpec
+from combat.kernel.state import Combatant, EncounterState
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.acting import able, record
-from combat.rulesets.segments_1e.ledger import Creature
 from combat.rulesets.segments_1e.commands import AnnounceDelay
 from combat.rulesets.segments_1e.events import DelayAnnounced, SpellForgone
+from combat.rulesets.segments_1e.ledger import Creature
 from combat.rulesets.segments_1e.turns import end_turn, require_turn, spent
-from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["DELAYED", "delay_refusal", "RULES"]
 

@@ -28,17 +28,17 @@ from typing import Any
 
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
+from combat.kernel.state import Combatant, EncounterState
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.acting import able, record
 from combat.rulesets.segments_1e.commands import MoveTo
 from combat.rulesets.segments_1e.concentration import interrupt
 from combat.rulesets.segments_1e.events import CreatureMoved, FreeAttackOpened
-from combat.rulesets.segments_1e.melee import Square, adjacent, foes_in_melee, where
 from combat.rulesets.segments_1e.ledger import Ledger, Routine
+from combat.rulesets.segments_1e.melee import Square, adjacent, foes_in_melee, where
 from combat.rulesets.segments_1e.segments import action_of, closes_in
 from combat.rulesets.segments_1e.turns import major_refusal, require_major, require_segment, require_turn, segment_spent, spent
 from combat.rulesets.segments_1e.wording import names
-from combat.kernel.state import Combatant, EncounterState
 
 __all__ = [
     "SQUARE_FT", "distance_ft", "adjacent", "foes_in_melee", "open_squares", "require_reach", "closing_in_problem",

@@ -22,12 +22,12 @@ import msgspec
 
 from combat.fivee.conditions import is_incapacitated
 from combat.kernel.decider import Rules, Tx
+from combat.kernel.state import EncounterState, with_rules
 from combat.rulesets.segments_1e.acting import down_as
 from combat.rulesets.segments_1e.commands import RollGroupD6
 from combat.rulesets.segments_1e.events import GroupD6Rolled, HighLowSet
-from combat.rulesets.segments_1e.side_rolls import sides_to_roll
 from combat.rulesets.segments_1e.segments import action_of
-from combat.kernel.state import EncounterState, with_rules
+from combat.rulesets.segments_1e.side_rolls import sides_to_roll
 
 __all__ = ["groups", "all_rolled", "set_groups", "placements", "RULES"]
 

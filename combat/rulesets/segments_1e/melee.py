@@ -7,8 +7,8 @@ it in or out of melee.
 
 from __future__ import annotations
 
-from combat.rulesets.segments_1e.ledger import Creature
 from combat.kernel.state import EncounterState
+from combat.rulesets.segments_1e.ledger import Creature
 
 __all__ = ["Square", "adjacent", "where", "foes_in_melee"]
 

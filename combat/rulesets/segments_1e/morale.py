@@ -10,11 +10,10 @@ from typing import Any
 
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
+from combat.kernel.state import Combatant, EncounterState
 from combat.rulesets.segments_1e.commands import CheckMorale
 from combat.rulesets.segments_1e.events import MoraleChecked
 from combat.rulesets.segments_1e.hit_dice import morale_bonus, parse_hit_dice
-
-from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["no_morale", "RULES"]
 

@@ -9,14 +9,15 @@ blow of that segment has landed.
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from combat.fivee.conditions import is_incapacitated
-from typing import Any
-
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.encounter import defeat_reason
 from combat.kernel.events import CombatEnded, ConditionEnded, PhaseChanged, RoundEnded, RoundStarted
+from combat.kernel.state import EncounterState, with_rules
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.acting import able, down_as, record
 from combat.rulesets.segments_1e.events import SegmentReached, SegmentTurnStarted, SpellForgone
@@ -25,7 +26,6 @@ from combat.rulesets.segments_1e.ledger import Creature, Slot
 from combat.rulesets.segments_1e.segments import left_behind, next_turn, spell_due, step_key, step_name, turns
 from combat.rulesets.segments_1e.surprise import next_segment, settle, shake_off, sides
 from combat.rulesets.segments_1e.turns import end_turn, start_turn
-from combat.kernel.state import EncounterState, with_rules
 
 __all__ = ["flow", "decided", "fight_over", "RULES"]
 

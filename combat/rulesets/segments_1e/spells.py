@@ -39,8 +39,9 @@ from combat.fivee.concentration import end_concentration
 from combat.fivee.consistency import CHECKS as SHARED_CHECKS
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.names import checked_damage_type
 from combat.kernel.events import DamageTaken, TurnEnded
+from combat.kernel.names import checked_damage_type
+from combat.kernel.state import Combatant, EncounterState
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.acting import able, record
 from combat.rulesets.segments_1e.attacks import ABANDONED, GAVE_UP_SPELL
@@ -52,10 +53,16 @@ from combat.rulesets.segments_1e.ledger import Casting, Creature, with_creature
 from combat.rulesets.segments_1e.segments import completion
 from combat.rulesets.segments_1e.settings import ONE_SPELL_IN_SURPRISE
 from combat.rulesets.segments_1e.turns import (
-    action_segment, end_turn, major_refusal, require_turn, segment_spent, spell_turn, spent, turn_not_running,
+    action_segment,
+    end_turn,
+    major_refusal,
+    require_turn,
+    segment_spent,
+    spell_turn,
+    spent,
+    turn_not_running,
 )
 from combat.rulesets.segments_1e.wording import names
-from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["RULES", "LINE_OF_EFFECT_COVER", "LINE_OF_SIGHT_CONCEALMENT", "casting_refusal"]
 

@@ -19,10 +19,10 @@ import msgspec
 
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec
+from combat.kernel.state import EncounterState, with_rules
 from combat.rulesets.segments_1e.commands import CheckSurprise
 from combat.rulesets.segments_1e.events import SegmentReached, SurpriseChecked, SurpriseSettled
 from combat.rulesets.segments_1e.side_rolls import sides_to_roll
-from combat.kernel.state import EncounterState, with_rules
 from combat.rulesets.segments_1e.wording import plural
 
 __all__ = ["SURPRISED", "sides", "settle", "shake_off", "RULES"]

@@ -12,18 +12,18 @@ from typing import Any
 
 import msgspec
 
-from combat.kernel.commands import EndTurn
-from combat.fivee.conditions import expire_conditions, arm_next_turn_ends
+from combat.fivee.conditions import arm_next_turn_ends, expire_conditions
 from combat.fivee.durations import no_repeated_saves
+from combat.kernel.commands import EndTurn
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import TurnEnded
+from combat.kernel.state import Combatant, Economy, EncounterState, with_combatant, with_rules
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.acting import not_their_turn, unable, whose
 from combat.rulesets.segments_1e.events import SegmentReached, SegmentTurnStarted
 from combat.rulesets.segments_1e.ledger import Creature, Slot
 from combat.rulesets.segments_1e.segments import action_of
-from combat.kernel.state import Combatant, EncounterState, Economy, with_combatant, with_rules
 
 __all__ = [
     "ALLOWED_MAJOR",

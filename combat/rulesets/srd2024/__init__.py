@@ -44,10 +44,10 @@ from __future__ import annotations
 from combat import fivee
 from combat.fivee import banked_actions, dying, initiative, standing, stat_blocks, turns
 from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
-from combat.rulesets.srd2024.state import Srd2024State
+from combat.fivee.initiative import turn_order, units, unresolved_ties
 from combat.kernel.decider import Ruleset, Tx, assemble
-from combat.fivee.initiative import turn_order, unresolved_ties, units
 from combat.kernel.phases import PhaseTable, Step
+from combat.rulesets.srd2024.state import Srd2024State
 
 __all__ = ["RULESET", "RULES", "PHASES", "TURN_COMMANDS", "RULING_COMMANDS", "ANYTIME_COMMANDS", "DEFAULTS", "flow"]
 

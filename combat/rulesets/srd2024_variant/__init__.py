@@ -39,16 +39,16 @@ from __future__ import annotations
 
 from combat import fivee
 from combat.fivee import actions as shared_actions
+from combat.fivee import banked_actions, monster_actions, stat_blocks, turns
 from combat.fivee import conditions as shared_conditions
 from combat.fivee import initiative as shared_initiative
-from combat.fivee import banked_actions, monster_actions, stat_blocks, turns
+from combat.fivee.initiative import unresolved_ties
 from combat.kernel.commands import ApplyCondition, Attack, BonusAction, EndTurn, TakeAction
 from combat.kernel.decider import Guard, Rules, Ruleset, Tx, assemble
 from combat.kernel.events import ActionTaken, AttackMade, BonusActionTaken, ReactionTaken, TurnStarted
-from combat.fivee.initiative import unresolved_ties
 from combat.kernel.phases import PhaseTable, Step
-from combat.rulesets import srd2024
 from combat.kernel.state import with_rules
+from combat.rulesets import srd2024
 from combat.rulesets.srd2024_variant.state import SrdVariantState
 
 from . import communication, consistency, cover, initiative, jumping, mounts, movement, reorder, traits, unarmed

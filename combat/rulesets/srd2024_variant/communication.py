@@ -16,15 +16,14 @@ from typing import ClassVar, Literal
 import msgspec
 
 from combat.fivee.actions import require_reaction, spend_check
+from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, TurnEnded
+from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.rulesets.srd2024_variant.state import VariantTalk
-from combat.fivee.turns import require_able, require_turn
-from combat.kernel.hidden import PUBLIC, Hidden
-
 
 __all__ = ["RULES", "CommunicateWithAllies", "ReplyToAlly", "AlliesAddressed", "AllyReplied"]
 

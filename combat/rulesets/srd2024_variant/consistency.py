@@ -29,21 +29,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from combat.fivee import consistency as shared
 from combat.fivee.actions import used_up
 from combat.fivee.attacks import already_dead, no_opportunity
-from combat.fivee import consistency as shared
 from combat.fivee.consistency import Check, first_of
-from combat.kernel import events as ev
-from combat.fivee.turns import blocked_by
 from combat.fivee.initiative import units
+from combat.fivee.standing import not_prone
+from combat.fivee.turns import blocked_by
+from combat.kernel import events as ev
 from combat.kernel.decider import Rules
 from combat.kernel.state import Combatant, EncounterState
 
 from . import communication, jumping, mounts, reorder, unarmed
 from .bookkeeping import mount_of, rider_of, traits_of
 from .initiative import TieRerolled, no_reroll
-from combat.fivee.standing import not_prone
-
 from .movement import ExtraFeetSpent, StoodUp
 from .speeds import MODES, movement_left, movement_short, prone_crawls, speed_used
 from .traits import SPECIAL_SPEEDS, TraitsNoted

@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from combat.fivee.attacks import COVER_AC
-from combat.kernel.commands import Command, Cover, Faces
-from combat.kernel.decider import Tx, Rules
-from combat.kernel.errors import RuleError
 from combat.fivee.saves import saving_throw
+from combat.kernel.commands import Command, Cover, Faces
+from combat.kernel.decider import Rules, Tx
+from combat.kernel.errors import RuleError
 
 __all__ = ["RULES", "COVER_SAVE", "SaveBehindCover"]
 

@@ -19,12 +19,11 @@ import msgspec
 from combat.fivee import initiative as shared
 from combat.fivee import setup
 from combat.kernel.commands import AddCombatant, Command, Faces, OrderTie
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantSpec, Event, InitiativeTied, TieOrdered
-from combat.kernel.state import EncounterState, Tie, with_rules
 from combat.kernel.hidden import PUBLIC, Hidden
-
+from combat.kernel.state import EncounterState, Tie, with_rules
 
 __all__ = ["RULES", "RerollTie", "TieRerolled", "needs_reroll"]
 

@@ -20,17 +20,17 @@ from typing import ClassVar, Literal
 
 import msgspec
 
+from combat.fivee.turns import require_able
 from combat.kernel.commands import Command, Faces
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CheckMade, ConditionApplied, ConditionSpec, Event
+from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
-from combat.fivee.turns import require_able
 
 from .bookkeeping import traits_of
 from .mounts import require_mover, require_not_riding
 from .speeds import prone_crawls, require_movement
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = ["RULES", "Jump", "Jumped", "RUN_UP_FEET", "LANDING_DC", "jump_limit", "running_start", "out_of_reach"]
 

@@ -33,19 +33,19 @@ import msgspec
 
 from combat.fivee import initiative as shared_initiative
 from combat.fivee.actions import spend_check
+from combat.fivee.conditions import can_see, is_incapacitated, speed_of
+from combat.fivee.saves import saving_throw
+from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import Command, EndTurn, Faces, RollInitiative, TakeAction
-from combat.fivee.conditions import is_incapacitated, speed_of, can_see
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ActionTaken, ConditionApplied, ConditionEnded, ConditionSpec, Event, InitiativeSet, TurnStarted
-from combat.fivee.saves import saving_throw
-from combat.kernel.state import Combatant, EncounterState, Economy, with_combatant, with_rules
+from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.state import Combatant, Economy, EncounterState, with_combatant, with_rules
 from combat.rulesets.srd2024_variant.state import VariantMount
-from combat.fivee.turns import require_able, require_turn
 
 from .bookkeeping import SPACE_FEET, is_controlled_mount, mount_of, rider_of, size_steps, traits_of
 from .speeds import require_movement
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "RULES",

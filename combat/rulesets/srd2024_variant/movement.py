@@ -26,23 +26,23 @@ from typing import Any, ClassVar, Literal
 
 import msgspec
 
-from combat.kernel.commands import Command, Move
 from combat.fivee.actions import provoked_by
 from combat.fivee.conditions import is_incapacitated, speed_of
 from combat.fivee.standing import StandUp, StoodUp, not_prone
-from combat.kernel.decider import Tx, Rules
+from combat.fivee.turns import require_able, require_turn
+from combat.kernel.commands import Command, Move
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event, Moved
+from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
-from combat.fivee.turns import require_able, require_turn
 
 from .bookkeeping import SPACE_FEET, size_steps
 from .mounts import carry, require_mover, require_not_riding
 from .speeds import MODES, prone_crawls, require_movement, speed_used
 from .unarmed import not_grappling
-from combat.kernel.hidden import PUBLIC, Hidden
 
-__all__ = ["RULES", 
+__all__ = ["RULES",
     "Traverse",
     "DropProne",
     "StandUpFromProne",

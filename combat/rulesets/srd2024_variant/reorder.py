@@ -15,23 +15,22 @@ old place), so the order stays "highest to lowest".
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from collections.abc import Callable
+from typing import ClassVar
 
 import msgspec
 
 from combat.fivee import turns
+from combat.fivee.initiative import units, unresolved_ties
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Applier, Narrate, Rules
+from combat.kernel.decider import Applier, Narrate, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
-from combat.fivee.initiative import units, unresolved_ties
+from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 
 from .bookkeeping import is_controlled_mount
 from .mounts import unrolled_units
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "ProposeSwap",
@@ -106,7 +105,6 @@ class PlacesSwapped(Event, frozen=True, kw_only=True):
 
 
 class ReorderEnded(Event, frozen=True, kw_only=True):
-    pass
     hidden: ClassVar[Hidden] = PUBLIC
 
 

@@ -11,13 +11,12 @@ from __future__ import annotations
 from typing import ClassVar
 
 from combat.kernel.commands import Command
-from combat.kernel.decider import Tx, Rules
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
+from combat.kernel.hidden import Hidden
 from combat.kernel.state import EncounterState, with_rules
 from combat.rulesets.srd2024_variant.state import VariantTraits
-from combat.kernel.hidden import PUBLIC, Hidden
-
 
 __all__ = ["RULES", "NoteTraits", "TraitsNoted", "SPECIAL_SPEEDS"]
 

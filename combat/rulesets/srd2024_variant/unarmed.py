@@ -29,20 +29,20 @@ import msgspec
 
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import COVER_AC, AttackOptions, already_dead, economy_after_attack, no_opportunity, resolve_attack
-from combat.kernel.commands import Attack, Command, Cover, Faces
 from combat.fivee.conditions import is_incapacitated
-from combat.kernel.decider import Tx, Rules
-from combat.kernel.errors import RuleError
 from combat.fivee.regained_movement import restore_movement
-from combat.kernel.events import AttackProfile, ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.fivee.saves import saving_throw
+from combat.fivee.turns import require_able, require_turn
+from combat.kernel.commands import Attack, Command, Cover, Faces
+from combat.kernel.decider import Rules, Tx
+from combat.kernel.errors import RuleError
+from combat.kernel.events import AttackProfile, ConditionApplied, ConditionEnded, ConditionSpec, Event
+from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.rulesets.srd2024_variant.state import VariantGrapple
-from combat.fivee.turns import require_able, require_turn
 
 from .bookkeeping import size_steps, strength_and_proficiency, traits_of
 from .mounts import unseat_risk
-from combat.kernel.hidden import PUBLIC, Hidden
 
 __all__ = [
     "RULES",

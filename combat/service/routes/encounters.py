@@ -8,14 +8,14 @@ from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody, QueryParameter
 
-from combat.kernel.errors import RuleError
 from combat.app.interchange import to_line
+from combat.kernel.errors import RuleError
 from combat.service.auth import Grant
 from combat.service.dependencies import Service
 from combat.service.errors import ApiError, documented
 from combat.service.logging import annotate
-from combat.service.openapi import JSONL
 from combat.service.messages import MAX_SEQ, CreateEncounter, EncounterOpened, LogLine, StateView
+from combat.service.openapi import JSONL
 from combat.service.replies import view_of
 from projections.narrative import narrate
 from projections.redaction import Redaction

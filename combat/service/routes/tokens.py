@@ -3,17 +3,16 @@ the GM lists them (never their secrets) and revokes them."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from litestar import Response, delete, get, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath
+from litestar.params import FromPath, JSONBody
 
 from combat.service.auth import Grant, require_gm
 from combat.service.dependencies import Service
 from combat.service.errors import ApiError, documented
 from combat.service.messages import TokenInfo, TokenIssued, TokenRequest
-from litestar.params import JSONBody
 
 __all__ = ["ROUTES"]
 
@@ -24,7 +23,7 @@ def issue_token(grant: NamedDependency[Grant], data: JSONBody[TokenRequest], ser
     """The GM issues a token: a player's (bound to the combatants they command), a viewer's, or a co-GM's.
     The token is shown once; the service keeps only its hash. It may expire (`expires_in` seconds)."""
     require_gm(grant, "issue tokens")
-    expires_at = datetime.now(timezone.utc) + timedelta(seconds=data.expires_in) if data.expires_in else None
+    expires_at = datetime.now(UTC) + timedelta(seconds=data.expires_in) if data.expires_in else None
     token, issued = service.tokens.issue(grant.encounter_id, data.role, data.name, data.combatants, expires_at=expires_at)
     return TokenIssued(token=token, token_id=issued.token_id, encounter_id=issued.encounter_id, role=data.role,
                        name=issued.name, combatants=tuple(sorted(issued.combatants)), expires_at=expires_at)
@@ -35,7 +34,7 @@ def issue_token(grant: NamedDependency[Grant], data: JSONBody[TokenRequest], ser
 def list_tokens(grant: NamedDependency[Grant], service: NamedDependency[Service]) -> list[TokenInfo]:
     """Every token issued for the encounter, for the GM: ids, roles, names, life; never the secrets."""
     require_gm(grant, "list tokens")
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     return [
         TokenInfo(token_id=row.grant.token_id, role=row.grant.role, name=row.grant.name,  # type: ignore[arg-type]
                   combatants=tuple(sorted(row.grant.combatants)), issued_at=row.issued_at, expires_at=row.expires_at,

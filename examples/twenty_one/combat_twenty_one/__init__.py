@@ -17,9 +17,9 @@ from combat.kernel.decider import Rules, Ruleset, Tx, assemble
 from combat.kernel.encounter import ENCOUNTER
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
+from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.phases import PhaseTable, Step
 from combat.kernel.state import EncounterState, with_rules
-from combat.kernel.hidden import PUBLIC, Hidden
 
 
 class Count(Command, frozen=True, kw_only=True):

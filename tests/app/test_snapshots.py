@@ -1,0 +1,69 @@
+"""Snapshots: a shortcut to the folded state that is never misread, whatever shape it was stored in."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from eventsourcing.persistence import StoredEvent
+
+from combat.app import application
+from combat.demos import get_demo
+from combat.rulesets import RULESETS
+from combat.store.log import STALE_SNAPSHOT_TOPICS, TOPICS, Snapshot
+
+
+@pytest.mark.parametrize("ruleset", [r for r in RULESETS if r != "srd-2024"])
+def test_a_demo_fight_loads_from_its_snapshots_with_the_rulesets_own_state(encounters, monkeypatch, ruleset):
+    """A ruleset's own state (declarations, the world's spent actions, the segment clock...)
+    comes back from a snapshot as its typed value, exactly as a full fold gives it."""
+    monkeypatch.setattr(application, "SNAPSHOT_INTERVAL", 5)
+    eid = get_demo(ruleset)(encounters, seed=3, report=lambda outcome: None)
+    assert list(encounters.log.of(eid).snapshots.get(eid))
+    encounters._cache.clear()
+    loaded = encounters.state(eid)
+    assert type(loaded.rules) is RULESETS[ruleset].state_type
+    assert loaded == application.fold_records(encounters.records(eid))
+
+
+def test_a_snapshot_of_the_old_shape_is_passed_over_not_misread(encounters, monkeypatch):
+    """Snapshots stored before each ruleset's state became one typed field kept it as loose
+    JSON under the ruleset's own key ("d10": {...}). One of those, even one that disagrees
+    with the log, is ignored: the state is the fold of the log."""
+    monkeypatch.setattr(application, "SNAPSHOT_INTERVAL", 10_000)
+    eid = get_demo("declared-d10")(encounters, seed=3, report=lambda outcome: None)
+    state = encounters.state(eid)
+    old = msgspec.to_builtins(state)
+    old["d10"] = old.pop("rules")
+    some = next(iter(old["combatants"]))
+    old["combatants"][some]["hp"] = 999  # a snapshot that was wrong would show
+    stored = msgspec.json.encode({"originator_id": eid, "originator_version": state.version,
+                                  "timestamp": "2026-01-01T00:00:00Z", "state": old})
+    (topic,) = STALE_SNAPSHOT_TOPICS
+    encounters.log.of(eid).snapshots.recorder.insert_events(
+        [StoredEvent(originator_id=eid, originator_version=state.version, topic=topic, state=stored)]
+    )
+    assert topic != TOPICS[Snapshot]
+    encounters._cache.clear()
+    assert encounters.state(eid) == state
+    assert encounters.state(eid).combatants[some].hp != 999
+
+
+def test_a_segments_1e_snapshot_from_when_each_record_repeated_its_combatant_loads_as_the_fold(encounters, monkeypatch):
+    """segments-1e records once repeated each creature's id, name, side, AC, hit points,
+    movement and first square inside `stats` (see its ledger). A snapshot stored then holds
+    them; read now, they are passed over and the state is the one the log folds to."""
+    monkeypatch.setattr(application, "SNAPSHOT_INTERVAL", 10_000)
+    eid = get_demo("segments-1e")(encounters, seed=3, report=lambda outcome: None)
+    state = encounters.state(eid)
+    old = msgspec.to_builtins(state)
+    for cid, rec in old["rules"]["creatures"].items():
+        c = state.combatants[cid]
+        rec["stats"].update(id=cid, name=c.name, kind=c.kind, side=c.side, ac=c.ac, hp=None, move_ft=c.speed,
+                            player=c.player, x=0, y=0)
+    stored = msgspec.json.encode({"originator_id": eid, "originator_version": state.version,
+                                  "timestamp": "2026-01-01T00:00:00Z", "state": old})
+    encounters.log.of(eid).snapshots.recorder.insert_events(
+        [StoredEvent(originator_id=eid, originator_version=state.version, topic=TOPICS[Snapshot], state=stored)]
+    )
+    encounters._cache.clear()
+    assert encounters.state(eid) == state
