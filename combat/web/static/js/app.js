@@ -46,6 +46,9 @@ function playerMaySend(schemas, tag) {
   return !!who && !who.gmOnly && who.actors.some((f) => schema.properties?.[f]);
 }
 
+// The quick actions a player may have on their own rows, by the command each sends.
+const PLAYER_QUICK = { attack: "attack", spell: "cast_spell", death: "death_save" };
+
 function Home() {
   const [rulesets, setRulesets] = useState([]);
   const [error, setError] = useState(null);
@@ -332,12 +335,20 @@ function Encounter({ entry, onOpen }) {
   }
   const phases = schemas?.phases || [];
   const nextPhase = phases[phases.indexOf(state.phase) + 1];
-  const rowQuick = turns ? (c) => {
-    const actions = quickActions(state, c);
+  // A player's own rows offer their quick actions too, only those the player may send now:
+  // the attacks and spells on that combatant's turn, a death save when one is owed.
+  const playing = !past && schemas && state.phase === "turns" && entry.role === "player" && view.combatants.length;
+  const playerActions = (c) => (!view.combatants.includes(c.id) ? [] : quickActions(state, c).filter((a) => PLAYER_QUICK[a.kind]
+    && playerMaySend(schemas, PLAYER_QUICK[a.kind]) && (a.kind === "death" || state.turn === c.id)));
+  // What a player's quick spell form leaves out: the fields only the GM sets (the targets' saves).
+  const playerCtx = playing ? { ...ctx, hide: schemas.senders?.cast_spell?.gmFields } : ctx;
+  const rowQuick = turns || playing ? (c) => {
+    const actions = turns ? quickActions(state, c) : playerActions(c);
+    if (!actions.length) return null;
     const open = quick?.id === c.id ? quick.action : null;
     return html`<div class="quick-row">
       <${QuickBar} c=${c} actions=${actions} open=${open?.key} onOpen=${(a) => setQuick(a ? { id: c.id, action: a } : null)} />
-      ${open ? html`<${QuickPanel} key=${open.key} state=${state} c=${c} action=${open} schemas=${schemas} ctx=${ctx} send=${send}
+      ${open ? html`<${QuickPanel} key=${open.key} state=${state} c=${c} action=${open} schemas=${schemas} ctx=${turns ? ctx : playerCtx} send=${send}
         onClose=${() => { const opener = open.opener; setQuick(null); opener?.focus?.(); }} />` : null}
     </div>`;
   } : null;
@@ -350,7 +361,10 @@ function Encounter({ entry, onOpen }) {
       <button type="button" class="small" aria-expanded=${help} aria-keyshortcuts="?" onClick=${() => setHelp(!help)}>Shortcuts (?)</button>
     </div>
     ${help ? html`<${HotkeyHelp} onClose=${() => setHelp(false)} />` : null}
-    <p class="outcome" role="status" aria-live="polite">${outcome ? html`<strong>Last:</strong> ${outcome}` : null}</p>` : null;
+    <p class="outcome" role="status" aria-live="polite">${outcome ? html`<strong>Last:</strong> ${outcome}` : null}</p>`
+    : playing ? html`<p class="outcome" role="status" aria-live="polite">${outcome ? html`<strong>Last:</strong> ${outcome}` : null}</p>` : null;
+  // A tie's new order (dragged on the board, or moved earlier or later): order_tie.
+  const orderTie = gm && !past && allowed.has("order_tie") ? (order) => send({ type: "order_tie", order }).catch(setError) : null;
   // Show players and viewers a combatant's numbers, or a whole side's.
   const reveal = (what) => scoped.post("/commands", { command: { type: "reveal", ...what } }).catch(setError);
   return html`<main id="main" class=${`role-${entry.role}`}>
@@ -367,7 +381,7 @@ function Encounter({ entry, onOpen }) {
     <div class="layout">
       <div class="col">
         <${Board} state=${shown} view=${view} onReveal=${gm && !past && schemas?.tags.reveal ? reveal : null}
-          quick=${rowQuick} top=${top} flash=${past ? null : flash} />
+          quick=${rowQuick} top=${top} flash=${past ? null : flash} onOrderTie=${orderTie} />
         ${past ? null : schemas ? html`<${Actions} state=${state} schemas=${schemas} view=${view} ctx=${ctx} api=${scoped} onReply=${gm ? announce : null} />` : null}
         ${gm && !past ? html`<${Tokens} state=${state} api=${scoped} entry=${entry} />` : null}
         <${KeepAccess} entry=${entry} />
