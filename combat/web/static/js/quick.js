@@ -25,7 +25,8 @@ const facesOf = (text) => String(text || "").split(/[\s,]+/).filter(Boolean).map
 export function quickActions(state, c) {
   const allowed = new Set(state.commands || []);
   const out = [];
-  const down = c.status === "dead";
+  // Attacks and spells need someone who can act: not dead, not down at 0 HP.
+  const down = c.status !== "active" || c.hp === 0;
   if (allowed.has("attack") && !down) for (const a of c.attacks || []) out.push({ kind: "attack", name: a.name, text: a.name });
   if (allowed.has("cast_spell") && !down) {
     for (const s of characterOf(state, c.id)?.sheet?.spellcasting?.spells || []) out.push({ kind: "spell", name: s, text: s });
