@@ -25,7 +25,11 @@ def _counted(page) -> list:
 
 
 def _hp(table: Table, cid: str, text: str) -> None:
-    table.row(cid).locator(".hp-text", has_text=text).wait_for()
+    try:
+        table.row(cid).locator(".hp-text", has_text=text).wait_for()
+    except Exception as err:  # say what the log holds instead
+        log = table.page.locator("section.history ol.log").inner_text()
+        raise AssertionError(f"{cid} never showed {text}; the log, newest first:\n{log[:1500]}") from err
 
 
 def _next_turn(table: Table, now: str) -> None:
@@ -47,6 +51,8 @@ def _quick_attack(table: Table, attacker: str, attack: str, target: str, d20: st
     panel = row.locator(".quick-panel")
     panel.locator("label.target-pick", has_text=target).click()
     page.wait_for_function("() => document.activeElement.labels?.[0]?.textContent.startsWith('d20')")
+    picked = panel.locator("input[type=radio]:checked").evaluate("e => e.closest('label').textContent")
+    assert picked.startswith(target), (picked, target)  # the picks hold still under the pointer
     page.keyboard.type(d20)
     if damage:
         page.keyboard.press("Tab")

@@ -53,9 +53,13 @@ export function QuickBar({ c, actions, open, onOpen }) {
   </div>`;
 }
 
-// Living combatants other than `c`, its opponents first.
+// Living combatants other than `c`, its opponents first, each side in turn order (the state's
+// combatants change order as they change, and the picks must not move under the pointer).
 function targetsFor(state, c) {
-  const others = Object.values(state.combatants || {}).filter((t) => t.id !== c.id && t.status !== "dead");
+  const order = (state.initiative_order || []).map((e) => e.combatant);
+  const rank = (id) => (order.includes(id) ? order.indexOf(id) : order.length);
+  const others = Object.values(state.combatants || {}).filter((t) => t.id !== c.id && t.status !== "dead")
+    .sort((a, b) => rank(a.id) - rank(b.id) || a.id.localeCompare(b.id));
   return [...others.filter((t) => t.side !== c.side), ...others.filter((t) => t.side === c.side)];
 }
 
