@@ -8,8 +8,9 @@ each outcome is exact; the clicks and keys the issue counts are measured on the 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from tests.test_web_fixtures import Table, chromium, fill, party_by_sheet, service  # noqa: F401  (fixtures)
+from tests.test_web_fixtures import SCREENSHOTS, Table, chromium, fill, party_by_sheet, service  # noqa: F401  (fixtures)
 
 # Every press of a pointer (a click or a tap) and every key, counted by the page itself.
 COUNT = """() => { window.__clicks = 0; window.__keys = [];
@@ -60,6 +61,13 @@ def _quick_attack(table: Table, attacker: str, attack: str, target: str, d20: st
     page.keyboard.press("Enter")
     panel.wait_for(state="detached")
     return _counted(page)
+
+
+def _picture(page, name: str) -> None:
+    """What is on the screen now (not the whole page), for the README, under WEB_SCREENSHOTS."""
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"))
 
 
 def _events(fight, kind: str) -> list[dict]:
@@ -201,6 +209,7 @@ def test_three_rounds_of_an_srd_2024_fight_at_the_table(chromium, service):
     share.get_by_role("button", name="Issue token").click()
     link = page.locator("input.share-link[data-role='player']").last
     link.wait_for()
+    assert link.input_value().endswith("&role=player&name=Ana&c=brann")  # the box ticked is Brann's
     phone_context = chromium.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
     ana = Table(phone_context.new_page())
     phone = ana.page
@@ -225,7 +234,7 @@ def test_three_rounds_of_an_srd_2024_fight_at_the_table(chromium, service):
     phone.keyboard.press("Tab")
     phone.keyboard.type("4")
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= 360
-    ana.shot("player-phone-attack")
+    _picture(phone, "player-phone-attack")
     phone.keyboard.press("Enter")
     panel.wait_for(state="detached")
     clicks, keys = _counted(phone)
@@ -245,7 +254,9 @@ def test_three_rounds_of_an_srd_2024_fight_at_the_table(chromium, service):
         "elara": 0, "brann": 39, "goblin-warrior-1": 0, "goblin-warrior-2": 0, "goblin-warrior-3": 2, "goblin-warrior-4": 2}
     assert gm.accessibility_violations() == []
     assert ana.accessibility_violations() == []
-    gm.shot("gm-round-3")
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    _picture(page, "gm-round-3")
+    page.set_viewport_size({"width": 1280, "height": 720})
 
     # The GM closes the tab; the address alone brings the fight back (the remembered token).
     page.close()

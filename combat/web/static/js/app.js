@@ -49,6 +49,16 @@ function playerMaySend(schemas, tag) {
 // The quick actions a player may have on their own rows, by the command each sends.
 const PLAYER_QUICK = { attack: "attack", spell: "cast_spell", death: "death_save" };
 
+// The stream's states come with their keys sorted, GET's with the combatants in the order they
+// joined: one order is kept (the first seen, newcomers last), so that the rows, checkboxes and
+// picks built from it hold still under the pointer when a newer state arrives.
+function sameOrder(prev, next) {
+  if (!prev?.combatants || !next?.combatants) return next;
+  const keys = [...Object.keys(prev.combatants).filter((k) => k in next.combatants),
+                ...Object.keys(next.combatants).filter((k) => !(k in prev.combatants))];
+  return { ...next, combatants: Object.fromEntries(keys.map((k) => [k, next.combatants[k]])) };
+}
+
 function Home() {
   const [rulesets, setRulesets] = useState([]);
   const [error, setError] = useState(null);
@@ -228,7 +238,7 @@ function Encounter({ entry, onOpen }) {
         const [s, l, a, ev] = await Promise.all([api.get(base), api.get(`${base}/log`), api.get(`${base}/audit`), api.get(`${base}/events`)]);
         // The stream's state is folded event by event; after a change to the past the conflicts
         // are only known from the whole log, which GET state reads.
-        setState((prev) => (!prev || s.version >= prev.version ? s : prev));
+        setState((prev) => (!prev || s.version >= prev.version ? sameOrder(prev, s) : prev));
         setLog(l); setAudit(a); setEvents(ev);
       } catch (err) { setError(err); }
     }, 100);
@@ -245,7 +255,7 @@ function Encounter({ entry, onOpen }) {
         const sc = await schemasOf(api, s.ruleset);
         setSchemas(sc);
         if (sc.paths["/bestiary"]) api.get("/bestiary").then((b) => setBestiary(b.map?.((m) => m.name) ?? []), () => {});
-        stop = api.follow(entry.id, s.version, (msg) => { if (msg.state) setState(msg.state); reload(); }, setStatus);
+        stop = api.follow(entry.id, s.version, (msg) => { if (msg.state) setState((prev) => sameOrder(prev, msg.state)); reload(); }, setStatus);
       } catch (err) { setError(err); }
     })();
     return () => stop();
