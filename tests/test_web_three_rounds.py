@@ -255,6 +255,7 @@ def test_three_rounds_of_an_srd_2024_fight_at_the_table(chromium, service):
     assert gm.accessibility_violations() == []
     assert ana.accessibility_violations() == []
     page.set_viewport_size({"width": 1280, "height": 1000})
+    page.evaluate("() => scrollTo(0, 0)")
     _picture(page, "gm-round-3")
     page.set_viewport_size({"width": 1280, "height": 720})
 

@@ -255,7 +255,11 @@ function Encounter({ entry, onOpen }) {
         const sc = await schemasOf(api, s.ruleset);
         setSchemas(sc);
         if (sc.paths["/bestiary"]) api.get("/bestiary").then((b) => setBestiary(b.map?.((m) => m.name) ?? []), () => {});
-        stop = api.follow(entry.id, s.version, (msg) => { if (msg.state) setState((prev) => sameOrder(prev, msg.state)); reload(); }, setStatus);
+        stop = api.follow(entry.id, s.version, (msg) => {
+          // A streamed state older than the one GET read already is left out (the board stepped back).
+          if (msg.state) setState((prev) => (!prev || msg.state.version >= prev.version ? sameOrder(prev, msg.state) : prev));
+          reload();
+        }, setStatus);
       } catch (err) { setError(err); }
     })();
     return () => stop();
