@@ -36,6 +36,8 @@ def test_the_gm_orders_a_tie_by_keyboard_and_by_dragging_until_the_rounds_begin(
     notice.filter(has_text="initiative 13: Brann vs Goblin Warrior 1 + Goblin Warrior 2 (gm decides)").wait_for()
     assert _board_order(gm)[:3] == ["elara", "brann", "goblin-warrior"]
     assert gm.row("elara").get_attribute("draggable") is None  # not tied: nothing to drag
+    assert gm.row("brann").get_attribute("draggable") == "true"
+    assert notice.get_by_role("button", name="Keep this order (13)").is_visible()  # settles it as listed
     assert gm.accessibility_violations() == []
 
     # By keyboard: Tab to Brann's Later button, Enter.
