@@ -46,6 +46,19 @@ function playerMaySend(schemas, tag) {
   return !!who && !who.gmOnly && who.actors.some((f) => schema.properties?.[f]);
 }
 
+// The quick actions a player may have on their own rows, by the command each sends.
+const PLAYER_QUICK = { attack: "attack", spell: "cast_spell", death: "death_save" };
+
+// The stream's states come with their keys sorted, GET's with the combatants in the order they
+// joined: one order is kept (the first seen, newcomers last), so that the rows, checkboxes and
+// picks built from it hold still under the pointer when a newer state arrives.
+function sameOrder(prev, next) {
+  if (!prev?.combatants || !next?.combatants) return next;
+  const keys = [...Object.keys(prev.combatants).filter((k) => k in next.combatants),
+                ...Object.keys(next.combatants).filter((k) => !(k in prev.combatants))];
+  return { ...next, combatants: Object.fromEntries(keys.map((k) => [k, next.combatants[k]])) };
+}
+
 function Home() {
   const [rulesets, setRulesets] = useState([]);
   const [error, setError] = useState(null);
@@ -225,7 +238,7 @@ function Encounter({ entry, onOpen }) {
         const [s, l, a, ev] = await Promise.all([api.get(base), api.get(`${base}/log`), api.get(`${base}/audit`), api.get(`${base}/events`)]);
         // The stream's state is folded event by event; after a change to the past the conflicts
         // are only known from the whole log, which GET state reads.
-        setState((prev) => (!prev || s.version >= prev.version ? s : prev));
+        setState((prev) => (!prev || s.version >= prev.version ? sameOrder(prev, s) : prev));
         setLog(l); setAudit(a); setEvents(ev);
       } catch (err) { setError(err); }
     }, 100);
@@ -242,7 +255,11 @@ function Encounter({ entry, onOpen }) {
         const sc = await schemasOf(api, s.ruleset);
         setSchemas(sc);
         if (sc.paths["/bestiary"]) api.get("/bestiary").then((b) => setBestiary(b.map?.((m) => m.name) ?? []), () => {});
-        stop = api.follow(entry.id, s.version, (msg) => { if (msg.state) setState(msg.state); reload(); }, setStatus);
+        stop = api.follow(entry.id, s.version, (msg) => {
+          // A streamed state older than the one GET read already is left out (the board stepped back).
+          if (msg.state) setState((prev) => (!prev || msg.state.version >= prev.version ? sameOrder(prev, msg.state) : prev));
+          reload();
+        }, setStatus);
       } catch (err) { setError(err); }
     })();
     return () => stop();
@@ -332,12 +349,20 @@ function Encounter({ entry, onOpen }) {
   }
   const phases = schemas?.phases || [];
   const nextPhase = phases[phases.indexOf(state.phase) + 1];
-  const rowQuick = turns ? (c) => {
-    const actions = quickActions(state, c);
+  // A player's own rows offer their quick actions too, only those the player may send now:
+  // the attacks and spells on that combatant's turn, a death save when one is owed.
+  const playing = !past && schemas && state.phase === "turns" && entry.role === "player" && view.combatants.length;
+  const playerActions = (c) => (!view.combatants.includes(c.id) ? [] : quickActions(state, c).filter((a) => PLAYER_QUICK[a.kind]
+    && playerMaySend(schemas, PLAYER_QUICK[a.kind]) && (a.kind === "death" || state.turn === c.id)));
+  // What a player's quick spell form leaves out: the fields only the GM sets (the targets' saves).
+  const playerCtx = playing ? { ...ctx, hide: schemas.senders?.cast_spell?.gmFields } : ctx;
+  const rowQuick = turns || playing ? (c) => {
+    const actions = turns ? quickActions(state, c) : playerActions(c);
+    if (!actions.length) return null;
     const open = quick?.id === c.id ? quick.action : null;
     return html`<div class="quick-row">
       <${QuickBar} c=${c} actions=${actions} open=${open?.key} onOpen=${(a) => setQuick(a ? { id: c.id, action: a } : null)} />
-      ${open ? html`<${QuickPanel} key=${open.key} state=${state} c=${c} action=${open} schemas=${schemas} ctx=${ctx} send=${send}
+      ${open ? html`<${QuickPanel} key=${open.key} state=${state} c=${c} action=${open} schemas=${schemas} ctx=${turns ? ctx : playerCtx} send=${send}
         onClose=${() => { const opener = open.opener; setQuick(null); opener?.focus?.(); }} />` : null}
     </div>`;
   } : null;
@@ -350,7 +375,10 @@ function Encounter({ entry, onOpen }) {
       <button type="button" class="small" aria-expanded=${help} aria-keyshortcuts="?" onClick=${() => setHelp(!help)}>Shortcuts (?)</button>
     </div>
     ${help ? html`<${HotkeyHelp} onClose=${() => setHelp(false)} />` : null}
-    <p class="outcome" role="status" aria-live="polite">${outcome ? html`<strong>Last:</strong> ${outcome}` : null}</p>` : null;
+    <p class="outcome" role="status" aria-live="polite">${outcome ? html`<strong>Last:</strong> ${outcome}` : null}</p>`
+    : playing ? html`<p class="outcome" role="status" aria-live="polite">${outcome ? html`<strong>Last:</strong> ${outcome}` : null}</p>` : null;
+  // A tie's new order (dragged on the board, or moved earlier or later): order_tie.
+  const orderTie = gm && !past && allowed.has("order_tie") ? (order) => send({ type: "order_tie", order }).catch(setError) : null;
   // Show players and viewers a combatant's numbers, or a whole side's.
   const reveal = (what) => scoped.post("/commands", { command: { type: "reveal", ...what } }).catch(setError);
   return html`<main id="main" class=${`role-${entry.role}`}>
@@ -367,7 +395,7 @@ function Encounter({ entry, onOpen }) {
     <div class="layout">
       <div class="col">
         <${Board} state=${shown} view=${view} onReveal=${gm && !past && schemas?.tags.reveal ? reveal : null}
-          quick=${rowQuick} top=${top} flash=${past ? null : flash} />
+          quick=${rowQuick} top=${top} flash=${past ? null : flash} onOrderTie=${orderTie} />
         ${past ? null : schemas ? html`<${Actions} state=${state} schemas=${schemas} view=${view} ctx=${ctx} api=${scoped} onReply=${gm ? announce : null} />` : null}
         ${gm && !past ? html`<${Tokens} state=${state} api=${scoped} entry=${entry} />` : null}
         <${KeepAccess} entry=${entry} />

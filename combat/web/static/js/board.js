@@ -1,8 +1,8 @@
 // The initiative board: turn order (a group of creatures that rolled one initiative together
 // shown as one group), whose turn, AC (GM only), HP with temp HP, death-save pips, conditions
 // with how long they last and what ends them, concentration, spell slots and resources left,
-// what is left of the turn's economy, unresolved ties, pending checks, and a button opening a
-// combatant's sheet or stat block.
+// what is left of the turn's economy, unresolved ties (reordered by dragging, or by the Earlier
+// and Later buttons), pending checks, and a button opening a combatant's sheet or stat block.
 
 import { html, useState } from "../vendor/htm-preact-standalone.js";
 import { characterOf, deathSavesOf, resourcesLeft, SheetDialog, slotsLeft } from "./sheet.js";
@@ -131,13 +131,62 @@ export function initiativeGroups(combatants) {
   return out.map((g) => (g.members.length > 1 ? g : { group: null, members: g.members }));
 }
 
-function Row({ c, state, view, onReveal, onSheet, name, tie, inGroup, quick, flash }) {
+// The ties the GM may order now (combat/fivee/initiative.py, order_tie): an unresolved one, or
+// one settled before the rounds begin ("the GM decides the order among tied monsters").
+// By unit (a group's id, or a lone combatant's): {total, units: in their order now, index}.
+export function tiesToOrder(state) {
+  const out = {};
+  const unitOf = (id) => state.combatants?.[id]?.group || id;
+  for (const t of state.ties || []) {
+    if (t.order?.length && state.round > 0) continue;
+    const units = t.order?.length ? [...t.order] : t.units.map((u) => unitOf(u[0]));
+    units.forEach((u, index) => { out[u] = { total: t.total, units, index }; });
+  }
+  return out;
+}
+
+// `units` with `unit` moved to position `to`.
+export function movedTo(units, unit, to) {
+  const out = units.filter((u) => u !== unit);
+  out.splice(Math.max(0, Math.min(to, out.length)), 0, unit);
+  return out;
+}
+
+// A tied unit's row (or group) is dragged onto another of its tie; the drop sends the new order.
+function dragProps(unit, tie, onOrderTie) {
+  if (!tie || !onOrderTie) return {};
+  return {
+    draggable: true,
+    "data-tie": tie.total,
+    onDragStart: (e) => { e.dataTransfer.setData("text/plain", unit); e.dataTransfer.effectAllowed = "move"; },
+    onDragOver: (e) => { e.preventDefault(); e.dataTransfer.dropEffect = "move"; },
+    onDrop: (e) => {
+      e.preventDefault();
+      e.stopPropagation();
+      const from = e.dataTransfer.getData("text/plain");
+      if (from && from !== unit && tie.units.includes(from)) onOrderTie(movedTo(tie.units, from, tie.index));
+    },
+  };
+}
+
+// The keyboard's way to reorder a tie: Earlier and Later.
+function TieTools({ unit, who, tie, onOrderTie }) {
+  if (!tie || !onOrderTie) return null;
+  const move = (to) => onOrderTie(movedTo(tie.units, unit, to));
+  return html`<span class="tie-tools"><span class="drag-handle" aria-hidden="true" title="drag to reorder the tie">⠿</span>
+    ${tie.index > 0 ? html`<button type="button" class="small" aria-label=${`Move ${who} earlier in the tie at ${tie.total}`}
+      onClick=${() => move(tie.index - 1)}>↑ earlier</button>` : null}
+    ${tie.index < tie.units.length - 1 ? html`<button type="button" class="small" aria-label=${`Move ${who} later in the tie at ${tie.total}`}
+      onClick=${() => move(tie.index + 1)}>↓ later</button>` : null}</span>`;
+}
+
+function Row({ c, state, view, onReveal, onSheet, name, tie, inGroup, quick, flash, tieUnit, onOrderTie }) {
   const gm = view.role === "gm";
   const mine = view.combatants?.includes(c.id);
   const dying = c.hp === 0 && c.status !== "dead" && (c.kind === "pc" || deathSavesOf(state, c.id));
   const sheetLabel = characterOf(state, c.id) ? "Sheet" : "Stat block";
-  return html`<li key=${c.id} class="combatant ${c.id === state.turn ? "current" : ""} ${c.status} ${flash ? `flash flash-${flash % 2}` : ""}"
-      aria-current=${c.id === state.turn ? "true" : undefined} data-combatant=${c.id}>
+  return html`<li key=${c.id} class="combatant ${c.id === state.turn ? "current" : ""} ${c.status} ${flash ? `flash flash-${flash % 2}` : ""} ${tieUnit ? "tied" : ""}"
+      aria-current=${c.id === state.turn ? "true" : undefined} data-combatant=${c.id} ...${dragProps(c.group || c.id, tieUnit, onOrderTie)}>
     <span class="init" title="initiative">${inGroup ? "" : `${c.initiative ?? "–"}${tie ? "*" : ""}`}</span>
     <span class="who"><strong>${c.name}</strong> <small>${c.id} · ${c.side}${c.player ? ` · ${c.player}` : ""}</small>
       ${gm && c.ac !== undefined ? html` <span class="ac" title="armour class">AC ${c.ac}</span>` : null}</span>
@@ -147,7 +196,7 @@ function Row({ c, state, view, onReveal, onSheet, name, tie, inGroup, quick, fla
     ${(c.conditions || []).length || c.concentration ? html`<${Conditions} c=${c} name=${name} />` : null}
     <${Supplies} ch=${characterOf(state, c.id)} />
     ${c.id === state.turn ? html`<${Economy} e=${c.economy} />` : null}
-    ${gm || mine ? html`<span class="row-tools"><button type="button" class="small" aria-haspopup="dialog"
+    ${gm || mine ? html`<span class="row-tools"><${TieTools} unit=${c.group || c.id} who=${c.name} tie=${tieUnit} onOrderTie=${onOrderTie} /><button type="button" class="small" aria-haspopup="dialog"
       aria-label=${`${sheetLabel} of ${c.name}`} onClick=${(e) => onSheet(c.id, e.currentTarget)}>${sheetLabel}</button>
       ${onReveal && !shownToTable(state, c) ? html`<span class="reveal"><span class="hint">hidden from players</span>
         <button type="button" class="small" aria-label=${`Reveal ${c.name}`} onClick=${() => onReveal({ combatants: [c.id] })}>Reveal</button></span>` : null}
@@ -158,14 +207,16 @@ function Row({ c, state, view, onReveal, onSheet, name, tie, inGroup, quick, fla
 
 // `quick(c)`: the row's quick actions and the open one's form (the GM's, in the turns phase);
 // `top`: what goes under the heading (the Next turn button, the last outcome); `flash`: the ids
-// of the rows the last command touched, with a counter that restarts their flash.
-export function Board({ state, view, onReveal, quick, top, flash }) {
+// of the rows the last command touched, with a counter that restarts their flash; `onOrderTie`:
+// sends a tie's new order (the GM's, while order_tie is allowed).
+export function Board({ state, view, onReveal, quick, top, flash, onOrderTie }) {
   const [sheet, setSheet] = useState(null);
+  const ties = onOrderTie ? tiesToOrder(state) : {};
   const order = state.initiative_order || [];
   const initiative = Object.fromEntries(order.map((e) => [e.combatant, e]));
   const name = (id) => state.combatants?.[id]?.name || id;
   const row = (c, inGroup) => html`<${Row} key=${c.id} c=${c} state=${state} view=${view} onReveal=${onReveal} name=${name}
-    tie=${initiative[c.id]?.tied} inGroup=${inGroup} quick=${quick}
+    tie=${initiative[c.id]?.tied} inGroup=${inGroup} quick=${quick} tieUnit=${inGroup ? null : ties[c.group || c.id]} onOrderTie=${onOrderTie}
     flash=${flash?.ids.includes(c.id) ? flash.n : 0} onSheet=${(id, opener) => setSheet({ id, opener })} />`;
   const open = sheet && state.combatants?.[sheet.id];
   return html`<section class="board" aria-labelledby="board-title">
@@ -174,15 +225,18 @@ export function Board({ state, view, onReveal, quick, top, flash }) {
     ${state.winner ? html`<p class="ended">The fight is over: ${state.winner} won${state.ended_reason ? ` (${state.ended_reason})` : ""}.</p>` : null}
     <ol class="order">
       ${initiativeGroups(ordered(state)).map((g) => (g.group === null ? row(g.members[0], false)
-        : html`<li key=${`group-${g.group}`} class="init-group" data-group=${g.group}>
-          <div class="group-head"><span class="init" title="initiative">${g.members[0].initiative ?? "–"}</span>
-            <span>${g.members.length} × ${groupName(g.members)} <small>one initiative count for the group</small></span></div>
+        : html`<li key=${`group-${g.group}`} class="init-group ${ties[g.group] ? "tied" : ""}" data-group=${g.group} ...${dragProps(g.group, ties[g.group], onOrderTie)}>
+          <div class="group-head"><span class="init" title="initiative">${g.members[0].initiative ?? "–"}${initiative[g.members[0].id]?.tied ? "*" : ""}</span>
+            <span>${g.members.length} × ${groupName(g.members)} <small>one initiative count for the group</small>
+              <${TieTools} unit=${g.group} who=${`the ${groupName(g.members)} group`} tie=${ties[g.group]} onOrderTie=${onOrderTie} /></span></div>
           <ol class="members" aria-label=${`group ${g.group}`}>${g.members.map((c) => row(c, true))}</ol></li>`))}
     </ol>
     ${onReveal && hiddenSides(state).length ? html`<div class="buttons reveal-sides">
       ${hiddenSides(state).map((side) => html`<button type="button" class="small" onClick=${() => onReveal({ sides: [side] })}>Reveal side ${side}</button>`)}</div>` : null}
     ${(state.unresolved_ties || []).length ? html`<div class="notice" role="status"><strong>Unresolved ties:</strong>
-      ${state.unresolved_ties.map((t) => html`<div>initiative ${t.total}: ${t.units.map((u) => u.map(name).join(" + ")).join(" vs ")} (${t.decided_by} decides)</div>`)}</div>` : null}
+      ${state.unresolved_ties.map((t) => html`<div>initiative ${t.total}: ${t.units.map((u) => u.map(name).join(" + ")).join(" vs ")} (${t.decided_by} decides)
+        ${onOrderTie ? html` — drag the rows, or use earlier and later, to order it;
+          <button type="button" class="small" onClick=${() => onOrderTie(t.units.map((u) => state.combatants?.[u[0]]?.group || u[0]))}>Keep this order (${t.total})</button>` : null}</div>`)}</div>` : null}
     ${(state.pending_checks || []).length ? html`<div class="notice" role="status"><strong>Pending checks:</strong>
       ${state.pending_checks.map((p) => html`<div>${name(p.combatant)}: concentration save DC ${p.dc} (took ${p.damage} damage)</div>`)}</div>` : null}
     ${open ? html`<${SheetDialog} key=${sheet.id} state=${state} c=${open} opener=${sheet.opener} onClose=${() => setSheet(null)} />` : null}

@@ -25,7 +25,8 @@ const facesOf = (text) => String(text || "").split(/[\s,]+/).filter(Boolean).map
 export function quickActions(state, c) {
   const allowed = new Set(state.commands || []);
   const out = [];
-  const down = c.status === "dead";
+  // Attacks and spells need someone who can act: not dead, not down at 0 HP.
+  const down = c.status !== "active" || c.hp === 0;
   if (allowed.has("attack") && !down) for (const a of c.attacks || []) out.push({ kind: "attack", name: a.name, text: a.name });
   if (allowed.has("cast_spell") && !down) {
     for (const s of characterOf(state, c.id)?.sheet?.spellcasting?.spells || []) out.push({ kind: "spell", name: s, text: s });
@@ -52,9 +53,13 @@ export function QuickBar({ c, actions, open, onOpen }) {
   </div>`;
 }
 
-// Living combatants other than `c`, its opponents first.
+// Living combatants other than `c`, its opponents first, each side in turn order (the state's
+// combatants change order as they change, and the picks must not move under the pointer).
 function targetsFor(state, c) {
-  const others = Object.values(state.combatants || {}).filter((t) => t.id !== c.id && t.status !== "dead");
+  const order = (state.initiative_order || []).map((e) => e.combatant);
+  const rank = (id) => (order.includes(id) ? order.indexOf(id) : order.length);
+  const others = Object.values(state.combatants || {}).filter((t) => t.id !== c.id && t.status !== "dead")
+    .sort((a, b) => rank(a.id) - rank(b.id) || a.id.localeCompare(b.id));
   return [...others.filter((t) => t.side !== c.side), ...others.filter((t) => t.side === c.side)];
 }
 
