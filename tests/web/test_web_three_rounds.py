@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.test_web_fixtures import SCREENSHOTS, Table, chromium, fill, party_by_sheet, service  # noqa: F401  (fixtures)
+from tests.web.helpers import SCREENSHOTS, Table, fill, party_by_sheet
 
 # Every press of a pointer (a click or a tap) and every key, counted by the page itself.
 COUNT = """() => { window.__clicks = 0; window.__keys = [];

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tests.test_web_fixtures import Table, chromium, party_by_sheet, service  # noqa: F401  (fixtures)
+from tests.web.helpers import Table, party_by_sheet
 
 
 def _board_order(table: Table) -> list[str]:

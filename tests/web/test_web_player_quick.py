@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tests.test_web_fixtures import Table, chromium, fill, party_by_sheet, service  # noqa: F401  (fixtures)
+from tests.web.helpers import Table, fill, party_by_sheet
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 
