@@ -44,11 +44,17 @@ def _fields_table(fields: tuple[FieldDoc, ...]) -> list[str]:
 
 
 def command_page(ruleset: Ruleset) -> str:
-    lines = [f"# {ruleset.id} commands", "",
-             (f"Every command [{ruleset.id}](../../rulesets/{ruleset.id}.md) takes, generated from the code. "
-              f"`combat commands --ruleset {ruleset.id} [NAME]` and `GET /rulesets/{ruleset.id}/commands[/NAME]` "
-              "give the same. A command is a JSON object whose `type` is its name; send it with `combat do "
-              "ENCOUNTER 'JSON'` or `POST /encounters/{id}/commands` (`{\"command\": JSON}`)."), ""]
+    lines = [
+        f"# {ruleset.id} commands",
+        "",
+        (
+            f"Every command [{ruleset.id}](../../rulesets/{ruleset.id}.md) takes, generated from the code. "
+            f"`combat commands --ruleset {ruleset.id} [NAME]` and `GET /rulesets/{ruleset.id}/commands[/NAME]` "
+            "give the same. A command is a JSON object whose `type` is its name; send it with `combat do "
+            "ENCOUNTER 'JSON'` or `POST /encounters/{id}/commands` (`{\"command\": JSON}`)."
+        ),
+        "",
+    ]
     lines += ["| command | sent by | phases |", "|---|---|---|"]
     docs = commands_of(ruleset)
     lines += [f"| [`{d.type}`](#{d.type}) | {_cell(d.sent_by)} | {', '.join(d.phases)} |" for d in docs]
@@ -65,11 +71,17 @@ def command_page(ruleset: Ruleset) -> str:
 
 
 def events_page() -> str:
-    lines = ["# Events", "",
-             ("Every event type of every ruleset, generated from the msgspec types. One line of the log "
-              f"(the JSONL export, `GET /encounters/{{id}}/events`) is one event with the envelope fields "
-              f"{', '.join(f'`{f}`' for f in ENVELOPE)} first; `type` is the class name below. "
-              "`GET /schemas/events` serves the JSON Schema of a line."), ""]
+    lines = [
+        "# Events",
+        "",
+        (
+            "Every event type of every ruleset, generated from the msgspec types. One line of the log "
+            f"(the JSONL export, `GET /encounters/{{id}}/events`) is one event with the envelope fields "
+            f"{', '.join(f'`{f}`' for f in ENVELOPE)} first; `type` is the class name below. "
+            "`GET /schemas/events` serves the JSON Schema of a line."
+        ),
+        "",
+    ]
     nested: dict[str, type] = {}
     for cls in shipped_event_types():
         summary, fields = struct_doc(cls)
@@ -138,8 +150,11 @@ def _modules_of(handler: Any, seen: set[int] | None = None) -> set[str]:
     found = {module.__name__} if module else set()
     if isinstance(handler, functools.partial):
         return set().union(*(_modules_of(f, seen) for f in (handler.func, *handler.args, *handler.keywords.values())))
-    inner = [getattr(handler, "__wrapped__", None)] + [c.cell_contents for c in getattr(handler, "__closure__", None) or ()
-                                                       if inspect.isfunction(c.cell_contents) or isinstance(c.cell_contents, functools.partial)]
+    inner = [getattr(handler, "__wrapped__", None)] + [
+        c.cell_contents
+        for c in getattr(handler, "__closure__", None) or ()
+        if inspect.isfunction(c.cell_contents) or isinstance(c.cell_contents, functools.partial)
+    ]
     for wrapped in inner:
         if wrapped is not None:
             found |= _modules_of(wrapped, seen)
@@ -148,15 +163,39 @@ def _modules_of(handler: Any, seen: set[int] | None = None) -> set[str]:
 
 def ruleset_page(ruleset: Ruleset) -> str:
     package = _package_of(ruleset)
-    lines = [f"# {ruleset.title} (`{ruleset.id}`)", "", ruleset.summary, "",
-             ("This page is generated from the ruleset's module docstrings: what the rules text says, "
-              "quoted, and what the engine does where it is silent. "
-              f"Its commands: [{ruleset.id} commands](../reference/commands/{ruleset.id}.md)."), "",
-             "## Overview", "", _docstring(Path(package.__file__)), "", "## Phases", "",
-             f"`combat diagram {ruleset.id}` draws the same.", "", "```mermaid", ruleset.phases.mermaid(), "```", ""]
+    lines = [
+        f"# {ruleset.title} (`{ruleset.id}`)",
+        "",
+        ruleset.summary,
+        "",
+        (
+            "This page is generated from the ruleset's module docstrings: what the rules text says, "
+            "quoted, and what the engine does where it is silent. "
+            f"Its commands: [{ruleset.id} commands](../reference/commands/{ruleset.id}.md)."
+        ),
+        "",
+        "## Overview",
+        "",
+        _docstring(Path(package.__file__)),
+        "",
+        "## Phases",
+        "",
+        f"`combat diagram {ruleset.id}` draws the same.",
+        "",
+        "```mermaid",
+        ruleset.phases.mermaid(),
+        "```",
+        "",
+    ]
     if ruleset.defaults:
-        lines += ["## Settings", "", "Given when the encounter is created (`settings`); the defaults:", "",
-                  "| setting | default |", "|---|---|"]
+        lines += [
+            "## Settings",
+            "",
+            "Given when the encounter is created (`settings`); the defaults:",
+            "",
+            "| setting | default |",
+            "|---|---|",
+        ]
         lines += [f"| `{k}` | `{json.dumps(v)}` |" for k, v in ruleset.defaults.items()]
     lines += _modules_section("The rules, module by module", package)
     handled_in = set().union(*(_modules_of(h) for h in ruleset.handlers.values()))
@@ -181,10 +220,16 @@ def cli_table() -> str:
         assert command is not None
         ctx = click.Context(command, info_name=name, parent=root)
         usage = " ".join(p for p in command.collect_usage_pieces(ctx) if p != "[OPTIONS]")
-        options = [record[0] for p in command.params if isinstance(p, click.Option) and not p.hidden
-                   if (record := p.get_help_record(ctx))]
-        rows.append(f"| `combat {name}{' ' + usage if usage else ''}` | {_cell(_first_paragraph(command.help))} | "
-                    f"{_cell(', '.join(f'`{o}`' for o in options))} |")
+        options = [
+            record[0]
+            for p in command.params
+            if isinstance(p, click.Option) and not p.hidden
+            if (record := p.get_help_record(ctx))
+        ]
+        rows.append(
+            f"| `combat {name}{' ' + usage if usage else ''}` | {_cell(_first_paragraph(command.help))} | "
+            f"{_cell(', '.join(f'`{o}`' for o in options))} |"
+        )
     return "\n".join(rows)
 
 
@@ -217,9 +262,17 @@ def sheet_page() -> str:
     from combat.characters.sheet import CharacterSheet
 
     summary, fields = struct_doc(CharacterSheet)
-    lines = ["# Character sheet", "", summary, "",
-             ("Generated from the code; `GET /schemas/character` and `combat characters schema` give its JSON Schema. "
-              "[Characters](../characters.md) says how sheets are built, stored and played."), ""]
+    lines = [
+        "# Character sheet",
+        "",
+        summary,
+        "",
+        (
+            "Generated from the code; `GET /schemas/character` and `combat characters schema` give its JSON Schema. "
+            "[Characters](../characters.md) says how sheets are built, stored and played."
+        ),
+        "",
+    ]
     lines += _fields_table(fields)
     for name, cls in nested_structs(CharacterSheet).items():
         own, nested = struct_doc(cls)
@@ -232,14 +285,20 @@ def errors_page() -> str:
     from combat.kernel.error_codes import ERROR_CODES
     from combat.service.errors import status_of_code
 
-    lines = ["# Error codes", "",
-             ("Every code a rejection carries, generated from `combat/kernel/error_codes.py` (a test holds that "
-              "table to the codes the source raises). The CLI prints the code with the message; the service "
-              "answers `{\"error\": code, \"detail\": ..., \"allowed\": ...}` with the status below "
-              "([Errors](../service.md#errors) says what each status means). A rejected command appends nothing. "
-              "`…` stands for a name or a number the message gives. Codes met only on the command line or when "
-              "a store is opened (`cli/…`, `replay/…`, `partitions/…`, `store/bad-url`) never reach HTTP; "
-              "their status is the one the mapping would give."), ""]
+    lines = [
+        "# Error codes",
+        "",
+        (
+            "Every code a rejection carries, generated from `combat/kernel/error_codes.py` (a test holds that "
+            "table to the codes the source raises). The CLI prints the code with the message; the service "
+            'answers `{"error": code, "detail": ..., "allowed": ...}` with the status below '
+            "([Errors](../service.md#errors) says what each status means). A rejected command appends nothing. "
+            "`…` stands for a name or a number the message gives. Codes met only on the command line or when "
+            "a store is opened (`cli/…`, `replay/…`, `partitions/…`, `store/bad-url`) never reach HTTP; "
+            "their status is the one the mapping would give."
+        ),
+        "",
+    ]
     areas: dict[str, list[str]] = {}
     for code in sorted(ERROR_CODES, key=lambda c: c.partition("/")[::2]):
         areas.setdefault(code.partition("/")[0], []).append(code)
@@ -256,8 +315,11 @@ def errors_page() -> str:
 
 def pages() -> dict[str, str]:
     """Every generated page by its path under docs/."""
-    generated = {"reference/events.md": events_page(), "reference/character-sheet.md": sheet_page(),
-                 "reference/errors.md": errors_page()}
+    generated = {
+        "reference/events.md": events_page(),
+        "reference/character-sheet.md": sheet_page(),
+        "reference/errors.md": errors_page(),
+    }
     for ruleset in RULESETS.values():
         if _package_of(ruleset) is None:  # the site documents the rulesets this package ships
             continue

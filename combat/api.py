@@ -50,8 +50,15 @@ class Table:
         self.id = encounter_id
 
     @classmethod
-    def new(cls, ruleset: str = "srd-2024", name: str = "Encounter", *, seed: int | None = None,
-            settings: dict[str, Any] | None = None, db: str | os.PathLike[str] = MEMORY) -> Table:
+    def new(
+        cls,
+        ruleset: str = "srd-2024",
+        name: str = "Encounter",
+        *,
+        seed: int | None = None,
+        settings: dict[str, Any] | None = None,
+        db: str | os.PathLike[str] = MEMORY,
+    ) -> Table:
         """A new encounter; by default in a store that lives as long as the Table (`db` a file
         path keeps it, and `combat show ID --db PATH` reads it too)."""
         encounters = Encounters(db)
@@ -65,8 +72,9 @@ class Table:
         _ = table.state  # raises RuleError encounter/unknown now, not at the first command
         return table
 
-    def do(self, command: Command | dict[str, Any] | str, *, actor: str = "gm",
-           expected_version: int | None = None) -> list[dict[str, Any]]:
+    def do(
+        self, command: Command | dict[str, Any] | str, *, actor: str = "gm", expected_version: int | None = None
+    ) -> list[dict[str, Any]]:
         """Send one command; returns the log lines it appended (each a dict, as in the export)."""
         if not isinstance(command, Command):
             command = self.encounters.read_command(self.id, command)

@@ -176,7 +176,9 @@ def _encounter_and_seqs(args: tuple[str, ...], db: str) -> tuple[str | None, tup
     if _remembered(db) and args and all(a.isdigit() for a in args):
         return None, args
     if len(args) < 2:
-        raise RuleError("cli/arguments", "missing SEQS...", allowed="[ENCOUNTER] SEQS... (the encounter may be left out after `combat use`)")
+        raise RuleError(
+            "cli/arguments", "missing SEQS...", allowed="[ENCOUNTER] SEQS... (the encounter may be left out after `combat use`)"
+        )
     return args[0], args[1:]
 
 
@@ -239,7 +241,9 @@ def demo(ruleset_id: str, seed: int, db: str, export_to: str | None) -> None:
         _print_table(state)
         if export_to:
             _write_export(encounters.records(encounter_id), Path(export_to))
-    _consoles.err.print(f"encounter {encounter_id} in {db}" + (f", log written to {export_to}" if export_to else ""), markup=False)
+    _consoles.err.print(
+        f"encounter {encounter_id} in {db}" + (f", log written to {export_to}" if export_to else ""), markup=False
+    )
 
 
 @cli.command()
@@ -278,7 +282,16 @@ def list_encounters(as_json: bool, db: str) -> None:
     table = _table("", "id", "name", "ruleset", "phase", "round", "events", "last activity")
     for s in found:
         mark = ">" if current and (current == str(s.id) or current == s.name) else ""
-        table.add_row(mark, s.id.hex[:8], s.name, s.ruleset, s.phase, str(s.round), str(s.version), s.last_activity.strftime("%Y-%m-%d %H:%M"))
+        table.add_row(
+            mark,
+            s.id.hex[:8],
+            s.name,
+            s.ruleset,
+            s.phase,
+            str(s.round),
+            str(s.version),
+            s.last_activity.strftime("%Y-%m-%d %H:%M"),
+        )
     _consoles.out.print(table)
 
 
@@ -369,7 +382,12 @@ def log(encounter: str | None, as_json: bool, db: str) -> None:
         records = list(encounters.records(_encounter_id(encounters, encounter, db)))
     lines = narrate(records)
     if as_json:
-        _print_json([{"seq": rec.seq, "type": type(rec.event).__name__, "actor": rec.actor, "line": line} for rec, line in zip(records, lines)])
+        _print_json(
+            [
+                {"seq": rec.seq, "type": type(rec.event).__name__, "actor": rec.actor, "line": line}
+                for rec, line in zip(records, lines)
+            ]
+        )
         return
     for rec, line in zip(records, lines):
         _print(f"{rec.seq:>5}  {line}")
@@ -395,12 +413,24 @@ def export(encounter: str | None, db: str) -> None:
 
 @cli.command()
 @click.argument("source", metavar="FILE|ENCOUNTER", required=False)
-@click.option("--head", default=None, help="The head hash the GM published (from export): a log cut short, "
-                                           "extended or re-hashed after an edit then fails too.")
-@click.option("--allow-unchained", is_flag=True, help="Pass a log in which no event carries a hash (written before "
-                                                     "hashes existed), checking only its seqs and dice.")
-@click.option("--db", type=str, envvar=DB_ENV, default=DEFAULT_DB, show_default=True,
-              help=f"The store of ENCOUNTER: an SQLite file, or postgresql://user@host:port/dbname (or set {DB_ENV}).")
+@click.option(
+    "--head",
+    default=None,
+    help="The head hash the GM published (from export): a log cut short, extended or re-hashed after an edit then fails too.",
+)
+@click.option(
+    "--allow-unchained",
+    is_flag=True,
+    help="Pass a log in which no event carries a hash (written before hashes existed), checking only its seqs and dice.",
+)
+@click.option(
+    "--db",
+    type=str,
+    envvar=DB_ENV,
+    default=DEFAULT_DB,
+    show_default=True,
+    help=f"The store of ENCOUNTER: an SQLite file, or postgresql://user@host:port/dbname (or set {DB_ENV}).",
+)
 @_one_line_errors
 def verify(source: str | None, head: str | None, allow_unchained: bool, db: str) -> None:
     """Check a JSONL log (or a stored encounter) for tampering: every event's hash against
@@ -435,14 +465,21 @@ def verify(source: str | None, head: str | None, allow_unchained: bool, db: str)
     if report.snapshots:
         sys.exit(1)
     if report.unchained == report.events and not allow_unchained:
-        _consoles.err.print(visible_line(f"unchained: {where}: no event carries a hash, so nothing vouches for its content "
-                                         "(a log written before hashes existed, or one whose hashes were stripped); "
-                                         "--allow-unchained checks only its seqs and dice"), markup=False)
+        _consoles.err.print(
+            visible_line(
+                f"unchained: {where}: no event carries a hash, so nothing vouches for its content "
+                "(a log written before hashes existed, or one whose hashes were stripped); "
+                "--allow-unchained checks only its seqs and dice"
+            ),
+            markup=False,
+        )
         sys.exit(1)
-    chained = ("no event carries a hash (written before hashes): only the seqs and dice were checked"
-               if report.unchained == report.events
-               else f"chained from seq {report.unchained + 1}" + (f" (seq 1-{report.unchained} written before hashes)"
-                                                                   if report.unchained else ""))
+    chained = (
+        "no event carries a hash (written before hashes): only the seqs and dice were checked"
+        if report.unchained == report.events
+        else f"chained from seq {report.unchained + 1}"
+        + (f" (seq 1-{report.unchained} written before hashes)" if report.unchained else "")
+    )
     _say(f"ok: {where}: {report.events} events, {chained}; every roll adds up; head {report.head}")
 
 
@@ -482,7 +519,12 @@ def replay(file: str, at: int | None, as_json: bool, step: bool, verify: bool) -
     if step:
         walked = steps(records)
         if as_json:
-            _print_json([{"seq": s.seq, "state_hash": s.state_hash, "line": s.line, "changes": [list(c) for c in s.changes]} for s in walked])
+            _print_json(
+                [
+                    {"seq": s.seq, "state_hash": s.state_hash, "line": s.line, "changes": [list(c) for c in s.changes]}
+                    for s in walked
+                ]
+            )
             return
         for s in walked:
             _print(f"{s.seq:>5}  {s.state_hash[:12]}  {s.line}")
@@ -508,32 +550,69 @@ _LIMITS = Limits()
 
 
 @cli.command()
-@click.option("--db", type=click.Path(dir_okay=False), envvar=DB_ENV, default=None,
-              help=f"SQLite file of the event log [default: {DEFAULT_DB}, or PostgreSQL when "
-                   "PERSISTENCE_MODULE=eventsourcing.postgres and POSTGRES_* are set].")
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    envvar=DB_ENV,
+    default=None,
+    help=f"SQLite file of the event log [default: {DEFAULT_DB}, or PostgreSQL when "
+    "PERSISTENCE_MODULE=eventsourcing.postgres and POSTGRES_* are set].",
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
-@click.option("--admin-token", envvar="COMBAT_ADMIN_TOKEN", default=None,
-              help="The token that creates encounters (env COMBAT_ADMIN_TOKEN); needed beyond loopback.")
-@click.option("--open/--no-open", "open_creation", default=None,
-              help="Let anyone create encounters, or only the admin token [default: open on 127.0.0.1 only].")
-@click.option("--cors-origin", "cors_origins", multiple=True, envvar="COMBAT_CORS_ORIGINS",
-              help="A browser origin allowed to call the service, e.g. https://overlay.example (repeat; "
-                   "env COMBAT_CORS_ORIGINS, space-separated) [default: none].")
-@click.option("--max-body", type=click.IntRange(1024), default=_LIMITS.max_body, show_default=True,
-              help="Bytes of one request body.")
-@click.option("--max-depth", type=click.IntRange(2), default=_LIMITS.max_depth, show_default=True,
-              help="How deep a body's JSON may nest.")
-@click.option("--max-text", type=click.IntRange(16), default=_LIMITS.max_text, show_default=True,
-              help="Characters of one text in a body.")
-@click.option("--max-events", type=click.IntRange(1), default=_LIMITS.max_events, show_default=True,
-              help="Events one command may append.")
-@click.option("--max-encounters", type=click.IntRange(1), default=_LIMITS.max_encounters, show_default=True,
-              help="Encounters (forks included) one credential may create.")
+@click.option(
+    "--admin-token",
+    envvar="COMBAT_ADMIN_TOKEN",
+    default=None,
+    help="The token that creates encounters (env COMBAT_ADMIN_TOKEN); needed beyond loopback.",
+)
+@click.option(
+    "--open/--no-open",
+    "open_creation",
+    default=None,
+    help="Let anyone create encounters, or only the admin token [default: open on 127.0.0.1 only].",
+)
+@click.option(
+    "--cors-origin",
+    "cors_origins",
+    multiple=True,
+    envvar="COMBAT_CORS_ORIGINS",
+    help="A browser origin allowed to call the service, e.g. https://overlay.example (repeat; "
+    "env COMBAT_CORS_ORIGINS, space-separated) [default: none].",
+)
+@click.option(
+    "--max-body", type=click.IntRange(1024), default=_LIMITS.max_body, show_default=True, help="Bytes of one request body."
+)
+@click.option(
+    "--max-depth", type=click.IntRange(2), default=_LIMITS.max_depth, show_default=True, help="How deep a body's JSON may nest."
+)
+@click.option(
+    "--max-text", type=click.IntRange(16), default=_LIMITS.max_text, show_default=True, help="Characters of one text in a body."
+)
+@click.option(
+    "--max-events", type=click.IntRange(1), default=_LIMITS.max_events, show_default=True, help="Events one command may append."
+)
+@click.option(
+    "--max-encounters",
+    type=click.IntRange(1),
+    default=_LIMITS.max_encounters,
+    show_default=True,
+    help="Encounters (forks included) one credential may create.",
+)
 @_one_line_errors
-def serve(db: str | None, host: str, port: int, admin_token: str | None, open_creation: bool | None,
-          cors_origins: tuple[str, ...], max_body: int, max_depth: int, max_text: int, max_events: int,
-          max_encounters: int) -> None:
+def serve(
+    db: str | None,
+    host: str,
+    port: int,
+    admin_token: str | None,
+    open_creation: bool | None,
+    cors_origins: tuple[str, ...],
+    max_body: int,
+    max_depth: int,
+    max_text: int,
+    max_events: int,
+    max_encounters: int,
+) -> None:
     """Run the HTTP service (OpenAPI at /schema, the table screen at /app/, whose addresses are
     printed first); JSON log lines on stderr."""
     from combat.rulesets import plugin_errors
@@ -541,10 +620,19 @@ def serve(db: str | None, host: str, port: int, admin_token: str | None, open_cr
 
     for error in plugin_errors():
         _consoles.err.print(f"error: {error}", markup=False)
-    limits = Limits(max_body=max_body, max_depth=max_depth, max_text=max_text, max_events=max_events,
-                    max_encounters=max_encounters)
-    run_service(db, host, port, limits=limits, admin_token=admin_token or None, open_creation=open_creation,
-                cors_origins=cors_origins, announce=_print)
+    limits = Limits(
+        max_body=max_body, max_depth=max_depth, max_text=max_text, max_events=max_events, max_encounters=max_encounters
+    )
+    run_service(
+        db,
+        host,
+        port,
+        limits=limits,
+        admin_token=admin_token or None,
+        open_creation=open_creation,
+        cors_origins=cors_origins,
+        announce=_print,
+    )
 
 
 @cli.command()
@@ -553,13 +641,26 @@ def serve(db: str | None, host: str, port: int, admin_token: str | None, open_cr
 @click.option("--name", default="", help="The player's or viewer's name (recorded as the actor of their commands).")
 @click.option("--combatant", "combatants", multiple=True, help="A combatant the player commands (repeat for several).")
 @click.option("--expires-in", type=click.IntRange(60), default=None, help="Seconds until the token expires [default: never].")
-@click.option("--revoke", "revoke_id", metavar="TOKEN_ID", default=None,
-              help="Revoke the encounter's token with this id (from --list) instead of issuing one.")
+@click.option(
+    "--revoke",
+    "revoke_id",
+    metavar="TOKEN_ID",
+    default=None,
+    help="Revoke the encounter's token with this id (from --list) instead of issuing one.",
+)
 @click.option("--list", "list_tokens", is_flag=True, help="List the encounter's tokens (ids, roles, names; never secrets).")
 @db_option
 @_one_line_errors
-def token(encounter: str | None, role: str | None, name: str, combatants: tuple[str, ...], expires_in: int | None,
-          revoke_id: str | None, list_tokens: bool, db: str) -> None:
+def token(
+    encounter: str | None,
+    role: str | None,
+    name: str,
+    combatants: tuple[str, ...],
+    expires_in: int | None,
+    revoke_id: str | None,
+    list_tokens: bool,
+    db: str,
+) -> None:
     """Issue an HTTP token for an encounter made here (e.g. by demo or new); printed once, stored hashed.
     With --revoke or --list, manage the tokens issued (a revocation holds at once on every server)."""
     from datetime import datetime, timedelta
@@ -736,8 +837,11 @@ def _verify(path: Path, state: EncounterState) -> None:
 
     expected_path = path.with_name(path.name.removesuffix(".jsonl") + ".expected.json")
     if not expected_path.exists():
-        raise RuleError("replay/no-expected", f"no expected state beside the log ({expected_path.name})",
-                        allowed="write it with: combat replay FILE --json > FILE.expected.json")
+        raise RuleError(
+            "replay/no-expected",
+            f"no expected state beside the log ({expected_path.name})",
+            allowed="write it with: combat replay FILE --json > FILE.expected.json",
+        )
     expected = json.loads(expected_path.read_text())
     actual = json.loads(render_state_json(state))
     diffs = differences(flatten(expected), flatten(actual))
@@ -784,7 +888,9 @@ def _print_state(state: EncounterState, as_json: bool) -> None:
     _print_table(state)
     # Open conflicts stay in view until amended, retracted or overridden.
     for conflict in state.conflicts:
-        _say(f"conflict at seq {conflict.seq} ({conflict.type}): {conflict.problem} - `combat override {conflict.seq} --ruling ...`, amend or retract")
+        _say(
+            f"conflict at seq {conflict.seq} ({conflict.type}): {conflict.problem} - `combat override {conflict.seq} --ruling ...`, amend or retract"
+        )
 
 
 def _print_table(state: EncounterState) -> None:
@@ -802,9 +908,14 @@ def _print_table(state: EncounterState) -> None:
         left = ""
         if entry.current:
             e = c.economy
-            left = ", ".join(
-                name for name, has in (("action", e.action or e.attacks_left), ("bonus", e.bonus_action), ("reaction", e.reaction)) if has
-            ) + f", {max(0, e.movement - e.moved)} ft"
+            left = (
+                ", ".join(
+                    name
+                    for name, has in (("action", e.action or e.attacks_left), ("bonus", e.bonus_action), ("reaction", e.reaction))
+                    if has
+                )
+                + f", {max(0, e.movement - e.moved)} ft"
+            )
         table.add_row(
             ">" if entry.current else "",
             "" if entry.initiative is None else str(entry.initiative) + ("*" if entry.tied else ""),

@@ -20,8 +20,14 @@ if TYPE_CHECKING:
 __all__ = ["characters"]
 
 
-_db = click.option("--db", type=click.Path(dir_okay=False), envvar=DB_ENV, default=DEFAULT_DB, show_default=True,
-                   help=f"SQLite file of the store the party lives in (or set {DB_ENV}).")
+_db = click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    envvar=DB_ENV,
+    default=DEFAULT_DB,
+    show_default=True,
+    help=f"SQLite file of the store the party lives in (or set {DB_ENV}).",
+)
 
 
 @click.group()
@@ -45,24 +51,65 @@ def characters() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the sheet as JSON.")
 @click.option("--save", is_flag=True, help="Also store it in the party.")
 @_db
-def build(name: str, class_name: str, level: int, scores: str, species: str | None, size: str | None, armor: str | None,
-          shield: bool, weapons: tuple[str, ...], spells: tuple[str, ...], skills: tuple[str, ...], subclass: str | None,
-          as_json: bool, save: bool, db: str) -> None:
+def build(
+    name: str,
+    class_name: str,
+    level: int,
+    scores: str,
+    species: str | None,
+    size: str | None,
+    armor: str | None,
+    shield: bool,
+    weapons: tuple[str, ...],
+    spells: tuple[str, ...],
+    skills: tuple[str, ...],
+    subclass: str | None,
+    as_json: bool,
+    save: bool,
+    db: str,
+) -> None:
     """Build a character sheet from the SRD 5.2's numbers and print it."""
     # Imported here: combat.cli registers this group as it loads, and loads nothing it does not need.
     from combat.cli import _one_line_errors
 
-    _one_line_errors(_build)(name, class_name, level, scores, species, size, armor, shield, weapons, spells, skills, subclass,
-                             as_json, save, db)
+    _one_line_errors(_build)(
+        name, class_name, level, scores, species, size, armor, shield, weapons, spells, skills, subclass, as_json, save, db
+    )
 
 
-def _build(name: str, class_name: str, level: int, scores: str, species: str | None, size: str | None, armor: str | None,
-           shield: bool, weapons: tuple[str, ...], spells: tuple[str, ...], skills: tuple[str, ...], subclass: str | None,
-           as_json: bool, save: bool, db: str) -> None:
+def _build(
+    name: str,
+    class_name: str,
+    level: int,
+    scores: str,
+    species: str | None,
+    size: str | None,
+    armor: str | None,
+    shield: bool,
+    weapons: tuple[str, ...],
+    spells: tuple[str, ...],
+    skills: tuple[str, ...],
+    subclass: str | None,
+    as_json: bool,
+    save: bool,
+    db: str,
+) -> None:
     from combat.characters.build import build_sheet
 
-    sheet = build_sheet(name=name, class_name=class_name, level=level, scores=scores, species=species, size=size, armor=armor,
-                        shield=shield, weapons=weapons, spells=spells, skills=skills, subclass=subclass)
+    sheet = build_sheet(
+        name=name,
+        class_name=class_name,
+        level=level,
+        scores=scores,
+        species=species,
+        size=size,
+        armor=armor,
+        shield=shield,
+        weapons=weapons,
+        spells=spells,
+        skills=skills,
+        subclass=subclass,
+    )
     _show_sheet(sheet, as_json)
     if save:
         _save(sheet, db)
@@ -70,8 +117,12 @@ def _build(name: str, class_name: str, level: int, scores: str, species: str | N
 
 @characters.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--json", "as_json", is_flag=True,
-              help="Print the sheet as JSON on standard output (the list of what is not mapped goes to standard error).")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the sheet as JSON on standard output (the list of what is not mapped goes to standard error).",
+)
 @click.option("--save", is_flag=True, help="Also store it in the party.")
 @_db
 def import_command(file: str, as_json: bool, save: bool, db: str) -> None:
@@ -116,7 +167,9 @@ def _save_file(file: str, db: str) -> None:
     try:
         sheet = msgspec.convert(_json_file(file, "character/malformed"), CharacterSheet)
     except msgspec.ValidationError as exc:
-        raise RuleError("character/invalid", f"{file}: {exc}", allowed="a sheet as `combat characters schema` describes it") from None
+        raise RuleError(
+            "character/invalid", f"{file}: {exc}", allowed="a sheet as `combat characters schema` describes it"
+        ) from None
     _save(sheet, db)
 
 
@@ -232,8 +285,10 @@ def _save(sheet: CharacterSheet, db: str) -> None:
 
     with _store(db) as encounters:
         stored = encounters.party.save(sheet)
-    _say(f"saved {stored.name} in the party ({db}): add it to a fight with "
-         f"'{{\"type\": \"add_character\", \"character\": \"{stored.name}\", \"side\": \"party\"}}'")
+    _say(
+        f"saved {stored.name} in the party ({db}): add it to a fight with "
+        f'\'{{"type": "add_character", "character": "{stored.name}", "side": "party"}}\''
+    )
 
 
 def _show_sheet(sheet: CharacterSheet, as_json: bool) -> None:
@@ -266,13 +321,28 @@ def summary(sheet: CharacterSheet) -> list[str]:
     from combat.characters import sheet as s
 
     classes = ", ".join(f"{c} {n}" for c, n in sheet.classes.items())
-    lines = [f"{sheet.name}: {classes}" + (f" ({sheet.subclass})" if sheet.subclass else "") + (f", {sheet.species}" if sheet.species else "")]
-    lines.append(f"HP {sheet.max_hp}  AC {sheet.ac}  Proficiency +{s.proficiency(sheet)}  Speed {sheet.speed} ft.  "
-                 f"Initiative {s.initiative_bonus(sheet):+d}  Hit Dice {sheet.hit_dice}")
-    lines.append("Scores: " + "  ".join(f"{a[:3].upper()} {getattr(sheet.abilities, a)} ({s.modifier(getattr(sheet.abilities, a)):+d})"
-                                        for a in s.ABILITIES))
-    lines.append("Saves: " + "  ".join(f"{a[:3].upper()} {s.save_bonus(sheet, a):+d}" + ("*" if a in sheet.save_proficiencies else "")
-                                       for a in s.ABILITIES) + "  (* proficient)")
+    lines = [
+        f"{sheet.name}: {classes}"
+        + (f" ({sheet.subclass})" if sheet.subclass else "")
+        + (f", {sheet.species}" if sheet.species else "")
+    ]
+    lines.append(
+        f"HP {sheet.max_hp}  AC {sheet.ac}  Proficiency +{s.proficiency(sheet)}  Speed {sheet.speed} ft.  "
+        f"Initiative {s.initiative_bonus(sheet):+d}  Hit Dice {sheet.hit_dice}"
+    )
+    lines.append(
+        "Scores: "
+        + "  ".join(
+            f"{a[:3].upper()} {getattr(sheet.abilities, a)} ({s.modifier(getattr(sheet.abilities, a)):+d})" for a in s.ABILITIES
+        )
+    )
+    lines.append(
+        "Saves: "
+        + "  ".join(
+            f"{a[:3].upper()} {s.save_bonus(sheet, a):+d}" + ("*" if a in sheet.save_proficiencies else "") for a in s.ABILITIES
+        )
+        + "  (* proficient)"
+    )
     if sheet.skills:
         lines.append("Skills: " + ", ".join(f"{k} {s.skill_bonus(sheet, k):+d}" for k in sheet.skills if k in s.SKILL_ABILITY))
     if sheet.resistances:
@@ -295,14 +365,21 @@ def summary(sheet: CharacterSheet) -> list[str]:
             where = f"range {a.normal_range}/{a.long_range}" if a.kind == "ranged" else f"reach {a.reach} ft."
             lines.append(f"  {a.name}: {a.bonus:+d} to hit, {where}, {a.damage} {a.damage_type}")
     if sheet.resources:
-        lines.append("Resources: " + ", ".join(
-            f"{r.name} {r.uses}/{'short' if r.recovers == 'short' else 'long'} rest"
-            + (f" (regain {r.short_rest_regains} on a short rest)" if r.short_rest_regains else "") for r in sheet.resources))
+        lines.append(
+            "Resources: "
+            + ", ".join(
+                f"{r.name} {r.uses}/{'short' if r.recovers == 'short' else 'long'} rest"
+                + (f" (regain {r.short_rest_regains} on a short rest)" if r.short_rest_regains else "")
+                for r in sheet.resources
+            )
+        )
     f = sheet.features
-    shown = [f"critical hit on {f.critical_range}-20" if f.critical_range < 20 else "",
-             f"Sneak Attack {f.sneak_attack}" if f.sneak_attack else "",
-             f"Rage Damage +{f.rage_damage}, resisting {', '.join(f.rage_resistances)} while raging" if f.rage_damage else "",
-             f"Martial Arts {f.martial_arts}" if f.martial_arts else ""]
+    shown = [
+        f"critical hit on {f.critical_range}-20" if f.critical_range < 20 else "",
+        f"Sneak Attack {f.sneak_attack}" if f.sneak_attack else "",
+        f"Rage Damage +{f.rage_damage}, resisting {', '.join(f.rage_resistances)} while raging" if f.rage_damage else "",
+        f"Martial Arts {f.martial_arts}" if f.martial_arts else "",
+    ]
     if any(shown):
         lines.append("Features: " + "; ".join(x for x in shown if x))
     return lines

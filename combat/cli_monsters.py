@@ -15,10 +15,19 @@ __all__ = ["monsters"]
 
 @click.command()
 @click.argument("words", nargs=-1)
-@click.option("--import", "import_file", type=click.Path(exists=True, dir_okay=False),
-              help="Add the stat blocks in this JSON file (Open5e records or stat blocks) to the local store.")
-@click.option("--store", type=click.Path(dir_okay=False), envvar=STORE_ENV, default=None,
-              help=f"The local store of imported stat blocks [default: {DEFAULT_STORE}].")
+@click.option(
+    "--import",
+    "import_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Add the stat blocks in this JSON file (Open5e records or stat blocks) to the local store.",
+)
+@click.option(
+    "--store",
+    type=click.Path(dir_okay=False),
+    envvar=STORE_ENV,
+    default=None,
+    help=f"The local store of imported stat blocks [default: {DEFAULT_STORE}].",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print stat blocks as JSON.")
 def monsters(words: tuple[str, ...], import_file: str | None, store: str | None, as_json: bool) -> None:
     """List the bestiary's creatures matching WORDS (name or type), or show the one WORDS name."""

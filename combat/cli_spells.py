@@ -45,7 +45,15 @@ def _spells(query: str, level: int | None, cls: str | None, as_json: bool) -> No
         return
     table = _table("Name", "Level", "School", "Casting time", "Save/attack", "Damage/healing", "Automation")
     for s in found:
-        table.add_row(s.name, str(s.level) if s.level else "cantrip", s.school, _casting_time(s), _save_or_attack(s), _effect(s), s.automation)
+        table.add_row(
+            s.name,
+            str(s.level) if s.level else "cantrip",
+            s.school,
+            _casting_time(s),
+            _save_or_attack(s),
+            _effect(s),
+            s.automation,
+        )
     _consoles.out.print(table)
 
 
@@ -79,20 +87,28 @@ def describe(s: Spell) -> str:
     lines = [s.name, f"{kind}{' (ritual)' if s.ritual else ''}; {', '.join(s.classes)}"]
     casting = _casting_time(s) + (f", {s.reaction_trigger}" if s.reaction_trigger else "")
     lines.append(f"Casting time: {casting}")
-    lines.append(f"Range: {s.range_text}" + (f"; {s.targets.count} target(s)" if s.targets.count else "")
-                 + (f"; {s.targets.area.size}-foot {s.targets.area.shape}" if s.targets.area else ""))
+    lines.append(
+        f"Range: {s.range_text}"
+        + (f"; {s.targets.count} target(s)" if s.targets.count else "")
+        + (f"; {s.targets.area.size}-foot {s.targets.area.shape}" if s.targets.area else "")
+    )
     lines.append(f"Components: {s.components}" + (f" ({s.material})" if s.material else ""))
     rounds = f" ({s.duration.rounds} rounds)" if s.duration.rounds else ""
     ends = f", ends at the {s.duration.ends.replace('_', ' ')}" if s.duration.ends else ""
     lines.append(f"Duration: {'Concentration, up to ' if s.concentration else ''}{s.duration.text}{rounds}{ends}")
     if s.attack or s.save:
-        lines.append(f"Resolved by: {_save_or_attack(s)}" + (f"; the save repeats at the {s.save.repeats.replace('_', ' ')}" if s.save and s.save.repeats else ""))
+        lines.append(
+            f"Resolved by: {_save_or_attack(s)}"
+            + (f"; the save repeats at the {s.save.repeats.replace('_', ' ')}" if s.save and s.save.repeats else "")
+        )
     if s.projectiles:
         lines.append(f"{s.projectiles.count} {s.projectiles.kind}, each its own hit")
     if s.damage or s.healing:
         lines.append(f"Effect: {_effect(s)}")
     if s.condition:
-        lines.append(f"Condition: {s.condition.name}" + (f" until the {s.condition.ends.replace('_', ' ')}" if s.condition.ends else ""))
+        lines.append(
+            f"Condition: {s.condition.name}" + (f" until the {s.condition.ends.replace('_', ' ')}" if s.condition.ends else "")
+        )
     if s.ac_bonus is not None:
         lines.append(f"AC: +{s.ac_bonus}")
     if s.roll_bonus:

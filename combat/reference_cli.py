@@ -53,7 +53,8 @@ def commands(name: str | None, ruleset_id: str, as_json: bool) -> None:
         for column in ("field", "type", "required / default", "meaning"):
             fields.add_column(column)
         for f in field_docs:
-            fields.add_row(f.name, f.type, "required" if f.required else f"default {msgspec.json.encode(f.default).decode()}",
-                           f.meaning)
+            fields.add_row(
+                f.name, f.type, "required" if f.required else f"default {msgspec.json.encode(f.default).decode()}", f.meaning
+            )
         out.print(fields)
     out.print("example:", msgspec.json.encode(doc.example).decode(), markup=False)

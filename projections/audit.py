@@ -97,26 +97,50 @@ def audit(records: Iterable[Recorded], shown: Callable[[Recorded], Recorded] = l
         at = msgspec.json.encode(rec.timestamp).decode().strip('"')
         entries.append(
             Entry(
-                seq=rec.seq, at=at, actor=rec.actor, command_id=rec.command_id, type=type(rec.event).__name__,
-                line=narrator.line(rec), counts=counts, retracted_by=history.retracted_by.get(rec.seq),
+                seq=rec.seq,
+                at=at,
+                actor=rec.actor,
+                command_id=rec.command_id,
+                type=type(rec.event).__name__,
+                line=narrator.line(rec),
+                counts=counts,
+                retracted_by=history.retracted_by.get(rec.seq),
             )
         )
         e = rec.event
         if isinstance(e, ev.DiceRolled):
             rolls.append(
-                RollEntry(seq=rec.seq, roller=narrator.name(e.roller), actor=rec.actor, purpose=e.purpose,
-                          notation=e.notation, faces=tuple(d.face for d in e.dice), total=e.total, source=e.source,
-                          counts=counts)
+                RollEntry(
+                    seq=rec.seq,
+                    roller=narrator.name(e.roller),
+                    actor=rec.actor,
+                    purpose=e.purpose,
+                    notation=e.notation,
+                    faces=tuple(d.face for d in e.dice),
+                    total=e.total,
+                    source=e.source,
+                    counts=counts,
+                )
             )
             for die in e.dice if counts else ():  # undone rolls and the originals of an amendment don't count
                 if die.sides == 20:
                     by_roller.setdefault(narrator.name(e.roller), []).append((die.face, e.source))
         elif isinstance(e, (ev.EventsRetracted, ev.RulingAmended, ev.ConflictOverridden)):
             kind = {ev.EventsRetracted: "retraction", ev.RulingAmended: "amendment"}.get(type(e), "override")
-            replaced = tuple(r.seq for r in records if r.command_id == rec.command_id and r.seq > rec.seq) if kind == "amendment" else ()
+            replaced = (
+                tuple(r.seq for r in records if r.command_id == rec.command_id and r.seq > rec.seq) if kind == "amendment" else ()
+            )
             changes.append(
-                Change(seq=rec.seq, kind=kind, actor=rec.actor, at=at, reason=str(getattr(e, "reason", None) or getattr(e, "ruling", "")),
-                       touched=e.seqs, replaced_by=replaced, counts=counts)
+                Change(
+                    seq=rec.seq,
+                    kind=kind,
+                    actor=rec.actor,
+                    at=at,
+                    reason=str(getattr(e, "reason", None) or getattr(e, "ruling", "")),
+                    touched=e.seqs,
+                    replaced_by=replaced,
+                    counts=counts,
+                )
             )
     overridden = tuple(
         {"seq": seq, "ruling_seq": by, "line": entries[seq - 1].line} for seq, by in sorted(history.overridden.items())
@@ -143,8 +167,12 @@ def _dice_audit(roller: str, faces: list[tuple[int, str]]) -> DiceAudit:
         chi = sum((c - expected) ** 2 / expected for c in counts)
         p = chi_square_p_value(chi, 19)
     return DiceAudit(
-        roller=roller, d20s=n, entered=sum(1 for _, s in faces if s == "entered"), faces=tuple(counts),
-        chi_square=None if chi is None else round(chi, 4), p_value=None if p is None else round(p, 6),
+        roller=roller,
+        d20s=n,
+        entered=sum(1 for _, s in faces if s == "entered"),
+        faces=tuple(counts),
+        chi_square=None if chi is None else round(chi, 4),
+        p_value=None if p is None else round(p, 6),
     )
 
 

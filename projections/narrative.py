@@ -106,28 +106,42 @@ def _check(n: Narrator, e: ev.CheckMade) -> str:
 
 
 _LINES: dict[type, Callable[[Narrator, Any], str]] = {
-    ev.EncounterCreated: lambda n, e: f"Encounter '{e.name}' set up under {e.ruleset} (seed {e.seed})"
-    + (f", branched from {e.forked_from} at seq {e.forked_at}" if e.forked_from else ""),
+    ev.EncounterCreated: lambda n, e: (
+        f"Encounter '{e.name}' set up under {e.ruleset} (seed {e.seed})"
+        + (f", branched from {e.forked_from} at seq {e.forked_at}" if e.forked_from else "")
+    ),
     ev.CombatantAdded: lambda n, e: (
         f"{e.combatant.name} joins the {e.combatant.side} side "
         f"({'character' if e.combatant.kind == 'pc' else 'monster'}"
-        + (f", {e.combatant.hp if e.combatant.hp is not None else e.combatant.max_hp}/{e.combatant.max_hp} HP, AC {e.combatant.ac})"
-           if e.combatant.max_hp is not None else ")")  # None: not revealed to this reader
+        + (
+            f", {e.combatant.hp if e.combatant.hp is not None else e.combatant.max_hp}/{e.combatant.max_hp} HP, AC {e.combatant.ac})"
+            if e.combatant.max_hp is not None
+            else ")"
+        )  # None: not revealed to this reader
     ),
-    ev.Revealed: lambda n, e: "The GM reveals " + ", ".join(
-        [*(n.name(c) for c in e.combatants), *(f"the {side} side" for side in e.sides)]),
+    ev.Revealed: lambda n, e: (
+        "The GM reveals " + ", ".join([*(n.name(c) for c in e.combatants), *(f"the {side} side" for side in e.sides)])
+    ),
     ev.CombatantRemoved: lambda n, e: f"{n.name(e.combatant)} leaves the fight" + (f": {e.reason}" if e.reason else ""),
     ev.PhaseChanged: lambda n, e: f"Phase: {e.previous} -> {e.phase}",
     ev.SurpriseMarked: lambda n, e: f"{n.name(e.combatant)} is {'surprised' if e.surprised else 'not surprised'}",
     ev.DiceRolled: lambda n, e: (
-        f"{n.name(e.roller)} rolls {e.notation} for {e.purpose}: [{_faces(e)}] = {e.total}"
-        if e.notation is not None else f"{n.name(e.roller)} rolls for {e.purpose}: {e.total}"  # dice not revealed
-    ) + (" (entered)" if e.source == "entered" else ""),
-    ev.InitiativeSet: lambda n, e: f"{', '.join(n.name(c) for c in e.combatants)}: initiative {e.total}"
-    + (" (surprised, Disadvantage)" if e.disadvantage else ""),
-    ev.InitiativeTied: lambda n, e: f"Tie at {e.total}: "
-    + " / ".join(", ".join(n.name(c) for c in unit) for unit in e.units)
-    + (" - the players decide the order" if e.decided_by == "players" else " - the GM decides the order"),
+        (
+            f"{n.name(e.roller)} rolls {e.notation} for {e.purpose}: [{_faces(e)}] = {e.total}"
+            if e.notation is not None
+            else f"{n.name(e.roller)} rolls for {e.purpose}: {e.total}"  # dice not revealed
+        )
+        + (" (entered)" if e.source == "entered" else "")
+    ),
+    ev.InitiativeSet: lambda n, e: (
+        f"{', '.join(n.name(c) for c in e.combatants)}: initiative {e.total}"
+        + (" (surprised, Disadvantage)" if e.disadvantage else "")
+    ),
+    ev.InitiativeTied: lambda n, e: (
+        f"Tie at {e.total}: "
+        + " / ".join(", ".join(n.name(c) for c in unit) for unit in e.units)
+        + (" - the players decide the order" if e.decided_by == "players" else " - the GM decides the order")
+    ),
     ev.TieOrdered: lambda n, e: f"Tie at {e.total} settled: {', '.join(n.name(u) for u in e.order)}",
     ev.RoundStarted: lambda n, e: "the round begins",
     ev.RoundEnded: lambda n, e: "the round ends",
@@ -135,38 +149,51 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
     ev.TurnEnded: lambda n, e: f"{n.name(e.combatant)} ends the turn",
     ev.CombatEnded: lambda n, e: "Combat ends: " + e.reason + (f" ({e.winner} win)" if e.winner else ""),
     ev.RulingMade: lambda n, e: f"GM ruling: {e.text}",
-    ev.Moved: lambda n, e: f"{n.name(e.combatant)} moves {e.feet} ft"
-    + (f" through Difficult Terrain ({e.spent} ft of movement)" if e.spent != e.feet else "")
-    + (f" ({e.mode})" if e.mode != "walk" else "")
-    + (f", leaving the reach of {', '.join(n.name(p) for p in e.provoked)}" if e.provoked else ""),
-    ev.ActionTaken: lambda n, e: f"{n.name(e.combatant)} takes the {e.action.title()} action"
-    + (" as a bonus action" if e.uses == "bonus_action" else "")
-    + (f" against {n.name(e.target)}" if e.target else "")
-    + (f": {e.detail}" if e.detail else ""),
+    ev.Moved: lambda n, e: (
+        f"{n.name(e.combatant)} moves {e.feet} ft"
+        + (f" through Difficult Terrain ({e.spent} ft of movement)" if e.spent != e.feet else "")
+        + (f" ({e.mode})" if e.mode != "walk" else "")
+        + (f", leaving the reach of {', '.join(n.name(p) for p in e.provoked)}" if e.provoked else "")
+    ),
+    ev.ActionTaken: lambda n, e: (
+        f"{n.name(e.combatant)} takes the {e.action.title()} action"
+        + (" as a bonus action" if e.uses == "bonus_action" else "")
+        + (f" against {n.name(e.target)}" if e.target else "")
+        + (f": {e.detail}" if e.detail else "")
+    ),
     ev.BonusActionTaken: lambda n, e: f"{n.name(e.combatant)} uses a bonus action: {e.description}",
     ev.ObjectInteracted: lambda n, e: f"{n.name(e.combatant)} interacts with an object: {e.description}",
     ev.ReactionTaken: lambda n, e: f"{n.name(e.combatant)} uses its reaction: {e.description}",
     ev.AttackMade: _attack,
-    ev.DamageTaken: lambda n, e: f"{n.name(e.target)} takes {e.amount} {e.damage_type} damage"
-    + (f" from {n.name(e.source)}" if e.source else "")
-    + (f" ({e.rolled} rolled)" if e.rolled != e.amount else "")
-    + (" (a custom damage type: no resistance applies)" if e.custom else ""),
+    ev.DamageTaken: lambda n, e: (
+        f"{n.name(e.target)} takes {e.amount} {e.damage_type} damage"
+        + (f" from {n.name(e.source)}" if e.source else "")
+        + (f" ({e.rolled} rolled)" if e.rolled != e.amount else "")
+        + (" (a custom damage type: no resistance applies)" if e.custom else "")
+    ),
     ev.Healed: lambda n, e: f"{n.name(e.target)} regains {e.amount} HP" + (f" from {n.name(e.source)}" if e.source else ""),
     ev.TempHPGranted: lambda n, e: f"{n.name(e.target)} gains " + ("" if e.amount is None else f"{e.amount} ") + "temporary HP",
-    ev.CombatantDowned: lambda n, e: f"{n.name(e.combatant)} drops to 0 HP and "
-    + ("dies" if e.status == "dead" else "falls unconscious"),
+    ev.CombatantDowned: lambda n, e: (
+        f"{n.name(e.combatant)} drops to 0 HP and " + ("dies" if e.status == "dead" else "falls unconscious")
+    ),
     ev.CombatantRevived: lambda n, e: f"{n.name(e.combatant)} is back on their feet",
     ev.ConditionApplied: _condition,
     ev.ConditionEnded: lambda n, e: f"{n.name(e.target)} is no longer {e.condition}" + (f" ({e.reason})" if e.reason else ""),
     ev.ConcentrationStarted: lambda n, e: f"{n.name(e.combatant)} concentrates on {e.effect}",
     ev.ConcentrationEnded: lambda n, e: f"{n.name(e.combatant)} loses concentration on {e.effect}: {e.reason}",
-    ev.ConcentrationCheckRequired: lambda n, e: f"{n.name(e.combatant)} must make a DC {e.dc} Constitution save to keep concentrating",
-    ev.ConcentrationChecked: lambda n, e: f"{n.name(e.combatant)} concentration save: {e.total} vs DC {e.dc} - "
-    + ("holds" if e.success else "fails"),
-    ev.SaveMade: lambda n, e: f"{n.name(e.combatant)} {e.ability} save: {e.total} vs DC {e.dc}"
-    + (" (set after the roll)" if e.judged_later else "") + " - "
-    + ("success" if e.success else "failure")
-    + (f" ({e.reason})" if e.reason else ""),
+    ev.ConcentrationCheckRequired: lambda n, e: (
+        f"{n.name(e.combatant)} must make a DC {e.dc} Constitution save to keep concentrating"
+    ),
+    ev.ConcentrationChecked: lambda n, e: (
+        f"{n.name(e.combatant)} concentration save: {e.total} vs DC {e.dc} - " + ("holds" if e.success else "fails")
+    ),
+    ev.SaveMade: lambda n, e: (
+        f"{n.name(e.combatant)} {e.ability} save: {e.total} vs DC {e.dc}"
+        + (" (set after the roll)" if e.judged_later else "")
+        + " - "
+        + ("success" if e.success else "failure")
+        + (f" ({e.reason})" if e.reason else "")
+    ),
     ev.CheckMade: _check,
     ev.EventsRetracted: lambda n, e: f"Undone: event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} ({e.reason})",
     ev.RulingAmended: lambda n, e: f"Amended: event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} replaced ({e.reason})",

@@ -130,14 +130,24 @@ class Redaction:
                     block = {**block, slot: {**held, "sheets": sheets}}
             saves = block.get("rolled_saves")
             if isinstance(saves, list):
-                block = {**block, "rolled_saves": [{**s, "natural": None} if self.hidden(s.get("combatant")) else s
-                                                   for s in saves]}
+                block = {
+                    **block,
+                    "rolled_saves": [{**s, "natural": None} if self.hidden(s.get("combatant")) else s for s in saves],
+                }
             view[key] = block
         ledger = view.get("segments_1e", {}).get("creatures")
         if ledger:
             creatures = {
-                cid: ({**c, "stats": {k: v for k, v in c["stats"].items() if k not in HIDDEN_CREATURE_STATS},
-                       "attacks_as": None, "saves_as": None} if self.hidden(cid) else c)
+                cid: (
+                    {
+                        **c,
+                        "stats": {k: v for k, v in c["stats"].items() if k not in HIDDEN_CREATURE_STATS},
+                        "attacks_as": None,
+                        "saves_as": None,
+                    }
+                    if self.hidden(cid)
+                    else c
+                )
                 for cid, c in ledger.items()
             }
             view["segments_1e"] = {**view["segments_1e"], "creatures": creatures}

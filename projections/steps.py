@@ -71,6 +71,8 @@ def steps(records: Iterable[Recorded]) -> Iterator[Step]:
 
 def _collapse_arrivals(changes: list[tuple[str, Any, Any]]) -> list[tuple[str, Any, Any]]:
     """A combatant that joins is one line, not one line per field of its stat block."""
-    arrived = {k.split(".")[1] for k, before, _ in changes if k.startswith("combatants.") and k.endswith(".id") and before is None}
+    arrived = {
+        k.split(".")[1] for k, before, _ in changes if k.startswith("combatants.") and k.endswith(".id") and before is None
+    }
     kept = [c for c in changes if not (c[0].startswith("combatants.") and c[0].split(".")[1] in arrived)]
     return kept + [(f"combatants.{cid}", None, "joined") for cid in sorted(arrived)]

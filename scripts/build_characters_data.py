@@ -56,8 +56,11 @@ RESOURCES: dict[str, tuple[tuple[str, str, str], ...]] = {
     "bard": (("Bardic Inspiration", "bardic-inspiration", ""),),
     "cleric": (("Channel Divinity", "channel-divinity", "channel_divinity"),),
     "druid": (("Wild Shape", "wild-shape", "wild_shape"),),
-    "fighter": (("Second Wind", "second-wind", "second_wind"), ("Action Surge", "action-surge", "detail:action-surge"),
-                ("Indomitable", "indomitable", "detail:indomitable")),
+    "fighter": (
+        ("Second Wind", "second-wind", "second_wind"),
+        ("Action Surge", "action-surge", "detail:action-surge"),
+        ("Indomitable", "indomitable", "detail:indomitable"),
+    ),
     "monk": (("Focus Points", "monks-focus", "focus_points"),),
     "paladin": (("Channel Divinity", "channel-divinity", "channel_divinity"), ("Lay On Hands", "lay-on-hands", "")),
     "ranger": (("Favored Enemy", "favored-enemy", "favored_enemy"),),
@@ -112,7 +115,7 @@ def _column_key(feature_id: str) -> str:
 def _hp_table(rules: list[dict[str, Any]], pk: str, heading: str) -> dict[str, int]:
     """`|Fighter, Paladin, or Ranger|10 + Con. modifier|` -> {"fighter": 10, "paladin": 10, "ranger": 10}."""
     text = next(r["fields"]["desc"] for r in rules if r["pk"] == pk)
-    table = text[text.index(heading):]
+    table = text[text.index(heading) :]
     found: dict[str, int] = {}
     for names, number in re.findall(r"^\|\s*([A-Za-z ,]+?)\s*\|\s*(\d+) \+ Con\. modifier\|", table, re.MULTILINE):
         for name in re.split(r",\s*(?:or\s+)?|\s+or\s+", names):
@@ -141,7 +144,9 @@ def _numbers(text: str) -> dict[str, Any]:
     if m := re.search(r"base Armor Class equals 10 plus your Dexterity and (\w+) modifiers", text):
         found["unarmored_defense"] = _ability(m.group(1))
         found["unarmored_defense_with_shield"] = "or wielding a Shield" not in text
-    if re.search(r"Hit Point maximum increases by \d+, and it increases by 1 (?:again )?whenever you gain (?:a|another \w+) level", text):
+    if re.search(
+        r"Hit Point maximum increases by \d+, and it increases by 1 (?:again )?whenever you gain (?:a|another \w+) level", text
+    ):
         found["hp_per_level"] = 1
     if m := re.search(r"Your speed increases by (\d+) feet while you aren't wearing Heavy armor", text):
         found["speed_unless_heavy_armor"] = int(m.group(1))
@@ -378,5 +383,7 @@ def build(source: Path, output: Path = OUTPUT) -> int:
 
 
 if __name__ == "__main__":
-    source = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "srd-5.2"
+    source = (
+        Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "srd-5.2"
+    )
     print(f"{build(source)} classes -> {OUTPUT}")

@@ -32,5 +32,7 @@ def build(source: Path, output: Path = OUTPUT) -> int:
 
 
 if __name__ == "__main__":
-    source = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "srd-5.2"
+    source = (
+        Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "srd-5.2"
+    )
     print(f"{build(source)} spells -> {OUTPUT}")

@@ -35,7 +35,9 @@ def postgres() -> Iterator[dict[str, str]]:
     try:
         connection = connect_postgres()
     except Exception as exc:  # ImportError without the extra, OperationalError without the server
-        where = f"{POSTGRES_SETTINGS['POSTGRES_HOST']}:{POSTGRES_SETTINGS['POSTGRES_PORT']}/{POSTGRES_SETTINGS['POSTGRES_DBNAME']}"
+        where = (
+            f"{POSTGRES_SETTINGS['POSTGRES_HOST']}:{POSTGRES_SETTINGS['POSTGRES_PORT']}/{POSTGRES_SETTINGS['POSTGRES_DBNAME']}"
+        )
         reason = f"PostgreSQL not reachable at {where}: {type(exc).__name__}: {exc}".strip()
         if os.environ.get("CI"):
             pytest.fail(f"{reason} (CI requires it)")

@@ -30,15 +30,32 @@ SHORTBOW = AttackProfile(
 
 
 def pc(cid: str, **kw: object) -> CombatantSpec:
-    fields = {"id": cid, "name": cid.title(), "kind": "pc", "side": "party", "max_hp": 20, "ac": 15,
-              "initiative_bonus": 0, "con_save": 2, "attacks": (LONGSWORD,)}
+    fields = {
+        "id": cid,
+        "name": cid.title(),
+        "kind": "pc",
+        "side": "party",
+        "max_hp": 20,
+        "ac": 15,
+        "initiative_bonus": 0,
+        "con_save": 2,
+        "attacks": (LONGSWORD,),
+    }
     fields.update(kw)
     return msgspec.convert(fields, CombatantSpec, from_attributes=True)
 
 
 def monster(cid: str, **kw: object) -> CombatantSpec:
-    fields = {"id": cid, "name": cid.replace("-", " ").title(), "kind": "monster", "side": "monsters",
-              "max_hp": 7, "ac": 15, "initiative_bonus": 0, "attacks": (SCIMITAR,)}
+    fields = {
+        "id": cid,
+        "name": cid.replace("-", " ").title(),
+        "kind": "monster",
+        "side": "monsters",
+        "max_hp": 7,
+        "ac": 15,
+        "initiative_bonus": 0,
+        "attacks": (SCIMITAR,),
+    }
     fields.update(kw)
     return msgspec.convert(fields, CombatantSpec, from_attributes=True)
 
@@ -116,7 +133,11 @@ def connect_postgres():
     import psycopg
 
     return psycopg.connect(
-        host=POSTGRES_SETTINGS["POSTGRES_HOST"], port=int(POSTGRES_SETTINGS["POSTGRES_PORT"]), user=POSTGRES_SETTINGS["POSTGRES_USER"],
-        password=POSTGRES_SETTINGS["POSTGRES_PASSWORD"] or None, dbname=POSTGRES_SETTINGS["POSTGRES_DBNAME"], autocommit=True,
+        host=POSTGRES_SETTINGS["POSTGRES_HOST"],
+        port=int(POSTGRES_SETTINGS["POSTGRES_PORT"]),
+        user=POSTGRES_SETTINGS["POSTGRES_USER"],
+        password=POSTGRES_SETTINGS["POSTGRES_PASSWORD"] or None,
+        dbname=POSTGRES_SETTINGS["POSTGRES_DBNAME"],
+        autocommit=True,
         connect_timeout=3,
     )

@@ -84,8 +84,9 @@ def _now() -> datetime:
 
 class StoreBusy(RuleError):
     def __init__(self, attempts: int):
-        super().__init__("store/busy", f"other writers kept appending to this encounter ({attempts} tries)",
-                         allowed="send again shortly")
+        super().__init__(
+            "store/busy", f"other writers kept appending to this encounter ({attempts} tries)", allowed="send again shortly"
+        )
 
 
 T = TypeVar("T")
@@ -110,9 +111,15 @@ class Encounters:
     # first; each lost race means another command was stored, so the fight moves on.
     RETRIES = 200
 
-
-    def __init__(self, db: str | os.PathLike[str] | None = None, *, env: dict[str, str] | None = None,
-                 max_events: int | None = None, cached: int | None = None, partitions: int | None = None):
+    def __init__(
+        self,
+        db: str | os.PathLike[str] | None = None,
+        *,
+        env: dict[str, str] | None = None,
+        max_events: int | None = None,
+        cached: int | None = None,
+        partitions: int | None = None,
+    ):
         # On PostgreSQL the store is split by encounter (combat.store.partitions); `partitions`
         # chooses the count for a new store, else COMBAT_PARTITIONS or the default.
         self._env = {**store_env(db), **(env or {})}
@@ -183,8 +190,17 @@ class Encounters:
         command is refused (`command-id/reused`)."""
         asked = self.asked(command, command_id)  # as sent, before a party character is filled in
         command = self.resolving(encounter_id, command, actor)
-        return run_sync(self.executing(encounter_id, command, self.log.commits(), actor=actor,
-                                       expected_version=expected_version, command_id=command_id, request=asked))
+        return run_sync(
+            self.executing(
+                encounter_id,
+                command,
+                self.log.commits(),
+                actor=actor,
+                expected_version=expected_version,
+                command_id=command_id,
+                request=asked,
+            )
+        )
 
     @staticmethod
     def asked(command: Command, command_id: str | None) -> str:
@@ -205,9 +221,15 @@ class Encounters:
         """`execute`, appending through `commits` (`PartitionedLog.commits`): awaited on an
         event loop with the loop's commits, or run in a thread with blocking ones. `request`
         is `asked` of the command as sent, if it was changed since (a party character filled in)."""
-        return self._write(encounter_id, lambda state: decide(get_ruleset(state.ruleset), state, command, actor),
-                           commits, actor, expected_version, command_id,
-                           self.asked(command, command_id) if request is None else request)
+        return self._write(
+            encounter_id,
+            lambda state: decide(get_ruleset(state.ruleset), state, command, actor),
+            commits,
+            actor,
+            expected_version,
+            command_id,
+            self.asked(command, command_id) if request is None else request,
+        )
 
     async def _write(
         self,
@@ -277,8 +299,9 @@ class Encounters:
                 await commits.pause(random.uniform(0, 0.002))
         raise StoreBusy(self.RETRIES)
 
-    def _repeat(self, encounter_id: UUID, command_id: str | None, state: EncounterState, actor: str,
-                request: str) -> Outcome | None:
+    def _repeat(
+        self, encounter_id: UUID, command_id: str | None, state: EncounterState, actor: str, request: str
+    ) -> Outcome | None:
         """The outcome `command_id` had if it is already in the log up to `state` (refused if
         it was stored with another request than `request`)."""
         if command_id is None:
@@ -288,24 +311,47 @@ class Encounters:
             return None
         first, last, sender = found
         if sender != actor:
-            raise RuleError("command-id/taken", f"command id {command_id} was sent by another sender",
-                            allowed="a new id for each new command")
+            raise RuleError(
+                "command-id/taken", f"command id {command_id} was sent by another sender", allowed="a new id for each new command"
+            )
         records = [r for r in self.log.recorded(encounter_id, gt=first - 1, lte=last) if r.command_id == command_id]
         check_same_request(command_id, records[0].request_hash, request)
         return Outcome(records, self.state(encounter_id, at=last), repeated=True)
 
-    def _append(self, encounter_id: UUID, state: EncounterState, events: list[Event], actor: str,
-               command_id: str | None = None, *, copied: bool = False, request: str = "") -> Outcome:
+    def _append(
+        self,
+        encounter_id: UUID,
+        state: EncounterState,
+        events: list[Event],
+        actor: str,
+        command_id: str | None = None,
+        *,
+        copied: bool = False,
+        request: str = "",
+    ) -> Outcome:
         """`events` after `state`, appended in this thread, outside the lock: a new encounter's first (a creation, a fork)."""
-        return run_sync(self._appending(encounter_id, state, events, actor, self.log.commits(), command_id,
-                                        copied=copied, request=request))
+        return run_sync(
+            self._appending(encounter_id, state, events, actor, self.log.commits(), command_id, copied=copied, request=request)
+        )
 
-    async def _appending(self, encounter_id: UUID, state: EncounterState, events: list[Event], actor: str,
-                         commits: Commits, command_id: str | None = None, *, copied: bool = False,
-                         request: str = "") -> Outcome:
+    async def _appending(
+        self,
+        encounter_id: UUID,
+        state: EncounterState,
+        events: list[Event],
+        actor: str,
+        commits: Commits,
+        command_id: str | None = None,
+        *,
+        copied: bool = False,
+        request: str = "",
+    ) -> Outcome:
         if not copied and self.max_events is not None and len(events) > self.max_events:
-            raise RuleError("limits/events", f"the command would append {len(events)} events",
-                            allowed=f"at most {self.max_events} per command")
+            raise RuleError(
+                "limits/events",
+                f"the command would append {len(events)} events",
+                allowed=f"at most {self.max_events} per command",
+            )
         command_id = command_id or uuid.uuid4().hex
         at = _now()
         records = [
@@ -326,8 +372,9 @@ class Encounters:
         new_state = history.extend(state, records) if state.version else history.replay(records)
         due = new_state is not None and self._snapshot_due(state, new_state)
         try:
-            await commits.append(records, self._snapshot_of(encounter_id, new_state, records[-1].hash)
-                                 if new_state is not None and due else None)
+            await commits.append(
+                records, self._snapshot_of(encounter_id, new_state, records[-1].hash) if new_state is not None and due else None
+            )
         except SeqTaken:
             # Another writer appended first: our decision was made on a stale state. The
             # cached state is still one the store holds, so it is brought up to date with the
@@ -365,8 +412,9 @@ class Encounters:
     def _snapshot_of(encounter_id: UUID, state: EncounterState, head: str) -> Snapshot:
         """The state at `state.version`, bound to `head`, the chain hash of the event there."""
         digest = chain.snapshot_digest(encounter_id, state.version, head, state)
-        return Snapshot(originator_id=encounter_id, originator_version=state.version, timestamp=_now(), state=state,
-                        head=head, digest=digest)
+        return Snapshot(
+            originator_id=encounter_id, originator_version=state.version, timestamp=_now(), state=state, head=head, digest=digest
+        )
 
     # -- reading -------------------------------------------------------------------------
 
@@ -463,8 +511,9 @@ class Encounters:
             problem = "its state is not the fold of the log up to its seq (its state was changed and its digest worked out again)"
         if problem is None or not snapshot.digest:
             return report
-        return dataclasses.replace(report, snapshots=(chain.Break(seq, f"the snapshot there {problem}; "
-                                                                       "loads pass it over and fold the log"),))
+        return dataclasses.replace(
+            report, snapshots=(chain.Break(seq, f"the snapshot there {problem}; loads pass it over and fold the log"),)
+        )
 
     # -- changing the past: undo, redo, amend, override, fork ---------------------------
 
@@ -496,8 +545,7 @@ class Encounters:
                 # alone undone: nobody's turn, and no command to move the fight on).
                 raise RuleError(
                     "retract/part-of-command",
-                    f"seq {_seq_list(targets)} is only part of what its command did; "
-                    f"it also made {_seq_list(missing)}",
+                    f"seq {_seq_list(targets)} is only part of what its command did; it also made {_seq_list(missing)}",
                     allowed=f"retract {_seq_list(commands)} (or whole: true to take each whole command)",
                 )
             return [EventsRetracted(seqs=targets, reason=_reason(reason))]
@@ -505,8 +553,15 @@ class Encounters:
         asked = request_hash("retract", seqs=seqs, reason=reason, whole=whole) if command_id is not None else ""
         return run_sync(self._write(encounter_id, events_for, self.log.commits(), actor, expected_version, command_id, asked))
 
-    def undo_last(self, encounter_id: UUID, *, reason: str, actor: str = "gm", expected_version: int | None = None,
-                  command_id: str | None = None) -> Outcome:
+    def undo_last(
+        self,
+        encounter_id: UUID,
+        *,
+        reason: str,
+        actor: str = "gm",
+        expected_version: int | None = None,
+        command_id: str | None = None,
+    ) -> Outcome:
         """Retract everything the last command produced; undoing an undo is a redo."""
 
         def events_for(state: EncounterState) -> list[Event]:
@@ -578,9 +633,17 @@ class Encounters:
         asked = request_hash("override", seqs=wanted, ruling=ruling) if command_id is not None else ""
         return run_sync(self._write(encounter_id, events_for, self.log.commits(), actor, expected_version, command_id, asked))
 
-    def fork(self, encounter_id: UUID, at: int, *, name: str | None = None, actor: str = "gm",
-             expected_version: int | None = None, command_id: str | None = None,
-             writing: Callable[[], AbstractContextManager[object]] = nullcontext) -> UUID:
+    def fork(
+        self,
+        encounter_id: UUID,
+        at: int,
+        *,
+        name: str | None = None,
+        actor: str = "gm",
+        expected_version: int | None = None,
+        command_id: str | None = None,
+        writing: Callable[[], AbstractContextManager[object]] = nullcontext,
+    ) -> UUID:
         """A what-if branch: a new encounter whose log is this one's effective history up to `at`.
         With `command_id` the branch's id follows from it, so a repeat finds the branch made
         (and the same id with another `at` or name is refused). `writing` is entered once
@@ -609,8 +672,7 @@ class Encounters:
         empty = get_ruleset(created.ruleset).initial_state()
         try:
             with writing():
-                self._append(fork_id, empty, [start, *(r.event for r in kept[1:])], actor, command_id, copied=True,
-                            request=asked)
+                self._append(fork_id, empty, [start, *(r.event for r in kept[1:])], actor, command_id, copied=True, request=asked)
         except VersionConflict:
             if command_id is None:
                 raise
@@ -640,9 +702,13 @@ class Encounters:
             raise RuleError("retract/nothing", "name at least one seq to retract", allowed=f"2 to {state.version}")
         for seq in wanted:
             if not 2 <= seq <= state.version:
-                raise RuleError("retract/seq", f"seq {seq} is not an event that can be retracted", allowed=f"2 to {state.version}")
+                raise RuleError(
+                    "retract/seq", f"seq {seq} is not an event that can be retracted", allowed=f"2 to {state.version}"
+                )
             if seq in state.retracted:
-                raise RuleError("retract/already", f"seq {seq} is already retracted", allowed="retract the retraction to bring it back")
+                raise RuleError(
+                    "retract/already", f"seq {seq} is already retracted", allowed="retract the retraction to bring it back"
+                )
         # An amendment stands or falls with its corrected events.
         amended = {r.command_id for r in records if r.seq in wanted and isinstance(r.event, RulingAmended)}
         return tuple(sorted(set(wanted) | {r.seq for r in records if r.command_id in amended}))

@@ -22,8 +22,20 @@ from combat.kernel.events import EVENT_TYPES, Event
 from combat.kernel.records import Recorded
 from combat.rulesets import RULESETS
 
-__all__ = ["ALL_EVENT_TYPES", "ALL_COMMAND_TYPES", "AnyEvent", "event_types", "all_command_types", "any_event",
-           "event_decoder", "record_decoder", "command_types_of", "command_schema", "command_type_of", "decode_command"]
+__all__ = [
+    "ALL_EVENT_TYPES",
+    "ALL_COMMAND_TYPES",
+    "AnyEvent",
+    "event_types",
+    "all_command_types",
+    "any_event",
+    "event_decoder",
+    "record_decoder",
+    "command_types_of",
+    "command_schema",
+    "command_type_of",
+    "decode_command",
+]
 
 
 def _joined(shared: tuple, own: str) -> tuple:
@@ -103,6 +115,7 @@ if TYPE_CHECKING:
     ALL_EVENT_TYPES: tuple[type[Event], ...]
     ALL_COMMAND_TYPES: tuple[type[Command], ...]
 else:
+
     def __getattr__(name: str) -> Any:
         """The names this module had as constants, read from the registry as it is now.
         A module that keeps one from its import keeps the registry as it was then: call
@@ -128,7 +141,9 @@ def _by_tag(ruleset_id: str) -> dict[str, type[Command]]:
     for command_type in ruleset.handlers:
         tag = trigger_of(command_type)
         if tag in table and table[tag] is not command_type:
-            raise TypeError(f"{ruleset_id} has two commands tagged {tag}: {table[tag].__qualname__} and {command_type.__qualname__}")
+            raise TypeError(
+                f"{ruleset_id} has two commands tagged {tag}: {table[tag].__qualname__} and {command_type.__qualname__}"
+            )
         table[tag] = command_type
     built[ruleset_id] = table
     return table
@@ -149,8 +164,9 @@ def _holder(ruleset_id: str) -> Any:
     built = _catalog().holders
     holder = built.get(ruleset_id)
     if holder is None:
-        holder = built[ruleset_id] = msgspec.defstruct(f"OneCommand_{ruleset_id.replace('-', '_')}",
-                                                       [("command", _decoder(ruleset_id).type)])
+        holder = built[ruleset_id] = msgspec.defstruct(
+            f"OneCommand_{ruleset_id.replace('-', '_')}", [("command", _decoder(ruleset_id).type)]
+        )
     return holder
 
 

@@ -30,8 +30,21 @@ from combat.kernel.events import DiceRolled, EncounterCreated
 from combat.kernel.records import Recorded
 from combat.store import UnreadableRow
 
-__all__ = ["GENESIS", "canonical", "link", "seal", "Break", "Report", "verify", "TamperedLog", "MissingHash", "UnreadableRow",
-           "LinkCheck", "head_of", "snapshot_digest"]
+__all__ = [
+    "GENESIS",
+    "canonical",
+    "link",
+    "seal",
+    "Break",
+    "Report",
+    "verify",
+    "TamperedLog",
+    "MissingHash",
+    "UnreadableRow",
+    "LinkCheck",
+    "head_of",
+    "snapshot_digest",
+]
 
 GENESIS = ""
 _encoder = msgspec.json.Encoder(order="sorted")
@@ -167,8 +180,13 @@ def verify(records: Iterable[Recorded], *, head: str | None = None) -> Report:
             hashed = True  # chained from its first event: a row of it without a hash was stripped
         if rec.hash:
             if rec.hash != computed:
-                return report(Break(rec.seq, "its hash does not match its content and the events before it "
-                                             "(this line, or one before it, was changed, removed or moved)"))
+                return report(
+                    Break(
+                        rec.seq,
+                        "its hash does not match its content and the events before it "
+                        "(this line, or one before it, was changed, removed or moved)",
+                    )
+                )
             hashed = True
         elif hashed:
             return report(Break(rec.seq, "it carries no hash although the log is chained (a hash was removed)"))
@@ -184,8 +202,11 @@ def verify(records: Iterable[Recorded], *, head: str | None = None) -> Report:
         return report(Break(1, "the log holds no events"))
     if head is not None and head != previous:
         at = heads.get(head)
-        problem = (f"the published head is the hash of seq {at}: events after it were added" if at is not None
-                   else f"the log ends at seq {count} but its head is not the published one: events were cut or changed")
+        problem = (
+            f"the published head is the hash of seq {at}: events after it were added"
+            if at is not None
+            else f"the log ends at seq {count} but its head is not the published one: events were cut or changed"
+        )
         return report(Break(count + 1 if at is None else at + 1, problem))
     return report(None)
 
@@ -212,8 +233,13 @@ class LinkCheck:
             self.chained = True  # its first event says the log is chained: every row carries a hash
         if rec.hash:
             if computed is not None and computed != rec.hash:
-                raise TamperedLog(Break(rec.seq, "its hash does not match its content and the events before it "
-                                                 "(this row, or one before it, was changed, or its hash removed)"))
+                raise TamperedLog(
+                    Break(
+                        rec.seq,
+                        "its hash does not match its content and the events before it "
+                        "(this row, or one before it, was changed, or its hash removed)",
+                    )
+                )
             self.chained = True
             self.previous = rec.hash
         elif self.chained:

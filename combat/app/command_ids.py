@@ -57,8 +57,11 @@ CLIENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{7,99}$")
 
 def check_client_id(command_id: str) -> str:
     if not CLIENT_ID.match(command_id):
-        raise RuleError("command-id/invalid", f"{command_id[:40]!r} is not usable as a command id",
-                        allowed="8 to 100 letters, digits, '.', '_', ':' or '-', e.g. a UUID")
+        raise RuleError(
+            "command-id/invalid",
+            f"{command_id[:40]!r} is not usable as a command id",
+            allowed="8 to 100 letters, digits, '.', '_', ':' or '-', e.g. a UUID",
+        )
     return command_id
 
 
@@ -93,10 +96,11 @@ def request_hash(kind: str, **fields: Any) -> str:
 def check_same_request(command_id: str, recorded: str, request: str) -> None:
     """Refuse a client's id stored with another request ("" on either side: not known, let pass)."""
     if recorded and request and recorded != request:
-        raise RuleError("command-id/reused",
-                        f"command id {command_id} was already used for another request; "
-                        "a repeat with the same id must send the same request",
-                        allowed="the same request again (its first outcome is returned), or a new id for a new request")
+        raise RuleError(
+            "command-id/reused",
+            f"command id {command_id} was already used for another request; a repeat with the same id must send the same request",
+            allowed="the same request again (its first outcome is returned), or a new id for a new request",
+        )
 
 
 class CommandIndex:

@@ -57,7 +57,7 @@ def encounter_ids(encounters: Encounters) -> list[UUID]:
         with recorder.datastore.transaction(commit=False) as cursor:
             cursor.execute(f"SELECT DISTINCT originator_id FROM {table}")
             rows = cursor.fetchall()
-        ids += [UUID(str(row['originator_id'] if isinstance(row, dict) else row[0])) for row in rows]
+        ids += [UUID(str(row["originator_id"] if isinstance(row, dict) else row[0])) for row in rows]
     return ids
 
 
@@ -101,4 +101,6 @@ def resolve(encounters: Encounters, reference: str) -> UUID:
 
 def _ambiguous(encounters: Encounters, reference: str, candidates: list[UUID]) -> RuleError:
     named = ", ".join(f"{eid.hex[:8]} ({encounters.state(eid).name})" for eid in candidates[:10])
-    return RuleError("encounter/ambiguous", f"'{reference}' matches {len(candidates)} encounters", allowed=f"a longer id prefix: {named}")
+    return RuleError(
+        "encounter/ambiguous", f"'{reference}' matches {len(candidates)} encounters", allowed=f"a longer id prefix: {named}"
+    )

@@ -111,8 +111,10 @@ def event_schema() -> dict[str, Any]:
         "at": {"type": "string", "format": "date-time", "description": "when it was appended, UTC"},
         "actor": {"type": "string", "description": "who sent the command: gm or a player's name"},
         "command_id": {"type": "string", "description": "shared by every event one command produced"},
-        "hash": {"type": "string", "description": "sha256 chained to the previous event (docs/trust.md); "
-                                                  "absent in logs written before hashes"},
+        "hash": {
+            "type": "string",
+            "description": "sha256 chained to the previous event (docs/trust.md); absent in logs written before hashes",
+        },
     }
     for cls in types:
         definition = components[cls.__name__]

@@ -41,7 +41,16 @@ from combat.kernel.errors import RuleError
 from combat.store import SeqTaken
 from combat.store.party import PartyLog
 
-__all__ = ["Party", "names_a_stored_character", "StoredCharacter", "CharacterSaved", "CharacterJoined", "StatusCarried", "Rested", "REST_KINDS"]
+__all__ = [
+    "Party",
+    "names_a_stored_character",
+    "StoredCharacter",
+    "CharacterSaved",
+    "CharacterJoined",
+    "StatusCarried",
+    "Rested",
+    "REST_KINDS",
+]
 
 REST_KINDS = ("short", "long")
 _NAMESPACE = uuid.UUID("5d0c4a43-52b1-4c4e-9a52-9a4cbb6d2a10")
@@ -104,7 +113,11 @@ def _fold(records: list[PartyRecord]) -> StoredCharacter | None:
     for rec in records:
         e = rec.event
         if isinstance(e, CharacterSaved):
-            found = StoredCharacter(name=e.sheet.name, sheet=e.sheet) if found is None else msgspec.structs.replace(found, sheet=e.sheet)
+            found = (
+                StoredCharacter(name=e.sheet.name, sheet=e.sheet)
+                if found is None
+                else msgspec.structs.replace(found, sheet=e.sheet)
+            )
         elif found is None:
             continue
         elif isinstance(e, CharacterJoined):
@@ -147,7 +160,9 @@ class Party:
     def get(self, name: str) -> StoredCharacter:
         found = self.find(name)
         if found is None:
-            known = ", ".join(c.name for c in self.all()) or "none yet: save one with `combat characters save` or POST /characters"
+            known = (
+                ", ".join(c.name for c in self.all()) or "none yet: save one with `combat characters save` or POST /characters"
+            )
             raise RuleError("character/unknown", f"no character '{name}' in the party", allowed=known)
         return found
 
@@ -163,13 +178,19 @@ class Party:
     # -- writing -------------------------------------------------------------------------
 
     def _append(self, name: str, version: int, event: PartyEvent, actor: str) -> None:
-        record = PartyRecord(originator_id=character_id(name), originator_version=version + 1,
-                             timestamp=datetime.now(UTC), actor=actor, event=event)
+        record = PartyRecord(
+            originator_id=character_id(name),
+            originator_version=version + 1,
+            timestamp=datetime.now(UTC),
+            actor=actor,
+            event=event,
+        )
         try:
             self._log.append(record)
         except SeqTaken:
-            raise RuleError("character/changed", f"{name} was changed by someone else at the same moment",
-                            allowed="send it again") from None
+            raise RuleError(
+                "character/changed", f"{name} was changed by someone else at the same moment", allowed="send it again"
+            ) from None
 
     def save(self, sheet: CharacterSheet, *, actor: str = "gm") -> StoredCharacter:
         """Store a new sheet, or replace a character's sheet (its status stays)."""
@@ -207,8 +228,9 @@ class Party:
         self._append(found.name, found.version, CharacterJoined(encounter=encounter_id, combatant=cid), actor)
         return msgspec.structs.replace(command, character=found.sheet, status=found.status, stored_as=found.name, id=cid)
 
-    def rest(self, name: str, kind: str, encounters: Any, *, hit_dice: int = 0, faces: tuple[int, ...] | None = None,
-             actor: str = "gm") -> tuple[StoredCharacter, Rested]:
+    def rest(
+        self, name: str, kind: str, encounters: Any, *, hit_dice: int = 0, faces: tuple[int, ...] | None = None, actor: str = "gm"
+    ) -> tuple[StoredCharacter, Rested]:
         if kind not in REST_KINDS:
             raise RuleError("rest/kind", f"no '{kind}' rest", allowed="short or long")
         found = self.settle(name, encounters, actor=actor)
@@ -244,12 +266,16 @@ def _short_rest(sheet: CharacterSheet, s: CharacterStatus, spend: int, faces: tu
     if spend < 0 or spend > left:
         raise RuleError("rest/hit-dice", f"{sheet.name} has {left} Hit Point Dice left, not {spend}", allowed=f"0 to {left}")
     if faces is not None and len(faces) != spend:
-        raise RuleError("dice/faces-count", f"{spend} Hit Point Dice need {spend} faces, not {len(faces)}", allowed=f"{spend} faces")
+        raise RuleError(
+            "dice/faces-count", f"{spend} Hit Point Dice need {spend} faces, not {len(faces)}", allowed=f"{spend} faces"
+        )
     con = modifier(sheet.abilities.constitution)
     rolled: list[DieFace] = []
     healed = 0
     for i, sides in enumerate(pool[s.hit_dice_spent : s.hit_dice_spent + spend]):
-        result = dice.roll(f"1d{sides}", faces=None if faces is None else (faces[i],), rng=None if faces is not None else random.Random())
+        result = dice.roll(
+            f"1d{sides}", faces=None if faces is None else (faces[i],), rng=None if faces is not None else random.Random()
+        )
         rolled += result.dice
         healed += max(1, result.total + con)  # "(minimum of 1 Hit Point)"
     hp_now = s.hp if s.hp is not None else sheet.max_hp
@@ -266,6 +292,7 @@ def _short_rest(sheet: CharacterSheet, s: CharacterStatus, spend: int, faces: tu
                 used[r.name] = remaining
             else:
                 del used[r.name]
-    after = msgspec.structs.replace(s, hp=None if hp == sheet.max_hp else hp, hit_dice_spent=s.hit_dice_spent + spend,
-                                    resources_used=used, pact_spent=0)
+    after = msgspec.structs.replace(
+        s, hp=None if hp == sheet.max_hp else hp, hit_dice_spent=s.hit_dice_spent + spend, resources_used=used, pact_spent=0
+    )
     return Rested(kind="short", status=after, hit_dice=tuple(rolled), healed=hp - hp_now)

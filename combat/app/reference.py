@@ -22,8 +22,18 @@ from combat.kernel.commands import Command, trigger_of
 from combat.kernel.decider import Ruleset
 from combat.kernel.errors import RuleError
 
-__all__ = ["FieldDoc", "CommandDoc", "commands_of", "command_doc", "describe_fields", "example_of", "fields_hint", "nested_structs",
-           "struct_doc", "type_name"]
+__all__ = [
+    "FieldDoc",
+    "CommandDoc",
+    "commands_of",
+    "command_doc",
+    "describe_fields",
+    "example_of",
+    "fields_hint",
+    "nested_structs",
+    "struct_doc",
+    "type_name",
+]
 
 
 class FieldDoc(msgspec.Struct, frozen=True, kw_only=True):
@@ -70,17 +80,58 @@ GLOSSARY: dict[str, str] = {
 
 # Example values for a required field, by field name; other fields get one by their type.
 _EXAMPLE_VALUES: dict[str, Any] = {
-    "combatant": "aria", "attacker": "aria", "rider": "aria", "caster": "aria", "grappler": "aria", "a": "aria",
-    "target": "goblin-1", "other": "lyra", "foe": "goblin-1", "b": "goblin-1", "mount": "warhorse",
-    "through": "goblin-1", "id": "goblin-1", "name": "Goblin", "side": "goblins", "group": "goblins",
-    "attackers": "goblins", "defenders": "party", "combatants": ["goblin-1"], "targets": ["goblin-1"],
-    "listeners": ["lyra"], "instigators": ["goblin-1"], "order": ["aria", "lyra"],
-    "ability": "dex", "damage_type": "slashing", "condition": "prone", "effect": "Bless", "spell": "Sleep",
-    "item": "potion of healing", "creature": "goblin warrior", "check": "Wisdom (Perception)", "what": "the bridge collapses",
-    "text": "the goblins flee if their boss falls", "ruling": "allowed: she saw the trap",
-    "cause": "moved out of reach", "description": "draws a dagger", "action": "dodge",
-    "max_hp": 7, "ac": 15, "feet": 30, "dc": 13, "amount": 5, "bonus": 2, "x": 3, "y": 4, "needed": 12,
-    "accept": True, "allowed": True, "hp": 12, "opponent": "goblin-1", "opponent_ability": "str", "speeds": {"fly": 60},
+    "combatant": "aria",
+    "attacker": "aria",
+    "rider": "aria",
+    "caster": "aria",
+    "grappler": "aria",
+    "a": "aria",
+    "target": "goblin-1",
+    "other": "lyra",
+    "foe": "goblin-1",
+    "b": "goblin-1",
+    "mount": "warhorse",
+    "through": "goblin-1",
+    "id": "goblin-1",
+    "name": "Goblin",
+    "side": "goblins",
+    "group": "goblins",
+    "attackers": "goblins",
+    "defenders": "party",
+    "combatants": ["goblin-1"],
+    "targets": ["goblin-1"],
+    "listeners": ["lyra"],
+    "instigators": ["goblin-1"],
+    "order": ["aria", "lyra"],
+    "ability": "dex",
+    "damage_type": "slashing",
+    "condition": "prone",
+    "effect": "Bless",
+    "spell": "Sleep",
+    "item": "potion of healing",
+    "creature": "goblin warrior",
+    "check": "Wisdom (Perception)",
+    "what": "the bridge collapses",
+    "text": "the goblins flee if their boss falls",
+    "ruling": "allowed: she saw the trap",
+    "cause": "moved out of reach",
+    "description": "draws a dagger",
+    "action": "dodge",
+    "max_hp": 7,
+    "ac": 15,
+    "feet": 30,
+    "dc": 13,
+    "amount": 5,
+    "bonus": 2,
+    "x": 3,
+    "y": 4,
+    "needed": 12,
+    "accept": True,
+    "allowed": True,
+    "hp": 12,
+    "opponent": "goblin-1",
+    "opponent_ability": "str",
+    "speeds": {"fly": 60},
 }
 
 # Whole examples where a command's fields need values that go together.
@@ -106,12 +157,28 @@ _EXAMPLE_OVERRIDES: dict[str, dict[str, Any]] = {
     "use_resource": {"combatant": "brann", "resource": "Second Wind", "faces": [6]},
     "cast_spell": {"caster": "elara", "spell": "Fireball", "targets": ["goblin-warrior-1", "goblin-warrior-2"]},
     # A dragon's breath on two targets, its save dice entered by target, the damage rolled once.
-    "save_effect": {"source": "dragon", "targets": ["aria", "goblin-1"], "ability": "dex", "dc": 21, "damage": "17d6",
-                    "damage_type": "fire", "half_on_success": True, "faces": {"aria": [12]}},
-    "add_combatant": {"combatant": {"id": "goblin-1", "name": "Goblin", "kind": "monster", "side": "goblins",
-                                    "max_hp": 7, "ac": 15, "initiative_bonus": 2,
-                                    "attacks": [{"name": "Scimitar", "bonus": 4, "damage": "1d6+2",
-                                                 "damage_type": "slashing"}]}},
+    "save_effect": {
+        "source": "dragon",
+        "targets": ["aria", "goblin-1"],
+        "ability": "dex",
+        "dc": 21,
+        "damage": "17d6",
+        "damage_type": "fire",
+        "half_on_success": True,
+        "faces": {"aria": [12]},
+    },
+    "add_combatant": {
+        "combatant": {
+            "id": "goblin-1",
+            "name": "Goblin",
+            "kind": "monster",
+            "side": "goblins",
+            "max_hp": 7,
+            "ac": 15,
+            "initiative_bonus": 2,
+            "attacks": [{"name": "Scimitar", "bonus": 4, "damage": "1d6+2", "damage_type": "slashing"}],
+        }
+    },
 }
 
 
@@ -191,11 +258,20 @@ def describe_fields(cls: type[msgspec.Struct]) -> tuple[FieldDoc, ...]:
     assert isinstance(info, mi.StructType)
     docs = []
     for f in info.fields:
-        default = f.default if f.default is not mi.NODEFAULT else (
-            f.default_factory() if f.default_factory is not mi.NODEFAULT else None)
-        docs.append(FieldDoc(name=f.encode_name, type=type_name(f.type), required=f.required,
-                             default=None if f.required else _json_default(default),
-                             meaning=_comment(cls, f.name) or _glossary(f.name, f.type)))
+        default = (
+            f.default
+            if f.default is not mi.NODEFAULT
+            else (f.default_factory() if f.default_factory is not mi.NODEFAULT else None)
+        )
+        docs.append(
+            FieldDoc(
+                name=f.encode_name,
+                type=type_name(f.type),
+                required=f.required,
+                default=None if f.required else _json_default(default),
+                meaning=_comment(cls, f.name) or _glossary(f.name, f.type),
+            )
+        )
     return tuple(docs)
 
 
@@ -301,9 +377,15 @@ def nested_structs(cls: type[msgspec.Struct]) -> dict[str, type]:
 
 
 def _doc(ruleset: Ruleset, cls: type[Command]) -> CommandDoc:
-    return CommandDoc(type=trigger_of(cls), summary=_summary(cls), fields=describe_fields(cls),
-                      sent_by=sent_by(cls), phases=_phases(ruleset, trigger_of(cls)), example=example_of(cls),
-                      nested={name: describe_fields(t) for name, t in nested_structs(cls).items()})
+    return CommandDoc(
+        type=trigger_of(cls),
+        summary=_summary(cls),
+        fields=describe_fields(cls),
+        sent_by=sent_by(cls),
+        phases=_phases(ruleset, trigger_of(cls)),
+        example=example_of(cls),
+        nested={name: describe_fields(t) for name, t in nested_structs(cls).items()},
+    )
 
 
 def commands_of(ruleset: Ruleset) -> list[CommandDoc]:
@@ -317,8 +399,9 @@ def command_doc(ruleset: Ruleset, name: str) -> CommandDoc:
     for cls in ruleset.handlers:
         if trigger_of(cls) == name:
             return _doc(ruleset, cls)
-    raise RuleError("command/unknown", f"{ruleset.id} has no command '{name}'",
-                    allowed=", ".join(trigger_of(c) for c in ruleset.handlers))
+    raise RuleError(
+        "command/unknown", f"{ruleset.id} has no command '{name}'", allowed=", ".join(trigger_of(c) for c in ruleset.handlers)
+    )
 
 
 def fields_hint(cls: type[Command]) -> str:

@@ -94,8 +94,7 @@ def long_fight_events(count: int, seed: int = 1) -> list[list[Event]]:
     return long_fight(count, seed).commands
 
 
-def store_fight(encounters: Encounters, fight: Fight | list[list[Event]], chunk: int = 5000,
-                snapshots: bool = True) -> UUID:
+def store_fight(encounters: Encounters, fight: Fight | list[list[Event]], chunk: int = 5000, snapshots: bool = True) -> UUID:
     """Append a prepared fight in large batches (building the data is not what is measured)."""
     if not isinstance(fight, Fight):
         fight = Fight(fight, {}, EncounterState(ruleset="srd-2024", phase="", rules=NoRules()))
@@ -121,8 +120,16 @@ def store_fight(encounters: Encounters, fight: Fight | list[list[Event]], chunk:
         command_id = uuid.uuid4().hex
         for event in events:
             seq += 1
-            batch.append(Recorded(originator_id=encounter_id, originator_version=seq, timestamp=at, actor="gm",
-                                  command_id=command_id, event=event))
+            batch.append(
+                Recorded(
+                    originator_id=encounter_id,
+                    originator_version=seq,
+                    timestamp=at,
+                    actor="gm",
+                    command_id=command_id,
+                    event=event,
+                )
+            )
         if snapshots and n in fight.snapshots:
             states.append(fight.snapshots[n])
         if len(batch) >= chunk:
@@ -133,8 +140,17 @@ def store_fight(encounters: Encounters, fight: Fight | list[list[Event]], chunk:
     snapshots_store = encounters.log.of(encounter_id).snapshots
     if states:
         assert snapshots_store is not None
-        snapshots_store.put([Snapshot(originator_id=encounter_id, originator_version=state.version, timestamp=at, state=state,
-                                      head=heads[state.version],
-                                      digest=chain.snapshot_digest(encounter_id, state.version, heads[state.version], state))
-                             for state in states])
+        snapshots_store.put(
+            [
+                Snapshot(
+                    originator_id=encounter_id,
+                    originator_version=state.version,
+                    timestamp=at,
+                    state=state,
+                    head=heads[state.version],
+                    digest=chain.snapshot_digest(encounter_id, state.version, heads[state.version], state),
+                )
+                for state in states
+            ]
+        )
     return encounter_id

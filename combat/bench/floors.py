@@ -55,8 +55,16 @@ class Floor:
         command = msgspec.json.decode(body)
         seq = self.versions.get(encounter_id, 0) + 1
         self.versions[encounter_id] = seq
-        row = _encoder.encode({"type": "CommandStored", "originator_id": encounter_id, "originator_version": seq, "at": time.time(),
-                               "actor": "gm", "command": command})
+        row = _encoder.encode(
+            {
+                "type": "CommandStored",
+                "originator_id": encounter_id,
+                "originator_version": seq,
+                "at": time.time(),
+                "actor": "gm",
+                "command": command,
+            }
+        )
         loop = asyncio.get_running_loop()
         done = loop.create_future()
         if not self._queued:
@@ -106,8 +114,13 @@ def asgi_app(floor: Floor) -> Callable[..., Awaitable[None]]:
             status, reply = 200, _HEALTH
         else:
             status, reply = 404, b'{"error":"path/not-found"}'
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(reply))]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(reply))],
+            }
+        )
         await send({"type": "http.response.body", "body": reply})
 
     return app
@@ -136,8 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     floor = Floor(args.db)
     app = litestar_app(floor) if args.kind == "litestar" else asgi_app(floor)
-    uvicorn.run(app, host=args.host, port=args.port, log_config=None, access_log=False, lifespan="on",
-                timeout_graceful_shutdown=2)
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_config=None, access_log=False, lifespan="on", timeout_graceful_shutdown=2
+    )
     return 0
 
 

@@ -68,8 +68,7 @@ class Connection:
             raise HttpError(status, b"reply without Content-Length: " + head)
         return status, await self._reader.readexactly(length)
 
-    async def call(self, method: str, path: str, payload: Any = None, token: str | None = None,
-                   expect: int = 200) -> Any:
+    async def call(self, method: str, path: str, payload: Any = None, token: str | None = None, expect: int = 200) -> Any:
         body = None if payload is None else msgspec.json.encode(payload)
         status, reply = await self.send(self.request_bytes(method, path, body, token))
         if status != expect:

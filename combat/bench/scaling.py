@@ -71,8 +71,9 @@ async def run_alternating(ports: list[int], seconds: float, warmup: float, max_c
             if start >= measure_from:
                 latencies.append(elapsed)
                 sent_at.append(start)
-        status, body = await connections[-1].send(Connection.request_bytes("GET", f"/encounters/{table.id}/events",
-                                                                           token=table.token))
+        status, body = await connections[-1].send(
+            Connection.request_bytes("GET", f"/encounters/{table.id}/events", token=table.token)
+        )
         if status != 200:
             raise HttpError(status, body)
         log = _lines.decode(body)
@@ -102,15 +103,28 @@ def cpu_ceiling(one: dict[str, Any], two: dict[str, Any]) -> dict[str, Any]:
     the kernel's share of loopback networking is in none of them, so the real ceiling is
     lower), against what one process did."""
     cpus = len(os.sched_getaffinity(0))
-    per_command_ms = sum(two.get(k, 0.0) for k in ("server_cpu_ms_per_command", "store_cpu_ms_per_command",
-                                                    "client_cpu_ms_per_command"))
+    per_command_ms = sum(
+        two.get(k, 0.0) for k in ("server_cpu_ms_per_command", "store_cpu_ms_per_command", "client_cpu_ms_per_command")
+    )
     rate = 1000 * cpus / per_command_ms if per_command_ms else float("nan")
-    return {"cpus": cpus, "cpu_ms_per_command": per_command_ms, "commands_per_s": rate,
-            "ratio_to_one": rate / one["commands_per_s"] if one["commands_per_s"] else float("nan")}
+    return {
+        "cpus": cpus,
+        "cpu_ms_per_command": per_command_ms,
+        "commands_per_s": rate,
+        "ratio_to_one": rate / one["commands_per_s"] if one["commands_per_s"] else float("nan"),
+    }
 
 
-def run(started: list[servers.Server], clients: int, seconds: float, warmup: float, max_commands: int,
-        load: Load, rounds: int = ROUNDS, say: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+def run(
+    started: list[servers.Server],
+    clients: int,
+    seconds: float,
+    warmup: float,
+    max_commands: int,
+    load: Load,
+    rounds: int = ROUNDS,
+    say: Callable[[str], None] = lambda _: None,
+) -> dict[str, Any]:
     """The rounds and the alternating runs, on a pair of servers on a store of DEFAULT partitions."""
     result: dict[str, Any] = {"partitions": DEFAULT, "target": TARGET}
     # One process then two, in turns: the other jobs on a shared machine come and go
@@ -118,29 +132,32 @@ def run(started: list[servers.Server], clients: int, seconds: float, warmup: flo
     each = seconds / 2 if rounds > 1 else seconds
     ones, twos = [], []
     for n in range(rounds):
-        say(f"scale-out on PostgreSQL, round {n + 1} of {rounds}: one process, then two, "
-            f"{DEFAULT} partitions, {clients} clients")
+        say(f"scale-out on PostgreSQL, round {n + 1} of {rounds}: one process, then two, {DEFAULT} partitions, {clients} clients")
         ones.append(load(started[:1], each))
         twos.append(load(started, each))
     ratios = [two["commands_per_s"] / one["commands_per_s"] for one, two in zip(ones, twos)]
     middle = sorted(range(rounds), key=lambda i: ratios[i])[rounds // 2]
     result["one"], result["two"] = ones[middle], twos[middle]
-    result["rounds"] = [{"one": one["commands_per_s"], "two": two["commands_per_s"], "ratio": ratio}
-                        for one, two, ratio in zip(ones, twos, ratios)]
+    result["rounds"] = [
+        {"one": one["commands_per_s"], "two": two["commands_per_s"], "ratio": ratio}
+        for one, two, ratio in zip(ones, twos, ratios)
+    ]
     result["ratio_two_to_one"] = ratios[middle]
     say("scale-out on PostgreSQL: one encounter, commands alternating between the two processes")
     result["alternating"] = asyncio.run(run_alternating([s.port for s in started], seconds, warmup, max_commands))
     result["one_process_one_encounter"] = asyncio.run(run_alternating([started[0].port], seconds, warmup, max_commands))
-    result["ratio_alternating_to_one_process"] = (result["alternating"]["commands_per_s"]
-                                                  / result["one_process_one_encounter"]["commands_per_s"])
+    result["ratio_alternating_to_one_process"] = (
+        result["alternating"]["commands_per_s"] / result["one_process_one_encounter"]["commands_per_s"]
+    )
     result["met"] = result["ratio_two_to_one"] >= 1.5 and result["alternating"]["gapless"]
     result["ceiling"] = cpu_ceiling(result["one"], result["two"])
     result["curve"] = {str(DEFAULT): result["two"]}
     return result
 
 
-def curve(workdir: Path, seconds: float, load: Load, counts: tuple[int, ...] = CURVE,
-          say: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+def curve(
+    workdir: Path, seconds: float, load: Load, counts: tuple[int, ...] = CURVE, say: Callable[[str], None] = lambda _: None
+) -> dict[str, Any]:
     """Two processes on a new store of each other partition count in `counts`."""
     runs: dict[str, Any] = {}
     for count in counts:

@@ -17,8 +17,16 @@ from pathlib import Path
 
 from combat.bench.http import LOOPBACK, Connection
 
-__all__ = ["Server", "sqlite_and_floors", "postgres_cpu_seconds", "postgres_schema", "postgres_servers", "postgres_settings",
-           "postgres_unreachable", "stop_all"]
+__all__ = [
+    "Server",
+    "sqlite_and_floors",
+    "postgres_cpu_seconds",
+    "postgres_schema",
+    "postgres_servers",
+    "postgres_settings",
+    "postgres_unreachable",
+    "stop_all",
+]
 
 READY_WITHIN = 30.0  # seconds
 
@@ -117,9 +125,15 @@ def _connect():
     import psycopg
 
     s = postgres_settings()
-    return psycopg.connect(host=s["POSTGRES_HOST"], port=int(s["POSTGRES_PORT"]), user=s["POSTGRES_USER"],
-                           password=s["POSTGRES_PASSWORD"] or None, dbname=s["POSTGRES_DBNAME"], autocommit=True,
-                           connect_timeout=3)
+    return psycopg.connect(
+        host=s["POSTGRES_HOST"],
+        port=int(s["POSTGRES_PORT"]),
+        user=s["POSTGRES_USER"],
+        password=s["POSTGRES_PASSWORD"] or None,
+        dbname=s["POSTGRES_DBNAME"],
+        autocommit=True,
+        connect_timeout=3,
+    )
 
 
 def postgres_cpu_seconds() -> float:
@@ -150,8 +164,10 @@ def postgres_unreachable() -> str | None:
     try:
         _connect().close()
     except Exception as exc:  # ImportError without the extra, OperationalError without the server
-        return (f"PostgreSQL not reachable at {s['POSTGRES_HOST']}:{s['POSTGRES_PORT']}/{s['POSTGRES_DBNAME']}: "
-                f"{type(exc).__name__}: {str(exc).strip()[:200]}")
+        return (
+            f"PostgreSQL not reachable at {s['POSTGRES_HOST']}:{s['POSTGRES_PORT']}/{s['POSTGRES_DBNAME']}: "
+            f"{type(exc).__name__}: {str(exc).strip()[:200]}"
+        )
     return None
 
 
@@ -187,8 +203,9 @@ def _create_tables(env: dict[str, str]) -> None:
 
 
 @contextmanager
-def postgres_servers(workdir: Path, processes: int = 2, partitions: int | None = None, *,
-                     wait: bool = True) -> Iterator[list[Server]]:
+def postgres_servers(
+    workdir: Path, processes: int = 2, partitions: int | None = None, *, wait: bool = True
+) -> Iterator[list[Server]]:
     """`processes` servers on a fresh schema, started together; `wait=False` hands them over
     still starting (each `wait_ready("postgres")` before use)."""
     with postgres_schema(partitions) as env:

@@ -80,15 +80,15 @@ class Table:
         request = self.requests.get(key)
         if request is None:
             body = command_body(STEPS[self.step], self.turn)
-            request = self.requests[key] = Connection.request_bytes(
-                "POST", f"/encounters/{self.id}/commands", body, self.token)
+            request = self.requests[key] = Connection.request_bytes("POST", f"/encounters/{self.id}/commands", body, self.token)
         return request
 
     def damage_request(self) -> bytes:
         request = self.requests.get((-1, "ogre"))
         if request is None:
             request = self.requests[(-1, "ogre")] = Connection.request_bytes(
-                "POST", f"/encounters/{self.id}/commands", command_body("damage", "ogre"), self.token)
+                "POST", f"/encounters/{self.id}/commands", command_body("damage", "ogre"), self.token
+            )
         return request
 
     def advance(self, reply: bytes) -> _Reply:
@@ -111,20 +111,29 @@ async def open_table(connection: Connection, name: str) -> Table:
     await connection.call("POST", path, {"command": {"type": "begin_combat"}}, token)
     done: dict[str, Any] = {}
     for cid, face in _INITIATIVE.items():
-        done = await connection.call("POST", path + "?state=true", {"command": {"type": "roll_initiative", "combatant": cid,
-                                                                                "faces": [face]}}, token)
+        done = await connection.call(
+            "POST", path + "?state=true", {"command": {"type": "roll_initiative", "combatant": cid, "faces": [face]}}, token
+        )
     return Table(id=eid, token=token, turn=done["state"]["turn"], version=done["version"])
 
 
 def blank_tables(count: int) -> list[Table]:
     """Tables for a floor server, which keeps no rules: the same requests, to new ids."""
-    return [Table(id=str(uuid.uuid4()), token="floor-has-no-tokens-" + "x" * 23, turn="aria", version=0)
-            for _ in range(count)]
+    return [Table(id=str(uuid.uuid4()), token="floor-has-no-tokens-" + "x" * 23, turn="aria", version=0) for _ in range(count)]
 
 
-async def run_load(ports: list[int], clients: int, seconds: float, warmup: float, max_commands: int, *,
-                   shared: bool = False, floor: bool = False, cpu: Callable[[], float] = lambda: 0.0,
-                   store_cpu: Callable[[], float] | None = None) -> dict[str, Any]:
+async def run_load(
+    ports: list[int],
+    clients: int,
+    seconds: float,
+    warmup: float,
+    max_commands: int,
+    *,
+    shared: bool = False,
+    floor: bool = False,
+    cpu: Callable[[], float] = lambda: 0.0,
+    store_cpu: Callable[[], float] | None = None,
+) -> dict[str, Any]:
     """`clients` clients, each on its own table or (`shared`) all on one; `floor`: the
     servers are floors, whose tables need no setting up. `cpu` reads the servers' CPU
     seconds so far, `store_cpu` the database server's (PostgreSQL on this machine): each
@@ -192,8 +201,11 @@ async def run_load(ports: list[int], clients: int, seconds: float, warmup: float
         "server_cpu_ms_per_command": cpu_used * per_command,
         "server_cpu_percent": 100 * cpu_used / wall,
         "client_cpu_ms_per_command": client_used * per_command,
-        **({"store_cpu_ms_per_command": store_used * per_command, "store_cpu_percent": 100 * store_used / wall}
-           if store_cpu else {}),
+        **(
+            {"store_cpu_ms_per_command": store_used * per_command, "store_cpu_percent": 100 * store_used / wall}
+            if store_cpu
+            else {}
+        ),
         "errors": sum(rejected.values()),
         "rejected": {str(k): v for k, v in rejected.items()},
         "events_appended": sum(t.version for t in tables),
@@ -204,8 +216,18 @@ def cpus() -> dict[str, int]:
     return {"cpu_count": os.cpu_count() or 0, "usable_cpus": len(os.sched_getaffinity(0))}
 
 
-def load(ports: list[int], clients: int, seconds: float, warmup: float, max_commands: int, *,
-         shared: bool = False, floor: bool = False, cpu: Callable[[], float] = lambda: 0.0,
-         store_cpu: Callable[[], float] | None = None) -> dict[str, Any]:
-    return asyncio.run(run_load(ports, clients, seconds, warmup, max_commands, shared=shared, floor=floor, cpu=cpu,
-                                store_cpu=store_cpu))
+def load(
+    ports: list[int],
+    clients: int,
+    seconds: float,
+    warmup: float,
+    max_commands: int,
+    *,
+    shared: bool = False,
+    floor: bool = False,
+    cpu: Callable[[], float] = lambda: 0.0,
+    store_cpu: Callable[[], float] | None = None,
+) -> dict[str, Any]:
+    return asyncio.run(
+        run_load(ports, clients, seconds, warmup, max_commands, shared=shared, floor=floor, cpu=cpu, store_cpu=store_cpu)
+    )

@@ -66,9 +66,12 @@ def run(workdir: Path, repeat: int) -> dict[str, Any]:
         help_.append(_seconds([*combat, "--help"], env))
         # One attack per turn, then the turn ends, so every `do` timed is one that appends.
         who = turns[i % 2]
-        do.append(_seconds([*combat, "do", eid, f'{{"type": "attack", "attacker": "{who}", "target": "{turns[1 - i % 2]}"}}'], env))
-        subprocess.run([*combat, "do", eid, f'{{"type": "end_turn", "combatant": "{who}"}}'], check=True,
-                       stdout=subprocess.DEVNULL, env=env)
+        do.append(
+            _seconds([*combat, "do", eid, f'{{"type": "attack", "attacker": "{who}", "target": "{turns[1 - i % 2]}"}}'], env)
+        )
+        subprocess.run(
+            [*combat, "do", eid, f'{{"type": "end_turn", "combatant": "{who}"}}'], check=True, stdout=subprocess.DEVNULL, env=env
+        )
     medians = {name: statistics.median(times) * 1000 for name, times in (("bare", bare), ("help", help_), ("do", do))}
     ratios = {name: medians[name] / medians["bare"] for name in TARGETS}
     return {

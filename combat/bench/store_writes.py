@@ -59,8 +59,10 @@ def _rate(partitions: int, processes: int, threads: int, seconds: float) -> floa
         done = context.Queue()
         # Every process writes in the same window of wall-clock time, once all have started.
         start_at = time.time() + STARTUP
-        workers = [context.Process(target=_writer, args=(env, ids[p::processes], start_at, start_at + seconds, done))
-                   for p in range(processes)]
+        workers = [
+            context.Process(target=_writer, args=(env, ids[p::processes], start_at, start_at + seconds, done))
+            for p in range(processes)
+        ]
         for worker in workers:
             worker.start()
         total = sum(done.get(timeout=STARTUP + seconds + 60) for _ in workers)

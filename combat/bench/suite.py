@@ -43,14 +43,52 @@ class Sizes:
     fold_times: int
 
 
-FULL = Sizes(replay_events=100_000, replay_repeat=3, command_fight=1_000, command_samples=1_000, load_small=100,
-             load_large=100_000, load_repeat=20, clients=8, client_counts=(1, 8, 32, 128), shared_clients=32, load_seconds=5.0, warmup_seconds=1.0,
-             max_commands=100_000, memory_events=1_000, memory_encounters=300, lag_commands=300, startup_runs=15,
-             touched_few=1_000, touched_many=10_000, fold_repeat=7, fold_times=50)
-QUICK = Sizes(replay_events=10_000, replay_repeat=1, command_fight=1_000, command_samples=100, load_small=100,
-              load_large=10_000, load_repeat=5, clients=8, client_counts=(8,), shared_clients=8, load_seconds=0.2, warmup_seconds=0.05,
-              max_commands=5_000, memory_events=1_000, memory_encounters=30, lag_commands=10, startup_runs=2,
-              touched_few=100, touched_many=1_000, fold_repeat=3, fold_times=5)
+FULL = Sizes(
+    replay_events=100_000,
+    replay_repeat=3,
+    command_fight=1_000,
+    command_samples=1_000,
+    load_small=100,
+    load_large=100_000,
+    load_repeat=20,
+    clients=8,
+    client_counts=(1, 8, 32, 128),
+    shared_clients=32,
+    load_seconds=5.0,
+    warmup_seconds=1.0,
+    max_commands=100_000,
+    memory_events=1_000,
+    memory_encounters=300,
+    lag_commands=300,
+    startup_runs=15,
+    touched_few=1_000,
+    touched_many=10_000,
+    fold_repeat=7,
+    fold_times=50,
+)
+QUICK = Sizes(
+    replay_events=10_000,
+    replay_repeat=1,
+    command_fight=1_000,
+    command_samples=100,
+    load_small=100,
+    load_large=10_000,
+    load_repeat=5,
+    clients=8,
+    client_counts=(8,),
+    shared_clients=8,
+    load_seconds=0.2,
+    warmup_seconds=0.05,
+    max_commands=5_000,
+    memory_events=1_000,
+    memory_encounters=30,
+    lag_commands=10,
+    startup_runs=2,
+    touched_few=100,
+    touched_many=1_000,
+    fold_repeat=3,
+    fold_times=5,
+)
 
 SERVICE_TARGETS = {
     "ratio_to_litestar_at_8": 0.5,  # commands/s against the minimal Litestar floor, 8 clients
@@ -58,9 +96,11 @@ SERVICE_TARGETS = {
     "p99_ms_at_128": 100.0,
     "errors": 0,
 }
-SERVICE_TARGET = (f"on SQLite, same run: >= {SERVICE_TARGETS['ratio_to_litestar_at_8']}x the minimal Litestar floor "
-                  f"at 8 clients, p99 <= {SERVICE_TARGETS['p99_ms_at_32']:.0f} ms at 32 clients and "
-                  f"<= {SERVICE_TARGETS['p99_ms_at_128']:.0f} ms at 128, no errors")
+SERVICE_TARGET = (
+    f"on SQLite, same run: >= {SERVICE_TARGETS['ratio_to_litestar_at_8']}x the minimal Litestar floor "
+    f"at 8 clients, p99 <= {SERVICE_TARGETS['p99_ms_at_32']:.0f} ms at 32 clients and "
+    f"<= {SERVICE_TARGETS['p99_ms_at_128']:.0f} ms at 128, no errors"
+)
 SERVERS = ("combat", "litestar", "asgi")  # combat serve, the minimal Litestar floor, the bare ASGI floor
 
 
@@ -83,8 +123,15 @@ def machine() -> dict[str, Any]:
 
 
 def _load(servers_: list[servers.Server], sizes: Sizes, clients: int, **shape: Any) -> dict[str, Any]:
-    return service.load([s.port for s in servers_], clients, sizes.load_seconds, sizes.warmup_seconds,
-                        sizes.max_commands, cpu=lambda: sum(s.cpu_seconds() for s in servers_), **shape)
+    return service.load(
+        [s.port for s in servers_],
+        clients,
+        sizes.load_seconds,
+        sizes.warmup_seconds,
+        sizes.max_commands,
+        cpu=lambda: sum(s.cpu_seconds() for s in servers_),
+        **shape,
+    )
 
 
 def _ratios(loads: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -98,8 +145,9 @@ def _ratios(loads: dict[str, dict[str, Any]]) -> dict[str, Any]:
     return runs
 
 
-def _http_on_sqlite(workdir: Path, sizes: Sizes, say: Callable[[str], None],
-                    others_ready: Callable[[], object]) -> tuple[dict, dict]:
+def _http_on_sqlite(
+    workdir: Path, sizes: Sizes, say: Callable[[str], None], others_ready: Callable[[], object]
+) -> tuple[dict, dict]:
     """combat serve and the two floors, all up at once, loaded in turn at each client count
     (so each ratio compares runs seconds apart), then all clients on one encounter. Servers
     started for later sections (`others_ready`) have finished starting before any load."""
@@ -110,17 +158,26 @@ def _http_on_sqlite(workdir: Path, sizes: Sizes, say: Callable[[str], None],
         by_clients: dict[str, Any] = {}
         for clients in sizes.client_counts:
             say(f"service on SQLite and its floors: {clients} client(s), each on its own encounter")
-            by_clients[str(clients)] = _ratios({name: _load(target, sizes, clients, floor=name != "combat")
-                                                for name, target in targets.items()})
+            by_clients[str(clients)] = _ratios(
+                {name: _load(target, sizes, clients, floor=name != "combat") for name, target in targets.items()}
+            )
         say(f"service on SQLite and its floors: {sizes.shared_clients} clients on one encounter")
-        shared = _ratios({name: _load(target, sizes, sizes.shared_clients, shared=True, floor=name != "combat")
-                          for name, target in targets.items()})
+        shared = _ratios(
+            {
+                name: _load(target, sizes, sizes.shared_clients, shared=True, floor=name != "combat")
+                for name, target in targets.items()
+            }
+        )
         load_after = os.getloadavg()
         say("projection lag on SQLite")
         lag_result = lag.measure(server.port, server.port, sizes.lag_commands)
     headline = by_clients[str(sizes.clients)]["combat"] if str(sizes.clients) in by_clients else {}
-    result = {**headline, "by_clients": by_clients, "shared": shared,
-              "machine_load": {"before": load_before[0], "after": load_after[0]}}
+    result = {
+        **headline,
+        "by_clients": by_clients,
+        "shared": shared,
+        "machine_load": {"before": load_before[0], "after": load_after[0]},
+    }
     return result, lag_result
 
 
@@ -136,17 +193,27 @@ def _verdict(sqlite: dict[str, Any]) -> dict[str, Any]:
     return checks
 
 
-def _postgres(pair: list[servers.Server], workdir: Path, sizes: Sizes, quick: bool,
-              say: Callable[[str], None]) -> tuple[dict, dict, dict]:
+def _postgres(
+    pair: list[servers.Server], workdir: Path, sizes: Sizes, quick: bool, say: Callable[[str], None]
+) -> tuple[dict, dict, dict]:
     """The service on PostgreSQL, its projection lag and the scale-out, on one pair of
     processes on a store of scaling.DEFAULT partitions: the service's figure is the
     two-process run of the scale-out's median round. The full run adds the curve's other
     partition counts and the store writes without HTTP."""
+
     def load(started: list[servers.Server], seconds: float) -> dict[str, Any]:
         return _load(started, replace(sizes, load_seconds=seconds), sizes.clients, store_cpu=servers.postgres_cpu_seconds)
 
-    result = scaling.run(pair, sizes.clients, sizes.load_seconds, sizes.warmup_seconds, sizes.max_commands, load,
-                         1 if quick else scaling.ROUNDS, say)
+    result = scaling.run(
+        pair,
+        sizes.clients,
+        sizes.load_seconds,
+        sizes.warmup_seconds,
+        sizes.max_commands,
+        load,
+        1 if quick else scaling.ROUNDS,
+        say,
+    )
     say("projection lag on PostgreSQL: command to one process, stream from the other")
     lag_result = lag.measure(pair[0].port, pair[1].port, sizes.lag_commands)
     if not quick:  # --quick measures the pair and the alternating run only
@@ -164,8 +231,7 @@ def _services(workdir: Path, sizes: Sizes, postgres: bool, quick: bool, say: Cal
     reason = reason or servers.postgres_unreachable()
     with ExitStack() as stack:
         pair = [] if reason else stack.enter_context(servers.postgres_servers(workdir, 2, scaling.DEFAULT, wait=False))
-        loads["sqlite"], lags["sqlite"] = _http_on_sqlite(workdir, sizes, say,
-                                                          lambda: [s.wait_ready("postgres") for s in pair])
+        loads["sqlite"], lags["sqlite"] = _http_on_sqlite(workdir, sizes, say, lambda: [s.wait_ready("postgres") for s in pair])
         if reason:
             say(f"PostgreSQL skipped: {reason}")
             loads["postgres"] = lags["postgres"] = scale = {"skipped": reason}
@@ -178,8 +244,9 @@ def _services(workdir: Path, sizes: Sizes, postgres: bool, quick: bool, say: Cal
     return loads, lags, scale
 
 
-def run(quick: bool = False, *, postgres: bool = True, workdir: Path | None = None,
-        say: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+def run(
+    quick: bool = False, *, postgres: bool = True, workdir: Path | None = None, say: Callable[[str], None] = lambda _: None
+) -> dict[str, Any]:
     sizes = QUICK if quick else FULL
     with tempfile.TemporaryDirectory(prefix="combat-bench-", dir=workdir) as tmp:
         where = Path(tmp)

@@ -23,12 +23,22 @@ def _is_record(item: Any) -> bool:
 def blocks_from_json(data: Any) -> list[StatBlock]:
     items = data if isinstance(data, list) else [data]
     if not items:
-        raise RuleError("stat-block/none", "the file holds no stat blocks", allowed="a JSON list of Open5e records or of stat blocks")
+        raise RuleError(
+            "stat-block/none", "the file holds no stat blocks", allowed="a JSON list of Open5e records or of stat blocks"
+        )
     if any(_is_record(item) for item in items):
         found = record_problems(items)
         if found:
-            raise RuleError("stat-block/invalid", "nothing imported: " + "; ".join(found), allowed="Open5e creature records (model, pk, fields)")
+            raise RuleError(
+                "stat-block/invalid",
+                "nothing imported: " + "; ".join(found),
+                allowed="Open5e creature records (model, pk, fields)",
+            )
         items = [msgspec.to_builtins(block) for block in stat_blocks(items)]
         if not items:
-            raise RuleError("stat-block/none", "the records hold no creature (api_v2.creature)", allowed="Open5e creature records with their actions")
+            raise RuleError(
+                "stat-block/none",
+                "the records hold no creature (api_v2.creature)",
+                allowed="Open5e creature records with their actions",
+            )
     return read_blocks(items)

@@ -68,7 +68,9 @@ def find(name: str, path: str | os.PathLike[str] | None = None) -> StatBlock:
     raise RuleError(
         "creature/unknown",
         f"no creature called '{name}' in the bestiary",
-        allowed=", ".join(blocks[k].name for k in close) if close else "a name from `combat monsters` or GET /bestiary, or a full stat block",
+        allowed=", ".join(blocks[k].name for k in close)
+        if close
+        else "a name from `combat monsters` or GET /bestiary, or a full stat block",
     )
 
 

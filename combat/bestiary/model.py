@@ -10,8 +10,17 @@ from typing import Literal
 
 import msgspec
 
-__all__ = ["BlockAttack", "BlockAction", "BlockLegendaryAction", "MultiattackPart", "BlockMultiattack", "BlockTrait", "BlockSpellcasting",
-           "StatBlock", "SIZES"]
+__all__ = [
+    "BlockAttack",
+    "BlockAction",
+    "BlockLegendaryAction",
+    "MultiattackPart",
+    "BlockMultiattack",
+    "BlockTrait",
+    "BlockSpellcasting",
+    "StatBlock",
+    "SIZES",
+]
 
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 

@@ -41,7 +41,11 @@ _DAMAGE = r"(?:\d+ \((\d+d\d+(?: [+-] \d+)?)\)|(\d+)) (\w+) damage"
 _IF_ADVANTAGE = re.compile(r"plus " + _DAMAGE + r" if the attack roll had Advantage\b")
 _ATTACK_TEXT = re.compile(
     r"^(Melee or Ranged|Melee|Ranged) Attack Roll: \+?(-?\d+)(?: to hit)?(?: \([^)]*\))?,"
-    r"(?: reach (\d+) (?:ft\.|feet))?(?: or)?(?: range (\d+)(?:/(\d+))? (?:ft\.|feet))?\.? " + _DAMAGE + r"(?: plus " + _DAMAGE + ")?"
+    r"(?: reach (\d+) (?:ft\.|feet))?(?: or)?(?: range (\d+)(?:/(\d+))? (?:ft\.|feet))?\.? "
+    + _DAMAGE
+    + r"(?: plus "
+    + _DAMAGE
+    + ")?"
 )
 
 
@@ -91,8 +95,13 @@ def parse_spellcasting(text: str) -> BlockSpellcasting | None:
             at_will += spells
         else:
             per_day.update(dict.fromkeys(spells, int(uses)))
-    return BlockSpellcasting(ability=ability.group(1).lower(), save_dc=int(dc.group(1)) if dc else None,
-                             attack_bonus=int(bonus.group(1)) if bonus else None, at_will=tuple(at_will), per_day=per_day)
+    return BlockSpellcasting(
+        ability=ability.group(1).lower(),
+        save_dc=int(dc.group(1)) if dc else None,
+        attack_bonus=int(bonus.group(1)) if bonus else None,
+        at_will=tuple(at_will),
+        per_day=per_day,
+    )
 
 
 def _notation(count: Any, die: Any, bonus: Any) -> str | None:
@@ -109,8 +118,9 @@ def _extra_if_advantage(block: BlockAttack) -> BlockAttack:
     if m is None:
         return block
     dice, flat, damage_type = m.groups()
-    return msgspec.structs.replace(block, extra_damage=(dice or flat).replace(" ", ""), extra_damage_type=damage_type.lower(),
-                                   extra_damage_if="advantage")
+    return msgspec.structs.replace(
+        block, extra_damage=(dice or flat).replace(" ", ""), extra_damage_type=damage_type.lower(), extra_damage_if="advantage"
+    )
 
 
 def _attack(action: Mapping[str, Any], record: Mapping[str, Any]) -> BlockAttack:
@@ -119,20 +129,22 @@ def _attack(action: Mapping[str, Any], record: Mapping[str, Any]) -> BlockAttack
     extra = _notation(record.get("extra_damage_die_count"), record.get("extra_damage_die_type"), record.get("extra_damage_bonus"))
     # Open5e often files the only damage type under extra_damage_type when there is no extra damage.
     damage_type = record.get("damage_type") or (record.get("extra_damage_type") if extra is None else None) or "untyped"
-    return _extra_if_advantage(BlockAttack(
-        name=action["name"],
-        kind=kind,  # type: ignore[arg-type]  # one of the three, read from open5e's text above
-        bonus=int(record.get("to_hit_mod") or 0),
-        reach=int(record.get("reach") or 5),
-        range=record.get("range"),
-        long_range=record.get("long_range"),
-        damage=_notation(record.get("damage_die_count"), record.get("damage_die_type"), record.get("damage_bonus")) or "0",
-        damage_type=damage_type.lower(),
-        extra_damage=extra,
-        extra_damage_type=(record.get("extra_damage_type") or "untyped").lower() if extra else None,
-        **_limits(action),
-        text=text,
-    ))
+    return _extra_if_advantage(
+        BlockAttack(
+            name=action["name"],
+            kind=kind,  # type: ignore[arg-type]  # one of the three, read from open5e's text above
+            bonus=int(record.get("to_hit_mod") or 0),
+            reach=int(record.get("reach") or 5),
+            range=record.get("range"),
+            long_range=record.get("long_range"),
+            damage=_notation(record.get("damage_die_count"), record.get("damage_die_type"), record.get("damage_bonus")) or "0",
+            damage_type=damage_type.lower(),
+            extra_damage=extra,
+            extra_damage_type=(record.get("extra_damage_type") or "untyped").lower() if extra else None,
+            **_limits(action),
+            text=text,
+        )
+    )
 
 
 def _attack_from_text(action: Mapping[str, Any]) -> BlockAttack | None:
@@ -141,20 +153,22 @@ def _attack_from_text(action: Mapping[str, Any]) -> BlockAttack | None:
     if m is None:
         return None
     kind, bonus, reach, near, far, dice, flat, damage_type, extra, extra_flat, extra_type = m.groups()
-    return _extra_if_advantage(BlockAttack(
-        name=action["name"],
-        kind=kind.lower(),  # type: ignore[arg-type]  # the pattern matched only melee, ranged or both
-        bonus=int(bonus),
-        reach=int(reach or 5),
-        range=int(near) if near else None,
-        long_range=int(far) if far else None,
-        damage=(dice or flat).replace(" ", ""),
-        damage_type=damage_type.lower(),
-        extra_damage=(extra or extra_flat).replace(" ", "") if (extra or extra_flat) else None,
-        extra_damage_type=extra_type.lower() if extra_type else None,
-        **_limits(action),
-        text=action["desc"],
-    ))
+    return _extra_if_advantage(
+        BlockAttack(
+            name=action["name"],
+            kind=kind.lower(),  # type: ignore[arg-type]  # the pattern matched only melee, ranged or both
+            bonus=int(bonus),
+            reach=int(reach or 5),
+            range=int(near) if near else None,
+            long_range=int(far) if far else None,
+            damage=(dice or flat).replace(" ", ""),
+            damage_type=damage_type.lower(),
+            extra_damage=(extra or extra_flat).replace(" ", "") if (extra or extra_flat) else None,
+            extra_damage_type=extra_type.lower() if extra_type else None,
+            **_limits(action),
+            text=action["desc"],
+        )
+    )
 
 
 class _Limits(TypedDict):
@@ -194,8 +208,14 @@ def _block(creature: Mapping[str, Any], actions: list[dict], attacks: Mapping[st
         if action["name"] == "Multiattack":
             multiattack_text = action["desc"]
         elif kind == "LEGENDARY_ACTION":
-            legendary.append(BlockLegendaryAction(name=action["name"], text=action["desc"], cost=int(action.get("legendary_action_cost") or 1),
-                                             once_per_turn=_ONCE in action["desc"]))
+            legendary.append(
+                BlockLegendaryAction(
+                    name=action["name"],
+                    text=action["desc"],
+                    cost=int(action.get("legendary_action_cost") or 1),
+                    once_per_turn=_ONCE in action["desc"],
+                )
+            )
         elif action.get("_pk") in attacks:
             made.extend(_attack(action, record) for record in attacks[action["_pk"]][:1])
         elif kind == "ACTION" and (read := _attack_from_text(action)) is not None:
@@ -223,7 +243,9 @@ def _block(creature: Mapping[str, Any], actions: list[dict], attacks: Mapping[st
         immunities=tuple(f.get("damage_immunities") or ()),
         condition_immunities=tuple(f.get("condition_immunities") or ()),
         attacks=tuple(made),
-        multiattack=BlockMultiattack(text=multiattack_text, routines=parse_multiattack(multiattack_text, names)) if multiattack_text else None,
+        multiattack=BlockMultiattack(text=multiattack_text, routines=parse_multiattack(multiattack_text, names))
+        if multiattack_text
+        else None,
         actions=tuple(plain["ACTION"]),
         bonus_actions=tuple(plain["BONUS_ACTION"]),
         reactions=tuple(plain["REACTION"]),
@@ -241,18 +263,42 @@ def _with_attack(action: BlockLegendaryAction, attacks: list[str]) -> BlockLegen
     """'... and it makes one Rend attack': the attack the legendary action makes, if any."""
     for name in attacks:
         if re.search(rf"\bmakes one {re.escape(name)} attack\b", action.text):
-            return BlockLegendaryAction(name=action.name, text=action.text, cost=action.cost, attack=name, once_per_turn=action.once_per_turn)
+            return BlockLegendaryAction(
+                name=action.name, text=action.text, cost=action.cost, attack=name, once_per_turn=action.once_per_turn
+            )
     return action
 
 
-_WHOLE = ("armor_class", "hit_points", "initiative_bonus", "walk", "fly", "climb", "swim", "burrow",
-          *(f"ability_score_{a}" for a in ABILITIES), *(f"saving_throw_{a}" for a in ABILITIES))
-_ATTACK_WHOLE = ("to_hit_mod", "damage_bonus", "damage_die_count", "extra_damage_bonus", "extra_damage_die_count", "reach", "range", "long_range")
+_WHOLE = (
+    "armor_class",
+    "hit_points",
+    "initiative_bonus",
+    "walk",
+    "fly",
+    "climb",
+    "swim",
+    "burrow",
+    *(f"ability_score_{a}" for a in ABILITIES),
+    *(f"saving_throw_{a}" for a in ABILITIES),
+)
+_ATTACK_WHOLE = (
+    "to_hit_mod",
+    "damage_bonus",
+    "damage_die_count",
+    "extra_damage_bonus",
+    "extra_damage_die_count",
+    "reach",
+    "range",
+    "long_range",
+)
 
 
 def _whole(where: str, fields: Mapping[str, Any], names: Iterable[str]) -> list[str]:
-    return [f"{where}: {n} is {fields[n]!r}, not a whole number" for n in names
-            if fields.get(n) is not None and (isinstance(fields[n], bool) or not isinstance(fields[n], int))]
+    return [
+        f"{where}: {n} is {fields[n]!r}, not a whole number"
+        for n in names
+        if fields.get(n) is not None and (isinstance(fields[n], bool) or not isinstance(fields[n], int))
+    ]
 
 
 def record_problems(records: Iterable[Mapping[str, Any]]) -> list[str]:

@@ -28,11 +28,17 @@ def describe(b: StatBlock) -> str:
     lines = [b.name, f"{b.size.capitalize()} {b.type}".strip() + (f", CR {b.cr}" if b.cr else "")]
     lines.append(f"AC {b.ac}   HP {b.hp}" + (f" ({b.hit_dice})" if b.hit_dice else "") + f"   Initiative {b.initiative_bonus:+d}")
     if b.speed:
-        lines.append("Speed " + ", ".join(f"{mode} {feet} ft." if mode != "walk" else f"{feet} ft." for mode, feet in b.speed.items()))
+        lines.append(
+            "Speed " + ", ".join(f"{mode} {feet} ft." if mode != "walk" else f"{feet} ft." for mode, feet in b.speed.items())
+        )
     if b.saves:
         lines.append("Saves " + ", ".join(f"{a[:3].capitalize()} {v:+d}" for a, v in b.saves.items()))
-    for label, values in (("Resistances", b.resistances), ("Vulnerabilities", b.vulnerabilities), ("Immunities", b.immunities),
-                          ("Condition Immunities", b.condition_immunities)):
+    for label, values in (
+        ("Resistances", b.resistances),
+        ("Vulnerabilities", b.vulnerabilities),
+        ("Immunities", b.immunities),
+        ("Condition Immunities", b.condition_immunities),
+    ):
         if values:
             lines.append(f"{label} {', '.join(values)}")
     if b.legendary_resistance:

@@ -89,8 +89,11 @@ def read_block(data: Any) -> StatBlock:
     found = problems(data)
     if found:
         name = data.get("name") if isinstance(data, Mapping) else None
-        raise RuleError("stat-block/invalid", f"stat block {name or ''} refused: " + "; ".join(found),
-                        allowed="the fields of GET /bestiary/{name}, e.g. name, ac, hp, attacks [{name, bonus, damage, damage_type}]")
+        raise RuleError(
+            "stat-block/invalid",
+            f"stat block {name or ''} refused: " + "; ".join(found),
+            allowed="the fields of GET /bestiary/{name}, e.g. name, ac, hp, attacks [{name, bonus, damage, damage_type}]",
+        )
     block = msgspec.convert(data, StatBlock)
     if block.multiattack and block.multiattack.text and not block.multiattack.routines:
         routines = parse_multiattack(block.multiattack.text, [a.name for a in block.attacks])
@@ -102,7 +105,15 @@ def read_block(data: Any) -> StatBlock:
 
 def read_blocks(items: list[Any]) -> list[StatBlock]:
     """Every block or none: the problems of all of them, each under its place in the file."""
-    found = [f"#{i + 1} {item.get('name', '') if isinstance(item, Mapping) else ''}: {p}" for i, item in enumerate(items) for p in problems(item)]
+    found = [
+        f"#{i + 1} {item.get('name', '') if isinstance(item, Mapping) else ''}: {p}"
+        for i, item in enumerate(items)
+        for p in problems(item)
+    ]
     if found:
-        raise RuleError("stat-block/invalid", "nothing imported: " + "; ".join(found), allowed="stat blocks in Open5e's format or GET /bestiary/{name}'s")
+        raise RuleError(
+            "stat-block/invalid",
+            "nothing imported: " + "; ".join(found),
+            allowed="stat blocks in Open5e's format or GET /bestiary/{name}'s",
+        )
     return [read_block(item) for item in items]

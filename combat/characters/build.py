@@ -59,13 +59,18 @@ def parse_scores(text: str) -> Abilities:
     pairs = re.findall(r"([A-Za-z]+)\s*[:=]?\s*(-?\d+)", text)
     leftover = re.sub(r"([A-Za-z]+)\s*[:=]?\s*(-?\d+)|[\s,;]+", "", text)
     if leftover:
-        raise RuleError("character/bad-scores", f"cannot read {leftover!r} in the scores {text!r}",
-                        allowed="six pairs such as 'STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10'")
+        raise RuleError(
+            "character/bad-scores",
+            f"cannot read {leftover!r} in the scores {text!r}",
+            allowed="six pairs such as 'STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10'",
+        )
     scores: dict[Ability, int] = {}
     for word, number in pairs:
         ability = ability_name(word)
         if ability is None:
-            raise RuleError("character/bad-scores", f"{word!r} is not an ability", allowed="STR, DEX, CON, INT, WIS, CHA or their full names")
+            raise RuleError(
+                "character/bad-scores", f"{word!r} is not an ability", allowed="STR, DEX, CON, INT, WIS, CHA or their full names"
+            )
         if ability in scores:
             raise RuleError("character/bad-scores", f"{ability} is given twice", allowed="each ability once")
         if not 1 <= int(number) <= 30:
@@ -87,7 +92,7 @@ def _at(level: int, features: Iterable[dict[str, Any]], number: str) -> Any:
 
 
 def _hit_points(cls: dict[str, Any], level: int, con: int, per_level_bonus: int) -> int:
-    """"Hit Points at level 1: [the Level 1 Hit Points by Class table, e.g. Sorcerer or Wizard]
+    """ "Hit Points at level 1: [the Level 1 Hit Points by Class table, e.g. Sorcerer or Wizard]
     6 + Con. modifier"; then each level "Instead of rolling, you can use the fixed value shown
     in the Fixed Hit Points by Class table" (Sorcerer or Wizard: 4 + Con. modifier), the roll's
     "total (minimum of 1)" held to the fixed value as well."""
@@ -96,8 +101,9 @@ def _hit_points(cls: dict[str, Any], level: int, con: int, per_level_bonus: int)
     return first + after + per_level_bonus * level
 
 
-def _armor_class(data: dict[str, Any], scores: Abilities, armor: str | None, shield: bool,
-                 unarmored: str | None, unarmored_shield: bool) -> int:
+def _armor_class(
+    data: dict[str, Any], scores: Abilities, armor: str | None, shield: bool, unarmored: str | None, unarmored_shield: bool
+) -> int:
     """Armour: its base AC, plus the Dexterity modifier if it adds it ("max 2" for medium);
     no armour: 10 + Dexterity, or a class's Unarmored Defense ("10 plus your Dexterity and
     Constitution modifiers"; the Monk's only without a Shield). A Shield adds 2."""
@@ -122,14 +128,25 @@ def _proficient(cls: dict[str, Any], weapon: dict[str, Any]) -> bool:
 def _attack(data: dict[str, Any], cls: dict[str, Any], name: str) -> SheetAttack:
     key = _named("weapon", data["weapons"], name)
     w = data["weapons"][key]
-    return SheetAttack(name=key, weapon=key, damage_dice=w["damage_dice"], damage_type=w["damage_type"],
-                       properties=tuple(w["properties"]), versatile_dice=w.get("versatile_dice"), ranged=w["ranged"],
-                       normal_range=w.get("normal_range"), long_range=w.get("long_range"), proficient=_proficient(cls, w),
-                       kind="ranged" if w["ranged"] else "melee", reach=10 if "reach" in w["properties"] else 5)
+    return SheetAttack(
+        name=key,
+        weapon=key,
+        damage_dice=w["damage_dice"],
+        damage_type=w["damage_type"],
+        properties=tuple(w["properties"]),
+        versatile_dice=w.get("versatile_dice"),
+        ranged=w["ranged"],
+        normal_range=w.get("normal_range"),
+        long_range=w.get("long_range"),
+        proficient=_proficient(cls, w),
+        kind="ranged" if w["ranged"] else "melee",
+        reach=10 if "reach" in w["properties"] else 5,
+    )
 
 
-def _resources(cls: dict[str, Any], row: dict[str, Any], level: int, scores: Abilities,
-               features: list[dict[str, Any]]) -> tuple[Resource, ...]:
+def _resources(
+    cls: dict[str, Any], row: dict[str, Any], level: int, scores: Abilities, features: list[dict[str, Any]]
+) -> tuple[Resource, ...]:
     """The class's limited-use features at this level, with how a rest brings them back.
     Bardic Inspiration: "a number of times equal to your Charisma modifier (minimum of once)";
     Lay On Hands: "a total number of Hit Points equal to five times your Paladin level"."""
@@ -148,8 +165,14 @@ def _resources(cls: dict[str, Any], row: dict[str, Any], level: int, scores: Abi
         if not uses:
             continue
         recovers: Literal["short", "long"] = "short" if _at(level, features, "short_rest") == r["name"] else r["recovers"]
-        made.append(Resource(name=r["name"], uses=uses, recovers=recovers,
-                             short_rest_regains=r.get("short_rest_regains", 0) if recovers == "long" else 0))
+        made.append(
+            Resource(
+                name=r["name"],
+                uses=uses,
+                recovers=recovers,
+                short_rest_regains=r.get("short_rest_regains", 0) if recovers == "long" else 0,
+            )
+        )
     return tuple(made)
 
 
@@ -174,9 +197,21 @@ def _species(data: dict[str, Any], species: str | None) -> tuple[str | None, dic
     return key, entry, tuple(resisted)
 
 
-def build_sheet(*, name: str, class_name: str, level: int, scores: Abilities | str, species: str | None = None,
-                armor: str | None = None, shield: bool = False, weapons: Iterable[str] = (), spells: Iterable[str] = (),
-                skills: Iterable[str] = (), subclass: str | None = None, size: str | None = None) -> CharacterSheet:
+def build_sheet(
+    *,
+    name: str,
+    class_name: str,
+    level: int,
+    scores: Abilities | str,
+    species: str | None = None,
+    armor: str | None = None,
+    shield: bool = False,
+    weapons: Iterable[str] = (),
+    spells: Iterable[str] = (),
+    skills: Iterable[str] = (),
+    subclass: str | None = None,
+    size: str | None = None,
+) -> CharacterSheet:
     """A level `level` character of one SRD 5.2 class (multiclassing is out of scope).
 
     Names are the SRD's in any case ("wizard", "chain mail", "Leather" for Leather Armor);
@@ -198,8 +233,11 @@ def build_sheet(*, name: str, class_name: str, level: int, scores: Abilities | s
     if subclass is not None:
         sub_key = _named(f"{class_key} subclass", cls["subclasses"], subclass, code="subclass")
         if level < cls["subclass_level"]:
-            raise RuleError("character/subclass-too-early", f"a {class_key} chooses a subclass at level {cls['subclass_level']}",
-                            allowed=f"levels {cls['subclass_level']} to 20")
+            raise RuleError(
+                "character/subclass-too-early",
+                f"a {class_key} chooses a subclass at level {cls['subclass_level']}",
+                allowed=f"levels {cls['subclass_level']} to 20",
+            )
         features += cls["subclasses"][sub_key]["features"]
     species_key, species_entry, species_resists = _species(data, species)
     armor_key = _named("armor", data["armor"], armor, also=(" armor",)) if armor is not None else None
@@ -209,12 +247,19 @@ def build_sheet(*, name: str, class_name: str, level: int, scores: Abilities | s
             raise RuleError("character/bad-spell", f"{spell!r} is not a spell name", allowed="non-empty spell names")
     casting = None
     if "spellcasting_ability" in cls:
-        casting = Spellcasting(ability=cls["spellcasting_ability"], slots=tuple(row.get("slots", ())),
-                               pact_slots=row.get("pact_slots", 0), pact_level=row.get("pact_level", 0),
-                               spells=tuple(s.strip() for s in spell_names))
+        casting = Spellcasting(
+            ability=cls["spellcasting_ability"],
+            slots=tuple(row.get("slots", ())),
+            pact_slots=row.get("pact_slots", 0),
+            pact_level=row.get("pact_level", 0),
+            spells=tuple(s.strip() for s in spell_names),
+        )
     elif spell_names:
-        raise RuleError("character/not-a-caster", f"a {class_key} casts no spells",
-                        allowed=", ".join(c for c, e in data["classes"].items() if "spellcasting_ability" in e))
+        raise RuleError(
+            "character/not-a-caster",
+            f"a {class_key} casts no spells",
+            allowed=", ".join(c for c, e in data["classes"].items() if "spellcasting_ability" in e),
+        )
     skill_names = tuple(" ".join(k.split()).lower() for k in skills)
     for skill in skill_names:
         if skill not in SKILL_ABILITY:
@@ -241,9 +286,15 @@ def build_sheet(*, name: str, class_name: str, level: int, scores: Abilities | s
         abilities=abilities,
         save_proficiencies=tuple(a for a in ABILITIES if a in cls["saves"]),
         skills=skill_names,
-        ac=_armor_class(data, abilities, armor_key, shield, unarmored, bool(_at(level, features, "unarmored_defense_with_shield"))),
-        max_hp=_hit_points(cls, level, modifier(abilities.constitution),
-                           (_at(level, features, "hp_per_level") or 0) + species_entry.get("hp_per_level", 0)),
+        ac=_armor_class(
+            data, abilities, armor_key, shield, unarmored, bool(_at(level, features, "unarmored_defense_with_shield"))
+        ),
+        max_hp=_hit_points(
+            cls,
+            level,
+            modifier(abilities.constitution),
+            (_at(level, features, "hp_per_level") or 0) + species_entry.get("hp_per_level", 0),
+        ),
         hit_dice=f"{level}d{cls['hit_die']}",
         speed=speed,
         size=cast(Size, chosen_size),
@@ -252,6 +303,11 @@ def build_sheet(*, name: str, class_name: str, level: int, scores: Abilities | s
         attacks_per_action=_at(level, features, "attacks_per_action") or 1,
         spellcasting=casting,
         resources=_resources(cls, row, level, abilities, features),
-        features=Features(critical_range=critical or 20, sneak_attack=row.get("sneak_attack"), rage_damage=row.get("rage_damage", 0),
-                          rage_resistances=tuple(cls.get("rage_resistances", ())), martial_arts=row.get("martial_arts")),
+        features=Features(
+            critical_range=critical or 20,
+            sneak_attack=row.get("sneak_attack"),
+            rage_damage=row.get("rage_damage", 0),
+            rage_resistances=tuple(cls.get("rage_resistances", ())),
+            martial_arts=row.get("martial_arts"),
+        ),
     )

@@ -111,7 +111,11 @@ _EFFECT_KEYS = re.compile(
 )
 _ADD, _MULTIPLY, _OVERRIDE, _UPGRADE, _DOWNGRADE = 2, 1, 5, 4, 3
 _MODES: dict[int, Callable[[float, float], float]] = {
-    _ADD: operator.add, _MULTIPLY: operator.mul, _OVERRIDE: lambda _a, b: b, _UPGRADE: max, _DOWNGRADE: min,
+    _ADD: operator.add,
+    _MULTIPLY: operator.mul,
+    _OVERRIDE: lambda _a, b: b,
+    _UPGRADE: max,
+    _DOWNGRADE: min,
 }
 
 
@@ -130,7 +134,12 @@ def import_actor(data: dict[str, Any]) -> tuple[CharacterSheet, list[str]]:
         notes.append("no class items: level 1 assumed")
     level = max(level, 1)
     prof = (level + 7) // 4  # Foundry: Math.floor((level + 7) / 4), +2 at 1-4 ... +6 at 17-20
-    roll = _RollData(mods, prof, level, {(_sys(c).get("identifier") or _slug(c.get("name", ""))): _int(_sys(c).get("levels"), 1) for c in classes})
+    roll = _RollData(
+        mods,
+        prof,
+        level,
+        {(_sys(c).get("identifier") or _slug(c.get("name", ""))): _int(_sys(c).get("levels"), 1) for c in classes},
+    )
     roll.values.update(_scale_values(classes, items))
 
     features: dict[str, Any] = {}
@@ -149,7 +158,9 @@ def import_actor(data: dict[str, Any]) -> tuple[CharacterSheet, list[str]]:
         subclass=next((str(i.get("name")) for i in items if i.get("type") == "subclass"), None),
         species=_species(system, items),
         abilities=scores,
-        save_proficiencies=tuple(_ABBREVIATION[a] for a in _ABBREVIATION if _int(_get(system, f"abilities.{a}.proficient"), 0) >= 1),
+        save_proficiencies=tuple(
+            _ABBREVIATION[a] for a in _ABBREVIATION if _int(_get(system, f"abilities.{a}.proficient"), 0) >= 1
+        ),
         skills=_skills(system, 1, notes),
         expertise=_skills(system, 2, notes),
         ac=_armour_class(system, items, roll, notes),
@@ -176,19 +187,31 @@ def import_actor(data: dict[str, Any]) -> tuple[CharacterSheet, list[str]]:
 
 def _system_of(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict) or "type" not in data:
-        raise RuleError("foundry/not-an-actor", "the file is not a Foundry VTT actor (no 'type')",
-                        allowed="a dnd5e actor exported with Foundry's \"Export Data\"")
+        raise RuleError(
+            "foundry/not-an-actor",
+            "the file is not a Foundry VTT actor (no 'type')",
+            allowed='a dnd5e actor exported with Foundry\'s "Export Data"',
+        )
     if data["type"] != "character":
-        raise RuleError("foundry/not-a-character", f"the actor is of type '{data['type']}', not a player character",
-                        allowed="an actor of type 'character' (NPCs go through `combat monsters --import`)")
+        raise RuleError(
+            "foundry/not-a-character",
+            f"the actor is of type '{data['type']}', not a player character",
+            allowed="an actor of type 'character' (NPCs go through `combat monsters --import`)",
+        )
     system = data.get("system") or data.get("data")
     if not isinstance(system, dict) or not isinstance(system.get("abilities"), dict):
-        raise RuleError("foundry/no-abilities", "the actor has no system.abilities",
-                        allowed="a dnd5e character with system.abilities {str {value} ...}")
+        raise RuleError(
+            "foundry/no-abilities",
+            "the actor has no system.abilities",
+            allowed="a dnd5e character with system.abilities {str {value} ...}",
+        )
     for a in _ABBREVIATION:
         if not isinstance(_get(system, f"abilities.{a}.value"), int | float):
-            raise RuleError("foundry/no-abilities", f"the actor has no score for system.abilities.{a}.value",
-                            allowed="six ability scores: str, dex, con, int, wis, cha")
+            raise RuleError(
+                "foundry/no-abilities",
+                f"the actor has no score for system.abilities.{a}.value",
+                allowed="six ability scores: str, dex, con, int, wis, cha",
+            )
     return system
 
 
@@ -307,7 +330,10 @@ class _RollData:
 
 
 _OPERATORS: dict[type, Callable[[float, float], float]] = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
     ast.FloorDiv: operator.floordiv,
 }
 _FUNCTIONS: dict[str, Callable[..., float]] = {"floor": math.floor, "ceil": math.ceil, "max": max, "min": min, "round": round}
@@ -363,7 +389,7 @@ def _with_effects(data: dict[str, Any], system: dict[str, Any], items: list[dict
             key, mode, value = str(change.get("key", "")), _int(change.get("mode"), _ADD), change.get("value")
             if why:
                 notes.append(f"{said}: changes {key}, not applied ({why})")
-            elif not _EFFECT_KEYS.match(key) or not _apply_change(changed, key[len("system."):], mode, value):
+            elif not _EFFECT_KEYS.match(key) or not _apply_change(changed, key[len("system.") :], mode, value):
                 notes.append(f"{said}: changes {key}, not applied")
         for status in effect.get("statuses") or []:
             notes.append(f"{said}: status '{status}', not applied")
@@ -446,7 +472,9 @@ def _skills(system: dict[str, Any], level: int, notes: list[str]) -> tuple[str, 
                 notes.append(f"skill {_SKILLS[key]}: half proficiency (Jack of All Trades), not mapped")
             ability = skill.get("ability")
             if ability and ability != _SKILL_DEFAULT_ABILITY[key]:
-                notes.append(f"skill {_SKILLS[key]}: rolled with {ability}, not mapped (the sheet uses {_SKILL_DEFAULT_ABILITY[key]})")
+                notes.append(
+                    f"skill {_SKILLS[key]}: rolled with {ability}, not mapped (the sheet uses {_SKILL_DEFAULT_ABILITY[key]})"
+                )
             if any(_get(skill, f"bonuses.{b}") for b in ("check", "passive")):
                 notes.append(f"skill {_SKILLS[key]}: bonuses {skill['bonuses']}, not mapped")
     return tuple(sorted(found))
@@ -519,7 +547,9 @@ def _report_saves_and_bonuses(system: dict[str, Any], flags: dict[str, Any], not
             notes.append(f"sense {sense} {int(_num(distance, 0) or 0)} ft.: not mapped")
     if _get(system, "attributes.senses.special"):
         notes.append(f"senses '{_get(system, 'attributes.senses.special')}': not mapped")
-    conditions = list(_get(system, "traits.ci.value") or []) + ([_get(system, "traits.ci.custom")] if _get(system, "traits.ci.custom") else [])
+    conditions = list(_get(system, "traits.ci.value") or []) + (
+        [_get(system, "traits.ci.custom")] if _get(system, "traits.ci.custom") else []
+    )
     if conditions:
         notes.append(f"condition immunities {', '.join(map(str, conditions))}: not mapped")
     for flag in ("jackOfAllTrades", "initiativeAlert", "remarkableAthlete", "powerfulBuild", "reliableTalent"):
@@ -539,7 +569,9 @@ def _magic_bonus(item: dict[str, Any], field: str, notes: list[str]) -> int:
     system = _sys(item)
     bonus = _int(_get(system, field), 0)
     if bonus and not _magic_available(system):
-        notes.append(f"item '{item.get('name')}': magical bonus +{bonus} not applied (not marked magical, or not attuned), as in Foundry")
+        notes.append(
+            f"item '{item.get('name')}': magical bonus +{bonus} not applied (not marked magical, or not attuned), as in Foundry"
+        )
         return 0
     return bonus
 
@@ -574,11 +606,18 @@ def _armour_class(system: dict[str, Any], items: list[dict[str, Any]], roll: _Ro
             cap = _num(_get(worn, "armor.dex"))
             dex = 0 if _type_value(worn, "armor.type") == "heavy" else min(roll.mods["dex"], int(cap) if cap is not None else 99)
             if calc in ("unarmoredMonk", "unarmoredBarb", "mage", "draconic"):
-                notes.append(f"AC calculation '{calc}' with '{armours[0].get('name')}' worn: the armour is ignored, as Foundry's formula does")
+                notes.append(
+                    f"AC calculation '{calc}' with '{armours[0].get('name')}' worn: the armour is ignored, as Foundry's formula does"
+                )
         formula = str(ac.get("formula") or "") if calc == "custom" else _AC_FORMULAS[calc]
-        found = roll.evaluate(formula, {"attributes.ac.armor": armour_value, "attributes.ac.dex": dex, "attributes.ac.flat": _int(ac.get("flat"), 10)})
+        found = roll.evaluate(
+            formula,
+            {"attributes.ac.armor": armour_value, "attributes.ac.dex": dex, "attributes.ac.flat": _int(ac.get("flat"), 10)},
+        )
         if found is None:
-            notes.append(f"AC formula '{formula}': not simple arithmetic, the default (armour + Dex) used instead, as Foundry does")
+            notes.append(
+                f"AC formula '{formula}': not simple arithmetic, the default (armour + Dex) used instead, as Foundry does"
+            )
             found = armour_value + dex
         base = found
     shield = 0
@@ -614,7 +653,9 @@ def _max_hp(system: dict[str, Any], classes: list[dict[str, Any]], con: int, lev
     first = True
     for cls in sorted(classes, key=lambda c: c.get("_id") != _get(system, "details.originalClass")):
         faces = _int(_hit_die(cls).lstrip("d"), 8)
-        advancement = next((a for a in _sys(cls).get("advancement") or [] if isinstance(a, dict) and a.get("type") == "HitPoints"), {})
+        advancement = next(
+            (a for a in _sys(cls).get("advancement") or [] if isinstance(a, dict) and a.get("type") == "HitPoints"), {}
+        )
         recorded = advancement.get("value") or {}
         for lvl in range(1, _int(_sys(cls).get("levels"), 1) + 1):
             entry = recorded.get(str(lvl))
@@ -645,8 +686,16 @@ def _max_hp(system: dict[str, Any], classes: list[dict[str, Any]], con: int, lev
 
 
 class _Context:
-    def __init__(self, system: dict[str, Any], roll: _RollData, notes: list[str], attacks: list[SheetAttack],
-                 resources: list[Resource], spells: list[str], features: dict[str, Any]):
+    def __init__(
+        self,
+        system: dict[str, Any],
+        roll: _RollData,
+        notes: list[str],
+        attacks: list[SheetAttack],
+        resources: list[Resource],
+        spells: list[str],
+        features: dict[str, Any],
+    ):
         self.system, self.roll, self.notes = system, roll, notes
         self.attacks, self.resources, self.spells, self.features = attacks, resources, spells, features
 
@@ -664,7 +713,9 @@ def _equipment(item: dict[str, Any], ctx: _Context) -> None:
     kind = _type_value(system, "armor.type")
     if kind in _ARMOUR_TYPES or kind == "shield":
         if not system.get("equipped"):
-            ctx.notes.append(f"item '{item.get('name')}' ({kind} {'shield' if kind == 'shield' else 'armour'}): not equipped, not counted in AC")
+            ctx.notes.append(
+                f"item '{item.get('name')}' ({kind} {'shield' if kind == 'shield' else 'armour'}): not equipped, not counted in AC"
+            )
         return
     _uses(item, ctx, also_report=not _has_changes(item))
 
@@ -709,7 +760,9 @@ def _weapon(item: dict[str, Any], ctx: _Context) -> None:
     _uses(item, ctx, also_report=False)
 
 
-def _weapon_damage(name: str, system: dict[str, Any], props: set[str], notes: list[str]) -> tuple[str | None, str | None, str | None]:
+def _weapon_damage(
+    name: str, system: dict[str, Any], props: set[str], notes: list[str]
+) -> tuple[str | None, str | None, str | None]:
     damage = system.get("damage") or {}
     base = damage.get("base")
     if isinstance(base, dict):  # dnd5e 4.x
@@ -739,7 +792,9 @@ def _weapon_damage(name: str, system: dict[str, Any], props: set[str], notes: li
     if dice is None or _rest_of(formula):
         notes.append(f"item '{name}' (weapon): damage '{formula}' read as {dice}")
     for extra in parts[1:]:
-        notes.append(f"item '{name}' (weapon): extra damage {extra[0]} {extra[1] if len(extra) > 1 else ''}".rstrip() + ", not mapped")
+        notes.append(
+            f"item '{name}' (weapon): extra damage {extra[0]} {extra[1] if len(extra) > 1 else ''}".rstrip() + ", not mapped"
+        )
     versatile = _die_of(str(damage.get("versatile") or "")) if "ver" in props else None
     return dice, damage_type or None, versatile
 
@@ -794,9 +849,14 @@ def _weapon_attack_bonus(name: str, system: dict[str, Any], ranged: bool, ctx: _
 
 def _with_to_hit(attack: SheetAttack, extra: int, ctx: _Context) -> SheetAttack:
     """The whole to-hit as the sheet would compute it, + `extra`, given as the override."""
-    probe = CharacterSheet(name="probe", ac=10, max_hp=1, proficiency_bonus=ctx.roll.prof,
-                           abilities=Abilities(**{full: int(_get(ctx.system, f"abilities.{short}.value")) for short, full in _ABBREVIATION.items()}),
-                           attacks=(attack,))
+    probe = CharacterSheet(
+        name="probe",
+        ac=10,
+        max_hp=1,
+        proficiency_bonus=ctx.roll.prof,
+        abilities=Abilities(**{full: int(_get(ctx.system, f"abilities.{short}.value")) for short, full in _ABBREVIATION.items()}),
+        attacks=(attack,),
+    )
     return msgspec.structs.replace(attack, bonus=attack_profiles(probe)[0].bonus + extra)
 
 
@@ -855,7 +915,9 @@ def _spell(item: dict[str, Any], ctx: _Context) -> None:
         ctx.notes.append(f"spell '{name}': in the spellbook but not prepared, left out")
         return
     if mode in ("innate", "atwill"):
-        ctx.notes.append(f"spell '{name}': cast {'at will' if mode == 'atwill' else 'innately'}, listed with the spells (slots are not checked for it)")
+        ctx.notes.append(
+            f"spell '{name}': cast {'at will' if mode == 'atwill' else 'innately'}, listed with the spells (slots are not checked for it)"
+        )
     if mode == "ritual":
         ctx.notes.append(f"spell '{name}': cast only as a ritual, left out")
         return
@@ -870,7 +932,11 @@ _ITEM_HANDLERS: dict[str, Callable[[dict[str, Any], _Context], None]] = {
     "equipment": _equipment,
     "feat": _feat,
     "spell": _spell,
-    "consumable": lambda item, ctx: _uses(item, ctx, also_report=True) if _get(_sys(item), "uses.recovery") or _get(_sys(item), "uses.per") else _not_used(item, ctx),
+    "consumable": lambda item, ctx: (
+        _uses(item, ctx, also_report=True)
+        if _get(_sys(item), "uses.recovery") or _get(_sys(item), "uses.per")
+        else _not_used(item, ctx)
+    ),
 }
 
 
@@ -881,7 +947,9 @@ def _actor_resources(system: dict[str, Any]) -> list[Resource]:
         resource = _get(system, f"resources.{slot}") or {}
         uses = _int(resource.get("max"), 0)
         if uses > 0:
-            found.append(Resource(name=str(resource.get("label") or slot), uses=uses, recovers="short" if resource.get("sr") else "long"))
+            found.append(
+                Resource(name=str(resource.get("label") or slot), uses=uses, recovers="short" if resource.get("sr") else "long")
+            )
     return found
 
 
@@ -919,15 +987,22 @@ def _computed_slots(classes: list[dict[str, Any]]) -> tuple[tuple[int, ...], int
     return slots, pact["pact_slots"], pact["pact_level"]
 
 
-def _spellcasting(system: dict[str, Any], classes: list[dict[str, Any]], spells: list[str], roll: _RollData,
-                  notes: list[str]) -> Spellcasting | None:
+def _spellcasting(
+    system: dict[str, Any], classes: list[dict[str, Any]], spells: list[str], roll: _RollData, notes: list[str]
+) -> Spellcasting | None:
     computed, pact_slots, pact_level = _computed_slots(classes)
     slots = []
     for level in range(1, 10):
         slot = _get(system, f"spells.spell{level}") or {}
         override = _num(slot.get("override"))
         stored = _num(slot.get("max"))
-        slots.append(int(override) if override is not None else int(stored) if stored is not None else (computed[level - 1] if level <= len(computed) else 0))
+        slots.append(
+            int(override)
+            if override is not None
+            else int(stored)
+            if stored is not None
+            else (computed[level - 1] if level <= len(computed) else 0)
+        )
     while slots and slots[-1] == 0:
         slots.pop()
     pact = _get(system, "spells.pact") or {}
@@ -956,7 +1031,9 @@ def _spellcasting(system: dict[str, Any], classes: list[dict[str, Any]], spells:
     if attack_bonuses["msak"] is not None and attack_bonuses["msak"] == attack_bonuses["rsak"] and attack_bonuses["msak"]:
         attack_bonus = roll.mods[ability_key or "int"] + roll.prof + attack_bonuses["msak"]
     elif attack_bonuses["msak"] or attack_bonuses["rsak"] or None in attack_bonuses.values():
-        notes.append(f"spell attack bonuses (melee {_get(system, 'bonuses.msak.attack')!r}, ranged {_get(system, 'bonuses.rsak.attack')!r}): not mapped")
+        notes.append(
+            f"spell attack bonuses (melee {_get(system, 'bonuses.msak.attack')!r}, ranged {_get(system, 'bonuses.rsak.attack')!r}): not mapped"
+        )
     return Spellcasting(
         ability=ability,
         save_dc=8 + roll.mods[ability_key or "int"] + roll.prof + dc_bonus if dc_bonus else None,

@@ -208,7 +208,7 @@ class CharacterSheet(_Part, frozen=True, kw_only=True):
 
 
 def modifier(score: int) -> int:
-    """"To determine an ability modifier ... subtract 10 from the score and then divide the
+    """ "To determine an ability modifier ... subtract 10 from the score and then divide the
     result by 2 (round down)"."""
     return (score - 10) // 2
 
@@ -219,7 +219,7 @@ def ability_name(name: str) -> Ability | None:
 
 
 def proficiency(sheet: CharacterSheet) -> int:
-    """"Proficiency Bonus ... +2 at levels 1-4, +3 at 5-8, +4 at 9-12, +5 at 13-16, +6 at 17-20"."""
+    """ "Proficiency Bonus ... +2 at levels 1-4, +3 at 5-8, +4 at 9-12, +5 at 13-16, +6 at 17-20"."""
     return sheet.proficiency_bonus if sheet.proficiency_bonus is not None else 2 + (max(1, sheet.level) - 1) // 4
 
 
@@ -228,7 +228,7 @@ def _mod(sheet: CharacterSheet, ability: Ability) -> int:
 
 
 def save_bonus(sheet: CharacterSheet, ability: Ability) -> int:
-    """"Saving Throw: d20 + ability modifier + Proficiency Bonus if proficient"."""
+    """ "Saving Throw: d20 + ability modifier + Proficiency Bonus if proficient"."""
     return _mod(sheet, ability) + (proficiency(sheet) if ability in sheet.save_proficiencies else 0)
 
 
@@ -275,8 +275,18 @@ def attack_profiles(sheet: CharacterSheet) -> tuple[AttackProfile, ...]:
     made: list[AttackProfile] = []
     for a in sheet.attacks:
         if a.damage_dice is None:  # a custom attack, given whole
-            made.append(AttackProfile(name=a.name, bonus=a.bonus or 0, damage=a.damage or "0", damage_type=a.damage_type or "bludgeoning",
-                                      kind=a.kind, reach=a.reach, normal_range=a.normal_range, long_range=a.long_range))
+            made.append(
+                AttackProfile(
+                    name=a.name,
+                    bonus=a.bonus or 0,
+                    damage=a.damage or "0",
+                    damage_type=a.damage_type or "bludgeoning",
+                    kind=a.kind,
+                    reach=a.reach,
+                    normal_range=a.normal_range,
+                    long_range=a.long_range,
+                )
+            )
             continue
         ability = weapon_ability(sheet, a)
         mod = _mod(sheet, ability) + a.magic
@@ -284,16 +294,43 @@ def attack_profiles(sheet: CharacterSheet) -> tuple[AttackProfile, ...]:
         kind_type = a.damage_type or "bludgeoning"
         reach = 10 if "reach" in a.properties else 5
         if a.ranged:
-            made.append(AttackProfile(name=a.name, bonus=bonus, damage=_with_bonus(a.damage_dice, mod), damage_type=kind_type,
-                                      kind="ranged", normal_range=a.normal_range, long_range=a.long_range))
+            made.append(
+                AttackProfile(
+                    name=a.name,
+                    bonus=bonus,
+                    damage=_with_bonus(a.damage_dice, mod),
+                    damage_type=kind_type,
+                    kind="ranged",
+                    normal_range=a.normal_range,
+                    long_range=a.long_range,
+                )
+            )
             continue
-        made.append(AttackProfile(name=a.name, bonus=bonus, damage=_with_bonus(a.damage_dice, mod), damage_type=kind_type, reach=reach))
+        made.append(
+            AttackProfile(name=a.name, bonus=bonus, damage=_with_bonus(a.damage_dice, mod), damage_type=kind_type, reach=reach)
+        )
         if a.versatile_dice:
-            made.append(AttackProfile(name=f"{a.name} (two-handed)", bonus=bonus, damage=_with_bonus(a.versatile_dice, mod),
-                                      damage_type=kind_type, reach=reach))
+            made.append(
+                AttackProfile(
+                    name=f"{a.name} (two-handed)",
+                    bonus=bonus,
+                    damage=_with_bonus(a.versatile_dice, mod),
+                    damage_type=kind_type,
+                    reach=reach,
+                )
+            )
         if "thrown" in a.properties:
-            made.append(AttackProfile(name=f"{a.name} (thrown)", bonus=bonus, damage=_with_bonus(a.damage_dice, mod), damage_type=kind_type,
-                                      kind="ranged", normal_range=a.normal_range, long_range=a.long_range))
+            made.append(
+                AttackProfile(
+                    name=f"{a.name} (thrown)",
+                    bonus=bonus,
+                    damage=_with_bonus(a.damage_dice, mod),
+                    damage_type=kind_type,
+                    kind="ranged",
+                    normal_range=a.normal_range,
+                    long_range=a.long_range,
+                )
+            )
     return tuple(made)
 
 
@@ -319,8 +356,10 @@ def check_sheet(sheet: CharacterSheet) -> None:
         if not 1 <= score <= 30:
             raise bad(f"{ability} {score}", "scores from 1 to 30")
     if sheet.max_hp < 1 or sheet.ac < 0 or sheet.speed < 0 or sheet.attacks_per_action < 1:
-        raise bad(f"max_hp {sheet.max_hp}, ac {sheet.ac}, speed {sheet.speed}, attacks_per_action {sheet.attacks_per_action}",
-                  "max_hp 1 or more, ac and speed 0 or more, attacks_per_action 1 or more")
+        raise bad(
+            f"max_hp {sheet.max_hp}, ac {sheet.ac}, speed {sheet.speed}, attacks_per_action {sheet.attacks_per_action}",
+            "max_hp 1 or more, ac and speed 0 or more, attacks_per_action 1 or more",
+        )
     if sheet.proficiency_bonus is not None and not 0 <= sheet.proficiency_bonus <= 10:
         raise bad(f"proficiency_bonus {sheet.proficiency_bonus}", "0 to 10, or left out (from the level)")
     if not 2 <= sheet.features.critical_range <= 20:

@@ -30,4 +30,3 @@ def get_demo(ruleset_id: str) -> Demo:
         return DEMOS[ruleset_id]
     except KeyError:
         raise RuleError("demo/none", f"there is no demo fight for '{ruleset_id}'", allowed=", ".join(DEMOS)) from None
-

@@ -66,22 +66,46 @@ RECHARGE_REROLLED = 2  # below Flame Burst's 4-6
 
 DEMO_PARTY = (
     CombatantSpec(
-        id="aria", name="Aria", kind="pc", side="party", player="Sam", max_hp=44, ac=18, initiative_bonus=1,
-        con_save=5, attacks_per_action=2,
+        id="aria",
+        name="Aria",
+        kind="pc",
+        side="party",
+        player="Sam",
+        max_hp=44,
+        ac=18,
+        initiative_bonus=1,
+        con_save=5,
+        attacks_per_action=2,
         attacks=(AttackProfile(name="Longsword", bonus=6, damage="1d8+4", damage_type="slashing"),),
     ),
     CombatantSpec(
-        id="tomas", name="Brother Tomas", kind="pc", side="party", player="Ana", max_hp=38, ac=18, initiative_bonus=0,
+        id="tomas",
+        name="Brother Tomas",
+        kind="pc",
+        side="party",
+        player="Ana",
+        max_hp=38,
+        ac=18,
+        initiative_bonus=0,
         con_save=5,
         attacks=(AttackProfile(name="Mace", bonus=5, damage="1d6+2", damage_type="bludgeoning"),),
     ),
     CombatantSpec(
-        id="lyra", name="Lyra", kind="pc", side="party", player="Kim", max_hp=33, ac=15, initiative_bonus=4,
-        con_save=1, size="small",
+        id="lyra",
+        name="Lyra",
+        kind="pc",
+        side="party",
+        player="Kim",
+        max_hp=33,
+        ac=15,
+        initiative_bonus=4,
+        con_save=1,
+        size="small",
         attacks=(
             AttackProfile(name="Shortsword", bonus=7, damage="1d6+4", damage_type="piercing"),
-            AttackProfile(name="Shortbow", bonus=7, damage="1d6+4", damage_type="piercing", kind="ranged",
-                          normal_range=80, long_range=320),
+            AttackProfile(
+                name="Shortbow", bonus=7, damage="1d6+4", damage_type="piercing", kind="ranged", normal_range=80, long_range=320
+            ),
         ),
     ),
 )
@@ -110,17 +134,29 @@ class _Table(DemoTable):
 def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], None]) -> UUID:
     # This table plays 0 HP as the recorded session did (replays/a5e-burning-mill.jsonl): a
     # character stays down until healed, with no Death Saving Throws to shift the seeded dice.
-    encounter_id = encounters.create("a5e", "Ambush in the burning mill", seed=seed,
-                                     settings={"recharge_roll_after_use": False, "death_saves": False})
+    encounter_id = encounters.create(
+        "a5e", "Ambush in the burning mill", seed=seed, settings={"recharge_roll_after_use": False, "death_saves": False}
+    )
     table = _Table(encounters, encounter_id, report)
     for spec in DEMO_PARTY:
         table(AddCombatant(combatant=spec))
     for arrival in DEMO_BANDITS:
         table(arrival)
-    table(SetScene(environment="fiery", description="The mill is ablaze; flames leap from the grain bins.",
-                   positions={"aria": "at the door", "tomas": "behind Aria", "lyra": "on the stair",
-                              "captain": "by the millstone", "bandit-1": "in the loft", "bandit-2": "in the loft",
-                              "bandit-3": "behind the grain bins"}))
+    table(
+        SetScene(
+            environment="fiery",
+            description="The mill is ablaze; flames leap from the grain bins.",
+            positions={
+                "aria": "at the door",
+                "tomas": "behind Aria",
+                "lyra": "on the stair",
+                "captain": "by the millstone",
+                "bandit-1": "in the loft",
+                "bandit-2": "in the loft",
+                "bandit-3": "behind the grain bins",
+            },
+        )
+    )
     table(BeginCombat())
     # The bandits hide among the sacks; each adventurer's Perception is checked against the
     # captain's Stealth. Every one of these checks is kept as that participant's initiative.
@@ -184,7 +220,6 @@ def _recharge_disputed(table: _Table, regained: Recorded) -> None:
         reason=f"the recharge die landed cocked against a tankard; rolled again it shows {RECHARGE_REROLLED}",
     )
     table.let_stand(outcome, ruling="the flames had already leapt from the bins: the burst stands")
-
 
 
 def _play_turn(table: _Table, c: Combatant) -> None:
@@ -258,12 +293,18 @@ def _lyra(table: _Table, cid: str) -> None:
     if bandit is not None and state.round % 2 == 0:
         # She dives through a bandit's space to reach the captain's flank (she is Small).
         table(Tumble(combatant=cid, through=bandit.id, dc=11, save_bonus=6, acrobatics=True, bonus_action=True))
-        _attack_all(table, cid, lambda t: MakeAttack(attacker=cid, target=t.id, attack="Shortsword",
-                                                     roll_bonus="1d4" if blessed else None))
+        _attack_all(
+            table,
+            cid,
+            lambda t: MakeAttack(attacker=cid, target=t.id, attack="Shortsword", roll_bonus="1d4" if blessed else None),
+        )
         return
     table(TakeAction(combatant=cid, action="hide", bonus=7, dc=13, bonus_action=True))
-    _attack_all(table, cid, lambda t: MakeAttack(attacker=cid, target=t.id, attack="Shortbow", distance=40,
-                                                 roll_bonus="1d4" if blessed else None))
+    _attack_all(
+        table,
+        cid,
+        lambda t: MakeAttack(attacker=cid, target=t.id, attack="Shortbow", distance=40, roll_bonus="1d4" if blessed else None),
+    )
 
 
 def _captain(table: _Table, cid: str) -> None:
@@ -288,8 +329,7 @@ def _bandit(table: _Table, cid: str) -> None:
         if ("aria", cid) in outcome.state.opportunities:
             table(OpportunityAttack(attacker="aria", target=cid))
         if table.state.combatants[cid].status == "active":
-            _attack_all(table, cid, lambda t: MakeAttack(attacker=cid, target=t.id, attack="Light Crossbow",
-                                                         distance=25))
+            _attack_all(table, cid, lambda t: MakeAttack(attacker=cid, target=t.id, attack="Light Crossbow", distance=25))
         return
     table(Move(combatant=cid, feet=10))
     _attack_all(table, cid, lambda t: MakeAttack(attacker=cid, target=t.id, attack="Scimitar"))

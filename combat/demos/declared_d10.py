@@ -56,12 +56,20 @@ DEMO_PARTY = (
     _pc("bob", "Bob", "Sam", 24, 15, AttackProfile(name="Longsword", bonus=5, damage="1d8", damage_type="slashing")),
     _pc("tammy", "Tammy", "Ana", 20, 14, AttackProfile(name="Sword", bonus=5, damage="1d6", damage_type="slashing")),
     _pc(
-        "carl", "Carl", "Kim", 18, 13,
+        "carl",
+        "Carl",
+        "Kim",
+        18,
+        13,
         AttackProfile(name="Longbow", bonus=6, damage="1d8", damage_type="piercing", kind="ranged"),
         AttackProfile(name="Dagger", bonus=3, damage="1d4", damage_type="piercing"),
     ),
     _pc(
-        "larry", "Larry", "Lee", 14, 11,
+        "larry",
+        "Larry",
+        "Lee",
+        14,
+        11,
         AttackProfile(name="Fire Bolt", bonus=5, damage="1d10", damage_type="fire", kind="ranged"),
         AttackProfile(name="Staff", bonus=2, damage="1d6", damage_type="bludgeoning"),
     ),
@@ -70,15 +78,32 @@ _CLUB = AttackProfile(name="Club", bonus=4, damage="1d6+1", damage_type="bludgeo
 _SPEAR = AttackProfile(name="Spear", bonus=3, damage="1d6", damage_type="piercing")
 DEMO_CAMP = (
     *(
-        CombatantSpec(id=f"ogre-{i}", name=f"Ogre {i}", kind="monster", side="ogres", group="ogres", max_hp=20, ac=12, attacks=(_CLUB,))
+        CombatantSpec(
+            id=f"ogre-{i}", name=f"Ogre {i}", kind="monster", side="ogres", group="ogres", max_hp=20, ac=12, attacks=(_CLUB,)
+        )
         for i in (1, 2)
     ),
     CombatantSpec(
-        id="grukk", name="Grukk the Chief", kind="monster", side="ogres", group="chief", max_hp=30, ac=14,
+        id="grukk",
+        name="Grukk the Chief",
+        kind="monster",
+        side="ogres",
+        group="chief",
+        max_hp=30,
+        ac=14,
         attacks=(AttackProfile(name="Great Club", bonus=5, damage="1d8+2", damage_type="bludgeoning"),),
     ),
     *(
-        CombatantSpec(id=f"goblin-{i}", name=f"Goblin {i}", kind="monster", side="ogres", group="goblins", max_hp=1, ac=12, attacks=(_SPEAR,))
+        CombatantSpec(
+            id=f"goblin-{i}",
+            name=f"Goblin {i}",
+            kind="monster",
+            side="ogres",
+            group="goblins",
+            max_hp=1,
+            ac=12,
+            attacks=(_SPEAR,),
+        )
         for i in (1, 2, 3)
     ),
 )
@@ -115,7 +140,9 @@ def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], N
         table(AddCombatant(combatant=spec))
         table(D10SetTraits(combatant=spec.id, traits=TRAITS[spec.id]))
     table(BeginCombat())
-    table(D10RollSurprise(attackers="party", defenders="ogres", attacker_faces=SURPRISE_FACES[0], defender_faces=SURPRISE_FACES[1]))
+    table(
+        D10RollSurprise(attackers="party", defenders="ogres", attacker_faces=SURPRISE_FACES[0], defender_faces=SURPRISE_FACES[1])
+    )
     blasted: set[str] = set()
     while table.state.phase == "declare":
         if table.state.round > MAX_ROUNDS:
@@ -185,7 +212,11 @@ def _between_rounds(table: _Table, blasted: set[str]) -> None:
             if near:
                 table(
                     D10Damage(
-                        targets=near, notation="2d6", damage_type="fire", source=None, area=True,
+                        targets=near,
+                        notation="2d6",
+                        damage_type="fire",
+                        source=None,
+                        area=True,
                         behind_cover=tuple(cid for cid in BEHIND_THE_CART if cid in near),
                     )
                 )
@@ -196,7 +227,6 @@ def _between_rounds(table: _Table, blasted: set[str]) -> None:
 
 def _standing(state: EncounterState, side: str) -> list[Combatant]:
     return [c for c in state.combatants.values() if c.side == side and c.status == "active"]
-
 
 
 def _toughest(state: EncounterState, c: Combatant) -> Combatant | None:
@@ -321,14 +351,18 @@ def _ask_for_a_new_target(table: _Table, c: Combatant, declared: Declaration) ->
     if c.id in RANGED:
         table(
             D10RuleOnChange(
-                combatant=c.id, allowed=True, target=new.id,
+                combatant=c.id,
+                allowed=True,
+                target=new.id,
                 ruling=f"{fallen} is down; {new.name} is close enough to shift the aim the tiny amount needed",
             )
         )
         return new
     table(
         D10RuleOnChange(
-            combatant=c.id, allowed=False, target=new.id,
+            combatant=c.id,
+            allowed=False,
+            target=new.id,
             ruling=f"{c.name} was charging at {fallen} and keeps running past, unable to turn in time",
         )
     )

@@ -53,18 +53,47 @@ PARTY_SIDE, FOES = "party", "hobgoblins"
 
 PARTY = (
     CreatureStats(
-        id="hrothgar", name="Hrothgar", kind="pc", side=PARTY_SIDE, player="Sam", ac=2, hp=42,
-        character_class="Fighter", level=5, x=2, y=2,
+        id="hrothgar",
+        name="Hrothgar",
+        kind="pc",
+        side=PARTY_SIDE,
+        player="Sam",
+        ac=2,
+        hp=42,
+        character_class="Fighter",
+        level=5,
+        x=2,
+        y=2,
         routines=(Routine(name="Longsword +1", strikes=(Strike(name="longsword +1", damage="1d8+2", bonus=2),), speed=5),),
     ),
     CreatureStats(
-        id="osric", name="Brother Osric", kind="pc", side=PARTY_SIDE, player="Ana", ac=3, hp=26,
-        character_class="Cleric", level=4, x=2, y=1,
+        id="osric",
+        name="Brother Osric",
+        kind="pc",
+        side=PARTY_SIDE,
+        player="Ana",
+        ac=3,
+        hp=26,
+        character_class="Cleric",
+        level=4,
+        x=2,
+        y=1,
         routines=(Routine(name="Mace", strikes=(Strike(name="mace", damage="1d6+1"),), speed=7),),
     ),
     CreatureStats(
-        id="elwyn", name="Elwyn", kind="pc", side=PARTY_SIDE, player="Kim", ac=8, hp=14,
-        character_class="Magic User", level=5, dex_reaction=1, dex_surprise=1, x=0, y=4,
+        id="elwyn",
+        name="Elwyn",
+        kind="pc",
+        side=PARTY_SIDE,
+        player="Kim",
+        ac=8,
+        hp=14,
+        character_class="Magic User",
+        level=5,
+        dex_reaction=1,
+        dex_surprise=1,
+        x=0,
+        y=4,
         routines=(Routine(name="Dagger", strikes=(Strike(name="dagger", damage="1d4"),), speed=2),),
     ),
 )
@@ -72,17 +101,39 @@ PARTY = (
 _SCIMITAR = Routine(name="Scimitar", strikes=(Strike(name="scimitar", damage="1d8"),), speed=4)
 HOBGOBLINS = (
     CreatureStats(
-        id="warlord", name="Hobgoblin Warlord", kind="monster", side=FOES, ac=3, hit_dice="4+4", x=3, y=2,
+        id="warlord",
+        name="Hobgoblin Warlord",
+        kind="monster",
+        side=FOES,
+        ac=3,
+        hit_dice="4+4",
+        x=3,
+        y=2,
         routines=(Routine(name="Morning star", strikes=(Strike(name="morning star", damage="2d4+1"),), speed=7),),
         routines_per_round=2,
     ),
-    CreatureStats(id="hob-1", name="Hobgoblin 1", kind="monster", side=FOES, ac=5, hit_dice="1+1", x=3, y=3, routines=(_SCIMITAR,)),
-    CreatureStats(id="hob-2", name="Hobgoblin 2", kind="monster", side=FOES, ac=5, hit_dice="1+1", x=4, y=1, routines=(_SCIMITAR,)),
     CreatureStats(
-        id="archer", name="Hobgoblin Archer", kind="monster", side=FOES, ac=5, hit_dice="1+1", x=10, y=2,
+        id="hob-1", name="Hobgoblin 1", kind="monster", side=FOES, ac=5, hit_dice="1+1", x=3, y=3, routines=(_SCIMITAR,)
+    ),
+    CreatureStats(
+        id="hob-2", name="Hobgoblin 2", kind="monster", side=FOES, ac=5, hit_dice="1+1", x=4, y=1, routines=(_SCIMITAR,)
+    ),
+    CreatureStats(
+        id="archer",
+        name="Hobgoblin Archer",
+        kind="monster",
+        side=FOES,
+        ac=5,
+        hit_dice="1+1",
+        x=10,
+        y=2,
         routines=(
-            Routine(name="Shortbow", kind="missile", range_ft=150,
-                    strikes=(Strike(name="arrow", damage="1d6"), Strike(name="arrow", damage="1d6"))),
+            Routine(
+                name="Shortbow",
+                kind="missile",
+                range_ft=150,
+                strikes=(Strike(name="arrow", damage="1d6"), Strike(name="arrow", damage="1d6")),
+            ),
             _SCIMITAR,
         ),
     ),
@@ -250,7 +301,11 @@ def _intent(state: EncounterState, cid: str, rec: Creature) -> dict:
     if state.round == 1 and cid in ROUND_1:
         return ROUND_1[cid]
     if cid == "elwyn":
-        return {"action": "spell", "spell": "Magic Missile", "casting_segments": 1, "range_ft": 150} if state.round <= 3 else {"action": "other"}
+        return (
+            {"action": "spell", "spell": "Magic Missile", "casting_segments": 1, "range_ft": 150}
+            if state.round <= 3
+            else {"action": "other"}
+        )
     c = state.combatants[cid]
     if _adjacent_foe(state, cid):
         if c.kind == "monster" and c.hp <= 2 and cid != "warlord":

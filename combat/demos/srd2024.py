@@ -41,20 +41,44 @@ BLESSED = ("aria", "lyra")
 
 DEMO_PARTY = (
     CombatantSpec(
-        id="aria", name="Aria", kind="pc", side="party", player="Sam", max_hp=44, ac=18, initiative_bonus=1,
-        con_save=5, attacks_per_action=2,
+        id="aria",
+        name="Aria",
+        kind="pc",
+        side="party",
+        player="Sam",
+        max_hp=44,
+        ac=18,
+        initiative_bonus=1,
+        con_save=5,
+        attacks_per_action=2,
         attacks=(AttackProfile(name="Longsword", bonus=6, damage="1d8+4", damage_type="slashing"),),
     ),
     CombatantSpec(
-        id="tomas", name="Brother Tomas", kind="pc", side="party", player="Ana", max_hp=38, ac=18, initiative_bonus=0,
+        id="tomas",
+        name="Brother Tomas",
+        kind="pc",
+        side="party",
+        player="Ana",
+        max_hp=38,
+        ac=18,
+        initiative_bonus=0,
         con_save=5,
         attacks=(AttackProfile(name="Mace", bonus=5, damage="1d6+2", damage_type="bludgeoning"),),
     ),
     CombatantSpec(
-        id="lyra", name="Lyra", kind="pc", side="party", player="Kim", max_hp=33, ac=15, initiative_bonus=4,
+        id="lyra",
+        name="Lyra",
+        kind="pc",
+        side="party",
+        player="Kim",
+        max_hp=33,
+        ac=15,
+        initiative_bonus=4,
         con_save=1,
         attacks=(
-            AttackProfile(name="Shortbow", bonus=7, damage="1d6+4", damage_type="piercing", kind="ranged", normal_range=80, long_range=320),
+            AttackProfile(
+                name="Shortbow", bonus=7, damage="1d6+4", damage_type="piercing", kind="ranged", normal_range=80, long_range=320
+            ),
             AttackProfile(name="Shortsword", bonus=7, damage="1d6+4", damage_type="piercing"),
         ),
     ),
@@ -64,8 +88,15 @@ DEMO_PARTY = (
 DEMO_GOBLINS = AddCreature(creature="Goblin Warrior", count=3, side="goblins", group="goblins", id_prefix="goblin")
 DEMO_MONSTERS = (
     CombatantSpec(
-        id="bugbear", name="Bugbear", kind="monster", side="goblins", max_hp=33, ac=14, initiative_bonus=2,
-        con_save=2, resistances=(),
+        id="bugbear",
+        name="Bugbear",
+        kind="monster",
+        side="goblins",
+        max_hp=33,
+        ac=14,
+        initiative_bonus=2,
+        con_save=2,
+        resistances=(),
         attacks=(AttackProfile(name="Morningstar", bonus=4, damage="2d8+2", damage_type="piercing"),),
     ),
 )
@@ -95,8 +126,9 @@ def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], N
         # The GM settles mixed ties; for players-only ties the players agree on the same order.
         order = tuple(table.state.combatants[unit[0]].unit for unit in tie.units)
         table(OrderTie(order=order))
-    play_rounds(table, _play_turn, review=_review_round_one, max_rounds=MAX_ROUNDS,
-                end_reason="the goblins scatter into the trees")
+    play_rounds(
+        table, _play_turn, review=_review_round_one, max_rounds=MAX_ROUNDS, end_reason="the goblins scatter into the trees"
+    )
     return encounter_id
 
 
@@ -117,15 +149,21 @@ def _review_round_one(table: _Table) -> None:
     if first_hit is None:
         return
     hit = first_hit.event
-    rolled = next(r.event for r in reversed(records[: first_hit.seq - 1]) if isinstance(r.event, DiceRolled) and r.event.purpose == "attack")
+    rolled = next(
+        r.event for r in reversed(records[: first_hit.seq - 1]) if isinstance(r.event, DiceRolled) and r.event.purpose == "attack"
+    )
     outcome = table.amend(
         first_hit.seq,
-        Attack(attacker=hit.attacker, target=hit.target, attack=hit.attack, cover="half",
-               roll_bonus="1d4" if rolled.notation.endswith("+1d4") else None),
+        Attack(
+            attacker=hit.attacker,
+            target=hit.target,
+            attack=hit.attack,
+            cover="half",
+            roll_bonus="1d4" if rolled.notation.endswith("+1d4") else None,
+        ),
         reason=f"{table.state.combatants[hit.target].name} was behind a tree: half cover",
     )
     table.let_stand(outcome, ruling="what happened at the table stands")
-
 
 
 def _play_turn(table: _Table, c: Combatant) -> None:
@@ -182,7 +220,11 @@ def _cleric(table: _Table, cid: str) -> None:
         table(TakeAction(combatant=cid, action="magic", detail="Command (Grovel) on the Bugbear", target="bugbear"))
         save = table(SavingThrow(combatant="bugbear", ability="wisdom", dc=13, bonus=0, reason="Command"))
         if not save.records[-1].event.success:
-            table(ApplyCondition(target="bugbear", condition=ConditionSpec(name="prone", source="tomas", ends="end", ends_on="bugbear")))
+            table(
+                ApplyCondition(
+                    target="bugbear", condition=ConditionSpec(name="prone", source="tomas", ends="end", ends_on="bugbear")
+                )
+            )
         return
     if state.combatants[cid].hp <= state.combatants[cid].max_hp // 3:
         table(TakeAction(combatant=cid, action="dodge"))

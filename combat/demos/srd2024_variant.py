@@ -56,25 +56,56 @@ DEX_SAVES = {"aria": 1, "bran": 0, "tomas": 0, "lyra": 4}
 
 DEMO_PARTY = (
     CombatantSpec(
-        id="aria", name="Aria", kind="pc", side="party", player="Sam", max_hp=44, ac=17, initiative_bonus=2,
-        con_save=5, attacks_per_action=2,
+        id="aria",
+        name="Aria",
+        kind="pc",
+        side="party",
+        player="Sam",
+        max_hp=44,
+        ac=17,
+        initiative_bonus=2,
+        con_save=5,
+        attacks_per_action=2,
         attacks=(AttackProfile(name="Longsword", bonus=6, damage="1d8+4", damage_type="slashing"),),
     ),
     CombatantSpec(
-        id="bran", name="Sir Bran", kind="pc", side="party", player="Lee", max_hp=40, ac=18, initiative_bonus=0,
+        id="bran",
+        name="Sir Bran",
+        kind="pc",
+        side="party",
+        player="Lee",
+        max_hp=40,
+        ac=18,
+        initiative_bonus=0,
         con_save=5,
         attacks=(AttackProfile(name="Lance", bonus=6, damage="1d10+3", damage_type="piercing", reach=10),),
     ),
     CombatantSpec(
-        id="tomas", name="Brother Tomas", kind="pc", side="party", player="Ana", max_hp=38, ac=18, initiative_bonus=0,
+        id="tomas",
+        name="Brother Tomas",
+        kind="pc",
+        side="party",
+        player="Ana",
+        max_hp=38,
+        ac=18,
+        initiative_bonus=0,
         con_save=5,
         attacks=(AttackProfile(name="Mace", bonus=5, damage="1d6+2", damage_type="bludgeoning"),),
     ),
     CombatantSpec(
-        id="lyra", name="Lyra", kind="pc", side="party", player="Kim", max_hp=33, ac=15, initiative_bonus=4,
+        id="lyra",
+        name="Lyra",
+        kind="pc",
+        side="party",
+        player="Kim",
+        max_hp=33,
+        ac=15,
+        initiative_bonus=4,
         con_save=1,
         attacks=(
-            AttackProfile(name="Shortbow", bonus=7, damage="1d6+4", damage_type="piercing", kind="ranged", normal_range=80, long_range=320),
+            AttackProfile(
+                name="Shortbow", bonus=7, damage="1d6+4", damage_type="piercing", kind="ranged", normal_range=80, long_range=320
+            ),
             AttackProfile(name="Shortsword", bonus=7, damage="1d6+4", damage_type="piercing"),
         ),
     ),
@@ -89,7 +120,14 @@ DEMO_BESTIARY = (
 )
 DEMO_FORD = (
     CombatantSpec(
-        id="bugbear", name="Bugbear", kind="monster", side="goblins", max_hp=33, ac=14, initiative_bonus=2, con_save=2,
+        id="bugbear",
+        name="Bugbear",
+        kind="monster",
+        side="goblins",
+        max_hp=33,
+        ac=14,
+        initiative_bonus=2,
+        con_save=2,
         attacks=(AttackProfile(name="Morningstar", bonus=4, damage="2d8+2", damage_type="piercing"),),
     ),
 )
@@ -135,8 +173,9 @@ def run_demo(encounters: Encounters, *, seed: int, report: Callable[[Outcome], N
     table(RollInitiative())
     _settle_ties(table)
     _reorder(table)
-    play_rounds(table, _play_turn, review=_review_round_one, max_rounds=MAX_ROUNDS,
-                end_reason="the goblins melt back into the reeds")
+    play_rounds(
+        table, _play_turn, review=_review_round_one, max_rounds=MAX_ROUNDS, end_reason="the goblins melt back into the reeds"
+    )
     return encounter_id
 
 
@@ -183,7 +222,9 @@ def _review_round_one(table: _Table) -> None:
     records = list(table.encounters.records(table.id))
     undone = set(table.state.retracted)
     noted = next(
-        r for r in reversed(records) if isinstance(r.event, TraitsNoted) and r.event.combatant == "bugbear" and r.seq not in undone
+        r
+        for r in reversed(records)
+        if isinstance(r.event, TraitsNoted) and r.event.combatant == "bugbear" and r.seq not in undone
     )
     outcome = table.amend(
         noted.seq,
@@ -209,7 +250,9 @@ def _review_round_one(table: _Table) -> None:
         outcome = table.amend(
             strike,
             # The bugbear's shoves push (see _bugbear); the save's d20 is the one rolled then.
-            UnarmedStrike(attacker=made.attacker, target=made.target, option=made.option, shove="push", opportunity=made.opportunity),
+            UnarmedStrike(
+                attacker=made.attacker, target=made.target, option=made.option, shove="push", opportunity=made.opportunity
+            ),
             reason=f"the {made.option} DC is {grapple_dc(3, 2)} with Strength +3, not {made.dc}",
         )
     table.let_stand(outcome, ruling="what happened at the table stands")
@@ -217,7 +260,6 @@ def _review_round_one(table: _Table) -> None:
 
 def _foes(state: EncounterState, c: Combatant) -> list[Combatant]:
     return [f for f in state.combatants.values() if f.side != c.side and f.status == "active" and f.id != "thunder"]
-
 
 
 def _me(table: _Table, cid: str) -> Combatant:

@@ -72,8 +72,17 @@ def check_disadvantage(c: Combatant) -> list[str]:
     return [f"{name} (Disadvantage on ability checks)" for name in _CHECK_DISADVANTAGE if c.has(name)]
 
 
-def _check(tx: Tx, cid: str, ability: str, skill: str | None, bonus: int | None, mode: str | None, faces,
-           dc: int | None, skills: tuple[str, ...]) -> CheckMade:
+def _check(
+    tx: Tx,
+    cid: str,
+    ability: str,
+    skill: str | None,
+    bonus: int | None,
+    mode: str | None,
+    faces,
+    dc: int | None,
+    skills: tuple[str, ...],
+) -> CheckMade:
     c = tx.combatant(cid)
     if c.status == "dead":
         raise RuleError("target/dead", f"{c.name} is dead and makes no checks", allowed="a living combatant")
@@ -86,7 +95,9 @@ def _check(tx: Tx, cid: str, ability: str, skill: str | None, bonus: int | None,
     bonus -= d20_penalty(c)  # Exhaustion: "the roll is reduced by 2 times your Exhaustion level"
     # "a Strength (Athletics) check"
     label = f"{named} ({chosen})" if chosen else named
-    roll = tx.roll(d20_notation(mode, bonus) + effect_roll_dice(c, "ability_checks"), purpose=f"{label} check", roller=c.id, faces=faces)
+    roll = tx.roll(
+        d20_notation(mode, bonus) + effect_roll_dice(c, "ability_checks"), purpose=f"{label} check", roller=c.id, faces=faces
+    )
     event = CheckMade(combatant=c.id, skill=label, total=roll.total, dc=dc, success=None if dc is None else roll.total >= dc)
     tx.emit(event)
     return event
@@ -105,19 +116,34 @@ def _contest(skills: tuple[str, ...]) -> Callable[[Tx, Contest], None]:
             raise RuleError("contest/self", "a contest is between two combatants", allowed="an opponent other than the combatant")
         tx.combatant(cmd.opponent)  # an unknown opponent is refused before any die is rolled
         mine = _check(tx, cmd.combatant, cmd.ability, cmd.skill, cmd.bonus, cmd.roll_mode, cmd.faces, None, skills)
-        theirs = _check(tx, cmd.opponent, cmd.opponent_ability, cmd.opponent_skill, cmd.opponent_bonus,
-                        cmd.opponent_roll_mode, cmd.opponent_faces, None, skills)
+        theirs = _check(
+            tx,
+            cmd.opponent,
+            cmd.opponent_ability,
+            cmd.opponent_skill,
+            cmd.opponent_bonus,
+            cmd.opponent_roll_mode,
+            cmd.opponent_faces,
+            None,
+            skills,
+        )
         winner = None if mine.total == theirs.total else (cmd.combatant if mine.total > theirs.total else cmd.opponent)
-        tx.emit(ContestDecided(combatant=cmd.combatant, opponent=cmd.opponent, total=mine.total,
-                               opponent_total=theirs.total, winner=winner))
+        tx.emit(
+            ContestDecided(
+                combatant=cmd.combatant, opponent=cmd.opponent, total=mine.total, opponent_total=theirs.total, winner=winner
+            )
+        )
 
     return contest
 
 
 def rules(skills: tuple[str, ...] = SRD_SKILLS) -> Rules:
     """The two commands, checking skill names against the ruleset's list."""
-    return Rules(handlers={AbilityCheck: _ability_check(skills), Contest: _contest(skills)},
-                 appliers={ContestDecided: lambda state, e: state}, narration={ContestDecided: _narrate_contest})
+    return Rules(
+        handlers={AbilityCheck: _ability_check(skills), Contest: _contest(skills)},
+        appliers={ContestDecided: lambda state, e: state},
+        narration={ContestDecided: _narrate_contest},
+    )
 
 
 def _narrate_contest(n: Any, e: ContestDecided) -> str:
@@ -126,4 +152,3 @@ def _narrate_contest(n: Any, e: ContestDecided) -> str:
     won, lost = (e.total, e.opponent_total) if e.winner == e.combatant else (e.opponent_total, e.total)
     loser = e.opponent if e.winner == e.combatant else e.combatant
     return f"{n.name(e.winner)} wins the contest against {n.name(loser)} ({won} against {lost})"
-

@@ -29,7 +29,16 @@ from combat.kernel.events import (
 )
 from combat.kernel.state import Combatant, EncounterState, Help, with_combatant
 
-__all__ = ["SRD_ACTIONS", "spend_check", "require_reaction", "provoked_by", "RULES", "ACTION_EFFECTS", "take_action", "bonus_action"]
+__all__ = [
+    "SRD_ACTIONS",
+    "spend_check",
+    "require_reaction",
+    "provoked_by",
+    "RULES",
+    "ACTION_EFFECTS",
+    "take_action",
+    "bonus_action",
+]
 
 HIDDEN = ConditionSpec(name="invisible", source="hide")
 HIDE_DC = 15
@@ -125,8 +134,13 @@ def _move(tx: Tx, cmd: Move) -> None:
             allowed=f"up to {movement_left(c)} ft of movement, or Dash for more",
         )
     tx.emit(
-        Moved(combatant=c.id, feet=cmd.feet, mode=cmd.mode, provoked=provoked_by(tx, c, cmd.leaves_reach_of),
-              cost=cost if cost != cmd.feet else None)
+        Moved(
+            combatant=c.id,
+            feet=cmd.feet,
+            mode=cmd.mode,
+            provoked=provoked_by(tx, c, cmd.leaves_reach_of),
+            cost=cost if cost != cmd.feet else None,
+        )
     )
 
 
@@ -222,12 +236,16 @@ def _on_moved(state: EncounterState, e: Moved) -> EncounterState:
 
 # What each action changes beyond spending it ("Dash adds movement", "Dodge gives attackers Disadvantage").
 ACTION_EFFECTS: dict[str, Callable[[EncounterState, Combatant, ActionTaken], EncounterState]] = {
-    "dash": lambda s, c, e: with_combatant(s, c.id, economy=msgspec.structs.replace(c.economy, movement=c.economy.movement + speed_of(c))),
+    "dash": lambda s, c, e: with_combatant(
+        s, c.id, economy=msgspec.structs.replace(c.economy, movement=c.economy.movement + speed_of(c))
+    ),
     "disengage": lambda s, c, e: with_combatant(s, c.id, disengaged=True),
     "dodge": lambda s, c, e: with_combatant(s, c.id, dodging=True),
-    "help": lambda s, c, e: msgspec.structs.replace(s, helps=s.helps + (Help(helper=c.id, against=e.target or ""),))
-    if e.target not in s.combatants or s.combatants[e.target].side != c.side  # tending an ally is no Help to attack
-    else s,
+    "help": lambda s, c, e: (
+        msgspec.structs.replace(s, helps=s.helps + (Help(helper=c.id, against=e.target or ""),))
+        if e.target not in s.combatants or s.combatants[e.target].side != c.side  # tending an ally is no Help to attack
+        else s
+    ),
     "ready": lambda s, c, e: with_combatant(s, c.id, readied=e.detail or "an action"),
 }
 
@@ -255,8 +273,12 @@ RULES = Rules(
     appliers={
         Moved: _on_moved,
         ActionTaken: _on_action,
-        BonusActionTaken: lambda s, e: with_combatant(s, e.combatant, economy=msgspec.structs.replace(s.combatants[e.combatant].economy, bonus_action=False)),
-        ObjectInteracted: lambda s, e: with_combatant(s, e.combatant, economy=msgspec.structs.replace(s.combatants[e.combatant].economy, object_interaction=False)),
+        BonusActionTaken: lambda s, e: with_combatant(
+            s, e.combatant, economy=msgspec.structs.replace(s.combatants[e.combatant].economy, bonus_action=False)
+        ),
+        ObjectInteracted: lambda s, e: with_combatant(
+            s, e.combatant, economy=msgspec.structs.replace(s.combatants[e.combatant].economy, object_interaction=False)
+        ),
         ReactionTaken: _on_reaction,
         CheckMade: lambda s, e: s,
     },

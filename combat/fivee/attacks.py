@@ -72,7 +72,9 @@ def d20_notation(mode: str, bonus: int) -> str:
 def choose_attack(c: Combatant, name: str | None, *, melee_only: bool = False) -> AttackProfile:
     options = [a for a in c.attacks if a.kind == "melee" or not melee_only]
     if not options:
-        raise RuleError("attack/none", f"{c.name} has no {'melee ' if melee_only else ''}attack", allowed="add attacks to its stat block")
+        raise RuleError(
+            "attack/none", f"{c.name} has no {'melee ' if melee_only else ''}attack", allowed="add attacks to its stat block"
+        )
     if name is None:
         return options[0]
     for a in options:
@@ -90,14 +92,20 @@ def range_disadvantage(attacker: Combatant, target: Combatant, profile: AttackPr
         raise RuleError("attack/distance", f"a distance of {distance} ft", allowed="0 or more feet")
     if profile.kind == "melee":
         if distance > profile.reach:
-            raise RuleError("attack/out-of-reach", f"{target.name} is {distance} ft away, beyond the {profile.reach} ft reach of {profile.name}",
-                            allowed=f"a target within {profile.reach} ft, or move closer first")
+            raise RuleError(
+                "attack/out-of-reach",
+                f"{target.name} is {distance} ft away, beyond the {profile.reach} ft reach of {profile.name}",
+                allowed=f"a target within {profile.reach} ft, or move closer first",
+            )
         return ()
     normal = profile.normal_range
     longest = profile.long_range or normal
     if longest is not None and distance > longest:
-        raise RuleError("attack/out-of-range", f"{target.name} is {distance} ft away, beyond the {longest} ft range of {profile.name}",
-                        allowed=f"a target within {longest} ft")
+        raise RuleError(
+            "attack/out-of-range",
+            f"{target.name} is {distance} ft away, beyond the {longest} ft range of {profile.name}",
+            allowed=f"a target within {longest} ft",
+        )
     if normal is not None and distance > normal:
         return (f"beyond normal range ({normal} ft)",)
     return ()
@@ -144,8 +152,11 @@ def require_critical_range(critical_range: int) -> None:
     """Improved Critical: 'Your attack rolls ... can score a Critical Hit on a roll of 19 or
     20 on the d20.' A feature widens the range; a natural 1 still misses, so 2 is the lowest."""
     if not 2 <= critical_range <= 20:
-        raise RuleError("attack/critical-range", f"a Critical Hit from a natural {critical_range}",
-                        allowed="2 to 20 (19 for Improved Critical: a 19 or 20)")
+        raise RuleError(
+            "attack/critical-range",
+            f"a Critical Hit from a natural {critical_range}",
+            allowed="2 to 20 (19 for Improved Critical: a 19 or 20)",
+        )
 
 
 def require_damage_type(damage_type: str | None) -> None:
@@ -158,12 +169,17 @@ def damage_later(profile: AttackProfile, options: AttackOptions) -> bool:
     """Whether the damage waits for `roll_damage`: the to-hit faces were entered alone and the
     attack has dice to roll. 'Resolve the Attack. Make the attack roll ... On a hit, you roll
     damage': the extra damage's faces then come with the rest of the damage, not before."""
-    later = options.faces is not None and options.damage_faces is None and (
-        dice.has_dice(profile.damage) or any(dice.has_dice(x.dice) for x in options.extra_damage)
+    later = (
+        options.faces is not None
+        and options.damage_faces is None
+        and (dice.has_dice(profile.damage) or any(dice.has_dice(x.dice) for x in options.extra_damage))
     )
     if later and any(x.faces is not None for x in options.extra_damage):
-        raise RuleError("dice/damage-later", "extra damage faces were entered without the attack's damage_faces",
-                        allowed="damage_faces with them, or no damage faces now and roll_damage once it hits")
+        raise RuleError(
+            "dice/damage-later",
+            "extra damage faces were entered without the attack's damage_faces",
+            allowed="damage_faces with them, or no damage faces now and roll_damage once it hits",
+        )
     return later
 
 
@@ -182,11 +198,17 @@ def require_knock_out_allowed(profile: AttackProfile, knock_out: bool, later: bo
     attack, you can instead reduce the creature to 1 Hit Point and give it the Unconscious
     condition.' Only a melee attack, and decided with the damage, so not for damage left for later."""
     if knock_out and profile.kind != "melee":
-        raise RuleError("attack/knock-out-ranged", f"{profile.name} is a ranged attack; only a melee attack can knock out",
-                        allowed="a melee attack, or knock_out: false")
+        raise RuleError(
+            "attack/knock-out-ranged",
+            f"{profile.name} is a ranged attack; only a melee attack can knock out",
+            allowed="a melee attack, or knock_out: false",
+        )
     if knock_out and later:
-        raise RuleError("attack/knock-out-later", "a knock-out is decided with the damage, which this attack leaves for later",
-                        allowed="damage_faces with the to-hit faces, or no faces at all")
+        raise RuleError(
+            "attack/knock-out-later",
+            "a knock-out is decided with the damage, which this attack leaves for later",
+            allowed="damage_faces with the to-hit faces, or no faces at all",
+        )
 
 
 def advantage_and_disadvantage(
@@ -200,12 +222,17 @@ def advantage_and_disadvantage(
     (range, cover of a ruleset's own), and the Help action: 'Assist an Attack Roll. You
     momentarily distract an enemy within 5 feet of you, giving Advantage to the next attack
     roll by one of your allies against that enemy.'"""
-    adv, dis = attack_modifiers(attacker, target, melee, attacker_unseen=options.attacker_unseen,
-                                dodge_held=dodge_to_next_turn(tx.state))
+    adv, dis = attack_modifiers(
+        attacker, target, melee, attacker_unseen=options.attacker_unseen, dodge_held=dodge_to_next_turn(tx.state)
+    )
     adv += list(options.advantage)
     dis += list(options.disadvantage)
     helper = next(
-        (h.helper for h in tx.state.helps if h.against == target.id and tx.state.combatants[h.helper].side == attacker.side and h.helper != attacker.id),
+        (
+            h.helper
+            for h in tx.state.helps
+            if h.against == target.id and tx.state.combatants[h.helper].side == attacker.side and h.helper != attacker.id
+        ),
         None,
     )
     if helper:
@@ -242,8 +269,9 @@ def extra_damage_applying(extra_damage: tuple[ExtraDamage, ...], mode: str) -> t
     return tuple(x for x in extra_damage if x.only_with is None or x.only_with == mode)
 
 
-def resolve_attack(tx: Tx, attacker: Combatant, target: Combatant, profile: AttackProfile,
-                   options: AttackOptions) -> AttackMade | AttackRolled:
+def resolve_attack(
+    tx: Tx, attacker: Combatant, target: Combatant, profile: AttackProfile, options: AttackOptions
+) -> AttackMade | AttackRolled:
     """Roll to hit and, in one step, the damage; with to-hit faces entered and no damage
     faces, the attack stops at an `AttackRolled` and its damage waits for `roll_damage`.
     The checks run in this order, and the first that fails is the refusal."""
@@ -257,8 +285,11 @@ def resolve_attack(tx: Tx, attacker: Combatant, target: Combatant, profile: Atta
     adv, dis, helper = advantage_and_disadvantage(tx, attacker, target, melee, options)
     mode = roll_mode(adv, dis)
     # "When you make a D20 Test, the roll is reduced by 2 times your Exhaustion level."
-    notation = (d20_notation(mode, profile.bonus - d20_penalty(attacker)) + (f"+{options.roll_bonus.lstrip('+')}" if options.roll_bonus else "")
-                + effect_roll_dice(attacker, "attack_rolls"))
+    notation = (
+        d20_notation(mode, profile.bonus - d20_penalty(attacker))
+        + (f"+{options.roll_bonus.lstrip('+')}" if options.roll_bonus else "")
+        + effect_roll_dice(attacker, "attack_rolls")
+    )
     roll = tx.roll(notation, purpose="attack", roller=attacker.id, faces=options.faces)
     natural = dice.kept_d20(roll.dice) or 0
     ac = target.ac + options.ac_bonus + effect_ac_bonus(target)
@@ -272,10 +303,20 @@ def resolve_attack(tx: Tx, attacker: Combatant, target: Combatant, profile: Atta
     )
     if hit and two_step:
         pending = AttackRolled(
-            attacker=attacker.id, target=target.id, attack=profile.name, total=roll.total, natural=natural,
-            target_ac=ac, roll_mode=mode, critical=critical, damage_dice=notation,  # type: ignore[arg-type]
-            damage_type=kind, extra_damage=tuple(msgspec.structs.replace(x, faces=None) for x in extras),
-            uses=options.uses, opportunity=options.opportunity, helped_by=helper,  # type: ignore[arg-type]
+            attacker=attacker.id,
+            target=target.id,
+            attack=profile.name,
+            total=roll.total,
+            natural=natural,
+            target_ac=ac,
+            roll_mode=mode,  # type: ignore[arg-type]
+            critical=critical,
+            damage_dice=notation,
+            damage_type=kind,
+            extra_damage=tuple(msgspec.structs.replace(x, faces=None) for x in extras),
+            uses=options.uses,  # type: ignore[arg-type]
+            opportunity=options.opportunity,
+            helped_by=helper,
         )
         tx.emit(pending)
         _reveal_hidden(tx, attacker)
@@ -305,8 +346,15 @@ def resolve_attack(tx: Tx, attacker: Combatant, target: Combatant, profile: Atta
     )
     tx.emit(event)
     _reveal_hidden(tx, attacker)
-    land_extra_damage(tx, target.id, damage, extra_taken, before=target, critical=critical,
-                      knock_out_by=attacker.id if options.knock_out else None)
+    land_extra_damage(
+        tx,
+        target.id,
+        damage,
+        extra_taken,
+        before=target,
+        critical=critical,
+        knock_out_by=attacker.id if options.knock_out else None,
+    )
     return event
 
 
@@ -318,8 +366,15 @@ def _reveal_hidden(tx: Tx, attacker: Combatant) -> None:
 
 
 def roll_damage(
-    tx: Tx, roller: str, target: Combatant, attack: str, notation: str, kind: str, faces: tuple[int, ...] | None,
-    extras: tuple[ExtraDamage, ...], extra_faces: list,
+    tx: Tx,
+    roller: str,
+    target: Combatant,
+    attack: str,
+    notation: str,
+    kind: str,
+    faces: tuple[int, ...] | None,
+    extras: tuple[ExtraDamage, ...],
+    extra_faces: list,
 ) -> tuple[int, int, list[DamageTaken]]:
     """An attack's damage: (rolled, taken after the target's defences, the extra damage taken),
     every die already doubled for a Critical Hit. The extra damage's events are emitted by
@@ -329,8 +384,14 @@ def roll_damage(
 
 
 def land_extra_damage(
-    tx: Tx, target_id: str, damage: int, extra: list[DamageTaken], *,
-    before: Combatant, critical: bool = False, knock_out_by: str | None = None,
+    tx: Tx,
+    target_id: str,
+    damage: int,
+    extra: list[DamageTaken],
+    *,
+    before: Combatant,
+    critical: bool = False,
+    knock_out_by: str | None = None,
 ) -> None:
     """Record the extra damage after the attack's own, then what the whole blow sets off (one
     concentration save for all of it, the drop to 0 HP, or a knock-out instead of it)."""
@@ -350,8 +411,11 @@ def _roll_extra_damage(
     taken = []
     for extra, entered in zip(extras, faces):
         if not extra.damage_type.strip():
-            raise RuleError("attack/damage-type", f"the extra damage {extra.dice} of {attack} has no damage type",
-                            allowed="a damage type such as fire")
+            raise RuleError(
+                "attack/damage-type",
+                f"the extra damage {extra.dice} of {attack} has no damage type",
+                allowed="a damage type such as fire",
+            )
         rolled = max(0, tx.roll(extra.dice, purpose=f"{extra.damage_type} damage", roller=roller, faces=entered).total)
         amount = adjusted_damage(target, rolled, extra.damage_type)
         taken.append(DamageTaken(target=target.id, amount=amount, damage_type=extra.damage_type, rolled=rolled, source=roller))
@@ -385,23 +449,33 @@ def attack_with(tx: Tx, cmd: Attack, *, attacker_unseen: bool = False) -> None:
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
     if cmd.cover == "total":
-        raise RuleError("attack/total-cover", f"{target.name} has Total Cover and can't be targeted directly", allowed="none, half or three-quarters cover")
+        raise RuleError(
+            "attack/total-cover",
+            f"{target.name} has Total Cover and can't be targeted directly",
+            allowed="none, half or three-quarters cover",
+        )
     uses = attack_uses(tx, attacker, cmd.using, cmd.readied)
     profile = with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack))
-    result = resolve_attack(tx, attacker, target, profile, AttackOptions(
-        uses=uses,
-        advantage=cmd.advantage,
-        disadvantage=cmd.disadvantage + range_disadvantage(attacker, target, profile, cmd.distance),
-        ac_bonus=COVER_AC[cmd.cover],
-        roll_bonus=cmd.roll_bonus,
-        faces=cmd.faces,
-        damage_faces=cmd.damage_faces,
-        extra_damage=with_sneak_attack(tx, attacker, profile, cmd.extra_damage, cmd.sneak_attack, cmd.extra_damage_faces),
-        critical_range=critical_range(tx, attacker, cmd.critical_range),
-        damage_type=cmd.damage_type,
-        knock_out=cmd.knock_out,
-        attacker_unseen=attacker_unseen,
-    ))
+    result = resolve_attack(
+        tx,
+        attacker,
+        target,
+        profile,
+        AttackOptions(
+            uses=uses,
+            advantage=cmd.advantage,
+            disadvantage=cmd.disadvantage + range_disadvantage(attacker, target, profile, cmd.distance),
+            ac_bonus=COVER_AC[cmd.cover],
+            roll_bonus=cmd.roll_bonus,
+            faces=cmd.faces,
+            damage_faces=cmd.damage_faces,
+            extra_damage=with_sneak_attack(tx, attacker, profile, cmd.extra_damage, cmd.sneak_attack, cmd.extra_damage_faces),
+            critical_range=critical_range(tx, attacker, cmd.critical_range),
+            damage_type=cmd.damage_type,
+            knock_out=cmd.knock_out,
+            attacker_unseen=attacker_unseen,
+        ),
+    )
     if cmd.sneak_attack:
         sneak_attack_landed(tx, attacker, result)
 
@@ -412,9 +486,15 @@ def attack_uses(tx: Tx, attacker: Combatant, using: str, readied: bool) -> str:
     off-hand attack, a Quickened spell); otherwise one attack of its Attack action."""
     if readied:
         if using == "bonus_action":
-            raise RuleError("attack/readied-bonus", "a readied attack is taken with the reaction", allowed="using: reaction or action")
+            raise RuleError(
+                "attack/readied-bonus", "a readied attack is taken with the reaction", allowed="using: reaction or action"
+            )
         if attacker.readied is None:
-            raise RuleError("attack/not-readied", f"{attacker.name} has no readied action", allowed="ready an attack with take_action ready first")
+            raise RuleError(
+                "attack/not-readied",
+                f"{attacker.name} has no readied action",
+                allowed="ready an attack with take_action ready first",
+            )
         require_reaction(attacker)
         return "reaction"
     if using == "reaction":
@@ -445,16 +525,22 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
             allowed=", ".join(f"{a} at {t}" for a, t in tx.state.opportunities) or "no opportunity attacks open",
         )
     profile = with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack, melee_only=True))
-    result = resolve_attack(tx, attacker, target, profile, AttackOptions(
-        uses="reaction",
-        advantage=cmd.advantage,
-        disadvantage=cmd.disadvantage,
-        faces=cmd.faces,
-        damage_faces=cmd.damage_faces,
-        extra_damage=with_sneak_attack(tx, attacker, profile, cmd.extra_damage, cmd.sneak_attack, cmd.extra_damage_faces),
-        critical_range=critical_range(tx, attacker, None),
-        opportunity=True,
-    ))
+    result = resolve_attack(
+        tx,
+        attacker,
+        target,
+        profile,
+        AttackOptions(
+            uses="reaction",
+            advantage=cmd.advantage,
+            disadvantage=cmd.disadvantage,
+            faces=cmd.faces,
+            damage_faces=cmd.damage_faces,
+            extra_damage=with_sneak_attack(tx, attacker, profile, cmd.extra_damage, cmd.sneak_attack, cmd.extra_damage_faces),
+            critical_range=critical_range(tx, attacker, None),
+            opportunity=True,
+        ),
+    )
     if cmd.sneak_attack:
         sneak_attack_landed(tx, attacker, result)
 
@@ -490,8 +576,9 @@ def spend_attack(state: EncounterState, e: AttackMade | AttackRolled) -> Encount
     return msgspec.structs.replace(state, combatants=combatants, helps=helps, opportunities=opportunities)
 
 
-def _spent(state: EncounterState, e: AttackMade | AttackRolled
-           ) -> tuple[dict[str, Combatant], tuple[Help, ...], tuple[tuple[str, str], ...]]:
+def _spent(
+    state: EncounterState, e: AttackMade | AttackRolled
+) -> tuple[dict[str, Combatant], tuple[Help, ...], tuple[tuple[str, str], ...]]:
     """`spend_attack`'s new combatants (a fresh dict), helps and opportunities."""
     attacker = state.combatants[e.attacker]
     economy = economy_after_attack(attacker, e.uses)

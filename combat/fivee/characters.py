@@ -99,9 +99,17 @@ def status_of(state: EncounterState, cid: str) -> CharacterStatus:
     found = character(state, cid)
     c = state.combatants[cid]
     if found is None:
-        raise RuleError("character/no-sheet", f"{c.name} did not join by a character sheet", allowed="a combatant added with add_character")
-    return CharacterStatus(hp=c.hp, slots_spent=found.slots_spent, pact_spent=found.pact_spent,
-                           resources_used=found.resources_used, hit_dice_spent=found.hit_dice_spent, dead=c.status == "dead")
+        raise RuleError(
+            "character/no-sheet", f"{c.name} did not join by a character sheet", allowed="a combatant added with add_character"
+        )
+    return CharacterStatus(
+        hp=c.hp,
+        slots_spent=found.slots_spent,
+        pact_spent=found.pact_spent,
+        resources_used=found.resources_used,
+        hit_dice_spent=found.hit_dice_spent,
+        dead=c.status == "dead",
+    )
 
 
 # -- commands and events -------------------------------------------------------------------
@@ -140,22 +148,40 @@ def _slug(name: str) -> str:
 def spec_of(sheet: CharacterSheet, *, cid: str, side: str, player: str | None, hp: int | None) -> CombatantSpec:
     """The combatant a sheet makes: its numbers computed from the sheet."""
     return CombatantSpec(
-        id=cid, name=sheet.name, kind="pc", side=side, max_hp=sheet.max_hp, hp=hp, ac=sheet.ac,
-        initiative_bonus=initiative_bonus(sheet), speed=sheet.speed, size=sheet.size, player=player,
-        con_save=save_bonus(sheet, "constitution"), attacks=attack_profiles(sheet), attacks_per_action=sheet.attacks_per_action,
-        resistances=sheet.resistances, vulnerabilities=sheet.vulnerabilities, immunities=sheet.immunities,
+        id=cid,
+        name=sheet.name,
+        kind="pc",
+        side=side,
+        max_hp=sheet.max_hp,
+        hp=hp,
+        ac=sheet.ac,
+        initiative_bonus=initiative_bonus(sheet),
+        speed=sheet.speed,
+        size=sheet.size,
+        player=player,
+        con_save=save_bonus(sheet, "constitution"),
+        attacks=attack_profiles(sheet),
+        attacks_per_action=sheet.attacks_per_action,
+        resistances=sheet.resistances,
+        vulnerabilities=sheet.vulnerabilities,
+        immunities=sheet.immunities,
     )
 
 
 def _add_character(tx: Tx, cmd: AddCharacter) -> None:
     if isinstance(cmd.character, str):
-        raise RuleError("character/not-found", f"no sheet for '{cmd.character}' here: a character is named from the service's "
-                        "party store, which fills its sheet in", allowed="the whole sheet, or a name from `combat characters`")
+        raise RuleError(
+            "character/not-found",
+            f"no sheet for '{cmd.character}' here: a character is named from the service's party store, which fills its sheet in",
+            allowed="the whole sheet, or a name from `combat characters`",
+        )
     sheet = cmd.character
     check_sheet(sheet)
     status = cmd.status or CharacterStatus()
     if status.dead:
-        raise RuleError("character/dead", f"{sheet.name} died in an earlier fight", allowed="a living character (the GM may save a new sheet)")
+        raise RuleError(
+            "character/dead", f"{sheet.name} died in an earlier fight", allowed="a living character (the GM may save a new sheet)"
+        )
     spec = spec_of(sheet, cid=cmd.id or _slug(sheet.name), side=cmd.side, player=cmd.player, hp=status.hp)
     validate_spec(tx.state, spec)
     tx.emit(CombatantAdded(combatant=named_types(tx, spec)))
@@ -164,8 +190,14 @@ def _add_character(tx: Tx, cmd: AddCharacter) -> None:
 
 def _on_attached(state: EncounterState, e: SheetAttached) -> EncounterState:
     s = e.status
-    new = CharacterState(sheet=e.sheet, character=e.character, slots_spent=s.slots_spent, pact_spent=s.pact_spent,
-                         resources_used=s.resources_used, hit_dice_spent=s.hit_dice_spent)
+    new = CharacterState(
+        sheet=e.sheet,
+        character=e.character,
+        slots_spent=s.slots_spent,
+        pact_spent=s.pact_spent,
+        resources_used=s.resources_used,
+        hit_dice_spent=s.hit_dice_spent,
+    )
     return with_rules(state, characters=Characters(sheets={**characters_of(state).sheets, e.combatant: new}))
 
 

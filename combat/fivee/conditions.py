@@ -99,7 +99,7 @@ def exhaustion_level(c: Combatant) -> int:
 
 
 def d20_penalty(c: Combatant) -> int:
-    """"When you make a D20 Test, the roll is reduced by 2 times your Exhaustion level."."""
+    """ "When you make a D20 Test, the roll is reduced by 2 times your Exhaustion level."."""
     return 2 * exhaustion_level(c)
 
 
@@ -187,7 +187,11 @@ def named(tx: Tx, cmd: ApplyCondition) -> ApplyCondition:
     """The command with its condition named as the ruleset spells it (`Prone` is `prone`);
     an unknown name is refused unless the command says it is custom."""
     name = checked_condition(tx, cmd.condition.name, custom=cmd.custom)
-    return cmd if name == cmd.condition.name else msgspec.structs.replace(cmd, condition=msgspec.structs.replace(cmd.condition, name=name))
+    return (
+        cmd
+        if name == cmd.condition.name
+        else msgspec.structs.replace(cmd, condition=msgspec.structs.replace(cmd.condition, name=name))
+    )
 
 
 def _keeps_levels(tx: Tx) -> bool:
@@ -205,8 +209,11 @@ def apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
     if target.status == "dead":
         raise RuleError("target/dead", f"{target.name} is dead", allowed="a living combatant")
     if cmd.condition.level is not msgspec.UNSET:
-        raise RuleError("condition/level", f"a level for '{cmd.condition.name}' is set by the rules, not given",
-                        allowed="the condition without level: each Exhaustion given adds 1 level")
+        raise RuleError(
+            "condition/level",
+            f"a level for '{cmd.condition.name}' is set by the rules, not given",
+            allowed="the condition without level: each Exhaustion given adds 1 level",
+        )
     levelled = cmd.condition.name == EXHAUSTION and not cmd.custom and _keeps_levels(tx)
     if levelled:
         # "Each time you receive it, you gain 1 Exhaustion level."

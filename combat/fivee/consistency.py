@@ -158,7 +158,11 @@ def _judged(state: EncounterState, e: ev.SaveMade, ctx: dict[str, Any]) -> str |
     waiting = [s for s in rolled_saves_of(state) if s.combatant == e.combatant and normalised(s.ability) == normalised(e.ability)]
     if not waiting:
         return f"{e.combatant} had no {e.ability} save waiting for its DC any more"
-    return None if waiting[-1].total == e.total else f"the {e.ability} save waiting for its DC came to {waiting[-1].total}, not {e.total}"
+    return (
+        None
+        if waiting[-1].total == e.total
+        else f"the {e.ability} save waiting for its DC came to {waiting[-1].total}, not {e.total}"
+    )
 
 
 def turn_checks(order: Callable[[EncounterState, bool], list[str]]) -> dict[type, Check]:

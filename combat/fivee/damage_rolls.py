@@ -53,8 +53,9 @@ def _roll_damage(tx: Tx, cmd: RollDamage) -> None:
         )
     target = tx.combatant(pending.target)
     faces: list[tuple[int, ...] | None] = list(cmd.extra_faces) or [None] * len(pending.extra_damage)
-    rolled, damage, extra = roll_damage(tx, attacker.id, target, pending.attack, pending.damage_dice, pending.damage_type,
-                                        cmd.faces, pending.extra_damage, faces)
+    rolled, damage, extra = roll_damage(
+        tx, attacker.id, target, pending.attack, pending.damage_dice, pending.damage_type, cmd.faces, pending.extra_damage, faces
+    )
     tx.emit(
         AttackDamageRolled(
             attacker=attacker.id,

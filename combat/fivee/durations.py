@@ -57,18 +57,27 @@ def prepared(tx: Tx, spec: ConditionSpec) -> ConditionSpec:
     (the round it runs out in, the effect concentrated on, the save's ability in full)."""
     lasting = [name for name in _LASTING if getattr(spec, name) is not UNSET]
     if lasting and not _runs_lasting_effects(tx):
-        raise RuleError("condition/lasting-effect", f"{tx.ruleset.id} does not run {', '.join(lasting)} on a condition",
-                        allowed="ends and ends_on: the start or end of a creature's turn")
+        raise RuleError(
+            "condition/lasting-effect",
+            f"{tx.ruleset.id} does not run {', '.join(lasting)} on a condition",
+            allowed="ends and ends_on: the start or end of a creature's turn",
+        )
     if spec.until_round is not UNSET:
-        raise RuleError("condition/until-round", "the round a condition runs out in is set by the rules from its rounds",
-                        allowed="rounds: how many rounds it lasts (10 for 1 minute)")
+        raise RuleError(
+            "condition/until-round",
+            "the round a condition runs out in is set by the rules from its rounds",
+            allowed="rounds: how many rounds it lasts (10 for 1 minute)",
+        )
     if spec.rounds is not UNSET:
         spec = _counted(tx, spec, spec.rounds)
     if spec.concentration is not UNSET:
         spec = _tied(tx, spec, spec.concentration)
     elif spec.effect is not UNSET:
-        raise RuleError("condition/effect-alone", f"'{spec.name}' names the effect {spec.effect} but not who concentrates on it",
-                        allowed="concentration: the id of the concentrating creature, with effect")
+        raise RuleError(
+            "condition/effect-alone",
+            f"'{spec.name}' names the effect {spec.effect} but not who concentrates on it",
+            allowed="concentration: the id of the concentrating creature, with effect",
+        )
     if spec.save is not UNSET:
         from combat.fivee.saves import save_ability
 
@@ -92,27 +101,41 @@ def _runs_lasting_effects(tx: Tx) -> bool:
 
 def _counted(tx: Tx, spec: ConditionSpec, rounds: int) -> ConditionSpec:
     if rounds < 1:
-        raise RuleError("condition/rounds", f"'{spec.name}' cannot last {rounds} rounds", allowed="1 or more rounds (10 for 1 minute)")
+        raise RuleError(
+            "condition/rounds", f"'{spec.name}' cannot last {rounds} rounds", allowed="1 or more rounds (10 for 1 minute)"
+        )
     if spec.ends == "end of next turn":
-        raise RuleError("condition/rounds", "a condition lasts some rounds or until the end of a next turn, not both",
-                        allowed="ends: start or end, with rounds")
+        raise RuleError(
+            "condition/rounds",
+            "a condition lasts some rounds or until the end of a next turn, not both",
+            allowed="ends: start or end, with rounds",
+        )
     ends_on = spec.ends_on or (spec.source if spec.source in tx.state.combatants else None)
     if ends_on is None:
-        raise RuleError("condition/duration", f"'{spec.name}' lasts {rounds} rounds, but whose turn counts them is not named",
-                        allowed="ends_on: the id of the creature whose turn ends it (the caster), or a source that is a combatant")
+        raise RuleError(
+            "condition/duration",
+            f"'{spec.name}' lasts {rounds} rounds, but whose turn counts them is not named",
+            allowed="ends_on: the id of the creature whose turn ends it (the caster), or a source that is a combatant",
+        )
     return msgspec.structs.replace(spec, ends=spec.ends or "start", ends_on=ends_on, until_round=max(tx.state.round, 1) + rounds)
 
 
 def _tied(tx: Tx, spec: ConditionSpec, cid: str) -> ConditionSpec:
     holder = tx.combatant(cid)
     if holder.concentration is None:
-        raise RuleError("condition/not-concentrating", f"{holder.name} is not concentrating on anything to hold '{spec.name}'",
-                        allowed=f"start_concentration for {cid} first, or no concentration")
+        raise RuleError(
+            "condition/not-concentrating",
+            f"{holder.name} is not concentrating on anything to hold '{spec.name}'",
+            allowed=f"start_concentration for {cid} first, or no concentration",
+        )
     if spec.effect is UNSET:
         return msgspec.structs.replace(spec, effect=holder.concentration)
     if normalised(spec.effect) != normalised(holder.concentration):
-        raise RuleError("condition/not-concentrating", f"{holder.name} concentrates on {holder.concentration}, not {spec.effect}",
-                        allowed=f"effect: {holder.concentration}")
+        raise RuleError(
+            "condition/not-concentrating",
+            f"{holder.name} concentrates on {holder.concentration}, not {spec.effect}",
+            allowed=f"effect: {holder.concentration}",
+        )
     return msgspec.structs.replace(spec, effect=holder.concentration)
 
 
@@ -154,8 +177,11 @@ def repeat_saves(tx: Tx, cid: str | None, faces: Sequence[Sequence[int]] = ()) -
     owed = [cond for cond in c.conditions if cond.save is not UNSET] if c is not None and c.status != "dead" else []
     if len(faces) > len(owed):
         who = c.name if c is not None else "nobody"
-        raise RuleError("dice/unused-faces", f"{len(faces)} save faces entered, but {who} repeats {len(owed)} saves as the turn ends",
-                        allowed=f"save_faces: at most {len(owed)} lists" + (f" ({', '.join(x.name for x in owed)})" if owed else ""))
+        raise RuleError(
+            "dice/unused-faces",
+            f"{len(faces)} save faces entered, but {who} repeats {len(owed)} saves as the turn ends",
+            allowed=f"save_faces: at most {len(owed)} lists" + (f" ({', '.join(x.name for x in owed)})" if owed else ""),
+        )
     for i, cond in enumerate(owed):
         assert c is not None and cond.save is not UNSET
         bearer = tx.state.combatants[c.id]
@@ -163,8 +189,16 @@ def repeat_saves(tx: Tx, cid: str | None, faces: Sequence[Sequence[int]] = ()) -
             continue
         ability = cond.save.ability
         given = tuple(faces[i]) if i < len(faces) else None
-        made = saving_throw(tx, c.id, ability, cond.save.dc, save_bonus(tx.state, c.id, ability), "normal", given,
-                            reason=f"repeats the save against {cond.name}")
+        made = saving_throw(
+            tx,
+            c.id,
+            ability,
+            cond.save.dc,
+            save_bonus(tx.state, c.id, ability),
+            "normal",
+            given,
+            reason=f"repeats the save against {cond.name}",
+        )
         if made.success:
             tx.emit(ending(tx.state.combatants[c.id], cond, f"succeeded on the repeated DC {cond.save.dc} {ability} save"))
 
@@ -172,7 +206,9 @@ def repeat_saves(tx: Tx, cid: str | None, faces: Sequence[Sequence[int]] = ()) -
 def no_repeated_saves(tx: Tx, faces: Sequence[Sequence[int]]) -> None:
     """Refuse save faces on a ruleset's end of turn that repeats no saves (declared-d10, segments-1e)."""
     if faces:
-        raise RuleError("dice/unused-faces", f"{tx.ruleset.id} repeats no saves as a turn ends", allowed="end_turn without save_faces")
+        raise RuleError(
+            "dice/unused-faces", f"{tx.ruleset.id} repeats no saves as a turn ends", allowed="end_turn without save_faces"
+        )
 
 
 def describe(cond: ConditionSpec, name_of) -> str:

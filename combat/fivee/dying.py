@@ -132,6 +132,7 @@ def dying_of(state: EncounterState) -> Dying:
     """The 0 HP bookkeeping; none in a ruleset outside the 5e family, whose damage and healing
     (combat/fivee/hitpoints.py, shared) ask too."""
     from combat.fivee.state import keeps_fivee  # which imports this module's `DyingSlot`
+
     held = state.rules.dying if keeps_fivee(state) else msgspec.UNSET
     return Dying() if held is msgspec.UNSET else held
 
@@ -328,7 +329,13 @@ def _death_save(tx: Tx, cmd: DeathSave) -> None:
     roll = tx.roll("1d20", purpose="death save", roller=c.id, faces=cmd.faces)
     natural = roll.total
     outcome = (
-        "regains 1 HP" if natural == 20 else "two failures" if natural == 1 else "success" if natural >= DEATH_SAVE_DC else "failure"
+        "regains 1 HP"
+        if natural == 20
+        else "two failures"
+        if natural == 1
+        else "success"
+        if natural >= DEATH_SAVE_DC
+        else "failure"
     )
     tx.emit(DeathSaveMade(combatant=c.id, natural=natural, outcome=outcome))  # type: ignore[arg-type]
     if outcome == "regains 1 HP":
@@ -425,8 +432,11 @@ RULES = Rules(
         TreatedAsCharacter: lambda n, e: f"{n.name(e.combatant)} will be treated like a character at 0 HP",
         DeathSaveOwed: lambda n, e: f"{n.name(e.combatant)} starts the turn at 0 HP and must make a Death Saving Throw",
         DeathSaveMade: lambda n, e: f"{n.name(e.combatant)} rolls {e.natural} on a Death Saving Throw: {e.outcome}",
-        DeathSaveFailed: lambda n, e: f"{n.name(e.combatant)} suffers {e.failures} Death Saving Throw failure"
-        + ("s" if e.failures > 1 else "") + f" from {e.cause}",
+        DeathSaveFailed: lambda n, e: (
+            f"{n.name(e.combatant)} suffers {e.failures} Death Saving Throw failure"
+            + ("s" if e.failures > 1 else "")
+            + f" from {e.cause}"
+        ),
         CombatantStabilized: lambda n, e: f"{n.name(e.combatant)} is Stable ({e.reason})",
         CombatantDied: lambda n, e: f"{n.name(e.combatant)} dies ({e.cause})",
         CombatantKnockedOut: lambda n, e: f"{n.name(e.by)} knocks {n.name(e.combatant)} out: 1 HP, Unconscious",

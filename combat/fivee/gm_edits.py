@@ -81,8 +81,11 @@ def _change_stat_block(tx: Tx, cmd: ChangeStatBlock) -> None:
     c = tx.combatant(cmd.combatant)
     given = {k: v for k, v in msgspec.structs.asdict(cmd.changes).items() if v is not None}
     if not given:
-        raise RuleError("stat-block/no-changes", f"no change to {c.name}'s stat block was given",
-                        allowed=", ".join(f.name for f in msgspec.structs.fields(StatChanges)))
+        raise RuleError(
+            "stat-block/no-changes",
+            f"no change to {c.name}'s stat block was given",
+            allowed=", ".join(f.name for f in msgspec.structs.fields(StatChanges)),
+        )
     for name, least in _AT_LEAST.items():
         if name in given and given[name] < least:
             raise RuleError("stat-block/invalid", f"{name} {given[name]} for {c.name}", allowed=f"{least} or more")
@@ -163,9 +166,13 @@ def _narrate_banked_granted(n: Any, e: BankedActionGranted) -> str:
 
 
 RULES = Rules(
-    handlers={SetHp: _set_hp, ChangeStatBlock: _change_stat_block, GrantAction: grant_action,
-              JudgeSave: judged_saves.judge_save},
+    handlers={SetHp: _set_hp, ChangeStatBlock: _change_stat_block, GrantAction: grant_action, JudgeSave: judged_saves.judge_save},
     appliers={HitPointsSet: _on_hp_set, StatBlockChanged: _on_stat_block, ActionGranted: _on_granted},
-    narration={HitPointsSet: _narrate_hp, StatBlockChanged: _narrate_stats, ActionGranted: _narrate_granted,
-               ActionBanked: _narrate_banked, BankedActionGranted: _narrate_banked_granted},
+    narration={
+        HitPointsSet: _narrate_hp,
+        StatBlockChanged: _narrate_stats,
+        ActionGranted: _narrate_granted,
+        ActionBanked: _narrate_banked,
+        BankedActionGranted: _narrate_banked_granted,
+    },
 )

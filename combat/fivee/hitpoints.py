@@ -21,7 +21,17 @@ from combat.kernel.events import (
 from combat.kernel.names import checked_damage_type, normalised
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
-__all__ = ["adjusted_damage", "take_damage", "after_damage", "drop_to_zero", "amount_or_roll", "HANDLERS", "APPLIERS", "RULES", "heal"]
+__all__ = [
+    "adjusted_damage",
+    "take_damage",
+    "after_damage",
+    "drop_to_zero",
+    "amount_or_roll",
+    "HANDLERS",
+    "APPLIERS",
+    "RULES",
+    "heal",
+]
 
 UNCONSCIOUS_AT_ZERO = ConditionSpec(name="unconscious", source="0 HP")
 
@@ -95,7 +105,11 @@ def amount_or_roll(tx: Tx, amount: int | None, notation: str | None, faces, *, p
         if amount < 0:
             raise RuleError("amount/negative", f"amount {amount} is negative", allowed="0 or more")
         if faces is not None:
-            raise RuleError("dice/unused-faces", "faces were entered but no dice are rolled", allowed="notation with faces, or an amount alone")
+            raise RuleError(
+                "dice/unused-faces",
+                "faces were entered but no dice are rolled",
+                allowed="notation with faces, or an amount alone",
+            )
         return amount
     return max(0, tx.roll(notation, purpose=purpose, roller=roller, faces=faces).total)  # type: ignore[arg-type]
 
@@ -112,7 +126,11 @@ def _damage(tx: Tx, cmd: Damage) -> None:
     damage_type = checked_damage_type(tx, cmd.damage_type, custom=cmd.custom_type)
     rolled = amount_or_roll(tx, cmd.amount, cmd.notation, cmd.faces, purpose="damage", roller=cmd.source or "gm")
     amount = adjusted_damage(target, rolled, damage_type, custom=cmd.custom_type)
-    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=damage_type, rolled=rolled, source=cmd.source, custom=cmd.custom_type))
+    tx.emit(
+        DamageTaken(
+            target=target.id, amount=amount, damage_type=damage_type, rolled=rolled, source=cmd.source, custom=cmd.custom_type
+        )
+    )
     after_damage(tx, target.id, amount, before=target)
 
 

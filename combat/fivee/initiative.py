@@ -118,7 +118,9 @@ def units_to_roll(tx: Tx, left: list[str], faces: Faces) -> list[str]:
 def require_faces_of_one(faces: Faces, rolling: int, still: str, named: str) -> None:
     """Entered faces are one roller's dice: refused while several still roll."""
     if faces is not None and rolling > 1:
-        raise RuleError("dice/whose-faces", f"faces were entered but {rolling} {still}", allowed=f"name the combatant whose {named} entered")
+        raise RuleError(
+            "dice/whose-faces", f"faces were entered but {rolling} {still}", allowed=f"name the combatant whose {named} entered"
+        )
 
 
 def moves_on_with_setup_rolls(tx: Tx) -> bool:

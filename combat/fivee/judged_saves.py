@@ -53,6 +53,7 @@ RolledSavesSlot = tuple[RolledSave, ...] | msgspec.UnsetType
 def keeps_rolled_saves(state: EncounterState) -> TypeGuard[EncounterState[FiveEState]]:
     """A 5e-family ruleset keeps the waiting saves (declared-d10 records the roll alone)."""
     from combat.fivee.state import keeps_fivee  # which imports this module's slot type
+
     return keeps_fivee(state)
 
 
@@ -73,8 +74,14 @@ def on_rolled(state: EncounterState, e: SaveRolled) -> EncounterState:
     if not e.awaits_dc or not keeps_rolled_saves(state):
         return state
     c = state.combatants[e.combatant]
-    rolled = RolledSave(combatant=e.combatant, ability=e.ability, total=e.total, natural=e.natural, reason=e.reason,
-                        fails=automatic_failure(c, e.ability))
+    rolled = RolledSave(
+        combatant=e.combatant,
+        ability=e.ability,
+        total=e.total,
+        natural=e.natural,
+        reason=e.reason,
+        fails=automatic_failure(c, e.ability),
+    )
     kept = tuple(s for s in rolled_saves_of(state) if not _same(s, e.combatant, e.ability))
     return _with_saves(state, (*kept, rolled))
 
@@ -94,8 +101,11 @@ def judge_save(tx: Tx, cmd: JudgeSave) -> None:
     waiting = [s for s in rolled_saves_of(tx.state) if s.combatant == c.id]
     others = ", ".join(f"{s.combatant} ({s.ability})" for s in rolled_saves_of(tx.state))
     if not waiting:
-        raise RuleError("save/none-to-judge", f"{c.name} has no saving throw awaiting its DC",
-                        allowed=f"judge_save for {others}" if others else "saving_throw without a dc first")
+        raise RuleError(
+            "save/none-to-judge",
+            f"{c.name} has no saving throw awaiting its DC",
+            allowed=f"judge_save for {others}" if others else "saving_throw without a dc first",
+        )
     if cmd.ability is not None:
         wanted = ability_name(cmd.ability)
         if wanted is None:
@@ -103,12 +113,24 @@ def judge_save(tx: Tx, cmd: JudgeSave) -> None:
         # a save recorded before names were read in full may say `dex`
         chosen = next((s for s in waiting if (ability_name(s.ability) or normalised(s.ability)) == wanted), None)
         if chosen is None:
-            raise RuleError("save/none-to-judge", f"{c.name} has no {cmd.ability} save awaiting its DC",
-                            allowed=", ".join(s.ability for s in waiting))
+            raise RuleError(
+                "save/none-to-judge",
+                f"{c.name} has no {cmd.ability} save awaiting its DC",
+                allowed=", ".join(s.ability for s in waiting),
+            )
     else:
         chosen = waiting[-1]
     if cmd.dc < 1:
         raise RuleError("save/dc", f"a DC of {cmd.dc}", allowed="1 or more")
     reasons = [r for r in (cmd.reason or chosen.reason, f"automatically fails: {chosen.fails}" if chosen.fails else "") if r]
-    tx.emit(SaveMade(combatant=c.id, ability=chosen.ability, dc=cmd.dc, total=chosen.total,
-                     success=chosen.fails is None and chosen.total >= cmd.dc, reason=", ".join(reasons), judged_later=True))
+    tx.emit(
+        SaveMade(
+            combatant=c.id,
+            ability=chosen.ability,
+            dc=cmd.dc,
+            total=chosen.total,
+            success=chosen.fails is None and chosen.total >= cmd.dc,
+            reason=", ".join(reasons),
+            judged_later=True,
+        )
+    )

@@ -28,8 +28,7 @@ from combat.kernel.events import Event, SaveMade, TurnEnded, TurnStarted
 from combat.kernel.hidden import Hidden
 from combat.kernel.state import Economy, EncounterState
 
-__all__ = ["LegendaryAction", "UseLegendaryResistance", "LegendaryActionUsed", "LegendaryResistanceUsed",
-           "RULES"]
+__all__ = ["LegendaryAction", "UseLegendaryResistance", "LegendaryActionUsed", "LegendaryResistanceUsed", "RULES"]
 
 
 class LegendaryAction(Command, frozen=True, kw_only=True):
@@ -84,41 +83,75 @@ def _legendary_action(tx: Tx, cmd: LegendaryAction) -> None:
     actions = {a.name.lower(): a for a in s.block.legendary_actions}
     chosen = actions.get(cmd.action.lower())
     if chosen is None:
-        raise RuleError("legendary/unknown", f"{c.name} has no legendary action called '{cmd.action}'",
-                        allowed=", ".join(a.name for a in s.block.legendary_actions) or "none: its stat block has no legendary actions")
+        raise RuleError(
+            "legendary/unknown",
+            f"{c.name} has no legendary action called '{cmd.action}'",
+            allowed=", ".join(a.name for a in s.block.legendary_actions) or "none: its stat block has no legendary actions",
+        )
     require_able(c, "take legendary actions")
     after = monsters_of(tx.state).after_turn_of
     now = tx.state.turn
     acting = tx.state.combatants.get(now) if now else None
     if after is None or after == c.id or now == c.id or acting is None or not _untouched(acting.economy):
-        raise RuleError("legendary/not-now", f"{c.name}'s legendary actions come right after another creature's turn",
-                        allowed="after another creature's end_turn, before the next creature acts")
+        raise RuleError(
+            "legendary/not-now",
+            f"{c.name}'s legendary actions come right after another creature's turn",
+            allowed="after another creature's end_turn, before the next creature acts",
+        )
     if chosen.cost > s.legendary_left:
-        raise RuleError("legendary/no-uses-left", f"{c.name} has {s.legendary_left} legendary action use(s) left, {chosen.name} costs {chosen.cost}",
-                        allowed="wait for the start of its turn, when it regains them")
+        raise RuleError(
+            "legendary/no-uses-left",
+            f"{c.name} has {s.legendary_left} legendary action use(s) left, {chosen.name} costs {chosen.cost}",
+            allowed="wait for the start of its turn, when it regains them",
+        )
     if chosen.once_per_turn and chosen.name in s.legendary_used:
-        raise RuleError("legendary/once", f"{c.name} can't take {chosen.name} again until the start of its next turn",
-                        allowed=", ".join(a.name for a in s.block.legendary_actions if a.name not in s.legendary_used))
+        raise RuleError(
+            "legendary/once",
+            f"{c.name} can't take {chosen.name} again until the start of its next turn",
+            allowed=", ".join(a.name for a in s.block.legendary_actions if a.name not in s.legendary_used),
+        )
     if cmd.target is not None and chosen.attack is None:
         raise RuleError("legendary/no-attack", f"{chosen.name} makes no attack", allowed="no target; the GM resolves its effect")
-    tx.emit(LegendaryActionUsed(combatant=c.id, action=chosen.name, cost=chosen.cost, after_turn_of=after, text=chosen.text, note=cmd.note))
+    tx.emit(
+        LegendaryActionUsed(
+            combatant=c.id, action=chosen.name, cost=chosen.cost, after_turn_of=after, text=chosen.text, note=cmd.note
+        )
+    )
     if cmd.target is not None:
         profile = choose_attack(c, chosen.attack)
         extra = block_extra_damage(s, profile, cmd.faces, cmd.damage_faces, cmd.extra_damage_faces)
-        resolve_attack(tx, c, tx.combatant(cmd.target), profile, AttackOptions(
-            uses="none", advantage=cmd.advantage, disadvantage=cmd.disadvantage,
-            faces=cmd.faces, damage_faces=cmd.damage_faces, extra_damage=extra))
+        resolve_attack(
+            tx,
+            c,
+            tx.combatant(cmd.target),
+            profile,
+            AttackOptions(
+                uses="none",
+                advantage=cmd.advantage,
+                disadvantage=cmd.disadvantage,
+                faces=cmd.faces,
+                damage_faces=cmd.damage_faces,
+                extra_damage=extra,
+            ),
+        )
 
 
 def _use_legendary_resistance(tx: Tx, cmd: UseLegendaryResistance) -> None:
     c, s = require_sheet(tx, cmd.combatant)
     if s.block.legendary_resistance == 0:
-        raise RuleError("legendary/no-resistance", f"{c.name} has no Legendary Resistance", allowed="a creature whose stat block has it")
+        raise RuleError(
+            "legendary/no-resistance", f"{c.name} has no Legendary Resistance", allowed="a creature whose stat block has it"
+        )
     if s.resistance_left == 0:
-        raise RuleError("legendary/no-resistance-left", f"{c.name} has used all its Legendary Resistance today", allowed="let the save fail")
+        raise RuleError(
+            "legendary/no-resistance-left", f"{c.name} has used all its Legendary Resistance today", allowed="let the save fail"
+        )
     if s.failed_save is None:
-        raise RuleError("legendary/no-failed-save", f"{c.name} has no failed saving throw to turn into a success",
-                        allowed="right after a saving_throw it failed")
+        raise RuleError(
+            "legendary/no-failed-save",
+            f"{c.name} has no failed saving throw to turn into a success",
+            allowed="right after a saving_throw it failed",
+        )
     ability, dc = s.failed_save
     tx.emit(LegendaryResistanceUsed(combatant=c.id, ability=ability, dc=dc, left=s.resistance_left - 1))
 
@@ -126,8 +159,12 @@ def _use_legendary_resistance(tx: Tx, cmd: UseLegendaryResistance) -> None:
 def _on_legendary(state: EncounterState, e: LegendaryActionUsed) -> EncounterState:
     s = sheets(state)[e.combatant]  # KeyError in a changed past: a conflict, not a crash
     once = any(a.name == e.action and a.once_per_turn for a in s.block.legendary_actions)
-    return with_sheet(state, e.combatant, legendary_left=s.legendary_left - e.cost,
-                      legendary_used=(*s.legendary_used, e.action) if once else s.legendary_used)
+    return with_sheet(
+        state,
+        e.combatant,
+        legendary_left=s.legendary_left - e.cost,
+        legendary_used=(*s.legendary_used, e.action) if once else s.legendary_used,
+    )
 
 
 def _on_resisted(state: EncounterState, e: LegendaryResistanceUsed) -> EncounterState:
@@ -163,8 +200,12 @@ RULES = Rules(
     # After the ruleset's own applier for these shared events: the block's own books.
     after={SaveMade: (_after_save,), TurnStarted: (_after_turn_started,), TurnEnded: (_after_turn_ended,)},
     narration={
-        LegendaryActionUsed: lambda n, e: f"{n.name(e.combatant)} takes a legendary action after {n.name(e.after_turn_of)}'s turn: {e.action} (costs {e.cost})",
-        LegendaryResistanceUsed: lambda n, e: f"{n.name(e.combatant)} uses Legendary Resistance: the DC {e.dc} {e.ability} save succeeds instead"
-        + ("" if e.left is None else f" ({e.left} left)"),  # None: not revealed to this reader
+        LegendaryActionUsed: lambda n, e: (
+            f"{n.name(e.combatant)} takes a legendary action after {n.name(e.after_turn_of)}'s turn: {e.action} (costs {e.cost})"
+        ),
+        LegendaryResistanceUsed: lambda n, e: (
+            f"{n.name(e.combatant)} uses Legendary Resistance: the DC {e.dc} {e.ability} save succeeds instead"
+            + ("" if e.left is None else f" ({e.left} left)")
+        ),  # None: not revealed to this reader
     },
 )

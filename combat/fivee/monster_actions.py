@@ -134,19 +134,35 @@ def require_use(c: Combatant, s: MonsterSheet, name: str) -> None:
         return
     if entry.recharge is not None and entry.name in s.spent:
         faces = "6" if entry.recharge == 6 else f"{entry.recharge}-6"
-        raise RuleError("creature/recharging", f"{c.name}'s {entry.name} is spent until it recharges (Recharge {faces}, rolled at the start of its turn)",
-                        allowed=_available(s) or "its other actions")
+        raise RuleError(
+            "creature/recharging",
+            f"{c.name}'s {entry.name} is spent until it recharges (Recharge {faces}, rolled at the start of its turn)",
+            allowed=_available(s) or "its other actions",
+        )
     if entry.per_day is not None and s.used_today.get(entry.name, 0) >= entry.per_day:
-        raise RuleError("creature/no-uses-left", f"{c.name} has used {entry.name} {entry.per_day}/day already", allowed=_available(s) or "its other actions")
+        raise RuleError(
+            "creature/no-uses-left",
+            f"{c.name} has used {entry.name} {entry.per_day}/day already",
+            allowed=_available(s) or "its other actions",
+        )
 
 
 def _available(s: MonsterSheet) -> str:
-    entries: tuple[BlockAttack | BlockAction, ...] = (*s.block.attacks, *s.block.actions, *s.block.bonus_actions, *s.block.reactions)
+    entries: tuple[BlockAttack | BlockAction, ...] = (
+        *s.block.attacks,
+        *s.block.actions,
+        *s.block.bonus_actions,
+        *s.block.reactions,
+    )
     names = [e.name for e in entries]
     usable = []
     for n in names:
         e = s.block.limited(n)
-        if e is None or (e.recharge is not None and n not in s.spent) or (e.per_day is not None and s.used_today.get(n, 0) < e.per_day):
+        if (
+            e is None
+            or (e.recharge is not None and n not in s.spent)
+            or (e.per_day is not None and s.used_today.get(n, 0) < e.per_day)
+        ):
             usable.append(n)
     return ", ".join(usable)
 
@@ -190,22 +206,34 @@ def _with_block_extra(c: Combatant, s: MonsterSheet, cmd, faces: Faces):
     return msgspec.structs.replace(cmd, extra_damage=(*extra, *cmd.extra_damage)) if extra else cmd
 
 
-def block_extra_damage(s: MonsterSheet, profile: AttackProfile, faces: Faces, damage_faces: Faces, extra_faces: Faces,
-                       damage_type: str | None = None) -> tuple[ExtraDamage, ...]:
+def block_extra_damage(
+    s: MonsterSheet, profile: AttackProfile, faces: Faces, damage_faces: Faces, extra_faces: Faces, damage_type: str | None = None
+) -> tuple[ExtraDamage, ...]:
     """The stat block's extra damage of an attack, with its faces if entered; an attack whose
     damage waits for `roll_damage` (the d20 entered alone) takes it along unrolled."""
     block_attack = s.block.attack(_block_attack_name(profile.name))
     if block_attack is None or block_attack.extra_damage is None:
         if extra_faces:
-            raise RuleError("attack/no-extra-damage", f"{profile.name} has no extra damage to roll", allowed="no extra_damage_faces")
+            raise RuleError(
+                "attack/no-extra-damage", f"{profile.name} has no extra damage to roll", allowed="no extra_damage_faces"
+            )
         return ()
     later = faces is not None and damage_faces is None
     if later and extra_faces is not None:
-        raise RuleError("dice/damage-later", f"extra damage faces were entered for {profile.name} without its damage_faces",
-                        allowed="damage_faces with them, or neither now and roll_damage once it hits")
+        raise RuleError(
+            "dice/damage-later",
+            f"extra damage faces were entered for {profile.name} without its damage_faces",
+            allowed="damage_faces with them, or neither now and roll_damage once it hits",
+        )
     kind = block_attack.extra_damage_type or damage_type or profile.damage_type
-    return (ExtraDamage(dice=block_attack.extra_damage, damage_type=kind, faces=None if later else extra_faces,
-                         only_with=block_attack.extra_damage_if),)
+    return (
+        ExtraDamage(
+            dice=block_attack.extra_damage,
+            damage_type=kind,
+            faces=None if later else extra_faces,
+            only_with=block_attack.extra_damage_if,
+        ),
+    )
 
 
 def _within_multiattack(c: Combatant, s: MonsterSheet, cmd):
@@ -214,8 +242,11 @@ def _within_multiattack(c: Combatant, s: MonsterSheet, cmd):
     if cmd.attack is None:
         return msgspec.structs.replace(cmd, attack=s.multiattack_left[0].attacks[0])
     if _block_attack_name(cmd.attack).lower() not in {n.lower() for n in left}:
-        raise RuleError("multiattack/not-listed", f"{c.name}'s Multiattack has no {cmd.attack} attack left to make",
-                        allowed=", ".join(dict.fromkeys(left)))
+        raise RuleError(
+            "multiattack/not-listed",
+            f"{c.name}'s Multiattack has no {cmd.attack} attack left to make",
+            allowed=", ".join(dict.fromkeys(left)),
+        )
     return cmd
 
 
@@ -240,12 +271,19 @@ def _multiattack(tx: Tx, cmd: Multiattack) -> None:
     routines = s.block.multiattack.routines if s.block.multiattack else ()
     if not routines:
         text = s.block.multiattack.text if s.block.multiattack else "no Multiattack"
-        raise RuleError("multiattack/none", f"{c.name}'s stat block lists no attacks to make as a Multiattack ({text})",
-                        allowed="attack with one of its attacks, or a ruling")
+        raise RuleError(
+            "multiattack/none",
+            f"{c.name}'s stat block lists no attacks to make as a Multiattack ({text})",
+            allowed="attack with one of its attacks, or a ruling",
+        )
     spend_check(c, "action")
-    described = "; or ".join(f"{i}: " + ", ".join(f"{p.count} x {' or '.join(p.attacks)}" for p in r) for i, r in enumerate(routines))
+    described = "; or ".join(
+        f"{i}: " + ", ".join(f"{p.count} x {' or '.join(p.attacks)}" for p in r) for i, r in enumerate(routines)
+    )
     if cmd.routine is None and len(routines) > 1:
-        raise RuleError("multiattack/which", f"{c.name}'s Multiattack can be made {len(routines)} ways", allowed=f"routine {described}")
+        raise RuleError(
+            "multiattack/which", f"{c.name}'s Multiattack can be made {len(routines)} ways", allowed=f"routine {described}"
+        )
     index = cmd.routine or 0
     if not 0 <= index < len(routines):
         raise RuleError("multiattack/which", f"no routine {index}", allowed=f"routine {described}")
@@ -274,7 +312,9 @@ def monster_action(tx: Tx, cmd: MonsterAction) -> None:
         if attack is not None:
             raise RuleError("creature/is-an-attack", f"{cmd.action} is an attack", allowed=f"attack with attack: {attack.name}")
         names = [a.name for a in (*s.block.actions, *s.block.bonus_actions, *s.block.reactions)]
-        raise RuleError("creature/unknown-action", f"{c.name} has no action called '{cmd.action}'", allowed=", ".join(names) or "its attacks")
+        raise RuleError(
+            "creature/unknown-action", f"{c.name} has no action called '{cmd.action}'", allowed=", ".join(names) or "its attacks"
+        )
     action, uses = found
     if uses == "reaction":
         require_reaction(c)
@@ -293,11 +333,16 @@ def monster_action(tx: Tx, cmd: MonsterAction) -> None:
 def _recharge(tx: Tx, cmd: Recharge) -> None:
     c, s = require_sheet(tx, cmd.combatant)
     if not s.recharge_due:
-        raise RuleError("recharge/not-due", f"{c.name} has no recharge to roll now",
-                        allowed="a spent Recharge action is rolled for at the start of the creature's turn")
+        raise RuleError(
+            "recharge/not-due",
+            f"{c.name} has no recharge to roll now",
+            allowed="a spent Recharge action is rolled for at the start of the creature's turn",
+        )
     name = s.recharge_due[0] if cmd.action is None else next((n for n in s.recharge_due if n.lower() == cmd.action.lower()), None)
     if name is None:
-        raise RuleError("recharge/not-due", f"{c.name}'s {cmd.action} is not waiting for a recharge roll", allowed=", ".join(s.recharge_due))
+        raise RuleError(
+            "recharge/not-due", f"{c.name}'s {cmd.action} is not waiting for a recharge roll", allowed=", ".join(s.recharge_due)
+        )
     limited = s.block.limited(name)
     needed = limited.recharge if limited is not None else None
     if needed is None:
@@ -314,12 +359,31 @@ def recharge_first(tx: Tx, cmd: Command) -> None:
         return
     s = sheet(tx.state, turn)
     if s is not None and s.recharge_due and cmd.trigger() in _acting(tx.ruleset.phases):
-        raise RuleError("recharge/due", f"{tx.state.combatants[turn].name} rolls to recharge {', '.join(s.recharge_due)} at the start of its turn",
-                        allowed=f"recharge for {turn} first")
+        raise RuleError(
+            "recharge/due",
+            f"{tx.state.combatants[turn].name} rolls to recharge {', '.join(s.recharge_due)} at the start of its turn",
+            allowed=f"recharge for {turn} first",
+        )
 
 
 # The GM's rulings during a turn never wait for the recharge roll.
-RULINGS = frozenset(["damage", "heal", "grant_temp_hp", "apply_condition", "remove_condition", "start_concentration", "end_concentration", "concentration_save", "saving_throw", "judge_save", "save_effect", "recharge", "legendary_action"])
+RULINGS = frozenset(
+    [
+        "damage",
+        "heal",
+        "grant_temp_hp",
+        "apply_condition",
+        "remove_condition",
+        "start_concentration",
+        "end_concentration",
+        "concentration_save",
+        "saving_throw",
+        "judge_save",
+        "save_effect",
+        "recharge",
+        "legendary_action",
+    ]
+)
 
 
 def _acting(phases: PhaseTable) -> frozenset[str]:
@@ -392,9 +456,17 @@ RULES = Rules(
     # After the ruleset's own applier for these shared events: the block's own books.
     after={AttackMade: (_after_attack,), TurnStarted: (_after_turn_started,)},
     narration={
-        MultiattackUsed: lambda n, e: f"{n.name(e.attacker)} uses Multiattack: " + ", ".join(f"{p.count} x {' or '.join(p.attacks)}" for p in e.attacks),
-        MonsterActionUsed: lambda n, e: f"{n.name(e.combatant)} uses {e.action}" + (f" on {n.name(e.target)}" if e.target else ""),
+        MultiattackUsed: lambda n, e: (
+            f"{n.name(e.attacker)} uses Multiattack: " + ", ".join(f"{p.count} x {' or '.join(p.attacks)}" for p in e.attacks)
+        ),
+        MonsterActionUsed: lambda n, e: (
+            f"{n.name(e.combatant)} uses {e.action}" + (f" on {n.name(e.target)}" if e.target else "")
+        ),
         UseSpent: lambda n, e: f"{n.name(e.combatant)}'s {e.action} is spent",
-        RechargeChecked: lambda n, e: f"{n.name(e.combatant)}'s {e.action} " + ("recharges" if e.regained else "stays spent") + (f" ({e.roll}, needs {e.needed})" if e.needed is not None else f" ({e.roll})"),
+        RechargeChecked: lambda n, e: (
+            f"{n.name(e.combatant)}'s {e.action} "
+            + ("recharges" if e.regained else "stays spent")
+            + (f" ({e.roll}, needs {e.needed})" if e.needed is not None else f" ({e.roll})")
+        ),
     },
 )

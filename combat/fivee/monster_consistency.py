@@ -65,11 +65,13 @@ def _resisted(state: EncounterState, e: LegendaryResistanceUsed, ctx: dict[str, 
     return None
 
 
-RULES = Rules(checks={
-    MultiattackUsed: _multiattack,
-    MonsterActionUsed: _action,
-    UseSpent: _spent,
-    RechargeChecked: _recharge,
-    LegendaryActionUsed: _legendary,
-    LegendaryResistanceUsed: _resisted,
-})
+RULES = Rules(
+    checks={
+        MultiattackUsed: _multiattack,
+        MonsterActionUsed: _action,
+        UseSpent: _spent,
+        RechargeChecked: _recharge,
+        LegendaryActionUsed: _legendary,
+        LegendaryResistanceUsed: _resisted,
+    }
+)

@@ -106,7 +106,9 @@ def require_sheet(tx: Tx, cid: str) -> tuple[Combatant, MonsterSheet]:
     c = tx.combatant(cid)
     found = sheet(tx.state, cid)
     if found is None:
-        raise RuleError("creature/no-stat-block", f"{c.name} was not added from a stat block", allowed="a creature added with add_creature")
+        raise RuleError(
+            "creature/no-stat-block", f"{c.name} was not added from a stat block", allowed="a creature added with add_creature"
+        )
     return c, found
 
 
@@ -215,8 +217,11 @@ def _hit_points(tx: Tx, block: StatBlock, cmd: AddCreature, ids: list[str]) -> l
         raise RuleError("creature/no-hit-dice", f"{block.name}'s stat block gives no hit dice to roll", allowed='hp: "average"')
     per = _hit_dice_count(block.hit_dice)
     if cmd.faces is not None and len(cmd.faces) != per * len(ids):
-        raise RuleError("dice/faces-count", f"{len(ids)} x {block.hit_dice} needs {per * len(ids)} faces, not {len(cmd.faces)}",
-                        allowed=f"{per} faces per creature, creature after creature")
+        raise RuleError(
+            "dice/faces-count",
+            f"{len(ids)} x {block.hit_dice} needs {per * len(ids)} faces, not {len(cmd.faces)}",
+            allowed=f"{per} faces per creature, creature after creature",
+        )
     rolled = []
     for i, cid in enumerate(ids):
         faces = None if cmd.faces is None else cmd.faces[i * per : (i + 1) * per]
@@ -229,7 +234,9 @@ def _hit_points(tx: Tx, block: StatBlock, cmd: AddCreature, ids: list[str]) -> l
 
 def _on_attached(state: EncounterState, e: StatBlockAttached) -> EncounterState:
     b = e.stat_block
-    resistance = b.legendary_resistance_in_lair if e.lair and b.legendary_resistance_in_lair is not None else b.legendary_resistance
+    resistance = (
+        b.legendary_resistance_in_lair if e.lair and b.legendary_resistance_in_lair is not None else b.legendary_resistance
+    )
     new = MonsterSheet(block=b, legendary_left=b.legendary_action_uses, resistance_left=resistance)
     return with_monsters(state, sheets={**sheets(state), e.combatant: new})
 
@@ -238,7 +245,10 @@ RULES = Rules(
     handlers={AddCreature: _add_creature},
     appliers={StatBlockAttached: _on_attached},
     narration={
-        StatBlockAttached: lambda n, e: f"{n.name(e.combatant)} plays by the {e.stat_block.name} stat block (AC {e.stat_block.ac}, CR {e.stat_block.cr or '-'})"
-        if e.stat_block is not None else f"{n.name(e.combatant)} plays by its stat block",  # None: not revealed to this reader
+        StatBlockAttached: lambda n, e: (
+            f"{n.name(e.combatant)} plays by the {e.stat_block.name} stat block (AC {e.stat_block.ac}, CR {e.stat_block.cr or '-'})"
+            if e.stat_block is not None
+            else f"{n.name(e.combatant)} plays by its stat block"
+        ),  # None: not revealed to this reader
     },
 )

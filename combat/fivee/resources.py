@@ -82,16 +82,22 @@ def _resource(c: Combatant, held: CharacterState, name: str) -> Resource:
     for r in held.sheet.resources:
         if r.name.lower() == name.strip().lower():
             return r
-    raise RuleError("resource/unknown", f"{c.name}'s sheet has no feature called '{name}'",
-                    allowed=", ".join(r.name for r in held.sheet.resources) or "none: the sheet lists no limited-use features")
+    raise RuleError(
+        "resource/unknown",
+        f"{c.name}'s sheet has no feature called '{name}'",
+        allowed=", ".join(r.name for r in held.sheet.resources) or "none: the sheet lists no limited-use features",
+    )
 
 
 def _use_resource(tx: Tx, cmd: UseResource) -> None:
     c = tx.combatant(cmd.combatant)
     held = character(tx.state, c.id)
     if held is None:
-        raise RuleError("resource/no-sheet", f"{c.name} did not join by a character sheet, so has no features to count",
-                        allowed="a character added with add_character")
+        raise RuleError(
+            "resource/no-sheet",
+            f"{c.name} did not join by a character sheet, so has no features to count",
+            allowed="a character added with add_character",
+        )
     resource = _resource(c, held, cmd.resource)
     left = uses_left(held, resource)
     if left <= 0:
@@ -109,7 +115,9 @@ def _rage(tx: Tx, c: Combatant, held: CharacterState, cmd: UseResource) -> None:
     if held.raging:
         raise RuleError("rage/already", f"{c.name} is already raging", allowed="end_rage first")
     _bonus_action(tx, c, "Rage")
-    added = tuple(t for t in held.sheet.features.rage_resistances or ("bludgeoning", "piercing", "slashing") if t not in c.resistances)
+    added = tuple(
+        t for t in held.sheet.features.rage_resistances or ("bludgeoning", "piercing", "slashing") if t not in c.resistances
+    )
     tx.emit(RageStarted(combatant=c.id, resistances=added))
 
 

@@ -34,9 +34,15 @@ def save_disadvantage(c: Combatant, ability: str) -> list[str]:
 
 def cover_bonus(ability: str, cover: str) -> int:
     if cover == "total":
-        raise RuleError("save/total-cover", "a creature behind Total Cover can't be targeted directly",
-                        allowed="none, half or three-quarters cover")
+        raise RuleError(
+            "save/total-cover",
+            "a creature behind Total Cover can't be targeted directly",
+            allowed="none, half or three-quarters cover",
+        )
     if cover != "none" and ability.lower() != "dexterity":
-        raise RuleError("save/cover-not-dexterity", f"cover adds to Dexterity saving throws, not {ability}",
-                        allowed="cover: none for this save")
+        raise RuleError(
+            "save/cover-not-dexterity",
+            f"cover adds to Dexterity saving throws, not {ability}",
+            allowed="cover: none for this save",
+        )
     return COVER_SAVE[cover]

@@ -98,18 +98,34 @@ def resolve_save_effect(
     faces_by_target = faces_by_target or {}
     if condition is not None and condition.source is None:
         condition = msgspec.structs.replace(condition, source=source)  # a duration counted on the dragon's turns
-    ability, damage_type = _checked(tx, targets, ability, dc, damage_notation, damage_type, half, condition,
-                                    faces_by_target, damage_faces)
+    ability, damage_type = _checked(
+        tx, targets, ability, dc, damage_notation, damage_type, half, condition, faces_by_target, damage_faces
+    )
     what = what or (tx.state.combatants[source].name if source in tx.state.combatants else source)
     saves = {}
     for tid in targets:
         given = faces_by_target.get(tid)
-        saves[tid] = saving_throw(tx, tid, ability, dc, save_bonus(tx.state, tid, ability), "normal",
-                                  None if given is None else tuple(given), reason=what)
+        saves[tid] = saving_throw(
+            tx,
+            tid,
+            ability,
+            dc,
+            save_bonus(tx.state, tid, ability),
+            "normal",
+            None if given is None else tuple(given),
+            reason=what,
+        )
     if damage_notation is not None and damage_type is not None:
         roller = source if source in tx.state.combatants else "gm"
-        rolled = max(0, tx.roll(damage_notation, purpose=f"{what} damage", roller=roller,
-                                faces=None if damage_faces is None else tuple(damage_faces)).total)
+        rolled = max(
+            0,
+            tx.roll(
+                damage_notation,
+                purpose=f"{what} damage",
+                roller=roller,
+                faces=None if damage_faces is None else tuple(damage_faces),
+            ).total,
+        )
         for tid in targets:
             # "The halved damage is equal to half the damage that would be dealt on a failed save."
             share = rolled if not saves[tid].success else (rolled // 2 if half else 0)
@@ -132,38 +148,61 @@ def deal_share(tx: Tx, tid: str, share: int, rolled: int, damage_type: str, what
 
 
 def _checked(
-    tx: Tx, targets: Sequence[str], ability: str, dc: int, damage_notation: str | None, damage_type: str | None, half: bool,
-    condition: ConditionSpec | None, faces_by_target: Mapping[str, Sequence[int]], damage_faces: Sequence[int] | None,
+    tx: Tx,
+    targets: Sequence[str],
+    ability: str,
+    dc: int,
+    damage_notation: str | None,
+    damage_type: str | None,
+    half: bool,
+    condition: ConditionSpec | None,
+    faces_by_target: Mapping[str, Sequence[int]],
+    damage_faces: Sequence[int] | None,
 ) -> tuple[str, str | None]:
     """Everything the effect needs, refused before any die is rolled."""
     if not targets:
-        raise RuleError("save-effect/no-targets", "an effect with no one to save against it",
-                        allowed="targets: the ids of the creatures in the area, " + (", ".join(tx.state.combatants) or "none yet"))
+        raise RuleError(
+            "save-effect/no-targets",
+            "an effect with no one to save against it",
+            allowed="targets: the ids of the creatures in the area, " + (", ".join(tx.state.combatants) or "none yet"),
+        )
     twice = sorted({t for t in targets if list(targets).count(t) > 1})
     if twice:
         raise RuleError("save-effect/same-target", f"{', '.join(twice)} named more than once", allowed="each target once")
     for tid in targets:
         c = tx.combatant(tid)
         if c.status == "dead":
-            raise RuleError("target/dead", f"{c.name} is dead and makes no saves",
-                            allowed=", ".join(x.id for x in tx.state.combatants.values() if x.status != "dead"))
+            raise RuleError(
+                "target/dead",
+                f"{c.name} is dead and makes no saves",
+                allowed=", ".join(x.id for x in tx.state.combatants.values() if x.status != "dead"),
+            )
     full = save_ability(ability)
     if dc < 1:
         raise RuleError("save-effect/dc", f"a DC of {dc}", allowed="a DC of 1 or more")
     stray = [t for t in faces_by_target if t not in targets]
     if stray:
-        raise RuleError("dice/unused-faces", f"save faces for {', '.join(stray)}, who is not a target",
-                        allowed="faces by target id: " + ", ".join(targets))
+        raise RuleError(
+            "dice/unused-faces",
+            f"save faces for {', '.join(stray)}, who is not a target",
+            allowed="faces by target id: " + ", ".join(targets),
+        )
     kind = None
     if damage_notation is None:
         if damage_type is not None or half or damage_faces is not None:
             given = "damage_type" if damage_type is not None else "half_on_success" if half else "damage_faces"
-            raise RuleError("save-effect/no-damage", f"{given} given, but the effect rolls no damage",
-                            allowed="damage: dice notation such as 8d6, with its damage_type")
+            raise RuleError(
+                "save-effect/no-damage",
+                f"{given} given, but the effect rolls no damage",
+                allowed="damage: dice notation such as 8d6, with its damage_type",
+            )
     else:
         if damage_type is None:
-            raise RuleError("save-effect/damage-type", f"the damage {damage_notation} has no damage type",
-                            allowed="damage_type: fire, cold, ... (resistances and immunities read it)")
+            raise RuleError(
+                "save-effect/damage-type",
+                f"the damage {damage_notation} has no damage type",
+                allowed="damage_type: fire, cold, ... (resistances and immunities read it)",
+            )
         dice.check_notation(damage_notation)
         kind = checked_damage_type(tx, damage_type, field=None)
     if condition is not None:
@@ -175,11 +214,26 @@ def _checked(
 def _save_effect(tx: Tx, cmd: SaveEffect) -> None:
     if cmd.action is not None:
         if cmd.source not in tx.state.combatants:
-            raise RuleError("save-effect/action-source", f"the action {cmd.action} needs its creature as source, not '{cmd.source}'",
-                            allowed="source: the id of the creature whose stat block has it, " + (", ".join(tx.state.combatants) or "none yet"))
+            raise RuleError(
+                "save-effect/action-source",
+                f"the action {cmd.action} needs its creature as source, not '{cmd.source}'",
+                allowed="source: the id of the creature whose stat block has it, "
+                + (", ".join(tx.state.combatants) or "none yet"),
+            )
         monster_action(tx, MonsterAction(combatant=cmd.source, action=cmd.action, note=f"DC {cmd.dc} {cmd.ability} save"))
-    resolve_save_effect(tx, cmd.source, cmd.targets, cmd.ability, cmd.dc, cmd.damage, cmd.damage_type, cmd.half_on_success,
-                        cmd.condition, cmd.faces, cmd.damage_faces)
+    resolve_save_effect(
+        tx,
+        cmd.source,
+        cmd.targets,
+        cmd.ability,
+        cmd.dc,
+        cmd.damage,
+        cmd.damage_type,
+        cmd.half_on_success,
+        cmd.condition,
+        cmd.faces,
+        cmd.damage_faces,
+    )
 
 
 RULES = Rules(handlers={SaveEffect: _save_effect})

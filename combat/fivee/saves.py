@@ -33,8 +33,17 @@ __all__ = ["saving_throw", "save_ability", "HANDLERS", "PLAIN_HANDLERS", "APPLIE
 
 
 def saving_throw(
-    tx: Tx, cid: str, ability: str, dc: int | None, bonus: int, mode: str, faces, reason: str = "", *,
-    conditions: bool = True, cover: str = "none",
+    tx: Tx,
+    cid: str,
+    ability: str,
+    dc: int | None,
+    bonus: int,
+    mode: str,
+    faces,
+    reason: str = "",
+    *,
+    conditions: bool = True,
+    cover: str = "none",
 ) -> SaveMade:
     """A save, with what the 5e conditions do to it unless `conditions` is False (segments-1e)
     and cover's bonus to a Dexterity save."""
@@ -45,21 +54,37 @@ def saving_throw(
     if failed_by is not None:
         cover_bonus(ability, cover)
         if faces is not None:
-            raise RuleError("dice/unused-faces", f"{c.name} is {failed_by} and fails {ability} saves without a roll",
-                            allowed="no faces")
-        event = SaveMade(combatant=c.id, ability=ability, dc=dc, total=0, success=False,
-                         reason=", ".join(r for r in (reason, f"automatically fails: {failed_by}") if r), cover=cover)  # type: ignore[arg-type]
+            raise RuleError(
+                "dice/unused-faces", f"{c.name} is {failed_by} and fails {ability} saves without a roll", allowed="no faces"
+            )
+        event = SaveMade(
+            combatant=c.id,
+            ability=ability,
+            dc=dc,
+            total=0,
+            success=False,
+            reason=", ".join(r for r in (reason, f"automatically fails: {failed_by}") if r),
+            cover=cover,  # type: ignore[arg-type]
+        )
         tx.emit(event)
         return event
     roll = _roll_save(tx, cid, ability, bonus, mode, faces, conditions=conditions, cover=cover)
-    event = SaveMade(combatant=cid, ability=ability, dc=dc, total=roll.total, success=roll.total >= dc, reason=reason,
-                     cover=cover)  # type: ignore[arg-type]
+    event = SaveMade(
+        combatant=cid,
+        ability=ability,
+        dc=dc,
+        total=roll.total,
+        success=roll.total >= dc,
+        reason=reason,
+        cover=cover,  # type: ignore[arg-type]
+    )
     tx.emit(event)
     return event
 
 
-def _roll_save(tx: Tx, cid: str, ability: str, bonus: int, mode: str, faces, *, conditions: bool = True,
-               cover: str = "none") -> DiceRolled:
+def _roll_save(
+    tx: Tx, cid: str, ability: str, bonus: int, mode: str, faces, *, conditions: bool = True, cover: str = "none"
+) -> DiceRolled:
     c = tx.combatant(cid)
     if c.status == "dead":
         raise RuleError("target/dead", f"{c.name} is dead and makes no saves", allowed="a living combatant")
@@ -97,8 +122,16 @@ def _save(tx: Tx, cmd: SavingThrow, ability: str, bonus: int) -> None:
         # damage, a condition or a ruling.
         roll = _roll_save(tx, cmd.combatant, ability, bonus, cmd.roll_mode, cmd.faces, cover=cmd.cover)
         natural = dice.kept_d20(roll.dice) or 0
-        tx.emit(SaveRolled(combatant=cmd.combatant, ability=ability, total=roll.total, natural=natural, reason=cmd.reason,
-                           awaits_dc=judged_saves.keeps_rolled_saves(tx.state)))
+        tx.emit(
+            SaveRolled(
+                combatant=cmd.combatant,
+                ability=ability,
+                total=roll.total,
+                natural=natural,
+                reason=cmd.reason,
+                awaits_dc=judged_saves.keeps_rolled_saves(tx.state),
+            )
+        )
         return
     saving_throw(tx, cmd.combatant, ability, cmd.dc, bonus, cmd.roll_mode, cmd.faces, cmd.reason, cover=cmd.cover)
 

@@ -58,7 +58,9 @@ def validate_spec(state: EncounterState, spec: CombatantSpec) -> None:
 def named_types(tx: Tx, spec: CombatantSpec) -> CombatantSpec:
     """The stat block with its damage types (attacks, resistances, vulnerabilities, immunities)
     as the ruleset spells them; an unknown one is refused with the list."""
-    attacks = tuple(msgspec.structs.replace(a, damage_type=checked_damage_type(tx, a.damage_type, field=None)) for a in spec.attacks)
+    attacks = tuple(
+        msgspec.structs.replace(a, damage_type=checked_damage_type(tx, a.damage_type, field=None)) for a in spec.attacks
+    )
     lists = {
         field: tuple(checked_damage_type(tx, name, field=None) for name in getattr(spec, field))
         for field in ("resistances", "vulnerabilities", "immunities")

@@ -33,7 +33,16 @@ from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, Event,
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState
 
-__all__ = ["critical_range", "refuse_claims_beyond_the_sheet", "with_sneak_attack", "with_rage_damage", "sneak_attack_landed", "SneakAttackUsed", "sheet_attack", "RULES"]
+__all__ = [
+    "critical_range",
+    "refuse_claims_beyond_the_sheet",
+    "with_sneak_attack",
+    "with_rage_damage",
+    "sneak_attack_landed",
+    "SneakAttackUsed",
+    "sheet_attack",
+    "RULES",
+]
 
 
 class SneakAttackUsed(Event, frozen=True, kw_only=True):
@@ -63,15 +72,20 @@ def refuse_claims_beyond_the_sheet(tx: Tx, cmd: Any) -> None:
     own = held.sheet.features.critical_range if held is not None else 20
     if claimed is not None and claimed < own:
         gives = "a Critical Hit on a 20 only" if own == 20 else f"a Critical Hit on {own}-20"
-        raise RuleError("attack/critical-range-claim", f"{attacker.name}'s sheet gives {gives}, not from {claimed}",
-                        allowed=f"leave critical_range out (the sheet's {own} is used); only the GM may set another")
+        raise RuleError(
+            "attack/critical-range-claim",
+            f"{attacker.name}'s sheet gives {gives}, not from {claimed}",
+            allowed=f"leave critical_range out (the sheet's {own} is used); only the GM may set another",
+        )
     offered = {(x.dice, x.damage_type) for x in held.sheet.features.extra_damage} if held is not None else set()
     unsupported = [x for x in cmd.extra_damage if (x.dice, x.damage_type) not in offered]
     if unsupported:
         listed = ", ".join(f"{d} {t}" for d, t in sorted(offered)) or "none"
-        raise RuleError("attack/extra-damage-claim",
-                        f"{attacker.name}'s sheet gives no extra damage of {', '.join(f'{x.dice} {x.damage_type}' for x in unsupported)}",
-                        allowed=f"extra damage the sheet lists ({listed}); sneak_attack: true for Sneak Attack; the GM may add any")
+        raise RuleError(
+            "attack/extra-damage-claim",
+            f"{attacker.name}'s sheet gives no extra damage of {', '.join(f'{x.dice} {x.damage_type}' for x in unsupported)}",
+            allowed=f"extra damage the sheet lists ({listed}); sneak_attack: true for Sneak Attack; the GM may add any",
+        )
 
 
 def sheet_attack(sheet: CharacterSheet, profile_name: str) -> SheetAttack | None:
@@ -80,8 +94,14 @@ def sheet_attack(sheet: CharacterSheet, profile_name: str) -> SheetAttack | None
     return next((a for a in sheet.attacks if a.name == base), None)
 
 
-def with_sneak_attack(tx: Tx, attacker: Combatant, profile: AttackProfile, extra: tuple[ExtraDamage, ...], sneak_attack: bool,
-                      faces: tuple[int, ...] | None) -> tuple[ExtraDamage, ...]:
+def with_sneak_attack(
+    tx: Tx,
+    attacker: Combatant,
+    profile: AttackProfile,
+    extra: tuple[ExtraDamage, ...],
+    sneak_attack: bool,
+    faces: tuple[int, ...] | None,
+) -> tuple[ExtraDamage, ...]:
     """The attack's extra damage, with Sneak Attack's dice from the sheet when asked for
     (`faces`: those dice as rolled at the table)."""
     if not sneak_attack:
@@ -94,13 +114,19 @@ def _sneak_attack(attacker: Combatant, held: CharacterState | None, profile: Att
     if held is None or dice is None:
         raise RuleError("attack/no-sneak-attack", f"{attacker.name}'s sheet has no Sneak Attack", allowed="sneak_attack: false")
     if held.sneak_attack_used:
-        raise RuleError("attack/sneak-attack-used", f"{attacker.name} has used Sneak Attack this turn: \"Once per turn\"",
-                        allowed="sneak_attack: false until the next turn (anyone's) begins")
+        raise RuleError(
+            "attack/sneak-attack-used",
+            f'{attacker.name} has used Sneak Attack this turn: "Once per turn"',
+            allowed="sneak_attack: false until the next turn (anyone's) begins",
+        )
     weapon = sheet_attack(held.sheet, profile.name)
     suited = profile.kind == "ranged" or (weapon is not None and ("finesse" in weapon.properties or weapon.ranged))
     if not suited:
-        raise RuleError("attack/sneak-attack-weapon", f"{profile.name} is neither a Finesse nor a Ranged weapon",
-                        allowed="an attack with a Finesse or Ranged weapon (a rapier, a dagger, a shortbow...)")
+        raise RuleError(
+            "attack/sneak-attack-weapon",
+            f"{profile.name} is neither a Finesse nor a Ranged weapon",
+            allowed="an attack with a Finesse or Ranged weapon (a rapier, a dagger, a shortbow...)",
+        )
     return ExtraDamage(dice=dice, damage_type=profile.damage_type)
 
 
@@ -108,9 +134,11 @@ def sneak_attack_landed(tx: Tx, attacker: Combatant, result: AttackMade | Attack
     """After an attack with Sneak Attack asked for: spend it if the attack hit ("creature you
     hit"); refuse the whole attack if the roll had Disadvantage."""
     if result.roll_mode == "disadvantage":
-        raise RuleError("attack/sneak-attack-disadvantage",
-                        f"{attacker.name}'s roll has Disadvantage, so no Sneak Attack: \"you don't have Disadvantage on the attack roll\"",
-                        allowed="the attack without sneak_attack")
+        raise RuleError(
+            "attack/sneak-attack-disadvantage",
+            f"{attacker.name}'s roll has Disadvantage, so no Sneak Attack: \"you don't have Disadvantage on the attack roll\"",
+            allowed="the attack without sneak_attack",
+        )
     if isinstance(result, AttackRolled) or result.hit:
         tx.emit(SneakAttackUsed(combatant=attacker.id))
 

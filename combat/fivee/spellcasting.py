@@ -106,7 +106,9 @@ class SpellCast(Event, frozen=True, kw_only=True):
     per_day: bool = False  # one of a stat block's uses a day
     targets: tuple[str, ...] = ()
     manual: tuple[str, ...] = ()  # what the GM applies by hand
-    hidden: ClassVar[Hidden] = Hidden.of(caster=("slot", "pact", "per_day"))  # what it spends is its sheet's; the spell and its level are seen
+    hidden: ClassVar[Hidden] = Hidden.of(
+        caster=("slot", "pact", "per_day")
+    )  # what it spends is its sheet's; the spell and its level are seen
 
 
 class Caster(msgspec.Struct, frozen=True, kw_only=True):
@@ -123,13 +125,20 @@ def caster_of(state: EncounterState, c: Combatant) -> Caster:
     held = character(state, c.id)
     if held is not None and held.sheet.spellcasting is not None:
         s = held.sheet
-        return Caster(save_dc=spell_save_dc(s) or 10, attack_bonus=spell_attack_bonus(s) or 0,
-                      ability_modifier=ability_modifier(getattr(s.abilities, s.spellcasting.ability)), character_level=s.level)  # type: ignore[union-attr]
+        return Caster(
+            save_dc=spell_save_dc(s) or 10,
+            attack_bonus=spell_attack_bonus(s) or 0,
+            ability_modifier=ability_modifier(getattr(s.abilities, s.spellcasting.ability)),  # type: ignore[union-attr]
+            character_level=s.level,
+        )
     block = block_sheet(state, c.id)
     casting = block.block.spellcasting if block is not None else None
     if casting is None or casting.save_dc is None:
-        raise RuleError("spell/no-caster", f"{c.name} has no spellcasting on its sheet or stat block",
-                        allowed="a character whose sheet has spellcasting, or a creature whose stat block lists spells")
+        raise RuleError(
+            "spell/no-caster",
+            f"{c.name} has no spellcasting on its sheet or stat block",
+            allowed="a character whose sheet has spellcasting, or a creature whose stat block lists spells",
+        )
     # A block gives its DC; its spell attack bonus, where the block does not give it, is what
     # that DC holds beyond 8 ("8 + ability modifier + Proficiency Bonus" against "ability
     # modifier + Proficiency Bonus").
@@ -154,14 +163,20 @@ def _known(tx: Tx, c: Combatant, name: str) -> tuple[Spell | None, CustomSpell |
         if custom is not None:
             return None, custom, None
         if key not in {s.lower() for s in casting.spells}:
-            raise RuleError("spell/not-known", f"{c.name} does not know or have prepared '{name}'",
-                            allowed=", ".join([*casting.spells, *(s.name for s in casting.custom_spells)]) or "none on the sheet")
+            raise RuleError(
+                "spell/not-known",
+                f"{c.name} does not know or have prepared '{name}'",
+                allowed=", ".join([*casting.spells, *(s.name for s in casting.custom_spells)]) or "none on the sheet",
+            )
         return library.find(name), None, None
     block = block_sheet(tx.state, c.id)
     casting_list = block.block.spellcasting if block is not None else None
     if casting_list is None:
-        raise RuleError("spell/no-caster", f"{c.name} has no spellcasting on its sheet or stat block",
-                        allowed="a character whose sheet has spellcasting, or a creature whose stat block lists spells")
+        raise RuleError(
+            "spell/no-caster",
+            f"{c.name} has no spellcasting on its sheet or stat block",
+            allowed="a character whose sheet has spellcasting, or a creature whose stat block lists spells",
+        )
     listed = [*casting_list.at_will, *casting_list.per_day]
     if key not in {s.lower() for s in listed}:
         raise RuleError("spell/not-known", f"{c.name}'s stat block does not list '{name}'", allowed=", ".join(listed))
@@ -176,7 +191,9 @@ def _slot(tx: Tx, c: Combatant, level: int, wanted: int | None) -> tuple[int | N
         return None, False
     slot = level if wanted is None else wanted
     if not level <= slot <= 9:
-        raise RuleError("spell/slot-level", f"a level {level} spell cast with a level {slot} slot", allowed=f"a slot of level {level} to 9")
+        raise RuleError(
+            "spell/slot-level", f"a level {level} spell cast with a level {slot} slot", allowed=f"a slot of level {level} to 9"
+        )
     held = character(tx.state, c.id)
     assert held is not None and held.sheet.spellcasting is not None
     casting = held.sheet.spellcasting
@@ -185,11 +202,17 @@ def _slot(tx: Tx, c: Combatant, level: int, wanted: int | None) -> tuple[int | N
     have = casting.slots[slot - 1] if slot <= len(casting.slots) else 0
     spent = held.slots_spent[slot - 1] if slot <= len(held.slots_spent) else 0
     if spent >= have:
-        left = [f"level {i + 1}: {n - (held.slots_spent[i] if i < len(held.slots_spent) else 0)}"
-                for i, n in enumerate(casting.slots) if n]
+        left = [
+            f"level {i + 1}: {n - (held.slots_spent[i] if i < len(held.slots_spent) else 0)}"
+            for i, n in enumerate(casting.slots)
+            if n
+        ]
         pact = [f"pact (level {casting.pact_level}): {casting.pact_slots - held.pact_spent}"] if casting.pact_slots else []
-        raise RuleError("spell/no-slot", f"{c.name} has no level {slot} spell slot left",
-                        allowed="slots left: " + (", ".join(left + pact) or "none") + "; a Long Rest restores them")
+        raise RuleError(
+            "spell/no-slot",
+            f"{c.name} has no level {slot} spell slot left",
+            allowed="slots left: " + (", ".join(left + pact) or "none") + "; a Long Rest restores them",
+        )
     return slot, False
 
 
@@ -201,8 +224,11 @@ def _per_day(tx: Tx, c: Combatant, spell: str, listed: BlockSpellcasting) -> boo
     block = block_sheet(tx.state, c.id)
     assert block is not None
     if block.used_today.get(_day_key(name), 0) >= listed.per_day[name]:
-        raise RuleError("spell/no-uses", f"{c.name} has cast {name} {listed.per_day[name]} time(s) today, all its uses",
-                        allowed=", ".join(listed.at_will) or "its at-will spells")
+        raise RuleError(
+            "spell/no-uses",
+            f"{c.name} has cast {name} {listed.per_day[name]} time(s) today, all its uses",
+            allowed=", ".join(listed.at_will) or "its at-will spells",
+        )
     return True
 
 
@@ -216,8 +242,11 @@ def _spend_casting_time(tx: Tx, c: Combatant, casting_time: str, what: str, text
         tx.emit(ReactionTaken(combatant=c.id, description=f"casts {what}"))
         return
     if casting_time == "other":
-        raise RuleError("spell/casting-time", f"{what} takes {text or 'longer than an action'} to cast, not a turn of a fight",
-                        allowed="cast it before the fight, or let the GM rule on it")
+        raise RuleError(
+            "spell/casting-time",
+            f"{what} takes {text or 'longer than an action'} to cast, not a turn of a fight",
+            allowed="cast it before the fight, or let the GM rule on it",
+        )
     require_turn(tx, c.id)
     require_able(c, "cast a spell")
     uses = "bonus_action" if casting_time == "bonus_action" else "action"
@@ -242,8 +271,11 @@ def _chosen_type(roll: DamageRoll, chosen: str | None, spell: Spell) -> str:
         return roll.types[0]
     if chosen is not None and chosen.lower() in roll.types:
         return chosen.lower()
-    raise RuleError("spell/damage-type", f"{spell.name} deals {' or '.join(roll.types)} damage" + (f", not {chosen}" if chosen else ": choose one"),
-                    allowed="damage_type: " + ", ".join(roll.types))
+    raise RuleError(
+        "spell/damage-type",
+        f"{spell.name} deals {' or '.join(roll.types)} damage" + (f", not {chosen}" if chosen else ": choose one"),
+        allowed="damage_type: " + ", ".join(roll.types),
+    )
 
 
 def _projectiles(spell: Spell, slot: int | None, caster: Caster) -> int:
@@ -272,36 +304,59 @@ class _Dice:
         if not self.given:
             return None
         if self.used >= len(self.given):
-            raise RuleError("dice/faces-count", f"more {self.name} rolls than the {len(self.given)} entered",
-                            allowed=f"one list in {self.name} per roll, or none for the service to roll")
+            raise RuleError(
+                "dice/faces-count",
+                f"more {self.name} rolls than the {len(self.given)} entered",
+                allowed=f"one list in {self.name} per roll, or none for the service to roll",
+            )
         self.used += 1
         return self.given[self.used - 1]
 
     def all_used(self) -> None:
         if self.given and self.used != len(self.given):
-            raise RuleError("dice/unused-faces", f"{len(self.given)} {self.name} lists entered, {self.used} used",
-                            allowed=f"one list in {self.name} per roll")
+            raise RuleError(
+                "dice/unused-faces",
+                f"{len(self.given)} {self.name} lists entered, {self.used} used",
+                allowed=f"one list in {self.name} per roll",
+            )
 
 
-def _attack(tx: Tx, c: Combatant, spell: Spell, caster: Caster, targets: tuple[str, ...], damage: tuple[DamageRoll, ...],
-            chosen: str | None, attacks: _Dice, rolls: _Dice) -> None:
+def _attack(
+    tx: Tx,
+    c: Combatant,
+    spell: Spell,
+    caster: Caster,
+    targets: tuple[str, ...],
+    damage: tuple[DamageRoll, ...],
+    chosen: str | None,
+    attacks: _Dice,
+    rolls: _Dice,
+) -> None:
     roll = damage[0] if damage else None
     for tid in targets:
         target = tx.combatant(tid)
-        profile = AttackProfile(name=spell.name, bonus=caster.attack_bonus, damage=roll.dice if roll else "0",
-                                damage_type=_chosen_type(roll, chosen, spell) if roll else "force",
-                                kind="melee" if spell.attack == "melee" else "ranged",
-                                reach=spell.range if isinstance(spell.range, int) and spell.attack == "melee" else 5)
+        profile = AttackProfile(
+            name=spell.name,
+            bonus=caster.attack_bonus,
+            damage=roll.dice if roll else "0",
+            damage_type=_chosen_type(roll, chosen, spell) if roll else "force",
+            kind="melee" if spell.attack == "melee" else "ranged",
+            reach=spell.range if isinstance(spell.range, int) and spell.attack == "melee" else 5,
+        )
         faces = attacks.next()
         damage_faces = rolls.next() if roll is not None else None  # an attack's list; a miss leaves it unused
         if faces is not None and damage_faces is None and len(targets) > 1:
-            raise RuleError("spell/damage-faces", f"{spell.name} makes {len(targets)} attacks: enter each hit's damage with its d20",
-                            allowed="damage_faces beside attack_faces, or neither")
+            raise RuleError(
+                "spell/damage-faces",
+                f"{spell.name} makes {len(targets)} attacks: enter each hit's damage with its d20",
+                allowed="damage_faces beside attack_faces, or neither",
+            )
         resolve_attack(tx, c, target, profile, AttackOptions(uses="none", faces=faces, damage_faces=damage_faces))
 
 
-def _darts(tx: Tx, c: Combatant, spell: Spell, targets: tuple[str, ...], damage: tuple[DamageRoll, ...], chosen: str | None,
-           rolls: _Dice) -> None:
+def _darts(
+    tx: Tx, c: Combatant, spell: Spell, targets: tuple[str, ...], damage: tuple[DamageRoll, ...], chosen: str | None, rolls: _Dice
+) -> None:
     roll = damage[0]
     kind = _chosen_type(roll, chosen, spell)
     for tid in targets:
@@ -342,15 +397,26 @@ def _cast_spell(tx: Tx, cmd: CastSpell) -> None:
     per_day = listed is not None and _per_day(tx, c, spell.name, listed)
     if listed is not None:
         if cmd.slot_level not in (None, spell.level):
-            raise RuleError("spell/slot-level", f"{c.name} casts {spell.name} from its stat block, at its own level",
-                            allowed="no slot_level")
+            raise RuleError(
+                "spell/slot-level", f"{c.name} casts {spell.name} from its stat block, at its own level", allowed="no slot_level"
+            )
         slot, pact = None, False
     else:
         slot, pact = _slot(tx, c, spell.level, cmd.slot_level)
     targets = _targets(tx, c, spell, cmd, slot, caster)
     _spend_casting_time(tx, c, spell.casting_time, spell.name, spell.casting_time_text)
-    tx.emit(SpellCast(caster=c.id, spell=spell.name, level=slot or spell.level, slot=slot, pact=pact, per_day=per_day,
-                      targets=targets, manual=spell.manual if spell.automation != "narrative" else (spell.desc,)))
+    tx.emit(
+        SpellCast(
+            caster=c.id,
+            spell=spell.name,
+            level=slot or spell.level,
+            slot=slot,
+            pact=pact,
+            per_day=per_day,
+            targets=targets,
+            manual=spell.manual if spell.automation != "narrative" else (spell.desc,),
+        )
+    )
     if spell.concentration:
         start_concentration(tx, c.id, spell.name)
     _effect(tx, c, spell, caster, slot, targets, cmd)
@@ -359,30 +425,47 @@ def _cast_spell(tx: Tx, cmd: CastSpell) -> None:
 def _targets(tx: Tx, c: Combatant, spell: Spell, cmd: CastSpell, slot: int | None, caster: Caster) -> tuple[str, ...]:
     for tid in cmd.targets:
         tx.combatant(tid)  # an unknown id is refused before anything is spent
-    acts = spell.attack is not None or spell.save is not None or spell.healing is not None or spell.projectiles is not None \
-        or spell.ac_bonus is not None or spell.roll_bonus is not None or bool(spell.damage)
+    acts = (
+        spell.attack is not None
+        or spell.save is not None
+        or spell.healing is not None
+        or spell.projectiles is not None
+        or spell.ac_bonus is not None
+        or spell.roll_bonus is not None
+        or bool(spell.damage)
+    )
     if not cmd.targets:
         if spell.range == "self" and acts:
             return (c.id,)
         if acts and spell.automation != "narrative":
-            raise RuleError("spell/targets", f"{spell.name} needs its targets", allowed="targets: the ids of the creatures it affects")
+            raise RuleError(
+                "spell/targets", f"{spell.name} needs its targets", allowed="targets: the ids of the creatures it affects"
+            )
         return ()
     if spell.projectiles is not None:
         count = _projectiles(spell, slot, caster)
         if len(cmd.targets) != count:
-            raise RuleError("spell/targets", f"{spell.name} has {count} {spell.projectiles.kind}, and {len(cmd.targets)} targets were named",
-                            allowed=f"{count} ids, one per {spell.projectiles.kind[:-1]} (the same id again to aim several at one creature)")
+            raise RuleError(
+                "spell/targets",
+                f"{spell.name} has {count} {spell.projectiles.kind}, and {len(cmd.targets)} targets were named",
+                allowed=f"{count} ids, one per {spell.projectiles.kind[:-1]} (the same id again to aim several at one creature)",
+            )
         return cmd.targets
     if len(set(cmd.targets)) != len(cmd.targets):
         raise RuleError("spell/targets", "a creature named twice", allowed="each target once")
     most = _target_count(spell, slot)
     if most is not None and spell.targets.area is None and len(cmd.targets) > most:
-        raise RuleError("spell/targets", f"{spell.name} affects up to {most} creature(s) at this level, not {len(cmd.targets)}",
-                        allowed=f"at most {most} targets" + (" (a higher slot affects more)" if spell.upcast else ""))
+        raise RuleError(
+            "spell/targets",
+            f"{spell.name} affects up to {most} creature(s) at this level, not {len(cmd.targets)}",
+            allowed=f"at most {most} targets" + (" (a higher slot affects more)" if spell.upcast else ""),
+        )
     return cmd.targets
 
 
-def _effect(tx: Tx, c: Combatant, spell: Spell, caster: Caster, slot: int | None, targets: tuple[str, ...], cmd: CastSpell) -> None:
+def _effect(
+    tx: Tx, c: Combatant, spell: Spell, caster: Caster, slot: int | None, targets: tuple[str, ...], cmd: CastSpell
+) -> None:
     attacks, rolls = _Dice("attack_faces", cmd.attack_faces), _Dice("damage_faces", cmd.damage_faces)
     damage = _damage(spell, slot, caster)
     affected = targets  # those its lasting effect reaches: every target, or those who failed its save
@@ -406,30 +489,50 @@ def _effect(tx: Tx, c: Combatant, spell: Spell, caster: Caster, slot: int | None
             effect["roll_bonus"] = spell.roll_bonus.dice
             effect["roll_bonus_on"] = spell.roll_bonus.rolls
         for tid in affected:
-            apply_condition(tx, ApplyCondition(target=tid, condition=_lasting(c, spell, spell.name.lower(), **effect), custom=True))
+            apply_condition(
+                tx, ApplyCondition(target=tid, condition=_lasting(c, spell, spell.name.lower(), **effect), custom=True)
+            )
     if cmd.save_faces and spell.save is None:
         raise RuleError("dice/unused-faces", f"{spell.name} calls for no save", allowed="no save_faces")
     attacks.all_used()
     rolls.all_used()
 
 
-def _save(tx: Tx, c: Combatant, spell: Spell, caster: Caster, targets: tuple[str, ...], damage: tuple[DamageRoll, ...],
-          cmd: CastSpell, rolls: _Dice) -> dict[str, SaveMade]:
+def _save(
+    tx: Tx,
+    c: Combatant,
+    spell: Spell,
+    caster: Caster,
+    targets: tuple[str, ...],
+    damage: tuple[DamageRoll, ...],
+    cmd: CastSpell,
+    rolls: _Dice,
+) -> dict[str, SaveMade]:
     assert spell.save is not None
     first = damage[0] if damage else None
     condition = None
     if spell.condition is not None:
-        ends = {"start_of_your_next_turn": ("start", c.id), "end_of_your_next_turn": ("end of next turn", c.id)}.get(spell.condition.ends or "")
+        ends = {"start_of_your_next_turn": ("start", c.id), "end_of_your_next_turn": ("end of next turn", c.id)}.get(
+            spell.condition.ends or ""
+        )
         condition = _lasting(c, spell, spell.condition.name, dc=caster.save_dc)
         if ends is not None:
-            condition = msgspec.structs.replace(condition, ends=ends[0], ends_on=ends[1], concentration=msgspec.UNSET,
-                                                effect=msgspec.UNSET, rounds=msgspec.UNSET)
+            condition = msgspec.structs.replace(
+                condition, ends=ends[0], ends_on=ends[1], concentration=msgspec.UNSET, effect=msgspec.UNSET, rounds=msgspec.UNSET
+            )
     saves = resolve_save_effect(
-        tx, c.id, targets, spell.save.ability, caster.save_dc,
+        tx,
+        c.id,
+        targets,
+        spell.save.ability,
+        caster.save_dc,
         damage_notation=first.dice if first else None,
         damage_type=_chosen_type(first, cmd.damage_type, spell) if first else None,
-        half=spell.save.half_on_success, condition=condition, faces_by_target=cmd.save_faces,
-        damage_faces=rolls.next() if first else None, what=spell.name,
+        half=spell.save.half_on_success,
+        condition=condition,
+        faces_by_target=cmd.save_faces,
+        damage_faces=rolls.next() if first else None,
+        what=spell.name,
     )
     for more in damage[1:]:  # a second roll of another type (Ice Storm's cold): once for all, halved alike
         kind = _chosen_type(more, None, spell)
@@ -458,8 +561,17 @@ def _cast_custom(tx: Tx, c: Combatant, spell: CustomSpell, cmd: CastSpell) -> No
     for tid in cmd.targets:
         tx.combatant(tid)
     _spend_casting_time(tx, c, spell.casting_time, spell.name)
-    tx.emit(SpellCast(caster=c.id, spell=spell.name, level=slot or spell.level, slot=slot, pact=pact, targets=cmd.targets,
-                      manual=(spell.text or "the GM applies its effect",)))
+    tx.emit(
+        SpellCast(
+            caster=c.id,
+            spell=spell.name,
+            level=slot or spell.level,
+            slot=slot,
+            pact=pact,
+            targets=cmd.targets,
+            manual=(spell.text or "the GM applies its effect",),
+        )
+    )
     if spell.concentration:
         start_concentration(tx, c.id, spell.name)
 
@@ -488,8 +600,13 @@ _ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
 def _narrate(n: Any, e: SpellCast) -> str:
-    cost = (f" with a {_ORDINAL.get(e.slot, f'{e.slot}th')}-level {'Pact Magic ' if e.pact else ''}slot" if e.slot
-            else " (a use of the day)" if e.per_day else "")
+    cost = (
+        f" with a {_ORDINAL.get(e.slot, f'{e.slot}th')}-level {'Pact Magic ' if e.pact else ''}slot"
+        if e.slot
+        else " (a use of the day)"
+        if e.per_day
+        else ""
+    )
     at = f" at {', '.join(dict.fromkeys(n.name(t) for t in e.targets))}" if e.targets else ""
     line = f"{n.name(e.caster)} casts {e.spell}{cost}{at}"
     if e.manual:

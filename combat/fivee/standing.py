@@ -58,8 +58,11 @@ def stand_up(tx: Tx, cmd: StandUp) -> None:
         raise RuleError("prone/speed-zero", f"{c.name}'s Speed is 0, so it can't right itself", allowed="stay Prone")
     cost = speed_of(c) // 2
     if movement_short(c, cost):
-        raise RuleError("economy/movement", f"standing up takes {cost} ft of movement; {c.name} has {movement_left(c)} ft left",
-                        allowed="crawl (move with mode crawl), or stand up next turn")
+        raise RuleError(
+            "economy/movement",
+            f"standing up takes {cost} ft of movement; {c.name} has {movement_left(c)} ft left",
+            allowed="crawl (move with mode crawl), or stand up next turn",
+        )
     tx.emit(StoodUp(combatant=c.id, cost=cost))
     tx.emit(ConditionEnded(target=c.id, condition="prone", reason="stood up"))
 

@@ -79,8 +79,11 @@ def _previous(order: OrderFn) -> Callable[[Tx, PreviousTurn], None]:
 
 def rules(order: OrderFn) -> Rules:
     """The two commands for a ruleset whose turns follow `order`."""
-    return Rules(handlers={GotoTurn: _goto(order), PreviousTurn: _previous(order)}, appliers={TurnMoved: _on_moved},
-                 narration={TurnMoved: _narrate})
+    return Rules(
+        handlers={GotoTurn: _goto(order), PreviousTurn: _previous(order)},
+        appliers={TurnMoved: _on_moved},
+        narration={TurnMoved: _narrate},
+    )
 
 
 def _on_moved(state: EncounterState, e: TurnMoved) -> EncounterState:
@@ -91,4 +94,3 @@ def _narrate(n: Any, e: TurnMoved) -> str:
     n.round = e.round  # going back past a round's start puts the narrative in that round again
     where = "back to" if e.back else "to"
     return f"The GM moves the turn {where} {n.name(e.combatant)}" + (f" ({e.reason})" if e.reason else "")
-

@@ -95,8 +95,9 @@ def start_turn(tx: Tx, cid: str) -> None:
     dying.owe_death_save(tx, cid)
 
 
-def advance(tx: Tx, order: OrderFn, new_round: Callable[[Tx], None] | None = None,
-            save_faces: Sequence[Sequence[int]] = ()) -> None:
+def advance(
+    tx: Tx, order: OrderFn, new_round: Callable[[Tx], None] | None = None, save_faces: Sequence[Sequence[int]] = ()
+) -> None:
     """End the current turn and start the next, wrapping into a new round.
 
     `new_round` lets a ruleset open its rounds its own way (a5e's world actions come first).
@@ -167,7 +168,6 @@ def require_nothing_owed(tx: Tx, refused: str) -> None:
         )
 
 
-
 def on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
     return msgspec.structs.replace(state, round=e.round)
 
@@ -179,8 +179,9 @@ def on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     state = arm_next_turn_ends(state, e.combatant)
     economy = Economy(movement=speed_of(c), reaction=True)
     combatants = dict(state.combatants)
-    combatants[e.combatant] = msgspec.structs.replace(combatants[e.combatant], economy=economy, dodging=False,
-                                                      disengaged=False, readied=None)
+    combatants[e.combatant] = msgspec.structs.replace(
+        combatants[e.combatant], economy=economy, dodging=False, disengaged=False, readied=None
+    )
     helps = tuple(h for h in state.helps if h.helper != e.combatant) if state.helps else state.helps
     return msgspec.structs.replace(state, combatants=combatants, turn=e.combatant, helps=helps)
 

@@ -58,10 +58,7 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     def gm_fields_given(self) -> tuple[str, ...]:
         """The GM-only fields this command sets: away from their default, or required."""
         defaults = defaults_of(type(self))
-        return tuple(
-            name for name in type(self).gm_fields
-            if name not in defaults or getattr(self, name) != defaults[name]
-        )
+        return tuple(name for name in type(self).gm_fields if name not in defaults or getattr(self, name) != defaults[name])
 
     def actors(self) -> frozenset[str]:
         """The combatants this command acts as (empty: nobody's, so the GM's)."""
@@ -142,7 +139,9 @@ class Attack(Command, frozen=True, kw_only=True):
     extra_damage_faces: Faces = None  # a stat block attack's extra damage ("plus 5 (2d4) Fire")
     readied: bool = False
     using: Using = "action"  # bonus_action: off-hand, Quickened; reaction: Polearm Master
-    extra_damage: tuple[ExtraDamage, ...] = ()  # e.g. {"dice": "2d6", "damage_type": "fire"}; from a player, only what the sheet lists
+    extra_damage: tuple[
+        ExtraDamage, ...
+    ] = ()  # e.g. {"dice": "2d6", "damage_type": "fire"}; from a player, only what the sheet lists
     # The lowest natural roll that is a Critical Hit: left out, the character sheet's (19 for
     # Improved Critical) or 20; a player may not claim a wider range than the sheet's.
     critical_range: int | None = None

@@ -22,8 +22,24 @@ from combat.kernel.events import EVENT_TYPES, CombatantRemoved, ConditionApplied
 from combat.kernel.phases import PhaseTable
 from combat.kernel.state import Combatant, EncounterState, NoRules
 
-__all__ = ["GM", "Handler", "Applier", "Check", "Narrate", "Guard", "Rules", "assemble", "merged", "Ruleset", "Tx", "decide", "evolve", "fold",
-           "followed", "unchanged"]
+__all__ = [
+    "GM",
+    "Handler",
+    "Applier",
+    "Check",
+    "Narrate",
+    "Guard",
+    "Rules",
+    "assemble",
+    "merged",
+    "Ruleset",
+    "Tx",
+    "decide",
+    "evolve",
+    "fold",
+    "followed",
+    "unchanged",
+]
 
 # The actor name of the GM (a player's name can never be it: see the service's token names).
 GM = "gm"

@@ -28,13 +28,10 @@ ERROR_CODES: dict[str, str] = {
     "action/unknown": "'…' is not an action",
     "action/use-attack": "the Attack action is its own command",
     "action/what": "say what the action is",
-
     "amend/history": "an undo or override is not a ruling to amend",
-
     "amount/ambiguous": "give either an amount or dice notation",
     "amount/negative": "amount … is negative",
     "amount/not-positive": "temporary HP of …",
-
     "attack/above-held": "… is …: no expertise die from above",
     "attack/above-melee": "attacking from above gives its expertise die on melee attacks",
     "attack/critical-range": "a Critical Hit from a natural …",
@@ -61,11 +58,10 @@ ERROR_CODES: dict[str, str] = {
     "attack/routine-used": "… has made its first routine",
     "attack/routines-used": "the combatant has used all its attack routines this round",
     "attack/sneak-attack-disadvantage": "…'s roll has Disadvantage, so no Sneak Attack: \"you don't have Disadvantage on the attack roll\"",
-    "attack/sneak-attack-used": "… has used Sneak Attack this turn: \"Once per turn\"",
+    "attack/sneak-attack-used": '… has used Sneak Attack this turn: "Once per turn"',
     "attack/sneak-attack-weapon": "… is neither a Finesse nor a Ranged weapon",
     "attack/total-cover": "… has Total Cover and can't be targeted directly",
     "attack/unknown": "… has no attack called '…'",
-
     "auth/admin-required": "creating encounters on this server needs its admin token",
     "auth/expired": "the token has expired",
     "auth/gm-command": "'…' is the GM's to send",
@@ -77,7 +73,6 @@ ERROR_CODES: dict[str, str] = {
     "auth/read-only": "a … token only reads",
     "auth/revoked": "the token was revoked",
     "auth/unknown-token": "the token is not one this service issued",
-
     "character/bad-level": "level … is out of range",
     "character/bad-scores": "the six ability scores cannot be read",
     "character/bad-size": "a … cannot be …",
@@ -99,41 +94,32 @@ ERROR_CODES: dict[str, str] = {
     "character/unknown-species": "no SRD 5.2 species (or species option) of that name",
     "character/unknown-subclass": "no subclass of that name for the class",
     "character/unknown-weapon": "no SRD 5.2 weapon of that name",
-
     "check/ability": "'…' is not an ability",
     "check/skill": "'…' is not a skill",
-
     "cli/arguments": "the command line's arguments are wrong",
     "cli/seq": "seqs are whole numbers, not …",
-
     "combat/one-side": "a fight needs at least two sides",
     "combat/unknown-side": "no side called '…'",
-
     "combatant/down": "… is … and cannot concentrate",
     "combatant/duplicate": "'…' is already in the fight",
     "combatant/incapacitated": "… is …",
     "combatant/invalid": "the combatant is invalid",
     "combatant/unknown": "no combatant '…'",
-
     "command-id/invalid": "… is not usable as a command id",
     "command-id/mismatch": "the Idempotency-Key header and the body's command_id differ",
     "command-id/reused": "command id … was already used for another request; a repeat with the same id must send the same request",
     "command-id/taken": "command id … was sent by another sender",
-
     "command/gm-field": "… may not set … in '…': DCs, bonuses and reasons come from the stat block, the conditions or the GM, and another creature's dice from its own roller",
     "command/invalid": "invalid …: …",
     "command/malformed": "command is not valid JSON: …",
     "command/other-ruleset": "a command of another ruleset than the encounter's",
     "command/unknown": "… has no command '…'",
     "command/unsupported": "… has no rule for '…'",
-
     "communicate/foe": "… is a foe: swaying a foe takes the Influence action",
     "communicate/nobody": "… addresses no one",
     "communicate/not-addressed": "the combatant was not addressed, so cannot reply",
-
     "concentration/no-check": "no concentration save is owed",
     "concentration/none": "the combatant is not concentrating",
-
     "condition/absent": "… is not prone",
     "condition/duration": "'…' ends at the … of a turn, but whose turn is not named",
     "condition/effect-alone": "'…' names the effect … but not who concentrates on it",
@@ -147,13 +133,10 @@ ERROR_CODES: dict[str, str] = {
     "condition/save-dc": "a DC of … for the repeated save",
     "condition/unknown": "not a condition of the ruleset (send it as custom)",
     "condition/until-round": "the round a condition runs out in is set by the rules from its rounds",
-
     "contest/self": "a contest is between two combatants",
-
     "cover/constitution-only": "cover adds to AC and Constitution saves in this variant, not to … saves",
     "cover/none": "no cover named",
     "cover/total": "… has Total Cover and can't be targeted directly",
-
     "creature/aac0": "cannot read AAC0 …",
     "creature/class": "no attack table for class …",
     "creature/count": "count …",
@@ -170,18 +153,14 @@ ERROR_CODES: dict[str, str] = {
     "creature/recharging": "…'s … is spent until it recharges (Recharge …, rolled at the start of its turn)",
     "creature/unknown": "no creature called '…' in the bestiary",
     "creature/unknown-action": "… has no action called '…'",
-
     "damage-type/empty": "a damage type needs a name",
     "damage-type/not-custom": "a damage type of the ruleset sent as custom",
     "damage-type/unknown": "not a damage type of the ruleset (send it as custom)",
-
     "damage/cover-not-area": "cover halves only area effects; direct attacks that hit do full damage",
     "damage/cover-unknown": "… is not a target",
     "damage/nothing-pending": "no attack's damage is waiting to be rolled",
     "damage/targets": "name each target once",
-
     "death-save/not-owed": "… owes no Death Saving Throw: one is made at the start of a turn begun at 0 HP, not Stable",
-
     "declaration/cannot-act": "the combatant cannot act, so cannot declare",
     "declaration/casting-time": "casting time below 1 segment",
     "declaration/gm-rules": "only the GM can allow a change to a declared action",
@@ -197,12 +176,9 @@ ERROR_CODES: dict[str, str] = {
     "declaration/spell-name": "a spell declaration names the spell",
     "declaration/still-casting": "… is still casting …",
     "declaration/unknown-action": "'…' is not an action",
-
     "delay/after-major": "… has already had its major action this round",
     "delay/already-delayed": "… is already delayed this round",
-
     "demo/none": "there is no demo fight for '…'",
-
     "dice/bad-face": "face … is not possible on a d…",
     "dice/bad-notation": "cannot read dice notation …: …",
     "dice/damage-later": "extra damage faces were entered for … without its damage_faces",
@@ -216,9 +192,7 @@ ERROR_CODES: dict[str, str] = {
     "dice/too-many-faces": "… rolls … dice but … faces were entered",
     "dice/unused-faces": "faces were entered for a roll that is not made",
     "dice/whose-faces": "faces were entered but …",
-
     "disengage/no-foe": "no foe is in melee to disengage from",
-
     "economy/action-spent": "the action is used this turn",
     "economy/attack-spent": "the attacks of this turn are used",
     "economy/bonus-action-spent": "the bonus action is used this turn",
@@ -227,53 +201,40 @@ ERROR_CODES: dict[str, str] = {
     "economy/object-interaction-spent": "the free object interaction is used this turn",
     "economy/reaction-spent": "the reaction is used this round",
     "economy/still-has": "the combatant still has that resource; nothing to give back",
-
     "encounter/ambiguous": "'…' matches … encounters",
     "encounter/bad-id": "'…' is not an encounter id",
     "encounter/bad-name": "an encounter needs a name",
     "encounter/none": "which encounter? none given and none chosen with `combat use`",
     "encounter/unknown": "no encounter '…' in this store",
-
     "fall-back/not-pressed": "falling back needs a foe pressing the combatant",
     "fall-back/raging": "a raging combatant cannot fall back",
-
     "fork/at": "seq … is outside the log",
-
     "foundry/malformed": "the Foundry VTT actor file is not JSON",
     "foundry/no-abilities": "the actor has no system.abilities",
     "foundry/not-a-character": "the actor is of type '…', not a player character",
     "foundry/not-an-actor": "the file is not a Foundry VTT actor (no 'type')",
-
     "free-attack/cause": "say what drew the free attack",
     "free-attack/not-drawn": "… has not drawn a free attack from …",
     "free-attack/once-per-opponent": "… has already been attacked by … this round",
     "free-attack/one-per-segment": "… has already made a free attack in segment …",
     "free-attack/surprised": "a surprised combatant cannot make a free attack",
-
     "grapple/already": "the target is already grappled",
     "grapple/no-free-hand": "grappling needs a free hand",
     "grapple/none": "the combatant is not grappling anyone",
     "grapple/not-grappled": "the combatant is not grappled",
     "grapple/same-round": "an escape waits for the round after the grapple",
     "grapple/target": "this creature cannot be grappled",
-
     "grid/no-position": "… is not on the map",
     "grid/occupied": "… stands where a wall was put",
     "grid/same-square": "… shares a square with …: combat cannot take place while in the same square",
     "grid/wall": "(…, …) is a wall",
-
     "help/target": "Help names the enemy your ally will attack, or an ally to stabilise at 0 HP or give first aid",
-
     "history/reason": "say why",
-
     "hp/out-of-range": "hit points outside 0 to the maximum",
-
     "http/{status}": "another HTTP error, with its status",
-
     "immediate/cause": "an immediate attack answers a trigger",
     "immediate/no-major": "an immediate attack needs the major action still unspent",
     "immediate/surprised": "a surprised combatant cannot make an immediate attack",
-
     "initiative/all-rolled": "everyone has rolled initiative already",
     "initiative/already-acted": "the combatant has already acted this round",
     "initiative/already-rolled": "the combatant or side has already rolled initiative",
@@ -294,9 +255,7 @@ ERROR_CODES: dict[str, str] = {
     "initiative/unknown-group": "no group '…'",
     "initiative/unknown-side": "no side of that name to roll initiative",
     "initiative/unsettled": "initiative is not settled: …",
-
     "jump/too-far": "the jump is longer than the combatant can jump",
-
     "legendary/no-attack": "… makes no attack",
     "legendary/no-failed-save": "… has no failed saving throw to turn into a success",
     "legendary/no-resistance": "… has no Legendary Resistance",
@@ -305,11 +264,9 @@ ERROR_CODES: dict[str, str] = {
     "legendary/not-now": "…'s legendary actions come right after another creature's turn",
     "legendary/once": "… can't take … again until the start of its next turn",
     "legendary/unknown": "… has no legendary action called '…'",
-
     "limits/encounters": "this credential has created … encounters",
     "limits/events": "the command would append more events than one command may",
     "limits/text": "a text is longer than the limit",
-
     "log/bad-line": "a line of the file is not an event of this format",
     "log/empty": "the log holds no events",
     "log/hash-missing": "a row of the stored log lost its hash: nothing of the encounter is served until it is restored",
@@ -317,12 +274,9 @@ ERROR_CODES: dict[str, str] = {
     "log/seq-gap": "line …: seq … follows seq …",
     "log/tampered": "the stored log breaks its hash chain: nothing of the encounter is served until it is restored",
     "log/unreadable-row": "a row of the stored log does not decode as a record (edited by hand)",
-
     "method/not-allowed": "… is not allowed here",
-
     "minor/gm-delay": "a delay for several minor actions cannot be negative",
     "minor/time": "a minor action takes 1 segment or none, not …",
-
     "mount/already-riding": "the rider is already mounted",
     "mount/controlled-actions": "a controlled mount has only three action options, not …",
     "mount/grouped": "… shares its group's Initiative and cannot take its rider's",
@@ -335,7 +289,6 @@ ERROR_CODES: dict[str, str] = {
     "mount/unable": "the mount cannot carry a rider now",
     "mount/untrained": "the creature is not trained to be ridden",
     "mount/unwilling": "… is not willing to carry …",
-
     "move/ally": "… is an ally of …",
     "move/blocked": "… cannot pass through …'s space",
     "move/close-in": "closing in is not possible from here",
@@ -352,37 +305,26 @@ ERROR_CODES: dict[str, str] = {
     "move/speed": "… ft is not a speed",
     "move/through-foe": "… cannot pass through …'s square",
     "move/too-far": "… ft is more than … can move now (… ft)",
-
     "multiattack/none": "…'s stat block lists no attacks to make as a Multiattack (…)",
     "multiattack/not-listed": "…'s Multiattack has no … attack left to make",
     "multiattack/which": "no routine …",
-
     "opposed/sides": "an opposed roll needs what is at stake and two different sides",
-
     "override/no-conflict": "no conflict at seq …",
-
     "partitions/count": "…=… is not a partition count",
     "partitions/mismatch": "this store has … partition… (recorded when it was made); …=… would look for encounters where they are not",
     "partitions/sqlite": "…=…: an SQLite store is one partition (SQLite locks the whole file for each write, so more tables would not help)",
-
     "path/not-found": "no such path: …",
-
     "phase/not-allowed": "the command is not allowed in the encounter's phase",
-
     "press/after-attack": "pressing comes after an attack",
     "press/already-pressed": "the target is already pressed",
     "press/target": "the target cannot be pressed",
-
     "prone/already": "… is already Prone",
     "prone/not-prone": "the combatant is not prone",
     "prone/speed-zero": "…'s Speed is 0, so it can't stand up",
-
     "rage/already": "… is already raging",
     "rage/not-raging": "… is not raging",
-
     "recharge/due": "… rolls to recharge … at the start of its turn",
     "recharge/not-due": "…'s … has no recharge",
-
     "reorder/down": "… is … and cannot swap places",
     "reorder/gm-decides": "… is the GM's to move",
     "reorder/gm-ends": "the GM ends the reorder",
@@ -395,43 +337,33 @@ ERROR_CODES: dict[str, str] = {
     "reorder/proposal-open": "a reorder proposal is already open",
     "reorder/self": "… cannot swap places with itself",
     "reorder/surprised": "a surprised combatant cannot swap places",
-
     "replay/at": "--at … is outside the log",
     "replay/no-expected": "no expected state beside the log (…)",
-
     "request/bad-parameter": "…=… is not true or false",
     "request/invalid": "the body does not match the schema",
     "request/malformed": "the body is not JSON in UTF-8: …",
     "request/too-deep": "the body nests deeper than … levels",
     "request/too-large": "the body is larger than this service takes",
-
     "resource/no-sheet": "… did not join by a character sheet, so has no features to count",
     "resource/spent": "… has no use of … left",
     "resource/unknown": "…'s sheet has no feature called '…'",
-
     "rest/dead": "… is dead",
     "rest/hit-dice": "Hit Point Dice are spent on a Short Rest",
     "rest/kind": "which rest?",
-
     "retract/already": "seq … is already retracted",
     "retract/nothing": "name at least one seq to retract",
     "retract/part-of-command": "seq … is only part of what its command did; it also made …",
     "retract/seq": "seq … is not an event that can be retracted",
-
     "reveal/unknown": "nothing hidden of that name to reveal",
-
     "ruleset/duplicate": "a ruleset '…' is already registered",
     "ruleset/unknown": "no ruleset of that id (404 when it is in the path, 422 in a body)",
-
     "ruling/empty": "a ruling needs its words",
-
     "save-effect/action-source": "the action … needs its creature as source, not '…'",
     "save-effect/damage-type": "the damage … has no damage type",
     "save-effect/dc": "a DC of …",
     "save-effect/no-damage": "… given, but the effect rolls no damage",
     "save-effect/no-targets": "an effect with no one to save against it",
     "save-effect/same-target": "… named more than once",
-
     "save/ability": "'…' is not an ability",
     "save/cover": "cover gives no bonus to saving throws in segments-1e",
     "save/cover-not-dexterity": "cover adds to Dexterity saving throws, not …",
@@ -439,17 +371,12 @@ ERROR_CODES: dict[str, str] = {
     "save/no-dc": "this … save needs its DC here",
     "save/none-to-judge": "… has no saving throw awaiting its DC",
     "save/total-cover": "a creature behind Total Cover can't be targeted directly",
-
     "scene/two-environments": "name an example environment or send your own, not both",
     "scene/unknown-environment": "no example environment '…'",
-
     "serve/admin-token": "on … creating encounters needs an admin token",
-
     "server/internal": "the service failed on this request",
-
     "settings/invalid": "… cannot be …",
     "settings/unknown": "unknown setting(s) for …: …",
-
     "spell/already-casting": "… is already casting …",
     "spell/cantrip-slot": "a cantrip is cast without a spell slot",
     "spell/casting-time": "… takes … to cast, not a turn of a fight",
@@ -472,25 +399,19 @@ ERROR_CODES: dict[str, str] = {
     "spell/targets": "… needs its targets",
     "spell/undeclared": "… declared no spell this round; spells must be declared",
     "spell/unknown": "no spell called '…' in the SRD 5.2 spells",
-
     "sprint/fatigued": "a fatigued combatant cannot sprint",
     "sprint/not-alone": "sprinting needs no foe nearby",
-
     "stat-block/invalid": "the stat block is invalid",
     "stat-block/malformed": "… is not JSON: …",
     "stat-block/no-changes": "no change to …'s stat block was given",
     "stat-block/none": "the file holds no stat blocks",
-
     "state/at-beyond": "the log ends at seq …",
-
     "store/bad-url": "… does not name a PostgreSQL database",
     "store/busy": "other writers kept appending to this encounter; send again",
     "store/unavailable": "the event store cannot be reached",
     "store/unsupported-setting": "… is set, but this store neither compresses nor encrypts its log",
-
     "stream/after-beyond": "the log ends at seq …, not …",
     "stream/bad-last-event-id": "Last-Event-ID … is not a seq",
-
     "surprise/already-checked": "the surprise check is already made",
     "surprise/already-rolled": "the side has already rolled for surprise",
     "surprise/cannot-act": "a surprised combatant cannot act on its first turn",
@@ -503,17 +424,13 @@ ERROR_CODES: dict[str, str] = {
     "surprise/sudden-action": "a sudden action is not possible now",
     "surprise/too-late": "… has already rolled initiative",
     "surprise/unknown-side": "no side called '…'",
-
     "target/dead": "… is dead",
     "target/self": "… cannot attack itself",
-
     "timer/rounds": "… gave … rounds",
     "timer/what": "a timer needs to say what happens",
-
     "token/bad-name": "… name … is not usable: …",
     "token/combatants": "… is not a combatant id",
     "token/unknown": "no token … in this encounter",
-
     "traits/dr": "damage reduction … is negative",
     "traits/missing": "…'s Strength modifier and Proficiency Bonus are not noted, and … depends on them",
     "traits/negative": "speeds and hands cannot be negative",
@@ -521,13 +438,10 @@ ERROR_CODES: dict[str, str] = {
     "traits/speed": "'…' is not a special speed",
     "traits/strength": "a Strength modifier of …",
     "traits/unknown-attack": "… has no attack called …",
-
     "treat-as-character/already": "… is already treated like a character",
     "treat-as-character/not-monster": "… is already a character",
-
     "tumble/ally": "… is an ally; tumbling is through a hostile creature's space",
     "tumble/specialty": "the tumbling specialty's 1d6 comes with proficiency in Acrobatics",
-
     "turn/already": "it is already …'s turn",
     "turn/cannot-goto": "…",
     "turn/death-save-owed": "…'s turn cannot end before … makes the Death Saving Throw owed at its start",
@@ -536,13 +450,9 @@ ERROR_CODES: dict[str, str] = {
     "turn/not-yours": "it is …'s turn, not …'s",
     "turn/pending-damage": "… while the damage of …'s … is still to be rolled",
     "turn/pending-save": "… while a concentration save is owed by …",
-
     "unarmed/too-large": "… (…) is more than one size larger than … (…)",
-
     "undo/nothing": "nothing to undo: the encounter was only just created",
-
     "version/conflict": "the encounter moved on since the version sent: reload and send again",
-
     "world-action/already-struck": "the world action has already struck this round",
     "world-action/not-reduced": "nothing reduces …",
     "world-action/not-spent": "the world action is not spent",
@@ -550,7 +460,6 @@ ERROR_CODES: dict[str, str] = {
     "world-action/spent": "the world action is spent",
     "world-action/targets": "the world action's targets are wrong",
     "world-action/unknown": "the … environment has no world action '…'",
-
     "world/acted": "the world has already acted this round",
     "world/no-actions": "the scene's environment has no world actions",
     "world/pending-save": "a concentration save is owed after the world's damage",

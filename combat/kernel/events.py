@@ -82,7 +82,7 @@ class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 
 class RepeatedSave(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """"At the end of each of its turns, the target repeats the save, ending the spell on
+    """ "At the end of each of its turns, the target repeats the save, ending the spell on
     itself on a success" (Hold Person): the ability (in full, lower case) and the DC."""
 
     ability: str
@@ -141,8 +141,17 @@ class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 # A combatant's sheet (CombatantSpec, and the state's Combatant) that a hidden one does not show.
 SHEET_FIELDS = (
-    "max_hp", "hp", "temp_hp", "ac", "attacks", "attacks_per_action", "con_save", "initiative_bonus",
-    "resistances", "vulnerabilities", "immunities",
+    "max_hp",
+    "hp",
+    "temp_hp",
+    "ac",
+    "attacks",
+    "attacks_per_action",
+    "con_save",
+    "initiative_bonus",
+    "resistances",
+    "vulnerabilities",
+    "immunities",
 )
 HIDDEN_CONDITION = "a hidden condition"
 # What a condition does while it lasts: on a hidden creature, Shield's +5 is its AC.
@@ -161,8 +170,7 @@ def _shown_spec(spec: ConditionSpec, target: str, judge: Judge) -> ConditionSpec
         return spec
     if spec.hidden:  # the whole condition is the GM's: not even its name
         return ConditionSpec(name=HIDDEN_CONDITION, hidden=True)
-    return msgspec.structs.replace(
-        spec, **{f: msgspec.UNSET for f in CONDITION_NUMBERS if getattr(spec, f) is not msgspec.UNSET})
+    return msgspec.structs.replace(spec, **{f: msgspec.UNSET for f in CONDITION_NUMBERS if getattr(spec, f) is not msgspec.UNSET})
 
 
 def _condition_applied(e: ConditionApplied, judge: Judge) -> ConditionApplied:
@@ -230,7 +238,9 @@ class DiceRolled(Event, frozen=True, kw_only=True):
     dice: tuple[DieFace, ...]
     total: int
     source: Literal["generated", "entered"]
-    hidden: ClassVar[Hidden] = Hidden.of(roller=("notation", "dice"))  # they give its bonuses and damage dice away; the total is said aloud
+    hidden: ClassVar[Hidden] = Hidden.of(
+        roller=("notation", "dice")
+    )  # they give its bonuses and damage dice away; the total is said aloud
 
 
 class InitiativeSet(Event, frozen=True, kw_only=True):
@@ -308,6 +318,7 @@ class Moved(Event, frozen=True, kw_only=True):
     @property
     def spent(self) -> int:
         return self.feet if self.cost is None else self.cost
+
     hidden: ClassVar[Hidden] = PUBLIC
 
 

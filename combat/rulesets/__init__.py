@@ -123,8 +123,9 @@ def register(ruleset: Ruleset) -> Ruleset:
         raise TypeError(f"register takes a combat.kernel.decider.Ruleset, not a {type(ruleset).__name__}")
     missing = undeclared(ruleset.events)
     if missing:
-        raise TypeError(f"{ruleset.id}: event types without a `hidden` declaration (combat/kernel/hidden.py): "
-                        + ", ".join(missing))
+        raise TypeError(
+            f"{ruleset.id}: event types without a `hidden` declaration (combat/kernel/hidden.py): " + ", ".join(missing)
+        )
     known = RULESETS.get(ruleset.id)  # the installed plug-ins first: one of them may hold the id
     if known is ruleset:
         return ruleset

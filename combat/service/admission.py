@@ -40,7 +40,11 @@ class Admission:
         if token is not None and self.admin_token and hmac.compare_digest(token.encode(), self.admin_token.encode()):
             return ADMIN
         if not self.open:
-            raise ApiError(401, "auth/admin-required", "creating encounters on this server needs its admin token",
-                           allowed="Authorization: Bearer <the admin token the server was started with>")
+            raise ApiError(
+                401,
+                "auth/admin-required",
+                "creating encounters on this server needs its admin token",
+                allowed="Authorization: Bearer <the admin token the server was started with>",
+            )
         host = request.client.host if request.client else "unknown"
         return f"open:{host}"

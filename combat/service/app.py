@@ -47,9 +47,12 @@ def create_app(
     browser origins (pages on other sites) allowed to call it, none by default."""
     limits = limits or Limits()
     owns = encounters is None
-    service = Service(encounters if encounters is not None else Encounters(db), owns_encounters=owns,
-                      admission=Admission(admin_token=admin_token, open=open_creation),
-                      max_encounters=limits.max_encounters)
+    service = Service(
+        encounters if encounters is not None else Encounters(db),
+        owns_encounters=owns,
+        admission=Admission(admin_token=admin_token, open=open_creation),
+        max_encounters=limits.max_encounters,
+    )
     service.encounters.max_events = limits.max_events
     app = Litestar(
         route_handlers=[*routes.ROUTES, *stream.ROUTES, *web.ROUTES],  # web: the table screen at /app/
@@ -105,15 +108,24 @@ def serve(
     if open_creation is None:
         open_creation = is_loopback(host)
     if not open_creation and not admin_token:
-        raise RuleError("serve/admin-token", f"on {host} creating encounters needs an admin token",
-                        allowed="--admin-token TOKEN (or COMBAT_ADMIN_TOKEN), or --open to let anyone create")
+        raise RuleError(
+            "serve/admin-token",
+            f"on {host} creating encounters needs an admin token",
+            allowed="--admin-token TOKEN (or COMBAT_ADMIN_TOKEN), or --open to let anyone create",
+        )
     configure_logging()
     if announce is not None:
         for line in table_screen_lines(host, port):
             announce(line)
     app = create_app(db=db, limits=limits, admin_token=admin_token, open_creation=open_creation, cors_origins=cors_origins)
-    log.info("serving", host=host, port=port, store=app.state["service"].store, open_creation=open_creation,
-             cors_origins=list(cors_origins))
+    log.info(
+        "serving",
+        host=host,
+        port=port,
+        store=app.state["service"].store,
+        open_creation=open_creation,
+        cors_origins=list(cors_origins),
+    )
     # Everything made so far (the app, its routes, every ruleset's types) lives as long as the
     # process: the collector's full passes need not walk it again each time.
     gc.collect()

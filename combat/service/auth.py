@@ -27,7 +27,13 @@ from combat.service.names import usable_name
 from combat.store.tokens import Grant, TokenStore
 
 __all__ = [
-    "Grant", "new_token", "hash_token", "bearer_token", "Tokens", "require_gm", "check_command",
+    "Grant",
+    "new_token",
+    "hash_token",
+    "bearer_token",
+    "Tokens",
+    "require_gm",
+    "check_command",
     "command_type",
 ]
 
@@ -62,25 +68,46 @@ class Tokens:
     def __init__(self, store: TokenStore):
         self.store = store
 
-    def issue(self, encounter_id: UUID, role: str, name: str = "", combatants: tuple[str, ...] = (), *,
-              expires_at: datetime | None = None, created_by: str | None = None) -> tuple[str, Grant]:
+    def issue(
+        self,
+        encounter_id: UUID,
+        role: str,
+        name: str = "",
+        combatants: tuple[str, ...] = (),
+        *,
+        expires_at: datetime | None = None,
+        created_by: str | None = None,
+    ) -> tuple[str, Grant]:
         if role == "gm":
             name = "gm"
         else:
             name = usable_name(name, role, self.store.names(encounter_id))
         if role != "player" and combatants:
-            raise ApiError(422, "token/combatants", f"only a player token is bound to combatants, not a {role} token",
-                           allowed="combatants: [] or role: player")
+            raise ApiError(
+                422,
+                "token/combatants",
+                f"only a player token is bound to combatants, not a {role} token",
+                allowed="combatants: [] or role: player",
+            )
         if role == "player" and not combatants:
-            raise ApiError(422, "token/combatants", "a player token needs the combatants it commands",
-                           allowed="combatants: the ids of the player's characters, e.g. [\"aria\"]")
+            raise ApiError(
+                422,
+                "token/combatants",
+                "a player token needs the combatants it commands",
+                allowed='combatants: the ids of the player\'s characters, e.g. ["aria"]',
+            )
         bad = [c for c in combatants if not _COMBATANT_ID.match(c)]
         if bad:
-            raise ApiError(422, "token/combatants", f"{bad[0]!r} is not a combatant id",
-                           allowed="lower-case letters, digits, - and _, e.g. aria")
+            raise ApiError(
+                422,
+                "token/combatants",
+                f"{bad[0]!r} is not a combatant id",
+                allowed="lower-case letters, digits, - and _, e.g. aria",
+            )
         token = new_token()
-        grant = Grant(encounter_id=encounter_id, role=role, name=name, combatants=frozenset(combatants),
-                      token_hash=hash_token(token))
+        grant = Grant(
+            encounter_id=encounter_id, role=role, name=name, combatants=frozenset(combatants), token_hash=hash_token(token)
+        )
         self.store.add(grant.token_hash, grant, expires_at=expires_at, created_by=created_by)
         return token, grant
 
@@ -109,11 +136,16 @@ class Tokens:
         grant = found.grant
         refusal = found.refusal(datetime.now(UTC))
         if refusal is not None:
-            raise ApiError(401, f"auth/{refusal}", f"the token was {refusal}",
-                           allowed="a new token from the GM (POST /encounters/{id}/tokens)")
+            raise ApiError(
+                401,
+                f"auth/{refusal}",
+                f"the token was {refusal}",
+                allowed="a new token from the GM (POST /encounters/{id}/tokens)",
+            )
         if grant.encounter_id != encounter_id:
-            raise ApiError(403, "auth/other-encounter", "the token belongs to another encounter",
-                           allowed="a token issued for this encounter")
+            raise ApiError(
+                403, "auth/other-encounter", "the token belongs to another encounter", allowed="a token issued for this encounter"
+            )
         return grant
 
 
@@ -137,9 +169,17 @@ def check_command(grant: Grant, command: Command) -> None:
     yours = ", ".join(sorted(grant.combatants))
     actors = command.actors()  # who may send what is declared on each command class
     if type(command).gm_only or not actors:
-        raise ApiError(403, "auth/gm-command", f"'{trigger}' is the GM's to send",
-                       allowed=f"commands acting as {yours} (move, attack, take_action, end_turn, ...)")
+        raise ApiError(
+            403,
+            "auth/gm-command",
+            f"'{trigger}' is the GM's to send",
+            allowed=f"commands acting as {yours} (move, attack, take_action, end_turn, ...)",
+        )
     strangers = sorted(actors - grant.combatants)
     if strangers:
-        raise ApiError(403, "auth/not-your-combatant", f"{grant.name} does not command {', '.join(strangers)}",
-                       allowed=f"commands acting as {yours}")
+        raise ApiError(
+            403,
+            "auth/not-your-combatant",
+            f"{grant.name} does not command {', '.join(strangers)}",
+            allowed=f"commands acting as {yours}",
+        )

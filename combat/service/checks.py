@@ -51,14 +51,22 @@ def too_deep(body: bytes, limit: int) -> bool:
 def _walk(value: Any, limits: Limits, path: str) -> None:
     if isinstance(value, str):
         if len(value) > limits.max_text:
-            raise ApiError(422, "limits/text", f"{path or 'the body'} is {len(value)} characters long",
-                           allowed=f"texts of at most {limits.max_text} characters")
+            raise ApiError(
+                422,
+                "limits/text",
+                f"{path or 'the body'} is {len(value)} characters long",
+                allowed=f"texts of at most {limits.max_text} characters",
+            )
     elif isinstance(value, bool):
         return
     elif isinstance(value, int):
         if not -MAX_INT <= value <= MAX_INT:
-            raise ApiError(422, "request/invalid", f"{path}: {value} is beyond the integers JSON keeps exact",
-                           allowed=f"whole numbers from -{MAX_INT} to {MAX_INT}")
+            raise ApiError(
+                422,
+                "request/invalid",
+                f"{path}: {value} is beyond the integers JSON keeps exact",
+                allowed=f"whole numbers from -{MAX_INT} to {MAX_INT}",
+            )
     elif isinstance(value, dict):
         for key, item in value.items():
             _walk(key, limits, path)
@@ -71,11 +79,19 @@ def _walk(value: Any, limits: Limits, path: str) -> None:
 def _check_query(request: Request) -> None:
     for name, value in request.query_params.multi_items():
         if name in _WHOLE_NUMBERS and not _DIGITS.match(value):
-            raise ApiError(400, "request/bad-parameter", f"{name}={value[:40]!r} is not a whole number",
-                           allowed=f"{name} in plain digits, e.g. {name}=12")
+            raise ApiError(
+                400,
+                "request/bad-parameter",
+                f"{name}={value[:40]!r} is not a whole number",
+                allowed=f"{name} in plain digits, e.g. {name}=12",
+            )
         if name in _BOOLEANS and value not in ("true", "false"):
-            raise ApiError(400, "request/bad-parameter", f"{name}={value[:40]!r} is not true or false",
-                           allowed=f"{name}=true or {name}=false")
+            raise ApiError(
+                400,
+                "request/bad-parameter",
+                f"{name}={value[:40]!r} is not true or false",
+                allowed=f"{name}=true or {name}=false",
+            )
 
 
 async def check_request(request: Request) -> None:
@@ -88,8 +104,12 @@ async def check_request(request: Request) -> None:
     if not body:
         return
     if too_deep(body, limits.max_depth):
-        raise ApiError(400, "request/too-deep", f"the body nests deeper than {limits.max_depth} levels",
-                       allowed=f"JSON nested at most {limits.max_depth} levels deep")
+        raise ApiError(
+            400,
+            "request/too-deep",
+            f"the body nests deeper than {limits.max_depth} levels",
+            allowed=f"JSON nested at most {limits.max_depth} levels deep",
+        )
     try:
         # Litestar's own parse of the body, which it keeps: the handler's `data` is read from
         # this one, not from a second parse.

@@ -91,8 +91,9 @@ class Service:
         if self.owns_encounters:
             self.encounters.close()
 
-    async def send(self, read: Callable[[], tuple[Grant, Command]], expected_version: int | None,
-                   command_id: str | None) -> tuple[Grant, Outcome]:
+    async def send(
+        self, read: Callable[[], tuple[Grant, Command]], expected_version: int | None, command_id: str | None
+    ) -> tuple[Grant, Outcome]:
         """A command from its request to its commit. `read` checks the token and reads the
         command. Where the store commits on this event loop (an SQLite file) all of it is done
         here and the commit is made with this turn's other writes (combat.store.group_commit);
@@ -104,8 +105,9 @@ class Service:
             return await self.writers.run(lambda: run_sync(self._sending(read, blocking, expected_version, command_id)))
         return await self._sending(read, commits, expected_version, command_id)
 
-    async def _sending(self, read: Callable[[], tuple[Grant, Command]], commits: Commits, expected_version: int | None,
-                       command_id: str | None) -> tuple[Grant, Outcome]:
+    async def _sending(
+        self, read: Callable[[], tuple[Grant, Command]], commits: Commits, expected_version: int | None, command_id: str | None
+    ) -> tuple[Grant, Outcome]:
         """Without expected_version, `Encounters` decides again until the command is stored
         or refused by the rules: such a command never meets a version conflict."""
         grant, command = read()
@@ -115,8 +117,15 @@ class Service:
             resolve = functools.partial(self.encounters.resolving, grant.encounter_id, command, actor)
             # The party's store is not the loop's: from the loop it is read in a thread.
             command = resolve() if commits.blocking else await anyio.to_thread.run_sync(resolve)
-        outcome = await self.encounters.executing(grant.encounter_id, command, commits, actor=actor,
-                                                  expected_version=expected_version, command_id=command_id, request=asked)
+        outcome = await self.encounters.executing(
+            grant.encounter_id,
+            command,
+            commits,
+            actor=actor,
+            expected_version=expected_version,
+            command_id=command_id,
+            request=asked,
+        )
         self.appended(grant.encounter_id)
         return grant, outcome
 
@@ -129,8 +138,12 @@ class Service:
             yield
             return
         if not self.tokens.store.take_slot(credential, self.max_encounters):
-            raise ApiError(429, "limits/encounters", f"this credential has created {self.max_encounters} encounters",
-                           allowed=f"at most {self.max_encounters} per credential (combat serve --max-encounters)")
+            raise ApiError(
+                429,
+                "limits/encounters",
+                f"this credential has created {self.max_encounters} encounters",
+                allowed=f"at most {self.max_encounters} per credential (combat serve --max-encounters)",
+            )
         try:
             yield
         except BaseException:
@@ -141,8 +154,14 @@ class Service:
         """The reply to a creation or fork: the encounter and its GM's new token (shown once)."""
         token, grant = self.tokens.issue(encounter_id, "gm", created_by=created_by)
         state = self.encounters.state(encounter_id)
-        return EncounterOpened(id=encounter_id, ruleset=state.ruleset, name=state.name, version=state.version,
-                               gm_token=token, gm_token_id=grant.token_id)
+        return EncounterOpened(
+            id=encounter_id,
+            ruleset=state.ruleset,
+            name=state.name,
+            version=state.version,
+            gm_token=token,
+            gm_token_id=grant.token_id,
+        )
 
     def appended(self, encounter_id: UUID) -> None:
         """Tell this process's streams at once (other processes hear it from the store)."""
@@ -167,8 +186,9 @@ def parse_encounter_id(value: str) -> UUID:
     try:
         return UUID(value)
     except ValueError:
-        raise RuleError("encounter/bad-id", f"'{value[:80]}' is not an encounter id",
-                        allowed="the id returned by POST /encounters (a UUID)") from None
+        raise RuleError(
+            "encounter/bad-id", f"'{value[:80]}' is not an encounter id", allowed="the id returned by POST /encounters (a UUID)"
+        ) from None
 
 
 async def _grant(request: Request, encounter_id: FromPath[str], service: NamedDependency[Service]) -> Grant:

@@ -80,7 +80,17 @@ _BY_CODE = {
     "server/internal": 500,
 }
 _BY_WHAT = {"malformed": 400, "bad-id": 400, "bad-parameter": 400, "invalid": 422}
-_BY_AREA = {"auth": 403, "character": 422, "foundry": 422, "rest": 422, "dice": 422, "amount": 422, "command-id": 422, "limits": 422, "store": 503}
+_BY_AREA = {
+    "auth": 403,
+    "character": 422,
+    "foundry": 422,
+    "rest": 422,
+    "dice": 422,
+    "amount": 422,
+    "command-id": 422,
+    "limits": 422,
+    "store": 503,
+}
 _RULE_REFUSED = 409
 
 
@@ -104,8 +114,9 @@ def status_of_code(code: str) -> int:
     return _BY_CODE.get(code) or _BY_WHAT.get(what) or _BY_AREA.get(area) or _RULE_REFUSED
 
 
-def _reply(request: Request, status: int, code: str, detail: str, allowed: str | None = None,
-           headers: Mapping[str, str] | None = None) -> Response[ErrorBody]:
+def _reply(
+    request: Request, status: int, code: str, detail: str, allowed: str | None = None, headers: Mapping[str, str] | None = None
+) -> Response[ErrorBody]:
     annotate(request, outcome=code)
     return Response(ErrorBody(error=code, detail=detail, allowed=allowed), status_code=status, headers=dict(headers or {}))
 
@@ -128,9 +139,9 @@ def body_allowed(keys: list[str]) -> str:
 def _on_validation(request: Request, exc: ValidationException) -> Response[ErrorBody]:
     problems = exc.extra if isinstance(exc.extra, list) else []
     in_body = any(isinstance(p, dict) and p.get("source") == "body" for p in problems)
-    detail = "; ".join(
-        f"{p.get('key')}: {p.get('message')}" if isinstance(p, dict) else str(p) for p in problems
-    ) or str(exc.detail)
+    detail = "; ".join(f"{p.get('key')}: {p.get('message')}" if isinstance(p, dict) else str(p) for p in problems) or str(
+        exc.detail
+    )
     if in_body:
         keys = [str(p.get("key")) for p in problems if isinstance(p, dict)]
         return _reply(request, 422, "request/invalid", detail, body_allowed(keys))
@@ -142,11 +153,17 @@ def _on_http(request: Request, exc: HTTPException) -> Response[ErrorBody]:
         return _reply(request, 404, "path/not-found", f"no such path: {request.url.path}", "the paths listed at /schema")
     if isinstance(exc, MethodNotAllowedException):
         allowed = next((v for k, v in (exc.headers or {}).items() if k.lower() == "allow"), "")
-        return _reply(request, 405, "method/not-allowed", f"{request.method} is not allowed here", allowed or None,
-                      headers=exc.headers)
+        return _reply(
+            request, 405, "method/not-allowed", f"{request.method} is not allowed here", allowed or None, headers=exc.headers
+        )
     if exc.status_code == 413:
-        return _reply(request, 413, "request/too-large", "the body is larger than this service takes",
-                      f"at most {request.app.state['limits'].max_body} bytes")
+        return _reply(
+            request,
+            413,
+            "request/too-large",
+            "the body is larger than this service takes",
+            f"at most {request.app.state['limits'].max_body} bytes",
+        )
     if exc.status_code == 400:
         # Litestar raises a plain 400 when the body is not JSON at all.
         return _reply(request, 400, "request/malformed", str(exc.detail), "a JSON object")

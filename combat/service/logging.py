@@ -37,6 +37,8 @@ _ID_PREFIX = uuid.uuid4().hex[:16]
 
 def _next_id() -> str:
     return f"{_ID_PREFIX}{next(_ids):016x}"
+
+
 ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
 
 

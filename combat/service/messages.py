@@ -43,20 +43,26 @@ __all__ = [
 Role = Literal["gm", "player", "viewer"]
 # Read as the encounter's ruleset reads it, once the encounter is known (two rulesets may
 # mean different commands by one `type`: combat.app.catalog).
-CommandBody = Annotated[dict[str, Any], msgspec.Meta(
-    description="a command of the encounter's ruleset: its `type` and fields, as GET /rulesets/{id}/commands lists them "
-                "and GET /schemas/commands/{ruleset} gives their JSON Schema",
-    examples=[{"type": "end_turn", "combatant": "aria"}],
-)]
+CommandBody = Annotated[
+    dict[str, Any],
+    msgspec.Meta(
+        description="a command of the encounter's ruleset: its `type` and fields, as GET /rulesets/{id}/commands lists them "
+        "and GET /schemas/commands/{ruleset} gives their JSON Schema",
+        examples=[{"type": "end_turn", "combatant": "aria"}],
+    ),
+]
 MAX_TOKEN_LIFE = 366 * 24 * 3600  # a year: a campaign's token can be issued again
 MAX_SEQ = 2**53  # the largest integer every JSON reader keeps exact; stores take 64-bit integers
 Seq = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEQ, description="a position in the encounter's log, from 1")]
-CommandId = Annotated[str, msgspec.Meta(
-    pattern=CLIENT_ID.pattern,
-    description="the client's id for this request (or send the Idempotency-Key header): "
-                "a repeat returns the first outcome and appends nothing; the same id with another request "
-                "is refused (422 command-id/reused)",
-)]
+CommandId = Annotated[
+    str,
+    msgspec.Meta(
+        pattern=CLIENT_ID.pattern,
+        description="the client's id for this request (or send the Idempotency-Key header): "
+        "a repeat returns the first outcome and appends nothing; the same id with another request "
+        "is refused (422 command-id/reused)",
+    ),
+]
 ExpectedVersion = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEQ, description="refuse (409) unless the log is at this seq")]
 
 
@@ -84,7 +90,9 @@ class TokenRequest(_Body):
     role: Role
     name: str = ""  # a player's name is the actor recorded for their commands
     combatants: tuple[str, ...] = ()  # a player's characters: the only ones they may command
-    expires_in: Annotated[int, msgspec.Meta(ge=60, le=MAX_TOKEN_LIFE, description="seconds until the token expires")] | None = None
+    expires_in: Annotated[int, msgspec.Meta(ge=60, le=MAX_TOKEN_LIFE, description="seconds until the token expires")] | None = (
+        None
+    )
 
 
 class TokenIssued(msgspec.Struct, kw_only=True):
@@ -121,18 +129,33 @@ def _state_view(ruleset: Ruleset) -> type[msgspec.Struct]:
     state under its `state_key` (present once it holds something), and what a table shows
     beside. No other field: another ruleset's block is not one of its fields."""
     shared: list[tuple[str, Any, Any]] = [
-        (f.name, f.type, f.default if f.default_factory is msgspec.NODEFAULT else msgspec.field(default_factory=f.default_factory))
-        for f in msgspec.structs.fields(SharedState) if f.name != "ruleset" and f.name not in UNSHOWN
+        (
+            f.name,
+            f.type,
+            f.default if f.default_factory is msgspec.NODEFAULT else msgspec.field(default_factory=f.default_factory),
+        )
+        for f in msgspec.structs.fields(SharedState)
+        if f.name != "ruleset" and f.name not in UNSHOWN
     ]
-    own: list[tuple[str, Any, Any]] = [(ruleset.state_key, ruleset.state_type | msgspec.UnsetType, msgspec.UNSET)] if ruleset.state_key else []
+    own: list[tuple[str, Any, Any]] = (
+        [(ruleset.state_key, ruleset.state_type | msgspec.UnsetType, msgspec.UNSET)] if ruleset.state_key else []
+    )
     shown: list[tuple[str, Any, Any]] = [
         ("initiative_order", tuple[InitiativeEntry, ...], ()),
         ("unresolved_ties", tuple[Tie, ...], ()),
         ("commands", tuple[str, ...], ()),  # what may be sent in the current phase
     ]
     name = "".join(part.capitalize() for part in re.split(r"[-_]", ruleset.id)) + "StateView"
-    view = msgspec.defstruct(name, shared + own + shown, module=__name__, frozen=True, kw_only=True,
-                             forbid_unknown_fields=True, tag_field="ruleset", tag=ruleset.id)
+    view = msgspec.defstruct(
+        name,
+        shared + own + shown,
+        module=__name__,
+        frozen=True,
+        kw_only=True,
+        forbid_unknown_fields=True,
+        tag_field="ruleset",
+        tag=ruleset.id,
+    )
     view.__doc__ = f"The state of an encounter played by {ruleset.id} ({ruleset.title})."
     return view
 

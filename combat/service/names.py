@@ -33,15 +33,24 @@ def usable_name(name: str, role: str, issued: Iterable[str]) -> str:
     normal = unicodedata.normalize("NFKC", name)
     hidden = sorted({f"U+{ord(ch):04X}" for ch in normal if unicodedata.category(ch) in _HIDDEN})
     if hidden:
-        raise _refuse(role, name, f"it holds invisible or control characters ({', '.join(hidden)})",
-                      "letters, digits, spaces and punctuation only")
+        raise _refuse(
+            role,
+            name,
+            f"it holds invisible or control characters ({', '.join(hidden)})",
+            "letters, digits, spaces and punctuation only",
+        )
     if not _SHAPE.match(normal):
-        raise _refuse(role, name, "it is blank, too long or starts or ends with a space",
-                      "1 to 64 characters, not blank at either end")
+        raise _refuse(
+            role, name, "it is blank, too long or starts or ends with a space", "1 to 64 characters, not blank at either end"
+        )
     if normal.casefold() == GM or is_confusable(normal, GM):
         raise _refuse(role, name, "it reads as 'gm'", "a name that cannot be mistaken for the GM's")
     for other in issued:
         if other != normal and (other.casefold() == normal.casefold() or is_confusable(normal, other)):
-            raise _refuse(role, name, f"it can be mistaken for {other!r}, already issued in this encounter",
-                          f"{other!r} itself (the same person) or a clearly different name")
+            raise _refuse(
+                role,
+                name,
+                f"it can be mistaken for {other!r}, already issued in this encounter",
+                f"{other!r} itself (the same person) or a clearly different name",
+            )
     return normal

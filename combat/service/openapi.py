@@ -103,9 +103,13 @@ def _commands_schema(document: OpenAPI) -> Schema:
     components = document.components.schemas if document.components and document.components.schemas is not None else {}
     for name, definition in definitions.items():
         components.setdefault(name, _bounded(definition))
-    return Schema(any_of=list(refs), description=(  # type: ignore[arg-type]
-        "a command of the encounter's ruleset: GET /rulesets/{id}/commands lists them and "
-        "GET /schemas/commands/{ruleset} gives their JSON Schema (two rulesets may each have their own under one type)"))
+    return Schema(
+        any_of=list(refs),  # type: ignore[arg-type]
+        description=(
+            "a command of the encounter's ruleset: GET /rulesets/{id}/commands lists them and "
+            "GET /schemas/commands/{ruleset} gives their JSON Schema (two rulesets may each have their own under one type)"
+        ),
+    )
 
 
 def _sheet_types() -> tuple[type, ...]:
@@ -160,8 +164,9 @@ def refine(document: OpenAPI) -> None:
             if path == "/encounters/{encounter_id}/events" and method == "get" and operation.responses:
                 ok = operation.responses["200"]
                 if isinstance(ok, OpenAPIResponse) and ok.content:
-                    ok.content[JSONL] = OpenAPIMediaType(schema=Schema(
-                        type=OpenAPIType.STRING, description="one log line (JSON) per line, as in `combat export`"))
+                    ok.content[JSONL] = OpenAPIMediaType(
+                        schema=Schema(type=OpenAPIType.STRING, description="one log line (JSON) per line, as in `combat export`")
+                    )
 
 
 OPENAPI = OpenAPIConfig(

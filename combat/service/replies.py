@@ -22,9 +22,13 @@ _encoder = msgspec.json.Encoder()
 
 # Building the whole state into every reply cost about a fifth of a command's server time,
 # and most clients only need the events (a table screen follows the stream): it is asked for.
-ReplyState = Annotated[bool, QueryParameter(
-    name="state", description="true: the reply also holds the state after the command (as GET /encounters/{id} gives it)",
-)]
+ReplyState = Annotated[
+    bool,
+    QueryParameter(
+        name="state",
+        description="true: the reply also holds the state after the command (as GET /encounters/{id} gives it)",
+    ),
+]
 
 
 def view_of(state: EncounterState) -> StateView:

@@ -22,9 +22,11 @@ from combat.service.messages import state_views
 __all__ = ["state_schema", "stream_schema", "redacted", "View"]
 
 View = Literal["full", "redacted"]
-HEALTH = {"enum": ["unhurt", "hurt", "bloodied"],
-          "description": "a hidden creature's wounds as the table sees them (bloodied: half its HP or fewer); "
-                         "only where its hp and max_hp are left out"}
+HEALTH = {
+    "enum": ["unhurt", "hurt", "bloodied"],
+    "description": "a hidden creature's wounds as the table sees them (bloodied: half its HP or fewer); "
+    "only where its hp and max_hp are left out",
+}
 
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -64,10 +66,16 @@ def redacted(schema: dict[str, Any]) -> dict[str, Any]:
     for event_type in event_types():
         if event_type.__name__ in defs:
             _relaxed(defs[event_type.__name__], event_type.hidden.fields())
-    for name, fields in (("Combatant", SHEET_FIELDS), ("CombatantSpec", SHEET_FIELDS), ("RolledSave", ("natural",)),
-                         ("CreatureStats", HIDDEN_CREATURE_STATS), ("Sheet", HIDDEN_CREATURE_STATS),
-                         ("Creature", ("attacks_as", "saves_as")), ("CreatureAdded", ("hp", "attacks_as", "saves_as")),
-                         ("SheetAttached", ("sheet", "status"))):
+    for name, fields in (
+        ("Combatant", SHEET_FIELDS),
+        ("CombatantSpec", SHEET_FIELDS),
+        ("RolledSave", ("natural",)),
+        ("CreatureStats", HIDDEN_CREATURE_STATS),
+        ("Sheet", HIDDEN_CREATURE_STATS),
+        ("Creature", ("attacks_as", "saves_as")),
+        ("CreatureAdded", ("hp", "attacks_as", "saves_as")),
+        ("SheetAttached", ("sheet", "status")),
+    ):
         if name in defs:
             _relaxed(defs[name], fields)
     if "Combatant" in defs:

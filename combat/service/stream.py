@@ -49,7 +49,9 @@ _encoder = msgspec.json.Encoder(order="sorted")
 
 def _message(rec: Recorded, state: EncounterState | None, shown: Redaction) -> bytes:
     line = to_line(shown.record(rec))
-    body = b'{"event":' + line + (b',"state":' + _encoder.encode(shown.view(state_view(state))) if state is not None else b"") + b"}"
+    body = (
+        b'{"event":' + line + (b',"state":' + _encoder.encode(shown.view(state_view(state))) if state is not None else b"") + b"}"
+    )
     return b"id: %d\ndata: %s\n\n" % (rec.seq, body)
 
 
@@ -62,7 +64,11 @@ def _state_after(encounters: Encounters, encounter_id: UUID, rec: Recorded, stat
 
 
 def _next_messages(
-    encounters: Encounters, encounter_id: UUID, last: int, state: EncounterState | None, with_state: bool,
+    encounters: Encounters,
+    encounter_id: UUID,
+    last: int,
+    state: EncounterState | None,
+    with_state: bool,
     reader: Reader,
 ) -> tuple[list[bytes], int, EncounterState | None, bool]:
     """The messages after seq `last` (one batch), the seq and state reached, and whether more wait."""
@@ -77,8 +83,9 @@ def _next_messages(
     return messages, last, state, len(batch) == BATCH
 
 
-async def follow(service: Service, encounter_id: UUID, after: int, with_state: bool, reader: Reader,
-                 token_hash: str | None = None) -> AsyncIterator[bytes]:
+async def follow(
+    service: Service, encounter_id: UUID, after: int, with_state: bool, reader: Reader, token_hash: str | None = None
+) -> AsyncIterator[bytes]:
     """The stream's messages, as `reader` may see them. With `token_hash`, the stream ends once
     that token is revoked or expires (checked at most every TOKEN_RECHECK seconds), and the
     browser's reconnection is refused."""
@@ -113,20 +120,30 @@ def _resume_from(header: str | None, after: int | None) -> int:
         return after or 0
     text = header.strip()
     if not (text.isascii() and text.isdigit() and len(text) <= 16 and int(text) <= MAX_SEQ):
-        raise ApiError(400, "stream/bad-last-event-id", f"Last-Event-ID {header[:40]!r} is not a seq",
-                       allowed="the id of the last message received (a whole number)")
+        raise ApiError(
+            400,
+            "stream/bad-last-event-id",
+            f"Last-Event-ID {header[:40]!r} is not a seq",
+            allowed="the id of the last message received (a whole number)",
+        )
     return int(text)
 
 
-@get("/encounters/{encounter_id:str}/stream", tags=["encounters"], operation_id="stream",
-     responses=documented(400, 401, 403, 404, 409), media_type="text/event-stream")
+@get(
+    "/encounters/{encounter_id:str}/stream",
+    tags=["encounters"],
+    operation_id="stream",
+    responses=documented(400, 401, 403, 404, 409),
+    media_type="text/event-stream",
+)
 async def stream(
     grant: NamedDependency[Grant],
     service: NamedDependency[Service],
-    after: Annotated[int | None, QueryParameter(ge=0, le=MAX_SEQ, description="start after this seq (Last-Event-ID wins)")] = None,
+    after: Annotated[
+        int | None, QueryParameter(ge=0, le=MAX_SEQ, description="start after this seq (Last-Event-ID wins)")
+    ] = None,
     with_state: Annotated[bool, QueryParameter(name="state", description="send the state after each event")] = True,
-    last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID",
-                                                         description="resume after this seq")] = None,
+    last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID", description="resume after this seq")] = None,
 ) -> Stream:
     """Server-sent events: every event of the log after a seq, then each new one as it happens,
     each with the state after it. Resumable with Last-Event-ID."""

@@ -42,8 +42,9 @@ class Workers:
     def __init__(self, count: int, name: str):
         self._count = count
         self._name = name
-        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], asyncio.AbstractEventLoop, asyncio.Future[Any]]] = \
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], asyncio.AbstractEventLoop, asyncio.Future[Any]]] = (
             queue.SimpleQueue()
+        )
         self._threads: list[threading.Thread] = []
         self._starting = threading.Lock()
 
@@ -59,8 +60,9 @@ class Workers:
     def _start(self) -> None:
         with self._starting:
             while len(self._threads) < self._count:
-                thread = threading.Thread(target=self._work, args=(self._jobs,), name=f"{self._name}-{len(self._threads)}",
-                                          daemon=True)
+                thread = threading.Thread(
+                    target=self._work, args=(self._jobs,), name=f"{self._name}-{len(self._threads)}", daemon=True
+                )
                 thread.start()
                 self._threads.append(thread)
 

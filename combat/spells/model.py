@@ -14,8 +14,23 @@ from typing import Literal
 
 import msgspec
 
-__all__ = ["Ability", "Ends", "Duration", "Area", "Targets", "Save", "DamageRoll", "Healing", "ConditionImposed",
-           "RollBonus", "Projectiles", "Upcast", "Scaling", "Spell", "AUTOMATION"]
+__all__ = [
+    "Ability",
+    "Ends",
+    "Duration",
+    "Area",
+    "Targets",
+    "Save",
+    "DamageRoll",
+    "Healing",
+    "ConditionImposed",
+    "RollBonus",
+    "Projectiles",
+    "Upcast",
+    "Scaling",
+    "Spell",
+    "AUTOMATION",
+]
 
 Ability = Literal["strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"]
 # A short effect that ends at a turn boundary of the caster's rather than after whole rounds.
@@ -41,7 +56,7 @@ class Duration(_Part, frozen=True, kw_only=True):
 
 
 class Area(_Part, frozen=True, kw_only=True):
-    """"a 20-foot-radius Sphere": shape sphere, size 20 (feet: the radius of a sphere, cylinder
+    """ "a 20-foot-radius Sphere": shape sphere, size 20 (feet: the radius of a sphere, cylinder
     or emanation, the side of a cube, the length of a cone or line)."""
 
     shape: Literal["sphere", "cube", "cone", "line", "cylinder", "emanation"]
@@ -81,7 +96,7 @@ class DamageRoll(_Part, frozen=True, kw_only=True):
 
 
 class Healing(_Part, frozen=True, kw_only=True):
-    """"regains a number of Hit Points equal to 2d8 plus your spellcasting ability modifier"
+    """ "regains a number of Hit Points equal to 2d8 plus your spellcasting ability modifier"
     (Cure Wounds): dice 2d8, plus_modifier."""
 
     dice: str

@@ -48,13 +48,54 @@ from combat.spells.model import (
 
 __all__ = ["spells", "dice", "duration"]
 
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-            "nine": 9, "ten": 10, "twelve": 12}
+_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twelve": 12,
+}
 _NUMBER = r"(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve)"
-_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison", "psychic",
-          "radiant", "slashing", "thunder")
-_CONDITIONS = ("blinded", "charmed", "deafened", "exhaustion", "frightened", "grappled", "incapacitated", "invisible",
-               "paralyzed", "petrified", "poisoned", "prone", "restrained", "stunned", "unconscious")
+_TYPES = (
+    "acid",
+    "bludgeoning",
+    "cold",
+    "fire",
+    "force",
+    "lightning",
+    "necrotic",
+    "piercing",
+    "poison",
+    "psychic",
+    "radiant",
+    "slashing",
+    "thunder",
+)
+_CONDITIONS = (
+    "blinded",
+    "charmed",
+    "deafened",
+    "exhaustion",
+    "frightened",
+    "grappled",
+    "incapacitated",
+    "invisible",
+    "paralyzed",
+    "petrified",
+    "poisoned",
+    "prone",
+    "restrained",
+    "stunned",
+    "unconscious",
+)
 _DICE = r"\d+d\d+(?: ?\+ ?\d+)?"
 _ROUNDS = {"round": 1, "minute": 10, "hour": 600, "day": 14_400}
 _SHAPES = ("sphere", "cube", "cone", "line", "cylinder", "emanation")
@@ -66,7 +107,9 @@ _MECHANICS = re.compile(
     r"\badvantage\b|\bdisadvantage\b|\bresistance\b|\bimmun|\bvulnerab|\bteleport|\bpush|\bpull|\bdifficult terrain\b|"
     r"\bobscured\b|\bcover\b|\baction\b|\breaction\b|\bturns?\b|\brounds?\b|\bcan't\b|\bends?\b|\bending\b|\d+d\d+|"
     r"\bbonus\b|\+\d|\bhalved?\b|\bdoubled?\b|\btemporary\b|\bregains?\b|\bmoves?\b|\bmovement\b|\bfeet\b|\bdies?\b|"
-    r"\bkill(?:s|ed)?\b|\bcubes\b|\bspheres\b|\bmore than one\b|\beach of those\b|\bdispel|\bskill\b|\bcheck\b|\bd20\b|\bzero\b|\brolls?\b|\b(?:" + "|".join(_CONDITIONS) + r")\b",
+    r"\bkill(?:s|ed)?\b|\bcubes\b|\bspheres\b|\bmore than one\b|\beach of those\b|\bdispel|\bskill\b|\bcheck\b|\bd20\b|\bzero\b|\brolls?\b|\b(?:"
+    + "|".join(_CONDITIONS)
+    + r")\b",
     re.I,
 )
 # Phrases that say no more than the spell's duration and targets already do.
@@ -74,7 +117,7 @@ _PLAIN = re.compile(r"\b(?:until the spell ends|for the duration|before the spel
 
 
 def dice(text: str | None) -> str:
-    """"1d4 + 1" -> "1d4+1" (the engine's notation)."""
+    """ "1d4 + 1" -> "1d4+1" (the engine's notation)."""
     return re.sub(r"\s+", "", text or "")
 
 
@@ -144,7 +187,9 @@ def _damage(f: Mapping[str, Any], desc: str) -> tuple[DamageRoll, ...]:
 
 
 def _healing(desc: str) -> Healing | None:
-    m = re.search(r"regains? (?:a number of )?Hit Points equal to (" + _DICE + r")( plus your spellcasting ability modifier)?", desc)
+    m = re.search(
+        r"regains? (?:a number of )?Hit Points equal to (" + _DICE + r")( plus your spellcasting ability modifier)?", desc
+    )
     if m is None:  # "regains 4d8 + 15 Hit Points" (Regenerate)
         m = re.search(r"regains? (" + _DICE + r")() Hit Points", desc)
     return Healing(dice=dice(m.group(1)), plus_modifier=bool(m.group(2))) if m else None
@@ -155,12 +200,18 @@ def _save(f: Mapping[str, Any], desc: str) -> Save | None:
     if not ability:
         return None
     repeats = None
-    if re.search(r"[Aa]t the end of each of its turns, (?:the|an affected) target repeats the save|repeats the save at the end of each of its turns", desc):
+    if re.search(
+        r"[Aa]t the end of each of its turns, (?:the|an affected) target repeats the save|repeats the save at the end of each of its turns",
+        desc,
+    ):
         repeats = "end_of_each_turn"
     elif re.search(r"[Aa]t the start of each of its turns, (?:the|an affected) target repeats the save", desc):
         repeats = "start_of_each_turn"
-    return Save(ability=ability, half_on_success=bool(re.search(r"half as much (?:of the initial )?damage", desc)),  # type: ignore[arg-type]
-                repeats=repeats)  # type: ignore[arg-type]
+    return Save(
+        ability=ability,  # type: ignore[arg-type]
+        half_on_success=bool(re.search(r"half as much (?:of the initial )?damage", desc)),
+        repeats=repeats,  # type: ignore[arg-type]
+    )
 
 
 def _condition(desc: str) -> ConditionImposed | None:
@@ -200,7 +251,12 @@ def _targets(desc: str, area: Area | None, on_self: bool, projectiles: Projectil
         return Targets(count=_NUMBERS[chosen.group(1)] if chosen else None, area=area)
     if projectiles is not None:  # each dart, ray or beam picks its own target
         return Targets()
-    m = re.search(r"\b(?:[Uu]p to )?" + _NUMBER + r" (?:[\w-]+ ){0,2}?(?:creatures?|targets?|Humanoids?|Beasts?|Undead|allies|ally|willing)\b", desc)
+    m = re.search(
+        r"\b(?:[Uu]p to )?"
+        + _NUMBER
+        + r" (?:[\w-]+ ){0,2}?(?:creatures?|targets?|Humanoids?|Beasts?|Undead|allies|ally|willing)\b",
+        desc,
+    )
     if m is not None:
         return Targets(count=_NUMBERS[m.group(1).lower()])
     return Targets() if on_self else Targets(count=1)
@@ -211,26 +267,33 @@ def _replaced(base: tuple[DamageRoll, ...], was: str, now: str) -> tuple[DamageR
     return tuple(DamageRoll(dice=now, types=d.types) if d.dice == was else d for d in base)
 
 
-def _upcast(options: list[Mapping[str, Any]], f: Mapping[str, Any], damage: tuple[DamageRoll, ...],
-            healing: Healing | None, projectiles: Projectiles | None) -> tuple[Upcast, ...]:
+def _upcast(
+    options: list[Mapping[str, Any]],
+    f: Mapping[str, Any],
+    damage: tuple[DamageRoll, ...],
+    healing: Healing | None,
+    projectiles: Projectiles | None,
+) -> tuple[Upcast, ...]:
     made = []
     for o in sorted(options, key=lambda o: int(o["type"].rsplit("_", 1)[1])):
         if not o["type"].startswith("slot_level_"):
             continue
         rolled = dice(o.get("damage_roll"))
         count = o.get("target_count")
-        made.append(Upcast(
-            slot=int(o["type"].rsplit("_", 1)[1]),
-            damage=_replaced(damage, dice(f.get("damage_roll")), rolled) if rolled and damage else (),
-            healing=Healing(dice=rolled, plus_modifier=healing.plus_modifier) if rolled and healing else None,
-            targets=int(count) if count and projectiles is None else None,
-            projectiles=int(count) if count and projectiles is not None else None,
-            area_size=o.get("shape_size"),
-            range=o.get("range"),
-            duration=duration(o["duration"]) if o.get("duration") else None,
-            concentration=o.get("concentration"),
-            text=o.get("desc") or "",
-        ))
+        made.append(
+            Upcast(
+                slot=int(o["type"].rsplit("_", 1)[1]),
+                damage=_replaced(damage, dice(f.get("damage_roll")), rolled) if rolled and damage else (),
+                healing=Healing(dice=rolled, plus_modifier=healing.plus_modifier) if rolled and healing else None,
+                targets=int(count) if count and projectiles is None else None,
+                projectiles=int(count) if count and projectiles is not None else None,
+                area_size=o.get("shape_size"),
+                range=o.get("range"),
+                duration=duration(o["duration"]) if o.get("duration") else None,
+                concentration=o.get("concentration"),
+                text=o.get("desc") or "",
+            )
+        )
     return tuple(made)
 
 
@@ -240,12 +303,14 @@ def _scaling(options: list[Mapping[str, Any]], f: Mapping[str, Any], damage: tup
         if not o["type"].startswith("player_level_"):
             continue
         rolled = dice(o.get("damage_roll"))
-        made.append(Scaling(
-            character_level=int(o["type"].rsplit("_", 1)[1]),
-            damage=_replaced(damage, dice(f.get("damage_roll")), rolled) if rolled and damage else (),
-            projectiles=o.get("target_count"),
-            text=o.get("desc") or "",
-        ))
+        made.append(
+            Scaling(
+                character_level=int(o["type"].rsplit("_", 1)[1]),
+                damage=_replaced(damage, dice(f.get("damage_roll")), rolled) if rolled and damage else (),
+                projectiles=o.get("target_count"),
+                text=o.get("desc") or "",
+            )
+        )
     return tuple(sorted(made, key=lambda s: s.character_level))
 
 
@@ -259,20 +324,34 @@ def _covered_phrases(spell: Spell) -> list[str]:
     if spell.save:
         out += [r"\b(?:must )?(?:each )?(?:succeed on|make|makes) an? \w+ saving throw\b", r"\b[Oo]n a failed save\b,?"]
         if spell.save.half_on_success:
-            out += [r"(?:or |[Oo]n a successful save, (?:the target |a target |the creature |a creature |it )?)?(?:takes? )?half as much (?:of the initial )?damage(?: on a successful (?:one|save))?(?: only)?"]
+            out += [
+                r"(?:or |[Oo]n a successful save, (?:the target |a target |the creature |a creature |it )?)?(?:takes? )?half as much (?:of the initial )?damage(?: on a successful (?:one|save))?(?: only)?"
+            ]
         if spell.save.repeats:
-            out += [r"(?:[Aa]t the (?:end|start) of each of its turns, )?(?:the|an affected) target repeats the save(?: at the end of each of its turns)?, ending the spell(?: on itself)? on a success"]
+            out += [
+                r"(?:[Aa]t the (?:end|start) of each of its turns, )?(?:the|an affected) target repeats the save(?: at the end of each of its turns)?, ending the spell(?: on itself)? on a success"
+            ]
     if spell.damage or spell.upcast or spell.cantrip_scaling:
-        out += [r"\b(?:takes?|taking|deals?|or take|and) " + _DICE + r" (?:\w+ )?damage(?: of the chosen type)?",
-                r"\bThe \w+ damage and the \w+ damage increase by " + _DICE,
-                r"(?:^|\b)(?:[Oo]n a hit, )", r"\b\d+d\d+ damage of a type you choose: [\w, ]+", r"\b[Cc]hoose (?:" + "|".join(t.title() for t in _TYPES) + r")[^.]*?for the type of [^.]*?(?:create|deal)s?,?"]
+        out += [
+            r"\b(?:takes?|taking|deals?|or take|and) " + _DICE + r" (?:\w+ )?damage(?: of the chosen type)?",
+            r"\bThe \w+ damage and the \w+ damage increase by " + _DICE,
+            r"(?:^|\b)(?:[Oo]n a hit, )",
+            r"\b\d+d\d+ damage of a type you choose: [\w, ]+",
+            r"\b[Cc]hoose (?:" + "|".join(t.title() for t in _TYPES) + r")[^.]*?for the type of [^.]*?(?:create|deal)s?,?",
+        ]
     if spell.attack:
         out += [r"\b[Mm]ake an? (?:melee|ranged) spell attack(?: roll)?(?: against [^.,]*| for each (?:ray|beam))?"]
     if spell.healing:
-        out += [r"\bregains? (?:a number of )?Hit Points equal to " + _DICE + r"(?: plus your spellcasting ability modifier)?",
-                r"\bregains? " + _DICE + " Hit Points"]
+        out += [
+            r"\bregains? (?:a number of )?Hit Points equal to " + _DICE + r"(?: plus your spellcasting ability modifier)?",
+            r"\bregains? " + _DICE + " Hit Points",
+        ]
     if spell.condition:
-        out += [r"\b(?:or )?ha(?:ve|s) the " + spell.condition.name.title() + r" condition(?: until the (?:start|end) of your next turn)?"]
+        out += [
+            r"\b(?:or )?ha(?:ve|s) the "
+            + spell.condition.name.title()
+            + r" condition(?: until the (?:start|end) of your next turn)?"
+        ]
     if spell.ac_bonus is not None:
         out += [r"\ba \+\d+ bonus to AC"]
         if spell.duration.ends:
@@ -280,17 +359,37 @@ def _covered_phrases(spell: Spell) -> list[str]:
         if spell.casting_time == "reaction":
             out += [r"\bincluding against the triggering attack"]
     if spell.roll_bonus:
-        out += [r"\b(?:must )?(?:adds?|subtracts?) \d+d\d+ (?:to|from) the attack roll or save",
-                r"\b(?:that fails this save )?makes an attack roll or a saving throw"]
+        out += [
+            r"\b(?:must )?(?:adds?|subtracts?) \d+d\d+ (?:to|from) the attack roll or save",
+            r"\b(?:that fails this save )?makes an attack roll or a saving throw",
+        ]
     if spell.projectiles:
         kind = spell.projectiles.kind.rstrip("s")
-        out += [rf"\b(?:Each|A) {kind} (?:strikes|deals)", r"\bto its target", rf"\b[Mm]ake a separate attack roll for each {kind}",
-                rf"\bThe spell creates (?:\w+ {kind}s at level \d+,? (?:and )?)+"]
+        out += [
+            rf"\b(?:Each|A) {kind} (?:strikes|deals)",
+            r"\bto its target",
+            rf"\b[Mm]ake a separate attack roll for each {kind}",
+            rf"\bThe spell creates (?:\w+ {kind}s at level \d+,? (?:and )?)+",
+        ]
     if spell.upcast:
-        out += [r"\bfor each spell slot level above \d+", r"\bThe (?:\w+ )?(?:damage|healing)(?: \([^)]*\))? increases? by " + _DICE,
-                r"\bYou can target one additional \w+", r"\b(?:creates|You create) one (?:more|additional) (?:dart|ray|beam)"]
+        out += [
+            r"\bfor each spell slot level above \d+",
+            r"\bThe (?:\w+ )?(?:damage|healing)(?: \([^)]*\))? increases? by " + _DICE,
+            r"\bYou can target one additional \w+",
+            r"\b(?:creates|You create) one (?:more|additional) (?:dart|ray|beam)",
+        ]
     if spell.cantrip_scaling:
-        out += [r"\bThe damage increases by " + _DICE + r" when you reach levels \d+ \(" + _DICE + r"\), \d+ \(" + _DICE + r"\), and \d+ \(" + _DICE + r"\)"]
+        out += [
+            r"\bThe damage increases by "
+            + _DICE
+            + r" when you reach levels \d+ \("
+            + _DICE
+            + r"\), \d+ \("
+            + _DICE
+            + r"\), and \d+ \("
+            + _DICE
+            + r"\)"
+        ]
     return out
 
 

@@ -48,8 +48,9 @@ class GroupWriter:
     """One connection to `path`; `append` returns once its rows are committed."""
 
     def __init__(self, path: str, events_table: str, snapshots_table: str | None, timeout: float):
-        self._connection = sqlite3.connect(path, uri=True, isolation_level=None, check_same_thread=False, timeout=timeout,
-                                           cached_statements=16)
+        self._connection = sqlite3.connect(
+            path, uri=True, isolation_level=None, check_same_thread=False, timeout=timeout, cached_statements=16
+        )
         self._insert = f"INSERT INTO {events_table} VALUES (?,?,?,?)"
         self._snapshot = f"INSERT OR IGNORE INTO {snapshots_table} VALUES (?,?,?,?)" if snapshots_table else None
         self._waiting: list[_Append] = []
@@ -173,8 +174,7 @@ class LoopCommits:
 
     blocking = False
 
-    def __init__(self, writer: GroupWriter, rows: Callable[..., tuple[list[Row], Row | None]],
-                 loop: asyncio.AbstractEventLoop):
+    def __init__(self, writer: GroupWriter, rows: Callable[..., tuple[list[Row], Row | None]], loop: asyncio.AbstractEventLoop):
         self.loop = loop
         self._writer = writer
         self._rows = rows

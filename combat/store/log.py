@@ -41,8 +41,19 @@ from combat.kernel.state import EncounterState
 from combat.rulesets import get_ruleset
 from combat.store import SeqTaken, UnreadableRow
 
-__all__ = ["UNAVAILABLE", "SharedPool", "Recorded", "Snapshot", "TOPICS", "STALE_SNAPSHOT_TOPICS", "MsgspecMapper", "EventLog", "RecordDecoder", "Deferred", "decode_record"]
-
+__all__ = [
+    "UNAVAILABLE",
+    "SharedPool",
+    "Recorded",
+    "Snapshot",
+    "TOPICS",
+    "STALE_SNAPSHOT_TOPICS",
+    "MsgspecMapper",
+    "EventLog",
+    "RecordDecoder",
+    "Deferred",
+    "decode_record",
+]
 
 
 S = TypeVar("S")
@@ -213,8 +224,11 @@ class EventLog(SharedPool):
         # encrypted. Refused, saying so.
         for name in ("COMPRESSOR_TOPIC", "CIPHER_TOPIC"):
             if self.env.get(name):
-                raise RuleError("store/unsupported-setting", f"{name} is set, but this store neither compresses nor encrypts its log",
-                                allowed=f"unset {name} (encrypt the disk or the database connection instead)")
+                raise RuleError(
+                    "store/unsupported-setting",
+                    f"{name} is set, but this store neither compresses nor encrypts its log",
+                    allowed=f"unset {name} (encrypt the disk or the database connection instead)",
+                )
         return MsgspecMapper(self._records, transcoder=self.construct_transcoder())
 
     def construct_recorder(self) -> ApplicationRecorder:

@@ -78,8 +78,11 @@ def wanted_count(env: Mapping[str, str]) -> int | None:
     except ValueError:
         count = 0
     if not 1 <= count <= MAX_PARTITIONS:
-        raise RuleError("partitions/count", f"{PARTITIONS_ENV}={text!r} is not a partition count",
-                        allowed=f"a whole number from 1 to {MAX_PARTITIONS} (default {DEFAULT_PARTITIONS} on PostgreSQL)")
+        raise RuleError(
+            "partitions/count",
+            f"{PARTITIONS_ENV}={text!r} is not a partition count",
+            allowed=f"a whole number from 1 to {MAX_PARTITIONS} (default {DEFAULT_PARTITIONS} on PostgreSQL)",
+        )
     return count
 
 
@@ -96,9 +99,12 @@ class PartitionedLog:
             if self.kind == "postgres":
                 count = _settle_count(first, wanted)
             elif wanted not in (None, 1):
-                raise RuleError("partitions/sqlite", f"{PARTITIONS_ENV}={wanted}: an SQLite store is one partition "
-                                "(SQLite locks the whole file for each write, so more tables would not help)",
-                                allowed=f"1, or PostgreSQL for {wanted} partitions")
+                raise RuleError(
+                    "partitions/sqlite",
+                    f"{PARTITIONS_ENV}={wanted}: an SQLite store is one partition "
+                    "(SQLite locks the whole file for each write, so more tables would not help)",
+                    allowed=f"1, or PostgreSQL for {wanted} partitions",
+                )
             else:
                 count = 1
             shared = getattr(first.factory, "datastore", None)
@@ -184,8 +190,12 @@ def _settle_count(first: EventLog, wanted: int | None, attempts: int = 5) -> int
     for attempt in range(1, attempts + 1):
         try:
             with datastore.transaction(commit=True) as cursor:
-                cursor.execute(SQL("CREATE TABLE IF NOT EXISTS {} (only_row boolean PRIMARY KEY DEFAULT true "
-                                   "CHECK (only_row), partitions integer NOT NULL)").format(table))
+                cursor.execute(
+                    SQL(
+                        "CREATE TABLE IF NOT EXISTS {} (only_row boolean PRIMARY KEY DEFAULT true "
+                        "CHECK (only_row), partitions integer NOT NULL)"
+                    ).format(table)
+                )
                 cursor.execute(SQL("SELECT partitions FROM {}").format(table))
                 row = cursor.fetchone()
                 if row is None:
@@ -205,8 +215,10 @@ def _settle_count(first: EventLog, wanted: int | None, attempts: int = 5) -> int
             time.sleep(0.05 * attempt)
     recorded = int(row["partitions"])
     if wanted is not None and wanted != recorded:
-        raise RuleError("partitions/mismatch",
-                        f"this store has {recorded} partition{'s' if recorded > 1 else ''} (recorded when it was made); "
-                        f"{PARTITIONS_ENV}={wanted} would look for encounters where they are not",
-                        allowed=f"{recorded}, or leave {PARTITIONS_ENV} unset to take the store's count")
+        raise RuleError(
+            "partitions/mismatch",
+            f"this store has {recorded} partition{'s' if recorded > 1 else ''} (recorded when it was made); "
+            f"{PARTITIONS_ENV}={wanted} would look for encounters where they are not",
+            allowed=f"{recorded}, or leave {PARTITIONS_ENV} unset to take the store's count",
+        )
     return recorded

@@ -31,8 +31,12 @@ class _Mapper(Mapper[UUID], Generic[R]):
         self._encoder = msgspec.json.Encoder()
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
-        return StoredEvent(originator_id=domain_event.originator_id, originator_version=domain_event.originator_version,
-                           topic=TOPIC, state=self._encoder.encode(domain_event))
+        return StoredEvent(
+            originator_id=domain_event.originator_id,
+            originator_version=domain_event.originator_version,
+            topic=TOPIC,
+            state=self._encoder.encode(domain_event),
+        )
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         return self._decoder.decode(stored_event.state)

@@ -100,8 +100,9 @@ class PostgresLogRecorder(PostgresApplicationRecorder):
         with self.datastore.get_connection() as conn:
             statement = self._statements.get(len(stored_events))
             if statement is None:  # composed once per row count, not per insert
-                composed = (self._lock_and_insert + SQL(", ").join([self._row] * len(stored_events))
-                            + SQL(" RETURNING notification_id"))
+                composed = (
+                    self._lock_and_insert + SQL(", ").join([self._row] * len(stored_events)) + SQL(" RETURNING notification_id")
+                )
                 statement = self._statements[len(stored_events)] = composed.as_bytes(conn)
             # Client-side binding: several statements in one string run as one transaction.
             with ClientCursor(conn) as curs:
@@ -183,7 +184,7 @@ class Notifier:
         for channel, ids in moved.items():
             listed = list(ids)
             for start in range(0, len(listed), IDS_PER_NOTIFY):
-                payload = PAYLOAD_SEPARATOR.join(listed[start:start + IDS_PER_NOTIFY])
+                payload = PAYLOAD_SEPARATOR.join(listed[start : start + IDS_PER_NOTIFY])
                 notifies.append(SQL("NOTIFY {}, {}").format(Identifier(channel), Literal(payload)))
         # One round trip; the commit of a transaction that only notifies can skip the flush.
         statement = SQL("BEGIN; SET LOCAL synchronous_commit TO OFF; {}; COMMIT").format(SQL("; ").join(notifies))

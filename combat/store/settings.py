@@ -23,11 +23,19 @@ def postgres_env(url: str) -> dict[str, str]:
     parts = urlsplit(url)
     dbname = unquote(parts.path.lstrip("/"))
     if not parts.hostname or not dbname:
-        raise RuleError("store/bad-url", f"{url!r} does not name a PostgreSQL database",
-                        allowed="postgresql://[user[:password]@]host[:port]/dbname")
-    env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_HOST": parts.hostname,
-           "POSTGRES_PORT": str(parts.port or 5432), "POSTGRES_DBNAME": dbname,
-           "POSTGRES_USER": unquote(parts.username or "postgres"), "POSTGRES_PASSWORD": unquote(parts.password or "")}
+        raise RuleError(
+            "store/bad-url",
+            f"{url!r} does not name a PostgreSQL database",
+            allowed="postgresql://[user[:password]@]host[:port]/dbname",
+        )
+    env = {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_HOST": parts.hostname,
+        "POSTGRES_PORT": str(parts.port or 5432),
+        "POSTGRES_DBNAME": dbname,
+        "POSTGRES_USER": unquote(parts.username or "postgres"),
+        "POSTGRES_PASSWORD": unquote(parts.password or ""),
+    }
     schema = parse_qs(parts.query).get("schema")
     if schema:
         env["POSTGRES_SCHEMA"] = schema[0]

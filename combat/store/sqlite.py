@@ -35,16 +35,26 @@ _uuid = functools.lru_cache(maxsize=4096)(UUID)
 
 def is_sqlite_file(env: dict[str, str]) -> bool:
     """Whether these settings name an SQLite file (not a database in memory, not PostgreSQL)."""
-    return (env.get("PERSISTENCE_MODULE", "").endswith("sqlite") and "SQLITE_DBNAME" in env
-            and not SQLiteConnectionPool.detect_memory_mode(env["SQLITE_DBNAME"]))
+    return (
+        env.get("PERSISTENCE_MODULE", "").endswith("sqlite")
+        and "SQLITE_DBNAME" in env
+        and not SQLiteConnectionPool.detect_memory_mode(env["SQLITE_DBNAME"])
+    )
 
 
 class SQLiteLogRecorder(SQLiteApplicationRecorder):
     """eventsourcing's SQLite recorder, with its rows read as plain tuples (`select_records`).
     Each row read names its encounter's id: it is parsed once."""
 
-    def select_records(self, originator_id: UUID, decode: Callable[[bytes], Recorded], topic: str, *,
-                       gt: int | None = None, lte: int | None = None) -> list[Recorded]:
+    def select_records(
+        self,
+        originator_id: UUID,
+        decode: Callable[[bytes], Recorded],
+        topic: str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+    ) -> list[Recorded]:
         """The rows `select_events` reads, each decoded straight from its column by `decode`.
 
         eventsourcing's path makes a `sqlite3.Row` and a `StoredEvent` per row, then maps
@@ -89,9 +99,12 @@ class SQLiteFileLog(EventLog):
         recorder = cast(SQLiteLogRecorder, self.recorder)
         assert self.snapshots is not None  # is_snapshotting_enabled
         pool = recorder.datastore.pool
-        self.writer = GroupWriter(pool.db_name, recorder.events_table_name,
-                                  self.snapshots.recorder.events_table_name,  # type: ignore[attr-defined]
-                                  pool.lock_timeout or 5)
+        self.writer = GroupWriter(
+            pool.db_name,
+            recorder.events_table_name,
+            self.snapshots.recorder.events_table_name,  # type: ignore[attr-defined]
+            pool.lock_timeout or 5,
+        )
 
     def close(self) -> None:
         self.writer.close()
@@ -107,9 +120,12 @@ class SQLiteFileLog(EventLog):
         """The rows `writer` takes: the recorder's columns, with the mapper's own topic and bytes."""
         encode = MsgspecMapper._encoder.encode
         topic = TOPICS[Recorded]
-        return ([(r.originator_id.hex, r.originator_version, topic, encode(r)) for r in records],
-                None if snapshot is None else
-                (snapshot.originator_id.hex, snapshot.originator_version, TOPICS[Snapshot], encode(snapshot)))
+        return (
+            [(r.originator_id.hex, r.originator_version, topic, encode(r)) for r in records],
+            None
+            if snapshot is None
+            else (snapshot.originator_id.hex, snapshot.originator_version, TOPICS[Snapshot], encode(snapshot)),
+        )
 
     def loop_commits(self, loop: asyncio.AbstractEventLoop) -> LoopCommits:
         """The appends `loop` makes, committed once per turn of it."""

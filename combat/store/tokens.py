@@ -103,8 +103,9 @@ def _time(text: str | None) -> datetime | None:
 def _record(values: tuple[Any, ...]) -> TokenRecord:
     """A row as read: the same row (a revocation changes it) is parsed once."""
     token_hash, encounter_id, role, name, combatants, issued, expires, revoked, created_by = values
-    grant = Grant(encounter_id=UUID(encounter_id), role=role, name=name,
-                  combatants=frozenset(json.loads(combatants)), token_hash=token_hash)
+    grant = Grant(
+        encounter_id=UUID(encounter_id), role=role, name=name, combatants=frozenset(json.loads(combatants)), token_hash=token_hash
+    )
     return TokenRecord(grant, _time(issued) or datetime.min, _time(expires), _time(revoked), created_by)
 
 
@@ -160,8 +161,7 @@ class TokenStore:
             if column not in present:
                 cursor.execute(f"ALTER TABLE {TABLE} ADD COLUMN {column} TEXT")
 
-    def add(self, token_hash: str, grant: Grant, *, expires_at: datetime | None = None,
-            created_by: str | None = None) -> None:
+    def add(self, token_hash: str, grant: Grant, *, expires_at: datetime | None = None, created_by: str | None = None) -> None:
         p = ", ".join([self._param] * 9)
         with self._datastore.transaction(commit=True) as cursor:
             cursor.execute(
@@ -182,8 +182,9 @@ class TokenStore:
     def names(self, encounter_id: UUID) -> list[str]:
         """The names already issued in an encounter (for telling look-alikes apart)."""
         with self._datastore.transaction(commit=False) as cursor:
-            cursor.execute(self._sql(f"SELECT DISTINCT name FROM {{table}} WHERE encounter_id = {self._param}"),
-                           (str(encounter_id),))
+            cursor.execute(
+                self._sql(f"SELECT DISTINCT name FROM {{table}} WHERE encounter_id = {self._param}"), (str(encounter_id),)
+            )
             rows = cursor.fetchall()
         return [row["name"] if isinstance(row, dict) else row[0] for row in rows]
 
@@ -203,8 +204,7 @@ class TokenStore:
         with self._reading() as cursor:
             cursor.execute(self._select(where), params)
             rows = cursor.fetchall()
-        return [_record(tuple(row[k] for k in _COLUMNS.split(", ")) if isinstance(row, dict) else tuple(row))
-                for row in rows]
+        return [_record(tuple(row[k] for k in _COLUMNS.split(", ")) if isinstance(row, dict) else tuple(row)) for row in rows]
 
     @functools.lru_cache(maxsize=8)  # noqa: B019  (8 statements; the store lives as long as the process)
     def _select(self, where: str) -> Any:
@@ -225,8 +225,10 @@ class TokenStore:
         p = self._param
         with self._datastore.transaction(commit=True) as cursor:
             cursor.execute(
-                self._sql(f"UPDATE {{table}} SET revoked_at = COALESCE(revoked_at, {p}) "
-                          f"WHERE encounter_id = {p} AND substr(token_hash, 1, {TOKEN_ID_LENGTH}) = {p}"),
+                self._sql(
+                    f"UPDATE {{table}} SET revoked_at = COALESCE(revoked_at, {p}) "
+                    f"WHERE encounter_id = {p} AND substr(token_hash, 1, {TOKEN_ID_LENGTH}) = {p}"
+                ),
                 (datetime.now(UTC).isoformat(), str(encounter_id), token_id),
             )
             cursor = getattr(cursor, "sqlite_cursor", cursor)  # eventsourcing's SQLite wrapper hides it
@@ -240,12 +242,17 @@ class TokenStore:
         # The first slot of a credential: its row, counting the encounters it made before
         # the table existed. A row another request inserted meanwhile is found by the
         # second UPDATE (on PostgreSQL each statement reads what is committed when it starts).
-        first = self._sql(f"INSERT INTO {{quotas}} (credential, used) "
-                          f"SELECT {p}, n + 1 FROM (SELECT COUNT(DISTINCT encounter_id) AS n FROM {{table}} "
-                          f"WHERE created_by = {p}) AS made WHERE n < {p} ON CONFLICT (credential) DO NOTHING")
+        first = self._sql(
+            f"INSERT INTO {{quotas}} (credential, used) "
+            f"SELECT {p}, n + 1 FROM (SELECT COUNT(DISTINCT encounter_id) AS n FROM {{table}} "
+            f"WHERE created_by = {p}) AS made WHERE n < {p} ON CONFLICT (credential) DO NOTHING"
+        )
         with self._datastore.transaction(commit=True) as cursor:
-            for statement, params in ((take, (credential, most)), (first, (credential, credential, most)),
-                                      (take, (credential, most))):
+            for statement, params in (
+                (take, (credential, most)),
+                (first, (credential, credential, most)),
+                (take, (credential, most)),
+            ):
                 cursor.execute(statement, params)
                 if getattr(cursor, "sqlite_cursor", cursor).rowcount:
                     return True
@@ -255,5 +262,4 @@ class TokenStore:
         """Undo `take_slot`: the encounter it was taken for was not written."""
         p = self._param
         with self._datastore.transaction(commit=True) as cursor:
-            cursor.execute(self._sql(f"UPDATE {{quotas}} SET used = used - 1 WHERE credential = {p} AND used > 0"),
-                           (credential,))
+            cursor.execute(self._sql(f"UPDATE {{quotas}} SET used = used - 1 WHERE credential = {p} AND used > 0"), (credential,))

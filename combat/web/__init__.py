@@ -37,7 +37,11 @@ def home() -> Redirect:
 ROUTES: list[ControllerRouterHandler] = [
     home,
     create_static_files_router(
-        path="/app", directories=[STATIC], html_mode=True, include_in_schema=False, after_request=_no_referrer,
+        path="/app",
+        directories=[STATIC],
+        html_mode=True,
+        include_in_schema=False,
+        after_request=_no_referrer,
         name="web",
     ),
 ]

@@ -25,7 +25,7 @@ PAGE = DOCS / "architecture.md"
 def walk() -> list[str]:
     """The page's steps, as `module:qualified name`."""
     text = PAGE.read_text()
-    listed = text[text.index("<!-- walk -->"):text.index("<!-- /walk -->")]
+    listed = text[text.index("<!-- walk -->") : text.index("<!-- /walk -->")]
     return re.findall(r"^\d+\. `([\w.]+:[\w.]+)`", listed, flags=re.MULTILINE)
 
 
@@ -52,8 +52,11 @@ def test_the_pages_walk_is_the_path_a_command_takes(tmp_path):
             made = http.post("/encounters", json={"ruleset": "srd-2024", "name": "traced"}).json()
             recording.set()
             try:
-                reply = http.post(f"/encounters/{made['id']}/commands", json={"command": command},
-                                  headers={"Authorization": f"Bearer {made['gm_token']}"})
+                reply = http.post(
+                    f"/encounters/{made['id']}/commands",
+                    json={"command": command},
+                    headers={"Authorization": f"Bearer {made['gm_token']}"},
+                )
             finally:
                 recording.clear()
             assert reply.status_code == 200, reply.text
@@ -64,5 +67,5 @@ def test_the_pages_walk_is_the_path_a_command_takes(tmp_path):
         encounters.close()
     position = 0
     for step in steps:
-        assert step in calls[position:], f"{step} is not called after {steps[:steps.index(step)]}"
+        assert step in calls[position:], f"{step} is not called after {steps[: steps.index(step)]}"
         position = calls.index(step, position) + 1

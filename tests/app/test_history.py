@@ -114,12 +114,16 @@ def test_a_condition_amended_to_stunned_blocks_the_attack_it_came_before_as_it_w
     swing = encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(3,)))
 
     encounters.amend(
-        eid, [glare.records[0].seq], ApplyCondition(target="aria", condition=ConditionSpec(name="stunned", source="goblin")),
+        eid,
+        [glare.records[0].seq],
+        ApplyCondition(target="aria", condition=ConditionSpec(name="stunned", source="goblin")),
         reason="the glare stuns",
     )
 
     state = encounters.state(eid)
-    assert [(c.seq, c.problem) for c in state.conflicts] == [(_seqs_of(swing, AttackMade)[0], "Aria is stunned now and could not attack")]
+    assert [(c.seq, c.problem) for c in state.conflicts] == [
+        (_seqs_of(swing, AttackMade)[0], "Aria is stunned now and could not attack")
+    ]
     with pytest.raises(RuleError) as refused:
         encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(3,)))
     assert (refused.value.code, refused.value.message) == ("combatant/incapacitated", "Aria is stunned and cannot attack")

@@ -41,11 +41,18 @@ def test_an_amended_ruling_is_amended_again_through_its_corrected_events(encount
     eid = fight(encounters)
     hit = encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,)))
     encounters.execute(eid, EndTurn(combatant="aria"))
-    first = encounters.amend(eid, [r.seq for r in hit.records], Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(3,)), reason="it was a 3")
+    first = encounters.amend(
+        eid,
+        [r.seq for r in hit.records],
+        Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(3,)),
+        reason="it was a 3",
+    )
     assert encounters.state(eid).combatants["goblin"].hp == 10 - 6
 
     amendment_seq = first.records[0].seq  # naming the amendment itself works too
-    encounters.amend(eid, [amendment_seq], Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(4,)), reason="no, a 4")
+    encounters.amend(
+        eid, [amendment_seq], Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(4,)), reason="no, a 4"
+    )
 
     state = encounters.state(eid)
     assert state.combatants["goblin"].hp == 10 - 7
@@ -62,7 +69,9 @@ def test_a_ruling_amended_a_round_later_is_told_under_the_round_it_stands_in(enc
     for who in ("aria", "goblin", "orc"):
         encounters.execute(eid, EndTurn(combatant=who))
     assert encounters.state(eid).round == 2
-    encounters.amend(eid, [hit.records[0].seq], Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(2,)), reason="it was a 2")
+    encounters.amend(
+        eid, [hit.records[0].seq], Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(2,)), reason="it was a 2"
+    )
 
     records = list(encounters.records(eid))
     lines = dict(zip((r.seq for r in records), narrate(records)))
@@ -81,7 +90,9 @@ def test_open_conflicts_show_in_combat_show_until_overridden(tmp_path):
     killing = encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(11,), damage_faces=(6,)))
     encounters.execute(eid, EndTurn(combatant="aria"))
     orc_turn = encounters.state(eid).version
-    encounters.amend(eid, [killing.records[0].seq], Attack(attacker="aria", target="goblin", faces=(11,), cover="half"), reason="half cover")
+    encounters.amend(
+        eid, [killing.records[0].seq], Attack(attacker="aria", target="goblin", faces=(11,), cover="half"), reason="half cover"
+    )
     encounters.close()
 
     runner = CliRunner()
@@ -89,6 +100,8 @@ def test_open_conflicts_show_in_combat_show_until_overridden(tmp_path):
     assert f"conflict at seq {orc_turn}" in shown and "skipped" in shown
     again = runner.invoke(cli, ["show", eid.hex[:8], "--db", db], catch_exceptions=False).output
     assert f"conflict at seq {orc_turn}" in again
-    runner.invoke(cli, ["override", str(eid), str(orc_turn), "--ruling", "the orc went anyway", "--db", db], catch_exceptions=False)
+    runner.invoke(
+        cli, ["override", str(eid), str(orc_turn), "--ruling", "the orc went anyway", "--db", db], catch_exceptions=False
+    )
     after = runner.invoke(cli, ["show", str(eid), "--db", db], catch_exceptions=False).output
     assert "conflict at seq" not in after

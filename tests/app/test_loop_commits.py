@@ -113,9 +113,11 @@ def test_a_command_the_rules_refuse_leaves_the_others_of_its_turn_stored(tmp_pat
 
         async def play():
             commits = encounters.log.commits(asyncio.get_running_loop())
-            return await asyncio.gather(_send(encounters, commits, first, _fire(6)),
-                                        _send(encounters, commits, second, Attack(attacker="nobody", target="ogre")),
-                                        return_exceptions=True)
+            return await asyncio.gather(
+                _send(encounters, commits, first, _fire(6)),
+                _send(encounters, commits, second, Attack(attacker="nobody", target="ogre")),
+                return_exceptions=True,
+            )
 
         stored, refused = asyncio.run(play())
         assert isinstance(refused, RuleError)
@@ -157,8 +159,7 @@ def test_an_expected_version_another_process_overtook_is_a_version_conflict(tmp_
         there.execute(eid, _fire(10))
 
         async def play():
-            return await _send(here, here.log.commits(asyncio.get_running_loop()), eid, _fire(5),
-                               expected_version=BASE)
+            return await _send(here, here.log.commits(asyncio.get_running_loop()), eid, _fire(5), expected_version=BASE)
 
         with pytest.raises(VersionConflict, match=f"at version {BASE + 1}, not {BASE}"):
             asyncio.run(play())
@@ -226,8 +227,10 @@ def test_two_tables_are_never_held_up_by_each_other_and_no_lock_outlives_its_req
         async def play():
             commits = encounters.log.commits(asyncio.get_running_loop())
             sizes = _counting(commits, encounters)
-            await asyncio.gather(_send(encounters, commits, other, AddCombatant(combatant=pc("aria"))),
-                                 _send(encounters, commits, eid, AddCombatant(combatant=pc("bram"))))
+            await asyncio.gather(
+                _send(encounters, commits, other, AddCombatant(combatant=pc("aria"))),
+                _send(encounters, commits, eid, AddCombatant(combatant=pc("bram"))),
+            )
             return sizes, encounters._locks
 
         sizes, locks = asyncio.run(play())

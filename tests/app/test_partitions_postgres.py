@@ -128,9 +128,12 @@ def test_commands_alternated_between_two_processes_keep_each_log_gapless(two_par
         ready = threading.Event()
 
         def follow() -> None:
-            with httpx.Client(base_url=b.url, timeout=30) as own, own.stream(
-                "GET", f"/encounters/{outside.id}/stream", params={"state": "false"}, headers=bearer(outside.gm)
-            ) as stream:
+            with (
+                httpx.Client(base_url=b.url, timeout=30) as own,
+                own.stream(
+                    "GET", f"/encounters/{outside.id}/stream", params={"state": "false"}, headers=bearer(outside.gm)
+                ) as stream,
+            ):
                 lines = stream.iter_lines()
                 streamed.extend(read_events(lines, 1))
                 ready.set()
@@ -155,7 +158,9 @@ def test_commands_alternated_between_two_processes_keep_each_log_gapless(two_par
         for fight in fights:
             log = Fight(http_b, fight.id, fight.gm).events()
             assert [e["seq"] for e in log] == list(range(1, start[fight.id] + COMMANDS + 1))
-            assert [e["text"] for e in log if e["type"] == "RulingMade"] == [f"{fight.id[:4]} ruling {i}" for i in range(COMMANDS)]
+            assert [e["text"] for e in log if e["type"] == "RulingMade"] == [
+                f"{fight.id[:4]} ruling {i}" for i in range(COMMANDS)
+            ]
             assert Fight(http_a, fight.id, fight.gm).state() == Fight(http_b, fight.id, fight.gm).state()
         assert [m["data"]["event"] for m in streamed] == Fight(http_a, outside.id, outside.gm).events()
 
@@ -172,7 +177,9 @@ def test_a_partition_configured_apart_lives_in_its_own_schema(postgres):
             home, away = _in_partitions(encounters, 2, {0, 1})
             assert _rows(apart, "combat_p1_events") >= 1
             with connect_postgres() as connection:
-                here = connection.execute(f"SELECT to_regclass('\"{postgres['POSTGRES_SCHEMA']}\".combat_p1_events')").fetchone()[0]
+                here = connection.execute(f"SELECT to_regclass('\"{postgres['POSTGRES_SCHEMA']}\".combat_p1_events')").fetchone()[
+                    0
+                ]
             assert here is None
             assert encounters.state(away).name.startswith("table")
             assert {home, away} <= set(directory.encounter_ids(encounters))
@@ -203,9 +210,17 @@ def test_a_command_taken_twice_stores_nothing_the_second_time_and_wakes_other_pr
             payloads = [n.payload for n in listener.notifies(timeout=5, stop_after=1)]
         assert payloads == [eid.hex]
         now = datetime.now(UTC)
-        records = [Recorded(originator_id=eid, originator_version=seq, timestamp=now, actor="gm", command_id="late",
-                            event=RulingMade(text=text))
-                   for seq, text in ((2, "the bridge holds"), (3, "and the rope too"))]
+        records = [
+            Recorded(
+                originator_id=eid,
+                originator_version=seq,
+                timestamp=now,
+                actor="gm",
+                command_id="late",
+                event=RulingMade(text=text),
+            )
+            for seq, text in ((2, "the bridge holds"), (3, "and the rope too"))
+        ]
         with pytest.raises(SeqTaken):
             second.log.append(records)
         assert [(r.seq, r.command_id != "late") for r in first.records(eid)] == [(1, True), (2, True)]

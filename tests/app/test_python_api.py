@@ -52,10 +52,18 @@ def test_opening_an_unknown_encounter_or_a_bad_log_is_refused_clearly(tmp_path):
 def test_undo_gives_back_what_the_last_command_did():
     """An undone attack gives back the HP it took."""
     with Table.new(seed=1) as table:
-        table.do({"type": "add_combatant", "combatant": {"id": "aria", "name": "Aria", "kind": "pc", "side": "party",
-                                                         "max_hp": 20, "ac": 15}})
-        table.do({"type": "add_combatant", "combatant": {"id": "orc", "name": "Orc", "kind": "monster", "side": "orcs",
-                                                         "max_hp": 15, "ac": 13}})
+        table.do(
+            {
+                "type": "add_combatant",
+                "combatant": {"id": "aria", "name": "Aria", "kind": "pc", "side": "party", "max_hp": 20, "ac": 15},
+            }
+        )
+        table.do(
+            {
+                "type": "add_combatant",
+                "combatant": {"id": "orc", "name": "Orc", "kind": "monster", "side": "orcs", "max_hp": 15, "ac": 13},
+            }
+        )
         table.do({"type": "begin_combat"})
         table.do({"type": "roll_initiative"})  # the service rolls for both
         table.do({"type": "damage", "target": "orc", "damage_type": "fire", "amount": 6})

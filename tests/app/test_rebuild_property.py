@@ -59,8 +59,13 @@ def test_any_sequence_of_commands_leaves_live_state_equal_to_the_stored_log(data
         db = Path(tmp) / "combat.db"
         live = Encounters(db)
         eid = live.create("srd-2024", "property", seed=draw(st.integers(0, 2**31 - 1)))
-        specs = [pc("aria", max_hp=12), pc("bron", max_hp=9), monster("goblin-1", group="goblins"),
-                 monster("goblin-2", group="goblins"), monster("ogre", max_hp=15)]
+        specs = [
+            pc("aria", max_hp=12),
+            pc("bron", max_hp=9),
+            monster("goblin-1", group="goblins"),
+            monster("goblin-2", group="goblins"),
+            monster("ogre", max_hp=15),
+        ]
         for spec in specs[: draw(st.integers(2, len(specs)))]:
             live.execute(eid, AddCombatant(combatant=spec))
         try:

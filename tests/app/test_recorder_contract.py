@@ -83,8 +83,9 @@ class _WriterRecorder(SQLiteLogRecorder):
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         try:
-            return self.writer.append([(uuid.UUID(str(e.originator_id)).hex, e.originator_version, e.topic, e.state)
-                                       for e in stored_events])
+            return self.writer.append(
+                [(uuid.UUID(str(e.originator_id)).hex, e.originator_version, e.topic, e.state) for e in stored_events]
+            )
         except SeqTaken as exc:
             raise IntegrityError(exc) from exc
 
@@ -127,9 +128,15 @@ class _Postgres(_Stores):
         try:
             import psycopg
 
-            with psycopg.connect(host=POSTGRES["POSTGRES_HOST"], port=int(POSTGRES["POSTGRES_PORT"]),
-                                 user=POSTGRES["POSTGRES_USER"], password=POSTGRES["POSTGRES_PASSWORD"] or None,
-                                 dbname=POSTGRES["POSTGRES_DBNAME"], autocommit=True, connect_timeout=3) as conn:
+            with psycopg.connect(
+                host=POSTGRES["POSTGRES_HOST"],
+                port=int(POSTGRES["POSTGRES_PORT"]),
+                user=POSTGRES["POSTGRES_USER"],
+                password=POSTGRES["POSTGRES_PASSWORD"] or None,
+                dbname=POSTGRES["POSTGRES_DBNAME"],
+                autocommit=True,
+                connect_timeout=3,
+            ) as conn:
                 cls.schema = f"combat_contract_{uuid.uuid4().hex[:12]}"
                 conn.execute(f'CREATE SCHEMA "{cls.schema}"')
         except Exception as exc:  # no extra, no server
@@ -141,9 +148,14 @@ class _Postgres(_Stores):
     def tearDownClass(cls) -> None:
         import psycopg
 
-        with psycopg.connect(host=POSTGRES["POSTGRES_HOST"], port=int(POSTGRES["POSTGRES_PORT"]),
-                             user=POSTGRES["POSTGRES_USER"], password=POSTGRES["POSTGRES_PASSWORD"] or None,
-                             dbname=POSTGRES["POSTGRES_DBNAME"], autocommit=True) as conn:
+        with psycopg.connect(
+            host=POSTGRES["POSTGRES_HOST"],
+            port=int(POSTGRES["POSTGRES_PORT"]),
+            user=POSTGRES["POSTGRES_USER"],
+            password=POSTGRES["POSTGRES_PASSWORD"] or None,
+            dbname=POSTGRES["POSTGRES_DBNAME"],
+            autocommit=True,
+        ) as conn:
             conn.execute(f'DROP SCHEMA "{cls.schema}" CASCADE')
         super().tearDownClass()  # type: ignore[misc]
 
@@ -151,8 +163,13 @@ class _Postgres(_Stores):
         from combat.store.postgres import PostgresLogRecorder
 
         # Each case a table of its own: the cases count every notification in the table.
-        env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_SCHEMA": self.schema, **POSTGRES,
-               "POSTGRES_POOL_SIZE": "4", "POSTGRES_MAX_OVERFLOW": "4"}
+        env = {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_SCHEMA": self.schema,
+            **POSTGRES,
+            "POSTGRES_POOL_SIZE": "4",
+            "POSTGRES_MAX_OVERFLOW": "4",
+        }
         name = f"contract_{uuid.uuid4().hex[:8]}"
         cls = type(f"Contract{name}", (partition_class(self.partition),), {"name": name})
         log = cls(env, records=record_decoder)

@@ -36,8 +36,9 @@ def test_a_snapshot_of_the_old_shape_is_passed_over_not_misread(encounters, monk
     old["d10"] = old.pop("rules")
     some = next(iter(old["combatants"]))
     old["combatants"][some]["hp"] = 999  # a snapshot that was wrong would show
-    stored = msgspec.json.encode({"originator_id": eid, "originator_version": state.version,
-                                  "timestamp": "2026-01-01T00:00:00Z", "state": old})
+    stored = msgspec.json.encode(
+        {"originator_id": eid, "originator_version": state.version, "timestamp": "2026-01-01T00:00:00Z", "state": old}
+    )
     (topic,) = STALE_SNAPSHOT_TOPICS
     encounters.log.of(eid).snapshots.recorder.insert_events(
         [StoredEvent(originator_id=eid, originator_version=state.version, topic=topic, state=stored)]
@@ -58,10 +59,12 @@ def test_a_segments_1e_snapshot_from_when_each_record_repeated_its_combatant_loa
     old = msgspec.to_builtins(state)
     for cid, rec in old["rules"]["creatures"].items():
         c = state.combatants[cid]
-        rec["stats"].update(id=cid, name=c.name, kind=c.kind, side=c.side, ac=c.ac, hp=None, move_ft=c.speed,
-                            player=c.player, x=0, y=0)
-    stored = msgspec.json.encode({"originator_id": eid, "originator_version": state.version,
-                                  "timestamp": "2026-01-01T00:00:00Z", "state": old})
+        rec["stats"].update(
+            id=cid, name=c.name, kind=c.kind, side=c.side, ac=c.ac, hp=None, move_ft=c.speed, player=c.player, x=0, y=0
+        )
+    stored = msgspec.json.encode(
+        {"originator_id": eid, "originator_version": state.version, "timestamp": "2026-01-01T00:00:00Z", "state": old}
+    )
     encounters.log.of(eid).snapshots.recorder.insert_events(
         [StoredEvent(originator_id=eid, originator_version=state.version, topic=TOPICS[Snapshot], state=stored)]
     )

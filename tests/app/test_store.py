@@ -99,7 +99,9 @@ def test_a_log_with_a_gap_or_a_bad_line_is_refused_with_the_line_number(encounte
     with pytest.raises(RuleError, match="line 2: seq 3 follows seq 1"):
         read_jsonl([lines[0], lines[2]])
     with pytest.raises(RuleError) as caught:
-        read_jsonl([lines[0], b'{"seq": 2, "type": "NoSuchEvent", "at": "2026-01-01T00:00:00Z", "actor": "gm", "command_id": "x"}'])
+        read_jsonl(
+            [lines[0], b'{"seq": 2, "type": "NoSuchEvent", "at": "2026-01-01T00:00:00Z", "actor": "gm", "command_id": "x"}']
+        )
     assert caught.value.code == "log/bad-line" and "line 2" in str(caught.value)
     with pytest.raises(RuleError):
         from_line(b"[1, 2]")

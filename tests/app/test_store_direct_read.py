@@ -86,7 +86,9 @@ def test_any_fight_reads_back_the_same_through_the_direct_query_as_through_event
                 lte = draw(st.one_of(st.none(), st.integers(0, version + 1)))
                 direct = list(log.recorded(eid, gt=gt, lte=lte))
                 assert direct == _through_eventsourcing(log, eid, gt, lte)
-                assert [r.seq for r in direct] == list(range((gt or 0) + 1, min(lte if lte is not None else version, version) + 1))
+                assert [r.seq for r in direct] == list(
+                    range((gt or 0) + 1, min(lte if lte is not None else version, version) + 1)
+                )
             assert history.replay(log.recorded(eid)) == played
             assert live.state(eid, at=version) == played  # from the latest snapshot and what follows it
         finally:
@@ -100,8 +102,9 @@ def test_a_row_of_another_topic_is_refused_not_misread(encounters):
     encounters.execute(eid, AddCombatant(combatant=pc("aria")))
     table = encounters.log.home.recorder.events_table_name
     with sqlite3.connect(encounters.log.home.recorder.datastore.pool.db_name) as db:
-        db.execute(f"UPDATE {table} SET topic = 'someone.else:Event' WHERE originator_id = ? AND originator_version = 2",
-                   (eid.hex,))
+        db.execute(
+            f"UPDATE {table} SET topic = 'someone.else:Event' WHERE originator_id = ? AND originator_version = 2", (eid.hex,)
+        )
     with pytest.raises(ValueError, match=r"topic is not 'combat\.store:Recorded'"):
         list(encounters.log.recorded(eid))
     assert len(list(encounters.log.recorded(eid, lte=1))) == 1
@@ -113,14 +116,23 @@ class _ZippedMapper(MsgspecMapper):
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         plain = super().to_stored_event(domain_event)
         assert self.compressor is not None
-        return StoredEvent(originator_id=plain.originator_id, originator_version=plain.originator_version,
-                           topic=plain.topic, state=self.compressor.compress(plain.state))
+        return StoredEvent(
+            originator_id=plain.originator_id,
+            originator_version=plain.originator_version,
+            topic=plain.topic,
+            state=self.compressor.compress(plain.state),
+        )
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         assert self.compressor is not None
-        return super().to_domain_event(StoredEvent(
-            originator_id=stored_event.originator_id, originator_version=stored_event.originator_version,
-            topic=stored_event.topic, state=self.compressor.decompress(stored_event.state)))
+        return super().to_domain_event(
+            StoredEvent(
+                originator_id=stored_event.originator_id,
+                originator_version=stored_event.originator_version,
+                topic=stored_event.topic,
+                state=self.compressor.decompress(stored_event.state),
+            )
+        )
 
 
 class _ZippedLog(EventLog):

@@ -60,17 +60,24 @@ def test_a_stale_append_in_a_group_is_refused_alone_and_the_others_are_stored(tm
         assert writer is not None
         stored = encounters.log.home.recorder.events_table_name
         with sqlite3.connect(tmp_path / "c.db") as db:
-            (row,) = db.execute(f"SELECT originator_id, originator_version, topic, state FROM {stored} "
-                                "WHERE originator_id = ?", (second.hex,))
+            (row,) = db.execute(
+                f"SELECT originator_id, originator_version, topic, state FROM {stored} WHERE originator_id = ?", (second.hex,)
+            )
         fresh = _Append([(first.hex, 2, row[2], row[3])], None)
         stale = _Append([(second.hex, 1, row[2], row[3])], None)  # seq 1 of the second table is taken
         writer._commit([fresh, stale])
         assert fresh.done and fresh.error is None
         assert isinstance(stale.error, SeqTaken)
         with sqlite3.connect(tmp_path / "c.db") as db:
-            versions = {eid: [v for (v,) in db.execute(f"SELECT originator_version FROM {stored} WHERE originator_id = ? "
-                                                       "ORDER BY originator_version", (eid.hex,))]
-                        for eid in (first, second)}
+            versions = {
+                eid: [
+                    v
+                    for (v,) in db.execute(
+                        f"SELECT originator_version FROM {stored} WHERE originator_id = ? ORDER BY originator_version", (eid.hex,)
+                    )
+                ]
+                for eid in (first, second)
+            }
         assert versions == {first: [1, 2], second: [1]}
     finally:
         encounters.close()

@@ -32,9 +32,17 @@ def test_eight_processes_opening_a_new_store_at_once_all_come_up(postgres):
     env = {**postgres, "COMBAT_PARTITIONS": "4", "POSTGRES_POOL_SIZE": "2", "POSTGRES_MAX_OVERFLOW": "2"}
     start = time.time() + 3.0  # every process imported and waiting before any opens the store
     root = str(ROOT)
-    procs = [subprocess.Popen([sys.executable, "-c", STARTER, json.dumps(env), str(start)], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": root}, cwd=root)
-             for _ in range(8)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", STARTER, json.dumps(env), str(start)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": root},
+            cwd=root,
+        )
+        for _ in range(8)
+    ]
     results = [p.communicate(timeout=120) for p in procs]
     failures = [err[-800:] for p, (_, err) in zip(procs, results) if p.returncode != 0]
     assert failures == []
@@ -56,5 +64,6 @@ def test_no_partition_creates_a_function_named_for_the_schema_alone(postgres):
     with connect_postgres() as connection:
         functions = connection.execute(
             "SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = %s",
-            (postgres["POSTGRES_SCHEMA"],)).fetchall()
+            (postgres["POSTGRES_SCHEMA"],),
+        ).fetchall()
     assert functions == []

@@ -39,15 +39,21 @@ def test_the_quick_benchmark_reports_every_section_with_numbers_and_a_verdict_on
     assert "Litestar floor" in report.text(result) and "one encounter" in report.text(result)
     scaling = result["scaling"]  # PostgreSQL's scale-out runs, or skipped saying why
     assert scaling.get("skipped") or (
-        scaling["alternating"]["gapless"] and scaling["alternating"]["commands_stored"] > 0
+        scaling["alternating"]["gapless"]
+        and scaling["alternating"]["commands_stored"] > 0
         and all(_positive(scaling[run]["commands_per_s"]) for run in ("one", "two", "alternating", "one_process_one_encounter"))
         and all(_positive(scaling["two"][key]) for key in ("store_cpu_ms_per_command", "client_cpu_ms_per_command"))
         and _positive(scaling["ceiling"]["ratio_to_one"])
-        and "4b. scale-out on postgres" in report.text(result)), scaling
+        and "4b. scale-out on postgres" in report.text(result)
+    ), scaling
     folding = result["folding"]
     assert all(_positive(us) for us in folding["us_per_event"].values()), folding
     assert {"declared-d10", "segments-1e"} <= set(folding["ratio_to_srd_2024"])
     for section in ("replay", "commands", "loading", "service", "folding"):
         assert isinstance(result[section]["met"], bool) and result[section]["target"]
     assert result["machine"]["usable_cpus"] >= 1
-    assert "1. replay" in report.text(result) and "8. fold the declared-d10 demo" in report.text(result) and '"commands"' in report.to_json(result)
+    assert (
+        "1. replay" in report.text(result)
+        and "8. fold the declared-d10 demo" in report.text(result)
+        and '"commands"' in report.to_json(result)
+    )

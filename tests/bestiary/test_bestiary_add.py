@@ -43,7 +43,13 @@ def test_three_goblin_warriors_by_name_share_one_initiative_roll_and_the_srd_blo
     assert [c.id for c in added] == ["goblin-warrior-1", "goblin-warrior-2", "goblin-warrior-3"]
     assert {(c.ac, c.max_hp, c.initiative_bonus, c.group, c.size) for c in added} == {(15, 10, 2, "goblin-warrior", "small")}
     scimitar = t["goblin-warrior-1"].attacks[0]
-    assert (scimitar.name, scimitar.bonus, scimitar.damage, scimitar.damage_type, scimitar.reach) == ("Scimitar", 4, "1d6+2", "slashing", 5)
+    assert (scimitar.name, scimitar.bonus, scimitar.damage, scimitar.damage_type, scimitar.reach) == (
+        "Scimitar",
+        4,
+        "1d6+2",
+        "slashing",
+        5,
+    )
     shortbow = t["goblin-warrior-1"].attacks[1]
     assert (shortbow.kind, shortbow.normal_range, shortbow.long_range) == ("ranged", 80, 320)
     # the whole stat block is in the log, so replay never needs the bestiary
@@ -116,8 +122,14 @@ def test_the_packaged_bestiary_holds_the_srd_creatures():
 
 
 # The records sit in ../shared beside the repository (or beside the folder of worktrees).
-SOURCE = next((p / "shared" / "data" / "srd-5.2" for p in (ROOT.parent, ROOT.parent.parent) if (p / "shared" / "data" / "srd-5.2").exists()),
-              Path("../shared/data/srd-5.2"))
+SOURCE = next(
+    (
+        p / "shared" / "data" / "srd-5.2"
+        for p in (ROOT.parent, ROOT.parent.parent)
+        if (p / "shared" / "data" / "srd-5.2").exists()
+    ),
+    Path("../shared/data/srd-5.2"),
+)
 
 
 @pytest.mark.skipif(not SOURCE.exists(), reason="the Open5e records are not beside this checkout")
@@ -141,5 +153,11 @@ def test_an_attack_without_an_open5e_record_is_read_from_its_words():
     djinni = library.find("djinni")
     blade = djinni.attack("storm blade")
     assert (blade.bonus, blade.reach, blade.damage, blade.damage_type, blade.extra_damage, blade.extra_damage_type) == (
-        9, 5, "2d6+5", "slashing", "2d6", "lightning")
+        9,
+        5,
+        "2d6+5",
+        "slashing",
+        "2d6",
+        "lightning",
+    )
     assert [(p.count, p.attacks) for p in djinni.multiattack.routines[0]] == [(3, ("Storm Blade", "Storm Bolt"))]

@@ -42,7 +42,16 @@ def test_rend_takes_its_to_hit_and_damage_from_the_block_and_fire_as_its_own_dam
     """+14 to hit; 1d10 + 8 Slashing plus 2d4 Fire, each damage type taken on its own."""
     t = _lair()
     t.do(EndTurn(combatant="aria"))
-    events = t.do(Attack(attacker="adult-red-dragon", target="aria", attack="rend", faces=(1 + 0 + 10,), damage_faces=(5,), extra_damage_faces=(2, 3)))
+    events = t.do(
+        Attack(
+            attacker="adult-red-dragon",
+            target="aria",
+            attack="rend",
+            faces=(1 + 0 + 10,),
+            damage_faces=(5,),
+            extra_damage_faces=(2, 3),
+        )
+    )
     [made] = of_type(events, AttackMade)
     assert (made.total, made.damage, made.damage_type) == (25, 13, "slashing")
     [fire] = of_type(events, DamageTaken)
@@ -55,7 +64,11 @@ def test_a_fire_immune_target_takes_the_slashing_but_not_the_fire():
     t = Table().add(pc("aria", max_hp=120, immunities=("fire",)))
     t.do(AddCreature(creature="Adult Red Dragon", side="dragon"))
     t.start({"adult-red-dragon": 20, "aria": 1})
-    t.do(Attack(attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10,), damage_faces=(5,), extra_damage_faces=(4, 4)))
+    t.do(
+        Attack(
+            attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10,), damage_faces=(5,), extra_damage_faces=(4, 4)
+        )
+    )
     assert t["aria"].hp == 120 - 13
 
 
@@ -105,7 +118,16 @@ def test_three_legendary_actions_after_other_turns_regained_on_its_own():
     t.do(EndTurn(combatant="adult-red-dragon"))
     t.rejects(LegendaryAction(combatant="adult-red-dragon", action="Pounce"), "legendary/not-now")  # its own turn just ended
     t.do(EndTurn(combatant="bram"))
-    events = t.do(LegendaryAction(combatant="adult-red-dragon", action="pounce", target="aria", faces=(10,), damage_faces=(1,), extra_damage_faces=(1, 1)))
+    events = t.do(
+        LegendaryAction(
+            combatant="adult-red-dragon",
+            action="pounce",
+            target="aria",
+            faces=(10,),
+            damage_faces=(1,),
+            extra_damage_faces=(1, 1),
+        )
+    )
     [used] = of_type(events, LegendaryActionUsed)
     assert (used.action, used.after_turn_of, used.cost) == ("Pounce", "bram", 1)
     [made] = of_type(events, AttackMade)
@@ -154,8 +176,17 @@ def test_in_its_lair_the_dragon_has_four_legendary_resistances():
 def test_per_day_uses_are_spent_and_not_regained():
     """'Web (Recharge 5-6)' aside, a 1/Day action has one use a day."""
     t = Table().add(pc("aria"))
-    t.do(AddCreature(creature={"name": "Cave Witch", "ac": 12, "hp": 30,
-                              "actions": [{"name": "Curse", "text": "One creature is cursed.", "per_day": 1}]}, side="witch"))
+    t.do(
+        AddCreature(
+            creature={
+                "name": "Cave Witch",
+                "ac": 12,
+                "hp": 30,
+                "actions": [{"name": "Curse", "text": "One creature is cursed.", "per_day": 1}],
+            },
+            side="witch",
+        )
+    )
     t.start({"cave-witch": 20, "aria": 1})
     t.do(MonsterAction(combatant="cave-witch", action="Curse", target="aria"))
     t.do(EndTurn(combatant="cave-witch"))
@@ -178,7 +209,9 @@ def test_amending_the_recharge_roll_to_a_4_makes_the_second_breath_a_conflict(en
     run(EndTurn(combatant="aria"))
     recharged = run(Recharge(combatant="adult-red-dragon", faces=(5,)))
     breath = run(MonsterAction(combatant="adult-red-dragon", action="Fire Breath"))
-    encounters.amend(eid, [r.seq for r in recharged.records], Recharge(combatant="adult-red-dragon", faces=(4,)), reason="it was a 4")
+    encounters.amend(
+        eid, [r.seq for r in recharged.records], Recharge(combatant="adult-red-dragon", faces=(4,)), reason="it was a 4"
+    )
     state = encounters.state(eid)
     spent_again = next(r.seq for r in breath.records if isinstance(r.event, UseSpent))
     assert any(c.seq == spent_again and "still spent" in c.problem for c in state.conflicts)

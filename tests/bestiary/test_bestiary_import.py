@@ -14,30 +14,116 @@ from tests.helpers import Table, of_type
 # A homebrew creature as Open5e publishes creatures: records for the creature, its actions,
 # its attacks and its traits, tied together by `parent`.
 MARSH_TROLL = [
-    {"model": "api_v2.creature", "pk": "home_marsh-troll", "fields": {
-        "name": "Marsh Troll", "size": "large", "type": "giant", "armor_class": 13, "hit_points": 63,
-        "hit_dice": "6d10 + 30", "initiative_bonus": 1, "walk": 30, "swim": 30, "challenge_rating": "4.000",
-        "saving_throw_constitution": 5, "damage_resistances": ["poison"], "document": "homebrew"}},
-    {"model": "api_v2.creatureaction", "pk": "home_marsh-troll_multiattack", "fields": {
-        "parent": "home_marsh-troll", "name": "Multiattack", "desc": "The troll makes one Bite attack and two Claw attacks.",
-        "action_type": "ACTION", "uses_type": None, "uses_param": None, "order_in_statblock": 1}},
-    {"model": "api_v2.creatureaction", "pk": "home_marsh-troll_bite", "fields": {
-        "parent": "home_marsh-troll", "name": "Bite", "desc": "Melee Attack Roll: +6, reach 5 ft. 7 (1d6 + 4) Piercing damage.",
-        "action_type": "ACTION", "uses_type": None, "uses_param": None, "order_in_statblock": 2}},
-    {"model": "api_v2.creatureactionattack", "pk": "home_marsh-troll_bite_attack", "fields": {
-        "parent": "home_marsh-troll_bite", "name": "Bite attack", "attack_type": "WEAPON", "to_hit_mod": 6, "reach": 5,
-        "damage_die_count": 1, "damage_die_type": "D6", "damage_bonus": 4, "damage_type": "piercing"}},
-    {"model": "api_v2.creatureaction", "pk": "home_marsh-troll_claw", "fields": {
-        "parent": "home_marsh-troll", "name": "Claw", "desc": "Melee Attack Roll: +6, reach 10 ft. 8 (1d8 + 4) Slashing damage.",
-        "action_type": "ACTION", "uses_type": None, "uses_param": None, "order_in_statblock": 3}},
-    {"model": "api_v2.creatureactionattack", "pk": "home_marsh-troll_claw_attack", "fields": {
-        "parent": "home_marsh-troll_claw", "name": "Claw attack", "attack_type": "WEAPON", "to_hit_mod": 6, "reach": 10,
-        "damage_die_count": 1, "damage_die_type": "D8", "damage_bonus": 4, "damage_type": "slashing"}},
-    {"model": "api_v2.creatureaction", "pk": "home_marsh-troll_bog-belch", "fields": {
-        "parent": "home_marsh-troll", "name": "Bog Belch", "desc": "Constitution Saving Throw: DC 13, each creature in a 15-foot Cone.",
-        "action_type": "ACTION", "uses_type": "RECHARGE_ON_ROLL", "uses_param": 6, "order_in_statblock": 4}},
-    {"model": "api_v2.creaturetrait", "pk": "home_marsh-troll_regeneration", "fields": {
-        "parent": "home_marsh-troll", "name": "Regeneration", "desc": "The troll regains 10 Hit Points at the start of each of its turns."}},
+    {
+        "model": "api_v2.creature",
+        "pk": "home_marsh-troll",
+        "fields": {
+            "name": "Marsh Troll",
+            "size": "large",
+            "type": "giant",
+            "armor_class": 13,
+            "hit_points": 63,
+            "hit_dice": "6d10 + 30",
+            "initiative_bonus": 1,
+            "walk": 30,
+            "swim": 30,
+            "challenge_rating": "4.000",
+            "saving_throw_constitution": 5,
+            "damage_resistances": ["poison"],
+            "document": "homebrew",
+        },
+    },
+    {
+        "model": "api_v2.creatureaction",
+        "pk": "home_marsh-troll_multiattack",
+        "fields": {
+            "parent": "home_marsh-troll",
+            "name": "Multiattack",
+            "desc": "The troll makes one Bite attack and two Claw attacks.",
+            "action_type": "ACTION",
+            "uses_type": None,
+            "uses_param": None,
+            "order_in_statblock": 1,
+        },
+    },
+    {
+        "model": "api_v2.creatureaction",
+        "pk": "home_marsh-troll_bite",
+        "fields": {
+            "parent": "home_marsh-troll",
+            "name": "Bite",
+            "desc": "Melee Attack Roll: +6, reach 5 ft. 7 (1d6 + 4) Piercing damage.",
+            "action_type": "ACTION",
+            "uses_type": None,
+            "uses_param": None,
+            "order_in_statblock": 2,
+        },
+    },
+    {
+        "model": "api_v2.creatureactionattack",
+        "pk": "home_marsh-troll_bite_attack",
+        "fields": {
+            "parent": "home_marsh-troll_bite",
+            "name": "Bite attack",
+            "attack_type": "WEAPON",
+            "to_hit_mod": 6,
+            "reach": 5,
+            "damage_die_count": 1,
+            "damage_die_type": "D6",
+            "damage_bonus": 4,
+            "damage_type": "piercing",
+        },
+    },
+    {
+        "model": "api_v2.creatureaction",
+        "pk": "home_marsh-troll_claw",
+        "fields": {
+            "parent": "home_marsh-troll",
+            "name": "Claw",
+            "desc": "Melee Attack Roll: +6, reach 10 ft. 8 (1d8 + 4) Slashing damage.",
+            "action_type": "ACTION",
+            "uses_type": None,
+            "uses_param": None,
+            "order_in_statblock": 3,
+        },
+    },
+    {
+        "model": "api_v2.creatureactionattack",
+        "pk": "home_marsh-troll_claw_attack",
+        "fields": {
+            "parent": "home_marsh-troll_claw",
+            "name": "Claw attack",
+            "attack_type": "WEAPON",
+            "to_hit_mod": 6,
+            "reach": 10,
+            "damage_die_count": 1,
+            "damage_die_type": "D8",
+            "damage_bonus": 4,
+            "damage_type": "slashing",
+        },
+    },
+    {
+        "model": "api_v2.creatureaction",
+        "pk": "home_marsh-troll_bog-belch",
+        "fields": {
+            "parent": "home_marsh-troll",
+            "name": "Bog Belch",
+            "desc": "Constitution Saving Throw: DC 13, each creature in a 15-foot Cone.",
+            "action_type": "ACTION",
+            "uses_type": "RECHARGE_ON_ROLL",
+            "uses_param": 6,
+            "order_in_statblock": 4,
+        },
+    },
+    {
+        "model": "api_v2.creaturetrait",
+        "pk": "home_marsh-troll_regeneration",
+        "fields": {
+            "parent": "home_marsh-troll",
+            "name": "Regeneration",
+            "desc": "The troll regains 10 Hit Points at the start of each of its turns.",
+        },
+    },
 ]
 
 
@@ -95,7 +181,15 @@ def test_monsters_lists_matches_and_shows_one_block(store):
 def test_the_service_lists_and_shows_stat_blocks(client, store):
     """GET /bestiary?q= lists; GET /bestiary/{name} shows the block add_creature would use."""
     listed = client.get("/bestiary", params={"q": "goblin"}).json()
-    assert {"name": "Goblin Warrior", "cr": "1/4", "size": "small", "type": "fey", "ac": 15, "hp": 10, "source": "SRD 5.2"} in listed
+    assert {
+        "name": "Goblin Warrior",
+        "cr": "1/4",
+        "size": "small",
+        "type": "fey",
+        "ac": 15,
+        "hp": 10,
+        "source": "SRD 5.2",
+    } in listed
     block = client.get("/bestiary/adult red dragon").json()
     assert block["legendary_resistance"] == 3 and block["attacks"][0]["extra_damage"] == "2d4"
     missing = client.get("/bestiary/goblin warior")

@@ -28,20 +28,27 @@ def _command(state, draw):
     turn = state.turn
     target = draw(st.sampled_from(["aria", "bram"]))
     d20, d6 = st.integers(1, 20), st.integers(1, 6)
-    return draw(st.sampled_from([
-        Multiattack(attacker=DRAGON),
-        Attack(attacker=DRAGON, target=target, faces=(draw(d20),)),
-        MonsterAction(combatant=DRAGON, action="Fire Breath"),
-        Recharge(combatant=DRAGON, faces=(draw(d6),)),
-        LegendaryAction(combatant=DRAGON, action=draw(st.sampled_from(["Pounce", "Fiery Rays", "Commanding Presence"])),
-                        target=target if draw(st.booleans()) else None),
-        SavingThrow(combatant=DRAGON, ability="dexterity", dc=18, bonus=6, faces=(draw(d20),)),
-        UseLegendaryResistance(combatant=DRAGON),
-        Move(combatant=turn or "aria", feet=5),
-        Attack(attacker=turn or "aria", target=DRAGON, faces=(draw(d20),)),
-        EndTurn(combatant=turn or "aria"),
-        EndTurn(combatant=turn or "aria"),
-    ]))
+    return draw(
+        st.sampled_from(
+            [
+                Multiattack(attacker=DRAGON),
+                Attack(attacker=DRAGON, target=target, faces=(draw(d20),)),
+                MonsterAction(combatant=DRAGON, action="Fire Breath"),
+                Recharge(combatant=DRAGON, faces=(draw(d6),)),
+                LegendaryAction(
+                    combatant=DRAGON,
+                    action=draw(st.sampled_from(["Pounce", "Fiery Rays", "Commanding Presence"])),
+                    target=target if draw(st.booleans()) else None,
+                ),
+                SavingThrow(combatant=DRAGON, ability="dexterity", dc=18, bonus=6, faces=(draw(d20),)),
+                UseLegendaryResistance(combatant=DRAGON),
+                Move(combatant=turn or "aria", feet=5),
+                Attack(attacker=turn or "aria", target=DRAGON, faces=(draw(d20),)),
+                EndTurn(combatant=turn or "aria"),
+                EndTurn(combatant=turn or "aria"),
+            ]
+        )
+    )
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -76,7 +83,9 @@ def test_a_dragon_fight_keeps_its_counters_and_rebuilds_from_the_stored_log(data
         live.close()
 
 
-@given(st.sampled_from([b.name for b in library.srd()]), st.integers(1, 4), st.sampled_from(["srd-2024", "srd-2024-variant", "a5e"]))
+@given(
+    st.sampled_from([b.name for b in library.srd()]), st.integers(1, 4), st.sampled_from(["srd-2024", "srd-2024-variant", "a5e"])
+)
 @settings(max_examples=60, deadline=None)
 def test_every_srd_creature_joins_a_fight_by_name_in_every_5e_ruleset(name, count, ruleset):
     """Any of the 331 creatures, any number: one initiative group, the block's AC and HP."""

@@ -93,15 +93,21 @@ def test_a_disabled_defense_effect_does_not_count():
     defense["effects"][0]["disabled"] = True
     sheet, notes = import_actor(actor)
     assert sheet.ac == 18
-    assert "effect 'Fighting Style: Defense' (from item 'Fighting Style: Defense'): changes system.attributes.ac.bonus, not applied (disabled)" in notes
+    assert (
+        "effect 'Fighting Style: Defense' (from item 'Fighting Style: Defense'): changes system.attributes.ac.bonus, not applied (disabled)"
+        in notes
+    )
 
 
-@pytest.mark.parametrize(("calc", "extra", "ac"), [
-    ("flat", {"flat": 17}, 17),  # flat: ac.flat and nothing else, not even the shield
-    ("natural", {"flat": 13}, 16),  # natural: ac.flat + shield 2 + Defense 1
-    ("unarmoredBarb", {}, 16),  # 10 + Dex 1 + Con 2 + shield 2 + Defense 1 (Foundry ignores the armour worn)
-    ("custom", {"formula": "12 + @abilities.wis.mod"}, 16),  # 12 + Wis 1 + shield 2 + Defense 1
-])
+@pytest.mark.parametrize(
+    ("calc", "extra", "ac"),
+    [
+        ("flat", {"flat": 17}, 17),  # flat: ac.flat and nothing else, not even the shield
+        ("natural", {"flat": 13}, 16),  # natural: ac.flat + shield 2 + Defense 1
+        ("unarmoredBarb", {}, 16),  # 10 + Dex 1 + Con 2 + shield 2 + Defense 1 (Foundry ignores the armour worn)
+        ("custom", {"formula": "12 + @abilities.wis.mod"}, 16),  # 12 + Wis 1 + shield 2 + Defense 1
+    ],
+)
 def test_each_ac_calculation_is_foundrys_formula(calc, extra, ac):
     actor = _actor("fighter-4x")
     actor["system"]["attributes"]["ac"] = {"calc": calc, "flat": None, "formula": "", **extra}
@@ -140,7 +146,15 @@ def test_a_wizards_unprepared_spells_are_left_out_and_listed():
     Cantrips are always castable whatever their flag says."""
     sheet, notes = import_actor(_actor("wizard-2x"))
     assert sheet.spellcasting is not None
-    assert sheet.spellcasting.spells == ("Fire Bolt", "Mage Hand", "Mage Armor", "Magic Missile", "Shield", "Misty Step", "Fireball")
+    assert sheet.spellcasting.spells == (
+        "Fire Bolt",
+        "Mage Hand",
+        "Mage Armor",
+        "Magic Missile",
+        "Shield",
+        "Misty Step",
+        "Fireball",
+    )
     assert "spell 'Identify': in the spellbook but not prepared, left out" in notes
     assert "spell 'Counterspell': in the spellbook but not prepared, left out" in notes
 
@@ -150,7 +164,10 @@ def test_mage_armour_and_a_ring_of_protection_give_ac_16():
     change (saving throws +1) is listed: the sheet has no save bonus."""
     sheet, notes = import_actor(_actor("wizard-2x"))
     assert sheet.ac == 16
-    assert "effect 'Ring of Protection' (from item 'Ring of Protection'): changes system.bonuses.abilities.save, not applied" in notes
+    assert (
+        "effect 'Ring of Protection' (from item 'Ring of Protection'): changes system.bonuses.abilities.save, not applied"
+        in notes
+    )
 
 
 def test_an_unattuned_ring_gives_nothing():
@@ -159,7 +176,10 @@ def test_an_unattuned_ring_gives_nothing():
     ring["system"]["attunement"] = 1  # required, not attuned (dnd5e 2.x numbers)
     sheet, notes = import_actor(actor)
     assert sheet.ac == 15
-    assert "effect 'Ring of Protection' (from item 'Ring of Protection'): changes system.attributes.ac.bonus, not applied (its item is not attuned)" in notes
+    assert (
+        "effect 'Ring of Protection' (from item 'Ring of Protection'): changes system.attributes.ac.bonus, not applied (its item is not attuned)"
+        in notes
+    )
 
 
 def test_a_wizards_2x_weapons_read_damage_parts_and_property_flags():
@@ -198,12 +218,15 @@ def test_a_slot_override_wins_and_jack_of_all_trades_is_listed():
     assert "skill performance: half proficiency (Jack of All Trades), not mapped" in notes
 
 
-@pytest.mark.parametrize(("progression", "levels", "slots"), [
-    ("half", 1, ()),  # a Paladin 1 has no slots: floor(1 / 2) = 0
-    ("half", 3, (3,)),  # a single half caster rounds up: ceil(3 / 2) = 2 -> 3 first-level slots
-    ("third", 7, (4, 2)),  # ceil(7 / 3) = 3
-    ("full", 20, (4, 3, 3, 3, 3, 2, 2, 1, 1)),
-])
+@pytest.mark.parametrize(
+    ("progression", "levels", "slots"),
+    [
+        ("half", 1, ()),  # a Paladin 1 has no slots: floor(1 / 2) = 0
+        ("half", 3, (3,)),  # a single half caster rounds up: ceil(3 / 2) = 2 -> 3 first-level slots
+        ("third", 7, (4, 2)),  # ceil(7 / 3) = 3
+        ("full", 20, (4, 3, 3, 3, 3, 2, 2, 1, 1)),
+    ],
+)
 def test_slots_follow_foundrys_progression(progression, levels, slots):
     actor = _actor("wizard-2x")
     wizard = next(i for i in actor["items"] if i["type"] == "class")

@@ -13,11 +13,27 @@ from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndCombat,
 from combat.kernel.errors import RuleError
 from tests.helpers import monster
 
-WIZARD = build_sheet(name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", weapons=("Dagger",))
-FIGHTER = build_sheet(name="Brann", class_name="Fighter", level=5, scores="STR 16 DEX 12 CON 14 INT 10 WIS 12 CHA 8",
-                      armor="Chain Mail", shield=True, weapons=("Longsword",), subclass="Champion")
-ROGUE = build_sheet(name="Vex", class_name="Rogue", level=5, scores="STR 8 DEX 16 CON 14 INT 12 WIS 10 CHA 13",
-                    armor="Leather", weapons=("Rapier", "Shortbow"))
+WIZARD = build_sheet(
+    name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", weapons=("Dagger",)
+)
+FIGHTER = build_sheet(
+    name="Brann",
+    class_name="Fighter",
+    level=5,
+    scores="STR 16 DEX 12 CON 14 INT 10 WIS 12 CHA 8",
+    armor="Chain Mail",
+    shield=True,
+    weapons=("Longsword",),
+    subclass="Champion",
+)
+ROGUE = build_sheet(
+    name="Vex",
+    class_name="Rogue",
+    level=5,
+    scores="STR 8 DEX 16 CON 14 INT 12 WIS 10 CHA 13",
+    armor="Leather",
+    weapons=("Rapier", "Shortbow"),
+)
 
 
 def _fight(encounters: Encounters, name: str) -> object:
@@ -41,7 +57,9 @@ def test_a_party_of_three_plays_two_fights_with_a_long_rest_between(encounters: 
     assert [c.name for c in party.all()] == ["Brann", "Elara", "Vex"]
 
     first = _fight(encounters, "The goblin ambush")
-    assert encounters.state(first).combatants["brann"].ac == 18 and character(encounters.state(first), "brann").character == "Brann"
+    assert (
+        encounters.state(first).combatants["brann"].ac == 18 and character(encounters.state(first), "brann").character == "Brann"
+    )
     encounters.execute(first, Damage(target="brann", amount=14, damage_type="slashing"))
     encounters.execute(first, Damage(target="elara", amount=20, damage_type="fire"))
     encounters.execute(first, UseResource(combatant="brann", resource="Second Wind", faces=(1,)), actor="ann")
@@ -65,11 +83,19 @@ def test_a_party_of_three_plays_two_fights_with_a_long_rest_between(encounters: 
     assert (state.combatants["brann"].hp, state.combatants["elara"].hp) == (44, 27)
     # Each change is an event in the character's own log.
     kinds = [type(r.event).__name__ for r in party.history("Elara")]
-    assert kinds == ["CharacterSaved", "CharacterJoined", "StatusCarried", "CharacterJoined", "StatusCarried", "Rested", "CharacterJoined"]
+    assert kinds == [
+        "CharacterSaved",
+        "CharacterJoined",
+        "StatusCarried",
+        "CharacterJoined",
+        "StatusCarried",
+        "Rested",
+        "CharacterJoined",
+    ]
 
 
 def test_a_short_rest_spends_hit_point_dice_and_brings_back_short_rest_features(encounters: Encounters):
-    """"For each Hit Point Die you spend in this way, roll the die and add your Constitution
+    """ "For each Hit Point Die you spend in this way, roll the die and add your Constitution
     modifier to it"; Action Surge comes back on a Short Rest, Second Wind regains one use."""
     party = encounters.party
     party.save(FIGHTER)
@@ -100,8 +126,28 @@ def test_the_party_from_the_command_line(tmp_path):
 
     db = str(tmp_path / "combat.db")
     run = CliRunner().invoke
-    built = run(cli, ["characters", "build", "--class", "Fighter", "--level", "5", "--scores", "STR 16 DEX 12 CON 14 INT 10 WIS 12 CHA 8",
-                      "--weapon", "Longsword", "--armor", "Chain Mail", "--name", "Brann", "--save", "--db", db])
+    built = run(
+        cli,
+        [
+            "characters",
+            "build",
+            "--class",
+            "Fighter",
+            "--level",
+            "5",
+            "--scores",
+            "STR 16 DEX 12 CON 14 INT 10 WIS 12 CHA 8",
+            "--weapon",
+            "Longsword",
+            "--armor",
+            "Chain Mail",
+            "--name",
+            "Brann",
+            "--save",
+            "--db",
+            db,
+        ],
+    )
     assert built.exit_code == 0, built.output
     assert "HP 44" in built.output and "saved Brann" in built.output
     listed = run(cli, ["characters", "list", "--db", db])

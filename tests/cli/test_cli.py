@@ -26,7 +26,7 @@ def test_the_same_seed_plays_the_same_fight_and_replay_shows_its_final_state(tmp
     assert first.exit_code == 0 and "Combat ends" in first.stdout
     assert first.stdout == second.stdout
     replayed = run("replay", str(tmp_path / "x.jsonl"))
-    table = first.stdout[first.stdout.index("┏"):]
+    table = first.stdout[first.stdout.index("┏") :]
     assert table.strip() in replayed.stdout
     state = json.loads(run("replay", str(tmp_path / "x.jsonl"), "--json").stdout)
     assert state["phase"] == "ended"
@@ -55,8 +55,10 @@ def test_export_writes_the_stored_log_as_json_lines(tmp_path):
 def test_a_gm_can_run_a_fight_command_by_command(tmp_path):
     db = str(tmp_path / "a.db")
     eid = run("new", "--db", db, "--seed", "4").stdout.strip()
-    for spec in ('{"id": "aria", "name": "Aria", "kind": "pc", "side": "party", "max_hp": 12, "ac": 16}',
-                 '{"id": "goblin", "name": "Goblin", "kind": "monster", "side": "goblins", "max_hp": 7, "ac": 15}'):
+    for spec in (
+        '{"id": "aria", "name": "Aria", "kind": "pc", "side": "party", "max_hp": 12, "ac": 16}',
+        '{"id": "goblin", "name": "Goblin", "kind": "monster", "side": "goblins", "max_hp": 7, "ac": 15}',
+    ):
         assert run("do", eid, f'{{"type": "add_combatant", "combatant": {spec}}}', "--db", db).exit_code == 0
     run("do", eid, '{"type": "begin_combat"}', "--db", db)
     out = run("do", eid, '{"type": "roll_initiative", "combatant": "aria", "faces": [18]}', "--db", db).stdout
@@ -93,9 +95,13 @@ def test_schema_and_diagram_print_documents():
 
 def _small_fight(db: str) -> str:
     eid = run("new", "--db", db, "--seed", "4").stdout.strip()
-    for spec in (('{"id": "aria", "name": "Aria", "kind": "pc", "side": "party", "max_hp": 12, "ac": 16,'
-                  ' "attacks": [{"name": "Axe", "bonus": 5, "damage": "1d8+3", "damage_type": "slashing"}]}'),
-                 '{"id": "goblin", "name": "Goblin", "kind": "monster", "side": "goblins", "max_hp": 9, "ac": 15}'):
+    for spec in (
+        (
+            '{"id": "aria", "name": "Aria", "kind": "pc", "side": "party", "max_hp": 12, "ac": 16,'
+            ' "attacks": [{"name": "Axe", "bonus": 5, "damage": "1d8+3", "damage_type": "slashing"}]}'
+        ),
+        '{"id": "goblin", "name": "Goblin", "kind": "monster", "side": "goblins", "max_hp": 9, "ac": 15}',
+    ):
         run("do", eid, f'{{"type": "add_combatant", "combatant": {spec}}}', "--db", db)
     run("do", eid, '{"type": "begin_combat"}', "--db", db)
     run("do", eid, '{"type": "roll_initiative", "combatant": "aria", "faces": [18]}', "--db", db)
@@ -114,10 +120,22 @@ def test_a_gm_undoes_redoes_and_amends_from_the_command_line(tmp_path):
     run("undo", eid, "--reason", "right target after all", "--db", db)
     state = json.loads(run("show", eid, "--db", db, "--json").stdout)
     assert state["combatants"]["goblin"]["hp"] == 2
-    attack_seq = next(json.loads(line)["seq"] for line in run("export", eid, "--db", db).stdout.splitlines()
-                      if json.loads(line)["type"] == "AttackMade")
-    amended = run("amend", eid, str(attack_seq), "--reason", "goblin had half cover", "--db", db, "--command",
-                  '{"type": "attack", "attacker": "aria", "target": "goblin", "cover": "half", "faces": [12], "damage_faces": [4]}')
+    attack_seq = next(
+        json.loads(line)["seq"]
+        for line in run("export", eid, "--db", db).stdout.splitlines()
+        if json.loads(line)["type"] == "AttackMade"
+    )
+    amended = run(
+        "amend",
+        eid,
+        str(attack_seq),
+        "--reason",
+        "goblin had half cover",
+        "--db",
+        db,
+        "--command",
+        '{"type": "attack", "attacker": "aria", "target": "goblin", "cover": "half", "faces": [12], "damage_faces": [4]}',
+    )
     assert "17 vs AC 17, hit" in amended.stdout
     audit = run("audit", eid, "--db", db)
     assert "amendment at seq" in audit.stdout and "goblin had half cover" in audit.stdout
@@ -131,7 +149,9 @@ def test_replay_step_shows_each_event_with_its_changes_and_verify_checks_the_exp
     log = tmp_path / "fight.jsonl"
     log.write_text(run("export", eid, "--db", db).stdout)
     stepped = run("replay", str(log), "--step").stdout
-    assert re.search(r"^\s+\d+  [0-9a-f]{12}  Round 1 - Aria attacks Goblin \(Axe\): 17 vs AC 15, hit, 7 slashing$", stepped, re.M)
+    assert re.search(
+        r"^\s+\d+  [0-9a-f]{12}  Round 1 - Aria attacks Goblin \(Axe\): 17 vs AC 15, hit, 7 slashing$", stepped, re.M
+    )
     assert "combatants.goblin.hp: 9 -> 2" in stepped
     assert run("replay", str(log), "--step").stdout == stepped  # byte-identical: the hashes are stable
     assert run("replay", str(log), "--verify").exit_code == 2  # nothing to compare with yet
@@ -158,11 +178,17 @@ def test_a_token_issued_on_the_command_line_opens_the_encounter_over_http(tmp_pa
     with TestClient(app=create_app(db=db)) as http:
         seen = http.get(f"/encounters/{eid}", headers={"Authorization": f"Bearer {viewer}"})
         assert seen.status_code == 200 and seen.json()["turn"] == "aria"
-        refused = http.post(f"/encounters/{eid}/commands", headers={"Authorization": f"Bearer {viewer}"},
-                            json={"command": {"type": "end_turn", "combatant": "aria"}})
+        refused = http.post(
+            f"/encounters/{eid}/commands",
+            headers={"Authorization": f"Bearer {viewer}"},
+            json={"command": {"type": "end_turn", "combatant": "aria"}},
+        )
         assert refused.status_code == 403
-        moved = http.post(f"/encounters/{eid}/commands", headers={"Authorization": f"Bearer {player}"},
-                          json={"command": {"type": "move", "combatant": "aria", "feet": 10}})
+        moved = http.post(
+            f"/encounters/{eid}/commands",
+            headers={"Authorization": f"Bearer {player}"},
+            json={"command": {"type": "move", "combatant": "aria", "feet": 10}},
+        )
         assert moved.status_code == 200
 
 
@@ -172,9 +198,20 @@ def test_serve_prints_the_table_screen_address_and_the_root_sends_a_browser_ther
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     server = subprocess.Popen(
-        [sys.executable, "-c", "from combat.cli import main; main()", "serve", "--port", str(port),
-         "--db", str(tmp_path / "combat.db")],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        [
+            sys.executable,
+            "-c",
+            "from combat.cli import main; main()",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(tmp_path / "combat.db"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         assert server.stdout is not None
         assert server.stdout.readline().strip() == f"table screen: http://127.0.0.1:{port}/app/"

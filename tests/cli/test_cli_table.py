@@ -51,8 +51,13 @@ def test_use_remembers_the_current_encounter_so_commands_can_leave_it_out(tmp_pa
     assert none_yet.exit_code == 2 and "combat use" in none_yet.stderr
     ford = _new(db, "Ford")
     assert ford in run("use", "Ford", "--db", db).output
-    added = run("do", '{"type": "add_combatant", "combatant": {"id": "aria", "name": "Aria", "kind": "pc", '
-                '"side": "party", "max_hp": 20, "ac": 15}}', "--db", db)
+    added = run(
+        "do",
+        '{"type": "add_combatant", "combatant": {"id": "aria", "name": "Aria", "kind": "pc", '
+        '"side": "party", "max_hp": 20, "ac": 15}}',
+        "--db",
+        db,
+    )
     assert added.exit_code == 0 and "Aria joins the party side" in added.output
     assert json.loads(run("show", "--json", "--db", db).output)["combatants"]["aria"]["hp"] == 20
     assert "Aria joins" in run("log", "--db", db).output

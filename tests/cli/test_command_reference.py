@@ -91,8 +91,9 @@ def test_a_command_lists_its_fields_with_type_default_and_meaning():
     assert not fields["cover"].required and fields["cover"].default == "none"
     assert "'three-quarters'" in fields["cover"].type
     assert fields["roll_bonus"].meaning == 'dice added to the attack roll, e.g. "1d4" for Bless'
-    assert attack.sent_by == ("GM, or the player of the combatant named in `attacker` "
-                              "(only the GM sets `advantage`, `disadvantage`, `roll_bonus`)")
+    assert attack.sent_by == (
+        "GM, or the player of the combatant named in `attacker` (only the GM sets `advantage`, `disadvantage`, `roll_bonus`)"
+    )
     assert attack.phases == ("turns",)
 
 
@@ -149,8 +150,7 @@ def test_add_creature_is_each_rulesets_own():
     with pytest.raises(RuleError) as refused:
         decode_command({"type": "add_creature", "creature": "goblin warrior", "side": "goblins"}, "segments-1e")
     assert refused.value.code == "command/other-ruleset"
-    assert refused.value.message == ("add_creature as sent is a command of srd-2024, srd-2024-variant, a5e, "
-                                     "not of segments-1e")
+    assert refused.value.message == ("add_creature as sent is a command of srd-2024, srd-2024-variant, a5e, not of segments-1e")
     assert refused.value.allowed.startswith("fields of add_creature: creature (CreatureStats")
     with pytest.raises(RuleError) as misspelt:
         decode_command({"type": "add_creature", "creatur": "goblin warrior", "side": "goblins"}, "a5e")
@@ -184,8 +184,16 @@ def test_the_service_serves_the_same_reference(client):
 def test_over_http_a_wrong_field_is_refused_with_that_commands_fields(client):
     """The same help when the command comes in a request body: 422, and attack's own fields."""
     opened = client.post("/encounters", json={"ruleset": "srd-2024", "name": "Typo", "seed": 1}).json()
-    reply = client.post(f"/encounters/{opened['id']}/commands", headers={"Authorization": f"Bearer {opened['gm_token']}"},
-                        json={"command": {"type": "attack", "attacker": "aria", "targt": "goblin"}})
+    reply = client.post(
+        f"/encounters/{opened['id']}/commands",
+        headers={"Authorization": f"Bearer {opened['gm_token']}"},
+        json={"command": {"type": "attack", "attacker": "aria", "targt": "goblin"}},
+    )
     assert reply.status_code == 422 and "`targt`" in reply.json()["detail"]
     assert reply.json()["allowed"].startswith("fields of attack: attacker (string, required)")
-    assert client.get(f"/encounters/{opened['id']}/events", headers={"Authorization": f"Bearer {opened['gm_token']}"}).json()[-1]["seq"] == 1
+    assert (
+        client.get(f"/encounters/{opened['id']}/events", headers={"Authorization": f"Bearer {opened['gm_token']}"}).json()[-1][
+            "seq"
+        ]
+        == 1
+    )

@@ -16,7 +16,7 @@ import pytest
 def sh_block(page: Path, heading: str) -> str:
     """The first ```sh block after `heading`."""
     text = page.read_text()
-    after = text[text.index(heading):]
+    after = text[text.index(heading) :]
     return re.search(r"```sh\n(.*?)```", after, re.S).group(1)  # type: ignore[union-attr]
 
 
@@ -46,8 +46,15 @@ def need(*tools: str) -> None:
 
 def run_bash(script: str, cwd: Path, timeout: float | None = None, env: dict[str, str] | None = None) -> str:
     """Run `script` in bash; with a timeout, stop it (and what it runs) and keep its output."""
-    process = subprocess.Popen(["bash", "-c", script], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True, env=env)
+    process = subprocess.Popen(
+        ["bash", "-c", script],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env=env,
+    )
     try:
         out, err = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:

@@ -76,8 +76,10 @@ def test_each_ruleset_page_is_its_package_docstring_and_its_modules():
 
 
 def test_docstring_lists_become_markdown_lists():
-    assert mkdocs_hooks.as_markdown("Where the text is silent:\n- one\n  more\n- two") == \
-        "Where the text is silent:\n\n- one\n  more\n- two"
+    assert (
+        mkdocs_hooks.as_markdown("Where the text is silent:\n- one\n  more\n- two")
+        == "Where the text is silent:\n\n- one\n  more\n- two"
+    )
 
 
 def test_the_site_nav_holds_every_page_and_every_generated_one():
@@ -99,8 +101,12 @@ def test_the_cli_and_endpoint_tables_list_every_command_and_route():
 
 
 def test_the_hand_written_endpoint_table_names_only_routes_that_exist():
-    served = {(method, re.sub(r"\{\w+(:\w+)?\}", "{}", path))
-              for handler in [*routes.ROUTES, *stream.ROUTES] for path in handler.paths for method in handler.http_methods}
+    served = {
+        (method, re.sub(r"\{\w+(:\w+)?\}", "{}", path))
+        for handler in [*routes.ROUTES, *stream.ROUTES]
+        for path in handler.paths
+        for method in handler.http_methods
+    }
     table = (DOCS / "service.md").read_text().split("## Endpoints")[1].split("<!-- generated")[0]
     rows = re.findall(r"^\| (`(GET|POST) [^|]+)\|", table, re.M)
     assert len(rows) >= 15

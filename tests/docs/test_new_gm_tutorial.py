@@ -48,9 +48,11 @@ def test_a_new_gm_plays_the_tutorial_as_written(tmp_path: Path):
     undo and the re-roll behind half cover (+2 AC), prints what the page shows."""
     need("jq")
     session = "\n".join(sh_blocks(TUTORIAL))
-    env = {**{k: v for k, v in os.environ.items() if k not in ("COMBAT_DB", "PERSISTENCE_MODULE")},
-           "COMBAT_DB": str(tmp_path / "combat.db"),
-           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("COMBAT_DB", "PERSISTENCE_MODULE")},
+        "COMBAT_DB": str(tmp_path / "combat.db"),
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
     printed = run_bash("set -eo pipefail\n" + session, tmp_path, env=env).splitlines()
     assert_shows(session, printed)
     assert (tmp_path / "goblin-ambush.jsonl").read_text().count("\n") == 37

@@ -32,7 +32,9 @@ def served(tmp_path) -> Iterator[str]:
     environ = {k: v for k, v in os.environ.items() if k not in ("COMBAT_DB", "PERSISTENCE_MODULE")}
     server = subprocess.Popen(
         [sys.executable, "-m", "combat.cli", "serve", "--db", str(tmp_path / "readme.db"), "--port", str(port)],
-        env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=environ,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
     try:

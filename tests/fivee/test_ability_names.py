@@ -51,7 +51,9 @@ def _goblin(ruleset: str = "srd-2024") -> Table:
 @pytest.mark.parametrize("ruleset", FIVE_E)
 @pytest.mark.parametrize("condition", ["paralyzed", "stunned", "petrified", "unconscious"])
 @pytest.mark.parametrize("spelling", DEX_SPELLINGS + STR_SPELLINGS)
-def test_a_paralyzed_stunned_petrified_or_unconscious_creature_fails_a_dex_or_str_save_however_it_is_spelt(ruleset, condition, spelling):
+def test_a_paralyzed_stunned_petrified_or_unconscious_creature_fails_a_dex_or_str_save_however_it_is_spelt(
+    ruleset, condition, spelling
+):
     """Paralyzed, Petrified, Stunned, Unconscious: "You automatically fail Strength and
     Dexterity saving throws." `dex` is a Dexterity saving throw."""
     t = _table(ruleset)
@@ -89,8 +91,10 @@ def test_an_unknown_ability_is_refused_with_the_six(name):
     assert error.allowed == SIX
     error = t.rejects(AbilityCheck(combatant="mozzie", ability=name, faces=(10,)), "check/ability")
     assert error.allowed == SIX
-    error = t.rejects(Contest(combatant="mozzie", ability="str", opponent="hag", opponent_ability=name, faces=(10,),
-                              opponent_faces=(10,)), "check/ability")
+    error = t.rejects(
+        Contest(combatant="mozzie", ability="str", opponent="hag", opponent_ability=name, faces=(10,), opponent_faces=(10,)),
+        "check/ability",
+    )
     t.do(SavingThrow(combatant="mozzie", ability="wis", faces=(12,)))
     t.rejects(JudgeSave(combatant="mozzie", ability=name, dc=12), "save/ability")
 
@@ -98,8 +102,18 @@ def test_an_unknown_ability_is_refused_with_the_six(name):
 def test_a_contest_reads_both_abilities_in_any_spelling():
     """The hag's Strength (Athletics) against Mozzie's Dexterity (Acrobatics)."""
     t = _table()
-    events = t.do(Contest(combatant="hag", ability="STR", skill="athletics", faces=(14,),
-                          opponent="mozzie", opponent_ability="Dex", opponent_skill="acrobatics", opponent_faces=(9,)))
+    events = t.do(
+        Contest(
+            combatant="hag",
+            ability="STR",
+            skill="athletics",
+            faces=(14,),
+            opponent="mozzie",
+            opponent_ability="Dex",
+            opponent_skill="acrobatics",
+            opponent_faces=(9,),
+        )
+    )
     assert [c.skill for c in of_type(events, CheckMade)] == ["strength (athletics)", "dexterity (acrobatics)"]
 
 
@@ -135,8 +149,13 @@ def test_a_homebrew_block_without_saves_reads_its_scores_and_its_skills_line():
     """A block that lists no saves: the ability modifier of its score (Con 16: +3); a skill it
     lists (Perception +5) adds that, another check the modifier (Wis 12: +1)."""
     t = _table()
-    block = {"name": "Cave Bear", "ac": 12, "hp": 42, "abilities": {"constitution": 16, "wisdom": 12},
-             "skills": {"perception": 5}}
+    block = {
+        "name": "Cave Bear",
+        "ac": 12,
+        "hp": 42,
+        "abilities": {"constitution": 16, "wisdom": 12},
+        "skills": {"perception": 5},
+    }
     t.do(AddCreature(creature=block, side="monsters"))
     [save] = of_type(t.do(SavingThrow(combatant="cave-bear", ability="con", dc=13, faces=(10,))), SaveMade)
     assert (save.total, save.success) == (13, True)

@@ -78,8 +78,15 @@ def test_extra_damage_dice_come_with_their_type_and_meet_the_targets_resistance_
     """'If the attack involves other damage dice, such as from the Rogue's Sneak Attack feature'
     they are added; a hag resistant to fire halves the fire part only."""
     t = _fight(resistances=("fire",))
-    events = t.do(Attack(attacker="aria", target="hag", faces=(14,), damage_faces=(5,),
-                         extra_damage=(ExtraDamage(dice="2d6", damage_type="fire", faces=(4, 5)),)))
+    events = t.do(
+        Attack(
+            attacker="aria",
+            target="hag",
+            faces=(14,),
+            damage_faces=(5,),
+            extra_damage=(ExtraDamage(dice="2d6", damage_type="fire", faces=(4, 5)),),
+        )
+    )
     [attack] = of_type(events, AttackMade)
     [fire] = of_type(events, DamageTaken)
     assert attack.damage == 8 and attack.damage_type == "slashing"
@@ -92,8 +99,16 @@ def test_a_critical_range_of_19_makes_a_natural_19_a_critical_hit_with_every_die
     """Improved Critical: 'can score a Critical Hit on a roll of 19 or 20'; 'Roll the attack's
     damage dice twice ... If the attack involves other damage dice ... you also roll those dice twice.'"""
     t = _fight()
-    events = t.do(Attack(attacker="aria", target="hag", faces=(19,), damage_faces=(1, 2), critical_range=19,
-                         extra_damage=(ExtraDamage(dice="1d6", damage_type="radiant", faces=(3, 4)),)))
+    events = t.do(
+        Attack(
+            attacker="aria",
+            target="hag",
+            faces=(19,),
+            damage_faces=(1, 2),
+            critical_range=19,
+            extra_damage=(ExtraDamage(dice="1d6", damage_type="radiant", faces=(3, 4)),),
+        )
+    )
     [attack] = of_type(events, AttackMade)
     assert attack.critical and attack.hit and attack.damage == 6
     assert [d.notation for d in of_type(events, DiceRolled)] == ["1d20+5", "2d8+3", "2d6"]
@@ -109,15 +124,19 @@ def test_a_natural_19_is_no_critical_hit_without_the_feature():
 def test_a_damage_type_chosen_for_this_attack_replaces_the_profiles():
     """A Chromatic Orb, an elemental weapon: the type is chosen as the attack is made."""
     t = _fight(immunities=("cold",))
-    [attack] = of_type(t.do(Attack(attacker="aria", target="hag", faces=(14,), damage_faces=(5,), damage_type="cold")),
-                       AttackMade)
+    [attack] = of_type(
+        t.do(Attack(attacker="aria", target="hag", faces=(14,), damage_faces=(5,), damage_type="cold")), AttackMade
+    )
     assert attack.damage_type == "cold" and attack.damage == 0 and attack.damage_rolled == 8
 
 
 @pytest.mark.parametrize(
     ("change", "code"),
-    [({"critical_range": 1}, "attack/critical-range"), ({"critical_range": 21}, "attack/critical-range"),
-     ({"damage_type": " "}, "attack/damage-type")],
+    [
+        ({"critical_range": 1}, "attack/critical-range"),
+        ({"critical_range": 21}, "attack/critical-range"),
+        ({"damage_type": " "}, "attack/damage-type"),
+    ],
 )
 def test_impossible_modifiers_are_refused(change, code):
     t = _fight()
@@ -137,8 +156,9 @@ def test_the_d20_first_then_damage_faces_only_if_it_hit():
     assert pending.total == 19 and pending.damage_dice == "1d8+3" and t["hag"].hp == 82
     assert t.state.pending_damage == (pending,) and not t["aria"].economy.action
     events = t.do(RollDamage(attacker="aria", faces=(6,)))
-    assert of_type(events, AttackDamageRolled) == [AttackDamageRolled(
-        attacker="aria", target="hag", attack="Longsword", damage=9, damage_rolled=9, damage_type="slashing")]
+    assert of_type(events, AttackDamageRolled) == [
+        AttackDamageRolled(attacker="aria", target="hag", attack="Longsword", damage=9, damage_rolled=9, damage_type="slashing")
+    ]
     assert t["hag"].hp == 73 and t.state.pending_damage == () and t.rebuilt() == t.state
 
 
@@ -162,8 +182,7 @@ def test_the_turn_waits_for_the_damage_and_nobody_attacks_in_between():
 
 def test_a_critical_hit_in_two_steps_asks_for_doubled_dice_and_extra_damage_faces():
     t = _fight()
-    t.do(Attack(attacker="aria", target="hag", faces=(20,),
-                extra_damage=(ExtraDamage(dice="3d6", damage_type="piercing"),)))
+    t.do(Attack(attacker="aria", target="hag", faces=(20,), extra_damage=(ExtraDamage(dice="3d6", damage_type="piercing"),)))
     [pending] = t.state.pending_damage
     assert pending.critical and pending.damage_dice == "2d8+3" and pending.extra_damage[0].dice == "6d6"
     t.rejects(RollDamage(attacker="aria", faces=(1, 2), extra_faces=((1,), (2,))), "dice/extra-faces")
@@ -206,8 +225,12 @@ def test_a5e_make_attack_takes_the_same_options():
 
 
 @settings(max_examples=60, deadline=None, derandomize=True, database=None)
-@given(d20=st.integers(1, 20), damage=st.lists(st.integers(1, 8), min_size=2, max_size=2),
-       extra=st.lists(st.integers(1, 6), min_size=4, max_size=4), critical_range=st.integers(18, 20))
+@given(
+    d20=st.integers(1, 20),
+    damage=st.lists(st.integers(1, 8), min_size=2, max_size=2),
+    extra=st.lists(st.integers(1, 6), min_size=4, max_size=4),
+    critical_range=st.integers(18, 20),
+)
 def test_two_steps_end_where_one_step_ends(d20, damage, extra, critical_range):
     """Entering the damage after the hit changes when the faces are entered, never the outcome:
     the hag's HP, Aria's economy and the dice are those of the same attack entered at once."""
@@ -215,8 +238,16 @@ def test_two_steps_end_where_one_step_ends(d20, damage, extra, critical_range):
     critical = d20 >= critical_range
     main, more = (tuple(damage), tuple(extra)) if critical else (tuple(damage[:1]), tuple(extra[:2]))
     once, twice = _fight(), _fight()
-    once.do(Attack(attacker="aria", target="hag", faces=(d20,), damage_faces=main, critical_range=critical_range,
-                   extra_damage=(msgspec.structs.replace(sneak, faces=more),)))
+    once.do(
+        Attack(
+            attacker="aria",
+            target="hag",
+            faces=(d20,),
+            damage_faces=main,
+            critical_range=critical_range,
+            extra_damage=(msgspec.structs.replace(sneak, faces=more),),
+        )
+    )
     twice.do(Attack(attacker="aria", target="hag", faces=(d20,), critical_range=critical_range, extra_damage=(sneak,)))
     if twice.state.pending_damage:
         twice.do(RollDamage(attacker="aria", faces=main, extra_faces=(more,)))
@@ -259,13 +290,20 @@ def test_a_hit_amended_to_a_miss_leaves_its_damage_roll_in_the_words_a_damage_ro
     swing = encounters.execute(eid, Attack(attacker="aria", target="hag", faces=(17,)))
     damage = encounters.execute(eid, RollDamage(attacker="aria", faces=(6,)))
 
-    encounters.amend(eid, [r.seq for r in swing.records], Attack(attacker="aria", target="hag", faces=(2,)), reason="she rolled a 2")
+    encounters.amend(
+        eid, [r.seq for r in swing.records], Attack(attacker="aria", target="hag", faces=(2,)), reason="she rolled a 2"
+    )
 
     rolled = next(r.seq for r in damage.records if isinstance(r.event, AttackDamageRolled))
-    assert [(c.seq, c.problem) for c in encounters.state(eid).conflicts] == [(rolled, "Aria has no attack that hit waiting for its damage")]
+    assert [(c.seq, c.problem) for c in encounters.state(eid).conflicts] == [
+        (rolled, "Aria has no attack that hit waiting for its damage")
+    ]
     with pytest.raises(RuleError) as refused:
         encounters.execute(eid, RollDamage(attacker="aria", faces=(6,)))
-    assert (refused.value.code, refused.value.message) == ("damage/nothing-pending", "Aria has no attack that hit waiting for its damage")
+    assert (refused.value.code, refused.value.message) == (
+        "damage/nothing-pending",
+        "Aria has no attack that hit waiting for its damage",
+    )
 
 
 def test_a_stat_block_attacks_extra_damage_waits_with_the_rest_of_its_damage():
@@ -290,8 +328,9 @@ def test_a_legendary_pounce_can_be_rolled_in_two_steps_with_its_fire():
     while t.state.turn != "aria":
         t.do(EndTurn(combatant=t.state.turn))
     t.do(EndTurn(combatant="aria"))  # right after Aria's turn, before Bram acts, the dragon may act
-    [pending] = of_type(t.do(LegendaryAction(combatant="adult-red-dragon", action="Pounce", target="aria", faces=(10,))),
-                        AttackRolled)
+    [pending] = of_type(
+        t.do(LegendaryAction(combatant="adult-red-dragon", action="Pounce", target="aria", faces=(10,))), AttackRolled
+    )
     assert pending.uses == "none" and [x.damage_type for x in pending.extra_damage] == ["fire"]
     t.do(RollDamage(attacker="adult-red-dragon", faces=(1,), extra_faces=((1, 1),)))
     assert t["aria"].hp == 120 - 9 - 2

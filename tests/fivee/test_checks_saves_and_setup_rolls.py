@@ -49,7 +49,9 @@ def test_an_ability_check_outside_any_action_succeeds_against_a_dc():
     t = _fight()
     events = t.do(AbilityCheck(combatant="mozzie", ability="wis", skill="Perception", bonus=4, dc=15, faces=(11,)))
     assert of_type(events, DiceRolled)[0].purpose == "wisdom (perception) check"
-    assert of_type(events, CheckMade) == [CheckMade(combatant="mozzie", skill="wisdom (perception)", total=15, dc=15, success=True)]
+    assert of_type(events, CheckMade) == [
+        CheckMade(combatant="mozzie", skill="wisdom (perception)", total=15, dc=15, success=True)
+    ]
     assert t["mozzie"].economy.action, "a check the GM calls for spends no action"
 
 
@@ -78,18 +80,35 @@ def test_a_contest_is_won_by_the_higher_total():
     """'The participant with the higher check total wins the contest' (the hag's Athletics
     against Mozzie's Acrobatics)."""
     t = _fight()
-    events = t.do(Contest(combatant="hag", ability="strength", skill="athletics", bonus=5, faces=(9,),
-                          opponent="mozzie", opponent_ability="dexterity", opponent_skill="acrobatics",
-                          opponent_bonus=6, opponent_faces=(7,)))
+    events = t.do(
+        Contest(
+            combatant="hag",
+            ability="strength",
+            skill="athletics",
+            bonus=5,
+            faces=(9,),
+            opponent="mozzie",
+            opponent_ability="dexterity",
+            opponent_skill="acrobatics",
+            opponent_bonus=6,
+            opponent_faces=(7,),
+        )
+    )
     assert [c.total for c in of_type(events, CheckMade)] == [14, 13]
-    assert of_type(events, ContestDecided) == [ContestDecided(combatant="hag", opponent="mozzie", total=14, opponent_total=13, winner="hag")]
+    assert of_type(events, ContestDecided) == [
+        ContestDecided(combatant="hag", opponent="mozzie", total=14, opponent_total=13, winner="hag")
+    ]
 
 
 def test_a_tied_contest_changes_nothing():
     """'If the contest results in a tie, the situation remains the same as it was before the contest.'"""
     t = _fight()
-    [decided] = of_type(t.do(Contest(combatant="hag", ability="str", faces=(10,), opponent="mozzie",
-                                     opponent_ability="dex", opponent_faces=(10,))), ContestDecided)
+    [decided] = of_type(
+        t.do(
+            Contest(combatant="hag", ability="str", faces=(10,), opponent="mozzie", opponent_ability="dex", opponent_faces=(10,))
+        ),
+        ContestDecided,
+    )
     assert decided.winner is None
 
 
@@ -97,8 +116,19 @@ def test_each_side_of_a_contest_may_roll_with_advantage():
     """Help: the ally 'has Advantage on the next ability check it makes' for the task; Mozzie's
     better die of 2 and 8 gives 14, short of the hag's 15."""
     t = _fight()
-    events = t.do(Contest(combatant="hag", ability="str", bonus=3, faces=(12,), opponent="mozzie",
-                          opponent_ability="dex", opponent_bonus=6, opponent_roll_mode="advantage", opponent_faces=(2, 8)))
+    events = t.do(
+        Contest(
+            combatant="hag",
+            ability="str",
+            bonus=3,
+            faces=(12,),
+            opponent="mozzie",
+            opponent_ability="dex",
+            opponent_bonus=6,
+            opponent_roll_mode="advantage",
+            opponent_faces=(2, 8),
+        )
+    )
     assert [d.notation for d in of_type(events, DiceRolled)] == ["1d20+3", "2d20kh1+6"]
     assert of_type(events, ContestDecided)[0].winner == "hag"
 
@@ -115,15 +145,23 @@ def test_a_saving_throw_without_a_dc_is_recorded_and_ruled_on_later(ruleset):
     """The hag's Illusory Appearance: the GM keeps the DC behind the screen."""
     t = _fight(ruleset)
     events = t.do(SavingThrow(combatant="mozzie", ability="wisdom", bonus=1, faces=(13,), reason="see through the illusion"))
-    assert of_type(events, SaveRolled) == [SaveRolled(combatant="mozzie", ability="wisdom", total=14, natural=13,
-                                                      reason="see through the illusion", awaits_dc=True)]
+    assert of_type(events, SaveRolled) == [
+        SaveRolled(combatant="mozzie", ability="wisdom", total=14, natural=13, reason="see through the illusion", awaits_dc=True)
+    ]
     assert not of_type(events, SaveMade)
     [made] = of_type(t.do(SavingThrow(combatant="mozzie", ability="wisdom", dc=12, faces=(11,))), SaveMade)
     assert made.total == 11 and not made.success, "with a DC the save is judged at once, as before"
     # The GM reveals the DC: the 14 rolled meets it.
     assert t.do(JudgeSave(combatant="mozzie", dc=14)) == [
-        SaveMade(combatant="mozzie", ability="wisdom", dc=14, total=14, success=True, reason="see through the illusion",
-                 judged_later=True)
+        SaveMade(
+            combatant="mozzie",
+            ability="wisdom",
+            dc=14,
+            total=14,
+            success=True,
+            reason="see through the illusion",
+            judged_later=True,
+        )
     ]
     assert rolled_saves_of(t.state) == () and t.rebuilt() == t.state
     t.rejects(JudgeSave(combatant="mozzie", dc=14), "save/none-to-judge")
@@ -230,7 +268,8 @@ def test_amending_the_roll_behind_a_judged_save_makes_the_judgement_a_conflict(e
     encounters.execute(eid, SavingThrow(combatant="mozzie", ability="wisdom", bonus=1, faces=(13,)))
     encounters.execute(eid, JudgeSave(combatant="mozzie", dc=14, reason="Illusory Appearance"))
     seq = next(r.seq for r in encounters.records(eid) if isinstance(r.event, SaveRolled))
-    outcome = encounters.amend(eid, [seq - 1, seq], SavingThrow(combatant="mozzie", ability="wisdom", bonus=1, faces=(3,)),
-                               reason="it was a 3")
+    outcome = encounters.amend(
+        eid, [seq - 1, seq], SavingThrow(combatant="mozzie", ability="wisdom", bonus=1, faces=(3,)), reason="it was a 3"
+    )
     [conflict] = outcome.state.conflicts
     assert conflict.type == "SaveMade" and "came to 4, not 14" in conflict.problem

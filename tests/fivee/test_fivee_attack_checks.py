@@ -51,8 +51,11 @@ def test_a_goblin_warrior_slashing_a_prone_fighter_adds_1d4_slashing(ruleset):
     (4 + 2) plus 1d4 (3) Slashing damage: 9 of Aria's 20 HP."""
     t = _goblin_turn(ruleset)
     t.do(ApplyCondition(target="aria", condition=PRONE))
-    events = t.do(Attack(attacker="goblin-warrior", target="aria", attack="Scimitar",
-                         faces=(3, 15), damage_faces=(4,), extra_damage_faces=(3,)))
+    events = t.do(
+        Attack(
+            attacker="goblin-warrior", target="aria", attack="Scimitar", faces=(3, 15), damage_faces=(4,), extra_damage_faces=(3,)
+        )
+    )
     [made] = of_type(events, AttackMade)
     assert (made.roll_mode, made.total, made.hit, made.damage) == ("advantage", 19, True, 6)
     assert [(d.amount, d.damage_type) for d in of_type(events, DamageTaken)] == [(3, "slashing")]
@@ -65,8 +68,11 @@ def test_without_advantage_the_goblin_warrior_deals_its_scimitar_damage_alone(ru
     """A plain attack roll: 1d6 + 2 (4 + 2) Slashing, no 1d4; a d4 rolled at the table for it
     is left unused, as a GM would."""
     t = _goblin_turn(ruleset)
-    events = t.do(Attack(attacker="goblin-warrior", target="aria", attack="Scimitar",
-                         faces=(15,), damage_faces=(4,), extra_damage_faces=(3,)))
+    events = t.do(
+        Attack(
+            attacker="goblin-warrior", target="aria", attack="Scimitar", faces=(15,), damage_faces=(4,), extra_damage_faces=(3,)
+        )
+    )
     [made] = of_type(events, AttackMade)
     assert (made.roll_mode, made.hit, made.damage) == ("normal", True, 6)
     assert of_type(events, DamageTaken) == []
@@ -91,8 +97,16 @@ def test_a_critical_hit_with_advantage_doubles_the_1d4_too():
     twice': a natural 20 with Advantage rolls 2d6 + 2 and 2d4."""
     t = _goblin_turn()
     t.do(ApplyCondition(target="aria", condition=PRONE))
-    events = t.do(Attack(attacker="goblin-warrior", target="aria", attack="Scimitar",
-                         faces=(20, 2), damage_faces=(1, 1), extra_damage_faces=(1, 2)))
+    events = t.do(
+        Attack(
+            attacker="goblin-warrior",
+            target="aria",
+            attack="Scimitar",
+            faces=(20, 2),
+            damage_faces=(1, 1),
+            extra_damage_faces=(1, 2),
+        )
+    )
     assert [r.notation for r in of_type(events, DiceRolled)] == ["2d20kh1+4", "2d6+2", "2d4"]
     assert [d.amount for d in of_type(events, DamageTaken)] == [3]
     assert t["aria"].hp == 20 - 4 - 3

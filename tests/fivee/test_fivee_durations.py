@@ -122,12 +122,18 @@ def test_moving_the_turn_back_does_not_end_a_counted_condition_early():
 def test_bad_rounds_are_refused():
     t = _fight()
     t.rejects(ApplyCondition(target=GOBLIN, condition=_condition("frightened", source="aria", rounds=0)), "condition/rounds")
-    error = t.rejects(ApplyCondition(target=GOBLIN, condition=_condition("frightened", source="a trap", rounds=10)), "condition/duration")
+    error = t.rejects(
+        ApplyCondition(target=GOBLIN, condition=_condition("frightened", source="a trap", rounds=10)), "condition/duration"
+    )
     assert "ends_on" in error.allowed
-    t.rejects(ApplyCondition(target=GOBLIN, condition=_condition("frightened", ends_on="aria", rounds=2, until_round=2)),
-              "condition/until-round")
-    t.rejects(ApplyCondition(target=GOBLIN, condition=_condition("frightened", ends_on="aria", ends="end of next turn", rounds=2)),
-              "condition/rounds")
+    t.rejects(
+        ApplyCondition(target=GOBLIN, condition=_condition("frightened", ends_on="aria", rounds=2, until_round=2)),
+        "condition/until-round",
+    )
+    t.rejects(
+        ApplyCondition(target=GOBLIN, condition=_condition("frightened", ends_on="aria", ends="end of next turn", rounds=2)),
+        "condition/rounds",
+    )
     t.rejects(ApplyCondition(target=GOBLIN, condition=_condition("frightened", ends_on="nobody", rounds=2)), "combatant/unknown")
 
 
@@ -184,11 +190,15 @@ def test_only_the_condition_held_by_the_ended_concentration_ends():
 
 def test_a_condition_tied_to_no_concentration_is_refused():
     t = _fight()
-    error = t.rejects(ApplyCondition(target=GOBLIN, condition=_condition("paralyzed", concentration="aria")), "condition/not-concentrating")
+    error = t.rejects(
+        ApplyCondition(target=GOBLIN, condition=_condition("paralyzed", concentration="aria")), "condition/not-concentrating"
+    )
     assert "start_concentration" in error.allowed
     t.do(StartConcentration(combatant="aria", effect="Bless"))
-    error = t.rejects(ApplyCondition(target=GOBLIN, condition=_condition("paralyzed", concentration="aria", effect="Hold Person")),
-                      "condition/not-concentrating")
+    error = t.rejects(
+        ApplyCondition(target=GOBLIN, condition=_condition("paralyzed", concentration="aria", effect="Hold Person")),
+        "condition/not-concentrating",
+    )
     assert error.allowed == "effect: Bless"
     t.rejects(ApplyCondition(target=GOBLIN, condition=_condition("paralyzed", effect="Bless")), "condition/effect-alone")
 
@@ -266,8 +276,12 @@ def test_save_faces_beyond_the_saves_owed_are_refused():
 def test_a_bad_repeated_save_is_refused():
     t = _fight()
     t.do(StartConcentration(combatant="aria", effect="Hold Person"))
-    t.rejects(ApplyCondition(target=GOBLIN, condition=_condition("paralyzed", save={"ability": "luck", "dc": 13})), "save/ability")
-    t.rejects(ApplyCondition(target=GOBLIN, condition=_condition("paralyzed", save={"ability": "wis", "dc": 0})), "condition/save-dc")
+    t.rejects(
+        ApplyCondition(target=GOBLIN, condition=_condition("paralyzed", save={"ability": "luck", "dc": 13})), "save/ability"
+    )
+    t.rejects(
+        ApplyCondition(target=GOBLIN, condition=_condition("paralyzed", save={"ability": "wis", "dc": 0})), "condition/save-dc"
+    )
 
 
 def test_the_state_shows_what_ends_a_condition_and_old_conditions_read_as_they_did():
@@ -276,14 +290,24 @@ def test_the_state_shows_what_ends_a_condition_and_old_conditions_read_as_they_d
     _hold_person(t)
     view = state_view(t.state)["combatants"]
     assert view["bram"]["conditions"] == [{"name": "prone", "source": "shove", "ends": None, "ends_on": None}]
-    assert view[GOBLIN]["conditions"] == [{
-        "name": "paralyzed", "source": "aria", "ends": "start", "ends_on": "aria", "rounds": 10, "until_round": 11,
-        "concentration": "aria", "effect": "Hold Person", "save": {"ability": "wisdom", "dc": 13},
-    }]
+    assert view[GOBLIN]["conditions"] == [
+        {
+            "name": "paralyzed",
+            "source": "aria",
+            "ends": "start",
+            "ends_on": "aria",
+            "rounds": 10,
+            "until_round": 11,
+            "concentration": "aria",
+            "effect": "Hold Person",
+            "save": {"ability": "wisdom", "dc": 13},
+        }
+    ]
     [held] = t[GOBLIN].conditions
     assert describe(held, lambda cid: t[cid].name) == (
         "until the start of Aria's turn 10 rounds on (round 11), while Aria concentrates on Hold Person, "
-        "repeating a DC 13 Wisdom save at the end of each of its turns")
+        "repeating a DC 13 Wisdom save at the end of each of its turns"
+    )
 
 
 def test_a_hidden_condition_held_twice_is_not_named_to_a_viewer_when_one_ends():
@@ -304,8 +328,14 @@ def test_a_hidden_condition_held_twice_is_not_named_to_a_viewer_when_one_ends():
     assert of_type(ending, ConditionEnded)[0].entry is not msgspec.UNSET
     shown = []
     for seq, event in enumerate(t.events, start=1):
-        rec = Recorded(originator_id=uuid.UUID(int=1), originator_version=seq, timestamp=datetime.now(UTC),
-                       actor="gm", command_id="c", event=event)
+        rec = Recorded(
+            originator_id=uuid.UUID(int=1),
+            originator_version=seq,
+            timestamp=datetime.now(UTC),
+            actor="gm",
+            command_id="c",
+            event=event,
+        )
         shown.append(redaction.record(rec).event)
     [ended] = of_type(shown, ConditionEnded)
     assert ended.condition == HIDDEN_CONDITION and ended.entry is msgspec.UNSET

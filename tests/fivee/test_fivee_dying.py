@@ -235,8 +235,10 @@ def test_a_melee_attack_may_knock_a_creature_out_instead(ruleset):
     ends early if the creature regains any Hit Points or if someone takes an action to
     administer first aid to it, making a successful DC 10 Wisdom (Medicine) check.'"""
     t = fight(ruleset, pc("aria", attacks=(SHORTBOW, CLUB)), pc("tomas"), monster("thug", max_hp=5), monster("guard", max_hp=5))
-    t.rejects(Attack(attacker="aria", target="thug", attack="Shortbow", knock_out=True, faces=(15,), damage_faces=(6,)),
-              "attack/knock-out-ranged")
+    t.rejects(
+        Attack(attacker="aria", target="thug", attack="Shortbow", knock_out=True, faces=(15,), damage_faces=(6,)),
+        "attack/knock-out-ranged",
+    )
     events = t.do(Attack(attacker="aria", target="thug", attack="Club", knock_out=True, faces=(15,), damage_faces=(4,)))
     assert CombatantKnockedOut(combatant="thug", by="aria") in events
     assert t["thug"].hp == 1 and t["thug"].status == "unconscious" and t["thug"].has("unconscious")
@@ -335,11 +337,23 @@ def test_a_stat_block_hit_with_extra_damage_that_drops_a_character_is_one_blow()
     t.do(AddCreature(creature="Adult Red Dragon", side="dragon"))
     t.start({"adult-red-dragon": 20, "aria": 1, "bram": 2})
     t.do(Multiattack(attacker="adult-red-dragon"))
-    t.do(Attack(attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10,), damage_faces=(5,), extra_damage_faces=(2, 3)))
+    t.do(
+        Attack(
+            attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10,), damage_faces=(5,), extra_damage_faces=(2, 3)
+        )
+    )
     assert t["aria"].status == "unconscious" and "aria" not in dying_of(t.state).tallies
     # At 0 HP: Advantage, and a Critical Hit from within 5 feet: two failures for the whole blow.
-    t.do(Attack(attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10, 10), damage_faces=(1, 1),
-                extra_damage_faces=(1, 1, 1, 1)))
+    t.do(
+        Attack(
+            attacker="adult-red-dragon",
+            target="aria",
+            attack="Rend",
+            faces=(10, 10),
+            damage_faces=(1, 1),
+            extra_damage_faces=(1, 1, 1, 1),
+        )
+    )
     assert dying_of(t.state).tallies["aria"].failures == 2 and t["aria"].status == "unconscious"
 
 
@@ -359,8 +373,11 @@ def test_massive_damage_counts_a_stat_blocks_extra_damage_with_the_rest_of_the_h
     for cid, face in {"adult-red-dragon": 20, "aria": 1, "bram": 2}.items():
         t.do(RollInitiative(combatant=cid, faces=(face,)))
     turn_of(t, "adult-red-dragon")
-    events = t.do(Attack(attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10,), damage_faces=(5,),
-                         extra_damage_faces=(2, 3)))
+    events = t.do(
+        Attack(
+            attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10,), damage_faces=(5,), extra_damage_faces=(2, 3)
+        )
+    )
     [died] = of_type(events, CombatantDied)
     assert died.cause == "massive damage: 14 remained, Hit Point maximum 10"
     assert t["aria"].status == "dead" and not of_type(events, CombatantDowned)
@@ -380,6 +397,9 @@ def test_an_opportunity_attack_from_a_stat_block_lands_its_extra_damage_as_one_b
         t.do(RollInitiative(combatant=cid, faces=(face,)))
     turn_of(t, "aria")
     t.do(Move(combatant="aria", feet=5, leaves_reach_of=("adult-red-dragon",)))
-    events = t.do(OpportunityAttack(attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10,), damage_faces=(5,),
-                                    extra_damage_faces=(2, 3)))
+    events = t.do(
+        OpportunityAttack(
+            attacker="adult-red-dragon", target="aria", attack="Rend", faces=(10,), damage_faces=(5,), extra_damage_faces=(2, 3)
+        )
+    )
     assert of_type(events, CombatantDied)[0].cause == "massive damage: 14 remained, Hit Point maximum 10"

@@ -65,7 +65,7 @@ def test_a_petrified_ogre_resists_all_damage(ruleset):
 
 
 def test_petrified_resistance_does_not_stack_with_a_resistance_of_its_own_and_covers_a_custom_type():
-    """"Multiple instances of Resistance or Vulnerability that affect the same damage type
+    """ "Multiple instances of Resistance or Vulnerability that affect the same damage type
     count as only one instance" (Rule.json, No Stacking): a fire-resistant statue still takes
     half of 20 fire, 10. "All damage" is a custom type's too."""
     t = _fight("srd-2024", pc("aria"), monster("ogre", max_hp=59, resistances=("fire",)))
@@ -93,7 +93,7 @@ def test_a_poisoned_or_frightened_creature_has_disadvantage_on_its_ability_check
 
 
 def test_the_gm_rules_the_source_of_fear_out_of_sight_with_roll_mode():
-    """"... while the source of fear is within line of sight": the engine has no line of sight,
+    """ "... while the source of fear is within line of sight": the engine has no line of sight,
     so the GM says so: a `roll_mode` given stands as given."""
     t = _fight()
     t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="frightened", source="ogre")))
@@ -105,8 +105,19 @@ def test_a_poisoned_creature_in_a_contest_rolls_with_disadvantage_and_its_oppone
     """The ogre grapples: its Athletics against Aria's Acrobatics, Aria Poisoned."""
     t = _fight()
     t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="poisoned")))
-    events = t.do(Contest(combatant="ogre", ability="str", skill="athletics", faces=(9,), bonus=6,
-                          opponent="aria", opponent_ability="dex", opponent_skill="acrobatics", opponent_faces=(18, 3)))
+    events = t.do(
+        Contest(
+            combatant="ogre",
+            ability="str",
+            skill="athletics",
+            faces=(9,),
+            bonus=6,
+            opponent="aria",
+            opponent_ability="dex",
+            opponent_skill="acrobatics",
+            opponent_faces=(18, 3),
+        )
+    )
     assert [c.total for c in of_type(events, CheckMade)] == [15, 3]
 
 
@@ -148,7 +159,7 @@ def test_a_prone_fighter_stands_up_for_half_her_speed(ruleset):
 
 
 def test_standing_up_is_refused_when_not_prone_or_short_of_movement_or_at_speed_0():
-    """"If your Speed is 0, you can't right yourself." Aria (Speed 30) has moved 20 ft: 10 left,
+    """ "If your Speed is 0, you can't right yourself." Aria (Speed 30) has moved 20 ft: 10 left,
     15 needed."""
     t = _fight()
     error = t.rejects(StandUp(combatant="aria"), "prone/not-prone")
@@ -180,7 +191,7 @@ def _exhausted(t: Table, cid: str, times: int) -> None:
 
 @pytest.mark.parametrize("ruleset", FIVE_E)
 def test_exhaustion_given_twice_is_level_2_on_one_entry(ruleset):
-    """"This condition is cumulative. Each time you receive it, you gain 1 Exhaustion level."""
+    """ "This condition is cumulative. Each time you receive it, you gain 1 Exhaustion level."""
     t = _fight(ruleset)
     _exhausted(t, "aria", 2)
     assert [(c.name, c.level) for c in t["aria"].conditions] == [("exhaustion", 2)]
@@ -190,7 +201,7 @@ def test_exhaustion_given_twice_is_level_2_on_one_entry(ruleset):
 
 @pytest.mark.parametrize("ruleset", FIVE_E)
 def test_an_exhausted_fighters_attack_roll_is_reduced_by_twice_her_level(ruleset):
-    """"When you make a D20 Test, the roll is reduced by 2 times your Exhaustion level."
+    """ "When you make a D20 Test, the roll is reduced by 2 times your Exhaustion level."
     Level 2, Longsword +5: a 10 totals 11, short of the ogre's AC 15... and 13 misses too."""
     t = _fight(ruleset)
     _exhausted(t, "aria", 2)
@@ -216,7 +227,7 @@ def test_an_exhausted_creatures_saves_and_checks_are_reduced_too():
 
 
 def test_an_exhausted_creatures_speed_is_reduced_by_5_ft_a_level_from_its_next_turn():
-    """"Your Speed is reduced by a number of feet equal to 5 times your Exhaustion level."
+    """ "Your Speed is reduced by a number of feet equal to 5 times your Exhaustion level."
     Level 3 given on the ogre's turn: Aria's next turn grants 30 - 15 = 15 ft, and a Dash adds 15."""
     t = _fight()
     t.do(EndTurn(combatant="aria"))
@@ -231,7 +242,7 @@ def test_an_exhausted_creatures_speed_is_reduced_by_5_ft_a_level_from_its_next_t
 
 @pytest.mark.parametrize("ruleset", FIVE_E)
 def test_a_creature_dies_at_exhaustion_level_6(ruleset):
-    """"You die if your Exhaustion level is 6." The ogre, at full Hit Points, dies."""
+    """ "You die if your Exhaustion level is 6." The ogre, at full Hit Points, dies."""
     t = _fight(ruleset)
     _exhausted(t, "ogre", 5)
     assert t["ogre"].status == "active"
@@ -241,7 +252,7 @@ def test_a_creature_dies_at_exhaustion_level_6(ruleset):
 
 
 def test_the_gm_removes_exhaustion_whole_and_a_level_is_not_given_by_hand():
-    """"Finishing a Long Rest removes 1 of your Exhaustion levels" is outside the fight: the
+    """ "Finishing a Long Rest removes 1 of your Exhaustion levels" is outside the fight: the
     GM's remove_condition ends the condition, every level. On her own turn she moves at her
     full Speed again."""
     t = _fight()

@@ -88,7 +88,9 @@ def test_restrained_gives_disadvantage_on_dexterity_saves(ruleset):
     save = of_type(t.do(SavingThrow(combatant="goblin", ability="dexterity", dc=12, faces=(18, 4))), SaveMade)[0]
     assert save.total == 4 and not save.success
     # Advantage from elsewhere and the Disadvantage cancel: one die.
-    save = of_type(t.do(SavingThrow(combatant="goblin", ability="dexterity", dc=12, roll_mode="advantage", faces=(13,))), SaveMade)[0]
+    save = of_type(
+        t.do(SavingThrow(combatant="goblin", ability="dexterity", dc=12, roll_mode="advantage", faces=(13,))), SaveMade
+    )[0]
     assert save.success
 
 
@@ -96,7 +98,9 @@ def test_restrained_gives_disadvantage_on_dexterity_saves(ruleset):
 def test_cover_adds_to_dexterity_saves_and_the_event_records_it(ruleset):
     """Cover: Half, '+2 bonus to AC and Dexterity saving throws'; Three Quarters, '+5 bonus'."""
     t = duel(ruleset)
-    save = of_type(t.do(SavingThrow(combatant="goblin", ability="dexterity", dc=15, bonus=2, cover="three-quarters", faces=(8,))), SaveMade)[0]
+    save = of_type(
+        t.do(SavingThrow(combatant="goblin", ability="dexterity", dc=15, bonus=2, cover="three-quarters", faces=(8,))), SaveMade
+    )[0]
     assert save.total == 15 and save.success and save.cover == "three-quarters"
     t.rejects(SavingThrow(combatant="goblin", ability="wisdom", dc=15, cover="half", faces=(8,)), "save/cover-not-dexterity")
 
@@ -131,7 +135,10 @@ def test_until_the_end_of_its_next_turn_given_during_its_own_turn_lasts_through_
 def test_a_late_arrival_joins_its_group_and_shares_its_count(ruleset):
     """'For a group of identical creatures, the GM makes a single roll': a third goblin that
     runs up in round 1 acts on the goblins' count, right after them."""
-    t = Table(ruleset=ruleset, settings={"initiative_reorder": False, "group_initiative": True} if ruleset == "srd-2024-variant" else None)
+    t = Table(
+        ruleset=ruleset,
+        settings={"initiative_reorder": False, "group_initiative": True} if ruleset == "srd-2024-variant" else None,
+    )
     t.add(pc("aria"), monster("goblin-1", group="goblins"), monster("goblin-2", group="goblins"))
     t.do(BeginCombat())
     t.do(RollInitiative(combatant="aria", faces=(20,)))

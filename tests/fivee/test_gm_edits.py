@@ -108,8 +108,9 @@ def test_rage_gives_resistance_and_damage_after_it_is_halved():
     """Rage: 'You have Resistance to Bludgeoning, Piercing, and Slashing damage'; 'Resistance
     ... halves the damage (round down)'."""
     t = _fight()
-    t.do(ChangeStatBlock(combatant="aria", changes=StatChanges(resistances=("bludgeoning", "piercing", "slashing")),
-                         reason="Rage"))
+    t.do(
+        ChangeStatBlock(combatant="aria", changes=StatChanges(resistances=("bludgeoning", "piercing", "slashing")), reason="Rage")
+    )
     t.do(EndTurn(combatant="aria"))
     t.do(EndTurn(combatant="hag"))
     [attack] = of_type(t.do(Attack(attacker="goblin", target="aria", faces=(15,), damage_faces=(5,))), AttackMade)
@@ -152,8 +153,9 @@ def test_undoing_a_stat_block_change_makes_the_damage_judged_by_it_a_conflict(en
     encounters.execute(eid, BeginCombat())
     encounters.execute(eid, RollInitiative(combatant="goblin", faces=(18,)))
     encounters.execute(eid, RollInitiative(combatant="aria", faces=(5,)))
-    rage = encounters.execute(eid, ChangeStatBlock(combatant="aria", changes=StatChanges(resistances=("slashing",)),
-                                                   reason="Rage"))
+    rage = encounters.execute(
+        eid, ChangeStatBlock(combatant="aria", changes=StatChanges(resistances=("slashing",)), reason="Rage")
+    )
     blow = encounters.execute(eid, Attack(attacker="goblin", target="aria", faces=(15,), damage_faces=(5,)))
     assert encounters.state(eid).combatants["aria"].hp == 27
     assert encounters.state(eid).conflicts == ()

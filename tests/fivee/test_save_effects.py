@@ -33,8 +33,16 @@ from tests.helpers import Table, monster, of_type, pc
 
 DRAGON = "adult-red-dragon"
 # Vex: Dexterity 16 (+3), proficient in Dexterity saves at level 5 (+3): +6.
-VEX = CharacterSheet(name="Vex", level=5, classes={"Rogue": 5}, abilities=Abilities(dexterity=16, constitution=14),
-                     save_proficiencies=("dexterity",), ac=14, max_hp=38, hit_dice="5d8")
+VEX = CharacterSheet(
+    name="Vex",
+    level=5,
+    classes={"Rogue": 5},
+    abilities=Abilities(dexterity=16, constitution=14),
+    save_proficiencies=("dexterity",),
+    ac=14,
+    max_hp=38,
+    hit_dice="5d8",
+)
 FIRE_BREATH = {"source": DRAGON, "ability": "dex", "dc": 21, "damage": "17d6", "damage_type": "fire", "half_on_success": True}
 ALL_FOURS = (4,) * 17  # 68 fire damage
 
@@ -61,8 +69,9 @@ def test_fire_breath_rolls_the_damage_once_halves_it_on_a_success_then_resistanc
     """68 rolled once. Aria fails (5): 68. Vex succeeds (15 + 6 = 21): half, 34, then halved
     again for her Resistance, 17. Cara fails (2) but is immune: 0."""
     t = _lair(ruleset)
-    events = t.do(_breath(targets=("aria", "vex", "cara"), faces={"aria": (5,), "vex": (15,), "cara": (2,)},
-                          damage_faces=ALL_FOURS))
+    events = t.do(
+        _breath(targets=("aria", "vex", "cara"), faces={"aria": (5,), "vex": (15,), "cara": (2,)}, damage_faces=ALL_FOURS)
+    )
     saves = {s.combatant: (s.total, s.success) for s in of_type(events, SaveMade)}
     assert saves == {"aria": (5, False), "vex": (21, True), "cara": (2, False)}
     [damage_roll] = [e for e in of_type(events, DiceRolled) if "damage" in e.purpose]
@@ -93,9 +102,17 @@ def test_naming_the_breath_spends_the_dragons_action_and_its_recharge():
 def test_a_success_without_half_damage_takes_none_and_the_condition_falls_on_the_failures():
     """A pit trap: "DC 13 Dexterity save or fall Prone, taking 2d6 bludgeoning; no damage on a success"."""
     t = _lair()
-    trap = SaveEffect(source="a collapsing floor", targets=("aria", "vex"), ability="dexterity", dc=13, damage="2d6",
-                      damage_type="bludgeoning", condition=ConditionSpec(name="prone"), faces={"aria": (3,), "vex": (12,)},
-                      damage_faces=(3, 4))
+    trap = SaveEffect(
+        source="a collapsing floor",
+        targets=("aria", "vex"),
+        ability="dexterity",
+        dc=13,
+        damage="2d6",
+        damage_type="bludgeoning",
+        condition=ConditionSpec(name="prone"),
+        faces={"aria": (3,), "vex": (12,)},
+        damage_faces=(3, 4),
+    )
     events = t.do(trap)
     assert [(d.target, d.amount) for d in of_type(events, DamageTaken)] == [("aria", 7)]
     [applied] = of_type(events, ConditionApplied)
@@ -109,8 +126,16 @@ def test_a_condition_with_its_durations_on_each_failed_save():
     """A condition that lasts 1 minute and is shaken off by a repeated save, given to every failure."""
     t = _lair()
     condition = msgspec.convert({"name": "frightened", "rounds": 10, "save": {"ability": "wis", "dc": 19}}, ConditionSpec)
-    t.do(SaveEffect(source=DRAGON, targets=("aria", "cara"), ability="wis", dc=19, condition=condition,
-                    faces={"aria": (4,), "cara": (19,)}))
+    t.do(
+        SaveEffect(
+            source=DRAGON,
+            targets=("aria", "cara"),
+            ability="wis",
+            dc=19,
+            condition=condition,
+            faces={"aria": (4,), "cara": (19,)},
+        )
+    )
     [held] = t["aria"].conditions
     assert (held.ends_on, held.until_round, held.save.ability) == (DRAGON, 11, "wisdom")  # type: ignore[union-attr]
     assert not t["cara"].conditions
@@ -123,8 +148,17 @@ def test_zero_hit_points_a_monster_dies_a_character_falls_and_concentration_is_o
     t = Table().add(pc("aria", max_hp=120), pc("cara", max_hp=10), monster("goblin", max_hp=7), monster("boss", max_hp=70))
     t.start({"aria": 20, "cara": 10, "goblin": 5, "boss": 4})
     t.do(StartConcentration(combatant="aria", effect="Bless"))
-    events = t.do(SaveEffect(source="a fire trap", targets=("aria", "cara", "goblin"), ability="dex", dc=30, damage="17",
-                             damage_type="fire", faces={"aria": (1,), "cara": (1,), "goblin": (1,)}))
+    events = t.do(
+        SaveEffect(
+            source="a fire trap",
+            targets=("aria", "cara", "goblin"),
+            ability="dex",
+            dc=30,
+            damage="17",
+            damage_type="fire",
+            faces={"aria": (1,), "cara": (1,), "goblin": (1,)},
+        )
+    )
     downed = {d.combatant: d.status for d in of_type(events, CombatantDowned)}
     assert downed == {"cara": "unconscious", "goblin": "dead"}
     [owed] = of_type(events, ConcentrationCheckRequired)
@@ -141,20 +175,23 @@ def test_the_saves_are_rolled_from_the_seed_for_targets_left_out_of_faces():
     assert t.rebuilt() == t.state
 
 
-@pytest.mark.parametrize(("fields", "code"), [
-    ({"targets": ()}, "save-effect/no-targets"),
-    ({"targets": ("nobody",)}, "combatant/unknown"),
-    ({"targets": ("aria", "aria")}, "save-effect/same-target"),
-    ({"targets": ("aria",), "ability": "luck"}, "save/ability"),
-    ({"targets": ("aria",), "dc": 0}, "save-effect/dc"),
-    ({"targets": ("aria",), "faces": {"vex": (3,)}}, "dice/unused-faces"),
-    ({"targets": ("aria",), "damage_type": None}, "save-effect/damage-type"),
-    ({"targets": ("aria",), "damage": None}, "save-effect/no-damage"),
-    ({"targets": ("aria",), "damage_type": "sunlight"}, "damage-type/unknown"),
-    ({"targets": ("aria",), "damage": "17d"}, "dice/bad-notation"),
-    ({"targets": ("aria",), "condition": {"name": "sleepy"}}, "condition/unknown"),
-    ({"targets": ("aria",), "source": "a trap", "condition": {"name": "frightened", "rounds": 10}}, "condition/duration"),
-])
+@pytest.mark.parametrize(
+    ("fields", "code"),
+    [
+        ({"targets": ()}, "save-effect/no-targets"),
+        ({"targets": ("nobody",)}, "combatant/unknown"),
+        ({"targets": ("aria", "aria")}, "save-effect/same-target"),
+        ({"targets": ("aria",), "ability": "luck"}, "save/ability"),
+        ({"targets": ("aria",), "dc": 0}, "save-effect/dc"),
+        ({"targets": ("aria",), "faces": {"vex": (3,)}}, "dice/unused-faces"),
+        ({"targets": ("aria",), "damage_type": None}, "save-effect/damage-type"),
+        ({"targets": ("aria",), "damage": None}, "save-effect/no-damage"),
+        ({"targets": ("aria",), "damage_type": "sunlight"}, "damage-type/unknown"),
+        ({"targets": ("aria",), "damage": "17d"}, "dice/bad-notation"),
+        ({"targets": ("aria",), "condition": {"name": "sleepy"}}, "condition/unknown"),
+        ({"targets": ("aria",), "source": "a trap", "condition": {"name": "frightened", "rounds": 10}}, "condition/duration"),
+    ],
+)
 def test_bad_input_is_refused_before_any_die_is_rolled(fields, code):
     t = _lair()
     error = t.rejects(_breath(**fields), code)

@@ -166,7 +166,9 @@ def test_notations_read_and_rolled_from_eight_threads_at_once_all_come_out_right
     roll's lock and a command in about 6,000 failed with KeyError('1d20+5') under load."""
     import threading
 
-    notations = [f"{n}d{sides}+{bonus}" for n in (1, 2, 3) for sides in (4, 6, 8, 20) for bonus in range(40)]  # more than the 256 d20 caches: entries are evicted while others read
+    notations = [
+        f"{n}d{sides}+{bonus}" for n in (1, 2, 3) for sides in (4, 6, 8, 20) for bonus in range(40)
+    ]  # more than the 256 d20 caches: entries are evicted while others read
     failures: list[str] = []
     start = threading.Barrier(8)
 

@@ -44,13 +44,20 @@ def _pattern(template: str) -> str:
 
 
 def _module_codes(tree: ast.Module) -> set[str]:
-    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
-            and CODE_SHAPE.fullmatch(n.value)}
+    return {
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and CODE_SHAPE.fullmatch(n.value)
+    }
 
 
 def _rule_error_classes(trees: dict[Path, ast.Module]) -> set[str]:
-    bases = {n.name: {b.id for b in n.bases if isinstance(b, ast.Name)}
-             for t in trees.values() for n in ast.walk(t) if isinstance(n, ast.ClassDef)}
+    bases = {
+        n.name: {b.id for b in n.bases if isinstance(b, ast.Name)}
+        for t in trees.values()
+        for n in ast.walk(t)
+        if isinstance(n, ast.ClassDef)
+    }
     known = {"RuleError"}
     while grown := {name for name, of in bases.items() if of & known} - known:
         known |= grown
@@ -98,8 +105,12 @@ def _read(found: Found, node: ast.expr, status: ast.expr | None, tree: ast.Modul
 
 
 def extract(root: Path = ROOT) -> Found:
-    trees = {p: ast.parse(p.read_text(encoding="utf-8"), str(p))
-             for d in SOURCES for p in sorted((root / d).rglob("*.py")) if "bench" not in p.relative_to(root).parts}
+    trees = {
+        p: ast.parse(p.read_text(encoding="utf-8"), str(p))
+        for d in SOURCES
+        for p in sorted((root / d).rglob("*.py"))
+        if "bench" not in p.relative_to(root).parts
+    }
     rule_errors = _rule_error_classes(trees)
     found = Found()
     for path, tree in trees.items():
@@ -128,8 +139,11 @@ def test_every_code_the_source_raises_is_registered():
 
 def test_every_built_code_matches_a_registered_one():
     """`f"economy/{resource}-spent"`: the registry lists its expansions."""
-    unmatched = {p: where[0] for p, where in FOUND.patterns.items()
-                 if not any(re.fullmatch(p, code.replace("{status}", "400")) for code in ERROR_CODES)}
+    unmatched = {
+        p: where[0]
+        for p, where in FOUND.patterns.items()
+        if not any(re.fullmatch(p, code.replace("{status}", "400")) for code in ERROR_CODES)
+    }
     assert unmatched == {}
 
 
@@ -148,8 +162,11 @@ _BOTH = {"ruleset/unknown": 404}
 
 def test_the_http_layers_own_statuses_are_the_ones_the_docs_give():
     """`ApiError(401, "auth/missing", ...)` carries its status; `status_of_code` says it too."""
-    wrong = {code: (sorted(statuses), status_of_code(code)) for code, statuses in FOUND.statuses.items()
-             if not statuses <= {status_of_code(code), _BOTH.get(code)}}
+    wrong = {
+        code: (sorted(statuses), status_of_code(code))
+        for code, statuses in FOUND.statuses.items()
+        if not statuses <= {status_of_code(code), _BOTH.get(code)}
+    }
     assert wrong == {}
 
 

@@ -77,7 +77,40 @@ DICE = ("1d4", "2d6+3", "d20", "1d20+5", "1d0", "0d6", "1d6*1000", "4d6kh3", "1d
 HUGE = (0, -1, -100, 1000, 10**6, -(10**6), 2**31, 2**63 - 1, -(2**63))
 # Fields whose strings name a combatant, group or side: drawn mostly from the state's ids.
 ID_FIELDS = frozenset(
-    ["combatant", "combatants", "attacker", "attackers", "target", "targets", "defenders", "rider", "mount", "caster", "grappler", "other", "foe", "winner", "a", "b", "instigators", "listeners", "order", "through", "leaves_reach_of", "flee_from", "away_from", "behind_cover", "helper", "against", "dragging", "flanking_with", "ends_on", "source", "group", "side"]
+    [
+        "combatant",
+        "combatants",
+        "attacker",
+        "attackers",
+        "target",
+        "targets",
+        "defenders",
+        "rider",
+        "mount",
+        "caster",
+        "grappler",
+        "other",
+        "foe",
+        "winner",
+        "a",
+        "b",
+        "instigators",
+        "listeners",
+        "order",
+        "through",
+        "leaves_reach_of",
+        "flee_from",
+        "away_from",
+        "behind_cover",
+        "helper",
+        "against",
+        "dragging",
+        "flanking_with",
+        "ends_on",
+        "source",
+        "group",
+        "side",
+    ]
 )
 FRESH_IDS = ("newcomer", "orc-9", "wolf_2", "z", "a" * 64, "a" * 65)
 ACTOR_FIELDS = frozenset(["combatant", "attacker", "rider", "caster", "speaker"])  # mostly whoever's turn it is
@@ -309,9 +342,7 @@ def _struct(t: mi.StructType, vocab: Vocabulary) -> st.SearchStrategy[Any]:
     for f in t.fields:
         value = _value(f.type, vocab, f.name)
         fields[f.name] = value if f.required else st.one_of(st.just(_DEFAULT), value)
-    return st.fixed_dictionaries(fields).map(
-        lambda kw: t.cls(**{k: v for k, v in kw.items() if v is not _DEFAULT})
-    )
+    return st.fixed_dictionaries(fields).map(lambda kw: t.cls(**{k: v for k, v in kw.items() if v is not _DEFAULT}))
 
 
 _DEFAULT = object()

@@ -68,7 +68,11 @@ def test_prone_in_capitals_is_prone(ruleset):
 def test_a_custom_condition_has_no_effect_on_an_attack(ruleset):
     t, target = started(ruleset)
     t.do(ApplyCondition(target=target, condition=ConditionSpec(name="marked"), custom=True))
-    made = [e for e in t.do(Attack(attacker="aria", target=target, faces=(17,), damage_faces=(1,))) if type(e).__name__ == "AttackMade"]
+    made = [
+        e
+        for e in t.do(Attack(attacker="aria", target=target, faces=(17,), damage_faces=(1,)))
+        if type(e).__name__ == "AttackMade"
+    ]
     assert made[0].roll_mode == "normal"
 
 

@@ -24,8 +24,12 @@ COMBAT = "from combat.cli import main; main()"
 
 def _env(*paths: Path) -> dict[str, str]:
     """This checkout's code first (as the tests import it), then `paths`."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *map(str, paths)]),
-           "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), *map(str, paths)]),
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        "PIP_NO_INPUT": "1",
+    }
     return env
 
 
@@ -35,10 +39,12 @@ def _venv(where: Path) -> Path:
     and nothing is installed into the environment running the tests."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
     python = where / "bin" / "python"
-    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             check=True, capture_output=True, text=True).stdout.strip()
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], check=True, capture_output=True, text=True
+    ).stdout.strip()
     (Path(purelib) / "_combat_under_test.pth").write_text(
-        "".join(f"import site; site.addsitedir({p!r})\n" for p in site.getsitepackages()))
+        "".join(f"import site; site.addsitedir({p!r})\n" for p in site.getsitepackages())
+    )
     return python
 
 
@@ -61,22 +67,36 @@ def test_pip_install_of_the_example_plugin_lists_it_and_plays_a_fight_over_http(
     # Without build isolation where setuptools can build the wheel here (no index needed);
     # otherwise pip fetches setuptools for the build from the configured index.
     offline = ["--no-build-isolation"] if _builds_offline() else []
-    installed = subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", *offline, str(EXAMPLE)],
-                               capture_output=True, text=True, env=_env(), cwd=tmp_path)
+    installed = subprocess.run(
+        [python, "-m", "pip", "install", "-q", "--no-deps", *offline, str(EXAMPLE)],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        cwd=tmp_path,
+    )
     assert installed.returncode == 0, installed.stdout + installed.stderr
 
-    listed = subprocess.run([python, "-c", COMBAT, "rulesets", "--json"], capture_output=True, text=True,
-                            env=_env(), cwd=tmp_path)
+    listed = subprocess.run(
+        [python, "-c", COMBAT, "rulesets", "--json"], capture_output=True, text=True, env=_env(), cwd=tmp_path
+    )
     assert listed.returncode == 0 and listed.stderr == "", listed.stderr
-    assert {"id": "twenty-one", "title": "Twenty-one",
-            "summary": "Count up by 1 to 3; whoever says 21 loses."} in json.loads(listed.stdout)
-    commands = subprocess.run([python, "-c", COMBAT, "commands", "--ruleset", "twenty-one"], capture_output=True,
-                              text=True, env=_env(), cwd=tmp_path)
+    assert {"id": "twenty-one", "title": "Twenty-one", "summary": "Count up by 1 to 3; whoever says 21 loses."} in json.loads(
+        listed.stdout
+    )
+    commands = subprocess.run(
+        [python, "-c", COMBAT, "commands", "--ruleset", "twenty-one"], capture_output=True, text=True, env=_env(), cwd=tmp_path
+    )
     assert commands.returncode == 0 and "count" in commands.stdout, commands.stderr
 
     port = _free_port()
-    server = subprocess.Popen([python, "-c", COMBAT, "serve", "--port", str(port), "--db", str(tmp_path / "c.db")],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=_env(), cwd=tmp_path)
+    server = subprocess.Popen(
+        [python, "-c", COMBAT, "serve", "--port", str(port), "--db", str(tmp_path / "c.db")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+        cwd=tmp_path,
+    )
     try:
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 20
@@ -94,14 +114,17 @@ def test_pip_install_of_the_example_plugin_lists_it_and_plays_a_fight_over_http(
         assert opened.status_code == 201, opened.text
         eid, gm = opened.json()["id"], {"Authorization": f"Bearer {opened.json()['gm_token']}"}
         for player, by in [("ann", 3), ("bo", 3), ("ann", 3), ("bo", 3), ("ann", 3), ("bo", 3), ("ann", 2)]:
-            done = httpx.post(f"{base}/encounters/{eid}/commands", headers=gm,
-                              json={"command": {"type": "count", "player": player, "by": by}})
+            done = httpx.post(
+                f"{base}/encounters/{eid}/commands", headers=gm, json={"command": {"type": "count", "player": player, "by": by}}
+            )
             assert done.status_code == 200, done.text
-        refused = httpx.post(f"{base}/encounters/{eid}/commands", headers=gm,
-                             json={"command": {"type": "count", "player": "bo", "by": 2}})
+        refused = httpx.post(
+            f"{base}/encounters/{eid}/commands", headers=gm, json={"command": {"type": "count", "player": "bo", "by": 2}}
+        )
         assert refused.status_code == 422 and refused.json()["error"] == "count/invalid", refused.text
-        last = httpx.post(f"{base}/encounters/{eid}/commands", headers=gm,
-                          json={"command": {"type": "count", "player": "bo", "by": 1}})
+        last = httpx.post(
+            f"{base}/encounters/{eid}/commands", headers=gm, json={"command": {"type": "count", "player": "bo", "by": 1}}
+        )
         assert [(e["type"], e["total"]) for e in last.json()["events"]] == [("Counted", 21)]
         state = httpx.get(f"{base}/encounters/{eid}", headers=gm).json()
         assert state["ruleset"] == "twenty-one" and state["twenty_one"]["total"] == 21
@@ -125,11 +148,19 @@ def _installed_by_hand(where: Path, name: str, value: str) -> Path:
 def test_a_plugin_that_fails_to_load_is_named_with_why_and_the_others_still_play(tmp_path):
     _installed_by_hand(tmp_path / "site", "missing", "no_such_module:RULESET")
     _installed_by_hand(tmp_path / "site", "not-a-ruleset", "json:dumps")
-    listed = subprocess.run([sys.executable, "-c", COMBAT, "rulesets", "--json"], capture_output=True, text=True,
-                            env=_env(tmp_path / "site"), cwd=tmp_path)
+    listed = subprocess.run(
+        [sys.executable, "-c", COMBAT, "rulesets", "--json"],
+        capture_output=True,
+        text=True,
+        env=_env(tmp_path / "site"),
+        cwd=tmp_path,
+    )
     assert listed.returncode == 0
     assert "srd-2024" in [r["id"] for r in json.loads(listed.stdout)]
     errors = listed.stderr.splitlines()
-    assert any(line.startswith("error: plug-in missing (no_such_module:RULESET) not loaded: ModuleNotFoundError")
-               for line in errors), listed.stderr
-    assert any(line.startswith("error: plug-in not-a-ruleset (json:dumps) not loaded: TypeError") for line in errors), listed.stderr
+    assert any(
+        line.startswith("error: plug-in missing (no_such_module:RULESET) not loaded: ModuleNotFoundError") for line in errors
+    ), listed.stderr
+    assert any(line.startswith("error: plug-in not-a-ruleset (json:dumps) not loaded: TypeError") for line in errors), (
+        listed.stderr
+    )

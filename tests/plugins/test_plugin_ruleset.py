@@ -98,8 +98,7 @@ def test_a_registered_ruleset_is_stored_exported_and_projected_like_any_other(tm
     import sys
 
     root = ROOT
-    done = subprocess.run([sys.executable, "-c", _STORED_GAME, str(tmp_path / "c.db")],
-                          capture_output=True, text=True, cwd=root)
+    done = subprocess.run([sys.executable, "-c", _STORED_GAME, str(tmp_path / "c.db")], capture_output=True, text=True, cwd=root)
     assert done.returncode == 0, done.stderr
     view = json.loads(done.stdout)
     assert view["ruleset"] == "twenty-one" and view["twenty_one"] == {"total": 6, "said_by": ["ann"] * 3 + ["bo"] * 2 + ["ann"]}
@@ -150,8 +149,9 @@ def test_a_ruleset_registered_after_the_store_and_catalog_were_built_is_stored_a
     import sys
 
     root = ROOT
-    done = subprocess.run([sys.executable, "-c", _REGISTERED_LATE, str(tmp_path / "c.db")],
-                          capture_output=True, text=True, cwd=root)
+    done = subprocess.run(
+        [sys.executable, "-c", _REGISTERED_LATE, str(tmp_path / "c.db")], capture_output=True, text=True, cwd=root
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split(" ", 1) == ["6", "['ann says 6']\n"]  # its own narration too
 
@@ -180,8 +180,10 @@ def test_the_write_a_ruleset_page_quotes_the_example_plugin_as_it_is():
     root = ROOT
     page = (root / "docs" / "write-a-ruleset.md").read_text()
     example = root / "examples" / "twenty_one"
-    quoted = {"python": (example / "combat_twenty_one" / "__init__.py").read_text(),
-              "toml": (example / "pyproject.toml").read_text()}
+    quoted = {
+        "python": (example / "combat_twenty_one" / "__init__.py").read_text(),
+        "toml": (example / "pyproject.toml").read_text(),
+    }
     blocks = re.findall(r"```(python|toml)\n(.*?)```", page, re.S)
     assert len(blocks) >= 7
     for language, block in blocks:

@@ -23,8 +23,20 @@ import uvicorn
 from combat.kernel.commands import AddCombatant, BeginCombat, Command, RollInitiative
 from tests.helpers import monster, pc
 
-__all__ = ["Fight", "open_fight", "set_the_scene", "LiveServer", "read_events", "bearer", "body", "free_port", "live_client",
-           "SMALL_POOL", "ServeProcess", "serving_two"]
+__all__ = [
+    "Fight",
+    "open_fight",
+    "set_the_scene",
+    "LiveServer",
+    "read_events",
+    "bearer",
+    "body",
+    "free_port",
+    "live_client",
+    "SMALL_POOL",
+    "ServeProcess",
+    "serving_two",
+]
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -69,8 +81,9 @@ class Fight:
         return self.get("/events").json()
 
     def token(self, role: str, name: str = "", combatants: tuple[str, ...] = ()) -> str:
-        reply = self.http.post(self.url("/tokens"), json={"role": role, "name": name, "combatants": list(combatants)},
-                               headers=bearer(self.gm))
+        reply = self.http.post(
+            self.url("/tokens"), json={"role": role, "name": name, "combatants": list(combatants)}, headers=bearer(self.gm)
+        )
         assert reply.status_code == 201, reply.text
         return reply.json()["token"]
 

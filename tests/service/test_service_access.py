@@ -39,8 +39,9 @@ def test_the_gm_lists_the_tokens_without_their_secrets(client):
 
 def test_a_revoked_token_is_refused_at_once(client):
     fight = set_the_scene(open_fight(client))
-    issued = client.post(fight.url("/tokens"), json={"role": "player", "name": "Sam", "combatants": ["aria"]},
-                         headers=bearer(fight.gm)).json()
+    issued = client.post(
+        fight.url("/tokens"), json={"role": "player", "name": "Sam", "combatants": ["aria"]}, headers=bearer(fight.gm)
+    ).json()
     assert fight.get(token=issued["token"]).status_code == 200
     reply = client.delete(fight.url(f"/tokens/{issued['token_id']}"), headers=bearer(fight.gm))
     assert reply.status_code == 204
@@ -69,8 +70,9 @@ def test_a_revocation_on_one_process_holds_on_another(tmp_path):
 
 def test_a_token_expires(client, monkeypatch):
     fight = set_the_scene(open_fight(client))
-    issued = client.post(fight.url("/tokens"), json={"role": "viewer", "name": "Tonight only", "expires_in": 60},
-                         headers=bearer(fight.gm)).json()
+    issued = client.post(
+        fight.url("/tokens"), json={"role": "viewer", "name": "Tonight only", "expires_in": 60}, headers=bearer(fight.gm)
+    ).json()
     assert issued["expires_at"] and fight.get(token=issued["token"]).status_code == 200
     import combat.service.auth as auth
 
@@ -129,8 +131,7 @@ def _rows(db) -> int:
     """Every row of the store: events, snapshots, tokens."""
     with closing(sqlite3.connect(db)) as connection:
         tables = [name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        return sum(connection.execute(f'SELECT COUNT(*) FROM "{name}"').fetchone()[0] for name in tables
-                   if name != QUOTAS)
+        return sum(connection.execute(f'SELECT COUNT(*) FROM "{name}"').fetchone()[0] for name in tables if name != QUOTAS)
 
 
 def test_concurrent_creations_never_pass_the_quota(tmp_path):
@@ -138,6 +139,7 @@ def test_concurrent_creations_never_pass_the_quota(tmp_path):
     The slot is taken by one conditional UPDATE, so at most 5 get through, however they race."""
     db = tmp_path / "combat.db"
     with LiveServer(create_app(db=db, limits=Limits(max_encounters=5))) as server:
+
         def create(n: int) -> int:
             with httpx.Client(base_url=server.url, timeout=30) as http:
                 return http.post("/encounters", json={"name": f"rush {n}"}).status_code
@@ -205,9 +207,14 @@ def test_cors_is_off_by_default_and_on_for_the_origins_named(encounters):
         reply = http.get(fight.url(), headers={**bearer(fight.gm), "Origin": origin})
         assert "access-control-allow-origin" not in reply.headers
     with TestClient(create_app(encounters, cors_origins=[origin])) as http:
-        preflight = http.options(fight.url("/commands"), headers={
-            "Origin": origin, "Access-Control-Request-Method": "POST",
-            "Access-Control-Request-Headers": "authorization, content-type, idempotency-key"})
+        preflight = http.options(
+            fight.url("/commands"),
+            headers={
+                "Origin": origin,
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "authorization, content-type, idempotency-key",
+            },
+        )
         assert preflight.status_code in (200, 204)
         assert preflight.headers["access-control-allow-origin"] == origin
         assert "idempotency-key" in preflight.headers["access-control-allow-headers"].lower()

@@ -38,19 +38,31 @@ def test_a_command_sent_with_state_true_also_has_the_state_after_it(client):
     """'On a hit, you roll damage': 1d8+3 with a 5 entered is 8, the goblin (7 HP) drops;
     the reply asked for with ?state=true carries the state GET gives after it."""
     fight = set_the_scene(open_fight(client))
-    reply = client.post(fight.url("/commands"), params={"state": "true"}, headers=bearer(fight.gm),
-                        json={"command": {"type": "attack", "attacker": "aria", "target": "goblin",
-                                          "faces": [12], "damage_faces": [5]}})
+    reply = client.post(
+        fight.url("/commands"),
+        params={"state": "true"},
+        headers=bearer(fight.gm),
+        json={"command": {"type": "attack", "attacker": "aria", "target": "goblin", "faces": [12], "damage_faces": [5]}},
+    )
     done = reply.json()
     assert reply.status_code == 200, reply.text
     assert done["state"]["combatants"]["goblin"]["hp"] == 0
     assert done["state"]["phase"] == "ended" and done["version"] == done["events"][-1]["seq"]
     assert done["state"] == fight.state()
-    undone = client.post(fight.url("/undo"), params={"state": "true"}, headers=bearer(fight.gm),
-                         json={"reason": "the goblin ducked"}).json()
+    undone = client.post(
+        fight.url("/undo"), params={"state": "true"}, headers=bearer(fight.gm), json={"reason": "the goblin ducked"}
+    ).json()
     assert undone["state"]["combatants"]["goblin"]["hp"] == 7 and undone["state"] == fight.state()
-    fight.rejects(client.post(fight.url("/commands"), params={"state": "yes"}, headers=bearer(fight.gm),
-                              json={"command": {"type": "ruling", "text": "no"}}), 400, "request/bad-parameter")
+    fight.rejects(
+        client.post(
+            fight.url("/commands"),
+            params={"state": "yes"},
+            headers=bearer(fight.gm),
+            json={"command": {"type": "ruling", "text": "no"}},
+        ),
+        400,
+        "request/bad-parameter",
+    )
 
 
 def test_the_state_is_the_projection_of_the_log(client, encounters):
@@ -78,8 +90,9 @@ def test_the_events_come_as_json_or_as_the_jsonl_export_and_after_a_seq(client, 
     assert fight.events() == [msgspec.json.decode(line) for line in export.splitlines()]
     jsonl = fight.get("/events", format="jsonl")
     assert jsonl.headers["content-type"].startswith("application/x-ndjson") and jsonl.content == export
-    by_accept = fight.http.get(fight.url("/events"), headers={"Authorization": f"Bearer {fight.gm}",
-                                                              "Accept": "application/x-ndjson"})
+    by_accept = fight.http.get(
+        fight.url("/events"), headers={"Authorization": f"Bearer {fight.gm}", "Accept": "application/x-ndjson"}
+    )
     assert by_accept.content == export
     assert [e["seq"] for e in fight.get("/events", after=5).json()] == list(range(6, len(records) + 1))
     assert [e["seq"] for e in fight.get("/events", after=5, limit=2).json()] == [6, 7]
@@ -108,9 +121,18 @@ def test_health_says_ok_and_which_store(client):
 def test_the_openapi_document_and_the_json_schemas_are_published(client):
     document = client.get("/schema/openapi.json").json()
     assert document["openapi"].startswith("3.1")
-    for path in ("/encounters", "/encounters/{encounter_id}/tokens", "/encounters/{encounter_id}/commands",
-                 "/encounters/{encounter_id}", "/encounters/{encounter_id}/events", "/encounters/{encounter_id}/log",
-                 "/encounters/{encounter_id}/audit", "/encounters/{encounter_id}/stream", "/rulesets", "/health"):
+    for path in (
+        "/encounters",
+        "/encounters/{encounter_id}/tokens",
+        "/encounters/{encounter_id}/commands",
+        "/encounters/{encounter_id}",
+        "/encounters/{encounter_id}/events",
+        "/encounters/{encounter_id}/log",
+        "/encounters/{encounter_id}/audit",
+        "/encounters/{encounter_id}/stream",
+        "/rulesets",
+        "/health",
+    ):
         assert path in document["paths"], path
     commands = client.get("/schemas/commands/srd-2024").json()
     assert {"$ref": "#/$defs/Attack"} in commands["oneOf"]
@@ -131,13 +153,15 @@ def test_the_gm_undoes_the_last_command_and_redoes_it(client):
     fight = set_the_scene(open_fight(client))
     fight.do(Move(combatant="aria", feet=10))
     assert fight.state()["combatants"]["aria"]["economy"]["moved"] == 10
-    undone = client.post(fight.url("/undo"), json={"reason": "she meant to stay put"},
-                         headers={"Authorization": f"Bearer {fight.gm}"})
+    undone = client.post(
+        fight.url("/undo"), json={"reason": "she meant to stay put"}, headers={"Authorization": f"Bearer {fight.gm}"}
+    )
     assert undone.status_code == 200, undone.text
     assert undone.json()["events"][0]["type"] == "EventsRetracted"
     assert fight.state()["combatants"]["aria"]["economy"]["moved"] == 0
-    redone = client.post(fight.url("/undo"), json={"reason": "she did move after all"},
-                         headers={"Authorization": f"Bearer {fight.gm}"})
+    redone = client.post(
+        fight.url("/undo"), json={"reason": "she did move after all"}, headers={"Authorization": f"Bearer {fight.gm}"}
+    )
     assert redone.status_code == 200 and fight.state()["combatants"]["aria"]["economy"]["moved"] == 10
 
 
@@ -145,9 +169,15 @@ def test_the_gm_retracts_amends_and_forks_and_the_audit_lists_it_all(client):
     fight = set_the_scene(open_fight(client))
     ruled = fight.do(Ruling(text="the goblin has half cover"))["version"]
     gm = {"Authorization": f"Bearer {fight.gm}"}
-    amended = client.post(fight.url("/amend"), headers=gm, json={
-        "seqs": [ruled], "command": {"type": "ruling", "text": "the goblin has three-quarters cover"},
-        "reason": "the tree is wider than I said"})
+    amended = client.post(
+        fight.url("/amend"),
+        headers=gm,
+        json={
+            "seqs": [ruled],
+            "command": {"type": "ruling", "text": "the goblin has three-quarters cover"},
+            "reason": "the tree is wider than I said",
+        },
+    )
     assert amended.status_code == 200, amended.text
     assert [e["type"] for e in amended.json()["events"]] == ["RulingAmended", "RulingMade"]
     moved = fight.do(Move(combatant="aria", feet=5))["version"]

@@ -12,7 +12,13 @@ from combat.app.application import Encounters
 from combat.service import create_app
 from tests.service.helpers import bearer, open_fight
 
-WIZARD = {"name": "Elara", "class": "Wizard", "level": 5, "scores": "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", "weapons": ["Dagger"]}
+WIZARD = {
+    "name": "Elara",
+    "class": "Wizard",
+    "level": 5,
+    "scores": "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
+    "weapons": ["Dagger"],
+}
 
 
 def test_a_gm_builds_saves_and_fields_a_character_by_name_and_rests_it(client):
@@ -21,7 +27,11 @@ def test_a_gm_builds_saves_and_fields_a_character_by_name_and_rests_it(client):
     built = client.post("/characters/build", json={**WIZARD, "save": True})
     assert built.status_code == 200, built.text
     sheet = built.json()
-    assert (sheet["max_hp"], sheet["spellcasting"]["slots"], sheet["save_proficiencies"]) == (27, [4, 3, 2], ["intelligence", "wisdom"])
+    assert (sheet["max_hp"], sheet["spellcasting"]["slots"], sheet["save_proficiencies"]) == (
+        27,
+        [4, 3, 2],
+        ["intelligence", "wisdom"],
+    )
     assert [c["name"] for c in client.get("/characters").json()] == ["Elara"]
 
     fight = open_fight(client)

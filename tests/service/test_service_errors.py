@@ -29,15 +29,20 @@ def test_a_body_that_is_not_json_is_400(fight):
 
 def test_a_command_not_of_the_schema_is_422_and_lists_the_command_types(fight):
     version = fight.state()["version"]
-    reply = fight.http.post(fight.url("/commands"), json={"command": {"type": "fireball", "combatant": "aria"}},
-                            headers=bearer(fight.gm))
+    reply = fight.http.post(
+        fight.url("/commands"), json={"command": {"type": "fireball", "combatant": "aria"}}, headers=bearer(fight.gm)
+    )
     error = fight.rejects(reply, 422, "request/invalid")
     assert "command.type" in error["detail"] and "end_turn" in error["allowed"]
-    reply = fight.http.post(fight.url("/commands"), json={"command": {"type": "move", "combatant": "aria", "feet": "far"}},
-                            headers=bearer(fight.gm))
+    reply = fight.http.post(
+        fight.url("/commands"), json={"command": {"type": "move", "combatant": "aria", "feet": "far"}}, headers=bearer(fight.gm)
+    )
     assert "command.feet" in fight.rejects(reply, 422, "request/invalid")["detail"]
-    reply = fight.http.post(fight.url("/commands"), json={"command": {"type": "end_turn", "combatant": "aria"}, "force": True},
-                            headers=bearer(fight.gm))
+    reply = fight.http.post(
+        fight.url("/commands"),
+        json={"command": {"type": "end_turn", "combatant": "aria"}, "force": True},
+        headers=bearer(fight.gm),
+    )
     fight.rejects(reply, 422, "request/invalid")
     assert fight.state()["version"] == version
 

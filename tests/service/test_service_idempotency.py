@@ -22,8 +22,9 @@ from tests.service.helpers import bearer, body, open_fight, set_the_scene
 
 def _attack(fight, key: str, params: dict | None = None, **extra):
     payload = {"command": body(Attack(attacker="aria", target="goblin", faces=(12,), damage_faces=(3,))), **extra}
-    return fight.http.post(fight.url("/commands"), json=payload, params=params,
-                           headers={**bearer(fight.gm), "Idempotency-Key": key})
+    return fight.http.post(
+        fight.url("/commands"), json=payload, params=params, headers={**bearer(fight.gm), "Idempotency-Key": key}
+    )
 
 
 def test_a_retried_attack_deals_its_damage_once(client):
@@ -55,8 +56,9 @@ def test_a_retried_undo_is_not_taken_for_a_redo(client):
     fight.do(Ruling(text="the bridge collapses"))
     before = fight.state()["version"]
     for _ in range(3):
-        reply = client.post(fight.url("/undo"), json={"reason": "misheard", "command_id": "undo-bridge-1"},
-                            headers=bearer(fight.gm))
+        reply = client.post(
+            fight.url("/undo"), json={"reason": "misheard", "command_id": "undo-bridge-1"}, headers=bearer(fight.gm)
+        )
         assert reply.status_code == 200, reply.text
     log = fight.events()
     assert [e["type"] for e in log[before:]] == ["EventsRetracted"]
@@ -72,16 +74,20 @@ def test_undo_and_the_other_history_writes_take_an_expected_version(client):
     assert fight.state()["version"] == version
     fine = client.post(fight.url("/undo"), json={"reason": "x", "expected_version": version}, headers=bearer(fight.gm))
     assert fine.status_code == 200, fine.text
-    for path, payload in (("/retract", {"seqs": [version], "reason": "x"}), ("/override", {"seqs": [2], "ruling": "x"}),
-                          ("/fork", {"at": 2})):
+    for path, payload in (
+        ("/retract", {"seqs": [version], "reason": "x"}),
+        ("/override", {"seqs": [2], "ruling": "x"}),
+        ("/fork", {"at": 2}),
+    ):
         reply = client.post(fight.url(path), json={**payload, "expected_version": 1}, headers=bearer(fight.gm))
         fight.rejects(reply, 409, "version/conflict")
 
 
 def test_a_retried_fork_returns_the_same_branch(client):
     fight = set_the_scene(open_fight(client))
-    replies = [client.post(fight.url("/fork"), json={"at": 3, "command_id": "what-if-0001"}, headers=bearer(fight.gm))
-               for _ in range(2)]
+    replies = [
+        client.post(fight.url("/fork"), json={"at": 3, "command_id": "what-if-0001"}, headers=bearer(fight.gm)) for _ in range(2)
+    ]
     assert [r.status_code for r in replies] == [201, 201]
     assert replies[0].json()["id"] == replies[1].json()["id"]
     other = client.post(fight.url("/fork"), json={"at": 3, "command_id": "what-if-0002"}, headers=bearer(fight.gm))
@@ -95,18 +101,27 @@ def test_a_player_cannot_take_over_the_gms_command_id(client):
     fight.do(Ruling(text="night falls"))
     gm_id = fight.events()[-1]["command_id"]
     sam = fight.token("player", "Sam", ("aria",))
-    reply = client.post(fight.url("/commands"), json={"command": {"type": "end_turn", "combatant": "aria"},
-                                                     "command_id": gm_id}, headers=bearer(sam))
+    reply = client.post(
+        fight.url("/commands"),
+        json={"command": {"type": "end_turn", "combatant": "aria"}, "command_id": gm_id},
+        headers=bearer(sam),
+    )
     fight.rejects(reply, 422, "command-id/taken")
 
 
 def test_the_header_and_the_body_must_agree(client):
     fight = set_the_scene(open_fight(client))
-    reply = client.post(fight.url("/commands"), json={"command": {"type": "ruling", "text": "x"}, "command_id": "aaaaaaaa1"},
-                        headers={**bearer(fight.gm), "Idempotency-Key": "bbbbbbbb2"})
+    reply = client.post(
+        fight.url("/commands"),
+        json={"command": {"type": "ruling", "text": "x"}, "command_id": "aaaaaaaa1"},
+        headers={**bearer(fight.gm), "Idempotency-Key": "bbbbbbbb2"},
+    )
     fight.rejects(reply, 400, "command-id/mismatch")
-    reply = client.post(fight.url("/commands"), json={"command": {"type": "ruling", "text": "x"}, "command_id": "no spaces!"},
-                        headers=bearer(fight.gm))
+    reply = client.post(
+        fight.url("/commands"),
+        json={"command": {"type": "ruling", "text": "x"}, "command_id": "no spaces!"},
+        headers=bearer(fight.gm),
+    )
     assert reply.status_code == 422
 
 
@@ -167,6 +182,7 @@ def test_an_id_that_is_not_usable_is_refused_by_the_application(encounters):
 
 # -- a key is bound to its request (finding 4 of issue 25) ---------------------------------
 
+
 def _heal_then(fight, key: str, second: dict):
     heal = {"command": {"type": "heal", "target": "goblin", "amount": 1}, "command_id": key}
     first = fight.http.post(fight.url("/commands"), json=heal, headers=bearer(fight.gm))
@@ -178,16 +194,20 @@ def test_the_same_key_with_another_command_is_refused_and_appends_nothing(client
     """As Stripe's keys: a key names one request. A damage sent under a heal's key is not
     answered with the heal's events; it is refused and nothing is appended."""
     fight = set_the_scene(open_fight(client))
-    first, reused = _heal_then(fight, "heal-goblin-0001",
-                               {"command": {"type": "damage", "target": "goblin", "damage_type": "fire", "amount": 5}})
+    first, reused = _heal_then(
+        fight, "heal-goblin-0001", {"command": {"type": "damage", "target": "goblin", "damage_type": "fire", "amount": 5}}
+    )
     version = fight.state()["version"]
     refusal = fight.rejects(reused, 422, "command-id/reused")
     assert "another request" in refusal["detail"] and "new id" in refusal["allowed"]
     assert "idempotent-replayed" not in reused.headers
     assert fight.state()["version"] == version
     # The same request again, its keys in another order and 1.0 for 1, is still a repeat.
-    again = client.post(fight.url("/commands"), headers={**bearer(fight.gm), "Idempotency-Key": "heal-goblin-0001"},
-                        json={"command": {"amount": 1.0, "target": "goblin", "type": "heal"}})
+    again = client.post(
+        fight.url("/commands"),
+        headers={**bearer(fight.gm), "Idempotency-Key": "heal-goblin-0001"},
+        json={"command": {"amount": 1.0, "target": "goblin", "type": "heal"}},
+    )
     assert again.status_code == 200 and again.headers["idempotent-replayed"] == "true"
     assert again.json() == first.json()
 
@@ -201,8 +221,11 @@ def test_an_undo_under_a_used_key_with_another_body_is_refused(client):
     other = client.post(fight.url("/undo"), json={**undo, "reason": "changed my mind"}, headers=bearer(fight.gm))
     fight.rejects(other, 422, "command-id/reused")
     # Another kind of write under the undo's key is another request too.
-    retract = client.post(fight.url("/retract"), json={"seqs": [version], "reason": "misheard",
-                                                       "command_id": "undo-bridge-0001"}, headers=bearer(fight.gm))
+    retract = client.post(
+        fight.url("/retract"),
+        json={"seqs": [version], "reason": "misheard", "command_id": "undo-bridge-0001"},
+        headers=bearer(fight.gm),
+    )
     fight.rejects(retract, 422, "command-id/reused")
     assert fight.state()["version"] == version
     same = client.post(fight.url("/undo"), json={**undo, "expected_version": version - 1}, headers=bearer(fight.gm))

@@ -21,8 +21,12 @@ def test_a_deeply_nested_body_is_a_400_with_or_without_a_token(client):
     fight = set_the_scene(open_fight(client))
     version = fight.state()["version"]
     json = {"content-type": "application/json"}
-    for path, headers in (("/encounters", json), (fight.url("/commands"), json),
-                          (fight.url("/commands"), {**json, **bearer(fight.gm)}), (fight.url("/undo"), json)):
+    for path, headers in (
+        ("/encounters", json),
+        (fight.url("/commands"), json),
+        (fight.url("/commands"), {**json, **bearer(fight.gm)}),
+        (fight.url("/undo"), json),
+    ):
         reply = client.post(path, content=DEEP, headers=headers)
         fight.rejects(reply, 400, "request/too-deep")
     assert fight.state()["version"] == version
@@ -58,12 +62,15 @@ def test_a_command_may_append_only_so_many_events(client, encounters):
         assert fight.state()["version"] == version
 
 
-@pytest.mark.parametrize(("command", "where"), [
-    ({"type": "damage", "target": "goblin", "damage_type": "fire", "amount": "7"}, "amount"),
-    ({"type": "take_action", "combatant": "aria", "action": "Dash", "bonus_action": "true"}, "bonus_action"),
-    ({"type": "move", "combatant": "aria", "feet": 2**60}, "feet"),
-    ({"type": "damage", "target": "goblin", "damage_type": "fire", "amount": -2**70}, "amount"),
-])
+@pytest.mark.parametrize(
+    ("command", "where"),
+    [
+        ({"type": "damage", "target": "goblin", "damage_type": "fire", "amount": "7"}, "amount"),
+        ({"type": "take_action", "combatant": "aria", "action": "Dash", "bonus_action": "true"}, "bonus_action"),
+        ({"type": "move", "combatant": "aria", "feet": 2**60}, "feet"),
+        ({"type": "damage", "target": "goblin", "damage_type": "fire", "amount": -(2**70)}, "amount"),
+    ],
+)
 def test_loose_types_are_refused(client, command, where):
     fight = set_the_scene(open_fight(client))
     version = fight.state()["version"]
@@ -82,8 +89,11 @@ def test_a_negative_number_of_dice_is_refused(client):
 
 def test_a_version_sent_as_a_string_is_refused(client):
     fight = set_the_scene(open_fight(client))
-    reply = client.post(fight.url("/commands"), json={"command": {"type": "ruling", "text": "x"}, "expected_version": "8"},
-                        headers=bearer(fight.gm))
+    reply = client.post(
+        fight.url("/commands"),
+        json={"command": {"type": "ruling", "text": "x"}, "expected_version": "8"},
+        headers=bearer(fight.gm),
+    )
     fight.rejects(reply, 422, "request/invalid")
 
 
@@ -101,9 +111,13 @@ def test_the_stream_flag_is_true_or_false(client):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.recursive(st.none() | st.integers() | st.text(max_size=5),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
-                    max_leaves=30))
+@given(
+    st.recursive(
+        st.none() | st.integers() | st.text(max_size=5),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+        max_leaves=30,
+    )
+)
 def test_the_depth_count_agrees_with_a_parser(value):
     import json
 

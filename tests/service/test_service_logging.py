@@ -35,8 +35,11 @@ def _lines(stream: io.StringIO) -> list[dict]:
 def test_each_request_is_one_json_line_with_its_id_encounter_command_outcome_and_latency(logs, encounters):
     with TestClient(create_app(encounters)) as http:
         fight = set_the_scene(open_fight(http))
-        http.post(fight.url("/commands"), json={"command": {"type": "move", "combatant": "aria", "feet": 10}},
-                  headers={**bearer(fight.gm), "X-Request-ID": "table-7-move"})
+        http.post(
+            fight.url("/commands"),
+            json={"command": {"type": "move", "combatant": "aria", "feet": 10}},
+            headers={**bearer(fight.gm), "X-Request-ID": "table-7-move"},
+        )
         refused = fight.send(Move(combatant="goblin", feet=5))
     requests = [line for line in _lines(logs) if line["event"] == "request"]
     moved = next(line for line in requests if line["request_id"] == "table-7-move")

@@ -43,8 +43,12 @@ def schema_valid_bodies_pass_the_schema_layer(ctx, response, case):
     if case.operation.label in FREE_FORM and (code == "request/invalid" or code.startswith("limits/")):
         return None
     if code.startswith(("request/", "limits/")):
-        raise RejectedPositiveData(operation=case.operation.label, message=f"refused by the schema layer: {response.text}",
-                                   status_code=422, allowed_statuses=["2xx"])
+        raise RejectedPositiveData(
+            operation=case.operation.label,
+            message=f"refused by the schema layer: {response.text}",
+            status_code=422,
+            allowed_statuses=["2xx"],
+        )
     return None
 
 
@@ -65,8 +69,7 @@ def test_every_check_passes_against_the_document(tmp_path, mode):
     strategy = schema.as_strategy(mode, path_parameters={"encounter_id": str(eid)}, headers=bearer(token))
 
     @given(case=strategy)
-    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
     def conforms(case):
         case.call_and_validate(checks=[*ALL_CHECKS, schema_valid_bodies_pass_the_schema_layer])
 

@@ -74,9 +74,10 @@ def test_two_processes_on_one_database_keep_every_encounter_gapless_and_agree(tw
         stream_ready = threading.Event()
 
         def follow() -> None:
-            with httpx.Client(base_url=b.url, timeout=30) as own, own.stream(
-                "GET", watcher.url("/stream"), params={"state": "false"}, headers=bearer(watcher.gm)
-            ) as stream:
+            with (
+                httpx.Client(base_url=b.url, timeout=30) as own,
+                own.stream("GET", watcher.url("/stream"), params={"state": "false"}, headers=bearer(watcher.gm)) as stream,
+            ):
                 lines = stream.iter_lines()
                 streamed.extend(read_events(lines, 1))
                 stream_ready.set()
@@ -148,9 +149,13 @@ def test_the_service_reports_the_postgres_store(postgres):
 def _rows(schema: str) -> tuple[int, int]:
     """(rows, encounters) in every event table of the store's schema."""
     with connect_postgres() as connection:
-        tables = [name for (name,) in connection.execute(
-            "SELECT table_name FROM information_schema.columns WHERE table_schema = %s AND column_name = 'originator_id'",
-            (schema,))]
+        tables = [
+            name
+            for (name,) in connection.execute(
+                "SELECT table_name FROM information_schema.columns WHERE table_schema = %s AND column_name = 'originator_id'",
+                (schema,),
+            )
+        ]
         rows = sum(connection.execute(f'SELECT COUNT(*) FROM "{schema}"."{t}"').fetchone()[0] for t in tables)
         ids = set()
         for table in tables:
@@ -194,10 +199,11 @@ def test_a_reused_key_is_refused_through_either_process(two_servers):
         first = http_a.post(fight_a.url("/commands"), json=heal, headers=bearer(fight_a.gm))
         assert first.status_code == 200, first.text
         version = fight_b.state()["version"]
-        damage = {"command": {"type": "damage", "target": "goblin", "damage_type": "fire", "amount": 5},
-                  "command_id": "heal-goblin-pg-01"}
-        fight_b.rejects(http_b.post(fight_b.url("/commands"), json=damage, headers=bearer(fight_b.gm)), 422,
-                        "command-id/reused")
+        damage = {
+            "command": {"type": "damage", "target": "goblin", "damage_type": "fire", "amount": 5},
+            "command_id": "heal-goblin-pg-01",
+        }
+        fight_b.rejects(http_b.post(fight_b.url("/commands"), json=damage, headers=bearer(fight_b.gm)), 422, "command-id/reused")
         again = http_b.post(fight_b.url("/commands"), json=heal, headers=bearer(fight_b.gm))
         assert again.headers["idempotent-replayed"] == "true" and again.json() == first.json()
         assert fight_a.state()["version"] == version

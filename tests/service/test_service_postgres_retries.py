@@ -34,8 +34,13 @@ def test_retried_duplicates_on_two_processes_are_each_applied_once(two_servers):
                 sent: list[httpx.Response] = []
 
                 def post(server, sent=sent, payload=payload, key=key) -> None:
-                    sent.append(http.post(f"{server.url}{fight.url('/commands')}", json=payload,
-                                          headers={**bearer(fight.gm), "Idempotency-Key": key}))
+                    sent.append(
+                        http.post(
+                            f"{server.url}{fight.url('/commands')}",
+                            json=payload,
+                            headers={**bearer(fight.gm), "Idempotency-Key": key},
+                        )
+                    )
 
                 threads = [threading.Thread(target=post, args=(s,)) for s in (first, second)]
                 for thread in threads:
@@ -63,4 +68,3 @@ def test_retried_duplicates_on_two_processes_are_each_applied_once(two_servers):
     assert len(rulings) == CLIENTS * COMMANDS_EACH  # each applied once
     assert len({e["command_id"] for e in rulings}) == len(rulings)
     assert [e["seq"] for e in log] == list(range(1, len(log) + 1))
-

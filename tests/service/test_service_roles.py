@@ -52,8 +52,9 @@ def test_a_player_rolls_their_save_and_the_gm_calls_it(fight):
     """The DC is the GM's ("make a DC 12 Dexterity save"); the die is the player's, entered
     by the GM or by the player in a command that carries no DC (a concentration save)."""
     sam = fight.token("player", "Sam", ("aria",))
-    fight.rejects(fight.send(SavingThrow(combatant="aria", ability="dexterity", dc=12, faces=(15,)), token=sam),
-                  403, "command/gm-field")
+    fight.rejects(
+        fight.send(SavingThrow(combatant="aria", ability="dexterity", dc=12, faces=(15,)), token=sam), 403, "command/gm-field"
+    )
     done = fight.do(SavingThrow(combatant="aria", ability="dexterity", dc=12, faces=(15,)))
     assert done["events"][-1]["type"] == "SaveMade" and done["events"][-1]["success"]
 
@@ -88,8 +89,9 @@ def test_setting_up_and_ruling_stay_with_the_gm(fight, command):
 
 def test_a_player_may_not_issue_tokens_or_change_the_past(fight):
     sam = fight.token("player", "Sam", ("aria",))
-    fight.rejects(fight.http.post(fight.url("/tokens"), json={"role": "viewer", "name": "x"}, headers=bearer(sam)),
-                  403, "auth/gm-only")
+    fight.rejects(
+        fight.http.post(fight.url("/tokens"), json={"role": "viewer", "name": "x"}, headers=bearer(sam)), 403, "auth/gm-only"
+    )
     fight.rejects(fight.http.post(fight.url("/undo"), json={"reason": "oops"}, headers=bearer(sam)), 403, "auth/gm-only")
     fight.rejects(fight.http.post(fight.url("/fork"), json={"at": 2}, headers=bearer(sam)), 403, "auth/gm-only")
 
@@ -113,8 +115,9 @@ def test_a_co_gm_token_does_what_the_gm_does(fight):
 def test_no_token_or_an_unknown_one_is_401_and_another_encounters_token_is_403(fight, client):
     version = fight.state()["version"]
     fight.rejects(fight.http.get(fight.url()), 401, "auth/missing")
-    fight.rejects(fight.http.post(fight.url("/commands"), json={"command": {"type": "end_turn", "combatant": "aria"}}),
-                  401, "auth/missing")
+    fight.rejects(
+        fight.http.post(fight.url("/commands"), json={"command": {"type": "end_turn", "combatant": "aria"}}), 401, "auth/missing"
+    )
     fight.rejects(fight.get(token="not-a-token"), 401, "auth/unknown-token")
     fight.rejects(fight.http.get(fight.url(), headers={"Authorization": "Basic Zm9vOmJhcg=="}), 401, "auth/missing")
     other = open_fight(client, name="another table")
@@ -126,8 +129,9 @@ def test_no_token_or_an_unknown_one_is_401_and_another_encounters_token_is_403(f
 def test_a_browser_event_source_may_pass_its_token_in_the_url_for_reading_only(fight):
     overlay = fight.token("viewer", "overlay")
     assert fight.http.get(fight.url(), params={"access_token": overlay}).status_code == 200
-    reply = fight.http.post(fight.url("/commands") + f"?access_token={fight.gm}",
-                            json={"command": {"type": "end_turn", "combatant": "aria"}})
+    reply = fight.http.post(
+        fight.url("/commands") + f"?access_token={fight.gm}", json={"command": {"type": "end_turn", "combatant": "aria"}}
+    )
     fight.rejects(reply, 401, "auth/missing")
 
 

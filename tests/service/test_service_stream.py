@@ -78,8 +78,7 @@ def test_a_subscriber_resumes_after_a_disconnect_from_the_last_event_id_without_
 
 def test_a_stream_can_start_after_a_seq_and_leave_out_the_state(http):
     fight = set_the_scene(open_fight(http))
-    with http.stream("GET", fight.url("/stream"), params={"after": 3, "state": "false"},
-                     headers=bearer(fight.gm)) as stream:
+    with http.stream("GET", fight.url("/stream"), params={"after": 3, "state": "false"}, headers=bearer(fight.gm)) as stream:
         messages = read_events(stream.iter_lines(), 2)
     assert [m["id"] for m in messages] == ["4", "5"]
     assert all("state" not in m["data"] for m in messages)
@@ -124,8 +123,10 @@ def test_many_subscribers_each_see_every_event_while_commands_arrive_concurrentl
     results: list[list[dict]] = []
 
     def subscriber() -> None:
-        with live_client(server) as own, own.stream("GET", fight.url("/stream"), params={"state": "false"},
-                                                    headers=bearer(fight.gm)) as stream:
+        with (
+            live_client(server) as own,
+            own.stream("GET", fight.url("/stream"), params={"state": "false"}, headers=bearer(fight.gm)) as stream,
+        ):
             results.append(read_events(stream.iter_lines(), total))
 
     start = len(fight.events())
@@ -145,8 +146,7 @@ def test_many_subscribers_each_see_every_event_while_commands_arrive_concurrentl
 
 def _send_ruling(server: LiveServer, fight, text: str) -> None:
     with httpx.Client(base_url=server.url, timeout=10) as own:
-        reply = own.post(fight.url("/commands"), json={"command": {"type": "ruling", "text": text}},
-                         headers=bearer(fight.gm))
+        reply = own.post(fight.url("/commands"), json={"command": {"type": "ruling", "text": text}}, headers=bearer(fight.gm))
         assert reply.status_code == 200, reply.text
 
 
@@ -180,9 +180,15 @@ def test_an_amendment_streams_its_corrected_events_in_place_with_the_conflicts_i
     assert fight.state()["turn"] == "orc"
     start = len(fight.events())
     seqs = [e["seq"] for e in killing["events"]]
-    amended = http.post(fight.url("/amend"), headers=bearer(fight.gm), json={
-        "seqs": seqs, "reason": "the goblin had three-quarters cover",
-        "command": {"type": "attack", "attacker": "aria", "target": "goblin", "faces": [11], "cover": "three-quarters"}})
+    amended = http.post(
+        fight.url("/amend"),
+        headers=bearer(fight.gm),
+        json={
+            "seqs": seqs,
+            "reason": "the goblin had three-quarters cover",
+            "command": {"type": "attack", "attacker": "aria", "target": "goblin", "faces": [11], "cover": "three-quarters"},
+        },
+    )
     assert amended.status_code == 200, amended.text
     count = len(fight.events()) - start
     with http.stream("GET", fight.url("/stream"), params={"after": start}, headers=bearer(fight.gm)) as stream:

@@ -46,10 +46,12 @@ PARTITIONS = 4
 ON_SECOND = (1, 3)  # the partitions configured apart, on the second server
 COMMANDS = 12  # rulings per encounter, each sent twice (to both processes)
 
-HOW_TO_GET_IT = ("the project's way: `pip install -e '.[test,postgres]'` and PostgreSQL's server on this machine "
-                 "(Debian: `apt-get install postgresql`, which brings initdb and pg_ctl under "
-                 "/usr/lib/postgresql/VERSION/bin), running at 127.0.0.1:5432 with trust auth and a database `test` "
-                 "(README.md, the tests)")
+HOW_TO_GET_IT = (
+    "the project's way: `pip install -e '.[test,postgres]'` and PostgreSQL's server on this machine "
+    "(Debian: `apt-get install postgresql`, which brings initdb and pg_ctl under "
+    "/usr/lib/postgresql/VERSION/bin), running at 127.0.0.1:5432 with trust auth and a database `test` "
+    "(README.md, the tests)"
+)
 
 
 def _unavailable(reason: str) -> NoReturn:
@@ -61,6 +63,7 @@ def _unavailable(reason: str) -> NoReturn:
 
 def _binaries() -> Path | None:
     """The directory holding initdb and pg_ctl: the newest /usr/lib/postgresql/*/bin, else PATH's."""
+
     def version(bindir: Path) -> int:
         return int(bindir.parent.name) if bindir.parent.name.isdigit() else 0
 
@@ -89,8 +92,10 @@ def second_server(request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
     try:
         connect_postgres().close()
     except Exception as exc:  # ImportError without the extra, OperationalError without the server
-        _unavailable(f"PostgreSQL not reachable at {SETTINGS['POSTGRES_HOST']}:{SETTINGS['POSTGRES_PORT']}: "
-                     f"{type(exc).__name__}: {exc}".strip())
+        _unavailable(
+            f"PostgreSQL not reachable at {SETTINGS['POSTGRES_HOST']}:{SETTINGS['POSTGRES_PORT']}: "
+            f"{type(exc).__name__}: {exc}".strip()
+        )
     bindir = _binaries()
     if bindir is None:
         _unavailable("PostgreSQL's initdb and pg_ctl not found (in /usr/lib/postgresql/*/bin or on PATH)")
@@ -105,19 +110,30 @@ def second_server(request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
         assert done.returncode == 0, f"{' '.join(args)} failed:\n{done.stdout}\n{done.stderr}"
 
     try:
-        run(str(bindir / "initdb"), "-D", str(data), "--auth=trust", "--username=postgres", "--encoding=UTF8",
-            "--locale=C", "--no-sync")
-        options = (f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=16MB "
-                   "-c max_connections=60")
+        run(
+            str(bindir / "initdb"),
+            "-D",
+            str(data),
+            "--auth=trust",
+            "--username=postgres",
+            "--encoding=UTF8",
+            "--locale=C",
+            "--no-sync",
+        )
+        options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=16MB -c max_connections=60"
         try:
-            run(str(bindir / "pg_ctl"), "-D", str(data), "-l", str(base / "server.log"), "-w", "-t", "30",
-                "-o", options, "start")
+            run(str(bindir / "pg_ctl"), "-D", str(data), "-l", str(base / "server.log"), "-w", "-t", "30", "-o", options, "start")
         except AssertionError as failed:
             log = (base / "server.log").read_text() if (base / "server.log").exists() else ""
             raise AssertionError(f"{failed}\n{log[-3000:]}") from None
         try:
-            yield {"POSTGRES_HOST": "127.0.0.1", "POSTGRES_PORT": str(port), "POSTGRES_USER": "postgres",
-                   "POSTGRES_PASSWORD": "", "POSTGRES_DBNAME": "postgres"}
+            yield {
+                "POSTGRES_HOST": "127.0.0.1",
+                "POSTGRES_PORT": str(port),
+                "POSTGRES_USER": "postgres",
+                "POSTGRES_PASSWORD": "",
+                "POSTGRES_DBNAME": "postgres",
+            }
         finally:
             run(str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "-t", "30", "stop")
     finally:
@@ -127,9 +143,15 @@ def second_server(request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
 def _connect_to(server: dict[str, str]) -> Any:
     import psycopg
 
-    return psycopg.connect(host=server["POSTGRES_HOST"], port=int(server["POSTGRES_PORT"]),
-                           user=server["POSTGRES_USER"], password=server["POSTGRES_PASSWORD"] or None,
-                           dbname=server["POSTGRES_DBNAME"], autocommit=True, connect_timeout=3)
+    return psycopg.connect(
+        host=server["POSTGRES_HOST"],
+        port=int(server["POSTGRES_PORT"]),
+        user=server["POSTGRES_USER"],
+        password=server["POSTGRES_PASSWORD"] or None,
+        dbname=server["POSTGRES_DBNAME"],
+        autocommit=True,
+        connect_timeout=3,
+    )
 
 
 @pytest.fixture
@@ -140,8 +162,9 @@ def sharded(second_server: dict[str, str], request: pytest.FixtureRequest) -> di
     schema = main["POSTGRES_SCHEMA"]
     with _connect_to(second_server) as connection:
         connection.execute(f'CREATE SCHEMA "{schema}"')
-    apart = {f"COMBAT_P{k}_{key}": value for k in ON_SECOND
-             for key, value in {**second_server, "POSTGRES_SCHEMA": schema}.items()}
+    apart = {
+        f"COMBAT_P{k}_{key}": value for k in ON_SECOND for key, value in {**second_server, "POSTGRES_SCHEMA": schema}.items()
+    }
     return {**main, **SMALL_POOL, "COMBAT_PARTITIONS": str(PARTITIONS), **apart}
 
 
@@ -151,13 +174,17 @@ def _server_of(encounter_id: str) -> str:
 
 def _stored(connection: Any, schema: str) -> dict[str, dict[str, list[int]]]:
     """{events table: {encounter id: its seqs}} for every events table in `schema`."""
-    tables = [name for (name,) in connection.execute(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = %s AND table_name LIKE %s",
-        (schema, "%events"))]
+    tables = [
+        name
+        for (name,) in connection.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = %s AND table_name LIKE %s", (schema, "%events")
+        )
+    ]
     found: dict[str, dict[str, list[int]]] = {}
     for table in tables:
-        rows = connection.execute(f'SELECT originator_id, originator_version FROM "{schema}"."{table}" '
-                                  "ORDER BY originator_id, originator_version").fetchall()
+        rows = connection.execute(
+            f'SELECT originator_id, originator_version FROM "{schema}"."{table}" ORDER BY originator_id, originator_version'
+        ).fetchall()
         for originator, seq in rows:
             found.setdefault(table, {}).setdefault(str(originator), []).append(seq)
     return found
@@ -182,9 +209,10 @@ class Stream:
     def _read(self) -> None:
         import msgspec
 
-        with httpx.Client(base_url=self.url, timeout=60) as http, http.stream(
-            "GET", self.fight.url("/stream"), params={"state": "false"}, headers=bearer(self.fight.gm)
-        ) as stream:
+        with (
+            httpx.Client(base_url=self.url, timeout=60) as http,
+            http.stream("GET", self.fight.url("/stream"), params={"state": "false"}, headers=bearer(self.fight.gm)) as stream,
+        ):
             data = ""
             for line in stream.iter_lines():
                 if line.startswith("data:"):
@@ -271,7 +299,8 @@ def test_encounters_on_two_servers_served_by_two_processes_lose_nothing(sharded,
                 total = start[fight.id] + COMMANDS
                 assert [e["seq"] for e in log] == list(range(1, total + 1))  # gapless, nothing lost
                 assert [e["text"] for e in log if e["type"] == "RulingMade"] == [
-                    f"{fight.id[:6]} ruling {i}" for i in range(COMMANDS)]  # each once, in order
+                    f"{fight.id[:6]} ruling {i}" for i in range(COMMANDS)
+                ]  # each once, in order
                 assert Fight(http_a, fight.id, fight.gm).state() == Fight(http_b, fight.id, fight.gm).state()
                 stream = streams[k]
                 assert sorted(stream.arrived) == list(range(1, total + 1)), f"partition {k}'s stream"
@@ -290,8 +319,7 @@ def test_encounters_on_two_servers_served_by_two_processes_lose_nothing(sharded,
             table = "combat_events" if k == 0 else f"combat_p{k}_events"
             where = _server_of(fight.id)
             assert stored[where][table][fight.id] == list(range(1, start[fight.id] + COMMANDS + 1))
-            elsewhere = [t for server in stored.values() for t, ids in server.items()
-                         if fight.id in ids and t != table]
+            elsewhere = [t for server in stored.values() for t, ids in server.items() if fight.id in ids and t != table]
             assert elsewhere == [], f"{fight.id} also in {elsewhere}"
     finally:
         servers.close()  # stops both processes
@@ -299,13 +327,21 @@ def test_encounters_on_two_servers_served_by_two_processes_lose_nothing(sharded,
     # `combat verify` opens the store as an operator would, the partitions apart in its
     # environment, and checks each encounter on its own server.
     password = f":{quote(SETTINGS['POSTGRES_PASSWORD'])}" if SETTINGS["POSTGRES_PASSWORD"] else ""
-    url = (f"postgresql://{quote(SETTINGS['POSTGRES_USER'])}{password}@{SETTINGS['POSTGRES_HOST']}:"
-           f"{SETTINGS['POSTGRES_PORT']}/{SETTINGS['POSTGRES_DBNAME']}?schema={schema}")
+    url = (
+        f"postgresql://{quote(SETTINGS['POSTGRES_USER'])}{password}@{SETTINGS['POSTGRES_HOST']}:"
+        f"{SETTINGS['POSTGRES_PORT']}/{SETTINGS['POSTGRES_DBNAME']}?schema={schema}"
+    )
     environ = {k: v for k, v in os.environ.items() if k != "COMBAT_DB" and not k.startswith("POSTGRES_")}
     environ.update({k: v for k, v in sharded.items() if k.startswith("COMBAT_P") or k in SMALL_POOL})
     for fight in fights:
-        done = subprocess.run([sys.executable, "-m", "combat.cli", "verify", fight.id, "--db", url], env=environ,
-                              capture_output=True, text=True, timeout=60, check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "combat.cli", "verify", fight.id, "--db", url],
+            env=environ,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
         events = start[fight.id] + COMMANDS
         assert done.returncode == 0, done.stdout + done.stderr
         assert f"ok: encounter {fight.id}: {events} events" in done.stdout + done.stderr

@@ -22,8 +22,10 @@ def demo_views(tmp_path_factory) -> dict[str, dict]:
     """Each ruleset's demo fight at its end, as the state's JSON view (what GET returns)."""
     encounters = Encounters(tmp_path_factory.mktemp("schema") / "demos.db")
     try:
-        return {ruleset: json.loads(render_state_json(encounters.state(demo(encounters, seed=1, report=lambda outcome: None))))
-                for ruleset, demo in DEMOS.items()}
+        return {
+            ruleset: json.loads(render_state_json(encounters.state(demo(encounters, seed=1, report=lambda outcome: None))))
+            for ruleset, demo in DEMOS.items()
+        }
     finally:
         encounters.close()
 

@@ -18,8 +18,7 @@ from tests.helpers import Table, of_type
 
 FIVE_E = ["srd-2024", "srd-2024-variant", "a5e"]
 SPELLS = ("Fire Bolt", "Fireball", "Magic Missile", "Shield", "Hold Person", "Bless", "Cure Wounds", "Ice Storm", "Scorching Ray")
-WIZARD = build_sheet(name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
-                     spells=SPELLS)
+WIZARD = build_sheet(name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=SPELLS)
 
 
 def fight(ruleset: str = "srd-2024", goblins: int = 4, *, goblins_first: bool = False) -> Table:
@@ -42,9 +41,20 @@ def test_fireball_on_four_goblins_is_one_command(ruleset):
     damage "rolled once for all creatures caught in the blast". Each goblin saves with its own
     +2 against Elara's DC 14; 8d6 = 16: the two that fail (10 HP) die, the two that succeed take 8."""
     t = fight(ruleset)
-    events = t.do(CastSpell(caster="elara", spell="fireball", targets=goblins(),
-                            save_faces={"goblin-warrior-1": (3,), "goblin-warrior-2": (12,), "goblin-warrior-3": (11,), "goblin-warrior-4": (15,)},
-                            damage_faces=((1, 2, 3, 4, 2, 1, 2, 1),)))  # the GM enters the goblins' dice
+    events = t.do(
+        CastSpell(
+            caster="elara",
+            spell="fireball",
+            targets=goblins(),
+            save_faces={
+                "goblin-warrior-1": (3,),
+                "goblin-warrior-2": (12,),
+                "goblin-warrior-3": (11,),
+                "goblin-warrior-4": (15,),
+            },
+            damage_faces=((1, 2, 3, 4, 2, 1, 2, 1),),
+        )
+    )  # the GM enters the goblins' dice
     saves = of_type(events, SaveMade)
     assert [(s.total, s.dc, s.success) for s in saves] == [(5, 14, False), (14, 14, True), (13, 14, False), (17, 14, True)]
     assert [e.amount for e in of_type(events, DamageTaken)] == [16, 8, 16, 8]
@@ -56,21 +66,35 @@ def test_fireball_on_four_goblins_is_one_command(ruleset):
 
 
 def test_fireball_with_a_5th_level_slot_rolls_10d6_and_without_a_slot_is_refused():
-    """"The damage increases by 1d6 for each spell slot level above 3": 10d6 at slot 5. Elara
+    """ "The damage increases by 1d6 for each spell slot level above 3": 10d6 at slot 5. Elara
     has two 3rd-level slots: a third Fireball at level 3 is refused, naming the slots left."""
-    wizard9 = build_sheet(name="Elara", class_name="Wizard", level=9, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=SPELLS)
+    wizard9 = build_sheet(
+        name="Elara", class_name="Wizard", level=9, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=SPELLS
+    )
     t = Table()
     t.do(AddCharacter(character=wizard9, side="party"))
     t.do(AddCreature(creature="Goblin Warrior", count=1, side="goblins"))
     t.start({"elara": 15, "goblin-warrior": 5})
-    events = t.do(CastSpell(caster="elara", spell="Fireball", slot_level=5, targets=("goblin-warrior",), save_faces={"goblin-warrior": (20,)}))
+    events = t.do(
+        CastSpell(
+            caster="elara", spell="Fireball", slot_level=5, targets=("goblin-warrior",), save_faces={"goblin-warrior": (20,)}
+        )
+    )
     assert [e.notation for e in events if getattr(e, "notation", "") == "10d6"] == ["10d6"]
 
     t = fight(goblins=1)
     for _ in range(2):  # it saves (a 20) and takes half of 8 ones: 4, twice
-        t.do(CastSpell(caster="elara", spell="Fireball", targets=("goblin-warrior",), save_faces={"goblin-warrior": (20,)},
-                       damage_faces=((1,) * 8,)))
+        t.do(
+            CastSpell(
+                caster="elara",
+                spell="Fireball",
+                targets=("goblin-warrior",),
+                save_faces={"goblin-warrior": (20,)},
+                damage_faces=((1,) * 8,),
+            )
+        )
         from combat.kernel.commands import GrantAction
+
         t.do(GrantAction(combatant="elara", kind="action"))
     error = t.rejects(CastSpell(caster="elara", spell="Fireball", targets=("goblin-warrior",)), "spell/no-slot")
     assert "level 3: 0" in error.allowed and "level 1: 4" in error.allowed
@@ -80,8 +104,10 @@ def test_fire_bolt_by_a_5th_level_caster_rolls_2d10():
     """Fire Bolt: "Make a ranged spell attack ... 1d10 Fire damage"; "The damage increases by
     1d10 when you reach levels 5 (2d10)". A cantrip spends no slot."""
     t = fight(goblins=1)
-    events = t.do(CastSpell(caster="elara", spell="Fire Bolt", targets=("goblin-warrior",), attack_faces=((12,),),
-                            damage_faces=((3, 4),)), actor="sam")
+    events = t.do(
+        CastSpell(caster="elara", spell="Fire Bolt", targets=("goblin-warrior",), attack_faces=((12,),), damage_faces=((3, 4),)),
+        actor="sam",
+    )
     made = of_type(events, AttackMade)[0]
     assert (made.total, made.hit, made.damage, made.attack) == (18, True, 7, "Fire Bolt")
     assert character(t.state, "elara").slots_spent == ()
@@ -92,11 +118,21 @@ def test_magic_missiles_darts_are_split_across_targets():
     its target ... you can direct them to hit one creature or several"; one more dart for each
     slot level above 1."""
     t = fight(goblins=2)
-    events = t.do(CastSpell(caster="elara", spell="Magic Missile", slot_level=2,
-                            targets=("goblin-warrior-1", "goblin-warrior-1", "goblin-warrior-2", "goblin-warrior-2"),
-                            damage_faces=((4,), (4,), (1,), (2,))))
+    events = t.do(
+        CastSpell(
+            caster="elara",
+            spell="Magic Missile",
+            slot_level=2,
+            targets=("goblin-warrior-1", "goblin-warrior-1", "goblin-warrior-2", "goblin-warrior-2"),
+            damage_faces=((4,), (4,), (1,), (2,)),
+        )
+    )
     assert [(e.target, e.amount) for e in of_type(events, DamageTaken)] == [
-        ("goblin-warrior-1", 5), ("goblin-warrior-1", 5), ("goblin-warrior-2", 2), ("goblin-warrior-2", 3)]
+        ("goblin-warrior-1", 5),
+        ("goblin-warrior-1", 5),
+        ("goblin-warrior-2", 2),
+        ("goblin-warrior-2", 3),
+    ]
     assert t["goblin-warrior-1"].status == "dead" and t["goblin-warrior-2"].hp == 5
     assert character(t.state, "elara").slots_spent == (0, 1)
     error = t.rejects(CastSpell(caster="elara", spell="Magic Missile", targets=("goblin-warrior-2",)), "spell/targets")
@@ -154,8 +190,15 @@ def test_bless_lasts_ten_rounds_adds_1d4_and_then_ends_by_itself():
     assert [e.notation for e in events if getattr(e, "purpose", "") == "attack"] == ["1d20+4"]  # the goblin is not blessed
     t.do(EndTurn(combatant="goblin-warrior"))
     # Round 2, Elara's attack (a blessed roll): the d4's face follows the d20's.
-    rolled = [e for e in t.do(CastSpell(caster="elara", spell="Fire Bolt", targets=("goblin-warrior",), attack_faces=((2, 4),),
-                                        damage_faces=((1, 1),))) if getattr(e, "purpose", "") == "attack"]
+    rolled = [
+        e
+        for e in t.do(
+            CastSpell(
+                caster="elara", spell="Fire Bolt", targets=("goblin-warrior",), attack_faces=((2, 4),), damage_faces=((1, 1),)
+            )
+        )
+        if getattr(e, "purpose", "") == "attack"
+    ]
     assert (rolled[0].notation, rolled[0].total) == ("1d20+6+1d4", 12)
 
 
@@ -173,11 +216,16 @@ def test_bless_ends_by_itself_after_its_minute():
 
 def test_a_spell_the_caster_does_not_know_is_refused_with_the_ones_it_does(table):
     t = fight(goblins=1)
-    error = t.rejects(CastSpell(caster="elara", spell="Lightning Bolt", targets=("goblin-warrior",)), "spell/not-known", actor="sam")
+    error = t.rejects(
+        CastSpell(caster="elara", spell="Lightning Bolt", targets=("goblin-warrior",)), "spell/not-known", actor="sam"
+    )
     assert "Fireball" in error.allowed
     t.rejects(CastSpell(caster="elara", spell="Fireballl", targets=("goblin-warrior",)), "spell/not-known", actor="sam")
-    t.rejects(CastSpell(caster="elara", spell="Fireball", targets=("goblin-warrior",), save_faces={"goblin-warrior": (20,)}),
-              "command/gm-field", actor="sam")
+    t.rejects(
+        CastSpell(caster="elara", spell="Fireball", targets=("goblin-warrior",), save_faces={"goblin-warrior": (20,)}),
+        "command/gm-field",
+        actor="sam",
+    )
 
 
 def test_a_mage_from_the_bestiary_casts_its_spells_with_its_blocks_dc_and_uses_a_day():
@@ -189,9 +237,12 @@ def test_a_mage_from_the_bestiary_casts_its_spells_with_its_blocks_dc_and_uses_a
     t.do(AddCreature(creature="Mage", side="villains"))
     t.start({"mage": 20, "elara": 1})
     for _ in range(2):
-        events = t.do(CastSpell(caster="mage", spell="Fireball", targets=("elara",), save_faces={"elara": (1,)}, damage_faces=((1,) * 8,)))
+        events = t.do(
+            CastSpell(caster="mage", spell="Fireball", targets=("elara",), save_faces={"elara": (1,)}, damage_faces=((1,) * 8,))
+        )
         assert of_type(events, SaveMade)[0].dc == 14 and of_type(events, SpellCast)[0].per_day
         from combat.kernel.commands import GrantAction
+
         t.do(GrantAction(combatant="mage", kind="action"))
     t.rejects(CastSpell(caster="mage", spell="Fireball", targets=("elara",)), "spell/no-uses")
     assert t["elara"].hp == 27 - 16
@@ -201,18 +252,29 @@ def test_ice_storms_two_rolls_are_each_made_once_and_halved_alike():
     """Ice Storm: "2d10 Bludgeoning damage and 4d6 Cold damage on a failed save or half as much
     damage on a successful one": two rolls, each once for all the targets."""
     t = fight(goblins=2)
-    wizard7 = build_sheet(name="Hex", class_name="Wizard", level=7, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=SPELLS)
+    wizard7 = build_sheet(
+        name="Hex", class_name="Wizard", level=7, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=SPELLS
+    )
     t.do(AddCharacter(character=wizard7, side="party"))
     from combat.kernel.commands import GotoTurn, RollInitiative
+
     t.do(RollInitiative(combatant="hex", faces=(10,)))
     t.do(GotoTurn(combatant="hex"))
-    events = t.do(CastSpell(caster="hex", spell="Ice Storm", targets=goblins(2), save_faces={"goblin-warrior-1": (1,), "goblin-warrior-2": (20,)},
-                            damage_faces=((1, 1), (1, 1, 1, 1))))
+    events = t.do(
+        CastSpell(
+            caster="hex",
+            spell="Ice Storm",
+            targets=goblins(2),
+            save_faces={"goblin-warrior-1": (1,), "goblin-warrior-2": (20,)},
+            damage_faces=((1, 1), (1, 1, 1, 1)),
+        )
+    )
     assert [(e.target, e.amount, e.damage_type) for e in of_type(events, DamageTaken)] == [
-        ("goblin-warrior-1", 2, "bludgeoning"), ("goblin-warrior-2", 1, "bludgeoning"), ("goblin-warrior-1", 4, "cold"), ("goblin-warrior-2", 2, "cold")]
-
-
-
+        ("goblin-warrior-1", 2, "bludgeoning"),
+        ("goblin-warrior-2", 1, "bludgeoning"),
+        ("goblin-warrior-1", 4, "cold"),
+        ("goblin-warrior-2", 2, "cold"),
+    ]
 
 
 def test_the_command_references_example_casts_as_written():
@@ -229,12 +291,27 @@ def test_scorching_rays_are_an_attack_each_and_a_miss_leaves_its_damage_unused()
     or at several. Make a ranged spell attack for each ray. On a hit, the target takes 2d6 Fire
     damage." Two rays at one goblin, one at another; the second ray misses (a 2)."""
     t = fight(goblins=2)
-    events = t.do(CastSpell(caster="elara", spell="Scorching Ray", targets=("goblin-warrior-1", "goblin-warrior-1", "goblin-warrior-2"),
-                            attack_faces=((15,), (2,), (14,)), damage_faces=((2, 3), (6, 6), (1, 2))), actor="sam")
+    events = t.do(
+        CastSpell(
+            caster="elara",
+            spell="Scorching Ray",
+            targets=("goblin-warrior-1", "goblin-warrior-1", "goblin-warrior-2"),
+            attack_faces=((15,), (2,), (14,)),
+            damage_faces=((2, 3), (6, 6), (1, 2)),
+        ),
+        actor="sam",
+    )
     assert [(e.target, e.hit, e.damage) for e in of_type(events, AttackMade)] == [
-        ("goblin-warrior-1", True, 5), ("goblin-warrior-1", False, 0), ("goblin-warrior-2", True, 3)]
+        ("goblin-warrior-1", True, 5),
+        ("goblin-warrior-1", False, 0),
+        ("goblin-warrior-2", True, 3),
+    ]
     from combat.kernel.commands import GrantAction
+
     t.do(GrantAction(combatant="elara", kind="action"))
-    error = t.rejects(CastSpell(caster="elara", spell="Scorching Ray", targets=("goblin-warrior-2",) * 3, attack_faces=((15,), (2,), (14,))),
-                      "spell/damage-faces", actor="sam")
+    error = t.rejects(
+        CastSpell(caster="elara", spell="Scorching Ray", targets=("goblin-warrior-2",) * 3, attack_faces=((15,), (2,), (14,))),
+        "spell/damage-faces",
+        actor="sam",
+    )
     assert "damage_faces" in error.allowed

@@ -20,7 +20,7 @@ SOURCE = ROOT.parent / "shared" / "data" / "srd-5.2"
 
 
 def test_fireball_is_a_level_3_dexterity_save_for_8d6_fire_half_on_a_success_and_10d6_at_slot_5():
-    """"Each creature in a 20-foot-radius Sphere centered on that point makes a Dexterity saving
+    """ "Each creature in a 20-foot-radius Sphere centered on that point makes a Dexterity saving
     throw, taking 8d6 Fire damage on a failed save or half as much damage on a successful one."
     "The damage increases by 1d6 for each spell slot level above 3." """
     fireball = library.find("fireball")
@@ -34,7 +34,7 @@ def test_fireball_is_a_level_3_dexterity_save_for_8d6_fire_half_on_a_success_and
 
 
 def test_fire_bolt_is_a_ranged_spell_attack_for_1d10_fire_and_2d10_from_character_level_5():
-    """"Make a ranged spell attack against the target. On a hit, the target takes 1d10 Fire
+    """ "Make a ranged spell attack against the target. On a hit, the target takes 1d10 Fire
     damage." "The damage increases by 1d10 when you reach levels 5 (2d10), 11 (3d10), and 17 (4d10)." """
     bolt = library.find("Fire Bolt")
     assert (bolt.level, bolt.attack, bolt.save) == (0, "ranged", None)
@@ -44,7 +44,7 @@ def test_fire_bolt_is_a_ranged_spell_attack_for_1d10_fire_and_2d10_from_characte
 
 
 def test_magic_missile_makes_three_darts_of_1d4_plus_1_force_and_one_more_per_slot_level():
-    """"You create three glowing darts of magical force. ... A dart deals 1d4 + 1 Force damage to
+    """ "You create three glowing darts of magical force. ... A dart deals 1d4 + 1 Force damage to
     its target." "The spell creates one more dart for each spell slot level above 1." """
     missile = library.find("MAGIC MISSILE")
     assert (missile.projectiles.kind, missile.projectiles.count) == ("darts", 3)
@@ -54,7 +54,7 @@ def test_magic_missile_makes_three_darts_of_1d4_plus_1_force_and_one_more_per_sl
 
 
 def test_scorching_ray_and_eldritch_blast_make_several_attacks():
-    """"You hurl three fiery rays. ... Make a ranged spell attack for each ray." Eldritch Blast:
+    """ "You hurl three fiery rays. ... Make a ranged spell attack for each ray." Eldritch Blast:
     "The spell creates two beams at level 5, three beams at level 11, and four beams at level 17." """
     ray = library.find("scorching ray")
     assert (ray.projectiles.kind, ray.projectiles.count, ray.attack, ray.at_slot(3).projectiles) == ("rays", 3, "ranged", 4)
@@ -64,7 +64,7 @@ def test_scorching_ray_and_eldritch_blast_make_several_attacks():
 
 
 def test_cure_wounds_heals_2d8_plus_the_modifier_and_2d8_more_per_slot_level():
-    """"A creature you touch regains a number of Hit Points equal to 2d8 plus your spellcasting
+    """ "A creature you touch regains a number of Hit Points equal to 2d8 plus your spellcasting
     ability modifier." "The healing increases by 2d8 for each spell slot level above 1." """
     cure = library.find("cure wounds")
     assert (cure.healing.dice, cure.healing.plus_modifier, cure.damage, cure.range) == ("2d8", True, (), "touch")
@@ -74,7 +74,7 @@ def test_cure_wounds_heals_2d8_plus_the_modifier_and_2d8_more_per_slot_level():
 
 
 def test_shield_is_a_reaction_for_5_ac_until_the_start_of_your_next_turn():
-    """"Reaction, which you take when you are hit by an attack roll or targeted by the Magic
+    """ "Reaction, which you take when you are hit by an attack roll or targeted by the Magic
     Missile spell". "Until the start of your next turn, you have a +5 bonus to AC, including
     against the triggering attack, and you take no damage from Magic Missile." The last clause
     has no field: the GM applies it."""
@@ -88,11 +88,16 @@ def test_shield_is_a_reaction_for_5_ac_until_the_start_of_your_next_turn():
 
 
 def test_hold_person_paralyzes_on_a_failed_wisdom_save_repeated_at_the_end_of_each_turn():
-    """"The target must succeed on a Wisdom saving throw or have the Paralyzed condition for the
+    """ "The target must succeed on a Wisdom saving throw or have the Paralyzed condition for the
     duration. At the end of each of its turns, the target repeats the save, ending the spell on
     itself on a success." Concentration, up to 1 minute."""
     hold = library.find("hold person")
-    assert (hold.save.ability, hold.save.repeats, hold.condition.name, hold.condition.ends) == ("wisdom", "end_of_each_turn", "paralyzed", None)
+    assert (hold.save.ability, hold.save.repeats, hold.condition.name, hold.condition.ends) == (
+        "wisdom",
+        "end_of_each_turn",
+        "paralyzed",
+        None,
+    )
     assert (hold.concentration, hold.duration.text, hold.duration.rounds) == (True, "1 minute", 10)
     assert (hold.targets.count, hold.at_slot(3).targets) == (1, 2)
     assert hold.automation == "full"
@@ -142,7 +147,15 @@ def test_combat_spells_fire_lists_the_fire_spells_and_a_whole_name_shows_one():
     runner = CliRunner()
     listed = runner.invoke(cli, ["spells", "fire"])
     assert listed.exit_code == 0, listed.output
-    for name in ("Fire Bolt", "Fireball", "Burning Hands", "Fire Shield", "Wall of Fire", "Delayed Blast Fireball", "Flame Strike"):
+    for name in (
+        "Fire Bolt",
+        "Fireball",
+        "Burning Hands",
+        "Fire Shield",
+        "Wall of Fire",
+        "Delayed Blast Fireball",
+        "Flame Strike",
+    ):
         assert name in listed.output
     shown = runner.invoke(cli, ["spells", "fireball"])
     assert "level 3 evocation" in shown.output and "slot 5: 10d6 fire" in shown.output and "half on a success" in shown.output

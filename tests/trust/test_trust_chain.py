@@ -45,8 +45,12 @@ def _demo(db: Path, monkeypatch: pytest.MonkeyPatch, every: int = 10_000) -> uui
 
 def _rows(db: Path, eid: uuid.UUID, table: str = "stored_events") -> list[tuple[int, dict]]:
     with sqlite3.connect(db) as conn:
-        return [(seq, json.loads(state)) for seq, state in conn.execute(
-            f"SELECT originator_version, state FROM {table} WHERE originator_id = ? ORDER BY originator_version", (eid.hex,))]
+        return [
+            (seq, json.loads(state))
+            for seq, state in conn.execute(
+                f"SELECT originator_version, state FROM {table} WHERE originator_id = ? ORDER BY originator_version", (eid.hex,)
+            )
+        ]
 
 
 def _rewrite(db: Path, eid: uuid.UUID, change: Callable[[int, Row], None], table: str = "stored_events") -> None:
@@ -56,8 +60,10 @@ def _rewrite(db: Path, eid: uuid.UUID, change: Callable[[int, Row], None], table
             before = json.dumps(row)
             change(seq, row)
             if json.dumps(row) != before:
-                conn.execute(f"UPDATE {table} SET state = ? WHERE originator_version = ? AND originator_id = ?",
-                             (json.dumps(row).encode(), seq, eid.hex))
+                conn.execute(
+                    f"UPDATE {table} SET state = ? WHERE originator_version = ? AND originator_id = ?",
+                    (json.dumps(row).encode(), seq, eid.hex),
+                )
 
 
 def _first_hit(db: Path, eid: uuid.UUID, after: int = 0) -> int:
@@ -69,8 +75,11 @@ def _refused(db: Path, eid: uuid.UUID) -> list[chain.TamperedLog]:
     encounters = Encounters(db)
     errors = []
     try:
-        for read in (lambda: encounters.state(eid), lambda: list(encounters.records(eid)),
-                     lambda: encounters.execute(eid, Ruling(text="the GM rules on it"))):
+        for read in (
+            lambda: encounters.state(eid),
+            lambda: list(encounters.records(eid)),
+            lambda: encounters.execute(eid, Ruling(text="the GM rules on it")),
+        ):
             with pytest.raises(chain.TamperedLog) as caught:
                 read()
             errors.append(caught.value)
@@ -135,8 +144,13 @@ def test_an_edit_before_the_snapshot_with_stripped_hashes_is_never_served_as_eve
     db = tmp_path / "c.db"
     eid = _demo(db, monkeypatch, every=10)
     k = _first_hit(db, eid)
-    _rewrite(db, eid, lambda seq, row: (row.pop("hash"), seq == k and row["event"].update(damage=row["event"]["damage"] + 7))
-             if seq <= k else None)
+    _rewrite(
+        db,
+        eid,
+        lambda seq, row: (
+            (row.pop("hash"), seq == k and row["event"].update(damage=row["event"]["damage"] + 7)) if seq <= k else None
+        ),
+    )
     encounters = Encounters(db)
     try:
         with pytest.raises(chain.TamperedLog) as caught:
@@ -164,16 +178,22 @@ def test_a_row_without_its_hash_in_a_chained_log_is_refused_with_a_code_of_its_o
     code = {"removed": "log/hash-missing", "null": "log/unreadable-row"}[how]
     encounters = Encounters(db)
     try:
-        for read in (lambda: encounters.state(eid), lambda: list(encounters.records(eid)),
-                     lambda: encounters.execute(eid, Ruling(text="the GM rules on it"))):
+        for read in (
+            lambda: encounters.state(eid),
+            lambda: list(encounters.records(eid)),
+            lambda: encounters.execute(eid, Ruling(text="the GM rules on it")),
+        ):
             with pytest.raises(RuleError) as caught:
                 read()
             assert caught.value.code == code and f"seq {k}" in str(caught.value)
         with TestClient(create_app(encounters)) as http:  # type: ignore[arg-type]
-            for reply in (http.get(fight.url(), headers=bearer(fight.gm)),
-                          http.get(fight.url("/events"), headers=bearer(fight.gm)),
-                          http.post(fight.url("/commands"), headers=bearer(fight.gm),
-                                    json={"command": {"type": "ruling", "text": "on it"}})):
+            for reply in (
+                http.get(fight.url(), headers=bearer(fight.gm)),
+                http.get(fight.url("/events"), headers=bearer(fight.gm)),
+                http.post(
+                    fight.url("/commands"), headers=bearer(fight.gm), json={"command": {"type": "ruling", "text": "on it"}}
+                ),
+            ):
                 assert reply.status_code == 409 and reply.json()["error"] == code, reply.text
     finally:
         encounters.close()
@@ -234,7 +254,9 @@ def test_a_snapshot_bound_to_the_log_is_used(tmp_path, monkeypatch):
     encounters = Encounters(db)
     try:
         folded = []
-        monkeypatch.setattr(application.history, "replay", lambda records, _r=application.history.replay: folded.append(1) or _r(records))
+        monkeypatch.setattr(
+            application.history, "replay", lambda records, _r=application.history.replay: folded.append(1) or _r(records)
+        )
         state = encounters.state(eid)
         assert folded == [] and state.version == len(_rows(db, eid))
     finally:
@@ -255,9 +277,17 @@ def test_an_export_stripped_of_its_hashes_fails_verify(tmp_path, monkeypatch):
     assert done.exit_code == 1 and "at seq 1" in done.stderr and "hash was removed" in done.stderr
     partly = tmp_path / "partly.jsonl"
     k = 5
-    partly.write_text("".join(json.dumps({kk: v for kk, v in line.items() if kk != "hash" or line["seq"] > k}
-                                         if line["seq"] != k else {**{kk: v for kk, v in line.items() if kk != "hash"},
-                                                                   "actor": "Sam"}) + "\n" for line in lines))
+    partly.write_text(
+        "".join(
+            json.dumps(
+                {kk: v for kk, v in line.items() if kk != "hash" or line["seq"] > k}
+                if line["seq"] != k
+                else {**{kk: v for kk, v in line.items() if kk != "hash"}, "actor": "Sam"}
+            )
+            + "\n"
+            for line in lines
+        )
+    )
     done = run("verify", str(partly))
     assert done.exit_code == 1 and "at seq 1" in done.stderr
 
@@ -269,8 +299,10 @@ def test_verify_reaches_an_encounter_in_postgresql_by_url(postgres, tmp_path):
         head = encounters.state(eid).version
     finally:
         encounters.close()
-    url = (f"postgresql://{postgres['POSTGRES_USER']}@{postgres['POSTGRES_HOST']}:{postgres['POSTGRES_PORT']}/"
-           f"{postgres['POSTGRES_DBNAME']}?schema={postgres['POSTGRES_SCHEMA']}")
+    url = (
+        f"postgresql://{postgres['POSTGRES_USER']}@{postgres['POSTGRES_HOST']}:{postgres['POSTGRES_PORT']}/"
+        f"{postgres['POSTGRES_DBNAME']}?schema={postgres['POSTGRES_SCHEMA']}"
+    )
     done = run("verify", str(eid), "--db", url)
     assert done.exit_code == 0, done.output
     assert f"{head} events, chained from seq 1" in done.stdout

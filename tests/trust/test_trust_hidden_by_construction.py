@@ -80,8 +80,14 @@ def test_a_plug_in_whose_event_says_nothing_is_refused_at_registration():
     rules = Rules(appliers={Whispered: lambda state, e: state})
     from combat.kernel.decider import assemble
 
-    quiet = Ruleset.of(assemble(ENCOUNTER, rules), id="whispers", title="Whispers", summary="",
-                       phases=PhaseTable("whispers", ("setup",), [], "setup"), turn_order=lambda s, i: [])
+    quiet = Ruleset.of(
+        assemble(ENCOUNTER, rules),
+        id="whispers",
+        title="Whispers",
+        summary="",
+        phases=PhaseTable("whispers", ("setup",), [], "setup"),
+        turn_order=lambda s, i: [],
+    )
     with pytest.raises(TypeError, match="Whispered"):
         register(quiet)
 
@@ -190,8 +196,9 @@ def test_the_stream_after_n_without_state_keeps_a_hidden_condition_hidden(encoun
         fight.do(RemoveCondition(target="goblin", condition="poisoned"))
         viewer = fight.token("viewer", "Table display")
         for with_state in ("false", "true"):
-            with http.stream("GET", fight.url("/stream"), headers=bearer(viewer),
-                             params={"after": after, "state": with_state}) as reply:
+            with http.stream(
+                "GET", fight.url("/stream"), headers=bearer(viewer), params={"after": after, "state": with_state}
+            ) as reply:
                 messages = read_events(reply.iter_lines(), fight.state()["version"] - after)
             assert messages and "poisoned" not in json.dumps(messages), with_state
 

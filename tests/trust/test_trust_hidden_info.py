@@ -76,8 +76,7 @@ def test_the_goblins_own_rolls_do_not_give_its_bonus_away(client):
 def test_the_gm_reveals_a_side_and_then_everyone_sees_it(client):
     fight = _scene(client)
     viewer = fight.token("viewer", "Table display")
-    fight.rejects(fight.send(Reveal(sides=("monsters",)), token=fight.token("player", "Sam", ("aria",))),
-                  403, "auth/gm-command")
+    fight.rejects(fight.send(Reveal(sides=("monsters",)), token=fight.token("player", "Sam", ("aria",))), 403, "auth/gm-command")
     done = fight.do(Reveal(sides=("monsters",)))
     assert done["events"][-1]["type"] == "Revealed"
     goblin = fight.get(token=viewer).json()["combatants"]["goblin"]
@@ -95,8 +94,11 @@ def test_the_stream_leaves_them_out_for_a_viewer(encounters):
             messages = read_events(reply.iter_lines(), fight.state()["version"])
     goblin = messages[-1]["data"]["state"]["combatants"]["goblin"]
     assert "hp" not in goblin and "ac" not in goblin
-    added = next(m["data"]["event"] for m in messages if m["data"]["event"]["type"] == "CombatantAdded"
-                 and m["data"]["event"]["combatant"]["id"] == "goblin")
+    added = next(
+        m["data"]["event"]
+        for m in messages
+        if m["data"]["event"]["type"] == "CombatantAdded" and m["data"]["event"]["combatant"]["id"] == "goblin"
+    )
     assert added["combatant"]["ac"] is None
 
 
@@ -146,7 +148,10 @@ def test_no_read_path_of_any_ruleset_shows_an_unrevealed_monsters_numbers(tmp_pa
             assert line["target_ac"] is None, line
     lines = list(narrate(list(shown.records(records))))
     names = {state.combatants[cid].name for cid in monsters}
-    assert not [line for line in lines if " joins the " in line and " HP" in line
-                and any(line.removeprefix("Round 0 - ").startswith(n) for n in names)]
+    assert not [
+        line
+        for line in lines
+        if " joins the " in line and " HP" in line and any(line.removeprefix("Round 0 - ").startswith(n) for n in names)
+    ]
     # The GM reads everything as it is.
     assert Redaction(state, _Reader("gm")).view(state_view(state)) == state_view(state)

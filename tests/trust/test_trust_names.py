@@ -11,12 +11,18 @@ from tests.service.helpers import open_fight, set_the_scene
 
 
 def ask(fight, name: str, combatants=("aria",)):
-    return fight.http.post(fight.url("/tokens"), json={"role": "player", "name": name, "combatants": list(combatants)},
-                           headers={"Authorization": f"Bearer {fight.gm}"})
+    return fight.http.post(
+        fight.url("/tokens"),
+        json={"role": "player", "name": name, "combatants": list(combatants)},
+        headers={"Authorization": f"Bearer {fight.gm}"},
+    )
 
 
-@pytest.mark.parametrize("name", ["ɡm", "g\u200bm", "ｇｍ", "GM", "Gm ", "g\u202em"],
-                         ids=["latin-script-g", "zero-width-space", "fullwidth", "capitals", "trailing-space", "bidi"])
+@pytest.mark.parametrize(
+    "name",
+    ["ɡm", "g\u200bm", "ｇｍ", "GM", "Gm ", "g\u202em"],
+    ids=["latin-script-g", "zero-width-space", "fullwidth", "capitals", "trailing-space", "bidi"],
+)
 def test_a_name_that_reads_as_gm_is_refused(client, name):
     fight = open_fight(client)
     error = fight.rejects(ask(fight, name), 422, "token/bad-name")

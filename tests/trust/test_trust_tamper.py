@@ -75,7 +75,7 @@ def test_an_untouched_export_verifies_and_states_its_head(exported, tmp_path):
 
 def test_a_changed_damage_number_breaks_the_chain_there(exported, tmp_path):
     i = first_hit(exported)
-    tampered = [*exported[:i], {**exported[i], "damage": exported[i]["damage"] + 5}, *exported[i + 1:]]
+    tampered = [*exported[:i], {**exported[i], "damage": exported[i]["damage"] + 5}, *exported[i + 1 :]]
     assert broken_at(tampered) == i + 1
     done = run("verify", str(write(tmp_path / "t.jsonl", tampered)))
     assert done.exit_code == 1 and f"at seq {i + 1}" in done.output
@@ -89,31 +89,31 @@ def test_a_changed_face_is_caught_even_with_the_total_fixed_to_match(exported):
     dice = [dict(d) for d in line["dice"]]
     dice[0]["face"] = 20 if dice[0]["face"] != 20 else 19
     fixed_total = line["total"] + dice[0]["face"] - line["dice"][0]["face"]
-    assert broken_at([*exported[:i], {**line, "dice": dice}, *exported[i + 1:]]) == i + 1
-    assert broken_at([*exported[:i], {**line, "dice": dice, "total": fixed_total}, *exported[i + 1:]]) == i + 1
+    assert broken_at([*exported[:i], {**line, "dice": dice}, *exported[i + 1 :]]) == i + 1
+    assert broken_at([*exported[:i], {**line, "dice": dice, "total": fixed_total}, *exported[i + 1 :]]) == i + 1
 
 
 def test_a_changed_actor_breaks_the_chain(exported):
     i = first(exported, "DiceRolled")
-    assert broken_at([*exported[:i], {**exported[i], "actor": "Sam"}, *exported[i + 1:]]) == i + 1
+    assert broken_at([*exported[:i], {**exported[i], "actor": "Sam"}, *exported[i + 1 :]]) == i + 1
 
 
 def test_a_deleted_line_is_caught_with_or_without_renumbering(exported):
     i = first(exported, "AttackMade")
-    cut = [*exported[:i], *exported[i + 1:]]
+    cut = [*exported[:i], *exported[i + 1 :]]
     assert broken_at(cut) == i + 1  # seq i+2 where i+1 belongs
     assert broken_at(renumbered(cut)) == i + 1  # the line now at i+1 does not follow seq i
 
 
 def test_reordered_lines_with_renumbered_seqs_are_caught(exported):
     i = first(exported, "AttackMade")
-    swapped = [*exported[:i], exported[i + 1], exported[i], *exported[i + 2:]]
+    swapped = [*exported[:i], exported[i + 1], exported[i], *exported[i + 2 :]]
     assert broken_at(renumbered(swapped)) == i + 1
 
 
 def test_a_duplicated_seq_is_caught(exported, tmp_path):
     i = first(exported, "AttackMade")
-    doubled = [*exported[:i + 1], exported[i], *exported[i + 1:]]
+    doubled = [*exported[: i + 1], exported[i], *exported[i + 1 :]]
     assert broken_at(doubled) == i + 2
     done = run("verify", str(write(tmp_path / "d.jsonl", doubled)))
     assert done.exit_code == 1 and "repeats a seq" in done.output
@@ -132,7 +132,7 @@ def test_a_whole_chain_rewritten_after_an_edit_is_caught_by_the_published_head(e
     i = first_hit(exported)
     records = [from_line(json.dumps(line)) for line in exported]
     edited = msgspec.structs.replace(records[i], event=msgspec.structs.replace(records[i].event, damage=99))
-    rewritten = chain.seal(records[i - 1].hash, [edited, *records[i + 1:]])
+    rewritten = chain.seal(records[i - 1].hash, [edited, *records[i + 1 :]])
     forged = [*records[:i], *rewritten]
     assert chain.verify(forged).ok  # a forger can re-hash everything after the edit...
     assert not chain.verify(forged, head=exported[-1]["hash"]).ok  # ...but not match the head
@@ -142,18 +142,22 @@ def test_a_stripped_hash_is_caught(exported):
     i = first(exported, "AttackMade")
     line = dict(exported[i])
     del line["hash"]
-    assert broken_at([*exported[:i], line, *exported[i + 1:]]) == i + 1
+    assert broken_at([*exported[:i], line, *exported[i + 1 :]]) == i + 1
 
 
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_any_single_changed_number_is_caught(exported, data):
     """Property: change any integer field (not seq) of any line and verify breaks at that seq."""
-    candidates = [(i, key) for i, line in enumerate(exported) for key, value in line.items()
-                  if key != "seq" and isinstance(value, int) and not isinstance(value, bool)]
+    candidates = [
+        (i, key)
+        for i, line in enumerate(exported)
+        for key, value in line.items()
+        if key != "seq" and isinstance(value, int) and not isinstance(value, bool)
+    ]
     i, key = data.draw(st.sampled_from(candidates))
     delta = data.draw(st.integers(min_value=1, max_value=50))
-    tampered = [*exported[:i], {**exported[i], key: exported[i][key] + delta}, *exported[i + 1:]]
+    tampered = [*exported[:i], {**exported[i], key: exported[i][key] + delta}, *exported[i + 1 :]]
     assert broken_at(tampered) == i + 1
 
 
@@ -197,13 +201,17 @@ def test_an_old_log_imported_into_the_store_gets_chained_from_where_it_stands(tm
 
 def _edit_row(db: Path, eid: uuid.UUID, pick, change) -> int:
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT originator_version, state FROM stored_events WHERE originator_id = ? "
-                            "ORDER BY originator_version DESC", (eid.hex,)).fetchall()
+        rows = conn.execute(
+            "SELECT originator_version, state FROM stored_events WHERE originator_id = ? ORDER BY originator_version DESC",
+            (eid.hex,),
+        ).fetchall()
         seq, state = next((seq, state) for seq, state in rows if pick(json.loads(state)))
         record = json.loads(state)
         change(record)
-        conn.execute("UPDATE stored_events SET state = ? WHERE originator_version = ? AND originator_id = ?",
-                     (json.dumps(record).encode(), seq, eid.hex))
+        conn.execute(
+            "UPDATE stored_events SET state = ? WHERE originator_version = ? AND originator_id = ?",
+            (json.dumps(record).encode(), seq, eid.hex),
+        )
     return seq
 
 
@@ -216,7 +224,9 @@ def test_a_row_edited_in_the_store_is_refused_when_read(tmp_path):
         eid = get_demo("srd-2024")(encounters, seed=3, report=lambda outcome: None)
     finally:
         encounters.close()
-    hit = _edit_row(db, eid, lambda r: r["event"].get("hit") is True, lambda r: r["event"].update(damage=r["event"]["damage"] + 7))
+    hit = _edit_row(
+        db, eid, lambda r: r["event"].get("hit") is True, lambda r: r["event"].update(damage=r["event"]["damage"] + 7)
+    )
     encounters = Encounters(db)
     try:
         with pytest.raises(chain.TamperedLog) as caught:

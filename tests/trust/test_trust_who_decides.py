@@ -25,8 +25,7 @@ def test_a_player_cannot_enter_the_ogres_constitution_save_against_their_grapple
     """Finding 1: "`unarmed_strike.faces` (variant) is also the target's Constitution save; a
     player set the GM's ogre's save to 1 and grappled it." The save is the orc's roll."""
     t = brawl()
-    error = t.rejects(UnarmedStrike(attacker="aria", target="orc", option="grapple", faces=(1,)), "command/gm-field",
-                      actor="Sam")
+    error = t.rejects(UnarmedStrike(attacker="aria", target="orc", option="grapple", faces=(1,)), "command/gm-field", actor="Sam")
     assert "faces" in error.message and "faces" in error.allowed
     # Without faces the orc's save is rolled from the seed; the GM may enter the orc's die.
     t.do(UnarmedStrike(attacker="aria", target="orc", option="grapple", faces=(1,)))
@@ -43,8 +42,7 @@ def test_a_player_cannot_enter_the_other_sides_die_of_an_opposed_grapple():
     """Finding 1: `d10_grapple.target_faces` and `d10_break_grapple.grappler_faces` are the
     opponent's roll."""
     t = play_round(duel(traits=STRENGTH), OGRE_GRABS_TAMMY, {"party": 1, "monsters": 9})
-    t.rejects(D10Grapple(attacker="ogre", target="tammy", faces=(20,), target_faces=(1,)), "command/gm-field",
-              actor="Ana")
+    t.rejects(D10Grapple(attacker="ogre", target="tammy", faces=(20,), target_faces=(1,)), "command/gm-field", actor="Ana")
     t.do(D10Grapple(attacker="ogre", target="tammy", faces=(20,), target_faces=(1,)))
     assert D10BreakGrapple(combatant="tammy", faces=(19,), grappler_faces=(3,)).gm_fields_given() == ("grappler_faces",)
     assert D10BreakGrapple(combatant="tammy", faces=(19,)).gm_fields_given() == ()
@@ -58,8 +56,10 @@ def _fighting() -> Table:
     "command, fields",
     [
         (SavingThrow(combatant="aria", ability="dexterity", dc=1, bonus=100, faces=(2,)), "dc, bonus"),
-        (Attack(attacker="aria", target="goblin", roll_bonus="100", advantage=("I say so",), faces=(9,)),
-         "advantage, roll_bonus"),
+        (
+            Attack(attacker="aria", target="goblin", roll_bonus="100", advantage=("I say so",), faces=(9,)),
+            "advantage, roll_bonus",
+        ),
         (TakeAction(combatant="aria", action="hide", bonus=30, dc=1, faces=(2,)), "bonus, dc"),
     ],
     ids=["save-dc-and-bonus", "attack-bonus-and-advantage", "check-bonus-and-dc"],
@@ -108,8 +108,7 @@ def test_over_http_a_players_claimed_bonus_is_a_403_and_nothing_is_appended(clie
     fight = set_the_scene(open_fight(client))
     sam = fight.token("player", "Sam", ("aria",))
     version = fight.state()["version"]
-    reply = fight.send(Attack(attacker="aria", target="goblin", roll_bonus="100", advantage=("I say so",),
-                              faces=(9,)), token=sam)
+    reply = fight.send(Attack(attacker="aria", target="goblin", roll_bonus="100", advantage=("I say so",), faces=(9,)), token=sam)
     error = fight.rejects(reply, 403, "command/gm-field")
     assert "roll_bonus" in error["detail"]
     assert fight.state()["version"] == version

@@ -38,8 +38,9 @@ def chromium() -> Iterator[Any]:
             pytest.fail(f"browser tests need a browser under CI: {missing}")
         pytest.skip(f"browser tests skipped: {missing}")
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
-                                     args=FLAGS)
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"), args=FLAGS
+        )
         yield browser
         browser.close()
 

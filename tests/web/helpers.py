@@ -13,8 +13,15 @@ from tests.service.helpers import Fight, open_fight
 __all__ = ["Table", "fill", "SCREENSHOTS", "ELARA", "BRANN", "party_by_sheet", "CHROMIUM", "FLAGS"]
 
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 TIMEOUT_MS = 15_000
 # `WEB_SCREENSHOTS=docs/screenshots pytest tests/web/test_web_table.py` refreshes the docs' pictures.
 SCREENSHOTS = os.environ.get("WEB_SCREENSHOTS")
@@ -88,9 +95,21 @@ def fill(form: Any, fields: dict[str, str]) -> None:
 
 
 # Two level 5 characters as `POST /characters/build` makes them (the board and quick-action tests).
-ELARA = {"name": "Elara", "class": "Wizard", "level": 5, "scores": "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
-         "weapons": ["Dagger"], "spells": ["Hold Person", "Magic Missile", "Shield", "Fireball"]}
-BRANN = {"name": "Brann", "class": "Fighter", "level": 5, "scores": "STR 16 DEX 12 CON 14 INT 8 WIS 10 CHA 10", "weapons": ["Longsword"]}
+ELARA = {
+    "name": "Elara",
+    "class": "Wizard",
+    "level": 5,
+    "scores": "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
+    "weapons": ["Dagger"],
+    "spells": ["Hold Person", "Magic Missile", "Shield", "Fireball"],
+}
+BRANN = {
+    "name": "Brann",
+    "class": "Fighter",
+    "level": 5,
+    "scores": "STR 16 DEX 12 CON 14 INT 8 WIS 10 CHA 10",
+    "weapons": ["Longsword"],
+}
 
 
 def party_by_sheet(service: Any, name: str, goblins: int, *, boss: bool = False, initiative: bool = True) -> Fight:

@@ -37,25 +37,47 @@ def test_a_gms_board_shows_ac_death_saves_durations_slots_resources_groups_and_t
     the end of each of its turns, the target repeats the save" (concentration, up to 1 minute);
     Brann drops to 0 HP and fails his first death save (a 3)."""
     fight = _party_and_goblins(service)
-    fight.do({"type": "cast_spell", "caster": "elara", "spell": "Hold Person", "targets": ["goblin-warrior-1"],
-              "save_faces": {"goblin-warrior-1": [2]}})
-    fight.do({"type": "apply_condition", "target": "brann", "custom": True, "condition": {"name": "blessed", "rounds": 10, "ends_on": "elara"}})
+    fight.do(
+        {
+            "type": "cast_spell",
+            "caster": "elara",
+            "spell": "Hold Person",
+            "targets": ["goblin-warrior-1"],
+            "save_faces": {"goblin-warrior-1": [2]},
+        }
+    )
+    fight.do(
+        {
+            "type": "apply_condition",
+            "target": "brann",
+            "custom": True,
+            "condition": {"name": "blessed", "rounds": 10, "ends_on": "elara"},
+        }
+    )
     fight.do({"type": "end_turn", "combatant": "elara"})
     fight.do({"type": "use_resource", "combatant": "brann", "resource": "Second Wind", "faces": [5]})
     fight.do({"type": "damage", "target": "brann", "amount": 60, "damage_type": "slashing"})
     while (state := fight.state())["turn"] != "brann" or state["round"] < 2:
         fight.do({"type": "end_turn", "combatant": state["turn"]})
     fight.do({"type": "death_save", "combatant": "brann", "faces": [3]})
-    fight.do({"type": "apply_condition", "target": "elara", "custom": True,
-              "condition": {"name": "shielded", "ends": "start", "ends_on": "elara"}})
+    fight.do(
+        {
+            "type": "apply_condition",
+            "target": "elara",
+            "custom": True,
+            "condition": {"name": "shielded", "ends": "start", "ends_on": "elara"},
+        }
+    )
 
     gm = _open(chromium, f"{service.url}/app/#e={fight.id}&t={fight.gm}&role=gm", viewport={"width": 1280, "height": 900})
     elara, brann, held = gm.row("elara"), gm.row("brann"), gm.row("goblin-warrior-1")
     assert "AC 12" in elara.inner_text() and "AC 15" in held.inner_text()
     pips = brann.get_by_role("img", name="Brann death saves: 0 successes, 1 failure")
     assert pips.count() == 1 and pips.locator(".pip.failure.on").count() == 1
-    assert ("paralyzed — 10 rounds, until round 11; save WIS DC 14 at end of turn; ends with Elara's concentration on Hold Person"
-            in held.inner_text())
+    assert (
+        "paralyzed — 10 rounds, until round 11; save WIS DC 14 at end of turn; ends with Elara's concentration on Hold Person"
+        in held.inner_text()
+    )
     assert "blessed — 10 rounds, until round 11" in brann.inner_text()
     assert "shielded — until the start of Elara's turn" in elara.inner_text()
     assert "concentrating on Hold Person" in elara.inner_text()
@@ -107,7 +129,18 @@ def test_a_player_on_a_phone_sees_only_their_moves_health_words_and_no_sideways_
 
     buttons = page.get_by_role("group", name="commands allowed now").get_by_role("button").all_inner_texts()
     assert {"attack", "cast spell", "end turn", "death save"} <= set(buttons)
-    gm_only = {"set hp", "reveal", "damage", "heal", "apply condition", "add creature", "ruling", "goto turn", "save effect", "end combat"}
+    gm_only = {
+        "set hp",
+        "reveal",
+        "damage",
+        "heal",
+        "apply condition",
+        "add creature",
+        "ruling",
+        "goto turn",
+        "save effect",
+        "end combat",
+    }
     assert not gm_only & set(buttons), gm_only & set(buttons)
     cast = player.open_command("cast spell")
     assert cast.get_by_label("caster (required)").locator("option").all_inner_texts() == ["elara"]

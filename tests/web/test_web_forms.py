@@ -101,8 +101,13 @@ def test_the_app_ships_inside_the_package_with_its_licences_and_no_outside_url(s
     licences = {p.name for p in (STATIC / "vendor" / "licences").iterdir()}
     assert licences == {"htm-LICENSE", "preact-LICENSE", "fetch-event-source-LICENSE", "qrcode-generator-LICENSE"}
     with httpx.Client(base_url=service.url) as http:
-        for path in ("/app/", "/app/overlay.html", "/app/js/app.js", "/app/vendor/licences/htm-LICENSE",
-                     "/app/vendor/qrcode-generator.js"):
+        for path in (
+            "/app/",
+            "/app/overlay.html",
+            "/app/js/app.js",
+            "/app/vendor/licences/htm-LICENSE",
+            "/app/vendor/qrcode-generator.js",
+        ):
             reply = http.get(path)
             assert reply.status_code == 200, path
         assert http.get("/app/").headers["referrer-policy"] == "no-referrer"

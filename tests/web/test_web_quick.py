@@ -47,7 +47,9 @@ def test_one_click_per_move_at_the_table(chromium, service):
     bar.wait_for()
     for name in ("Dagger", "Fireball", "Magic Missile", "damage", "heal", "condition"):
         assert bar.get_by_role("button", name=name, exact=True).count() == 1, name
-    assert goblin.get_by_role("group", name="Quick actions for Goblin Warrior 1").get_by_role("button", name="Scimitar").count() == 1
+    assert (
+        goblin.get_by_role("group", name="Quick actions for Goblin Warrior 1").get_by_role("button", name="Scimitar").count() == 1
+    )
 
     # An attack with entered dice: the Dagger on Elara's row, the goblin, the faces, Enter.
     page.evaluate(COUNT)
@@ -56,10 +58,14 @@ def test_one_click_per_move_at_the_table(chromium, service):
     panel.wait_for()
     _focused(page, "input[type=radio]")  # the focus is in its first field, the target
     assert panel.evaluate("e => e.closest('li.combatant').dataset.combatant") == "elara"  # in its row, not below the board
-    page.wait_for_function("e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight + 1; }",
-                           arg=panel.element_handle())  # on screen, on a 1280x720 laptop
+    page.wait_for_function(
+        "e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight + 1; }",
+        arg=panel.element_handle(),
+    )  # on screen, on a 1280x720 laptop
     panel.get_by_text("Goblin Warrior 1").click()
-    page.wait_for_function("() => document.activeElement.labels?.[0]?.textContent.startsWith('d20')")  # the click moved the focus on
+    page.wait_for_function(
+        "() => document.activeElement.labels?.[0]?.textContent.startsWith('d20')"
+    )  # the click moved the focus on
     gm.shot("gm-quick-attack")  # not a click nor a key
     page.keyboard.type("15")
     page.keyboard.press("Tab")
@@ -198,8 +204,11 @@ def test_the_phase_and_what_comes_next_initiative_for_every_monster_in_one_click
     page.get_by_role("button", name="Roll initiative for the monsters (3)").click()
     page.get_by_role("button", name=re.compile("Roll initiative for the monsters")).wait_for(state="detached")
     for cid in ("goblin-warrior-1", "goblin-warrior-2", "goblin-boss"):
-        assert re.search(r"\d", gm.row(cid).locator(".init").inner_text() or page.locator(
-            f"li.init-group:has(li[data-combatant='{cid}']) .group-head .init").inner_text()), cid
+        assert re.search(
+            r"\d",
+            gm.row(cid).locator(".init").inner_text()
+            or page.locator(f"li.init-group:has(li[data-combatant='{cid}']) .group-head .init").inner_text(),
+        ), cid
     assert gm.row("elara").locator(".init").inner_text() == "–"
 
     # Each field says what it means, from the command reference.

@@ -23,15 +23,19 @@ def test_the_overlay_resumes_with_last_event_id_after_the_server_restarts(chromi
     port = free_port()
     with LiveServer(create_app(encounters), port=port) as server, httpx.Client(base_url=server.url) as http:
         opened = http.post("/encounters", json={"ruleset": "srd-2024", "name": "Stormy night"}).json()
-        viewer = http.post(f"/encounters/{opened['id']}/tokens", json={"role": "viewer", "name": "Stream"},
-                           headers=bearer(opened["gm_token"])).json()["token"]
+        viewer = http.post(
+            f"/encounters/{opened['id']}/tokens", json={"role": "viewer", "name": "Stream"}, headers=bearer(opened["gm_token"])
+        ).json()["token"]
         overlay = Table(chromium.new_page())
         streams: list[dict[str, str]] = []
         overlay.page.on("request", lambda r: "/stream" in r.url and streams.append({**r.headers, "url": r.url}))
         overlay.page.goto(f"{server.url}/app/overlay.html#e={opened['id']}&t={viewer}&role=viewer")
         overlay.page.locator("ol.strip[data-version='1']").wait_for()
-        http.post(f"/encounters/{opened['id']}/commands", json={"command": {"type": "ruling", "text": "thunder"}},
-                  headers=bearer(opened["gm_token"]))
+        http.post(
+            f"/encounters/{opened['id']}/commands",
+            json={"command": {"type": "ruling", "text": "thunder"}},
+            headers=bearer(opened["gm_token"]),
+        )
         overlay.page.locator("ol.strip[data-version='2']").wait_for()
 
     # The server is down: the GM's tools write straight to the store meanwhile.
@@ -63,14 +67,18 @@ def test_an_overlay_on_another_origin_follows_the_stream(chromium, tmp_path, oth
     encounters = Encounters(tmp_path / "combat.db")
     with LiveServer(_app_allowing(encounters, other_origin)) as server, httpx.Client(base_url=server.url) as http:
         opened = http.post("/encounters", json={"ruleset": "srd-2024", "name": "On stream"}).json()
-        viewer = http.post(f"/encounters/{opened['id']}/tokens", json={"role": "viewer", "name": "OBS"},
-                           headers=bearer(opened["gm_token"])).json()["token"]
+        viewer = http.post(
+            f"/encounters/{opened['id']}/tokens", json={"role": "viewer", "name": "OBS"}, headers=bearer(opened["gm_token"])
+        ).json()["token"]
         overlay = Table(chromium.new_page())
         overlay.page.goto(f"{other_origin}/overlay.html#e={opened['id']}&t={viewer}&role=viewer&api={server.url}")
         overlay.page.locator("ol.strip[data-version='1']").wait_for()
         assert viewer not in overlay.page.url  # the token moved from the address bar to the session
-        http.post(f"/encounters/{opened['id']}/commands", json={"command": {"type": "ruling", "text": "live!"}},
-                  headers=bearer(opened["gm_token"]))
+        http.post(
+            f"/encounters/{opened['id']}/commands",
+            json={"command": {"type": "ruling", "text": "live!"}},
+            headers=bearer(opened["gm_token"]),
+        )
         overlay.page.locator("ol.strip[data-version='2']").wait_for()
         assert overlay.errors == []
         overlay.page.close()

@@ -10,12 +10,20 @@ import httpx
 from tests.web.helpers import Table, fill
 
 ARIA = {
-    "combatant > id (required)": "aria", "combatant > name (required)": "Aria", "combatant > kind (required)": "pc",
-    "combatant > side (required)": "party", "combatant > max hp (required)": "30", "combatant > ac (required)": "15",
+    "combatant > id (required)": "aria",
+    "combatant > name (required)": "Aria",
+    "combatant > kind (required)": "pc",
+    "combatant > side (required)": "party",
+    "combatant > max hp (required)": "30",
+    "combatant > ac (required)": "15",
     "combatant > player": "Sam",
 }
-LONGSWORD = {"attacks 1 > name (required)": "Longsword", "attacks 1 > bonus (required)": "5",
-             "attacks 1 > damage (required)": "1d8+3", "attacks 1 > damage type (required)": "slashing"}
+LONGSWORD = {
+    "attacks 1 > name (required)": "Longsword",
+    "attacks 1 > bonus (required)": "5",
+    "attacks 1 > damage (required)": "1d8+3",
+    "attacks 1 > damage type (required)": "slashing",
+}
 
 
 def _add_by_hand(table: Table, who: dict[str, str], attack: dict[str, str]) -> None:
@@ -155,7 +163,7 @@ def test_a_gm_plays_a_short_fight_and_a_player_and_an_overlay_follow(chromium, s
     conflicts.first.scroll_into_view_if_needed()
     gm.shot("gm-history-conflict")
     assert gm.accessibility_violations() == []
-    while (open_conflicts := conflicts.count()):
+    while open_conflicts := conflicts.count():
         conflicted = conflicts.first
         conflicted.get_by_role("button", name="Override conflict").click()
         conflicted.get_by_label("ruling: why these events stand").fill("the goblin struck as it fell")

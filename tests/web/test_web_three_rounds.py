@@ -116,8 +116,14 @@ def test_three_rounds_of_an_srd_2024_fight_at_the_table(chromium, service):
     elara = gm.row("elara")
     elara.get_by_role("button", name="Fireball", exact=True).click()
     spell = elara.get_by_role("region", name="Elara casts Fireball")
-    fill(spell, {"targets": ", ".join(GOBLINS), "damage faces": "1 1 1 1 1 1 1 1",
-                 "save faces": "goblin-warrior-1: 15; goblin-warrior-2: 3; goblin-warrior-3: 5; goblin-warrior-4: 11"})
+    fill(
+        spell,
+        {
+            "targets": ", ".join(GOBLINS),
+            "damage faces": "1 1 1 1 1 1 1 1",
+            "save faces": "goblin-warrior-1: 15; goblin-warrior-2: 3; goblin-warrior-3: 5; goblin-warrior-4: 11",
+        },
+    )
     gm.shot("gm-fireball")
     spell.get_by_role("button", name="Send", exact=True).click()
     spell.wait_for(state="detached")
@@ -125,10 +131,18 @@ def test_three_rounds_of_an_srd_2024_fight_at_the_table(chromium, service):
     for cid in GOBLINS[1:]:
         _hp(gm, cid, "2/10 HP")  # 5, 7, 13 fail: 8 fire
     saves = [(e["combatant"], e["dc"], e["total"], e["success"]) for e in _events(fight, "SaveMade")]
-    assert saves == [("goblin-warrior-1", 14, 17, True), ("goblin-warrior-2", 14, 5, False),
-                     ("goblin-warrior-3", 14, 7, False), ("goblin-warrior-4", 14, 13, False)]
+    assert saves == [
+        ("goblin-warrior-1", 14, 17, True),
+        ("goblin-warrior-2", 14, 5, False),
+        ("goblin-warrior-3", 14, 7, False),
+        ("goblin-warrior-4", 14, 13, False),
+    ]
     assert [(e["target"], e["amount"]) for e in _events(fight, "DamageTaken")] == [
-        ("goblin-warrior-1", 4), ("goblin-warrior-2", 8), ("goblin-warrior-3", 8), ("goblin-warrior-4", 8)]
+        ("goblin-warrior-1", 4),
+        ("goblin-warrior-2", 8),
+        ("goblin-warrior-3", 8),
+        ("goblin-warrior-4", 8),
+    ]
     assert "3rd 1/2" in elara.locator(".slots").inner_text()  # one of two 3rd-level slots spent
     outcome = page.locator("section.board .outcome")
     assert "Goblin Warrior 1 takes 4 fire damage from Fireball" in outcome.inner_text()
@@ -251,7 +265,13 @@ def test_three_rounds_of_an_srd_2024_fight_at_the_table(chromium, service):
     assert elara.get_by_role("button", name="death save", exact=True).count() == 1
     state = fight.state()
     assert state["round"] == 3 and {cid: state["combatants"][cid]["hp"] for cid in ("elara", "brann", *GOBLINS)} == {
-        "elara": 0, "brann": 39, "goblin-warrior-1": 0, "goblin-warrior-2": 0, "goblin-warrior-3": 2, "goblin-warrior-4": 2}
+        "elara": 0,
+        "brann": 39,
+        "goblin-warrior-1": 0,
+        "goblin-warrior-2": 0,
+        "goblin-warrior-3": 2,
+        "goblin-warrior-4": 2,
+    }
     assert gm.accessibility_violations() == []
     assert ana.accessibility_violations() == []
     page.set_viewport_size({"width": 1280, "height": 1000})

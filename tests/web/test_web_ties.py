@@ -44,7 +44,9 @@ def test_the_gm_orders_a_tie_by_keyboard_and_by_dragging_until_the_rounds_begin(
     later = page.get_by_role("button", name="Move Brann later in the tie at 13")
     later.focus()
     page.keyboard.press("Enter")
-    page.wait_for_function("() => document.querySelector('section.board ol.order > li:nth-child(2)')?.dataset.group === 'goblin-warrior'")
+    page.wait_for_function(
+        "() => document.querySelector('section.board ol.order > li:nth-child(2)')?.dataset.group === 'goblin-warrior'"
+    )
     assert _board_order(gm)[:3] == ["elara", "goblin-warrior", "brann"]
     ordered = [e for e in fight.events() if e["type"] == "TieOrdered"]
     assert [(e["total"], e["order"]) for e in ordered] == [(13, ["goblin-warrior", "brann"])]
@@ -52,10 +54,17 @@ def test_the_gm_orders_a_tie_by_keyboard_and_by_dragging_until_the_rounds_begin(
 
     # By dragging: Brann's row onto the goblins' group puts him back before them.
     gm.row("brann").drag_to(page.locator("section.board li.init-group[data-group='goblin-warrior']"))
-    page.wait_for_function("() => document.querySelector('section.board ol.order > li:nth-child(2)')?.dataset.combatant === 'brann'")
+    page.wait_for_function(
+        "() => document.querySelector('section.board ol.order > li:nth-child(2)')?.dataset.combatant === 'brann'"
+    )
     ordered = [e for e in fight.events() if e["type"] == "TieOrdered"]
     assert [e["order"] for e in ordered] == [["goblin-warrior", "brann"], ["brann", "goblin-warrior"]]
-    assert [e["combatant"] for e in fight.state()["initiative_order"]][:4] == ["elara", "brann", "goblin-warrior-1", "goblin-warrior-2"]
+    assert [e["combatant"] for e in fight.state()["initiative_order"]][:4] == [
+        "elara",
+        "brann",
+        "goblin-warrior-1",
+        "goblin-warrior-2",
+    ]
 
     # The boss rolls (1+2 = 3, no tie): round 1 begins and the tie is fixed, so no tools.
     fight.do({"type": "roll_initiative", "combatant": "goblin-boss", "faces": [1]})

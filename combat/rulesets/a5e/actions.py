@@ -59,8 +59,11 @@ def _take_action(tx: Tx, cmd: TakeAction) -> None:
     if action in _OWN_COMMAND:
         raise RuleError("action/own-command", f"{action.title()} has its own command", allowed=_OWN_COMMAND[action])
     if action == "dodge" and speed_of(tx.combatant(cmd.combatant)) == 0:
-        raise RuleError("action/speed-zero", "you cannot take the Dodge action when your Speed is reduced to 0",
-                        allowed=", ".join(a for a in A5E_ACTIONS if a != "dodge"))
+        raise RuleError(
+            "action/speed-zero",
+            "you cannot take the Dodge action when your Speed is reduced to 0",
+            allowed=", ".join(a for a in A5E_ACTIONS if a != "dodge"),
+        )
     shared.take_action(tx, msgspec.structs.replace(cmd, action=action), actions=A5E_ACTIONS)
     if action == "cast a spell" and cmd.concentration:
         start_concentration(tx, cmd.combatant, cmd.detail or "a spell")

@@ -51,7 +51,15 @@ EXPERTISE_DICE = ("1d4", "1d6", "1d8")
 class MakeAttack(Command, frozen=True, kw_only=True):
     """An attack with the positions a5e cares about; `attack` is the plain 5e-family form."""
 
-    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage", "roll_bonus", "expertise", "attacker_unseen", "flanking_with", "from_above")
+    gm_fields: ClassVar[tuple[str, ...]] = (
+        "advantage",
+        "disadvantage",
+        "roll_bonus",
+        "expertise",
+        "attacker_unseen",
+        "flanking_with",
+        "from_above",
+    )
 
     attacker: str
     target: str
@@ -119,12 +127,16 @@ def _make_attack(tx: Tx, cmd: MakeAttack) -> None:
         sources.append("flanking")
     if cmd.from_above:
         if not melee:
-            raise RuleError("attack/above-melee", "attacking from above gives its expertise die on melee attacks",
-                            allowed="from_above: false for a ranged attack")
+            raise RuleError(
+                "attack/above-melee",
+                "attacking from above gives its expertise die on melee attacks",
+                allowed="from_above: false for a ranged attack",
+            )
         held = [x.name for x in attacker.conditions if x.name in ("grappled", "restrained")]
         if held:
-            raise RuleError("attack/above-held", f"{attacker.name} is {held[0]}: no expertise die from above",
-                            allowed="from_above: false")
+            raise RuleError(
+                "attack/above-held", f"{attacker.name} is {held[0]}: no expertise die from above", allowed="from_above: false"
+            )
         sources.append("from above")
     press = next((p for p in tx.state.rules.presses if p.attacker == attacker.id and p.target == target.id), None)
     if press is not None and melee and not press.fell_back:
@@ -132,13 +144,29 @@ def _make_attack(tx: Tx, cmd: MakeAttack) -> None:
         if _mode(tx, attacker, target, melee, advantage, disadvantage, cmd.attacker_unseen) != "disadvantage":
             sources.append("press the attack")
     bonus = "+".join(b.lstrip("+") for b in (cmd.roll_bonus, expertise_die(len(sources))) if b) or None
-    shared.attack_with(tx, Attack(
-        attacker=attacker.id, target=target.id, attack=profile.name, advantage=tuple(advantage),
-        disadvantage=tuple(disadvantage), cover=cmd.cover, roll_bonus=bonus, faces=cmd.faces,
-        damage_faces=cmd.damage_faces, readied=cmd.readied, using=cmd.using, extra_damage=cmd.extra_damage,
-        critical_range=cmd.critical_range, sneak_attack=cmd.sneak_attack, damage_type=cmd.damage_type, knock_out=cmd.knock_out,
-        extra_damage_faces=cmd.extra_damage_faces,
-    ), attacker_unseen=cmd.attacker_unseen)
+    shared.attack_with(
+        tx,
+        Attack(
+            attacker=attacker.id,
+            target=target.id,
+            attack=profile.name,
+            advantage=tuple(advantage),
+            disadvantage=tuple(disadvantage),
+            cover=cmd.cover,
+            roll_bonus=bonus,
+            faces=cmd.faces,
+            damage_faces=cmd.damage_faces,
+            readied=cmd.readied,
+            using=cmd.using,
+            extra_damage=cmd.extra_damage,
+            critical_range=cmd.critical_range,
+            sneak_attack=cmd.sneak_attack,
+            damage_type=cmd.damage_type,
+            knock_out=cmd.knock_out,
+            extra_damage_faces=cmd.extra_damage_faces,
+        ),
+        attacker_unseen=cmd.attacker_unseen,
+    )
 
 
 def _range(attacker: Combatant, target: Combatant, profile, cmd: MakeAttack) -> list[str]:
@@ -154,36 +182,74 @@ def _require_flank(tx: Tx, attacker: Combatant, target: Combatant, ally_id: str)
         raise RuleError("attack/no-flank", f"{ally.name} is not an ally of {attacker.name}", allowed="an ally")
     down = [c.name for c in (attacker, ally) if is_incapacitated(c)]
     if down:
-        raise RuleError("attack/no-flank", f"{down[0]} is incapacitated and cannot flank",
-                        allowed="flanking_with an ally who is not incapacitated")
+        raise RuleError(
+            "attack/no-flank",
+            f"{down[0]} is incapacitated and cannot flank",
+            allowed="flanking_with an ally who is not incapacitated",
+        )
 
 
-def _mode(tx: Tx, attacker: Combatant, target: Combatant, melee: bool, advantage: list[str], disadvantage: list[str],
-          attacker_unseen: bool) -> str:
+def _mode(
+    tx: Tx,
+    attacker: Combatant,
+    target: Combatant,
+    melee: bool,
+    advantage: list[str],
+    disadvantage: list[str],
+    attacker_unseen: bool,
+) -> str:
     """The roll mode the shared resolution will reach, so the Press die can be withheld first."""
     adv, dis = attack_modifiers(attacker, target, melee, attacker_unseen=attacker_unseen, dodge_held=dodge_to_next_turn(tx.state))
-    helped = any(h.against == target.id and h.helper != attacker.id
-                 and tx.state.combatants[h.helper].side == attacker.side for h in tx.state.helps)
+    helped = any(
+        h.against == target.id and h.helper != attacker.id and tx.state.combatants[h.helper].side == attacker.side
+        for h in tx.state.helps
+    )
     return roll_mode(adv + advantage + (["helped"] if helped else []), dis + disadvantage)
 
 
 def _attack(tx: Tx, cmd: Attack) -> None:
-    _make_attack(tx, MakeAttack(
-        attacker=cmd.attacker, target=cmd.target, attack=cmd.attack, advantage=cmd.advantage,
-        disadvantage=cmd.disadvantage, cover=cmd.cover, roll_bonus=cmd.roll_bonus, faces=cmd.faces,
-        damage_faces=cmd.damage_faces, readied=cmd.readied, distance=cmd.distance, using=cmd.using,
-        extra_damage=cmd.extra_damage, critical_range=cmd.critical_range, sneak_attack=cmd.sneak_attack, damage_type=cmd.damage_type,
-        knock_out=cmd.knock_out, extra_damage_faces=None if by_block(tx, cmd.attacker) else cmd.extra_damage_faces,
-    ))
+    _make_attack(
+        tx,
+        MakeAttack(
+            attacker=cmd.attacker,
+            target=cmd.target,
+            attack=cmd.attack,
+            advantage=cmd.advantage,
+            disadvantage=cmd.disadvantage,
+            cover=cmd.cover,
+            roll_bonus=cmd.roll_bonus,
+            faces=cmd.faces,
+            damage_faces=cmd.damage_faces,
+            readied=cmd.readied,
+            distance=cmd.distance,
+            using=cmd.using,
+            extra_damage=cmd.extra_damage,
+            critical_range=cmd.critical_range,
+            sneak_attack=cmd.sneak_attack,
+            damage_type=cmd.damage_type,
+            knock_out=cmd.knock_out,
+            extra_damage_faces=None if by_block(tx, cmd.attacker) else cmd.extra_damage_faces,
+        ),
+    )
 
 
 def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
     target = tx.combatant(cmd.target)
-    shared.opportunity_attack(tx, OpportunityAttack(
-        attacker=cmd.attacker, target=cmd.target, attack=cmd.attack, advantage=cmd.advantage + tuple(against(tx, target)),
-        disadvantage=cmd.disadvantage, faces=cmd.faces, damage_faces=cmd.damage_faces,
-        extra_damage_faces=cmd.extra_damage_faces, extra_damage=cmd.extra_damage, sneak_attack=cmd.sneak_attack,
-    ))
+    shared.opportunity_attack(
+        tx,
+        OpportunityAttack(
+            attacker=cmd.attacker,
+            target=cmd.target,
+            attack=cmd.attack,
+            advantage=cmd.advantage + tuple(against(tx, target)),
+            disadvantage=cmd.disadvantage,
+            faces=cmd.faces,
+            damage_faces=cmd.damage_faces,
+            extra_damage_faces=cmd.extra_damage_faces,
+            extra_damage=cmd.extra_damage,
+            sneak_attack=cmd.sneak_attack,
+        ),
+    )
 
 
 # Each as the attacker's stat block makes it, when it has one (combat.fivee.monster_actions).
@@ -192,5 +258,7 @@ attack: Handler = partial(by_stat_block, rule=_attack)
 opportunity_attack: Handler = partial(by_stat_block, rule=_opportunity_attack)
 
 
-RULES = Rules(handlers={MakeAttack: make_attack, Attack: attack, OpportunityAttack: opportunity_attack},
-              guards={MakeAttack: (refuse_claims_beyond_the_sheet,)})  # a player claims only what the sheet gives
+RULES = Rules(
+    handlers={MakeAttack: make_attack, Attack: attack, OpportunityAttack: opportunity_attack},
+    guards={MakeAttack: (refuse_claims_beyond_the_sheet,)},
+)  # a player claims only what the sheet gives

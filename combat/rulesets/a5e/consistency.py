@@ -85,9 +85,6 @@ __all__ = ["CHECKS", "RULES", "still_surprised"]
 _DOING = {"action": "act", "attack": "act", "bonus_action": "bonus", "reaction": "react"}
 
 
-
-
-
 def still_surprised(state: EncounterState, c: Combatant) -> bool:
     """Surprised, and its first turn not over yet.
 
@@ -245,12 +242,7 @@ def _pressed(state: EncounterState, e: AttackPressed, ctx: dict[str, Any]) -> st
     target = state.combatants.get(e.target)
     if target is None:
         return f"{e.target} is not in the fight any more"
-    return (
-        used_up(c, "bonus_action")
-        or pressed_too_late(c)
-        or not_pressable(c, target)
-        or already_pressed(state, target)
-    )
+    return used_up(c, "bonus_action") or pressed_too_late(c) or not_pressable(c, target) or already_pressed(state, target)
 
 
 def _fell_back(state: EncounterState, e: FellBack, ctx: dict[str, Any]) -> str | None:

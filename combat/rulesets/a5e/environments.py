@@ -84,8 +84,16 @@ def _key(name: str) -> str:
 # "A shadow that looks identical to a random participant": the text gives no statistics, so
 # it uses the shadow a Narrator of a 5e-family game reaches for (AC 12, 16 HP, Strength Drain).
 SHADOW = CombatantSpec(
-    id="shadow", name="Shadow", kind="monster", side="shadow", max_hp=16, ac=12, initiative_bonus=2, speed=40,
-    con_save=1, size="medium",
+    id="shadow",
+    name="Shadow",
+    kind="monster",
+    side="shadow",
+    max_hp=16,
+    ac=12,
+    initiative_bonus=2,
+    speed=40,
+    con_save=1,
+    size="medium",
     attacks=(AttackProfile(name="Strength Drain", bonus=4, damage="2d6+2", damage_type="necrotic"),),
     vulnerabilities=("radiant",),
     resistances=("acid", "cold", "fire", "lightning", "thunder"),
@@ -93,8 +101,15 @@ SHADOW = CombatantSpec(
 )
 # "A swarm of insects (leeches)": the swarm of insects stat block, as leeches.
 LEECHES = CombatantSpec(
-    id="leeches", name="Swarm of Leeches", kind="monster", side="leeches", max_hp=22, ac=12, initiative_bonus=1,
-    speed=20, size="medium",
+    id="leeches",
+    name="Swarm of Leeches",
+    kind="monster",
+    side="leeches",
+    max_hp=22,
+    ac=12,
+    initiative_bonus=1,
+    speed=20,
+    size="medium",
     attacks=(AttackProfile(name="Bites", bonus=3, damage="4d4", damage_type="piercing", reach=0),),
     resistances=("bludgeoning", "piercing", "slashing"),
 )
@@ -111,36 +126,76 @@ ENVIRONMENTS: dict[str, Environment] = {
             id="cavernous",
             name="Cavernous",
             bonuses=(
-                Feature(name="Echo", kind="field", text="Sound travels twice as far, and any effect which causes "
-                        "thunder damage does 1 extra point of damage per die rolled."),
-                Feature(name="Stalactites", kind="obstacle", text="Obstacles that can be knocked down by ranged attacks "
-                        "that deal any damage (AC 12). The creature beneath a stalactite makes a DC 12 Dexterity saving "
-                        "throw or takes 2d6 piercing damage.", save="dexterity", dc=12, damage="2d6", damage_type="piercing"),
+                Feature(
+                    name="Echo",
+                    kind="field",
+                    text="Sound travels twice as far, and any effect which causes "
+                    "thunder damage does 1 extra point of damage per die rolled.",
+                ),
+                Feature(
+                    name="Stalactites",
+                    kind="obstacle",
+                    text="Obstacles that can be knocked down by ranged attacks "
+                    "that deal any damage (AC 12). The creature beneath a stalactite makes a DC 12 Dexterity saving "
+                    "throw or takes 2d6 piercing damage.",
+                    save="dexterity",
+                    dc=12,
+                    damage="2d6",
+                    damage_type="piercing",
+                ),
                 _cover("Stalagmites", "Obstacles that each provide half cover."),
             ),
             penalties=(
-                Feature(name="Loose Foundation", kind="area hazard", text="Can cause the entire section of cave to "
-                        "collapse within 2 rounds of being disturbed by any explosive effect or significant impact. "
-                        "Participants still in the area are grappled and start to suffocate (escape DC 12).", dc=12),
+                Feature(
+                    name="Loose Foundation",
+                    kind="area hazard",
+                    text="Can cause the entire section of cave to "
+                    "collapse within 2 rounds of being disturbed by any explosive effect or significant impact. "
+                    "Participants still in the area are grappled and start to suffocate (escape DC 12).",
+                    dc=12,
+                ),
             ),
         ),
         Environment(
             id="fiery",
             name="Fiery",
             penalties=(
-                Feature(name="Burning Surface", kind="field", text="Touching an unattended object or a surface for the "
-                        "first time on a participant's turn causes them to take 1d6 fire damage.", damage="1d6",
-                        damage_type="fire"),
-                Feature(name="Floating Ash", kind="area hazard", text="A participant that ends their turn in this area "
-                        "hazard makes a DC 10 Constitution saving throw or is blinded until the start of their next turn.",
-                        save="constitution", dc=10),
+                Feature(
+                    name="Burning Surface",
+                    kind="field",
+                    text="Touching an unattended object or a surface for the "
+                    "first time on a participant's turn causes them to take 1d6 fire damage.",
+                    damage="1d6",
+                    damage_type="fire",
+                ),
+                Feature(
+                    name="Floating Ash",
+                    kind="area hazard",
+                    text="A participant that ends their turn in this area "
+                    "hazard makes a DC 10 Constitution saving throw or is blinded until the start of their next turn.",
+                    save="constitution",
+                    dc=10,
+                ),
             ),
             world_actions=(
-                WorldAction(name="Flame Burst", recharge=4, targets="one", save="dexterity", dc=12, damage="1d12",
-                            damage_type="fire", text="A single participant makes a DC 12 Dexterity saving throw or they "
-                            "take 1d12 fire damage."),
-                WorldAction(name="Sweltering Heat", targets="all", save="constitution", dc=10, condition="fatigue",
-                            text="All participants make a DC 10 Constitution saving throw or suffer one level of fatigue."),
+                WorldAction(
+                    name="Flame Burst",
+                    recharge=4,
+                    targets="one",
+                    save="dexterity",
+                    dc=12,
+                    damage="1d12",
+                    damage_type="fire",
+                    text="A single participant makes a DC 12 Dexterity saving throw or they take 1d12 fire damage.",
+                ),
+                WorldAction(
+                    name="Sweltering Heat",
+                    targets="all",
+                    save="constitution",
+                    dc=10,
+                    condition="fatigue",
+                    text="All participants make a DC 10 Constitution saving throw or suffer one level of fatigue.",
+                ),
             ),
         ),
         Environment(
@@ -151,93 +206,169 @@ ENVIRONMENTS: dict[str, Environment] = {
                 _cover("Trees (Fallen or Standing)", "Obstacle provides half cover."),
             ),
             penalties=(
-                Feature(name="Fallen Leaves", kind="area hazard", text="May conceal potholes, traps, and other hazards. "
-                        "Participants can perceive what's under the leaves by making a DC 12 Wisdom (Perception) check.",
-                        check="wisdom (perception)", dc=12),
+                Feature(
+                    name="Fallen Leaves",
+                    kind="area hazard",
+                    text="May conceal potholes, traps, and other hazards. "
+                    "Participants can perceive what's under the leaves by making a DC 12 Wisdom (Perception) check.",
+                    check="wisdom (perception)",
+                    dc=12,
+                ),
             ),
             world_actions=(
-                WorldAction(name="Distressed Animal Cacophony", recharge=4, targets="all",
-                            effect="can only hear sounds within 10 feet (except for loud, explosive noises)",
-                            text="All participants can only hear sounds within 10 feet of them (except for loud, "
-                            "explosive noises)."),
+                WorldAction(
+                    name="Distressed Animal Cacophony",
+                    recharge=4,
+                    targets="all",
+                    effect="can only hear sounds within 10 feet (except for loud, explosive noises)",
+                    text="All participants can only hear sounds within 10 feet of them (except for loud, explosive noises).",
+                ),
             ),
         ),
         Environment(
             id="frigid",
             name="Frigid",
             penalties=(
-                Feature(name="Frostbitten Surface", kind="field", text="Touching an unattended object or a surface for "
-                        "the first time on a participant's turn causes them to take 1d6 cold damage. This effect is "
-                        "nullified if they have resistance to cold damage or the participant's skin isn't exposed to the "
-                        "surface.", damage="1d6", damage_type="cold"),
-                Feature(name="Icy Patch", kind="area hazard", text="When a participant starts moving in a single "
-                        "direction through this area hazard, movement in another direction is considered difficult "
-                        "terrain until the start of their next turn."),
+                Feature(
+                    name="Frostbitten Surface",
+                    kind="field",
+                    text="Touching an unattended object or a surface for "
+                    "the first time on a participant's turn causes them to take 1d6 cold damage. This effect is "
+                    "nullified if they have resistance to cold damage or the participant's skin isn't exposed to the "
+                    "surface.",
+                    damage="1d6",
+                    damage_type="cold",
+                ),
+                Feature(
+                    name="Icy Patch",
+                    kind="area hazard",
+                    text="When a participant starts moving in a single "
+                    "direction through this area hazard, movement in another direction is considered difficult "
+                    "terrain until the start of their next turn.",
+                ),
                 Feature(name="Snow", kind="field", text="The area is lightly obscured."),
             ),
             world_actions=(
-                WorldAction(name="Cold Chill", recharge=4, targets="all", save="constitution", dc=15, damage="2d6",
-                            damage_type="cold", reduced_damage="1d6", reduced_when="wearing cold weather gear",
-                            text="All participants make a DC 15 Constitution saving throw or take 2d6 cold damage. This "
-                            "damage is reduced to 1d6 if they are wearing cold weather gear."),
+                WorldAction(
+                    name="Cold Chill",
+                    recharge=4,
+                    targets="all",
+                    save="constitution",
+                    dc=15,
+                    damage="2d6",
+                    damage_type="cold",
+                    reduced_damage="1d6",
+                    reduced_when="wearing cold weather gear",
+                    text="All participants make a DC 15 Constitution saving throw or take 2d6 cold damage. This "
+                    "damage is reduced to 1d6 if they are wearing cold weather gear.",
+                ),
             ),
         ),
         Environment(
             id="furnished",
             name="Furnished",
             bonuses=(
-                Feature(name="Chandelier", kind="obstacle", text="Can be swung from with a DC 12 Dexterity (Acrobatics) "
-                        "check, or knocked down dealing 2d6 bludgeoning damage to any creatures underneath (each makes a "
-                        "DC 12 Dexterity saving throw to negate the damage).", check="dexterity (acrobatics)",
-                        save="dexterity", dc=12, damage="2d6", damage_type="bludgeoning"),
-                Feature(name="Mirror", kind="object", text="A participant using this Medium-sized object as cover can use "
-                        "their reaction to reflect a 1st-level spell or cantrip targeting them, turning it back onto the "
-                        "spellcaster by succeeding on a Dexterity check opposed by a spellcasting ability check (on a "
-                        "failure, the spell hits a randomly determined unoccupied square). The mirror then breaks."),
+                Feature(
+                    name="Chandelier",
+                    kind="obstacle",
+                    text="Can be swung from with a DC 12 Dexterity (Acrobatics) "
+                    "check, or knocked down dealing 2d6 bludgeoning damage to any creatures underneath (each makes a "
+                    "DC 12 Dexterity saving throw to negate the damage).",
+                    check="dexterity (acrobatics)",
+                    save="dexterity",
+                    dc=12,
+                    damage="2d6",
+                    damage_type="bludgeoning",
+                ),
+                Feature(
+                    name="Mirror",
+                    kind="object",
+                    text="A participant using this Medium-sized object as cover can use "
+                    "their reaction to reflect a 1st-level spell or cantrip targeting them, turning it back onto the "
+                    "spellcaster by succeeding on a Dexterity check opposed by a spellcasting ability check (on a "
+                    "failure, the spell hits a randomly determined unoccupied square). The mirror then breaks.",
+                ),
                 _cover("Tables", "Obstacles that can be pushed over as an action to provide half cover."),
             ),
             penalties=(
-                Feature(name="Clutter", kind="area hazard", text="Counts as difficult terrain. If a participant uses the "
-                        "Dash action to move through the area, they make a DC 10 Dexterity saving throw or fall prone.",
-                        save="dexterity", dc=10),
+                Feature(
+                    name="Clutter",
+                    kind="area hazard",
+                    text="Counts as difficult terrain. If a participant uses the "
+                    "Dash action to move through the area, they make a DC 10 Dexterity saving throw or fall prone.",
+                    save="dexterity",
+                    dc=10,
+                ),
             ),
         ),
         Environment(
             id="hazy",
             name="Hazy",
             penalties=(
-                Feature(name="Blanketed Ground", kind="area hazard", text="May conceal potholes, traps, and other hazards. "
-                        "Participants can perceive what's under the fog by making a DC 12 Wisdom (Perception) check.",
-                        check="wisdom (perception)", dc=12),
+                Feature(
+                    name="Blanketed Ground",
+                    kind="area hazard",
+                    text="May conceal potholes, traps, and other hazards. "
+                    "Participants can perceive what's under the fog by making a DC 12 Wisdom (Perception) check.",
+                    check="wisdom (perception)",
+                    dc=12,
+                ),
                 Feature(name="Thick Fog", kind="field", text="The area is heavily obscured."),
             ),
             world_actions=(
-                WorldAction(name="Shadow Puppet", recharge=6, targets="none",
-                            summon=Summon(creature=SHADOW, initiative=20, looks_like_random_participant=True),
-                            text="A shadow that looks identical to a random participant in the haze manifests and is "
-                            "hostile to everyone (initiative 20). The shadow can see through the fog clearly."),
-                WorldAction(name="Twisting Haze", targets="all",
-                            effect="moves into a randomly determined unoccupied space within 5 feet",
-                            text="All participants in the haze move into randomly determined unoccupied spaces within "
-                            "5 feet."),
+                WorldAction(
+                    name="Shadow Puppet",
+                    recharge=6,
+                    targets="none",
+                    summon=Summon(creature=SHADOW, initiative=20, looks_like_random_participant=True),
+                    text="A shadow that looks identical to a random participant in the haze manifests and is "
+                    "hostile to everyone (initiative 20). The shadow can see through the fog clearly.",
+                ),
+                WorldAction(
+                    name="Twisting Haze",
+                    targets="all",
+                    effect="moves into a randomly determined unoccupied space within 5 feet",
+                    text="All participants in the haze move into randomly determined unoccupied spaces within 5 feet.",
+                ),
             ),
         ),
         Environment(
             id="rocky",
             name="Rocky",
             bonuses=(
-                Feature(name="Boulder", kind="obstacle", text="Can be dislodged and made to roll with a DC 15 Strength "
-                        "(Athletics) check, dealing 2d10 bludgeoning damage to any creatures in its way (each makes a DC "
-                        "12 Dexterity saving throw to negate the damage).", check="strength (athletics)",
-                        save="dexterity", dc=12, damage="2d10", damage_type="bludgeoning"),
-                Feature(name="Loose Rocks", kind="object", text="Can be used for a thrown weapon attack (1d4 bludgeoning, "
-                        "range 15/30 feet).", damage="1d4", damage_type="bludgeoning"),
+                Feature(
+                    name="Boulder",
+                    kind="obstacle",
+                    text="Can be dislodged and made to roll with a DC 15 Strength "
+                    "(Athletics) check, dealing 2d10 bludgeoning damage to any creatures in its way (each makes a DC "
+                    "12 Dexterity saving throw to negate the damage).",
+                    check="strength (athletics)",
+                    save="dexterity",
+                    dc=12,
+                    damage="2d10",
+                    damage_type="bludgeoning",
+                ),
+                Feature(
+                    name="Loose Rocks",
+                    kind="object",
+                    text="Can be used for a thrown weapon attack (1d4 bludgeoning, range 15/30 feet).",
+                    damage="1d4",
+                    damage_type="bludgeoning",
+                ),
             ),
             penalties=(Feature(name="Uneven Footing", kind="area hazard", text="Counts as difficult terrain."),),
             world_actions=(
-                WorldAction(name="Falling Rocks", recharge=5, targets="chosen", save="dexterity", dc=15, damage="2d6",
-                            damage_type="bludgeoning", text="Participants near a treacherous cliffside make a DC 15 "
-                            "Dexterity saving throw or take 2d6 bludgeoning damage."),
+                WorldAction(
+                    name="Falling Rocks",
+                    recharge=5,
+                    targets="chosen",
+                    save="dexterity",
+                    dc=15,
+                    damage="2d6",
+                    damage_type="bludgeoning",
+                    text="Participants near a treacherous cliffside make a DC 15 "
+                    "Dexterity saving throw or take 2d6 bludgeoning damage.",
+                ),
             ),
         ),
         Environment(
@@ -245,18 +376,34 @@ ENVIRONMENTS: dict[str, Environment] = {
             name="Stormy",
             penalties=(
                 Feature(name="Heavy Precipitation", kind="field", text="The area counts as difficult terrain."),
-                Feature(name="Loud Winds", kind="field", text="All participants can only hear sounds within 15 feet of "
-                        "them (except for loud, explosive noises)."),
+                Feature(
+                    name="Loud Winds",
+                    kind="field",
+                    text="All participants can only hear sounds within 15 feet of them (except for loud, explosive noises).",
+                ),
             ),
             world_actions=(
-                WorldAction(name="Forceful Gale", targets="one", save="strength", dc=12,
-                            effect="is pushed 15 feet in one direction (this movement does not provoke opportunity attacks)",
-                            text="A single participant makes a DC 12 Strength saving throw or they are pushed 15 feet in "
-                            "one direction. This movement does not provoke opportunity attacks."),
-                WorldAction(name="Lightning Strike", recharge=5, targets="one", save="dexterity", dc=10, damage="4d6",
-                            damage_type="lightning", once_per_target=True,
-                            text="A single participant makes a DC 10 Dexterity saving throw or they take 4d6 lightning "
-                            "damage. They cannot be targeted by this action again until Turn-Based Action ends."),
+                WorldAction(
+                    name="Forceful Gale",
+                    targets="one",
+                    save="strength",
+                    dc=12,
+                    effect="is pushed 15 feet in one direction (this movement does not provoke opportunity attacks)",
+                    text="A single participant makes a DC 12 Strength saving throw or they are pushed 15 feet in "
+                    "one direction. This movement does not provoke opportunity attacks.",
+                ),
+                WorldAction(
+                    name="Lightning Strike",
+                    recharge=5,
+                    targets="one",
+                    save="dexterity",
+                    dc=10,
+                    damage="4d6",
+                    damage_type="lightning",
+                    once_per_target=True,
+                    text="A single participant makes a DC 10 Dexterity saving throw or they take 4d6 lightning "
+                    "damage. They cannot be targeted by this action again until Turn-Based Action ends.",
+                ),
             ),
         ),
         Environment(
@@ -264,16 +411,34 @@ ENVIRONMENTS: dict[str, Environment] = {
             name="Swampy",
             penalties=(
                 Feature(name="Thick Trudge", kind="area hazard", text="Counts as difficult terrain."),
-                Feature(name="Tenacious Mud", kind="area hazard", text="When a participant ends their turn in this area "
-                        "hazard, they make a DC 12 Strength saving throw or are restrained until the end of their next "
-                        "turn. They can use their action to break free of this effect.", save="strength", dc=12),
+                Feature(
+                    name="Tenacious Mud",
+                    kind="area hazard",
+                    text="When a participant ends their turn in this area "
+                    "hazard, they make a DC 12 Strength saving throw or are restrained until the end of their next "
+                    "turn. They can use their action to break free of this effect.",
+                    save="strength",
+                    dc=12,
+                ),
             ),
             world_actions=(
-                WorldAction(name="Swamp Gas", targets="chosen", save="constitution", dc=10, condition="poisoned",
-                            condition_ends="end", text="Participants in mud make a DC 10 Constitution saving throw or are "
-                            "poisoned until the end of their next turn."),
-                WorldAction(name="Leeches", recharge=6, targets="none", summon=Summon(creature=LEECHES),
-                            text="A swarm of insects (leeches) rises out of the swamp to attack any creature in the marsh."),
+                WorldAction(
+                    name="Swamp Gas",
+                    targets="chosen",
+                    save="constitution",
+                    dc=10,
+                    condition="poisoned",
+                    condition_ends="end",
+                    text="Participants in mud make a DC 10 Constitution saving throw or are "
+                    "poisoned until the end of their next turn.",
+                ),
+                WorldAction(
+                    name="Leeches",
+                    recharge=6,
+                    targets="none",
+                    summon=Summon(creature=LEECHES),
+                    text="A swarm of insects (leeches) rises out of the swamp to attack any creature in the marsh.",
+                ),
             ),
         ),
     )

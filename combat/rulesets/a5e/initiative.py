@@ -25,7 +25,8 @@ from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, Tie, with_rules
 from combat.rulesets.a5e.table import CalledCheck
 
-__all__ = ["RULES",
+__all__ = [
+    "RULES",
     "ABILITIES",
     "TYPES_OF_INITIATIVE",
     "normalize_check",
@@ -39,7 +40,7 @@ __all__ = ["RULES",
     "RollOffTiedAgain",
     "roll_initiative",
     "set_initiative",
-    ]
+]
 
 ABILITIES = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
 
@@ -134,8 +135,7 @@ def _call(tx: Tx, cmd: CallInitiativeCheck) -> None:
     if problem:
         raise RuleError("initiative/already-rolled", problem, allowed="participants who have not rolled yet")
     check = normalize_check(cmd.check)
-    tx.emit(InitiativeCheckCalled(combatant=c.id, check=check, bonus=cmd.bonus,
-                                  situation=TYPES_OF_INITIATIVE.get(check, "")))
+    tx.emit(InitiativeCheckCalled(combatant=c.id, check=check, bonus=cmd.bonus, situation=TYPES_OF_INITIATIVE.get(check, "")))
 
 
 def roll_initiative(tx: Tx, cmd: RollInitiative) -> None:
@@ -155,21 +155,28 @@ def roll_initiative(tx: Tx, cmd: RollInitiative) -> None:
         if not chosen:
             raise RuleError("initiative/all-rolled", "everyone has rolled initiative already")
         if cmd.faces is not None and len(chosen) > 1:
-            raise RuleError("dice/whose-faces", f"faces were entered but {len(chosen)} participants or groups still roll",
-                            allowed="name the participant whose dice were entered")
+            raise RuleError(
+                "dice/whose-faces",
+                f"faces were entered but {len(chosen)} participants or groups still roll",
+                allowed="name the participant whose dice were entered",
+            )
     for unit in chosen:
         ids = tuple(m.id for m in all_units[unit])
         notes = tx.state.rules
         made = next((notes.surprise_checks[i] for i in ids if i in notes.surprise_checks), None)
         if made is not None:
             if cmd.faces is not None:
-                raise RuleError("initiative/check-made", f"{unit} already made {made.check} ({made.total}) in the "
-                                "surprise step; that score is its initiative", allowed="no faces")
+                raise RuleError(
+                    "initiative/check-made",
+                    f"{unit} already made {made.check} ({made.total}) in the surprise step; that score is its initiative",
+                    allowed="no faces",
+                )
             tx.emit(SurpriseCheckReused(combatants=ids, check=made.check, total=made.total))
             total = made.total
         else:
-            called = notes.called_checks.get(ids[0]) or CalledCheck(check="dexterity",
-                                                                    bonus=tx.state.combatants[ids[0]].initiative_bonus)
+            called = notes.called_checks.get(ids[0]) or CalledCheck(
+                check="dexterity", bonus=tx.state.combatants[ids[0]].initiative_bonus
+            )
             # A sudden action: "the Narrator may allow the instigating creature or party to roll
             # initiative with advantage".
             die = "2d20kh1" if any(i in notes.sudden for i in ids) else "1d20"
@@ -207,14 +214,20 @@ def _roll_off(tx: Tx, cmd: RollOff) -> None:
     tie = next((t for t in open_ties if cmd.total in (None, t.total)), None)
     problem = no_tie_waiting(tx.state, cmd.total)
     if tie is None or problem or (cmd.total is None and len(open_ties) > 1):
-        raise RuleError("initiative/no-tie", problem or "more than one tie is open",
-                        allowed=", ".join(f"total {t.total}" for t in open_ties) or "no open ties")
+        raise RuleError(
+            "initiative/no-tie",
+            problem or "more than one tie is open",
+            allowed=", ".join(f"total {t.total}" for t in open_ties) or "no open ties",
+        )
     # "the tied participants each roll a d20": after a roll-off that tied again, only those still tied.
     ranks = _partial(tx.state).get(str(tie.total)) or (tuple(tx.state.combatants[u[0]].unit for u in tie.units),)
     unit_ids = [u for group in ranks if len(group) > 1 for u in group]
     if cmd.faces is not None and len(cmd.faces) != len(unit_ids):
-        raise RuleError("dice/whose-faces", f"the tie at {tie.total} needs one d20 face per participant still tied",
-                        allowed=f"{len(unit_ids)} faces, in this order: {', '.join(unit_ids)}")
+        raise RuleError(
+            "dice/whose-faces",
+            f"the tie at {tie.total} needs one d20 face per participant still tied",
+            allowed=f"{len(unit_ids)} faces, in this order: {', '.join(unit_ids)}",
+        )
     rolled: dict[str, int] = {}
     for i, unit in enumerate(unit_ids):
         faces = None if cmd.faces is None else (cmd.faces[i],)
@@ -271,17 +284,34 @@ def _rolls(n, e: TieRolledOff) -> str:
 
 RULES = Rules(
     handlers={RollInitiative: roll_initiative, CallInitiativeCheck: _call, RollOff: _roll_off},
-    appliers={InitiativeCheckCalled: _on_called, SurpriseCheckReused: lambda state, e: state,
-                RollOffNeeded: _on_needed, TieRolledOff: _on_rolled_off, RollOffTiedAgain: _on_tied_again},
+    appliers={
+        InitiativeCheckCalled: _on_called,
+        SurpriseCheckReused: lambda state, e: state,
+        RollOffNeeded: _on_needed,
+        TieRolledOff: _on_rolled_off,
+        RollOffTiedAgain: _on_tied_again,
+    },
     narration={
-        InitiativeCheckCalled: lambda n, e: f"The Narrator calls for {e.check}" + ("" if e.bonus is None else f" {e.bonus:+d}") + f" as {n.name(e.combatant)}'s "
-        "initiative" + (f" ({e.situation})" if e.situation else ""),
-        SurpriseCheckReused: lambda n, e: f"{', '.join(n.name(c) for c in e.combatants)} "
-        f"{'keep' if len(e.combatants) > 1 else 'keeps'} the surprise-step {e.check} check of {e.total} as initiative",
-        RollOffNeeded: lambda n, e: f"Tie at {e.total}: " + " / ".join(", ".join(n.name(c) for c in u) for u in e.units)
-        + " - each rolls a d20, highest first",
+        InitiativeCheckCalled: lambda n, e: (
+            f"The Narrator calls for {e.check}" + ("" if e.bonus is None else f" {e.bonus:+d}") + f" as {n.name(e.combatant)}'s "
+            "initiative" + (f" ({e.situation})" if e.situation else "")
+        ),
+        SurpriseCheckReused: lambda n, e: (
+            f"{', '.join(n.name(c) for c in e.combatants)} "
+            f"{'keep' if len(e.combatants) > 1 else 'keeps'} the surprise-step {e.check} check of {e.total} as initiative"
+        ),
+        RollOffNeeded: lambda n, e: (
+            f"Tie at {e.total}: "
+            + " / ".join(", ".join(n.name(c) for c in u) for u in e.units)
+            + " - each rolls a d20, highest first"
+        ),
         TieRolledOff: _rolls,
-        RollOffTiedAgain: lambda n, e: f"Roll-off at {e.total}: " + ", ".join(f"{n.name(u)} {d}" for u, d in e.rolls)
-        + " - still tied: " + " / ".join(", ".join(n.name(u) for u in g) for g in e.ranks if len(g) > 1) + ", who roll again",
+        RollOffTiedAgain: lambda n, e: (
+            f"Roll-off at {e.total}: "
+            + ", ".join(f"{n.name(u)} {d}" for u, d in e.rolls)
+            + " - still tied: "
+            + " / ".join(", ".join(n.name(u) for u in g) for g in e.ranks if len(g) > 1)
+            + ", who roll again"
+        ),
     },
 )

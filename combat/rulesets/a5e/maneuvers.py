@@ -40,7 +40,8 @@ from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.rulesets.a5e.table import Press
 
-__all__ = ["RULES",
+__all__ = [
+    "RULES",
     "SIZES",
     "PressTheAttack",
     "FallBack",
@@ -177,11 +178,15 @@ def _tumble(tx: Tx, cmd: Tumble) -> None:
     spend_check(c, uses)
     target = tx.combatant(cmd.through)
     if target.side == c.side:
-        raise RuleError("tumble/ally", f"{target.name} is an ally; tumbling is through a hostile creature's space",
-                        allowed="a foe")
+        raise RuleError(
+            "tumble/ally", f"{target.name} is an ally; tumbling is through a hostile creature's space", allowed="a foe"
+        )
     if cmd.tumbling_specialty and not cmd.acrobatics:
-        raise RuleError("tumble/specialty", "the tumbling specialty's 1d6 comes with proficiency in Acrobatics",
-                        allowed="acrobatics: true with the specialty")
+        raise RuleError(
+            "tumble/specialty",
+            "the tumbling specialty's 1d6 comes with proficiency in Acrobatics",
+            allowed="acrobatics: true with the specialty",
+        )
     larger = SIZES.index(c.size) - SIZES.index(target.size)
     how = "let through" if cmd.let_pass else "two or more sizes larger" if larger >= 2 else "save"
     if how != "save":
@@ -191,11 +196,20 @@ def _tumble(tx: Tx, cmd: Tumble) -> None:
         return
     mode = "advantage" if larger < 0 else "disadvantage" if larger == 1 else "normal"
     expertise = "+1d6" if cmd.tumbling_specialty else "+1d4" if cmd.acrobatics else ""
-    roll = tx.roll(d20_notation(mode, cmd.save_bonus) + expertise, purpose="dexterity save (tumble)", roller=c.id,
-                   faces=cmd.faces)
+    roll = tx.roll(
+        d20_notation(mode, cmd.save_bonus) + expertise, purpose="dexterity save (tumble)", roller=c.id, faces=cmd.faces
+    )
     success = roll.total >= cmd.dc
-    tx.emit(SaveMade(combatant=c.id, ability="dexterity", dc=cmd.dc, total=roll.total, success=success,
-                     reason=f"Tumble through {target.name}"))
+    tx.emit(
+        SaveMade(
+            combatant=c.id,
+            ability="dexterity",
+            dc=cmd.dc,
+            total=roll.total,
+            success=success,
+            reason=f"Tumble through {target.name}",
+        )
+    )
     tx.emit(Tumbled(combatant=c.id, through=target.id, uses=uses, success=success, how=how))  # type: ignore[arg-type]
 
 
@@ -211,8 +225,7 @@ def _on_pressed(state: EncounterState, e: AttackPressed) -> EncounterState:
 
 def _on_fell_back(state: EncounterState, e: FellBack) -> EncounterState:
     state = _spend(state, e.combatant, reaction=False)
-    presses = tuple(msgspec.structs.replace(p, fell_back=True) if p.target == e.combatant else p
-                    for p in state.rules.presses)
+    presses = tuple(msgspec.structs.replace(p, fell_back=True) if p.target == e.combatant else p for p in state.rules.presses)
     return with_rules(state, presses=presses)
 
 
@@ -231,10 +244,15 @@ RULES = Rules(
         Tumbled: lambda state, e: _spend(state, e.combatant, **{e.uses: False}),
     },
     narration={
-        AttackPressed: lambda n, e: f"{n.name(e.combatant)} presses the attack against {n.name(e.target)} "
-        "(expertise die on melee attacks; attacks against them have advantage)",
-        FellBack: lambda n, e: f"{n.name(e.combatant)} falls back 5 ft from {n.name(e.attacker)}"
-        + (", who follows 5 ft" if e.attacker_followed else "") + ": no expertise die from the press",
+        AttackPressed: lambda n, e: (
+            f"{n.name(e.combatant)} presses the attack against {n.name(e.target)} "
+            "(expertise die on melee attacks; attacks against them have advantage)"
+        ),
+        FellBack: lambda n, e: (
+            f"{n.name(e.combatant)} falls back 5 ft from {n.name(e.attacker)}"
+            + (", who follows 5 ft" if e.attacker_followed else "")
+            + ": no expertise die from the press"
+        ),
         Tumbled: _tumbled,
     },
 )

@@ -30,7 +30,8 @@ from combat.kernel.events import ConditionEnded, Event, Moved
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 
-__all__ = ["RULES",
+__all__ = [
+    "RULES",
     "GROUND",
     "SetSpeeds",
     "StandUp",
@@ -121,13 +122,18 @@ def _move(tx: Tx, cmd: Move) -> None:
         raise RuleError("move/distance", f"cannot move {cmd.feet} ft", allowed="a positive number of feet")
     problem = no_speed(tx.state, c, mode)
     if problem:
-        raise RuleError("move/no-speed", problem, allowed=", ".join(("walk", "crawl", "climb", "swim", *tx.state.rules.speeds.get(c.id, {}))))
+        raise RuleError(
+            "move/no-speed", problem, allowed=", ".join(("walk", "crawl", "climb", "swim", *tx.state.rules.speeds.get(c.id, {})))
+        )
     problem = prone_crawls(c, mode)
     if problem:
         raise RuleError("move/prone", problem, allowed="crawl, or stand_up")
     if not 0 <= cmd.difficult_terrain <= cmd.feet:
-        raise RuleError("move/difficult-terrain", f"{cmd.difficult_terrain} ft of Difficult Terrain in a move of {cmd.feet} ft",
-                        allowed=f"0 to {cmd.feet}")
+        raise RuleError(
+            "move/difficult-terrain",
+            f"{cmd.difficult_terrain} ft of Difficult Terrain in a move of {cmd.feet} ft",
+            allowed=f"0 to {cmd.feet}",
+        )
     doubled = costs_double(tx.state, c, mode)
     # Difficult Terrain costs 1 extra foot per foot, on top of crawling's or climbing's extra.
     cost = cmd.feet * (2 if doubled else 1) + cmd.difficult_terrain
@@ -158,8 +164,11 @@ def _stand_up(tx: Tx, cmd: StandUp) -> None:
     cost = c.speed // 2
     left = movement_left(tx.state, c, "walk")
     if speed_of(c) == 0 or cost > left:
-        raise RuleError("economy/movement", f"standing up takes {cost} ft of movement; {c.name} has {max(0, left)}",
-                        allowed="stay prone and crawl, or end_turn")
+        raise RuleError(
+            "economy/movement",
+            f"standing up takes {cost} ft of movement; {c.name} has {max(0, left)}",
+            allowed="stay prone and crawl, or end_turn",
+        )
     tx.emit(ConditionEnded(target=c.id, condition="prone", reason="stood up"))
     tx.emit(ExtraMovementSpent(combatant=c.id, feet=cost, reason="standing up"))
 

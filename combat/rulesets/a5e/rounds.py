@@ -48,11 +48,17 @@ def _first_turn(tx: Tx) -> None:
 def _end_world_step(tx: Tx, cmd: EndWorldStep) -> None:
     owed = owed_recharges(tx.state)
     if owed:
-        raise RuleError("world/recharge-owed", f"the recharge roll for {', '.join(owed)} is owed this round",
-                        allowed="roll_recharge for " + ", ".join(owed))
+        raise RuleError(
+            "world/recharge-owed",
+            f"the recharge roll for {', '.join(owed)} is owed this round",
+            allowed="roll_recharge for " + ", ".join(owed),
+        )
     if tx.state.pending_checks:
-        raise RuleError("world/pending-save", "a concentration save is owed after the world's damage",
-                        allowed="concentration_save for " + ", ".join(p.combatant for p in tx.state.pending_checks))
+        raise RuleError(
+            "world/pending-save",
+            "a concentration save is owed after the world's damage",
+            allowed="concentration_save for " + ", ".join(p.combatant for p in tx.state.pending_checks),
+        )
     turns.end_fight_if_decided(tx)  # the world's damage may have settled it
     if tx.state.phase == "turns":
         _first_turn(tx)

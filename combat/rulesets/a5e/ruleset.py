@@ -229,8 +229,10 @@ RULES = assemble(
     Rules(
         handlers={GotoTurn: _goto_turn},
         appliers={TurnStarted: _on_turn_started},
-        guards={**{kind: (surprise.not_surprised(who),) for kind, who in _SURPRISE_GUARDS.items()},
-                GrantAction: (surprise.grant_not_surprised,)},
+        guards={
+            **{kind: (surprise.not_surprised(who),) for kind, who in _SURPRISE_GUARDS.items()},
+            GrantAction: (surprise.grant_not_surprised,),
+        },
     ),
     consistency.RULES,
 )

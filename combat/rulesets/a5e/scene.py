@@ -47,23 +47,29 @@ class SceneSet(Event, frozen=True, kw_only=True):
 
 def _set_scene(tx: Tx, cmd: SetScene) -> None:
     if cmd.environment is not None and cmd.custom_environment is not None:
-        raise RuleError("scene/two-environments", "name an example environment or send your own, not both",
-                        allowed="environment or custom_environment")
+        raise RuleError(
+            "scene/two-environments",
+            "name an example environment or send your own, not both",
+            allowed="environment or custom_environment",
+        )
     environment = cmd.custom_environment
     if cmd.environment is not None:
         environment = ENVIRONMENTS.get(cmd.environment.lower())
         if environment is None:
-            raise RuleError("scene/unknown-environment", f"no example environment '{cmd.environment}'",
-                            allowed=", ".join(ENVIRONMENTS) + ", or a custom_environment")
+            raise RuleError(
+                "scene/unknown-environment",
+                f"no example environment '{cmd.environment}'",
+                allowed=", ".join(ENVIRONMENTS) + ", or a custom_environment",
+            )
     for cid in cmd.positions:
         tx.combatant(cid)
-    tx.emit(SceneSet(round_seconds=cmd.round_seconds, environment=environment, description=cmd.description,
-                     positions=cmd.positions))
+    tx.emit(
+        SceneSet(round_seconds=cmd.round_seconds, environment=environment, description=cmd.description, positions=cmd.positions)
+    )
 
 
 def _on_scene(state: EncounterState, e: SceneSet) -> EncounterState:
-    return with_rules(state, round_seconds=e.round_seconds, environment=e.environment, scene=e.description,
-                   positions=e.positions)
+    return with_rules(state, round_seconds=e.round_seconds, environment=e.environment, scene=e.description, positions=e.positions)
 
 
 def _narrate(n, e: SceneSet) -> str:

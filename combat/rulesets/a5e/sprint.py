@@ -104,16 +104,18 @@ def recover_fatigue(tx: Tx) -> None:
     Sprint fatigue recorded before its round was (source "sprint") is left to the Narrator."""
     minute = minute_in_rounds(tx.state)
     for c in list(tx.state.combatants.values()):
-        gained = [int(m.group(1)) for cond in c.conditions if cond.name == FATIGUE
-                  and (m := _SPRINT_FATIGUE.match(cond.source or ""))]
+        gained = [
+            int(m.group(1)) for cond in c.conditions if cond.name == FATIGUE and (m := _SPRINT_FATIGUE.match(cond.source or ""))
+        ]
         if c.status != "dead" and gained and tx.state.round >= min(gained) + minute:
             tx.emit(ConditionEnded(target=c.id, condition=FATIGUE, reason="recovered: one level of sprint fatigue a minute"))
 
 
 def _on_sprinted(state: EncounterState, e: Sprinted) -> EncounterState:
     c = state.combatants[e.combatant]
-    economy = msgspec.structs.replace(c.economy, movement=e.movement, action=False, bonus_action=False, reaction=False,
-                                      attacks_left=0)
+    economy = msgspec.structs.replace(
+        c.economy, movement=e.movement, action=False, bonus_action=False, reaction=False, attacks_left=0
+    )
     state = with_combatant(state, c.id, economy=economy)
     notes = state.rules
     checks = notes.sprint_checks
@@ -130,6 +132,10 @@ def _on_sprinted(state: EncounterState, e: Sprinted) -> EncounterState:
 RULES = Rules(
     handlers={Sprint: _sprint},
     appliers={Sprinted: _on_sprinted},
-    narration={Sprinted: lambda n, e: f"{n.name(e.combatant)} sprints: {e.movement} ft of movement this turn, "
-                 "nothing else, and attacks against them have advantage"},
+    narration={
+        Sprinted: lambda n, e: (
+            f"{n.name(e.combatant)} sprints: {e.movement} ft of movement this turn, "
+            "nothing else, and attacks against them have advantage"
+        )
+    },
 )

@@ -46,7 +46,7 @@ __all__ = [
     "not_surprised",
     "grant_not_surprised",
     "end_surprise",
-    ]
+]
 
 
 class SurpriseCheck(Command, frozen=True, kw_only=True):
@@ -139,7 +139,9 @@ def _sudden(tx: Tx, cmd: DeclareSuddenAction) -> None:
         raise RuleError("surprise/nobody", "no instigator named", allowed=", ".join(combatants))
     problem = surprised_before_sudden(tx.state)
     if problem:
-        raise RuleError("surprise/sudden-action", problem, allowed="mark_surprised with surprised: false first, or no sudden action")
+        raise RuleError(
+            "surprise/sudden-action", problem, allowed="mark_surprised with surprised: false first, or no sudden action"
+        )
     problem = rolled_before_sudden(tx.state, tuple(ids))
     if problem:
         raise RuleError("initiative/already-rolled", problem, allowed="declare the sudden action before initiative")
@@ -179,8 +181,11 @@ def require_not_surprised(tx: Tx, cid: str, doing: str) -> None:
     if why is None:
         return
     code, what = why
-    raise RuleError(code, f"{c.name} is surprised and cannot {what}",
-                    allowed="free actions, or end_turn" if doing != "react" else "wait until its first turn is over")
+    raise RuleError(
+        code,
+        f"{c.name} is surprised and cannot {what}",
+        allowed="free actions, or end_turn" if doing != "react" else "wait until its first turn is over",
+    )
 
 
 def not_surprised(who: Callable[[Any], tuple[str, str]]) -> Guard:
@@ -232,8 +237,9 @@ RULES = Rules(
     },
     narration={
         SurpriseCheckMade: _checked,
-        SuddenActionDeclared: lambda n, e: f"Sudden action: {', '.join(n.name(c) for c in e.instigators)} strike first "
-        "and roll initiative with advantage",
+        SuddenActionDeclared: lambda n, e: (
+            f"Sudden action: {', '.join(n.name(c) for c in e.instigators)} strike first and roll initiative with advantage"
+        ),
         SurpriseEnded: lambda n, e: f"{n.name(e.combatant)} is no longer surprised",
     },
 )

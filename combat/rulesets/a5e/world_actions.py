@@ -43,7 +43,8 @@ __all__ = [
     "WorldEffectSuffered",
     "environment",
     "owed_recharges",
-    ]
+]
+
 
 class WorldTarget(msgspec.Struct, frozen=True, kw_only=True):
     """A participant a world action reaches; the save bonus defaults to its Constitution save
@@ -107,20 +108,29 @@ def owed_recharges(state: EncounterState) -> list[str]:
 def _find(tx: Tx, name: str) -> tuple[Environment, WorldAction]:
     env = environment(tx.state)
     if env is None or not env.world_actions:
-        raise RuleError("world/no-actions", "the scene's environment has no world actions",
-                        allowed="set_scene with an environment that has world actions")
+        raise RuleError(
+            "world/no-actions",
+            "the scene's environment has no world actions",
+            allowed="set_scene with an environment that has world actions",
+        )
     action = env.world_action(name)
     if action is None:
-        raise RuleError("world-action/unknown", f"the {env.name.lower()} environment has no world action '{name}'",
-                        allowed=", ".join(a.name for a in env.world_actions))
+        raise RuleError(
+            "world-action/unknown",
+            f"the {env.name.lower()} environment has no world action '{name}'",
+            allowed=", ".join(a.name for a in env.world_actions),
+        )
     return env, action
 
 
 def _require_no_owed(tx: Tx) -> None:
     owed = owed_recharges(tx.state)
     if owed:
-        raise RuleError("world/recharge-owed", f"the recharge roll for {', '.join(owed)} comes first this round",
-                        allowed="roll_recharge for " + ", ".join(owed))
+        raise RuleError(
+            "world/recharge-owed",
+            f"the recharge roll for {', '.join(owed)} comes first this round",
+            allowed="roll_recharge for " + ", ".join(owed),
+        )
 
 
 def _use(tx: Tx, cmd: UseWorldAction) -> None:
@@ -133,8 +143,15 @@ def _use(tx: Tx, cmd: UseWorldAction) -> None:
     if problem:
         raise RuleError("world/acted", problem, allowed="end_world_step")
     targets = _targets(tx, action, cmd.targets)
-    tx.emit(WorldActionUsed(environment=env.id, action=action.name, targets=tuple(t.combatant for t in targets),
-                            recharge=action.recharge, text=action.text))
+    tx.emit(
+        WorldActionUsed(
+            environment=env.id,
+            action=action.name,
+            targets=tuple(t.combatant for t in targets),
+            recharge=action.recharge,
+            text=action.text,
+        )
+    )
     affected = _saves(tx, action, targets)
     _damage(tx, action, affected, cmd)
     for target in affected:
@@ -151,8 +168,11 @@ def _use(tx: Tx, cmd: UseWorldAction) -> None:
     if action.recharge is not None and tx.state.settings.get("recharge_roll_after_use", True):
         _recharge(tx, action, cmd.recharge_faces)
     elif cmd.recharge_faces is not None:
-        raise RuleError("dice/unused-faces", f"no recharge roll follows {action.name} now",
-                        allowed="roll_recharge at the start of a later round")
+        raise RuleError(
+            "dice/unused-faces",
+            f"no recharge roll follows {action.name} now",
+            allowed="roll_recharge at the start of a later round",
+        )
 
 
 def still_spent(state: EncounterState, action: WorldAction) -> str | None:
@@ -194,18 +214,25 @@ def _targets(tx: Tx, action: WorldAction, given: tuple[WorldTarget, ...] | None)
         return []
     if given is None:
         if action.targets != "all":
-            raise RuleError("world-action/targets", f"the Narrator names who {action.name} reaches",
-                            allowed="targets: exactly one participant" if action.targets == "one" else "targets")
+            raise RuleError(
+                "world-action/targets",
+                f"the Narrator names who {action.name} reaches",
+                allowed="targets: exactly one participant" if action.targets == "one" else "targets",
+            )
         given = tuple(WorldTarget(combatant=c.id) for c in tx.state.combatants.values() if c.status != "dead")
     if action.targets == "one" and len(given) != 1:
-        raise RuleError("world-action/targets", f"{action.name} reaches a single participant, not {len(given)}",
-                        allowed="exactly one target")
+        raise RuleError(
+            "world-action/targets", f"{action.name} reaches a single participant, not {len(given)}", allowed="exactly one target"
+        )
     seen: set[str] = set()
     for t in given:
         c = tx.combatant(t.combatant)
         if c.status == "dead" or c.id in seen:
-            raise RuleError("world-action/targets", f"{c.name} is {'dead' if c.status == 'dead' else 'named twice'}",
-                            allowed="living participants, each once")
+            raise RuleError(
+                "world-action/targets",
+                f"{c.name} is {'dead' if c.status == 'dead' else 'named twice'}",
+                allowed="living participants, each once",
+            )
         problem = struck_already(tx.state, action.name, c)
         if problem:
             raise RuleError("world-action/already-struck", problem, allowed="another participant")
@@ -238,20 +265,24 @@ def _saves(tx: Tx, action: WorldAction, targets: list[WorldTarget]) -> list[Worl
 
 def _damage(tx: Tx, action: WorldAction, affected: list[WorldTarget], cmd: UseWorldAction) -> None:
     """Damage is rolled once for everyone it reaches (once more for those it reaches reduced)."""
-    for reduced, notation, faces in ((False, action.damage, cmd.damage_faces),
-                                     (True, action.reduced_damage, cmd.reduced_damage_faces)):
+    for reduced, notation, faces in (
+        (False, action.damage, cmd.damage_faces),
+        (True, action.reduced_damage, cmd.reduced_damage_faces),
+    ):
         hit = [t for t in affected if t.reduced == reduced]
         if not hit or notation is None or action.damage_type is None:
             if faces is not None:
-                raise RuleError("dice/unused-faces", f"no {'reduced ' if reduced else ''}damage roll is owed",
-                                allowed="no damage faces")
+                raise RuleError(
+                    "dice/unused-faces", f"no {'reduced ' if reduced else ''}damage roll is owed", allowed="no damage faces"
+                )
             continue
         rolled = max(0, tx.roll(notation, purpose=f"{action.name} damage", roller="world", faces=faces).total)
         for t in hit:
             before = tx.state.combatants[t.combatant]
             amount = adjusted_damage(before, rolled, action.damage_type)
-            tx.emit(DamageTaken(target=t.combatant, amount=amount, damage_type=action.damage_type, rolled=rolled,
-                                source=action.name))
+            tx.emit(
+                DamageTaken(target=t.combatant, amount=amount, damage_type=action.damage_type, rolled=rolled, source=action.name)
+            )
             after_damage(tx, t.combatant, amount, before=before)
 
 
@@ -276,16 +307,16 @@ def _summon(tx: Tx, action: WorldAction, cmd: UseWorldAction) -> None:
             raise RuleError("dice/unused-faces", f"{name} arrives at initiative {summon.initiative}", allowed="no faces")
         total = summon.initiative
     else:
-        total = tx.roll(f"1d20{spec.initiative_bonus:+d}", purpose="initiative (dexterity)", roller=cid,
-                        faces=cmd.initiative_faces).total
+        total = tx.roll(
+            f"1d20{spec.initiative_bonus:+d}", purpose="initiative (dexterity)", roller=cid, faces=cmd.initiative_faces
+        ).total
     set_initiative(tx, (cid,), total)
 
 
 def _recharge(tx: Tx, action: WorldAction, faces: Faces) -> None:
     assert action.recharge is not None
     roll = tx.roll("1d6", purpose=f"{action.name} recharge", roller="world", faces=faces)
-    tx.emit(RechargeRolled(action=action.name, needed=action.recharge, rolled=roll.total,
-                           regained=roll.total >= action.recharge))
+    tx.emit(RechargeRolled(action=action.name, needed=action.recharge, rolled=roll.total, regained=roll.total >= action.recharge))
 
 
 def _roll_recharge(tx: Tx, cmd: RollRecharge) -> None:
@@ -295,8 +326,11 @@ def _roll_recharge(tx: Tx, cmd: RollRecharge) -> None:
     if problem:
         raise RuleError("world-action/not-spent", problem, allowed="spent world actions: " + (", ".join(spent) or "none"))
     if spent[action.name] >= tx.state.round:
-        raise RuleError("world-action/rolled", f"{action.name} has had its recharge roll this round",
-                        allowed="roll again at the start of the next round")
+        raise RuleError(
+            "world-action/rolled",
+            f"{action.name} has had its recharge roll this round",
+            allowed="roll again at the start of the next round",
+        )
     _recharge(tx, action, cmd.faces)
 
 
@@ -336,8 +370,9 @@ RULES = Rules(
     },
     narration={
         WorldActionUsed: _used,
-        RechargeRolled: lambda n, e: f"{e.action} recharge: {e.rolled} (needs {e.needed}+) - "
-        + ("regained" if e.regained else "still spent"),
+        RechargeRolled: lambda n, e: (
+            f"{e.action} recharge: {e.rolled} (needs {e.needed}+) - " + ("regained" if e.regained else "still spent")
+        ),
         WorldEffectSuffered: lambda n, e: f"{n.name(e.combatant)} {e.effect} ({e.action})",
     },
 )

@@ -301,7 +301,9 @@ def _on_parrying(state: EncounterState, e: D10Parrying) -> EncounterState:
     return with_rules(state, parrying=state.rules.parrying + (e.combatant,))
 
 
-def _turn_action(doing: str, fits: Collection[str], slots: Collection[str], *, held: bool = False, targeted: bool = False) -> Check:
+def _turn_action(
+    doing: str, fits: Collection[str], slots: Collection[str], *, held: bool = False, targeted: bool = False
+) -> Check:
     """The check of an action of a combatant's own turn: what its guard asks, in the same order."""
 
     def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
@@ -310,7 +312,11 @@ def _turn_action(doing: str, fits: Collection[str], slots: Collection[str], *, h
             return problem
         c = state.combatants[e.combatant]
         target = getattr(e, "target", None) if targeted else None
-        return declaration_problem(state, c, fits, doing, target) or already_used(state, c, *slots) or (held_fast(c, doing) if held else None)
+        return (
+            declaration_problem(state, c, fits, doing, target)
+            or already_used(state, c, *slots)
+            or (held_fast(c, doing) if held else None)
+        )
 
     return check
 
@@ -361,24 +367,36 @@ RULES = Rules(
         D10FreeAttackOffered: _check_offered,
     },
     narration={
-        D10Moved: lambda n, e: f"{n.name(e.combatant)} moves"
-        + (f" away from {', '.join(n.name(f) for f in e.away_from)}" if e.away_from else "")
-        + (f": {e.detail}" if e.detail else ""),
-        D10Parrying: lambda n, e: f"{n.name(e.combatant)} parries and dodges: foes have Disadvantage to hit until its next action",
-        D10DisengageRolled: lambda n, e: f"{n.name(e.combatant)} tries to disengage from {n.name(e.foe)}: {e.total}"
-        + (f" with {e.roll_mode}" if e.roll_mode != "normal" else "")
-        + ("" if e.target_number is None else f" vs AC {e.target_number}") + " - "
-        + ("gets away freely" if e.success else "fails"),
+        D10Moved: lambda n, e: (
+            f"{n.name(e.combatant)} moves"
+            + (f" away from {', '.join(n.name(f) for f in e.away_from)}" if e.away_from else "")
+            + (f": {e.detail}" if e.detail else "")
+        ),
+        D10Parrying: lambda n, e: (
+            f"{n.name(e.combatant)} parries and dodges: foes have Disadvantage to hit until its next action"
+        ),
+        D10DisengageRolled: lambda n, e: (
+            f"{n.name(e.combatant)} tries to disengage from {n.name(e.foe)}: {e.total}"
+            + (f" with {e.roll_mode}" if e.roll_mode != "normal" else "")
+            + ("" if e.target_number is None else f" vs AC {e.target_number}")
+            + " - "
+            + ("gets away freely" if e.success else "fails")
+        ),
         D10ItemUsed: lambda n, e: f"{n.name(e.combatant)} uses {e.item}" + (f": {e.detail}" if e.detail else ""),
-        D10SpellCast: lambda n, e: f"{n.name(e.combatant)} casts {e.spell}"
-        + (f" on {n.name(e.target)}" if e.target else "")
-        + (f": {e.detail}" if e.detail else ""),
-        D10Sprinted: lambda n, e: f"{n.name(e.combatant)} "
-        + (f"flees from {', '.join(n.name(f) for f in e.flee_from)}" if e.flee_from else "sprints")
-        + (" toward the edge of the battlefield" if e.leaves_battlefield else "")
-        + (f": {e.detail}" if e.detail else ""),
-        D10StealthChecked: lambda n, e: f"{n.name(e.combatant)} sneaks: Stealth {e.total} vs DC {e.dc} - "
-        + ("unseen" if e.success else "spotted"),
+        D10SpellCast: lambda n, e: (
+            f"{n.name(e.combatant)} casts {e.spell}"
+            + (f" on {n.name(e.target)}" if e.target else "")
+            + (f": {e.detail}" if e.detail else "")
+        ),
+        D10Sprinted: lambda n, e: (
+            f"{n.name(e.combatant)} "
+            + (f"flees from {', '.join(n.name(f) for f in e.flee_from)}" if e.flee_from else "sprints")
+            + (" toward the edge of the battlefield" if e.leaves_battlefield else "")
+            + (f": {e.detail}" if e.detail else "")
+        ),
+        D10StealthChecked: lambda n, e: (
+            f"{n.name(e.combatant)} sneaks: Stealth {e.total} vs DC {e.dc} - " + ("unseen" if e.success else "spotted")
+        ),
         D10FreeAttackOffered: lambda n, e: f"{n.name(e.attacker)} may take a free attack at {n.name(e.target)} ({e.reason})",
     },
 )

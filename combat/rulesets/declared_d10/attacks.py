@@ -207,7 +207,15 @@ def resolve(
             raise RuleError("attack/no-sneak", problem, allowed="d10_sneak in one round, then sneak_attack in the next")
         adv.append("sneak attack")
     roll, mode, natural, reasons, penalty = roll_d20(
-        tx, attacker, profile.bonus, purpose="to hit", advantage=adv, disadvantage=dis, cinematic=cinematic, to_hit=True, faces=faces
+        tx,
+        attacker,
+        profile.bonus,
+        purpose="to hit",
+        advantage=adv,
+        disadvantage=dis,
+        cinematic=cinematic,
+        to_hit=True,
+        faces=faces,
     )
     number = vs_dc if vs_dc is not None else target.ac
     hit = natural == 20 or (natural != 1 and roll.total >= number)
@@ -237,7 +245,9 @@ def resolve(
     return event
 
 
-def _damage(tx: Tx, attacker: Combatant, target: Combatant, profile: AttackProfile, *, critical: bool, subdual: bool, faces) -> None:
+def _damage(
+    tx: Tx, attacker: Combatant, target: Combatant, profile: AttackProfile, *, critical: bool, subdual: bool, faces
+) -> None:
     traits = traits_of(tx.state, attacker.id)
     spell = profile.name in traits.spells
     ignores_dr = profile.name in traits.ignores_dr
@@ -326,7 +336,9 @@ def _line(n, e: D10AttackRolled) -> str:
     mode = "" if e.roll_mode == "normal" else f" with {e.roll_mode if e.roll_mode != 'cinematic' else 'Cinematic Advantage'}"
     why = f" [{'; '.join(e.reasons)}]" if e.reasons else ""
     wound = f" (wounded {e.to_hit_modifier:+d})" if e.to_hit_modifier else ""
-    score = f"{e.total}{mode}{wound} vs {e.against}" + (f" {e.target_number}" if e.target_number is not None else "") + why  # None: not revealed to this reader
+    score = (
+        f"{e.total}{mode}{wound} vs {e.against}" + (f" {e.target_number}" if e.target_number is not None else "") + why
+    )  # None: not revealed to this reader
     if not e.hit:
         fumble = f"; fumble: {e.fumble_effect}" if e.fumble_effect else ""
         return f"{head}: {score}, " + ("natural 1, critical failure" if e.natural == 1 else "miss") + fumble

@@ -164,7 +164,8 @@ def _close(tx: Tx, cmd: D10CloseDeclarations) -> None:
         raise RuleError(
             "declaration/missing",
             f"{', '.join(c.name for c in missing)} {'has' if len(missing) == 1 else 'have'} not declared yet",
-            allowed="d10_declare for " + ", ".join(c.id for c in missing)
+            allowed="d10_declare for "
+            + ", ".join(c.id for c in missing)
             + (", or time_up once the time limit has passed" if t.declaration_seconds else ""),
         )
     tx.emit(D10DeclarationsClosed(round=tx.state.round, hesitating=tuple(c.id for c in missing)))
@@ -186,14 +187,18 @@ def _rule_on_change(tx: Tx, cmd: D10RuleOnChange) -> None:
     if cmd.target is not None:
         tx.combatant(cmd.target)
     target = cmd.target if cmd.target is not None else current.target
-    tx.emit(D10ChangeRuled(combatant=c.id, allowed=cmd.allowed, action=action, target=target, detail=cmd.detail, ruling=cmd.ruling))
+    tx.emit(
+        D10ChangeRuled(combatant=c.id, allowed=cmd.allowed, action=action, target=target, detail=cmd.detail, ruling=cmd.ruling)
+    )
 
 
 def nothing_declared(state: EncounterState, cid: str) -> str | None:
     return None if cid in state.rules.declarations else f"{name_of(state, cid)} declared nothing this round"
 
 
-def declaration_problem(state: EncounterState, c: Combatant, fits: Collection[str], doing: str, target: str | None = None) -> str | None:
+def declaration_problem(
+    state: EncounterState, c: Combatant, fits: Collection[str], doing: str, target: str | None = None
+) -> str | None:
     """'Once the round begins, the actions declared cannot be changed': the problem when `c`'s
     declaration does not allow `doing` (one of `fits`, at `target` if it named one), else None."""
     declared = state.rules.declarations.get(c.id)
@@ -262,13 +267,17 @@ RULES = Rules(
         D10ChangeRuled: lambda state, e, ctx: nothing_declared(state, e.combatant),
     },
     narration={
-        D10ActionDeclared: lambda n, e: f"{n.name(e.combatant)} declares: {phrase(e.action, n.name(e.target) if e.target else None, e.detail)}",
-        D10DeclarationsClosed: lambda n, e: "declarations are locked"
-        + (
-            f"; time is up for {', '.join(n.name(c) for c in e.hesitating)}, who "
-            + ("hesitates" if len(e.hesitating) == 1 else "hesitate")
-            if e.hesitating
-            else ""
+        D10ActionDeclared: lambda n, e: (
+            f"{n.name(e.combatant)} declares: {phrase(e.action, n.name(e.target) if e.target else None, e.detail)}"
+        ),
+        D10DeclarationsClosed: lambda n, e: (
+            "declarations are locked"
+            + (
+                f"; time is up for {', '.join(n.name(c) for c in e.hesitating)}, who "
+                + ("hesitates" if len(e.hesitating) == 1 else "hesitate")
+                if e.hesitating
+                else ""
+            )
         ),
         D10ChangeRuled: _ruled_line,
     },

@@ -26,7 +26,15 @@ from combat.rulesets.declared_d10.economy import already_used, require_unspent, 
 from combat.rulesets.declared_d10.opposition import opposed
 from combat.rulesets.declared_d10.state import Grapple, traits_of
 
-__all__ = ["D10Grapple", "D10BreakGrapple", "D10GrappleRolled", "cannot_be_grappled", "already_holds", "cannot_break_free", "RULES"]
+__all__ = [
+    "D10Grapple",
+    "D10BreakGrapple",
+    "D10GrappleRolled",
+    "cannot_be_grappled",
+    "already_holds",
+    "cannot_break_free",
+    "RULES",
+]
 
 
 class D10Grapple(Command, frozen=True, kw_only=True):
@@ -102,7 +110,9 @@ def _grapple(tx: Tx, cmd: D10Grapple) -> None:
         purpose="grapple: Feats of Strength",
     )
     success = a_total > t_total
-    tx.emit(D10GrappleRolled(attacker=attacker.id, target=target.id, attacker_total=a_total, target_total=t_total, success=success))
+    tx.emit(
+        D10GrappleRolled(attacker=attacker.id, target=target.id, attacker_total=a_total, target_total=t_total, success=success)
+    )
     if success:
         tx.emit(ConditionApplied(target=target.id, condition=ConditionSpec(name="grappled", source=attacker.id)))
 
@@ -130,7 +140,9 @@ def _break(tx: Tx, cmd: D10BreakGrapple) -> None:
     )
     success = c_total > g_total
     tx.emit(
-        D10GrappleRolled(attacker=c.id, target=grappler.id, attacker_total=c_total, target_total=g_total, success=success, breaking=True)
+        D10GrappleRolled(
+            attacker=c.id, target=grappler.id, attacker_total=c_total, target_total=g_total, success=success, breaking=True
+        )
     )
     if success:
         tx.emit(ConditionEnded(target=c.id, condition="grappled", reason="broke free"))
@@ -149,7 +161,9 @@ def _on_rolled(state: EncounterState, e: D10GrappleRolled) -> EncounterState:
 def _line(n, e: D10GrappleRolled) -> str:
     if e.breaking:
         result = "breaks free" if e.success else "stays held"
-        return f"{n.name(e.attacker)} tries to break {n.name(e.target)}'s grapple: {e.attacker_total} vs {e.target_total} - {result}"
+        return (
+            f"{n.name(e.attacker)} tries to break {n.name(e.target)}'s grapple: {e.attacker_total} vs {e.target_total} - {result}"
+        )
     result = "grappled" if e.success else "evaded"
     return f"{n.name(e.attacker)} grapples {n.name(e.target)}: {e.attacker_total} vs {e.target_total} - {result}"
 
@@ -162,7 +176,9 @@ def _check_rolled(state: EncounterState, e: D10GrappleRolled, ctx: dict[str, Any
         return problem
     c = state.combatants[e.attacker]
     if e.breaking:
-        return cannot_break_free(state, c) or declaration_problem(state, c, ("grapple",), doing) or already_used(state, c, "attack")
+        return (
+            cannot_break_free(state, c) or declaration_problem(state, c, ("grapple",), doing) or already_used(state, c, "attack")
+        )
     problem = declaration_problem(state, c, ("grapple",), doing, e.target) or already_used(state, c, "attack")
     if problem:
         return problem

@@ -223,7 +223,9 @@ RULES = Rules(
         D10GroupOrdered: lambda state, e, ctx: already_acted(state, e.order),
     },
     narration={
-        D10GroupInitiativeRolled: lambda n, e: f"group {n.name(e.group)} ({', '.join(n.name(c) for c in e.combatants)}): initiative {e.total}",
+        D10GroupInitiativeRolled: lambda n, e: (
+            f"group {n.name(e.group)} ({', '.join(n.name(c) for c in e.combatants)}): initiative {e.total}"
+        ),
         D10GroupOrdered: lambda n, e: f"group {n.name(e.group)} will act in the order {', '.join(n.name(c) for c in e.order)}",
     },
 )

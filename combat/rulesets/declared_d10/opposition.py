@@ -78,7 +78,9 @@ RULES = Rules(
     appliers={D10OppositionRolled: lambda state, e: state},
     checks={D10OppositionRolled: _check_rolled},
     narration={
-        D10OppositionRolled: lambda n, e: f"Opposed roll, {e.what}: {n.name(e.a)} {e.a_total} vs {n.name(e.b)} {e.b_total} - "
-        + (f"{n.name(e.winner)} wins" if e.winner else "a tie, neither wins"),
+        D10OppositionRolled: lambda n, e: (
+            f"Opposed roll, {e.what}: {n.name(e.a)} {e.a_total} vs {n.name(e.b)} {e.b_total} - "
+            + (f"{n.name(e.winner)} wins" if e.winner else "a tie, neither wins")
+        ),
     },
 )

@@ -127,17 +127,13 @@ def _on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
     state = turns.on_round_started(state, e)
     combatants = {cid: msgspec.structs.replace(c, initiative=None) for cid, c in state.combatants.items()}
     state = msgspec.structs.replace(state, combatants=combatants)
-    return with_rules(
-        state, declarations={}, locked=False, acted=(), spent=(), free_attacks=(), disengaged_from=(), leaving=()
-    )
+    return with_rules(state, declarations={}, locked=False, acted=(), spent=(), free_attacks=(), disengaged_from=(), leaving=())
 
 
 def _on_round_ended(state: EncounterState, e: RoundEnded) -> EncounterState:
     # A surprise lasts one round; every running timer counts one round down.
     t = state.rules
-    ticking = tuple(
-        msgspec.structs.replace(x, rounds_left=max(0, x.rounds_left - 1)) if not x.fired else x for x in t.timers
-    )
+    ticking = tuple(msgspec.structs.replace(x, rounds_left=max(0, x.rounds_left - 1)) if not x.fired else x for x in t.timers)
     return with_rules(state, round_kind="normal", attackers=None, defenders=None, timers=ticking)
 
 
@@ -231,8 +227,7 @@ RULES = Rules(
         D10LeftBattlefield: lambda state, e, ctx: cannot_leave(state, e.combatant),
     },
     narration={
-        D10DeclarationsOpened: lambda n, e: "declare your actions"
-        + (f" (within {e.seconds} seconds)" if e.seconds else ""),
+        D10DeclarationsOpened: lambda n, e: "declare your actions" + (f" (within {e.seconds} seconds)" if e.seconds else ""),
         D10LeftBattlefield: lambda n, e: f"{n.name(e.combatant)} flees the battlefield",
     },
 )

@@ -28,12 +28,12 @@ CHOICES: dict[str, tuple[Any, ...]] = {
 def check(settings: dict[str, Any]) -> None:
     for name, allowed in CHOICES.items():
         if settings.get(name, DEFAULTS[name]) not in allowed:
-            raise RuleError(
-                "settings/invalid", f"{name} cannot be {settings[name]!r}", allowed=", ".join(map(str, allowed))
-            )
+            raise RuleError("settings/invalid", f"{name} cannot be {settings[name]!r}", allowed=", ".join(map(str, allowed)))
     seconds = settings.get("declaration_seconds")
     if seconds is not None and (not isinstance(seconds, int) or isinstance(seconds, bool) or seconds <= 0):
-        raise RuleError("settings/invalid", f"declaration_seconds cannot be {seconds!r}", allowed="a whole number of seconds, or null")
+        raise RuleError(
+            "settings/invalid", f"declaration_seconds cannot be {seconds!r}", allowed="a whole number of seconds, or null"
+        )
 
 
 def _playable(tx: Tx, cmd: BeginCombat) -> None:

@@ -82,7 +82,9 @@ def _roll_surprise(tx: Tx, cmd: D10RollSurprise) -> None:
     surprising, surprised = cmd.attackers, cmd.defenders
     if cmd.stumbled and d.total > a.total:
         surprising, surprised = cmd.defenders, cmd.attackers
-    result = surprise_result(max(a.total, d.total) if cmd.stumbled else a.total, min(a.total, d.total) if cmd.stumbled else d.total)
+    result = surprise_result(
+        max(a.total, d.total) if cmd.stumbled else a.total, min(a.total, d.total) if cmd.stumbled else d.total
+    )
     tx.emit(
         D10SurpriseRolled(
             attackers=cmd.attackers,

@@ -320,7 +320,9 @@ RULES = Rules(
     },
     narration={
         D10DamageDealt: _dealt_line,
-        D10WoundPenalty: lambda n, e: f"{n.name(e.combatant)} is "
-        + (f"at half HP or below: {e.to_hit:+d} to hit" if e.to_hit else "no longer at half HP: no wound penalty"),
+        D10WoundPenalty: lambda n, e: (
+            f"{n.name(e.combatant)} is "
+            + (f"at half HP or below: {e.to_hit:+d} to hit" if e.to_hit else "no longer at half HP: no wound penalty")
+        ),
     },
 )

@@ -59,7 +59,11 @@ def _major(tx: Tx, cmd: MajorAction) -> None:
 def _minor(tx: Tx, cmd: MinorAction) -> None:
     c, rec = require_turn(tx, cmd.combatant)
     if cmd.segments not in (0, 1):
-        raise RuleError("minor/time", f"a minor action takes 1 segment or none, not {cmd.segments}", allowed="segments: 1, or 0 for no time (*)")
+        raise RuleError(
+            "minor/time",
+            f"a minor action takes 1 segment or none, not {cmd.segments}",
+            allowed="segments: 1, or 0 for no time (*)",
+        )
     if cmd.gm_delay < 0:  # only the GM sets it at all (MinorAction.gm_fields)
         raise RuleError("minor/gm-delay", "a delay for several minor actions cannot be negative", allowed="gm_delay: 0 or more")
     uses = "none"

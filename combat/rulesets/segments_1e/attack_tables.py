@@ -49,8 +49,7 @@ def monster_table() -> dict[str, dict[int, int]]:
 def class_tables() -> dict[str, dict[str, dict[int, int]]]:
     data = _data("class-attack-tables-1e.json")
     return {
-        cls: {band: {int(ac): n for ac, n in row.items()} for band, row in bands.items()}
-        for cls, bands in data["tables"].items()
+        cls: {band: {int(ac): n for ac, n in row.items()} for band, row in bands.items()} for cls, bands in data["tables"].items()
     }
 
 

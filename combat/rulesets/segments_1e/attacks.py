@@ -120,11 +120,15 @@ def _routine(c: Combatant, rec: Creature, name: str | None) -> Routine:
     if name is None:
         chosen = declared_routine(rec, kind)
         if chosen is None:
-            raise RuleError("attack/none", f"{c.name} has no {kind or 'attack'} routine", allowed="add routines to its stat block")
+            raise RuleError(
+                "attack/none", f"{c.name} has no {kind or 'attack'} routine", allowed="add routines to its stat block"
+            )
         return chosen
     chosen = _named_routine(rec, name)
     if chosen is None:
-        raise RuleError("attack/unknown", f"{c.name} has no routine called '{name}'", allowed=", ".join(r.name for r in rec.stats.routines))
+        raise RuleError(
+            "attack/unknown", f"{c.name} has no routine called '{name}'", allowed=", ".join(r.name for r in rec.stats.routines)
+        )
     refusal = switched_routine(c, rec, chosen)
     if refusal is not None:
         raise refusal
@@ -158,8 +162,14 @@ def resolve_routine(
         require_reach(tx.state, attacker.id, target.id, routine)
     tx.emit(
         AttackRoutineBegun(
-            attacker=attacker.id, target=target.id, routine=routine.name, mode=mode, uses=uses,  # type: ignore[arg-type]
-            segment=segment, charge=charge, trigger=trigger,
+            attacker=attacker.id,
+            target=target.id,
+            routine=routine.name,
+            mode=mode,  # type: ignore[arg-type]
+            uses=uses,  # type: ignore[arg-type]
+            segment=segment,
+            charge=charge,
+            trigger=trigger,
         )
     )
     bonus = cmd.bonus + (int(tx.state.settings.get("charge_bonus", 2)) if charge else 0)
@@ -167,7 +177,9 @@ def resolve_routine(
         victim = tx.state.combatants[target.id]
         if victim.status != "active":
             break
-        d20 = tx.roll("1d20", purpose=f"attack: {strike.name}", roller=attacker.id, faces=None if cmd.faces is None else (cmd.faces[i],))
+        d20 = tx.roll(
+            "1d20", purpose=f"attack: {strike.name}", roller=attacker.id, faces=None if cmd.faces is None else (cmd.faces[i],)
+        )
         natural = d20.total
         modifier = strike.bonus + bonus
         ac = victim.ac - cmd.target_ac_bonus
@@ -179,9 +191,19 @@ def resolve_routine(
             rolled = max(0, tx.roll(strike.damage, purpose=f"damage: {strike.name}", roller=attacker.id, faces=faces).total)
         tx.emit(
             TableAttackRolled(
-                attacker=attacker.id, target=target.id, strike=strike.name, natural=natural, modifier=modifier,
-                total=natural + modifier, needed=need, target_ac=ac, hit=hit, damage_rolled=rolled,
-                multiplier=times if hit else 1, damage=rolled * times, segment=segment,
+                attacker=attacker.id,
+                target=target.id,
+                strike=strike.name,
+                natural=natural,
+                modifier=modifier,
+                total=natural + modifier,
+                needed=need,
+                target_ac=ac,
+                hit=hit,
+                damage_rolled=rolled,
+                multiplier=times if hit else 1,
+                damage=rolled * times,
+                segment=segment,
             )
         )
         after_damage(tx, target.id, rolled * times, segment=segment, by=attacker.id)
@@ -219,7 +241,9 @@ def _routine_attack(tx: Tx, cmd: RoutineAttack) -> None:
 
 def _surprised(c: Combatant) -> str | None:
     """'Creatures with the surprised condition cannot make free attacks.'"""
-    return f"{c.name} is surprised: creatures with the surprised condition cannot make free attacks" if c.has("surprised") else None
+    return (
+        f"{c.name} is surprised: creatures with the surprised condition cannot make free attacks" if c.has("surprised") else None
+    )
 
 
 def _able_to_react(c: Combatant, kind: str) -> None:
@@ -258,7 +282,11 @@ def free_attack_refusal(state: EncounterState, c: Combatant, target: Combatant, 
             allowed="one free attack (or attack routine) per opponent per round",
         )
     if segment in rec.free_attack_segments:
-        return RuleError("free-attack/one-per-segment", f"{c.name} has already made a free attack in segment {segment}", allowed="one free attack per segment")
+        return RuleError(
+            "free-attack/one-per-segment",
+            f"{c.name} has already made a free attack in segment {segment}",
+            allowed="one free attack per segment",
+        )
     return None
 
 
@@ -296,7 +324,9 @@ def _immediate_attack(tx: Tx, cmd: ImmediateAttack) -> None:
         raise RuleError("immediate/cause", "an immediate attack answers a trigger", allowed="cause: what is happening")
     if rec.casting is not None:
         tx.emit(SpellSpoiled(caster=c.id, spell=rec.casting.spell, segment=ledger.segment, reason=ABANDONED))
-    resolve_routine(tx, c, target, _primary(c, rec), cmd, mode="immediate", uses="major", segment=ledger.segment, trigger=cmd.cause)
+    resolve_routine(
+        tx, c, target, _primary(c, rec), cmd, mode="immediate", uses="major", segment=ledger.segment, trigger=cmd.cause
+    )
 
 
 def _open(tx: Tx, cmd: OpenFreeAttack) -> None:
@@ -408,7 +438,12 @@ def _strike_line(n: Any, e: TableAttackRolled) -> str:
 
 
 RULES = Rules(
-    handlers={RoutineAttack: _routine_attack, FreeAttack: _free_attack, ImmediateAttack: _immediate_attack, OpenFreeAttack: _open},
+    handlers={
+        RoutineAttack: _routine_attack,
+        FreeAttack: _free_attack,
+        ImmediateAttack: _immediate_attack,
+        OpenFreeAttack: _open,
+    },
     appliers={AttackRoutineBegun: _on_begun, TableAttackRolled: _on_strike, FreeAttackOpened: _on_opened},
     checks={AttackRoutineBegun: _check_begun, TableAttackRolled: _check_strike, FreeAttackOpened: _check_opened},
     narration={

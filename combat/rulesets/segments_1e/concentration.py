@@ -62,8 +62,9 @@ def interrupt(tx: Tx, cid: str, reason: str, segment: int | None = None, *, simu
 def _saving_throw(tx: Tx, cmd: SavingThrow) -> None:
     if cmd.cover != "none":
         raise RuleError("save/cover", "cover gives no bonus to saving throws in segments-1e", allowed="cover: none")
-    save = saves.saving_throw(tx, cmd.combatant, cmd.ability, cmd.dc, cmd.bonus or 0, cmd.roll_mode, cmd.faces, cmd.reason,
-                              conditions=False)
+    save = saves.saving_throw(
+        tx, cmd.combatant, cmd.ability, cmd.dc, cmd.bonus or 0, cmd.roll_mode, cmd.faces, cmd.reason, conditions=False
+    )
     if not save.success:
         interrupt(tx, cmd.combatant, "failed a saving throw")
 

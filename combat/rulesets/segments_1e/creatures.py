@@ -96,7 +96,10 @@ def _on_added(state: EncounterState, e: CreatureAdded) -> EncounterState:
     )
     state = msgspec.structs.replace(state, combatants={**state.combatants, s.id: combatant})
     ledger = state.rules
-    creatures = {**ledger.creatures, s.id: Creature(stats=sheet_of(s), attacks_as=e.attacks_as, saves_as=e.saves_as, x=s.x, y=s.y)}
+    creatures = {
+        **ledger.creatures,
+        s.id: Creature(stats=sheet_of(s), attacks_as=e.attacks_as, saves_as=e.saves_as, x=s.x, y=s.y),
+    }
     return with_rules(state, msgspec.structs.replace(ledger, creatures=creatures))
 
 
@@ -107,7 +110,9 @@ def _on_described(state: EncounterState, e: BattlefieldDescribed) -> EncounterSt
 def _added_line(n: Any, e: CreatureAdded) -> str:
     c = e.creature
     n.names[c.id] = c.name
-    extra = (f", attacks as {e.attacks_as}" if e.attacks_as else "") + (f", saves as {e.saves_as} HD" if e.saves_as is not None else "")
+    extra = (f", attacks as {e.attacks_as}" if e.attacks_as else "") + (
+        f", saves as {e.saves_as} HD" if e.saves_as is not None else ""
+    )
     if c.ac is None:  # not revealed to this reader (projections/redaction.py)
         return f"{c.name} joins the {c.side} side ({'character' if c.kind == 'pc' else 'monster'})"
     return f"{c.name} joins the {c.side} side ({'character' if c.kind == 'pc' else 'monster'}, {e.hp} HP, AC {c.ac}{extra})"
@@ -118,8 +123,10 @@ RULES = Rules(
     appliers={CreatureAdded: _on_added, BattlefieldDescribed: _on_described},
     narration={
         CreatureAdded: _added_line,
-        BattlefieldDescribed: lambda n, e: "The battlefield: "
-        + ("restricted quarters" if e.restricted else "open ground")
-        + (f", {plural(len(e.walls), 'wall square')}" if e.walls else ""),
+        BattlefieldDescribed: lambda n, e: (
+            "The battlefield: "
+            + ("restricted quarters" if e.restricted else "open ground")
+            + (f", {plural(len(e.walls), 'wall square')}" if e.walls else "")
+        ),
     },
 )

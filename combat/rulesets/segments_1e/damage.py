@@ -63,8 +63,11 @@ def _damage(tx: Tx, cmd: Damage) -> None:
         raise RuleError("target/dead", f"{target.name} is dead", allowed="a living combatant")
     damage_type = checked_damage_type(tx, cmd.damage_type, custom=cmd.custom_type)
     amount = amount_or_roll(tx, cmd.amount, cmd.notation, cmd.faces, purpose="damage", roller=cmd.source or "gm")
-    tx.emit(DamageTaken(target=target.id, amount=amount, damage_type=damage_type, rolled=amount, source=cmd.source,
-                        custom=cmd.custom_type))
+    tx.emit(
+        DamageTaken(
+            target=target.id, amount=amount, damage_type=damage_type, rolled=amount, source=cmd.source, custom=cmd.custom_type
+        )
+    )
     after_damage(tx, target.id, amount, segment=tx.state.rules.segment, by=cmd.source)
 
 
@@ -91,6 +94,8 @@ RULES = Rules(
         CombatantDowned: SHARED_CHECKS[CombatantDowned],
     },
     narration={
-        SimultaneousActionKept: lambda n, e: f"{n.name(e.combatant)} falls in segment {e.slot.segment} but acts in that same segment: its blow still lands",
+        SimultaneousActionKept: lambda n, e: (
+            f"{n.name(e.combatant)} falls in segment {e.slot.segment} but acts in that same segment: its blow still lands"
+        ),
     },
 )

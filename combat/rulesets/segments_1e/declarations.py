@@ -63,9 +63,13 @@ def _declare(tx: Tx, cmd: DeclareRoundAction) -> None:
         if not (cmd.spell or "").strip():
             raise RuleError("declaration/spell-name", "a spell declaration names the spell", allowed="spell: e.g. 'Sleep'")
         if cmd.casting_segments < 1:
-            raise RuleError("declaration/casting-time", "casting time below 1 segment", allowed=f"segments, {ROUND_SEGMENTS} for '1 round'")
+            raise RuleError(
+                "declaration/casting-time", "casting time below 1 segment", allowed=f"segments, {ROUND_SEGMENTS} for '1 round'"
+            )
     elif cmd.spell is not None:
-        raise RuleError("declaration/spell-name", f"a spell was named but the action is {action}", allowed="action: spell or invocation")
+        raise RuleError(
+            "declaration/spell-name", f"a spell was named but the action is {action}", allowed="action: spell or invocation"
+        )
     kind = _ROUTINE_KIND.get(action)
     if kind is not None:
         routines = [r for r in rec.stats.routines if r.kind == kind]
@@ -82,8 +86,14 @@ def _declare(tx: Tx, cmd: DeclareRoundAction) -> None:
     for t in cmd.targets:
         tx.combatant(t)
     declared = Declared(
-        action=action, routine=cmd.routine, spell=cmd.spell, casting_segments=cmd.casting_segments,
-        range_ft=cmd.range_ft, targets=cmd.targets, minor_segments=cmd.minor_segments, description=cmd.description,
+        action=action,
+        routine=cmd.routine,
+        spell=cmd.spell,
+        casting_segments=cmd.casting_segments,
+        range_ft=cmd.range_ft,
+        targets=cmd.targets,
+        minor_segments=cmd.minor_segments,
+        description=cmd.description,
     )
     tx.emit(RoundActionDeclared(combatant=c.id, declared=declared))
 
@@ -97,8 +107,12 @@ def _on_declared(state: EncounterState, e: RoundActionDeclared) -> EncounterStat
     casting = None
     if d.action in SPELLS:
         casting = Casting(
-            spell=d.spell or "", kind="invocation" if d.action == "invocation" else "incantation",
-            casting_segments=d.casting_segments, range_ft=d.range_ft, targets=d.targets, declared_round=state.round,
+            spell=d.spell or "",
+            kind="invocation" if d.action == "invocation" else "incantation",
+            casting_segments=d.casting_segments,
+            range_ft=d.range_ft,
+            targets=d.targets,
+            declared_round=state.round,
         )
     return with_creature(state, e.combatant, declared=d, casting=casting)
 

@@ -37,7 +37,9 @@ def delay_refusal(c: Combatant, rec: Creature) -> RuleError | None:
     if c.has("delayed"):
         return RuleError("delay/already-delayed", f"{c.name} is already delayed this round", allowed="act, or end_turn")
     if rec.major_used:
-        return RuleError("delay/after-major", f"{c.name} has already had its major action this round", allowed="minor actions, end_turn")
+        return RuleError(
+            "delay/after-major", f"{c.name} has already had its major action this round", allowed="minor actions, end_turn"
+        )
     return None
 
 
@@ -73,7 +75,9 @@ RULES = Rules(
     appliers={DelayAnnounced: _on_announced},
     checks={DelayAnnounced: _check_announced},
     narration={
-        DelayAnnounced: lambda n, e: f"{n.name(e.combatant)} delays during {e.during.upper()}"
-        + (": no action until LOW" if e.during == "high" else ": its major action is lost"),
+        DelayAnnounced: lambda n, e: (
+            f"{n.name(e.combatant)} delays during {e.during.upper()}"
+            + (": no action until LOW" if e.during == "high" else ": its major action is lost")
+        ),
     },
 )

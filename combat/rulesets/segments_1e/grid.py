@@ -41,8 +41,15 @@ from combat.rulesets.segments_1e.turns import major_refusal, require_major, requ
 from combat.rulesets.segments_1e.wording import names
 
 __all__ = [
-    "SQUARE_FT", "distance_ft", "adjacent", "foes_in_melee", "open_squares", "require_reach", "closing_in_problem",
-    "held_by_foe", "RULES",
+    "SQUARE_FT",
+    "distance_ft",
+    "adjacent",
+    "foes_in_melee",
+    "open_squares",
+    "require_reach",
+    "closing_in_problem",
+    "held_by_foe",
+    "RULES",
 ]
 
 SQUARE_FT = 5
@@ -162,7 +169,11 @@ def _move(tx: Tx, cmd: MoveTo) -> None:
     if cmd.positioning:
         uses = "none"
         if not rec.major_used:
-            raise RuleError("move/positioning-before-major", "positioning can only be done after a major action", allowed="take the major action first")
+            raise RuleError(
+                "move/positioning-before-major",
+                "positioning can only be done after a major action",
+                allowed="take the major action first",
+            )
         if in_melee_with:
             raise RuleError(
                 "move/positioning-in-melee",

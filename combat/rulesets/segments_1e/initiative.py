@@ -50,8 +50,9 @@ ALREADY_ROLLED = "the {side} side has already rolled group initiative this round
 
 
 def _roll(tx: Tx, cmd: RollGroupD6) -> None:
-    chosen = sides_to_roll("initiative", cmd.side, groups(tx.state), tx.state.rules.rolls, cmd.faces,
-                           unknown=NOBODY_TO_ROLL, already=ALREADY_ROLLED)
+    chosen = sides_to_roll(
+        "initiative", cmd.side, groups(tx.state), tx.state.rules.rolls, cmd.faces, unknown=NOBODY_TO_ROLL, already=ALREADY_ROLLED
+    )
     for side in chosen:
         tx.emit(GroupD6Rolled(side=side, roll=tx.roll("1d6", purpose="group initiative", roller=side, faces=cmd.faces).total))
 
@@ -83,8 +84,14 @@ def placements(state: EncounterState) -> HighLowSet:
         placed[cid] = "low" if action in ON_LOW else ("high" if scores[cid] >= best_foe else "low")
     moved = tuple(cid for cid, g in placed.items() if g != ("high" if state.combatants[cid].side in high else "low"))
     return HighLowSet(
-        rolls=rolls, high=high, tied=tied, high_segment=high_segment, low_segment=best,
-        groups=placed, scores=scores, moved=moved,  # type: ignore[arg-type]
+        rolls=rolls,
+        high=high,
+        tied=tied,
+        high_segment=high_segment,
+        low_segment=best,
+        groups=placed,  # type: ignore[arg-type]
+        scores=scores,
+        moved=moved,
     )
 
 
@@ -103,9 +110,7 @@ def _on_set(state: EncounterState, e: HighLowSet) -> EncounterState:
         )
         for cid, rec in ledger.creatures.items()
     }
-    combatants = {
-        cid: msgspec.structs.replace(c, initiative=e.scores.get(cid)) for cid, c in state.combatants.items()
-    }
+    combatants = {cid: msgspec.structs.replace(c, initiative=e.scores.get(cid)) for cid, c in state.combatants.items()}
     ledger = msgspec.structs.replace(
         ledger, high=e.high, tied=e.tied, high_segment=e.high_segment, low_segment=e.low_segment, creatures=creatures
     )

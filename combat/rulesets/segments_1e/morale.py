@@ -44,7 +44,11 @@ RULES = Rules(
     appliers={MoraleChecked: lambda state, e: state},
     checks={MoraleChecked: _check_checked},
     narration={
-        MoraleChecked: lambda n, e: f"{n.name(e.combatant)} morale: {e.total}" + ("" if e.bonus is None else f" (+{e.bonus}) vs {e.needed}") + " - "
-        + ("holds" if e.holds else "breaks"),
+        MoraleChecked: lambda n, e: (
+            f"{n.name(e.combatant)} morale: {e.total}"
+            + ("" if e.bonus is None else f" (+{e.bonus}) vs {e.needed}")
+            + " - "
+            + ("holds" if e.holds else "breaks")
+        ),
     },
 )

@@ -145,8 +145,13 @@ def _end_round(tx: Tx) -> None:
 def _fresh(rec: Creature) -> Creature:
     """What a new round gives back; a spell still in casting carries over."""
     return Creature(
-        stats=rec.stats, attacks_as=rec.attacks_as, saves_as=rec.saves_as, x=rec.x, y=rec.y,
-        surprised_segments=rec.surprised_segments, casting=rec.casting,
+        stats=rec.stats,
+        attacks_as=rec.attacks_as,
+        saves_as=rec.saves_as,
+        x=rec.x,
+        y=rec.y,
+        surprised_segments=rec.surprised_segments,
+        casting=rec.casting,
     )
 
 
@@ -154,7 +159,16 @@ def _on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
     ledger = state.rules
     creatures = {cid: _fresh(rec) for cid, rec in ledger.creatures.items()}
     ledger = msgspec.structs.replace(
-        ledger, segment=0, slot=None, rolls={}, high=(), tied=False, high_segment=0, low_segment=0, openings=(), creatures=creatures
+        ledger,
+        segment=0,
+        slot=None,
+        rolls={},
+        high=(),
+        tied=False,
+        high_segment=0,
+        low_segment=0,
+        openings=(),
+        creatures=creatures,
     )
     combatants = {cid: msgspec.structs.replace(c, initiative=None) for cid, c in state.combatants.items()}
     return with_rules(msgspec.structs.replace(state, round=e.round, turn=None, combatants=combatants), ledger)
@@ -200,7 +214,9 @@ def _out_of_time(state: EncounterState, e: SegmentTurnStarted) -> str | None:
         return f"{c.name}'s {spell} does not go off before the next turn now: it goes off after the turns of segment {e.slot.segment}"
     if due is not None and due[0] != e.combatant:
         caster, _, _ = record(state, due[0])
-        return f"{caster.name}'s spell goes off in segment {due[1].segment} now, before {state.combatants[e.combatant].name}'s turn"
+        return (
+            f"{caster.name}'s spell goes off in segment {due[1].segment} now, before {state.combatants[e.combatant].name}'s turn"
+        )
     return None
 
 

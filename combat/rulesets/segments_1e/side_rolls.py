@@ -26,11 +26,15 @@ def sides_to_roll(
         if named not in everyone:
             raise RuleError(f"{area}/unknown-side", unknown.format(side=named), allowed=", ".join(everyone))
         if named in rolled:
-            raise RuleError(f"{area}/already-rolled", already.format(side=named),
-                            allowed=", ".join(s for s in everyone if s not in rolled))
+            raise RuleError(
+                f"{area}/already-rolled", already.format(side=named), allowed=", ".join(s for s in everyone if s not in rolled)
+            )
         return [named]
     chosen = [s for s in everyone if s not in rolled]
     if faces is not None and len(chosen) > 1:
-        raise RuleError("dice/whose-faces", f"faces were entered but {len(chosen)} sides still roll",
-                        allowed="name the side whose die was entered")
+        raise RuleError(
+            "dice/whose-faces",
+            f"faces were entered but {len(chosen)} sides still roll",
+            allowed="name the side whose die was entered",
+        )
     return chosen

@@ -155,7 +155,11 @@ def _begin(tx: Tx, cmd: BeginCasting) -> None:
         tx.combatant(t)
     if cast.range_ft > 0:
         if not targets:
-            raise RuleError("spell/target-needed", f"{cast.spell} needs its target announced now", allowed="targets: who or what it is cast at")
+            raise RuleError(
+                "spell/target-needed",
+                f"{cast.spell} needs its target announced now",
+                allowed="targets: who or what it is cast at",
+            )
         if cmd.cover_percent > LINE_OF_EFFECT_COVER:
             raise RuleError(
                 "spell/no-line-of-effect",
@@ -179,8 +183,13 @@ def _begin(tx: Tx, cmd: BeginCasting) -> None:
     end_concentration(tx, c.id, f"began casting {cast.spell}")
     tx.emit(
         CastingStarted(
-            caster=c.id, spell=cast.spell, targets=tuple(targets), start_segment=start,
-            completes_round=done_round, completes_segment=done_segment, uses=uses,  # type: ignore[arg-type]
+            caster=c.id,
+            spell=cast.spell,
+            targets=tuple(targets),
+            start_segment=start,
+            completes_round=done_round,
+            completes_segment=done_segment,
+            uses=uses,  # type: ignore[arg-type]
             range_ft=cast.range_ft if uses == "surprise_segment" else 0,
         )
     )
@@ -208,9 +217,18 @@ def _resolve(tx: Tx, cmd: ResolveSpell) -> None:
     cast = _declared(tx, c.id)
     segment = cast.completes_segment or tx.state.rules.segment
     if cmd.damage_faces is not None and cmd.damage is None:
-        raise RuleError("dice/unused-faces", "faces were entered but the spell rolls no damage", allowed="damage notation with its faces")
+        raise RuleError(
+            "dice/unused-faces", "faces were entered but the spell rolls no damage", allowed="damage notation with its faces"
+        )
     if cast.range_ft > 0 and cmd.concealment_percent >= LINE_OF_SIGHT_CONCEALMENT:
-        tx.emit(SpellSpoiled(caster=c.id, spell=cast.spell, segment=segment, reason=f"lost sight of the target ({cmd.concealment_percent}% concealment)"))
+        tx.emit(
+            SpellSpoiled(
+                caster=c.id,
+                spell=cast.spell,
+                segment=segment,
+                reason=f"lost sight of the target ({cmd.concealment_percent}% concealment)",
+            )
+        )
         end_turn(tx, c.id)
         return
     if cmd.damage is not None and not cast.targets:
@@ -220,7 +238,9 @@ def _resolve(tx: Tx, cmd: ResolveSpell) -> None:
     if cmd.damage is not None and living:
         amount = max(0, tx.roll(cmd.damage, purpose=f"damage: {cast.spell}", roller=c.id, faces=cmd.damage_faces).total)
         for t in living:
-            tx.emit(DamageTaken(target=t, amount=amount, damage_type=damage_type, rolled=amount, source=c.id, custom=cmd.custom_type))
+            tx.emit(
+                DamageTaken(target=t, amount=amount, damage_type=damage_type, rolled=amount, source=c.id, custom=cmd.custom_type)
+            )
             after_damage(tx, t, amount, segment=segment, by=c.id, spell=True)
     end_turn(tx, c.id)
 
@@ -230,8 +250,11 @@ def _on_started(state: EncounterState, e: CastingStarted) -> EncounterState:
     if cast is None:  # cast in a surprise segment, undeclared
         cast = Casting(spell=e.spell, kind="incantation", casting_segments=1, range_ft=e.range_ft, declared_round=state.round)
     started = msgspec.structs.replace(
-        cast, targets=e.targets, start_segment=e.start_segment,
-        completes_round=e.completes_round, completes_segment=e.completes_segment,
+        cast,
+        targets=e.targets,
+        start_segment=e.start_segment,
+        completes_round=e.completes_round,
+        completes_segment=e.completes_segment,
     )
     return spent(state, e.caster, e.uses, casting=started)
 
@@ -324,14 +347,17 @@ def _check_turn_ended(state: EncounterState, e: TurnEnded, ctx: dict[str, Any]) 
         return None  # a spell without damage
     missed = [t for t in owed["targets"] if t not in owed["struck"]]
     if missed:
-        return f"{state.combatants[missed[0]].name} is standing now and was a target of {owed['spell']}, but took none of its damage"
+        return (
+            f"{state.combatants[missed[0]].name} is standing now and was a target of {owed['spell']}, but took none of its damage"
+        )
     return None
 
 
 def _casting_line(n: Any, e: CastingStarted) -> str:
     at = f" at {names(n, e.targets)}" if e.targets else ""
-    return f"{n.name(e.caster)} begins casting {e.spell}{at} in segment {e.start_segment}; it goes off in segment {e.completes_segment}" + (
-        f" of round {e.completes_round}" if e.completes_round != n.round else ""
+    return (
+        f"{n.name(e.caster)} begins casting {e.spell}{at} in segment {e.start_segment}; it goes off in segment {e.completes_segment}"
+        + (f" of round {e.completes_round}" if e.completes_round != n.round else "")
     )
 
 
@@ -358,9 +384,13 @@ RULES = Rules(
     narration={
         CastingStarted: _casting_line,
         CastingDelayed: lambda n, e: f"{n.name(e.caster)}'s {e.spell} will now go off in segment {e.completes_segment}",
-        SpellWentOff: lambda n, e: f"{n.name(e.caster)}'s {e.spell} goes off in segment {e.segment}"
-        + (f" at {names(n, e.targets)}" if e.targets else ""),
-        SpellSpoiled: lambda n, e: f"{n.name(e.caster)}'s {e.spell} is spoiled in segment {e.segment} ({e.reason}): lost as if cast",
+        SpellWentOff: lambda n, e: (
+            f"{n.name(e.caster)}'s {e.spell} goes off in segment {e.segment}"
+            + (f" at {names(n, e.targets)}" if e.targets else "")
+        ),
+        SpellSpoiled: lambda n, e: (
+            f"{n.name(e.caster)}'s {e.spell} is spoiled in segment {e.segment} ({e.reason}): lost as if cast"
+        ),
         SpellForgone: lambda n, e: f"{n.name(e.caster)} does not cast {e.spell}: {e.reason}",
     },
 )

@@ -44,8 +44,15 @@ def _range_against(state: EncounterState, side: str) -> int:
 
 
 def _check(tx: Tx, cmd: CheckSurprise) -> None:
-    chosen = sides_to_roll("surprise", cmd.side, sides(tx.state), tx.state.rules.surprise, cmd.faces,
-                           unknown="no side called '{side}'", already="the {side} side has rolled for surprise")
+    chosen = sides_to_roll(
+        "surprise",
+        cmd.side,
+        sides(tx.state),
+        tx.state.rules.surprise,
+        cmd.faces,
+        unknown="no side called '{side}'",
+        already="the {side} side has rolled for surprise",
+    )
     for side in chosen:
         roll = tx.roll("1d6", purpose="surprise", roller=side, faces=cmd.faces).total
         surprised_on = _range_against(tx.state, side)

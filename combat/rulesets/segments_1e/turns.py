@@ -191,7 +191,13 @@ def _on_turn_started(state: EncounterState, e: SegmentTurnStarted) -> EncounterS
     state = with_rules(state, msgspec.structs.replace(ledger, slot=e.slot))
     state = arm_next_turn_ends(state, e.combatant)
     # The shared economy only mirrors what is left, for the table view.
-    economy = Economy(movement=state.combatants[e.combatant].speed, action=not rec.major_used, bonus_action=False, reaction=False, object_interaction=False)
+    economy = Economy(
+        movement=state.combatants[e.combatant].speed,
+        action=not rec.major_used,
+        bonus_action=False,
+        reaction=False,
+        object_interaction=False,
+    )
     state = with_combatant(state, e.combatant, economy=economy)
     return msgspec.structs.replace(state, turn=e.combatant)
 

@@ -195,8 +195,11 @@ RULES = assemble(
     mounts.RULES,
     # The variant's changes to shared rules: its own handlers above, what it refuses first,
     # and its books on shared events (after their appliers and the modules' own).
-    Rules(handlers={TakeAction: _take_action, Attack: _attack, ApplyCondition: _apply_condition},
-          guards=GUARDS, after={event: (keep,) for event, keep in _RUN_UP_ENDS.items()}),
+    Rules(
+        handlers={TakeAction: _take_action, Attack: _attack, ApplyCondition: _apply_condition},
+        guards=GUARDS,
+        after={event: (keep,) for event, keep in _RUN_UP_ENDS.items()},
+    ),
     consistency.RULES,
 )
 

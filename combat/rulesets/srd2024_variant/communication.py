@@ -120,9 +120,12 @@ RULES = Rules(
     appliers={AlliesAddressed: _on_addressed, AllyReplied: _on_replied},
     after={TurnEnded: (_close_talk,)},
     narration={
-        AlliesAddressed: lambda n, e: f"{n.name(e.combatant)} uses {'an action' if e.uses == 'action' else 'a bonus action'} "
-        f"to talk with {', '.join(n.name(c) for c in e.listeners)}" + (f": {e.topic}" if e.topic else ""),
-        AllyReplied: lambda n, e: f"{n.name(e.combatant)} uses their reaction to reply to {n.name(e.to)}"
-        + (f": {e.topic}" if e.topic else ""),
+        AlliesAddressed: lambda n, e: (
+            f"{n.name(e.combatant)} uses {'an action' if e.uses == 'action' else 'a bonus action'} "
+            f"to talk with {', '.join(n.name(c) for c in e.listeners)}" + (f": {e.topic}" if e.topic else "")
+        ),
+        AllyReplied: lambda n, e: (
+            f"{n.name(e.combatant)} uses their reaction to reply to {n.name(e.to)}" + (f": {e.topic}" if e.topic else "")
+        ),
     },
 )

@@ -51,8 +51,6 @@ from .unarmed import grapple_dc
 __all__ = ["CHECKS", "RULES"]
 
 
-
-
 def _name(state: EncounterState, cid: str) -> str:
     c = state.combatants.get(cid)
     return c.name if c is not None else cid
@@ -136,7 +134,12 @@ def _stood_up(state: EncounterState, e: StoodUp, ctx: dict[str, Any]) -> str | N
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
-    return not_prone(c) or _unable(c, "stand up") or _not_their_turn(state, c.id) or _movement_for(state, c, e.cost, ("walk",), "of standing up")
+    return (
+        not_prone(c)
+        or _unable(c, "stand up")
+        or _not_their_turn(state, c.id)
+        or _movement_for(state, c, e.cost, ("walk",), "of standing up")
+    )
 
 
 def _jumped(state: EncounterState, e: jumping.Jumped, ctx: dict[str, Any]) -> str | None:
@@ -170,7 +173,11 @@ def _reorder_opened(state: EncounterState, e: reorder.ReorderOpened, ctx: dict[s
 
 
 def _swap_proposed(state: EncounterState, e: reorder.SwapProposed, ctx: dict[str, Any]) -> str | None:
-    return _missing(state, e.proposer, e.asked) or reorder.surprised_among(state, e.proposer, e.asked) or reorder.not_their_chance(state, e.proposer)
+    return (
+        _missing(state, e.proposer, e.asked)
+        or reorder.surprised_among(state, e.proposer, e.asked)
+        or reorder.not_their_chance(state, e.proposer)
+    )
 
 
 def _swap_answered(state: EncounterState, e: reorder.SwapAnswered, ctx: dict[str, Any]) -> str | None:

@@ -47,7 +47,9 @@ def _save(tx: Tx, cmd: SaveBehindCover) -> None:
             allowed="saving_throw without cover, or ability constitution",
         )
     if cmd.cover == "total":
-        raise RuleError("cover/total", f"{c.name} has Total Cover and can't be targeted directly", allowed="half or three-quarters")
+        raise RuleError(
+            "cover/total", f"{c.name} has Total Cover and can't be targeted directly", allowed="half or three-quarters"
+        )
     if cmd.cover == "none":
         raise RuleError("cover/none", "no cover named", allowed="half or three-quarters, or saving_throw without cover")
     base = c.con_save if cmd.bonus is None else cmd.bonus

@@ -29,8 +29,19 @@ __all__ = ["RULES", "RerollTie", "TieRerolled", "needs_reroll"]
 
 # What "same stat block" compares: everything but who it is and how hurt it is.
 _STAT_BLOCK = (
-    "kind", "side", "max_hp", "ac", "initiative_bonus", "speed", "size", "con_save", "attacks",
-    "attacks_per_action", "resistances", "vulnerabilities", "immunities",
+    "kind",
+    "side",
+    "max_hp",
+    "ac",
+    "initiative_bonus",
+    "speed",
+    "size",
+    "con_save",
+    "attacks",
+    "attacks_per_action",
+    "resistances",
+    "vulnerabilities",
+    "immunities",
 )
 
 

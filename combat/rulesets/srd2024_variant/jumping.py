@@ -106,7 +106,8 @@ def _jump(tx: Tx, cmd: Jump) -> None:
         raise RuleError(
             "jump/too-far",
             problem,
-            allowed=f"up to {limit} ft" + ("" if running else f", or {jump_limit(strength, cmd.kind, True)} ft after moving 10 ft first"),
+            allowed=f"up to {limit} ft"
+            + ("" if running else f", or {jump_limit(strength, cmd.kind, True)} ft after moving 10 ft first"),
         )
     require_movement(tx.state, c, cmd.feet, "walk", f"a {cmd.feet} ft {cmd.kind} jump")
     if cmd.faces is not None and not cmd.lands_in_difficult_terrain:
@@ -130,6 +131,8 @@ RULES = Rules(
     handlers={Jump: _jump},
     appliers={Jumped: _on_jumped},
     narration={
-        Jumped: lambda n, e: f"{n.name(e.combatant)} makes a {'running' if e.running else 'standing'} {e.kind} jump of {e.feet} ft"
+        Jumped: lambda n, e: (
+            f"{n.name(e.combatant)} makes a {'running' if e.running else 'standing'} {e.kind} jump of {e.feet} ft"
+        )
     },
 )

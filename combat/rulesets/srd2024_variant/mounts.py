@@ -79,7 +79,7 @@ __all__ = [
     "refuse_controlled_mount",
     "controlled_mount_action",
     "require_no_fall_pending",
-    ]
+]
 
 CONTROLLED_MOUNT_ACTIONS = ("dash", "disengage", "dodge")
 FALL_OFF_DC = 10
@@ -507,15 +507,21 @@ RULES = Rules(
     },
     after={TurnStarted: (_refresh_controlled_mounts,)},
     narration={
-        Mounted: lambda n, e: f"{n.name(e.rider)} mounts {n.name(e.mount)}"
-        + (" and takes control of it" if e.controlled else " (it acts on its own)")
-        + (f", spending {e.cost} ft of movement" if e.cost else ""),
-        Dismounted: lambda n, e: f"{n.name(e.rider)} leaves {n.name(e.mount)}: {e.reason}"
-        + (f", spending {e.cost} ft of movement" if e.cost else ""),
-        UnseatSaveRequired: lambda n, e: f"{n.name(e.rider)} must make a DC {FALL_OFF_DC} Dexterity save to stay on "
-        f"{n.name(e.mount)} ({e.reason})",
+        Mounted: lambda n, e: (
+            f"{n.name(e.rider)} mounts {n.name(e.mount)}"
+            + (" and takes control of it" if e.controlled else " (it acts on its own)")
+            + (f", spending {e.cost} ft of movement" if e.cost else "")
+        ),
+        Dismounted: lambda n, e: (
+            f"{n.name(e.rider)} leaves {n.name(e.mount)}: {e.reason}" + (f", spending {e.cost} ft of movement" if e.cost else "")
+        ),
+        UnseatSaveRequired: lambda n, e: (
+            f"{n.name(e.rider)} must make a DC {FALL_OFF_DC} Dexterity save to stay on {n.name(e.mount)} ({e.reason})"
+        ),
         StayedMounted: lambda n, e: f"{n.name(e.rider)} stays on {n.name(e.mount)}",
-        Carried: lambda n, e: f"{n.name(e.mount)} carries {n.name(e.rider)} {e.feet} ft"
-        + (f", leaving the reach of {', '.join(n.name(p) for p in e.provoked)}" if e.provoked else ""),
+        Carried: lambda n, e: (
+            f"{n.name(e.mount)} carries {n.name(e.rider)} {e.feet} ft"
+            + (f", leaving the reach of {', '.join(n.name(p) for p in e.provoked)}" if e.provoked else "")
+        ),
     },
 )

@@ -42,14 +42,15 @@ from .mounts import carry, require_mover, require_not_riding
 from .speeds import MODES, prone_crawls, require_movement, speed_used
 from .unarmed import not_grappling
 
-__all__ = ["RULES",
+__all__ = [
+    "RULES",
     "Traverse",
     "DropProne",
     "StandUpFromProne",
     "ExtraFeetSpent",
     "StoodUp",
     "breaks_run_up",
-    ]
+]
 
 Mode = Literal["walk", "crawl", "climb", "swim", "fly", "burrow"]
 
@@ -90,8 +91,16 @@ def _move(tx: Tx, cmd: Move) -> None:
             f"{cmd.difficult_terrain} of {cmd.feet} ft in Difficult Terrain: a move here is all in it or not",
             allowed=f"difficult_terrain 0 or {cmd.feet}; split the move in two",
         )
-    _traverse(tx, Traverse(combatant=cmd.combatant, feet=cmd.feet, mode=cmd.mode,  # type: ignore[arg-type]
-                           difficult_terrain=cmd.difficult_terrain > 0, leaves_reach_of=cmd.leaves_reach_of))
+    _traverse(
+        tx,
+        Traverse(
+            combatant=cmd.combatant,
+            feet=cmd.feet,
+            mode=cmd.mode,  # type: ignore[arg-type]
+            difficult_terrain=cmd.difficult_terrain > 0,
+            leaves_reach_of=cmd.leaves_reach_of,
+        ),
+    )
 
 
 def _traverse(tx: Tx, cmd: Traverse) -> None:
@@ -105,7 +114,9 @@ def _traverse(tx: Tx, cmd: Traverse) -> None:
         raise RuleError("move/prone", problem, allowed="mode crawl, or stand_up_from_prone (half its Speed)")
     speed = speed_used(tx.state, c, cmd.mode)
     extra, reasons = _extra_cost(tx, c, cmd, speed)
-    require_movement(tx.state, c, cmd.feet + extra, speed, f"{cmd.feet} ft ({cmd.mode})" + (f" with {', '.join(reasons)}" if reasons else ""))
+    require_movement(
+        tx.state, c, cmd.feet + extra, speed, f"{cmd.feet} ft ({cmd.mode})" + (f" with {', '.join(reasons)}" if reasons else "")
+    )
     tx.emit(Moved(combatant=c.id, feet=cmd.feet, mode=cmd.mode, provoked=provoked_by(tx, c, cmd.leaves_reach_of)))
     if extra:
         tx.emit(ExtraFeetSpent(combatant=c.id, feet=extra, reasons=tuple(reasons)))
@@ -204,8 +215,13 @@ def breaks_run_up(field: str):
 
 
 RULES = Rules(
-    handlers={Move: _move, Traverse: _traverse, DropProne: _drop_prone, StandUpFromProne: _stand_up,
-              StandUp: _stand_up_as_shared},
+    handlers={
+        Move: _move,
+        Traverse: _traverse,
+        DropProne: _drop_prone,
+        StandUpFromProne: _stand_up,
+        StandUp: _stand_up_as_shared,
+    },
     appliers={
         ExtraFeetSpent: lambda s, e: _spend(s, e.combatant, e.feet),
         StoodUp: lambda s, e: _spend(s, e.combatant, e.cost),

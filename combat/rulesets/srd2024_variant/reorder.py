@@ -226,7 +226,9 @@ def _propose(tx: Tx, cmd: ProposeSwap) -> None:
         _require_controller(tx, c)
         _queue_head(tx, c)
         if other.kind != "pc":
-            raise RuleError("reorder/players-only", f"a player swaps with another player, not with {other.name}", allowed="a player character")
+            raise RuleError(
+                "reorder/players-only", f"a player swaps with another player, not with {other.name}", allowed="a player character"
+            )
         tx.emit(SwapProposed(proposer=c.id, asked=other.id))
         return
     if tx.actor != "gm":
@@ -268,7 +270,9 @@ def _answer(tx: Tx, cmd: AnswerSwap) -> None:
     proposal = tx.state.rules.swap_proposal
     problem = not_asked(tx.state, c.id)
     if problem:
-        raise RuleError("reorder/not-asked", problem, allowed=f"answer_swap for {proposal[1]}" if proposal else "propose_swap first")
+        raise RuleError(
+            "reorder/not-asked", problem, allowed=f"answer_swap for {proposal[1]}" if proposal else "propose_swap first"
+        )
     _require_controller(tx, c)
     tx.emit(SwapAnswered(proposer=proposal[0], asked=c.id, accepted=cmd.accept))
     if cmd.accept:
@@ -291,7 +295,9 @@ def _end_handler(order: OrderFn) -> Callable[[Tx, EndReorder], None]:
         _require_no_proposal(tx)
         waiting = players_waiting(state)
         if waiting:
-            raise RuleError("reorder/players-waiting", waiting, allowed=f"propose_swap or pass_swap for {state.rules.reorder_queue[0]}")
+            raise RuleError(
+                "reorder/players-waiting", waiting, allowed=f"propose_swap or pass_swap for {state.rules.reorder_queue[0]}"
+            )
         unrolled = unrolled_units(state)
         if unrolled or unresolved_ties(state):
             raise RuleError(
@@ -308,8 +314,11 @@ def _end_handler(order: OrderFn) -> Callable[[Tx, EndReorder], None]:
 
 def rules(order: OrderFn) -> Rules:
     """The reorder's commands, events and narration, for turns that follow `order` once it ends."""
-    return Rules(handlers={ProposeSwap: _propose, AnswerSwap: _answer, PassSwap: _pass, EndReorder: _end_handler(order)},
-                 appliers=APPLIERS, narration=NARRATION)
+    return Rules(
+        handlers={ProposeSwap: _propose, AnswerSwap: _answer, PassSwap: _pass, EndReorder: _end_handler(order)},
+        appliers=APPLIERS,
+        narration=NARRATION,
+    )
 
 
 def _on_swapped(state: EncounterState, e: PlacesSwapped) -> EncounterState:
@@ -351,12 +360,20 @@ APPLIERS: dict[type, Applier] = {
 }
 
 NARRATION: dict[type, Narrate] = {
-    ReorderOpened: lambda n, e: "Initiative reorder: "
-    + (f"{', '.join(n.name(c) for c in e.queue)} may propose a swap, in that order" if e.queue else "no player may propose a swap"),
+    ReorderOpened: lambda n, e: (
+        "Initiative reorder: "
+        + (
+            f"{', '.join(n.name(c) for c in e.queue)} may propose a swap, in that order"
+            if e.queue
+            else "no player may propose a swap"
+        )
+    ),
     SwapProposed: lambda n, e: f"{n.name(e.proposer)} proposes to swap places with {n.name(e.asked)}",
     SwapAnswered: lambda n, e: f"{n.name(e.asked)} {'accepts' if e.accepted else 'declines'} {n.name(e.proposer)}'s swap",
     SwapPassed: lambda n, e: f"{n.name(e.combatant)} keeps their place",
-    PlacesSwapped: lambda n, e: f"{n.name(e.first)} and {n.name(e.second)} swap places: "
-    f"{n.name(e.first)} now acts at {e.second_total}, {n.name(e.second)} at {e.first_total}",
+    PlacesSwapped: lambda n, e: (
+        f"{n.name(e.first)} and {n.name(e.second)} swap places: "
+        f"{n.name(e.first)} now acts at {e.second_total}, {n.name(e.second)} at {e.first_total}"
+    ),
     ReorderEnded: lambda n, e: "The GM closes the initiative reorder",
 }

@@ -60,7 +60,7 @@ __all__ = [
     "with_grapple_disadvantage",
     "unarmed_strike",
     "end_broken_grapples",
-    ]
+]
 
 
 class UnarmedStrike(Command, frozen=True, kw_only=True):
@@ -188,7 +188,11 @@ def unarmed_strike(tx: Tx, cmd: UnarmedStrike) -> None:
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
     if cmd.cover == "total":
-        raise RuleError("attack/total-cover", f"{target.name} has Total Cover and can't be targeted directly", allowed="none, half or three-quarters cover")
+        raise RuleError(
+            "attack/total-cover",
+            f"{target.name} has Total Cover and can't be targeted directly",
+            allowed="none, half or three-quarters cover",
+        )
     if target.id == attacker.id:
         raise RuleError("target/self", f"{attacker.name} cannot strike itself")
     problem = already_dead(target)
@@ -203,15 +207,21 @@ def unarmed_strike(tx: Tx, cmd: UnarmedStrike) -> None:
             damage=str(max(0, 1 + strength)),
             damage_type="bludgeoning",
         )
-        resolve_attack(tx, attacker, target, profile, AttackOptions(
-            uses=uses,
-            advantage=cmd.advantage,
-            disadvantage=cmd.disadvantage + grappled_disadvantage(tx.state, attacker.id, target.id),
-            ac_bonus=COVER_AC[cmd.cover],
-            faces=cmd.faces,
-            damage_faces=None,
-            opportunity=cmd.opportunity,
-        ))
+        resolve_attack(
+            tx,
+            attacker,
+            target,
+            profile,
+            AttackOptions(
+                uses=uses,
+                advantage=cmd.advantage,
+                disadvantage=cmd.disadvantage + grappled_disadvantage(tx.state, attacker.id, target.id),
+                ac_bonus=COVER_AC[cmd.cover],
+                faces=cmd.faces,
+                damage_faces=None,
+                opportunity=cmd.opportunity,
+            ),
+        )
         return
     if size_steps(attacker, target) > 1:
         raise RuleError(
@@ -223,13 +233,24 @@ def unarmed_strike(tx: Tx, cmd: UnarmedStrike) -> None:
         _require_free_hand(tx.state, attacker, target)
     dc = grapple_dc(strength, proficiency)
     save = saving_throw(
-        tx, target.id, "constitution", dc, target.con_save + COVER_AC[cmd.cover], "normal", cmd.faces,
+        tx,
+        target.id,
+        "constitution",
+        dc,
+        target.con_save + COVER_AC[cmd.cover],
+        "normal",
+        cmd.faces,
         reason=f"{cmd.option} by {attacker.name}" + (f", {cmd.cover} cover" if cmd.cover != "none" else ""),
     )
     tx.emit(
         UnarmedStrikeMade(
-            attacker=attacker.id, target=target.id, option=cmd.option, dc=dc, saved=save.success,
-            uses=uses, opportunity=cmd.opportunity,  # type: ignore[arg-type]
+            attacker=attacker.id,
+            target=target.id,
+            option=cmd.option,
+            dc=dc,
+            saved=save.success,
+            uses=uses,  # type: ignore[arg-type]
+            opportunity=cmd.opportunity,
         )
     )
     if save.success:
@@ -319,7 +340,9 @@ def _escape(tx: Tx, cmd: EscapeGrapple) -> None:
     hold = holds[0]
     roll = tx.roll(f"1d20{cmd.bonus:+d}", purpose=f"{cmd.skill} check to escape a grapple", roller=c.id, faces=cmd.faces)
     success = roll.total >= hold.dc
-    tx.emit(EscapeAttempted(combatant=c.id, grappler=hold.grappler, skill=cmd.skill, total=roll.total, dc=hold.dc, success=success))
+    tx.emit(
+        EscapeAttempted(combatant=c.id, grappler=hold.grappler, skill=cmd.skill, total=roll.total, dc=hold.dc, success=success)
+    )
     if success:
         _end_grapple(tx, hold.grappler, c.id, "escaped")
 
@@ -346,7 +369,12 @@ def end_broken_grapples(tx: Tx) -> None:
         if grappler is None or target is None:
             _end_grapple(tx, g.grappler, g.target, "left the fight")
         elif is_incapacitated(grappler):
-            _end_grapple(tx, g.grappler, g.target, f"{grappler.name} is {grappler.status if grappler.status != 'active' else 'incapacitated'}")
+            _end_grapple(
+                tx,
+                g.grappler,
+                g.target,
+                f"{grappler.name} is {grappler.status if grappler.status != 'active' else 'incapacitated'}",
+            )
         elif target.status == "dead":
             _end_grapple(tx, g.grappler, g.target, f"{target.name} died")
         elif not any(c.name == GRAPPLED and c.source == g.grappler for c in target.conditions):
@@ -385,12 +413,16 @@ RULES = Rules(
         EscapeAttempted: _on_escape,
     },
     narration={
-        UnarmedStrikeMade: lambda n, e: f"{n.name(e.attacker)} tries to {e.option} {n.name(e.target)} "
-        f"(DC {e.dc} Constitution save): {'resisted' if e.saved else 'it works'}",
+        UnarmedStrikeMade: lambda n, e: (
+            f"{n.name(e.attacker)} tries to {e.option} {n.name(e.target)} "
+            f"(DC {e.dc} Constitution save): {'resisted' if e.saved else 'it works'}"
+        ),
         GrappleStarted: lambda n, e: f"{n.name(e.grappler)} grapples {n.name(e.target)} (escape DC {e.dc})",
         GrappleEnded: lambda n, e: f"{n.name(e.grappler)}'s grapple on {n.name(e.target)} ends: {e.reason}",
         Shoved: lambda n, e: f"{n.name(e.attacker)} pushes {n.name(e.target)} {e.feet} ft away",
-        EscapeAttempted: lambda n, e: f"{n.name(e.combatant)} tries to escape {n.name(e.grappler)}'s grapple: "
-        f"{e.skill} {e.total} vs DC {e.dc} - {'free' if e.success else 'still held'}",
+        EscapeAttempted: lambda n, e: (
+            f"{n.name(e.combatant)} tries to escape {n.name(e.grappler)}'s grapple: "
+            f"{e.skill} {e.total} vs DC {e.dc} - {'free' if e.success else 'still held'}"
+        ),
     },
 )

@@ -4,5 +4,14 @@ from combat.service.routes import bestiary, characters, commands, encounters, hi
 
 __all__ = ["ROUTES"]
 
-ROUTES = [*encounters.ROUTES, *tokens.ROUTES, *commands.ROUTES, *history.ROUTES, *meta.ROUTES, *bestiary.ROUTES,
-          *reference.ROUTES, *characters.ROUTES, *spells.ROUTES]
+ROUTES = [
+    *encounters.ROUTES,
+    *tokens.ROUTES,
+    *commands.ROUTES,
+    *history.ROUTES,
+    *meta.ROUTES,
+    *bestiary.ROUTES,
+    *reference.ROUTES,
+    *characters.ROUTES,
+    *spells.ROUTES,
+]

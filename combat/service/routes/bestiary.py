@@ -27,14 +27,23 @@ class BestiaryEntry(msgspec.Struct, kw_only=True):
 
 
 @get("/bestiary", sync_to_thread=False, tags=["bestiary"], operation_id="listBestiary", responses=documented(400))
-def list_bestiary(q: Annotated[str, QueryParameter(max_length=200, description="words of the name or type")] = "") -> list[BestiaryEntry]:
+def list_bestiary(
+    q: Annotated[str, QueryParameter(max_length=200, description="words of the name or type")] = "",
+) -> list[BestiaryEntry]:
     """Creatures whose name or type holds every word of `q` (all of them without it), by name:
     the SRD 5.2's and those imported into the local store."""
-    return [BestiaryEntry(name=b.name, cr=b.cr, size=b.size, type=b.type, ac=b.ac, hp=b.hp, source=b.source) for b in library.search(q)]
+    return [
+        BestiaryEntry(name=b.name, cr=b.cr, size=b.size, type=b.type, ac=b.ac, hp=b.hp, source=b.source)
+        for b in library.search(q)
+    ]
 
 
-@get("/bestiary/{name:str}", sync_to_thread=False, tags=["bestiary"], operation_id="showStatBlock", responses=documented(400, 404))
-def show_stat_block(name: Annotated[str, PathParameter(max_length=200, description="the creature's name, in any case")]) -> StatBlock:
+@get(
+    "/bestiary/{name:str}", sync_to_thread=False, tags=["bestiary"], operation_id="showStatBlock", responses=documented(400, 404)
+)
+def show_stat_block(
+    name: Annotated[str, PathParameter(max_length=200, description="the creature's name, in any case")],
+) -> StatBlock:
     """One creature's full stat block, found by name in any case (the shape add_creature also takes)."""
     try:
         return library.find(name)

@@ -80,8 +80,12 @@ def _may_read(request: Request, service: Service, name: str) -> None:
         mine = [cid for cid in state.combatants if grant.role == "gm" or cid in grant.combatants]
         stored = service.encounters.party.get(name).name
         if not any((held := character(state, cid)) is not None and held.character == stored for cid in mine):
-            raise ApiError(403, "auth/not-your-character", f"this token's encounter gives no access to {stored}",
-                           allowed="the admin token, or a player token of an encounter where this character is yours") from None
+            raise ApiError(
+                403,
+                "auth/not-your-character",
+                f"this token's encounter gives no access to {stored}",
+                allowed="the admin token, or a player token of an encounter where this character is yours",
+            ) from None
 
 
 @get("/characters", sync_to_thread=True, tags=["characters"], operation_id="listCharacters", responses=documented(401))
@@ -93,8 +97,14 @@ def list_characters(request: Request, service: NamedDependency[Service]) -> list
     return [party.settle(c.name, service.encounters) for c in party.all()]
 
 
-@post("/characters", status_code=201, sync_to_thread=True, tags=["characters"], operation_id="saveCharacter",
-      responses=documented(401, 422))
+@post(
+    "/characters",
+    status_code=201,
+    sync_to_thread=True,
+    tags=["characters"],
+    operation_id="saveCharacter",
+    responses=documented(401, 422),
+)
 def save_character(request: Request, data: JSONBody[CharacterSheet], service: NamedDependency[Service]) -> StoredCharacter:
     """Store a character sheet in the party: a new character, or a new sheet for one (a level
     gained), its HP, spent slots and uses kept."""
@@ -102,34 +112,66 @@ def save_character(request: Request, data: JSONBody[CharacterSheet], service: Na
     return service.encounters.party.save(data)
 
 
-@get("/characters/{name:str}", sync_to_thread=True, tags=["characters"], operation_id="getCharacter",
-     responses=documented(401, 403, 404))
+@get(
+    "/characters/{name:str}",
+    sync_to_thread=True,
+    tags=["characters"],
+    operation_id="getCharacter",
+    responses=documented(401, 403, 404),
+)
 def get_character(request: Request, name: Name, service: NamedDependency[Service]) -> StoredCharacter:
     """One character: its sheet and what it carries (HP, spent slots, used features, Hit Point Dice)."""
     _may_read(request, service, name)
     return service.encounters.party.settle(name, service.encounters)
 
 
-@post("/characters/build", status_code=200, sync_to_thread=True, tags=["characters"], operation_id="buildCharacter",
-      responses=documented(401, 422))
+@post(
+    "/characters/build",
+    status_code=200,
+    sync_to_thread=True,
+    tags=["characters"],
+    operation_id="buildCharacter",
+    responses=documented(401, 422),
+)
 def build_character(request: Request, data: JSONBody[BuildRequest], service: NamedDependency[Service]) -> CharacterSheet:
     """A sheet with the SRD 5.2's numbers for one class and level (HP, proficiency, saves,
     slots, attacks, features); with `save: true` it is stored in the party too."""
     _may_manage(request, service)
     from combat.characters.build import build_sheet
 
-    sheet = build_sheet(name=data.name, class_name=data.class_name, level=data.level, scores=data.scores, species=data.species,
-                        size=data.size, armor=data.armor, shield=data.shield, weapons=data.weapons, spells=data.spells,
-                        skills=data.skills, subclass=data.subclass)
+    sheet = build_sheet(
+        name=data.name,
+        class_name=data.class_name,
+        level=data.level,
+        scores=data.scores,
+        species=data.species,
+        size=data.size,
+        armor=data.armor,
+        shield=data.shield,
+        weapons=data.weapons,
+        spells=data.spells,
+        skills=data.skills,
+        subclass=data.subclass,
+    )
     if data.save:
         service.encounters.party.save(sheet)
     return sheet
 
 
-@post("/characters/import", status_code=200, sync_to_thread=True, tags=["characters"], operation_id="importCharacter",
-      responses=documented(401, 422))
-def import_character(request: Request, data: JSONBody[dict[str, Any]], service: NamedDependency[Service],
-                     save: Annotated[bool, QueryParameter(description="also store it in the party")] = False) -> Imported:
+@post(
+    "/characters/import",
+    status_code=200,
+    sync_to_thread=True,
+    tags=["characters"],
+    operation_id="importCharacter",
+    responses=documented(401, 422),
+)
+def import_character(
+    request: Request,
+    data: JSONBody[dict[str, Any]],
+    service: NamedDependency[Service],
+    save: Annotated[bool, QueryParameter(description="also store it in the party")] = False,
+) -> Imported:
     """A Foundry VTT dnd5e character actor (its "Export Data" JSON) read into a sheet, with
     what it holds that the sheet does not; with `?save=true` stored in the party too."""
     _may_manage(request, service)
@@ -141,14 +183,21 @@ def import_character(request: Request, data: JSONBody[dict[str, Any]], service: 
     return Imported(sheet=sheet, not_mapped=not_mapped, saved=save)
 
 
-@post("/characters/{name:str}/rest", status_code=200, sync_to_thread=True, tags=["characters"], operation_id="restCharacter",
-      responses=documented(401, 404, 422))
+@post(
+    "/characters/{name:str}/rest",
+    status_code=200,
+    sync_to_thread=True,
+    tags=["characters"],
+    operation_id="restCharacter",
+    responses=documented(401, 404, 422),
+)
 def rest_character(request: Request, name: Name, data: JSONBody[RestRequest], service: NamedDependency[Service]) -> RestDone:
     """A Short Rest (Hit Point Dice spent, features that recover on one) or a Long Rest
     (every HP, Hit Point Die, slot and feature back)."""
     _may_manage(request, service)
-    stored, rest = service.encounters.party.rest(name, data.kind, service.encounters, hit_dice=data.hit_dice,
-                                                 faces=tuple(data.faces) if data.faces else None)
+    stored, rest = service.encounters.party.rest(
+        name, data.kind, service.encounters, hit_dice=data.hit_dice, faces=tuple(data.faces) if data.faces else None
+    )
     return RestDone(character=stored, healed=rest.healed, hit_dice_rolled=[d.face for d in rest.hit_dice])
 
 

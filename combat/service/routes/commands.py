@@ -17,11 +17,22 @@ from combat.service.replies import ReplyState, command_done
 
 __all__ = ["ROUTES"]
 
-@post("/encounters/{encounter_id:str}/commands", status_code=200, tags=["commands"],
-      operation_id="sendCommand", responses=documented(400, 401, 403, 404, 409, 422))
-async def send_command(request: Request, encounter_id: FromPath[str], data: JSONBody[CommandRequest],
-                       service: NamedDependency[Service], idempotency_key: IdempotencyKey = None,
-                       with_state: ReplyState = False) -> Response[CommandDone]:
+
+@post(
+    "/encounters/{encounter_id:str}/commands",
+    status_code=200,
+    tags=["commands"],
+    operation_id="sendCommand",
+    responses=documented(400, 401, 403, 404, 409, 422),
+)
+async def send_command(
+    request: Request,
+    encounter_id: FromPath[str],
+    data: JSONBody[CommandRequest],
+    service: NamedDependency[Service],
+    idempotency_key: IdempotencyKey = None,
+    with_state: ReplyState = False,
+) -> Response[CommandDone]:
     """Send one command. The reply holds the events it appended and the new version, and
     with `?state=true` the state after them; a rejected command appends nothing. Without
     `expected_version` the server takes commands one at a time (deciding again if another

@@ -25,8 +25,15 @@ __all__ = ["ROUTES"]
 _NAME_LENGTH = 200
 
 
-@post("/encounters", status_code=201, sync_to_thread=True, tags=["encounters"], operation_id="createEncounter",
-      responses=documented(400, 401, 422, 429), security=[{}, {"token": []}])
+@post(
+    "/encounters",
+    status_code=201,
+    sync_to_thread=True,
+    tags=["encounters"],
+    operation_id="createEncounter",
+    responses=documented(400, 401, 422, 429),
+    security=[{}, {"token": []}],
+)
 def create_encounter(request: Request, data: JSONBody[CreateEncounter], service: NamedDependency[Service]) -> EncounterOpened:
     """Create an encounter under a ruleset. The reply holds its id and the GM's token (shown once).
     A server reachable beyond its own machine asks for its admin token here."""
@@ -39,10 +46,18 @@ def create_encounter(request: Request, data: JSONBody[CreateEncounter], service:
     return service.opened(encounter_id, credential)
 
 
-@get("/encounters/{encounter_id:str}", sync_to_thread=True, tags=["encounters"], operation_id="getState",
-     responses=documented(400, 401, 403, 404, 409))
-def get_state(grant: NamedDependency[Grant], service: NamedDependency[Service],
-              at: Annotated[int | None, QueryParameter(ge=1, le=MAX_SEQ, description="the state as it was after this seq")] = None) -> StateView:
+@get(
+    "/encounters/{encounter_id:str}",
+    sync_to_thread=True,
+    tags=["encounters"],
+    operation_id="getState",
+    responses=documented(400, 401, 403, 404, 409),
+)
+def get_state(
+    grant: NamedDependency[Grant],
+    service: NamedDependency[Service],
+    at: Annotated[int | None, QueryParameter(ge=1, le=MAX_SEQ, description="the state as it was after this seq")] = None,
+) -> StateView:
     """The state projection: phase, round, whose turn, every combatant, the initiative order."""
     if at is not None:
         version = service.encounters.state(grant.encounter_id).version
@@ -52,16 +67,25 @@ def get_state(grant: NamedDependency[Grant], service: NamedDependency[Service],
     return cast(StateView, shown.view(view_of(service.encounters.state(grant.encounter_id, at=at))))
 
 
-@get("/encounters/{encounter_id:str}/events", sync_to_thread=True, tags=["encounters"], operation_id="getEvents",
-     responses=documented(400, 401, 403, 404))
+@get(
+    "/encounters/{encounter_id:str}/events",
+    sync_to_thread=True,
+    tags=["encounters"],
+    operation_id="getEvents",
+    responses=documented(400, 401, 403, 404),
+)
 def get_events(
     request: Request,
     grant: NamedDependency[Grant],
     service: NamedDependency[Service],
     after: Annotated[int, QueryParameter(ge=0, le=MAX_SEQ, description="only events with a greater seq")] = 0,
     limit: Annotated[int | None, QueryParameter(ge=1, le=MAX_SEQ, description="at most this many events")] = None,
-    fmt: Annotated[str | None, QueryParameter(name="format", pattern="^(json|jsonl)$",
-                                         description="jsonl for JSON Lines (or send Accept: application/x-ndjson)")] = None,
+    fmt: Annotated[
+        str | None,
+        QueryParameter(
+            name="format", pattern="^(json|jsonl)$", description="jsonl for JSON Lines (or send Accept: application/x-ndjson)"
+        ),
+    ] = None,
 ) -> Response[list[dict[str, Any]]]:
     """The log: JSON (an array of lines) or JSON Lines, each line as in `combat export`."""
     upto = after + limit if limit is not None else None
@@ -72,8 +96,13 @@ def get_events(
     return Response(b"[" + b",".join(lines) + b"]", media_type="application/json")  # type: ignore[arg-type]
 
 
-@get("/encounters/{encounter_id:str}/log", sync_to_thread=True, tags=["encounters"], operation_id="getLog",
-     responses=documented(400, 401, 403, 404))
+@get(
+    "/encounters/{encounter_id:str}/log",
+    sync_to_thread=True,
+    tags=["encounters"],
+    operation_id="getLog",
+    responses=documented(400, 401, 403, 404),
+)
 def get_log(grant: NamedDependency[Grant], service: NamedDependency[Service]) -> list[LogLine]:
     """The narrative: one human line per event."""
     shown = Redaction(service.encounters.state(grant.encounter_id), grant)

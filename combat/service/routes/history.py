@@ -35,73 +35,155 @@ def done(service: NamedDependency[Service], outcome: Outcome, with_state: bool) 
     return command_done(outcome, with_state=with_state)
 
 
-@post("/encounters/{encounter_id:str}/undo", status_code=200, sync_to_thread=True, tags=["history"],
-      operation_id="undo", responses=_ERRORS)
-def undo(grant: NamedDependency[Grant], data: JSONBody[UndoRequest], service: NamedDependency[Service],
-         idempotency_key: IdempotencyKey = None, with_state: ReplyState = False) -> Response[CommandDone]:
+@post(
+    "/encounters/{encounter_id:str}/undo",
+    status_code=200,
+    sync_to_thread=True,
+    tags=["history"],
+    operation_id="undo",
+    responses=_ERRORS,
+)
+def undo(
+    grant: NamedDependency[Grant],
+    data: JSONBody[UndoRequest],
+    service: NamedDependency[Service],
+    idempotency_key: IdempotencyKey = None,
+    with_state: ReplyState = False,
+) -> Response[CommandDone]:
     """Retract everything the last command produced; undoing an undo is a redo. Send a command
     id so that a retried undo is not taken for a redo."""
     require_gm(grant, "undo")
-    outcome = service.encounters.undo_last(grant.encounter_id, reason=data.reason, expected_version=data.expected_version,
-                                           command_id=command_id_of(idempotency_key, data.command_id))
+    outcome = service.encounters.undo_last(
+        grant.encounter_id,
+        reason=data.reason,
+        expected_version=data.expected_version,
+        command_id=command_id_of(idempotency_key, data.command_id),
+    )
     return done(service, outcome, with_state)
 
 
-@post("/encounters/{encounter_id:str}/retract", status_code=200, sync_to_thread=True, tags=["history"],
-      operation_id="retract", responses=_ERRORS)
-def retract(grant: NamedDependency[Grant], data: JSONBody[RetractRequest], service: NamedDependency[Service],
-            idempotency_key: IdempotencyKey = None, with_state: ReplyState = False) -> Response[CommandDone]:
+@post(
+    "/encounters/{encounter_id:str}/retract",
+    status_code=200,
+    sync_to_thread=True,
+    tags=["history"],
+    operation_id="retract",
+    responses=_ERRORS,
+)
+def retract(
+    grant: NamedDependency[Grant],
+    data: JSONBody[RetractRequest],
+    service: NamedDependency[Service],
+    idempotency_key: IdempotencyKey = None,
+    with_state: ReplyState = False,
+) -> Response[CommandDone]:
     """Retract the events at `seqs` (retracting a retraction brings its events back)."""
     require_gm(grant, "retract events")
-    outcome = service.encounters.retract(grant.encounter_id, data.seqs, reason=data.reason,
-                                         expected_version=data.expected_version, whole=data.whole,
-                                         command_id=command_id_of(idempotency_key, data.command_id))
+    outcome = service.encounters.retract(
+        grant.encounter_id,
+        data.seqs,
+        reason=data.reason,
+        expected_version=data.expected_version,
+        whole=data.whole,
+        command_id=command_id_of(idempotency_key, data.command_id),
+    )
     return done(service, outcome, with_state)
 
 
-@post("/encounters/{encounter_id:str}/amend", status_code=200, sync_to_thread=True, tags=["history"],
-      operation_id="amend", responses=_ERRORS)
-def amend(grant: NamedDependency[Grant], data: JSONBody[AmendRequest], service: NamedDependency[Service],
-          idempotency_key: IdempotencyKey = None, with_state: ReplyState = False) -> Response[CommandDone]:
+@post(
+    "/encounters/{encounter_id:str}/amend",
+    status_code=200,
+    sync_to_thread=True,
+    tags=["history"],
+    operation_id="amend",
+    responses=_ERRORS,
+)
+def amend(
+    grant: NamedDependency[Grant],
+    data: JSONBody[AmendRequest],
+    service: NamedDependency[Service],
+    idempotency_key: IdempotencyKey = None,
+    with_state: ReplyState = False,
+) -> Response[CommandDone]:
     """Replace the ruling at `seqs` by a corrected command, decided where the original stood."""
     require_gm(grant, "amend a ruling")
     corrected = service.command_of(grant.encounter_id, data.command)
-    outcome = service.encounters.amend(grant.encounter_id, data.seqs, corrected, reason=data.reason,
-                                       expected_version=data.expected_version,
-                                       command_id=command_id_of(idempotency_key, data.command_id))
+    outcome = service.encounters.amend(
+        grant.encounter_id,
+        data.seqs,
+        corrected,
+        reason=data.reason,
+        expected_version=data.expected_version,
+        command_id=command_id_of(idempotency_key, data.command_id),
+    )
     return done(service, outcome, with_state)
 
 
-@post("/encounters/{encounter_id:str}/override", status_code=200, sync_to_thread=True, tags=["history"],
-      operation_id="override", responses=_ERRORS)
-def override(grant: NamedDependency[Grant], data: JSONBody[OverrideRequest], service: NamedDependency[Service],
-             idempotency_key: IdempotencyKey = None, with_state: ReplyState = False) -> Response[CommandDone]:
+@post(
+    "/encounters/{encounter_id:str}/override",
+    status_code=200,
+    sync_to_thread=True,
+    tags=["history"],
+    operation_id="override",
+    responses=_ERRORS,
+)
+def override(
+    grant: NamedDependency[Grant],
+    data: JSONBody[OverrideRequest],
+    service: NamedDependency[Service],
+    idempotency_key: IdempotencyKey = None,
+    with_state: ReplyState = False,
+) -> Response[CommandDone]:
     """Let events that conflict with a changed past stand, by the GM's ruling."""
     require_gm(grant, "override a conflict")
-    outcome = service.encounters.override(grant.encounter_id, data.seqs, ruling=data.ruling,
-                                          expected_version=data.expected_version,
-                                          command_id=command_id_of(idempotency_key, data.command_id))
+    outcome = service.encounters.override(
+        grant.encounter_id,
+        data.seqs,
+        ruling=data.ruling,
+        expected_version=data.expected_version,
+        command_id=command_id_of(idempotency_key, data.command_id),
+    )
     return done(service, outcome, with_state)
 
 
-@post("/encounters/{encounter_id:str}/fork", status_code=201, sync_to_thread=True, tags=["history"],
-      operation_id="fork", responses=documented(400, 401, 403, 404, 409, 422, 429))
-def fork(grant: NamedDependency[Grant], data: JSONBody[ForkRequest], service: NamedDependency[Service],
-         idempotency_key: IdempotencyKey = None) -> EncounterOpened:
+@post(
+    "/encounters/{encounter_id:str}/fork",
+    status_code=201,
+    sync_to_thread=True,
+    tags=["history"],
+    operation_id="fork",
+    responses=documented(400, 401, 403, 404, 409, 422, 429),
+)
+def fork(
+    grant: NamedDependency[Grant],
+    data: JSONBody[ForkRequest],
+    service: NamedDependency[Service],
+    idempotency_key: IdempotencyKey = None,
+) -> EncounterOpened:
     """A what-if branch from a seq: a new encounter (with its own GM token); the original is untouched.
     A repeat of a command id returns the same branch with a new GM token."""
     require_gm(grant, "fork the encounter")
     # A branch counts against the quota of whoever created the encounter it branches from:
     # its slot is taken after every other check and before anything is written.
     creator = next((r.created_by for r in service.tokens.store.of_encounter(grant.encounter_id) if r.created_by), None)
-    fork_id = service.encounters.fork(grant.encounter_id, data.at, name=data.name, expected_version=data.expected_version,
-                                      command_id=command_id_of(idempotency_key, data.command_id),
-                                      writing=lambda: service.quota_slot(creator))
+    fork_id = service.encounters.fork(
+        grant.encounter_id,
+        data.at,
+        name=data.name,
+        expected_version=data.expected_version,
+        command_id=command_id_of(idempotency_key, data.command_id),
+        writing=lambda: service.quota_slot(creator),
+    )
     return service.opened(fork_id, creator)
 
 
-@get("/encounters/{encounter_id:str}/audit", sync_to_thread=True, tags=["history"], operation_id="getAudit",
-     responses=documented(400, 401, 403, 404))
+@get(
+    "/encounters/{encounter_id:str}/audit",
+    sync_to_thread=True,
+    tags=["history"],
+    operation_id="getAudit",
+    responses=documented(400, 401, 403, 404),
+)
 def get_audit(grant: NamedDependency[Grant], service: NamedDependency[Service]) -> Audit:
     """Who did what and when, every roll and its source, every undo and amendment, conflicts, dice fairness."""
     shown = Redaction(service.encounters.state(grant.encounter_id), grant)

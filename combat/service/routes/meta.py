@@ -74,8 +74,13 @@ def message_schema(view: ViewParam = "full") -> dict[str, Any]:
     return stream_schema(view)
 
 
-@get("/schemas/commands/{ruleset_id:str}", sync_to_thread=False, tags=["schemas"], operation_id="commandSchema",
-     responses=documented(404))
+@get(
+    "/schemas/commands/{ruleset_id:str}",
+    sync_to_thread=False,
+    tags=["schemas"],
+    operation_id="commandSchema",
+    responses=documented(404),
+)
 def commands_schema(ruleset_id: FromPath[str]) -> dict[str, Any]:
     """JSON Schema of one command of an encounter of this ruleset (the `command` of a
     POST /encounters/{id}/commands body): rulesets may each have their own command under one

@@ -21,15 +21,25 @@ def _ruleset(ruleset_id: str) -> Ruleset:
     return RULESETS[ruleset_id]
 
 
-@get("/rulesets/{ruleset_id:str}/commands", sync_to_thread=False, tags=["service"], operation_id="listCommands",
-     responses=documented(404))
+@get(
+    "/rulesets/{ruleset_id:str}/commands",
+    sync_to_thread=False,
+    tags=["service"],
+    operation_id="listCommands",
+    responses=documented(404),
+)
 def list_commands(ruleset_id: FromPath[str]) -> list[CommandDoc]:
     """Every command of the ruleset: its fields, who may send it, in which phases, an example."""
     return commands_of(_ruleset(ruleset_id))
 
 
-@get("/rulesets/{ruleset_id:str}/commands/{name:str}", sync_to_thread=False, tags=["service"],
-     operation_id="getCommand", responses=documented(404))
+@get(
+    "/rulesets/{ruleset_id:str}/commands/{name:str}",
+    sync_to_thread=False,
+    tags=["service"],
+    operation_id="getCommand",
+    responses=documented(404),
+)
 def get_command(ruleset_id: FromPath[str], name: FromPath[str]) -> CommandDoc:
     """One command of the ruleset: its fields, who may send it, in which phases, an example."""
     ruleset = _ruleset(ruleset_id)

@@ -35,10 +35,19 @@ def list_spells(
 ) -> list[SpellEntry]:
     """Spells matching every word of `q` (all 339 without it), by name: `fire` lists the
     spells named for fire and those dealing Fire damage."""
-    return [SpellEntry(name=s.name, level=s.level, school=s.school, casting_time=s.casting_time_text or s.casting_time,
-                       concentration=s.concentration, damage_types=tuple(dict.fromkeys((*s.damage_types, *(t for d in s.damage for t in d.types)))),
-                       classes=s.classes, automation=s.automation)
-            for s in library.search(q, level=level, cls=cls)]
+    return [
+        SpellEntry(
+            name=s.name,
+            level=s.level,
+            school=s.school,
+            casting_time=s.casting_time_text or s.casting_time,
+            concentration=s.concentration,
+            damage_types=tuple(dict.fromkeys((*s.damage_types, *(t for d in s.damage for t in d.types)))),
+            classes=s.classes,
+            automation=s.automation,
+        )
+        for s in library.search(q, level=level, cls=cls)
+    ]
 
 
 @get("/spells/{name:str}", sync_to_thread=False, tags=["spells"], operation_id="showSpell", responses=documented(400, 404))

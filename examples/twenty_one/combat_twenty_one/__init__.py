@@ -54,16 +54,21 @@ def _counted(state: EncounterState[Tally], e: Counted) -> EncounterState[Tally]:
     return with_rules(state, total=e.total, said_by=said)
 
 
-COUNTING = Rules(handlers={Count: _count}, appliers={Counted: _counted},
-                 narration={Counted: lambda n, e: f"{e.player} says {e.total}"})
+COUNTING = Rules(
+    handlers={Count: _count}, appliers={Counted: _counted}, narration={Counted: lambda n, e: f"{e.player} says {e.total}"}
+)
 
 RULESET = Ruleset.of(
     assemble(ENCOUNTER, COUNTING),
     id="twenty-one",
     title="Twenty-one",
     summary="Count up by 1 to 3; whoever says 21 loses.",
-    phases=PhaseTable("twenty-one", ("setup", "counting"), [Step("count", ("setup", "counting"), "counting"),
-                                                             Step("ruling", ("setup", "counting"))], "setup"),
+    phases=PhaseTable(
+        "twenty-one",
+        ("setup", "counting"),
+        [Step("count", ("setup", "counting"), "counting"), Step("ruling", ("setup", "counting"))],
+        "setup",
+    ),
     turn_order=lambda state, include_surprised: [],
     state_type=Tally,
     state_key="twenty_one",

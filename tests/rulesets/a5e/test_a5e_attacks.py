@@ -36,8 +36,11 @@ def test_unseen_targets_give_disadvantage_unseen_attackers_advantage_and_both_un
     cannot see you, you have advantage'; 'In situations where your target is unseen by you and you
     are unseen by your target ... all attack rolls are made at disadvantage.'"""
     t = fight_with_settings(pc("aria", attacks_per_action=3), monster("goblin", max_hp=50))
-    for kw, mode in (({"target_unseen": True}, "disadvantage"), ({"attacker_unseen": True}, "advantage"),
-                     ({"target_unseen": True, "attacker_unseen": True}, "disadvantage")):
+    for kw, mode in (
+        ({"target_unseen": True}, "disadvantage"),
+        ({"attacker_unseen": True}, "advantage"),
+        ({"target_unseen": True, "attacker_unseen": True}, "disadvantage"),
+    ):
         made, _ = attacked(t.do(MakeAttack(attacker="aria", target="goblin", faces=(4, 5), **kw)))
         assert made.roll_mode == mode, kw
 
@@ -52,7 +55,9 @@ def test_ranged_attacks_beyond_normal_range_or_within_a_hostiles_reach_have_disa
     far, _ = attacked(t.do(MakeAttack(attacker="lyra", target="goblin", distance=200, faces=(12, 4), damage_faces=(3,))))
     assert far.roll_mode == "disadvantage"
     t.rejects(MakeAttack(attacker="lyra", target="goblin", distance=330, faces=(12,)), "attack/out-of-range")
-    close, _ = attacked(t.do(MakeAttack(attacker="lyra", target="goblin", within_reach_of_hostile=True, faces=(12, 4), damage_faces=(3,))))
+    close, _ = attacked(
+        t.do(MakeAttack(attacker="lyra", target="goblin", within_reach_of_hostile=True, faces=(12, 4), damage_faces=(3,)))
+    )
     assert close.roll_mode == "disadvantage"
 
 
@@ -81,7 +86,9 @@ def test_flanking_with_an_ally_gives_an_expertise_die_unless_either_is_incapacit
     on your actions against that target. You and your ally cannot flank for one another if either
     of you are incapacitated.'"""
     t = fight_with_settings(pc("aria"), pc("bron"), monster("goblin", max_hp=50))
-    _, rolled = attacked(t.do(MakeAttack(attacker="aria", target="goblin", flanking_with="bron", faces=(8, 2), damage_faces=(3,))))
+    _, rolled = attacked(
+        t.do(MakeAttack(attacker="aria", target="goblin", flanking_with="bron", faces=(8, 2), damage_faces=(3,)))
+    )
     assert rolled.notation == "1d20+5+1d4" and rolled.total == 15
     t.do(EndTurn(combatant="aria"))
     t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="stunned")))
@@ -93,8 +100,9 @@ def test_attacking_from_above_gives_an_expertise_die_and_two_sources_raise_it_to
     """'If you are at least 5 feet above your target and you aren't grappled or restrained, you
     gain an expertise die on melee attack rolls made against it.'"""
     t = fight_with_settings(pc("aria"), pc("bron"), monster("goblin", max_hp=50))
-    _, rolled = attacked(t.do(MakeAttack(attacker="aria", target="goblin", from_above=True, flanking_with="bron",
-                                         faces=(8, 5), damage_faces=(3,))))
+    _, rolled = attacked(
+        t.do(MakeAttack(attacker="aria", target="goblin", from_above=True, flanking_with="bron", faces=(8, 5), damage_faces=(3,)))
+    )
     assert rolled.notation == "1d20+5+1d6"
     t.do(EndTurn(combatant="aria"))
     t.do(ApplyCondition(target="bron", condition=ConditionSpec(name="restrained")))
@@ -143,7 +151,9 @@ def test_a_dodger_who_cannot_see_the_attacker_gets_no_disadvantage_from_dodge():
     seen, _ = attacked(t.do(MakeAttack(attacker="goblin", target="aria", faces=(12, 3), damage_faces=(2,))))
     assert seen.roll_mode == "disadvantage"
     t.do(EndTurn(combatant="goblin"))
-    unseen, roll = attacked(t.do(MakeAttack(attacker="boss", target="aria", attacker_unseen=True, faces=(3, 12), damage_faces=(2,))))
+    unseen, roll = attacked(
+        t.do(MakeAttack(attacker="boss", target="aria", attacker_unseen=True, faces=(3, 12), damage_faces=(2,)))
+    )
     assert unseen.roll_mode == "advantage" and roll.total == 12 + 4 and unseen.hit
     t.do(EndTurn(combatant="boss"))
     t.do(ApplyCondition(target="sneak", condition=ConditionSpec(name="invisible", source="hide")))

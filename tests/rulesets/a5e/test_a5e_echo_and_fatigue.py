@@ -55,14 +55,27 @@ def test_echo_adds_a_point_per_die_to_an_attacks_own_thunder_damage_once():
     """Echo: 'any effect which causes thunder damage does 1 extra point of damage per die
     rolled': a mace dealing thunder damage, a thunder type chosen for a longsword and thunder
     extra damage each roll a point more per die; other damage rolled with them does not."""
-    t = fight(pc("aria", attacks=(THUNDER_MACE, LONGSWORD), attacks_per_action=3), monster("ogre", max_hp=59),
-              environment="cavernous")
-    mace = of_type(t.do(MakeAttack(attacker="aria", target="ogre", attack="Thunder Mace", faces=(15,), damage_faces=(4,))), AttackMade)[0]
+    t = fight(
+        pc("aria", attacks=(THUNDER_MACE, LONGSWORD), attacks_per_action=3), monster("ogre", max_hp=59), environment="cavernous"
+    )
+    mace = of_type(
+        t.do(MakeAttack(attacker="aria", target="ogre", attack="Thunder Mace", faces=(15,), damage_faces=(4,))), AttackMade
+    )[0]
     assert (mace.damage_rolled, mace.damage) == (4 + 3 + 1, 8)
-    chosen = t.do(MakeAttack(attacker="aria", target="ogre", attack="Longsword", damage_type="thunder", faces=(15,), damage_faces=(4,)))
+    chosen = t.do(
+        MakeAttack(attacker="aria", target="ogre", attack="Longsword", damage_type="thunder", faces=(15,), damage_faces=(4,))
+    )
     assert of_type(chosen, DiceRolled)[1].notation == "1d8+3+1" and of_type(chosen, AttackMade)[0].damage == 8
-    extra = t.do(MakeAttack(attacker="aria", target="ogre", attack="Longsword", faces=(15,), damage_faces=(4,),
-                            extra_damage=(ExtraDamage(dice="2d6", damage_type="thunder", faces=(1, 1)),)))
+    extra = t.do(
+        MakeAttack(
+            attacker="aria",
+            target="ogre",
+            attack="Longsword",
+            faces=(15,),
+            damage_faces=(4,),
+            extra_damage=(ExtraDamage(dice="2d6", damage_type="thunder", faces=(1, 1)),),
+        )
+    )
     assert of_type(extra, AttackMade)[0].damage == 7  # slashing: as rolled
     assert [(d.amount, d.damage_type) for d in of_type(extra, DamageTaken)] == [(1 + 1 + 2, "thunder")]
 

@@ -143,8 +143,12 @@ def test_an_amended_recharge_roll_leaves_the_burst_that_followed_in_conflict_unt
     second = encounters.execute(eid, _burst("goblin", save=2, damage=4))
     [used_seq] = _seqs(second, WorldActionUsed)
 
-    amended = encounters.amend(eid, _seqs(recharge, RechargeRolled), RollRecharge(action=BURST, faces=(2,)),
-                               reason="the recharge die landed cocked against a tankard")
+    amended = encounters.amend(
+        eid,
+        _seqs(recharge, RechargeRolled),
+        RollRecharge(action=BURST, faces=(2,)),
+        reason="the recharge die landed cocked against a tankard",
+    )
 
     state = encounters.state(eid)
     corrected = [r.event for r in amended.records if isinstance(r.event, RechargeRolled)]
@@ -183,8 +187,12 @@ def test_an_amended_perception_check_makes_aria_surprised_and_lists_what_she_cou
     goblin's 12."""
     eid, spotted, reused, attack, turn_ended = _ambush(encounters)
 
-    encounters.amend(eid, [spotted], SurpriseCheck(combatant="aria", bonus=0, dc=12, faces=(11,)),
-                     reason="Aria's Perception is +0; the +3 was her Insight")
+    encounters.amend(
+        eid,
+        [spotted],
+        SurpriseCheck(combatant="aria", bonus=0, dc=12, faces=(11,)),
+        reason="Aria's Perception is +0; the +3 was her Insight",
+    )
 
     state = encounters.state(eid)
     assert state.combatants["aria"].surprised
@@ -200,8 +208,9 @@ def test_the_narrator_resolves_the_surprise_conflicts_by_retraction_amendment_an
     """Aria's swing is taken back, her first end_turn is decided again (now ending her
     surprise), and the initiative order as played stands by ruling."""
     eid, spotted, reused, attack, turn_ended = _ambush(encounters)
-    encounters.amend(eid, [spotted], SurpriseCheck(combatant="aria", bonus=0, dc=12, faces=(11,)),
-                     reason="Aria's Perception is +0")
+    encounters.amend(
+        eid, [spotted], SurpriseCheck(combatant="aria", bonus=0, dc=12, faces=(11,)), reason="Aria's Perception is +0"
+    )
 
     encounters.retract(eid, attack, reason="surprised, Aria could not swing")
     encounters.amend(eid, [turn_ended], EndTurn(combatant="aria"), reason="her first turn is over: so is her surprise")
@@ -218,13 +227,18 @@ def test_an_amended_stat_block_with_fire_resistance_makes_the_full_fire_damage_a
     """Resistance halves damage: once the Narrator amends the goblin's stat block to resist
     fire, the 6 fire damage the burst did from a roll of 6 should have been 3."""
     eid = _mill(encounters)
-    added = next(r.seq for r in encounters.records(eid)
-                 if isinstance(r.event, CombatantAdded) and r.event.combatant.id == "goblin")
+    added = next(
+        r.seq for r in encounters.records(eid) if isinstance(r.event, CombatantAdded) and r.event.combatant.id == "goblin"
+    )
     burst = encounters.execute(eid, _burst("goblin", save=2, damage=6))
     [damage] = _seqs(burst, DamageTaken)
 
-    encounters.amend(eid, [added], AddCombatant(combatant=monster("goblin", max_hp=12, resistances=("fire",))),
-                     reason="the stat block says the mill goblin resists fire")
+    encounters.amend(
+        eid,
+        [added],
+        AddCombatant(combatant=monster("goblin", max_hp=12, resistances=("fire",))),
+        reason="the stat block says the mill goblin resists fire",
+    )
 
     state = encounters.state(eid)
     assert [(c.seq, c.problem) for c in state.conflicts] == [(damage, "Goblin would take 3 fire from 6, not 6")]
@@ -348,9 +362,13 @@ def test_a_blow_amended_onto_the_goblin_leaves_arias_concentration_save_in_the_w
     beam = encounters.execute(eid, Damage(target="aria", damage_type="fire", amount=6, source="burning beam"))
     save = encounters.execute(eid, ConcentrationSave(combatant="aria", faces=(12,)))
 
-    encounters.amend(eid, _seqs(beam), Damage(target="goblin", damage_type="fire", amount=6, source="burning beam"), reason="it hit the goblin")
+    encounters.amend(
+        eid, _seqs(beam), Damage(target="goblin", damage_type="fire", amount=6, source="burning beam"), reason="it hit the goblin"
+    )
 
-    assert [(c.seq, c.problem) for c in encounters.state(eid).conflicts] == [(_seqs(save, ConcentrationChecked)[0], "Aria has no concentration save to make")]
+    assert [(c.seq, c.problem) for c in encounters.state(eid).conflicts] == [
+        (_seqs(save, ConcentrationChecked)[0], "Aria has no concentration save to make")
+    ]
     with pytest.raises(RuleError) as refused:
         encounters.execute(eid, ConcentrationSave(combatant="aria", faces=(12,)))
     assert (refused.value.code, refused.value.message) == ("concentration/no-check", "Aria has no concentration save to make")

@@ -76,6 +76,7 @@ def test_an_unconscious_dodger_sees_no_attacker_and_has_no_dodge():
 
 # -- a GM's grant to a surprised participant ------------------------------------------------
 
+
 def _goblin_first_aria_surprised(**settings) -> Table:
     t = Table(ruleset="a5e", settings=settings or None).add(pc("aria"), monster("goblin", max_hp=20))
     t.do(BeginCombat())
@@ -93,7 +94,9 @@ def test_a_grant_before_a_surprised_participants_first_turn_is_banked_but_unusab
     it than her own."""
     t = _goblin_first_aria_surprised()
     events = t.do(GrantAction(combatant="aria", kind="action", reason="haste, cast before the ambush"))
-    assert of_type(events, ActionBanked) == [ActionBanked(combatant="aria", kind="action", reason="haste, cast before the ambush")]
+    assert of_type(events, ActionBanked) == [
+        ActionBanked(combatant="aria", kind="action", reason="haste, cast before the ambush")
+    ]
     t.rejects(GrantAction(combatant="aria", kind="reaction"), "surprise/cannot-react")  # given at once: for now
     t.do(EndTurn(combatant="goblin"))
     assert t.state.turn == "aria" and [g.armed for g in banked_of(t.state)] == [True]
@@ -113,7 +116,9 @@ def test_a_banked_bonus_action_follows_the_tables_surprised_bonus_action_setting
     assert of_type(t.do(GrantAction(combatant="aria", kind="bonus_action", reason="quickened")), ActionBanked)
     t.do(EndTurn(combatant="goblin"))
     events = t.do(BonusAction(combatant="aria", description="second wind"))
-    assert of_type(events, BankedActionGranted) == [BankedActionGranted(combatant="aria", kind="bonus_action", reason="quickened")]
+    assert of_type(events, BankedActionGranted) == [
+        BankedActionGranted(combatant="aria", kind="bonus_action", reason="quickened")
+    ]
     t.do(BonusAction(combatant="aria", description="healing word"))
     t.rejects(BonusAction(combatant="aria", description="a third"), "economy/bonus-action-spent")
     t.rejects(TakeAction(combatant="aria", action="dash"), "surprise/cannot-act")

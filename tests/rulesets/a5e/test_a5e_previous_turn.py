@@ -29,8 +29,10 @@ def test_taking_back_a_surprised_first_turn_keeps_the_surprise_and_no_conflict(t
     state = replay(records)
     current = state.combatants[state.turn]
     events = decide(get_ruleset("a5e"), state, PreviousTurn(reason="the GM skipped ahead by mistake"))
-    later = [msgspec.structs.replace(records[-1], originator_version=records[-1].seq + i, event=e, hash="")
-             for i, e in enumerate(events, start=1)]
+    later = [
+        msgspec.structs.replace(records[-1], originator_version=records[-1].seq + i, event=e, hash="")
+        for i, e in enumerate(events, start=1)
+    ]
     ended = [e for e in events if isinstance(e, TurnEnded)]
     assert ended and ended[0].taken_back and ended[0].combatant == current.id
     live = extend(state, later)

@@ -318,8 +318,18 @@ def test_tumbling_is_a_dexterity_save_against_the_maneuver_dc_with_an_expertise_
     [save] = of_type(events, SaveMade)
     assert (save.total, save.dc, save.success) == (12, 13, False)
     assert of_type(events, Tumbled)[0].success is False and not t["lyra"].economy.action
-    events = t.do(Tumble(combatant="lyra", through="ogre", dc=13, save_bonus=4, acrobatics=True,
-                         tumbling_specialty=True, bonus_action=True, faces=(6, 5)))
+    events = t.do(
+        Tumble(
+            combatant="lyra",
+            through="ogre",
+            dc=13,
+            save_bonus=4,
+            acrobatics=True,
+            tumbling_specialty=True,
+            bonus_action=True,
+            faces=(6, 5),
+        )
+    )
     assert of_type(events, DiceRolled)[0].notation == "1d20+4+1d6" and of_type(events, Tumbled)[0].success
 
 
@@ -327,8 +337,13 @@ def test_size_decides_advantage_on_a_tumble_and_a_creature_can_just_let_you_pass
     """'If you are smaller than the target, you have advantage. If you are larger ..., you have
     disadvantage (though if you are two or more sizes larger ..., you can move through ...
     without making a save).' 'The creature can choose to just let you pass.'"""
-    t = fight(pc("pip", size="small"), pc("hulk", size="large"), pc("bear", size="huge"),
-              monster("orc", size="medium"), monster("imp", size="tiny"))
+    t = fight(
+        pc("pip", size="small"),
+        pc("hulk", size="large"),
+        pc("bear", size="huge"),
+        monster("orc", size="medium"),
+        monster("imp", size="tiny"),
+    )
     events = t.do(Tumble(combatant="pip", through="orc", dc=12, faces=(3, 15)))
     assert of_type(events, DiceRolled)[0].notation == "2d20kh1+0"
     t.rejects(Tumble(combatant="pip", through="hulk", dc=12, bonus_action=True, faces=(3,)), "tumble/ally")

@@ -57,11 +57,16 @@ def on(cid: str, face: int, **kw) -> tuple[WorldTarget, ...]:
 def test_the_nine_example_environments_ship_as_data_with_their_saves_dcs_and_damage():
     """'CAVERNOUS ... FIERY ... Flame Burst (Recharge 4-6). A single participant makes a DC 12
     Dexterity saving throw or they take 1d12 fire damage.'"""
-    assert sorted(ENVIRONMENTS) == ["cavernous", "fiery", "forested", "frigid", "furnished", "hazy", "rocky",
-                                    "stormy", "swampy"]
+    assert sorted(ENVIRONMENTS) == ["cavernous", "fiery", "forested", "frigid", "furnished", "hazy", "rocky", "stormy", "swampy"]
     flame = ENVIRONMENTS["fiery"].world_action("Flame Burst")
     assert (flame.recharge, flame.targets, flame.save, flame.dc, flame.damage, flame.damage_type) == (
-        4, "one", "dexterity", 12, "1d12", "fire")
+        4,
+        "one",
+        "dexterity",
+        12,
+        "1d12",
+        "fire",
+    )
     chill = ENVIRONMENTS["frigid"].world_action("cold chill")
     assert (chill.dc, chill.damage, chill.reduced_damage) == (15, "2d6", "1d6")
     assert ENVIRONMENTS["stormy"].world_action("lightning strike").once_per_target
@@ -100,8 +105,9 @@ def test_flame_burst_records_the_targets_save_and_damage():
     [used] = of_type(events, WorldActionUsed)
     assert used.action == "Flame Burst" and used.targets == ("aria",)
     assert of_type(events, SaveMade)[0].total == 7 and not of_type(events, SaveMade)[0].success
-    assert of_type(events, DamageTaken) == [DamageTaken(target="aria", amount=9, damage_type="fire", rolled=9,
-                                                        source="Flame Burst")]
+    assert of_type(events, DamageTaken) == [
+        DamageTaken(target="aria", amount=9, damage_type="fire", rolled=9, source="Flame Burst")
+    ]
     assert t["aria"].hp == 11
     assert t.rebuilt() == t.state
 
@@ -121,8 +127,9 @@ def test_a_dodging_participant_makes_its_dexterity_save_with_advantage():
     t.do(TakeAction(combatant="aria", action="dodge"))
     t.do(EndTurn(combatant="aria"))
     t.do(EndTurn(combatant="goblin"))
-    events = t.do(UseWorldAction(action="Flame Burst", targets=(WorldTarget(combatant="aria", faces=(4, 13)),),
-                                 recharge_faces=(6,)))
+    events = t.do(
+        UseWorldAction(action="Flame Burst", targets=(WorldTarget(combatant="aria", faces=(4, 13)),), recharge_faces=(6,))
+    )
     [save] = of_type(events, SaveMade)
     assert save.total == 13 and save.success
     assert of_type(events, DiceRolled)[0].notation == "2d20kh1+0"
@@ -201,8 +208,9 @@ def test_cold_chill_deals_less_damage_to_those_in_cold_weather_gear():
     damage is reduced to 1d6 if they are wearing cold weather gear.'"""
     t = fight("frigid")
     targets = on("aria", 2, reduced=True) + on("goblin", 3)
-    events = t.do(UseWorldAction(action="Cold Chill", targets=targets, damage_faces=(4, 3), reduced_damage_faces=(2,),
-                                 recharge_faces=(6,)))
+    events = t.do(
+        UseWorldAction(action="Cold Chill", targets=targets, damage_faces=(4, 3), reduced_damage_faces=(2,), recharge_faces=(6,))
+    )
     assert [(d.target, d.amount) for d in of_type(events, DamageTaken)] == [("goblin", 7), ("aria", 2)]
     t2 = fight("fiery")
     t2.rejects(UseWorldAction(action="Flame Burst", targets=on("aria", 2, reduced=True)), "world-action/not-reduced")
@@ -215,8 +223,9 @@ def test_lightning_cannot_strike_the_same_participant_twice():
     t.do(EndWorldStep())
     next_round(t)
     t.rejects(UseWorldAction(action="Lightning Strike", targets=on("aria", 12)), "world-action/already-struck")
-    events = t.do(UseWorldAction(action="Lightning Strike", targets=on("goblin", 3), damage_faces=(1, 1, 1, 1),
-                                 recharge_faces=(1,)))
+    events = t.do(
+        UseWorldAction(action="Lightning Strike", targets=on("goblin", 3), damage_faces=(1, 1, 1, 1), recharge_faces=(1,))
+    )
     assert t["goblin"].hp == 3 and of_type(events, DamageTaken)[0].rolled == 4
 
 

@@ -36,7 +36,9 @@ def open_normal_round(t: Table) -> Table:
     return t
 
 
-def play_round(t: Table, declared: Mapping[str, tuple[str, str | None]], initiative: Mapping[str, int | tuple[int, ...]]) -> Table:
+def play_round(
+    t: Table, declared: Mapping[str, tuple[str, str | None]], initiative: Mapping[str, int | tuple[int, ...]]
+) -> Table:
     """Declare (as the GM), lock, and roll each group's d10 with the faces given, in that order."""
     for cid, (action, target) in declared.items():
         t.do(D10Declare(combatant=cid, action=action, target=target))

@@ -22,7 +22,11 @@ def tammys_turn(**kw):
 def ogre_swings_at_bob(bob: D10Traits, ogre: D10Traits | None = None):
     """Bob in his maille shirt; the ogre acts first."""
     t = open_normal_round(
-        d10_table(pc("bob", max_hp=20, ac=12), monster("ogre", max_hp=20, attacks=(CLUB,)), traits={"bob": bob, "ogre": ogre or D10Traits()})
+        d10_table(
+            pc("bob", max_hp=20, ac=12),
+            monster("ogre", max_hp=20, attacks=(CLUB,)),
+            traits={"bob": bob, "ogre": ogre or D10Traits()},
+        )
     )
     return play_round(t, OGRE_ATTACKS_BOB, {"party": 1, "monsters": 9})
 
@@ -68,7 +72,9 @@ def test_a_critical_can_forgo_all_damage_for_its_effect():
     successful grapple of the target.'"""
     t = tammys_turn()
     events = t.do(
-        D10Attack(attacker="tammy", target="ogre", critical_effect="rushes into a grapple", critical_forgoes_damage=True, faces=(20,))
+        D10Attack(
+            attacker="tammy", target="ogre", critical_effect="rushes into a grapple", critical_forgoes_damage=True, faces=(20,)
+        )
     )
     assert [r.purpose for r in of_type(events, DiceRolled)] == ["to hit"]
     assert of_type(events, D10DamageDealt) == [] and t["ogre"].hp == 20
@@ -85,7 +91,9 @@ def test_a_custom_effect_said_before_the_roll_counts_only_on_a_20():
 def test_a_spells_critical_success_does_not_double_its_damage_by_itself():
     """'For spells, the effect of a critical success is listed in the spell description.'"""
     bolt = AttackProfile(name="Fire Bolt", bonus=4, damage="1d10", damage_type="fire", kind="ranged")
-    t = open_normal_round(d10_table(pc("larry", attacks=(bolt,)), monster("ogre", max_hp=20), traits={"larry": D10Traits(spells=("Fire Bolt",))}))
+    t = open_normal_round(
+        d10_table(pc("larry", attacks=(bolt,)), monster("ogre", max_hp=20), traits={"larry": D10Traits(spells=("Fire Bolt",))})
+    )
     play_round(t, {"larry": ("cast", "ogre"), "ogre": ("parry_dodge", None)}, {"party": 5, "monsters": 1})
     events = t.do(D10Attack(attacker="larry", target="ogre", faces=(20,), damage_faces=(7,)))
     assert (dealt(events).critical_doubled, dealt(events).amount) == (False, 7)
@@ -128,7 +136,11 @@ def test_a_masterwork_weapon_with_several_damage_dice_keeps_the_better_total():
     """The reading for 'roll two of the listed damage dice and take the highest roll' when the
     listed damage is several dice: roll them twice and keep the better total."""
     maul = SWORD.__class__(name="Maul", bonus=5, damage="2d6", damage_type="bludgeoning")
-    t = tammys_turn(tammy={"attacks": (maul,)}, settings={"weapon_tiers": True}, traits={"tammy": D10Traits(weapon_tiers={"Maul": "masterwork"})})
+    t = tammys_turn(
+        tammy={"attacks": (maul,)},
+        settings={"weapon_tiers": True},
+        traits={"tammy": D10Traits(weapon_tiers={"Maul": "masterwork"})},
+    )
     events = t.do(D10Attack(attacker="tammy", target="ogre", faces=(15,), damage_faces=(1, 2, 6, 3)))
     assert of_type(events, DiceRolled)[1].notation == "(2d6,2d6)kh1"
     assert dealt(events).amount == 9

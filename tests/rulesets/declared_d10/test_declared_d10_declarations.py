@@ -63,11 +63,18 @@ def test_declarations_are_visible_in_the_state_and_in_the_log():
     events = t.do(D10Declare(combatant="carl", action="attack", target="ogre", detail="an arrow across the room"), actor="Kim")
     view = state_view(t.state)
     assert view["d10"]["declarations"]["carl"] == {
-        "combatant": "carl", "action": "attack", "target": "ogre", "detail": "an arrow across the room", "ruling": None,
+        "combatant": "carl",
+        "action": "attack",
+        "target": "ogre",
+        "detail": "an arrow across the room",
+        "ruling": None,
     }
     narrator = Narrator(names={"carl": "Carl", "ogre": "Ogre"})
     [declared] = of_type(events, D10ActionDeclared)
-    assert narrator.line(SimpleNamespace(seq=1, command_id="", event=declared)) == "Carl declares: attack Ogre (an arrow across the room)"
+    assert (
+        narrator.line(SimpleNamespace(seq=1, command_id="", event=declared))
+        == "Carl declares: attack Ogre (an arrow across the room)"
+    )
 
 
 def test_initiative_is_rolled_only_once_everyone_who_can_act_has_declared():
@@ -99,7 +106,9 @@ def test_the_gm_lets_carl_shift_his_arrow_to_the_orc_when_the_ogre_is_killed_fir
     t.do(EndTurn(combatant="bob"))
     t.rejects(D10Attack(attacker="carl", target="orc", faces=(15,), damage_faces=(3,)), "declaration/mismatch")
     t.rejects(
-        D10RuleOnChange(combatant="carl", allowed=True, target="orc", ruling="the orc is right next to it"), "declaration/gm-rules", actor="Kim"
+        D10RuleOnChange(combatant="carl", allowed=True, target="orc", ruling="the orc is right next to it"),
+        "declaration/gm-rules",
+        actor="Kim",
     )
     [ruled] = of_type(
         t.do(D10RuleOnChange(combatant="carl", allowed=True, target="orc", ruling="the orc is right next to the dead ogre")),
@@ -128,7 +137,11 @@ def test_the_gm_rules_that_carl_charging_the_ogre_with_a_spear_keeps_running_pas
 def test_a_declaration_without_a_target_lets_jenny_attack_whichever_goblin_is_still_standing():
     """'Jenny is going to attack the nearest goblin standing after Larry casts his spell'."""
     t = open_normal_round(d10_table(pc("jenny", attacks=(SWORD,)), monster("goblin-1", ac=10), monster("goblin-2", ac=10)))
-    play_round(t, {"jenny": ("attack", None), "goblin-1": ("parry_dodge", None), "goblin-2": ("parry_dodge", None)}, {"party": 6, "monsters": 1})
+    play_round(
+        t,
+        {"jenny": ("attack", None), "goblin-1": ("parry_dodge", None), "goblin-2": ("parry_dodge", None)},
+        {"party": 6, "monsters": 1},
+    )
     [attack] = of_type(t.do(D10Attack(attacker="jenny", target="goblin-2", faces=(12,), damage_faces=(2,))), D10AttackRolled)
     assert attack.target == "goblin-2"
 

@@ -187,12 +187,16 @@ def test_the_conflict_an_amended_declaration_leaves_is_the_refusal_the_swing_wou
     words the re-check lists against the swing once her declaration is amended to the goblin."""
     eid, declared = tammy_attacks_the_ogre(encounters, OGRE, GOBLIN)
     swing = encounters.execute(eid, D10Attack(attacker="tammy", target="ogre", faces=(14,), damage_faces=(5,)))
-    encounters.amend(eid, [declared["tammy"]], D10Declare(combatant="tammy", action="attack", target="goblin"), reason="the goblin")
+    encounters.amend(
+        eid, [declared["tammy"]], D10Declare(combatant="tammy", action="attack", target="goblin"), reason="the goblin"
+    )
     [conflict] = encounters.state(eid).conflicts
 
     other = camp(encounters, TAMMY, OGRE, GOBLIN)
     declare_and_roll(
-        encounters, other, {"tammy": ("attack", "goblin"), "ogre": ("attack", "tammy"), "goblin": ("attack", "tammy")},
+        encounters,
+        other,
+        {"tammy": ("attack", "goblin"), "ogre": ("attack", "tammy"), "goblin": ("attack", "tammy")},
         {"party": 8, "monsters": 2},
     )
     with pytest.raises(RuleError) as refused:

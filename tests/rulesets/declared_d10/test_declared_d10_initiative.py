@@ -40,9 +40,16 @@ def test_each_group_rolls_one_d10_and_the_highest_roll_goes_first():
     group and a boss monster as another group ... The highest roll goes first and so on'."""
     t = play_round(camp(), EVERYONE_PARRIES, {"party": 4, "monsters": 7, "boss": 9})
     rolls = of_type(t.events, DiceRolled)
-    assert [(r.roller, r.notation, r.total) for r in rolls] == [("party", "1d10", 4), ("monsters", "1d10", 7), ("boss", "1d10", 9)]
+    assert [(r.roller, r.notation, r.total) for r in rolls] == [
+        ("party", "1d10", 4),
+        ("monsters", "1d10", 7),
+        ("boss", "1d10", 9),
+    ]
     assert get_ruleset("declared-d10").turn_order(t.state, False) == ["boss", "goblin-1", "goblin-2", "aria", "bob"]
-    assert [(e.combatant, e.initiative, e.current) for e in initiative_order(t.state)][:2] == [("boss", 9, True), ("goblin-1", 7, False)]
+    assert [(e.combatant, e.initiative, e.current) for e in initiative_order(t.state)][:2] == [
+        ("boss", 9, True),
+        ("goblin-1", 7, False),
+    ]
     end_turns(t, "boss", "goblin-1", "goblin-2", "aria", "bob")
     assert t.state.round == 2
 
@@ -97,7 +104,14 @@ def test_the_gm_orders_a_creature_group_and_can_change_it_for_those_yet_to_act()
 def test_tied_groups_go_in_the_order_the_table_chose(ties, first):
     """Where the text is silent: setting initiative_ties, players_first by default."""
     t = open_normal_round(
-        d10_table(pc("aria"), pc("bob"), monster("goblin-1"), monster("goblin-2"), monster("boss", group="boss"), settings={"initiative_ties": ties})
+        d10_table(
+            pc("aria"),
+            pc("bob"),
+            monster("goblin-1"),
+            monster("goblin-2"),
+            monster("boss", group="boss"),
+            settings={"initiative_ties": ties},
+        )
     )
     play_round(t, EVERYONE_PARRIES, {"party": 6, "monsters": 6, "boss": 2})
     assert t.state.turn == first

@@ -19,7 +19,15 @@ EVERYONE_PARRIES = {"tammy": ("parry_dodge", None), "ogre": ("parry_dodge", None
 
 def opposed(t, a_face: int, b_face: int) -> D10OppositionRolled:
     events = t.do(
-        D10OpposedRoll(what="shutting the door before the ogre gets through", a="tammy", b="ogre", a_bonus=2, b_bonus=4, a_faces=(a_face,), b_faces=(b_face,))
+        D10OpposedRoll(
+            what="shutting the door before the ogre gets through",
+            a="tammy",
+            b="ogre",
+            a_bonus=2,
+            b_bonus=4,
+            a_faces=(a_face,),
+            b_faces=(b_face,),
+        )
     )
     [rolled] = of_type(events, D10OppositionRolled)
     return rolled

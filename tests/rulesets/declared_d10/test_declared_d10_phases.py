@@ -32,7 +32,13 @@ def test_a_round_goes_declare_then_initiative_then_turns_and_back_to_declare():
     t.do(EndTurn(combatant="tammy"))
     events = t.do(EndTurn(combatant="ogre"))
     phases = [(e.previous, e.phase) for e in of_type(t.events, PhaseChanged)]
-    assert phases == [("setup", "opening"), ("opening", "declare"), ("declare", "initiative"), ("initiative", "turns"), ("turns", "declare")]
+    assert phases == [
+        ("setup", "opening"),
+        ("opening", "declare"),
+        ("declare", "initiative"),
+        ("initiative", "turns"),
+        ("turns", "declare"),
+    ]
     assert t.state.round == 2 and t.state.phase == "declare"
     assert of_type(events, PhaseChanged)[-1].phase == "declare"
     assert t.rebuilt() == t.state

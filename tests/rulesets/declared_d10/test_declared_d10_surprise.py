@@ -35,7 +35,11 @@ def goblins_in_the_woods(settings: dict | None = None):
 
 def surprise(t, attacker_face: int, defender_face: int, **kw):
     t.do(BeginCombat())
-    events = t.do(D10RollSurprise(attackers="party", defenders="monsters", attacker_faces=(attacker_face,), defender_faces=(defender_face,), **kw))
+    events = t.do(
+        D10RollSurprise(
+            attackers="party", defenders="monsters", attacker_faces=(attacker_face,), defender_faces=(defender_face,), **kw
+        )
+    )
     [result] = of_type(events, D10SurpriseRolled)
     return result, events
 

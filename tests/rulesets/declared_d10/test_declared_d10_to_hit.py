@@ -39,7 +39,11 @@ def test_a_spell_attack_is_a_d20_plus_the_casting_skill_against_the_spell_dc():
     """'Each player and creature ... rolls a to hit roll against the target or spell DC ... a
     spell casting is d20+casting skill bonus'."""
     bolt = AttackProfile(name="Fire Bolt", bonus=4, damage="1d10", damage_type="fire", kind="ranged")
-    t = open_normal_round(d10_table(pc("larry", attacks=(bolt,)), monster("ogre", ac=18, max_hp=20), traits={"larry": D10Traits(spells=("Fire Bolt",))}))
+    t = open_normal_round(
+        d10_table(
+            pc("larry", attacks=(bolt,)), monster("ogre", ac=18, max_hp=20), traits={"larry": D10Traits(spells=("Fire Bolt",))}
+        )
+    )
     play_round(t, {"larry": ("cast", "ogre"), "ogre": ("parry_dodge", None)}, {"party": 5, "monsters": 1})
     [rolled] = of_type(t.do(D10Attack(attacker="larry", target="ogre", vs_dc=13, faces=(9,), damage_faces=(6,))), D10AttackRolled)
     assert (rolled.total, rolled.against, rolled.target_number, rolled.hit) == (13, "DC", 13, True)
@@ -71,7 +75,9 @@ def test_linda_shoots_the_wand_from_the_wizards_hand_with_disadvantage():
     attack roll with Disadvantage on the roll.'"""
     t = open_normal_round(d10_table(pc("linda", attacks=(BOW,)), monster("wizard", ac=11)))
     play_round(t, {"linda": ("attack", "wizard"), "wizard": ("parry_dodge", None)}, {"party": 5, "monsters": 1})
-    events = t.do(D10Attack(attacker="linda", target="wizard", called_shot="the wand in his hand", faces=(14, 6), damage_faces=(3,)))
+    events = t.do(
+        D10Attack(attacker="linda", target="wizard", called_shot="the wand in his hand", faces=(14, 6), damage_faces=(3,))
+    )
     [rolled] = of_type(events, D10AttackRolled)
     assert (rolled.roll_mode, rolled.total, rolled.hit) == ("disadvantage", 12, True)
     assert rolled.reasons == ("disadvantage: called shot: the wand in his hand",)
@@ -101,8 +107,13 @@ def test_an_area_effect_from_the_other_side_of_cover_does_half_damage():
     """'A creature under cover also takes half damage from any area effect attacks or conditions
     coming from the other side of their cover.' 7 fire halves to 3 (rounded down)."""
     t = tammys_turn()
-    events = t.do(D10Damage(targets=("tammy", "ogre"), notation="2d6", faces=(3, 4), damage_type="fire", area=True, behind_cover=("tammy",)))
-    assert [(e.target, e.amount, e.halved_by_cover) for e in of_type(events, D10DamageDealt)] == [("tammy", 3, True), ("ogre", 7, False)]
+    events = t.do(
+        D10Damage(targets=("tammy", "ogre"), notation="2d6", faces=(3, 4), damage_type="fire", area=True, behind_cover=("tammy",))
+    )
+    assert [(e.target, e.amount, e.halved_by_cover) for e in of_type(events, D10DamageDealt)] == [
+        ("tammy", 3, True),
+        ("ogre", 7, False),
+    ]
     assert (t["tammy"].hp, t["ogre"].hp) == (17, 13)
     t.rejects(D10Damage(targets=("tammy",), amount=4, behind_cover=("tammy",)), "damage/cover-not-area")
 
@@ -110,7 +121,11 @@ def test_an_area_effect_from_the_other_side_of_cover_does_half_damage():
 def test_a_sneak_attack_has_advantage_after_a_successful_stealth_in_the_previous_round():
     """'If an attacker successfully used the Stealth skill in the previous round and attacks an
     unsuspecting target, they gain Advantage to hit.'"""
-    t = play_round(duel(traits={"tammy": D10Traits(stealth=4)}), {"tammy": ("move", None), "ogre": ("parry_dodge", None)}, {"party": 8, "monsters": 2})
+    t = play_round(
+        duel(traits={"tammy": D10Traits(stealth=4)}),
+        {"tammy": ("move", None), "ogre": ("parry_dodge", None)},
+        {"party": 8, "monsters": 2},
+    )
     [sneaked] = of_type(t.do(D10Sneak(combatant="tammy", dc=12, faces=(9,))), D10StealthChecked)
     assert (sneaked.total, sneaked.success) == (13, True)
     t.do(EndTurn(combatant="tammy"))

@@ -20,7 +20,12 @@ def test_at_half_total_hp_a_combatant_takes_minus_2_to_hit_shown_as_a_modifier()
     assert state_view(t.state)["d10"]["to_hit"] == {"tammy": -2}
     events = t.do(D10Attack(attacker="tammy", target="ogre", faces=(9,), damage_faces=(2,)))
     [rolled] = of_type(events, D10AttackRolled)
-    assert (of_type(events, DiceRolled)[0].notation, rolled.to_hit_modifier, rolled.total, rolled.hit) == ("1d20+5-2", -2, 12, True)
+    assert (of_type(events, DiceRolled)[0].notation, rolled.to_hit_modifier, rolled.total, rolled.hit) == (
+        "1d20+5-2",
+        -2,
+        12,
+        True,
+    )
 
 
 def test_one_hp_above_half_there_is_no_penalty_and_healing_above_half_lifts_it():
@@ -65,7 +70,9 @@ def test_a_subdual_attack_is_made_with_disadvantage():
     """'Subdual: A regular to hit with Disadvantage (e.g., Bob attempts to knock out an orc for
     questioning later. He rolls a standard attack roll with Disadvantage'."""
     t = tammys_turn()
-    [rolled] = of_type(t.do(D10Attack(attacker="tammy", target="ogre", subdual=True, faces=(15, 6), damage_faces=(3,))), D10AttackRolled)
+    [rolled] = of_type(
+        t.do(D10Attack(attacker="tammy", target="ogre", subdual=True, faces=(15, 6), damage_faces=(3,))), D10AttackRolled
+    )
     assert (rolled.roll_mode, rolled.total, rolled.subdual) == ("disadvantage", 11, True)
 
 

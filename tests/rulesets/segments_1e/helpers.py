@@ -16,7 +16,10 @@ LONGSWORD = Routine(name="Longsword", strikes=(Strike(name="longsword", damage="
 TWO_HANDED = Routine(name="Two-handed sword", strikes=(Strike(name="two-handed sword", damage="1d10"),), speed=10, space_ft=6)
 DAGGER = Routine(name="Dagger", strikes=(Strike(name="dagger", damage="1d4"),), speed=2)
 SHORTBOW = Routine(
-    name="Shortbow", kind="missile", strikes=(Strike(name="arrow", damage="1d6"), Strike(name="arrow", damage="1d6")), range_ft=150
+    name="Shortbow",
+    kind="missile",
+    strikes=(Strike(name="arrow", damage="1d6"), Strike(name="arrow", damage="1d6")),
+    range_ft=150,
 )
 SCIMITAR = Routine(name="Scimitar", strikes=(Strike(name="scimitar", damage="1d8"),), speed=4)
 CLAW_CLAW_BITE = Routine(
@@ -26,18 +29,41 @@ CLAW_CLAW_BITE = Routine(
 
 
 def stats(cid: str, **kw: Any) -> CreatureStats:
-    fields: dict[str, Any] = {"id": cid, "name": cid.replace("-", " ").title(), "kind": "monster", "side": "orcs", "ac": 6, "hp": 8}
+    fields: dict[str, Any] = {
+        "id": cid,
+        "name": cid.replace("-", " ").title(),
+        "kind": "monster",
+        "side": "orcs",
+        "ac": 6,
+        "hp": 8,
+    }
     return msgspec.convert({**fields, **kw}, CreatureStats, from_attributes=True)
 
 
 def fighter(cid: str = "hugo", **kw: Any) -> CreatureStats:
     """Fighter 4 in banded mail: needs 14 against AC 3, 12 against AC 5."""
-    fields: dict[str, Any] = {"kind": "pc", "side": "party", "ac": 4, "hp": 30, "character_class": "Fighter", "level": 4, "routines": (LONGSWORD,)}
+    fields: dict[str, Any] = {
+        "kind": "pc",
+        "side": "party",
+        "ac": 4,
+        "hp": 30,
+        "character_class": "Fighter",
+        "level": 4,
+        "routines": (LONGSWORD,),
+    }
     return stats(cid, **{**fields, **kw})
 
 
 def mage(cid: str = "mira", **kw: Any) -> CreatureStats:
-    fields: dict[str, Any] = {"kind": "pc", "side": "party", "ac": 9, "hp": 12, "character_class": "Magic User", "level": 5, "routines": (DAGGER,)}
+    fields: dict[str, Any] = {
+        "kind": "pc",
+        "side": "party",
+        "ac": 9,
+        "hp": 12,
+        "character_class": "Magic User",
+        "level": 5,
+        "routines": (DAGGER,),
+    }
     return stats(cid, **{**fields, **kw})
 
 
@@ -48,7 +74,14 @@ def orc(cid: str = "orc", **kw: Any) -> CreatureStats:
 
 def owlbear(cid: str = "owlbear", **kw: Any) -> CreatureStats:
     """5+2 HD: attacks on the 6-7+ row; two routines a round (the multi-attack ability)."""
-    fields: dict[str, Any] = {"name": "Owlbear", "ac": 5, "hp": 40, "hit_dice": "5+2", "routines": (CLAW_CLAW_BITE,), "routines_per_round": 2}
+    fields: dict[str, Any] = {
+        "name": "Owlbear",
+        "ac": 5,
+        "hp": 40,
+        "hit_dice": "5+2",
+        "routines": (CLAW_CLAW_BITE,),
+        "routines_per_round": 2,
+    }
     return stats(cid, **{**fields, **kw})
 
 

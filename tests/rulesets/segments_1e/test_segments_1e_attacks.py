@@ -89,7 +89,9 @@ def test_a_natural_20_always_hits():
 
 def test_a_natural_1_always_misses():
     """A 16+ HD giant needs -3 against AC 10, and still misses on a natural 1."""
-    giant = stats("giant", hit_dice="16", hp=90, routines=(Routine(name="Club", strikes=(Strike(name="club", damage="3d10"),)),), x=1, y=0)
+    giant = stats(
+        "giant", hit_dice="16", hp=90, routines=(Routine(name="Club", strikes=(Strike(name="club", damage="3d10"),)),), x=1, y=0
+    )
     _, [strike] = _swing(giant, fighter(ac=10, x=0, y=0), 1)
     assert (strike.needed, strike.hit) == (-3, False)
 
@@ -97,8 +99,14 @@ def test_a_natural_1_always_misses():
 def test_racial_hit_dice_are_used_unless_the_class_level_is_higher():
     """'Creatures that have hit dice granted as part of their race always use their hit dice
     for attacking ... unless the character class level exceeds the monsters hit dice'."""
-    assert attack_row(stats("gnoll-fighter", hit_dice="2", character_class="Fighter", level=5, routines=(CLAW_CLAW_BITE,))).label == "Fighter 5"
-    assert attack_row(stats("bugbear-fighter", hit_dice="3+1", character_class="Fighter", level=2, routines=(CLAW_CLAW_BITE,))).label == "monster 2-3+ HD"
+    assert (
+        attack_row(stats("gnoll-fighter", hit_dice="2", character_class="Fighter", level=5, routines=(CLAW_CLAW_BITE,))).label
+        == "Fighter 5"
+    )
+    assert (
+        attack_row(stats("bugbear-fighter", hit_dice="3+1", character_class="Fighter", level=2, routines=(CLAW_CLAW_BITE,))).label
+        == "monster 2-3+ HD"
+    )
 
 
 @pytest.mark.parametrize(
@@ -117,12 +125,19 @@ def test_enhanced_hit_dice(hd, band, saves_as, hp_dice, morale):
     '4+4 HD will have 4d8+16 hit points'; 'a bonus to morale checks equal to the enhanced hit
     dice bonus'."""
     parsed = parse_hit_dice(hd)
-    assert (attack_band(parsed), save_hit_dice(parsed), hit_point_dice(parsed), morale_bonus(parsed)) == (band, saves_as, hp_dice, morale)
+    assert (attack_band(parsed), save_hit_dice(parsed), hit_point_dice(parsed), morale_bonus(parsed)) == (
+        band,
+        saves_as,
+        hp_dice,
+        morale,
+    )
 
 
 def test_a_5_plus_5_creature_rolls_its_hit_points_and_attacks_and_saves_by_its_enhanced_dice():
     t = table()
-    t.do(AddCreature(creature=stats("troll-chief", hp=None, hit_dice="5+5", routines=(CLAW_CLAW_BITE,)), hp_faces=(1, 2, 3, 4, 5)))
+    t.do(
+        AddCreature(creature=stats("troll-chief", hp=None, hit_dice="5+5", routines=(CLAW_CLAW_BITE,)), hp_faces=(1, 2, 3, 4, 5))
+    )
     [roll] = of_type(t.events, DiceRolled)
     assert (roll.notation, t["troll-chief"].max_hp) == ("5d8+25", 40)
     assert (rec(t, "troll-chief").attacks_as, rec(t, "troll-chief").saves_as) == ("monster 6-7+ HD", 7)
@@ -139,8 +154,15 @@ def test_damage_multipliers_include_every_modifier_and_do_not_stack():
     adjustments ... before the total is doubled. However, damage multipliers do not stack
     (take the highest multiplier)': a backstab (x3) on a set spear (x2) is x3 of 1d4+2."""
     thief = stats(
-        "snitch", kind="pc", side="party", character_class="Thief", level=3, hp=10,
-        routines=(Routine(name="Dagger +1", strikes=(Strike(name="dagger +1", damage="1d4+2", bonus=1),)),), x=0, y=0,
+        "snitch",
+        kind="pc",
+        side="party",
+        character_class="Thief",
+        level=3,
+        hp=10,
+        routines=(Routine(name="Dagger +1", strikes=(Strike(name="dagger +1", damage="1d4+2", bonus=1),)),),
+        x=0,
+        y=0,
     )
     _, [strike] = _swing(thief, orc(hp=30, x=1, y=0), 15, multipliers=(3, 2), damage_faces=((4,),))
     assert (strike.damage_rolled, strike.multiplier, strike.damage) == (6, 3, 18)
@@ -158,7 +180,9 @@ def test_an_attack_routine_is_several_strikes_in_one_segment_at_one_target():
 
 def test_strikes_left_when_the_target_falls_are_wasted():
     t = fight(owlbear(x=1, y=0), fighter(hp=3, x=0, y=0), d6={"orcs": 6, "party": 1}, declared={"owlbear": {"action": "melee"}})
-    strikes = of_type(t.do(RoutineAttack(attacker="owlbear", target="hugo", faces=(15, 15, 15), damage_faces=((6,),))), TableAttackRolled)
+    strikes = of_type(
+        t.do(RoutineAttack(attacker="owlbear", target="hugo", faces=(15, 15, 15), damage_faces=((6,),))), TableAttackRolled
+    )
     assert len(strikes) == 1 and t["hugo"].status == "unconscious"
 
 
@@ -191,7 +215,10 @@ def test_only_one_free_attack_per_segment():
     """'Only one free attack may be taken per segment by any creature (thus, if two opponents
     flee at the same time, the attacker must choose which to attack).'"""
     t = fight(
-        fighter(x=0, y=0), mage(x=2, y=0), orc(x=1, y=0), d6={"party": 6, "orcs": 1},
+        fighter(x=0, y=0),
+        mage(x=2, y=0),
+        orc(x=1, y=0),
+        d6={"party": 6, "orcs": 1},
         declared={"hugo": {"action": "flee"}, "mira": {"action": "flee"}},
     )
     t.do(MoveTo(combatant="hugo", x=0, y=5))
@@ -204,7 +231,9 @@ def test_only_one_free_attack_per_segment():
 def test_a_free_attack_breaks_the_attackers_concentration():
     """'a free attack taken will break concentration (e.g. spell casting)'."""
     t = fight(
-        mage(x=0, y=0), fighter("brute", side="orcs", x=1, y=0), d6={"party": 6, "orcs": 1},
+        mage(x=0, y=0),
+        fighter("brute", side="orcs", x=1, y=0),
+        d6={"party": 6, "orcs": 1},
         declared={"mira": {"action": "spell", "spell": "Web", "casting_segments": 2, "range_ft": 50}},
     )
     t.do(BeginCasting(caster="mira", targets=("brute",)))
@@ -226,7 +255,9 @@ def test_an_immediate_attack_ends_a_declared_spell():
     """'Immediate attacks allow creatures with a different declared major action to use the
     immediate attack as their major action ... (consequences ... e.g. loss of spell, etc.)'"""
     t = fight(
-        fighter("brute", side="orcs", x=1, y=0), mage(x=0, y=0), d6={"orcs": 6, "party": 1},
+        fighter("brute", side="orcs", x=1, y=0),
+        mage(x=0, y=0),
+        d6={"orcs": 6, "party": 1},
         declared={"mira": {"action": "spell", "spell": "Sleep", "casting_segments": 1, "range_ft": 90}},
     )
     events = t.do(ImmediateAttack(attacker="mira", target="brute", cause="the brute lunges", faces=(2,)))

@@ -28,6 +28,7 @@ def test_a_gm_ending_the_fight_is_told_from_the_rules_ending_it_whatever_the_wor
     "winner": "party", "reason": "every foe of the party side is down"}` with the orc standing
     is the GM's ruling, marked as such, and a replay never judges it as that claim."""
     t = begin(table(fighter(), orc()))
-    [ended] = [e for e in t.do(EndCombat(winner="party", reason="every foe of the party side is down"))
-               if isinstance(e, CombatEnded)]
+    [ended] = [
+        e for e in t.do(EndCombat(winner="party", reason="every foe of the party side is down")) if isinstance(e, CombatEnded)
+    ]
     assert not ended.automatic and (t.state.phase, t.state.winner) == ("ended", "party")

@@ -37,7 +37,9 @@ def test_a_caster_may_decide_not_to_cast_but_cannot_switch_actions():
 
 def test_a_declared_melee_attacker_cannot_switch_to_its_bow():
     t = fight(
-        fighter(x=0, y=0, routines=(LONGSWORD, SHORTBOW)), orc(x=1, y=0), d6={"party": 5, "orcs": 2},
+        fighter(x=0, y=0, routines=(LONGSWORD, SHORTBOW)),
+        orc(x=1, y=0),
+        d6={"party": 5, "orcs": 2},
         declared={"hugo": {"action": "melee"}},
     )
     t.rejects(RoutineAttack(attacker="hugo", target="orc", routine="Shortbow", faces=(20, 20)), "declaration/locked")
@@ -55,7 +57,9 @@ def test_a_declared_delay_acts_on_low_without_the_delayed_condition():
     """'If you declare (during the Declare Actions phase), your intent to delay, you act on
     LOW initiative (no matter your group initiative result) and do not have the delayed
     condition as a result of declaring the delay.'"""
-    t = fight(fighter(x=0, y=0), mage(x=0, y=1), orc(x=5, y=5), d6={"party": 6, "orcs": 1}, declared={"mira": {"action": "delay"}})
+    t = fight(
+        fighter(x=0, y=0), mage(x=0, y=1), orc(x=5, y=5), d6={"party": 6, "orcs": 1}, declared={"mira": {"action": "delay"}}
+    )
     assert (t.state.phase, t.state.turn) == ("high", "hugo")
     done(t, "hugo")
     assert (t.state.phase, t.state.turn, rec(t, "mira").group) == ("low", "mira", "low")
@@ -66,7 +70,9 @@ def test_a_delaying_activity_is_done_during_low_without_the_delayed_condition():
     """'An individual performing a delaying activity can only do so during LOW initiative.
     However, performing a delaying activity does not otherwise grant the delayed condition.'"""
     t = fight(
-        fighter(x=0, y=0), orc(x=5, y=5), d6={"party": 6, "orcs": 1},
+        fighter(x=0, y=0),
+        orc(x=5, y=5),
+        d6={"party": 6, "orcs": 1},
         declared={"hugo": {"action": "delaying", "description": "loads his heavy crossbow"}},
     )
     # The party rolled HIGH, yet nobody acts in HIGH: the fighter's crossbow waits for LOW.

@@ -1,7 +1,6 @@
 """segments-1e: the demo fight plays to its end for any seed, with what the issue asks for,
 and a recorded session of it replays."""
 
-
 import pytest
 
 from combat.app.application import Encounters, fold_records

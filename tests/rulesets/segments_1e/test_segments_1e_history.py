@@ -49,7 +49,9 @@ def _ford(encounters: Encounters, orc_hp: int = 5, **d6: int):
     segment 2, LOW in segment 5."""
     return stored_fight(
         encounters,
-        fighter(x=0, y=0), orc(x=1, y=0, hp=orc_hp), orc("orc-2", x=9, y=9),
+        fighter(x=0, y=0),
+        orc(x=1, y=0, hp=orc_hp),
+        orc("orc-2", x=9, y=9),
         declared={"hugo": MELEE, "orc": MELEE, "orc-2": {"action": "other"}},
         d6=d6 or {"party": 5, "orcs": 2},
     )
@@ -136,10 +138,25 @@ def test_a_backstab_ruled_afterwards_kills_the_orc_and_its_own_turn_becomes_a_co
     """'All damage multipliers (e.g. back stab ...) will include all modifiers to damage':
     the GM rules Sly struck from behind. Doubled, her 3 fells the 5 HP orc, which then could
     not have taken its LOW turn nor swung at Hugo."""
-    sly = stats("sly", name="Sly", kind="pc", side="party", ac=7, hp=20, character_class="Thief", level=5,
-                routines=(orc().routines[0],), x=1, y=1)
+    sly = stats(
+        "sly",
+        name="Sly",
+        kind="pc",
+        side="party",
+        ac=7,
+        hp=20,
+        character_class="Thief",
+        level=5,
+        routines=(orc().routines[0],),
+        x=1,
+        y=1,
+    )
     eid = stored_fight(
-        encounters, fighter(x=0, y=0), sly, orc(x=1, y=0, hp=5), orc("orc-2", x=9, y=9),
+        encounters,
+        fighter(x=0, y=0),
+        sly,
+        orc(x=1, y=0, hp=5),
+        orc("orc-2", x=9, y=9),
         declared={"hugo": {"action": "other"}, "sly": MELEE, "orc": MELEE, "orc-2": {"action": "other"}},
         d6={"party": 5, "orcs": 2},
     )
@@ -151,7 +168,8 @@ def test_a_backstab_ruled_afterwards_kills_the_orc_and_its_own_turn_becomes_a_co
     swing = encounters.execute(eid, RoutineAttack(attacker="orc", target="hugo", faces=(18,), damage_faces=((4,),)))
 
     encounters.amend(
-        eid, [stab.records[0].seq],
+        eid,
+        [stab.records[0].seq],
         RoutineAttack(attacker="sly", target="orc", multipliers=(2,), faces=(16,), damage_faces=((3,),)),
         reason="Sly was behind the orc: a backstab, double damage",
     )
@@ -174,7 +192,9 @@ def test_a_declaration_amended_afterwards_makes_the_blow_that_broke_it_a_conflic
     swing = encounters.execute(eid, RoutineAttack(attacker="hugo", target="orc", faces=(15,), damage_faces=((3,),)))
 
     encounters.amend(
-        eid, [declared], DeclareRoundAction(combatant="hugo", action="other", description="hauls Mira out of the water"),
+        eid,
+        [declared],
+        DeclareRoundAction(combatant="hugo", action="other", description="hauls Mira out of the water"),
         reason="the GM's notes say Hugo declared the rescue",
     )
 
@@ -188,14 +208,22 @@ def test_a_bolt_that_missed_an_orc_now_standing_is_a_conflict(encounters):
     goes off in segment 7 at both orcs. Hugo felled the first orc in between, so only the
     other took the bolt. Amended to a miss, the first orc stands, and the bolt missed it."""
     eid = stored_fight(
-        encounters, fighter(x=0, y=0), mage(x=0, y=2), orc(x=1, y=0, hp=5), orc("orc-2", x=2, y=3, hp=40),
+        encounters,
+        fighter(x=0, y=0),
+        mage(x=0, y=2),
+        orc(x=1, y=0, hp=5),
+        orc("orc-2", x=2, y=3, hp=40),
         declared={"hugo": MELEE, "mira": BOLT, "orc": MELEE, "orc-2": {"action": "other"}},
         d6={"party": 2, "orcs": 5},
     )
     _then(
-        encounters, eid,
-        RoutineAttack(attacker="orc", target="hugo", faces=(3,)), EndTurn(combatant="orc"), EndTurn(combatant="orc-2"),
-        BeginCasting(caster="mira", targets=("orc", "orc-2")), EndTurn(combatant="mira"),
+        encounters,
+        eid,
+        RoutineAttack(attacker="orc", target="hugo", faces=(3,)),
+        EndTurn(combatant="orc"),
+        EndTurn(combatant="orc-2"),
+        BeginCasting(caster="mira", targets=("orc", "orc-2")),
+        EndTurn(combatant="mira"),
     )
     kill = encounters.execute(eid, RoutineAttack(attacker="hugo", target="orc", faces=(12,), damage_faces=((6,),)))
     encounters.execute(eid, EndTurn(combatant="hugo"))
@@ -203,7 +231,9 @@ def test_a_bolt_that_missed_an_orc_now_standing_is_a_conflict(encounters):
     bolt = encounters.execute(eid, ResolveSpell(caster="mira", damage="5d6", damage_faces=(3, 3, 3, 3, 3)))
     assert encounters.state(eid).combatants["orc-2"].hp == 25
 
-    encounters.amend(eid, [kill.records[0].seq], RoutineAttack(attacker="hugo", target="orc", bonus=-2, faces=(12,)), reason=KNEE_DEEP)
+    encounters.amend(
+        eid, [kill.records[0].seq], RoutineAttack(attacker="hugo", target="orc", bonus=-2, faces=(12,)), reason=KNEE_DEEP
+    )
 
     [conflict] = encounters.state(eid).conflicts
     assert (conflict.seq, conflict.type) == (_seq(bolt, TurnEnded, combatant="mira"), "TurnEnded")
@@ -219,13 +249,18 @@ def test_an_orc_that_stands_again_was_left_out_of_the_next_rounds_group_initiati
     _then(encounters, eid, EndTurn(combatant="hugo"), EndTurn(combatant="orc-2"))
     assert (encounters.state(eid).phase, encounters.state(eid).round) == ("declare", 2)
     _then(
-        encounters, eid,
-        DeclareRoundAction(combatant="hugo", action="move"), DeclareRoundAction(combatant="orc-2", action="other"),
-        CloseDeclarations(), RollGroupD6(side="party", faces=(4,)),
+        encounters,
+        eid,
+        DeclareRoundAction(combatant="hugo", action="move"),
+        DeclareRoundAction(combatant="orc-2", action="other"),
+        CloseDeclarations(),
+        RollGroupD6(side="party", faces=(4,)),
     )
     groups = encounters.execute(eid, RollGroupD6(side="orcs", faces=(1,)))
 
-    encounters.amend(eid, [kill.records[0].seq], RoutineAttack(attacker="hugo", target="orc", bonus=-2, faces=(12,)), reason=KNEE_DEEP)
+    encounters.amend(
+        eid, [kill.records[0].seq], RoutineAttack(attacker="hugo", target="orc", bonus=-2, faces=(12,)), reason=KNEE_DEEP
+    )
 
     problems = {c.seq: c.problem for c in encounters.state(eid).conflicts}
     assert problems[_seq(groups, HighLowSet)] == "Orc is standing now but was left out of group initiative"
@@ -236,8 +271,13 @@ def test_an_undone_arrow_no_longer_spoils_the_spell_and_it_goes_off(encounters):
     the archer's arrow spoiled Mira's Web; the GM takes the arrow back, and the Web goes off."""
     archer = orc("archer", x=8, y=0, routines=(SHORTBOW,))
     eid = stored_fight(
-        encounters, mage(x=0, y=0), archer,
-        declared={"mira": {"action": "spell", "spell": "Web", "casting_segments": 5, "range_ft": 60}, "archer": {"action": "missile"}},
+        encounters,
+        mage(x=0, y=0),
+        archer,
+        declared={
+            "mira": {"action": "spell", "spell": "Web", "casting_segments": 5, "range_ft": 60},
+            "archer": {"action": "missile"},
+        },
         d6={"party": 5, "orcs": 2},
     )
     _then(encounters, eid, BeginCasting(caster="mira", targets=("archer",)), EndTurn(combatant="mira"))

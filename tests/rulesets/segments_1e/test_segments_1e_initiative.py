@@ -34,7 +34,10 @@ def test_a_tie_puts_both_groups_in_high_ordered_by_action_type():
     """'If TIED, both groups act during HIGH group initiative. In this case, action order by
     type determines who acts first': the declared spell (D1), then missiles (D2), then melee (D3)."""
     t = fight(
-        fighter(x=0, y=0), mage(x=0, y=3), orc(x=1, y=0), orc("archer", routines=(SHORTBOW,), x=8, y=8),
+        fighter(x=0, y=0),
+        mage(x=0, y=3),
+        orc(x=1, y=0),
+        orc("archer", routines=(SHORTBOW,), x=8, y=8),
         d6={"party": 4, "orcs": 4},
         declared={
             "hugo": {"action": "melee"},
@@ -55,7 +58,9 @@ def test_a_tie_puts_both_groups_in_high_ordered_by_action_type():
 def test_melee_ties_go_to_the_faster_weapon():
     """Within melee, weapon speed decides (the scimitar, 4, before the longsword, 5)."""
     t = fight(
-        fighter(x=0, y=0), orc(x=1, y=0), d6={"party": 3, "orcs": 3},
+        fighter(x=0, y=0),
+        orc(x=1, y=0),
+        d6={"party": 3, "orcs": 3},
         declared={"hugo": {"action": "melee"}, "orc": {"action": "melee"}},
     )
     assert t.state.turn == "orc"
@@ -65,7 +70,10 @@ def test_a_dexterity_reaction_adjustment_can_lift_an_individual_into_high():
     """'Adjustments may be made for individuals with a Dexterity Reaction Adjustment in the
     right circumstances': the elf's 3 + 1 ties the orcs' 4, so she acts in HIGH."""
     t = fight(
-        fighter(x=0, y=0), mage("elf", dex_reaction=1, x=0, y=1), orc(x=1, y=0), d6={"party": 3, "orcs": 4},
+        fighter(x=0, y=0),
+        mage("elf", dex_reaction=1, x=0, y=1),
+        orc(x=1, y=0),
+        d6={"party": 3, "orcs": 4},
     )
     [groups] = of_type(t.events, HighLowSet)
     assert groups.groups == {"hugo": "low", "elf": "high", "orc": "high"}
@@ -76,7 +84,10 @@ def test_the_dexterity_adjustment_does_not_time_spells():
     """Chosen: a spell's timing is its casting time, so the adjustment leaves a caster where
     its group is."""
     t = fight(
-        fighter(x=0, y=0), mage("elf", dex_reaction=1, x=0, y=1), orc(x=1, y=0), d6={"party": 3, "orcs": 4},
+        fighter(x=0, y=0),
+        mage("elf", dex_reaction=1, x=0, y=1),
+        orc(x=1, y=0),
+        d6={"party": 3, "orcs": 4},
         declared={"elf": {"action": "spell", "spell": "Sleep", "casting_segments": 1, "range_ft": 90}},
     )
     assert of_type(t.events, HighLowSet)[0].groups["elf"] == "low"
@@ -84,7 +95,10 @@ def test_the_dexterity_adjustment_does_not_time_spells():
 
 def test_a_table_may_turn_the_dexterity_adjustment_off():
     t = fight(
-        fighter(x=0, y=0), mage("elf", dex_reaction=1, x=0, y=1), orc(x=1, y=0), d6={"party": 3, "orcs": 4},
+        fighter(x=0, y=0),
+        mage("elf", dex_reaction=1, x=0, y=1),
+        orc(x=1, y=0),
+        d6={"party": 3, "orcs": 4},
         settings={"dex_reaction_initiative": False},
     )
     assert of_type(t.events, HighLowSet)[0].groups["elf"] == "low"
@@ -116,7 +130,10 @@ def test_the_delayed_lose_ties_unless_the_opponent_is_delayed_too():
     """'All group initiative action ties are lost unless the opponent has the delayed
     condition (e.g. ... melee vs. melee)'."""
     t = fight(
-        fighter(x=0, y=0), orc(x=1, y=0), orc("orc-2", x=1, y=1), d6={"party": 4, "orcs": 2},
+        fighter(x=0, y=0),
+        orc(x=1, y=0),
+        orc("orc-2", x=1, y=1),
+        d6={"party": 4, "orcs": 2},
         declared={"hugo": {"action": "melee"}, "orc": {"action": "melee"}, "orc-2": {"action": "melee"}},
     )
     t.do(AnnounceDelay(combatant="hugo"))

@@ -25,7 +25,9 @@ def test_a_creature_with_attacks_needs_an_attack_table():
 def test_a_class_without_a_table_is_refused():
     """'For character classes without a chart simply pick a chart with the same Attack AC 0':
     the GM gives that as aac0."""
-    err = table().rejects(AddCreature(creature=stats("bard", character_class="Bard", level=3, routines=(CLAW_CLAW_BITE,))), "creature/class")
+    err = table().rejects(
+        AddCreature(creature=stats("bard", character_class="Bard", level=3, routines=(CLAW_CLAW_BITE,))), "creature/class"
+    )
     assert "aac0" in err.allowed
     table().do(AddCreature(creature=stats("bard", aac0=20, routines=(CLAW_CLAW_BITE,))))
 

@@ -14,7 +14,10 @@ MELEE = {"action": "melee"}
 
 def _duel(orc_routine: Routine):
     return fight(
-        fighter(x=0, y=0), orc(x=1, y=0, hp=4, routines=(orc_routine,)), orc("orc-2", x=9, y=9), d6={"party": 3, "orcs": 3},
+        fighter(x=0, y=0),
+        orc(x=1, y=0, hp=4, routines=(orc_routine,)),
+        orc("orc-2", x=9, y=9),
+        d6={"party": 3, "orcs": 3},
         declared={"hugo": MELEE, "orc": MELEE, "orc-2": {"action": "other"}},
     )
 
@@ -37,14 +40,18 @@ def test_a_creature_felled_by_a_faster_weapon_does_not_act():
     """Not a tie: the longsword (5) comes before the slower two-handed axe (9)."""
     slow = Routine(name="Great axe", strikes=(Strike(name="great axe", damage="1d10"),), speed=9)
     t = _duel(slow)
-    assert not of_type(t.do(RoutineAttack(attacker="hugo", target="orc", faces=(19,), damage_faces=((8,),))), SimultaneousActionKept)
+    assert not of_type(
+        t.do(RoutineAttack(attacker="hugo", target="orc", faces=(19,), damage_faces=((8,),))), SimultaneousActionKept
+    )
     done(t, "hugo")
     assert t.state.turn != "orc"
 
 
 def test_the_fight_ends_only_once_the_simultaneous_blow_has_landed():
     t = fight(
-        fighter(x=0, y=0), orc(x=1, y=0, hp=4, routines=(AXE,)), d6={"party": 3, "orcs": 3},
+        fighter(x=0, y=0),
+        orc(x=1, y=0, hp=4, routines=(AXE,)),
+        d6={"party": 3, "orcs": 3},
         declared={"hugo": MELEE, "orc": MELEE},
     )
     t.do(RoutineAttack(attacker="hugo", target="orc", faces=(19,), damage_faces=((8,),)))

@@ -53,7 +53,10 @@ def test_spells_go_off_in_the_order_of_their_segments_among_the_other_turns():
     that one and the long one (segment 2 to 8) go off after the round's last turn, in the
     order of their segments."""
     t = fight(
-        mage(x=0, y=0), mage("elf", x=0, y=1), orc("shaman", x=6, y=0, hp=20), d6={"party": 5, "orcs": 2},
+        mage(x=0, y=0),
+        mage("elf", x=0, y=1),
+        orc("shaman", x=6, y=0, hp=20),
+        d6={"party": 5, "orcs": 2},
         declared={"mira": _spell("Web", 3), "elf": _spell("Lightning Bolt", 7), "shaman": _spell("Cause Fear", 1)},
     )
     t.do(BeginCasting(caster="mira", targets=("shaman",)))
@@ -88,8 +91,13 @@ def test_a_log_from_before_spells_went_off_in_time_order_keeps_the_blow_in_their
     """Logs without the setting `spells_on_timeline` keep their reading: 'Simultaneous (tied)
     actions both take effect' - the 4-segment spell begun in segment 2 goes off in segment 5,
     the very segment the orc's blow lands, and every spell waits for step 7."""
-    t = fight(mage(x=0, y=0), orc(x=1, y=0), d6={"party": 5, "orcs": 2}, declared={"mira": _spell("Sleep", 4)},
-              settings={"spells_on_timeline": False})
+    t = fight(
+        mage(x=0, y=0),
+        orc(x=1, y=0),
+        d6={"party": 5, "orcs": 2},
+        declared={"mira": _spell("Sleep", 4)},
+        settings={"spells_on_timeline": False},
+    )
     t.do(BeginCasting(caster="mira", targets=("orc",)))
     done(t, "mira")
     assert not of_type(t.do(RoutineAttack(attacker="orc", target="mira", faces=(18,), damage_faces=((3,),))), SpellSpoiled)
@@ -100,15 +108,23 @@ def test_a_log_from_before_spells_went_off_in_time_order_keeps_the_blow_in_their
 
 def test_damage_before_the_casting_begins_spoils_a_declared_spell():
     """The HIGH fighter hits the LOW shaman before it can begin."""
-    t = fight(fighter(x=0, y=0), orc("shaman", x=1, y=0, hp=20), d6={"party": 5, "orcs": 2}, declared={"shaman": _spell("Cause Fear", 1)})
+    t = fight(
+        fighter(x=0, y=0),
+        orc("shaman", x=1, y=0, hp=20),
+        d6={"party": 5, "orcs": 2},
+        declared={"shaman": _spell("Cause Fear", 1)},
+    )
     [spoiled] = of_type(t.do(RoutineAttack(attacker="hugo", target="shaman", faces=(18,), damage_faces=((2,),))), SpellSpoiled)
     assert spoiled.segment == 2
 
 
 def test_a_table_may_let_a_declared_spell_survive_until_its_casting_begins():
     t = fight(
-        fighter(x=0, y=0), orc("shaman", x=1, y=0, hp=20), d6={"party": 5, "orcs": 2},
-        declared={"shaman": _spell("Cause Fear", 1)}, settings={"spoil_before_casting": False},
+        fighter(x=0, y=0),
+        orc("shaman", x=1, y=0, hp=20),
+        d6={"party": 5, "orcs": 2},
+        declared={"shaman": _spell("Cause Fear", 1)},
+        settings={"spoil_before_casting": False},
     )
     assert not of_type(t.do(RoutineAttack(attacker="hugo", target="shaman", faces=(18,), damage_faces=((2,),))), SpellSpoiled)
 
@@ -116,7 +132,9 @@ def test_a_table_may_let_a_declared_spell_survive_until_its_casting_begins():
 def test_only_one_spell_per_round_even_while_a_long_casting_runs_on():
     """'Only one spell can be cast per round': an 8-segment spell begun in segment 5 goes off
     in segment 2 of the next round, and its caster declares no other spell there."""
-    t = fight(orc(x=9, y=9), mage(x=0, y=0), d6={"orcs": 5, "party": 2}, declared={"mira": _spell("Conjure Elemental", 8, range_ft=0)})
+    t = fight(
+        orc(x=9, y=9), mage(x=0, y=0), d6={"orcs": 5, "party": 2}, declared={"mira": _spell("Conjure Elemental", 8, range_ft=0)}
+    )
     done(t, "orc")
     [started] = of_type(t.do(BeginCasting(caster="mira")), CastingStarted)
     assert (started.completes_round, started.completes_segment) == (2, 2)
@@ -140,7 +158,9 @@ def test_a_one_round_spell_goes_off_in_the_last_segment():
 def test_an_invocation_begins_in_the_first_segment():
     """'a magic item that is activated by way of an invocation, must always be declared and
     activation always begins on the 1st segment.'"""
-    t = fight(orc(x=6, y=0), mage(x=0, y=0), d6={"orcs": 5, "party": 2}, declared={"mira": _spell("Wand of Frost", 3, 60, "invocation")})
+    t = fight(
+        orc(x=6, y=0), mage(x=0, y=0), d6={"orcs": 5, "party": 2}, declared={"mira": _spell("Wand of Frost", 3, 60, "invocation")}
+    )
     done(t, "orc")
     [started] = of_type(t.do(BeginCasting(caster="mira", targets=("orc",))), CastingStarted)
     assert (started.start_segment, started.completes_segment) == (1, 3)
@@ -183,7 +203,9 @@ def test_a_spell_reaches_as_far_as_its_range_center_to_center():
 
 
 def test_a_spells_damage_goes_to_its_target_when_it_goes_off():
-    t = fight(mage(x=0, y=0), orc(x=6, y=0, hp=20), d6={"party": 5, "orcs": 2}, declared={"mira": _spell("Magic Missile", 1, 150)})
+    t = fight(
+        mage(x=0, y=0), orc(x=6, y=0, hp=20), d6={"party": 5, "orcs": 2}, declared={"mira": _spell("Magic Missile", 1, 150)}
+    )
     t.do(BeginCasting(caster="mira", targets=("orc",)))
     _to_spells(t)
     [hurt] = of_type(t.do(ResolveSpell(caster="mira", damage="2d4+2", damage_faces=(3, 4))), DamageTaken)

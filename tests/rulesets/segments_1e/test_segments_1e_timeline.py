@@ -42,10 +42,14 @@ def test_a_minor_action_before_the_attack_adds_one_to_weapon_speed_for_ties():
     be 8 instead of 7': tied in HIGH, the orc's morning star (7) now strikes first."""
     axe_fighter = fighter(routines=(BATTLE_AXE,), x=0, y=0)
     orc_ = orc(routines=(MORNING_STAR,), x=1, y=0)
-    plain = fight(axe_fighter, orc_, d6={"party": 3, "orcs": 3}, declared={"hugo": {"action": "melee"}, "orc": {"action": "melee"}})
+    plain = fight(
+        axe_fighter, orc_, d6={"party": 3, "orcs": 3}, declared={"hugo": {"action": "melee"}, "orc": {"action": "melee"}}
+    )
     assert plain.state.turn == "hugo"
     shield = fight(
-        axe_fighter, orc_, d6={"party": 3, "orcs": 3},
+        axe_fighter,
+        orc_,
+        d6={"party": 3, "orcs": 3},
         declared={"hugo": {"action": "melee", "minor_segments": 1}, "orc": {"action": "melee"}},
     )
     [first] = of_type(shield.events, SegmentTurnStarted)
@@ -69,7 +73,10 @@ def test_a_complex_activity_takes_the_round_and_goes_last():
     """'Complex Activity. [go last] (declared; major, 1 round or more) ... considered to Go
     Last': the mage in the HIGH group binds a wound in segment 10, after the LOW orc."""
     t = fight(
-        fighter(x=0, y=0), mage(x=0, y=1), orc(x=1, y=0), d6={"party": 5, "orcs": 2},
+        fighter(x=0, y=0),
+        mage(x=0, y=1),
+        orc(x=1, y=0),
+        d6={"party": 5, "orcs": 2},
         declared={"mira": {"action": "complex", "description": "binds Hugo's wounds"}},
     )
     done(t, "hugo")
@@ -118,5 +125,7 @@ def test_an_immediate_action_takes_no_time_and_comes_at_any_moment():
     round (even during fast actions or during another group's initiative)'."""
     t = fight(fighter(x=0, y=0), orc(x=1, y=0), d6={"party": 2, "orcs": 5})
     assert t.state.turn == "orc"
-    [taken] = of_type(t.do(ImmediateAction(combatant="hugo", description="raises his shield at the war cry")), ImmediateActionTaken)
+    [taken] = of_type(
+        t.do(ImmediateAction(combatant="hugo", description="raises his shield at the war cry")), ImmediateActionTaken
+    )
     assert taken.segment == 2 and not rec(t, "hugo").major_used and t.state.turn == "orc"

@@ -44,8 +44,10 @@ def test_the_orcs_blow_in_the_segment_halvaines_spell_goes_off_spoils_it():
     orcs 4: HIGH acts in segment 4, LOW in segment 5. Halvaine's 2-segment spell starts in
     segment 4 and goes off at the end of segment 5 - after the orc's blow in segment 5."""
     t = fight(
-        mage("halvaine", x=0, y=0), orc(x=1, y=0),
-        d6={"party": 5, "orcs": 4}, declared={"halvaine": {**MAGIC_MISSILE, "spell": "Sleep", "casting_segments": 2}},
+        mage("halvaine", x=0, y=0),
+        orc(x=1, y=0),
+        d6={"party": 5, "orcs": 4},
+        declared={"halvaine": {**MAGIC_MISSILE, "spell": "Sleep", "casting_segments": 2}},
     )
     [started] = of_type(t.do(BeginCasting(caster="halvaine", targets=("orc",))), CastingStarted)
     assert (started.start_segment, started.completes_segment) == (4, 5)
@@ -62,7 +64,9 @@ def test_spells_going_off_in_the_same_segment_are_simultaneous():
     segment' (rules README): the mage's bolt and the shaman's spell both go off at the end
     of segment 5; the bolt that strikes the shaman does not spoil the shaman's spell."""
     t = fight(
-        mage(x=0, y=0), orc("shaman", x=6, y=0, hp=20), d6={"party": 5, "orcs": 2},
+        mage(x=0, y=0),
+        orc("shaman", x=6, y=0, hp=20),
+        d6={"party": 5, "orcs": 2},
         declared={"mira": {**MAGIC_MISSILE, "casting_segments": 4}, "shaman": MAGIC_MISSILE},
     )
     t.do(BeginCasting(caster="mira", targets=("shaman",)))
@@ -85,8 +89,12 @@ def test_a_spell_going_off_in_segment_3_kills_the_orc_before_its_segment_5_blow(
     after D1, same segment); Mira's missile goes off at the end of segment 3 and kills the
     orc, which never strikes in segment 5. The segments of the story only ever go forward."""
     t = fight(
-        fighter(x=0, y=0), mage(x=0, y=1), orc(x=1, y=0, hp=4), orc("orc-2", x=1, y=1, hp=9),
-        d6={"party": 5, "orcs": 3}, declared={"mira": MAGIC_MISSILE, "hugo": {"action": "melee"}},
+        fighter(x=0, y=0),
+        mage(x=0, y=1),
+        orc(x=1, y=0, hp=4),
+        orc("orc-2", x=1, y=1, hp=9),
+        d6={"party": 5, "orcs": 3},
+        declared={"mira": MAGIC_MISSILE, "hugo": {"action": "melee"}},
     )
     assert (t.state.turn, ledger(t).segment) == ("mira", 3)
     t.do(BeginCasting(caster="mira", targets=("orc",)))
@@ -111,8 +119,11 @@ def test_a_log_from_before_the_setting_resolves_every_spell_after_the_groups():
     """Logs recorded without `spells_on_timeline` keep the reading they were played with:
     step 7 resolves the spells after the groups, so the orc still strikes in segment 5."""
     t = fight(
-        mage(x=0, y=0), orc(x=1, y=0, hp=4), d6={"party": 5, "orcs": 3},
-        declared={"mira": MAGIC_MISSILE}, settings={"spells_on_timeline": False},
+        mage(x=0, y=0),
+        orc(x=1, y=0, hp=4),
+        d6={"party": 5, "orcs": 3},
+        declared={"mira": MAGIC_MISSILE},
+        settings={"spells_on_timeline": False},
     )
     t.do(BeginCasting(caster="mira", targets=("orc",)))
     done(t, "mira")
@@ -131,8 +142,11 @@ def test_a_changed_past_that_brings_a_spell_forward_makes_the_later_turn_a_confl
     encounters = Encounters(tmp_path / "timing.db")
     try:
         eid = stored_fight(
-            encounters, mage(x=0, y=0), orc(x=9, y=0),
-            declared={"mira": MAGIC_MISSILE, "orc": {"action": "other"}}, d6={"party": 4, "orcs": 3},
+            encounters,
+            mage(x=0, y=0),
+            orc(x=9, y=0),
+            declared={"mira": MAGIC_MISSILE, "orc": {"action": "other"}},
+            d6={"party": 4, "orcs": 3},
         )
         encounters.execute(eid, BeginCasting(caster="mira", targets=("orc",)))
         step = encounters.execute(eid, MinorAction(combatant="mira", description="steps back"))
@@ -145,8 +159,12 @@ def test_a_changed_past_that_brings_a_spell_forward_makes_the_later_turn_a_confl
         assert (state.phase, state.turn, state.rules.segment) == ("spells", "mira", 4)
         assert state.conflicts == ()
 
-        encounters.amend(eid, [step.records[0].seq], MinorAction(combatant="mira", description="steps back", segments=0),
-                         reason="a step back takes no time")
+        encounters.amend(
+            eid,
+            [step.records[0].seq],
+            MinorAction(combatant="mira", description="steps back", segments=0),
+            reason="a step back takes no time",
+        )
 
         problems = [(c.seq, c.problem) for c in encounters.state(eid).conflicts]
         assert problems == [
@@ -229,7 +247,9 @@ def test_an_owlbear_not_yet_in_melee_closes_in_with_its_group_then_makes_its_rou
     15 ft from Hugo, has no turn in step 4; in HIGH it closes in and makes its first
     routine, and its second follows in step 6."""
     t = fight(
-        owlbear(x=4, y=0), fighter(hp=60, x=0, y=0), d6={"orcs": 6, "party": 1},
+        owlbear(x=4, y=0),
+        fighter(hp=60, x=0, y=0),
+        d6={"orcs": 6, "party": 1},
         declared={"owlbear": {"action": "melee"}, "hugo": {"action": "melee"}},
     )
     assert (t.state.phase, t.state.turn, ledger(t).segment) == ("high", "owlbear", 1)
@@ -253,8 +273,11 @@ def test_a_log_from_before_the_setting_keeps_the_owlbear_in_step_4():
     """Logs recorded without `multi_attackers_close_in` keep their reading: the owlbear
     takes its step-4 turn wherever it stands, and cannot move there."""
     t = fight(
-        owlbear(x=4, y=0), fighter(hp=60, x=0, y=0), d6={"orcs": 6, "party": 1},
-        declared={"owlbear": {"action": "melee"}}, settings={"multi_attackers_close_in": False},
+        owlbear(x=4, y=0),
+        fighter(hp=60, x=0, y=0),
+        d6={"orcs": 6, "party": 1},
+        declared={"owlbear": {"action": "melee"}},
+        settings={"multi_attackers_close_in": False},
     )
     assert (t.state.phase, t.state.turn) == ("multi_attacks", "owlbear")
     t.rejects(MoveTo(combatant="owlbear", x=1, y=0), "phase/not-allowed")
@@ -268,8 +291,11 @@ def test_a_changed_past_that_brings_a_foe_into_melee_makes_the_owlbears_closing_
     encounters = Encounters(tmp_path / "close-in.db")
     try:
         eid = stored_fight(
-            encounters, fighter(hp=60, x=0, y=0), owlbear(x=6, y=0),
-            declared={"hugo": {"action": "move"}, "owlbear": {"action": "melee"}}, d6={"party": 6, "orcs": 1},
+            encounters,
+            fighter(hp=60, x=0, y=0),
+            owlbear(x=6, y=0),
+            declared={"hugo": {"action": "move"}, "owlbear": {"action": "melee"}},
+            d6={"party": 6, "orcs": 1},
         )
         assert encounters.state(eid).turn == "hugo"
         step = encounters.execute(eid, MoveTo(combatant="hugo", x=3, y=0))

@@ -15,9 +15,20 @@ from tests.rulesets.srd2024.sea_hag_session import START_HP, STEPS
 LOG = REPLAYS / "srd-2024-sea-hag.jsonl"
 
 # The table moves the session was transcribed to show (the list of twelve).
-MOVES = ("set_hp", "change_stat_block", "goto_turn", "previous_turn", "grant_action", "attack using",
-         "attack modifiers", "ability_check", "contest", "saving_throw without a DC", "roll_initiative in set-up",
-         "attack in two steps")
+MOVES = (
+    "set_hp",
+    "change_stat_block",
+    "goto_turn",
+    "previous_turn",
+    "grant_action",
+    "attack using",
+    "attack modifiers",
+    "ability_check",
+    "contest",
+    "saving_throw without a DC",
+    "roll_initiative in set-up",
+    "attack in two steps",
+)
 
 
 def _moves_in(steps) -> set[str]:
@@ -60,8 +71,9 @@ def test_the_session_keeps_hp_turn_and_round_right_after_every_step(encounters: 
     assert state.phase == "ended" and state.winner == "party"
     assert state.combatants["corwin"].status == "unconscious" and state.combatants["sea-hag"].status == "dead"
     assert state.combatants["brakka"].resistances == ("bludgeoning", "piercing", "slashing")
-    assert not any(r.event.__class__.__name__ == "DiceRolled" and r.event.source == "generated"
-                   for r in encounters.records(eid)), "every die was entered"
+    assert not any(
+        r.event.__class__.__name__ == "DiceRolled" and r.event.source == "generated" for r in encounters.records(eid)
+    ), "every die was entered"
 
 
 def test_the_recorded_log_holds_the_same_events_and_says_who_sent_each_gm_move(encounters: Encounters):

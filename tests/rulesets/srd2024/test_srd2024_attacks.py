@@ -119,7 +119,9 @@ def test_three_quarters_cover_adds_5_to_the_armor_class():
 def test_a_target_behind_total_cover_cant_be_targeted():
     """'Total: Can't be targeted directly.'"""
     t = _duel()
-    error = t.rejects(Attack(attacker="aria", target="goblin", cover="total", faces=(20,), damage_faces=(8, 8)), "attack/total-cover")
+    error = t.rejects(
+        Attack(attacker="aria", target="goblin", cover="total", faces=(20,), damage_faces=(8, 8)), "attack/total-cover"
+    )
     assert "half" in (error.allowed or "")
 
 

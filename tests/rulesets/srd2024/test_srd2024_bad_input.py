@@ -38,6 +38,7 @@ def test_the_gm_ending_a_fight_is_marked_apart_from_the_rules_ending_it():
     """'Combat ends when one side or the other is defeated' (the rules' end, `automatic`), or
     when the GM rules it over; the flag, not the words, tells them apart."""
     t = _fight()
-    [ended] = [e for e in t.do(EndCombat(winner="party", reason="every foe of the party side is down"))
-               if isinstance(e, CombatEnded)]
+    [ended] = [
+        e for e in t.do(EndCombat(winner="party", reason="every foe of the party side is down")) if isinstance(e, CombatEnded)
+    ]
     assert not ended.automatic and t.state.winner == "party"

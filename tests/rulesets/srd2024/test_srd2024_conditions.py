@@ -65,7 +65,9 @@ def test_a_duration_must_name_whose_turn_ends_it():
     t = _round()
     error = t.rejects(ApplyCondition(target="goblin", condition=ConditionSpec(name="prone", ends="end")), "condition/duration")
     assert "ends_on" in (error.allowed or "")
-    t.rejects(ApplyCondition(target="goblin", condition=ConditionSpec(name="prone", ends="end", ends_on="ogre")), "combatant/unknown")
+    t.rejects(
+        ApplyCondition(target="goblin", condition=ConditionSpec(name="prone", ends="end", ends_on="ogre")), "combatant/unknown"
+    )
 
 
 def test_removing_a_condition_the_creature_does_not_have_is_rejected():
@@ -110,8 +112,10 @@ def test_a_condition_timed_by_a_dead_creatures_turn_ends_when_that_turn_would_ha
     from combat.kernel.events import ConditionEnded, ConditionSpec
     from tests.helpers import Table, monster, of_type, pc
 
-    t = Table().add(pc("aria"), monster("goblin", max_hp=5), monster("orc", max_hp=30)).start(
-        {"aria": 18, "goblin": 10, "orc": 5}
+    t = (
+        Table()
+        .add(pc("aria"), monster("goblin", max_hp=5), monster("orc", max_hp=30))
+        .start({"aria": 18, "goblin": 10, "orc": 5})
     )
     t.do(ApplyCondition(target="aria", condition=ConditionSpec(name="frightened", source="goblin", ends="end", ends_on="goblin")))
     t.do(Attack(attacker="aria", target="goblin", faces=(15, 16), damage_faces=(6,)))  # frightened: Disadvantage

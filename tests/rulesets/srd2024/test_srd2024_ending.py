@@ -21,7 +21,9 @@ def test_the_fight_ends_by_itself_when_the_last_foe_dies():
     assert t.state.phase == "turns"
     events = t.do(Attack(attacker="aria", target="goblin-2", faces=(15,), damage_faces=(4,)))
     assert PhaseChanged(previous="turns", phase="ended") in events
-    assert of_type(events, CombatEnded) == [CombatEnded(winner="party", reason="every foe of the party side is down", automatic=True)]
+    assert of_type(events, CombatEnded) == [
+        CombatEnded(winner="party", reason="every foe of the party side is down", automatic=True)
+    ]
     assert t.state.phase == "ended" and t.state.winner == "party" and t.state.turn is None
 
 

@@ -53,7 +53,9 @@ def test_an_opportunity_attack_is_a_melee_attack_only():
     """'make one melee attack with a weapon or an Unarmed Strike'."""
     t = _melee()
     t.do(Move(combatant="aria", feet=10, leaves_reach_of=("goblin", "archer")))
-    error = t.rejects(OpportunityAttack(attacker="goblin", target="aria", attack="Shortbow", faces=(13,), damage_faces=(4,)), "attack/unknown")
+    error = t.rejects(
+        OpportunityAttack(attacker="goblin", target="aria", attack="Shortbow", faces=(13,), damage_faces=(4,)), "attack/unknown"
+    )
     assert error.allowed == "Scimitar"
     t.rejects(OpportunityAttack(attacker="archer", target="aria", faces=(13,), damage_faces=(4,)), "attack/none")
 
@@ -62,7 +64,9 @@ def test_no_opportunity_attack_without_leaving_reach():
     """Only 'when an entity that you can see leaves your reach'."""
     t = _melee()
     t.do(Move(combatant="aria", feet=5))
-    error = t.rejects(OpportunityAttack(attacker="goblin", target="aria", faces=(13,), damage_faces=(4,)), "attack/no-opportunity")
+    error = t.rejects(
+        OpportunityAttack(attacker="goblin", target="aria", faces=(13,), damage_faces=(4,)), "attack/no-opportunity"
+    )
     assert error.allowed == "no opportunity attacks open"
 
 

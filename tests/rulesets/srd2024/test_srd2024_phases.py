@@ -76,8 +76,18 @@ def test_a_command_outside_its_phase_is_rejected_naming_the_phase_and_what_it_al
     assert "setup" in error.message
     assert error.allowed is not None
     assert error.allowed.split(", ") == [
-        "add_combatant", "add_creature", "add_character", "remove_combatant", "treat_as_character", "begin_combat", "roll_initiative",
-        "set_hp", "change_stat_block", "ability_check", "contest", "ruling",
+        "add_combatant",
+        "add_creature",
+        "add_character",
+        "remove_combatant",
+        "treat_as_character",
+        "begin_combat",
+        "roll_initiative",
+        "set_hp",
+        "change_stat_block",
+        "ability_check",
+        "contest",
+        "ruling",
     ]
 
 
@@ -95,8 +105,18 @@ def test_the_surprise_phase_allows_marking_surprise_rolling_initiative_and_rulin
     error = t.rejects(Move(combatant="aria", feet=5), "phase/not-allowed")
     assert "surprise" in error.message
     assert error.allowed.split(", ") == [
-        "add_combatant", "add_creature", "add_character", "treat_as_character", "mark_surprised", "roll_initiative",
-        "set_hp", "change_stat_block", "ability_check", "contest", "ruling", "end_combat",
+        "add_combatant",
+        "add_creature",
+        "add_character",
+        "treat_as_character",
+        "mark_surprised",
+        "roll_initiative",
+        "set_hp",
+        "change_stat_block",
+        "ability_check",
+        "contest",
+        "ruling",
+        "end_combat",
     ]
 
 

@@ -81,10 +81,18 @@ def test_an_ambush_on_the_forest_road_from_set_up_to_victory():
     t.do(Attack(attacker="aria", target="bugbear", faces=(17,), damage_faces=(6,)))
     events = t.do(Attack(attacker="aria", target="bugbear", faces=(20,), damage_faces=(8, 8)))
 
-    assert of_type(events, CombatEnded) == [CombatEnded(winner="party", reason="every foe of the party side is down", automatic=True)]
+    assert of_type(events, CombatEnded) == [
+        CombatEnded(winner="party", reason="every foe of the party side is down", automatic=True)
+    ]
     assert t.state.phase == "ended" and t["bugbear"].hp == 0
     assert [(e.round, e.combatant) for e in of_type(t.events, TurnStarted)] == [
-        (1, "lyra"), (1, "goblin-2"), (1, "bugbear"), (1, "aria"), (2, "lyra"), (2, "bugbear"), (2, "aria"),
+        (1, "lyra"),
+        (1, "goblin-2"),
+        (1, "bugbear"),
+        (1, "aria"),
+        (2, "lyra"),
+        (2, "bugbear"),
+        (2, "aria"),
     ]
     assert {r.source for r in of_type(t.events, DiceRolled)} == {"entered"}
     assert t.rebuilt() == t.state

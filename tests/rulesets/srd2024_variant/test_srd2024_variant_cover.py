@@ -40,7 +40,9 @@ def test_three_quarters_cover_adds_five_to_a_constitution_save():
 def test_cover_gives_nothing_to_a_dexterity_save_in_this_variant():
     """The Δ moves the bonus to Constitution saves; a Dexterity save behind cover is refused."""
     t = _fight()
-    error = t.rejects(SaveBehindCover(combatant="goblin", dc=13, cover="half", ability="dexterity", faces=(10,)), "cover/constitution-only")
+    error = t.rejects(
+        SaveBehindCover(combatant="goblin", dc=13, cover="half", ability="dexterity", faces=(10,)), "cover/constitution-only"
+    )
     assert "saving_throw" in error.allowed
 
 

@@ -1,6 +1,5 @@
 """The srd-2024-variant demo fight and recorded session, played through the application."""
 
-
 import pytest
 from click.testing import CliRunner
 

@@ -176,7 +176,6 @@ def test_a_corrected_strength_makes_the_old_dcs_conflicts_until_the_gm_rules(enc
     assert replay(list(encounters.records(eid))) == state
 
 
-
 def test_a_shove_amended_for_cover_leaves_a_save_to_stay_mounted_that_no_one_owed(encounters):
     """'While mounted, you must make the same save if you're knocked Prone.' The goblin's shove
     (DC 9) knocked Sir Bran Prone on a 5 + 2; the GM rules he had half cover behind Thunder's
@@ -191,7 +190,10 @@ def test_a_shove_amended_for_cover_leaves_a_save_to_stay_mounted_that_no_one_owe
     shove = _seq_of(encounters, eid, UnarmedStrikeMade)
 
     encounters.amend(
-        eid, [shove], UnarmedStrike(attacker="goblin", target="bran", option="shove", cover="half", faces=(5,)), reason="half cover"
+        eid,
+        [shove],
+        UnarmedStrike(attacker="goblin", target="bran", option="shove", cover="half", faces=(5,)),
+        reason="half cover",
     )
 
     assert _conflicts(encounters.state(eid)) == [(stayed, "StayedMounted", "Sir Bran owes no save to stay mounted")]
@@ -218,8 +220,12 @@ def test_a_killing_blow_amended_to_a_miss_means_the_fight_was_not_over(encounter
     assert encounters.state(eid).phase == "ended"
     ended = [r.seq for r in second.records if isinstance(r.event, (PhaseChanged, CombatEnded))]
 
-    encounters.amend(eid, [first.records[0].seq], Attack(attacker="aria", target="goblin-1", faces=(11,), cover="half"),
-                     reason="goblin 1 was behind the cart")
+    encounters.amend(
+        eid,
+        [first.records[0].seq],
+        Attack(attacker="aria", target="goblin-1", faces=(11,), cover="half"),
+        reason="goblin 1 was behind the cart",
+    )
 
     state = encounters.state(eid)
     assert state.combatants["goblin-1"].status == "active"
@@ -277,7 +283,6 @@ def test_a_mount_taken_back_could_not_have_carried_its_rider_on_his_turn(encount
     assert problems[carried] == "Sir Bran was not riding Thunder, so it could not carry them"
 
 
-
 # -- a sanity check over a whole recorded fight -------------------------------------------
 
 
@@ -295,16 +300,27 @@ def test_any_command_of_the_demo_fight_can_be_undone_and_redone(encounters):
     last = records[-1]
     for i, seqs in enumerate(commands.values()):
         undo = msgspec.structs.replace(
-            last, originator_version=last.seq + 1, command_id=f"undo-{i}", event=EventsRetracted(seqs=tuple(seqs), reason="sanity")
+            last,
+            originator_version=last.seq + 1,
+            command_id=f"undo-{i}",
+            event=EventsRetracted(seqs=tuple(seqs), reason="sanity"),
         )
         redo = msgspec.structs.replace(
-            last, originator_version=last.seq + 2, command_id=f"redo-{i}", event=EventsRetracted(seqs=(undo.seq,), reason="sanity")
+            last,
+            originator_version=last.seq + 2,
+            command_id=f"redo-{i}",
+            event=EventsRetracted(seqs=(undo.seq,), reason="sanity"),
         )
         undone = replay([*records, undo])
         assert set(seqs) <= set(undone.retracted)
         again = replay([*records, undo, redo])
         assert (again.combatants, again.rules, again.phase, again.round, again.turn, again.rolls) == (
-            original.combatants, original.rules, original.phase, original.round, original.turn, original.rolls
+            original.combatants,
+            original.rules,
+            original.phase,
+            original.round,
+            original.turn,
+            original.rolls,
         )
         assert again.conflicts == original.conflicts
 
@@ -341,7 +357,9 @@ def test_a_talk_amended_to_another_listener_leaves_the_reply_in_the_words_a_repl
     talk = encounters.execute(eid, CommunicateWithAllies(combatant="aria", listeners=("bran",)))
     reply = encounters.execute(eid, ReplyToAlly(combatant="bran"))
 
-    encounters.amend(eid, [r.seq for r in talk.records], CommunicateWithAllies(combatant="aria", listeners=("thunder",)), reason="to the horse")
+    encounters.amend(
+        eid, [r.seq for r in talk.records], CommunicateWithAllies(combatant="aria", listeners=("thunder",)), reason="to the horse"
+    )
 
     assert _conflicts(encounters.state(eid)) == [(reply.records[0].seq, "AllyReplied", "no ally is waiting for Sir Bran's reply")]
     with pytest.raises(RuleError) as refused:
@@ -369,7 +387,10 @@ def test_a_pass_amended_to_a_proposal_leaves_the_reorder_ended_in_the_words_end_
     encounters.retract(eid, [r.seq for r in end.records], reason="Bran has yet to answer")
     with pytest.raises(RuleError) as refused:
         encounters.execute(eid, EndReorder())
-    assert (refused.value.code, refused.value.message) == ("reorder/proposal-open", "Aria's proposal to Sir Bran awaits an answer")
+    assert (refused.value.code, refused.value.message) == (
+        "reorder/proposal-open",
+        "Aria's proposal to Sir Bran awaits an answer",
+    )
 
 
 def test_a_move_amended_to_stay_in_reach_leaves_the_opportunity_attack_in_the_words_one_is_refused_with(encounters):
@@ -389,4 +410,7 @@ def test_a_move_amended_to_stay_in_reach_leaves_the_opportunity_attack_in_the_wo
     encounters.retract(eid, [r.seq for r in strike.records], reason="no opening")
     with pytest.raises(RuleError) as refused:
         encounters.execute(eid, OpportunityAttack(attacker="aria", target="goblin", faces=(3,)))
-    assert (refused.value.code, refused.value.message) == ("attack/no-opportunity", "Goblin has not left Aria's reach without Disengaging this turn")
+    assert (refused.value.code, refused.value.message) == (
+        "attack/no-opportunity",
+        "Goblin has not left Aria's reach without Disengaging this turn",
+    )

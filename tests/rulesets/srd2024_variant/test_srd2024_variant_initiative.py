@@ -40,7 +40,9 @@ def test_with_the_group_setting_identical_goblins_share_one_roll():
 def test_a_group_member_with_another_stat_block_is_rejected():
     """'a group of identical entities (i.e. same stat block)': a tougher goblin is not one of them."""
     t = _goblins(Table("srd-2024-variant", settings={"group_initiative": True}))
-    error = t.rejects(AddCombatant(combatant=monster("boss", group="goblins", initiative_bonus=2, max_hp=21)), "initiative/group-not-identical")
+    error = t.rejects(
+        AddCombatant(combatant=monster("boss", group="goblins", initiative_bonus=2, max_hp=21)), "initiative/group-not-identical"
+    )
     assert "max_hp" in error.message
 
 
