@@ -25,7 +25,6 @@ from typing import Any, TypeVar
 from uuid import UUID
 
 import msgspec
-import structlog
 
 from combat.app import chain, history
 from combat.app.cache import StateCache
@@ -54,7 +53,14 @@ __all__ = ["Encounters", "Outcome", "run_sync", "VersionConflict", "UnknownEncou
 # snapshot costs one row in the transaction of the command that crosses the line.
 SNAPSHOT_INTERVAL = 150
 
-_log = structlog.get_logger("combat.store")
+
+
+def _passed_over(encounter_id: UUID, seq: int, problem: str) -> None:
+    # structlog is imported here, not at the top: with rich installed it costs the CLI's
+    # every start about 0.1 s (`combat bench` #7), for a warning seldom given.
+    import structlog
+
+    structlog.get_logger("combat.store").warning("snapshot passed over", encounter=str(encounter_id), seq=seq, problem=problem)
 
 
 class VersionConflict(RuleError):
@@ -479,7 +485,7 @@ class Encounters:
         problem = snapshot_problem(snapshot, around[-1] if around else None)
         if problem is not None:
             if snapshot.digest:  # one written before snapshots were bound to the log is passed over quietly
-                _log.warning("snapshot passed over", encounter=str(encounter_id), seq=seq, problem=problem)
+                _passed_over(encounter_id, seq, problem)
             return None
         self._heads.put(encounter_id, (seq, snapshot.head))
         records = self._checked(encounter_id, self.log.recorded(encounter_id, gt=seq, lte=at))

@@ -15,11 +15,14 @@ instead of racing for its next seq.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections import deque
 from collections.abc import Hashable
 from types import TracebackType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # asyncio is imported when a writer on an event loop first waits: the CLI never does
+    import asyncio
 
 __all__ = ["EncounterLocks"]
 
@@ -67,6 +70,8 @@ class EncounterLocks:
             if blocking:
                 waiter.event = threading.Event()
             else:
+                import asyncio
+
                 waiter.loop = asyncio.get_running_loop()
                 waiter.future = waiter.loop.create_future()
             queue.append(waiter)

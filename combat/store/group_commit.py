@@ -14,7 +14,6 @@ reply is only ever sent for a stored command.
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -24,7 +23,9 @@ from eventsourcing.persistence import OperationalError, PersistenceError
 
 from combat.store import SeqTaken
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # asyncio only once an event loop commits here: the CLI never does
+    import asyncio
+
     from combat.kernel.records import Recorded
     from combat.store.log import Snapshot
 
@@ -197,6 +198,8 @@ class LoopCommits:
         return done
 
     async def pause(self, seconds: float) -> None:
+        import asyncio
+
         await asyncio.sleep(seconds)
 
     def _flush(self) -> None:

@@ -26,13 +26,12 @@ docs/scaling.md). Partition 0 holds the tokens table and the count's record.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import hashlib
 import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, cast, overload
+from typing import TYPE_CHECKING, Any, cast, overload
 from uuid import UUID
 
 from combat.kernel.errors import RuleError
@@ -40,6 +39,9 @@ from combat.kernel.records import Recorded
 from combat.store import BlockingCommits, Commits
 from combat.store.log import EventLog, RecordDecoder, Snapshot
 from combat.store.sqlite import SQLiteFileLog, is_sqlite_file
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["PartitionedLog", "partition_of", "PARTITIONS_ENV", "DEFAULT_PARTITIONS", "MAX_PARTITIONS", "TABLE"]
 

@@ -15,10 +15,9 @@ follows. In memory there is one connection to share: eventsourcing's path writes
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
 import msgspec
@@ -27,6 +26,9 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnectionPool
 from combat.kernel.records import Recorded
 from combat.store.group_commit import GroupWriter, LoopCommits, Row
 from combat.store.log import TOPICS, Deferred, EventLog, MsgspecMapper, Snapshot, unreadable
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["SQLiteLogRecorder", "SQLiteFileLog", "is_sqlite_file"]
 
