@@ -54,7 +54,6 @@ __all__ = ["Encounters", "Outcome", "run_sync", "VersionConflict", "UnknownEncou
 SNAPSHOT_INTERVAL = 150
 
 
-
 def _passed_over(encounter_id: UUID, seq: int, problem: str) -> None:
     # structlog is imported here, not at the top: with rich installed it costs the CLI's
     # every start about 0.1 s (`combat bench` #7), for a warning seldom given.
