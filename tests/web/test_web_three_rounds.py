@@ -254,6 +254,8 @@ def test_three_rounds_of_an_srd_2024_fight_at_the_table(chromium, service):
     clicks, keys = _counted(phone)
     assert clicks <= 2 and keys == ["1", "5", "Tab", "4", "Enter"], (clicks, keys)
     gm.row("goblin-warrior-2").locator(".status", has_text="dead").wait_for()  # 21 hits AC 15; 7 slashing
+    # The GM's "Last:" line follows the log, so Ana's attack from her phone shows there too.
+    outcome.filter(has_text="Ana: Brann attacks Goblin Warrior 2 (Longsword)").wait_for()
     attacks = _events(fight, "AttackMade")
     assert (attacks[-1]["attacker"], attacks[-1]["target"], attacks[-1]["actor"]) == ("brann", "goblin-warrior-2", "Ana")
     ana.send("end turn", {})

@@ -8,7 +8,7 @@ import { characterOf } from "./sheet.js";
 import { actorField, CommandForm, commandSchemas, ErrorNote, label, senders } from "./forms.js";
 import { DiceAudit, History, Scrubber } from "./history.js";
 import { KeepAccess, QrCode, TokenPaste } from "./access.js";
-import { CONDITIONS, DAMAGE_TYPES, HotkeyHelp, noteDamageType, outcomeOf, QuickBar, quickActions, QuickPanel, touchedBy, typing } from "./quick.js";
+import { CONDITIONS, DAMAGE_TYPES, HotkeyHelp, lastOutcome, noteDamageType, outcomeOf, QuickBar, quickActions, QuickPanel, touchedBy, typing } from "./quick.js";
 import { forget, fromFragment, keptOnDevice, remember, remembered, shareLink } from "./session.js";
 
 let openapi = null;
@@ -240,6 +240,8 @@ function Encounter({ entry, onOpen }) {
         // are only known from the whole log, which GET state reads.
         setState((prev) => (!prev || s.version >= prev.version ? sameOrder(prev, s) : prev));
         setLog(l); setAudit(a); setEvents(ev);
+        // "Last:" follows the log, so a command sent elsewhere (a player's phone) shows here too.
+        setOutcome((o) => lastOutcome(ev, l) ?? o);
       } catch (err) { setError(err); }
     }, 100);
   }

@@ -230,6 +230,16 @@ export function outcomeOf(reply, log) {
   return (told.length ? told : lines).join(" · ") || `${(reply.events || []).length} events`;
 }
 
+// The last command in the log, whoever sent it (a player on a phone, another GM tab, the CLI),
+// in the same words: `events` as GET /events gives them (each with its command_id), `log` as
+// GET /log. Null before the first command after the encounter's creation.
+export function lastOutcome(events, log) {
+  const last = events?.[events.length - 1];
+  if (!last || last.seq === 1) return null;
+  const who = last.actor && last.actor !== "gm" ? `${last.actor}: ` : "";
+  return who + outcomeOf({ events: events.filter((e) => e.command_id === last.command_id) }, log);
+}
+
 // The combatants a reply's events name: their rows flash.
 export function touchedBy(reply) {
   const ids = new Set();
