@@ -312,6 +312,7 @@ ERROR_CODES: dict[str, str] = {
     "override/no-conflict": "no conflict at seq …",
     "partitions/count": "…=… is not a partition count",
     "partitions/mismatch": "this store has … partition… (recorded when it was made); …=… would look for encounters where they are not",
+    "partitions/misplaced": "partition … is not where this store keeps it: its tables at this process's settings (…) …",
     "partitions/sqlite": "…=…: an SQLite store is one partition (SQLite locks the whole file for each write, so more tables would not help)",
     "path/not-found": "no such path: …",
     "phase/not-allowed": "the command is not allowed in the encounter's phase",

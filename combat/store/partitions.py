@@ -38,6 +38,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.records import Recorded
 from combat.store import BlockingCommits, Commits
 from combat.store.log import EventLog, RecordDecoder, Snapshot
+from combat.store.partition_marks import check_marks
 from combat.store.sqlite import SQLiteFileLog, is_sqlite_file
 
 if TYPE_CHECKING:
@@ -114,8 +115,11 @@ class PartitionedLog:
             for k in range(1, count):
                 own = _has_own_settings(k, env)
                 self.parts.append(partition_class(k)(env, records=records, datastore=None if own else shared))
+            if count > 1:
+                check_marks(self.parts)
         except BaseException:
-            first.close()
+            for part in reversed(getattr(self, "parts", [first])):
+                part.close()
             raise
 
     @property

@@ -36,6 +36,8 @@ from uuid import UUID
 import httpx
 import pytest
 
+from combat.app.application import Encounters
+from combat.kernel.errors import RuleError
 from combat.service.stream import KEEP_ALIVE
 from combat.store.partitions import partition_of
 from tests.helpers import POSTGRES_SETTINGS as SETTINGS
@@ -345,3 +347,14 @@ def test_encounters_on_two_servers_served_by_two_processes_lose_nothing(sharded,
         events = start[fight.id] + COMMANDS
         assert done.returncode == 0, done.stdout + done.stderr
         assert f"ok: encounter {fight.id}: {events} events" in done.stdout + done.stderr
+
+    # A process started without partition 1's and 3's settings would find no tables for them
+    # on the main server and serve empty ones: it is refused before it reads or writes there.
+    stale = {k: v for k, v in sharded.items() if not k.startswith("COMBAT_P")}
+    with pytest.raises(RuleError, match="partition 1 is not where this store keeps it") as refused:
+        Encounters(env=stale)
+    assert refused.value.code == "partitions/misplaced"
+    assert "COMBAT_P1_POSTGRES_HOST" in (refused.value.allowed or "")
+    with _connect_to(SETTINGS) as connection:  # nothing was written on the main server for them
+        for k in ON_SECOND:
+            assert connection.execute(f'SELECT count(*) FROM "{schema}".combat_p{k}_events').fetchone()[0] == 0
