@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import sys
@@ -15,12 +14,12 @@ from uuid import UUID
 
 import click
 
+from combat.cli_output import _consoles, _one_line_errors
 from combat.reference_cli import commands
 from combat.service.limits import Limits
 from combat.store.settings import DB_ENV, DEFAULT_DB
 
 if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` stays quick
-    from rich.console import Console
     from rich.table import Table
 
     from combat.app.application import Encounters, Outcome
@@ -33,26 +32,6 @@ __all__ = ["main", "cli"]
 PROGRESS_FROM = 5000  # lines; below this a replay is instant
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class _Consoles:
-    """rich, loaded on first print. Piped output gets a fixed, wide width so tables do not
-    wrap and the same fight prints the same."""
-
-    @functools.cached_property
-    def out(self) -> Console:
-        from rich.console import Console
-
-        return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 140)
-
-    @functools.cached_property
-    def err(self) -> Console:
-        from rich.console import Console
-
-        return Console(stderr=True, highlight=False, soft_wrap=True)
-
-
-_consoles = _Consoles()
 
 
 def _say(text: str) -> None:
@@ -92,26 +71,6 @@ def _table(*columns: str, **options: Any) -> Table:
 
 def _print_json(value: Any) -> None:
     _print_block(json.dumps(value, indent=2, sort_keys=True, default=str))
-
-
-def _one_line_errors(fn: F) -> F:
-    """Errors print one clear line, not a traceback, and exit non-zero."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from combat.kernel.errors import RuleError
-        from projections.visible import visible
-
-        try:
-            return fn(*args, **kwargs)
-        except RuleError as exc:
-            _consoles.err.print(visible(f"error: {exc}"), markup=False)
-            sys.exit(2)
-        except (OSError, ValueError) as exc:
-            _consoles.err.print(visible(f"error: {exc}"), markup=False)
-            sys.exit(1)
-
-    return wrapper  # type: ignore[return-value]
 
 
 db_option = click.option(

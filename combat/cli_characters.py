@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from combat.cli_output import _one_line_errors
 from combat.store.settings import DB_ENV, DEFAULT_DB
 
 if TYPE_CHECKING:
@@ -51,6 +52,7 @@ def characters() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the sheet as JSON.")
 @click.option("--save", is_flag=True, help="Also store it in the party.")
 @_db
+@_one_line_errors
 def build(
     name: str,
     class_name: str,
@@ -69,31 +71,6 @@ def build(
     db: str,
 ) -> None:
     """Build a character sheet from the SRD 5.2's numbers and print it."""
-    # Imported here: combat.cli registers this group as it loads, and loads nothing it does not need.
-    from combat.cli import _one_line_errors
-
-    _one_line_errors(_build)(
-        name, class_name, level, scores, species, size, armor, shield, weapons, spells, skills, subclass, as_json, save, db
-    )
-
-
-def _build(
-    name: str,
-    class_name: str,
-    level: int,
-    scores: str,
-    species: str | None,
-    size: str | None,
-    armor: str | None,
-    shield: bool,
-    weapons: tuple[str, ...],
-    spells: tuple[str, ...],
-    skills: tuple[str, ...],
-    subclass: str | None,
-    as_json: bool,
-    save: bool,
-    db: str,
-) -> None:
     from combat.characters.build import build_sheet
 
     sheet = build_sheet(
@@ -125,15 +102,10 @@ def _build(
 )
 @click.option("--save", is_flag=True, help="Also store it in the party.")
 @_db
+@_one_line_errors
 def import_command(file: str, as_json: bool, save: bool, db: str) -> None:
     """Read a Foundry VTT dnd5e character (its "Export Data" JSON) into a character sheet; then
     list, under "Not mapped:", everything of the actor the sheet does not hold."""
-    from combat.cli import _one_line_errors
-
-    _one_line_errors(_import)(file, as_json, save, db)
-
-
-def _import(file: str, as_json: bool, save: bool, db: str) -> None:
     from combat.characters.foundry import import_actor
     from projections.visible import visible
 
@@ -150,15 +122,10 @@ def _import(file: str, as_json: bool, save: bool, db: str) -> None:
 @characters.command("save")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @_db
+@_one_line_errors
 def save_command(file: str, db: str) -> None:
     """Store a character sheet (JSON, as `build --json` prints it) in the party: a new
     character, or a new sheet for one (its HP, spent slots and uses kept)."""
-    from combat.cli import _one_line_errors
-
-    _one_line_errors(_save_file)(file, db)
-
-
-def _save_file(file: str, db: str) -> None:
     import msgspec
 
     from combat.characters.sheet import CharacterSheet
@@ -176,14 +143,9 @@ def _save_file(file: str, db: str) -> None:
 @characters.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @_db
+@_one_line_errors
 def list_command(as_json: bool, db: str) -> None:
     """The party: each character's HP, spent uses and where it last fought."""
-    from combat.cli import _one_line_errors
-
-    _one_line_errors(_list)(as_json, db)
-
-
-def _list(as_json: bool, db: str) -> None:
     from combat.cli import _print, _print_json, _store
 
     with _store(db) as encounters:
@@ -204,14 +166,9 @@ def _list(as_json: bool, db: str) -> None:
 @click.argument("name")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @_db
+@_one_line_errors
 def show_command(name: str, as_json: bool, db: str) -> None:
     """One character: its sheet and what it carries (HP, spent slots and uses, Hit Point Dice)."""
-    from combat.cli import _one_line_errors
-
-    _one_line_errors(_show)(name, as_json, db)
-
-
-def _show(name: str, as_json: bool, db: str) -> None:
     from combat.cli import _print, _print_json, _store
 
     with _store(db) as encounters:
@@ -233,14 +190,9 @@ def _show(name: str, as_json: bool, db: str) -> None:
 @click.option("--hit-dice", type=click.IntRange(0, 40), default=0, help="Hit Point Dice to spend on a Short Rest.")
 @click.option("--faces", default=None, help='Those dice as rolled at the table, e.g. "6 3"; left out, they are rolled.')
 @_db
+@_one_line_errors
 def rest_command(name: str, kind: str | None, hit_dice: int, faces: str | None, db: str) -> None:
     """Give a character a Short or Long Rest."""
-    from combat.cli import _one_line_errors
-
-    _one_line_errors(_rest)(name, kind, hit_dice, faces, db)
-
-
-def _rest(name: str, kind: str | None, hit_dice: int, faces: str | None, db: str) -> None:
     from combat.cli import _print, _store
     from combat.kernel.errors import RuleError
 

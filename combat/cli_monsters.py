@@ -9,6 +9,7 @@ import json
 import click
 
 from combat.bestiary.library import DEFAULT_STORE, STORE_ENV
+from combat.cli_output import _one_line_errors
 
 __all__ = ["monsters"]
 
@@ -29,15 +30,9 @@ __all__ = ["monsters"]
     help=f"The local store of imported stat blocks [default: {DEFAULT_STORE}].",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print stat blocks as JSON.")
+@_one_line_errors
 def monsters(words: tuple[str, ...], import_file: str | None, store: str | None, as_json: bool) -> None:
     """List the bestiary's creatures matching WORDS (name or type), or show the one WORDS name."""
-    # Imported here: combat.cli registers this command as it loads, and loads nothing it does not need.
-    from combat.cli import _one_line_errors
-
-    _one_line_errors(_monsters)(" ".join(words), import_file, store, as_json)
-
-
-def _monsters(query: str, import_file: str | None, store: str | None, as_json: bool) -> None:
     import msgspec
 
     from combat.bestiary import library
@@ -46,6 +41,7 @@ def _monsters(query: str, import_file: str | None, store: str | None, as_json: b
     from combat.cli import _consoles, _print_block, _say, _table
     from combat.kernel.errors import RuleError
 
+    query = " ".join(words)
     if import_file is not None:
         with open(import_file, encoding="utf-8") as f:
             try:

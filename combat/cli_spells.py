@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from combat.cli_output import _one_line_errors
+
 if TYPE_CHECKING:
     from combat.spells.model import DamageRoll, Spell
 
@@ -19,20 +21,15 @@ __all__ = ["spells", "describe"]
 @click.option("--level", type=click.IntRange(0, 9), default=None, help="Only spells of this level (0: cantrips).")
 @click.option("--class", "cls", default=None, help="Only spells of this class's list (wizard, cleric...).")
 @click.option("--json", "as_json", is_flag=True, help="Print spells as JSON.")
+@_one_line_errors
 def spells(words: tuple[str, ...], level: int | None, cls: str | None, as_json: bool) -> None:
     """List the spells matching WORDS (name, school, damage type or class), or show the one WORDS name."""
-    # Imported here: combat.cli registers this command as it loads, and loads nothing it does not need.
-    from combat.cli import _one_line_errors
-
-    _one_line_errors(_spells)(" ".join(words), level, cls, as_json)
-
-
-def _spells(query: str, level: int | None, cls: str | None, as_json: bool) -> None:
     import msgspec
 
     from combat.cli import _consoles, _print_block, _table
     from combat.spells import library
 
+    query = " ".join(words)
     exact = library.by_name().get(" ".join(query.lower().split())) if query else None
     if exact is not None:
         _print_block(msgspec.json.format(msgspec.json.encode(exact)).decode() if as_json else describe(exact))

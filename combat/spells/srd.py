@@ -31,6 +31,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.spells.model import (
     Area,
     ConditionImposed,
@@ -64,38 +65,10 @@ _NUMBERS = {
     "twelve": 12,
 }
 _NUMBER = r"(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve)"
-_TYPES = (
-    "acid",
-    "bludgeoning",
-    "cold",
-    "fire",
-    "force",
-    "lightning",
-    "necrotic",
-    "piercing",
-    "poison",
-    "psychic",
-    "radiant",
-    "slashing",
-    "thunder",
-)
-_CONDITIONS = (
-    "blinded",
-    "charmed",
-    "deafened",
-    "exhaustion",
-    "frightened",
-    "grappled",
-    "incapacitated",
-    "invisible",
-    "paralyzed",
-    "petrified",
-    "poisoned",
-    "prone",
-    "restrained",
-    "stunned",
-    "unconscious",
-)
+# The SRD's damage types and conditions, as the 5e rulesets declare them (alphabetical: the
+# order a spell's choices are listed in).
+_TYPES = tuple(sorted(SRD_DAMAGE_TYPES))
+_CONDITIONS = tuple(sorted(SRD_CONDITIONS))
 _DICE = r"\d+d\d+(?: ?\+ ?\d+)?"
 _ROUNDS = {"round": 1, "minute": 10, "hour": 600, "day": 14_400}
 _SHAPES = ("sphere", "cube", "cone", "line", "cylinder", "emanation")
