@@ -129,15 +129,16 @@ POSTGRES_SETTINGS = {
 }
 
 
-def connect_postgres():
+def connect_postgres(settings: dict[str, str] = POSTGRES_SETTINGS):
+    """A connection (autocommit) to the server `settings` name, the main one by default."""
     import psycopg
 
     return psycopg.connect(
-        host=POSTGRES_SETTINGS["POSTGRES_HOST"],
-        port=int(POSTGRES_SETTINGS["POSTGRES_PORT"]),
-        user=POSTGRES_SETTINGS["POSTGRES_USER"],
-        password=POSTGRES_SETTINGS["POSTGRES_PASSWORD"] or None,
-        dbname=POSTGRES_SETTINGS["POSTGRES_DBNAME"],
+        host=settings["POSTGRES_HOST"],
+        port=int(settings["POSTGRES_PORT"]),
+        user=settings["POSTGRES_USER"],
+        password=settings["POSTGRES_PASSWORD"] or None,
+        dbname=settings["POSTGRES_DBNAME"],
         autocommit=True,
         connect_timeout=3,
     )

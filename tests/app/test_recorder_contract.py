@@ -36,14 +36,7 @@ from combat.store.log import EventLog
 from combat.store.partitions import partition_class
 from combat.store.settings import store_env
 from combat.store.sqlite import SQLiteFileLog, SQLiteLogRecorder
-
-POSTGRES = {
-    "POSTGRES_HOST": os.environ.get("POSTGRES_HOST", "127.0.0.1"),
-    "POSTGRES_PORT": os.environ.get("POSTGRES_PORT", "5432"),
-    "POSTGRES_USER": os.environ.get("POSTGRES_USER", "postgres"),
-    "POSTGRES_PASSWORD": os.environ.get("POSTGRES_PASSWORD", ""),
-    "POSTGRES_DBNAME": os.environ.get("POSTGRES_DBNAME", "test"),
-}
+from tests.helpers import POSTGRES_SETTINGS, connect_postgres
 
 
 class _Stores:
@@ -126,17 +119,7 @@ class _Postgres(_Stores):
     def setUpClass(cls) -> None:
         super().setUpClass()  # type: ignore[misc]
         try:
-            import psycopg
-
-            with psycopg.connect(
-                host=POSTGRES["POSTGRES_HOST"],
-                port=int(POSTGRES["POSTGRES_PORT"]),
-                user=POSTGRES["POSTGRES_USER"],
-                password=POSTGRES["POSTGRES_PASSWORD"] or None,
-                dbname=POSTGRES["POSTGRES_DBNAME"],
-                autocommit=True,
-                connect_timeout=3,
-            ) as conn:
+            with connect_postgres() as conn:
                 cls.schema = f"combat_contract_{uuid.uuid4().hex[:12]}"
                 conn.execute(f'CREATE SCHEMA "{cls.schema}"')
         except Exception as exc:  # no extra, no server
@@ -146,16 +129,7 @@ class _Postgres(_Stores):
 
     @classmethod
     def tearDownClass(cls) -> None:
-        import psycopg
-
-        with psycopg.connect(
-            host=POSTGRES["POSTGRES_HOST"],
-            port=int(POSTGRES["POSTGRES_PORT"]),
-            user=POSTGRES["POSTGRES_USER"],
-            password=POSTGRES["POSTGRES_PASSWORD"] or None,
-            dbname=POSTGRES["POSTGRES_DBNAME"],
-            autocommit=True,
-        ) as conn:
+        with connect_postgres() as conn:
             conn.execute(f'DROP SCHEMA "{cls.schema}" CASCADE')
         super().tearDownClass()  # type: ignore[misc]
 
@@ -166,7 +140,7 @@ class _Postgres(_Stores):
         env = {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
             "POSTGRES_SCHEMA": self.schema,
-            **POSTGRES,
+            **POSTGRES_SETTINGS,
             "POSTGRES_POOL_SIZE": "4",
             "POSTGRES_MAX_OVERFLOW": "4",
         }

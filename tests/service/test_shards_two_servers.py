@@ -142,27 +142,13 @@ def second_server(request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
         shutil.rmtree(base, ignore_errors=True)
 
 
-def _connect_to(server: dict[str, str]) -> Any:
-    import psycopg
-
-    return psycopg.connect(
-        host=server["POSTGRES_HOST"],
-        port=int(server["POSTGRES_PORT"]),
-        user=server["POSTGRES_USER"],
-        password=server["POSTGRES_PASSWORD"] or None,
-        dbname=server["POSTGRES_DBNAME"],
-        autocommit=True,
-        connect_timeout=3,
-    )
-
-
 @pytest.fixture
 def sharded(second_server: dict[str, str], request: pytest.FixtureRequest) -> dict[str, str]:
     """The store's settings: a fresh schema on the main server (the `postgres` fixture) and
     one of the same name on the second, partitions 1 and 3 configured to live there."""
     main: dict[str, str] = request.getfixturevalue("postgres")
     schema = main["POSTGRES_SCHEMA"]
-    with _connect_to(second_server) as connection:
+    with connect_postgres(second_server) as connection:
         connection.execute(f'CREATE SCHEMA "{schema}"')
     apart = {
         f"COMBAT_P{k}_{key}": value for k in ON_SECOND for key, value in {**second_server, "POSTGRES_SCHEMA": schema}.items()
@@ -311,7 +297,7 @@ def test_encounters_on_two_servers_served_by_two_processes_lose_nothing(sharded,
 
         # Each process listens on each server: the main pool (partitions 0 and 2) and one pool per
         # partition configured apart.
-        with connect_postgres() as main, _connect_to(second_server) as second:
+        with connect_postgres() as main, connect_postgres(second_server) as second:
             assert _listening(second) == 2 * len(ON_SECOND)
             assert _listening(main) >= 2  # the main server may be shared with other test runs
             stored = {"main": _stored(main, schema), "second": _stored(second, schema)}
@@ -355,6 +341,6 @@ def test_encounters_on_two_servers_served_by_two_processes_lose_nothing(sharded,
         Encounters(env=stale)
     assert refused.value.code == "partitions/misplaced"
     assert "COMBAT_P1_POSTGRES_HOST" in (refused.value.allowed or "")
-    with _connect_to(SETTINGS) as connection:  # nothing was written on the main server for them
+    with connect_postgres(SETTINGS) as connection:  # nothing was written on the main server for them
         for k in ON_SECOND:
             assert connection.execute(f'SELECT count(*) FROM "{schema}".combat_p{k}_events').fetchone()[0] == 0
