@@ -178,7 +178,7 @@ class Deferred(Iterator[Recorded]):
         return next(iter(self))
 
 
-def _creating_tables(construct: Callable[[], T], attempts: int = 10) -> T:
+def creating_tables(construct: Callable[[], T], attempts: int = 10) -> T:
     """Two processes starting at once on PostgreSQL race to create the same tables and
     function ("tuple concurrently updated", or "relation ... already exists" when both passed
     IF NOT EXISTS before either committed); the loser finds them there on a later try."""
@@ -245,10 +245,10 @@ class EventLog(SharedPool):
             topic_key = self.factory.APPLICATION_RECORDER_TOPIC
             if not self.factory.env.get(topic_key):
                 self.factory.env[topic_key] = get_topic(PostgresLogRecorder)
-        return _creating_tables(super().construct_recorder)
+        return creating_tables(super().construct_recorder)
 
     def construct_snapshot_store(self) -> EventStore[UUID]:
-        return _creating_tables(super().construct_snapshot_store)
+        return creating_tables(super().construct_snapshot_store)
 
     def recorded(self, encounter_id: UUID, *, gt: int | None = None, lte: int | None = None) -> Iterator[Recorded]:
         """The encounter's records in seq order, after `gt` and up to `lte`, read when first

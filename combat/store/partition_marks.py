@@ -21,7 +21,7 @@ import uuid
 from typing import Any
 
 from combat.kernel.errors import RuleError
-from combat.store.log import EventLog
+from combat.store.log import EventLog, creating_tables
 
 __all__ = ["RECORD", "check_marks", "mark_table"]
 
@@ -55,19 +55,15 @@ def _table(datastore: Any, name: str) -> Any:
 
 
 def _create(datastore: Any, name: str) -> None:
-    from eventsourcing.persistence import PersistenceError
     from psycopg.sql import SQL
 
     statement = SQL("CREATE TABLE IF NOT EXISTS {} (k integer PRIMARY KEY, mark uuid NOT NULL)").format(_table(datastore, name))
-    for attempt in range(1, 6):
-        try:
-            with datastore.transaction(commit=True) as cursor:
-                cursor.execute(statement)
-            return
-        except PersistenceError:  # two processes creating it at once ("tuple concurrently updated")
-            if attempt == 5:
-                raise
-            time.sleep(0.05 * attempt)
+
+    def create() -> None:
+        with datastore.transaction(commit=True) as cursor:
+            cursor.execute(statement)
+
+    creating_tables(create)  # two processes may create it at once
 
 
 def _read(datastore: Any, name: str, k: int) -> uuid.UUID | None:
