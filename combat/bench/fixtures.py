@@ -102,6 +102,7 @@ def store_fight(encounters: Encounters, fight: Fight | list[list[Event]], chunk:
     seq = 0
     batch: list[Recorded] = []
     states: list[EncounterState] = []
+    wanted = {state.version for state in fight.snapshots.values()} if snapshots else set()
     heads: dict[int, str] = {}  # the chain hash at each seq a snapshot is taken at
     head = chain.GENESIS
     at = datetime.now(UTC)
@@ -115,7 +116,6 @@ def store_fight(encounters: Encounters, fight: Fight | list[list[Event]], chunk:
         heads.update((r.seq, r.hash) for r in sealed if r.seq in wanted)
         encounters.log.of(encounter_id).events.put(sealed)
 
-    wanted = {state.version for state in fight.snapshots.values()} if snapshots else set()
     for n, events in enumerate(fight.commands, start=1):
         command_id = uuid.uuid4().hex
         for event in events:

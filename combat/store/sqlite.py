@@ -25,7 +25,7 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnectionPool
 
 from combat.kernel.records import Recorded
 from combat.store.group_commit import GroupWriter, LoopCommits, Row
-from combat.store.log import TOPICS, Deferred, EventLog, MsgspecMapper, Snapshot, unreadable
+from combat.store.log import TOPICS, Deferred, EventLog, MsgspecMapper, RecordDecoder, Snapshot, unreadable
 
 if TYPE_CHECKING:
     import asyncio
@@ -96,7 +96,7 @@ class SQLiteLogRecorder(SQLiteApplicationRecorder):
 class SQLiteFileLog(EventLog):
     """One SQLite file's log (a store of one partition: SQLite locks the whole file for a write)."""
 
-    def __init__(self, env: Any = None, *, records: Any, datastore: Any = None) -> None:
+    def __init__(self, env: Any = None, *, records: RecordDecoder, datastore: Any = None) -> None:
         super().__init__(env, records=records, datastore=datastore)
         recorder = cast(SQLiteLogRecorder, self.recorder)
         assert self.snapshots is not None  # is_snapshotting_enabled
