@@ -211,13 +211,29 @@ def demo(ruleset_id: str, seed: int, db: str, export_to: str | None) -> None:
 @click.option("--seed", type=int, default=None, help="Dice seed (random if not given).")
 @click.option("--settings", "settings_json", default=None, help="Ruleset settings as a JSON object.")
 @click.option("--use", "use_it", is_flag=True, help="Also make it the current encounter (as `combat use`).")
+@click.option(
+    "--campaign",
+    default=None,
+    help="A campaign (name or id): the fight adds its characters by name and carries its outcome to them.",
+)
+@click.option("--practice", is_flag=True, help="With --campaign: a practice fight, whose outcome is not carried back.")
 @db_option
 @_one_line_errors
-def new(ruleset_id: str, name: str, seed: int | None, settings_json: str | None, use_it: bool, db: str) -> None:
+def new(
+    ruleset_id: str,
+    name: str,
+    seed: int | None,
+    settings_json: str | None,
+    use_it: bool,
+    campaign: str | None,
+    practice: bool,
+    db: str,
+) -> None:
     """Create an encounter and print its id."""
     settings = json.loads(settings_json) if settings_json else None
     with _store(db) as encounters:
-        eid = encounters.create(ruleset_id, name, seed=seed, settings=settings)
+        in_campaign = encounters.campaigns.named(campaign).id if campaign is not None else None
+        eid = encounters.create(ruleset_id, name, seed=seed, settings=settings, campaign=in_campaign, practice=practice)
     if use_it:
         _current_file(db).write_text(str(eid))
     _print(str(eid))
@@ -897,9 +913,10 @@ from combat.cli_monsters import monsters  # noqa: E402  (it uses the helpers abo
 
 cli.add_command(monsters)
 
-from combat.cli_characters import characters  # noqa: E402  (it uses the helpers above)
+from combat.cli_characters import campaigns, characters  # noqa: E402  (it uses the helpers above)
 
 cli.add_command(characters)
+cli.add_command(campaigns)
 
 from combat.cli_spells import spells  # noqa: E402  (it uses the helpers above)
 

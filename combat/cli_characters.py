@@ -1,9 +1,12 @@
-"""`combat characters`: player characters' sheets and the party that keeps them between fights.
+"""`combat characters` and `combat campaigns`: player characters' sheets and the campaigns
+that keep them between fights.
 
 `build` makes a sheet from the SRD 5.2's numbers, `import` reads a Foundry VTT actor, `save`
-stores a sheet (or `--save` on those two), `list` and `show` read the party, `rest` gives a
-character a Short or Long Rest (combat/app/party.py). Registered on the `combat` group at the
-end of combat/cli.py."""
+stores a sheet (or `--save` on those two), `list` and `show` read a campaign's characters,
+`rest` gives a character a Short or Long Rest, `release` takes it out of the fight it is in,
+`verify` checks every stored log's chain (combat/campaigns). Each works on one campaign,
+`--campaign` (by name or id; the default campaign unless told). Registered on the `combat`
+group at the end of combat/cli.py."""
 
 from __future__ import annotations
 
@@ -15,10 +18,13 @@ from combat.cli_output import _one_line_errors
 from combat.store.settings import DB_ENV, DEFAULT_DB
 
 if TYPE_CHECKING:
-    from combat.app.party import StoredCharacter
+    from uuid import UUID
+
+    from combat.app.application import Encounters
+    from combat.campaigns.records import StoredCharacter
     from combat.characters.sheet import CharacterSheet
 
-__all__ = ["characters"]
+__all__ = ["characters", "campaigns"]
 
 
 _db = click.option(
@@ -31,9 +37,51 @@ _db = click.option(
 )
 
 
+_campaign = click.option(
+    "--campaign",
+    default="default",
+    show_default=True,
+    help="The campaign, by name or id (`combat campaigns list`).",
+)
+
+
+def _campaign_of(encounters: Encounters, text: str) -> UUID:
+    return encounters.campaigns.named(text).id
+
+
 @click.group()
 def characters() -> None:
-    """Player characters: build or import a sheet, keep a party between fights, rest."""
+    """Player characters: build or import a sheet, keep a campaign's party between fights, rest."""
+
+
+@click.group()
+def campaigns() -> None:
+    """Campaigns: a party of characters and the fights they play in (docs/campaigns.md)."""
+
+
+@campaigns.command("create")
+@click.argument("name")
+@_db
+@_one_line_errors
+def create_campaign(name: str, db: str) -> None:
+    """A new campaign: its id is printed (`combat new --campaign ID` makes its fights)."""
+    from combat.cli import _print, _store
+
+    with _store(db) as encounters:
+        made = encounters.campaigns.create(name)
+    _print(f"{made.id}  {made.name}")
+
+
+@campaigns.command("list")
+@_db
+@_one_line_errors
+def list_campaigns(db: str) -> None:
+    """Every campaign: id and name."""
+    from combat.cli import _print, _store
+
+    with _store(db) as encounters:
+        for c in encounters.campaigns.all_campaigns():
+            _print(f"{c.id}  {c.name}")
 
 
 @characters.command()
@@ -50,7 +98,8 @@ def characters() -> None:
 @click.option("--skill", "skills", multiple=True, help="A proficient skill; repeat for more.")
 @click.option("--subclass", default=None, help="An SRD 5.2 subclass of the class (Champion...).")
 @click.option("--json", "as_json", is_flag=True, help="Print the sheet as JSON.")
-@click.option("--save", is_flag=True, help="Also store it in the party.")
+@click.option("--save", is_flag=True, help="Also store it in the campaign.")
+@_campaign
 @_db
 @_one_line_errors
 def build(
@@ -68,6 +117,7 @@ def build(
     subclass: str | None,
     as_json: bool,
     save: bool,
+    campaign: str,
     db: str,
 ) -> None:
     """Build a character sheet from the SRD 5.2's numbers and print it."""
@@ -89,7 +139,7 @@ def build(
     )
     _show_sheet(sheet, as_json)
     if save:
-        _save(sheet, db)
+        _save(sheet, db, campaign)
 
 
 @characters.command("import")
@@ -100,10 +150,11 @@ def build(
     is_flag=True,
     help="Print the sheet as JSON on standard output (the list of what is not mapped goes to standard error).",
 )
-@click.option("--save", is_flag=True, help="Also store it in the party.")
+@click.option("--save", is_flag=True, help="Also store it in the campaign.")
+@_campaign
 @_db
 @_one_line_errors
-def import_command(file: str, as_json: bool, save: bool, db: str) -> None:
+def import_command(file: str, as_json: bool, save: bool, campaign: str, db: str) -> None:
     """Read a Foundry VTT dnd5e character (its "Export Data" JSON) into a character sheet; then
     list, under "Not mapped:", everything of the actor the sheet does not hold."""
     from combat.characters.foundry import import_actor
@@ -116,15 +167,16 @@ def import_command(file: str, as_json: bool, save: bool, db: str) -> None:
         for line in not_mapped:
             click.echo(visible(f"  {line}"), err=as_json)
     if save:
-        _save(sheet, db)
+        _save(sheet, db, campaign)
 
 
 @characters.command("save")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@_campaign
 @_db
 @_one_line_errors
-def save_command(file: str, db: str) -> None:
-    """Store a character sheet (JSON, as `build --json` prints it) in the party: a new
+def save_command(file: str, campaign: str, db: str) -> None:
+    """Store a character sheet (JSON, as `build --json` prints it) in the campaign: a new
     character, or a new sheet for one (its HP, spent slots and uses kept)."""
     import msgspec
 
@@ -137,42 +189,47 @@ def save_command(file: str, db: str) -> None:
         raise RuleError(
             "character/invalid", f"{file}: {exc}", allowed="a sheet as `combat characters schema` describes it"
         ) from None
-    _save(sheet, db)
+    _save(sheet, db, campaign)
 
 
 @characters.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@_campaign
 @_db
 @_one_line_errors
-def list_command(as_json: bool, db: str) -> None:
-    """The party: each character's HP, spent uses and where it last fought."""
+def list_command(as_json: bool, campaign: str, db: str) -> None:
+    """The campaign's characters: each one's HP, spent uses and the fight it is in."""
     from combat.cli import _print, _print_json, _store
 
     with _store(db) as encounters:
-        party = encounters.party
-        found = [party.settle(c.name, encounters) for c in party.all()]
+        encounters.campaigns.fresh()
+        roster = encounters.campaigns.roster(_campaign_of(encounters, campaign))
     if as_json:
         import msgspec
 
-        _print_json(msgspec.to_builtins(found))
+        _print_json(msgspec.to_builtins(roster.characters))
         return
-    if not found:
+    if not roster.characters:
         _print("no characters yet: `combat characters build ... --save` or `combat characters save FILE`")
-    for c in found:
+    for c in roster.characters:
         _print(_status_line(c))
+    for bad in roster.unreadable:
+        _print(f"unreadable: {bad.id}: {bad.problem}")
 
 
 @characters.command("show")
 @click.argument("name")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@_campaign
 @_db
 @_one_line_errors
-def show_command(name: str, as_json: bool, db: str) -> None:
+def show_command(name: str, as_json: bool, campaign: str, db: str) -> None:
     """One character: its sheet and what it carries (HP, spent slots and uses, Hit Point Dice)."""
     from combat.cli import _print, _print_json, _store
 
     with _store(db) as encounters:
-        found = encounters.party.settle(name, encounters)
+        encounters.campaigns.fresh()
+        found = encounters.campaigns.get(_campaign_of(encounters, campaign), name)
     if as_json:
         import msgspec
 
@@ -189,9 +246,10 @@ def show_command(name: str, as_json: bool, db: str) -> None:
 @click.option("--long", "kind", flag_value="long", help="A Long Rest: every HP, Hit Point Die, slot and feature back.")
 @click.option("--hit-dice", type=click.IntRange(0, 40), default=0, help="Hit Point Dice to spend on a Short Rest.")
 @click.option("--faces", default=None, help='Those dice as rolled at the table, e.g. "6 3"; left out, they are rolled.')
+@_campaign
 @_db
 @_one_line_errors
-def rest_command(name: str, kind: str | None, hit_dice: int, faces: str | None, db: str) -> None:
+def rest_command(name: str, kind: str | None, hit_dice: int, faces: str | None, campaign: str, db: str) -> None:
     """Give a character a Short or Long Rest."""
     from combat.cli import _print, _store
     from combat.kernel.errors import RuleError
@@ -203,10 +261,43 @@ def rest_command(name: str, kind: str | None, hit_dice: int, faces: str | None, 
     except ValueError:
         raise RuleError("dice/faces", f"faces {faces!r}", allowed='whole numbers, e.g. "6 3"') from None
     with _store(db) as encounters:
-        stored, rest = encounters.party.rest(name, kind, encounters, hit_dice=hit_dice, faces=entered)
+        stored, rest = encounters.campaigns.rest(_campaign_of(encounters, campaign), name, kind, hit_dice=hit_dice, faces=entered)
     rolled = f" (Hit Point Dice: {', '.join(str(d.face) for d in rest.hit_dice)})" if rest.hit_dice else ""
     _print(f"{stored.name} finishes a {kind} rest and regains {rest.healed} HP{rolled}")
     _print(_status_line(stored))
+
+
+@characters.command("release")
+@click.argument("name")
+@_campaign
+@_db
+@_one_line_errors
+def release_command(name: str, campaign: str, db: str) -> None:
+    """Take a character out of the fight it is in: what that fight did so far stays, its
+    later events are not carried to it, and it may rest or join another fight."""
+    from combat.cli import _print, _store
+
+    with _store(db) as encounters:
+        stored = encounters.campaigns.release(_campaign_of(encounters, campaign), name)
+    _print(_status_line(stored))
+
+
+@characters.command("verify")
+@_db
+@_one_line_errors
+def verify_command(db: str) -> None:
+    """Check every stored campaign's and character's log: its records' chain of hashes and
+    that each row reads. Exits 1 naming each log that does not hold."""
+    from combat.cli import _print, _store
+
+    with _store(db) as encounters:
+        broken = encounters.campaigns.verify()
+        count = len(encounters.campaigns.log.originators())
+    for bad in broken:
+        _print(f"BROKEN {bad.id}: {bad.problem}")
+    if broken:
+        raise SystemExit(1)
+    _print(f"ok: {count} stored logs, every chain holds")
 
 
 @characters.command("schema")
@@ -232,13 +323,15 @@ def _json_file(file: str, code: str) -> Any:
             raise RuleError(code, f"{file} is not JSON: {exc}") from None
 
 
-def _save(sheet: CharacterSheet, db: str) -> None:
+def _save(sheet: CharacterSheet, db: str, campaign: str) -> None:
     from combat.cli import _say, _store
 
     with _store(db) as encounters:
-        stored = encounters.party.save(sheet)
+        made = encounters.campaigns.named(campaign)
+        stored = encounters.campaigns.save(made.id, sheet)
     _say(
-        f"saved {stored.name} in the party ({db}): add it to a fight with "
+        f"saved {stored.name} in the campaign {made.name!r} ({db}): add it to a fight of the campaign "
+        f"(combat new --campaign {made.name if made.name == campaign else made.id}) with "
         f'\'{{"type": "add_character", "character": "{stored.name}", "side": "party"}}\''
     )
 
@@ -264,7 +357,7 @@ def _status_line(c: StoredCharacter) -> str:
     if s.hit_dice_spent:
         spent.append(f"{s.hit_dice_spent} Hit Point Dice")
     state = "dead" if s.dead else f"HP {hp}/{sheet.max_hp}"
-    where = f", last in encounter {str(c.joined.encounter)[:8]} as {c.joined.combatant}" if c.joined else ""
+    where = f", in encounter {c.fight} as {c.combatant}" if c.fight else ""
     return f"{c.name}: {state}" + (f", spent: {', '.join(spent)}" if spent else "") + where
 
 

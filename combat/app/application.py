@@ -16,6 +16,7 @@ import dataclasses
 import os
 import random
 import secrets
+import threading
 import uuid
 from collections.abc import Callable, Coroutine, Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
@@ -32,9 +33,9 @@ from combat.app.catalog import decode_command, record_decoder
 from combat.app.command_ids import CommandIndex, check_client_id, check_same_request, request_hash
 from combat.app.history import fold_records
 from combat.app.locks import EncounterLocks
-from combat.app.party import Party, names_a_stored_character
+from combat.campaigns.party import Campaigns, names_a_stored_character
 from combat.kernel import collector
-from combat.kernel.commands import Command
+from combat.kernel.commands import Command, check_service_only
 from combat.kernel.decider import decide
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConflictOverridden, EncounterCreated, Event, EventsRetracted, PhaseChanged, RulingAmended
@@ -129,7 +130,8 @@ class Encounters:
         # chooses the count for a new store, else COMBAT_PARTITIONS or the default.
         self._env = {**store_env(db), **(env or {})}
         self.log = PartitionedLog(self._env, partitions, records=record_decoder)
-        self._party: Party | None = None
+        self._campaigns: Campaigns | None = None
+        self._building = threading.Lock()
         self.max_events = max_events  # events one command may append (a fork copies, so it is not counted)
         self._cache: StateCache[EncounterState] = StateCache(cached)
         self._heads: StateCache[tuple[int, str]] = StateCache(cached)  # (seq, hash) of the last event seen
@@ -138,24 +140,61 @@ class Encounters:
         self._ids = CommandIndex(lambda eid, after, upto: self.log.recorded(eid, gt=after or None, lte=upto))
 
     def close(self) -> None:
-        if self._party is not None:
-            self._party.close()
+        if self._campaigns is not None:
+            self._campaigns.close()
         self.log.close()
 
     @property
-    def party(self) -> Party:
-        """The characters that outlast an encounter, in this store (combat.app.party)."""
-        if self._party is None:
-            self._party = Party(self._env, datastore=getattr(self.log.home.factory, "datastore", None))
-        return self._party
+    def campaigns(self) -> Campaigns:
+        """The campaigns and their characters, in this store (combat.campaigns), with the
+        follower that carries each fight's outcome to them. Built once, under a lock (the
+        service builds it before serving)."""
+        if self._campaigns is None:
+            with self._building:
+                if self._campaigns is None:
+                    self._campaigns = self._build_campaigns()
+        return self._campaigns
+
+    def _build_campaigns(self) -> Campaigns:
+        from combat.campaigns.carry_over import FOLLOWER, CarryOver
+        from combat.store.party import follow, start_following
+
+        campaigns = Campaigns(self._env, datastore=getattr(self.log.home.factory, "datastore", None))
+        carry = CarryOver(
+            created=self.created,
+            state_at=lambda eid, seq: self.state(eid, at=seq),
+            records_of=campaigns.log.records,
+            roster_ids=campaigns.log.originators,
+            record=campaigns.record,
+        )
+        start_following(self.log.parts, campaigns.log, FOLLOWER, settle=campaigns.settle_legacy(self))
+        campaigns.attach(lambda: follow(self.log.parts, campaigns.log, FOLLOWER, carry))
+        return campaigns
+
+    def created(self, encounter_id: UUID) -> EncounterCreated:
+        """The encounter's first event: its ruleset, and the campaign it belongs to."""
+        for rec in self.records(encounter_id, upto=1):
+            if isinstance(rec.event, EncounterCreated):
+                return rec.event
+        raise UnknownEncounter(encounter_id)
 
     def resolving(self, encounter_id: UUID, command: Command, actor: str = "gm") -> Command:
-        """`command` with a character it names filled in from the party: its sheet and what
-        it carries from earlier fights. It reads and writes the party's store, so a caller on
-        an event loop runs it in a thread before `executing`."""
-        if names_a_stored_character(command):
-            return self.party.resolve(command, encounter_id, self, actor=actor)  # type: ignore[arg-type]
-        return command
+        """`command` with a character it names filled in from the encounter's campaign: its
+        sheet and what it carries from earlier fights. It reads the campaigns' store (and
+        carries fights over first), so a caller on an event loop runs it in a thread before
+        `executing`. Fields only the service fills in are refused from a client."""
+        check_service_only(command)
+        if not names_a_stored_character(command):
+            return command
+        created = self.created(encounter_id)
+        campaign = created.campaign
+        if campaign is None:
+            raise RuleError(
+                "character/no-campaign",
+                "this encounter is in no campaign, so it reaches no stored character",
+                allowed="the whole sheet, or an encounter created in the character's campaign",
+            )
+        return self.campaigns.resolve(command, encounter_id, campaign, practice=created.practice or bool(created.forked_from))  # type: ignore[arg-type]
 
     # -- writing -------------------------------------------------------------------------
 
@@ -167,14 +206,24 @@ class Encounters:
         seed: int | None = None,
         settings: dict[str, Any] | None = None,
         actor: str = "gm",
+        campaign: UUID | None = None,
+        practice: bool = False,
     ) -> UUID:
+        """A new encounter; in `campaign`, it adds the campaign's characters by name and
+        carries its outcome to them (unless it is a `practice` fight)."""
         chosen = get_ruleset(ruleset)
+        if campaign is not None:
+            self.campaigns.campaign(campaign)  # refused if there is none
+        elif practice:
+            raise RuleError("encounter/practice", "a practice fight is one of a campaign", allowed="a campaign with practice")
         event = EncounterCreated(
             ruleset=chosen.id,
             name=name,
             seed=seed if seed is not None else secrets.randbelow(2**31),
             settings=chosen.settings(settings),
             chained=True,
+            campaign=campaign,
+            practice=practice,
         )
         encounter_id = uuid.uuid4()
         self._append(encounter_id, chosen.initial_state(), [event], actor)

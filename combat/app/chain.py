@@ -15,7 +15,6 @@ See docs/trust.md for what this proves and what it does not.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -24,9 +23,9 @@ from typing import Any
 import msgspec
 
 from combat.kernel import dice
-from combat.kernel.defaults import defaults_of
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DiceRolled, EncounterCreated
+from combat.kernel.hashing import plain
 from combat.kernel.records import Recorded
 from combat.store import UnreadableRow
 
@@ -50,37 +49,10 @@ GENESIS = ""
 _encoder = msgspec.json.Encoder(order="sorted")
 
 
-_LEAVES = frozenset({str, int, float, bool, type(None)})  # kept as they are: no need to look inside
-
-
-@functools.cache
-def _fields(cls: type) -> tuple[tuple[str, bool, Any], ...]:
-    """Each field of a Struct class: its name, whether it has a default, and that default."""
-    defaults = defaults_of(cls)
-    return tuple((name, name in defaults, defaults.get(name)) for name in cls.__struct_fields__)  # type: ignore[attr-defined]
-
-
-def _plain(value: Any) -> Any:
-    """A Struct as a dict of the fields that differ from their defaults, all the way down."""
-    if isinstance(value, msgspec.Struct):
-        plain = {}
-        for name, has_default, default in _fields(type(value)):
-            item = getattr(value, name)
-            if has_default and item == default:
-                continue
-            plain[name] = item if type(item) in _LEAVES else _plain(item)
-        return plain
-    if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
 def canonical(rec: Recorded) -> bytes:
     """The bytes a record's hash covers: its JSONL line, without `hash`, keys sorted."""
     event = rec.event
-    payload = _plain(event)
+    payload = plain(event)
     line = {
         "seq": rec.seq,
         "type": type(event).__struct_config__.tag,

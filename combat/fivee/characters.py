@@ -103,7 +103,7 @@ def status_of(state: EncounterState, cid: str) -> CharacterStatus:
             "character/no-sheet", f"{c.name} did not join by a character sheet", allowed="a combatant added with add_character"
         )
     return CharacterStatus(
-        hp=c.hp,
+        hp=None if c.hp == found.sheet.max_hp else c.hp,  # None: at its maximum, as after a Long Rest
         slots_spent=found.slots_spent,
         pact_spent=found.pact_spent,
         resources_used=found.resources_used,
@@ -120,6 +120,7 @@ class AddCharacter(Command, frozen=True, kw_only=True):
     (the service fills in the stored sheet and `status`, what it carries from earlier fights)."""
 
     gm_only: ClassVar[bool] = True
+    service_fields: ClassVar[tuple[str, ...]] = ("status", "stored_as")
 
     character: str | CharacterSheet
     side: str

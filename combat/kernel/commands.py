@@ -13,6 +13,7 @@ from typing import ClassVar, Literal
 import msgspec
 
 from combat.kernel.defaults import defaults_of
+from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantSpec, ConditionSpec, ExtraDamage, StatChanges
 
 __all__ = ["Command", "COMMAND_TYPES", "trigger_of"]
@@ -50,6 +51,11 @@ class Command(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     # A player's command that sets one is refused (`command/gm-field`); left out, the rules
     # use the state's value or none.
     gm_fields: ClassVar[tuple[str, ...]] = ()
+
+    # Fields no client sets, the GM included: the service fills them in from what it stores
+    # (a stored character's sheet and what it carries). A command sent with one set is
+    # refused (`command/service-field`) before anything is read or written.
+    service_fields: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def trigger(cls) -> str:
@@ -446,3 +452,14 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
 )
 
 __all__ += [t.__name__ for t in COMMAND_TYPES]
+
+
+def check_service_only(command: Command) -> None:
+    """Refuse a command sent with a field only the service fills in (`service_fields`)."""
+    for name in type(command).service_fields:
+        if getattr(command, name) is not None:
+            raise RuleError(
+                "command/service-field",
+                f"{name} is filled in by the service from what it stores, never sent",
+                allowed=f"leave {name} out",
+            )

@@ -8,6 +8,7 @@ so a change of meaning is a new event type, never a reinterpretation of old logs
 from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
+from uuid import UUID
 
 import msgspec
 
@@ -203,6 +204,11 @@ class EncounterCreated(Event, frozen=True, kw_only=True):
     # The log is hash-chained from this event on (combat/app/chain.py): a row after it without
     # a hash is refused. False in logs written before hashes, which load as they did.
     chained: bool = False
+    # The campaign whose characters it may add by name and whose party its outcome is
+    # carried to (combat.campaigns); None: it stands alone. A practice fight of a campaign
+    # adds its characters by name but carries nothing back.
+    campaign: UUID | None = None
+    practice: bool = False
     hidden: ClassVar[Hidden] = PUBLIC
 
 

@@ -9,6 +9,10 @@ one encounter. Roles:
   initiative, enter their own dice. Setting up the fight (adding or removing combatants)
   and rulings stay with the GM. The actor recorded in the log is the player's name.
 - viewer: read only.
+
+A campaign's tokens (combat.service.routes.campaigns) are kept in the same table, scoped to
+the campaign's id, with the roles `campaign-gm` (its characters, its encounters' creation,
+its tokens) and `campaign-player` (one character of it, read only). They open no encounter.
 """
 
 from __future__ import annotations
@@ -35,8 +39,11 @@ __all__ = [
     "require_gm",
     "check_command",
     "command_type",
+    "CAMPAIGN_ROLES",
 ]
 
+# A campaign's token roles, by the role asked for (`POST /campaigns/{id}/tokens`).
+CAMPAIGN_ROLES = {"gm": "campaign-gm", "player": "campaign-player"}
 _COMBATANT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 HOW = "Authorization: Bearer <token> (the gm_token from POST /encounters, or one from POST /encounters/{id}/tokens)"
 
@@ -124,9 +131,46 @@ class Tokens:
             return None
         return found.grant
 
+    def issue_campaign(
+        self, campaign_id: UUID, role: str, name: str = "", character: str | None = None, *, created_by: str | None = None
+    ) -> tuple[str, Grant]:
+        """A campaign's token: its GM's, or a player's bound to one of its characters (by name)."""
+        if role == "gm":
+            name, held = "gm", frozenset[str]()
+        else:
+            if not character:
+                raise ApiError(
+                    422,
+                    "token/character",
+                    "a campaign's player token needs the character it reads",
+                    allowed='character: the name of one of the campaign\'s characters, e.g. "Elara"',
+                )
+            name, held = usable_name(name, role, self.store.names(campaign_id)), frozenset({character})
+        token = new_token()
+        grant = Grant(
+            encounter_id=campaign_id, role=CAMPAIGN_ROLES[role], name=name, combatants=held, token_hash=hash_token(token)
+        )
+        self.store.add(grant.token_hash, grant, created_by=created_by)
+        return token, grant
+
     def grant_for(self, request: Request, encounter_id: UUID) -> Grant:
-        """The grant of the request's token for this encounter; else 401 or 403 saying why.
-        Read from the store each time: a revocation on any process holds at once."""
+        """The grant of the request's token for this encounter (or campaign); else 401 or 403
+        saying why. Read from the store each time: a revocation on any process holds at once."""
+        grant = self.scope_grant(request, encounter_id, campaign_tokens=False)
+        if grant.role in CAMPAIGN_ROLES.values():
+            raise ApiError(
+                403,
+                "auth/campaign-token",
+                "a campaign's token opens its campaign's characters, not an encounter",
+                allowed="a token issued for this encounter (the gm_token from POST /campaigns/{id}/encounters)",
+            )
+        return grant
+
+    def scope_grant(self, request: Request, encounter_id: UUID, *, campaign_tokens: bool = True) -> Grant:
+        """The grant of the request's token if it was issued for `encounter_id` (an
+        encounter's or a campaign's id); else 401 or 403 saying why. Without
+        `campaign_tokens`, a campaign's token is returned whatever its id (for the caller to
+        refuse by its role, saying so)."""
         token = bearer_token(request)
         if token is None:
             raise ApiError(401, "auth/missing", "this needs a token of the encounter", allowed=HOW)
@@ -142,7 +186,7 @@ class Tokens:
                 f"the token was {refusal}",
                 allowed="a new token from the GM (POST /encounters/{id}/tokens)",
             )
-        if grant.encounter_id != encounter_id:
+        if grant.encounter_id != encounter_id and (campaign_tokens or grant.role not in CAMPAIGN_ROLES.values()):
             raise ApiError(
                 403, "auth/other-encounter", "the token belongs to another encounter", allowed="a token issued for this encounter"
             )

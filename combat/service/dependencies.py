@@ -17,8 +17,8 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 
 from combat.app.application import Encounters, Outcome, run_sync
-from combat.app.party import names_a_stored_character
-from combat.kernel.commands import Command
+from combat.campaigns.party import names_a_stored_character
+from combat.kernel.commands import Command, check_service_only
 from combat.kernel.errors import RuleError
 from combat.service.admission import Admission
 from combat.service.auth import Grant, Tokens
@@ -79,6 +79,16 @@ class Service:
             raise ApiError(422, "request/invalid", f"{where}: {message or exc.message}", allowed=exc.allowed) from None
 
     def start(self) -> None:
+        # Every application and its tables, built before the first request (a party's built
+        # on first use raced other requests and other processes). A failure is logged and
+        # tried again on the next request that needs the campaigns, under their lock; the
+        # encounters keep serving.
+        try:
+            self.encounters.campaigns  # noqa: B018
+        except Exception as exc:
+            from combat.service.logging import log
+
+            log.error("campaigns unavailable", error=f"{type(exc).__name__}: {exc}")
         if self.follower is None:
             self.follower = follower_for(self.encounters.log, self.hub)
 
@@ -113,9 +123,10 @@ class Service:
         grant, command = read()
         actor = _actor(grant)
         asked = self.encounters.asked(command, command_id)  # as sent, before a party character is filled in
+        check_service_only(command)
         if names_a_stored_character(command):
             resolve = functools.partial(self.encounters.resolving, grant.encounter_id, command, actor)
-            # The party's store is not the loop's: from the loop it is read in a thread.
+            # The campaigns' store is not the loop's: from the loop it is read in a thread.
             command = resolve() if commits.blocking else await anyio.to_thread.run_sync(resolve)
         outcome = await self.encounters.executing(
             grant.encounter_id,

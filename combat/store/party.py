@@ -1,23 +1,30 @@
-"""The party's store: each character's log, in its own table beside the encounters'.
+"""The campaigns' store: each campaign's and each character's log, in its own table beside
+the encounters', and the position up to which the encounters' logs have been carried into it.
 
 An eventsourcing application named `party` sharing the encounters' connection pool; its
-records are one msgspec struct type (the use case's, `combat.app.party.PartyRecord`),
-stored whole under one topic.
+records are one msgspec struct type (the use case's, `combat.campaigns.records.PartyRecord`),
+stored whole under one topic. Its recorder is eventsourcing's *process* recorder: records
+are inserted together with a `Tracking` row (the partition followed and the notification id
+reached) in one transaction, so what a follower writes and how far it has read commit or
+fail together (`follow`), and a follower killed between the two never applies an event twice.
 """
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+import contextlib
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar, cast
 from uuid import UUID
 
 import msgspec
-from eventsourcing.persistence import ApplicationRecorder, IntegrityError, Mapper, StoredEvent
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteFactory
+from eventsourcing.persistence import IntegrityError, Mapper, ProcessRecorder, StoredEvent, Tracking
+from eventsourcing.sqlite import SQLiteFactory, SQLiteProcessRecorder
 
-from combat.store import SeqTaken
-from combat.store.log import SharedPool
+from combat.kernel.records import Recorded
+from combat.store import SeqTaken, UnreadableRow
+from combat.store.log import TOPICS, EventLog, SharedPool
 
-__all__ = ["PartyLog", "TABLE", "TOPIC"]
+__all__ = ["PartyLog", "TABLE", "TOPIC", "follow", "start_following", "tracking_name"]
 
 TABLE = "party_events"
 TOPIC = "combat.party:Record"
@@ -39,11 +46,15 @@ class _Mapper(Mapper[UUID], Generic[R]):
         )
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        return self._decoder.decode(stored_event.state)
+        try:
+            return self._decoder.decode(stored_event.state)
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            raise UnreadableRow(stored_event.originator_id, stored_event.originator_version, str(exc)) from None
 
 
 class PartyLog(SharedPool, Generic[R]):
-    """Every character's log: `records(id)`, `append(record)`, `originators()`."""
+    """Every campaign's and character's log: `records(id)`, `append(records, tracking)`,
+    `originators()`, and `position(leader)`, how far a leader's log has been carried here."""
 
     name = "party"
 
@@ -54,30 +65,42 @@ class PartyLog(SharedPool, Generic[R]):
     def construct_mapper(self) -> Mapper[UUID]:
         return _Mapper(self._record_type, transcoder=self.construct_transcoder())
 
-    def construct_recorder(self) -> ApplicationRecorder:
+    def construct_recorder(self) -> ProcessRecorder:
         # eventsourcing's SQLite factory names every application's table `stored_events`
         # (its PostgreSQL factory names it after the application: `party_events`); the
         # party's rows must not mingle with the encounters', which listing and the streams
         # read whole.
         if isinstance(self.factory, SQLiteFactory):
-            recorder = SQLiteApplicationRecorder(self.factory.datastore, events_table_name=TABLE)
+            recorder = SQLiteProcessRecorder(self.factory.datastore, events_table_name=TABLE)
             if self.factory.env_create_table():
                 recorder.create_table()
             return recorder
-        return super().construct_recorder()
+        from combat.store.log import creating_tables
+
+        return creating_tables(self.factory.process_recorder)
+
+    @property
+    def _process_recorder(self) -> ProcessRecorder:
+        assert isinstance(self.recorder, ProcessRecorder)
+        return self.recorder
 
     def records(self, originator_id: UUID) -> list[R]:
+        """One log, in version order; UnreadableRow if a row of it does not decode."""
         return list(self.events.get(originator_id))  # type: ignore[arg-type]
 
-    def append(self, record: Any) -> None:
-        """One record; SeqTaken if its version is taken (someone else changed the character)."""
+    def append(self, records: Sequence[Any], *, tracking: tuple[str, int] | None = None) -> None:
+        """Records (and, with `tracking`, the position a follower reached) in one
+        transaction; SeqTaken if a version is taken or the position was already recorded
+        (someone else wrote first)."""
+        stored = [self.mapper.to_stored_event(r) for r in records]
         try:
-            self.events.put([record])
+            self._process_recorder.insert_events(stored, tracking=Tracking(*tracking) if tracking else None)
         except IntegrityError:
-            raise SeqTaken(record.originator_id, record.originator_version) from None
+            first = records[0] if records else None
+            raise SeqTaken(getattr(first, "originator_id", None), getattr(first, "originator_version", 0)) from None
 
     def originators(self) -> list[UUID]:
-        """Every character's id, in the order they were first stored."""
+        """Every log's id, in the order they were first stored."""
         ids: dict[UUID, None] = {}
         start = 1
         while True:
@@ -87,3 +110,71 @@ class PartyLog(SharedPool, Generic[R]):
             if len(page) < 500:
                 return list(ids)
             start = page[-1].id + 1
+
+    def position(self, leader: str) -> int:
+        """The last notification id of `leader` carried here (0: none yet)."""
+        return self._process_recorder.max_tracking_id(leader) or 0
+
+    def started(self, leader: str) -> bool:
+        """Has a position in `leader` been recorded (`start_following`)?"""
+        return self._process_recorder.max_tracking_id(leader) is not None
+
+
+def tracking_name(follower: str, part: EventLog) -> str:
+    """The name a follower's position in one partition is tracked by. SQLite keeps every
+    application's positions in one table keyed by this name, so it names the follower too."""
+    return f"{follower}<-{part.name}"
+
+
+def follow(
+    parts: Sequence[EventLog],
+    party: PartyLog[R],
+    follower: str,
+    step: Callable[[list[Recorded]], list[R]],
+    *,
+    batch: int = 500,
+) -> int:
+    """Carry every partition's new records into `party`: `step` turns a batch of records (in
+    notification order) into the records to append, appended with the batch's last position
+    in one transaction. Another process that carried the same batch first wins; this one
+    reads on from where that one stopped. Returns how many records were read."""
+    read = 0
+    for part in parts:
+        name = tracking_name(follower, part)
+        lost = 0
+        while True:
+            start = party.position(name)
+            page = part.recorder.select_notifications(
+                start=start, limit=batch, topics=[TOPICS[Recorded]], inclusive_of_start=False
+            )
+            if not page:
+                break
+            records = cast(list[Recorded], [part.mapper.to_domain_event(n) for n in page])
+            try:
+                party.append(step(records), tracking=(name, page[-1].id))
+            except SeqTaken:
+                lost += 1  # carried by another process (or a character changed meanwhile): read on from there
+                if lost > 100:
+                    raise
+                continue
+            read += len(page)
+            if len(page) < batch:
+                break
+    return read
+
+
+def start_following(parts: Sequence[EventLog], party: PartyLog[R], follower: str, settle: Callable[[], list[R]]) -> None:
+    """Record where a follower starts, once per store, before anything else is written to
+    the party: at 0 in a new store; in a store whose fights were carried the old way
+    (read when next needed, before this follower existed), at each partition's current
+    head, with what `settle` makes of the fights still to be read, in the same transaction."""
+    names = [tracking_name(follower, part) for part in parts]
+    if all(party.started(name) for name in names):
+        return
+    older = bool(party.originators())
+    for i, (part, name) in enumerate(zip(parts, names, strict=True)):
+        if party.started(name):
+            continue
+        head = (part.recorder.max_notification_id() or 0) if older else 0
+        with contextlib.suppress(SeqTaken):  # another process started it first
+            party.append(settle() if older and i == 0 else [], tracking=(name, head))

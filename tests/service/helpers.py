@@ -26,6 +26,8 @@ from tests.helpers import monster, pc
 __all__ = [
     "Fight",
     "open_fight",
+    "Campaign",
+    "open_campaign",
     "set_the_scene",
     "LiveServer",
     "read_events",
@@ -100,6 +102,50 @@ def open_fight(http: Any, name: str = "Ambush on the forest road", seed: int = 7
     reply = http.post("/encounters", json={"ruleset": "srd-2024", "name": name, "seed": seed, **extra})
     assert reply.status_code == 201, reply.text
     return Fight(http, reply.json()["id"], reply.json()["gm_token"])
+
+
+@dataclass
+class Campaign:
+    """One campaign driven over HTTP, as its GM unless another token is given."""
+
+    http: Any
+    id: str
+    gm: str
+
+    def url(self, tail: str = "") -> str:
+        return f"/campaigns/{self.id}{tail}"
+
+    def get(self, tail: str = "", token: str | None = None) -> Any:
+        return self.http.get(self.url(tail), headers=bearer(token or self.gm))
+
+    def post(self, tail: str, json: Any, token: str | None = None, **params: Any) -> Any:
+        return self.http.post(self.url(tail), json=json, headers=bearer(token or self.gm), params=params)
+
+    def build(self, **sheet: Any) -> dict:
+        reply = self.post("/characters/build", {**sheet, "save": True})
+        assert reply.status_code == 200, reply.text
+        return reply.json()
+
+    def character(self, name: str) -> dict:
+        reply = self.get(f"/characters/{name}")
+        assert reply.status_code == 200, reply.text
+        return reply.json()
+
+    def fight(self, name: str = "Ambush on the forest road", seed: int = 7, **extra: Any) -> Fight:
+        reply = self.post("/encounters", {"ruleset": "srd-2024", "name": name, "seed": seed, **extra})
+        assert reply.status_code == 201, reply.text
+        return Fight(self.http, reply.json()["id"], reply.json()["gm_token"])
+
+    def token(self, role: str, name: str = "", character: str | None = None) -> str:
+        reply = self.post("/tokens", {"role": role, "name": name, "character": character})
+        assert reply.status_code == 201, reply.text
+        return reply.json()["token"]
+
+
+def open_campaign(http: Any, name: str = "The Sunless Citadel") -> Campaign:
+    reply = http.post("/campaigns", json={"name": name})
+    assert reply.status_code == 201, reply.text
+    return Campaign(http, reply.json()["id"], reply.json()["gm_token"])
 
 
 def set_the_scene(fight: Fight) -> Fight:

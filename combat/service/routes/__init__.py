@@ -1,6 +1,6 @@
 """The service's routes, one module per resource."""
 
-from combat.service.routes import bestiary, characters, commands, encounters, history, meta, reference, spells, tokens
+from combat.service.routes import bestiary, campaigns, characters, commands, encounters, history, meta, reference, spells, tokens
 
 __all__ = ["ROUTES"]
 
@@ -12,6 +12,7 @@ ROUTES = [
     *meta.ROUTES,
     *bestiary.ROUTES,
     *reference.ROUTES,
+    *campaigns.ROUTES,
     *characters.ROUTES,
     *spells.ROUTES,
 ]

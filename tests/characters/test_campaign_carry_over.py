@@ -1,0 +1,236 @@
+"""Carry-over from fights to a campaign's characters: exactly once, after a crash too; a
+tampered or unreadable record refused for its character alone; a party stored before
+campaigns moved into the default campaign with what its last fight left it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from combat.app.application import Encounters, run_sync
+from combat.campaigns.carry_over import FOLLOWER
+from combat.campaigns.records import DEFAULT_CAMPAIGN, CharacterJoined, CharacterSaved, PartyRecord, character_id
+from combat.characters.build import build_sheet
+from combat.fivee.characters import AddCharacter, CharacterStatus
+from combat.fivee.spellcasting import CastSpell
+from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndCombat, RollInitiative, SetHp
+from combat.kernel.errors import RuleError
+from combat.store.party import TABLE, PartyLog, tracking_name
+from combat.store.settings import store_env
+from tests.helpers import monster
+
+ROOT = Path(__file__).resolve().parents[2]
+
+FIGHTER = build_sheet(
+    name="Brann",
+    class_name="Fighter",
+    level=5,
+    scores="STR 16 DEX 12 CON 14 INT 10 WIS 12 CHA 8",
+    armor="Chain Mail",
+    weapons=("Longsword",),
+)
+WIZARD = build_sheet(
+    name="Elara",
+    class_name="Wizard",
+    level=5,
+    scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
+    weapons=("Dagger",),
+    spells=("Fireball",),
+)
+
+
+def _fight(encounters: Encounters, campaign: uuid.UUID, *names: str) -> uuid.UUID:
+    eid = encounters.create("srd-2024", "the goblin ambush", seed=3, campaign=campaign)
+    for name in names:
+        encounters.execute(eid, AddCharacter(character=name, side="party"))
+    encounters.execute(eid, AddCombatant(combatant=monster("goblin-1", max_hp=40)))
+    encounters.execute(eid, BeginCombat())
+    for i, cid in enumerate((*(n.lower() for n in names), "goblin-1")):
+        encounters.execute(eid, RollInitiative(combatant=cid, faces=(20 - 5 * i,)))
+    return eid
+
+
+def test_a_long_rest_mid_fight_is_refused_and_the_fight_is_carried_exactly(encounters: Encounters):
+    """Issue 30, item 4: "a Long Rest during a fight, 10 HP and a 3rd-level slot lost". The rest
+    is refused while Elara is in the fight; what the fight did (a Fireball's slot, 10 damage) is
+    carried, and the Long Rest after it gives back "all lost Hit Points" and the slot."""
+    camp = encounters.campaigns.create("Greyhawk").id
+    encounters.campaigns.save(camp, WIZARD)
+    eid = _fight(encounters, camp, "Elara")
+    encounters.execute(
+        eid, CastSpell(caster="elara", spell="Fireball", targets=("goblin-1",), damage_faces=((1,) * 8,)), actor="sam"
+    )
+    encounters.execute(eid, Damage(target="elara", amount=10, damage_type="slashing"))
+    with pytest.raises(RuleError) as caught:
+        encounters.campaigns.rest(camp, "Elara", "long")
+    assert caught.value.code == "rest/in-fight" and str(eid) in caught.value.message
+    encounters.execute(eid, EndCombat(reason="the goblin flees"))
+    encounters.campaigns.fresh()
+    elara = encounters.campaigns.get(camp, "Elara")
+    assert (elara.status.hp, elara.status.slots_spent, elara.fight) == (17, (0, 0, 1), None)
+    stored, rest = encounters.campaigns.rest(camp, "Elara", "long")
+    assert rest.healed == 10 and stored.status == CharacterStatus()
+
+
+def test_a_tampered_record_is_refused_for_its_character_alone(tmp_path):
+    """The party's log is hash-chained: a StatusCarried edited in the store (HP 33 made 44)
+    breaks Brann's chain; Elara still reads, and the roster lists Brann as unreadable."""
+    db = tmp_path / "combat.db"
+    encounters = Encounters(db)
+    try:
+        camp = encounters.campaigns.create("Greyhawk").id
+        encounters.campaigns.save(camp, FIGHTER)
+        encounters.campaigns.save(camp, WIZARD)
+        eid = _fight(encounters, camp, "Brann")
+        encounters.execute(eid, Damage(target="brann", amount=11, damage_type="slashing"))
+        encounters.execute(eid, EndCombat(reason="done"))
+        encounters.campaigns.fresh()
+        assert encounters.campaigns.get(camp, "Brann").status.hp == 33
+    finally:
+        encounters.close()
+    with sqlite3.connect(db) as con:
+        rows = con.execute(f"SELECT rowid, state FROM {TABLE} WHERE CAST(state AS TEXT) LIKE '%StatusCarried%'").fetchall()
+        (rowid, state), *_ = rows
+        con.execute(f"UPDATE {TABLE} SET state = ? WHERE rowid = ?", (bytes(state).replace(b'"hp":33', b'"hp":44'), rowid))
+    encounters = Encounters(db)
+    try:
+        with pytest.raises(RuleError) as caught:
+            encounters.campaigns.get(camp, "Brann")
+        assert caught.value.code == "party/tampered" and "hash does not match" in caught.value.message
+        roster = encounters.campaigns.roster(camp)
+        assert [c.name for c in roster.characters] == ["Elara"]
+        assert [u.id for u in roster.unreadable] == [character_id(camp, "Brann")]
+        assert [b.id for b in encounters.campaigns.verify()] == [character_id(camp, "Brann")]
+    finally:
+        encounters.close()
+
+
+def test_an_unreadable_row_is_reported_for_its_character_and_the_roster_still_lists(tmp_path):
+    """Issue 30, item 3: one record that could not be decoded broke the list for everyone."""
+    db = tmp_path / "combat.db"
+    encounters = Encounters(db)
+    try:
+        camp = encounters.campaigns.create("Greyhawk").id
+        encounters.campaigns.save(camp, FIGHTER)
+        encounters.campaigns.save(camp, WIZARD)
+    finally:
+        encounters.close()
+    with sqlite3.connect(db) as con:
+        con.execute(f"UPDATE {TABLE} SET state = ? WHERE CAST(state AS TEXT) LIKE '%\"Brann\"%'", (b'{"max_hp": 1000000000000}',))
+    encounters = Encounters(db)
+    try:
+        roster = encounters.campaigns.roster(camp)
+        assert [c.name for c in roster.characters] == ["Elara"] and len(roster.unreadable) == 1
+    finally:
+        encounters.close()
+
+
+def test_a_party_stored_before_campaigns_moves_into_the_default_campaign(tmp_path):
+    """A store of the last release: Brann saved, joined a fight (the old `CharacterJoined`
+    pointer, no hash), was set to 35 HP there, and nothing was read back yet. Opened by this
+    release, Brann is the default campaign's, carries the 35 HP, and is in that fight still."""
+    db = tmp_path / "combat.db"
+    env = store_env(db)
+    encounters = Encounters(db)
+    try:
+        eid = encounters.create("srd-2024", "an old fight", seed=1)
+        # As the last release wrote it: the service filled in the stored name, no campaign.
+        run_sync(
+            encounters.executing(eid, AddCharacter(character=FIGHTER, side="party", stored_as="Brann"), encounters.log.commits())
+        )
+        encounters.execute(eid, SetHp(combatant="brann", hp=35))
+        old = PartyLog(env, PartyRecord, datastore=encounters.log.home.factory.datastore)
+        cid = character_id(DEFAULT_CAMPAIGN, "Brann")
+        now = datetime.now(UTC)
+        old.append(
+            [PartyRecord(originator_id=cid, originator_version=1, timestamp=now, actor="gm", event=CharacterSaved(sheet=FIGHTER))]
+        )
+        old.append(
+            [
+                PartyRecord(
+                    originator_id=cid,
+                    originator_version=2,
+                    timestamp=now,
+                    actor="gm",
+                    event=CharacterJoined(encounter=eid, combatant="brann"),
+                )
+            ]
+        )
+    finally:
+        encounters.close()
+    encounters = Encounters(db)
+    try:
+        brann = encounters.campaigns.get(DEFAULT_CAMPAIGN, "Brann")
+        assert (brann.status.hp, brann.fight, brann.unsettled) == (35, eid, None)
+        encounters.execute(eid, SetHp(combatant="brann", hp=30))
+        encounters.campaigns.fresh()
+        assert encounters.campaigns.get(DEFAULT_CAMPAIGN, "Brann").status.hp == 30
+        assert encounters.campaigns.verify() == []
+    finally:
+        encounters.close()
+
+
+_WRITER = textwrap.dedent(
+    """
+    import sys
+    from uuid import UUID
+    from combat.app.application import Encounters
+    from combat.kernel.commands import SetHp
+
+    encounters = Encounters(sys.argv[1])
+    camp, eid = UUID(sys.argv[2]), UUID(sys.argv[3])
+    print("ready", flush=True)
+    for i in range(200):
+        encounters.execute(eid, SetHp(combatant="brann", hp=20 + i % 17))
+        encounters.campaigns.fresh()
+    """
+)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="kill -9 is POSIX")
+def test_kill_9_during_party_writes_loses_and_repeats_nothing(tmp_path):
+    """Issue 30, item 4: after kill -9, characters pointed at fights that never got them. A
+    process carrying a fight over is killed mid-write, again and again; the next process reads
+    on from the last position committed with the last record, and Brann carries exactly what
+    the fight's log says: no event applied twice, none lost."""
+    db = tmp_path / "combat.db"
+    encounters = Encounters(db)
+    try:
+        camp = encounters.campaigns.create("Greyhawk").id
+        encounters.campaigns.save(camp, FIGHTER)
+        eid = _fight(encounters, camp, "Brann")
+    finally:
+        encounters.close()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for delay in (0.3, 0.5, 0.7):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _WRITER, str(db), str(camp), str(eid)], stdout=subprocess.PIPE, env=env, cwd=ROOT
+        )
+        assert proc.stdout is not None and proc.stdout.readline().strip() == b"ready"
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    encounters = Encounters(db)
+    try:
+        encounters.campaigns.fresh()
+        hp = encounters.state(eid).combatants["brann"].hp
+        brann = encounters.campaigns.get(camp, "Brann")
+        assert brann.status.hp == (None if hp == 44 else hp) and brann.fight == eid
+        carried = [r.event for r in encounters.campaigns.history(camp, "Brann")]
+        # Every StatusCarried is as of a later event than the one before it: none repeated.
+        seqs = [e.seq for e in carried if type(e).__name__ == "StatusCarried"]
+        assert seqs == sorted(set(seqs))
+        tracked = encounters.campaigns.log.position(tracking_name(FOLLOWER, encounters.log.home))
+        assert tracked == encounters.log.home.recorder.max_notification_id()
+    finally:
+        encounters.close()
