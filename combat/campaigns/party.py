@@ -38,7 +38,7 @@ from combat.campaigns.records import (
     link,
 )
 from combat.campaigns.rests import rest_of
-from combat.characters.sheet import CharacterSheet, check_sheet
+from combat.characters.sheet import CharacterSheet, checked_sheet
 from combat.fivee.characters import AddCharacter, character, status_of
 from combat.kernel.errors import RuleError
 from combat.store import SeqTaken, UnreadableRow
@@ -245,7 +245,7 @@ class Campaigns:
     def save(self, campaign: UUID, sheet: CharacterSheet, *, actor: str = "gm") -> StoredCharacter:
         """Store a new sheet, or replace a character's sheet (what it carries stays)."""
         self.campaign(campaign)
-        check_sheet(sheet)
+        sheet = checked_sheet(sheet)
         found = self.find(campaign, sheet.name)
         event = CharacterSaved(sheet=sheet, campaign=None if campaign == DEFAULT_CAMPAIGN else campaign)
         self._append(character_id(campaign, sheet.name), found.version if found else 0, found.head if found else "", event, actor)

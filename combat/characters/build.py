@@ -29,6 +29,7 @@ from combat.characters.sheet import (
     Size,
     Spellcasting,
     ability_name,
+    checked_sheet,
     modifier,
 )
 from combat.kernel.errors import RuleError
@@ -277,7 +278,7 @@ def build_sheet(
     if armor_key is None or not data["armor"][armor_key]["heavy"]:  # Fast Movement: "while you aren't wearing Heavy armor"
         speed += _at(level, features, "speed_unless_heavy_armor") or 0
     critical = _at(level, features, "critical_range")
-    return CharacterSheet(
+    sheet = CharacterSheet(
         name=name.strip(),
         level=level,
         classes={class_key: level},
@@ -311,3 +312,4 @@ def build_sheet(
             martial_arts=row.get("martial_arts"),
         ),
     )
+    return checked_sheet(sheet)

@@ -38,11 +38,13 @@ from combat.characters.sheet import (
     Ability,
     CharacterSheet,
     Features,
+    InvalidSheet,
     Resource,
     SheetAttack,
     Size,
     Spellcasting,
     attack_profiles,
+    checked_sheet,
     modifier,
 )
 from combat.kernel.errors import RuleError
@@ -119,8 +121,52 @@ _MODES: dict[int, Callable[[float, float], float]] = {
 }
 
 
+# Where a Foundry actor keeps what each field of the sheet is read from, said with a refusal.
+_READ_FROM = {
+    "name": "the actor's name",
+    "abilities": "system.abilities and the effects that change them",
+    "level": "the class items' system.levels",
+    "classes": "the class items' system.levels",
+    "ac": "system.attributes.ac, the equipped armour and shield, and the effects that change them",
+    "max_hp": "system.attributes.hp.max, or the class items' Hit Points advancement and hp.bonuses",
+    "hit_dice": "the class items' hd.denomination (hitDice before dnd5e 4.x)",
+    "speed": "system.attributes.movement.walk, or the species item's",
+    "initiative_bonus": "system.attributes.init",
+    "attacks": "the weapon items",
+    "spellcasting": "system.spells (spellN.max or override, pact) and system.bonuses.spell",
+    "resources": "the items' uses.max and system.resources",
+    "features": "the class's feature items",
+}
+_ITEM_SHAPES = (TypeError, ValueError, AttributeError, KeyError, IndexError, OverflowError)
+
+
 def import_actor(data: dict[str, Any]) -> tuple[CharacterSheet, list[str]]:
-    """The sheet for a Foundry dnd5e `character` actor, and a line for everything not mapped."""
+    """The sheet for a Foundry dnd5e `character` actor, and a line for everything not mapped.
+
+    The sheet is built through `checked_sheet`, so a number beyond the sheet's bounds is
+    refused (`character/invalid`) naming the field and where the actor keeps it; a field in
+    a shape no dnd5e version writes is refused (`foundry/unreadable`) naming its item."""
+    try:
+        sheet, notes = _read_actor(data)
+    except _ITEM_SHAPES as exc:
+        # A field of the actor itself (not one of its items) in a shape no dnd5e version writes.
+        raise RuleError(
+            "foundry/unreadable",
+            f"the actor cannot be read: {type(exc).__name__}: {exc}",
+            allowed="an actor as dnd5e 2.x to 5.x exports it",
+        ) from None
+    try:
+        return checked_sheet(sheet), notes
+    except InvalidSheet as refused:
+        where = _READ_FROM.get(refused.field)
+        raise InvalidSheet(
+            refused.field,
+            refused.message + (f" (read from {where})" if where else ""),
+            allowed=refused.allowed or "",
+        ) from None
+
+
+def _read_actor(data: dict[str, Any]) -> tuple[CharacterSheet, list[str]]:
     system = _system_of(data)
     notes: list[str] = []
     items = [i for i in data.get("items") or [] if isinstance(i, dict)]
@@ -129,6 +175,8 @@ def import_actor(data: dict[str, Any]) -> tuple[CharacterSheet, list[str]]:
     mods = {a: modifier(getattr(scores, _ABBREVIATION[a])) for a in _ABBREVIATION}
 
     classes = [i for i in items if i.get("type") == "class"]
+    for c in classes:
+        _check_class_levels(c)
     level = sum(_int(_sys(c).get("levels"), 1) for c in classes)
     if not classes:
         notes.append("no class items: level 1 assumed")
@@ -149,7 +197,14 @@ def import_actor(data: dict[str, Any]) -> tuple[CharacterSheet, list[str]]:
     for item in items:
         kind = item.get("type", "?")
         handler = _ITEM_HANDLERS.get(kind, _not_used)
-        handler(item, _Context(system, roll, notes, attacks, resources, spells, features))
+        try:
+            handler(item, _Context(system, roll, notes, attacks, resources, spells, features))
+        except _ITEM_SHAPES as exc:
+            raise RuleError(
+                "foundry/unreadable",
+                f"item '{item.get('name')}' ({kind}) cannot be read: {type(exc).__name__}: {exc}",
+                allowed=f"a {kind} item as dnd5e 2.x to 5.x exports it",
+            ) from None
 
     sheet = CharacterSheet(
         name=str(data.get("name") or "Unnamed"),
@@ -206,7 +261,8 @@ def _system_of(data: Any) -> dict[str, Any]:
             allowed="a dnd5e character with system.abilities {str {value} ...}",
         )
     for a in _ABBREVIATION:
-        if not isinstance(_get(system, f"abilities.{a}.value"), int | float):
+        score = _get(system, f"abilities.{a}.value")
+        if not isinstance(score, int | float) or isinstance(score, bool) or not math.isfinite(score):
             raise RuleError(
                 "foundry/no-abilities",
                 f"the actor has no score for system.abilities.{a}.value",
@@ -233,16 +289,18 @@ def _num(value: Any, default: float | None = None) -> float | None:
     if isinstance(value, bool):
         return float(value)
     if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, str):
+        found = float(value)
+    elif isinstance(value, str):
         text = value.strip().replace(" ", "")
         if text == "":
             return default
         try:
-            return float(text)
+            found = float(text)
         except ValueError:
             return None
-    return default
+    else:
+        return default
+    return found if math.isfinite(found) else None  # "inf", "nan": no number the sheet can hold
 
 
 def _int(value: Any, default: int = 0) -> int:
@@ -325,8 +383,8 @@ class _RollData:
             return None
         try:
             return int(_arithmetic(ast.parse(text, mode="eval").body))
-        except (SyntaxError, ValueError, ZeroDivisionError):
-            return None
+        except (SyntaxError, ValueError, ZeroDivisionError, OverflowError, TypeError, RecursionError):
+            return None  # not simple arithmetic, or no finite number (1e308 * 10, max())
 
 
 _OPERATORS: dict[type, Callable[[float, float], float]] = {
@@ -447,6 +505,8 @@ def _apply_change(system: dict[str, Any], path: str, mode: int, value: Any) -> b
     if combine is None:
         return False
     result = combine(base, number)
+    if not math.isfinite(result):
+        return False
     node[last] = int(result) if float(result).is_integer() else result
     return True
 
@@ -633,6 +693,19 @@ def _armour_class(system: dict[str, Any], items: list[dict[str, Any]], roll: _Ro
 # --- hit points ---------------------------------------------------------------------------------
 
 
+def _check_class_levels(cls: dict[str, Any]) -> None:
+    """A class item's `levels`: 1 to 20, as Foundry's class data model allows (the hit point
+    advancement is read level by level, so a count past that is refused before it is read)."""
+    given = _sys(cls).get("levels")
+    levels = _num(given, 1)
+    if levels is None or not levels.is_integer() or not 1 <= levels <= 20:
+        raise RuleError(
+            "foundry/unreadable",
+            f"class '{cls.get('name')}': system.levels {given!r} is not a class level",
+            allowed="a whole number from 1 to 20",
+        )
+
+
 def _hit_die(cls: dict[str, Any]) -> str:
     """`hd.denomination` (dnd5e 4.x) or `hitDice` (before)."""
     system = _sys(cls)
@@ -764,17 +837,24 @@ def _weapon_damage(
     name: str, system: dict[str, Any], props: set[str], notes: list[str]
 ) -> tuple[str | None, str | None, str | None]:
     damage = system.get("damage") or {}
+    if not isinstance(damage, dict):
+        raise _bad_damage(name, "damage", damage)
     base = damage.get("base")
     if isinstance(base, dict):  # dnd5e 4.x
+        base = {**base, **_die_part(name, "damage.base", base)}
         if _get(base, "custom.enabled"):
             notes.append(f"item '{name}' (weapon): custom damage formula '{_get(base, 'custom.formula')}', not mapped")
         if base.get("bonus"):
             notes.append(f"item '{name}' (weapon): damage bonus '{base['bonus']}', not mapped")
-        types = list(base.get("types") or [])
+        types = base.get("types") or []
+        types = [types] if isinstance(types, str) else types
+        if not isinstance(types, list) or not all(isinstance(k, str) for k in types):
+            raise _bad_damage(name, "damage.base.types", types)
         if len(types) > 1:
             notes.append(f"item '{name}' (weapon): damage types {types}, the first taken")
         dice = f"{base['number']}d{base['denomination']}" if base.get("number") and base.get("denomination") else None
         versatile_part = damage.get("versatile") or {}
+        versatile_part = _die_part(name, "damage.versatile", versatile_part if isinstance(versatile_part, dict) else {})
         versatile = None
         if "ver" in props:
             if versatile_part.get("number") and versatile_part.get("denomination"):
@@ -787,6 +867,16 @@ def _weapon_damage(
     parts = damage.get("parts") or []  # dnd5e 2.x and 3.x: [["1d8 + @mod", "slashing"], ...]
     if not parts:
         return None, None, None
+    if not isinstance(parts, list):
+        raise _bad_damage(name, "damage.parts", parts)
+    for i, part in enumerate(parts):
+        if not (
+            isinstance(part, list)
+            and 1 <= len(part) <= 2
+            and isinstance(part[0], str)
+            and (len(part) == 1 or part[1] is None or isinstance(part[1], str))
+        ):
+            raise _bad_damage(name, f"damage.parts[{i}]", part)
     formula, damage_type = parts[0][0], parts[0][1] if len(parts[0]) > 1 else None
     dice = _die_of(formula)
     if dice is None or _rest_of(formula):
@@ -797,6 +887,39 @@ def _weapon_damage(
         )
     versatile = _die_of(str(damage.get("versatile") or "")) if "ver" in props else None
     return dice, damage_type or None, versatile
+
+
+# A weapon's dice as a table rolls them: Foundry allows any positive count and size, but its
+# die sizes run to d100 and no weapon rolls a hundred dice.
+_DIE_RANGE = range(1, 101)
+
+
+def _die_part(name: str, where: str, part: dict[str, Any]) -> dict[str, int | None]:
+    """A 4.x damage part's `number` and `denomination` as whole numbers (or None when empty),
+    refused naming the item when either is anything else."""
+    found: dict[str, int | None] = {}
+    for key in ("number", "denomination"):
+        given = part.get(key)
+        if given in (None, "", 0):
+            found[key] = None
+            continue
+        value = _num(given) if not isinstance(given, bool) else None
+        if value is None or not value.is_integer() or int(value) not in _DIE_RANGE:
+            raise RuleError(
+                "foundry/unreadable",
+                f"item '{name}' (weapon): {where}.{key} is {given!r}, not a count of dice or a die size",
+                allowed=f"{where}.number and .denomination whole numbers from 1 to 100 (1 and 8 for 1d8), or empty",
+            )
+        found[key] = int(value)
+    return found
+
+
+def _bad_damage(name: str, where: str, given: Any) -> RuleError:
+    return RuleError(
+        "foundry/unreadable",
+        f"item '{name}' (weapon): {where} is {given!r}, in no shape dnd5e writes",
+        allowed='damage.base {number, denomination, types: [...]} (dnd5e 4.x and later) or damage.parts [["1d8 + @mod", "slashing"], ...] (before)',
+    )
 
 
 def _die_of(formula: str) -> str | None:
@@ -1021,7 +1144,11 @@ def _spellcasting(
         own = _class_spellcasting(cls)[1]
         if own and own != ability_key:
             notes.append(f"class '{cls.get('name')}': casts with {own}, the sheet has one spellcasting ability ({ability_key})")
-    ability = _ABBREVIATION.get(ability_key or "int", "intelligence")
+    if ability_key not in roll.mods:
+        if ability_key:
+            notes.append(f"spellcasting ability '{ability_key}': not an ability, int used")
+        ability_key = "int"
+    ability = _ABBREVIATION[ability_key]
     dc_bonus = roll.evaluate(str(_get(system, "bonuses.spell.dc") or "0"))
     if dc_bonus is None:
         notes.append(f"bonuses.spell.dc '{_get(system, 'bonuses.spell.dc')}': not a number, not applied")
@@ -1029,14 +1156,14 @@ def _spellcasting(
     attack_bonuses = {k: roll.evaluate(str(_get(system, f"bonuses.{k}.attack") or "0")) for k in ("msak", "rsak")}
     attack_bonus = None
     if attack_bonuses["msak"] is not None and attack_bonuses["msak"] == attack_bonuses["rsak"] and attack_bonuses["msak"]:
-        attack_bonus = roll.mods[ability_key or "int"] + roll.prof + attack_bonuses["msak"]
+        attack_bonus = roll.mods[ability_key] + roll.prof + attack_bonuses["msak"]
     elif attack_bonuses["msak"] or attack_bonuses["rsak"] or None in attack_bonuses.values():
         notes.append(
             f"spell attack bonuses (melee {_get(system, 'bonuses.msak.attack')!r}, ranged {_get(system, 'bonuses.rsak.attack')!r}): not mapped"
         )
     return Spellcasting(
         ability=ability,
-        save_dc=8 + roll.mods[ability_key or "int"] + roll.prof + dc_bonus if dc_bonus else None,
+        save_dc=8 + roll.mods[ability_key] + roll.prof + dc_bonus if dc_bonus else None,
         attack_bonus=attack_bonus,
         slots=tuple(slots),
         pact_slots=pact_slots,

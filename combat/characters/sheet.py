@@ -12,11 +12,15 @@ The whole sheet is copied into an encounter's log when the character joins it
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import re
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
 
+from combat.kernel.dice import check_notation
+from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile
 
 __all__ = [
@@ -41,7 +45,8 @@ __all__ = [
     "attack_profiles",
     "weapon_ability",
     "sheet_schema",
-    "check_sheet",
+    "checked_sheet",
+    "InvalidSheet",
     "proficiency",
 ]
 
@@ -62,8 +67,9 @@ SKILL_ABILITY: dict[str, Ability] = {
 
 Size = Literal["tiny", "small", "medium", "large", "huge", "gargantuan"]
 
-# The ranges a sheet's numbers may take (checked as a sheet is read: JSON, the party's store,
-# add_character; `check_sheet` checks one built in Python).
+# The ranges a sheet's numbers may take: declared here once, so decoding JSON, msgspec.convert
+# and the published JSON Schema all hold them, and `checked_sheet` holds a sheet built in Python
+# to them (every int field of the sheet's types has both ends: tests/characters/test_sheet_bounds.py).
 Score = Annotated[int, Meta(ge=1, le=30)]
 Level = Annotated[int, Meta(ge=1, le=20)]
 Bonus = Annotated[int, Meta(ge=-50, le=50)]
@@ -339,37 +345,162 @@ def sheet_schema() -> dict[str, object]:
     return msgspec.json.schema(CharacterSheet)
 
 
-def check_sheet(sheet: CharacterSheet) -> None:
-    """Refuse a sheet whose numbers no character can have, saying which and what is allowed
-    (the JSON Schema checks the types; this checks the values)."""
-    from combat.kernel.errors import RuleError
+class InvalidSheet(RuleError):
+    """A sheet `checked_sheet` refuses; `field` is the top-level field at fault (`max_hp`,
+    `resources`), for a reader that knows where its source keeps it (the Foundry importer)."""
 
-    def bad(what: str, allowed: str) -> RuleError:
-        return RuleError("character/invalid", f"{sheet.name or 'the sheet'}: {what}", allowed=allowed)
+    def __init__(self, field: str, message: str, *, allowed: str):
+        super().__init__("character/invalid", message, allowed=allowed)
+        self.field = field
+
+
+def checked_sheet(value: object) -> CharacterSheet:
+    """The sheet `value` holds, refused unless every number is within its bound and the
+    fields agree with each other: the one way in for a sheet from anywhere (JSON, the builder,
+    a Foundry import, `add_character`, the party's store).
+
+    `value` is a `CharacterSheet` built in Python (whose constructor checks nothing), the
+    plain data of one, or its JSON. The sheet returned is the one its JSON decodes to, so it
+    always encodes and decodes again to itself; the bounds are the `Meta` ones declared on the
+    fields above, the same the JSON Schema and the OpenAPI document publish. A refusal is
+    `character/invalid`, naming the field (`resources[0] (Rage).uses`) and its range."""
+    try:
+        raw = value if isinstance(value, bytes) else msgspec.json.encode(value)
+        sheet = msgspec.json.decode(raw, type=CharacterSheet)
+    except msgspec.ValidationError as exc:
+        raise _out_of_bounds(value, str(exc)) from None
+    except (msgspec.DecodeError, msgspec.EncodeError, TypeError, UnicodeError) as exc:
+        raise InvalidSheet(
+            "", f"the sheet cannot be written as JSON: {exc}", allowed="a sheet as `combat characters schema` describes it"
+        ) from None
+    _agrees(sheet)
+    return sheet
+
+
+_AT = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)
+_STEP = re.compile(r"\.(\w+)|\[(\d+|\.\.\.)\]")
+
+
+def _out_of_bounds(value: object, problem: str) -> InvalidSheet:
+    """msgspec's `Expected `int` <= 1000 - at `$.resources[0].uses``, said with the field's
+    value, the name of the list entry it is in, and the whole range the field allows."""
+    found = _AT.match(problem)
+    what, path = (found.group("what"), found.group("path") or "") if found else (problem, "")
+    data: Any = _plain(value)
+    info: Any = msgspec.inspect.type_info(CharacterSheet)
+    said, shown = "", data
+    for step in _STEP.finditer(path):
+        key, index = step.group(1), step.group(2)
+        info = _unwrapped(info)
+        if key is not None:
+            said += f".{key}" if said else key
+            field = next((f for f in getattr(info, "fields", ()) if f.encode_name == key), None)
+            info = field.type if field is not None else None
+            shown = shown.get(key) if isinstance(shown, dict) else None
+        elif index == "...":  # a dict's value: msgspec does not say which key
+            said += "[...]"
+            info = getattr(info, "value_type", None)
+            shown = None
+        else:
+            item = shown[int(index)] if isinstance(shown, list) and int(index) < len(shown) else None
+            entry = f" ({item['name']})" if isinstance(item, dict) and isinstance(item.get("name"), str) else ""
+            said += f"[{index}]{entry}"
+            info = getattr(info, "item_type", None)
+            shown = item
+    who = data.get("name") if isinstance(data, dict) and isinstance(data.get("name"), str) else "the sheet"
+    where = said or "the sheet"
+    value_said = f" {shown!r}" if shown is not None and not isinstance(shown, dict | list) else ""
+    top = path.lstrip(".").split(".")[0].split("[")[0]
+    return InvalidSheet(
+        top,
+        f"{who}: {where}{value_said} is refused: {what}",
+        allowed=f"{where}: {_range_of(info)}" if _range_of(info) else "a sheet as `combat characters schema` describes it",
+    )
+
+
+def _plain(value: object) -> Any:
+    """`value` as its JSON reads (lists for tuples), to show what a refused field held."""
+    return msgspec.json.decode(value if isinstance(value, bytes) else msgspec.json.encode(value))
+
+
+def _unwrapped(info: Any) -> Any:
+    """The type inside an optional field (`Bonus | None`)."""
+    if isinstance(info, msgspec.inspect.UnionType):
+        kept = [t for t in info.types if not isinstance(t, msgspec.inspect.NoneType)]
+        return kept[0] if len(kept) == 1 else info
+    return info
+
+
+def _range_of(info: Any) -> str:
+    """What a field allows, from its `Meta` (and its kind) as msgspec reads it."""
+    optional = " (or left out)" if _unwrapped(info) is not info else ""
+    info = _unwrapped(info)
+    if isinstance(info, msgspec.inspect.IntType):
+        low = info.ge if info.ge is not None else None if info.gt is None else info.gt + 1
+        high = info.le if info.le is not None else None if info.lt is None else info.lt - 1
+        return f"a whole number from {low} to {high}{optional}"
+    if isinstance(info, msgspec.inspect.VarTupleType | msgspec.inspect.ListType) and info.max_length is not None:
+        return f"at most {info.max_length} entries, each {_range_of(info.item_type) or 'as the schema says'}"
+    if isinstance(info, msgspec.inspect.LiteralType):
+        return "one of " + ", ".join(map(str, info.values))
+    if isinstance(info, msgspec.inspect.StructType):
+        return "an object with the fields " + ", ".join(f.encode_name for f in info.fields)
+    return ""
+
+
+def _dice_fields(sheet: CharacterSheet) -> Iterator[tuple[str, str]]:
+    """Every dice notation on the sheet, with where it is."""
+    if sheet.hit_dice:
+        yield "hit_dice", sheet.hit_dice
+    for i, a in enumerate(sheet.attacks):
+        for field in ("damage_dice", "versatile_dice", "damage"):
+            if getattr(a, field):
+                yield f"attacks[{i}] ({a.name}).{field}", getattr(a, field)
+    for field in ("sneak_attack", "martial_arts"):
+        if getattr(sheet.features, field):
+            yield f"features.{field}", getattr(sheet.features, field)
+    for i, d in enumerate(sheet.features.extra_damage):
+        yield f"features.extra_damage[{i}].dice", d.dice
+
+
+def _agrees(sheet: CharacterSheet) -> None:
+    """The checks across fields (and of the texts the rules read), once for every way in;
+    each number's own range is its `Meta` above."""
+
+    def bad(field: str, what: str, allowed: str) -> InvalidSheet:
+        return InvalidSheet(field, f"{sheet.name or 'the sheet'}: {what}", allowed=allowed)
 
     if not sheet.name.strip() or len(sheet.name) > 80 or any(ord(ch) < 32 or ord(ch) == 127 for ch in sheet.name):
-        raise bad(f"the name {sheet.name!r}", "1 to 80 printable characters")
-    if not 1 <= sheet.level <= 20:
-        raise bad(f"level {sheet.level}", "1 to 20")
-    for ability in ABILITIES:
-        score = getattr(sheet.abilities, ability)
-        if not 1 <= score <= 30:
-            raise bad(f"{ability} {score}", "scores from 1 to 30")
-    if sheet.max_hp < 1 or sheet.ac < 0 or sheet.speed < 0 or sheet.attacks_per_action < 1:
+        raise bad("name", f"the name {sheet.name!r}", "1 to 80 printable characters")
+    if sheet.classes and sum(sheet.classes.values()) != sheet.level:
         raise bad(
-            f"max_hp {sheet.max_hp}, ac {sheet.ac}, speed {sheet.speed}, attacks_per_action {sheet.attacks_per_action}",
-            "max_hp 1 or more, ac and speed 0 or more, attacks_per_action 1 or more",
+            "classes",
+            f"level {sheet.level} with classes {sheet.classes} (levels {sum(sheet.classes.values())})",
+            "a level equal to the sum of the class levels (or no classes)",
         )
-    if sheet.proficiency_bonus is not None and not 0 <= sheet.proficiency_bonus <= 10:
-        raise bad(f"proficiency_bonus {sheet.proficiency_bonus}", "0 to 10, or left out (from the level)")
-    if not 2 <= sheet.features.critical_range <= 20:
-        raise bad(f"critical_range {sheet.features.critical_range}", "2 to 20 (19 for Improved Critical)")
     unknown = [k for k in (*sheet.skills, *sheet.expertise) if k not in SKILL_ABILITY]
     if unknown:
-        raise bad(f"no skill called {', '.join(map(repr, unknown))}", ", ".join(SKILL_ABILITY))
-    for r in sheet.resources:
-        if r.uses < 0 or r.short_rest_regains < 0:
-            raise bad(f"{r.name} with {r.uses} uses", "0 or more uses")
+        raise bad("skills", f"no skill called {', '.join(map(repr, unknown))}", ", ".join(SKILL_ABILITY))
+    for i, a in enumerate(sheet.attacks):
+        if a.normal_range is not None and a.long_range is not None and a.long_range < a.normal_range:
+            raise bad(
+                "attacks",
+                f"attacks[{i}] ({a.name}): long_range {a.long_range} is shorter than normal_range {a.normal_range}",
+                "a long range at least the normal range",
+            )
     casting = sheet.spellcasting
-    if casting is not None and (any(n < 0 for n in casting.slots) or len(casting.slots) > 9 or casting.pact_slots < 0):
-        raise bad(f"spell slots {list(casting.slots)}", "up to nine levels of 0 or more slots")
+    if casting is not None and casting.pact_slots and not casting.pact_level:
+        raise bad(
+            "spellcasting",
+            f"spellcasting: {casting.pact_slots} pact slots of level 0",
+            "pact_level 1 to 9 when there are pact slots",
+        )
+    for where, notation in _dice_fields(sheet):
+        try:
+            check_notation(notation)
+        except RuleError as exc:
+            raise bad(
+                where.split(".")[0].split("[")[0],
+                f"{where} {notation!r}: {exc.message}",
+                exc.allowed or "dice notation such as 1d8 or 2d6+2",
+            ) from None

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from combat.characters.sheet import CharacterSheet, attack_profiles, check_sheet, initiative_bonus, save_bonus
+from combat.characters.sheet import CharacterSheet, attack_profiles, checked_sheet, initiative_bonus, save_bonus
 from combat.fivee.setup import named_types, validate_spec
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
@@ -176,8 +176,7 @@ def _add_character(tx: Tx, cmd: AddCharacter) -> None:
             f"no sheet for '{cmd.character}' here: a character is named from the service's party store, which fills its sheet in",
             allowed="the whole sheet, or a name from `combat characters`",
         )
-    sheet = cmd.character
-    check_sheet(sheet)
+    sheet = checked_sheet(cmd.character)
     status = cmd.status or CharacterStatus()
     if status.dead:
         raise RuleError(

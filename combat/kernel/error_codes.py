@@ -227,6 +227,7 @@ ERROR_CODES: dict[str, str] = {
     "foundry/no-abilities": "the actor has no system.abilities",
     "foundry/not-a-character": "the actor is of type '…', not a player character",
     "foundry/not-an-actor": "the file is not a Foundry VTT actor (no 'type')",
+    "foundry/unreadable": "an item (or the actor) has a field in a shape no dnd5e version writes",
     "free-attack/cause": "say what drew the free attack",
     "free-attack/not-drawn": "… has not drawn a free attack from …",
     "free-attack/once-per-opponent": "… has already been attacked by … this round",

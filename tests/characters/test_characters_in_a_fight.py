@@ -332,7 +332,7 @@ def test_a_sheet_no_character_can_have_is_refused_saying_what_is_allowed(table):
 
     bad = msgspec.structs.replace(CHAMPION, abilities=Abilities(strength=31))
     error = table.rejects(AddCharacter(character=bad, side="party"), "character/invalid")
-    assert "strength 31" in error.message and error.allowed == "scores from 1 to 30"
+    assert "abilities.strength 31" in error.message and error.allowed == "abilities.strength: a whole number from 1 to 30"
     table.rejects(
         AddCharacter(character=msgspec.structs.replace(CHAMPION, skills=("stelth",)), side="party"), "character/invalid"
     )
