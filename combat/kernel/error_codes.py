@@ -409,6 +409,7 @@ ERROR_CODES: dict[str, str] = {
     "state/at-beyond": "the log ends at seq …",
     "store/bad-url": "… does not name a PostgreSQL database",
     "store/busy": "other writers kept appending to this encounter; send again",
+    "store/schema": "creating … in schema … failed: … (the store's tables could not be made)",
     "store/unavailable": "the event store cannot be reached",
     "store/unsupported-setting": "… is set, but this store neither compresses nor encrypts its log",
     "stream/after-beyond": "the log ends at seq …, not …",

@@ -11,7 +11,6 @@ subclass in combat.store.sqlite.
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, Generic, TypeVar, cast
@@ -25,10 +24,8 @@ from eventsourcing.persistence import (
     InfrastructureFactory,
     IntegrityError,
     InterfaceError,
-    InternalError,
     Mapper,
     OperationalError,
-    ProgrammingError,
     StoredEvent,
 )
 from eventsourcing.sqlite import SQLiteFactory
@@ -40,6 +37,7 @@ from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
 from combat.rulesets import get_ruleset
 from combat.store import SeqTaken, UnreadableRow
+from combat.store.schema import create_recorder_tables
 
 __all__ = [
     "UNAVAILABLE",
@@ -149,7 +147,7 @@ def decode_record(decoder: msgspec.json.Decoder[Recorded], state: bytes, encount
         raise unreadable(state, encounter_id, exc) from None
 
 
-T = TypeVar("T")
+R = TypeVar("R")
 
 # What the store's libraries raise when the database cannot be reached or is locked past its
 # timeout: the service answers them with 503 store/unavailable, never a 500.
@@ -178,33 +176,68 @@ class Deferred(Iterator[Recorded]):
         return next(iter(self))
 
 
-def creating_tables(construct: Callable[[], T], attempts: int = 10) -> T:
-    """Two processes starting at once on PostgreSQL race to create the same tables and
-    function ("tuple concurrently updated", or "relation ... already exists" when both passed
-    IF NOT EXISTS before either committed); the loser finds them there on a later try."""
-    for attempt in range(1, attempts + 1):
-        try:
-            return construct()
-        except (InternalError, IntegrityError, ProgrammingError):
-            if attempt == attempts:
-                raise
-            time.sleep(0.05 * attempt)
-    raise AssertionError("unreachable")
-
-
 class SharedPool(Application[UUID]):
     """An eventsourcing application that may use another's connection pool (`datastore`):
-    the partitions of one database and the party's log share the first partition's pool."""
+    the partitions of one database and the party's log share the first partition's pool.
+
+    Its tables are created as it is built, by `create_tables` (combat.store.schema: one
+    creator at a time per schema, in one transaction on one connection), not by
+    eventsourcing's factory (several transactions, a type created apart, no lock). A pool
+    lent to it is never closed by it: not by `close`, and not when an application that
+    failed half-way through being built is collected (eventsourcing's `Application.__del__`
+    closes its factory's pool: a party whose tables could not be made closed the pool of
+    every encounter, `/health` included, until a restart)."""
 
     def __init__(self, env: Any = None, *, datastore: Any = None) -> None:
         self._shared_datastore = datastore
+        self._creates_tables = True
         super().__init__(env)
 
     def construct_factory(self, env: Environment) -> InfrastructureFactory:
         factory = super().construct_factory(env)
         if self._shared_datastore is not None:
             factory.datastore = self._shared_datastore  # type: ignore[attr-defined]  # its own pool was never opened
+        datastore = getattr(factory, "datastore", None)
+        if getattr(datastore, "enable_db_functions", False):
+            # eventsourcing's insert function is named for the id type alone, its body
+            # inserting into one application's table: shared by every application of the
+            # schema, it would take each one's inserts to whichever created it last.
+            raise RuleError(
+                "store/unsupported-setting",
+                "POSTGRES_ENABLE_DB_FUNCTIONS is set, but eventsourcing's insert function is one per schema "
+                "and this store keeps several applications' tables in it",
+                allowed="unset POSTGRES_ENABLE_DB_FUNCTIONS",
+            )
+        # CREATE_TABLE=no still means what eventsourcing documents: nothing is created.
+        self._creates_tables = factory.env_create_table()  # type: ignore[attr-defined]
+        factory.env_create_table = lambda: False  # type: ignore[attr-defined]  # made by create_tables instead
         return factory
+
+    def create_tables(self, recorder: R) -> R:
+        """The recorder, its tables created (unless CREATE_TABLE=no) one creator at a time:
+        the one way this store's applications make eventsourcing's tables; SchemaError
+        (`store/schema`) naming the table if that fails, the shared pool left open."""
+        if self._creates_tables:
+            create_recorder_tables(recorder, f"the {self.name} application's table {_table_of(recorder)}")
+        return recorder
+
+    def construct_recorder(self) -> ApplicationRecorder:
+        return self.create_tables(super().construct_recorder())
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        store = super().construct_snapshot_store()
+        self.create_tables(store.recorder)
+        return store
+
+    def close(self) -> None:
+        if self._shared_datastore is None:
+            super().close()
+        else:
+            self.closing.set()  # the pool is its owner's to close
+
+
+def _table_of(recorder: object) -> str:
+    return str(getattr(recorder, "events_table_name", type(recorder).__name__))
 
 
 class EventLog(SharedPool):
@@ -245,10 +278,7 @@ class EventLog(SharedPool):
             topic_key = self.factory.APPLICATION_RECORDER_TOPIC
             if not self.factory.env.get(topic_key):
                 self.factory.env[topic_key] = get_topic(PostgresLogRecorder)
-        return creating_tables(super().construct_recorder)
-
-    def construct_snapshot_store(self) -> EventStore[UUID]:
-        return creating_tables(super().construct_snapshot_store)
+        return super().construct_recorder()
 
     def recorded(self, encounter_id: UUID, *, gt: int | None = None, lte: int | None = None) -> Iterator[Recorded]:
         """The encounter's records in seq order, after `gt` and up to `lte`, read when first

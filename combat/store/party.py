@@ -60,11 +60,8 @@ class PartyLog(SharedPool, Generic[R]):
         # party's rows must not mingle with the encounters', which listing and the streams
         # read whole.
         if isinstance(self.factory, SQLiteFactory):
-            recorder = SQLiteApplicationRecorder(self.factory.datastore, events_table_name=TABLE)
-            if self.factory.env_create_table():
-                recorder.create_table()
-            return recorder
-        return super().construct_recorder()
+            return self.create_tables(SQLiteApplicationRecorder(self.factory.datastore, events_table_name=TABLE))
+        return super().construct_recorder()  # its tables made by SharedPool.create_tables too
 
     def records(self, originator_id: UUID) -> list[R]:
         return list(self.events.get(originator_id))  # type: ignore[arg-type]
