@@ -119,11 +119,24 @@ class MsgspecMapper(Mapper[UUID]):
             return decode_record(self.records(), stored_event.state, stored_event.originator_id)
         if stored_event.topic in STALE_SNAPSHOT_TOPICS:
             return None
-        state_type = get_ruleset(self._heads.decode(stored_event.state).state.ruleset).state_type
-        decoder = self._snapshots.get(state_type)
-        if decoder is None:
-            decoder = self._snapshots[state_type] = msgspec.json.Decoder(Snapshot[state_type])  # type: ignore[valid-type]
-        return decoder.decode(stored_event.state)
+        try:
+            state_type = get_ruleset(self._heads.decode(stored_event.state).state.ruleset).state_type
+            decoder = self._snapshots.get(state_type)
+            if decoder is None:
+                decoder = self._snapshots[state_type] = msgspec.json.Decoder(Snapshot[state_type])  # type: ignore[valid-type]
+            return decoder.decode(stored_event.state)
+        except (msgspec.ValidationError, msgspec.DecodeError, RuleError) as exc:  # RuleError: a ruleset not installed
+            raise UnreadableSnapshot(stored_event.originator_version, str(exc)) from None
+
+
+class UnreadableSnapshot(Exception):
+    """A stored snapshot that does not decode (edited out of shape): passed over, never a
+    refusal, since the log it shortcuts is the truth (`EventLog.latest_snapshot`)."""
+
+    def __init__(self, seq: int, problem: str):
+        super().__init__(f"the snapshot at seq {seq} does not decode: {problem}")
+        self.seq = seq
+        self.problem = problem
 
 
 class _Seq(msgspec.Struct):
@@ -286,11 +299,23 @@ class EventLog(SharedPool):
         return Deferred(lambda: cast(list[Recorded], list(self.events.get(encounter_id, gt=gt, lte=lte))))
 
     def latest_snapshot(self, encounter_id: UUID, *, lte: int | None = None) -> Snapshot | None:
-        """The newest snapshot up to seq `lte`; None if there is none or it is of an older shape."""
+        """The newest snapshot up to seq `lte`; None if there is none or it is of an older
+        shape. One that does not decode is passed over with a warning, for the one before it."""
         if self.snapshots is None:
             return None
-        for snap in self.snapshots.get(encounter_id, desc=True, limit=1, lte=lte):
-            return cast("Snapshot | None", snap)
+        while lte is None or lte > 0:
+            try:
+                for snap in self.snapshots.get(encounter_id, desc=True, limit=1, lte=lte):
+                    return cast("Snapshot | None", snap)
+                return None
+            except UnreadableSnapshot as bad:
+                # structlog imported here: the CLI's start would pay for it (combat.app.application).
+                import structlog
+
+                structlog.get_logger("combat.store").warning(
+                    "snapshot passed over", encounter=str(encounter_id), seq=bad.seq, problem=f"does not decode: {bad.problem}"
+                )
+                lte = bad.seq - 1
         return None
 
     def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:
