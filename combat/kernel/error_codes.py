@@ -271,6 +271,7 @@ ERROR_CODES: dict[str, str] = {
     "log/empty": "the log holds no events",
     "log/hash-missing": "a row of the stored log lost its hash: nothing of the encounter is served until it is restored",
     "log/no-start": "a log must begin with EncounterCreated",
+    "log/not-pre-hash": "a row of the stored log has no hash, and the store does not list its encounter as written before hashes",
     "log/seq-gap": "line …: seq … follows seq …",
     "log/tampered": "the stored log breaks its hash chain: nothing of the encounter is served until it is restored",
     "log/unreadable-row": "a row of the stored log does not decode as a record (edited by hand)",

@@ -37,6 +37,7 @@ from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
 from combat.rulesets import get_ruleset
 from combat.store import SeqTaken, UnreadableRow
+from combat.store.prehash import census
 from combat.store.schema import create_recorder_tables
 
 __all__ = [
@@ -263,6 +264,14 @@ class EventLog(SharedPool):
     def __init__(self, env: Any = None, *, records: RecordDecoder, datastore: Any = None) -> None:
         self._records = records
         super().__init__(env, datastore=datastore)
+        recorder: Any = self.recorder
+        # Which logs of this partition were written before hashes (combat.store.prehash).
+        self.prehash = census(recorder.datastore, recorder.events_table_name)
+
+    def unhashed_through(self, encounter_id: UUID) -> int:
+        """The last seq of the encounter's rows written before hashes existed, as the store
+        listed them when this release first opened it (0: none). Only those rows may lack a hash."""
+        return self.prehash.get(encounter_id, 0)
 
     def construct_mapper(self) -> Mapper[UUID]:
         # eventsourcing would compress or encrypt through its mapper; this store's mapper does

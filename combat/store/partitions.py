@@ -140,6 +140,10 @@ class PartitionedLog:
     def latest_snapshot(self, encounter_id: UUID, *, lte: int | None = None) -> Snapshot | None:
         return self.of(encounter_id).latest_snapshot(encounter_id, lte=lte)
 
+    def unhashed_through(self, encounter_id: UUID) -> int:
+        """The last seq of the encounter's rows that may lack a hash (combat.store.prehash)."""
+        return self.of(encounter_id).unhashed_through(encounter_id)
+
     def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:
         """One encounter's records (and its snapshot) into its partition, in one transaction
         where the store allows it; SeqTaken if a seq is taken."""
