@@ -5,7 +5,9 @@ The canonical bytes are the event's JSONL line without its `hash`, keys sorted, 
 fields that hold their default left out, in the event and in the structs inside it (so a
 field added later with a default does not change the bytes of events written before it). Logs written before hashes existed
 still load: their events carry no hash, yet the chain runs through them, so the first hashed
-event vouches for everything before it.
+event vouches for everything before it. A store accepts such rows only in the logs it listed
+as old when this release first opened it (combat.store.prehash); a file has no store, so
+`combat verify FILE` reports them and refuses a file with none hashed (docs/trust.md).
 
 `verify` walks a log and reports the first seq where it breaks: a seq out of order, a hash
 that does not match, a hash missing after a hashed event, dice faces that do not add up to
@@ -39,6 +41,7 @@ __all__ = [
     "verify",
     "TamperedLog",
     "MissingHash",
+    "NotPreHash",
     "UnreadableRow",
     "LinkCheck",
     "head_of",
@@ -119,6 +122,25 @@ class MissingHash(TamperedLog):
     code_of_kind = "log/hash-missing"
 
 
+def not_prehash(unhashed_through: int) -> str:
+    if not unhashed_through:
+        return (
+            "it carries no hash, and the store does not list this encounter among the logs written "
+            "before hashes existed (its hashes were removed)"
+        )
+    return (
+        f"it carries no hash, and the store lists only seq 1-{unhashed_through} of this encounter "
+        "as written before hashes existed (its hash was removed)"
+    )
+
+
+class NotPreHash(MissingHash):
+    """A row without a hash in a log the store does not list as written before hashes
+    (combat.store.prehash): every hash stripped and the log relabelled as old."""
+
+    code_of_kind = "log/not-pre-hash"
+
+
 def _dice_problem(event: DiceRolled) -> str | None:
     """Do the faces land on their dice and add up to the total the notation gives?"""
     try:
@@ -132,8 +154,12 @@ def _dice_problem(event: DiceRolled) -> str | None:
     return None
 
 
-def verify(records: Iterable[Recorded], *, head: str | None = None) -> Report:
-    """Walk a whole log from seq 1: the chain, the seqs and every roll's arithmetic."""
+def verify(records: Iterable[Recorded], *, head: str | None = None, unhashed_through: int | None = None) -> Report:
+    """Walk a whole log from seq 1: the chain, the seqs and every roll's arithmetic.
+
+    `unhashed_through`: the last seq that may lack a hash (written before hashes existed).
+    A store says so per encounter (combat.store.prehash); a file has no store to ask (None),
+    so its leading rows without a hash are counted (`Report.unchained`) for the caller to judge."""
     previous, count, unchained, hashed = GENESIS, 0, 0, False
 
     def report(broken: Break | None) -> Report:
@@ -162,6 +188,8 @@ def verify(records: Iterable[Recorded], *, head: str | None = None) -> Report:
             hashed = True
         elif hashed:
             return report(Break(rec.seq, "it carries no hash although the log is chained (a hash was removed)"))
+        elif unhashed_through is not None and rec.seq > unhashed_through:
+            return report(Break(rec.seq, not_prehash(unhashed_through)))
         else:
             unchained += 1
         if isinstance(rec.event, DiceRolled):
@@ -193,11 +221,14 @@ class LinkCheck:
     (MissingHash otherwise). A record without one before that was written before hashes
     existed: the chain runs through it, so the first hashed record after it vouches for it,
     and a row whose hash was stripped and whose content was then changed breaks the check at
-    the next hashed row."""
+    the next hashed row. Only the rows the store lists as written before hashes
+    (`unhashed_through`, combat.store.prehash) may lack one: any other row without a hash is
+    refused (NotPreHash), whatever the log's first event says."""
 
-    def __init__(self, previous: str | None):
+    def __init__(self, previous: str | None, *, unhashed_through: int):
         self.previous = previous
         self.chained = bool(previous)
+        self.unhashed_through = unhashed_through  # the store's word: seq 1 to this predate hashes
 
     def __call__(self, rec: Recorded) -> Recorded:
         computed = link(self.previous, rec) if self.previous is not None else None
@@ -216,6 +247,8 @@ class LinkCheck:
             self.previous = rec.hash
         elif self.chained:
             raise MissingHash(Break(rec.seq, "it carries no hash although the log is chained before it (a hash was removed)"))
+        elif rec.seq > self.unhashed_through:
+            raise NotPreHash(Break(rec.seq, not_prehash(self.unhashed_through)))
         else:
             self.previous = computed
         return rec

@@ -54,6 +54,15 @@ def create_app(
         max_encounters=limits.max_encounters,
     )
     service.encounters.max_events = limits.max_events
+    # Every application's tables are made now, before the first request (combat.store.schema):
+    # the campaigns' (the party's), made on first use, raced the requests of this process and of the others.
+    # A failure stops the service from starting, saying which table could not be made.
+    try:
+        service.encounters.campaigns  # noqa: B018
+    except BaseException:
+        if owns:
+            service.encounters.close()
+        raise
     app = Litestar(
         route_handlers=[*routes.ROUTES, *stream.ROUTES, *web.ROUTES],  # web: the table screen at /app/
         dependencies={"service": Provide(lambda: service, sync_to_thread=False), **DEPENDENCIES},

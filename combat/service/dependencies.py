@@ -79,16 +79,6 @@ class Service:
             raise ApiError(422, "request/invalid", f"{where}: {message or exc.message}", allowed=exc.allowed) from None
 
     def start(self) -> None:
-        # Every application and its tables, built before the first request (a party's built
-        # on first use raced other requests and other processes). A failure is logged and
-        # tried again on the next request that needs the campaigns, under their lock; the
-        # encounters keep serving.
-        try:
-            self.encounters.campaigns  # noqa: B018
-        except Exception as exc:
-            from combat.service.logging import log
-
-            log.error("campaigns unavailable", error=f"{type(exc).__name__}: {exc}")
         if self.follower is None:
             self.follower = follower_for(self.encounters.log, self.hub)
 

@@ -13,6 +13,8 @@ classes; sqlite3 and psycopg are imported only here.
 - `postgres`: PostgreSQL's recorder, with its insert in one round trip and NOTIFY after it.
 - `partitions`: the store split by encounter; where the committer is chosen.
 - `settings`: which store a `--db` names.
+- `schema`: how every table of the store is made, once per process, one creator at a time.
+- `prehash`: the store's own record of the logs written before hashes existed.
 
 A write that finds its seq taken raises `SeqTaken`, whatever the store: the application's
 own error, so no caller above this package catches a storage library's exception.

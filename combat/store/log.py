@@ -11,7 +11,6 @@ subclass in combat.store.sqlite.
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, Generic, TypeVar, cast
@@ -25,10 +24,8 @@ from eventsourcing.persistence import (
     InfrastructureFactory,
     IntegrityError,
     InterfaceError,
-    InternalError,
     Mapper,
     OperationalError,
-    ProgrammingError,
     StoredEvent,
 )
 from eventsourcing.sqlite import SQLiteFactory
@@ -40,6 +37,8 @@ from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
 from combat.rulesets import get_ruleset
 from combat.store import SeqTaken, UnreadableRow
+from combat.store.prehash import census
+from combat.store.schema import create_recorder_tables
 
 __all__ = [
     "UNAVAILABLE",
@@ -121,11 +120,24 @@ class MsgspecMapper(Mapper[UUID]):
             return decode_record(self.records(), stored_event.state, stored_event.originator_id)
         if stored_event.topic in STALE_SNAPSHOT_TOPICS:
             return None
-        state_type = get_ruleset(self._heads.decode(stored_event.state).state.ruleset).state_type
-        decoder = self._snapshots.get(state_type)
-        if decoder is None:
-            decoder = self._snapshots[state_type] = msgspec.json.Decoder(Snapshot[state_type])  # type: ignore[valid-type]
-        return decoder.decode(stored_event.state)
+        try:
+            state_type = get_ruleset(self._heads.decode(stored_event.state).state.ruleset).state_type
+            decoder = self._snapshots.get(state_type)
+            if decoder is None:
+                decoder = self._snapshots[state_type] = msgspec.json.Decoder(Snapshot[state_type])  # type: ignore[valid-type]
+            return decoder.decode(stored_event.state)
+        except (msgspec.ValidationError, msgspec.DecodeError, RuleError) as exc:  # RuleError: a ruleset not installed
+            raise UnreadableSnapshot(stored_event.originator_version, str(exc)) from None
+
+
+class UnreadableSnapshot(Exception):
+    """A stored snapshot that does not decode (edited out of shape): passed over, never a
+    refusal, since the log it shortcuts is the truth (`EventLog.latest_snapshot`)."""
+
+    def __init__(self, seq: int, problem: str):
+        super().__init__(f"the snapshot at seq {seq} does not decode: {problem}")
+        self.seq = seq
+        self.problem = problem
 
 
 class _Seq(msgspec.Struct):
@@ -149,7 +161,7 @@ def decode_record(decoder: msgspec.json.Decoder[Recorded], state: bytes, encount
         raise unreadable(state, encounter_id, exc) from None
 
 
-T = TypeVar("T")
+R = TypeVar("R")
 
 # What the store's libraries raise when the database cannot be reached or is locked past its
 # timeout: the service answers them with 503 store/unavailable, never a 500.
@@ -178,33 +190,68 @@ class Deferred(Iterator[Recorded]):
         return next(iter(self))
 
 
-def creating_tables(construct: Callable[[], T], attempts: int = 10) -> T:
-    """Two processes starting at once on PostgreSQL race to create the same tables and
-    function ("tuple concurrently updated", or "relation ... already exists" when both passed
-    IF NOT EXISTS before either committed); the loser finds them there on a later try."""
-    for attempt in range(1, attempts + 1):
-        try:
-            return construct()
-        except (InternalError, IntegrityError, ProgrammingError):
-            if attempt == attempts:
-                raise
-            time.sleep(0.05 * attempt)
-    raise AssertionError("unreachable")
-
-
 class SharedPool(Application[UUID]):
     """An eventsourcing application that may use another's connection pool (`datastore`):
-    the partitions of one database and the party's log share the first partition's pool."""
+    the partitions of one database and the party's log share the first partition's pool.
+
+    Its tables are created as it is built, by `create_tables` (combat.store.schema: one
+    creator at a time per schema, in one transaction on one connection), not by
+    eventsourcing's factory (several transactions, a type created apart, no lock). A pool
+    lent to it is never closed by it: not by `close`, and not when an application that
+    failed half-way through being built is collected (eventsourcing's `Application.__del__`
+    closes its factory's pool: a party whose tables could not be made closed the pool of
+    every encounter, `/health` included, until a restart)."""
 
     def __init__(self, env: Any = None, *, datastore: Any = None) -> None:
         self._shared_datastore = datastore
+        self._creates_tables = True
         super().__init__(env)
 
     def construct_factory(self, env: Environment) -> InfrastructureFactory:
         factory = super().construct_factory(env)
         if self._shared_datastore is not None:
             factory.datastore = self._shared_datastore  # type: ignore[attr-defined]  # its own pool was never opened
+        datastore = getattr(factory, "datastore", None)
+        if getattr(datastore, "enable_db_functions", False):
+            # eventsourcing's insert function is named for the id type alone, its body
+            # inserting into one application's table: shared by every application of the
+            # schema, it would take each one's inserts to whichever created it last.
+            raise RuleError(
+                "store/unsupported-setting",
+                "POSTGRES_ENABLE_DB_FUNCTIONS is set, but eventsourcing's insert function is one per schema "
+                "and this store keeps several applications' tables in it",
+                allowed="unset POSTGRES_ENABLE_DB_FUNCTIONS",
+            )
+        # CREATE_TABLE=no still means what eventsourcing documents: nothing is created.
+        self._creates_tables = factory.env_create_table()  # type: ignore[attr-defined]
+        factory.env_create_table = lambda: False  # type: ignore[attr-defined]  # made by create_tables instead
         return factory
+
+    def create_tables(self, recorder: R) -> R:
+        """The recorder, its tables created (unless CREATE_TABLE=no) one creator at a time:
+        the one way this store's applications make eventsourcing's tables; SchemaError
+        (`store/schema`) naming the table if that fails, the shared pool left open."""
+        if self._creates_tables:
+            create_recorder_tables(recorder, f"the {self.name} application's table {_table_of(recorder)}")
+        return recorder
+
+    def construct_recorder(self) -> ApplicationRecorder:
+        return self.create_tables(super().construct_recorder())
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        store = super().construct_snapshot_store()
+        self.create_tables(store.recorder)
+        return store
+
+    def close(self) -> None:
+        if self._shared_datastore is None:
+            super().close()
+        else:
+            self.closing.set()  # the pool is its owner's to close
+
+
+def _table_of(recorder: object) -> str:
+    return str(getattr(recorder, "events_table_name", type(recorder).__name__))
 
 
 class EventLog(SharedPool):
@@ -217,6 +264,14 @@ class EventLog(SharedPool):
     def __init__(self, env: Any = None, *, records: RecordDecoder, datastore: Any = None) -> None:
         self._records = records
         super().__init__(env, datastore=datastore)
+        recorder: Any = self.recorder
+        # Which logs of this partition were written before hashes (combat.store.prehash).
+        self.prehash = census(recorder.datastore, recorder.events_table_name)
+
+    def unhashed_through(self, encounter_id: UUID) -> int:
+        """The last seq of the encounter's rows written before hashes existed, as the store
+        listed them when this release first opened it (0: none). Only those rows may lack a hash."""
+        return self.prehash.get(encounter_id, 0)
 
     def construct_mapper(self) -> Mapper[UUID]:
         # eventsourcing would compress or encrypt through its mapper; this store's mapper does
@@ -245,10 +300,7 @@ class EventLog(SharedPool):
             topic_key = self.factory.APPLICATION_RECORDER_TOPIC
             if not self.factory.env.get(topic_key):
                 self.factory.env[topic_key] = get_topic(PostgresLogRecorder)
-        return creating_tables(super().construct_recorder)
-
-    def construct_snapshot_store(self) -> EventStore[UUID]:
-        return creating_tables(super().construct_snapshot_store)
+        return super().construct_recorder()
 
     def recorded(self, encounter_id: UUID, *, gt: int | None = None, lte: int | None = None) -> Iterator[Recorded]:
         """The encounter's records in seq order, after `gt` and up to `lte`, read when first
@@ -256,11 +308,23 @@ class EventLog(SharedPool):
         return Deferred(lambda: cast(list[Recorded], list(self.events.get(encounter_id, gt=gt, lte=lte))))
 
     def latest_snapshot(self, encounter_id: UUID, *, lte: int | None = None) -> Snapshot | None:
-        """The newest snapshot up to seq `lte`; None if there is none or it is of an older shape."""
+        """The newest snapshot up to seq `lte`; None if there is none or it is of an older
+        shape. One that does not decode is passed over with a warning, for the one before it."""
         if self.snapshots is None:
             return None
-        for snap in self.snapshots.get(encounter_id, desc=True, limit=1, lte=lte):
-            return cast("Snapshot | None", snap)
+        while lte is None or lte > 0:
+            try:
+                for snap in self.snapshots.get(encounter_id, desc=True, limit=1, lte=lte):
+                    return cast("Snapshot | None", snap)
+                return None
+            except UnreadableSnapshot as bad:
+                # structlog imported here: the CLI's start would pay for it (combat.app.application).
+                import structlog
+
+                structlog.get_logger("combat.store").warning(
+                    "snapshot passed over", encounter=str(encounter_id), seq=bad.seq, problem=f"does not decode: {bad.problem}"
+                )
+                lte = bad.seq - 1
         return None
 
     def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:

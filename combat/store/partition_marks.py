@@ -21,7 +21,8 @@ import uuid
 from typing import Any
 
 from combat.kernel.errors import RuleError
-from combat.store.log import EventLog, creating_tables
+from combat.store.log import EventLog
+from combat.store.schema import create_statements
 
 __all__ = ["RECORD", "check_marks", "mark_table"]
 
@@ -58,12 +59,7 @@ def _create(datastore: Any, name: str) -> None:
     from psycopg.sql import SQL
 
     statement = SQL("CREATE TABLE IF NOT EXISTS {} (k integer PRIMARY KEY, mark uuid NOT NULL)").format(_table(datastore, name))
-
-    def create() -> None:
-        with datastore.transaction(commit=True) as cursor:
-            cursor.execute(statement)
-
-    creating_tables(create)  # two processes may create it at once
+    create_statements(datastore, f"the partition mark table {name}", [statement])
 
 
 def _read(datastore: Any, name: str, k: int) -> uuid.UUID | None:

@@ -29,7 +29,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast, overload
 from uuid import UUID
@@ -39,6 +38,7 @@ from combat.kernel.records import Recorded
 from combat.store import BlockingCommits, Commits
 from combat.store.log import EventLog, RecordDecoder, Snapshot
 from combat.store.partition_marks import check_marks
+from combat.store.schema import creating
 from combat.store.sqlite import SQLiteFileLog, is_sqlite_file
 
 if TYPE_CHECKING:
@@ -140,6 +140,10 @@ class PartitionedLog:
     def latest_snapshot(self, encounter_id: UUID, *, lte: int | None = None) -> Snapshot | None:
         return self.of(encounter_id).latest_snapshot(encounter_id, lte=lte)
 
+    def unhashed_through(self, encounter_id: UUID) -> int:
+        """The last seq of the encounter's rows that may lack a hash (combat.store.prehash)."""
+        return self.of(encounter_id).unhashed_through(encounter_id)
+
     def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:
         """One encounter's records (and its snapshot) into its partition, in one transaction
         where the store allows it; SeqTaken if a seq is taken."""
@@ -183,42 +187,33 @@ def _has_own_settings(k: int, env: Mapping[str, str]) -> bool:
     return any(key.startswith(prefix) for key in (*os.environ, *env))
 
 
-def _settle_count(first: EventLog, wanted: int | None, attempts: int = 5) -> int:
+def _settle_count(first: EventLog, wanted: int | None) -> int:
     """The store's count: read from its record, or recorded now (the first process to open a
-    store decides; two opening it at once agree on whichever insert won)."""
-    from eventsourcing.persistence import PersistenceError
+    store decides; the others wait for it under the schema's creation lock, then read it)."""
     from psycopg.sql import SQL, Identifier
 
     datastore: Any = first.recorder.datastore  # type: ignore[attr-defined]
     schema = Identifier(datastore.schema)
     table = SQL("{}.{}").format(schema, Identifier(TABLE))
     events = SQL("{}.{}").format(schema, Identifier(first.recorder.events_table_name))  # type: ignore[attr-defined]
-    for attempt in range(1, attempts + 1):
-        try:
-            with datastore.transaction(commit=True) as cursor:
-                cursor.execute(
-                    SQL(
-                        "CREATE TABLE IF NOT EXISTS {} (only_row boolean PRIMARY KEY DEFAULT true "
-                        "CHECK (only_row), partitions integer NOT NULL)"
-                    ).format(table)
-                )
-                cursor.execute(SQL("SELECT partitions FROM {}").format(table))
-                row = cursor.fetchone()
-                if row is None:
-                    # Events already there were written before partitions: they are all in
-                    # the first tables, so the store stays one partition.
-                    cursor.execute(SQL("SELECT EXISTS (SELECT 1 FROM {})").format(events))
-                    legacy = bool(cursor.fetchone()["exists"])
-                    count = 1 if legacy else wanted or DEFAULT_PARTITIONS
-                    cursor.execute(SQL("INSERT INTO {} (partitions) VALUES (%s) ON CONFLICT DO NOTHING").format(table), (count,))
-                    cursor.execute(SQL("SELECT partitions FROM {}").format(table))
-                    row = cursor.fetchone()
-            break
-        except PersistenceError:
-            # Two processes opening a new store at once race on CREATE TABLE IF NOT EXISTS.
-            if attempt == attempts:
-                raise
-            time.sleep(0.05 * attempt)
+    with creating(datastore, f"the partition count's table {TABLE}") as cursor:
+        cursor.execute(
+            SQL(
+                "CREATE TABLE IF NOT EXISTS {} (only_row boolean PRIMARY KEY DEFAULT true "
+                "CHECK (only_row), partitions integer NOT NULL)"
+            ).format(table)
+        )
+        cursor.execute(SQL("SELECT partitions FROM {}").format(table))
+        row = cursor.fetchone()
+        if row is None:
+            # Events already there were written before partitions: they are all in
+            # the first tables, so the store stays one partition.
+            cursor.execute(SQL("SELECT EXISTS (SELECT 1 FROM {})").format(events))
+            legacy = bool(cursor.fetchone()["exists"])
+            count = 1 if legacy else wanted or DEFAULT_PARTITIONS
+            cursor.execute(SQL("INSERT INTO {} (partitions) VALUES (%s) ON CONFLICT DO NOTHING").format(table), (count,))
+            cursor.execute(SQL("SELECT partitions FROM {}").format(table))
+            row = cursor.fetchone()
     recorded = int(row["partitions"])
     if wanted is not None and wanted != recorded:
         raise RuleError(

@@ -23,6 +23,7 @@ from eventsourcing.sqlite import SQLiteFactory, SQLiteProcessRecorder
 from combat.kernel.records import Recorded
 from combat.store import SeqTaken, UnreadableRow
 from combat.store.log import TOPICS, EventLog, SharedPool
+from combat.store.schema import create_process_tables
 
 __all__ = ["PartyLog", "TABLE", "TOPIC", "follow", "start_following", "tracking_name"]
 
@@ -71,13 +72,12 @@ class PartyLog(SharedPool, Generic[R]):
         # party's rows must not mingle with the encounters', which listing and the streams
         # read whole.
         if isinstance(self.factory, SQLiteFactory):
-            recorder = SQLiteProcessRecorder(self.factory.datastore, events_table_name=TABLE)
-            if self.factory.env_create_table():
-                recorder.create_table()
-            return recorder
-        from combat.store.log import creating_tables
-
-        return creating_tables(self.factory.process_recorder)
+            recorder: ProcessRecorder = SQLiteProcessRecorder(self.factory.datastore, events_table_name=TABLE)
+        else:
+            recorder = self.factory.process_recorder()  # tables not made here: SharedPool turns that off
+        if self._creates_tables:
+            create_process_tables(recorder, f"the party's tables {TABLE} and its tracking")
+        return recorder
 
     @property
     def _process_recorder(self) -> ProcessRecorder:

@@ -61,7 +61,8 @@ class PostgresLogRecorder(PostgresApplicationRecorder):
         # (`es_insert_events_uuid`), whose body inserts into this recorder's table: every
         # partition of a schema would replace the one function with its own, and whichever
         # started last would receive every partition's inserts through it. Nothing here calls
-        # it (`insert_events` inserts directly), so it is not created (issue 25).
+        # it (`insert_events` inserts directly), so it is not created (issue 25). Its tables
+        # are created by combat.store.schema, under the schema's lock (issue 30).
         del self.sql_create_statements[self.create_insert_function_statement_index]
         table = SQL("{}.{}").format(Identifier(self.datastore.schema), Identifier(self.events_table_name))
         self._lock_and_insert: Composed = SQL(
@@ -71,18 +72,6 @@ class PostgresLogRecorder(PostgresApplicationRecorder):
         self._row = SQL("(%s, %s, %s, %s)")
         self._statements: dict[int, bytes] = {}
         self.notifier = Notifier.of(self.datastore)
-
-    def create_table(self) -> None:
-        """Several processes starting at once on a new store would create the same types,
-        tables and indexes together ("tuple concurrently updated", "already exists"): they
-        take turns, under an advisory lock named for the schema, and the later ones find
-        everything there."""
-        with self.datastore.get_connection() as conn:
-            conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (f"combat-schema:{self.datastore.schema}",))
-            try:
-                super().create_table()
-            finally:
-                conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (f"combat-schema:{self.datastore.schema}",))
 
     def _notify_channel(self, curs: Cursor[DictRow]) -> None:
         """Not inside the insert's transaction: see the module's docstring."""

@@ -36,6 +36,7 @@ from typing import Any, Protocol
 from uuid import UUID
 
 from combat.store.log import EventLog
+from combat.store.schema import creating
 
 __all__ = ["Grant", "TokenRecord", "TokenStore", "store_kind", "token_id_of"]
 
@@ -137,18 +138,10 @@ class TokenStore:
             "expires_at TEXT, revoked_at TEXT, created_by TEXT)"
         )
         quotas = self._sql("CREATE TABLE IF NOT EXISTS {quotas} (credential TEXT PRIMARY KEY, used INTEGER NOT NULL)")
-        for attempt in range(2):
-            try:
-                with self._datastore.transaction(commit=True) as cursor:
-                    cursor.execute(statement)
-                    cursor.execute(quotas)
-                    self._add_columns(cursor)
-                return
-            except Exception:
-                # Two processes starting at once on PostgreSQL can race on CREATE TABLE IF NOT
-                # EXISTS; the loser finds the table there on a second try.
-                if attempt:
-                    raise
+        with creating(self._datastore, f"the tokens and quotas tables ({TABLE}, {QUOTAS})") as cursor:
+            cursor.execute(statement)
+            cursor.execute(quotas)
+            self._add_columns(cursor)
 
     def _add_columns(self, cursor: Any) -> None:
         if self.kind == "postgres":

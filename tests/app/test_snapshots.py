@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import msgspec
 import pytest
 from eventsourcing.persistence import StoredEvent
+from structlog.testing import capture_logs
 
 from combat.app import application
 from combat.demos import get_demo
@@ -70,3 +73,34 @@ def test_a_segments_1e_snapshot_from_when_each_record_repeated_its_combatant_loa
     )
     encounters._cache.clear()
     assert encounters.state(eid) == state
+
+
+def test_a_snapshot_edited_out_of_shape_is_passed_over_and_the_log_folded(encounters, tmp_path, monkeypatch):
+    """Issue 30: "A malformed snapshot row (edited out of shape in the store) today gives 500
+    on every request for its encounter: it must be passed over (the log folded instead, a
+    warning logged), as stale snapshots already are." Someone set a goblin's hit points to
+    "lots" in the latest snapshot's row: the fight loads from the snapshot before it, equal
+    to the fold of its log, and `combat verify` still walks it."""
+    monkeypatch.setattr(application, "SNAPSHOT_INTERVAL", 5)
+    eid = get_demo("declared-d10")(encounters, seed=3, report=lambda outcome: None)
+    state = encounters.state(eid)
+    part = encounters.log.of(eid)
+    table = part.snapshots.recorder.events_table_name
+    latest = next(iter(part.snapshots.get(eid, desc=True, limit=1)))
+    row = msgspec.json.decode(msgspec.json.encode(latest))
+    some = next(iter(row["state"]["combatants"]))
+    row["state"]["combatants"][some]["hp"] = "lots"
+    with sqlite3.connect(tmp_path / "combat.db") as db:  # the `encounters` fixture's file
+        changed = db.execute(
+            f"UPDATE {table} SET state = ? WHERE originator_id = ? AND originator_version = ?",
+            (msgspec.json.encode(row), eid.hex, latest.originator_version),
+        ).rowcount
+    assert changed == 1
+    encounters._cache.clear()
+    with capture_logs() as logs:
+        loaded = encounters.state(eid)
+    assert loaded == state == application.fold_records(encounters.records(eid))
+    assert [(e["event"], e["seq"]) for e in logs if e["event"] == "snapshot passed over"] == [
+        ("snapshot passed over", latest.originator_version)
+    ]
+    assert encounters.verify(eid).ok

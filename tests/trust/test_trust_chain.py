@@ -66,6 +66,13 @@ def _rewrite(db: Path, eid: uuid.UUID, change: Callable[[int, Row], None], table
                 )
 
 
+def _as_a_release_before_the_census_left_it(db: Path) -> None:
+    """The store as a release before issue 30 left it: no record of which logs predate
+    hashes (combat.store.prehash), so the next open takes the census of the logs it holds."""
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP TABLE stored_prehash")
+
+
 def _first_hit(db: Path, eid: uuid.UUID, after: int = 0) -> int:
     return next(seq for seq, row in _rows(db, eid) if seq > after and row["event"].get("hit") is True)
 
@@ -134,6 +141,7 @@ def test_a_log_written_before_hashes_still_loads_and_its_stripped_rows_are_caugh
             row["actor"] = "Sam"
 
     _rewrite(db, eid, as_before_the_marker)
+    _as_a_release_before_the_census_left_it(db)
     for error in _refused(db, eid):
         assert error.code == "log/tampered" and error.broken.seq == k + 1
 
@@ -306,3 +314,57 @@ def test_verify_reaches_an_encounter_in_postgresql_by_url(postgres, tmp_path):
     done = run("verify", str(eid), "--db", url)
     assert done.exit_code == 0, done.output
     assert f"{head} events, chained from seq 1" in done.stdout
+
+
+@pytest.mark.parametrize("every", [10_000, 40], ids=["no snapshot", "snapshot every 40"])
+def test_a_log_relabelled_as_written_before_hashes_is_refused(tmp_path, monkeypatch, every):
+    """Issue 30: "a store whose event hashes are all stripped and whose EncounterCreated says
+    chained=false (relabelled 'pre-hash') is served, chained onto and then verified". The
+    store made now lists no log as written before hashes, in a table the event rows do not
+    touch: the relabelled log is refused on every read, nothing is appended, `combat verify`
+    names seq 1, and opening the store again does not list it."""
+    db = tmp_path / "c.db"
+    eid = _demo(db, monkeypatch, every)
+    last = len(_rows(db, eid))
+
+    def relabel(seq: int, row: Row) -> None:
+        row.pop("hash")
+        if seq == 1:
+            row["event"]["chained"] = False
+
+    _rewrite(db, eid, relabel)
+    for _ in range(2):  # the record is written once: a second open does not take it again
+        for error in _refused(db, eid):
+            assert (error.code, error.broken.seq) == ("log/not-pre-hash", 1)
+    assert len(_rows(db, eid)) == last  # nothing appended
+    done = run("verify", str(eid), "--db", str(db))
+    assert done.exit_code == 1 and "at seq 1" in done.output and "does not list this encounter" in done.output
+
+
+def test_rows_appended_to_an_old_log_must_keep_their_hashes(tmp_path, monkeypatch):
+    """A log written before hashes, in a store an older release left, is listed with the
+    seqs that had no hash then; the rows this release appends are hashed, and stripping them
+    all (and the first event relabelled) does not make them old: refused at the first of them."""
+    db = tmp_path / "c.db"
+    eid = _demo(db, monkeypatch)
+    old = len(_rows(db, eid))
+
+    def as_before_hashes(seq: int, row: Row) -> None:
+        row.pop("hash")
+        if seq == 1:
+            row["event"].pop("chained")
+
+    _rewrite(db, eid, as_before_hashes)
+    _as_a_release_before_the_census_left_it(db)
+    encounters = Encounters(db)
+    try:
+        assert encounters.log.unhashed_through(eid) == old
+        encounters.execute(eid, Ruling(text="the ogre's club splinters"))
+        assert encounters.verify(eid).ok
+    finally:
+        encounters.close()
+    _rewrite(db, eid, lambda seq, row: row.pop("hash", None))
+    for error in _refused(db, eid):
+        assert (error.code, error.broken.seq) == ("log/not-pre-hash", old + 1)
+    done = run("verify", str(eid), "--db", str(db))
+    assert done.exit_code == 1 and f"at seq {old + 1}" in done.output and f"only seq 1-{old}" in done.output

@@ -181,17 +181,44 @@ def test_an_old_log_with_dice_that_do_not_add_up_is_refused_by_replay(tmp_path):
     assert done.exit_code != 0 and f"seq {i + 1}" in done.output and "totals" in done.output
 
 
-def test_an_old_log_imported_into_the_store_gets_chained_from_where_it_stands(tmp_path):
+def test_an_old_log_in_a_store_from_before_hashes_gets_chained_from_where_it_stands(tmp_path):
     """Events appended to an encounter written before hashes follow the chain computed
-    through its old events; verify says which part is unchained."""
+    through its old events; verify says which part is unchained. The store held the log
+    before this release first opened it (its record of old logs, combat.store.prehash, is
+    taken then), so it lists it."""
+    old = read_jsonl(REPLAYS[0].read_bytes().splitlines())
+    db = tmp_path / "c.db"
+    eid = uuid.uuid4()
+    encounters = Encounters(db)
+    encounters.log.append([msgspec.structs.replace(r, originator_id=eid) for r in old])
+    encounters.close()
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP TABLE stored_prehash")  # as a release before the record left the store
+    encounters = Encounters(db)
+    try:
+        assert encounters.log.unhashed_through(eid) == len(old)
+        encounters.undo_last(eid, reason="the GM takes the last ruling back")
+        report = encounters.verify(eid)
+        assert report.ok and report.unchained == len(old) and report.events == len(old) + 1
+    finally:
+        encounters.close()
+
+
+def test_an_old_log_put_into_a_store_made_now_is_refused(tmp_path):
+    """Issue 30: a log without hashes is accepted only where the store lists it as written
+    before hashes; a store made now lists none, so rows without a hash written into it are
+    what an editor leaves, and nothing of them is served or chained onto. (An old recorded
+    log still replays from its file: `combat replay`, tests/app/test_replays.py.)"""
     old = read_jsonl(REPLAYS[0].read_bytes().splitlines())
     encounters = Encounters(tmp_path / "c.db")
     try:
         eid = uuid.uuid4()
         encounters.log.append([msgspec.structs.replace(r, originator_id=eid) for r in old])
-        encounters.undo_last(eid, reason="the GM takes the last ruling back")
-        report = encounters.verify(eid)
-        assert report.ok and report.unchained == len(old) and report.events == len(old) + 1
+        with pytest.raises(chain.NotPreHash) as refused:
+            encounters.undo_last(eid, reason="the GM takes the last ruling back")
+        assert (refused.value.code, refused.value.broken.seq) == ("log/not-pre-hash", 1)
+        assert len(list(encounters.log.recorded(eid))) == len(old)  # nothing chained onto it
+        assert encounters.verify(eid).broken == chain.Break(1, chain.not_prehash(0))
     finally:
         encounters.close()
 
