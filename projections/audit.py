@@ -44,7 +44,7 @@ class RollEntry(msgspec.Struct, frozen=True, kw_only=True):
     purpose: str
     notation: str | None  # None: the roll of a combatant not revealed to this reader
     faces: tuple[int, ...]
-    total: int
+    total: int | None  # None: the total of a combatant not revealed to this reader (its rolled HP)
     source: str
     counts: bool
 

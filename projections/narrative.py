@@ -9,11 +9,12 @@ from typing import Any
 
 from combat.fivee import durations
 from combat.kernel import events as ev
+from combat.kernel.hidden import damage_dealt
 from combat.kernel.records import Recorded
 from combat.rulesets import RULESETS
 from projections.visible import visible
 
-__all__ = ["Narrator", "narrate"]
+__all__ = ["Narrator", "narrate", "shown"]
 
 
 @dataclass
@@ -73,17 +74,21 @@ def _faces(e: ev.DiceRolled) -> str:
 def _attack(n: Narrator, e: ev.AttackMade) -> str:
     mode = "" if e.roll_mode == "normal" else f" with {e.roll_mode}"
     kind = "opportunity attack" if e.opportunity else "attacks"
-    head = f"{n.name(e.attacker)} {kind} {n.name(e.target)}" + (f" ({e.attack})" if e.attack else "")
+    head = f"{n.name(e.attacker)} {kind} {n.name(e.target)}" + (f" ({e.attack})" if e.attack else "")  # None: a hidden attacker's
     if not e.hit:
         why = "natural 1, miss" if e.natural == 1 else "miss"
         return f"{head}: {e.total}{mode}{_vs_ac(e.target_ac)}, {why}"
     hit = "critical hit" if e.critical else "hit"
-    resisted = f" ({e.damage_rolled} rolled)" if e.damage != e.damage_rolled else ""
-    return f"{head}: {e.total}{mode}{_vs_ac(e.target_ac)}, {hit}, {e.damage} {e.damage_type}{resisted}"
+    return f"{head}: {e.total}{mode}{_vs_ac(e.target_ac)}, {hit}, {damage_dealt(e.damage, e.damage_rolled, e.damage_type)}"
 
 
 def _vs_ac(ac: int | None) -> str:
     return "" if ac is None else f" vs AC {ac}"  # None: not revealed to this reader
+
+
+def shown(text: str | None, before: str = "", after: str = "") -> str:
+    """A blanked (None) value's words left out of a line; otherwise `before`, it, `after`."""
+    return "" if text is None else f"{before}{text}{after}"
 
 
 def _condition(n: Narrator, e: ev.ConditionApplied) -> str:
@@ -129,7 +134,7 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
         (
             f"{n.name(e.roller)} rolls {e.notation} for {e.purpose}: [{_faces(e)}] = {e.total}"
             if e.notation is not None
-            else f"{n.name(e.roller)} rolls for {e.purpose}: {e.total}"  # dice not revealed
+            else f"{n.name(e.roller)} rolls for {e.purpose}" + shown(e.total, ": ")  # dice (and total) not revealed
         )
         + (" (entered)" if e.source == "entered" else "")
     ),
@@ -166,12 +171,15 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
     ev.ReactionTaken: lambda n, e: f"{n.name(e.combatant)} uses its reaction: {e.description}",
     ev.AttackMade: _attack,
     ev.DamageTaken: lambda n, e: (
-        f"{n.name(e.target)} takes {e.amount} {e.damage_type} damage"
+        f"{n.name(e.target)} takes "
+        + (f"{e.amount} {e.damage_type} damage" if e.amount is not None else f"{e.damage_type} damage ({e.rolled} rolled)")
         + (f" from {n.name(e.source)}" if e.source else "")
-        + (f" ({e.rolled} rolled)" if e.rolled != e.amount else "")
+        + (f" ({e.rolled} rolled)" if e.amount is not None and e.rolled != e.amount else "")
         + (" (a custom damage type: no resistance applies)" if e.custom else "")
     ),
-    ev.Healed: lambda n, e: f"{n.name(e.target)} regains {e.amount} HP" + (f" from {n.name(e.source)}" if e.source else ""),
+    ev.Healed: lambda n, e: (
+        f"{n.name(e.target)} regains {shown(e.amount, after=' ')}HP" + (f" from {n.name(e.source)}" if e.source else "")
+    ),
     ev.TempHPGranted: lambda n, e: f"{n.name(e.target)} gains " + ("" if e.amount is None else f"{e.amount} ") + "temporary HP",
     ev.CombatantDowned: lambda n, e: (
         f"{n.name(e.combatant)} drops to 0 HP and " + ("dies" if e.status == "dead" else "falls unconscious")
@@ -182,13 +190,13 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
     ev.ConcentrationStarted: lambda n, e: f"{n.name(e.combatant)} concentrates on {e.effect}",
     ev.ConcentrationEnded: lambda n, e: f"{n.name(e.combatant)} loses concentration on {e.effect}: {e.reason}",
     ev.ConcentrationCheckRequired: lambda n, e: (
-        f"{n.name(e.combatant)} must make a DC {e.dc} Constitution save to keep concentrating"
+        f"{n.name(e.combatant)} must make a {shown(e.dc, 'DC ', ' ')}Constitution save to keep concentrating"
     ),
     ev.ConcentrationChecked: lambda n, e: (
-        f"{n.name(e.combatant)} concentration save: {e.total} vs DC {e.dc} - " + ("holds" if e.success else "fails")
+        f"{n.name(e.combatant)} concentration save: {e.total}{shown(e.dc, ' vs DC ')} - " + ("holds" if e.success else "fails")
     ),
     ev.SaveMade: lambda n, e: (
-        f"{n.name(e.combatant)} {e.ability} save: {e.total} vs DC {e.dc}"
+        f"{n.name(e.combatant)} {e.ability} save: {e.total}{shown(e.dc, ' vs DC ')}"
         + (" (set after the roll)" if e.judged_later else "")
         + " - "
         + ("success" if e.success else "failure")

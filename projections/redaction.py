@@ -9,8 +9,10 @@ whose notation gives its bonuses away), stat-block numbers and bestiary stat blo
 conditions marked `hidden`; its name, side, status, position and what it does stay visible, as at the table.
 
 What each event keeps back is declared once, on its type (`hidden`, combat/kernel/hidden.py);
-this module judges who is hidden and applies those declarations. Every read path calls it:
-state (and `?at=`), events (JSON, JSON Lines, `?after=`), both stream modes, log, audit and
+this module judges who is hidden and applies those declarations, to the fields derived from
+a hidden combatant's numbers too (a roll's total, damage taken, a DC, an attack's name).
+Every read path calls it: state (and `?at=`), events (JSON, JSON Lines, `?after=`), both
+stream modes, log and audit (their lines told from the redacted events, `narrative`) and
 command replies (combat/service). Which combatants are hidden is judged on the encounter's
 current state (a reveal shows the past too), which also remembers removed combatants and
 hidden conditions, so a read starting anywhere in the log is judged the same. A redacted log
@@ -24,10 +26,17 @@ from typing import Any, Protocol
 
 import msgspec
 
-from combat.kernel.events import CONDITION_NUMBERS, HIDDEN_CONDITION, SHEET_FIELDS, AttackRolled
+from combat.kernel.events import (
+    CONDITION_NUMBERS,
+    HIDDEN_CONDITION,
+    SHEET_FIELDS,
+    AttackRolled,
+    ConcentrationCheckRequired,
+)
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
 from combat.rulesets.segments_1e.events import HIDDEN_CREATURE_STATS
+from projections.narrative import narrate
 
 __all__ = ["Reader", "Redaction", "HIDDEN_STATS", "HIDDEN_CONDITION", "health"]
 
@@ -92,6 +101,12 @@ class Redaction:
         event = self.event(rec.event)
         return rec if event is rec.event else msgspec.structs.replace(rec, event=event)
 
+    def narrative(self, records: Iterable[Recorded]) -> Iterator[tuple[int, str]]:
+        """Each record's seq and narrative line, told from the record as this reader may see
+        it, never from the full one: a line's words cannot say what its event keeps back."""
+        shown = list(self.records(records))
+        yield from zip((rec.seq for rec in shown), narrate(shown), strict=True)
+
     # -- the state ---------------------------------------------------------------------------
 
     def view(self, view: Any) -> Any:
@@ -105,14 +120,26 @@ class Redaction:
         for cid, c in combatants.items():
             if self.hidden(cid):
                 shown = {k: v for k, v in c.items() if k not in HIDDEN_STATS}
-                shown["conditions"] = [_condition_shown(x) for x in c.get("conditions", []) if not x.get("hidden")]
+                shown["conditions"] = [
+                    self._save_shown(_condition_shown(x)) for x in c.get("conditions", []) if not x.get("hidden")
+                ]
                 if "hp" in c and "max_hp" in c:
                     shown["health"] = health(c["hp"], c["max_hp"])
                 combatants[cid] = shown
+            else:
+                combatants[cid] = {**c, "conditions": [self._save_shown(x) for x in c.get("conditions", [])]}
         view = {**view, "combatants": combatants}
+        # What the state holds as events is shown as that event's declaration says: an attack's
+        # damage still to roll (AttackRolled), a concentration save still to make (its DC is
+        # half the damage a hidden creature took, after its resistances).
         if view.get("pending_damage"):
             view["pending_damage"] = [
                 msgspec.to_builtins(self.event(msgspec.convert(p, AttackRolled))) for p in view["pending_damage"]
+            ]
+        if view.get("pending_checks"):
+            view["pending_checks"] = [
+                _fields_of(self.event(msgspec.convert({**p, "type": "ConcentrationCheckRequired"}, ConcentrationCheckRequired)))
+                for p in view["pending_checks"]
             ]
         for key, block in list(view.items()):
             if not isinstance(block, dict):
@@ -152,6 +179,20 @@ class Redaction:
             }
             view["segments_1e"] = {**view["segments_1e"], "creatures": creatures}
         return view
+
+    def _save_shown(self, condition: dict[str, Any]) -> dict[str, Any]:
+        """A condition whose save repeats against a hidden caster's DC (Hold Person), without it."""
+        save = condition.get("save")
+        if isinstance(save, dict) and self.hidden(condition.get("source")):
+            return {**condition, "save": {**save, "dc": None}}
+        return condition
+
+
+def _fields_of(event: Any) -> dict[str, Any]:
+    """An event's fields as a state block holds them (without its `type`)."""
+    fields = msgspec.to_builtins(event)
+    fields.pop("type", None)
+    return fields
 
 
 def _condition_shown(condition: dict[str, Any]) -> dict[str, Any]:

@@ -425,15 +425,16 @@ def _roll_extra_damage(
 def require_no_pending_damage(state: EncounterState) -> None:
     """An attack rolled in two steps holds the table until its damage is entered.
 
-    The refusal names the attack, not its dice: a refusal is decided before anyone reads it
-    and reaches whoever sent the command, a player too, and a hidden monster's damage dice
-    give its stat block away (docs/trust.md). The GM reads them in the state's `pending_damage`."""
+    The refusal names neither the attack nor its dice: a refusal is decided before anyone
+    reads it and reaches whoever sent the command, a player too, and a hidden monster's
+    attack and damage dice give its stat block away (docs/trust.md). The GM reads them in
+    the state's `pending_damage`."""
     if state.pending_damage:
         p = state.pending_damage[0]
         who = state.combatants[p.attacker].name if p.attacker in state.combatants else p.attacker
         raise RuleError(
             "attack/damage-pending",
-            f"{who}'s {p.attack} hit and its {p.damage_type} damage is still to be rolled",
+            f"{who}'s attack hit and its {p.damage_type} damage is still to be rolled",
             allowed=f"roll_damage for {p.attacker} (faces or none for the service to roll)",
         )
 

@@ -19,6 +19,7 @@ from combat.kernel.commands import RollDamage
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackDamageRolled, AttackRolled
+from combat.kernel.hidden import damage_dealt
 from combat.kernel.state import EncounterState
 
 __all__ = ["RULES"]
@@ -85,12 +86,14 @@ def _narrate_rolled(n: Any, e: AttackRolled) -> str:
     # None: not revealed to this reader (projections/redaction.py)
     ac = "" if e.target_ac is None else f" vs AC {e.target_ac}"
     dice = f"{e.damage_dice} {e.damage_type}" if e.damage_dice is not None else e.damage_type
-    return f"{n.name(e.attacker)} attacks {n.name(e.target)} ({e.attack}): {e.total}{mode}{ac}, {hit}; damage {dice} to roll"
+    attack = "" if e.attack is None else f" ({e.attack})"
+    return f"{n.name(e.attacker)} attacks {n.name(e.target)}{attack}: {e.total}{mode}{ac}, {hit}; damage {dice} to roll"
 
 
 def _narrate_damage(n: Any, e: AttackDamageRolled) -> str:
-    resisted = f" ({e.damage_rolled} rolled)" if e.damage != e.damage_rolled else ""
-    return f"{n.name(e.attacker)}'s {e.attack} deals {n.name(e.target)} {e.damage} {e.damage_type}{resisted}"
+    # None: not revealed to this reader (a hidden attacker's attack, a hidden target's damage taken)
+    attack = "attack" if e.attack is None else e.attack
+    return f"{n.name(e.attacker)}'s {attack} deals {n.name(e.target)} {damage_dealt(e.damage, e.damage_rolled, e.damage_type)}"
 
 
 RULES = Rules(

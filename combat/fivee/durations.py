@@ -198,9 +198,10 @@ def repeat_saves(tx: Tx, cid: str | None, faces: Sequence[Sequence[int]] = ()) -
             "normal",
             given,
             reason=f"repeats the save against {cond.name}",
+            source=cond.source,
         )
         if made.success:
-            tx.emit(ending(tx.state.combatants[c.id], cond, f"succeeded on the repeated DC {cond.save.dc} {ability} save"))
+            tx.emit(ending(tx.state.combatants[c.id], cond, f"succeeded on the repeated {ability} save"))
 
 
 def no_repeated_saves(tx: Tx, faces: Sequence[Sequence[int]]) -> None:
@@ -220,5 +221,6 @@ def describe(cond: ConditionSpec, name_of) -> str:
     if cond.concentration is not UNSET:
         parts.append(f"while {name_of(cond.concentration)} concentrates on {cond.effect}")
     if cond.save is not UNSET:
-        parts.append(f"repeating a DC {cond.save.dc} {cond.save.ability.title()} save at the end of each of its turns")
+        dc = "" if cond.save.dc is None else f"DC {cond.save.dc} "  # None: a hidden caster's, not shown
+        parts.append(f"repeating a {dc}{cond.save.ability.title()} save at the end of each of its turns")
     return ", ".join(parts)

@@ -181,7 +181,7 @@ class DeathSaveMade(Event, frozen=True, kw_only=True):
     combatant: str
     natural: int
     outcome: Literal["success", "failure", "two failures", "regains 1 HP"]
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("natural")  # a character's d20, rolled in the open
 
 
 class DeathSaveFailed(Event, frozen=True, kw_only=True):

@@ -70,7 +70,7 @@ class LegendaryResistanceUsed(Event, frozen=True, kw_only=True):
     ability: str
     dc: int
     left: int
-    hidden: ClassVar[Hidden] = Hidden.of(combatant=("left",))
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("left",), aloud=("dc",))  # the DC of the save it resisted
 
 
 def _untouched(e: Economy) -> bool:

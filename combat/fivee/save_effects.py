@@ -114,6 +114,7 @@ def resolve_save_effect(
             "normal",
             None if given is None else tuple(given),
             reason=what,
+            source=source if source in tx.state.combatants else None,
         )
     if damage_notation is not None and damage_type is not None:
         roller = source if source in tx.state.combatants else "gm"

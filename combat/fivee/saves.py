@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from combat.characters.sheet import ABILITIES, ability_name
 from combat.fivee import judged_saves
 from combat.fivee.attacks import d20_notation, roll_mode
@@ -44,9 +46,11 @@ def saving_throw(
     *,
     conditions: bool = True,
     cover: str = "none",
+    source: str | None = None,
 ) -> SaveMade:
     """A save, with what the 5e conditions do to it unless `conditions` is False (segments-1e)
-    and cover's bonus to a Dexterity save."""
+    and cover's bonus to a Dexterity save. `source`: the combatant whose sheet set the DC."""
+    whose = msgspec.UNSET if source is None else source  # left out of the JSON when the GM named the DC
     if dc is None:
         raise RuleError("save/no-dc", f"this {ability} save needs its DC here", allowed="dc: the number to meet or beat")
     c = tx.combatant(cid)
@@ -65,6 +69,7 @@ def saving_throw(
             success=False,
             reason=", ".join(r for r in (reason, f"automatically fails: {failed_by}") if r),
             cover=cover,  # type: ignore[arg-type]
+            source=whose,
         )
         tx.emit(event)
         return event
@@ -77,6 +82,7 @@ def saving_throw(
         success=roll.total >= dc,
         reason=reason,
         cover=cover,  # type: ignore[arg-type]
+        source=whose,
     )
     tx.emit(event)
     return event

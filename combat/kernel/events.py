@@ -87,7 +87,7 @@ class RepeatedSave(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     itself on a success" (Hold Person): the ability (in full, lower case) and the DC."""
 
     ability: str
-    dc: int
+    dc: int  # None as a player reads a hidden caster's (projections/redaction.py)
 
 
 class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -168,6 +168,9 @@ def _added(e: CombatantAdded, judge: Judge) -> CombatantAdded:
 
 def _shown_spec(spec: ConditionSpec, target: str, judge: Judge) -> ConditionSpec:
     if not judge.hidden(target):
+        if spec.save is not msgspec.UNSET and spec.source is not None and judge.hidden(spec.source):
+            # Hold Person cast by a hidden caster: the save it repeats is its spell save DC.
+            return msgspec.structs.replace(spec, save=blank(spec.save, ("dc",)))
         return spec
     if spec.hidden:  # the whole condition is the GM's: not even its name
         return ConditionSpec(name=HIDDEN_CONDITION, hidden=True)
@@ -245,8 +248,8 @@ class DiceRolled(Event, frozen=True, kw_only=True):
     total: int
     source: Literal["generated", "entered"]
     hidden: ClassVar[Hidden] = Hidden.of(
-        roller=("notation", "dice")
-    )  # they give its bonuses and damage dice away; the total is said aloud
+        roller=("notation", "dice", "total")
+    )  # its dice give its bonuses away; its total, its rolled HP
 
 
 class InitiativeSet(Event, frozen=True, kw_only=True):
@@ -255,7 +258,7 @@ class InitiativeSet(Event, frozen=True, kw_only=True):
     combatants: tuple[str, ...]
     total: int
     disadvantage: bool = False
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("total")
 
 
 class InitiativeTied(Event, frozen=True, kw_only=True):
@@ -264,13 +267,13 @@ class InitiativeTied(Event, frozen=True, kw_only=True):
     total: int
     units: tuple[tuple[str, ...], ...]
     decided_by: Literal["gm", "players"]
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("total")
 
 
 class TieOrdered(Event, frozen=True, kw_only=True):
     total: int
     order: tuple[str, ...]
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("total")
 
 
 class RoundStarted(Event, frozen=True, kw_only=True):
@@ -373,7 +376,11 @@ class AttackMade(Event, frozen=True, kw_only=True):
     uses: Literal["action", "attack", "reaction", "bonus_action", "none"] = "action"
     opportunity: bool = False
     helped_by: str | None = None
-    hidden: ClassVar[Hidden] = Hidden.of(target=("target_ac",), attacker=("natural",))  # total minus natural is its bonus
+    hidden: ClassVar[Hidden] = Hidden.of(
+        target=("target_ac", "damage"),  # damage taken next to damage rolled: its resistances
+        attacker=("natural", "attack"),  # total minus natural is its bonus; the attack names its profile
+        aloud=("total", "damage_rolled", "damage_type"),
+    )
 
 
 class DamageTaken(Event, frozen=True, kw_only=True):
@@ -383,14 +390,16 @@ class DamageTaken(Event, frozen=True, kw_only=True):
     rolled: int
     source: str | None = None
     custom: bool = False  # a damage type the ruleset does not know, so no resistance applied
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.of(
+        target=("amount",), aloud=("rolled", "damage_type")
+    )  # amount next to rolled: its resistances
 
 
 class Healed(Event, frozen=True, kw_only=True):
     target: str
     amount: int
     source: str | None = None
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.of(target=("amount",))  # healing stops at its hit point maximum
 
 
 class TempHPGranted(Event, frozen=True, kw_only=True):
@@ -448,7 +457,7 @@ class ConcentrationCheckRequired(Event, frozen=True, kw_only=True):
     combatant: str
     dc: int
     damage: int
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("dc", "damage"))  # the damage it took, after its resistances
 
 
 class ConcentrationChecked(Event, frozen=True, kw_only=True):
@@ -456,7 +465,7 @@ class ConcentrationChecked(Event, frozen=True, kw_only=True):
     dc: int
     total: int
     success: bool
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("dc",), aloud=("total",))
 
 
 class SaveMade(Event, frozen=True, kw_only=True):
@@ -468,7 +477,13 @@ class SaveMade(Event, frozen=True, kw_only=True):
     reason: str = ""
     cover: Literal["none", "half", "three-quarters"] = "none"  # its bonus is in `total`
     judged_later: bool = False  # the DC of a save rolled without one (`SaveRolled`), set by judge_save
-    hidden: ClassVar[Hidden] = PUBLIC
+    # Whose DC it is, when a combatant's sheet set it (a spell's caster, a monster's action, the
+    # caster of a condition whose save repeats): a player does not see a hidden one's DC. Unset
+    # (and absent from the JSON) when the GM named the DC, and in saves recorded before it.
+    source: str | msgspec.UnsetType = msgspec.UNSET
+    hidden: ClassVar[Hidden] = Hidden.of(
+        source=("dc",), aloud=("total",)
+    )  # a hidden caster's or monster's DC is its stat block's
 
 
 # -- history: undo, amendments, overrides ---------------------------------------------------
@@ -505,7 +520,7 @@ class CheckMade(Event, frozen=True, kw_only=True):
     total: int
     dc: int | None = None
     success: bool | None = None
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("total", "dc")  # a DC the GM sets for a check, said aloud
 
 
 # -- GM moves at a real table (combat/fivee/gm_edits.py, turn_pointer.py, ability_checks.py,
@@ -586,7 +601,7 @@ class ContestDecided(Event, frozen=True, kw_only=True):
     total: int
     opponent_total: int
     winner: str | None
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("total", "opponent_total")
 
 
 class SaveRolled(Event, frozen=True, kw_only=True):
@@ -600,7 +615,9 @@ class SaveRolled(Event, frozen=True, kw_only=True):
     natural: int
     reason: str = ""
     awaits_dc: bool = False
-    hidden: ClassVar[Hidden] = Hidden.of(combatant=("natural",))  # total minus natural is its save bonus
+    hidden: ClassVar[Hidden] = Hidden.of(
+        combatant=("natural",), aloud=("total", "awaits_dc")
+    )  # total minus natural is its save bonus
 
 
 class ActionBanked(Event, frozen=True, kw_only=True):
@@ -641,7 +658,11 @@ class AttackRolled(Event, frozen=True, kw_only=True):
     uses: Literal["action", "attack", "reaction", "bonus_action", "none"] = "action"
     opportunity: bool = False
     helped_by: str | None = None
-    hidden: ClassVar[Hidden] = Hidden.of(target=("target_ac",), attacker=("natural", "damage_dice", "extra_damage"))
+    hidden: ClassVar[Hidden] = Hidden.of(
+        target=("target_ac",),
+        attacker=("natural", "damage_dice", "extra_damage", "attack"),
+        aloud=("total", "damage_type"),
+    )
 
 
 class AttackDamageRolled(Event, frozen=True, kw_only=True):
@@ -655,7 +676,7 @@ class AttackDamageRolled(Event, frozen=True, kw_only=True):
     damage: int
     damage_rolled: int
     damage_type: str
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.of(attacker=("attack",), target=("damage",), aloud=("damage_rolled", "damage_type"))
 
 
 class Revealed(Event, frozen=True, kw_only=True):

@@ -13,6 +13,14 @@ carries nothing secret; `Hidden.custom(fn)` hands the event to `fn(event, judge)
 secret is inside a nested value (a combatant's whole stat block at set-up, a hidden
 condition's name). Blanked means `None`, or `()` for a list: "not shown", never a zero.
 
+A secret also leaks through what is *derived* from it (issue 30): a hidden monster's rolled
+HP in its roll's total, its resistance in the damage taken next to the damage rolled, its
+save DC, its attack's name. So every field whose name says it may carry such a number
+(`carries_numbers`: a total, a DC, an attack, an amount, a roll...) is declared too: blanked
+with the combatant it comes from, or said aloud at the table (`aloud=`, a to-hit total the
+GM calls out), and `undeclared_numbers` names every field that is neither. A custom rule
+says which fields it covers (`covers=`).
+
 Who is hidden from whom is the reader's `Judge` (projections/redaction.py, judged on the
 encounter's state); this module only says what each event keeps back. The registry refuses
 a ruleset with an event type that does not declare it (`undeclared`), and a test goes over
@@ -27,7 +35,17 @@ from typing import Any, Protocol
 
 import msgspec
 
-__all__ = ["Hidden", "Judge", "PUBLIC", "UNDECLARED", "blank", "undeclared"]
+__all__ = [
+    "Hidden",
+    "Judge",
+    "PUBLIC",
+    "UNDECLARED",
+    "blank",
+    "carries_numbers",
+    "damage_dealt",
+    "undeclared",
+    "undeclared_numbers",
+]
 
 
 class Judge(Protocol):
@@ -51,19 +69,34 @@ class Hidden:
     blanks: tuple[tuple[str, tuple[str, ...]], ...] = ()
     redact: Callable[[Any, Judge], Any] | None = None
     declared: bool = True
+    # Fields shown to every reader although their names say they may carry numbers: what is
+    # said aloud at the table (an attack's total, initiative), or numbers of no hidden sheet.
+    aloud: tuple[str, ...] = ()
+    # The fields a custom rule blanks or words over (it names them itself).
+    covers: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, **about: tuple[str, ...]) -> Hidden:
-        """`Hidden.of(target=("target_ac",))`: blank `target_ac` when `target` is hidden."""
-        return cls(blanks=tuple(about.items()))
+    def of(cls, aloud: tuple[str, ...] = (), **about: tuple[str, ...]) -> Hidden:
+        """`Hidden.of(target=("target_ac",), aloud=("total",))`: blank `target_ac` when
+        `target` is hidden; `total` is said aloud."""
+        return cls(blanks=tuple(about.items()), aloud=aloud)
 
     @classmethod
-    def custom(cls, redact: Callable[[Any, Judge], Any]) -> Hidden:
-        return cls(redact=redact)
+    def custom(cls, redact: Callable[[Any, Judge], Any], covers: tuple[str, ...] = (), aloud: tuple[str, ...] = ()) -> Hidden:
+        return cls(redact=redact, covers=covers, aloud=aloud)
+
+    @classmethod
+    def said(cls, *aloud: str) -> Hidden:
+        """Nothing secret: these numbers are said aloud (`PUBLIC`, with its numbers named)."""
+        return cls(aloud=aloud)
 
     @property
     def public(self) -> bool:
         return self.declared and not self.blanks and self.redact is None
+
+    def declares(self, name: str) -> bool:
+        """Whether this rule says what a reader sees of field `name`: blanked, covered or aloud."""
+        return name in self.fields() or name in self.covers or name in self.aloud
 
     def apply(self, event: Any, judge: Judge) -> Any:
         """The event as the judged reader may see it (the same object when nothing is kept back)."""
@@ -105,6 +138,41 @@ def blank(struct: Any, names: Iterable[str]) -> Any:
 
 def _withheld(event: Any, judge: Judge) -> Any:
     return blank(event, event.__struct_fields__)
+
+
+# The words of a field name that say it may carry a combatant's numbers, or what they give
+# away: a roll and its total, a DC, a bonus or modifier, AC, HP, damage rolled and taken, an
+# attack's name (it names a stat block's attack profile).
+NUMBER_WORDS = frozenset(
+    ("total", "natural", "dc", "ac", "hp", "bonus", "modifier", "needed", "number", "rolled")
+    + ("amount", "damage", "dr", "attack", "strike", "dice", "notation")
+)
+
+
+def carries_numbers(name: str) -> bool:
+    """Whether a field named so may carry a combatant's numbers (`opponent_total`, `dc`...)."""
+    return not NUMBER_WORDS.isdisjoint(name.split("_"))
+
+
+def undeclared_numbers(types: Iterable[type]) -> list[str]:
+    """`Type.field` for every field that may carry a hidden combatant's numbers and that its
+    type's `hidden` neither blanks, covers nor says aloud."""
+    missing = []
+    for t in types:
+        rule = vars(t).get("hidden")
+        for name in t.__struct_fields__:  # type: ignore[attr-defined]
+            if carries_numbers(name) and not (isinstance(rule, Hidden) and rule.declares(name)):
+                missing.append(f"{t.__name__}.{name}")
+    return missing
+
+
+def damage_dealt(amount: int | None, rolled: int, damage_type: str) -> str:
+    """Damage in a narrative line as a reader may see it: what was taken, and what was rolled
+    when that differs; only what was rolled when the amount is blanked (next to the roll, it
+    would give a hidden creature's resistances away)."""
+    if amount is None:
+        return f"{rolled} {damage_type} rolled"
+    return f"{amount} {damage_type}" + (f" ({rolled} rolled)" if amount != rolled else "")
 
 
 def undeclared(types: Iterable[type]) -> list[str]:

@@ -225,7 +225,7 @@ def test_hold_person_a_failed_repeated_save_keeps_it_and_a_success_ends_it(rules
     [save] = of_type(events, SaveMade)
     [ended] = of_type(events, ConditionEnded)
     assert save.success and save.total == 13 and events.index(save) < events.index(ended)
-    assert ended.reason == "succeeded on the repeated DC 13 wisdom save"
+    assert ended.reason == "succeeded on the repeated wisdom save"
     assert not t[GOBLIN].conditions and t["aria"].concentration == "Hold Person"  # the spell ends on the goblin alone
     assert t.rebuilt() == t.state
 

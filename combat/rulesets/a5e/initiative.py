@@ -21,7 +21,7 @@ from combat.kernel.commands import Command, Faces, RollInitiative
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, InitiativeSet, TieOrdered
-from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.hidden import Hidden
 from combat.kernel.state import Combatant, EncounterState, Tie, with_rules
 from combat.rulesets.a5e.table import CalledCheck
 
@@ -97,13 +97,13 @@ class SurpriseCheckReused(Event, frozen=True, kw_only=True):
     combatants: tuple[str, ...]
     check: str
     total: int
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("total")
 
 
 class RollOffNeeded(Event, frozen=True, kw_only=True):
     total: int
     units: tuple[tuple[str, ...], ...]
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("total")
 
 
 class RollOffTiedAgain(Event, frozen=True, kw_only=True):
@@ -113,7 +113,7 @@ class RollOffTiedAgain(Event, frozen=True, kw_only=True):
     total: int
     rolls: tuple[tuple[str, int], ...]
     ranks: tuple[tuple[str, ...], ...]
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("total")
 
 
 class TieRolledOff(Event, frozen=True, kw_only=True):
@@ -122,7 +122,7 @@ class TieRolledOff(Event, frozen=True, kw_only=True):
     total: int
     rolls: tuple[tuple[str, int], ...]
     order: tuple[str, ...] = ()
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("total")
 
 
 def has_initiative(c: Combatant) -> str | None:

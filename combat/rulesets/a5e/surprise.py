@@ -75,7 +75,7 @@ class SurpriseCheckMade(Event, frozen=True, kw_only=True):
     total: int
     dc: int | None = None
     aware: bool | None = None  # None: a check with nothing to notice (the sneaking side's own)
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("total", "dc")
 
 
 class SuddenActionDeclared(Event, frozen=True, kw_only=True):

@@ -86,7 +86,7 @@ class RechargeRolled(Event, frozen=True, kw_only=True):
     needed: int
     rolled: int
     regained: bool
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("needed", "rolled")  # a world action's, of no combatant's sheet
 
 
 class WorldEffectSuffered(Event, frozen=True, kw_only=True):

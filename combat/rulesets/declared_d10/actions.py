@@ -126,7 +126,7 @@ class D10DisengageRolled(Event, frozen=True, kw_only=True):
     roll_mode: str
     target_number: int
     success: bool
-    hidden: ClassVar[Hidden] = Hidden.of(foe=("target_number",), combatant=("natural",))
+    hidden: ClassVar[Hidden] = Hidden.of(foe=("target_number",), combatant=("natural",), aloud=("total",))
 
 
 class D10ItemUsed(Event, frozen=True, kw_only=True):
@@ -157,7 +157,7 @@ class D10StealthChecked(Event, frozen=True, kw_only=True):
     total: int
     dc: int
     success: bool
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("total", "dc")
 
 
 class D10FreeAttackOffered(Event, frozen=True, kw_only=True):

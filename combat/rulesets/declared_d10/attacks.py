@@ -120,7 +120,9 @@ class D10AttackRolled(Event, frozen=True, kw_only=True):
     fumble_effect: str | None = None
     subdual: bool = False
     free: bool = False
-    hidden: ClassVar[Hidden] = Hidden.of(target=("target_number",), attacker=("natural",))
+    hidden: ClassVar[Hidden] = Hidden.of(
+        target=("target_number",), attacker=("natural", "attack", "to_hit_modifier"), aloud=("total",)
+    )
 
 
 def tiered(notation: str, tier: str) -> str:
@@ -332,7 +334,8 @@ def _on_attack(state: EncounterState, e: D10AttackRolled) -> EncounterState:
 
 def _line(n, e: D10AttackRolled) -> str:
     kind = "takes a free attack at" if e.free else "attacks"
-    head = f"{n.name(e.attacker)} {kind} {n.name(e.target)} ({e.attack}{', subdual' if e.subdual else ''})"
+    what = ", ".join(w for w in (e.attack, "subdual" if e.subdual else None) if w)  # attack None: a hidden attacker's
+    head = f"{n.name(e.attacker)} {kind} {n.name(e.target)}" + (f" ({what})" if what else "")
     mode = "" if e.roll_mode == "normal" else f" with {e.roll_mode if e.roll_mode != 'cinematic' else 'Cinematic Advantage'}"
     why = f" [{'; '.join(e.reasons)}]" if e.reasons else ""
     wound = f" (wounded {e.to_hit_modifier:+d})" if e.to_hit_modifier else ""

@@ -18,7 +18,7 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event
-from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.hidden import Hidden
 from combat.kernel.state import Combatant, EncounterState, with_rules
 from combat.rulesets.declared_d10.acting import acting_problem, name_of, require_acting
 from combat.rulesets.declared_d10.declarations import declaration_problem, require_declared
@@ -63,7 +63,7 @@ class D10GrappleRolled(Event, frozen=True, kw_only=True):
     target_total: int
     success: bool
     breaking: bool = False
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("attacker_total", "target_total")
 
 
 def cannot_be_grappled(attacker: Combatant, target: Combatant) -> str | None:

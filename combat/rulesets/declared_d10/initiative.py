@@ -69,7 +69,7 @@ class D10GroupInitiativeRolled(Event, frozen=True, kw_only=True):
     group: str
     combatants: tuple[str, ...]
     total: int
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("total")
 
 
 class D10GroupOrdered(Event, frozen=True, kw_only=True):

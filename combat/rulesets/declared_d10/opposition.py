@@ -14,7 +14,7 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
-from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.hidden import Hidden
 from combat.kernel.state import EncounterState
 from combat.rulesets.declared_d10.rolls import roll_d20
 
@@ -40,7 +40,7 @@ class D10OppositionRolled(Event, frozen=True, kw_only=True):
     b: str
     b_total: int
     winner: str | None
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("a_total", "b_total")
 
 
 def dead_roller(state: EncounterState, who: str, purpose: str) -> str | None:

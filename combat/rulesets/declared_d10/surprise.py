@@ -22,7 +22,7 @@ from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
-from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.hidden import Hidden
 from combat.kernel.state import EncounterState, with_rules
 from combat.rulesets.declared_d10.rounds import open_round
 from combat.rulesets.declared_d10.state import RoundKind, traits_of
@@ -53,7 +53,7 @@ class D10SurpriseRolled(Event, frozen=True, kw_only=True):
     result: RoundKind
     surprising: str | None = None  # the side with the upper hand this round
     surprised: str | None = None
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("attacker_total", "defender_total")
 
 
 def surprise_result(high: int, low: int) -> RoundKind:

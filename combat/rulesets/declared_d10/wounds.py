@@ -89,7 +89,9 @@ class D10DamageDealt(Event, frozen=True, kw_only=True):
     ignores_dr: bool = False
     subdual: bool = False
     minion: bool = False
-    hidden: ClassVar[Hidden] = Hidden.of(target=("dr",))
+    hidden: ClassVar[Hidden] = Hidden.of(
+        target=("dr", "amount"), aloud=("rolled", "damage_type", "ignores_dr")
+    )  # amount next to rolled: its DR
 
 
 class D10WoundPenalty(Event, frozen=True, kw_only=True):
@@ -245,6 +247,8 @@ def _dealt_line(n, e: D10DamageDealt) -> str:
     how = ", ".join(steps)
     kind = f" {e.damage_type}" if e.damage_type else ""
     sub = " subdual" if e.subdual else ""
+    if e.amount is None:  # not shown: next to what was rolled it would give the hidden target's DR
+        return f"{n.name(e.target)} takes{kind}{sub} damage ({e.rolled} rolled)"
     return f"{n.name(e.target)} takes {e.amount}{kind}{sub} damage" + (f" ({how})" if len(steps) > 1 else "")
 
 

@@ -429,11 +429,15 @@ def _routine_line(n: Any, e: AttackRoutineBegun) -> str:
 def _strike_line(n: Any, e: TableAttackRolled) -> str:
     # None: not revealed to this reader (projections/redaction.py)
     roll = f"{e.total}" if e.natural is None else f"{e.natural}{e.modifier:+d} = {e.total}" if e.modifier else f"{e.natural}"
-    head = f"  {e.strike}: {roll}" + ("" if e.target_ac is None else f" vs {e.needed} needed against AC {e.target_ac}")
+    head = f"  {e.strike or 'a strike'}: {roll}" + (
+        "" if e.target_ac is None else f" vs {e.needed} needed against AC {e.target_ac}"
+    )
     if not e.hit:
         return head + (" - natural 1, miss" if e.natural == 1 else " - miss")
     why = " (natural 20)" if e.natural == 20 and e.needed is not None and e.total < e.needed else ""
     times = f" (x{e.multiplier} of {e.damage_rolled})" if e.multiplier > 1 else ""
+    if e.damage is None:  # a hidden target's: what it takes gives its numbers away
+        return f"{head} - hit{why}, {e.damage_rolled} damage rolled"
     return f"{head} - hit{why}, {e.damage} damage{times}"
 
 

@@ -58,7 +58,7 @@ class CreatureAdded(Event, frozen=True, kw_only=True):
     hp: int
     attacks_as: str | None = None
     saves_as: int | None = None
-    hidden: ClassVar[Hidden] = Hidden.custom(_creature_added)
+    hidden: ClassVar[Hidden] = Hidden.custom(_creature_added, covers=("hp",))
 
 
 class BattlefieldDescribed(Event, frozen=True, kw_only=True):
@@ -160,7 +160,11 @@ class TableAttackRolled(Event, frozen=True, kw_only=True):
     multiplier: int = 1
     damage: int = 0
     segment: int
-    hidden: ClassVar[Hidden] = Hidden.of(target=("target_ac", "needed"), attacker=("modifier", "natural"))
+    hidden: ClassVar[Hidden] = Hidden.of(
+        target=("target_ac", "needed", "damage"),
+        attacker=("modifier", "natural", "strike"),
+        aloud=("total", "damage_rolled"),
+    )
 
 
 class FreeAttackOpened(Event, frozen=True, kw_only=True):
@@ -278,7 +282,7 @@ class MoraleChecked(Event, frozen=True, kw_only=True):
     bonus: int
     needed: int
     holds: bool
-    hidden: ClassVar[Hidden] = Hidden.of(combatant=("bonus", "needed"))
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("bonus", "needed"), aloud=("total",))
 
 
 EVENTS: tuple[type[Event], ...] = (

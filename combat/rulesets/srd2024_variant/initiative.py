@@ -22,7 +22,7 @@ from combat.kernel.commands import AddCombatant, Command, Faces, OrderTie
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantSpec, Event, InitiativeTied, TieOrdered
-from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.hidden import Hidden
 from combat.kernel.state import EncounterState, Tie, with_rules
 
 __all__ = ["RULES", "RerollTie", "TieRerolled", "needs_reroll"]
@@ -56,7 +56,7 @@ class TieRerolled(Event, frozen=True, kw_only=True):
     combatant: str
     total: int  # the Initiative count they are tied on
     face: int
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("total")
 
 
 def _add_combatant(tx: Tx, cmd: AddCombatant) -> None:

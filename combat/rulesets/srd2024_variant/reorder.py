@@ -101,7 +101,7 @@ class PlacesSwapped(Event, frozen=True, kw_only=True):
     second: str
     first_total: int
     second_total: int
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("first_total", "second_total")
 
 
 class ReorderEnded(Event, frozen=True, kw_only=True):

@@ -109,14 +109,14 @@ class UnarmedStrikeMade(Event, frozen=True, kw_only=True):
     saved: bool
     uses: Literal["action", "attack", "reaction"] = "action"
     opportunity: bool = False
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.of(attacker=("dc",))  # 8 + its Strength modifier and Proficiency Bonus
 
 
 class GrappleStarted(Event, frozen=True, kw_only=True):
     grappler: str
     target: str
     dc: int
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.of(grappler=("dc",))  # the escape DC is the grappler's
 
 
 class GrappleEnded(Event, frozen=True, kw_only=True):
@@ -140,7 +140,7 @@ class EscapeAttempted(Event, frozen=True, kw_only=True):
     total: int
     dc: int
     success: bool
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.of(grappler=("dc",), aloud=("total",))
 
 
 GRAPPLED = "grappled"
@@ -415,14 +415,16 @@ RULES = Rules(
     narration={
         UnarmedStrikeMade: lambda n, e: (
             f"{n.name(e.attacker)} tries to {e.option} {n.name(e.target)} "
-            f"(DC {e.dc} Constitution save): {'resisted' if e.saved else 'it works'}"
+            f"({'' if e.dc is None else f'DC {e.dc} '}Constitution save): {'resisted' if e.saved else 'it works'}"
         ),
-        GrappleStarted: lambda n, e: f"{n.name(e.grappler)} grapples {n.name(e.target)} (escape DC {e.dc})",
+        GrappleStarted: lambda n, e: (
+            f"{n.name(e.grappler)} grapples {n.name(e.target)}" + ("" if e.dc is None else f" (escape DC {e.dc})")
+        ),
         GrappleEnded: lambda n, e: f"{n.name(e.grappler)}'s grapple on {n.name(e.target)} ends: {e.reason}",
         Shoved: lambda n, e: f"{n.name(e.attacker)} pushes {n.name(e.target)} {e.feet} ft away",
         EscapeAttempted: lambda n, e: (
             f"{n.name(e.combatant)} tries to escape {n.name(e.grappler)}'s grapple: "
-            f"{e.skill} {e.total} vs DC {e.dc} - {'free' if e.success else 'still held'}"
+            f"{e.skill} {e.total}{'' if e.dc is None else f' vs DC {e.dc}'} - {'free' if e.success else 'still held'}"
         ),
     },
 )

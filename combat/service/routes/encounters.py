@@ -17,7 +17,6 @@ from combat.service.logging import annotate
 from combat.service.messages import MAX_SEQ, CreateEncounter, EncounterOpened, LogLine, StateView
 from combat.service.openapi import JSONL
 from combat.service.replies import view_of
-from projections.narrative import narrate
 from projections.redaction import Redaction
 
 __all__ = ["ROUTES"]
@@ -106,8 +105,7 @@ def get_events(
 def get_log(grant: NamedDependency[Grant], service: NamedDependency[Service]) -> list[LogLine]:
     """The narrative: one human line per event."""
     shown = Redaction(service.encounters.state(grant.encounter_id), grant)
-    records = list(shown.records(service.encounters.records(grant.encounter_id)))
-    return [LogLine(seq=rec.seq, text=text) for rec, text in zip(records, narrate(records))]
+    return [LogLine(seq=seq, text=text) for seq, text in shown.narrative(service.encounters.records(grant.encounter_id))]
 
 
 ROUTES = [create_encounter, get_state, get_events, get_log]

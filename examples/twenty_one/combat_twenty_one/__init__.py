@@ -17,7 +17,7 @@ from combat.kernel.decider import Rules, Ruleset, Tx, assemble
 from combat.kernel.encounter import ENCOUNTER
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
-from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.hidden import Hidden
 from combat.kernel.phases import PhaseTable, Step
 from combat.kernel.state import EncounterState, with_rules
 
@@ -34,7 +34,7 @@ class Counted(Event, frozen=True, kw_only=True):
 
     player: str
     total: int
-    hidden: ClassVar[Hidden] = PUBLIC
+    hidden: ClassVar[Hidden] = Hidden.said("total")  # said aloud: that is the game
 
 
 class Tally(msgspec.Struct, frozen=True, kw_only=True):
