@@ -399,6 +399,12 @@ def export(encounter: str | None, db: str) -> None:
     help="Pass a log in which no event carries a hash (written before hashes existed), checking only its seqs and dice.",
 )
 @click.option(
+    "--campaigns",
+    "campaigns",
+    is_flag=True,
+    help="Check the store's campaigns instead: every campaign's and character's log, its chain and its rows (docs/campaigns.md).",
+)
+@click.option(
     "--db",
     type=str,
     envvar=DB_ENV,
@@ -407,7 +413,7 @@ def export(encounter: str | None, db: str) -> None:
     help=f"The store of ENCOUNTER: an SQLite file, or postgresql://user@host:port/dbname (or set {DB_ENV}).",
 )
 @_one_line_errors
-def verify(source: str | None, head: str | None, allow_unchained: bool, db: str) -> None:
+def verify(source: str | None, head: str | None, allow_unchained: bool, campaigns: bool, db: str) -> None:
     """Check a JSONL log (or a stored encounter) for tampering: every event's hash against
     its content and the event before it, seqs 1, 2, 3... with none repeated or missing, and
     every roll's dice against its notation and total; for a stored encounter, also its latest
@@ -423,6 +429,9 @@ def verify(source: str | None, head: str | None, allow_unchained: bool, db: str)
     """
     from combat.app import chain
 
+    if campaigns:
+        _verify_campaigns(db)
+        return
     path = Path(source) if source is not None else None
     if path is not None and path.is_file():
         report = chain.verify(_lenient_lines(path), head=head)
@@ -456,6 +465,18 @@ def verify(source: str | None, head: str | None, allow_unchained: bool, db: str)
         + (f" (seq 1-{report.unchained} written before hashes)" if report.unchained else "")
     )
     _say(f"ok: {where}: {report.events} events, {chained}; every roll adds up; head {report.head}")
+
+
+def _verify_campaigns(db: str) -> None:
+    """Every stored campaign's and character's log: exits 1 naming each whose chain or rows do not hold."""
+    with _store(db) as encounters:
+        broken = encounters.campaigns.verify()
+        count = len(encounters.campaigns.log.originators())
+    for bad in broken:
+        _consoles.err.print(visible_line(f"broken: log {bad.id}: {bad.problem}"), markup=False)
+    if broken:
+        sys.exit(1)
+    _say(f"ok: {count} campaign and character logs, every chain holds")
 
 
 def visible_line(text: str) -> str:

@@ -3,8 +3,8 @@ that keep them between fights.
 
 `build` makes a sheet from the SRD 5.2's numbers, `import` reads a Foundry VTT actor, `save`
 stores a sheet (or `--save` on those two), `list` and `show` read a campaign's characters,
-`rest` gives a character a Short or Long Rest, `release` takes it out of the fight it is in,
-`verify` checks every stored log's chain (combat/campaigns). Each works on one campaign,
+`rest` gives a character a Short or Long Rest, `release` takes it out of the fight it is in
+(combat/campaigns; `combat verify --campaigns` checks every stored log's chain). Each works on one campaign,
 `--campaign` (by name or id; the default campaign unless told). Registered on the `combat`
 group at the end of combat/cli.py."""
 
@@ -280,24 +280,6 @@ def release_command(name: str, campaign: str, db: str) -> None:
     with _store(db) as encounters:
         stored = encounters.campaigns.release(_campaign_of(encounters, campaign), name)
     _print(_status_line(stored))
-
-
-@characters.command("verify")
-@_db
-@_one_line_errors
-def verify_command(db: str) -> None:
-    """Check every stored campaign's and character's log: its records' chain of hashes and
-    that each row reads. Exits 1 naming each log that does not hold."""
-    from combat.cli import _print, _store
-
-    with _store(db) as encounters:
-        broken = encounters.campaigns.verify()
-        count = len(encounters.campaigns.log.originators())
-    for bad in broken:
-        _print(f"BROKEN {bad.id}: {bad.problem}")
-    if broken:
-        raise SystemExit(1)
-    _print(f"ok: {count} stored logs, every chain holds")
 
 
 @characters.command("schema")

@@ -163,7 +163,7 @@ class Encounters:
         carry = CarryOver(
             created=self.created,
             state_at=lambda eid, seq: self.state(eid, at=seq),
-            records_of=campaigns.log.records,
+            fold=campaigns.fold,
             roster_ids=campaigns.log.originators,
             record=campaigns.record,
         )

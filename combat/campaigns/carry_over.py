@@ -34,7 +34,6 @@ from combat.campaigns.records import (
     StoredCharacter,
     TamperedParty,
     character_id,
-    fold_character,
 )
 from combat.fivee.characters import SheetAttached, character, status_of
 from combat.kernel.events import EncounterCreated
@@ -68,13 +67,13 @@ class CarryOver:
         self,
         created: Callable[[UUID], EncounterCreated],
         state_at: Callable[[UUID, int], EncounterState],
-        records_of: Callable[[UUID], list[PartyRecord]],
+        fold: Callable[[UUID, list[PartyRecord]], StoredCharacter | None],
         roster_ids: Callable[[], list[UUID]],
         record: Callable[[UUID, int, str, PartyEvent, str], PartyRecord],
     ):
         self._created = created
         self._state_at = state_at
-        self._records_of = records_of
+        self._fold = fold
         self._roster_ids = roster_ids
         self._record = record
         self._carried: dict[UUID, Carried] = {}
@@ -97,9 +96,9 @@ class CarryOver:
         def current(log_id: UUID) -> StoredCharacter | None:
             if log_id not in working:
                 try:
-                    found = fold_character(self._records_of(log_id))
+                    found = self._fold(log_id, [])
                 except (UnreadableRow, TamperedParty):
-                    found = None  # not carried to: `combat characters verify` reports it
+                    found = None  # not carried to: `combat verify --campaigns` reports it
                 if found is not None:
                     working[log_id] = found
                 return found
@@ -108,7 +107,7 @@ class CarryOver:
         def emit(found: StoredCharacter, log_id: UUID, event: PartyEvent) -> StoredCharacter:
             rec = self._record(log_id, found.version, found.head, event, ACTOR)
             out.append(rec)
-            after = fold_character([*self._records_of(log_id), *[r for r in out if r.originator_id == log_id]])
+            after = self._fold(log_id, [r for r in out if r.originator_id == log_id])
             assert after is not None
             working[log_id] = after
             return after

@@ -104,7 +104,7 @@ class Campaigns:
             out = []
             for log_id in self._log.originators():
                 try:
-                    found = self._fold(log_id)
+                    found = self.fold(log_id)
                 except (UnreadableRow, TamperedParty):
                     continue
                 if found is None or found.unsettled is None:
@@ -178,11 +178,13 @@ class Campaigns:
 
     # -- reading (never writes) ------------------------------------------------------------
 
-    def _fold(self, log_id: UUID) -> StoredCharacter | None:
-        return fold_character(self._log.records(log_id))
+    def fold(self, log_id: UUID, appended: list[PartyRecord] | None = None) -> StoredCharacter | None:
+        """A character's log folded (with records about to be `appended`), its chain checked."""
+        records = self._log.records(log_id) + (appended or [])
+        return fold_character(records, self._log.unhashed_through(log_id))
 
     def find(self, campaign: UUID, name: str) -> StoredCharacter | None:
-        found = self._fold(character_id(campaign, name))
+        found = self.fold(character_id(campaign, name))
         return found if found is not None and found.campaign == campaign else None
 
     def get(self, campaign: UUID, name: str) -> StoredCharacter:
@@ -202,7 +204,7 @@ class Campaigns:
         unreadable: list[Unreadable] = []
         for log_id in self._log.originators():
             try:
-                found = self._fold(log_id)
+                found = self.fold(log_id)
             except (UnreadableRow, TamperedParty) as exc:
                 unreadable.append(Unreadable(id=log_id, problem=str(exc)))
                 continue
@@ -220,7 +222,7 @@ class Campaigns:
         broken = []
         for log_id in self._log.originators():
             try:
-                self._fold(log_id)
+                self.fold(log_id)
             except (UnreadableRow, TamperedParty) as exc:
                 broken.append(Unreadable(id=log_id, problem=str(exc)))
         return broken

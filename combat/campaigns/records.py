@@ -122,15 +122,17 @@ class TamperedParty(RuleError):
         super().__init__(
             "party/tampered",
             f"the stored log {log_id} breaks at version {version}: {problem}",
-            allowed="restore the party's store from a copy whose chain verifies (combat characters verify)",
+            allowed="restore the party's store from a copy whose chain verifies (combat verify --campaigns)",
         )
 
 
-def checked(records: list[PartyRecord]) -> list[tuple[PartyRecord, str]]:
+def checked(records: list[PartyRecord], unhashed_through: int = 0) -> list[tuple[PartyRecord, str]]:
     """The records of one log, each with its chain hash, refused if their chain does not
-    hold: versions 1, 2, 3..., each hash matching; once a record is hashed every later one
-    must be. Records without a hash before the first hashed one were written before the
-    chain existed: the chain runs through them, so the first hashed record vouches for them."""
+    hold: versions 1, 2, 3..., each hash matching. A record without a hash is one written
+    before the chain existed, and only the store's record says which those are: the first
+    `unhashed_through` of a log that was there when this release first opened the store
+    (combat.store.prehash). The chain runs through them, so the first hashed record vouches
+    for them."""
     previous = ""
     hashed = False
     out = []
@@ -142,9 +144,11 @@ def checked(records: list[PartyRecord]) -> list[tuple[PartyRecord, str]]:
             if rec.hash != computed:
                 raise TamperedParty(rec.originator_id, expected, "its hash does not match its content and the records before it")
             hashed = True
-        elif hashed:
+        elif hashed or expected > unhashed_through:
             raise TamperedParty(
-                rec.originator_id, expected, "it carries no hash although the log is chained (a hash was removed)"
+                rec.originator_id,
+                expected,
+                "it carries no hash, and the store lists it as no record written before hashes (a hash was removed)",
             )
         previous = computed
         out.append((rec, computed))
@@ -184,9 +188,9 @@ def character_id(campaign: UUID, name: str) -> UUID:
     return uuid.uuid5(campaign, _normal(name))
 
 
-def fold_character(records: list[PartyRecord]) -> StoredCharacter | None:
+def fold_character(records: list[PartyRecord], unhashed_through: int = 0) -> StoredCharacter | None:
     found: StoredCharacter | None = None
-    for rec, head in checked(records):
+    for rec, head in checked(records, unhashed_through):
         e = rec.event
         if isinstance(e, CharacterSaved):
             campaign = e.campaign or DEFAULT_CAMPAIGN
@@ -212,7 +216,7 @@ def fold_character(records: list[PartyRecord]) -> StoredCharacter | None:
 
 
 def fold_campaign(records: list[PartyRecord]) -> Campaign | None:
-    for rec, _ in checked(records):
+    for rec, _ in checked(records):  # campaigns came with the chain: every record is hashed
         if isinstance(rec.event, CampaignCreated):
             return Campaign(id=rec.originator_id, name=rec.event.name)
     return None

@@ -221,7 +221,9 @@ def _save_effect(tx: Tx, cmd: SaveEffect) -> None:
                 allowed="source: the id of the creature whose stat block has it, "
                 + (", ".join(tx.state.combatants) or "none yet"),
             )
-        monster_action(tx, MonsterAction(combatant=cmd.source, action=cmd.action, note=f"DC {cmd.dc} {cmd.ability} save"))
+        # The note names no DC: a hidden creature's DC is kept back with its SaveMade events
+        # (their `source`), and a note is free text no redaction can read.
+        monster_action(tx, MonsterAction(combatant=cmd.source, action=cmd.action, note=f"{cmd.ability} save"))
     resolve_save_effect(
         tx,
         cmd.source,

@@ -227,6 +227,16 @@ class SharedPool(Application[UUID]):
         factory.env_create_table = lambda: False  # type: ignore[attr-defined]  # made by create_tables instead
         return factory
 
+    def put(self, records: Sequence[Any], **options: Any) -> None:
+        """The one way records reach eventsourcing's event store (an encounter's, a
+        follower's with its `tracking`): in one transaction; SeqTaken if a version is taken,
+        or a follower's position was recorded already (someone else wrote first)."""
+        try:
+            self.events.put(records, **options)
+        except IntegrityError:
+            first = records[0] if records else None
+            raise SeqTaken(getattr(first, "originator_id", None), getattr(first, "originator_version", 0)) from None
+
     def create_tables(self, recorder: R) -> R:
         """The recorder, its tables created (unless CREATE_TABLE=no) one creator at a time:
         the one way this store's applications make eventsourcing's tables; SchemaError
@@ -330,10 +340,7 @@ class EventLog(SharedPool):
     def append(self, records: Sequence[Recorded], snapshot: Snapshot | None = None) -> None:
         """Store an encounter's new records, then the snapshot due after them; SeqTaken if a
         seq is taken. A snapshot is only a shortcut: one lost between the two is not missed."""
-        try:
-            if records:
-                self.events.put(records)
-        except IntegrityError:
-            raise SeqTaken(records[0].originator_id, records[0].originator_version) from None
+        if records:
+            self.put(records)
         if snapshot is not None and self.snapshots is not None:
             self.snapshots.put([snapshot])

@@ -17,12 +17,13 @@ from typing import Any, Generic, TypeVar, cast
 from uuid import UUID
 
 import msgspec
-from eventsourcing.persistence import IntegrityError, Mapper, ProcessRecorder, StoredEvent, Tracking
+from eventsourcing.persistence import Mapper, ProcessRecorder, StoredEvent, Tracking
 from eventsourcing.sqlite import SQLiteFactory, SQLiteProcessRecorder
 
 from combat.kernel.records import Recorded
 from combat.store import SeqTaken, UnreadableRow
 from combat.store.log import TOPICS, EventLog, SharedPool
+from combat.store.prehash import census
 from combat.store.schema import create_process_tables
 
 __all__ = ["PartyLog", "TABLE", "TOPIC", "follow", "start_following", "tracking_name"]
@@ -62,6 +63,14 @@ class PartyLog(SharedPool, Generic[R]):
     def __init__(self, env: Any, record_type: type[R], *, datastore: Any = None) -> None:
         self._record_type = record_type
         super().__init__(env, datastore=datastore)
+        # Which logs were written before the party's records were hashed, and how many of
+        # their first records carry no hash: the store's record, taken once (combat.store.prehash).
+        recorder: Any = self.recorder
+        self.prehash = census(recorder.datastore, recorder.events_table_name)
+
+    def unhashed_through(self, log_id: UUID) -> int:
+        """How many of a log's first records may carry no hash (0 for a log begun by this release)."""
+        return self.prehash.get(log_id, 0)
 
     def construct_mapper(self) -> Mapper[UUID]:
         return _Mapper(self._record_type, transcoder=self.construct_transcoder())
@@ -92,12 +101,7 @@ class PartyLog(SharedPool, Generic[R]):
         """Records (and, with `tracking`, the position a follower reached) in one
         transaction; SeqTaken if a version is taken or the position was already recorded
         (someone else wrote first)."""
-        stored = [self.mapper.to_stored_event(r) for r in records]
-        try:
-            self._process_recorder.insert_events(stored, tracking=Tracking(*tracking) if tracking else None)
-        except IntegrityError:
-            first = records[0] if records else None
-            raise SeqTaken(getattr(first, "originator_id", None), getattr(first, "originator_version", 0)) from None
+        self.put(records, tracking=Tracking(*tracking) if tracking else None)
 
     def originators(self) -> list[UUID]:
         """Every log's id, in the order they were first stored."""

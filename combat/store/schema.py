@@ -106,18 +106,13 @@ def create_recorder_tables(recorder: R, what: str | None = None) -> R:
         with creating(datastore, what) as cursor:
             recorder._create_table(cursor)  # type: ignore[attr-defined]
         return recorder
-    import psycopg
 
     shared_function = getattr(recorder, "sql_create_pg_function_insert_events", None)
     statements = [s for s in recorder.sql_create_statements if s is not shared_function]  # type: ignore[attr-defined]
     with creating(datastore, what) as cursor:
-        conn = cursor.connection
+        _create_types(cursor, statements)
         for statement in statements:
-            if "CREATE TYPE" in statement.as_string(conn):
-                # No IF NOT EXISTS for types: another recorder of the schema made it first.
-                with contextlib.suppress(psycopg.errors.DuplicateObject), conn.transaction():
-                    cursor.execute(statement, prepare=False)
-            else:
+            if "CREATE TYPE" not in statement.as_string(cursor.connection):
                 cursor.execute(statement, prepare=False)
     try:
         datastore.register_type_adapters()  # after the commit: the types are there to read
@@ -144,6 +139,8 @@ def create_process_tables(recorder: R, what: str | None = None) -> R:
         # is there a tracking table, and which marker does it hold.
         rec.tracking_table_exists, marker = _tracking_marker(cursor, rec, is_postgres(datastore))
         rec.tracking_migration_current = rec.tracking_migration_previous = marker
+        if is_postgres(datastore):
+            _create_types(cursor, rec.sql_create_statements)  # eventsourcing's `_create_table` leaves them out
         rec._create_table(cursor)
     if is_postgres(datastore):
         try:
@@ -172,3 +169,15 @@ def _one(cursor: Any, query: str, params: tuple[Any, ...]) -> Any:
     cursor.execute(query, params)
     row = cursor.fetchone()
     return next(iter(row.values())) if isinstance(row, dict) else row[0]
+
+
+def _create_types(cursor: Any, statements: Iterable[Any]) -> None:
+    """eventsourcing's CREATE TYPE statements, each in a savepoint: there is no IF NOT EXISTS
+    for types, and another recorder of the schema may have made it first."""
+    import psycopg
+
+    conn = cursor.connection
+    for statement in statements:
+        if "CREATE TYPE" in statement.as_string(conn):
+            with contextlib.suppress(psycopg.errors.DuplicateObject), conn.transaction():
+                cursor.execute(statement, prepare=False)

@@ -27,6 +27,7 @@ from eventsourcing.tests.persistence import (
     AggregateRecorderTestCase,
     ApplicationRecorderTestCase,
     NonInterleavingNotificationIDsBaseCase,
+    ProcessRecorderTestCase,
 )
 
 from combat.app.catalog import record_decoder
@@ -180,3 +181,35 @@ class TestPostgresPartitionRecorder(_Postgres, ApplicationRecorderTestCase[Appli
 
     def create_recorder(self) -> ApplicationRecorder:
         return self.postgres_recorder()
+
+
+class _PartyStores(_Stores):
+    """The campaigns' process recorder (combat.store.party): what carry-over writes with its
+    position, in one transaction, through eventsourcing's own process recorder."""
+
+    def party_log(self, env: dict[str, str]) -> Any:
+        from combat.campaigns.records import PartyRecord
+        from combat.store.party import PartyLog
+
+        # Each case a table of its own: the cases count every notification in the table.
+        name = f"party_{uuid.uuid4().hex[:8]}"
+        log = type(f"Contract{name}", (PartyLog,), {"name": name})(env, PartyRecord)
+        self.logs.append(log)
+        return log
+
+
+class TestSQLitePartyProcessRecorder(_PartyStores, ProcessRecorderTestCase):
+    def create_recorder(self) -> Any:
+        return self.party_log(store_env(os.path.join(self.folder, f"{uuid.uuid4().hex}.db"))).recorder
+
+
+class TestPostgresPartyProcessRecorder(_PartyStores, _Postgres, ProcessRecorderTestCase):
+    def create_recorder(self) -> Any:
+        env = {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_SCHEMA": self.schema,
+            **POSTGRES_SETTINGS,
+            "POSTGRES_POOL_SIZE": "4",
+            "POSTGRES_MAX_OVERFLOW": "4",
+        }
+        return self.party_log(env).recorder

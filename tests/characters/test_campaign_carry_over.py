@@ -15,7 +15,10 @@ import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
+import msgspec
 import pytest
+from eventsourcing.persistence import StoredEvent
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
 
 from combat.app.application import Encounters, run_sync
 from combat.campaigns.carry_over import FOLLOWER
@@ -25,8 +28,7 @@ from combat.fivee.characters import AddCharacter, CharacterStatus
 from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndCombat, RollInitiative, SetHp
 from combat.kernel.errors import RuleError
-from combat.store.party import TABLE, PartyLog, tracking_name
-from combat.store.settings import store_env
+from combat.store.party import TABLE, TOPIC, tracking_name
 from tests.helpers import monster
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -140,7 +142,6 @@ def test_a_party_stored_before_campaigns_moves_into_the_default_campaign(tmp_pat
     pointer, no hash), was set to 35 HP there, and nothing was read back yet. Opened by this
     release, Brann is the default campaign's, carries the 35 HP, and is in that fight still."""
     db = tmp_path / "combat.db"
-    env = store_env(db)
     encounters = Encounters(db)
     try:
         eid = encounters.create("srd-2024", "an old fight", seed=1)
@@ -149,22 +150,22 @@ def test_a_party_stored_before_campaigns_moves_into_the_default_campaign(tmp_pat
             encounters.executing(eid, AddCharacter(character=FIGHTER, side="party", stored_as="Brann"), encounters.log.commits())
         )
         encounters.execute(eid, SetHp(combatant="brann", hp=35))
-        old = PartyLog(env, PartyRecord, datastore=encounters.log.home.factory.datastore)
         cid = character_id(DEFAULT_CAMPAIGN, "Brann")
         now = datetime.now(UTC)
-        old.append(
-            [PartyRecord(originator_id=cid, originator_version=1, timestamp=now, actor="gm", event=CharacterSaved(sheet=FIGHTER))]
-        )
-        old.append(
+        _write_as_the_last_release_did(
+            db,
             [
+                PartyRecord(
+                    originator_id=cid, originator_version=1, timestamp=now, actor="gm", event=CharacterSaved(sheet=FIGHTER)
+                ),
                 PartyRecord(
                     originator_id=cid,
                     originator_version=2,
                     timestamp=now,
                     actor="gm",
                     event=CharacterJoined(encounter=eid, combatant="brann"),
-                )
-            ]
+                ),
+            ],
         )
     finally:
         encounters.close()
@@ -176,6 +177,54 @@ def test_a_party_stored_before_campaigns_moves_into_the_default_campaign(tmp_pat
         encounters.campaigns.fresh()
         assert encounters.campaigns.get(DEFAULT_CAMPAIGN, "Brann").status.hp == 30
         assert encounters.campaigns.verify() == []
+    finally:
+        encounters.close()
+
+
+def _write_as_the_last_release_did(db: Path, records: list[PartyRecord]) -> None:
+    """Party rows as the release before campaigns wrote them: its table, no hash, no census."""
+    datastore = SQLiteDatastore(str(db))
+    try:
+        recorder = SQLiteApplicationRecorder(datastore, events_table_name=TABLE)
+        recorder.create_table()
+        recorder.insert_events(
+            [
+                StoredEvent(
+                    originator_id=r.originator_id,
+                    originator_version=r.originator_version,
+                    topic=TOPIC,
+                    state=msgspec.json.encode(r),
+                )
+                for r in records
+            ]
+        )
+    finally:
+        datastore.close()
+
+
+def test_a_character_log_stripped_of_its_hashes_is_refused(tmp_path):
+    """A log begun by this release is chained from its first record: stripping every hash of
+    Brann's log (so that it reads as a log from before hashes) does not make it old, because
+    the store's record of the logs written before hashes, taken when this release first
+    opened the store, does not list it."""
+    db = tmp_path / "combat.db"
+    encounters = Encounters(db)
+    try:
+        camp = encounters.campaigns.create("Greyhawk").id
+        encounters.campaigns.save(camp, FIGHTER)
+        encounters.campaigns.save(camp, FIGHTER)
+    finally:
+        encounters.close()
+    with sqlite3.connect(db) as con:
+        for rowid, state in con.execute(f"SELECT rowid, state FROM {TABLE}").fetchall():
+            plain = msgspec.json.decode(bytes(state))
+            plain.pop("hash", None)
+            con.execute(f"UPDATE {TABLE} SET state = ? WHERE rowid = ?", (msgspec.json.encode(plain), rowid))
+    encounters = Encounters(db)
+    try:
+        with pytest.raises(RuleError) as caught:
+            encounters.campaigns.get(camp, "Brann")
+        assert caught.value.code == "party/tampered" and "carries no hash" in caught.value.message
     finally:
         encounters.close()
 
@@ -234,3 +283,25 @@ def test_kill_9_during_party_writes_loses_and_repeats_nothing(tmp_path):
         assert tracked == encounters.log.home.recorder.max_notification_id()
     finally:
         encounters.close()
+
+
+def test_combat_verify_campaigns_names_the_broken_log(tmp_path):
+    """`combat verify --campaigns`: exit 0 while every chain holds, 1 naming the log that breaks."""
+    from click.testing import CliRunner
+
+    from combat.cli import cli
+
+    db = tmp_path / "combat.db"
+    encounters = Encounters(db)
+    try:
+        camp = encounters.campaigns.create("Greyhawk").id
+        encounters.campaigns.save(camp, FIGHTER)
+    finally:
+        encounters.close()
+    run = CliRunner().invoke
+    ok = run(cli, ["verify", "--campaigns", "--db", str(db)])
+    assert ok.exit_code == 0 and "ok: 2 campaign and character logs" in ok.output, ok.output
+    with sqlite3.connect(db) as con:
+        con.execute(f"UPDATE {TABLE} SET state = replace(CAST(state AS TEXT), '\"max_hp\":44', '\"max_hp\":45')")
+    broken = run(cli, ["verify", "--campaigns", "--db", str(db)])
+    assert broken.exit_code == 1 and f"broken: log {character_id(camp, 'Brann')}" in broken.output, broken.output

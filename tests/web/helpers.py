@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from tests.service.helpers import Fight, open_fight
+from tests.service.helpers import Fight, open_campaign
 
 __all__ = ["Table", "fill", "SCREENSHOTS", "ELARA", "BRANN", "party_by_sheet", "CHROMIUM", "FLAGS"]
 
@@ -113,15 +113,16 @@ BRANN = {
 
 
 def party_by_sheet(service: Any, name: str, goblins: int, *, boss: bool = False, initiative: bool = True) -> Fight:
-    """Elara (Sam's) and Brann (Ana's) saved in the party and added by name, `goblins` Goblin
-    Warriors added together (one initiative count), a Goblin Boss if asked; with `initiative`,
-    round 1 at Elara's turn (20, Brann 13, the goblins 7)."""
+    """Elara (Sam's) and Brann (Ana's) saved in a campaign of their own and added by name,
+    `goblins` Goblin Warriors added together (one initiative count), a Goblin Boss if asked;
+    with `initiative`, round 1 at Elara's turn (20, Brann 13, the goblins 7)."""
     import httpx
 
     http = httpx.Client(base_url=service.url, timeout=10)
+    campaign = open_campaign(http, name)
     for sheet in (ELARA, BRANN):
-        assert http.post("/characters/build", json={**sheet, "save": True}).status_code == 200
-    fight = open_fight(http, name=name)
+        campaign.build(**sheet)
+    fight = campaign.fight(name=name)
     fight.do({"type": "add_character", "character": "elara", "side": "party", "player": "Sam"})
     fight.do({"type": "add_character", "character": "brann", "side": "party", "player": "Ana"})
     fight.do({"type": "add_creature", "creature": "Goblin Warrior", "side": "monsters", "count": goblins})
