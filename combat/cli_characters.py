@@ -306,6 +306,8 @@ def _json_file(file: str, code: str) -> Any:
 
 
 def _save(sheet: CharacterSheet, db: str, campaign: str) -> None:
+    import shlex
+
     from combat.cli import _say, _store
 
     with _store(db) as encounters:
@@ -313,7 +315,7 @@ def _save(sheet: CharacterSheet, db: str, campaign: str) -> None:
         stored = encounters.campaigns.save(made.id, sheet)
     _say(
         f"saved {stored.name} in the campaign {made.name!r} ({db}): add it to a fight of the campaign "
-        f"(combat new --campaign {made.name if made.name == campaign else made.id}) with "
+        f"(combat new --campaign {shlex.quote(made.name if made.name == campaign else str(made.id))}) with "
         f'\'{{"type": "add_character", "character": "{stored.name}", "side": "party"}}\''
     )
 

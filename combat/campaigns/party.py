@@ -270,7 +270,7 @@ class Campaigns:
             raise RuleError(
                 "rest/in-fight",
                 f"{found.name} is in the fight {found.fight}, and a rest is taken out of combat",
-                allowed="rest after that fight ends, or release the character from it (POST .../release)",
+                allowed="rest after that fight ends, or once the GM releases the character from it (combat characters release, POST .../release)",
             )
         event = rest_of(found.sheet, found.status, kind, hit_dice, faces)
         self._append(character_id(campaign, name), found.version, found.head, event, actor)

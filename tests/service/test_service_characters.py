@@ -141,6 +141,8 @@ def test_tokens_reach_their_own_campaign_and_a_player_their_own_character():
                 sheet = ours.character("Elara")["sheet"]
                 for other in (theirs.gm, guest_fight.gm, fight.gm):
                     fight.rejects(ours.get("/characters/Elara", token=other), 403, "auth/other-campaign")
+                    # Refused before the name is looked up: no 404 lists the party's names.
+                    fight.rejects(ours.get("/characters/Nobody", token=other), 403, "auth/other-campaign")
                     fight.rejects(ours.post("/characters", sheet, token=other), 403, "auth/other-campaign")
                 # The old routes are the default campaign's, the admin's alone.
                 fight.rejects(http.get("/characters", headers=bearer(ours.gm)), 401, "auth/admin-required")
