@@ -72,6 +72,21 @@ def create_campaign(name: str, db: str) -> None:
     _print(f"{made.id}  {made.name}")
 
 
+@campaigns.command("carry-over")
+@_db
+@_one_line_errors
+def carry_over_command(db: str) -> None:
+    """Carry every fight event not carried yet to its characters. Each write of the CLI and
+    the service's follower do this as they go; a process killed between a write and its
+    carry-over leaves some for the next writer, or for this."""
+    from combat.cli import _print, _store
+
+    with _store(db) as encounters:
+        behind = encounters.campaigns.behind()
+        encounters.campaigns.carry_over()
+    _print("carried over what was left" if behind else "nothing was left to carry over")
+
+
 @campaigns.command("list")
 @_db
 @_one_line_errors
@@ -202,7 +217,6 @@ def list_command(as_json: bool, campaign: str, db: str) -> None:
     from combat.cli import _print, _print_json, _store
 
     with _store(db) as encounters:
-        encounters.campaigns.fresh()
         roster = encounters.campaigns.roster(_campaign_of(encounters, campaign))
     if as_json:
         import msgspec
@@ -228,7 +242,6 @@ def show_command(name: str, as_json: bool, campaign: str, db: str) -> None:
     from combat.cli import _print, _print_json, _store
 
     with _store(db) as encounters:
-        encounters.campaigns.fresh()
         found = encounters.campaigns.get(_campaign_of(encounters, campaign), name)
     if as_json:
         import msgspec

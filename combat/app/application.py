@@ -33,6 +33,7 @@ from combat.app.catalog import decode_command, record_decoder
 from combat.app.command_ids import CommandIndex, check_client_id, check_same_request, request_hash
 from combat.app.history import fold_records
 from combat.app.locks import EncounterLocks
+from combat.campaigns.carry_over import carries_characters
 from combat.campaigns.party import Campaigns, names_a_stored_character
 from combat.kernel import collector
 from combat.kernel.commands import Command, check_service_only
@@ -132,6 +133,10 @@ class Encounters:
         self.log = PartitionedLog(self._env, partitions, records=record_decoder)
         self._campaigns: Campaigns | None = None
         self._building = threading.Lock()
+        # Told of each append (encounter id, state after it). Unset, a write to a fight that
+        # holds stored characters carries it over to them at once (the CLI, the Python API);
+        # the service sets it to wake its follower thread instead (combat.campaigns.runner).
+        self.on_appended: Callable[[UUID, EncounterState], None] | None = None
         self.max_events = max_events  # events one command may append (a fork copies, so it is not counted)
         self._cache: StateCache[EncounterState] = StateCache(cached)
         self._heads: StateCache[tuple[int, str]] = StateCache(cached)  # (seq, hash) of the last event seen
@@ -157,7 +162,7 @@ class Encounters:
 
     def _build_campaigns(self) -> Campaigns:
         from combat.campaigns.carry_over import FOLLOWER, CarryOver
-        from combat.store.party import follow, start_following
+        from combat.store.party import behind, follow, start_following
 
         campaigns = Campaigns(self._env, datastore=getattr(self.log.home.factory, "datastore", None))
         carry = CarryOver(
@@ -168,7 +173,10 @@ class Encounters:
             record=campaigns.record,
         )
         start_following(self.log.parts, campaigns.log, FOLLOWER, settle=campaigns.settle_legacy(self))
-        campaigns.attach(lambda: follow(self.log.parts, campaigns.log, FOLLOWER, carry))
+        campaigns.attach(
+            lambda: follow(self.log.parts, campaigns.log, FOLLOWER, carry),
+            lambda: behind(self.log.parts, campaigns.log, FOLLOWER),
+        )
         return campaigns
 
     def created(self, encounter_id: UUID) -> EncounterCreated:
@@ -443,6 +451,10 @@ class Encounters:
         self._cache.put(encounter_id, new_state)
         if records:
             self._heads.put(encounter_id, (records[-1].seq, records[-1].hash))
+        if self.on_appended is not None:
+            self.on_appended(encounter_id, new_state)
+        elif carries_characters(new_state):
+            self.campaigns.carry_over()
         return Outcome(records, new_state)
 
     def _head(self, encounter_id: UUID, version: int) -> str:

@@ -2,9 +2,10 @@
 `add_character` by name filled in) over the campaigns' store (combat.store.party).
 
 Reads fold a log and never write. What a fight does to a character is carried by the
-carry-over follower (combat.campaigns.carry_over), which `fresh` runs up to the encounters'
-latest events before a read or a decision that needs them (in the service, on its one
-follower thread; in the CLI, in the calling thread).
+carry-over follower (combat.campaigns.carry_over): `carry_over` runs it in the calling
+thread (after a write of the CLI or the Python API, and before a join or a rest, which are
+writes and need what the character carries now); in the service one thread runs it
+(combat.campaigns.runner) and a read waits until it has caught up (`caught_up`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from combat.campaigns.records import (
     link,
 )
 from combat.campaigns.rests import rest_of
+from combat.campaigns.runner import CarryOverRunner
 from combat.characters.sheet import CharacterSheet, checked_sheet
 from combat.fivee.characters import AddCharacter, character, status_of
 from combat.kernel.errors import RuleError
@@ -73,10 +75,13 @@ class Campaigns:
 
     def __init__(self, env: dict[str, str], datastore: Any = None):
         self._log: PartyLog[PartyRecord] = PartyLog(env, PartyRecord, datastore=datastore)
-        self._follow: Callable[[], int] | None = None  # set by combat.campaigns.carry_over
+        self._follow: Callable[[], int] | None = None  # set by Encounters (combat.app.application)
+        self._behind: Callable[[], bool] = lambda: False
         self._following = threading.Lock()
+        self.runner: CarryOverRunner | None = None
 
     def close(self) -> None:
+        self.stop_runner()
         self._log.close()
 
     @property
@@ -85,15 +90,37 @@ class Campaigns:
 
     # -- the follower ----------------------------------------------------------------------
 
-    def attach(self, follow: Callable[[], int]) -> None:
-        self._follow = follow
+    def attach(self, follow: Callable[[], int], behind: Callable[[], bool]) -> None:
+        self._follow, self._behind = follow, behind
 
-    def fresh(self) -> None:
+    def carry_over(self) -> None:
         """Carry every fight's events written so far to their characters, one follower at a
         time in this process (another process's follower may carry some first)."""
         if self._follow is not None:
             with self._following:
                 self._follow()
+
+    def behind(self) -> bool:
+        """Are there fight events stored that the follower has not carried yet?"""
+        return self._behind()
+
+    def start_runner(self, interval: float = 1.0) -> CarryOverRunner:
+        """The follower on a thread of its own (a long-running process: the service)."""
+        if self.runner is None:
+            self.runner = CarryOverRunner(self.carry_over, self.behind, interval)
+        return self.runner
+
+    def stop_runner(self) -> None:
+        if self.runner is not None:
+            self.runner.stop()
+            self.runner = None
+
+    def caught_up(self, timeout: float = 5.0) -> None:
+        """Before a read in a process whose follower runs on its thread: wait until it has
+        carried what was stored when the read began. Elsewhere a read folds what is there
+        (every write of this process carried its fight over as it was made)."""
+        if self.runner is not None:
+            self.runner.caught_up(timeout)
 
     def settle_legacy(self, encounters: Any) -> Callable[[], list[PartyRecord]]:
         """What the fights joined before campaigns existed left their characters: carried
@@ -264,7 +291,7 @@ class Campaigns:
         actor: str = "gm",
     ) -> tuple[StoredCharacter, Rested]:
         """A Short or Long Rest (combat.campaigns.rests); refused while the character is in a fight."""
-        self.fresh()
+        self.carry_over()
         found = self.get(campaign, name)
         if found.fight is not None:
             raise RuleError(
@@ -279,7 +306,7 @@ class Campaigns:
     def release(self, campaign: UUID, name: str, *, actor: str = "gm") -> StoredCharacter:
         """Take a character out of the fight it is in, keeping what that fight left it with:
         the fight's later events are no longer carried to it."""
-        self.fresh()
+        self.carry_over()
         found = self.get(campaign, name)
         if found.fight is None:
             raise RuleError("character/not-in-fight", f"{found.name} is in no fight", allowed="a character in a fight")
@@ -297,7 +324,7 @@ class Campaigns:
         carries, filled in. Nothing is written: the join is carried from the encounter's own
         event once it is appended (combat.campaigns.carry_over)."""
         assert isinstance(command.character, str)
-        self.fresh()
+        self.carry_over()
         found = self.get(campaign, command.character)
         if not practice and found.fight is not None and found.fight != encounter_id:
             raise RuleError(

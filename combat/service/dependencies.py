@@ -79,11 +79,17 @@ class Service:
             raise ApiError(422, "request/invalid", f"{where}: {message or exc.message}", allowed=exc.allowed) from None
 
     def start(self) -> None:
+        # The carry-over follower on its own thread: woken by each append of this process,
+        # and every second for the others'; a read of the campaigns waits for it.
+        runner = self.encounters.campaigns.start_runner()
+        self.encounters.on_appended = lambda encounter_id, state: runner.poke()
         if self.follower is None:
             self.follower = follower_for(self.encounters.log, self.hub)
 
     def stop(self) -> None:
         self.writers.close()  # the commands in hand finish before the store closes
+        self.encounters.on_appended = None
+        self.encounters.campaigns.stop_runner()
         self.hub.close()
         if self.follower is not None:
             self.follower.stop()

@@ -26,7 +26,7 @@ from combat.store.log import TOPICS, EventLog, SharedPool
 from combat.store.prehash import census
 from combat.store.schema import create_process_tables
 
-__all__ = ["PartyLog", "TABLE", "TOPIC", "follow", "start_following", "tracking_name"]
+__all__ = ["PartyLog", "TABLE", "TOPIC", "follow", "behind", "start_following", "tracking_name"]
 
 TABLE = "party_events"
 TOPIC = "combat.party:Record"
@@ -165,6 +165,11 @@ def follow(
             if len(page) < batch:
                 break
     return read
+
+
+def behind(parts: Sequence[EventLog], party: PartyLog[Any], follower: str) -> bool:
+    """Has any partition a record the follower has not carried yet?"""
+    return any((part.recorder.max_notification_id() or 0) > party.position(tracking_name(follower, part)) for part in parts)
 
 
 def start_following(parts: Sequence[EventLog], party: PartyLog[R], follower: str, settle: Callable[[], list[R]]) -> None:

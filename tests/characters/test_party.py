@@ -90,7 +90,7 @@ def test_a_party_of_three_plays_two_fights_with_a_long_rest_between(encounters: 
     state = encounters.state(third)
     assert (state.combatants["brann"].hp, state.combatants["elara"].hp) == (44, 27)
     # Each change is an event in the character's own log.
-    party.fresh()
+    party.carry_over()
     # The follower carries what the fight did so far whenever it runs (here before each
     # join): one StatusCarried or more per fight, as it happened to run.
     kinds = [type(r.event).__name__ for r in party.history(camp, "Elara")]

@@ -200,7 +200,7 @@ def campaign_access(request: Request, service: Service, campaign_id: str) -> Acc
 
 
 def roster_of(campaigns: Campaigns, access: Access) -> Roster:
-    campaigns.fresh()
+    campaigns.caught_up()
     roster = campaigns.roster(access.campaign)
     if access.gm:
         return roster
@@ -210,7 +210,7 @@ def roster_of(campaigns: Campaigns, access: Access) -> Roster:
 
 def character_of(campaigns: Campaigns, access: Access, name: str) -> StoredCharacter:
     access.require_reads(name)
-    campaigns.fresh()
+    campaigns.caught_up()
     return campaigns.get(access.campaign, name)
 
 
