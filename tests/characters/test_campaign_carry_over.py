@@ -24,6 +24,7 @@ from combat.app.application import Encounters, run_sync
 from combat.campaigns.carry_over import FOLLOWER
 from combat.campaigns.records import DEFAULT_CAMPAIGN, CharacterJoined, CharacterSaved, PartyRecord, character_id
 from combat.characters.build import build_sheet
+from combat.characters.sheet import CharacterSheet
 from combat.fivee.characters import AddCharacter, CharacterStatus
 from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndCombat, RollInitiative, SetHp
@@ -60,6 +61,18 @@ def _fight(encounters: Encounters, campaign: uuid.UUID, *names: str) -> uuid.UUI
     for i, cid in enumerate((*(n.lower() for n in names), "goblin-1")):
         encounters.execute(eid, RollInitiative(combatant=cid, faces=(20 - 5 * i,)))
     return eid
+
+
+def _campaign_saved(db: Path, *sheets: CharacterSheet) -> uuid.UUID:
+    """A store at `db` with a campaign "Greyhawk" holding `sheets`; the campaign's id."""
+    encounters = Encounters(db)
+    try:
+        camp = encounters.campaigns.create("Greyhawk").id
+        for sheet in sheets:
+            encounters.campaigns.save(camp, sheet)
+        return camp
+    finally:
+        encounters.close()
 
 
 def test_a_long_rest_mid_fight_is_refused_and_the_fight_is_carried_exactly(encounters: Encounters):
@@ -120,13 +133,7 @@ def test_a_tampered_record_is_refused_for_its_character_alone(tmp_path):
 def test_an_unreadable_row_is_reported_for_its_character_and_the_roster_still_lists(tmp_path):
     """Issue 30, item 3: one record that could not be decoded broke the list for everyone."""
     db = tmp_path / "combat.db"
-    encounters = Encounters(db)
-    try:
-        camp = encounters.campaigns.create("Greyhawk").id
-        encounters.campaigns.save(camp, FIGHTER)
-        encounters.campaigns.save(camp, WIZARD)
-    finally:
-        encounters.close()
+    camp = _campaign_saved(db, FIGHTER, WIZARD)
     with sqlite3.connect(db) as con:
         con.execute(f"UPDATE {TABLE} SET state = ? WHERE CAST(state AS TEXT) LIKE '%\"Brann\"%'", (b'{"max_hp": 1000000000000}',))
     encounters = Encounters(db)
@@ -209,13 +216,7 @@ def test_a_character_log_stripped_of_its_hashes_is_refused(tmp_path):
     the store's record of the logs written before hashes, taken when this release first
     opened the store, does not list it."""
     db = tmp_path / "combat.db"
-    encounters = Encounters(db)
-    try:
-        camp = encounters.campaigns.create("Greyhawk").id
-        encounters.campaigns.save(camp, FIGHTER)
-        encounters.campaigns.save(camp, FIGHTER)
-    finally:
-        encounters.close()
+    camp = _campaign_saved(db, FIGHTER, FIGHTER)
     with sqlite3.connect(db) as con:
         for rowid, state in con.execute(f"SELECT rowid, state FROM {TABLE}").fetchall():
             plain = msgspec.json.decode(bytes(state))
@@ -293,12 +294,7 @@ def test_combat_verify_campaigns_names_the_broken_log(tmp_path):
     from combat.cli import cli
 
     db = tmp_path / "combat.db"
-    encounters = Encounters(db)
-    try:
-        camp = encounters.campaigns.create("Greyhawk").id
-        encounters.campaigns.save(camp, FIGHTER)
-    finally:
-        encounters.close()
+    camp = _campaign_saved(db, FIGHTER)
     run = CliRunner().invoke
     ok = run(cli, ["verify", "--campaigns", "--db", str(db)])
     assert ok.exit_code == 0 and "ok: 2 campaign and character logs" in ok.output, ok.output
