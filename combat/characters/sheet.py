@@ -190,7 +190,8 @@ class Features(_Part, frozen=True, kw_only=True):
     # "Advantage on saving throws against spells and other magical effects" (a stat block's trait,
     # a sheet's boon or item); the saves read it, the sheet only holds it.
     magic_resistance: bool = False
-    legendary_resistance: Annotated[int, Meta(ge=0, le=10)] = 0  # uses a day: "If [it] fails a saving throw, it can choose to succeed instead"
+    # Legendary Resistance's uses a day: "If [it] fails a saving throw, it can choose to succeed instead".
+    legendary_resistance: Annotated[int, Meta(ge=0, le=10)] = 0
 
 
 class CharacterSheet(_Part, frozen=True, kw_only=True):
