@@ -421,6 +421,10 @@ def summary(sheet: CharacterSheet) -> list[str]:
         f"Sneak Attack {f.sneak_attack}" if f.sneak_attack else "",
         f"Rage Damage +{f.rage_damage}, resisting {', '.join(f.rage_resistances)} while raging" if f.rage_damage else "",
         f"Martial Arts {f.martial_arts}" if f.martial_arts else "",
+        "Evasion" if f.evasion else "",
+        "Uncanny Dodge" if f.uncanny_dodge else "",
+        "Magic Resistance" if f.magic_resistance else "",
+        f"Legendary Resistance {f.legendary_resistance}/Day" if f.legendary_resistance else "",
     ]
     if any(shown):
         lines.append("Features: " + "; ".join(x for x in shown if x))

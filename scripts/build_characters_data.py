@@ -16,7 +16,8 @@ What it keeps, and where each number comes from:
   slots, Cantrips, Prepared Spells, Rages, Rage Damage, Sneak Attack, Second Wind, Channel
   Divinity, Martial Arts, Focus Points...); the features that change numbers, read from
   their words (Extra Attack's "attack twice instead of once", Unarmored Defense's "10 plus
-  your Dexterity and Constitution modifiers", Rage's resistances); and the limited-use
+  your Dexterity and Constitution modifiers", Rage's resistances, Evasion's "no damage if you
+  succeed", Uncanny Dodge's "halve the attack's damage"); and the limited-use
   features with how a rest brings them back ("You regain one expended use when you finish a
   Short Rest").
 - Hit Points: the Level 1 Hit Points by Class and Fixed Hit Points by Class tables of the
@@ -152,6 +153,12 @@ def _numbers(text: str) -> dict[str, Any]:
         found["speed_unless_heavy_armor"] = int(m.group(1))
     if m := re.search(r"regain all your expended uses of ([\w ]+?) when you finish a Short or Long Rest", text):
         found["short_rest"] = m.group(1)
+    # Evasion: "you instead take no damage if you succeed on the saving throw and only half damage if you fail".
+    if "you instead take no damage if you succeed on the saving throw" in text:
+        found["evasion"] = True
+    # Uncanny Dodge: "you can take a Reaction to halve the attack's damage against you".
+    if "take a Reaction to halve the attack's damage against you" in text:
+        found["uncanny_dodge"] = True
     return found
 
 

@@ -128,6 +128,17 @@ class StatBlock(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     spellcasting: BlockSpellcasting | None = None
     source: str = ""  # "SRD 5.2", or where a GM's own block came from
 
+    def has_trait(self, name: str) -> bool:
+        """Whether the block has a trait called `name` (any case): "Evasion", "Magic Resistance"."""
+        return any(t.name.lower() == name.lower() for t in self.traits)
+
+    @property
+    def magic_resistance(self) -> bool:
+        """Magic Resistance: "The [creature] has Advantage on saving throws against spells and
+        other magical effects." Read from the trait of that name, so a block logged before this
+        property existed has it too (Legendary Resistance's uses are `legendary_resistance`)."""
+        return self.has_trait("Magic Resistance")
+
     def attack(self, name: str) -> BlockAttack | None:
         return next((a for a in self.attacks if a.name.lower() == name.lower()), None)
 

@@ -145,6 +145,17 @@ def _attack(data: dict[str, Any], cls: dict[str, Any], name: str) -> SheetAttack
     )
 
 
+def _unarmed_strike(die: str | None, scores: Abilities) -> tuple[SheetAttack, ...]:
+    """A Monk's Unarmed Strike, from Martial Arts: "You can roll 1d6 in place of the normal
+    damage of your Unarmed Strike" and "You can use your Dexterity modifier instead of your
+    Strength modifier for the attack and damage rolls of your Unarmed Strikes" (the better
+    is taken). Bludgeoning, as the Unarmed Strike's own damage is."""
+    if die is None:
+        return ()
+    better: Ability = "dexterity" if modifier(scores.dexterity) > modifier(scores.strength) else "strength"
+    return (SheetAttack(name="Unarmed Strike", damage_dice=die, damage_type="bludgeoning", ability=better),)
+
+
 def _resources(
     cls: dict[str, Any], row: dict[str, Any], level: int, scores: Abilities, features: list[dict[str, Any]]
 ) -> tuple[Resource, ...]:
@@ -300,7 +311,7 @@ def build_sheet(
         speed=speed,
         size=cast(Size, chosen_size),
         resistances=tuple(sorted(set(species_resists))),
-        attacks=tuple(_attack(data, cls, w) for w in weapons),
+        attacks=tuple(_attack(data, cls, w) for w in weapons) + _unarmed_strike(row.get("martial_arts"), abilities),
         attacks_per_action=_at(level, features, "attacks_per_action") or 1,
         spellcasting=casting,
         resources=_resources(cls, row, level, abilities, features),
@@ -310,6 +321,8 @@ def build_sheet(
             rage_damage=row.get("rage_damage", 0),
             rage_resistances=tuple(cls.get("rage_resistances", ())),
             martial_arts=row.get("martial_arts"),
+            evasion=bool(_at(level, features, "evasion")),
+            uncanny_dodge=bool(_at(level, features, "uncanny_dodge")),
         ),
     )
     return checked_sheet(sheet)

@@ -100,7 +100,15 @@ _FEATURES: dict[str, Callable[[dict[str, Any]], None]] = {
     "extra attack": lambda out: out.__setitem__("attacks_per_action", max(out.get("attacks_per_action", 1), 2)),
     "improved critical": lambda out: out.__setitem__("critical_range", min(out.get("critical_range", 20), 19)),
     "superior critical": lambda out: out.__setitem__("critical_range", min(out.get("critical_range", 20), 18)),
+    "evasion": lambda out: out.__setitem__("evasion", True),
+    "uncanny dodge": lambda out: out.__setitem__("uncanny_dodge", True),
+    "magic resistance": lambda out: out.__setitem__("magic_resistance", True),
 }
+# Features whose numbers come from the class's scale values (`_scaled_features`): the item adds nothing.
+_SCALED_ITEMS = {"sneak attack": "sneak_attack", "martial arts": "martial_arts"}
+# The 2014 and 2024 casters who know their spells rather than prepare them from a list (dnd5e
+# marks their spells "prepared" all the same, and leaves them unprepared).
+_KNOWN_SPELLS = {"bard", "sorcerer", "ranger", "warlock"}
 
 # Active effects: the keys this importer reads after applying them, as Foundry applies effects
 # before it derives AC and bonuses. Any other key is reported.
@@ -108,7 +116,7 @@ _EFFECT_KEYS = re.compile(
     r"system\.(abilities\.(str|dex|con|int|wis|cha)\.(value|proficient)"
     r"|attributes\.ac\.(bonus|calc|flat|formula)"
     r"|attributes\.movement\.walk|attributes\.init\.bonus"
-    r"|traits\.(dr|di|dv)\.value|skills\.[a-z]{3}\.value"
+    r"|traits\.(dr|di|dv)\.value|skills\.[a-z]{3}\.value|attributes\.hp\.bonuses\.(level|overall)"
     r"|bonuses\.spell\.dc|bonuses\.(mwak|rwak|msak|rsak)\.attack)$"
 )
 _ADD, _MULTIPLY, _OVERRIDE, _UPGRADE, _DOWNGRADE = 2, 1, 5, 4, 3
@@ -188,9 +196,11 @@ def _read_actor(data: dict[str, Any]) -> tuple[CharacterSheet, list[str]]:
         level,
         {(_sys(c).get("identifier") or _slug(c.get("name", ""))): _int(_sys(c).get("levels"), 1) for c in classes},
     )
-    roll.values.update(_scale_values(classes, items))
+    scales = _scale_values(classes, items)
+    roll.values.update({k: v for k, v in scales.items() if isinstance(v, float)})
+    roll.dice.update({k: v for k, v in scales.items() if isinstance(v, str)})
 
-    features: dict[str, Any] = {}
+    features: dict[str, Any] = _scaled_features(scales)
     attacks: list[SheetAttack] = []
     resources: list[Resource] = list(_actor_resources(system))
     spells: list[str] = []
@@ -198,7 +208,10 @@ def _read_actor(data: dict[str, Any]) -> tuple[CharacterSheet, list[str]]:
         kind = item.get("type", "?")
         handler = _ITEM_HANDLERS.get(kind, _not_used)
         try:
-            handler(item, _Context(system, roll, notes, attacks, resources, spells, features))
+            handler(
+                item,
+                _Context(system, roll, notes, attacks, resources, spells, features, _knows_spells(classes), _casting(classes)),
+            )
         except _ITEM_SHAPES as exc:
             raise RuleError(
                 "foundry/unreadable",
@@ -219,7 +232,7 @@ def _read_actor(data: dict[str, Any]) -> tuple[CharacterSheet, list[str]]:
         skills=_skills(system, 1, notes),
         expertise=_skills(system, 2, notes),
         ac=_armour_class(system, items, roll, notes),
-        max_hp=_max_hp(system, classes, mods["con"], level, notes),
+        max_hp=_max_hp(system, classes, roll, level, notes),
         hit_dice="+".join(f"{_int(_sys(c).get('levels'), 1)}{_hit_die(c)}" for c in classes if _hit_die(c)),
         speed=_speed(system, items, notes),
         size=cast(Size, _SIZES.get(str(_get(system, "traits.size") or "med"), "medium")),
@@ -326,11 +339,13 @@ def _type_value(system: dict[str, Any], old_key: str) -> str:
     return str(found if found else _get(system, old_key) or "")
 
 
-def _scale_values(classes: list[dict[str, Any]], items: list[dict[str, Any]]) -> dict[str, float]:
+def _scale_values(classes: list[dict[str, Any]], items: list[dict[str, Any]]) -> dict[str, float | str]:
     """`@scale.CLASS.NAME`: each class's and subclass's ScaleValue advancement read at the class
-    level (Action Surge's uses, a Rogue's Sneak Attack dice count...), numbers only."""
+    level: a number (Action Surge's uses, Rage Damage) or, for the "dice" type, the dice
+    (`{number, faces}`, the number left out for one: a Rogue's Sneak Attack "4d6", a Monk's
+    Martial Arts die "1d6")."""
     levels = {(_sys(c).get("identifier") or _slug(str(c.get("name", "")))): _int(_sys(c).get("levels"), 1) for c in classes}
-    found: dict[str, float] = {}
+    found: dict[str, float | str] = {}
     for item in items:
         if item.get("type") not in ("class", "subclass"):
             continue
@@ -342,9 +357,44 @@ def _scale_values(classes: list[dict[str, Any]], items: list[dict[str, Any]]) ->
                 continue
             scale = _get(advancement, "configuration.scale") or {}
             reached = [int(k) for k in scale if str(k).isdigit() and int(k) <= level]
-            value = _num(_get(scale.get(str(max(reached))), "value")) if reached else 0.0
+            step = scale.get(str(max(reached))) if reached else None
+            key = f"scale.{identifier}.{_get(advancement, 'configuration.identifier')}"
+            faces = _int(_get(step, "faces"), 0)
+            if _get(advancement, "configuration.type") == "dice" or faces:
+                if faces:  # a dice scale not yet reached (Sneak Attack before level 1) gives nothing
+                    found[key] = f"{_int(_get(step, 'number'), 1) or 1}d{faces}"
+                continue
+            value = _num(_get(step, "value")) if reached else 0.0
             if value is not None:
-                found[f"scale.{identifier}.{_get(advancement, 'configuration.identifier')}"] = value
+                found[key] = value
+    return found
+
+
+# The ScaleValue advancements a sheet's features are (dnd5e's SRD classes name them so: the
+# 2014 Monk's die is `die`, the 2024 Monk's `martial-arts`).
+_SCALED_FEATURES = {
+    "sneak-attack": "sneak_attack",
+    "rage-damage": "rage_damage",
+    "martial-arts": "martial_arts",
+    "die": "martial_arts",
+}
+
+
+def _scaled_features(scales: dict[str, float | str]) -> dict[str, Any]:
+    """Sneak Attack, Rage Damage and the Martial Arts die from the classes' scale values, and
+    with Rage Damage the resistances Rage gives ("Resistance to Bludgeoning, Piercing, and
+    Slashing damage", as the builder reads it from the SRD)."""
+    found: dict[str, Any] = {}
+    for key, value in sorted(scales.items(), key=lambda kv: kv[0].endswith(".die")):
+        _, owner, name = key.split(".", 2)
+        field = _SCALED_FEATURES.get(name)
+        if field is None or field in found or (name == "die" and owner != "monk"):
+            continue
+        if field == "rage_damage" and isinstance(value, float) and value > 0:
+            found[field] = int(value)
+            found["rage_resistances"] = tuple(srd_data()["classes"]["Barbarian"].get("rage_resistances", ()))
+        elif field != "rage_damage" and isinstance(value, str):
+            found[field] = value
     return found
 
 
@@ -363,6 +413,21 @@ class _RollData:
             self.values[f"classes.{identifier}.levels"] = levels
         self.mods = mods
         self.prof = prof
+        self.dice: dict[str, str] = {}  # the dice scale values ("scale.rogue.sneak-attack": "4d6")
+
+    def die(self, formula: str) -> str | None:
+        """The die of a weapon's damage formula, its `@mod` left to the sheet: "1d8 + @mod",
+        "@scale.monk.die + @mod" (the scale's dice), "1 + @mod" (an Unarmed Strike's 1)."""
+
+        def scaled(match: re.Match[str]) -> str:
+            return self.dice.get(match.group(1), match.group(0))
+
+        text = re.sub(r"@(scale\.[\w-]+\.[\w-]+)(?:\.die)?\b", scaled, formula)
+        found = _die_of(text)
+        if found is not None:
+            return found
+        constant = re.fullmatch(r"\s*(\d+)\s*(?:\+\s*@mod\s*)?", text)
+        return constant.group(1) if constant else None
 
     def evaluate(self, formula: str, extra: dict[str, float] | None = None) -> int | None:
         """A simple formula ("13 + @abilities.dex.mod", "@prof", "floor(@classes.fighter.levels / 2)"),
@@ -493,6 +558,10 @@ def _apply_change(system: dict[str, Any], path: str, mode: int, value: Any) -> b
             return True
         return False
     number = _num(value)
+    if mode == _ADD and parents[:2] == ["attributes", "hp"] and (number is None or _num(current, 0) is None):
+        # A formula field (Draconic Resilience's "@classes.sorcerer.levels"): Foundry adds a term.
+        node[last] = f"{current} + {value}" if str(current or "").strip() else str(value)
+        return True
     if mode == _OVERRIDE and number is None:
         node[last] = value  # a calculation's name, a formula
         return True
@@ -712,16 +781,19 @@ def _hit_die(cls: dict[str, Any]) -> str:
     return str(_get(system, "hd.denomination") or system.get("hitDice") or "")
 
 
-def _max_hp(system: dict[str, Any], classes: list[dict[str, Any]], con: int, level: int, notes: list[str]) -> int:
+def _max_hp(system: dict[str, Any], classes: list[dict[str, Any]], roll: _RollData, level: int, notes: list[str]) -> int:
     """`attributes.hp.max` when set. Null (dnd5e 3.x+): as Foundry, each class level's entry of
     its Hit Points advancement ("max": the die's faces, "avg": half + 1, or the roll) + the
-    Constitution modifier, at least 1 a level, + `hp.bonuses`. A level with no entry is filled
+    Constitution modifier, at least 1 a level, + `hp.bonuses`: `level` times the character
+    level, + `overall`, each a number or a formula Foundry's `simplifyBonus` evaluates with the
+    roll data ("@classes.sorcerer.levels", "@abilities.con.mod"). A level with no entry is filled
     in as the rules' fixed value (the first character level the die's maximum, others the
     average) and reported: Foundry itself would count it as 0."""
     hp = _get(system, "attributes.hp") or {}
     given = _num(hp.get("max"))
     if given is not None:
         return int(given)
+    con = roll.mods["con"]
     total = 0
     first = True
     for cls in sorted(classes, key=lambda c: c.get("_id") != _get(system, "details.originalClass")):
@@ -744,11 +816,11 @@ def _max_hp(system: dict[str, Any], classes: list[dict[str, Any]], con: int, lev
             total += max(rolled + con, 1)
         first = False
     bonuses = hp.get("bonuses") or {}
-    per_level, overall = _num(bonuses.get("level"), 0), _num(bonuses.get("overall"), 0)
+    per_level, overall = (roll.evaluate(str(bonuses.get(k) or "0")) for k in ("level", "overall"))
     if per_level is None or overall is None:
-        notes.append(f"hit point bonuses {bonuses}: not numbers, not applied")
+        notes.append(f"hit point bonuses {bonuses}: not simple formulas, not applied")
     else:
-        total += int(per_level) * level + int(overall)
+        total += per_level * level + overall
     if not classes:
         notes.append("hit points: no maximum and no class, 1 assumed")
         return 1
@@ -768,9 +840,13 @@ class _Context:
         resources: list[Resource],
         spells: list[str],
         features: dict[str, Any],
+        knows_spells: frozenset[str] = frozenset(),
+        casting: frozenset[str] = frozenset(),
     ):
         self.system, self.roll, self.notes = system, roll, notes
         self.attacks, self.resources, self.spells, self.features = attacks, resources, spells, features
+        self.knows_spells = knows_spells  # the identifiers of the classes that know their spells
+        self.casting = casting  # the identifiers of the classes that cast spells
 
 
 def _not_used(item: dict[str, Any], ctx: _Context) -> None:
@@ -806,7 +882,7 @@ def _weapon(item: dict[str, Any], ctx: _Context) -> None:
     kind = _type_value(system, "weaponType")
     props = _properties(system)
     ranged = kind.endswith("R")
-    dice, damage_type, versatile = _weapon_damage(name, system, props, notes)
+    dice, damage_type, versatile = _weapon_damage(name, system, props, notes, ctx.roll)
     if dice is None:
         notes.append(f"item '{name}' (weapon): no damage die, not mapped")
         return
@@ -834,7 +910,7 @@ def _weapon(item: dict[str, Any], ctx: _Context) -> None:
 
 
 def _weapon_damage(
-    name: str, system: dict[str, Any], props: set[str], notes: list[str]
+    name: str, system: dict[str, Any], props: set[str], notes: list[str], roll: _RollData
 ) -> tuple[str | None, str | None, str | None]:
     damage = system.get("damage") or {}
     if not isinstance(damage, dict):
@@ -842,7 +918,10 @@ def _weapon_damage(
     base = damage.get("base")
     if isinstance(base, dict):  # dnd5e 4.x
         base = {**base, **_die_part(name, "damage.base", base)}
-        if _get(base, "custom.enabled"):
+        custom = roll.die(str(_get(base, "custom.formula") or "")) if _get(base, "custom.enabled") else None
+        if custom is not None:  # an Unarmed Strike's "@scale.monk.die" or "1"
+            base = {**base, "custom": None}
+        elif _get(base, "custom.enabled"):
             notes.append(f"item '{name}' (weapon): custom damage formula '{_get(base, 'custom.formula')}', not mapped")
         if base.get("bonus"):
             notes.append(f"item '{name}' (weapon): damage bonus '{base['bonus']}', not mapped")
@@ -852,7 +931,7 @@ def _weapon_damage(
             raise _bad_damage(name, "damage.base.types", types)
         if len(types) > 1:
             notes.append(f"item '{name}' (weapon): damage types {types}, the first taken")
-        dice = f"{base['number']}d{base['denomination']}" if base.get("number") and base.get("denomination") else None
+        dice = f"{base['number']}d{base['denomination']}" if base.get("number") and base.get("denomination") else custom
         versatile_part = damage.get("versatile") or {}
         versatile_part = _die_part(name, "damage.versatile", versatile_part if isinstance(versatile_part, dict) else {})
         versatile = None
@@ -878,7 +957,7 @@ def _weapon_damage(
         ):
             raise _bad_damage(name, f"damage.parts[{i}]", part)
     formula, damage_type = parts[0][0], parts[0][1] if len(parts[0]) > 1 else None
-    dice = _die_of(formula)
+    dice = roll.die(formula)
     if dice is None or _rest_of(formula):
         notes.append(f"item '{name}' (weapon): damage '{formula}' read as {dice}")
     for extra in parts[1:]:
@@ -929,7 +1008,7 @@ def _die_of(formula: str) -> str | None:
 
 def _rest_of(formula: str) -> str:
     """What a 2.x damage formula adds beyond its die and `@mod`."""
-    return re.sub(r"\d+d\d+|@mod|[\s+]", "", formula)
+    return re.sub(r"\d+d\d+|@mod|@scale\.[\w.-]+|[\s+]", "", formula)
 
 
 def _weapon_ability(system: dict[str, Any]) -> str | None:
@@ -1017,10 +1096,20 @@ def _not_mapped_feature(item: dict[str, Any], ctx: _Context) -> None:
 
 def _feat(item: dict[str, Any], ctx: _Context) -> None:
     name = str(item.get("name") or "")
-    setter = _FEATURES.get(name.lower().split("(")[0].strip())
+    key = name.lower().split("(")[0].strip()
+    setter = _FEATURES.get(key)
     if setter is not None:
         setter(ctx.features)
         return
+    if key in _SCALED_ITEMS:
+        if _SCALED_ITEMS[key] not in ctx.features:
+            ctx.notes.append(f"feat '{name}': no ScaleValue advancement on the class gives its dice, not mapped")
+        return
+    if key == "legendary resistance":  # "Legendary Resistance (3/Day)": its uses are the feature's
+        uses = ctx.roll.evaluate(str(_get(_sys(item), "uses.max") or "")) or _int(re.sub(r"\D", "", name.split("/")[0]), 0)
+        if uses:
+            ctx.features["legendary_resistance"] = uses
+            return
     _uses(item, ctx, also_report=not _has_changes(item))
 
 
@@ -1034,6 +1123,8 @@ def _spell(item: dict[str, Any], ctx: _Context) -> None:
     usable = level == 0 or mode in ("always", "pact", "innate", "atwill") or bool(prepared)
     if mode in ("spell", "prepared") and isinstance(prepared, int | float) and not isinstance(prepared, bool):
         usable = level == 0 or prepared >= 1
+    if not usable and mode in ("spell", "prepared") and _known_by(system, ctx):
+        usable = True  # a Bard's or a Sorcerer's spell is known, never prepared: castable as Foundry casts it
     if not usable:
         ctx.notes.append(f"spell '{name}': in the spellbook but not prepared, left out")
         return
@@ -1045,6 +1136,34 @@ def _spell(item: dict[str, Any], ctx: _Context) -> None:
         ctx.notes.append(f"spell '{name}': cast only as a ritual, left out")
         return
     ctx.spells.append(name)
+
+
+def _known_by(system: dict[str, Any], ctx: _Context) -> bool:
+    """Whether the spell belongs to a class that knows its spells: the class it names
+    (`sourceClass` in dnd5e 3.x-4.x, `sourceItem` "class:sorcerer" in 5.x), else the actor's
+    only casting classes."""
+    named = str(system.get("sourceClass") or system.get("sourceItem") or "").removeprefix("class:")
+    if named:
+        return named in ctx.knows_spells
+    return bool(ctx.casting) and ctx.casting <= ctx.knows_spells
+
+
+def _identifier(cls: dict[str, Any]) -> str:
+    return str(_sys(cls).get("identifier") or _slug(str(cls.get("name", ""))))
+
+
+def _casting(classes: list[dict[str, Any]]) -> frozenset[str]:
+    return frozenset(_identifier(c) for c in classes if _class_spellcasting(c)[0] not in ("none", ""))
+
+
+def _knows_spells(classes: list[dict[str, Any]]) -> frozenset[str]:
+    """The identifiers of the actor's classes that know their spells: a Bard, Sorcerer, Ranger
+    or Warlock without a preparation formula (dnd5e gives the 2024 classes, who prepare, one)."""
+    return frozenset(
+        ident
+        for c in classes
+        if (ident := _identifier(c)) in _KNOWN_SPELLS and not _get(_sys(c), "spellcasting.preparation.formula")
+    )
 
 
 _ITEM_HANDLERS: dict[str, Callable[[dict[str, Any], _Context], None]] = {

@@ -182,6 +182,16 @@ class Features(_Part, frozen=True, kw_only=True):
     rage_resistances: tuple[str, ...] = ()  # damage types resisted while raging
     extra_damage: tuple[SheetDamage, ...] = ()  # what a weapon hit may add (a Hex, a flame tongue)
     martial_arts: str | None = None  # the Monk's Martial Arts die ("1d8" at level 5), for Unarmed Strikes and Monk weapons
+    # Evasion (Rogue 7, Monk 7): "you instead take no damage if you succeed on the saving throw
+    # and only half damage if you fail" (combat/fivee/save_effects.py `share_after_save`).
+    evasion: bool = False
+    # Uncanny Dodge (Rogue 5): "you can take a Reaction to halve the attack's damage against you".
+    uncanny_dodge: bool = False
+    # "Advantage on saving throws against spells and other magical effects" (a stat block's trait,
+    # a sheet's boon or item); the saves read it, the sheet only holds it.
+    magic_resistance: bool = False
+    # Legendary Resistance's uses a day: "If [it] fails a saving throw, it can choose to succeed instead".
+    legendary_resistance: Annotated[int, Meta(ge=0, le=10)] = 0
 
 
 class CharacterSheet(_Part, frozen=True, kw_only=True):

@@ -16,7 +16,7 @@ Vulnerability or Immunity (combat/fivee/hitpoints.py `adjusted_damage`).
 In order: each target saves (its own bonus, combat/fivee/bonuses.py, and what its conditions
 do: a Paralyzed target fails a Dexterity save without a roll), in the order the targets are
 named; the damage is rolled once; each target takes its share (every success's half, or
-nothing without `half_on_success`), and what that damage sets off follows as for any damage
+nothing without `half_on_success`; with Evasion nothing on a success and half on a failure), and what that damage sets off follows as for any damage
 (0 HP: a monster dies, a character falls Unconscious; a concentration save owed); then the
 condition (with its durations, combat/fivee/durations.py) is applied to each target that
 failed and is still alive.
@@ -41,10 +41,12 @@ from typing import ClassVar
 import msgspec
 
 from combat.fivee.bonuses import save_bonus
-from combat.fivee.conditions import apply_condition
+from combat.fivee.characters import character
+from combat.fivee.conditions import apply_condition, is_incapacitated
 from combat.fivee.durations import prepared
 from combat.fivee.hitpoints import adjusted_damage, after_damage
 from combat.fivee.monster_actions import MonsterAction, monster_action
+from combat.fivee.monsters import sheet as monster_sheet
 from combat.fivee.saves import save_ability, saving_throw
 from combat.kernel import dice
 from combat.kernel.commands import ApplyCondition, Command, Faces
@@ -52,8 +54,9 @@ from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionSpec, DamageTaken, SaveMade
 from combat.kernel.names import checked_condition, checked_damage_type
+from combat.kernel.state import EncounterState
 
-__all__ = ["SaveEffect", "resolve_save_effect", "deal_share", "RULES"]
+__all__ = ["SaveEffect", "resolve_save_effect", "share_after_save", "deal_share", "RULES"]
 
 
 class SaveEffect(Command, frozen=True, kw_only=True):
@@ -128,15 +131,35 @@ def resolve_save_effect(
             ).total,
         )
         for tid in targets:
-            # "The halved damage is equal to half the damage that would be dealt on a failed save."
-            share = rolled if not saves[tid].success else (rolled // 2 if half else 0)
-            if not saves[tid].success or half:
+            share = share_after_save(tx.state, saves[tid], half, rolled)
+            if share is not None:
                 deal_share(tx, tid, share, rolled, damage_type, what)
     if condition is not None:
         for tid in targets:
             if not saves[tid].success and tx.state.combatants[tid].status != "dead":
                 apply_condition(tx, ApplyCondition(target=tid, condition=condition))
     return saves
+
+
+def share_after_save(state: EncounterState, save: SaveMade, half: bool, rolled: int) -> int | None:
+    """What the creature that made `save` takes of the `rolled` damage, or None for nothing.
+
+    "The halved damage is equal to half the damage that would be dealt on a failed save."
+    Evasion (a sheet's `features.evasion`, a stat block's trait of that name): "When you're
+    subjected to an effect that allows you to make a Dexterity saving throw to take only half
+    damage, you instead take no damage if you succeed on the saving throw and only half damage
+    if you fail. You can't use this feature if you have the Incapacitated condition."
+    """
+    evades = half and save.ability == "dexterity" and _has_evasion(state, save.combatant)
+    if save.success:
+        return rolled // 2 if half and not evades else None
+    return rolled // 2 if evades else rolled
+
+
+def _has_evasion(state: EncounterState, cid: str) -> bool:
+    held, block = character(state, cid), monster_sheet(state, cid)
+    has = (held is not None and held.sheet.features.evasion) or (block is not None and block.block.has_trait("Evasion"))
+    return has and not is_incapacitated(state.combatants[cid])
 
 
 def deal_share(tx: Tx, tid: str, share: int, rolled: int, damage_type: str, what: str) -> None:

@@ -56,7 +56,7 @@ from combat.fivee.conditions import apply_condition
 from combat.fivee.hitpoints import heal
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.monsters import with_sheet
-from combat.fivee.save_effects import deal_share, resolve_save_effect
+from combat.fivee.save_effects import deal_share, resolve_save_effect, share_after_save
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import ApplyCondition, Command, Heal
 from combat.kernel.decider import Rules, Tx
@@ -538,9 +538,9 @@ def _save(
         kind = _chosen_type(more, None, spell)
         rolled = max(0, tx.roll(more.dice, purpose=f"{spell.name} {kind} damage", roller=c.id, faces=rolls.next()).total)
         for tid in targets:
-            success = saves[tid].success
-            if tx.state.combatants[tid].status != "dead" and (not success or spell.save.half_on_success):
-                deal_share(tx, tid, rolled // 2 if success else rolled, rolled, kind, c.id)
+            share = share_after_save(tx.state, saves[tid], spell.save.half_on_success, rolled)
+            if tx.state.combatants[tid].status != "dead" and share is not None:
+                deal_share(tx, tid, share, rolled, kind, c.id)
     return saves
 
 

@@ -1,0 +1,162 @@
+"""Features an imported or built sheet holds, used in a fight: an imported Rogue's Sneak Attack,
+and Evasion against a Fireball and a dragon's breath. Rulesets: srd-2024, the variant and a5e."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from combat.characters.build import build_sheet
+from combat.characters.foundry import import_actor
+from combat.characters.sheet import Features
+from combat.fivee.characters import AddCharacter, character
+from combat.fivee.monsters import AddCreature
+from combat.fivee.save_effects import SaveEffect
+from combat.fivee.spellcasting import CastSpell
+from combat.kernel.commands import ApplyCondition, Attack
+from combat.kernel.events import AttackMade, ConditionSpec, DamageTaken, SaveMade
+from tests.helpers import Table, monster, of_type
+
+FIVE_E = ["srd-2024", "srd-2024-variant", "a5e"]
+DATA = Path(__file__).parent / "data" / "foundry"
+VEX, _ = import_actor(json.loads((DATA / "rogue-4x.json").read_text()))  # Rogue 7, Dex 18, Dex save +7
+WIZARD = build_sheet(
+    name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=("Fireball",)
+)
+
+
+def _fight(ruleset: str, *sheets) -> Table:
+    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    for sheet in sheets:
+        t.do(AddCharacter(character=sheet, side="party", player="ann"))
+    t.add(monster("goblin-1", ac=13, max_hp=30))
+    return t.start({cid: 20 - i for i, cid in enumerate(t.state.combatants)})
+
+
+@pytest.mark.parametrize("ruleset", FIVE_E)
+def test_a_rogue_imported_from_foundry_attacks_with_sneak_attack(ruleset):
+    """Sneak Attack: "Once per turn, you can deal extra damage to one creature you hit with an
+    attack roll ... the attack uses a Finesse or a Ranged weapon." The imported Rogue 7's Rapier
+    (+7, 1d8+4) hits a goblin with 4d6 more, the dice its Foundry scale value gives."""
+    t = _fight(ruleset, VEX)
+    vex = next(cid for cid, c in t.state.combatants.items() if c.name == "Vex Thornwood")
+    events = t.do(
+        Attack(
+            attacker=vex, target="goblin-1", sneak_attack=True, faces=(12,), damage_faces=(5,), extra_damage_faces=(1, 2, 3, 4)
+        ),
+        actor="ann",
+    )
+    made = of_type(events, AttackMade)[0]
+    assert made.hit and t["goblin-1"].hp == 30 - (5 + 4) - (1 + 2 + 3 + 4)
+    assert character(t.state, vex).sneak_attack_used
+    assert t.rebuilt() == t.state
+
+
+def _fireball(ruleset: str, rogue, face: int) -> tuple[Table, list]:
+    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
+    t.do(AddCharacter(character=rogue, side="party", player="ann"))
+    t.do(AddCreature(creature="Goblin Warrior", count=1, side="goblins"))
+    t.start({"elara": 20, "goblin-warrior": 10, "vex": 5})
+    events = t.do(
+        CastSpell(
+            caster="elara",
+            spell="Fireball",
+            targets=("vex", "goblin-warrior"),
+            save_faces={"vex": (face,), "goblin-warrior": (15,)},
+            damage_faces=((6, 6, 6, 6, 1, 1, 1, 1),),
+        )
+    )
+    return t, events
+
+
+ROGUE = msgspec.structs.replace(VEX, name="Vex")
+
+
+@pytest.mark.parametrize("ruleset", FIVE_E)
+def test_an_evasion_rogue_takes_nothing_on_a_successful_dex_save_against_fireball(ruleset):
+    """Evasion: "When you're subjected to an effect that allows you to make a Dexterity saving
+    throw to take only half damage, you instead take no damage if you succeed on the saving
+    throw". Fireball, DC 14, 8d6 = 28: Vex rolls 10 (+7 = 17) and takes 0; the goblin beside
+    her, also succeeding, takes half (14) as anyone without Evasion."""
+    t, events = _fireball(ruleset, ROGUE, 10)
+    assert [(s.combatant, s.success) for s in of_type(events, SaveMade)] == [("vex", True), ("goblin-warrior", True)]
+    assert [(d.target, d.amount) for d in of_type(events, DamageTaken)] == [("goblin-warrior", 14)]
+    assert t["vex"].hp == t["vex"].max_hp
+    assert t.rebuilt() == t.state
+
+
+@pytest.mark.parametrize("ruleset", FIVE_E)
+def test_an_evasion_rogue_takes_half_on_a_failed_dex_save(ruleset):
+    """Evasion: "... and only half damage if you fail." Vex rolls 2 (+7 = 9, DC 14): 28 // 2 = 14."""
+    _, events = _fireball(ruleset, ROGUE, 2)
+    assert [(d.target, d.amount) for d in of_type(events, DamageTaken)] == [("vex", 14), ("goblin-warrior", 14)]
+
+
+def test_without_evasion_a_rogue_takes_the_whole_fireball_on_a_failure():
+    """The same Rogue with no Evasion on the sheet (a Rogue 6) fails and takes all 28."""
+    _, events = _fireball("srd-2024", msgspec.structs.replace(ROGUE, features=Features(sneak_attack="3d6")), 2)
+    assert [(d.target, d.amount) for d in of_type(events, DamageTaken)] == [("vex", 28), ("goblin-warrior", 14)]
+
+
+def test_an_incapacitated_rogue_has_no_evasion():
+    """Evasion: "You can't use this feature if you have the Incapacitated condition." Vex,
+    Incapacitated, rolls 20 and succeeds: half the 28, as anyone without Evasion."""
+    t = Table("srd-2024")
+    t.do(AddCharacter(character=ROGUE, side="party", player="ann"))
+    t.add(monster("dragon", ac=18, max_hp=200))
+    t.start({"vex": 20, "dragon": 10})
+    t.do(ApplyCondition(target="vex", condition=ConditionSpec(name="incapacitated")))
+    events = t.do(
+        SaveEffect(
+            source="dragon",
+            targets=("vex",),
+            ability="dex",
+            dc=15,
+            damage="8d6",
+            damage_type="fire",
+            half_on_success=True,
+            faces={"vex": (20,)},
+            damage_faces=(6, 6, 6, 6, 1, 1, 1, 1),
+        )
+    )
+    assert [d.amount for d in of_type(events, DamageTaken)] == [14]
+
+
+def test_evasion_does_not_apply_to_a_save_that_is_not_dexterity_or_not_for_half():
+    """Only "an effect that allows you to make a Dexterity saving throw to take only half
+    damage": a Constitution save for half, or a Dexterity save for nothing-or-all, is as usual."""
+    t = Table("srd-2024")
+    t.do(AddCharacter(character=ROGUE, side="party", player="ann"))
+    t.add(monster("dragon", ac=18, max_hp=200))
+    t.start({"vex": 20, "dragon": 10})
+    con = t.do(
+        SaveEffect(
+            source="dragon",
+            targets=("vex",),
+            ability="con",
+            dc=10,
+            damage="2d6",
+            damage_type="poison",
+            half_on_success=True,
+            faces={"vex": (19,)},
+            damage_faces=(4, 4),
+        )
+    )
+    assert [d.amount for d in of_type(con, DamageTaken)] == [4]  # a success: half, Evasion or not
+    dex = t.do(
+        SaveEffect(
+            source="dragon",
+            targets=("vex",),
+            ability="dex",
+            dc=20,
+            damage="2d6",
+            damage_type="fire",
+            faces={"vex": (2,)},
+            damage_faces=(3, 3),
+        )
+    )
+    assert [d.amount for d in of_type(dex, DamageTaken)] == [6]  # no half on a success: a failure takes all
