@@ -49,7 +49,7 @@ def spells(words: tuple[str, ...], level: int | None, cls: str | None, as_json: 
             _casting_time(s),
             _save_or_attack(s),
             _effect(s),
-            s.automation,
+            library.draft_label(s),
         )
     _consoles.out.print(table)
 
@@ -64,6 +64,18 @@ def _save_or_attack(s: Spell) -> str:
     if s.save:
         return f"{s.save.ability} save" + (", half on a success" if s.save.half_on_success else "")
     return ""
+
+
+def _who(s: Spell) -> str:
+    t = s.targets
+    if t.who == "self":
+        return "the caster"
+    what = f"up to {t.count}" if t.count else "every"
+    what += f" (+{t.per_slot} per slot level above)" if t.per_slot else ""
+    what += f" {'/'.join(t.creature_types) or 'creature'}(s)"
+    if t.who == "area":
+        what += " in the area" + ("" if s.range != "self" or t.caster_included else ", not the caster")
+    return what
 
 
 def _rolls(rolls: tuple[DamageRoll, ...]) -> str:
@@ -86,7 +98,7 @@ def describe(s: Spell) -> str:
     lines.append(f"Casting time: {casting}")
     lines.append(
         f"Range: {s.range_text}"
-        + (f"; {s.targets.count} target(s)" if s.targets.count else "")
+        + (f"; {_who(s)}" if s.targets.who else f"; {s.targets.count} target(s)" if s.targets.count else "")
         + (f"; {s.targets.area.size}-foot {s.targets.area.shape}" if s.targets.area else "")
     )
     lines.append(f"Components: {s.components}" + (f" ({s.material})" if s.material else ""))
@@ -124,7 +136,15 @@ def describe(s: Spell) -> str:
         changes += [f"{c.projectiles} {s.projectiles.kind if s.projectiles else 'projectiles'}"] if c.projectiles else []
         changes += [c.text] if c.text and not changes else []
         lines.append(f"  character level {c.character_level}: {'; '.join(changes)}")
-    lines.append(f"Automation: {s.automation}")
+    for o in s.options:
+        lines.append(f"  option {o.name}: " + (o.condition.name if o.condition else o.text))
+    if s.kill_at_or_below is not None:
+        lines.append(f"Kills a target of {s.kill_at_or_below} Hit Points or fewer outright")
+    from combat.spells import library
+
+    lines.append(f"Automation: {library.draft_label(s)}")
+    if s.review is not None:
+        lines += [f"  reviewed, changed from the draft: {c}" for c in s.review.changes]
     lines += [f"  the GM applies: {m}" for m in s.manual]
     lines += ["", s.desc]
     if s.higher_level:

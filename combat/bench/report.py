@@ -67,6 +67,17 @@ def _commands(r: dict[str, Any]) -> list[Row]:
             f"{r['ratio_p99']:.2f}x",
             f"<= 3x: {_met(r['met'])}",
         ),
+        *(
+            (
+                f"   cast_spell, {label}, p50 / p99",
+                f"{_ms(r[f'cast_spell_{key}_p50_ms'])} / {_ms(r[f'cast_spell_{key}_p99_ms'])}",
+                f"attack {_ms(r['p50_ms'])} / {_ms(r['p99_ms'])}",
+                f"{r[f'cast_spell_{key}_p50_ms'] / r['p50_ms']:.2f}x",
+                "",
+            )
+            for key, label in (("fire_bolt", "Fire Bolt"), ("fireball", "Fireball on 4"))
+            if f"cast_spell_{key}_p50_ms" in r
+        ),
     ]
 
 

@@ -57,6 +57,8 @@ from combat.fivee.hitpoints import heal
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.monsters import with_sheet
 from combat.fivee.save_effects import deal_share, resolve_save_effect, share_after_save
+from combat.fivee.spell_riders import hit_targets, lapse_if_none_affected, words_of_death
+from combat.fivee.spell_targets import checked_targets, chosen_option, chosen_type, who
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import ApplyCondition, Command, Heal
 from combat.kernel.decider import Rules, Tx
@@ -86,7 +88,8 @@ class CastSpell(Command, frozen=True, kw_only=True):
     # projectile, in order (the same id again to aim several at one creature). A Self spell
     # may leave them out.
     targets: tuple[str, ...] = ()
-    damage_type: str | None = None  # the one chosen where the spell offers several (Chromatic Orb)
+    damage_type: str | None = None  # the one chosen where the spell offers several (Chromatic Orb, Spirit Guardians)
+    option: str | None = None  # the effect chosen where the spell offers several (Command: "grovel")
     attack_faces: tuple[Faces, ...] = ()  # one d20 list per spell attack, in target order
     # One list per damage or healing roll, in order: one per attack (a miss leaves its list
     # unused), one per dart, one for a save spell's single roll, one per target healed.
@@ -266,16 +269,7 @@ def _damage(spell: Spell, slot: int | None, caster: Caster) -> tuple[DamageRoll,
     return up.damage if up is not None and up.damage else spell.damage
 
 
-def _chosen_type(roll: DamageRoll, chosen: str | None, spell: Spell) -> str:
-    if len(roll.types) == 1 and chosen in (None, roll.types[0]):
-        return roll.types[0]
-    if chosen is not None and chosen.lower() in roll.types:
-        return chosen.lower()
-    raise RuleError(
-        "spell/damage-type",
-        f"{spell.name} deals {' or '.join(roll.types)} damage" + (f", not {chosen}" if chosen else ": choose one"),
-        allowed="damage_type: " + ", ".join(roll.types),
-    )
+_chosen_type = chosen_type
 
 
 def _projectiles(spell: Spell, slot: int | None, caster: Caster) -> int:
@@ -286,11 +280,6 @@ def _projectiles(spell: Spell, slot: int | None, caster: Caster) -> int:
         return scaled.projectiles if scaled is not None and scaled.projectiles else count
     up = spell.at_slot(slot) if slot is not None and slot > spell.level else None
     return up.projectiles if up is not None and up.projectiles else count
-
-
-def _target_count(spell: Spell, slot: int | None) -> int | None:
-    up = spell.at_slot(slot) if slot is not None and slot > spell.level else None
-    return up.targets if up is not None and up.targets else spell.targets.count
 
 
 class _Dice:
@@ -394,6 +383,7 @@ def _cast_spell(tx: Tx, cmd: CastSpell) -> None:
         return
     assert spell is not None
     caster = caster_of(tx.state, c)
+    spell = _as_cast(spell, cmd)
     per_day = listed is not None and _per_day(tx, c, spell.name, listed)
     if listed is not None:
         if cmd.slot_level not in (None, spell.level):
@@ -403,6 +393,7 @@ def _cast_spell(tx: Tx, cmd: CastSpell) -> None:
         slot, pact = None, False
     else:
         slot, pact = _slot(tx, c, spell.level, cmd.slot_level)
+    spell = _at_slot(spell, slot)
     targets = _targets(tx, c, spell, cmd, slot, caster)
     _spend_casting_time(tx, c, spell.casting_time, spell.name, spell.casting_time_text)
     tx.emit(
@@ -422,6 +413,22 @@ def _cast_spell(tx: Tx, cmd: CastSpell) -> None:
     _effect(tx, c, spell, caster, slot, targets, cmd)
 
 
+def _as_cast(spell: Spell, cmd: CastSpell) -> Spell:
+    """The spell with the effect the caster chose among its options (Command's "Grovel")."""
+    option = chosen_option(spell, cmd.option)
+    if option is None:
+        return spell
+    return msgspec.structs.replace(
+        spell, condition=option.condition, manual=(*spell.manual, option.text) if option.text else spell.manual
+    )
+
+
+def _at_slot(spell: Spell, slot: int | None) -> Spell:
+    """The spell with its duration and concentration at this slot (Dominate Person at 7th: 1 hour)."""
+    duration, concentration = spell.duration_at(slot)
+    return msgspec.structs.replace(spell, duration=duration, concentration=concentration)
+
+
 def _targets(tx: Tx, c: Combatant, spell: Spell, cmd: CastSpell, slot: int | None, caster: Caster) -> tuple[str, ...]:
     for tid in cmd.targets:
         tx.combatant(tid)  # an unknown id is refused before anything is spent
@@ -434,15 +441,11 @@ def _targets(tx: Tx, c: Combatant, spell: Spell, cmd: CastSpell, slot: int | Non
         or spell.roll_bonus is not None
         or bool(spell.damage)
     )
-    if not cmd.targets:
-        if spell.range == "self" and acts:
-            return (c.id,)
-        if acts and spell.automation != "narrative":
+    if spell.projectiles is not None:
+        if not cmd.targets:
             raise RuleError(
                 "spell/targets", f"{spell.name} needs its targets", allowed="targets: the ids of the creatures it affects"
             )
-        return ()
-    if spell.projectiles is not None:
         count = _projectiles(spell, slot, caster)
         if len(cmd.targets) != count:
             raise RuleError(
@@ -451,16 +454,17 @@ def _targets(tx: Tx, c: Combatant, spell: Spell, cmd: CastSpell, slot: int | Non
                 allowed=f"{count} ids, one per {spell.projectiles.kind[:-1]} (the same id again to aim several at one creature)",
             )
         return cmd.targets
-    if len(set(cmd.targets)) != len(cmd.targets):
-        raise RuleError("spell/targets", "a creature named twice", allowed="each target once")
-    most = _target_count(spell, slot)
-    if most is not None and spell.targets.area is None and len(cmd.targets) > most:
+    if not acts:  # the GM applies it: whoever is named is recorded
+        if len(set(cmd.targets)) != len(cmd.targets):
+            raise RuleError("spell/targets", "a creature named twice", allowed="each target once")
+        return cmd.targets
+    checked = checked_targets(tx, c, spell, cmd.targets, slot)
+    # An area may hold nobody; a spell on creatures needs them.
+    if not checked and who(spell) == "creatures" and spell.automation != "narrative":
         raise RuleError(
-            "spell/targets",
-            f"{spell.name} affects up to {most} creature(s) at this level, not {len(cmd.targets)}",
-            allowed=f"at most {most} targets" + (" (a higher slot affects more)" if spell.upcast else ""),
+            "spell/targets", f"{spell.name} needs its targets", allowed="targets: the ids of the creatures it affects"
         )
-    return cmd.targets
+    return checked
 
 
 def _effect(
@@ -472,10 +476,18 @@ def _effect(
     if spell.projectiles is not None and spell.attack is None and damage:
         _darts(tx, c, spell, targets, damage, cmd.damage_type, rolls)
     elif spell.attack is not None and targets:
+        since = len(tx.events)
         _attack(tx, c, spell, caster, targets, damage, cmd.damage_type, attacks, rolls)
+        if spell.review is not None and spell.condition is not None:  # "On a hit, ... has the Poisoned condition"
+            for tid in hit_targets(tx.events, since, c):
+                if tx.state.combatants[tid].status != "dead":
+                    _condition_on(tx, c, spell, tid)
     elif spell.save is not None and targets:
         saves = _save(tx, c, spell, caster, targets, damage, cmd, rolls)
         affected = tuple(t for t in targets if not saves[t].success and tx.state.combatants[t].status != "dead")
+        lapse_if_none_affected(tx, c.id, spell, affected)
+    elif spell.kill_at_or_below is not None and targets:
+        _unsaved_damage(tx, c, spell, words_of_death(tx, spell, targets), damage, cmd.damage_type, rolls)
     elif spell.condition is not None and targets:
         for tid in targets:
             apply_condition(tx, ApplyCondition(target=tid, condition=_lasting(c, spell, spell.condition.name)))
@@ -496,6 +508,27 @@ def _effect(
         raise RuleError("dice/unused-faces", f"{spell.name} calls for no save", allowed="no save_faces")
     attacks.all_used()
     rolls.all_used()
+
+
+def _condition_on(tx: Tx, c: Combatant, spell: Spell, tid: str) -> None:
+    assert spell.condition is not None
+    condition = _lasting(c, spell, spell.condition.name)
+    ends = {"start_of_your_next_turn": "start", "end_of_your_next_turn": "end of next turn"}.get(spell.condition.ends or "")
+    if ends is not None:
+        condition = msgspec.structs.replace(
+            condition, ends=ends, ends_on=c.id, concentration=msgspec.UNSET, effect=msgspec.UNSET, rounds=msgspec.UNSET
+        )
+    apply_condition(tx, ApplyCondition(target=tid, condition=condition))
+
+
+def _unsaved_damage(
+    tx: Tx, c: Combatant, spell: Spell, targets: tuple[str, ...], damage: tuple[DamageRoll, ...], chosen: str | None, rolls: _Dice
+) -> None:
+    """Damage with neither attack nor save (Power Word Kill's 12d12 on a creature above 100 HP)."""
+    for tid in targets:
+        for roll in damage:
+            rolled = max(0, tx.roll(roll.dice, purpose=f"{spell.name} damage", roller=c.id, faces=rolls.next()).total)
+            deal_share(tx, tid, rolled, rolled, _chosen_type(roll, chosen, spell), c.id)
 
 
 def _save(

@@ -28,6 +28,8 @@ __all__ = [
     "Projectiles",
     "Upcast",
     "Scaling",
+    "Option",
+    "Review",
     "Spell",
     "AUTOMATION",
 ]
@@ -72,6 +74,18 @@ class Targets(_Part, frozen=True, kw_only=True):
 
     count: int | None = None
     area: Area | None = None
+    # Set by a reviewed entry (combat/spells/reviewed/); a draft leaves them unset:
+    # `who`: "self" (the caster only: Shield), "creatures" (those named, up to `count`, plus
+    # `per_slot` for each slot level above the spell's: "one additional creature for each
+    # spell slot level above 1"), "area" (the creatures the GM names in `area`, no cap unless
+    # the text gives one in `count`). The caster may be named in the area only where
+    # `caster_included` (Fireball's Sphere: yes; Burning Hands's Cone from the caster, and
+    # Entangle's "Each creature (other than you)": no).
+    who: Literal["self", "creatures", "area"] | None = None
+    per_slot: int = 0
+    caster_included: bool = False
+    # "a Humanoid": a target of another type (its stat block's) is refused.
+    creature_types: tuple[str, ...] = ()
 
 
 class Save(_Part, frozen=True, kw_only=True):
@@ -157,6 +171,28 @@ class Scaling(_Part, frozen=True, kw_only=True):
     text: str = ""
 
 
+class Option(_Part, frozen=True, kw_only=True):
+    """One of the effects the caster picks in the command (`CastSpell.option`): Command's
+    "Grovel. The target has the Prone condition and then ends its turn." Its `condition` lands
+    on a failed save; `text` is the SRD's sentence for it, for the GM."""
+
+    name: str  # lower case, as the command names it: "grovel"
+    condition: ConditionImposed | None = None
+    text: str = ""
+
+
+class Review(_Part, frozen=True, kw_only=True):
+    """A person read the entry against the spell's SRD text, sentence by sentence.
+
+    `changes`: what was changed from the draft, in words. `text_sha`: the first 16 hex digits
+    of the SHA-256 of the text reviewed (desc, a newline, higher_level): a draft whose text
+    changes makes the review stale, and the catalogue's test says so."""
+
+    reviewed: bool = True
+    changes: tuple[str, ...] = ()
+    text_sha: str
+
+
 class Spell(_Part, frozen=True, kw_only=True):
     """One spell. `automation` says how much of it the fields describe:
 
@@ -194,12 +230,27 @@ class Spell(_Part, frozen=True, kw_only=True):
     classes: tuple[str, ...] = ()  # lower case: "wizard"
     automation: Literal["full", "partial", "narrative"]
     manual: tuple[str, ...] = ()  # what the GM applies by hand
-    desc: str
+    # Riders a reviewed entry can carry (a draft never sets them):
+    options: tuple[Option, ...] = ()  # the caster picks one in the command (Command's five)
+    kill_at_or_below: int | None = None  # "If the target has 100 Hit Points or fewer, it dies"
+    # A spell on named creatures whose whole lasting effect is a failed save's: when every
+    # target succeeds nothing is left to concentrate on, and the concentration ends.
+    lapses_when_all_save: bool = False
+    desc: str = ""  # a reviewed entry leaves the text to the draft it was reviewed against
     higher_level: str = ""
+    review: Review | None = None  # None: the draft, not reviewed
 
     def at_slot(self, slot: int) -> Upcast | None:
         """What a slot of that level changes, if anything."""
         return next((u for u in self.upcast if u.slot == slot), None)
+
+    def duration_at(self, slot: int | None) -> tuple[Duration, bool]:
+        """The duration and whether it needs concentration at this slot ("Your Concentration
+        can last longer with a spell slot of level 6 (up to 10 minutes)" - Dominate Person)."""
+        up = self.at_slot(slot) if slot is not None and slot > self.level else None
+        if up is None or up.duration is None:
+            return self.duration, self.concentration
+        return up.duration, self.concentration if up.concentration is None else up.concentration
 
     def at_character_level(self, level: int) -> Scaling | None:
         """A cantrip's strongest scaling step reached at that character level."""

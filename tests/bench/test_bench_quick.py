@@ -10,7 +10,7 @@ from combat.bench import report, suite
 
 FIGURES = {
     "replay": ("replay_events_per_s", "decode_floor_events_per_s", "peer_events_per_s"),
-    "commands": ("p50_ms", "p99_ms", "floor_p50_ms", "floor_p99_ms"),
+    "commands": ("p50_ms", "p99_ms", "floor_p50_ms", "floor_p99_ms", "cast_spell_fire_bolt_p50_ms", "cast_spell_fireball_p99_ms"),
     "loading": ("ratio_large_to_small", "ratio_large_worst_to_small", "ratio_cached_large_to_small"),
     "memory": ("traced_bytes_per_encounter", "stored_log_bytes"),
 }

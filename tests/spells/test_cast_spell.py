@@ -160,19 +160,28 @@ def test_shield_as_a_reaction_raises_ac_until_the_start_of_the_casters_next_turn
     assert t["elara"].conditions == ()
 
 
+def bandits(n: int = 2) -> Table:
+    """Elara against Bandits (Humanoids, Wisdom 10: +0), Elara first."""
+    t = Table()
+    t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
+    t.do(AddCreature(creature="Bandit", count=n, side="bandits"))
+    return t.start({"elara": 15, "bandit-1": 5})
+
+
 def test_hold_person_paralyses_repeats_its_save_and_ends_with_concentration():
-    """Hold Person: "must succeed on a Wisdom saving throw or have the Paralyzed condition for
-    the duration. At the end of each of its turns, the target repeats the save, ending the spell
-    on itself on a success." (Concentration, 1 minute.) A Goblin Warrior's Wisdom is 8 (-1)."""
-    t = fight(goblins=2)
-    t.do(CastSpell(caster="elara", spell="Hold Person", targets=("goblin-warrior-1",), save_faces={"goblin-warrior-1": (9,)}))
-    held = t["goblin-warrior-1"].conditions[0]
+    """Hold Person: "Choose a Humanoid ... must succeed on a Wisdom saving throw or have the
+    Paralyzed condition for the duration. At the end of each of its turns, the target repeats
+    the save, ending the spell on itself on a success." (Concentration, 1 minute.) A Bandit is
+    a Humanoid, Wisdom 10 (+0)."""
+    t = bandits()
+    t.do(CastSpell(caster="elara", spell="Hold Person", targets=("bandit-1",), save_faces={"bandit-1": (9,)}))
+    held = t["bandit-1"].conditions[0]
     assert (held.name, held.concentration, held.save.dc) == ("paralyzed", "elara", 14)
     assert t["elara"].concentration == "Hold Person"
     t.do(EndTurn(combatant="elara"))
-    events = t.do(EndTurn(combatant="goblin-warrior-1", save_faces=((10,),)))
-    assert [s.total for s in of_type(events, SaveMade)] == [9] and t["goblin-warrior-1"].has("paralyzed")
-    t.do(EndTurn(combatant="goblin-warrior-2"))
+    events = t.do(EndTurn(combatant="bandit-1", save_faces=((10,),)))
+    assert [s.total for s in of_type(events, SaveMade)] == [10] and t["bandit-1"].has("paralyzed")
+    t.do(EndTurn(combatant="bandit-2"))
     events = t.do(EndConcentration(combatant="elara"))
     assert [e.condition for e in of_type(events, ConditionEnded)] == ["paralyzed"]
 

@@ -99,8 +99,8 @@ def test_hold_person_paralyzes_on_a_failed_wisdom_save_repeated_at_the_end_of_ea
         None,
     )
     assert (hold.concentration, hold.duration.text, hold.duration.rounds) == (True, "1 minute", 10)
-    assert (hold.targets.count, hold.at_slot(3).targets) == (1, 2)
-    assert hold.automation == "full"
+    assert (hold.targets.count, hold.targets.per_slot, hold.targets.creature_types) == (1, 1, ("humanoid",))
+    assert hold.automation == "full" and hold.review is not None
 
 
 def test_a_condition_may_end_before_the_spell():

@@ -112,10 +112,13 @@ BRANN = {
 }
 
 
-def party_by_sheet(service: Any, name: str, goblins: int, *, boss: bool = False, initiative: bool = True) -> Fight:
+def party_by_sheet(
+    service: Any, name: str, goblins: int, *, boss: bool = False, bandit: bool = False, initiative: bool = True
+) -> Fight:
     """Elara (Sam's) and Brann (Ana's) saved in a campaign of their own and added by name,
     `goblins` Goblin Warriors added together (one initiative count), a Goblin Boss if asked;
-    with `initiative`, round 1 at Elara's turn (20, Brann 13, the goblins 7)."""
+    with `initiative`, round 1 at Elara's turn (20, Brann 13, the goblins 7); a Bandit if
+    asked (a Humanoid, which Hold Person holds: SRD 5.2 Goblins are Fey), at initiative 4."""
     import httpx
 
     http = httpx.Client(base_url=service.url, timeout=10)
@@ -128,8 +131,11 @@ def party_by_sheet(service: Any, name: str, goblins: int, *, boss: bool = False,
     fight.do({"type": "add_creature", "creature": "Goblin Warrior", "side": "monsters", "count": goblins})
     if boss:
         fight.do({"type": "add_creature", "creature": "Goblin Boss", "side": "monsters"})
+    if bandit:
+        fight.do({"type": "add_creature", "creature": "Bandit", "side": "monsters"})
     if initiative:
         fight.do({"type": "begin_combat"})
-        for cid, face in (("elara", 18), ("brann", 12), ("goblin-warrior-1", 5)):
+        rolls = [("elara", 18), ("brann", 12), ("goblin-warrior-1", 5)] + ([("bandit", 3)] if bandit else [])
+        for cid, face in rolls:
             fight.do({"type": "roll_initiative", "combatant": cid, "faces": [face]})
     return fight

@@ -33,17 +33,18 @@ def _no_horizontal_scroll(table: Table) -> int:
 
 
 def test_a_gms_board_shows_ac_death_saves_durations_slots_resources_groups_and_the_stat_block(chromium, service):
-    """Hold Person: "a Wisdom saving throw or have the Paralyzed condition for the duration. At
-    the end of each of its turns, the target repeats the save" (concentration, up to 1 minute);
-    Brann drops to 0 HP and fails his first death save (a 3)."""
-    fight = _party_and_goblins(service)
+    """Hold Person on the Bandit ("Choose a Humanoid that you can see within range"): "a Wisdom
+    saving throw or have the Paralyzed condition for the duration. At the end of each of its
+    turns, the target repeats the save" (concentration, up to 1 minute); Brann drops to 0 HP
+    and fails his first death save (a 3)."""
+    fight = party_by_sheet(service, "Goblins at the mill", 3, bandit=True)
     fight.do(
         {
             "type": "cast_spell",
             "caster": "elara",
             "spell": "Hold Person",
-            "targets": ["goblin-warrior-1"],
-            "save_faces": {"goblin-warrior-1": [2]},
+            "targets": ["bandit"],
+            "save_faces": {"bandit": [2]},
         }
     )
     fight.do(
@@ -70,8 +71,8 @@ def test_a_gms_board_shows_ac_death_saves_durations_slots_resources_groups_and_t
     )
 
     gm = _open(chromium, f"{service.url}/app/#e={fight.id}&t={fight.gm}&role=gm", viewport={"width": 1280, "height": 900})
-    elara, brann, held = gm.row("elara"), gm.row("brann"), gm.row("goblin-warrior-1")
-    assert "AC 12" in elara.inner_text() and "AC 15" in held.inner_text()
+    elara, brann, held = gm.row("elara"), gm.row("brann"), gm.row("bandit")
+    assert "AC 12" in elara.inner_text() and "AC 12" in held.inner_text()
     pips = brann.get_by_role("img", name="Brann death saves: 0 successes, 1 failure")
     assert pips.count() == 1 and pips.locator(".pip.failure.on").count() == 1
     assert (
@@ -91,7 +92,7 @@ def test_a_gms_board_shows_ac_death_saves_durations_slots_resources_groups_and_t
     gm.shot("gm-board")
 
     # The stat block at a click; Escape closes it and the focus is back on its button.
-    opener = held.get_by_role("button", name="Stat block of Goblin Warrior 1")
+    opener = gm.row("goblin-warrior-1").get_by_role("button", name="Stat block of Goblin Warrior 1")
     opener.click()
     dialog = gm.page.get_by_role("dialog", name="Stat block: Goblin Warrior 1")
     dialog.wait_for()

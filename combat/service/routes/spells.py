@@ -25,6 +25,7 @@ class SpellEntry(msgspec.Struct, kw_only=True):
     damage_types: tuple[str, ...]
     classes: tuple[str, ...]
     automation: str
+    reviewed: bool = False  # its entry was checked against the SRD text; False: the draft, not reviewed
 
 
 @get("/spells", sync_to_thread=False, tags=["spells"], operation_id="listSpells", responses=documented(400))
@@ -45,6 +46,7 @@ def list_spells(
             damage_types=tuple(dict.fromkeys((*s.damage_types, *(t for d in s.damage for t in d.types)))),
             classes=s.classes,
             automation=s.automation,
+            reviewed=s.review is not None,
         )
         for s in library.search(q, level=level, cls=cls)
     ]
