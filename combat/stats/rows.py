@@ -70,6 +70,18 @@ class Context:
     def round(self) -> int:
         return int(self.encounter["round"]) if self.encounter else 0
 
+    def acting(self, command: str, combatant: str, out: Rows) -> None:
+        """The combatant whose attack or spell a command is: damage later in that command (a
+        Fireball's, an attack's extra dice) is theirs, also when a batch ends between the two."""
+        if self.encounter is not None and (self.encounter.get("command"), self.encounter.get("actor")) != (command, combatant):
+            self.encounter = {**self.encounter, "command": command, "actor": combatant}
+            out.add("stats_encounters", **self.encounter)
+
+    def actor_of(self, command: str) -> str | None:
+        if self.encounter is not None and self.encounter.get("command") == command:
+            return self.encounter.get("actor")
+        return None
+
 
 @dataclass
 class Rows:
@@ -89,7 +101,6 @@ class Rows:
 def rows_of(records: list[Recorded], contexts: dict[UUID, Context], out: Rows | None = None) -> Rows:
     """The rows of a batch of records (any encounters, in log order); `contexts` is updated."""
     out = out if out is not None else Rows()
-    actors: dict[str, str] = {}  # command id -> the combatant whose attack or spell it was
     for rec in records:
         eid = rec.originator_id
         ctx = contexts.setdefault(eid, Context())
@@ -98,7 +109,7 @@ def rows_of(records: list[Recorded], contexts: dict[UUID, Context], out: Rows | 
         if isinstance(e, EncounterCreated):
             ctx.encounter = {
                 "encounter": str(eid), "campaign": str(e.campaign) if e.campaign else None, "name": e.name,
-                "ruleset": e.ruleset, "kind": encounter_kind(e), "round": 0,
+                "ruleset": e.ruleset, "kind": encounter_kind(e), "round": 0, "command": None, "actor": None,
             }  # fmt: skip
             out.add("stats_encounters", **ctx.encounter)
             if e.forked_from is not None:
@@ -130,7 +141,7 @@ def rows_of(records: list[Recorded], contexts: dict[UUID, Context], out: Rows | 
                 source=e.source,
             )  # fmt: skip
         elif isinstance(e, (AttackMade, AttackRolled)):
-            actors[rec.command_id] = e.attacker
+            ctx.acting(rec.command_id, e.attacker, out)
             hit = e.hit if isinstance(e, AttackMade) else True
             out.add(
                 "stats_attacks", **base, attacker=e.attacker, target=e.target, attack=e.attack, hit=hit,
@@ -142,19 +153,19 @@ def rows_of(records: list[Recorded], contexts: dict[UUID, Context], out: Rows | 
                     rolled=e.damage_rolled, dealt=e.damage,
                 )  # fmt: skip
         elif isinstance(e, AttackDamageRolled):
-            actors[rec.command_id] = e.attacker
+            ctx.acting(rec.command_id, e.attacker, out)
             out.add(
                 "stats_damage", **base, source=e.attacker, via=e.attack, target=e.target, damage_type=e.damage_type,
                 rolled=e.damage_rolled, dealt=e.damage,
             )  # fmt: skip
         elif isinstance(e, DamageTaken):
-            source = e.source if e.source in ctx.combatants else actors.get(rec.command_id)
+            source = e.source if e.source in ctx.combatants else ctx.actor_of(rec.command_id)
             out.add(
                 "stats_damage", **base, source=source, via=e.source, target=e.target, damage_type=e.damage_type,
                 rolled=e.rolled, dealt=e.amount,
             )  # fmt: skip
         elif isinstance(e, SpellCast):
-            actors[rec.command_id] = e.caster
+            ctx.acting(rec.command_id, e.caster, out)
             out.add("stats_spells", **base, caster=e.caster, spell=e.spell, level=e.level, slot=e.slot)
         elif isinstance(e, SaveMade):
             out.add(

@@ -29,7 +29,7 @@ __all__ = ["COLUMNS", "KEYS", "EVENT_TABLES", "INTEGER_COLUMNS", "StatsTables", 
 
 # Every event table also has `counted` (1 unless the event was undone, retracted or amended away).
 COLUMNS: dict[str, tuple[str, ...]] = {
-    "stats_encounters": ("encounter", "campaign", "name", "ruleset", "kind", "round"),
+    "stats_encounters": ("encounter", "campaign", "name", "ruleset", "kind", "round", "command", "actor"),
     "stats_combatants": ("encounter", "combatant", "name", "kind", "side", "player", "character"),
     "stats_rolls": (
         "encounter", "seq", "n", "campaign", "round", "roller", "purpose", "notation",
