@@ -62,7 +62,8 @@ TRACKING_TABLE = "stats_tracking"  # PostgreSQL's; on SQLite every tracker share
 def _create_statements(prefix: str) -> list[str]:
     out = []
     for table, columns in COLUMNS.items():
-        cols = [f"{c} {'BIGINT' if c in INTEGER_COLUMNS else 'TEXT'}" for c in columns]
+        # Quoted: `natural` is a reserved word in PostgreSQL.
+        cols = [f'"{c}" {"BIGINT" if c in INTEGER_COLUMNS else "TEXT"}' for c in columns]
         if table in EVENT_TABLES:
             cols.append("counted INTEGER NOT NULL DEFAULT 1")
         out.append(f"CREATE TABLE IF NOT EXISTS {prefix}{table} ({', '.join(cols)}, PRIMARY KEY ({', '.join(KEYS[table])}))")
@@ -123,9 +124,10 @@ class StatsTables:
                 continue
             columns = COLUMNS[table]
             keys = KEYS[table]
-            updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in keys)
+            names = ", ".join(f'"{c}"' for c in columns)
+            updates = ", ".join(f'"{c}" = excluded."{c}"' for c in columns if c not in keys)
             statement = self._sql(
-                f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}) "
+                f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' * len(columns))}) "
                 f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {updates}"
             )
             cursor.executemany(statement, [tuple(_value(row.get(c)) for c in columns) for row in rows])
