@@ -943,6 +943,10 @@ from combat.cli_spells import spells  # noqa: E402  (it uses the helpers above)
 
 cli.add_command(spells)
 
+from combat.cli_stats import stats  # noqa: E402  (it uses the helpers above)
+
+cli.add_command(stats)
+
 
 def main() -> None:
     cli(prog_name="combat")

@@ -22,7 +22,7 @@ from collections.abc import Callable, Coroutine, Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
 import msgspec
@@ -47,6 +47,9 @@ from combat.store import Commits, SeqTaken
 from combat.store.log import Snapshot
 from combat.store.partitions import PartitionedLog
 from combat.store.settings import store_env
+
+if TYPE_CHECKING:
+    from combat.stats.reads import StatsReads
 
 __all__ = ["Encounters", "Outcome", "run_sync", "VersionConflict", "UnknownEncounter", "StoreBusy", "fold_records"]
 
@@ -132,6 +135,7 @@ class Encounters:
         self._env = {**store_env(db), **(env or {})}
         self.log = PartitionedLog(self._env, partitions, records=record_decoder)
         self._campaigns: Campaigns | None = None
+        self._stats: StatsReads | None = None
         self._building = threading.Lock()
         # Told of each append (encounter id, state after it). Unset, a write to a fight that
         # holds stored characters carries it over to them at once (the CLI, the Python API);
@@ -159,6 +163,18 @@ class Encounters:
                 if self._campaigns is None:
                     self._campaigns = self._build_campaigns()
         return self._campaigns
+
+    @property
+    def stats(self) -> StatsReads:
+        """The statistics read model across fights (combat.stats), its tables made once, under
+        the same lock as the campaigns' (the service builds it before serving)."""
+        if self._stats is None:
+            with self._building:
+                if self._stats is None:
+                    from combat.stats.reads import StatsReads
+
+                    self._stats = StatsReads(self, getattr(self.log.home.factory, "datastore", None))
+        return self._stats
 
     def _build_campaigns(self) -> Campaigns:
         from combat.campaigns.carry_over import FOLLOWER, CarryOver

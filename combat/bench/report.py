@@ -326,6 +326,30 @@ def rows(result: dict[str, Any]) -> list[Row]:
         *_memory(result["memory"]),
         *_startup(result["startup"]),
         *_folding(result["folding"]),
+        *_stats(result.get("stats")),
+    ]
+
+
+def _stats(r: dict[str, Any] | None) -> list[Row]:
+    """The statistics projection (docs/stats.md); absent from results recorded before it."""
+    if not r:
+        return []
+    ratio = r["write_ratio_with_follower"]
+    return [
+        (
+            f"9. stats rebuild from {r['events']:,} events",
+            f"{r['rebuild_s']:.2f} s",
+            f"{r['rebuild_events_per_s']:,.0f} events/s",
+            "",
+            "",
+        ),
+        (
+            f"   stats lag behind the write path (pull every {r['interval_s'] * 1000:.0f} ms)",
+            f"p50 {_ms(r['lag_p50_ms'])}",
+            f"p99 {_ms(r['lag_p99_ms'])}",
+            f"writes {ratio:.2f}x with it running",
+            f"drop <= 5%: {_met(ratio >= 0.95)}",
+        ),
     ]
 
 

@@ -13,7 +13,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from combat.bench import commands, folding, lag, loading, memory, replay, scaling, servers, service, startup, store_writes
+from combat.bench import (
+    commands,
+    folding,
+    lag,
+    loading,
+    memory,
+    replay,
+    scaling,
+    servers,
+    service,
+    startup,
+    stats_projection,
+    store_writes,
+)
 
 __all__ = ["Sizes", "FULL", "QUICK", "run", "machine"]
 
@@ -41,6 +54,8 @@ class Sizes:
     touched_many: int
     fold_repeat: int
     fold_times: int
+    stats_events: int = 100_000  # the statistics projection's rebuild (combat.bench.stats_projection)
+    stats_commands: int = 300
 
 
 FULL = Sizes(
@@ -88,6 +103,8 @@ QUICK = Sizes(
     touched_many=1_000,
     fold_repeat=3,
     fold_times=5,
+    stats_events=5_000,
+    stats_commands=30,
 )
 
 SERVICE_TARGETS = {
@@ -266,4 +283,6 @@ def run(
         result["startup"] = startup.run(where, sizes.startup_runs)
         say("folding each ruleset's demo fight")
         result["folding"] = folding.run(where, sizes.fold_repeat, sizes.fold_times)
+        say(f"statistics projection: rebuild from {sizes.stats_events:,} events, lag over {sizes.stats_commands} commands")
+        result["stats"] = stats_projection.run(where, sizes.stats_events, sizes.stats_commands)
     return result

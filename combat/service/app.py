@@ -59,6 +59,7 @@ def create_app(
     # A failure stops the service from starting, saying which table could not be made.
     try:
         service.encounters.campaigns  # noqa: B018
+        service.encounters.stats  # noqa: B018  (the statistics tables: combat.stats)
     except BaseException:
         if owns:
             service.encounters.close()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 from uuid import UUID
 
 import msgspec
@@ -26,7 +26,7 @@ from combat.store.log import TOPICS, EventLog, SharedPool
 from combat.store.prehash import census
 from combat.store.schema import create_process_tables
 
-__all__ = ["PartyLog", "TABLE", "TOPIC", "follow", "behind", "start_following", "tracking_name"]
+__all__ = ["Followed", "PartyLog", "TABLE", "TOPIC", "follow", "behind", "start_following", "tracking_name"]
 
 TABLE = "party_events"
 TOPIC = "combat.party:Record"
@@ -130,15 +130,24 @@ def tracking_name(follower: str, part: EventLog) -> str:
     return f"{follower}<-{part.name}"
 
 
+class Followed(Protocol):
+    """Where a follower writes: its position in a partition, and what it makes of a batch
+    appended with the position reached, in one transaction (SeqTaken if someone was first)."""
+
+    def position(self, leader: str) -> int: ...
+    def append(self, out: Any, *, tracking: tuple[str, int]) -> None: ...
+
+
 def follow(
     parts: Sequence[EventLog],
-    party: PartyLog[R],
+    party: Followed,
     follower: str,
-    step: Callable[[list[Recorded]], list[R]],
+    step: Callable[[list[Recorded]], Any],
     *,
     batch: int = 500,
 ) -> int:
-    """Carry every partition's new records into `party`: `step` turns a batch of records (in
+    """Carry every partition's new records into `party` (the campaigns' log, or another
+    follower's tables: combat.store.stats_tables): `step` turns a batch of records (in
     notification order) into the records to append, appended with the batch's last position
     in one transaction. Another process that carried the same batch first wins; this one
     reads on from where that one stopped. Returns how many records were read."""

@@ -10,6 +10,7 @@ import { DiceAudit, History, Scrubber } from "./history.js";
 import { KeepAccess, QrCode, TokenPaste } from "./access.js";
 import { CONDITIONS, DAMAGE_TYPES, HotkeyHelp, lastOutcome, noteDamageType, outcomeOf, QuickBar, quickActions, QuickPanel, touchedBy, typing } from "./quick.js";
 import { forget, fromFragment, keptOnDevice, remember, remembered, shareLink } from "./session.js";
+import { StatsView } from "./stats.js";
 
 let openapi = null;
 const commandsOf = {};
@@ -407,6 +408,7 @@ function Encounter({ entry, onOpen }) {
         <${History} log=${log} audit=${audit} events=${events} state=${state} schemas=${schemas} gm=${gm && !past}
           ctx=${ctx} api=${scoped} atSeq=${at} />
         <${DiceAudit} audit=${audit} />
+        <${StatsView} api=${api} encounterId=${entry.id} version=${state.version} />
       </div>
     </div>
   </main>`;
