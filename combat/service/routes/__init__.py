@@ -1,6 +1,18 @@
 """The service's routes, one module per resource."""
 
-from combat.service.routes import bestiary, campaigns, characters, commands, encounters, history, meta, reference, spells, tokens
+from combat.service.routes import (
+    bestiary,
+    campaigns,
+    characters,
+    commands,
+    encounters,
+    history,
+    meta,
+    reference,
+    spells,
+    table,
+    tokens,
+)
 
 __all__ = ["ROUTES"]
 
@@ -15,4 +27,5 @@ ROUTES = [
     *campaigns.ROUTES,
     *characters.ROUTES,
     *spells.ROUTES,
+    *table.ROUTES,
 ]
