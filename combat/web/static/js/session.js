@@ -55,7 +55,9 @@ export function fromFragment() {
   const id = params.get("e");
   if (!id) return null;
   if (params.get("t")) {
-    remember(entryOf(params, id));
+    const entry = remember(entryOf(params, id));
+    // A GM's link opened here: this browser keeps the GM's access (until "Forget on this device").
+    if (entry.role === "gm" && !(id in read(localStorage))) keepOnDevice(id, true);
     const keep = new URLSearchParams({ e: id });
     if (params.get("api")) keep.set("api", params.get("api"));
     history.replaceState(null, "", `${location.pathname}${location.search}#${keep}`);
