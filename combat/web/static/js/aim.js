@@ -16,7 +16,7 @@ function facesOf(text) {
   return out;
 }
 
-const facesText = (faces, targets) => targets.filter((t) => (faces[t] || "").trim()).map((t) => `${t}: ${faces[t].trim()}`).join("; ");
+const facesText = (faces, targets) => [...new Set(targets)].filter((t) => (faces[t] || "").trim()).map((t) => `${t}: ${faces[t].trim()}`).join("; ");
 
 // The living combatants in turn order, then those yet to roll.
 function inTurnOrder(state) {
@@ -56,8 +56,12 @@ export function Aim({ id, state, actor, value, faces, onChange, label }) {
       ${all.map((c) => html`<label class="check target-pick"><input type="checkbox" name=${`${id}-target`} value=${c.id}
         checked=${targets.includes(c.id)} onChange=${() => toggle(c.id)} /> ${c.name} <small>${c.side}</small></label>`)}
     </div>
+    <div class="field"><label for=${`${id}-typed`}>target ids</label>
+      <input id=${`${id}-typed`} value=${value || ""} autocomplete="off" aria-describedby=${`${id}-typed-hint`}
+        onInput=${(e) => onChange(e.target.value, facesText(byTarget, split(e.target.value)))} />
+      <small id=${`${id}-typed-hint`} class="hint">as ids, comma-separated: the same id again for another dart or ray</small></div>
     ${faces !== null && targets.length ? html`<div class="save-grid" ref=${grid} role="group" aria-label="each target's saving throw">
-      ${targets.map((t) => html`<div class="field"><label for=${`${id}-save-${t}`}>${state.combatants?.[t]?.name || t} save d20</label>
+      ${[...new Set(targets)].map((t) => html`<div class="field"><label for=${`${id}-save-${t}`}>${state.combatants?.[t]?.name || t} save d20</label>
         <input id=${`${id}-save-${t}`} class="dice save-face" inputmode="numeric" autocomplete="off" value=${byTarget[t] || ""}
           onInput=${(e) => onChange(value, facesText({ ...byTarget, [t]: e.target.value }, targets))} /></div>`)}
       <small class="hint">the d20 each target rolled; blank: the service rolls it</small>

@@ -7,26 +7,12 @@
 import { html, useEffect, useState } from "../vendor/htm-preact-standalone.js";
 import { client } from "./api.js";
 import { ErrorNote } from "./forms.js";
+import { campaigns, forgetCampaign, keepCampaign as keep } from "./session.js";
 import { slotsLeft } from "./sheet.js";
 
-const KEY = "combat-log.campaigns";
+export { campaigns };
+
 const CLASSES = ["Barbarian", "Bard", "Cleric", "Druid", "Fighter", "Monk", "Paladin", "Ranger", "Rogue", "Sorcerer", "Warlock", "Wizard"];
-
-export function campaigns() {
-  try { return JSON.parse(localStorage.getItem(KEY) || "{}"); } catch { return {}; }
-}
-
-function keep(campaign) {
-  const all = campaigns();
-  all[campaign.id] = campaign;
-  try { localStorage.setItem(KEY, JSON.stringify(all)); } catch { /* refused: kept for this page only */ }
-}
-
-export function forgetCampaign(id) {
-  const all = campaigns();
-  delete all[id];
-  localStorage.setItem(KEY, JSON.stringify(all));
-}
 
 const csv = (text) => text.split(",").map((s) => s.trim()).filter(Boolean);
 
@@ -122,8 +108,8 @@ function Import({ api, onDone }) {
   }
   return html`<div class=${`drop-zone ${over ? "over" : ""}`} onDragOver=${(e) => { e.preventDefault(); setOver(true); }}
       onDragLeave=${() => setOver(false)} onDrop=${(e) => { e.preventDefault(); setOver(false); read([...e.dataTransfer.files]); }}>
-    <label for="pb-import">Import Foundry VTT characters (their exported .json): drop the files here, or pick them</label>
-    <input id="pb-import" type="file" accept=".json,application/json" multiple onChange=${(e) => read([...e.target.files])} />
+    <label for="pb-foundry">Import Foundry VTT characters (their exported .json): drop the files here, or pick them</label>
+    <input id="pb-foundry" type="file" accept=".json,application/json" multiple onChange=${(e) => read([...e.target.files])} />
     ${note ? html`<p role="status" class="hint">${note}</p>` : null}
     ${error ? html`<${ErrorNote} error=${error} />` : null}
   </div>`;

@@ -6,12 +6,12 @@
 
 const KEY = "combat-log.encounters";
 
-function read(storage) {
-  try { return JSON.parse(storage.getItem(KEY) || "{}"); } catch { return {}; }
+function read(storage, key = KEY) {
+  try { return JSON.parse(storage.getItem(key) || "{}"); } catch { return {}; }
 }
 
-function write(storage, all) {
-  try { storage.setItem(KEY, JSON.stringify(all)); } catch { /* storage full or refused: the tab still works */ }
+function write(storage, all, key = KEY) {
+  try { storage.setItem(key, JSON.stringify(all)); } catch { /* storage full or refused: the tab still works */ }
 }
 
 // This tab's encounters over those remembered on this device.
@@ -95,4 +95,21 @@ export function shareLink(page, entry, base = location.origin) {
   if (entry.combatants?.length) params.set("c", entry.combatants.join(","));
   if (entry.api) params.set("api", entry.api);
   return `${base}/app/${page}#${params}`;
+}
+
+// The campaigns whose GM token this device keeps (the party on the screen): {id: {id, name, token}}.
+const CAMPAIGNS = "combat-log.campaigns";
+
+export function campaigns() {
+  return read(localStorage, CAMPAIGNS);
+}
+
+export function keepCampaign(campaign) {
+  write(localStorage, { ...campaigns(), [campaign.id]: campaign }, CAMPAIGNS);
+}
+
+export function forgetCampaign(id) {
+  const all = campaigns();
+  delete all[id];
+  write(localStorage, all, CAMPAIGNS);
 }
