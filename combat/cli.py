@@ -557,6 +557,12 @@ _LIMITS = Limits()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
 @click.option(
+    "--table",
+    is_flag=True,
+    help="Serve the table: listen on every interface (the players' phones on the LAN), with an admin "
+    "token (a new one, printed, unless --admin-token gives one).",
+)
+@click.option(
     "--admin-token",
     envvar="COMBAT_ADMIN_TOKEN",
     default=None,
@@ -600,6 +606,7 @@ def serve(
     db: str | None,
     host: str,
     port: int,
+    table: bool,
     admin_token: str | None,
     open_creation: bool | None,
     cors_origins: tuple[str, ...],
@@ -616,6 +623,15 @@ def serve(
 
     for error in plugin_errors():
         _consoles.err.print(f"error: {error}", markup=False)
+    if table:
+        if host != "127.0.0.1":
+            raise click.UsageError("--table listens on every interface (0.0.0.0): leave out --host")
+        host = "0.0.0.0"  # the point: the phones at the table reach it
+        if not admin_token:
+            import secrets
+
+            admin_token = secrets.token_urlsafe(24)
+            _print(f"admin token (creates encounters and campaigns; keep it off the table): {admin_token}")
     limits = Limits(
         max_body=max_body, max_depth=max_depth, max_text=max_text, max_events=max_events, max_encounters=max_encounters
     )

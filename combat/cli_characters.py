@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from uuid import UUID
 
     from combat.app.application import Encounters
+    from combat.campaigns.party_rest import PartyRest
     from combat.campaigns.records import StoredCharacter
     from combat.characters.sheet import CharacterSheet
 
@@ -254,7 +255,10 @@ def show_command(name: str, as_json: bool, campaign: str, db: str) -> None:
 
 
 @characters.command("rest")
-@click.argument("name")
+@click.argument("name", required=False)
+@click.option(
+    "--all", "everyone", is_flag=True, help="The whole party: every character not in a fight (no Hit Point Dice spent)."
+)
 @click.option("--short", "kind", flag_value="short", help="A Short Rest: spend Hit Point Dice, regain short-rest features.")
 @click.option("--long", "kind", flag_value="long", help="A Long Rest: every HP, Hit Point Die, slot and feature back.")
 @click.option("--hit-dice", type=click.IntRange(0, 40), default=0, help="Hit Point Dice to spend on a Short Rest.")
@@ -262,22 +266,55 @@ def show_command(name: str, as_json: bool, campaign: str, db: str) -> None:
 @_campaign
 @_db
 @_one_line_errors
-def rest_command(name: str, kind: str | None, hit_dice: int, faces: str | None, campaign: str, db: str) -> None:
-    """Give a character a Short or Long Rest."""
+def rest_command(
+    name: str | None, everyone: bool, kind: str | None, hit_dice: int, faces: str | None, campaign: str, db: str
+) -> None:
+    """Give a character (or, with --all, the whole party) a Short or Long Rest."""
     from combat.cli import _print, _store
     from combat.kernel.errors import RuleError
 
     if kind is None:
         raise RuleError("rest/kind", "which rest?", allowed="--short or --long")
+    if everyone == (name is not None):
+        raise RuleError("rest/who", "rest whom?", allowed="a character's NAME, or --all for the whole party")
+    if everyone:
+        if hit_dice or faces:
+            raise RuleError(
+                "rest/hit-dice", "the party's rest spends no Hit Point Dice", allowed="rest NAME --short --hit-dice N for those"
+            )
+        from combat.campaigns.party_rest import rest_party
+
+        with _store(db) as encounters:
+            done = rest_party(encounters.campaigns, _campaign_of(encounters, campaign), kind)
+        for line in party_rest_lines(done):
+            _print(line)
+        return
     try:
         entered = None if faces is None else tuple(int(f) for f in faces.replace(",", " ").split())
     except ValueError:
         raise RuleError("dice/faces", f"faces {faces!r}", allowed='whole numbers, e.g. "6 3"') from None
     with _store(db) as encounters:
-        stored, rest = encounters.campaigns.rest(_campaign_of(encounters, campaign), name, kind, hit_dice=hit_dice, faces=entered)
+        stored, rest = encounters.campaigns.rest(
+            _campaign_of(encounters, campaign), name or "", kind, hit_dice=hit_dice, faces=entered
+        )
     rolled = f" (Hit Point Dice: {', '.join(str(d.face) for d in rest.hit_dice)})" if rest.hit_dice else ""
     _print(f"{stored.name} finishes a {kind} rest and regains {rest.healed} HP{rolled}")
     _print(_status_line(stored))
+
+
+def party_rest_lines(done: PartyRest) -> list[str]:
+    """One line a character: "Elara: +12 HP (27/27), slots back: 3rd ×1", or why it did not rest."""
+    ordinal = {"1": "1st", "2": "2nd", "3": "3rd"}
+    lines = []
+    for c in done.characters:
+        if not c.rested:
+            lines.append(f"{c.name}: no rest ({c.skipped})")
+            continue
+        back = [f"{ordinal.get(level, level + 'th')} ×{n}" for level, n in c.slots_back.items()]
+        back += [f"Pact Magic ×{c.pact_back}"] if c.pact_back else []
+        back += [f"{feature} ×{n}" for feature, n in c.uses_back.items()]
+        lines.append(f"{c.name}: +{c.healed} HP ({c.hp}/{c.max_hp})" + (f", back: {', '.join(back)}" if back else ""))
+    return lines or ["no characters in this campaign"]
 
 
 @characters.command("release")

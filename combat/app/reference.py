@@ -52,6 +52,7 @@ class CommandDoc(msgspec.Struct, frozen=True, kw_only=True):
     phases: tuple[str, ...]  # the phases (of this ruleset) in which it may be sent
     example: dict[str, Any]
     nested: dict[str, tuple[FieldDoc, ...]] = {}  # the fields of the objects its fields hold, by type name
+    service_fields: tuple[str, ...] = ()  # filled in by the service, never sent (refused: command/service-field)
 
 
 # Field names whose meaning is the same in every command that has them; a comment on the
@@ -385,6 +386,7 @@ def _doc(ruleset: Ruleset, cls: type[Command]) -> CommandDoc:
         phases=_phases(ruleset, trigger_of(cls)),
         example=example_of(cls),
         nested={name: describe_fields(t) for name, t in nested_structs(cls).items()},
+        service_fields=cls.service_fields,
     )
 
 

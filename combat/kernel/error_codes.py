@@ -368,6 +368,7 @@ ERROR_CODES: dict[str, str] = {
     "rest/dead": "… is dead",
     "rest/hit-dice": "Hit Point Dice are spent on a Short Rest",
     "rest/kind": "which rest?",
+    "rest/who": "rest whom?",
     "retract/already": "seq … is already retracted",
     "retract/nothing": "name at least one seq to retract",
     "retract/part-of-command": "seq … is only part of what its command did; it also made …",

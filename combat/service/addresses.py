@@ -12,10 +12,11 @@ import contextlib
 import ipaddress
 import socket
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from combat.service.admission import is_loopback
 
-__all__ = ["lan_addresses", "table_screen_lines"]
+__all__ = ["Listening", "lan_addresses", "table_screen_lines"]
 
 _WILDCARDS = {"", "0.0.0.0", "::"}
 _DOCUMENTATION_ADDRESS = ("192.0.2.1", 9)  # TEST-NET-1 (RFC 5737): never reached, only routed to
@@ -29,6 +30,26 @@ def table_screen_lines(host: str, port: int, lan: Callable[[], Iterable[str]] | 
     for address in (lan or lan_addresses)():
         lines.append(f"table screen: {_url(address, port)} (on the network: for the players' phones)")
     return lines
+
+
+@dataclass(frozen=True)
+class Listening:
+    """Where the service listens, as `combat serve` was told (`host`: None when another server
+    runs the app, read then from the connection's own address), and how the LAN addresses are
+    found (a test gives fixed ones)."""
+
+    host: str | None = None
+    lan: Callable[[], Iterable[str]] | None = None
+
+    def reachable(self, local: str, port: int) -> tuple[bool, list[str]]:
+        """(loopback only, the origins a phone can open: `http://192.168.1.20:8000`), for a
+        request that came in on `local`:`port`."""
+        host = local if self.host is None else self.host
+        if host in _WILDCARDS:
+            return False, [_origin(a, port) for a in (self.lan or lan_addresses)()]
+        if is_loopback(host):
+            return True, []
+        return False, [_origin(host, port)]
 
 
 def lan_addresses() -> list[str]:
@@ -46,9 +67,13 @@ def lan_addresses() -> list[str]:
 
 
 def _url(host: str, port: int) -> str:
+    return f"{_origin(host, port)}/app/"
+
+
+def _origin(host: str, port: int) -> str:
     try:
         literal = ipaddress.ip_address(host)
     except ValueError:
         literal = None
     shown = f"[{host}]" if literal is not None and literal.version == 6 else host
-    return f"http://{shown}:{port}/app/"
+    return f"http://{shown}:{port}"

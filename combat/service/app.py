@@ -20,7 +20,7 @@ from combat import web
 from combat.app.application import Encounters
 from combat.kernel.errors import RuleError
 from combat.service import routes, stream
-from combat.service.addresses import table_screen_lines
+from combat.service.addresses import Listening, table_screen_lines
 from combat.service.admission import Admission, is_loopback
 from combat.service.checks import check_request
 from combat.service.dependencies import DEPENDENCIES, Service
@@ -41,10 +41,12 @@ def create_app(
     admin_token: str | None = None,
     open_creation: bool = True,
     cors_origins: Sequence[str] = (),
+    listening: Listening | None = None,
 ) -> RequestLog:
     """The service over `encounters` (or a store opened on `db`, closed with the app).
     Without `open_creation` only `admin_token` creates encounters; `cors_origins` are the
-    browser origins (pages on other sites) allowed to call it, none by default."""
+    browser origins (pages on other sites) allowed to call it, none by default; `listening` says
+    where it listens (the table screen's links name an address the phones reach)."""
     limits = limits or Limits()
     owns = encounters is None
     service = Service(
@@ -52,6 +54,7 @@ def create_app(
         owns_encounters=owns,
         admission=Admission(admin_token=admin_token, open=open_creation),
         max_encounters=limits.max_encounters,
+        listening=listening or Listening(),
     )
     service.encounters.max_events = limits.max_events
     # Every application's tables are made now, before the first request (combat.store.schema):
@@ -127,7 +130,14 @@ def serve(
     if announce is not None:
         for line in table_screen_lines(host, port):
             announce(line)
-    app = create_app(db=db, limits=limits, admin_token=admin_token, open_creation=open_creation, cors_origins=cors_origins)
+    app = create_app(
+        db=db,
+        limits=limits,
+        admin_token=admin_token,
+        open_creation=open_creation,
+        cors_origins=cors_origins,
+        listening=Listening(host),
+    )
     log.info(
         "serving",
         host=host,

@@ -20,6 +20,7 @@ from combat.app.application import Encounters, Outcome, run_sync
 from combat.campaigns.party import names_a_stored_character
 from combat.kernel.commands import Command, check_service_only
 from combat.kernel.errors import RuleError
+from combat.service.addresses import Listening
 from combat.service.admission import Admission
 from combat.service.auth import Grant, Tokens
 from combat.service.checks import whole_numbers
@@ -47,6 +48,7 @@ class Service:
     owns_encounters: bool = False
     admission: Admission = field(default_factory=Admission)
     max_encounters: int | None = None  # per credential
+    listening: Listening = field(default_factory=Listening)  # where the table's phones reach it
     tokens: Tokens = field(init=False)
     hub: Hub = field(init=False)
     writers: Workers = field(init=False)  # joined when the service stops

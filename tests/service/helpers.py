@@ -162,10 +162,10 @@ def set_the_scene(fight: Fight) -> Fight:
 class LiveServer:
     """The app on a real socket (uvicorn in a thread), for streams and real HTTP clients."""
 
-    def __init__(self, app: Any, port: int = 0):
+    def __init__(self, app: Any, port: int = 0, host: str = "127.0.0.1"):
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", port))  # a given port: a restarted server at the same address
+        self.sock.bind((host, port))  # a given port: a restarted server at the same address; 0.0.0.0: the table's
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
         config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on", timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)

@@ -40,7 +40,7 @@ def test_a_players_own_row_offers_what_they_may_send_now(chromium, service):
     bar.get_by_role("button", name="Magic Missile", exact=True).tap()
     spell = player.row("elara").get_by_role("region", name="Elara casts Magic Missile")
     assert spell.get_by_label("save faces").count() == 0  # only the GM enters the targets' saves
-    fill(spell, {"targets": "goblin-warrior-1, goblin-warrior-1, goblin-warrior-1", "damage faces": "1; 1; 1"})
+    fill(spell, {"target ids": "goblin-warrior-1, goblin-warrior-1, goblin-warrior-1", "damage faces": "1; 1; 1"})
     assert _wide(player) <= 360
     assert player.accessibility_violations() == []
     spell.get_by_role("button", name="Send", exact=True).tap()

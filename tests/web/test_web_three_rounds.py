@@ -116,14 +116,10 @@ def test_three_rounds_of_an_srd_2024_fight_at_the_table(chromium, service):
     elara = gm.row("elara")
     elara.get_by_role("button", name="Fireball", exact=True).click()
     spell = elara.get_by_role("region", name="Elara casts Fireball")
-    fill(
-        spell,
-        {
-            "targets": ", ".join(GOBLINS),
-            "damage faces": "1 1 1 1 1 1 1 1",
-            "save faces": "goblin-warrior-1: 15; goblin-warrior-2: 3; goblin-warrior-3: 5; goblin-warrior-4: 11",
-        },
-    )
+    spell.get_by_text("all of monsters (4)").click()  # aimed by pointing: the goblins' side
+    for cid, face in zip(GOBLINS, ("15", "3", "5", "11"), strict=True):
+        spell.get_by_label(f"{cid.replace('goblin-warrior-', 'Goblin Warrior ')} save d20").fill(face)
+    fill(spell, {"damage faces": "1 1 1 1 1 1 1 1"})
     gm.shot("gm-fireball")
     spell.get_by_role("button", name="Send", exact=True).click()
     spell.wait_for(state="detached")

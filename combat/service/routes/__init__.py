@@ -11,6 +11,7 @@ from combat.service.routes import (
     reference,
     spells,
     stats,
+    table,
     tokens,
 )
 
@@ -28,4 +29,5 @@ ROUTES = [
     *characters.ROUTES,
     *spells.ROUTES,
     *stats.ROUTES,
+    *table.ROUTES,
 ]

@@ -20,6 +20,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 
 from combat.campaigns.party import Campaigns, Roster
+from combat.campaigns.party_rest import PartyRest, rest_party
 from combat.campaigns.records import StoredCharacter
 from combat.characters.sheet import CharacterSheet
 from combat.service.admission import ADMIN
@@ -418,6 +419,29 @@ def rest_campaign_character(
     return rest(service.encounters.campaigns, campaign_access(request, service, campaign_id), name, data)
 
 
+class PartyRestRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    kind: Literal["short", "long"]
+
+
+@post(
+    "/campaigns/{campaign_id:str}/rest",
+    status_code=200,
+    sync_to_thread=True,
+    tags=_TAGS,
+    operation_id="restCampaignParty",
+    responses=documented(400, 401, 403, 404, 422),
+)
+def rest_campaign_party(
+    request: Request, campaign_id: CampaignId, data: JSONBody[PartyRestRequest], service: NamedDependency[Service]
+) -> PartyRest:
+    """The whole party rests: every character not in a fight takes a Short or Long Rest (a
+    Short Rest spends no Hit Point Dice), and the reply says what came back to each (HP, spell
+    slots, features) and who did not rest and why."""
+    access = campaign_access(request, service, campaign_id)
+    access.require_gm("give rests")
+    return rest_party(service.encounters.campaigns, access.campaign, data.kind)
+
+
 @post(
     "/campaigns/{campaign_id:str}/characters/{name:str}/release",
     status_code=200,
@@ -545,6 +569,7 @@ ROUTES = [
     get_campaign_character,
     replace_campaign_character,
     rest_campaign_character,
+    rest_campaign_party,
     release_campaign_character,
     create_campaign_encounter,
     issue_campaign_token,

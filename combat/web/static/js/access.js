@@ -26,13 +26,16 @@ async function copy(text, input) {
   }
 }
 
+// The GM's browser keeps the GM's access by default (a GM link opened, an encounter created
+// here); "Forget on this device" is always in sight while it does.
 export function RememberToggle({ entry }) {
   const [kept, setKept] = useState(() => keptOnDevice(entry.id));
   return html`<div class="remember">
     <label class="check"><input type="checkbox" checked=${kept}
       onChange=${(e) => { keepOnDevice(entry.id, e.target.checked); setKept(e.target.checked); }} />
       Remember on this device (this browser keeps the token after the tab closes)</label>
-    ${kept ? html`<button type="button" onClick=${() => { keepOnDevice(entry.id, false); setKept(false); }}>Forget on this device</button>` : null}
+    ${kept ? html`<button type="button" onClick=${() => { keepOnDevice(entry.id, false); setKept(false); }}>Forget on this device</button>
+      <small class="hint">on a shared computer, forget it when the session ends: anyone using this browser can open the fight</small>` : null}
   </div>`;
 }
 
@@ -40,11 +43,15 @@ export function RememberToggle({ entry }) {
 export function KeepAccess({ entry }) {
   const link = shareLink("", { id: entry.id, token: entry.token, role: entry.role, api: entry.api });
   const [copied, setCopied] = useState(null);
+  // Just created: the GM link is shown this once, unfolded (after that, folded away).
+  const [fresh] = useState(() => { const was = !!entry.fresh; if (was) remember({ id: entry.id, fresh: false }); return was; });
   let input = null;
   return html`<section class="keep" aria-labelledby="keep-title">
     <h2 id="keep-title">Keep this fight</h2>
-    ${entry.role === "gm" ? html`<details class="gm-link">
+    ${entry.role === "gm" ? html`<details class="gm-link" open=${fresh || undefined}>
       <summary>GM link: anyone with it runs this fight (a secret: keep it off the table's screen)</summary>
+      ${fresh ? html`<p class="notice" role="status">Your new fight's GM link, shown this once: this browser keeps it, and
+        with the link you run the fight from another device. Copy it somewhere safe, then fold this away.</p>` : null}
       <label for="gm-link">GM link (the token is in the part after #, which is never sent to a server)</label>
       <div class="copy-row">
         <input id="gm-link" readonly value=${link} class="share-link" data-role="gm-own" ref=${(el) => { input = el; }}
@@ -60,7 +67,7 @@ export function KeepAccess({ entry }) {
 // An encounter this browser has no token for: say so, and take a pasted link or token.
 export function TokenPaste({ id, onOpen, problem }) {
   const [text, setText] = useState("");
-  const [keep, setKeep] = useState(false);
+  const [keep, setKeep] = useState(true);
   const [error, setError] = useState(null);
   function open(e) {
     e.preventDefault();
@@ -73,6 +80,9 @@ export function TokenPaste({ id, onOpen, problem }) {
   return html`<section class="paste" aria-labelledby="paste-title">
     <h2 id="paste-title">${problem || "Paste a link or a token"}</h2>
     <p>Paste the GM link (or the link the GM gave you, or a token) to open encounter <code>${id}</code>.</p>
+    <p class="hint">The GM without the link: on the machine that runs the server, <code>combat token ${id} --role gm</code>
+      (with the server's <code>--db</code>) prints a new GM token to paste here; or open the fight in the browser that
+      created it, which keeps it until told to forget.</p>
     <form onSubmit=${open} aria-label="paste a token">
       <div class="field"><label for="paste-token">link or token</label>
         <input id="paste-token" type="password" autocomplete="off" value=${text} onInput=${(e) => setText(e.target.value)} required /></div>

@@ -9,8 +9,10 @@ import { actorField, CommandForm, commandSchemas, ErrorNote, label, senders } fr
 import { DiceAudit, History, Scrubber } from "./history.js";
 import { KeepAccess, QrCode, TokenPaste } from "./access.js";
 import { CONDITIONS, DAMAGE_TYPES, HotkeyHelp, lastOutcome, noteDamageType, outcomeOf, QuickBar, quickActions, QuickPanel, touchedBy, typing } from "./quick.js";
-import { forget, fromFragment, keptOnDevice, remember, remembered, shareLink } from "./session.js";
+import { forget, fromFragment, keepOnDevice, keptOnDevice, remember, remembered, shareLink } from "./session.js";
 import { StatsView } from "./stats.js";
+import { campaigns, Campaigns, PartyPicker } from "./party.js";
+import { InitiativeFace, playerMayNow } from "./setup.js";
 
 let openapi = null;
 const commandsOf = {};
@@ -63,7 +65,8 @@ function sameOrder(prev, next) {
 function Home() {
   const [rulesets, setRulesets] = useState([]);
   const [error, setError] = useState(null);
-  const [form, setForm] = useState({ ruleset: "srd-2024", name: "", seed: "", admin: "" });
+  const [form, setForm] = useState({ ruleset: "srd-2024", name: "", seed: "", admin: "", campaign: "", practice: false });
+  const kept = campaigns();
   const [open, setOpen] = useState({ id: "", token: "" });
   const mine = Object.values(remembered());
   useEffect(() => { client("", null).get("/rulesets").then(setRulesets, setError); }, []);
@@ -73,8 +76,16 @@ function Home() {
     try {
       const body = { ruleset: form.ruleset, name: form.name };
       if (form.seed !== "") body.seed = Number(form.seed);
-      const opened = await client("", form.admin.trim() || null).post("/encounters", body);
-      remember({ id: opened.id, token: opened.gm_token, role: "gm", title: opened.name, ruleset: opened.ruleset });
+      // A fight of the party: created with the campaign's token, its outcome carried back unless practice.
+      const campaign = kept[form.campaign];
+      const opened = campaign
+        ? await client("", campaign.token).post(`/campaigns/${campaign.id}/encounters`, { ...body, practice: form.practice })
+        : await client("", form.admin.trim() || null).post("/encounters", body);
+      // The GM's own browser keeps the GM's access (until "Forget on this device"), and the
+      // GM link is shown once, unfolded, on the fight's first screen.
+      remember({ id: opened.id, token: opened.gm_token, role: "gm", title: opened.name, ruleset: opened.ruleset,
+                 campaign: campaign?.id, practice: campaign ? form.practice : undefined, fresh: true });
+      keepOnDevice(opened.id, true);
       location.hash = `e=${opened.id}`;
     } catch (err) { setError(err); }
   }
@@ -100,6 +111,14 @@ function Home() {
           </select></div>
         <div class="field"><label for="new-name">name (required)</label>
           <input id="new-name" value=${form.name} onInput=${set("name")} required maxlength="200" /></div>
+        ${Object.keys(kept).length ? html`<div class="field"><label for="new-campaign">for the party of</label>
+          <select id="new-campaign" value=${form.campaign} onChange=${set("campaign")}>
+            <option value="">(no campaign: a fight on its own)</option>
+            ${Object.values(kept).map((c) => html`<option value=${c.id}>${c.name}</option>`)}
+          </select></div>
+          ${form.campaign ? html`<div class="field check"><input type="checkbox" id="new-practice" checked=${form.practice}
+            onChange=${(e) => setForm({ ...form, practice: e.target.checked })} /><label for="new-practice">practice fight
+            (what happens in it is not carried back to the party)</label></div>` : null}` : null}
         <div class="field"><label for="new-seed">dice seed (optional)</label>
           <input id="new-seed" type="number" value=${form.seed} onInput=${set("seed")} /></div>
         <div class="field"><label for="new-admin">admin token (only where the server asks for one)</label>
@@ -108,6 +127,7 @@ function Home() {
         ${error ? html`<${ErrorNote} error=${error} />` : null}
       </form>
     </section>
+    <${Campaigns} admin=${form.admin.trim()} />
     <section aria-labelledby="open-title"><h2 id="open-title">Open an encounter with its GM token</h2>
       <form onSubmit=${openOne} aria-label="open encounter">
         <div class="field"><label for="open-id">encounter id</label>
@@ -138,7 +158,8 @@ function Actions({ state, schemas, view, ctx, api, onReply }) {
   const [done, setDone] = useState(null);
   const mine = view.role === "player" ? view.combatants : null;
   // A player sees only what they may send now (this phase) for their own combatants.
-  const tags = (state.commands || []).filter((t) => schemas.tags[t] && (!mine || (mine.length && playerMaySend(schemas, t))));
+  const tags = (state.commands || []).filter((t) => schemas.tags[t] && (!mine || (mine.length && playerMaySend(schemas, t)
+    && playerMayNow(state, t, mine))));
   if (view.role === "viewer") return null;
   const schema = chosen && schemas.tags[chosen];
   const who = chosen && schemas.senders?.[chosen];
@@ -159,7 +180,8 @@ function Actions({ state, schemas, view, ctx, api, onReply }) {
         <summary>More commands (${more.length})</summary><div class="command-buttons">${more.map(button)}</div></details>` : null}
     </div>
     ${schema ? html`<${CommandForm} key=${chosen} defs=${schemas.defs} tag=${chosen} schema=${schema}
-      ctx=${{ ...ctx, actors: mine, actorField: actor, hide: mine ? who?.gmFields : undefined, meanings: schemas.meanings?.[chosen] }} initial=${actor && initialActor ? { [actor]: initialActor } : {}}
+      ctx=${{ ...ctx, actors: mine, actorField: actor, hide: [...(mine ? who?.gmFields || [] : []), ...(who?.serviceFields || [])],
+              meanings: schemas.meanings?.[chosen] }} initial=${actor && initialActor ? { [actor]: initialActor } : {}}
       onSend=${async (command) => {
         const reply = await api.post("/commands", { command });
         onReply?.(reply);
@@ -170,10 +192,27 @@ function Actions({ state, schemas, view, ctx, api, onReply }) {
   </section>`;
 }
 
+// Where the links should point: the page's own origin is this machine's (127.0.0.1) when the
+// GM opened the screen there, and a phone opening it would reach itself. The service says which
+// of its addresses the phones can open (GET /service/addresses), or that none can.
+function useTableOrigin(entry) {
+  const [where, setWhere] = useState(null);
+  useEffect(() => {
+    if (entry.api) { setWhere({ origin: location.origin }); return; }  // the page is served elsewhere: as it is
+    client("", null).get("/service/addresses").then((a) => {
+      const here = /^(localhost|127\.|\[::1\])/.test(location.hostname) || location.hostname === "::1";
+      setWhere({ origin: here && a.origins.length ? a.origins[0] : location.origin, loopbackOnly: a.loopback_only,
+                 serveTable: a.serve_table, none: here && !a.loopback_only && !a.origins.length });
+    }, () => setWhere({ origin: location.origin }));
+  }, []);
+  return where;
+}
+
 function Tokens({ state, api, entry }) {
   const [form, setForm] = useState({ role: "player", name: "", combatants: [] });
   const [issued, setIssued] = useState([]);
   const [error, setError] = useState(null);
+  const where = useTableOrigin(entry);
   const ids = Object.keys(state.combatants || {});
   async function issue(e) {
     e.preventDefault();
@@ -182,12 +221,17 @@ function Tokens({ state, api, entry }) {
       const body = { role: form.role, name: form.name, combatants: form.role === "player" ? form.combatants : [] };
       const t = await api.post("/tokens", body);
       const share = { id: entry.id, token: t.token, role: t.role, name: t.name, combatants: t.combatants, api: entry.api };
-      setIssued([...issued, { ...t, link: shareLink(t.role === "viewer" ? "overlay.html" : "", share) }]);
+      setIssued([...issued, { ...t, link: shareLink(t.role === "viewer" ? "overlay.html" : "", share, where?.origin || location.origin) }]);
     } catch (err) { setError(err); }
   }
   const toggle = (id) => setForm({ ...form, combatants: form.combatants.includes(id) ? form.combatants.filter((c) => c !== id) : [...form.combatants, id] });
   return html`<section class="tokens" aria-labelledby="tokens-title">
     <h2 id="tokens-title">Share: player, overlay and GM links</h2>
+    ${where?.loopbackOnly ? html`<div class="notice warn" role="status"><strong>The phones cannot reach this server:</strong> it
+      listens on this machine only (127.0.0.1), so a link opened on a phone goes nowhere. To serve the table, stop it and run
+      <code>${where.serveTable}</code> (every interface, with an admin token it prints), then open the screen again.</div>`
+      : where?.none ? html`<div class="notice warn" role="status">No network address found for this machine: is it on the table's Wi-Fi?</div>`
+      : where ? html`<p class="hint">Links for the phones point to <code>${where.origin}</code>.</p>` : null}
     <form onSubmit=${issue} aria-label="issue a token">
       <div class="field"><label for="tok-role">role</label>
         <select id="tok-role" value=${form.role} onChange=${(e) => setForm({ ...form, role: e.target.value })}>
@@ -295,7 +339,8 @@ function Encounter({ entry, onOpen }) {
   // (suggestions: the service checks, and a ruleset may have its own words).
   const spells = [...new Set(Object.keys(state.combatants || {}).flatMap((id) => characterOf(state, id)?.sheet?.spellcasting?.spells || []))];
   const suggest = { attack: attacks, spell: spells, damage_type: DAMAGE_TYPES, ...(bestiary ? { creature: bestiary } : {}) };
-  const ctx = { listId: "combatant-ids", suggest, lists: { conditionName: "condition-names", condition: "condition-names" } };
+  // `state`: forms with targets aim them by pointing (aim.js).
+  const ctx = { listId: "combatant-ids", suggest, lists: { conditionName: "condition-names", condition: "condition-names" }, state };
   async function fork() {
     const opened = await api.post(`/encounters/${entry.id}/fork`, { at, name: `${state.name} (what if, from seq ${at})` });
     remember({ id: opened.id, token: opened.gm_token, role: "gm", title: opened.name, ruleset: opened.ruleset });
@@ -309,6 +354,8 @@ function Encounter({ entry, onOpen }) {
     setFlash((f) => ({ ids: touchedBy(reply), n: (f?.n || 0) + 1 }));
     const told = await api.get(`/encounters/${entry.id}/log`).catch(() => []);
     setOutcome(outcomeOf(reply, told));
+    // On a phone the form sent may be far down the page: the outcome is brought into view.
+    if (!gm) requestAnimationFrame(() => document.querySelector("section.board .outcome")?.scrollIntoView?.({ block: "center" }));
   }
   async function send(command) {
     const reply = await scoped.post("/commands", { command });
@@ -317,6 +364,10 @@ function Encounter({ entry, onOpen }) {
     return reply;
   }
   const turns = gm && !past && schemas && state.phase === "turns";
+  // Before the rounds: each row that has not rolled takes its initiative face (a group's first member, for the group).
+  const settingUp = gm && !past && schemas && state.phase !== "turns" && (state.commands || []).includes("roll_initiative");
+  const firstUnrolled = (c) => c.initiative == null && c.status !== "dead"
+    && (!c.group || Object.values(state.combatants).find((o) => o.group === c.group)?.id === c.id);
   const allowed = new Set(state.commands || []);
   const current = state.turn && state.combatants?.[state.turn];
   const nextTurn = () => current && send({ type: "end_turn", combatant: current.id }).catch(setError);
@@ -359,7 +410,8 @@ function Encounter({ entry, onOpen }) {
     && playerMaySend(schemas, PLAYER_QUICK[a.kind]) && (a.kind === "death" || state.turn === c.id)));
   // What a player's quick spell form leaves out: the fields only the GM sets (the targets' saves).
   const playerCtx = playing ? { ...ctx, hide: schemas.senders?.cast_spell?.gmFields } : ctx;
-  const rowQuick = turns || playing ? (c) => {
+  const rowQuick = settingUp ? (c) => (firstUnrolled(c) ? html`<${InitiativeFace} c=${c} send=${send} />` : null)
+    : turns || playing ? (c) => {
     const actions = turns ? quickActions(state, c) : playerActions(c);
     if (!actions.length) return null;
     const open = quick?.id === c.id ? quick.action : null;
@@ -371,6 +423,9 @@ function Encounter({ entry, onOpen }) {
   } : null;
   const top = gm && !past ? html`<p class="phase-line"><strong>Phase: ${state.phase.replaceAll("_", " ")}</strong>${PHASE_HINTS[state.phase] ? ` — ${PHASE_HINTS[state.phase]}` : ""}${nextPhase && nextPhase !== "ended" ? `; next: ${nextPhase.replaceAll("_", " ")}` : ""}.</p>
     <div class="turn-bar">
+      ${allowed.has("begin_combat") ? html`<button type="button" class="begin" onClick=${() => send({ type: "begin_combat" })
+        .then(() => document.querySelector("input.init-face")?.focus(), setError)}>
+        Begin combat</button>` : null}
       ${allowed.has("roll_initiative") && monsterGroups.length ? html`<button type="button" onClick=${() => rollMonsters().catch(setError)}>
         Roll initiative for the monsters (${unrolled.length})</button>` : null}
       ${turns && allowed.has("end_turn") && current ? html`<button type="button" class="next-turn" aria-keyshortcuts="n" onClick=${nextTurn}>
@@ -379,7 +434,10 @@ function Encounter({ entry, onOpen }) {
     </div>
     ${help ? html`<${HotkeyHelp} onClose=${() => setHelp(false)} />` : null}
     <p class="outcome" role="status" aria-live="polite">${outcome ? html`<strong>Last:</strong> ${outcome}` : null}</p>`
-    : playing ? html`<p class="outcome" role="status" aria-live="polite">${outcome ? html`<strong>Last:</strong> ${outcome}` : null}</p>` : null;
+    : playing ? html`${view.combatants.includes(state.turn) && allowed.has("end_turn") ? html`<button type="button" class="next-turn"
+        onClick=${() => send({ type: "end_turn", combatant: state.turn }).catch(setError)}>End my turn <small>(${current?.name})</small></button>`
+        : html`<p class="hint">Not your turn: ${current?.name || "nobody"} acts now. Your reactions are under Your moves.</p>`}
+      <p class="outcome" role="status" aria-live="polite">${outcome ? html`<strong>Last:</strong> ${outcome}` : null}</p>` : null;
   // A tie's new order (dragged on the board, or moved earlier or later): order_tie.
   const orderTie = gm && !past && allowed.has("order_tie") ? (order) => send({ type: "order_tie", order }).catch(setError) : null;
   // Show players and viewers a combatant's numbers, or a whole side's.
@@ -387,7 +445,7 @@ function Encounter({ entry, onOpen }) {
   return html`<main id="main" class=${`role-${entry.role}`}>
     <header class="top">
       <a href="#">All encounters</a>
-      <h1>${state.name} <small>${state.ruleset} · ${gm ? "GM" : `${entry.role}${entry.name ? `: ${entry.name}` : ""}`}</small></h1>
+      <h1>${state.name} <small>${state.ruleset} · ${gm ? "GM" : `${entry.role}${entry.name ? `: ${entry.name}` : ""}`}${entry.practice ? " · practice fight (the party is not changed)" : ""}</small></h1>
       <span class="live ${status === "live" ? "on" : ""}" role="status">${status} · seq ${state.version}</span>
     </header>
     <datalist id="damage-types">${DAMAGE_TYPES.map((t) => html`<option value=${t} />`)}</datalist>
@@ -399,7 +457,9 @@ function Encounter({ entry, onOpen }) {
       <div class="col">
         <${Board} state=${shown} view=${view} onReveal=${gm && !past && schemas?.tags.reveal ? reveal : null}
           quick=${rowQuick} top=${top} flash=${past ? null : flash} onOrderTie=${orderTie} />
-        ${past ? null : schemas ? html`<${Actions} state=${state} schemas=${schemas} view=${view} ctx=${ctx} api=${scoped} onReply=${gm ? announce : null} />` : null}
+        ${gm && !past && entry.campaign && campaigns()[entry.campaign] && allowed.has("add_character") && state.phase !== "ended"
+          ? html`<${PartyPicker} state=${state} campaign=${campaigns()[entry.campaign]} send=${send} />` : null}
+        ${past ? null : schemas ? html`<${Actions} state=${state} schemas=${schemas} view=${view} ctx=${ctx} api=${scoped} onReply=${announce} />` : null}
         ${gm && !past ? html`<${Tokens} state=${state} api=${scoped} entry=${entry} />` : null}
         <${KeepAccess} entry=${entry} />
       </div>

@@ -3,6 +3,7 @@
 // gets its form here without front-end code.
 
 import { html, useState } from "../vendor/htm-preact-standalone.js";
+import { Aim } from "./aim.js";
 
 // Fields naming a combatant get the fight's ids as suggestions; the first three are who acts
 // when the command reference (GET /rulesets/{id}/commands) does not say.
@@ -81,14 +82,15 @@ export function actorField(schema, names = ACTOR_FIELDS) {
 
 // Who may send each command, from the command reference's `sent_by` ("GM only", or "GM, or the
 // player of the combatant named in `attacker` (only the GM sets `advantage`, ...)"): by tag,
-// {gmOnly, actors: the fields naming the player's combatant, gmFields: those a player may not set}.
+// {gmOnly, actors: the fields naming the player's combatant, gmFields: those a player may not set,
+// serviceFields: those the service fills in (never offered)}.
 export function senders(reference) {
   const out = {};
   for (const doc of reference || []) {
     const [who, gmPart = ""] = doc.sent_by.split("(only the GM sets");
     const names = (text) => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
     const actors = doc.sent_by === "GM only" ? [] : names(who);
-    out[doc.type] = { gmOnly: !actors.length, actors, gmFields: names(gmPart) };
+    out[doc.type] = { gmOnly: !actors.length, actors, gmFields: names(gmPart), serviceFields: doc.service_fields || [] };
   }
   return out;
 }
@@ -241,13 +243,37 @@ function Field({ defs, name, prop, required, value, onChange, ctx: outer, path }
   return html`<div class="field"><label for=${id}>${text}</label>${input}${meaningNote}</div>`;
 }
 
+// A command with `targets` and a map of saving-throw faces by combatant (cast_spell's
+// `save_faces`, save_effect's `faces`): aimed by pointing when the form knows the fight (ctx.state).
+function aiming(defs, schema, ctx) {
+  const targets = schema.properties?.targets;
+  if (!ctx.state || !targets || kindOf(defs, "targets", targets).kind !== "strings") return null;
+  const faces = fields(schema).find(([name, prop]) => kindOf(defs, name, prop).kind === "diceMap")?.[0];
+  return { faces };
+}
+
 function Fields({ defs, schema, value, onChange, ctx, path }) {
   const required = new Set(schema.required || []);
+  const aim = aiming(defs, schema, ctx);
+  // Aimed: who acts, then the targets with their saves, then the dice (damage first), then the rest.
+  const rank = (name) => {
+    if (!aim) return required.has(name) ? 0 : 1;
+    if (name === "targets") return 1;
+    const kind = kindOf(defs, name, schema.properties[name]).kind;
+    if (kind === "dice" || kind === "diceLists") return name.includes("damage") ? 2 : 3;
+    return required.has(name) ? 0 : 4;
+  };
   // A player's form leaves out the fields only the GM may set (ctx.hide).
-  const list = fields(schema).filter(([name]) => !ctx.hide?.includes(name)).sort(([a], [b]) => required.has(b) - required.has(a));
-  return list.map(([name, prop]) => html`<${Field} key=${name} defs=${defs} name=${name} prop=${prop}
+  const list = fields(schema).filter(([name]) => !ctx.hide?.includes(name) && !(aim && name === aim.faces))
+    .sort(([a], [b]) => rank(a) - rank(b));
+  return list.map(([name, prop]) => (aim && name === "targets"
+    ? html`<${Aim} key=${name} id=${`${path}-aim`} state=${ctx.state} actor=${value[ctx.actorField] || value.caster || value.source}
+        label=${`targets${required.has(name) ? " (required)" : ""}`} value=${value.targets}
+        faces=${aim.faces && !ctx.hide?.includes(aim.faces) ? value[aim.faces] || "" : null}
+        onChange=${(v, saves) => onChange({ ...value, targets: v, ...(aim.faces ? { [aim.faces]: saves } : {}) })} />`
+    : html`<${Field} key=${name} defs=${defs} name=${name} prop=${prop}
     required=${required.has(name)} value=${value[name]} ctx=${ctx} path=${path}
-    onChange=${(v) => onChange({ ...value, [name]: v })} />`);
+    onChange=${(v) => onChange({ ...value, [name]: v })} />`));
 }
 
 export function hasDice(defs, schema) {

@@ -102,6 +102,11 @@ function AttackQuick({ state, c, attack, send, onClose }) {
   const [target, setTarget] = useState(remembered);
   const [hit, setHit] = useState("");
   const [dmg, setDmg] = useState("");
+  // Once-per-turn riders from the sheet: Sneak Attack while it is unused this turn.
+  const ch = characterOf(state, c.id);
+  const sneakDice = !ch?.sneak_attack_used ? ch?.sheet?.features?.sneak_attack : null;
+  const [sneak, setSneak] = useState(false);
+  const [sneakFaces, setSneakFaces] = useState("");
   const [missing, setMissing] = useState(null);
   const pointer = useRef(false);
   const first = useRef(null);
@@ -116,6 +121,10 @@ function AttackQuick({ state, c, attack, send, onClose }) {
     const command = { type: "attack", attacker: c.id, target, attack };
     if (!rollForMe && hit.trim()) command.faces = facesOf(hit);
     if (!rollForMe && dmg.trim()) command.damage_faces = facesOf(dmg);
+    if (sneak) {
+      command.sneak_attack = true;
+      if (!rollForMe && sneakFaces.trim()) command.extra_damage_faces = facesOf(sneakFaces);
+    }
     noteDamageType(profile.damage_type);
     return go(command);
   }
@@ -135,6 +144,13 @@ function AttackQuick({ state, c, attack, send, onClose }) {
           <input id=${`${id}-dmg`} class="dice" inputmode="numeric" autocomplete="off" value=${dmg}
             aria-describedby=${`${id}-hint`} onInput=${(e) => setDmg(e.target.value)} /></div>
       </div>
+      ${sneakDice ? html`<div class="quick-fields rider">
+        <div class="field check"><input type="checkbox" id=${`${id}-sneak`} checked=${sneak} onChange=${(e) => setSneak(e.target.checked)} />
+          <label for=${`${id}-sneak`}>Sneak Attack (${sneakDice}, once per turn)</label></div>
+        ${sneak ? html`<div class="field"><label for=${`${id}-sneak-dice`}>Sneak Attack dice</label>
+          <input id=${`${id}-sneak-dice`} class="dice" inputmode="numeric" autocomplete="off" value=${sneakFaces}
+            aria-describedby=${`${id}-hint`} onInput=${(e) => setSneakFaces(e.target.value)} /></div>` : null}
+      </div>` : null}
       <small id=${`${id}-hint`} class="hint">faces rolled at the table, e.g. 14 or 3 5; blank: the service rolls</small>
       <div class="buttons"><button type="submit" disabled=${busy}>Attack</button>
         <button type="button" disabled=${busy} onClick=${() => submit(true)}>Roll for me</button></div>

@@ -6,12 +6,12 @@
 
 const KEY = "combat-log.encounters";
 
-function read(storage) {
-  try { return JSON.parse(storage.getItem(KEY) || "{}"); } catch { return {}; }
+function read(storage, key = KEY) {
+  try { return JSON.parse(storage.getItem(key) || "{}"); } catch { return {}; }
 }
 
-function write(storage, all) {
-  try { storage.setItem(KEY, JSON.stringify(all)); } catch { /* storage full or refused: the tab still works */ }
+function write(storage, all, key = KEY) {
+  try { storage.setItem(key, JSON.stringify(all)); } catch { /* storage full or refused: the tab still works */ }
 }
 
 // This tab's encounters over those remembered on this device.
@@ -55,7 +55,9 @@ export function fromFragment() {
   const id = params.get("e");
   if (!id) return null;
   if (params.get("t")) {
-    remember(entryOf(params, id));
+    const entry = remember(entryOf(params, id));
+    // A GM's link opened here: this browser keeps the GM's access (until "Forget on this device").
+    if (entry.role === "gm" && !(id in read(localStorage))) keepOnDevice(id, true);
     const keep = new URLSearchParams({ e: id });
     if (params.get("api")) keep.set("api", params.get("api"));
     history.replaceState(null, "", `${location.pathname}${location.search}#${keep}`);
@@ -93,4 +95,21 @@ export function shareLink(page, entry, base = location.origin) {
   if (entry.combatants?.length) params.set("c", entry.combatants.join(","));
   if (entry.api) params.set("api", entry.api);
   return `${base}/app/${page}#${params}`;
+}
+
+// The campaigns whose GM token this device keeps (the party on the screen): {id: {id, name, token}}.
+const CAMPAIGNS = "combat-log.campaigns";
+
+export function campaigns() {
+  return read(localStorage, CAMPAIGNS);
+}
+
+export function keepCampaign(campaign) {
+  write(localStorage, { ...campaigns(), [campaign.id]: campaign }, CAMPAIGNS);
+}
+
+export function forgetCampaign(id) {
+  const all = campaigns();
+  delete all[id];
+  write(localStorage, all, CAMPAIGNS);
 }
