@@ -48,7 +48,7 @@ def _slots_back(before: CharacterStatus, after: CharacterStatus) -> dict[str, in
 def rest_party(campaigns: Campaigns, campaign: UUID, kind: str, *, actor: str = "gm") -> PartyRest:
     """Every character of `campaign` not in a fight takes a `kind` rest (a Short Rest spends no
     Hit Point Dice: those are each character's own choice, `combat characters rest NAME`)."""
-    campaigns.fresh()
+    campaigns.carry_over()
     out: list[RestSummary] = []
     for found in campaigns.roster(campaign).characters:
         sheet, before = found.sheet, found.status
