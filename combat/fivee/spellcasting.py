@@ -50,6 +50,7 @@ from combat.characters.sheet import CustomSpell, spell_attack_bonus, spell_save_
 from combat.characters.sheet import modifier as ability_modifier
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import AttackOptions, require_no_pending_damage, resolve_attack
+from combat.fivee.casting_rules import pact_slot_for, refuse_ritual
 from combat.fivee.characters import character, with_character
 from combat.fivee.concentration import start_concentration
 from combat.fivee.conditions import apply_condition
@@ -57,6 +58,7 @@ from combat.fivee.hitpoints import heal
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.monsters import with_sheet
 from combat.fivee.save_effects import deal_share, resolve_save_effect
+from combat.fivee.save_modifiers import SaveModifiers
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import ApplyCondition, Command, Heal
 from combat.kernel.decider import Rules, Tx
@@ -77,7 +79,7 @@ class CastSpell(Command, frozen=True, kw_only=True):
     with its slot, its action and its whole effect on the targets."""
 
     actor_fields: ClassVar[tuple[str, ...]] = ("caster",)
-    gm_fields: ClassVar[tuple[str, ...]] = ("save_faces",)
+    gm_fields: ClassVar[tuple[str, ...]] = ("save_faces", "advantage", "disadvantage", "save_modifiers")
 
     caster: str
     spell: str  # its SRD name, in any case, or a custom spell on the caster's sheet
@@ -92,6 +94,15 @@ class CastSpell(Command, frozen=True, kw_only=True):
     # unused), one per dart, one for a save spell's single roll, one per target healed.
     damage_faces: tuple[Faces, ...] = ()
     save_faces: dict[str, Faces] = {}  # the targets' saves, by id (their own dice)
+    # Reasons for Advantage and Disadvantage on the caster's spell attacks, as `attack` takes
+    # them (the conditions' own are read as for any attack). Left out: none.
+    advantage: tuple[str, ...] = ()
+    disadvantage: tuple[str, ...] = ()
+    # The GM's word on each target's save, by id: Advantage/Disadvantage reasons, cover, and
+    # Legendary Resistance used if it fails (combat/fivee/save_modifiers.py). Left out: none;
+    # a target's traits (Magic Resistance...) are read all the same.
+    save_modifiers: dict[str, SaveModifiers] = {}
+    ritual: bool = False  # cast as a ritual: refused in a fight (combat/fivee/casting_rules.py)
 
 
 class SpellCast(Event, frozen=True, kw_only=True):
@@ -197,10 +208,11 @@ def _slot(tx: Tx, c: Combatant, level: int, wanted: int | None) -> tuple[int | N
     held = character(tx.state, c.id)
     assert held is not None and held.sheet.spellcasting is not None
     casting = held.sheet.spellcasting
-    if casting.pact_slots and casting.pact_level == slot and held.pact_spent < casting.pact_slots:
-        return slot, True
     have = casting.slots[slot - 1] if slot <= len(casting.slots) else 0
     spent = held.slots_spent[slot - 1] if slot <= len(held.slots_spent) else 0
+    pact_level = pact_slot_for(casting, held.pact_spent, level, wanted, own_left=spent < have)
+    if pact_level is not None:
+        return pact_level, True
     if spent >= have:
         left = [
             f"level {i + 1}: {n - (held.slots_spent[i] if i < len(held.slots_spent) else 0)}"
@@ -331,6 +343,8 @@ def _attack(
     chosen: str | None,
     attacks: _Dice,
     rolls: _Dice,
+    advantage: tuple[str, ...] = (),
+    disadvantage: tuple[str, ...] = (),
 ) -> None:
     roll = damage[0] if damage else None
     for tid in targets:
@@ -351,7 +365,10 @@ def _attack(
                 f"{spell.name} makes {len(targets)} attacks: enter each hit's damage with its d20",
                 allowed="damage_faces beside attack_faces, or neither",
             )
-        resolve_attack(tx, c, target, profile, AttackOptions(uses="none", faces=faces, damage_faces=damage_faces))
+        options = AttackOptions(
+            uses="none", advantage=advantage, disadvantage=disadvantage, faces=faces, damage_faces=damage_faces
+        )
+        resolve_attack(tx, c, target, profile, options)
 
 
 def _darts(
@@ -359,10 +376,13 @@ def _darts(
 ) -> None:
     roll = damage[0]
     kind = _chosen_type(roll, chosen, spell)
+    # "The darts all strike simultaneously": a target is refused only if dead before the
+    # spell; a dart that follows one that dropped it still strikes (its damage changes nothing
+    # on a dead monster, and is a Death Saving Throw failure for a character at 0 HP).
+    dead = [tx.combatant(tid).name for tid in dict.fromkeys(targets) if tx.combatant(tid).status == "dead"]
+    if dead:
+        raise RuleError("target/dead", f"{', '.join(dead)} is already dead", allowed="a living target")
     for tid in targets:
-        target = tx.combatant(tid)
-        if target.status == "dead":
-            raise RuleError("target/dead", f"{target.name} is already dead", allowed="a living target")
         rolled = max(0, tx.roll(roll.dice, purpose=f"{spell.name} damage", roller=c.id, faces=rolls.next()).total)
         deal_share(tx, tid, rolled, rolled, kind, c.id)
 
@@ -393,6 +413,8 @@ def _cast_spell(tx: Tx, cmd: CastSpell) -> None:
         _cast_custom(tx, c, custom, cmd)
         return
     assert spell is not None
+    if cmd.ritual:
+        refuse_ritual(c, spell.name, spell.ritual)
     caster = caster_of(tx.state, c)
     per_day = listed is not None and _per_day(tx, c, spell.name, listed)
     if listed is not None:
@@ -472,7 +494,7 @@ def _effect(
     if spell.projectiles is not None and spell.attack is None and damage:
         _darts(tx, c, spell, targets, damage, cmd.damage_type, rolls)
     elif spell.attack is not None and targets:
-        _attack(tx, c, spell, caster, targets, damage, cmd.damage_type, attacks, rolls)
+        _attack(tx, c, spell, caster, targets, damage, cmd.damage_type, attacks, rolls, cmd.advantage, cmd.disadvantage)
     elif spell.save is not None and targets:
         saves = _save(tx, c, spell, caster, targets, damage, cmd, rolls)
         affected = tuple(t for t in targets if not saves[t].success and tx.state.combatants[t].status != "dead")
@@ -494,6 +516,14 @@ def _effect(
             )
     if cmd.save_faces and spell.save is None:
         raise RuleError("dice/unused-faces", f"{spell.name} calls for no save", allowed="no save_faces")
+    if (cmd.advantage or cmd.disadvantage) and spell.attack is None:
+        raise RuleError(
+            "spell/no-attack-roll",
+            f"{spell.name} makes no attack roll: Advantage and Disadvantage here are for spell attacks",
+            allowed="no advantage or disadvantage; a target's save takes them in save_modifiers",
+        )
+    if cmd.save_modifiers and spell.save is None:
+        raise RuleError("save/modifiers-target", f"{spell.name} calls for no save", allowed="no save_modifiers")
     attacks.all_used()
     rolls.all_used()
 
@@ -533,10 +563,15 @@ def _save(
         faces_by_target=cmd.save_faces,
         damage_faces=rolls.next() if first else None,
         what=spell.name,
+        modifiers=cmd.save_modifiers,
+        magical=True,
     )
     for more in damage[1:]:  # a second roll of another type (Ice Storm's cold): once for all, halved alike
         kind = _chosen_type(more, None, spell)
-        rolled = max(0, tx.roll(more.dice, purpose=f"{spell.name} {kind} damage", roller=c.id, faces=rolls.next()).total)
+        faces = rolls.next()
+        if not any(not saves[t].success or spell.save.half_on_success for t in targets):
+            continue  # no one takes it: not rolled, as resolve_save_effect does not roll the first
+        rolled = max(0, tx.roll(more.dice, purpose=f"{spell.name} {kind} damage", roller=c.id, faces=faces).total)
         for tid in targets:
             success = saves[tid].success
             if tx.state.combatants[tid].status != "dead" and (not success or spell.save.half_on_success):
