@@ -5,26 +5,30 @@ duration and what a higher slot changes, as data) or a custom spell on the caste
 In order, each step a rule of its own:
 
 1. Who casts it: a character who knows or has prepared it (its sheet's `spells` or
-   `custom_spells`), or a monster whose stat block's Spellcasting lists it, at will or so many
+   `custom_spells`: a GM-defined spell that gives its attack, save, damage... is cast as the
+   SRD's are, combat/fivee/custom_spells.py), or a monster whose stat block's Spellcasting lists it, at will or so many
    times a day ("2/Day Each").
 2. What it costs: "Casting a spell with a spell slot expends that slot"; a cantrip needs none
    ("A cantrip is a spell that is cast at will, without using a spell slot"); a higher slot
    casts it at that level ("When you cast a spell using a slot that is of a higher level than
    the spell, the spell assumes the higher level"). A Warlock's Pact Magic slot counts as
-   one of its `pact_level`. The casting time is the action, the Bonus Action or the Reaction
+   one of its `pact_level`, and casts a lower spell without its level named; one slot per
+   turn in srd-2024; no ritual in a fight (combat/fivee/casting_rules.py). The casting time is the action, the Bonus Action or the Reaction
    its casting time says, spent here; a spell of a minute or more is not cast mid-fight.
 3. Concentration: "If you are already concentrating on a spell, you stop concentrating on it
    when you cast a new one that requires Concentration" (combat/fivee/concentration.py).
 4. Its effect, by what the data says it does:
    - an attack spell rolls a spell attack per target (per ray or beam) with the caster's
      spell attack bonus, as a weapon attack is made (combat/fivee/attacks.py: Advantage,
-     cover, a Critical Hit doubling the dice);
+     with the command's reasons too, cover, a Critical Hit doubling the dice);
    - a save spell has each target save against the caster's spell save DC, the damage rolled
      once for all of them, half on a success where the text says so, and its condition on a
-     failure (combat/fivee/save_effects.py), lasting as the spell does: for its rounds, until
+     failure (combat/fivee/save_effects.py; each save with its modifiers: the target's
+     traits, the GM's reasons, cover, Legendary Resistance, combat/fivee/save_modifiers.py), lasting as the spell does: for its rounds, until
      its concentration ends, with the save repeated at the end of each of the target's turns
      (combat/fivee/durations.py);
-   - darts (Magic Missile) each hit the target named for it, for the spell's damage;
+   - darts (Magic Missile) each hit the target named for it, for the spell's damage, all at
+     once ("The darts all strike simultaneously": one that drops its target spares no other);
    - healing rolls once per target, plus the spellcasting modifier where the text says so;
    - a bonus to AC (Shield, Shield of Faith) or to d20 rolls (Bless, Bane) is an effect on
      each target (a condition named for the spell) for the spell's duration.
@@ -54,6 +58,7 @@ from combat.fivee.casting_rules import pact_slot_for, refuse_ritual
 from combat.fivee.characters import character, with_character
 from combat.fivee.concentration import start_concentration
 from combat.fivee.conditions import apply_condition
+from combat.fivee.custom_spells import as_spell, automated
 from combat.fivee.hitpoints import heal
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.monsters import with_sheet
@@ -410,8 +415,10 @@ def _cast_spell(tx: Tx, cmd: CastSpell) -> None:
     c = tx.combatant(cmd.caster)
     spell, custom, listed = _known(tx, c, cmd.spell)
     if custom is not None:
-        _cast_custom(tx, c, custom, cmd)
-        return
+        if not automated(custom):
+            _cast_custom(tx, c, custom, cmd)
+            return
+        spell = as_spell(custom)  # a GM-defined spell that says what it does: cast as the SRD's are
     assert spell is not None
     if cmd.ritual:
         refuse_ritual(c, spell.name, spell.ritual)

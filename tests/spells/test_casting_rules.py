@@ -8,14 +8,18 @@ Elara is a level 5 Wizard (spell attack +6, DC 14, slots 4/3/2); Morwen a level 
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from combat.characters.build import build_sheet
+from combat.characters.sheet import CustomSpell
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import EndTurn, GrantAction
-from combat.kernel.events import AttackMade, DamageTaken, DiceRolled
+from combat.kernel.errors import RuleError
+from combat.kernel.events import AttackMade, DamageTaken, DiceRolled, SaveMade
+from combat.spells.model import DamageRoll, Save
 from tests.helpers import Table, of_type
 
 SPELLS = ("Magic Missile", "Misty Step", "Fire Bolt", "Chill Touch", "Detect Magic", "Fireball")
@@ -70,7 +74,9 @@ def test_a_warlocks_first_level_spell_takes_a_pact_slot_without_naming_its_level
     spell at level 3."""
     assert (MORWEN.spellcasting.pact_slots, MORWEN.spellcasting.pact_level, MORWEN.spellcasting.slots) == (2, 3, ())
     t = fight(sheet=MORWEN, goblins=1)
-    events = t.do(CastSpell(caster="morwen", spell="Charm Person", targets=("goblin-warrior",), save_faces={"goblin-warrior": (1,)}))
+    events = t.do(
+        CastSpell(caster="morwen", spell="Charm Person", targets=("goblin-warrior",), save_faces={"goblin-warrior": (1,)})
+    )
     [cast] = of_type(events, SpellCast)
     assert (cast.level, cast.slot, cast.pact) == (3, 3, True)
     assert character(t.state, "morwen").pact_spent == 1
@@ -109,7 +115,8 @@ def test_chill_touch_with_advantage_and_its_reason():
     assert (made.total, made.hit, made.damage) == (23, True, 5)
     t.do(GrantAction(combatant="elara", kind="action", reason="a ruling"))
     t.rejects(
-        CastSpell(caster="elara", spell="Fireball", targets=("goblin-warrior-2",), advantage=("high ground",)), "spell/no-attack-roll"
+        CastSpell(caster="elara", spell="Fireball", targets=("goblin-warrior-2",), advantage=("high ground",)),
+        "spell/no-attack-roll",
     )
 
 
@@ -129,3 +136,80 @@ def test_magic_missiles_darts_strike_at_once_so_a_dropped_target_takes_the_rest(
     assert t.state.turn == "elara"
     t.rejects(CastSpell(caster="elara", spell="Magic Missile", targets=("goblin-warrior-1",) * 3), "target/dead")
     assert t.rebuilt() == t.state
+
+
+FROSTLANCE = CustomSpell(
+    name="Frostlance",
+    level=2,
+    text="A lance of ice: make a ranged spell attack; on a hit, 3d8 Cold damage and the target is Restrained for 1 round.",
+    range=60,
+    attack="ranged",
+    damage=(DamageRoll(dice="3d8", types=("cold",)),),
+    targets=1,
+    manual="On a hit, the target is Restrained for 1 round.",
+)
+WITHERING_WORD = CustomSpell(
+    name="Withering Word",
+    level=1,
+    text="Each creature you choose makes a Constitution save: 2d6 Necrotic, half on a success.",
+    range=30,
+    save=Save(ability="constitution", half_on_success=True),
+    damage=(DamageRoll(dice="2d6", types=("necrotic",)),),
+)
+
+
+def test_a_gm_defined_spell_outside_the_srd_is_cast_with_its_own_attack_save_and_damage():
+    """A homebrew spell on the sheet, with its own range, attack, save, damage and riders, is
+    cast like any other: Frostlance (a 2nd-level ranged spell attack at one creature, 3d8
+    Cold) rolls Elara's +6 (14: 20 against AC 15, a hit) for 1+2+3 = 6, spends a 2nd-level
+    slot and names its rider for the GM; Withering
+    Word on Elara's next turn has both goblins save against DC 14 (one fails with a 4, one
+    succeeds with an 18), 2d6 = 7 rolled once: 7 and 3. A custom spell that gives no effect
+    is cast as before, its text for the GM."""
+    sheet = msgspec.structs.replace(
+        ELARA,
+        spellcasting=msgspec.structs.replace(ELARA.spellcasting, custom_spells=(FROSTLANCE, WITHERING_WORD)),
+    )
+    t = fight(sheet=sheet, goblins=2)
+    t.rejects(CastSpell(caster="elara", spell="Frostlance", targets=("goblin-warrior-1", "goblin-warrior-2")), "spell/targets")
+    events = t.do(
+        CastSpell(
+            caster="elara", spell="Frostlance", targets=("goblin-warrior-1",), attack_faces=((14,),), damage_faces=((1, 2, 3),)
+        )
+    )
+    made = of_type(events, AttackMade)[0]
+    assert (made.attack, made.total, made.hit, made.damage, made.damage_type) == ("Frostlance", 20, True, 6, "cold")
+    [cast] = of_type(events, SpellCast)
+    assert (cast.slot, cast.manual) == (2, ("On a hit, the target is Restrained for 1 round.",))
+    assert character(t.state, "elara").slots_spent == (0, 1)
+    for cid in ("elara", "goblin-warrior-1", "goblin-warrior-2"):
+        t.do(EndTurn(combatant=cid))
+    events = t.do(
+        CastSpell(
+            caster="elara",
+            spell="withering word",
+            targets=("goblin-warrior-1", "goblin-warrior-2"),
+            save_faces={"goblin-warrior-1": (4,), "goblin-warrior-2": (18,)},
+            damage_faces=((3, 4),),
+        )
+    )
+    assert [(s.combatant, s.success) for s in of_type(events, SaveMade)] == [
+        ("goblin-warrior-1", False),
+        ("goblin-warrior-2", True),
+    ]
+    assert [(d.target, d.amount, d.damage_type) for d in of_type(events, DamageTaken)] == [
+        ("goblin-warrior-1", 7, "necrotic"),
+        ("goblin-warrior-2", 3, "necrotic"),
+    ]
+    assert t.rebuilt() == t.state
+
+
+def test_a_homebrew_spells_bad_dice_are_refused_with_the_sheet():
+    """A custom spell's damage is dice notation like any on the sheet: "3d" is refused when the
+    sheet comes in, naming where it is."""
+    bad = msgspec.structs.replace(FROSTLANCE, damage=(DamageRoll(dice="3d", types=("cold",)),))
+    sheet = msgspec.structs.replace(ELARA, spellcasting=msgspec.structs.replace(ELARA.spellcasting, custom_spells=(bad,)))
+    t = Table()
+    with pytest.raises(RuleError) as caught:
+        t.do(AddCharacter(character=sheet, side="party"))
+    assert "custom_spells[0] (Frostlance).damage[0].dice" in str(caught.value)
