@@ -2,7 +2,7 @@
 the GM's word, its cover and its Legendary Resistance (SRD 5.2).
 
 Traits, read by name from the target's stat block (`traits`) and sheet (its species' traits,
-and any trait its features name), each declared once in `TRAITS` with its sentence:
+and `features.magic_resistance`), each declared once in `TRAITS` with its sentence:
 
 - Magic Resistance (CreatureTrait.json): "The archmage has Advantage on saving throws against
   spells and other magical effects." A spell is magical; a `save_effect` is when the GM says
@@ -88,7 +88,8 @@ def _plain(name: str) -> str:
 
 
 def trait_names(state: EncounterState, cid: str) -> tuple[str, ...]:
-    """The traits `cid` has by name, lower case: its stat block's, its species', its sheet's."""
+    """The traits `cid` has by name, lower case: its stat block's, or its species' and its
+    sheet's features'."""
     block = block_sheet(state, cid)
     if block is not None:
         return tuple(_plain(t.name) for t in block.block.traits)
@@ -97,9 +98,10 @@ def trait_names(state: EncounterState, cid: str) -> tuple[str, ...]:
         return ()
     s = held.sheet
     names = [_SPECIES_TRAITS.get((s.species or "").strip().lower(), "")]
-    # Traits a sheet lists by name (features as data), as names or as records with a name.
-    for t in getattr(s.features, "traits", ()) or ():
-        names.append(_plain(t if isinstance(t, str) else getattr(t, "name", "")))
+    # The sheet's own flag (features as data, issue 31 item 10: `features.magic_resistance`),
+    # read by name so a sheet from before it reads as it did.
+    if getattr(s.features, "magic_resistance", False):
+        names.append("magic resistance")
     return tuple(n for n in names if n)
 
 
