@@ -22,6 +22,7 @@ from msgspec import Meta
 from combat.kernel.dice import check_notation
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile
+from combat.spells.model import ConditionImposed, DamageRoll, Healing, Save
 
 __all__ = [
     "ABILITIES",
@@ -129,13 +130,29 @@ class SheetAttack(_Part, frozen=True, kw_only=True):
 
 
 class CustomSpell(_Part, frozen=True, kw_only=True):
-    """A spell not in the SRD, with what the rules need of it (the GM applies the rest)."""
+    """A spell not in the SRD (homebrew, another book's), with what the rules need of it.
+
+    Its effect, where given, in the SRD spells' own terms (combat/spells/model.py), and cast
+    like them (combat/fivee/custom_spells.py): `attack` (a spell attack per target) or `save`
+    (each target saves against the caster's DC), `damage`, `healing`, the `condition` a
+    failed save (or a hit) gives, a bonus to AC, how long it lasts, at most how many targets.
+    None of them given: the GM applies its effect (`text`), as before."""
 
     name: str
     level: Annotated[int, Meta(ge=0, le=9)] = 0
     casting_time: Literal["action", "bonus_action", "reaction", "other"] = "action"
     concentration: bool = False
     text: str = ""
+    range: Annotated[int, Meta(ge=0, le=100_000)] | None = None  # feet (a touch: 5); None: the GM's (self, sight...)
+    attack: Literal["melee", "ranged"] | None = None
+    save: Save | None = None
+    damage: tuple[DamageRoll, ...] = ()
+    healing: Healing | None = None
+    condition: ConditionImposed | None = None
+    ac_bonus: Annotated[int, Meta(ge=-10, le=10)] | None = None
+    rounds: Annotated[int, Meta(ge=0, le=14_400)] | None = None  # how long its effects last (10: a minute); None: until it ends
+    targets: Annotated[int, Meta(ge=1, le=100)] | None = None  # at most this many; None: as many as the GM names
+    manual: str = ""  # what of it the GM applies by hand
 
 
 class Spellcasting(_Part, frozen=True, kw_only=True):
@@ -471,6 +488,11 @@ def _dice_fields(sheet: CharacterSheet) -> Iterator[tuple[str, str]]:
             yield f"features.{field}", getattr(sheet.features, field)
     for i, d in enumerate(sheet.features.extra_damage):
         yield f"features.extra_damage[{i}].dice", d.dice
+    for i, spell in enumerate(sheet.spellcasting.custom_spells if sheet.spellcasting else ()):
+        for j, roll in enumerate(spell.damage):
+            yield f"spellcasting.custom_spells[{i}] ({spell.name}).damage[{j}].dice", roll.dice
+        if spell.healing is not None:
+            yield f"spellcasting.custom_spells[{i}] ({spell.name}).healing.dice", spell.healing.dice
 
 
 def _agrees(sheet: CharacterSheet) -> None:

@@ -65,6 +65,7 @@ class CharacterState(msgspec.Struct, frozen=True, kw_only=True):
     hit_dice_spent: int = 0
     raging: bool = False
     sneak_attack_used: bool = False  # this turn (anyone's): "once per turn"
+    slot_turn: tuple[int, str] | None = None  # (round, whose turn) it last expended a slot to cast (one_slot_per_turn.py)
 
 
 class Characters(msgspec.Struct, frozen=True, kw_only=True):

@@ -14,9 +14,13 @@ is applied third": the half for a success comes first, then each target's own Re
 Vulnerability or Immunity (combat/fivee/hitpoints.py `adjusted_damage`).
 
 In order: each target saves (its own bonus, combat/fivee/bonuses.py, and what its conditions
-do: a Paralyzed target fails a Dexterity save without a roll), in the order the targets are
-named; the damage is rolled once; each target takes its share (every success's half, or
-nothing without `half_on_success`; with Evasion nothing on a success and half on a failure), and what that damage sets off follows as for any damage
+do: a Paralyzed target fails a Dexterity save without a roll; with Advantage from its traits
+or the GM, its cover, and a failure it turns with Legendary Resistance counting as a success:
+combat/fivee/save_modifiers.py), in the order the targets are named; the damage is rolled
+once, if anyone takes it (when no target takes any, no die is rolled and the damage faces
+entered are left unused); each target takes its share (every success's half, or nothing
+without `half_on_success`; with Evasion nothing on a success and half on a failure), and
+what that damage sets off follows as for any damage
 (0 HP: a monster dies, a character falls Unconscious; a concentration save owed); then the
 condition (with its durations, combat/fivee/durations.py) is applied to each target that
 failed and is still alive.
@@ -47,6 +51,7 @@ from combat.fivee.durations import prepared
 from combat.fivee.hitpoints import adjusted_damage, after_damage
 from combat.fivee.monster_actions import MonsterAction, monster_action
 from combat.fivee.monsters import sheet as monster_sheet
+from combat.fivee.save_modifiers import SaveContext, SaveModifiers, checked_modifiers, resisted, save_terms
 from combat.fivee.saves import save_ability, saving_throw
 from combat.kernel import dice
 from combat.kernel.commands import ApplyCondition, Command, Faces
@@ -56,7 +61,7 @@ from combat.kernel.events import ConditionSpec, DamageTaken, SaveMade
 from combat.kernel.names import checked_condition, checked_damage_type
 from combat.kernel.state import EncounterState
 
-__all__ = ["SaveEffect", "resolve_save_effect", "share_after_save", "deal_share", "RULES"]
+__all__ = ["SaveEffect", "resolve_save_effect", "share_after_save", "takes_any", "deal_share", "RULES"]
 
 
 class SaveEffect(Command, frozen=True, kw_only=True):
@@ -79,6 +84,10 @@ class SaveEffect(Command, frozen=True, kw_only=True):
     damage_faces: Faces = None
     # The source's stat-block action this is (Fire Breath): used as monster_action uses it.
     action: str | None = None
+    # The GM's word per target id: Advantage/Disadvantage reasons, cover, Legendary Resistance
+    # used on a failure, e.g. {"dragon": {"legendary_resistance": true}}. Left out: none.
+    save_modifiers: dict[str, SaveModifiers] = {}
+    magical: bool = False  # a magical effect (not a spell): Magic Resistance gives Advantage against it
 
 
 def resolve_save_effect(
@@ -94,32 +103,46 @@ def resolve_save_effect(
     faces_by_target: Mapping[str, Sequence[int]] | None = None,
     damage_faces: Sequence[int] | None = None,
     what: str | None = None,
+    modifiers: Mapping[str, SaveModifiers] | None = None,
+    magical: bool = False,
 ) -> dict[str, SaveMade]:
-    """Resolve the effect (see the module docstring) and return each target's save by id.
+    """Resolve the effect (see the module docstring) and return each target's save by id, as
+    the effect read it (a failure turned by Legendary Resistance is a success).
     `source` is a combatant's id or words; it is the roller of the damage when a combatant.
-    `what` names the effect in the log (a spell's name); left out, the source's name."""
+    `what` names the effect in the log (a spell's name); left out, the source's name.
+    `modifiers`: the GM's word per target (combat/fivee/save_modifiers.py); `magical`: the
+    effect is a spell or another magical effect (Magic Resistance)."""
     faces_by_target = faces_by_target or {}
+    modifiers = modifiers or {}
     if condition is not None and condition.source is None:
         condition = msgspec.structs.replace(condition, source=source)  # a duration counted on the dragon's turns
     ability, damage_type = _checked(
         tx, targets, ability, dc, damage_notation, damage_type, half, condition, faces_by_target, damage_faces
     )
+    checked_modifiers(tx, targets, modifiers)
     what = what or (tx.state.combatants[source].name if source in tx.state.combatants else source)
+    context = SaveContext(ability=ability, magical=magical, condition=None if condition is None else condition.name.lower())
     saves = {}
     for tid in targets:
         given = faces_by_target.get(tid)
-        saves[tid] = saving_throw(
+        mode, cover, why = save_terms(tx.state, tid, context, modifiers.get(tid))
+        made = saving_throw(
             tx,
             tid,
             ability,
             dc,
             save_bonus(tx.state, tid, ability),
-            "normal",
+            mode,
             None if given is None else tuple(given),
-            reason=what,
+            reason="; ".join(r for r in (what, why) if r),
+            cover=cover,
             source=source if source in tx.state.combatants else None,
         )
-    if damage_notation is not None and damage_type is not None:
+        saves[tid] = resisted(tx, made, modifiers.get(tid))
+    # The damage is rolled only when someone takes it: when every target succeeds against an
+    # effect whose success takes nothing, a roll would be a number that changes nothing. The
+    # damage faces entered are then left unused, as a missed attack's are.
+    if takes_any(tx.state, saves, targets, half) and damage_notation is not None and damage_type is not None:
         roller = source if source in tx.state.combatants else "gm"
         rolled = max(
             0,
@@ -139,6 +162,11 @@ def resolve_save_effect(
             if not saves[tid].success and tx.state.combatants[tid].status != "dead":
                 apply_condition(tx, ApplyCondition(target=tid, condition=condition))
     return saves
+
+
+def takes_any(state: EncounterState, saves: dict[str, SaveMade], targets: Sequence[str], half: bool) -> bool:
+    """Does any target take some of the damage, after its save (and Evasion)?"""
+    return any(share_after_save(state, saves[t], half, 1) is not None for t in targets)
 
 
 def share_after_save(state: EncounterState, save: SaveMade, half: bool, rolled: int) -> int | None:
@@ -259,6 +287,8 @@ def _save_effect(tx: Tx, cmd: SaveEffect) -> None:
         cmd.condition,
         cmd.faces,
         cmd.damage_faces,
+        modifiers=cmd.save_modifiers,
+        magical=cmd.magical,
     )
 
 

@@ -5,26 +5,30 @@ duration and what a higher slot changes, as data) or a custom spell on the caste
 In order, each step a rule of its own:
 
 1. Who casts it: a character who knows or has prepared it (its sheet's `spells` or
-   `custom_spells`), or a monster whose stat block's Spellcasting lists it, at will or so many
+   `custom_spells`: a GM-defined spell that gives its attack, save, damage... is cast as the
+   SRD's are, combat/fivee/custom_spells.py), or a monster whose stat block's Spellcasting lists it, at will or so many
    times a day ("2/Day Each").
 2. What it costs: "Casting a spell with a spell slot expends that slot"; a cantrip needs none
    ("A cantrip is a spell that is cast at will, without using a spell slot"); a higher slot
    casts it at that level ("When you cast a spell using a slot that is of a higher level than
    the spell, the spell assumes the higher level"). A Warlock's Pact Magic slot counts as
-   one of its `pact_level`. The casting time is the action, the Bonus Action or the Reaction
+   one of its `pact_level`, and casts a lower spell without its level named; one slot per
+   turn in srd-2024; no ritual in a fight (combat/fivee/casting_rules.py). The casting time is the action, the Bonus Action or the Reaction
    its casting time says, spent here; a spell of a minute or more is not cast mid-fight.
 3. Concentration: "If you are already concentrating on a spell, you stop concentrating on it
    when you cast a new one that requires Concentration" (combat/fivee/concentration.py).
 4. Its effect, by what the data says it does:
    - an attack spell rolls a spell attack per target (per ray or beam) with the caster's
      spell attack bonus, as a weapon attack is made (combat/fivee/attacks.py: Advantage,
-     cover, a Critical Hit doubling the dice);
+     with the command's reasons too, cover, a Critical Hit doubling the dice);
    - a save spell has each target save against the caster's spell save DC, the damage rolled
      once for all of them, half on a success where the text says so, and its condition on a
-     failure (combat/fivee/save_effects.py), lasting as the spell does: for its rounds, until
+     failure (combat/fivee/save_effects.py; each save with its modifiers: the target's
+     traits, the GM's reasons, cover, Legendary Resistance, combat/fivee/save_modifiers.py), lasting as the spell does: for its rounds, until
      its concentration ends, with the save repeated at the end of each of the target's turns
      (combat/fivee/durations.py);
-   - darts (Magic Missile) each hit the target named for it, for the spell's damage;
+   - darts (Magic Missile) each hit the target named for it, for the spell's damage, all at
+     once ("The darts all strike simultaneously": one that drops its target spares no other);
    - healing rolls once per target, plus the spellcasting modifier where the text says so;
    - a bonus to AC (Shield, Shield of Faith) or to d20 rolls (Bless, Bane) is an effect on
      each target (a condition named for the spell) for the spell's duration.
@@ -50,13 +54,16 @@ from combat.characters.sheet import CustomSpell, spell_attack_bonus, spell_save_
 from combat.characters.sheet import modifier as ability_modifier
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import AttackOptions, require_no_pending_damage, resolve_attack
+from combat.fivee.casting_rules import pact_slot_for, refuse_ritual
 from combat.fivee.characters import character, with_character
 from combat.fivee.concentration import start_concentration
 from combat.fivee.conditions import apply_condition
+from combat.fivee.custom_spells import as_spell, automated
 from combat.fivee.hitpoints import heal
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.monsters import with_sheet
-from combat.fivee.save_effects import deal_share, resolve_save_effect, share_after_save
+from combat.fivee.save_effects import deal_share, resolve_save_effect, share_after_save, takes_any
+from combat.fivee.save_modifiers import SaveModifiers
 from combat.fivee.spell_riders import hit_targets, lapse_if_none_affected, words_of_death
 from combat.fivee.spell_targets import checked_targets, chosen_option, chosen_type, who
 from combat.fivee.turns import require_able, require_turn
@@ -79,7 +86,7 @@ class CastSpell(Command, frozen=True, kw_only=True):
     with its slot, its action and its whole effect on the targets."""
 
     actor_fields: ClassVar[tuple[str, ...]] = ("caster",)
-    gm_fields: ClassVar[tuple[str, ...]] = ("save_faces",)
+    gm_fields: ClassVar[tuple[str, ...]] = ("save_faces", "advantage", "disadvantage", "save_modifiers")
 
     caster: str
     spell: str  # its SRD name, in any case, or a custom spell on the caster's sheet
@@ -95,6 +102,15 @@ class CastSpell(Command, frozen=True, kw_only=True):
     # unused), one per dart, one for a save spell's single roll, one per target healed.
     damage_faces: tuple[Faces, ...] = ()
     save_faces: dict[str, Faces] = {}  # the targets' saves, by id (their own dice)
+    # Reasons for Advantage and Disadvantage on the caster's spell attacks, as `attack` takes
+    # them (the conditions' own are read as for any attack). Left out: none.
+    advantage: tuple[str, ...] = ()
+    disadvantage: tuple[str, ...] = ()
+    # The GM's word on each target's save, by id: Advantage/Disadvantage reasons, cover, and
+    # Legendary Resistance used if it fails (combat/fivee/save_modifiers.py). Left out: none;
+    # a target's traits (Magic Resistance...) are read all the same.
+    save_modifiers: dict[str, SaveModifiers] = {}
+    ritual: bool = False  # cast as a ritual: refused in a fight (combat/fivee/casting_rules.py)
 
 
 class SpellCast(Event, frozen=True, kw_only=True):
@@ -200,10 +216,11 @@ def _slot(tx: Tx, c: Combatant, level: int, wanted: int | None) -> tuple[int | N
     held = character(tx.state, c.id)
     assert held is not None and held.sheet.spellcasting is not None
     casting = held.sheet.spellcasting
-    if casting.pact_slots and casting.pact_level == slot and held.pact_spent < casting.pact_slots:
-        return slot, True
     have = casting.slots[slot - 1] if slot <= len(casting.slots) else 0
     spent = held.slots_spent[slot - 1] if slot <= len(held.slots_spent) else 0
+    pact_level = pact_slot_for(casting, held.pact_spent, level, wanted, own_left=spent < have)
+    if pact_level is not None:
+        return pact_level, True
     if spent >= have:
         left = [
             f"level {i + 1}: {n - (held.slots_spent[i] if i < len(held.slots_spent) else 0)}"
@@ -320,6 +337,8 @@ def _attack(
     chosen: str | None,
     attacks: _Dice,
     rolls: _Dice,
+    advantage: tuple[str, ...] = (),
+    disadvantage: tuple[str, ...] = (),
 ) -> None:
     roll = damage[0] if damage else None
     for tid in targets:
@@ -340,7 +359,10 @@ def _attack(
                 f"{spell.name} makes {len(targets)} attacks: enter each hit's damage with its d20",
                 allowed="damage_faces beside attack_faces, or neither",
             )
-        resolve_attack(tx, c, target, profile, AttackOptions(uses="none", faces=faces, damage_faces=damage_faces))
+        options = AttackOptions(
+            uses="none", advantage=advantage, disadvantage=disadvantage, faces=faces, damage_faces=damage_faces
+        )
+        resolve_attack(tx, c, target, profile, options)
 
 
 def _darts(
@@ -348,10 +370,13 @@ def _darts(
 ) -> None:
     roll = damage[0]
     kind = _chosen_type(roll, chosen, spell)
+    # "The darts all strike simultaneously": a target is refused only if dead before the
+    # spell; a dart that follows one that dropped it still strikes (its damage changes nothing
+    # on a dead monster, and is a Death Saving Throw failure for a character at 0 HP).
+    dead = [tx.combatant(tid).name for tid in dict.fromkeys(targets) if tx.combatant(tid).status == "dead"]
+    if dead:
+        raise RuleError("target/dead", f"{', '.join(dead)} is already dead", allowed="a living target")
     for tid in targets:
-        target = tx.combatant(tid)
-        if target.status == "dead":
-            raise RuleError("target/dead", f"{target.name} is already dead", allowed="a living target")
         rolled = max(0, tx.roll(roll.dice, purpose=f"{spell.name} damage", roller=c.id, faces=rolls.next()).total)
         deal_share(tx, tid, rolled, rolled, kind, c.id)
 
@@ -379,9 +404,13 @@ def _cast_spell(tx: Tx, cmd: CastSpell) -> None:
     c = tx.combatant(cmd.caster)
     spell, custom, listed = _known(tx, c, cmd.spell)
     if custom is not None:
-        _cast_custom(tx, c, custom, cmd)
-        return
+        if not automated(custom):
+            _cast_custom(tx, c, custom, cmd)
+            return
+        spell = as_spell(custom)  # a GM-defined spell that says what it does: cast as the SRD's are
     assert spell is not None
+    if cmd.ritual:
+        refuse_ritual(c, spell.name, spell.ritual)
     caster = caster_of(tx.state, c)
     spell = _as_cast(spell, cmd)
     per_day = listed is not None and _per_day(tx, c, spell.name, listed)
@@ -477,7 +506,7 @@ def _effect(
         _darts(tx, c, spell, targets, damage, cmd.damage_type, rolls)
     elif spell.attack is not None and targets:
         since = len(tx.events)
-        _attack(tx, c, spell, caster, targets, damage, cmd.damage_type, attacks, rolls)
+        _attack(tx, c, spell, caster, targets, damage, cmd.damage_type, attacks, rolls, cmd.advantage, cmd.disadvantage)
         if spell.review is not None and spell.condition is not None:  # "On a hit, ... has the Poisoned condition"
             for tid in hit_targets(tx.events, since, c):
                 if tx.state.combatants[tid].status != "dead":
@@ -506,6 +535,14 @@ def _effect(
             )
     if cmd.save_faces and spell.save is None:
         raise RuleError("dice/unused-faces", f"{spell.name} calls for no save", allowed="no save_faces")
+    if (cmd.advantage or cmd.disadvantage) and spell.attack is None:
+        raise RuleError(
+            "spell/no-attack-roll",
+            f"{spell.name} makes no attack roll: Advantage and Disadvantage here are for spell attacks",
+            allowed="no advantage or disadvantage; a target's save takes them in save_modifiers",
+        )
+    if cmd.save_modifiers and spell.save is None:
+        raise RuleError("save/modifiers-target", f"{spell.name} calls for no save", allowed="no save_modifiers")
     attacks.all_used()
     rolls.all_used()
 
@@ -566,10 +603,15 @@ def _save(
         faces_by_target=cmd.save_faces,
         damage_faces=rolls.next() if first else None,
         what=spell.name,
+        modifiers=cmd.save_modifiers,
+        magical=True,
     )
     for more in damage[1:]:  # a second roll of another type (Ice Storm's cold): once for all, halved alike
         kind = _chosen_type(more, None, spell)
-        rolled = max(0, tx.roll(more.dice, purpose=f"{spell.name} {kind} damage", roller=c.id, faces=rolls.next()).total)
+        faces = rolls.next()
+        if not takes_any(tx.state, saves, targets, spell.save.half_on_success):
+            continue  # no one takes it: not rolled, as resolve_save_effect does not roll the first
+        rolled = max(0, tx.roll(more.dice, purpose=f"{spell.name} {kind} damage", roller=c.id, faces=faces).total)
         for tid in targets:
             share = share_after_save(tx.state, saves[tid], spell.save.half_on_success, rolled)
             if tx.state.combatants[tid].status != "dead" and share is not None:

@@ -14,7 +14,7 @@ from combat.fivee.characters import AddCharacter
 from combat.fivee.dying import CombatantDied
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spellcasting import CastSpell
-from combat.kernel.commands import GrantAction
+from combat.kernel.commands import EndTurn
 from combat.kernel.events import AttackMade, ConcentrationEnded, DamageTaken, SaveMade
 from tests.helpers import Table, of_type
 
@@ -62,6 +62,13 @@ def table(caster=WIZARD, creature: str = "Bandit", count: int = 3) -> Table:
     return t.start({first: 20, f"{creature.lower().replace(' ', '-')}{'-1' if count > 1 else ''}": 1})
 
 
+def next_turn(t: Table, cid: str) -> None:
+    """Round to `cid`'s next turn: "on a turn, you can expend only one spell slot to cast a spell"."""
+    t.do(EndTurn(combatant=cid))
+    while t.state.turn != cid:
+        t.do(EndTurn(combatant=t.state.turn))
+
+
 def foes(prefix: str = "bandit", n: int = 3) -> tuple[str, ...]:
     return tuple(f"{prefix}-{i}" for i in range(1, n + 1))
 
@@ -77,13 +84,13 @@ def test_burning_hands_cast_at_nobody_burns_nobody_and_its_cone_never_holds_its_
     events = t.do(CastSpell(caster="vesna", spell="Burning Hands"))
     assert of_type(events, SaveMade) == [] and of_type(events, DamageTaken) == []
     assert t["vesna"].hp == t["vesna"].max_hp
-    t.do(GrantAction(combatant="vesna", kind="action"))
+    next_turn(t, "vesna")
     t.do(
         CastSpell(
             caster="vesna", spell="Burning Hands", targets=("bandit-1",), save_faces={"bandit-1": (5,)}, damage_faces=((2, 2, 2),)
         )
     )
-    t.do(GrantAction(combatant="vesna", kind="action"))
+    next_turn(t, "vesna")
     error = t.rejects(CastSpell(caster="vesna", spell="Thunderwave", targets=("vesna", "bandit-2")), "spell/targets")
     assert "does not include its caster" in error.message
 
@@ -97,7 +104,7 @@ def test_fear_spirit_guardians_and_thunderwave_cast_alone_leave_the_caster_untou
     for spell in ("Fear", "Thunderwave"):
         events = t.do(CastSpell(caster="vesna", spell=spell))
         assert of_type(events, SaveMade) == [] and not t["vesna"].conditions
-        t.do(GrantAction(combatant="vesna", kind="action"))
+        next_turn(t, "vesna")
     c = table(CLERIC)
     events = c.do(CastSpell(caster="ilse", spell="Spirit Guardians", damage_type="radiant"))
     assert of_type(events, SaveMade) == [] and c["ilse"].hp == c["ilse"].max_hp and c["ilse"].concentration == "Spirit Guardians"

@@ -99,7 +99,13 @@ def test_the_app_ships_inside_the_package_with_its_licences_and_no_outside_url(s
     for html_page in STATIC.glob("*.html"):
         assert "http://" not in html_page.read_text() and "https://" not in html_page.read_text()
     licences = {p.name for p in (STATIC / "vendor" / "licences").iterdir()}
-    assert licences == {"htm-LICENSE", "preact-LICENSE", "fetch-event-source-LICENSE", "qrcode-generator-LICENSE", "chart.js-LICENSE"}
+    assert licences == {
+        "htm-LICENSE",
+        "preact-LICENSE",
+        "fetch-event-source-LICENSE",
+        "qrcode-generator-LICENSE",
+        "chart.js-LICENSE",
+    }
     with httpx.Client(base_url=service.url) as http:
         for path in (
             "/app/",

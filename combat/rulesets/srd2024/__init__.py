@@ -42,7 +42,7 @@ Where the text is silent (written down here, and on the ruleset's docs page gene
 from __future__ import annotations
 
 from combat import fivee
-from combat.fivee import banked_actions, dying, initiative, standing, stat_blocks, turns
+from combat.fivee import banked_actions, dying, initiative, one_slot_per_turn, standing, stat_blocks, turns
 from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee.initiative import turn_order, units, unresolved_ties
 from combat.kernel.decider import Ruleset, Tx, assemble
@@ -108,8 +108,8 @@ def flow(tx: Tx) -> None:
 DEFAULTS = dict(dying.DEFAULTS)
 
 # The shared 5e rules, srd-2024's initiative and standing up from Prone (the variant and a5e
-# stand up by their own texts).
-RULES = assemble(*fivee.core(turn_order), initiative.RULES, standing.RULES)
+# stand up by their own texts), and the 2024 rule of one spell slot per turn (a5e keeps its own).
+RULES = assemble(*fivee.core(turn_order), initiative.RULES, standing.RULES, one_slot_per_turn.RULES)
 
 RULESET = Ruleset.of(
     RULES,

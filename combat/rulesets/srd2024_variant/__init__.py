@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from combat import fivee
 from combat.fivee import actions as shared_actions
-from combat.fivee import banked_actions, monster_actions, stat_blocks, turns
+from combat.fivee import banked_actions, monster_actions, one_slot_per_turn, stat_blocks, turns
 from combat.fivee import conditions as shared_conditions
 from combat.fivee import initiative as shared_initiative
 from combat.fivee.initiative import unresolved_ties
@@ -201,6 +201,7 @@ RULES = assemble(
         after={event: (keep,) for event, keep in _RUN_UP_ENDS.items()},
     ),
     consistency.RULES,
+    one_slot_per_turn.RULES,  # srd-2024's: "On a turn, you can expend only one spell slot to cast a spell"
 )
 
 RULESET = Ruleset.of(
