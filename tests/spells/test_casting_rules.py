@@ -71,12 +71,13 @@ def test_a_warlocks_first_level_spell_takes_a_pact_slot_without_naming_its_level
     """Pact Magic: "For example, when you're a level 5 Warlock, you have two level 3 spell
     slots. To cast the level 1 spell Charm Person, you must spend one of those slots, and you
     cast it as a level 3 spell." Charm Person with no slot level named: a Pact Magic slot, the
-    spell at level 3."""
+    spell at level 3, on a Bandit ("One Humanoid you can see within range")."""
     assert (MORWEN.spellcasting.pact_slots, MORWEN.spellcasting.pact_level, MORWEN.spellcasting.slots) == (2, 3, ())
-    t = fight(sheet=MORWEN, goblins=1)
-    events = t.do(
-        CastSpell(caster="morwen", spell="Charm Person", targets=("goblin-warrior",), save_faces={"goblin-warrior": (1,)})
-    )
+    t = Table()
+    t.do(AddCharacter(character=MORWEN, side="party", player="sam"))
+    t.do(AddCreature(creature="Bandit", side="bandits"))
+    t = t.start({"morwen": 20, "bandit": 1})
+    events = t.do(CastSpell(caster="morwen", spell="Charm Person", targets=("bandit",), save_faces={"bandit": (1,)}))
     [cast] = of_type(events, SpellCast)
     assert (cast.level, cast.slot, cast.pact) == (3, 3, True)
     assert character(t.state, "morwen").pact_spent == 1
