@@ -3,7 +3,7 @@ where the review changed what the draft did, each with the SRD 5.2 sentence it c
 every face entered.
 
 Vesna is a level 17 Wizard (Intelligence 20: spell save DC 19, spell attack +11), Ilse a level
-9 Cleric (Wisdom 18: DC 16, +4 to healing). Bandits are Humanoids (11 HP, +0 to every save
+9 Cleric (Wisdom 18: DC 16, +4 to healing), Rook a level 9 Druid. Bandits are Humanoids (11 HP, +0 to every save
 but Dexterity's +1)."""
 
 from __future__ import annotations
@@ -29,7 +29,14 @@ CLERIC = build_sheet(
     class_name="Cleric",
     level=9,
     scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
-    spells=("Mass Healing Word", "Revivify"),
+    spells=("Mass Healing Word", "Revivify", "Beacon of Hope"),
+)
+DRUID = build_sheet(
+    name="Rook",
+    class_name="Druid",
+    level=9,
+    scores="STR 10 DEX 12 CON 14 INT 10 WIS 18 CHA 10",
+    spells=("Conjure Animals", "Meld into Stone", "Plant Growth"),
 )
 
 
@@ -157,3 +164,31 @@ def test_mass_healing_word_heals_six_and_no_more():
     t.do(Damage(target="ilse", amount=10, damage_type="slashing"))
     events = t.do(CastSpell(caster="ilse", spell="Mass Healing Word", targets=("ilse",), damage_faces=((1, 1),)))
     assert [(e.target, e.amount) for e in of_type(events, Healed)] == [("ilse", 6)]
+
+
+def test_conjure_animals_meld_into_stone_and_plant_growth_do_nothing_when_cast_but_start_their_spell():
+    """Conjure Animals: "Whenever the pack moves within 10 feet of a creature ... you can force
+    that creature to make a Dexterity saving throw. On a failed save, the creature takes 3d10
+    Slashing damage": no save and no damage as the pack appears. Meld into Stone: "If expelled,
+    you move into an unoccupied space closest to where you first entered and have the Prone
+    condition": Rook is not Prone for stepping into the stone. Plant Growth: "The casting time
+    you use determines whether the spell has the Overgrowth or the Enrichment effect below":
+    its Overgrowth is an action, cast in a fight."""
+    t = table(DRUID)
+    events = t.do(CastSpell(caster="rook", spell="Conjure Animals", targets=("bandit-1",)))
+    assert of_type(events, SaveMade) == [] and of_type(events, DamageTaken) == []
+    assert t["rook"].concentration == "Conjure Animals"
+    next_turn(t, "rook")
+    events = t.do(CastSpell(caster="rook", spell="Meld into Stone"))
+    assert of_type(events, DamageTaken) == [] and not t["rook"].has("prone")
+    next_turn(t, "rook")
+    assert [e.spell for e in of_type(t.do(CastSpell(caster="rook", spell="Plant Growth")), SpellCast)] == ["Plant Growth"]
+
+
+def test_beacon_of_hope_asks_no_save_of_any_number_of_creatures():
+    """Beacon of Hope: "Choose any number of creatures within range. For the duration, each
+    target has Advantage on Wisdom saving throws and Death Saving Throws". No save, and more
+    than one creature."""
+    t = table(CLERIC)
+    events = t.do(CastSpell(caster="ilse", spell="Beacon of Hope", targets=("ilse", "bandit-1", "bandit-2")))
+    assert of_type(events, SaveMade) == [] and of_type(events, SpellCast)[0].targets == ("ilse", "bandit-1", "bandit-2")
