@@ -119,7 +119,7 @@ def describe(s: Spell) -> str:
             f"Condition: {s.condition.name}" + (f" until the {s.condition.ends.replace('_', ' ')}" if s.condition.ends else "")
         )
     if s.ac_bonus is not None:
-        lines.append(f"AC: +{s.ac_bonus}")
+        lines.append(f"AC: {s.ac_bonus:+d}")
     if s.roll_bonus:
         lines.append(f"Rolls: {s.roll_bonus.dice} on {' and '.join(r.replace('_', ' ') for r in s.roll_bonus.rolls)}")
     for u in s.upcast:
