@@ -195,5 +195,6 @@ def test_combat_spells_marks_a_draft_as_not_reviewed():
     runner = CliRunner()
     shown = runner.invoke(cli, ["spells", "hold person"])
     assert "Automation: full\n" in shown.output and "reviewed, changed from the draft: targets: Humanoids only" in shown.output
-    draft = runner.invoke(cli, ["spells", "fly"])
-    assert "(draft, not reviewed)" in draft.output
+    if NOT_YET_REVIEWED:  # any spell still listed (a fixed name would be reviewed in its turn)
+        draft = runner.invoke(cli, ["spells", NOT_YET_REVIEWED[-1]])
+        assert "(draft, not reviewed)" in draft.output
