@@ -139,7 +139,7 @@ class Encounters:
         self._building = threading.Lock()
         # Told of each append (encounter id, state after it). Unset, a write to a fight that
         # holds stored characters carries it over to them at once (the CLI, the Python API);
-        # the service sets it to wake its follower thread instead (combat.campaigns.runner).
+        # the service sets it to wake its follower thread instead (combat.app.followers).
         self.on_appended: Callable[[UUID, EncounterState], None] | None = None
         self.max_events = max_events  # events one command may append (a fork copies, so it is not counted)
         self._cache: StateCache[EncounterState] = StateCache(cached)

@@ -5,7 +5,7 @@ Reads fold a log and never write. What a fight does to a character is carried by
 carry-over follower (combat.campaigns.carry_over): `carry_over` runs it in the calling
 thread (after a write of the CLI or the Python API, and before a join or a rest, which are
 writes and need what the character carries now); in the service one thread runs it
-(combat.campaigns.runner) and a read waits until it has caught up (`caught_up`).
+(combat.app.followers) and a read waits until it has caught up (`caught_up`).
 """
 
 from __future__ import annotations
@@ -39,7 +39,6 @@ from combat.campaigns.records import (
     link,
 )
 from combat.campaigns.rests import rest_of
-from combat.campaigns.runner import CarryOverRunner
 from combat.characters.sheet import CharacterSheet, checked_sheet
 from combat.fivee.characters import AddCharacter, character, status_of
 from combat.kernel.errors import RuleError
@@ -78,10 +77,10 @@ class Campaigns:
         self._follow: Callable[[], int] | None = None  # set by Encounters (combat.app.application)
         self._behind: Callable[[], bool] = lambda: False
         self._following = threading.Lock()
-        self.runner: CarryOverRunner | None = None
+        # The service's follower thread (combat.app.followers), when one runs this follower.
+        self.runner: Any = None
 
     def close(self) -> None:
-        self.stop_runner()
         self._log.close()
 
     @property
@@ -103,17 +102,6 @@ class Campaigns:
     def behind(self) -> bool:
         """Are there fight events stored that the follower has not carried yet?"""
         return self._behind()
-
-    def start_runner(self, interval: float = 1.0) -> CarryOverRunner:
-        """The follower on a thread of its own (a long-running process: the service)."""
-        if self.runner is None:
-            self.runner = CarryOverRunner(self.carry_over, self.behind, interval)
-        return self.runner
-
-    def stop_runner(self) -> None:
-        if self.runner is not None:
-            self.runner.stop()
-            self.runner = None
 
     def caught_up(self, timeout: float = 5.0) -> None:
         """Before a read in a process whose follower runs on its thread: wait until it has

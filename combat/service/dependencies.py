@@ -17,6 +17,7 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 
 from combat.app.application import Encounters, Outcome, run_sync
+from combat.app.followers import FollowerThread
 from combat.campaigns.party import names_a_stored_character
 from combat.kernel.commands import Command, check_service_only
 from combat.kernel.errors import RuleError
@@ -53,6 +54,7 @@ class Service:
     hub: Hub = field(init=False)
     writers: Workers = field(init=False)  # joined when the service stops
     follower: Follower | None = field(init=False, default=None)
+    followers: FollowerThread | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.tokens = Tokens(TokenStore(self.encounters.log.home))
@@ -81,17 +83,25 @@ class Service:
             raise ApiError(422, "request/invalid", f"{where}: {message or exc.message}", allowed=exc.allowed) from None
 
     def start(self) -> None:
-        # The carry-over follower on its own thread: woken by each append of this process,
-        # and every second for the others'; a read of the campaigns waits for it.
-        runner = self.encounters.campaigns.start_runner()
-        self.encounters.on_appended = lambda encounter_id, state: runner.poke()
+        # The followers (the campaigns' carry-over, the statistics) on a thread of their own:
+        # woken by each append of this process, and every second for the others'; a read of
+        # a campaign or of statistics waits for them (combat.app.followers).
+        if self.followers is None:
+            campaigns, stats = self.encounters.campaigns, self.encounters.stats
+            self.followers = FollowerThread([(campaigns.carry_over, campaigns.behind), (stats.fresh, stats.behind)])
+            campaigns.runner = stats.runner = self.followers
+            followers = self.followers
+            self.encounters.on_appended = lambda encounter_id, state: followers.poke()
         if self.follower is None:
             self.follower = follower_for(self.encounters.log, self.hub)
 
     def stop(self) -> None:
         self.writers.close()  # the commands in hand finish before the store closes
         self.encounters.on_appended = None
-        self.encounters.campaigns.stop_runner()
+        if self.followers is not None:
+            self.followers.stop()
+            self.encounters.campaigns.runner = self.encounters.stats.runner = None
+            self.followers = None
         self.hub.close()
         if self.follower is not None:
             self.follower.stop()

@@ -22,7 +22,7 @@ from combat.kernel.errors import RuleError
 from combat.stats.answers import Scope, Stats, answer
 from combat.stats.projection import FOLLOWER, StatsProjection, not_counted
 from combat.stats.rows import rows_of
-from combat.store.party import follow
+from combat.store.party import behind, follow
 from combat.store.stats_tables import COLUMNS, EVENT_TABLES, StatsTables
 from projections.redaction import Reader, Redaction
 
@@ -43,6 +43,21 @@ class StatsReads:
         self.tables = StatsTables(datastore)
         self._step = StatsProjection(self.tables, lambda eid, upto: encounters.records(eid, upto=upto))
         self._following = threading.Lock()
+        # The service's follower thread (combat.app.followers), when one runs this follower.
+        self.runner: Any = None
+
+    def behind(self) -> bool:
+        """Are there events stored that the read model has not taken in yet?"""
+        return behind(self._encounters.log.parts, self.tables, FOLLOWER)
+
+    def caught_up(self, timeout: float = 5.0) -> None:
+        """Before an answer: where a follower thread runs, wait for it to take in what was
+        stored when the answer began (the answer writes nothing); elsewhere (the CLI) take it
+        in now."""
+        if self.runner is not None:
+            self.runner.caught_up(timeout)
+        else:
+            self.fresh()
 
     def fresh(self) -> int:
         """Apply every event written so far; how many were read."""
@@ -89,7 +104,7 @@ class StatsReads:
 
     def gm(self, scope: Scope) -> Stats:
         """Everything, from the read model's tables."""
-        self.fresh()
+        self.caught_up()
         ids = self.encounters_of(scope)
         rows = {t: self.tables.select(t, encounters=ids) for t in COLUMNS}
         if scope.encounter is None:  # what-ifs forked from these fights count among its history moves
@@ -102,7 +117,7 @@ class StatsReads:
     def player(self, scope: Scope, reader_for: Callable[[UUID, list[dict[str, Any]]], Reader]) -> Stats:
         """What `reader_for(encounter, its combatants' rows)` may see: each encounter's log,
         redacted for that reader, through the same policy and arithmetic as the tables."""
-        self.fresh()
+        self.caught_up()
         ids = self.encounters_of(scope)
         out: dict[str, list[dict[str, Any]]] = {t: [] for t in COLUMNS}
         for eid in ids:

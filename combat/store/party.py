@@ -176,7 +176,7 @@ def follow(
     return read
 
 
-def behind(parts: Sequence[EventLog], party: PartyLog[Any], follower: str) -> bool:
+def behind(parts: Sequence[EventLog], party: Followed, follower: str) -> bool:
     """Has any partition a record the follower has not carried yet?"""
     return any((part.recorder.max_notification_id() or 0) > party.position(tracking_name(follower, part)) for part in parts)
 

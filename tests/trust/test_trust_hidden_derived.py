@@ -34,6 +34,7 @@ PLAYER_READS = {
     "/encounters/{encounter_id:str}/log": ("log",),
     "/encounters/{encounter_id:str}/audit": ("audit",),
     "/encounters/{encounter_id:str}/stream": ("stream", "stream without the state"),
+    "/encounters/{encounter_id:str}/stats": ("stats",),
 }
 GM_ONLY_READS = {"/encounters/{encounter_id:str}/tokens"}
 
@@ -55,6 +56,7 @@ def _every_read(http: httpx.Client, fight: Fight, token: str | None, after: int)
         "events as JSON Lines": [json.loads(x) for x in fight.get("/events", token=token, format="jsonl").text.splitlines()],
         "events after a seq": fight.get("/events", token=token, after=after).json(),
         "audit": fight.get("/audit", token=token).json(),
+        "stats": fight.get("/stats", token=token).json(),
     }
     for path, with_state in (("stream", "true"), ("stream without the state", "false")):
         headers = bearer(token or fight.gm)
@@ -123,7 +125,7 @@ def test_every_read_path_of_an_encounter_is_read_by_these_scenarios(encounters):
         if route.path.startswith("/encounters/{encounter_id:str}") and "GET" in getattr(route, "methods", ())
     }
     assert routes == set(PLAYER_READS) | GM_ONLY_READS
-    assert sum(len(paths) for paths in PLAYER_READS.values()) == 9
+    assert sum(len(paths) for paths in PLAYER_READS.values()) == 10
 
 
 # -- the leaks the issue lists ------------------------------------------------------------------

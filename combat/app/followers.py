@@ -1,30 +1,32 @@
-"""The carry-over follower in a long-running process (the service): one thread that carries
-the fights' events to their characters whenever this process appends (`poke`) and every
-`interval` seconds for what other processes append, so that no request writes to read.
+"""The followers of the encounters' logs in a long-running process (the service): one thread
+that runs each follower (the campaigns' carry-over, the statistics read model) whenever this
+process appends (`poke`) and every `interval` seconds for what other processes append, so
+that no request writes to read.
 
-A read waits until the follower has carried everything stored when the read began
-(`caught_up`): it reads a projection that is current, and writes nothing itself.
+A read waits until the followers have carried everything stored when the read began
+(`caught_up`): it reads projections that are current, and writes nothing itself.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-__all__ = ["CarryOverRunner"]
+__all__ = ["FollowerThread"]
 
 
-class CarryOverRunner:
-    def __init__(self, carry_over: Callable[[], object], behind: Callable[[], bool], interval: float = 1.0):
-        self._carry_over = carry_over
-        self._behind = behind
+class FollowerThread:
+    """`passes`: each follower's step (run it up to the logs' heads) and whether it is behind."""
+
+    def __init__(self, passes: Sequence[tuple[Callable[[], object], Callable[[], bool]]], interval: float = 1.0):
+        self._passes = list(passes)
         self._interval = interval
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._done = threading.Condition()
         self._rounds = 0  # follower passes finished, for waiters
-        self._thread = threading.Thread(target=self._run, name="combat-carry-over", daemon=True)
+        self._thread = threading.Thread(target=self._run, name="combat-followers", daemon=True)
         self._thread.start()
 
     def poke(self) -> None:
@@ -46,7 +48,7 @@ class CarryOverRunner:
                 if self._rounds < target:
                     self._done.wait(left)
                     continue
-            if not self._behind():
+            if not any(behind() for _, behind in self._passes):
                 return True
             with self._done:
                 target = self._rounds + 1
@@ -54,17 +56,20 @@ class CarryOverRunner:
     def _run(self) -> None:
         import structlog
 
-        log = structlog.get_logger("combat.campaigns")
+        log = structlog.get_logger("combat.followers")
         while not self._stopping.is_set():
             self._wake.wait(self._interval)
             self._wake.clear()
             if self._stopping.is_set():
                 return
-            try:
-                self._carry_over()
-            except Exception as exc:
-                log.warning("carry-over failed", error=f"{type(exc).__name__}: {exc}")
-                time.sleep(min(self._interval, 0.5))
+            for step, _ in self._passes:
+                try:
+                    step()
+                except Exception as exc:
+                    log.warning(
+                        "follower failed", step=getattr(step, "__qualname__", str(step)), error=f"{type(exc).__name__}: {exc}"
+                    )
+                    time.sleep(min(self._interval, 0.5))
             with self._done:
                 self._rounds += 1
                 self._done.notify_all()
