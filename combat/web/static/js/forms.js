@@ -55,6 +55,8 @@ export function kindOf(defs, name, prop) {
     if (values?.type === "integer" || values?.type === "string") return { kind: "map", optional, numeric: values.type === "integer" };
     // Dice by combatant (the targets' saves): `goblin-1: 12; aria: 3 17`.
     if (values?.type === "array" && resolve(defs, values.items || {}).type === "integer") return { kind: "diceMap", optional };
+    // A small form by combatant (cast_spell's save_modifiers: Advantage, cover... per target).
+    if (values?.type === "object" && values.properties) return { kind: "objectMap", schema: values, optional };
   }
   if (p.type === "array") {
     const items = resolve(defs, p.items || {});
@@ -141,6 +143,10 @@ function fieldToJson(defs, name, prop, raw) {
     case "enum": return raw === undefined || raw === "" ? undefined : numeric ? Number(raw) : raw;
     case "object": return raw ? toJson(defs, schema, raw) : undefined;
     case "objects": return raw?.length ? raw.map((r) => toJson(defs, schema, r)) : undefined;
+    case "objectMap": {
+      const entries = (raw || []).filter((r) => r.key?.trim()).map((r) => [r.key.trim(), toJson(defs, schema, r.value || {})]);
+      return entries.length ? Object.fromEntries(entries) : undefined;
+    }
     case "bool": return raw === undefined ? undefined : Boolean(raw);
     case "number": return raw === undefined || raw === "" ? undefined : Number(raw);
     case "dice": case "ints": return raw ? words(raw).map(Number) : undefined;
@@ -160,6 +166,7 @@ export function fromJson(defs, schema, value) {
     const { kind, schema: inner } = kindOf(defs, name, prop);
     if (kind === "object") raw[name] = fromJson(defs, inner, v);
     else if (kind === "objects") raw[name] = v.map((item) => fromJson(defs, inner, item));
+    else if (kind === "objectMap") raw[name] = Object.entries(v).map(([key, item]) => ({ key, value: fromJson(defs, inner, item) }));
     else if (kind === "dice" || kind === "ints") raw[name] = v.join(" ");
     else if (kind === "diceLists") raw[name] = v.map((faces) => faces.join(" ")).join("; ");
     else if (kind === "diceMap") raw[name] = Object.entries(v).map(([k, faces]) => `${k}: ${faces.join(" ")}`).join("; ");
@@ -213,6 +220,21 @@ function Field({ defs, name, prop, required, value, onChange, ctx: outer, path }
         <button type="button" onClick=${() => onChange(items.filter((_, j) => j !== i))}>Remove ${label(name)} ${i + 1}</button>
       </fieldset>`)}
       <button type="button" onClick=${() => onChange([...items, {}])}>Add ${label(name)}</button>
+    </fieldset>`;
+  }
+  if (kind === "objectMap") {
+    const items = value || [];
+    const change = (i, part) => onChange(items.map((x, j) => (j === i ? { ...x, ...part } : x)));
+    return html`<fieldset class="nested"><legend>${label(name)}</legend>${meaningNote}
+      ${items.map((item, i) => html`<fieldset class="nested item"><legend>${label(name)} ${i + 1}</legend>
+        <div class="field"><label for=${`${id}-${i}-for`}>for (combatant id)</label>
+          <input id=${`${id}-${i}-for`} name=${`${name}-for`} value=${item.key ?? ""} list=${ctx.listId}
+            onInput=${(e) => change(i, { key: e.target.value })} /></div>
+        <${Fields} defs=${defs} schema=${schema} value=${item.value || {}} ctx=${ctx} path=${`${id}-${i}`}
+          onChange=${(v) => change(i, { value: v })} />
+        <button type="button" onClick=${() => onChange(items.filter((_, j) => j !== i))}>Remove ${label(name)} ${i + 1}</button>
+      </fieldset>`)}
+      <button type="button" onClick=${() => onChange([...items, { key: "", value: {} }])}>Add ${label(name)}</button>
     </fieldset>`;
   }
   if (kind === "bool") {
