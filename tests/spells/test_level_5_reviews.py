@@ -20,7 +20,7 @@ WIZARD = build_sheet(
     class_name="Wizard",
     level=17,
     scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Arcane Hand", "Hold Monster", "Telekinesis", "Wall of Stone"),
+    spells=("Arcane Hand", "Conjure Elemental", "Hold Monster", "Mislead", "Telekinesis", "Wall of Stone"),
 )
 
 
@@ -84,3 +84,25 @@ def test_wall_of_stone_and_arcane_hand_roll_nothing_when_cast():
     turn_of(t, "vesna")
     events = t.do(CastSpell(caster="vesna", spell="Arcane Hand", targets=("bandit-1",)))
     assert of_type(events, AttackMade) == [] and not t["bandit-1"].has("grappled")
+
+
+def test_conjure_elemental_restrains_no_one_as_the_spirit_appears():
+    """Conjure Elemental: "Whenever a creature you can see enters the spirit's space or starts
+    its turn within 5 feet of the spirit, you can force that creature to make a Dexterity
+    saving throw" - later, as creatures near it; the draft Restrained a target at once."""
+    t = table()
+    events = t.do(CastSpell(caster="vesna", spell="Conjure Elemental", targets=("bandit-1",)))
+    assert of_type(events, SaveMade) == [] and not t["bandit-1"].has("restrained")
+    assert t["vesna"].concentration == "Conjure Elemental"
+
+
+def test_mislead_makes_its_caster_invisible_while_it_lasts():
+    """Mislead: "You gain the Invisible condition at the same time that an illusory double of
+    you appears where you are standing." The Invisible condition ends with the concentration."""
+    t = table()
+    t.do(CastSpell(caster="vesna", spell="Mislead", targets=("vesna",)))
+    assert t["vesna"].has("invisible") and t["vesna"].concentration == "Mislead"
+    t.do(EndTurn(combatant="vesna"))
+    turn_of(t, "vesna")
+    t.do(CastSpell(caster="vesna", spell="Hold Monster", targets=("bandit-1",), save_faces={"bandit-1": (19,)}))
+    assert not t["vesna"].has("invisible")
