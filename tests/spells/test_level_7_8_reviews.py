@@ -1,0 +1,150 @@
+"""Level 7 and 8 spells as their reviewed entries cast them (combat/spells/reviewed/level_7.json,
+level_8.json), where the review changed what the draft did, each with the SRD 5.2 sentence it
+checks and every face entered.
+
+Vesna is a level 17 Wizard (Intelligence 20: spell save DC 19), Ilse a level 17 Cleric (Wisdom
+20: DC 19). Bandits are Humanoids of 11 HP (+1 to Dexterity and Constitution saves, +0 to
+Charisma's); the Ogre a Giant of 68 HP (+3 to Constitution saves, -2 to Wisdom's)."""
+
+from __future__ import annotations
+
+from combat.characters.build import build_sheet
+from combat.fivee.characters import AddCharacter
+from combat.fivee.monsters import AddCreature
+from combat.fivee.spellcasting import CastSpell, SpellCast
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import ConcentrationEnded, DamageTaken, SaveMade
+from tests.helpers import Table, of_type
+
+WIZARD = build_sheet(
+    name="Vesna",
+    class_name="Wizard",
+    level=17,
+    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
+    spells=("Delayed Blast Fireball", "Dominate Monster", "Power Word Stun", "Sunburst"),
+)
+CLERIC = build_sheet(
+    name="Ilse",
+    class_name="Cleric",
+    level=17,
+    scores="STR 10 DEX 10 CON 14 INT 10 WIS 20 CHA 12",
+    spells=("Divine Word", "Earthquake", "Holy Aura"),
+)
+
+
+def table(caster=WIZARD, creature: str = "Bandit", count: int = 2) -> Table:
+    t = Table()
+    t.do(AddCharacter(character=caster, side="party", player="sam"))
+    t.do(AddCreature(creature=creature, count=count, side="foes"))
+    first = f"{creature.lower()}-1" if count > 1 else creature.lower()
+    return t.start({caster.name.lower(): 20, first: 1})
+
+
+def test_earthquake_topples_those_who_fail_and_deals_no_damage():
+    """Earthquake: "When you cast this spell and at the end of each of your turns for the
+    duration, each creature on the ground in the area makes a Dexterity saving throw. On a
+    failed save, a creature has the Prone condition, and its Concentration is broken." The 12d6
+    Bludgeoning is a collapsing structure's, not the tremor's: Bandit 1 fails (a 2) and is
+    Prone, Bandit 2 succeeds (a 19), and no damage is rolled."""
+    t = table(CLERIC)
+    t.rejects(
+        CastSpell(
+            caster="ilse",
+            spell="Earthquake",
+            targets=("bandit-1", "bandit-2"),
+            save_faces={"bandit-1": (2,), "bandit-2": (19,)},
+            damage_faces=((6,) * 12,),
+        ),
+        "dice/unused-faces",
+    )
+    events = t.do(
+        CastSpell(
+            caster="ilse", spell="Earthquake", targets=("bandit-1", "bandit-2"), save_faces={"bandit-1": (2,), "bandit-2": (19,)}
+        )
+    )
+    assert [s.success for s in of_type(events, SaveMade)] == [False, True] and of_type(events, DamageTaken) == []
+    assert t["bandit-1"].has("prone") and not t["bandit-2"].conditions
+    assert t["ilse"].concentration == "Earthquake"
+
+
+def test_sunburst_blinds_until_the_blinded_creature_saves_at_the_end_of_its_turn():
+    """Sunburst: "On a failed save, a creature takes 12d6 Radiant damage and has the Blinded
+    condition for 1 minute. ... A creature Blinded by this spell makes another Constitution
+    saving throw at the end of each of its turns, ending the effect on itself on a success."
+    The Ogre fails (a 5 +3 against DC 19), takes 12 (twelve 1s) and is Blinded; at the end of
+    its turn it saves (a 20) and sees again."""
+    t = table(creature="Ogre", count=1)
+    events = t.do(
+        CastSpell(caster="vesna", spell="Sunburst", targets=("ogre",), save_faces={"ogre": (5,)}, damage_faces=((1,) * 12,))
+    )
+    assert [(d.amount, d.damage_type) for d in of_type(events, DamageTaken)] == [(12, "radiant")]
+    assert t["ogre"].hp == 56 and t["ogre"].has("blinded")
+    t.do(EndTurn(combatant="vesna"))
+    events = t.do(EndTurn(combatant="ogre", save_faces=((20,),)))
+    assert [s.success for s in of_type(events, SaveMade)] == [True] and not t["ogre"].has("blinded")
+
+
+def test_power_word_stun_asks_no_save_and_leaves_the_stun_to_the_gm():
+    """Power Word Stun: "If the target has 150 Hit Points or fewer, it has the Stunned
+    condition. Otherwise, its Speed is 0 until the start of your next turn." No save is made
+    when it is cast (the draft had the target save); the engine has no Hit Point threshold for
+    a condition, so the GM applies it from the text given with the casting."""
+    t = table()
+    t.rejects(
+        CastSpell(caster="vesna", spell="Power Word Stun", targets=("bandit-1",), save_faces={"bandit-1": (2,)}),
+        "dice/unused-faces",
+    )
+    events = t.do(CastSpell(caster="vesna", spell="Power Word Stun", targets=("bandit-1",)))
+    assert of_type(events, SaveMade) == [] and not t["bandit-1"].conditions
+    assert "150 Hit Points or fewer, it has the Stunned condition" in of_type(events, SpellCast)[0].manual[0]
+
+
+def test_delayed_blast_fireball_deals_nothing_until_the_bead_explodes():
+    """Delayed Blast Fireball: "When the spell ends, the bead explodes, and each creature in a
+    20-foot-radius Sphere centered on that point makes a Dexterity saving throw." Cast, the
+    bead only glows: no save, no damage, and Vesna concentrates on it."""
+    t = table()
+    events = t.do(CastSpell(caster="vesna", spell="Delayed Blast Fireball", targets=("bandit-1", "bandit-2")))
+    assert of_type(events, SaveMade) == [] and of_type(events, DamageTaken) == []
+    assert t["vesna"].concentration == "Delayed Blast Fireball"
+
+
+def test_divine_word_rolls_the_saves_and_leaves_the_hit_point_table_to_the_gm():
+    """Divine Word: "Each creature of your choice in range makes a Charisma saving throw. On a
+    failed save, a target that has 50 Hit Points or fewer suffers an effect based on its
+    current Hit Points". A Bonus Action; both Bandits are named (no cap of one), Bandit 1 fails
+    (a 3), Bandit 2 succeeds (a 19), and no condition is given (the draft Deafened every
+    failure whatever its Hit Points)."""
+    t = table(CLERIC)
+    events = t.do(
+        CastSpell(
+            caster="ilse", spell="Divine Word", targets=("bandit-1", "bandit-2"), save_faces={"bandit-1": (3,), "bandit-2": (19,)}
+        )
+    )
+    assert [(s.ability, s.success) for s in of_type(events, SaveMade)] == [("charisma", False), ("charisma", True)]
+    assert not t["bandit-1"].conditions and not t["bandit-2"].conditions
+    assert not t["ilse"].economy.bonus_action and t["ilse"].economy.action
+
+
+def test_holy_aura_blinds_no_one_when_cast():
+    """Holy Aura: "when a Fiend or an Undead hits an affected creature with a melee attack
+    roll, the attacker must succeed on a Constitution saving throw or have the Blinded
+    condition until the end of its next turn." Cast around Ilse, nobody is Blinded (the draft
+    blinded whoever it named)."""
+    t = table(CLERIC)
+    events = t.do(CastSpell(caster="ilse", spell="Holy Aura", targets=("ilse",)))
+    assert of_type(events, SaveMade) == [] and not t["ilse"].conditions
+    assert t["ilse"].concentration == "Holy Aura"
+
+
+def test_dominate_monster_charms_any_creature_and_lapses_when_it_succeeds():
+    """Dominate Monster: "One creature you can see within range must succeed on a Wisdom
+    saving throw or have the Charmed condition for the duration." The Ogre (a Giant, which
+    Dominate Person refuses) fails (a 4 -2) and is Charmed; a Bandit that succeeds (a 19
+    +0) leaves nothing to concentrate on."""
+    t = table(creature="Ogre", count=1)
+    t.do(CastSpell(caster="vesna", spell="Dominate Monster", targets=("ogre",), save_faces={"ogre": (4,)}))
+    assert t["ogre"].has("charmed") and t["vesna"].concentration == "Dominate Monster"
+    t2 = table()
+    events = t2.do(CastSpell(caster="vesna", spell="Dominate Monster", targets=("bandit-1",), save_faces={"bandit-1": (19,)}))
+    assert [e.effect for e in of_type(events, ConcentrationEnded)] == ["Dominate Monster"]
