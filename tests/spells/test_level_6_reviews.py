@@ -21,7 +21,7 @@ WIZARD = build_sheet(
     class_name="Wizard",
     level=17,
     scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Chain Lightning", "Eyebite", "Sunbeam", "Wall of Ice", "Freezing Sphere"),
+    spells=("Chain Lightning", "Eyebite", "Flesh to Stone", "Freezing Sphere", "Sunbeam", "Wall of Ice"),
 )
 CLERIC = build_sheet(
     name="Ilse",
@@ -29,6 +29,13 @@ CLERIC = build_sheet(
     level=17,
     scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
     spells=("Heal",),
+)
+DRUID = build_sheet(
+    name="Rook",
+    class_name="Druid",
+    level=17,
+    scores="STR 10 DEX 12 CON 14 INT 10 WIS 18 CHA 10",
+    spells=("Conjure Fey",),
 )
 
 
@@ -157,3 +164,30 @@ def test_freezing_sphere_restrains_no_one_when_it_explodes():
     )
     assert [(e.target, e.amount) for e in of_type(events, DamageTaken)] == [("bandit-1", 10), ("vesna", 5)]
     assert of_type(events, ConditionApplied) == []
+
+
+def test_flesh_to_stone_restrains_on_a_failure_and_lapses_on_a_success():
+    """Flesh to Stone: "On a failed save, it has the Restrained condition for the duration. On a
+    successful save, its Speed is 0 until the start of your next turn." Its end-of-turn saves
+    count to three of a kind (the GM's), so no single success ends the Restrained condition."""
+    t = table()
+    events = t.do(CastSpell(caster="vesna", spell="Flesh to Stone", targets=("bandit-1",), save_faces={"bandit-1": (2,)}))
+    assert [e.condition.name for e in of_type(events, ConditionApplied)] == ["restrained"]
+    assert not t["bandit-1"].conditions[0].save  # no repeat that ends it on one success
+    t.do(EndTurn(combatant="vesna"))
+    turn_of(t, "vesna")
+    events = t.do(
+        CastSpell(caster="vesna", spell="Flesh to Stone", slot_level=7, targets=("bandit-2",), save_faces={"bandit-2": (20,)})
+    )
+    assert of_type(events, ConditionApplied) == [] and t["vesna"].concentration is None
+
+
+def test_conjure_fey_deals_nothing_when_cast():
+    """Conjure Fey: "When the spirit appears, you can make one melee spell attack against a
+    creature within 5 feet of it. On a hit, the target takes Psychic damage equal to 3d12 plus
+    your spellcasting ability modifier": an attack the GM resolves, not damage at casting."""
+    t = table(DRUID)
+    events = t.do(CastSpell(caster="rook", spell="Conjure Fey", targets=("bandit-1",)))
+    assert of_type(events, DamageTaken) == [] and of_type(events, ConditionApplied) == []
+    assert t["rook"].concentration == "Conjure Fey"
+    assert "melee spell attack" in of_type(events, SpellCast)[0].manual[0]  # a narrative spell: its text
