@@ -2,9 +2,9 @@
 where the review changed what the draft did, each with the SRD 5.2 sentence it checks and
 every face entered.
 
-Vesna is a level 17 Wizard (Intelligence 20: spell save DC 19), Ilse a level 17 Cleric
-(Constitution 14: 125 Hit Points). Bandits are Humanoids (11 HP, +0 to every save but
-Dexterity's +1); the Ogre has 68 HP."""
+Vesna is a level 17 Wizard (Intelligence 20: spell save DC 19; one level 6 slot, so a second
+casting takes the level 7), Ilse a level 17 Cleric (122 Hit Points), Rook a level 17 Druid.
+Bandits are Humanoids (11 HP, +0 to every save but Dexterity's +1)."""
 
 from __future__ import annotations
 
