@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import msgspec
 
+from combat.fivee.riders_fold import riders_applied, riders_ended
 from combat.kernel.commands import ApplyCondition, RemoveCondition
 from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec
 from combat.kernel.names import checked_condition, find_named
 from combat.kernel.state import Combatant, EncounterState, with_combatant
-from combat.fivee.riders_fold import riders_applied, riders_ended
 
 __all__ = [
     "INCAPACITATING",

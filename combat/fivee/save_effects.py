@@ -47,11 +47,11 @@ import msgspec
 from combat.fivee.bonuses import save_bonus
 from combat.fivee.characters import character
 from combat.fivee.conditions import apply_condition, is_incapacitated
-from combat.fivee.rider_reads import immune
 from combat.fivee.durations import prepared
 from combat.fivee.hitpoints import adjusted_damage, after_damage
 from combat.fivee.monster_actions import MonsterAction, monster_action
 from combat.fivee.monsters import sheet as monster_sheet
+from combat.fivee.rider_reads import immune
 from combat.fivee.save_modifiers import SaveContext, SaveModifiers, checked_modifiers, resisted, save_terms
 from combat.fivee.saves import save_ability, saving_throw
 from combat.kernel import dice

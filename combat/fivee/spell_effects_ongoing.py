@@ -60,8 +60,8 @@ from combat.characters.sheet import modifier as ability_modifier
 from combat.fivee.actions import spend_check
 from combat.fivee.characters import character
 from combat.fivee.conditions import apply_condition
-from combat.fivee.dying import CombatantDied, revive
 from combat.fivee.durations import ending
+from combat.fivee.dying import CombatantDied, revive
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.save_modifiers import SaveModifiers
 from combat.fivee.turns import require_able, require_turn

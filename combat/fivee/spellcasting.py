@@ -52,6 +52,7 @@ import msgspec
 from combat.bestiary.model import BlockSpellcasting
 from combat.characters.sheet import CustomSpell, spell_attack_bonus, spell_save_dc
 from combat.characters.sheet import modifier as ability_modifier
+from combat.fivee import spell_effects_ongoing as ongoing
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import AttackOptions, require_no_pending_damage, resolve_attack
 from combat.fivee.casting_rules import pact_slot_for, refuse_ritual
@@ -64,7 +65,6 @@ from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.monsters import with_sheet
 from combat.fivee.save_effects import deal_share, resolve_save_effect, share_after_save, takes_any
 from combat.fivee.save_modifiers import SaveModifiers
-from combat.fivee import spell_effects_ongoing as ongoing
 from combat.fivee.spell_effects_ongoing import SpellEffect
 from combat.fivee.spell_riders import hit_targets, lapse_if_none_affected, words_of_death
 from combat.fivee.spell_targets import checked_targets, chosen_option, chosen_type, who
