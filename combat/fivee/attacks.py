@@ -13,8 +13,10 @@ from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers, d20_pe
 from combat.fivee.damage_dice import as_rolled
 from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
+from combat.fivee.rider_reads import advantage_marks, base_ac
 from combat.fivee.sheet_claims import critical_range, sneak_attack_landed, with_rage_damage, with_sneak_attack
 from combat.fivee.spell_effects import effect_ac_bonus, effect_roll_dice
+from combat.fivee.spell_marks import spend_advantage_marks
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel import dice
 from combat.kernel.commands import Attack, OpportunityAttack
@@ -227,6 +229,7 @@ def advantage_and_disadvantage(
     )
     adv += list(options.advantage)
     dis += list(options.disadvantage)
+    adv += [f"{mark.name} on the target" for mark in advantage_marks(target)]
     helper = next(
         (
             h.helper
@@ -292,7 +295,8 @@ def resolve_attack(
     )
     roll = tx.roll(notation, purpose="attack", roller=attacker.id, faces=options.faces)
     natural = dice.kept_d20(roll.dice) or 0
-    ac = target.ac + options.ac_bonus + effect_ac_bonus(target)
+    ac = base_ac(target) + options.ac_bonus + effect_ac_bonus(target)
+    spend_advantage_marks(tx, target)
     hit = hits(natural, roll.total, ac, options.critical_range)
     critical = is_critical(hit, natural, options.critical_range, melee, target)
     kind = options.damage_type or profile.damage_type

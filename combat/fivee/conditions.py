@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import msgspec
 
+from combat.fivee.riders_fold import riders_applied, riders_ended
 from combat.kernel.commands import ApplyCondition, RemoveCondition
 from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.errors import RuleError
@@ -109,7 +110,10 @@ def speed_of(c: Combatant) -> int:
         return c.speed
     if any(cond.name in SPEED_ZERO for cond in c.conditions):
         return 0
-    return max(0, c.speed - 5 * exhaustion_level(c))
+    from combat.fivee.rider_reads import speed_factor
+
+    factor = speed_factor(c)  # Haste's doubled Speed, its lethargy's Speed of 0
+    return max(0, c.speed * (1 if factor is None else factor) - 5 * exhaustion_level(c))
 
 
 def attack_modifiers(
@@ -208,6 +212,15 @@ def apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
     target = tx.combatant(cmd.target)
     if target.status == "dead":
         raise RuleError("target/dead", f"{target.name} is dead", allowed="a living combatant")
+    from combat.fivee.rider_reads import immune
+
+    shield = immune(target, cmd.condition.name) if not cmd.custom else None
+    if shield is not None:
+        raise RuleError(
+            "condition/immune",
+            f"{target.name} is immune to the {cmd.condition.name.title()} condition ({shield})",
+            allowed=f"another condition, or end {shield} first",
+        )
     if cmd.condition.level is not msgspec.UNSET:
         raise RuleError(
             "condition/level",
@@ -256,6 +269,12 @@ def _remove_condition(tx: Tx, cmd: RemoveCondition) -> None:
         )
     # The GM ends Exhaustion whole, every level (and every entry an old log holds).
     every = sum(1 for c in target.conditions if c.name == name) if name == EXHAUSTION and _keeps_levels(tx) else 1
+    first = next(c for c in target.conditions if c.name == name)
+    if first.riders is not msgspec.UNSET:  # a spell's effect: what ends with it is read from its entry
+        from combat.fivee.durations import ending
+
+        tx.emit(msgspec.structs.replace(ending(target, first, ""), reason=cmd.reason))
+        every = 0
     for _ in range(every):
         tx.emit(ConditionEnded(target=target.id, condition=name, reason=cmd.reason))
     if name in SPEED_ZERO or (name == EXHAUSTION and exhaustion_level(target) > 0):
@@ -269,7 +288,8 @@ def _on_applied(state: EncounterState, e: ConditionApplied) -> EncounterState:
     kept = c.conditions
     if e.condition.level is not msgspec.UNSET:  # a level reached replaces the level it had
         kept = tuple(x for x in kept if not (x.name == e.condition.name and x.level is not msgspec.UNSET))
-    return with_combatant(state, e.target, conditions=kept + (e.condition,))
+    state = with_combatant(state, e.target, conditions=kept + (e.condition,))
+    return riders_applied(state, e.target, e.condition) if e.condition.riders is not msgspec.UNSET else state
 
 
 def _on_ended(state: EncounterState, e: ConditionEnded) -> EncounterState:
@@ -277,11 +297,13 @@ def _on_ended(state: EncounterState, e: ConditionEnded) -> EncounterState:
     kept = list(c.conditions)
     # The entry named, if the event names one (and the target still has it); else the first of the name.
     exact = e.entry is not msgspec.UNSET and e.entry in kept
+    gone = None
     for i, cond in enumerate(kept):
         if (cond == e.entry) if exact else (cond.name == e.condition):
-            del kept[i]
+            gone = kept.pop(i)
             break
-    return with_combatant(state, e.target, conditions=tuple(kept))
+    state = with_combatant(state, e.target, conditions=tuple(kept))
+    return riders_ended(state, e.target, gone) if gone is not None and gone.riders is not msgspec.UNSET else state
 
 
 def condition(name: str, **kwargs: object) -> ConditionSpec:

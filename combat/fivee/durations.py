@@ -148,9 +148,11 @@ def runs_out(cond: ConditionSpec, cid: str, moment: str, round_: int) -> bool:
 
 def ending(target: Combatant, cond: ConditionSpec, reason: str) -> ConditionEnded:
     """The `ConditionEnded` of this very entry: it names the entry when the target has another
-    condition of the same name, which might otherwise end in its place."""
+    condition of the same name, which might otherwise end in its place, and when it carries a
+    spell's riders (what ends with it, Haste's lethargy, is read from the entry)."""
     twin = sum(1 for c in target.conditions if c.name == cond.name) > 1
-    return ConditionEnded(target=target.id, condition=cond.name, reason=reason, entry=cond if twin else UNSET)
+    named = twin or cond.riders is not UNSET
+    return ConditionEnded(target=target.id, condition=cond.name, reason=reason, entry=cond if named else UNSET)
 
 
 def end_tied(tx: Tx, cid: str, effect: str) -> None:
@@ -202,6 +204,10 @@ def repeat_saves(tx: Tx, cid: str | None, faces: Sequence[Sequence[int]] = ()) -
         )
         if made.success:
             tx.emit(ending(tx.state.combatants[c.id], cond, f"succeeded on the repeated {ability} save"))
+        elif cond.riders is not UNSET and cond.riders.fails_into is not UNSET:
+            from combat.fivee.spell_effects_ongoing import fail_into
+
+            fail_into(tx, c.id, cond)
 
 
 def no_repeated_saves(tx: Tx, faces: Sequence[Sequence[int]]) -> None:

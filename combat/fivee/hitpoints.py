@@ -6,6 +6,7 @@ import msgspec
 
 from combat.fivee import dying
 from combat.fivee.concentration import concentration_dc
+from combat.fivee.rider_reads import cannot_heal
 from combat.kernel.commands import Damage, GrantTempHp, Heal
 from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.errors import RuleError
@@ -137,6 +138,8 @@ def _damage(tx: Tx, cmd: Damage) -> None:
 def heal(tx: Tx, cmd: Heal) -> None:
     target = _living(tx, cmd.target)
     amount = amount_or_roll(tx, cmd.amount, cmd.notation, cmd.faces, purpose="healing", roller=cmd.source or "gm")
+    if cannot_heal(target) is not None:  # Chill Touch: "it can't regain Hit Points until the end of your next turn"
+        amount = 0
     tx.emit(Healed(target=target.id, amount=amount, source=cmd.source))
     if target.status == "unconscious" and tx.state.combatants[target.id].hp > 0:
         dying.revive(tx, target.id)

@@ -51,6 +51,7 @@ from combat.fivee.durations import prepared
 from combat.fivee.hitpoints import adjusted_damage, after_damage
 from combat.fivee.monster_actions import MonsterAction, monster_action
 from combat.fivee.monsters import sheet as monster_sheet
+from combat.fivee.rider_reads import immune
 from combat.fivee.save_modifiers import SaveContext, SaveModifiers, checked_modifiers, resisted, save_terms
 from combat.fivee.saves import save_ability, saving_throw
 from combat.kernel import dice
@@ -159,7 +160,9 @@ def resolve_save_effect(
                 deal_share(tx, tid, share, rolled, damage_type, what)
     if condition is not None:
         for tid in targets:
-            if not saves[tid].success and tx.state.combatants[tid].status != "dead":
+            bearer = tx.state.combatants[tid]
+            # "immune to the Frightened condition" (Heroism): the failed save lands nothing.
+            if not saves[tid].success and bearer.status != "dead" and immune(bearer, condition.name) is None:
                 apply_condition(tx, ApplyCondition(target=tid, condition=condition))
     return saves
 

@@ -23,6 +23,7 @@ from combat.fivee import judged_saves
 from combat.fivee.attacks import d20_notation, roll_mode
 from combat.fivee.bonuses import save_bonus
 from combat.fivee.conditions import d20_penalty
+from combat.fivee.rider_reads import saves_with_advantage
 from combat.fivee.save_conditions import automatic_failure, cover_bonus, save_disadvantage
 from combat.fivee.spell_effects import effect_roll_dice
 from combat.kernel import dice
@@ -97,6 +98,8 @@ def _roll_save(
     bonus += cover_bonus(ability, cover)
     if conditions:
         bonus -= d20_penalty(c)  # Exhaustion: "the roll is reduced by 2 times your Exhaustion level"
+    if conditions and saves_with_advantage(c, ability):  # Haste: "Advantage on Dexterity saving throws"
+        mode = roll_mode(["effect"], ["given"] if mode == "disadvantage" else [])
     if conditions and save_disadvantage(c, ability):
         mode = roll_mode(["advantage"] if mode == "advantage" else [], ["condition"])
     notation = d20_notation(mode, bonus) + (effect_roll_dice(c, "saving_throws") if conditions else "")

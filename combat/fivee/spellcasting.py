@@ -52,6 +52,7 @@ import msgspec
 from combat.bestiary.model import BlockSpellcasting
 from combat.characters.sheet import CustomSpell, spell_attack_bonus, spell_save_dc
 from combat.characters.sheet import modifier as ability_modifier
+from combat.fivee import spell_effects_ongoing as ongoing
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import AttackOptions, require_no_pending_damage, resolve_attack
 from combat.fivee.casting_rules import pact_slot_for, refuse_ritual
@@ -64,6 +65,7 @@ from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.monsters import with_sheet
 from combat.fivee.save_effects import deal_share, resolve_save_effect, share_after_save, takes_any
 from combat.fivee.save_modifiers import SaveModifiers
+from combat.fivee.spell_effects_ongoing import SpellEffect
 from combat.fivee.spell_riders import hit_targets, lapse_if_none_affected, words_of_death
 from combat.fivee.spell_targets import checked_targets, chosen_option, chosen_type, who
 from combat.fivee.turns import require_able, require_turn
@@ -424,6 +426,7 @@ def _cast_spell(tx: Tx, cmd: CastSpell) -> None:
         slot, pact = _slot(tx, c, spell.level, cmd.slot_level)
     spell = _at_slot(spell, slot)
     targets = _targets(tx, c, spell, cmd, slot, caster)
+    beast_hp = ongoing.check_targets(tx, c, spell, targets, cmd.option)
     _spend_casting_time(tx, c, spell.casting_time, spell.name, spell.casting_time_text)
     tx.emit(
         SpellCast(
@@ -439,11 +442,13 @@ def _cast_spell(tx: Tx, cmd: CastSpell) -> None:
     )
     if spell.concentration:
         start_concentration(tx, c.id, spell.name)
-    _effect(tx, c, spell, caster, slot, targets, cmd)
+    _effect(tx, c, spell, caster, slot, targets, cmd, beast_hp)
 
 
 def _as_cast(spell: Spell, cmd: CastSpell) -> Spell:
     """The spell with the effect the caster chose among its options (Command's "Grovel")."""
+    if spell.riders is not None and spell.riders.beast_form:
+        return spell  # the option names Polymorph's Beast (combat/fivee/spell_effects_ongoing.py)
     option = chosen_option(spell, cmd.option)
     if option is None:
         return spell
@@ -469,6 +474,7 @@ def _targets(tx: Tx, c: Combatant, spell: Spell, cmd: CastSpell, slot: int | Non
         or spell.ac_bonus is not None
         or spell.roll_bonus is not None
         or bool(spell.damage)
+        or spell.riders is not None
     )
     if spell.projectiles is not None:
         if not cmd.targets:
@@ -489,7 +495,8 @@ def _targets(tx: Tx, c: Combatant, spell: Spell, cmd: CastSpell, slot: int | Non
         return cmd.targets
     checked = checked_targets(tx, c, spell, cmd.targets, slot)
     # An area may hold nobody; a spell on creatures needs them.
-    if not checked and who(spell) == "creatures" and spell.automation != "narrative":
+    later = spell.riders is not None and spell.riders.follow_up == "attack"  # "you can immediately make one ... attack"
+    if not checked and who(spell) == "creatures" and spell.automation != "narrative" and not later:
         raise RuleError(
             "spell/targets", f"{spell.name} needs its targets", allowed="targets: the ids of the creatures it affects"
         )
@@ -497,10 +504,17 @@ def _targets(tx: Tx, c: Combatant, spell: Spell, cmd: CastSpell, slot: int | Non
 
 
 def _effect(
-    tx: Tx, c: Combatant, spell: Spell, caster: Caster, slot: int | None, targets: tuple[str, ...], cmd: CastSpell
+    tx: Tx,
+    c: Combatant,
+    spell: Spell,
+    caster: Caster,
+    slot: int | None,
+    targets: tuple[str, ...],
+    cmd: CastSpell,
+    beast_hp: int | None = None,
 ) -> None:
     attacks, rolls = _Dice("attack_faces", cmd.attack_faces), _Dice("damage_faces", cmd.damage_faces)
-    damage = _damage(spell, slot, caster)
+    damage = ongoing.with_modifier(spell, _damage(spell, slot, caster), caster)
     affected = targets  # those its lasting effect reaches: every target, or those who failed its save
     if spell.projectiles is not None and spell.attack is None and damage:
         _darts(tx, c, spell, targets, damage, cmd.damage_type, rolls)
@@ -511,8 +525,11 @@ def _effect(
             for tid in hit_targets(tx.events, since, c):
                 if tx.state.combatants[tid].status != "dead":
                     _condition_on(tx, c, spell, tid)
+        ongoing.on_hit(tx, c, spell, hit_targets(tx.events, since, c))
     elif spell.save is not None and targets:
+        before = {t: tx.state.combatants[t].hp for t in targets}
         saves = _save(tx, c, spell, caster, targets, damage, cmd, rolls)
+        ongoing.dust(tx, spell, before, saves)
         affected = tuple(t for t in targets if not saves[t].success and tx.state.combatants[t].status != "dead")
         lapse_if_none_affected(tx, c.id, spell, affected)
     elif spell.kill_at_or_below is not None and targets:
@@ -522,7 +539,7 @@ def _effect(
             apply_condition(tx, ApplyCondition(target=tid, condition=_lasting(c, spell, spell.condition.name)))
     if spell.healing is not None:
         _heal(tx, c, spell, caster, slot, targets, rolls)
-    if spell.ac_bonus is not None or spell.roll_bonus is not None:
+    if spell.ac_bonus is not None or spell.roll_bonus is not None or ongoing.lasting(spell):
         effect: dict[str, Any] = {}
         if spell.ac_bonus is not None:
             effect["ac_bonus"] = spell.ac_bonus
@@ -530,9 +547,13 @@ def _effect(
             effect["roll_bonus"] = spell.roll_bonus.dice
             effect["roll_bonus_on"] = spell.roll_bonus.rolls
         for tid in affected:
+            if ongoing.lasting(spell):
+                effect["riders"] = ongoing.effect_riders(tx, spell, caster, slot, tid, beast_hp)
             apply_condition(
                 tx, ApplyCondition(target=tid, condition=_lasting(c, spell, spell.name.lower(), **effect), custom=True)
             )
+        ongoing.landed(tx, c, spell, affected, beast_hp)
+    ongoing.marker(tx, c, spell, slot, cmd.damage_type)
     if cmd.save_faces and spell.save is None:
         raise RuleError("dice/unused-faces", f"{spell.name} calls for no save", allowed="no save_faces")
     if (cmd.advantage or cmd.disadvantage) and spell.attack is None:
@@ -575,8 +596,9 @@ def _save(
     caster: Caster,
     targets: tuple[str, ...],
     damage: tuple[DamageRoll, ...],
-    cmd: CastSpell,
+    cmd: CastSpell | SpellEffect,
     rolls: _Dice,
+    chosen: str | None = None,
 ) -> dict[str, SaveMade]:
     assert spell.save is not None
     first = damage[0] if damage else None
@@ -590,6 +612,7 @@ def _save(
             condition = msgspec.structs.replace(
                 condition, ends=ends[0], ends_on=ends[1], concentration=msgspec.UNSET, effect=msgspec.UNSET, rounds=msgspec.UNSET
             )
+        condition = ongoing.condition_riders(spell, condition)
     saves = resolve_save_effect(
         tx,
         c.id,
@@ -597,7 +620,7 @@ def _save(
         spell.save.ability,
         caster.save_dc,
         damage_notation=first.dice if first else None,
-        damage_type=_chosen_type(first, cmd.damage_type, spell) if first else None,
+        damage_type=_chosen_type(first, chosen or getattr(cmd, "damage_type", None), spell) if first else None,
         half=spell.save.half_on_success,
         condition=condition,
         faces_by_target=cmd.save_faces,
@@ -617,6 +640,37 @@ def _save(
             if tx.state.combatants[tid].status != "dead" and share is not None:
                 deal_share(tx, tid, share, rolled, kind, c.id)
     return saves
+
+
+def damage_at(spell: Spell, slot: int | None, caster: Caster) -> tuple[DamageRoll, ...]:
+    """The spell's damage cast at `slot` (a later attack or save of a spell cast earlier)."""
+    return _damage(spell, slot, caster)
+
+
+def spell_attacks(
+    tx: Tx, c: Combatant, spell: Spell, caster: Caster, targets: tuple[str, ...], damage: tuple[DamageRoll, ...], cmd: SpellEffect
+) -> None:
+    """Spell attacks made later (Spiritual Weapon's), with the command's faces and reasons."""
+    attacks, rolls = _Dice("attack_faces", cmd.attack_faces), _Dice("damage_faces", cmd.damage_faces)
+    _attack(tx, c, spell, caster, targets, damage, None, attacks, rolls, cmd.advantage, cmd.disadvantage)
+    attacks.all_used()
+    rolls.all_used()
+
+
+def spell_saves(
+    tx: Tx,
+    c: Combatant,
+    spell: Spell,
+    caster: Caster,
+    targets: tuple[str, ...],
+    damage: tuple[DamageRoll, ...],
+    chosen: str | None,
+    cmd: SpellEffect,
+) -> None:
+    """A spell's save made later (Spirit Guardians'), its damage of the type chosen as it was cast."""
+    rolls = _Dice("damage_faces", cmd.damage_faces)
+    _save(tx, c, spell, caster, targets, damage, cmd, rolls, chosen)
+    rolls.all_used()
 
 
 def _heal(tx: Tx, c: Combatant, spell: Spell, caster: Caster, slot: int | None, targets: tuple[str, ...], rolls: _Dice) -> None:
@@ -689,4 +743,6 @@ def _narrate(n: Any, e: SpellCast) -> str:
     return line
 
 
-RULES = Rules(handlers={CastSpell: _cast_spell}, appliers={SpellCast: _on_cast}, narration={SpellCast: _narrate})
+RULES = Rules(
+    handlers={CastSpell: _cast_spell, **ongoing.RULES.handlers}, appliers={SpellCast: _on_cast}, narration={SpellCast: _narrate}
+)

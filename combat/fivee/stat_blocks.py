@@ -16,7 +16,7 @@ __all__ = ["RULES", "with_steps", "TURN_COMMANDS"]
 TURN_COMMANDS = ("multiattack", "monster_action", "recharge", "legendary_action")
 # A sheet's features (combat/fivee/resources.py) and spells (combat/fivee/spellcasting.py, a
 # stat block's too): in the turns, on anyone's for a reaction.
-CHARACTER_TURN_COMMANDS = ("use_resource", "end_rage", "cast_spell")
+CHARACTER_TURN_COMMANDS = ("use_resource", "end_rage", "cast_spell", "spell_effect")
 
 RULES = assemble(monsters.RULES, monster_actions.RULES, legendary.RULES, monster_consistency.RULES)
 

@@ -14,6 +14,7 @@ import msgspec
 
 from combat.kernel.dice import DieFace
 from combat.kernel.hidden import PUBLIC, UNDECLARED, Hidden, Judge, blank
+from combat.kernel.riders import Riders
 
 __all__ = [
     "Event",
@@ -136,6 +137,9 @@ class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     ac_bonus: int | msgspec.UnsetType = msgspec.UNSET
     roll_bonus: str | msgspec.UnsetType = msgspec.UNSET
     roll_bonus_on: tuple[Literal["attack_rolls", "saving_throws", "ability_checks"], ...] | msgspec.UnsetType = msgspec.UNSET
+    # What a spell's effect does while it lasts beyond AC and rolls (Mage Armor's AC, Aid's
+    # Hit Points, Heroism's Temporary Hit Points...): combat/kernel/riders.py.
+    riders: Riders | msgspec.UnsetType = msgspec.UNSET
 
 
 # -- what a hidden combatant's events keep back (the `hidden` of the events below) ------------
@@ -156,7 +160,7 @@ SHEET_FIELDS = (
 )
 HIDDEN_CONDITION = "a hidden condition"
 # What a condition does while it lasts: on a hidden creature, Shield's +5 is its AC.
-CONDITION_NUMBERS = ("ac_bonus", "roll_bonus", "roll_bonus_on")
+CONDITION_NUMBERS = ("ac_bonus", "roll_bonus", "roll_bonus_on", "riders")
 
 
 def _added(e: CombatantAdded, judge: Judge) -> CombatantAdded:

@@ -30,6 +30,7 @@ __all__ = [
     "Scaling",
     "Option",
     "Review",
+    "SpellRiders",
     "Spell",
     "AUTOMATION",
 ]
@@ -181,6 +182,49 @@ class Option(_Part, frozen=True, kw_only=True):
     text: str = ""
 
 
+class SpellRiders(_Part, frozen=True, kw_only=True):
+    """What a reviewed spell does beyond damage, healing, a condition and bonuses: its lasting
+    effect's riders (combat/kernel/riders.py gives each one's sentence), and what happens at a
+    later moment. `cast_spell` gives them to the effect named for the spell on each target
+    (combat/fivee/spell_effects_ongoing.py), with the numbers worked out at this casting:
+
+    - `ac_base`: 13 for Mage Armor's "base AC becomes 13 plus its Dexterity modifier";
+    - `max_hp`, `max_hp_per_slot`: Aid's 5, and its "increase by 5 for each spell slot level
+      above 2";
+    - `temp_hp_each_turn`: Heroism's Temporary Hit Points, the caster's spellcasting modifier;
+    - `immune_to`, `speed_times`, `save_advantage`, `extra_action`, `lethargy`: Heroism's
+      immunity to Frightened, Haste's doubled Speed, Advantage on Dexterity saves, additional
+      action and the lethargy when it ends;
+    - `on_hit`: what an attack spell's hit leaves on the target until the end of the caster's
+      next turn: `advantage_against` (Guiding Bolt) or `no_healing` (Chill Touch);
+    - `fails_into`, `ends_on_damage`: Sleep's Unconscious on the second failed save, and its
+      end when the target takes damage;
+    - `beast_form`: Polymorph's Temporary Hit Points, the chosen Beast's Hit Points
+      (`CastSpell.option` names the Beast);
+    - `dust_at_zero`: Disintegrate: "If this damage reduces it to 0 Hit Points, it ... [is]
+      disintegrated into gray dust";
+    - `follow_up`: what `spell_effect` does later while the caster concentrates: "attack"
+      (Spiritual Weapon's Bonus Action attack) or "save" (Spirit Guardians' save);
+      `damage_plus_modifier`: "1d8 plus your spellcasting ability modifier"."""
+
+    ac_base: int | None = None
+    max_hp: int | None = None
+    max_hp_per_slot: int = 0
+    temp_hp_each_turn: bool = False
+    immune_to: tuple[str, ...] = ()
+    speed_times: int | None = None
+    save_advantage: tuple[Ability, ...] = ()
+    extra_action: str = ""
+    lethargy: bool = False
+    on_hit: Literal["advantage_against", "no_healing"] | None = None
+    fails_into: str | None = None
+    ends_on_damage: bool = False
+    beast_form: bool = False
+    dust_at_zero: bool = False
+    follow_up: Literal["attack", "save"] | None = None
+    damage_plus_modifier: bool = False
+
+
 class Review(_Part, frozen=True, kw_only=True):
     """A person read the entry against the spell's SRD text, sentence by sentence.
 
@@ -236,6 +280,7 @@ class Spell(_Part, frozen=True, kw_only=True):
     # A spell on named creatures whose whole lasting effect is a failed save's: when every
     # target succeeds nothing is left to concentrate on, and the concentration ends.
     lapses_when_all_save: bool = False
+    riders: SpellRiders | None = None  # its lasting effect's riders and later moments
     desc: str = ""  # a reviewed entry leaves the text to the draft it was reviewed against
     higher_level: str = ""
     review: Review | None = None  # None: the draft, not reviewed

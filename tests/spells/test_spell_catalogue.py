@@ -12,16 +12,7 @@ from combat.spells import catalogue, library
 from tests.helpers import ROOT
 
 # Not yet reviewed: cast as the draft (combat/spells/srd_5_2_spells.json) says.
-NOT_YET_REVIEWED = (
-    "Aid",
-    "Chill Touch",
-    "Guiding Bolt",
-    "Heroism",
-    "Mage Armor",
-    "Polymorph",
-    "Sleep",
-    "Spiritual Weapon",
-)
+NOT_YET_REVIEWED = ()
 
 
 def test_every_spell_has_a_reviewed_entry_or_is_listed_as_not_reviewed():

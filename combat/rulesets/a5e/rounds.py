@@ -12,7 +12,7 @@ first participant's turn starts at once.
 
 from __future__ import annotations
 
-from combat.fivee import banked_actions, turns
+from combat.fivee import banked_actions, spell_effects_ongoing, turns
 from combat.fivee.initiative import turn_order, units, unresolved_ties
 from combat.kernel.commands import Command, EndTurn
 from combat.kernel.decider import Rules, Tx
@@ -79,6 +79,7 @@ def flow(tx: Tx) -> None:
         everyone_rolled = all(members[0].initiative is not None for members in units(state).values())
         if everyone_rolled and not unresolved_ties(state):
             start_round(tx)
+    spell_effects_ongoing.follow(tx)  # what the command's events set off: Heroism's Temporary Hit Points...
     banked_actions.redeem(tx)
     turns.end_fight_if_decided(tx)
 

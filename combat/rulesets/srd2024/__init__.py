@@ -42,7 +42,7 @@ Where the text is silent (written down here, and on the ruleset's docs page gene
 from __future__ import annotations
 
 from combat import fivee
-from combat.fivee import banked_actions, dying, initiative, one_slot_per_turn, standing, stat_blocks, turns
+from combat.fivee import banked_actions, dying, initiative, one_slot_per_turn, spell_effects_ongoing, standing, stat_blocks, turns
 from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee.initiative import turn_order, units, unresolved_ties
 from combat.kernel.decider import Ruleset, Tx, assemble
@@ -101,6 +101,7 @@ def flow(tx: Tx) -> None:
         if everyone_rolled and not unresolved_ties(state):
             tx.move_to("start_rounds")
             turns.start_round(tx, turn_order)
+    spell_effects_ongoing.follow(tx)  # what the command's events set off: Heroism's Temporary Hit Points...
     banked_actions.redeem(tx)
     turns.end_fight_if_decided(tx)
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from combat import fivee
 from combat.fivee import actions as shared_actions
-from combat.fivee import banked_actions, monster_actions, one_slot_per_turn, stat_blocks, turns
+from combat.fivee import banked_actions, monster_actions, one_slot_per_turn, spell_effects_ongoing, stat_blocks, turns
 from combat.fivee import conditions as shared_conditions
 from combat.fivee import initiative as shared_initiative
 from combat.fivee.initiative import unresolved_ties
@@ -125,6 +125,7 @@ def flow(tx: Tx) -> None:
             turns.start_round(tx, acting_order)
     unarmed.end_broken_grapples(tx)
     mounts.upkeep(tx)
+    spell_effects_ongoing.follow(tx)  # what the command's events set off: Heroism's Temporary Hit Points...
     banked_actions.redeem(tx)
     turns.end_fight_if_decided(tx)
 
