@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
-from uuid import UUID
 
 import click
 
@@ -20,6 +17,8 @@ from combat.service.limits import Limits
 from combat.store.settings import DB_ENV, DEFAULT_DB
 
 if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` stays quick
+    from uuid import UUID
+
     from rich.table import Table
 
     from combat.app.application import Encounters, Outcome
@@ -70,6 +69,8 @@ def _table(*columns: str, **options: Any) -> Table:
 
 
 def _print_json(value: Any) -> None:
+    import json
+
     _print_block(json.dumps(value, indent=2, sort_keys=True, default=str))
 
 
@@ -230,6 +231,8 @@ def new(
     db: str,
 ) -> None:
     """Create an encounter and print its id."""
+    import json
+
     settings = json.loads(settings_json) if settings_json else None
     with _store(db) as encounters:
         in_campaign = encounters.campaigns.named(campaign).id if campaign is not None else None
@@ -537,6 +540,8 @@ def replay(file: str, at: int | None, as_json: bool, step: bool, verify: bool) -
 @cli.command()
 def schema() -> None:
     """Print the JSON Schema of every event (one line of the JSONL log)."""
+    import json
+
     from combat.app.interchange import event_schema
 
     _print_block(json.dumps(event_schema(), indent=2, sort_keys=True))
@@ -659,7 +664,7 @@ def token(
 ) -> None:
     """Issue an HTTP token for an encounter made here (e.g. by demo or new); printed once, stored hashed.
     With --revoke or --list, manage the tokens issued (a revocation holds at once on every server)."""
-    from datetime import datetime, timedelta
+    from datetime import UTC, datetime, timedelta
 
     from combat.kernel.errors import RuleError
     from combat.service.auth import Tokens
@@ -822,11 +827,15 @@ def _seq_list(seqs: Iterable[int]) -> str:
 
 
 def _short(value: Any) -> str:
+    import json
+
     text = json.dumps(value, sort_keys=True)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _verify(path: Path, state: EncounterState) -> None:
+    import json
+
     from combat.kernel.errors import RuleError
     from projections.state import render_state_json
     from projections.steps import differences, flatten, state_hash

@@ -8,7 +8,7 @@ import json
 
 import click
 
-from combat.bestiary.library import DEFAULT_STORE, STORE_ENV
+from combat.bestiary.settings import DEFAULT_STORE, STORE_ENV
 from combat.cli_output import _one_line_errors
 
 __all__ = ["monsters"]

@@ -17,13 +17,12 @@ from pathlib import Path
 import msgspec
 
 from combat.bestiary.model import StatBlock
+from combat.bestiary.settings import DEFAULT_STORE, STORE_ENV
 from combat.kernel.errors import RuleError
 from combat.kernel.names import closest
 
 __all__ = ["STORE_ENV", "DEFAULT_STORE", "srd", "store_path", "local", "save_local", "everything", "find", "search"]
 
-STORE_ENV = "COMBAT_BESTIARY"
-DEFAULT_STORE = "combat-bestiary.json"
 _blocks = msgspec.json.Decoder(list[StatBlock])
 
 
