@@ -8,7 +8,6 @@ fully, partially or only narratively described by their fields (docs/spells.md q
 from __future__ import annotations
 
 import functools
-from importlib import resources
 
 import msgspec
 
@@ -24,6 +23,8 @@ _spells = msgspec.json.Decoder(list[Spell])
 @functools.cache
 def srd() -> tuple[Spell, ...]:
     """The 339 SRD 5.2 spells, by name (CC-BY-4.0; see NOTICE.md beside the data)."""
+    from importlib import resources  # with tempfile and shutil: loaded when the data is read, not at import
+
     return tuple(_spells.decode(resources.files(__package__).joinpath("srd_5_2_spells.json").read_bytes()))
 
 
