@@ -19,7 +19,7 @@ from combat.store.settings import DB_ENV, DEFAULT_DB
 if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` stays quick
     from uuid import UUID
 
-    from rich.table import Table
+    from rich.table import Column, Table
 
     from combat.app.application import Encounters, Outcome
     from combat.kernel.records import Recorded
@@ -53,7 +53,7 @@ def _print_block(text: str) -> None:
     click.echo("\n".join(visible(line) for line in text.split("\n")))
 
 
-def _table(*columns: str, **options: Any) -> Table:
+def _table(*columns: str | Column, **options: Any) -> Table:
     """A rich table whose cells show their text as it is: control characters as escapes
     (`visible`), square brackets as brackets, not rich markup."""
     from rich.table import Table
@@ -899,12 +899,21 @@ def _print_state(state: EncounterState, as_json: bool) -> None:
 
 
 def _print_table(state: EncounterState) -> None:
-
+    """One row per combatant in initiative order, with the id every command names it by; a
+    column of spell slots left when someone has slots, of death saves when someone is dying."""
+    from projections.board import death_saves, slots_left
     from projections.initiative import initiative_order
     from projections.visible import visible
 
-    table = _table("", "init", "combatant", "side", "HP", "AC", "status", "conditions", "left this turn")
-    for entry in initiative_order(state):
+    order = initiative_order(state)
+    slots = {e.combatant: ", ".join(map(str, slots_left(state, e.combatant))) for e in order}
+    saves = {e.combatant: death_saves(state, e.combatant) or "" for e in order}
+    extra = {name: cells for name, cells in (("slots left", slots), ("death saves", saves)) if any(cells.values())}
+    from rich.table import Column
+
+    ids = Column("id", no_wrap=True)  # whole on every board: each command names a combatant by it
+    table = _table("", "init", ids, "combatant", "side", "HP", "AC", "status", "conditions", "left this turn", *extra)
+    for entry in order:
         c = state.combatants[entry.combatant]
         hp = f"{c.hp}/{c.max_hp}" + (f" +{c.temp_hp}" if c.temp_hp else "")
         conditions = ", ".join(x.name for x in c.conditions)
@@ -924,6 +933,7 @@ def _print_table(state: EncounterState) -> None:
         table.add_row(
             ">" if entry.current else "",
             "" if entry.initiative is None else str(entry.initiative) + ("*" if entry.tied else ""),
+            visible(c.id),
             visible(c.name),
             visible(c.side),
             hp,
@@ -931,6 +941,7 @@ def _print_table(state: EncounterState) -> None:
             c.status,
             visible(conditions),
             left,
+            *(cells[c.id] for cells in extra.values()),
         )
     _consoles.out.print(table)
     if state.phase == "ended":
