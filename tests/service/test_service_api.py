@@ -228,3 +228,30 @@ def test_every_handler_written_in_a_routes_module_is_served():
     served = {f"{h.fn.__module__}.{h.fn.__name__}" for h in routes.ROUTES}
     assert len(written) >= 30
     assert written - served == set()
+
+
+def test_the_openapi_page_loads_nothing_from_another_host_and_its_assets_are_served(client):
+    """Issue 33: /schema loaded its script, fonts and favicon from CDNs, so without the
+    internet (a table in a cellar) it was blank. Every address the page names is a path on
+    this service, and each is served."""
+    from html.parser import HTMLParser
+
+    class Addresses(HTMLParser):
+        found: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            self.found.extend(value for name, value in attrs if name in ("src", "href") and value)
+
+    for page in ("/schema", "/schema/redoc"):
+        reply = client.get(page)
+        assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/html")
+        parser = Addresses()
+        parser.found = []
+        parser.feed(reply.text)
+        assert parser.found == ["/app/vendor/redoc/redoc.standalone.js"]
+        assert "googleapis" not in reply.text and "cdn." not in reply.text and "//" not in reply.text.split("Redoc.init(")[0]
+        for address in parser.found:
+            asset = client.get(address)
+            assert asset.status_code == 200 and "javascript" in asset.headers["content-type"]
+            assert b"Redoc" in asset.content and len(asset.content) > 500_000
+    assert client.get("/schema/swagger").status_code == 404  # a CDN-bound page is not offered
