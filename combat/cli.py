@@ -703,13 +703,19 @@ def token(
 @click.option("--quick", is_flag=True, help="Small sizes, under a minute: a smoke check (no thresholds).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--no-postgres", is_flag=True, help="Leave out the PostgreSQL service runs.")
-def bench(quick: bool, as_json: bool, no_postgres: bool) -> None:
+@click.option(
+    "--only",
+    multiple=True,
+    type=click.Choice(("replay", "commands", "loading", "service", "memory", "startup", "folding")),
+    help="Measure this section only (repeat for more), e.g. --only startup.",
+)
+def bench(quick: bool, as_json: bool, no_postgres: bool, only: tuple[str, ...]) -> None:
     """Measure replay, commands, loading, the HTTP service, memory and stream lag, each
     against a floor or a peer measured in the same run (see docs/benchmarks.md)."""
     gc.set_threshold(*_DEFAULT_GC)
     from combat.bench.__main__ import bench as run_bench
 
-    run_bench(quick, as_json, postgres=not no_postgres)
+    run_bench(quick, as_json, postgres=not no_postgres, only=only)
 
 
 @cli.command()
