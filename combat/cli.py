@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
+import atexit
+import gc
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
-from uuid import UUID
 
 import click
 
@@ -20,7 +19,9 @@ from combat.service.limits import Limits
 from combat.store.settings import DB_ENV, DEFAULT_DB
 
 if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` stays quick
-    from rich.table import Table
+    from uuid import UUID
+
+    from rich.table import Column, Table
 
     from combat.app.application import Encounters, Outcome
     from combat.kernel.records import Recorded
@@ -28,6 +29,10 @@ if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` sta
     from projections.narrative import Narrator
 
 __all__ = ["main", "cli"]
+
+# The interpreter's collector thresholds, which `main` widens for a command's start and the
+# long-running commands (serve, bench) put back.
+_DEFAULT_GC = gc.get_threshold()
 
 PROGRESS_FROM = 5000  # lines; below this a replay is instant
 
@@ -54,7 +59,7 @@ def _print_block(text: str) -> None:
     click.echo("\n".join(visible(line) for line in text.split("\n")))
 
 
-def _table(*columns: str, **options: Any) -> Table:
+def _table(*columns: str | Column, **options: Any) -> Table:
     """A rich table whose cells show their text as it is: control characters as escapes
     (`visible`), square brackets as brackets, not rich markup."""
     from rich.table import Table
@@ -70,6 +75,8 @@ def _table(*columns: str, **options: Any) -> Table:
 
 
 def _print_json(value: Any) -> None:
+    import json
+
     _print_block(json.dumps(value, indent=2, sort_keys=True, default=str))
 
 
@@ -230,6 +237,8 @@ def new(
     db: str,
 ) -> None:
     """Create an encounter and print its id."""
+    import json
+
     settings = json.loads(settings_json) if settings_json else None
     with _store(db) as encounters:
         in_campaign = encounters.campaigns.named(campaign).id if campaign is not None else None
@@ -537,6 +546,8 @@ def replay(file: str, at: int | None, as_json: bool, step: bool, verify: bool) -
 @cli.command()
 def schema() -> None:
     """Print the JSON Schema of every event (one line of the JSONL log)."""
+    import json
+
     from combat.app.interchange import event_schema
 
     _print_block(json.dumps(event_schema(), indent=2, sort_keys=True))
@@ -618,6 +629,7 @@ def serve(
 ) -> None:
     """Run the HTTP service (OpenAPI at /schema, the table screen at /app/, whose addresses are
     printed first); JSON log lines on stderr."""
+    gc.set_threshold(*_DEFAULT_GC)
     from combat.rulesets import plugin_errors
     from combat.service import serve as run_service
 
@@ -675,7 +687,7 @@ def token(
 ) -> None:
     """Issue an HTTP token for an encounter made here (e.g. by demo or new); printed once, stored hashed.
     With --revoke or --list, manage the tokens issued (a revocation holds at once on every server)."""
-    from datetime import datetime, timedelta
+    from datetime import UTC, datetime, timedelta
 
     from combat.kernel.errors import RuleError
     from combat.service.auth import Tokens
@@ -708,12 +720,19 @@ def token(
 @click.option("--quick", is_flag=True, help="Small sizes, under a minute: a smoke check (no thresholds).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--no-postgres", is_flag=True, help="Leave out the PostgreSQL service runs.")
-def bench(quick: bool, as_json: bool, no_postgres: bool) -> None:
+@click.option(
+    "--only",
+    multiple=True,
+    type=click.Choice(("replay", "commands", "loading", "service", "memory", "startup", "folding", "stats")),
+    help="Measure this section only (repeat for more), e.g. --only startup.",
+)
+def bench(quick: bool, as_json: bool, no_postgres: bool, only: tuple[str, ...]) -> None:
     """Measure replay, commands, loading, the HTTP service, memory and stream lag, each
     against a floor or a peer measured in the same run (see docs/benchmarks.md)."""
+    gc.set_threshold(*_DEFAULT_GC)
     from combat.bench.__main__ import bench as run_bench
 
-    run_bench(quick, as_json, postgres=not no_postgres)
+    run_bench(quick, as_json, postgres=not no_postgres, only=only)
 
 
 @cli.command()
@@ -838,11 +857,15 @@ def _seq_list(seqs: Iterable[int]) -> str:
 
 
 def _short(value: Any) -> str:
+    import json
+
     text = json.dumps(value, sort_keys=True)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _verify(path: Path, state: EncounterState) -> None:
+    import json
+
     from combat.kernel.errors import RuleError
     from projections.state import render_state_json
     from projections.steps import differences, flatten, state_hash
@@ -906,12 +929,21 @@ def _print_state(state: EncounterState, as_json: bool) -> None:
 
 
 def _print_table(state: EncounterState) -> None:
-
+    """One row per combatant in initiative order, with the id every command names it by; a
+    column of spell slots left when someone has slots, of death saves when someone is dying."""
+    from projections.board import death_saves, slots_left
     from projections.initiative import initiative_order
     from projections.visible import visible
 
-    table = _table("", "init", "combatant", "side", "HP", "AC", "status", "conditions", "left this turn")
-    for entry in initiative_order(state):
+    order = initiative_order(state)
+    slots = {e.combatant: ", ".join(map(str, slots_left(state, e.combatant))) for e in order}
+    saves = {e.combatant: death_saves(state, e.combatant) or "" for e in order}
+    extra = {name: cells for name, cells in (("slots left", slots), ("death saves", saves)) if any(cells.values())}
+    from rich.table import Column
+
+    ids = Column("id", no_wrap=True)  # whole on every board: each command names a combatant by it
+    table = _table("", "init", ids, "combatant", "side", "HP", "AC", "status", "conditions", "left this turn", *extra)
+    for entry in order:
         c = state.combatants[entry.combatant]
         hp = f"{c.hp}/{c.max_hp}" + (f" +{c.temp_hp}" if c.temp_hp else "")
         conditions = ", ".join(x.name for x in c.conditions)
@@ -931,6 +963,7 @@ def _print_table(state: EncounterState) -> None:
         table.add_row(
             ">" if entry.current else "",
             "" if entry.initiative is None else str(entry.initiative) + ("*" if entry.tied else ""),
+            visible(c.id),
             visible(c.name),
             visible(c.side),
             hp,
@@ -938,6 +971,7 @@ def _print_table(state: EncounterState) -> None:
             c.status,
             visible(conditions),
             left,
+            *(cells[c.id] for cells in extra.values()),
         )
     _consoles.out.print(table)
     if state.phase == "ended":
@@ -965,6 +999,17 @@ cli.add_command(stats)
 
 
 def main() -> None:
+    # A command's start is mostly imports (most of them made when the command runs): thousands
+    # of objects made and kept, hardly a cycle among them, walked again by the collector's pass
+    # every 700 allocations, a twentieth of `combat do`. A wider first generation walks them
+    # far less often and still frees cycles. Set here, not at import: a program that imports
+    # the CLI (the tests) keeps its own.
+    gc.set_threshold(100_000, *_DEFAULT_GC[1:])
+    # At exit the interpreter's last collection walks every object the command made (the
+    # rules, their types, the dice parser): as long again as a quick command's own work. They
+    # go with the process; frozen, that collection passes them over. Nothing is left to a
+    # collector to close: each command closes its store itself.
+    atexit.register(gc.freeze)
     cli(prog_name="combat")
 
 

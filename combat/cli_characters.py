@@ -335,12 +335,10 @@ def release_command(name: str, campaign: str, db: str) -> None:
 @characters.command("schema")
 def schema_command() -> None:
     """Print the JSON Schema of a character sheet."""
-    import json
-
     from combat.characters.sheet import sheet_schema
-    from combat.cli import _print
+    from combat.cli import _print_json
 
-    _print(json.dumps(sheet_schema(), indent=2, sort_keys=True))
+    _print_json(sheet_schema())
 
 
 def _json_file(file: str, code: str) -> Any:

@@ -4,11 +4,9 @@ Registered on the `combat` group at the end of combat/cli.py."""
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from combat.bestiary.library import DEFAULT_STORE, STORE_ENV
+from combat.bestiary.settings import DEFAULT_STORE, STORE_ENV
 from combat.cli_output import _one_line_errors
 
 __all__ = ["monsters"]
@@ -33,6 +31,8 @@ __all__ = ["monsters"]
 @_one_line_errors
 def monsters(words: tuple[str, ...], import_file: str | None, store: str | None, as_json: bool) -> None:
     """List the bestiary's creatures matching WORDS (name or type), or show the one WORDS name."""
+    import json
+
     import msgspec
 
     from combat.bestiary import library

@@ -39,7 +39,7 @@ class Narrator:
                 self.names.setdefault(event.combatant.group, event.combatant.group.replace("-", " ").title())
         if isinstance(event, ev.RoundStarted):
             self.round = event.round
-        text = _lines().get(type(event), _generic)(self, event)
+        text = _line_of(type(event))(self, event)
         round_ = self.round
         if isinstance(event, ev.RulingAmended):
             self.amending = (rec.command_id, event.seqs)
@@ -210,13 +210,23 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
 _narration: tuple[int, dict[type, Callable[[Narrator, Any], str]]] = (-1, _LINES)
 
 
+def _line_of(event_type: type) -> Callable[[Narrator, Any], str]:
+    line = _lines().get(event_type)
+    if line is None and event_type not in ev.EVENT_TYPES:
+        # An event of a ruleset not loaded yet (made by importing its module, not read from
+        # a log or decided, which load it): every ruleset's lines are read.
+        RULESETS.load_all()
+        line = _lines().get(event_type)
+    return line or _generic
+
+
 def _lines() -> dict[type, Callable[[Narrator, Any], str]]:
-    """The kernel's lines and each registered ruleset's own, whenever it was registered."""
+    """The kernel's lines and each loaded ruleset's own, whenever it was registered or loaded."""
     global _narration
     version = RULESETS.version
     if _narration[0] != version:
         lines = dict(_LINES)
-        for ruleset in RULESETS.values():
+        for ruleset in RULESETS.loaded():
             lines.update(ruleset.narration)
         _narration = (version, lines)
     return _narration[1]

@@ -33,8 +33,7 @@ from combat.app.catalog import decode_command, record_decoder
 from combat.app.command_ids import CommandIndex, check_client_id, check_same_request, request_hash
 from combat.app.history import fold_records
 from combat.app.locks import EncounterLocks
-from combat.campaigns.carry_over import carries_characters
-from combat.campaigns.party import Campaigns, names_a_stored_character
+from combat.campaigns.naming import carries_characters, names_a_stored_character
 from combat.kernel import collector
 from combat.kernel.commands import Command, check_service_only
 from combat.kernel.decider import decide
@@ -49,6 +48,7 @@ from combat.store.partitions import PartitionedLog
 from combat.store.settings import store_env
 
 if TYPE_CHECKING:
+    from combat.campaigns.party import Campaigns
     from combat.stats.reads import StatsReads
 
 __all__ = ["Encounters", "Outcome", "run_sync", "VersionConflict", "UnknownEncounter", "StoreBusy", "fold_records"]
@@ -177,7 +177,10 @@ class Encounters:
         return self._stats
 
     def _build_campaigns(self) -> Campaigns:
+        # Loaded here, not at import: a command of a fight loads the campaigns' store only
+        # when it reaches a campaign (`combat do` starts quicker without it).
         from combat.campaigns.carry_over import FOLLOWER, CarryOver
+        from combat.campaigns.party import Campaigns
         from combat.store.party import behind, follow, start_following
 
         campaigns = Campaigns(self._env, datastore=getattr(self.log.home.factory, "datastore", None))

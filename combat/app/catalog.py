@@ -1,7 +1,10 @@
 """Every event and command type of every ruleset, joined into the public tagged unions.
 
 The log's decoder, the JSON Schema and the command parser read these, so a ruleset's own
-event types are understood everywhere once the ruleset is registered.
+event types are understood everywhere once the ruleset is registered. The log's decoders
+know the rulesets loaded so far (a ruleset loads when first needed: combat.rulesets); what
+lists every type (`event_types`, `all_command_types`, `any_event`: the schemas, the docs)
+loads every ruleset first.
 
 Commands are read per ruleset: a command's `type` tag names one command within a ruleset
 (the kernel's shared commands and the ruleset's own), and two rulesets may each have their
@@ -31,6 +34,7 @@ __all__ = [
     "any_event",
     "event_decoder",
     "record_decoder",
+    "load_more",
     "command_types_of",
     "command_schema",
     "command_type_of",
@@ -40,14 +44,14 @@ __all__ = [
 
 def _joined(shared: tuple, own: str) -> tuple:
     joined = list(shared)
-    for ruleset in RULESETS.values():
+    for ruleset in RULESETS.loaded():
         joined.extend(t for t in getattr(ruleset, own) if t not in joined)
     return tuple(joined)
 
 
 class _Catalog:
-    """Everything built from the registry as it stood at `version`: a ruleset registered
-    later moves the version on, and the next reader builds a new catalog that knows it
+    """Everything built from the rulesets loaded when the registry stood at `version`: a
+    ruleset registered or loaded later moves the version on, and the next reader builds a new catalog that knows it
     (before, the union and the log's decoder were built once at import, so a plug-in
     registered after that stored events its own log could not read back)."""
 
@@ -78,34 +82,48 @@ def _catalog() -> _Catalog:
 
 def _built() -> _Catalog:
     global _current
-    current = _current = _Catalog(RULESETS.version)  # loads the installed plug-ins the first time
+    current = _current = _Catalog(RULESETS.version)
     return current
 
 
+def _everything() -> _Catalog:
+    RULESETS.load_all()
+    return _catalog()
+
+
 def event_types() -> tuple[type[Event], ...]:
-    """Every event type of every ruleset registered now: the kernel's first."""
-    return _catalog().event_types
+    """Every event type of every ruleset registered now (each loaded): the kernel's first."""
+    return _everything().event_types
 
 
 def all_command_types() -> tuple[type[Command], ...]:
     """Every command type of every ruleset registered now (two may share a tag)."""
-    return _catalog().command_types
+    return _everything().command_types
 
 
 def any_event() -> Any:
     """The tagged union of every event type (`event_types`)."""
-    return _catalog().any_event
+    return _everything().any_event
 
 
 def event_decoder() -> msgspec.json.Decoder[Event]:
-    """Reads one event of any registered ruleset from JSON."""
+    """Reads one event of any ruleset loaded now from JSON (`load_more` loads the others)."""
     return _catalog().events
 
 
 def record_decoder() -> msgspec.json.Decoder[Recorded]:
-    """Reads one stored record (combat.kernel.records) holding an event of any registered
-    ruleset: the store reads its rows with it."""
+    """Reads one stored record (combat.kernel.records) holding an event of any ruleset
+    loaded now: the store reads its rows with it (and loads the encounter's ruleset, then
+    the others, when a row does not decode: combat.store.log)."""
     return _catalog().records
+
+
+def load_more() -> bool:
+    """Load every ruleset not loaded yet, for a reader whose event did not decode with the
+    rulesets loaded so far; False if there was none left to load."""
+    before = RULESETS.version
+    RULESETS.load_all()
+    return RULESETS.version != before
 
 
 if TYPE_CHECKING:
@@ -181,6 +199,15 @@ def decode_command(data: bytes | str | dict, ruleset: str) -> Command:
     """Read one command of an encounter of `ruleset` from JSON (or an already parsed
     object), with a clear error naming what was wrong and what that ruleset takes."""
     table = command_types_of(ruleset)  # an unknown ruleset is refused first
+    if not isinstance(data, dict):
+        # Read by the one type its tag names: the union of all of them is worked out only for
+        # the error's words, which keeps a one-command `combat do` from paying for every type.
+        one = table.get(_tag_of(data) or "")
+        if one is not None:
+            try:
+                return _one(one).decode(data)
+            except (msgspec.ValidationError, msgspec.DecodeError):
+                pass
     try:
         if isinstance(data, dict):
             try:
@@ -209,6 +236,16 @@ def decode_command(data: bytes | str | dict, ruleset: str) -> Command:
         ) from None
     except msgspec.DecodeError as exc:
         raise RuleError("command/malformed", f"command is not valid JSON: {exc}") from None
+
+
+_single: dict[type, msgspec.json.Decoder[Any]] = {}
+
+
+def _one(command_type: type[Command]) -> msgspec.json.Decoder[Any]:
+    decoder = _single.get(command_type)
+    if decoder is None:
+        decoder = _single[command_type] = msgspec.json.Decoder(command_type)
+    return decoder
 
 
 def command_type_of(data: object, ruleset: str) -> type[Command] | None:

@@ -16,8 +16,9 @@ from uuid import UUID
 
 import msgspec
 
-from combat.app.catalog import event_decoder, event_types
+from combat.app.catalog import event_decoder, event_types, load_more
 from combat.kernel.errors import RuleError
+from combat.kernel.events import Event
 from combat.kernel.records import Recorded
 
 __all__ = ["ENVELOPE", "to_line", "to_jsonl", "from_line", "read_jsonl", "event_schema"]
@@ -57,15 +58,24 @@ class _Envelope(msgspec.Struct, frozen=True):
 
 # One line is read twice by two typed decoders (each ignores the other's fields): much
 # faster than decoding to a dict and converting. The event's decoder is the catalog's, which
-# knows every ruleset registered so far.
+# knows every ruleset loaded so far; an event of another loads the rest, once.
 _envelope_decoder = msgspec.json.Decoder(_Envelope)
+
+
+def _event(line: bytes | str) -> Event:
+    try:
+        return event_decoder().decode(line)
+    except msgspec.ValidationError:
+        if not load_more():
+            raise
+    return event_decoder().decode(line)
 
 
 def from_line(line: bytes | str, *, encounter_id: UUID = _NO_ENCOUNTER, lineno: int = 0) -> Recorded:
     where = f"line {lineno}: " if lineno else ""
     try:
         envelope = _envelope_decoder.decode(line)
-        event = event_decoder().decode(line)
+        event = _event(line)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise RuleError(
             "log/bad-line",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from combat.bench import report, suite
@@ -17,16 +18,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--no-postgres", action="store_true", help="leave out the PostgreSQL service runs")
     parser.add_argument("--dir", type=Path, default=None, help="where to put the temporary stores (default: the system's)")
+    parser.add_argument(
+        "--only", action="append", choices=suite.SECTIONS, default=[], help="measure this section only (repeat for more)"
+    )
     args = parser.parse_args(argv)
-    bench(args.quick, args.json, postgres=not args.no_postgres, workdir=args.dir)
+    bench(args.quick, args.json, postgres=not args.no_postgres, workdir=args.dir, only=args.only)
     return 0
 
 
-def bench(quick: bool, as_json: bool, *, postgres: bool = True, workdir: Path | None = None) -> None:
+def bench(quick: bool, as_json: bool, *, postgres: bool = True, workdir: Path | None = None, only: Sequence[str] = ()) -> None:
     def say(message: str) -> None:
         print(f"... {message}", file=sys.stderr, flush=True)
 
-    result = suite.run(quick, postgres=postgres, workdir=workdir, say=say)
+    result = suite.run(quick, postgres=postgres, workdir=workdir, say=say, only=only)
     print(report.to_json(result) if as_json else report.text(result))
 
 

@@ -317,15 +317,17 @@ def _folding(r: dict[str, Any]) -> list[Row]:
 
 
 def rows(result: dict[str, Any]) -> list[Row]:
+    """The table's rows, of the sections measured (`combat bench --only` leaves some out)."""
+    has = result.__contains__
     return [
-        *_replay(result["replay"]),
-        *_commands(result["commands"]),
-        *_loading(result["loading"]),
-        *_service(result["service"], result["lag"]),
+        *(_replay(result["replay"]) if has("replay") else []),
+        *(_commands(result["commands"]) if has("commands") else []),
+        *(_loading(result["loading"]) if has("loading") else []),
+        *(_service(result["service"], result["lag"]) if has("service") else []),
         *_scaling(result.get("scaling")),
-        *_memory(result["memory"]),
-        *_startup(result["startup"]),
-        *_folding(result["folding"]),
+        *(_memory(result["memory"]) if has("memory") else []),
+        *(_startup(result["startup"]) if has("startup") else []),
+        *(_folding(result["folding"]) if has("folding") else []),
         *_stats(result.get("stats")),
     ]
 

@@ -6,7 +6,7 @@ import os
 import platform
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -261,28 +261,53 @@ def _services(workdir: Path, sizes: Sizes, postgres: bool, quick: bool, say: Cal
     return loads, lags, scale
 
 
+SECTIONS = ("replay", "commands", "loading", "service", "memory", "startup", "folding", "stats")
+
+
 def run(
-    quick: bool = False, *, postgres: bool = True, workdir: Path | None = None, say: Callable[[str], None] = lambda _: None
+    quick: bool = False,
+    *,
+    postgres: bool = True,
+    workdir: Path | None = None,
+    say: Callable[[str], None] = lambda _: None,
+    only: Collection[str] = (),
 ) -> dict[str, Any]:
+    """Every section, or those named in `only` (SECTIONS; "service" holds the stream lag and
+    PostgreSQL's scale-out too)."""
+    unknown = set(only) - set(SECTIONS)
+    if unknown:
+        raise ValueError(f"no bench section {', '.join(sorted(unknown))}: the sections are {', '.join(SECTIONS)}")
     sizes = QUICK if quick else FULL
+
+    def wanted(section: str) -> bool:
+        return not only or section in only
+
     with tempfile.TemporaryDirectory(prefix="combat-bench-", dir=workdir) as tmp:
         where = Path(tmp)
         result: dict[str, Any] = {"machine": machine(), "quick": quick}
-        say(f"replay: {sizes.replay_events:,} events")
-        result["replay"] = replay.run(where, sizes.replay_events, sizes.replay_repeat)
-        say(f"command latency: {sizes.command_samples:,} attacks")
-        result["commands"] = commands.run(where, sizes.command_fight, sizes.command_samples)
-        say(f"loading: {sizes.load_small:,} and {sizes.load_large:,} events")
-        result["loading"] = loading.run(where, sizes.load_small, sizes.load_large, sizes.load_repeat)
-        result["service"], result["lag"], result["scaling"] = _services(where, sizes, postgres, quick, say)
-        say(f"memory: {sizes.memory_encounters} cached encounters")
-        result["memory"] = memory.run(where, sizes.memory_events, sizes.memory_encounters)
-        say(f"memory: {sizes.touched_few:,} then {sizes.touched_many:,} encounters read")
-        result["memory"]["touched"] = memory.run_touched(where, sizes.touched_few, sizes.touched_many)
-        say(f"start-up: {sizes.startup_runs} runs of combat --help and combat do")
-        result["startup"] = startup.run(where, sizes.startup_runs)
-        say("folding each ruleset's demo fight")
-        result["folding"] = folding.run(where, sizes.fold_repeat, sizes.fold_times)
-        say(f"statistics projection: rebuild from {sizes.stats_events:,} events, lag over {sizes.stats_commands} commands")
-        result["stats"] = stats_projection.run(where, sizes.stats_events, sizes.stats_commands)
+        if wanted("replay"):
+            say(f"replay: {sizes.replay_events:,} events")
+            result["replay"] = replay.run(where, sizes.replay_events, sizes.replay_repeat)
+        if wanted("commands"):
+            say(f"command latency: {sizes.command_samples:,} attacks")
+            result["commands"] = commands.run(where, sizes.command_fight, sizes.command_samples)
+        if wanted("loading"):
+            say(f"loading: {sizes.load_small:,} and {sizes.load_large:,} events")
+            result["loading"] = loading.run(where, sizes.load_small, sizes.load_large, sizes.load_repeat)
+        if wanted("service"):
+            result["service"], result["lag"], result["scaling"] = _services(where, sizes, postgres, quick, say)
+        if wanted("memory"):
+            say(f"memory: {sizes.memory_encounters} cached encounters")
+            result["memory"] = memory.run(where, sizes.memory_events, sizes.memory_encounters)
+            say(f"memory: {sizes.touched_few:,} then {sizes.touched_many:,} encounters read")
+            result["memory"]["touched"] = memory.run_touched(where, sizes.touched_few, sizes.touched_many)
+        if wanted("startup"):
+            say(f"start-up: {sizes.startup_runs} runs of combat --help and combat do")
+            result["startup"] = startup.run(where, sizes.startup_runs)
+        if wanted("folding"):
+            say("folding each ruleset's demo fight")
+            result["folding"] = folding.run(where, sizes.fold_repeat, sizes.fold_times)
+        if wanted("stats"):
+            say(f"statistics projection: rebuild from {sizes.stats_events:,} events, lag over {sizes.stats_commands} commands")
+            result["stats"] = stats_projection.run(where, sizes.stats_events, sizes.stats_commands)
     return result

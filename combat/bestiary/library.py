@@ -11,25 +11,25 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Iterable
-from importlib import resources
 from pathlib import Path
 
 import msgspec
 
 from combat.bestiary.model import StatBlock
+from combat.bestiary.settings import DEFAULT_STORE, STORE_ENV
 from combat.kernel.errors import RuleError
 from combat.kernel.names import closest
 
 __all__ = ["STORE_ENV", "DEFAULT_STORE", "srd", "store_path", "local", "save_local", "everything", "find", "search"]
 
-STORE_ENV = "COMBAT_BESTIARY"
-DEFAULT_STORE = "combat-bestiary.json"
 _blocks = msgspec.json.Decoder(list[StatBlock])
 
 
 @functools.cache
 def srd() -> tuple[StatBlock, ...]:
     """The 331 SRD 5.2 creatures (CC-BY-4.0; see NOTICE.md beside the data)."""
+    from importlib import resources  # with tempfile and shutil: loaded when the data is read, not at import
+
     return tuple(_blocks.decode(resources.files(__package__).joinpath("srd_5_2.json").read_bytes()))
 
 

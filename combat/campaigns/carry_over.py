@@ -35,13 +35,13 @@ from combat.campaigns.records import (
     TamperedParty,
     character_id,
 )
-from combat.fivee.characters import SheetAttached, character, characters_of, status_of
+from combat.fivee.characters import SheetAttached, character, status_of
 from combat.kernel.events import EncounterCreated
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
 from combat.store import UnreadableRow
 
-__all__ = ["CarryOver", "Carried", "carried_by", "carries_characters"]
+__all__ = ["CarryOver", "Carried", "carried_by"]
 
 FOLLOWER = "carry-over"
 ACTOR = "carry-over"
@@ -58,11 +58,6 @@ def carried_by(created: EncounterCreated) -> Carried:
     if created.forked_from is not None or created.practice:
         return Carried(campaign=None)
     return Carried(campaign=created.campaign or DEFAULT_CAMPAIGN)
-
-
-def carries_characters(state: EncounterState) -> bool:
-    """Does a fight hold a stored character (so that a write to it has something to carry)?"""
-    return any(s.character is not None for s in characters_of(state).sheets.values())
 
 
 class CarryOver:

@@ -45,15 +45,10 @@ from combat.kernel.errors import RuleError
 from combat.store import SeqTaken, UnreadableRow
 from combat.store.party import PartyLog
 
-__all__ = ["Campaigns", "Roster", "Unreadable", "names_a_stored_character", "CAMPAIGN_NAME_LENGTH"]
+__all__ = ["Campaigns", "Roster", "Unreadable", "CAMPAIGN_NAME_LENGTH"]
 
 CAMPAIGN_NAME_LENGTH = 120
 _DEFAULT = Campaign(id=DEFAULT_CAMPAIGN, name="default")
-
-
-def names_a_stored_character(command: object) -> bool:
-    """`add_character` naming a character of the campaign, to be filled in before it is decided."""
-    return isinstance(command, AddCharacter) and isinstance(command.character, str)
 
 
 class Unreadable(msgspec.Struct, frozen=True, kw_only=True):

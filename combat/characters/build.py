@@ -14,7 +14,6 @@ import json
 import re
 from collections.abc import Iterable
 from functools import cache
-from importlib import resources
 from typing import Any, Literal, cast
 
 from combat.characters.sheet import (
@@ -40,6 +39,8 @@ __all__ = ["build_sheet", "parse_scores", "srd_data"]
 @cache
 def srd_data() -> dict[str, Any]:
     """The SRD 5.2 character data shipped with the package (classes, weapons, armour, species)."""
+    from importlib import resources  # with tempfile and shutil: loaded when the data is read, not at import
+
     return json.loads(resources.files("combat.characters").joinpath("srd_5_2.json").read_text(encoding="utf-8"))
 
 

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import msgspec
 
-from combat.bestiary import library, validate
 from combat.bestiary.model import MultiattackPart, StatBlock
 from combat.fivee.setup import validate_spec
 from combat.kernel.commands import Command
@@ -164,6 +163,8 @@ def profiles(block: StatBlock) -> tuple[AttackProfile, ...]:
 
 
 def _block_of(creature: str | dict[str, Any]) -> StatBlock:
+    from combat.bestiary import library, validate  # the bestiary's data and checks: loaded when a creature is added
+
     return library.find(creature) if isinstance(creature, str) else validate.read_block(creature)
 
 

@@ -75,7 +75,6 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import ActionTaken, AttackProfile, ConditionSpec, Event, ReactionTaken, RepeatedSave, SaveMade
 from combat.kernel.hidden import Hidden
 from combat.kernel.state import Combatant, EncounterState
-from combat.spells import library
 from combat.spells.model import DamageRoll, Spell
 
 __all__ = ["CastSpell", "SpellCast", "Caster", "caster_of", "RULES"]
@@ -189,7 +188,7 @@ def _known(tx: Tx, c: Combatant, name: str) -> tuple[Spell | None, CustomSpell |
                 f"{c.name} does not know or have prepared '{name}'",
                 allowed=", ".join([*casting.spells, *(s.name for s in casting.custom_spells)]) or "none on the sheet",
             )
-        return library.find(name), None, None
+        return _find(name), None, None
     block = block_sheet(tx.state, c.id)
     casting_list = block.block.spellcasting if block is not None else None
     if casting_list is None:
@@ -201,7 +200,13 @@ def _known(tx: Tx, c: Combatant, name: str) -> tuple[Spell | None, CustomSpell |
     listed = [*casting_list.at_will, *casting_list.per_day]
     if key not in {s.lower() for s in listed}:
         raise RuleError("spell/not-known", f"{c.name}'s stat block does not list '{name}'", allowed=", ".join(listed))
-    return library.find(name), None, casting_list
+    return _find(name), None, casting_list
+
+
+def _find(name: str) -> Spell:
+    from combat.spells import library  # the SRD's 339 spells: loaded when a spell is first looked up
+
+    return library.find(name)
 
 
 def _slot(tx: Tx, c: Combatant, level: int, wanted: int | None) -> tuple[int | None, bool]:

@@ -1,24 +1,48 @@
-"""The registry of rulesets: adding one is a module and a line here, or, from outside the
-package, an entry point in the `combat.rulesets` group (discovered here, once, before the
-registry is first read) or one call to `register`.
+"""The registry of rulesets: adding one is a module and a line in `BUILT_IN` here, or, from
+outside the package, an entry point in the `combat.rulesets` group or one call to `register`.
 
-Whatever is built from every ruleset's types (the event union, the log's decoder, the
-command parsers: combat.app.catalog) is keyed by `RULESETS.version`, which each change to
-the registry moves on, so a ruleset registered at any time is read back from the log.
+Each ruleset loads when it is first needed, so a command pays only for the ruleset of its
+encounter (`combat do` on an srd-2024 fight never imports the first-edition rules): a
+built-in one when its id is looked up, the installed plug-ins (found through their entry
+points, once) when an id that is not built in is looked up or the whole registry is read.
+
+Whatever is built from the rulesets' types (the event union, the log's decoder, the command
+parsers: combat.app.catalog) is keyed by `RULESETS.version`, which each change to the
+registry, a ruleset loaded included, moves on: a ruleset registered or loaded at any time is
+read back from the log. A reader that meets an event of a ruleset not loaded yet loads the
+encounter's ruleset, then every ruleset, before it calls the event unreadable
+(combat.store.log).
 """
 
 from __future__ import annotations
 
-import importlib.metadata
-from collections.abc import Iterator, MutableMapping
+import importlib
+from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 
 from combat.kernel.decider import Ruleset
 from combat.kernel.errors import RuleError
 from combat.kernel.hidden import undeclared
-from combat.rulesets import a5e, declared_d10, segments_1e, srd2024, srd2024_variant
 
-__all__ = ["ENTRY_POINTS", "RULESETS", "PluginError", "Registry", "get_ruleset", "plugin_errors", "register"]
+__all__ = [
+    "BUILT_IN",
+    "ENTRY_POINTS",
+    "RULESETS",
+    "PluginError",
+    "Registry",
+    "get_ruleset",
+    "plugin_errors",
+    "register",
+]
+
+# The built-in rulesets by id, each the module whose `RULESET` it is, in the order they are listed.
+BUILT_IN: Mapping[str, str] = {
+    "srd-2024": "combat.rulesets.srd2024",
+    "srd-2024-variant": "combat.rulesets.srd2024_variant",
+    "declared-d10": "combat.rulesets.declared_d10",
+    "a5e": "combat.rulesets.a5e",
+    "segments-1e": "combat.rulesets.segments_1e",
+}
 
 # The entry-point group a plug-in names its ruleset in (`pyproject.toml`:
 # `[project.entry-points."combat.rulesets"] twenty-one = "combat_twenty_one:RULESET"`).
@@ -38,24 +62,50 @@ class PluginError:
 
 
 class Registry(MutableMapping[str, Ruleset]):
-    """The rulesets by id. The installed plug-ins are loaded the first time it is read;
-    `version` counts the changes, so what is built from it knows when to build again."""
+    """The rulesets by id, each loaded when first looked up (`built_in`: id to module). The
+    installed plug-ins are loaded the first time an id that is not built in is looked up,
+    or every id is read; `version` counts the changes, loads included, so what is built
+    from the registry knows when to build again."""
 
-    def __init__(self, rulesets: tuple[Ruleset, ...]):
-        self._rulesets = {r.id: r for r in rulesets}
+    def __init__(self, built_in: Mapping[str, str]):
+        self._ids: dict[str, None] = dict.fromkeys(built_in)  # every id, loaded or not, in order
+        self._rulesets: dict[str, Ruleset] = {}
+        self._unloaded = dict(built_in)
         self._version = 0
         self._discovered = False
         self.errors: list[PluginError] = []
 
     @property
     def version(self) -> int:
-        self._discover()
         return self._version
+
+    def loaded(self) -> tuple[Ruleset, ...]:
+        """The rulesets loaded so far, in the registry's order: an event or a state exists
+        only of one of these."""
+        return tuple(self._rulesets[i] for i in self._ids if i in self._rulesets)
+
+    def load_all(self) -> None:
+        """Every ruleset: the built-in ones and the installed plug-ins."""
+        self._discover()
+        for ruleset_id in list(self._unloaded):
+            self._load(ruleset_id)
+
+    def _load(self, ruleset_id: str) -> Ruleset:
+        module = importlib.import_module(self._unloaded[ruleset_id])
+        ruleset: Ruleset = module.RULESET
+        if ruleset.id != ruleset_id:
+            raise TypeError(f"{module.__name__}.RULESET has the id {ruleset.id!r}, not {ruleset_id!r} (combat.rulesets.BUILT_IN)")
+        del self._unloaded[ruleset_id]
+        self._rulesets[ruleset_id] = ruleset
+        self._version += 1
+        return ruleset
 
     def _discover(self) -> None:
         if self._discovered:
             return
         self._discovered = True  # first: a plug-in reading the registry as it loads sees the built-in ones
+        import importlib.metadata  # a tenth of `combat --help`'s start: only when a plug-in may be asked for
+
         for entry in importlib.metadata.entry_points(group=ENTRY_POINTS):
             try:
                 ruleset = _ruleset_of(entry.load())
@@ -66,28 +116,41 @@ class Registry(MutableMapping[str, Ruleset]):
                 self.errors.append(PluginError(entry.name, entry.value, f"{type(exc).__name__}: {exc}"))
 
     def __getitem__(self, ruleset_id: str) -> Ruleset:
+        ruleset = self._rulesets.get(ruleset_id)
+        if ruleset is not None:
+            return ruleset
+        if ruleset_id in self._unloaded:
+            return self._load(ruleset_id)
         self._discover()
         return self._rulesets[ruleset_id]
 
     def __setitem__(self, ruleset_id: str, ruleset: Ruleset) -> None:
+        self._unloaded.pop(ruleset_id, None)
+        self._ids[ruleset_id] = None
         self._rulesets[ruleset_id] = ruleset
         self._version += 1
 
     def __delitem__(self, ruleset_id: str) -> None:
-        del self._rulesets[ruleset_id]
+        if ruleset_id not in self._ids:
+            raise KeyError(ruleset_id)
+        del self._ids[ruleset_id]
+        self._rulesets.pop(ruleset_id, None)
+        self._unloaded.pop(ruleset_id, None)
         self._version += 1
 
     def __iter__(self) -> Iterator[str]:
         self._discover()
-        return iter(self._rulesets)
+        return iter(list(self._ids))
 
     def __len__(self) -> int:
         self._discover()
-        return len(self._rulesets)
+        return len(self._ids)
 
     def __contains__(self, ruleset_id: object) -> bool:
+        if ruleset_id in self._ids:
+            return True
         self._discover()
-        return ruleset_id in self._rulesets
+        return ruleset_id in self._ids
 
 
 def _ruleset_of(loaded: object) -> Ruleset:
@@ -99,7 +162,7 @@ def _ruleset_of(loaded: object) -> Ruleset:
     return loaded
 
 
-RULESETS = Registry((srd2024.RULESET, srd2024_variant.RULESET, declared_d10.RULESET, a5e.RULESET, segments_1e.RULESET))
+RULESETS = Registry(BUILT_IN)
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:

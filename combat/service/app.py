@@ -90,7 +90,8 @@ def cors_config(origins: Sequence[str]) -> CORSConfig | None:
     if not origins:
         return None
     return CORSConfig(
-        allow_origins=list(origins),
+        # A browser sends its origin without a trailing slash; one typed with it would never match.
+        allow_origins=[origin.rstrip("/") for origin in origins],
         allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID", "X-Request-Id"],
         expose_headers=[REPLAYED, "X-Request-Id"],

@@ -18,7 +18,7 @@ from litestar.params import FromPath
 
 from combat.app.application import Encounters, Outcome, run_sync
 from combat.app.followers import FollowerThread
-from combat.campaigns.party import names_a_stored_character
+from combat.campaigns.naming import names_a_stored_character
 from combat.kernel.commands import Command, check_service_only
 from combat.kernel.errors import RuleError
 from combat.service.addresses import Listening

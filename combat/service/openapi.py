@@ -1,4 +1,5 @@
-"""The OpenAPI 3.1 document, served at /schema (and /schema/openapi.json)."""
+"""The OpenAPI 3.1 document, served at /schema (Redoc, its script served here too) and
+/schema/openapi.json (and .yaml)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any, Literal
 import msgspec
 from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
 from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin, RedocRenderPlugin, YamlRenderPlugin
 from litestar.openapi.spec import (
     Components,
     OpenAPI,
@@ -28,6 +30,7 @@ from combat.service.limits import MAX_INT
 __all__ = ["OPENAPI", "StructDefaults", "refine", "JSONL"]
 
 JSONL = "application/x-ndjson"
+REDOC = "/app/vendor/redoc/redoc.standalone.js"  # vendored (combat/web/static/vendor/README.md)
 
 DESCRIPTION = """\
 An event-sourced combat engine for tabletop role-playing games. Every declaration, dice roll
@@ -176,4 +179,13 @@ OPENAPI = OpenAPIConfig(
     path="/schema",
     components=Components(security_schemes={"token": SecurityScheme(type="http", scheme="bearer")}),
     security=[{"token": []}],
+    # The page at /schema loads nothing from another host, so it works offline and at a table
+    # without the internet: Redoc's script is served by the service (combat/web/static/vendor),
+    # without web fonts or a favicon from a CDN. Litestar's other pages (Swagger UI, Elements,
+    # RapiDoc) would load theirs from CDNs and are not served.
+    render_plugins=[
+        RedocRenderPlugin(path=["/", "/redoc"], js_url=REDOC, google_fonts=False, favicon=""),
+        JsonRenderPlugin(),
+        YamlRenderPlugin(),
+    ],
 )

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from importlib import resources
 
 import msgspec
 
@@ -32,12 +31,16 @@ _spells = msgspec.json.Decoder(list[Spell])
 @functools.cache
 def drafts() -> tuple[Spell, ...]:
     """The 339 as scripts/build_spells_data.py read them (CC-BY-4.0; see NOTICE.md beside the data)."""
+    from importlib import resources  # with tempfile and shutil: loaded when the data is read, not at import
+
     return tuple(_spells.decode(resources.files(__package__).joinpath("srd_5_2_spells.json").read_bytes()))
 
 
 @functools.cache
 def reviewed_entries() -> tuple[Spell, ...]:
     """The reviewed entries as stored (without their text), every level's file in turn."""
+    from importlib import resources
+
     folder = resources.files(__package__).joinpath("reviewed")
     found: list[Spell] = []
     for level in range(10):

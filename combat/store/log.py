@@ -33,9 +33,10 @@ from eventsourcing.utils import Environment, get_topic
 
 from combat.kernel import collector
 from combat.kernel.errors import RuleError
+from combat.kernel.events import EncounterCreated
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
-from combat.rulesets import get_ruleset
+from combat.rulesets import RULESETS, get_ruleset
 from combat.store import SeqTaken, UnreadableRow
 from combat.store.prehash import census
 from combat.store.schema import create_recorder_tables
@@ -90,8 +91,8 @@ TOPICS: dict[type, str] = {Recorded: "combat.store:Recorded", Snapshot: "combat.
 STALE_SNAPSHOT_TOPICS = frozenset({"combat.store:Snapshot"})
 
 
-# The decoder of every event type registered now (combat.app.catalog.record_decoder): asked
-# for at each read, so an event type registered later (a plug-in ruleset) reads back too.
+# The decoder of every event type loaded now (combat.app.catalog.record_decoder): asked for
+# at each read, so an event type registered or loaded later (a plug-in ruleset) reads back too.
 RecordDecoder = Callable[[], "msgspec.json.Decoder[Recorded]"]
 
 
@@ -315,7 +316,45 @@ class EventLog(SharedPool):
     def recorded(self, encounter_id: UUID, *, gt: int | None = None, lte: int | None = None) -> Iterator[Recorded]:
         """The encounter's records in seq order, after `gt` and up to `lte`, read when first
         iterated (see `Deferred`)."""
-        return Deferred(lambda: cast(list[Recorded], list(self.events.get(encounter_id, gt=gt, lte=lte))))
+        return Deferred(lambda: self._widening(encounter_id, lambda: self._read(encounter_id, gt, lte)))
+
+    def _read(self, encounter_id: UUID, gt: int | None, lte: int | None) -> list[Recorded]:
+        return cast(list[Recorded], list(self.events.get(encounter_id, gt=gt, lte=lte)))
+
+    def _widening(self, encounter_id: UUID, read: Callable[[], list[Recorded]]) -> list[Recorded]:
+        """What `read` reads. A ruleset loads when first needed (combat.rulesets), so a row
+        that does not decode may hold an event of one not loaded yet: the encounter's own
+        ruleset is loaded (its first record names it) and the rows read again, then every
+        ruleset; only a row that none of them reads is unreadable."""
+        loads = iter((lambda: self._load_ruleset_of(encounter_id), RULESETS.load_all))
+        while True:
+            try:
+                return read()
+            except UnreadableRow:
+                before = RULESETS.version
+                for load in loads:
+                    load()
+                    if RULESETS.version != before:
+                        break
+                else:
+                    raise
+
+    def decoded(self, notifications: Sequence[Any]) -> list[Recorded]:
+        """Rows of the notification log as records (a follower's batch), each read as
+        `recorded` reads it: a ruleset not loaded yet is loaded for a row that needs it."""
+
+        def one(n: Any) -> list[Recorded]:
+            return self._widening(UUID(str(n.originator_id)), lambda: [cast(Recorded, self.mapper.to_domain_event(n))])
+
+        return [one(n)[0] for n in notifications]
+
+    def _load_ruleset_of(self, encounter_id: UUID) -> None:
+        try:
+            first = self._read(encounter_id, None, 1)
+            if first and isinstance(first[0].event, EncounterCreated):
+                get_ruleset(first[0].event.ruleset)
+        except RuleError:  # the first row unreadable too (UnreadableRow), or its ruleset not installed
+            pass
 
     def latest_snapshot(self, encounter_id: UUID, *, lte: int | None = None) -> Snapshot | None:
         """The newest snapshot up to seq `lte`; None if there is none or it is of an older

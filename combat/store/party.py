@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar
 from uuid import UUID
 
 import msgspec
@@ -162,7 +162,7 @@ def follow(
             )
             if not page:
                 break
-            records = cast(list[Recorded], [part.mapper.to_domain_event(n) for n in page])
+            records = part.decoded(page)
             try:
                 party.append(step(records), tracking=(name, page[-1].id))
             except SeqTaken:

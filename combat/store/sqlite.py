@@ -16,7 +16,7 @@ follows. In memory there is one connection to share: eventsourcing's path writes
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
@@ -25,7 +25,7 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnectionPool
 
 from combat.kernel.records import Recorded
 from combat.store.group_commit import GroupWriter, LoopCommits, Row
-from combat.store.log import TOPICS, Deferred, EventLog, MsgspecMapper, RecordDecoder, Snapshot, unreadable
+from combat.store.log import TOPICS, EventLog, MsgspecMapper, RecordDecoder, Snapshot, unreadable
 
 if TYPE_CHECKING:
     import asyncio
@@ -112,10 +112,9 @@ class SQLiteFileLog(EventLog):
         self.writer.close()
         super().close()
 
-    def recorded(self, encounter_id: UUID, *, gt: int | None = None, lte: int | None = None) -> Iterator[Recorded]:
+    def _read(self, encounter_id: UUID, gt: int | None, lte: int | None) -> list[Recorded]:
         recorder = cast(SQLiteLogRecorder, self.recorder)
-        decode = self._records().decode
-        return Deferred(lambda: recorder.select_records(encounter_id, decode, TOPICS[Recorded], gt=gt, lte=lte))
+        return recorder.select_records(encounter_id, self._records().decode, TOPICS[Recorded], gt=gt, lte=lte)
 
     @staticmethod
     def rows(records: Sequence[Recorded], snapshot: Snapshot | None = None) -> tuple[list[Row], Row | None]:

@@ -57,3 +57,23 @@ def test_the_quick_benchmark_reports_every_section_with_numbers_and_a_verdict_on
         and "8. fold the declared-d10 demo" in report.text(result)
         and '"commands"' in report.to_json(result)
     )
+
+
+def test_the_startup_section_alone_times_help_and_do_against_a_bare_interpreter(tmp_path):
+    """`combat bench --only startup` (issue 33): `combat --help` and `combat do` against a bare
+    `python -c pass` of the same run, with their targets, at most 3x and 8x; the other
+    sections are not run."""
+
+    from combat.cli import cli
+
+    result = suite.run(quick=True, workdir=tmp_path, only=["startup"])
+    assert set(result) == {"machine", "quick", "startup"}
+    startup = result["startup"]
+    assert all(_positive(startup[key]) for key in ("bare_python_ms", "help_ms", "do_ms", "ratio_help", "ratio_do"))
+    assert startup["targets"] == {"help": 3.0, "do": 8.0}
+    [help_row, do_row] = report.rows(result)
+    assert help_row[0].endswith("combat --help") and help_row[4].startswith("<= 3x: ")
+    assert do_row[0].strip().startswith("combat do") and do_row[4].startswith("<= 8x: ")
+    bench = next(c for c in cli.commands.values() if c.name == "bench")
+    only = next(p for p in bench.params if p.name == "only")
+    assert tuple(only.type.choices) == suite.SECTIONS  # the CLI offers every section, and only those

@@ -93,6 +93,16 @@ def test_schema_and_diagram_print_documents():
     assert run("diagram", "chess").exit_code == 2
 
 
+def test_the_character_schema_prints_as_json_a_tool_can_read():
+    """`combat characters schema`: "Print the JSON Schema of a character sheet" (issue 33: its
+    line breaks came out as a literal backslash-n, so no JSON reader took it)."""
+    from combat.characters.sheet import sheet_schema
+
+    printed = run("characters", "schema").stdout
+    assert printed.startswith('{\n  "$defs"')
+    assert json.loads(printed) == json.loads(json.dumps(sheet_schema()))
+
+
 def _small_fight(db: str) -> str:
     eid = run("new", "--db", db, "--seed", "4").stdout.strip()
     for spec in (

@@ -109,3 +109,65 @@ def test_a_name_with_an_escape_sequence_or_a_newline_prints_escaped_in_every_tab
     for command in ("use", "list", "log", "audit"):
         assert shown in outputs[command], (command, outputs[command])
     assert shown + " [bold]loud[/bold]" in outputs["show"]
+
+
+def test_show_names_each_combatant_by_id_with_its_slots_left_and_a_dying_ones_death_saves(tmp_path):
+    """Issue 33: `combat show` had no ids, though every command names combatants by id, and no
+    slots or death saves. Elara (Wizard 5: slots 4 / 3 / 2) casts Magic Missile with a 1st-level
+    slot, leaving 3 of 4; Aria drops to 0 and fails one Death Saving Throw ("Roll 1d20. If the
+    roll is 10 or higher, you succeed. Otherwise, you fail.")."""
+    from combat.app.application import Encounters
+    from combat.characters.build import build_sheet
+    from combat.fivee.characters import AddCharacter
+    from combat.fivee.dying import DeathSave
+    from combat.fivee.spellcasting import CastSpell
+    from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn, RollInitiative
+    from tests.helpers import monster, pc
+
+    db = tmp_path / "t.db"
+    encounters = Encounters(db)
+    eid = encounters.create("srd-2024", "Crypt", seed=3)
+    wizard = build_sheet(
+        name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=["Magic Missile"]
+    )
+    encounters.execute(eid, AddCharacter(character=wizard, side="party"))
+    encounters.execute(eid, AddCombatant(combatant=pc("aria")))
+    encounters.execute(eid, AddCombatant(combatant=monster("bugbear-chief", max_hp=27)))
+    encounters.execute(eid, BeginCombat())
+    for cid, face in (("elara", 20), ("aria", 15), ("bugbear-chief", 2)):
+        encounters.execute(eid, RollInitiative(combatant=cid, faces=(face,)))
+    targets = ("bugbear-chief",) * 3
+    encounters.execute(eid, CastSpell(caster="elara", spell="Magic Missile", targets=targets, damage_faces=((1,), (1,), (1,))))
+    encounters.execute(eid, Damage(target="aria", amount=encounters.state(eid).combatants["aria"].hp, damage_type="slashing"))
+    encounters.execute(eid, EndTurn(combatant="elara"))
+    encounters.execute(eid, DeathSave(combatant="aria", faces=(4,)))
+    encounters.close()
+
+    board = run("show", str(eid), "--db", str(db)).output
+    rows = _rows(board)
+    assert list(rows) == ["elara", "aria", "bugbear-chief"]  # in initiative order, ids whole
+    assert rows["aria"]["combatant"] == "Aria" and rows["aria"]["HP"] == "0/20"
+    assert rows["elara"]["slots left"] == "1st 3/4, 2nd 3/3, 3rd 2/2"
+    assert rows["aria"]["death saves"] == "0 successes, 1 failure"
+    assert rows["bugbear-chief"]["slots left"] == rows["bugbear-chief"]["death saves"] == ""
+    fresh = run("show", _new(str(db), "Empty"), "--db", str(db)).output
+    assert "slots left" not in fresh and "death saves" not in fresh  # the columns come with what they show
+
+
+def _rows(board: str) -> dict[str, dict[str, str]]:
+    """The board's rows by id, each cell's wrapped lines joined."""
+    lines = board.splitlines()
+    header_lines = [line for line in lines if line.startswith("┃")]
+    names = [" ".join(part) for part in zip(*([c.strip() for c in line.split("┃")[1:-1]] for line in header_lines))]
+    names = [" ".join(n.split()) for n in names]
+    rows: dict[str, dict[str, str]] = {}
+    current: dict[str, str] = {}
+    for line in lines:
+        if not line.startswith("│"):
+            continue
+        cells = [c.strip() for c in line.split("│")[1:-1]]
+        if cells[names.index("id")]:
+            current = rows[cells[names.index("id")]] = dict.fromkeys(names, "")
+        for name, cell in zip(names, cells):
+            current[name] = " ".join(filter(None, [current[name], cell]))
+    return rows

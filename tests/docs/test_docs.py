@@ -12,6 +12,7 @@ from functools import cache
 import yaml
 
 import mkdocs_hooks
+from combat import web
 from combat.app.catalog import ALL_EVENT_TYPES
 from combat.app.reference import commands_of
 from combat.rulesets import RULESETS
@@ -113,6 +114,24 @@ def test_the_hand_written_endpoint_table_names_only_routes_that_exist():
     for cell, method in rows:
         for path in re.findall(r"`(?:GET |POST )?(/[^`]*)`", cell):
             assert (method, re.sub(r"\{\w+\}", "{}", path.split("?")[0])) in served, f"{method} {path}"
+
+
+def test_every_route_a_hand_written_page_names_is_served():
+    """A route named anywhere in the docs (`GET /schemas/character` in a sentence as in a
+    table, `{id}` or an example value in its parameters) is one the service serves with that
+    method: issue 33 found one documented that answered 404."""
+    served = [
+        (method, re.compile(re.sub(r"\\\{\w+(:\w+)?\\\}", "[^/]+", re.escape(path))))
+        for handler in [*routes.ROUTES, *stream.ROUTES, *web.ROUTES]
+        for path in getattr(handler, "paths", ())
+        for method in getattr(handler, "http_methods", ())
+    ]
+    named = 0
+    for page in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]:
+        for method, path in re.findall(r"`(GET|POST|PUT|PATCH|DELETE) (/[^`\s?]*)", page.read_text()):
+            named += 1
+            assert any(m == method and route.fullmatch(path) for m, route in served), f"{page.name}: {method} {path}"
+    assert named >= 50
 
 
 def test_the_readme_is_a_short_landing_page_whose_links_exist():

@@ -161,6 +161,7 @@ def test_a_fork_over_the_quota_writes_nothing(tmp_path):
         fight = set_the_scene(open_fight(http))
         made = http.post(fight.url("/fork"), json={"at": 3, "command_id": "what-if-quota-1"}, headers=bearer(fight.gm))
         assert made.status_code == 201
+        assert fight.get("/stats").status_code == 200  # the followers' rows of what was written so far
         before = _rows(db)
         for _ in range(40):
             refused = http.post(fight.url("/fork"), json={"at": 3}, headers=bearer(fight.gm))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import msgspec
@@ -192,3 +193,65 @@ def test_the_gm_retracts_amends_and_forks_and_the_audit_lists_it_all(client):
     report = fight.get("/audit").json()
     assert [c["kind"] for c in report["changes"]] == ["amendment", "retraction"]
     assert any(not e["counts"] for e in report["entries"])
+
+
+def test_a_tool_author_reads_the_character_sheet_schema_the_docs_name(client):
+    """docs/characters.md: "`GET /schemas/character` give[s] its JSON Schema" (issue 33: it
+    answered 404, the handler written but left out of the routes)."""
+    from combat.characters.sheet import sheet_schema
+
+    reply = client.get("/schemas/character")
+    assert reply.status_code == 200
+    assert reply.json() == json.loads(json.dumps(sheet_schema()))
+    assert "max_hp" in reply.json()["$defs"]["CharacterSheet"]["properties"]
+    assert "/schemas/character" in client.get("/schema/openapi.json").json()["paths"]
+
+
+def test_every_handler_written_in_a_routes_module_is_served():
+    """A handler is written once, in its resource's module, and served: every route handler
+    of every module of combat/service/routes is in the service's routes (a handler left out
+    of a module's ROUTES list answers 404, as /schemas/character did)."""
+    import importlib
+    import pkgutil
+
+    from litestar.handlers import HTTPRouteHandler
+
+    from combat.service import routes
+
+    modules = [importlib.import_module(f"{routes.__name__}.{m.name}") for m in pkgutil.iter_modules(routes.__path__)]
+    written = {
+        f"{module.__name__}.{name}"
+        for module in modules
+        for name, value in vars(module).items()
+        if isinstance(value, HTTPRouteHandler) and value.fn.__module__ == module.__name__
+    }
+    served = {f"{h.fn.__module__}.{h.fn.__name__}" for h in routes.ROUTES}
+    assert len(written) >= 30
+    assert written - served == set()
+
+
+def test_the_openapi_page_loads_nothing_from_another_host_and_its_assets_are_served(client):
+    """Issue 33: /schema loaded its script, fonts and favicon from CDNs, so without the
+    internet (a table in a cellar) it was blank. Every address the page names is a path on
+    this service, and each is served."""
+    from html.parser import HTMLParser
+
+    class Addresses(HTMLParser):
+        found: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            self.found.extend(value for name, value in attrs if name in ("src", "href") and value)
+
+    for page in ("/schema", "/schema/redoc"):
+        reply = client.get(page)
+        assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/html")
+        parser = Addresses()
+        parser.found = []
+        parser.feed(reply.text)
+        assert parser.found == ["/app/vendor/redoc/redoc.standalone.js"]
+        assert "googleapis" not in reply.text and "cdn." not in reply.text and "//" not in reply.text.split("Redoc.init(")[0]
+        for address in parser.found:
+            asset = client.get(address)
+            assert asset.status_code == 200 and "javascript" in asset.headers["content-type"]
+            assert b"Redoc" in asset.content and len(asset.content) > 500_000
+    assert client.get("/schema/swagger").status_code == 404  # a CDN-bound page is not offered

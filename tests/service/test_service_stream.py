@@ -197,3 +197,25 @@ def test_an_amendment_streams_its_corrected_events_in_place_with_the_conflicts_i
     last = streamed[-1]["data"]["state"]
     assert last["combatants"]["goblin"]["status"] == "active" and last["conflicts"]
     assert last == fight.state()
+
+
+def test_the_stream_answers_a_named_browser_origin_and_no_other(tmp_path):
+    """docs/tutorials/follow-a-fight.md: a page on another origin reads the stream only when
+    `combat serve --cors-origin ORIGIN` names it (the browser checks the reply's
+    Access-Control-Allow-Origin); the `EventSource` sends the viewer token in the URL."""
+    overlay = "http://127.0.0.1:8080"
+    with LiveServer(create_app(db=tmp_path / "c.db", cors_origins=[overlay])) as server, live_client(server) as http:
+        fight = open_fight(http)
+        viewer = fight.token("viewer", "overlay")
+        url = f"{fight.url()}/stream?state=false&access_token={viewer}"
+        for origin, allowed in ((overlay, overlay), ("http://127.0.0.1:8081", None)):
+            with http.stream("GET", url, headers={"Origin": origin, "Accept": "text/event-stream"}) as reply:
+                assert reply.status_code == 200
+                assert reply.headers["content-type"].startswith("text/event-stream")
+                assert reply.headers.get("access-control-allow-origin") == allowed
+    with LiveServer(create_app(db=tmp_path / "d.db")) as server, live_client(server) as http:
+        fight = open_fight(http)
+        viewer = fight.token("viewer", "overlay")
+        url = f"{fight.url()}/stream?state=false&access_token={viewer}"
+        with http.stream("GET", url, headers={"Origin": overlay}) as reply:
+            assert reply.status_code == 200 and "access-control-allow-origin" not in reply.headers

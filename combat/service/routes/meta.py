@@ -90,4 +90,4 @@ def commands_schema(ruleset_id: FromPath[str]) -> dict[str, Any]:
     return command_schema(ruleset_id)
 
 
-ROUTES = [list_rulesets, health, events_schema, projection_schema, message_schema, commands_schema]
+ROUTES = [list_rulesets, health, events_schema, projection_schema, character_schema, message_schema, commands_schema]
