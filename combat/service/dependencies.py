@@ -86,7 +86,10 @@ class Service:
         # The followers (the campaigns' carry-over, the statistics) on a thread of their own:
         # woken by each append of this process, and every second for the others'; a read of
         # a campaign or of statistics waits for them (combat.app.followers).
-        if self.followers is None:
+        # On SQLite in memory (one process, one locked cache shared by its threads) a thread
+        # of their own would only wait on the writers: each write carries its fight over
+        # itself, and a statistics answer takes in what is new, as in the CLI.
+        if self.followers is None and not self.encounters.log.in_memory:
             campaigns, stats = self.encounters.campaigns, self.encounters.stats
             self.followers = FollowerThread([(campaigns.carry_over, campaigns.behind), (stats.fresh, stats.behind)])
             campaigns.runner = stats.runner = self.followers

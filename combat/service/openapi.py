@@ -17,6 +17,7 @@ from litestar.openapi.spec import (
     OpenAPIType,
     Operation,
     Parameter,
+    Reference,
     Schema,
     SecurityScheme,
 )
@@ -25,7 +26,7 @@ from litestar.plugins.core._msgspec import kwarg_definition_from_field
 from litestar.types.empty import Empty
 from litestar.typing import FieldDefinition
 
-from combat.service.limits import MAX_INT
+from combat.service.limits import MAX_INT, Limits
 
 __all__ = ["OPENAPI", "StructDefaults", "refine", "JSONL"]
 
@@ -106,6 +107,7 @@ def _commands_schema(document: OpenAPI) -> Schema:
     components = document.components.schemas if document.components and document.components.schemas is not None else {}
     for name, definition in definitions.items():
         components.setdefault(name, _bounded(definition))
+    components.setdefault(JSON_VALUE, _JSON_VALUE)  # type: ignore[arg-type]  # a JSON Schema dict, as msgspec's are
     return Schema(
         any_of=list(refs),  # type: ignore[arg-type]
         description=(
@@ -129,15 +131,37 @@ def _msgspec_components(document: OpenAPI, types: tuple[type, ...]) -> None:
     components = document.components.schemas if document.components and document.components.schemas is not None else {}
     for name, definition in definitions.items():
         components[name] = _bounded(definition)
+    components.setdefault(JSON_VALUE, _JSON_VALUE)  # type: ignore[arg-type]  # a JSON Schema dict, as msgspec's are
+
+
+# Any JSON value as every request body may hold it (combat.service.checks): integers JSON keeps
+# exact, texts within the default limit. The fields a struct does not declare take it: msgspec
+# passes them over, but the body's checks still read them.
+JSON_VALUE = "JsonValue"
+_JSON_VALUE_REF = {"$ref": f"#/components/schemas/{JSON_VALUE}"}
+_JSON_VALUE = {
+    "description": "any JSON value, its integers within what JSON keeps exact and its texts within the limit",
+    "anyOf": [
+        {"type": "null"},
+        {"type": "boolean"},
+        {"type": "number", "minimum": -MAX_INT, "maximum": MAX_INT},
+        {"type": "string", "maxLength": Limits().max_text},
+        {"type": "array", "items": _JSON_VALUE_REF},
+        {"type": "object", "additionalProperties": _JSON_VALUE_REF},
+    ],
+}
 
 
 def _bounded(schema: Any) -> Any:
-    """msgspec's JSON Schema, with the integer bounds every request is held to (see _json_safe_integers)."""
+    """msgspec's JSON Schema, with the integer bounds every request is held to (see
+    _json_safe_integers), and what a struct's undeclared fields may hold (`JSON_VALUE`)."""
     if isinstance(schema, dict):
         bounded = {key: _bounded(value) for key, value in schema.items()}
         if bounded.get("type") == "integer":
             bounded.setdefault("minimum", -MAX_INT)
             bounded.setdefault("maximum", MAX_INT)
+        if bounded.get("type") == "object" and "properties" in bounded:
+            bounded.setdefault("additionalProperties", _JSON_VALUE_REF)
         return bounded
     if isinstance(schema, list):
         return [_bounded(item) for item in schema]
@@ -150,6 +174,11 @@ def refine(document: OpenAPI) -> None:
     bodies = document.components.schemas if document.components and document.components.schemas else {}
     _msgspec_components(document, _sheet_types())
     commands = _commands_schema(document)
+    for component in bodies.values():
+        # Litestar's own components: a struct's undeclared fields are passed over by msgspec,
+        # but the body's checks still read them (`JSON_VALUE`).
+        if isinstance(component, Schema) and component.properties and component.additional_properties is None:
+            component.additional_properties = Reference(ref=f"#/components/schemas/{JSON_VALUE}")
     for name in ("CommandRequest", "AmendRequest"):
         body = bodies.get(name)
         if isinstance(body, Schema) and body.properties and "command" in body.properties:

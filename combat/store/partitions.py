@@ -96,6 +96,8 @@ class PartitionedLog:
         wanted = partitions if partitions is not None else wanted_count(env)
         first = SQLiteFileLog(env, records=records) if is_sqlite_file(env) else EventLog(env, records=records)
         self.kind = type(first.factory).__module__.rpartition(".")[2]  # sqlite or postgres
+        # SQLite in memory: one process, and one locked cache its threads all share.
+        self.in_memory = self.kind == "sqlite" and not isinstance(first, SQLiteFileLog)
         self._blocking = BlockingCommits(self.append)
         self._on_loop: tuple[asyncio.AbstractEventLoop, Commits | None] | None = None
         try:
