@@ -56,6 +56,7 @@ from combat.fivee.conditions import apply_condition
 from combat.fivee.hitpoints import heal
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.monsters import with_sheet
+from combat.fivee.reaction_windows import reaction_spells, spend_reaction_use
 from combat.fivee.save_effects import deal_share, resolve_save_effect
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import ApplyCondition, Command, Heal
@@ -67,7 +68,7 @@ from combat.kernel.state import Combatant, EncounterState
 from combat.spells import library
 from combat.spells.model import DamageRoll, Spell
 
-__all__ = ["CastSpell", "SpellCast", "Caster", "caster_of", "RULES"]
+__all__ = ["CastSpell", "SpellCast", "Caster", "Begun", "caster_of", "begin_cast", "resolve_cast", "RULES"]
 
 Faces = tuple[int, ...]
 
@@ -177,7 +178,7 @@ def _known(tx: Tx, c: Combatant, name: str) -> tuple[Spell | None, CustomSpell |
             f"{c.name} has no spellcasting on its sheet or stat block",
             allowed="a character whose sheet has spellcasting, or a creature whose stat block lists spells",
         )
-    listed = [*casting_list.at_will, *casting_list.per_day]
+    listed = [*casting_list.at_will, *casting_list.per_day, *reaction_spells(block.block)]  # type: ignore[union-attr]
     if key not in {s.lower() for s in listed}:
         raise RuleError("spell/not-known", f"{c.name}'s stat block does not list '{name}'", allowed=", ".join(listed))
     return library.find(name), None, casting_list
@@ -385,16 +386,38 @@ def _lasting(c: Combatant, spell: Spell, name: str, *, dc: int | None = None, **
     return ConditionSpec(**fields)
 
 
+class Begun(msgspec.Struct, frozen=True, kw_only=True):
+    """A spell whose cost is spent and whose `SpellCast` is recorded, its effect still to come
+    (`resolve_cast`): a reaction window may hold it there (Counterspell)."""
+
+    spell: str
+    slot: int | None
+    targets: tuple[str, ...]
+    pact: bool = False
+
+
 def _cast_spell(tx: Tx, cmd: CastSpell) -> None:
-    require_no_pending_damage(tx.state)
+    begun = begin_cast(tx, cmd)
+    if begun is not None:
+        resolve_cast(tx, cmd, begun)
+
+
+def begin_cast(tx: Tx, cmd: CastSpell, *, automated: bool = False) -> Begun | None:
+    """Steps 1-2: who casts it and what it costs, up to its `SpellCast`; None for a custom spell
+    (cast whole: its effect is the GM's). `automated`: the caller resolves the effect itself
+    (Counterspell in its window), so the GM is handed none of its text."""
+    if tx.state.reaction_window is None:  # in a window, the window's own rule says who may cast
+        require_no_pending_damage(tx.state)
     c = tx.combatant(cmd.caster)
     spell, custom, listed = _known(tx, c, cmd.spell)
     if custom is not None:
         _cast_custom(tx, c, custom, cmd)
-        return
+        return None
     assert spell is not None
     caster = caster_of(tx.state, c)
     per_day = listed is not None and _per_day(tx, c, spell.name, listed)
+    if listed is not None:
+        spend_reaction_use(tx, c, spell.name)
     if listed is not None:
         if cmd.slot_level not in (None, spell.level):
             raise RuleError(
@@ -414,12 +437,19 @@ def _cast_spell(tx: Tx, cmd: CastSpell) -> None:
             pact=pact,
             per_day=per_day,
             targets=targets,
-            manual=spell.manual if spell.automation != "narrative" else (spell.desc,),
+            manual=() if automated else spell.manual if spell.automation != "narrative" else (spell.desc,),
         )
     )
+    return Begun(spell=spell.name, slot=slot, targets=targets, pact=pact)
+
+
+def resolve_cast(tx: Tx, cmd: CastSpell, begun: Begun) -> None:
+    """Steps 3-4: concentration and the effect, once nothing stops the spell."""
+    c = tx.combatant(cmd.caster)
+    spell = library.find(begun.spell)
     if spell.concentration:
         start_concentration(tx, c.id, spell.name)
-    _effect(tx, c, spell, caster, slot, targets, cmd)
+    _effect(tx, c, spell, caster_of(tx.state, c), begun.slot, begun.targets, cmd)
 
 
 def _targets(tx: Tx, c: Combatant, spell: Spell, cmd: CastSpell, slot: int | None, caster: Caster) -> tuple[str, ...]:
