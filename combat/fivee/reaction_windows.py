@@ -87,7 +87,7 @@ def reaction_spells(block: StatBlock) -> dict[str, BlockAction]:
     response to the spell's trigger"), each with the reaction that casts it."""
     found: dict[str, BlockAction] = {}
     for entry in block.reactions:
-        match = re.search(r"\bcasts ([A-Z][\w' ]*(?: or [A-Z][\w' ]*)*?)(?: in response| using|[.,])", entry.text)
+        match = re.search(r"\bcasts (.+?)(?: in response| using|[.;])", entry.text)
         if match:
             for name in re.split(r",? or |, ", match.group(1)):
                 try:
@@ -186,11 +186,9 @@ def _has_uncanny_dodge(state: EncounterState, c: Combatant) -> bool:
         named = {r.name.lower() for r in held.sheet.resources}
         return bool(getattr(features, "uncanny_dodge", False)) or UNCANNY_DODGE.lower() in named
     s = block_sheet(state, c.id)
-    return (
-        s is not None
-        and any(e.name == UNCANNY_DODGE for e in s.block.reactions)
-        or any(t.name == UNCANNY_DODGE for t in (s.block.traits if s is not None else ()))
-    )
+    if s is None:
+        return False
+    return any(e.name == UNCANNY_DODGE for e in (*s.block.reactions, *s.block.traits))
 
 
 def hit_options(state: EncounterState, target: Combatant, melee: bool) -> tuple[str, ...]:
