@@ -188,7 +188,7 @@ def _has_uncanny_dodge(state: EncounterState, c: Combatant) -> bool:
     s = block_sheet(state, c.id)
     if s is None:
         return False
-    return any(e.name == UNCANNY_DODGE for e in (*s.block.reactions, *s.block.traits))
+    return any(e.name == UNCANNY_DODGE for e in s.block.reactions) or any(t.name == UNCANNY_DODGE for t in s.block.traits)
 
 
 def hit_options(state: EncounterState, target: Combatant, melee: bool) -> tuple[str, ...]:
