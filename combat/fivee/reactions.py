@@ -82,7 +82,7 @@ class React(Command, frozen=True, kw_only=True):
     `cast_spell` with its defaults, aimed at the window's attacker, caster or damager)."""
 
     combatant: str
-    reaction: str
+    reaction: str  # one the window lists for this combatant (the state's `reaction_window.reactors`)
     save_faces: dict[str, tuple[int, ...]] = {}  # Counterspell's or Hellish Rebuke's save, by id (the GM's)
     damage_faces: tuple[tuple[int, ...], ...] = ()  # Hellish Rebuke's damage roll
     gm_fields: ClassVar[tuple[str, ...]] = ("save_faces",)
