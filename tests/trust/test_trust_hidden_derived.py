@@ -34,6 +34,7 @@ PLAYER_READS = {
     "/encounters/{encounter_id:str}/log": ("log",),
     "/encounters/{encounter_id:str}/audit": ("audit",),
     "/encounters/{encounter_id:str}/stream": ("stream", "stream without the state"),
+    "/encounters/{encounter_id:str}/stats": ("stats",),
 }
 GM_ONLY_READS = {"/encounters/{encounter_id:str}/tokens"}
 
@@ -56,6 +57,9 @@ def _every_read(http: httpx.Client, fight: Fight, token: str | None, after: int)
         "events after a seq": fight.get("/events", token=token, after=after).json(),
         "audit": fight.get("/audit", token=token).json(),
     }
+    stats = fight.get("/stats", token=token)
+    assert stats.status_code == 200, stats.text
+    reads["stats"] = stats.json()
     for path, with_state in (("stream", "true"), ("stream without the state", "false")):
         headers = bearer(token or fight.gm)
         with http.stream("GET", fight.url("/stream"), headers=headers, params={"after": after, "state": with_state}) as reply:
@@ -123,7 +127,7 @@ def test_every_read_path_of_an_encounter_is_read_by_these_scenarios(encounters):
         if route.path.startswith("/encounters/{encounter_id:str}") and "GET" in getattr(route, "methods", ())
     }
     assert routes == set(PLAYER_READS) | GM_ONLY_READS
-    assert sum(len(paths) for paths in PLAYER_READS.values()) == 9
+    assert sum(len(paths) for paths in PLAYER_READS.values()) == 10
 
 
 # -- the leaks the issue lists ------------------------------------------------------------------
