@@ -6,8 +6,9 @@ into a miss on both screens."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from tests.web.helpers import Table, party_by_sheet
+from tests.web.helpers import SCREENSHOTS, Table, party_by_sheet
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
@@ -56,7 +57,8 @@ def test_a_player_taps_shield_on_a_phone_and_the_gm_sees_the_hit_miss(chromium, 
     assert player.row("elara").locator(".quick-bar").count() == 0
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
     assert player.accessibility_violations() == []
-    player.shot("reaction-window-phone", full_page=False)
+    if SCREENSHOTS:  # what the phone's screen shows, not the whole page
+        phone.screenshot(path=str(Path(SCREENSHOTS) / "reaction-window-phone.png"))
     gm.shot("reaction-window-gm")
 
     offered.get_by_role("button", name="Shield", exact=True).tap()

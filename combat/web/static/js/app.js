@@ -149,6 +149,7 @@ const CALLED_FOR = {
   surprise: ["mark_surprised", "surprise_check", "roll_initiative", "call_initiative_check"],
   initiative: ["roll_initiative", "order_tie", "reroll_tie", "roll_off", "call_initiative_check"],
   reorder: ["propose_swap", "answer_swap", "pass_swap", "end_reorder"],
+  reaction: ["react", "pass_reaction", "close_reaction_window"],
   turns: ["attack", "multiattack", "monster_action", "cast_spell", "move", "take_action", "bonus_action", "use_reaction",
           "roll_damage", "death_save", "saving_throw", "end_turn", "damage", "heal", "apply_condition", "remove_condition"],
 };
