@@ -136,6 +136,11 @@ class Redaction:
             view["pending_damage"] = [
                 msgspec.to_builtins(self.event(msgspec.convert(p, AttackRolled))) for p in view["pending_damage"]
             ]
+        window = view.get("reaction_window")
+        if window:  # a hidden creature's reactions are its stat block's; a hidden source's dice the GM's
+            reactors = {cid: ([] if self.hidden(cid) else options) for cid, options in window.get("reactors", {}).items()}
+            held = {} if window.get("source") is not None and self.hidden(window["source"]) else window.get("held", {})
+            view["reaction_window"] = {**window, "reactors": reactors, "held": held}
         if view.get("pending_checks"):
             view["pending_checks"] = [
                 _fields_of(self.event(msgspec.convert({**p, "type": "ConcentrationCheckRequired"}, ConcentrationCheckRequired)))

@@ -149,6 +149,8 @@ _EXAMPLE_OVERRIDES: dict[str, dict[str, Any]] = {
     "legendary_action": {"combatant": "dragon", "action": "Tail Attack", "target": "aria"},
     "use_legendary_resistance": {"combatant": "dragon"},
     "change_stat_block": {"changes": {"ac": 17}},
+    "react": {"combatant": "elara", "reaction": "Shield"},  # a hit's window (combat/fivee/reactions.py)
+    "pass_reaction": {"combatant": "elara"},
     "contest": {"ability": "str", "skill": "athletics", "opponent_skill": "athletics"},
     "declare_round_action": {"action": "melee", "targets": ["goblin-1"]},
     "d10_declare": {"action": "attack", "target": "goblin-1"},

@@ -13,6 +13,7 @@ from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers, d20_pe
 from combat.fivee.damage_dice import as_rolled
 from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
+from combat.fivee.reaction_windows import hit_reactors, open_hit_window
 from combat.fivee.rider_reads import advantage_marks, base_ac
 from combat.fivee.sheet_claims import critical_range, sneak_attack_landed, with_rage_damage, with_sneak_attack
 from combat.fivee.spell_effects import effect_ac_bonus, effect_roll_dice
@@ -148,6 +149,9 @@ class AttackOptions(msgspec.Struct, frozen=True, kw_only=True):
     knock_out: bool = False
     attacker_unseen: bool = False  # the target can't see the attacker: a Dodge gives it nothing
     opportunity: bool = False
+    # A hit may wait for its target's reactions (Shield, Uncanny Dodge, Parry): an attack
+    # command's own attack, not each ray of a spell or a legendary action's (their rolls go on).
+    reaction_window: bool = False
 
 
 def require_critical_range(critical_range: int) -> None:
@@ -305,7 +309,8 @@ def resolve_attack(
         msgspec.structs.replace(x, dice=damage_notation(tx.state, x.dice, x.damage_type, critical))
         for x in extra_damage_applying(options.extra_damage, mode)
     )
-    if hit and two_step:
+    reactors = hit_reactors(tx, attacker, target, melee) if hit and options.reaction_window and not options.knock_out else {}
+    if hit and (two_step or reactors):
         pending = AttackRolled(
             attacker=attacker.id,
             target=target.id,
@@ -324,6 +329,16 @@ def resolve_attack(
         )
         tx.emit(pending)
         _reveal_hidden(tx, attacker)
+        if reactors:
+            open_hit_window(
+                tx,
+                pending,
+                reactors,
+                later=two_step,
+                damage_faces=options.damage_faces,
+                extra_faces=[x.faces for x in extras],
+                melee=melee,
+            )
         return pending
     rolled = damage = 0
     extra_taken: list[DamageTaken] = []
@@ -379,12 +394,15 @@ def roll_damage(
     faces: tuple[int, ...] | None,
     extras: tuple[ExtraDamage, ...],
     extra_faces: list,
+    halve: bool = False,
 ) -> tuple[int, int, list[DamageTaken]]:
     """An attack's damage: (rolled, taken after the target's defences, the extra damage taken),
     every die already doubled for a Critical Hit. The extra damage's events are emitted by
-    `land_extra_damage` once the attack's own event is recorded."""
+    `land_extra_damage` once the attack's own event is recorded. `halve`: Uncanny Dodge, "halve
+    the attack's damage against you (round down)", before Resistance ("Resistance second")."""
     rolled = max(0, tx.roll(notation, purpose="damage", roller=roller, faces=faces).total)
-    return rolled, adjusted_damage(target, rolled, kind), _roll_extra_damage(tx, roller, target, extras, extra_faces, attack)
+    taken = adjusted_damage(target, rolled // 2 if halve else rolled, kind)
+    return rolled, taken, _roll_extra_damage(tx, roller, target, extras, extra_faces, attack, halve)
 
 
 def land_extra_damage(
@@ -410,7 +428,7 @@ def land_extra_damage(
 
 
 def _roll_extra_damage(
-    tx: Tx, roller: str, target: Combatant, extras: tuple[ExtraDamage, ...], faces: list, attack: str
+    tx: Tx, roller: str, target: Combatant, extras: tuple[ExtraDamage, ...], faces: list, attack: str, halve: bool = False
 ) -> list[DamageTaken]:
     taken = []
     for extra, entered in zip(extras, faces):
@@ -421,7 +439,7 @@ def _roll_extra_damage(
                 allowed="a damage type such as fire",
             )
         rolled = max(0, tx.roll(extra.dice, purpose=f"{extra.damage_type} damage", roller=roller, faces=entered).total)
-        amount = adjusted_damage(target, rolled, extra.damage_type)
+        amount = adjusted_damage(target, rolled // 2 if halve else rolled, extra.damage_type)
         taken.append(DamageTaken(target=target.id, amount=amount, damage_type=extra.damage_type, rolled=rolled, source=roller))
     return taken
 
@@ -479,6 +497,7 @@ def attack_with(tx: Tx, cmd: Attack, *, attacker_unseen: bool = False) -> None:
             damage_type=cmd.damage_type,
             knock_out=cmd.knock_out,
             attacker_unseen=attacker_unseen,
+            reaction_window=True,
         ),
     )
     if cmd.sneak_attack:
@@ -544,6 +563,7 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
             extra_damage=with_sneak_attack(tx, attacker, profile, cmd.extra_damage, cmd.sneak_attack, cmd.extra_damage_faces),
             critical_range=critical_range(tx, attacker, None),
             opportunity=True,
+            reaction_window=True,
         ),
     )
     if cmd.sneak_attack:

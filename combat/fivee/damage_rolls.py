@@ -22,7 +22,7 @@ from combat.kernel.events import AttackDamageRolled, AttackRolled
 from combat.kernel.hidden import damage_dealt
 from combat.kernel.state import EncounterState
 
-__all__ = ["RULES"]
+__all__ = ["RULES", "roll_pending_damage", "no_damage_waiting"]
 
 
 def no_damage_waiting(state: EncounterState, attacker: str) -> str | None:
@@ -32,6 +32,11 @@ def no_damage_waiting(state: EncounterState, attacker: str) -> str | None:
         return None
     name = state.combatants[attacker].name if attacker in state.combatants else attacker
     return f"{name} has no attack that hit waiting for its damage"
+
+
+def roll_pending_damage(tx: Tx, cmd: RollDamage) -> None:
+    """`roll_damage`: also how a reaction window that held a hit's damage rolls it as it closes."""
+    _roll_damage(tx, cmd)
 
 
 def _roll_damage(tx: Tx, cmd: RollDamage) -> None:
@@ -55,7 +60,16 @@ def _roll_damage(tx: Tx, cmd: RollDamage) -> None:
     target = tx.combatant(pending.target)
     faces: list[tuple[int, ...] | None] = list(cmd.extra_faces) or [None] * len(pending.extra_damage)
     rolled, damage, extra = roll_damage(
-        tx, attacker.id, target, pending.attack, pending.damage_dice, pending.damage_type, cmd.faces, pending.extra_damage, faces
+        tx,
+        attacker.id,
+        target,
+        pending.attack,
+        pending.damage_dice,
+        pending.damage_type,
+        cmd.faces,
+        pending.extra_damage,
+        faces,
+        halve=attacker.id in tx.state.halved_hits,
     )
     tx.emit(
         AttackDamageRolled(
@@ -77,7 +91,8 @@ def _on_damage_rolled(state: EncounterState, e: AttackDamageRolled) -> Encounter
     if done is not None:
         del waiting[done]
     combatants = {**state.combatants, e.target: take_damage(state.combatants[e.target], e.damage)}
-    return msgspec.structs.replace(state, combatants=combatants, pending_damage=tuple(waiting))
+    halved = tuple(a for a in state.halved_hits if a != e.attacker)
+    return msgspec.structs.replace(state, combatants=combatants, pending_damage=tuple(waiting), halved_hits=halved)
 
 
 def _narrate_rolled(n: Any, e: AttackRolled) -> str:

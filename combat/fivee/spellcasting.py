@@ -52,6 +52,7 @@ import msgspec
 from combat.bestiary.model import BlockSpellcasting
 from combat.characters.sheet import CustomSpell, spell_attack_bonus, spell_save_dc
 from combat.characters.sheet import modifier as ability_modifier
+from combat.fivee import custom_spells
 from combat.fivee import spell_effects_ongoing as ongoing
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import AttackOptions, require_no_pending_damage, resolve_attack
@@ -59,10 +60,10 @@ from combat.fivee.casting_rules import pact_slot_for, refuse_ritual
 from combat.fivee.characters import character, with_character
 from combat.fivee.concentration import start_concentration
 from combat.fivee.conditions import apply_condition
-from combat.fivee.custom_spells import as_spell, automated
 from combat.fivee.hitpoints import heal
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.monsters import with_sheet
+from combat.fivee.reaction_windows import reaction_spells, spend_reaction_use
 from combat.fivee.save_effects import deal_share, resolve_save_effect, share_after_save, takes_any
 from combat.fivee.save_modifiers import SaveModifiers
 from combat.fivee.spell_effects_ongoing import SpellEffect
@@ -77,7 +78,7 @@ from combat.kernel.hidden import Hidden
 from combat.kernel.state import Combatant, EncounterState
 from combat.spells.model import DamageRoll, Spell
 
-__all__ = ["CastSpell", "SpellCast", "Caster", "caster_of", "RULES"]
+__all__ = ["CastSpell", "SpellCast", "Caster", "Begun", "caster_of", "begin_cast", "resolve_cast", "RULES"]
 
 Faces = tuple[int, ...]
 
@@ -197,7 +198,7 @@ def _known(tx: Tx, c: Combatant, name: str) -> tuple[Spell | None, CustomSpell |
             f"{c.name} has no spellcasting on its sheet or stat block",
             allowed="a character whose sheet has spellcasting, or a creature whose stat block lists spells",
         )
-    listed = [*casting_list.at_will, *casting_list.per_day]
+    listed = [*casting_list.at_will, *casting_list.per_day, *reaction_spells(block.block)]  # type: ignore[union-attr]
     if key not in {s.lower() for s in listed}:
         raise RuleError("spell/not-known", f"{c.name}'s stat block does not list '{name}'", allowed=", ".join(listed))
     return _find(name), None, casting_list
@@ -406,21 +407,44 @@ def _lasting(c: Combatant, spell: Spell, name: str, *, dc: int | None = None, **
     return ConditionSpec(**fields)
 
 
+class Begun(msgspec.Struct, frozen=True, kw_only=True):
+    """A spell whose cost is spent and whose `SpellCast` is recorded, its effect still to come
+    (`resolve_cast`): a reaction window may hold it there (Counterspell)."""
+
+    spell: str
+    slot: int | None
+    targets: tuple[str, ...]
+    pact: bool = False
+    beast_hp: int | None = None  # Polymorph's Beast form (combat/fivee/spell_effects_ongoing.py)
+
+
 def _cast_spell(tx: Tx, cmd: CastSpell) -> None:
-    require_no_pending_damage(tx.state)
+    begun = begin_cast(tx, cmd)
+    if begun is not None:
+        resolve_cast(tx, cmd, begun)
+
+
+def begin_cast(tx: Tx, cmd: CastSpell, *, automated: bool = False) -> Begun | None:
+    """Steps 1-2: who casts it and what it costs, up to its `SpellCast`; None for a custom spell
+    (cast whole: its effect is the GM's). `automated`: the caller resolves the effect itself
+    (Counterspell in its window), so the GM is handed none of its text."""
+    if tx.state.reaction_window is None:  # in a window, the window's own rule says who may cast
+        require_no_pending_damage(tx.state)
     c = tx.combatant(cmd.caster)
     spell, custom, listed = _known(tx, c, cmd.spell)
     if custom is not None:
-        if not automated(custom):
+        if not custom_spells.automated(custom):
             _cast_custom(tx, c, custom, cmd)
-            return
-        spell = as_spell(custom)  # a GM-defined spell that says what it does: cast as the SRD's are
+            return None
+        spell = custom_spells.as_spell(custom)  # a GM-defined spell that says what it does: cast as the SRD's are
     assert spell is not None
     if cmd.ritual:
         refuse_ritual(c, spell.name, spell.ritual)
     caster = caster_of(tx.state, c)
     spell = _as_cast(spell, cmd)
     per_day = listed is not None and _per_day(tx, c, spell.name, listed)
+    if listed is not None:
+        spend_reaction_use(tx, c, spell.name)
     if listed is not None:
         if cmd.slot_level not in (None, spell.level):
             raise RuleError(
@@ -442,12 +466,29 @@ def _cast_spell(tx: Tx, cmd: CastSpell) -> None:
             pact=pact,
             per_day=per_day,
             targets=targets,
-            manual=spell.manual if spell.automation != "narrative" else (spell.desc,),
+            manual=() if automated else spell.manual if spell.automation != "narrative" else (spell.desc,),
         )
     )
+    return Begun(spell=spell.name, slot=slot, targets=targets, pact=pact, beast_hp=beast_hp)
+
+
+def resolve_cast(tx: Tx, cmd: CastSpell, begun: Begun) -> None:
+    """Steps 3-4: concentration and the effect, once nothing stops the spell."""
+    c = tx.combatant(cmd.caster)
+    spell = _as_begun(tx, c, cmd, begun)
     if spell.concentration:
         start_concentration(tx, c.id, spell.name)
-    _effect(tx, c, spell, caster, slot, targets, cmd, beast_hp)
+    _effect(tx, c, spell, caster_of(tx.state, c), begun.slot, begun.targets, cmd, begun.beast_hp)
+
+
+def _as_begun(tx: Tx, c: Combatant, cmd: CastSpell, begun: Begun) -> Spell:
+    """The spell as `begin_cast` shaped it, again: a held spell resumes in a later command, and
+    only the command and what it spent are kept (a GM-defined spell, the option chosen, the slot)."""
+    spell, custom, _ = _known(tx, c, cmd.spell)
+    if custom is not None:
+        spell = custom_spells.as_spell(custom)
+    assert spell is not None
+    return _at_slot(_as_cast(spell, cmd), begun.slot)
 
 
 def _as_cast(spell: Spell, cmd: CastSpell) -> Spell:

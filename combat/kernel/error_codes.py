@@ -366,6 +366,8 @@ ERROR_CODES: dict[str, str] = {
     "resource/no-sheet": "… did not join by a character sheet, so has no features to count",
     "resource/spent": "… has no use of … left",
     "resource/unknown": "…'s sheet has no feature called '…'",
+    "reaction/no-window": "no reaction window is open",
+    "reaction/not-offered": "… has no reaction to take now (…), or may react with …, not …",
     "rest/dead": "… is dead",
     "rest/hit-dice": "Hit Point Dice are spent on a Short Rest",
     "rest/kind": "which rest?",

@@ -21,6 +21,7 @@ __all__ = [
     "Help",
     "PendingCheck",
     "Conflict",
+    "ReactionWindow",
     "NoRules",
     "SharedState",
     "EncounterState",
@@ -118,6 +119,20 @@ class Conflict(msgspec.Struct, frozen=True, kw_only=True):
     caused_by: tuple[int, ...] = ()  # the retractions or amendments that changed the past
 
 
+class ReactionWindow(msgspec.Struct, frozen=True, kw_only=True):
+    """A moment the fight waits for reactions (combat/fivee/reactions.py): an attack hit and
+    its damage waits, a spell is being cast, a creature took damage. Nothing else happens
+    until every creature offered a reaction has reacted or passed, or the GM closes it."""
+
+    kind: str  # hit, spell or damage
+    trigger: str  # what happened, in words
+    reactors: dict[str, tuple[str, ...]] = {}  # who may react -> with what
+    answered: tuple[str, ...] = ()  # who reacted or passed
+    source: str | None = None  # the attacker, the caster, the creature that dealt the damage
+    subject: str | None = None  # the creature hit or damaged
+    held: dict[str, Any] = {}  # what waits for the window: the hit's damage faces, the spell's command
+
+
 class NoRules(msgspec.Struct, frozen=True, kw_only=True):
     """The state of a ruleset that keeps nothing beyond the shared fields."""
 
@@ -140,6 +155,8 @@ class SharedState(msgspec.Struct, frozen=True, kw_only=True):
     opportunities: tuple[tuple[str, str], ...] = ()  # (who may react, who left its reach)
     pending_checks: tuple[PendingCheck, ...] = ()
     pending_damage: tuple[AttackRolled, ...] = ()  # attacks that hit, their damage faces still to come
+    reaction_window: ReactionWindow | None = None  # open: the fight waits for reactions
+    halved_hits: tuple[str, ...] = ()  # attackers whose pending hit's damage is halved (Uncanny Dodge)
     winner: str | None = None
     ended_reason: str | None = None
     retracted: tuple[int, ...] = ()  # seqs that no longer count (undone or amended)

@@ -16,9 +16,10 @@ from typing import Any
 from uuid import UUID
 
 from combat.app.history import effective
+from combat.fivee.reactions import AttackDeflected
 from combat.kernel.records import Recorded
 from combat.stats.rows import Context, Rows, rows_of
-from combat.store.stats_tables import StatsTables
+from combat.store.stats_tables import COLUMNS, StatsTables
 
 __all__ = ["FOLLOWER", "Batch", "StatsProjection", "not_counted"]
 
@@ -52,8 +53,18 @@ class StatsProjection:
             contexts[UUID(row["encounter"])].combatants[row["combatant"]] = row
         return contexts
 
+    def _hits(self, contexts: dict[UUID, Context], encounters: list[UUID]) -> None:
+        """The last hit of each attacker on each target, for a batch that turns a hit into a
+        miss (AttackDeflected) whose attack an earlier batch counted."""
+        for row in self._tables.select("stats_attacks", encounters=[str(e) for e in encounters]):
+            if row["hit"]:
+                contexts[UUID(row["encounter"])].hits[(row["attacker"], row["target"])] = {
+                    k: row[k] for k in COLUMNS["stats_attacks"]
+                }
+
     def __call__(self, records: list[Recorded]) -> Batch:
         contexts = self._contexts(list(dict.fromkeys(r.originator_id for r in records)))
+        self._hits(contexts, list(dict.fromkeys(r.originator_id for r in records if isinstance(r.event, AttackDeflected))))
         rows: Rows = rows_of(records, contexts)
         recount = {str(eid): not_counted(self._records(eid, upto)) for eid, upto in rows.moves.items()}
         return Batch(tables=rows.tables, recount=recount)

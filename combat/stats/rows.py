@@ -19,6 +19,7 @@ from uuid import UUID
 import msgspec
 
 from combat.fivee.characters import SheetAttached
+from combat.fivee.reactions import AttackDeflected
 from combat.fivee.spellcasting import SpellCast
 from combat.kernel.events import (
     AttackDamageRolled,
@@ -61,6 +62,9 @@ class Context:
 
     encounter: dict[str, Any] | None = None  # its stats_encounters row
     combatants: dict[str, dict[str, Any]] = field(default_factory=dict)  # its stats_combatants rows
+    # The attack row of each attacker's last hit on each target: a reaction (Shield, Parry) may
+    # still turn it into a miss (`AttackDeflected`, in a later command).
+    hits: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
 
     @property
     def campaign(self) -> str | None:
@@ -143,16 +147,26 @@ def rows_of(records: list[Recorded], contexts: dict[UUID, Context], out: Rows | 
         elif isinstance(e, (AttackMade, AttackRolled)):
             ctx.acting(rec.command_id, e.attacker, out)
             hit = e.hit if isinstance(e, AttackMade) else True
-            out.add(
-                "stats_attacks", **base, attacker=e.attacker, target=e.target, attack=e.attack, hit=hit,
-                critical=e.critical, roll_mode=e.roll_mode, natural=e.natural, total=e.total, target_ac=e.target_ac,
-            )  # fmt: skip
+            attack = {
+                **base, "attacker": e.attacker, "target": e.target, "attack": e.attack, "hit": hit,
+                "critical": e.critical, "roll_mode": e.roll_mode, "natural": e.natural, "total": e.total,
+                "target_ac": e.target_ac,
+            }  # fmt: skip
+            out.add("stats_attacks", **attack)
+            if hit:
+                ctx.hits[(e.attacker, e.target)] = attack
             if isinstance(e, AttackMade) and hit:
                 out.add(
                     "stats_damage", **base, source=e.attacker, via=e.attack, target=e.target, damage_type=e.damage_type,
                     rolled=e.damage_rolled, dealt=e.damage,
                 )  # fmt: skip
+        elif isinstance(e, AttackDeflected):
+            # The hit it was is a miss: its own row (the attack's seq) says so, at the AC it faced.
+            deflected = ctx.hits.pop((e.attacker, e.target), None)
+            if deflected is not None:
+                out.add("stats_attacks", **{**deflected, "hit": False, "critical": False, "target_ac": e.target_ac})
         elif isinstance(e, AttackDamageRolled):
+            ctx.hits.pop((e.attacker, e.target), None)
             ctx.acting(rec.command_id, e.attacker, out)
             out.add(
                 "stats_damage", **base, source=e.attacker, via=e.attack, target=e.target, damage_type=e.damage_type,

@@ -13,6 +13,7 @@ from combat.characters.build import build_sheet
 from combat.fivee.characters import AddCharacter
 from combat.fivee.legendary import LegendaryResistanceUsed
 from combat.fivee.monsters import AddCreature, sheet
+from combat.fivee.reactions import PassReaction
 from combat.fivee.save_effects import SaveEffect
 from combat.fivee.save_modifiers import SaveModifiers
 from combat.fivee.spellcasting import CastSpell
@@ -106,7 +107,8 @@ def test_magic_resistance_from_the_stat_block_gives_advantage_against_a_spell_no
     (14) kept: 20, a success, no Paralyzed. A mundane trap's Wisdom save is a plain d20; the GM
     marks a magical one (`magical`) and it has Advantage again."""
     t = _table("Archmage")
-    events = t.do(CastSpell(caster="elara", spell="Hold Person", targets=("archmage",), save_faces={"archmage": (5, 14)}))
+    t.do(CastSpell(caster="elara", spell="Hold Person", targets=("archmage",), save_faces={"archmage": (5, 14)}))
+    events = t.do(PassReaction(combatant="archmage"))  # it could Counterspell; the spell goes on as it passes
     assert _save_rolls(events) == ["2d20kh1+6"]
     [save] = of_type(events, SaveMade)
     assert save.success and save.total == 20 and "Advantage: Magic Resistance" in save.reason

@@ -12,12 +12,18 @@ import sys
 import time
 from pathlib import Path
 from statistics import median
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from combat.app.application import Encounters
+from combat.characters.build import build_sheet
 from combat.cli import cli
+from combat.fivee.characters import AddCharacter
+from combat.fivee.monsters import AddCreature
+from combat.fivee.reactions import React
+from combat.kernel.commands import Attack, BeginCombat, EndTurn, RollInitiative
 from combat.kernel.events import TurnEnded, TurnStarted
 from combat.stats.answers import Scope
 from combat.stats.fit import chi_square_tail
@@ -27,6 +33,14 @@ from combat.store.stats_tables import COLUMNS
 from tests.stats.helpers import Played, play_two_fights
 
 ROOT = Path(__file__).resolve().parents[2]
+ELARA_SHIELD = {
+    "name": "Elara", "class_name": "Wizard", "level": 5, "scores": "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
+    "spells": ("Shield",),
+}  # fmt: skip
+VEX = {
+    "name": "Vex", "class_name": "Rogue", "level": 5, "scores": "STR 8 DEX 16 CON 14 INT 12 WIS 10 CHA 13",
+    "armor": "Leather", "weapons": ("Rapier",),
+}  # fmt: skip
 
 
 def _median_turn(encounters: Encounters, played: Played, cid: str) -> float:
@@ -200,3 +214,39 @@ def test_the_chi_square_tail_matches_the_tables():
     assert chi_square_tail(3.841, 1) == pytest.approx(0.05, abs=1e-4)
     assert chi_square_tail(5.991, 2) == pytest.approx(0.05, abs=1e-4)
     assert chi_square_tail(0, 19) == 1.0
+
+
+def test_a_shielded_hit_counts_as_a_miss_and_uncanny_dodge_as_the_half_dealt(encounters: Encounters):
+    """Shield: "+5 bonus to AC, including against the triggering attack": the goblin's 14 that
+    hit Elara's AC 12 misses AC 17, so it is counted as the miss it became, at AC 17, with no
+    damage. Uncanny Dodge: "halve the attack's damage against you (round down)": the other
+    goblin's 5 + 2 = 7 on Vex is 3 dealt, 7 rolled. The follower reads the hit and the Shield in
+    separate batches; a rebuild reads them together, to the same rows."""
+    campaign = encounters.campaigns.create("Greyhawk").id
+    encounters.campaigns.save(campaign, build_sheet(**ELARA_SHIELD))
+    encounters.campaigns.save(campaign, build_sheet(**VEX))
+    eid = encounters.create("srd-2024", "the ford", seed=3, campaign=campaign)
+    encounters.execute(eid, AddCharacter(character="Elara", side="party"))
+    encounters.execute(eid, AddCharacter(character="Vex", side="party"))
+    encounters.execute(eid, AddCreature(creature="Goblin Warrior", count=2, side="goblins"))
+    encounters.execute(eid, BeginCombat())
+    for cid, face in (("goblin-warrior-1", 15), ("elara", 5), ("vex", 9)):
+        encounters.execute(eid, RollInitiative(combatant=cid, faces=(face,)))
+    encounters.execute(eid, Attack(attacker="goblin-warrior-1", target="elara", faces=(10,), damage_faces=(3,)))
+    encounters.stats.fresh()  # the hit counted before its Shield is read
+    encounters.execute(eid, React(combatant="elara", reaction="Shield"))
+    encounters.execute(eid, EndTurn(combatant="goblin-warrior-1"))
+    encounters.execute(eid, Attack(attacker="goblin-warrior-2", target="vex", faces=(15,), damage_faces=(5,)))
+    encounters.execute(eid, React(combatant="vex", reaction="Uncanny Dodge"))
+
+    def read() -> dict[str, Any]:
+        return {c.name: c for c in encounters.stats.gm(Scope(encounter=str(eid))).characters}
+
+    goblins = [read()[name] for name in ("Goblin Warrior 1", "Goblin Warrior 2")]
+    assert [(g.attacks, g.hits, g.misses, g.damage_dealt, g.damage_rolled) for g in goblins] == [(1, 0, 1, 0, 0), (1, 1, 0, 3, 7)]
+    assert (read()["Elara"].damage_taken, read()["Vex"].damage_taken) == (0, 3)
+    shielded = [r for r in encounters.stats.tables.select("stats_attacks") if r["target"] == "elara"]
+    assert [(r["hit"], r["total"], r["target_ac"]) for r in shielded] == [(False, 14, 17)]
+    before = {t: encounters.stats.tables.select(t, counted=False) for t in COLUMNS}
+    encounters.stats.rebuild()
+    assert {t: encounters.stats.tables.select(t, counted=False) for t in COLUMNS} == before

@@ -58,6 +58,9 @@ def _every_read(http: httpx.Client, fight: Fight, token: str | None, after: int)
         "audit": fight.get("/audit", token=token).json(),
         "stats": fight.get("/stats", token=token).json(),
     }
+    stats = fight.get("/stats", token=token)
+    assert stats.status_code == 200, stats.text
+    reads["stats"] = stats.json()
     for path, with_state in (("stream", "true"), ("stream without the state", "false")):
         headers = bearer(token or fight.gm)
         with http.stream("GET", fight.url("/stream"), headers=headers, params={"after": after, "state": with_state}) as reply:

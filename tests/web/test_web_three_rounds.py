@@ -1,6 +1,6 @@
 """Three rounds of an srd-2024 fight played through the table screen in Debian's chromium, as a
 GM would: a party by sheet, four bestiary goblins, initiative with entered faces and a tie
-dragged into order, a Fireball, goblins striking back, an undo by the `u` key, a death save,
+dragged into order, a Fireball, goblins striking back (Elara's Shield in one click), an undo by the `u` key, a death save,
 an amend; a player's turn on a 360x740 phone with the player's link; and the GM closing the
 tab and coming back through the token remembered on this device. Every die is entered, so
 each outcome is exact; the clicks and keys the issue counts are measured on the way."""
@@ -147,10 +147,17 @@ def test_three_rounds_of_an_srd_2024_fight_at_the_table(chromium, service):
     _next_turn(gm, "goblin-warrior-1")
     clicks, keys = _quick_attack(gm, "goblin-warrior-1", "Scimitar", "Elara", "15", "4")
     assert clicks <= 2 and keys == ["1", "5", "Tab", "4", "Enter"], (clicks, keys)
+    # The hit waits for Elara's reaction: she has Shield prepared, and the GM casts it for her in
+    # one click; "+5 bonus to AC, including against the triggering attack": 19 still hits AC 17.
+    window = page.get_by_role("region", name="Reaction window")
+    window.get_by_text("Elara may react with Shield").wait_for()
+    window.get_by_role("button", name="Shield", exact=True).click()
+    window.wait_for(state="detached")
     _hp(gm, "elara", "21/27 HP")
-    outcome.filter(has_text="Goblin Warrior 1 attacks Elara (Scimitar): 19 vs AC 12, hit, 6 slashing").wait_for()
+    outcome.filter(has_text="Elara casts Shield").wait_for()
 
-    # Goblin Warrior 3 attacks by mistake (it fled the flames): `u`, the reason, Enter undoes it.
+    # Goblin Warrior 3 attacks by mistake (it fled the flames; 16+4 = 20 hits AC 17, and Elara's
+    # reaction is spent: no window): `u`, the reason, Enter undoes it.
     _next_turn(gm, "goblin-warrior-2")
     _next_turn(gm, "goblin-warrior-3")
     _quick_attack(gm, "goblin-warrior-3", "Scimitar", "Elara", "16", "5")

@@ -74,7 +74,7 @@ from typing import Any
 import combat.rulesets.a5e.actions as a5e_actions
 import combat.rulesets.a5e.attacks as a5e_attacks
 from combat import fivee
-from combat.fivee import ability_checks, conditions, dying, stat_blocks, turn_pointer, turns
+from combat.fivee import ability_checks, conditions, dying, reactions, stat_blocks, turn_pointer, turns
 from combat.fivee import initiative as shared_initiative
 from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee.initiative import turn_order
@@ -244,9 +244,9 @@ RULESET = Ruleset.of(
     summary="Set the scene, surprise by ability checks, initiative by ability check (surprise checks reused, "
     "ties rolled off on d20); world actions with recharge at the start of every round; Press the Attack, "
     "Fall Back, Sprint, Tumble, flanking and attacks from above.",
-    phases=stat_blocks.with_steps(PHASES),
+    phases=reactions.with_window(stat_blocks.with_steps(PHASES)),
     turn_order=turn_order,
-    flow=rounds.flow,
+    flow=reactions.with_windows(rounds.flow),
     # The SRD glossary's conditions and damage types, and the conditions the text adds: fatigue
     # (Sprint), encumbered, and raging ("A creature using the Rage class feature cannot ... Fall Back").
     conditions=SRD_CONDITIONS | {"fatigue", "encumbered", "raging"},

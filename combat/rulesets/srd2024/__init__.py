@@ -42,7 +42,17 @@ Where the text is silent (written down here, and on the ruleset's docs page gene
 from __future__ import annotations
 
 from combat import fivee
-from combat.fivee import banked_actions, dying, initiative, one_slot_per_turn, spell_effects_ongoing, standing, stat_blocks, turns
+from combat.fivee import (
+    banked_actions,
+    dying,
+    initiative,
+    one_slot_per_turn,
+    reactions,
+    spell_effects_ongoing,
+    standing,
+    stat_blocks,
+    turns,
+)
 from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee.initiative import turn_order, units, unresolved_ties
 from combat.kernel.decider import Ruleset, Tx, assemble
@@ -118,9 +128,9 @@ RULESET = Ruleset.of(
     title="5e 2024 (SRD 5.2) core combat",
     summary="Individual Dexterity initiative fixed for the fight; surprise gives Disadvantage on it; "
     "one roll per group of identical creatures; ties ordered by the GM and the players.",
-    phases=stat_blocks.with_steps(PHASES),
+    phases=reactions.with_window(stat_blocks.with_steps(PHASES)),
     turn_order=turn_order,
-    flow=flow,
+    flow=reactions.with_windows(flow),
     conditions=SRD_CONDITIONS,
     damage_types=SRD_DAMAGE_TYPES,
     defaults=DEFAULTS,

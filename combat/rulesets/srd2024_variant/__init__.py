@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from combat import fivee
 from combat.fivee import actions as shared_actions
-from combat.fivee import banked_actions, monster_actions, one_slot_per_turn, spell_effects_ongoing, stat_blocks, turns
+from combat.fivee import banked_actions, monster_actions, one_slot_per_turn, reactions, spell_effects_ongoing, stat_blocks, turns
 from combat.fivee import conditions as shared_conditions
 from combat.fivee import initiative as shared_initiative
 from combat.fivee.initiative import unresolved_ties
@@ -212,9 +212,9 @@ RULESET = Ruleset.of(
     summary="srd-2024 with the table's changes: optional group roll, initiative swaps before round 1 "
     "(not for the surprised), tied players reroll, cover adds to Constitution saves, grapple and shove "
     "by Constitution save, extended talk costs an action and a reaction, mounting costs the mount's size.",
-    phases=stat_blocks.with_steps(PHASES),
+    phases=reactions.with_window(stat_blocks.with_steps(PHASES)),
     turn_order=turn_order,
-    flow=flow,
+    flow=reactions.with_windows(flow),
     conditions=srd2024.RULESET.conditions,
     damage_types=srd2024.RULESET.damage_types,
     defaults=DEFAULTS,

@@ -13,6 +13,7 @@ import { forget, fromFragment, keepOnDevice, keptOnDevice, remember, remembered,
 import { StatsView } from "./stats.js";
 import { campaigns, Campaigns, PartyPicker } from "./party.js";
 import { InitiativeFace, playerMayNow } from "./setup.js";
+import { offeredTo, ReactionWindow } from "./reactions.js";
 
 let openapi = null;
 const commandsOf = {};
@@ -25,6 +26,7 @@ const PHASE_HINTS = {
   surprise: "mark who is surprised, then roll initiative",
   initiative: "roll initiative for everyone; the first turn starts once all have rolled",
   turns: "each combatant acts on its turn, then Next turn",
+  reaction: "the fight waits: each creature offered a reaction takes it or passes (or close the window)",
   ended: "the fight is over",
 };
 async function schemasOf(api, ruleset) {
@@ -147,6 +149,7 @@ const CALLED_FOR = {
   surprise: ["mark_surprised", "surprise_check", "roll_initiative", "call_initiative_check"],
   initiative: ["roll_initiative", "order_tie", "reroll_tie", "roll_off", "call_initiative_check"],
   reorder: ["propose_swap", "answer_swap", "pass_swap", "end_reorder"],
+  reaction: ["react", "pass_reaction", "close_reaction_window"],
   turns: ["attack", "multiattack", "monster_action", "cast_spell", "move", "take_action", "bonus_action", "use_reaction",
           "roll_damage", "death_save", "saving_throw", "end_turn", "damage", "heal", "apply_condition", "remove_condition"],
 };
@@ -405,9 +408,9 @@ function Encounter({ entry, onOpen }) {
   const nextPhase = phases[phases.indexOf(state.phase) + 1];
   // A player's own rows offer their quick actions too, only those the player may send now:
   // the attacks and spells on that combatant's turn, a death save when one is owed.
-  const playing = !past && schemas && state.phase === "turns" && entry.role === "player" && view.combatants.length;
+  const playing = !past && schemas && ["turns", "reaction"].includes(state.phase) && entry.role === "player" && view.combatants.length;
   const playerActions = (c) => (!view.combatants.includes(c.id) ? [] : quickActions(state, c).filter((a) => PLAYER_QUICK[a.kind]
-    && playerMaySend(schemas, PLAYER_QUICK[a.kind]) && (a.kind === "death" || state.turn === c.id)));
+    && playerMaySend(schemas, PLAYER_QUICK[a.kind]) && !state.reaction_window && (a.kind === "death" || state.turn === c.id)));
   // What a player's quick spell form leaves out: the fields only the GM sets (the targets' saves).
   const playerCtx = playing ? { ...ctx, hide: schemas.senders?.cast_spell?.gmFields } : ctx;
   const rowQuick = settingUp ? (c) => (firstUnrolled(c) ? html`<${InitiativeFace} c=${c} send=${send} />` : null)
@@ -433,10 +436,12 @@ function Encounter({ entry, onOpen }) {
       <button type="button" class="small" aria-expanded=${help} aria-keyshortcuts="?" onClick=${() => setHelp(!help)}>Shortcuts (?)</button>
     </div>
     ${help ? html`<${HotkeyHelp} onClose=${() => setHelp(false)} />` : null}
+    <${ReactionWindow} state=${state} send=${send} />
     <p class="outcome" role="status" aria-live="polite">${outcome ? html`<strong>Last:</strong> ${outcome}` : null}</p>`
-    : playing ? html`${view.combatants.includes(state.turn) && allowed.has("end_turn") ? html`<button type="button" class="next-turn"
+    : playing ? html`${offeredTo(state, view.combatants).length ? html`<${ReactionWindow} state=${state} mine=${view.combatants} send=${send} />`
+        : view.combatants.includes(state.turn) && allowed.has("end_turn") ? html`<button type="button" class="next-turn"
         onClick=${() => send({ type: "end_turn", combatant: state.turn }).catch(setError)}>End my turn <small>(${current?.name})</small></button>`
-        : html`<p class="hint">Not your turn: ${current?.name || "nobody"} acts now. Your reactions are under Your moves.</p>`}
+        : html`<p class="hint">Not your turn: ${current?.name || "nobody"} acts now. When a hit, a spell or damage gives you a reaction, it is offered here.</p>`}
       <p class="outcome" role="status" aria-live="polite">${outcome ? html`<strong>Last:</strong> ${outcome}` : null}</p>` : null;
   // A tie's new order (dragged on the board, or moved earlier or later): order_tie.
   const orderTie = gm && !past && allowed.has("order_tie") ? (order) => send({ type: "order_tie", order }).catch(setError) : null;
