@@ -19,8 +19,13 @@ __all__ = ["FollowerThread"]
 class FollowerThread:
     """`passes`: each follower's step (run it up to the logs' heads) and whether it is behind."""
 
-    def __init__(self, passes: Sequence[tuple[Callable[[], object], Callable[[], bool]]], interval: float = 1.0):
+    def __init__(
+        self, passes: Sequence[tuple[Callable[[], object], Callable[[], bool]]], interval: float = 1.0, gap: float = 0.05
+    ):
         self._passes = list(passes)
+        # The least time between two passes: under a stream of writes, each pass takes in
+        # what came since the last in one batch, not one pass per command on the writers' cores.
+        self._gap = gap
         self._interval = interval
         self._wake = threading.Event()
         self._stopping = threading.Event()
@@ -73,6 +78,7 @@ class FollowerThread:
             with self._done:
                 self._rounds += 1
                 self._done.notify_all()
+            self._stopping.wait(self._gap)
 
     def stop(self) -> None:
         self._stopping.set()
