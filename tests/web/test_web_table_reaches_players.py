@@ -271,7 +271,8 @@ def test_a_party_of_four_at_the_table_with_phones(chromium, table_server):
     rested.wait_for()
     assert "Elara: +0 HP (27/27), back: 3rd ×1" in rested.inner_text()
     assert _counted(page)[0] == 1
-    assert "slots" not in party.locator("li[data-character='Elara']").inner_text()
+    # The roster is read again after the rest: wait for it, then nothing is spent.
+    party.locator("li[data-character='Elara']").filter(has_not_text="slots").wait_for()
     assert _campaign_character(server, campaign, "Elara")["status"] == {}
 
     # A practice fight: Elara drops to 5 HP in it, and the party is as it was.
