@@ -342,9 +342,14 @@ class EventLog(SharedPool):
     def decoded(self, notifications: Sequence[Any]) -> list[Recorded]:
         """Rows of the notification log as records (a follower's batch), each read as
         `recorded` reads it: a ruleset not loaded yet is loaded for a row that needs it."""
+        decode = self.mapper.to_domain_event
+        try:
+            return [cast(Recorded, decode(n)) for n in notifications]  # the batch at once: the usual case
+        except UnreadableRow:
+            pass
 
         def one(n: Any) -> list[Recorded]:
-            return self._widening(UUID(str(n.originator_id)), lambda: [cast(Recorded, self.mapper.to_domain_event(n))])
+            return self._widening(UUID(str(n.originator_id)), lambda: [cast(Recorded, decode(n))])
 
         return [one(n)[0] for n in notifications]
 
