@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from combat.cli_output import _one_line_errors
-from combat.store.settings import DB_ENV, DEFAULT_DB
+from combat.cli_output import _one_line_errors, db_file_option
 
 if TYPE_CHECKING:
     from uuid import UUID
@@ -28,14 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["characters", "campaigns"]
 
 
-_db = click.option(
-    "--db",
-    type=click.Path(dir_okay=False),
-    envvar=DB_ENV,
-    default=DEFAULT_DB,
-    show_default=True,
-    help=f"SQLite file of the store the party lives in (or set {DB_ENV}).",
-)
+_db = db_file_option("the campaigns live in")
 
 
 _campaign = click.option(

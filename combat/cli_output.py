@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["_consoles", "_one_line_errors"]
+__all__ = ["_consoles", "_one_line_errors", "db_file_option"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -55,3 +55,19 @@ def _one_line_errors(fn: F) -> F:
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
+
+
+def db_file_option(what: str) -> Callable[[F], F]:
+    """`--db`: the SQLite file of the store `what` lives in (or the environment's setting)."""
+    import click
+
+    from combat.store.settings import DB_ENV, DEFAULT_DB
+
+    return click.option(
+        "--db",
+        type=click.Path(dir_okay=False),
+        envvar=DB_ENV,
+        default=DEFAULT_DB,
+        show_default=True,
+        help=f"SQLite file of the store {what} (or set {DB_ENV}).",
+    )

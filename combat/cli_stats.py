@@ -11,22 +11,14 @@ from typing import TYPE_CHECKING, Any
 import click
 import msgspec
 
-from combat.cli_output import _one_line_errors
-from combat.store.settings import DB_ENV, DEFAULT_DB
+from combat.cli_output import _one_line_errors, db_file_option
 
 if TYPE_CHECKING:
     from combat.stats.answers import CharacterStats, Stats
 
 __all__ = ["stats", "character_line"]
 
-_db = click.option(
-    "--db",
-    type=click.Path(dir_okay=False),
-    envvar=DB_ENV,
-    default=DEFAULT_DB,
-    show_default=True,
-    help=f"SQLite file of the store (or set {DB_ENV}).",
-)
+_db = db_file_option("whose fights are counted")
 PARQUET_HINT = "Parquet files need pyarrow: pip install 'combat-log[stats]' (or use --format csv)"
 
 
