@@ -82,6 +82,12 @@ def creating(datastore: Any, what: str) -> Iterator[Any]:
                 yield cursor
         else:
             with datastore.transaction(commit=True) as cursor:
+                # eventsourcing opens a deferred transaction: its first read would take a
+                # snapshot, and the write after it would fail at once ("database is locked")
+                # if another connection committed in between. The write lock is taken first,
+                # waiting its turn as any writer does.
+                cursor.execute("COMMIT")
+                cursor.execute("BEGIN IMMEDIATE")
                 yield cursor
     except RuleError:
         raise
