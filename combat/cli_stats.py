@@ -4,16 +4,15 @@ Registered on the `combat` group at the end of combat/cli.py."""
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-import msgspec
 
 from combat.cli_output import _one_line_errors, db_file_option
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from combat.stats.answers import CharacterStats, Stats
 
 __all__ = ["stats", "character_line"]
@@ -71,6 +70,8 @@ def stats(ctx: click.Context, campaign: str | None, encounter: str | None, chara
         in_campaign = str(encounters.campaigns.named(campaign).id) if campaign is not None else None
         found = encounters.stats.gm(Scope(campaign=in_campaign, encounter=encounter, character=character))
     if as_json:
+        import msgspec  # here, not at the top: every CLI command's start would pay for it
+
         _print_json(msgspec.to_builtins(found))
     else:
         _print_stats(found)
@@ -93,6 +94,8 @@ def export(fmt: str, folder: str, db: str) -> None:
             import pyarrow.parquet  # noqa: F401
         except ImportError:
             raise click.ClickException(PARQUET_HINT) from None
+    from pathlib import Path
+
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     with _store(db) as encounters:
@@ -109,6 +112,8 @@ def export(fmt: str, folder: str, db: str) -> None:
 
 
 def _write_csv(path: Path, columns: list[str], rows: list[dict[str, Any]]) -> None:
+    import csv
+
     with path.open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
         writer.writeheader()
