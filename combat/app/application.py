@@ -187,7 +187,8 @@ class Encounters:
         carry = CarryOver(
             created=self.created,
             state_at=lambda eid, seq: self.state(eid, at=seq),
-            fold=campaigns.fold,
+            read=campaigns.log.records,
+            fold=campaigns.fold_records,
             roster_ids=campaigns.log.originators,
             record=campaigns.record,
         )

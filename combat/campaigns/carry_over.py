@@ -21,7 +21,6 @@ default campaign's.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from uuid import UUID
 
 from combat.campaigns.records import (
@@ -41,23 +40,17 @@ from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
 from combat.store import UnreadableRow
 
-__all__ = ["CarryOver", "Carried", "carried_by"]
+__all__ = ["CarryOver", "carried_to"]
 
 FOLLOWER = "carry-over"
 ACTOR = "carry-over"
 
 
-@dataclass(frozen=True)
-class Carried:
-    """What carry-over needs of an encounter: its campaign, if its outcome is carried."""
-
-    campaign: UUID | None
-
-
-def carried_by(created: EncounterCreated) -> Carried:
+def carried_to(created: EncounterCreated) -> UUID | None:
+    """The campaign an encounter's outcome is carried to; None for a practice fight or a fork."""
     if created.forked_from is not None or created.practice:
-        return Carried(campaign=None)
-    return Carried(campaign=created.campaign or DEFAULT_CAMPAIGN)
+        return None
+    return created.campaign or DEFAULT_CAMPAIGN
 
 
 class CarryOver:
@@ -67,54 +60,55 @@ class CarryOver:
         self,
         created: Callable[[UUID], EncounterCreated],
         state_at: Callable[[UUID, int], EncounterState],
+        read: Callable[[UUID], list[PartyRecord]],
         fold: Callable[[UUID, list[PartyRecord]], StoredCharacter | None],
         roster_ids: Callable[[], list[UUID]],
         record: Callable[[UUID, int, str, PartyEvent, str], PartyRecord],
     ):
         self._created = created
         self._state_at = state_at
+        self._read = read
         self._fold = fold
         self._roster_ids = roster_ids
         self._record = record
-        self._carried: dict[UUID, Carried] = {}
+        self._campaigns: dict[UUID, UUID | None] = {}  # encounter -> the campaign it is carried to
 
-    def _carried_of(self, encounter_id: UUID, first: Recorded) -> Carried:
-        found = self._carried.get(encounter_id)
-        if found is None:
+    def _campaign_of(self, encounter_id: UUID, first: Recorded) -> UUID | None:
+        if encounter_id not in self._campaigns:
             created = first.event if isinstance(first.event, EncounterCreated) else self._created(encounter_id)
-            found = self._carried[encounter_id] = carried_by(created)
-        return found
+            self._campaigns[encounter_id] = carried_to(created)
+        return self._campaigns[encounter_id]
 
     def __call__(self, records: list[Recorded]) -> list[PartyRecord]:
         by_encounter: dict[UUID, list[Recorded]] = {}
         for rec in records:
             by_encounter.setdefault(rec.originator_id, []).append(rec)
         out: list[PartyRecord] = []
-        working: dict[UUID, StoredCharacter] = {}  # as the records appended so far leave them
+        logs: dict[UUID, list[PartyRecord]] = {}  # each character's log, read once a batch, with what it appends
+        working: dict[UUID, StoredCharacter | None] = {}  # as those records leave them
         in_fights: dict[UUID, list[UUID]] | None = None  # fight -> character log ids, read once a batch
 
         def current(log_id: UUID) -> StoredCharacter | None:
             if log_id not in working:
                 try:
-                    found = self._fold(log_id, [])
+                    logs[log_id] = self._read(log_id)
+                    working[log_id] = self._fold(log_id, logs[log_id])
                 except (UnreadableRow, TamperedParty):
-                    found = None  # not carried to: `combat verify --campaigns` reports it
-                if found is not None:
-                    working[log_id] = found
-                return found
+                    working[log_id] = None  # not carried to: `combat verify --campaigns` reports it
             return working[log_id]
 
         def emit(found: StoredCharacter, log_id: UUID, event: PartyEvent) -> StoredCharacter:
             rec = self._record(log_id, found.version, found.head, event, ACTOR)
             out.append(rec)
-            after = self._fold(log_id, [r for r in out if r.originator_id == log_id])
+            logs[log_id].append(rec)
+            after = self._fold(log_id, logs[log_id])
             assert after is not None
             working[log_id] = after
             return after
 
         for encounter_id, recs in by_encounter.items():
-            carried = self._carried_of(encounter_id, recs[0])
-            if carried.campaign is None:
+            campaign = self._campaign_of(encounter_id, recs[0])
+            if campaign is None:
                 continue
             joining = [
                 (r.event.character, r.event.combatant)
@@ -132,9 +126,9 @@ class CarryOver:
                 continue
             state = self._state_at(encounter_id, recs[-1].seq)
             for name, combatant in joining:
-                log_id = character_id(carried.campaign, name)
+                log_id = character_id(campaign, name)
                 found = current(log_id)
-                if found is None or found.campaign != carried.campaign or found.fight is not None:
+                if found is None or found.campaign != campaign or found.fight is not None:
                     continue  # in another fight already: this one is not carried to it
                 emit(found, log_id, CharacterJoined(encounter=encounter_id, combatant=combatant))
                 here.append(log_id)
@@ -144,7 +138,7 @@ class CarryOver:
                 if found is None or found.fight != encounter_id or found.combatant is None:
                     continue
                 held = character(state, found.combatant) if found.combatant in state.combatants else None
-                if held is None or held.character is None or character_id(carried.campaign, held.character) != log_id:
+                if held is None or held.character is None or character_id(campaign, held.character) != log_id:
                     emit(found, log_id, CharacterLeft(encounter=encounter_id, reason="no longer in the fight"))
                     continue
                 status = status_of(state, found.combatant)

@@ -37,6 +37,7 @@ from combat.campaigns.records import (
     fold_campaign,
     fold_character,
     link,
+    same_name,
 )
 from combat.campaigns.rests import rest_of
 from combat.characters.sheet import CharacterSheet, checked_sheet
@@ -178,7 +179,7 @@ class Campaigns:
             return self.campaign(UUID(text))
         except ValueError:
             pass
-        matches = [c for c in self.all_campaigns() if c.name.lower() == " ".join(text.split()).lower()]
+        matches = [c for c in self.all_campaigns() if same_name(c.name, text)]
         if len(matches) == 1:
             return matches[0]
         names = ", ".join(c.name for c in self.all_campaigns())
@@ -188,9 +189,13 @@ class Campaigns:
 
     # -- reading (never writes) ------------------------------------------------------------
 
-    def fold(self, log_id: UUID, appended: list[PartyRecord] | None = None) -> StoredCharacter | None:
-        """A character's log folded (with records about to be `appended`), its chain checked."""
-        records = self._log.records(log_id) + (appended or [])
+    def fold(self, log_id: UUID) -> StoredCharacter | None:
+        """A character's log as stored, folded, its chain checked."""
+        return self.fold_records(log_id, self._log.records(log_id))
+
+    def fold_records(self, log_id: UUID, records: list[PartyRecord]) -> StoredCharacter | None:
+        """`records` of one character's log folded, its chain checked against the store's
+        record of the logs written before hashes."""
         return fold_character(records, self._log.unhashed_through(log_id))
 
     def find(self, campaign: UUID, name: str) -> StoredCharacter | None:

@@ -38,6 +38,7 @@ __all__ = [
     "StoredCharacter",
     "Campaign",
     "character_id",
+    "same_name",
     "fold_character",
     "fold_campaign",
     "link",
@@ -178,6 +179,11 @@ class Campaign(msgspec.Struct, frozen=True, kw_only=True):
 
 def _normal(name: str) -> str:
     return " ".join(name.split()).lower()
+
+
+def same_name(a: str, b: str) -> bool:
+    """Do two names name one character (or campaign), whatever their case or spacing?"""
+    return _normal(a) == _normal(b)
 
 
 def character_id(campaign: UUID, name: str) -> UUID:

@@ -32,7 +32,7 @@ from uuid import UUID
 
 import msgspec
 
-from combat.store.schema import creating, is_postgres
+from combat.store.schema import cell, creating, is_postgres
 
 __all__ = ["table_of", "census", "unhashed"]
 
@@ -94,25 +94,20 @@ def census(datastore: Any, events_table: str) -> dict[UUID, int]:
         cursor.execute(insert, (DONE, 0))
         if getattr(cursor, "sqlite_cursor", cursor).rowcount == 1:  # the first open: take the census
             cursor.execute(sql("SELECT originator_id, state FROM {e} WHERE originator_version = 1", e=events))
-            old = [_id(row, 0) for row in cursor.fetchall() if unhashed(bytes(_cell(row, 1)))]
+            old = [_id(row, 0) for row in cursor.fetchall() if unhashed(bytes(cell(row, 1)))]
             rows = sql(f"SELECT state FROM {{e}} WHERE originator_id = {param} ORDER BY originator_version", e=events)
             for encounter_id in old:
                 cursor.execute(rows, (encounter_id if is_postgres(datastore) else encounter_id.hex,))
                 through = 0
                 for row in cursor.fetchall():
-                    if not unhashed(bytes(_cell(row, 0)), first=through == 0):
+                    if not unhashed(bytes(cell(row, 0)), first=through == 0):
                         break
                     through += 1
                 cursor.execute(insert, (encounter_id.hex, through))
         cursor.execute(sql(f"SELECT encounter_id, through FROM {{t}} WHERE encounter_id <> {param}", t=table), (DONE,))
-        return {UUID(str(_cell(row, 0))): int(_cell(row, 1)) for row in cursor.fetchall()}
-
-
-def _cell(row: Any, index: int) -> Any:
-    """A column of a row, from psycopg's dict rows or SQLite's tuples."""
-    return list(row.values())[index] if isinstance(row, dict) else row[index]
+        return {UUID(str(cell(row, 0))): int(cell(row, 1)) for row in cursor.fetchall()}
 
 
 def _id(row: Any, index: int) -> UUID:
-    value = _cell(row, index)
+    value = cell(row, index)
     return value if isinstance(value, UUID) else UUID(str(value))

@@ -171,10 +171,14 @@ def _tracking_marker(cursor: Any, recorder: Any, postgres: bool) -> tuple[bool, 
 
 
 def _one(cursor: Any, query: str, params: tuple[Any, ...]) -> Any:
-    """A one-row, one-column query's value, whether the driver gives tuples, sqlite3.Rows or dicts."""
+    """A one-row, one-column query's value."""
     cursor.execute(query, params)
-    row = cursor.fetchone()
-    return next(iter(row.values())) if isinstance(row, dict) else row[0]
+    return cell(cursor.fetchone(), 0)
+
+
+def cell(row: Any, index: int) -> Any:
+    """A column of a row, from psycopg's dict rows or SQLite's tuples and Rows."""
+    return list(row.values())[index] if isinstance(row, dict) else row[index]
 
 
 def _create_types(cursor: Any, statements: Iterable[Any]) -> None:

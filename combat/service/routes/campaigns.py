@@ -21,7 +21,7 @@ from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 
 from combat.campaigns.party import Campaigns, Roster
 from combat.campaigns.party_rest import PartyRest, rest_party
-from combat.campaigns.records import StoredCharacter
+from combat.campaigns.records import StoredCharacter, same_name
 from combat.characters.sheet import CharacterSheet
 from combat.service.admission import ADMIN
 from combat.service.auth import CAMPAIGN_ROLES, bearer_token
@@ -137,7 +137,7 @@ class Access(msgspec.Struct, frozen=True, kw_only=True):
             )
 
     def require_reads(self, name: str) -> None:
-        if not self.gm and " ".join(name.split()).lower() != " ".join((self.character or "").split()).lower():
+        if not self.gm and not same_name(name, self.character or ""):
             raise ApiError(
                 403,
                 "auth/not-your-character",
@@ -205,7 +205,7 @@ def roster_of(campaigns: Campaigns, access: Access) -> Roster:
     roster = campaigns.roster(access.campaign)
     if access.gm:
         return roster
-    mine = [c for c in roster.characters if c.name.lower() == (access.character or "").lower()]
+    mine = [c for c in roster.characters if same_name(c.name, access.character or "")]
     return Roster(campaign=roster.campaign, characters=mine)
 
 
@@ -222,7 +222,7 @@ def save(campaigns: Campaigns, access: Access, sheet: CharacterSheet) -> StoredC
 
 def replace(campaigns: Campaigns, access: Access, name: str, sheet: CharacterSheet) -> StoredCharacter:
     access.require_gm("store characters")
-    if " ".join(name.split()).lower() != " ".join(sheet.name.split()).lower():
+    if not same_name(name, sheet.name):
         raise ApiError(
             422,
             "character/name-mismatch",

@@ -16,6 +16,7 @@ from litestar import Request, get
 from litestar.di import NamedDependency
 from litestar.params import QueryParameter
 
+from combat.campaigns.records import same_name
 from combat.service.dependencies import Service
 from combat.service.errors import documented
 from combat.service.routes.campaigns import CampaignId, campaign_access
@@ -49,10 +50,10 @@ def campaign_stats(
     stats = service.encounters.stats
     if access.gm:
         return stats.gm(Scope(campaign=str(access.campaign), character=character))
-    mine = (access.character or "").lower()
+    mine = access.character or ""
 
     def reader(_: UUID, cast: list[dict[str, Any]]) -> PlayerReader:
-        return PlayerReader(frozenset(c["combatant"] for c in cast if (c["character"] or "").lower() == mine))
+        return PlayerReader(frozenset(c["combatant"] for c in cast if same_name(c["character"] or "", mine)))
 
     return stats.player(Scope(campaign=str(access.campaign), character=access.character), reader)
 
