@@ -36,7 +36,7 @@ from combat.app.outcomes import Outcome, StoreBusy, UnknownEncounter, VersionCon
 from combat.campaigns.naming import carries_characters, names_a_stored_character
 from combat.kernel import collector
 from combat.kernel.commands import Command, check_service_only
-from combat.kernel.decider import decide
+from combat.kernel.decider import Decided, decided
 from combat.kernel.errors import RuleError
 from combat.kernel.events import EncounterCreated, Event
 from combat.kernel.records import Recorded
@@ -263,7 +263,7 @@ class Encounters(HistoryMoves):
         is `asked` of the command as sent, if it was changed since (a party character filled in)."""
         return self._write(
             encounter_id,
-            lambda state: decide(get_ruleset(state.ruleset), state, command, actor),
+            lambda state: decided(get_ruleset(state.ruleset), state, command, actor),
             commits,
             actor,
             expected_version,
@@ -274,7 +274,7 @@ class Encounters(HistoryMoves):
     async def _write(
         self,
         encounter_id: UUID,
-        events_for: Callable[[EncounterState], list[Event]],
+        events_for: Callable[[EncounterState], list[Event] | Decided],
         commits: Commits,
         actor: str,
         expected_version: int | None,
@@ -291,7 +291,7 @@ class Encounters(HistoryMoves):
     async def _deciding(
         self,
         encounter_id: UUID,
-        events_for: Callable[[EncounterState], list[Event]],
+        events_for: Callable[[EncounterState], list[Event] | Decided],
         commits: Commits,
         actor: str,
         expected_version: int | None,
@@ -320,14 +320,17 @@ class Encounters(HistoryMoves):
             if expected_version is not None and expected_version != state.version:
                 raise VersionConflict(expected_version, state.version)
             try:
-                events = events_for(state)
+                decision = events_for(state)
             except RuleError:
                 if fresh or self.state(encounter_id) is state:
                     raise
                 state = None
                 continue
             try:
-                return await self._appending(encounter_id, state, events, actor, commits, command_id, request=request)
+                events, after = decision if isinstance(decision, Decided) else (decision, None)
+                return await self._appending(
+                    encounter_id, state, events, actor, commits, command_id, request=request, after=after
+                )
             except VersionConflict:
                 self._shared.put(encounter_id, True)
                 state = self.state(encounter_id)
@@ -385,7 +388,10 @@ class Encounters(HistoryMoves):
         *,
         copied: bool = False,
         request: str = "",
+        after: EncounterState | None = None,
     ) -> Outcome:
+        """`events` appended after `state`; `after`, the state they lead to when the rules
+        folded them already as they decided (a command's: see `decided`), is not folded again."""
         if not copied and self.max_events is not None and len(events) > self.max_events:
             raise RuleError(
                 "limits/events",
@@ -409,7 +415,10 @@ class Encounters(HistoryMoves):
         records = chain.seal(self._head(encounter_id, state.version), records)
         # The state after them is worked out before they are stored, so that a snapshot due
         # now goes into the same transaction (None: they change the past, see below).
-        new_state = history.extend(state, records) if state.version else history.replay(records)
+        if after is not None and state.version:
+            new_state: EncounterState | None = msgspec.structs.replace(after, version=records[-1].seq)
+        else:
+            new_state = history.extend(state, records) if state.version else history.replay(records)
         due = new_state is not None and self._snapshot_due(state, new_state)
         try:
             await commits.append(

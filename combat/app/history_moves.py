@@ -18,7 +18,7 @@ from combat.app import history
 from combat.app.command_ids import check_client_id, check_same_request, request_hash
 from combat.app.outcomes import Outcome, VersionConflict, run_sync
 from combat.kernel.commands import Command
-from combat.kernel.decider import decide
+from combat.kernel.decider import Decided, decide
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConflictOverridden, EncounterCreated, Event, EventsRetracted, PhaseChanged, RulingAmended
 from combat.kernel.records import Recorded
@@ -41,7 +41,7 @@ class Application(Protocol):
     def _write(
         self,
         encounter_id: UUID,
-        events_for: Callable[[EncounterState], list[Event]],
+        events_for: Callable[[EncounterState], list[Event] | Decided],
         commits: Commits,
         actor: str,
         expected_version: int | None,
@@ -230,7 +230,7 @@ class HistoryMoves:
 def _written(
     app: Application,
     encounter_id: UUID,
-    events_for: Callable[[EncounterState], list[Event]],
+    events_for: Callable[[EncounterState], list[Event] | Decided],
     actor: str,
     expected_version: int | None,
     command_id: str | None,

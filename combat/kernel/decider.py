@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 
@@ -35,6 +35,8 @@ __all__ = [
     "Ruleset",
     "Tx",
     "decide",
+    "decided",
+    "Decided",
     "evolve",
     "fold",
     "followed",
@@ -280,14 +282,26 @@ class Tx:
             self.emit(PhaseChanged(previous=previous, phase=target))
 
 
+class Decided(NamedTuple):
+    """A command's events and the state they lead to, folded once as the rules emitted them
+    (its `version` is left for the store to set)."""
+
+    events: list[Event]
+    state: EncounterState
+
+
 def decide(ruleset: Ruleset, state: EncounterState, command: Command, actor: str = GM) -> list[Event]:
+    return decided(ruleset, state, command, actor).events
+
+
+def decided(ruleset: Ruleset, state: EncounterState, command: Command, actor: str = GM) -> Decided:
     trigger = trigger_of(type(command))
     if actor != GM:
         _refuse_gm_fields(command, trigger, actor)
     if type(command).any_phase:
         tx = Tx(ruleset, state, actor)
         _ANY_PHASE[type(command)](tx, command)
-        return tx.events
+        return Decided(tx.events, tx.state)
     ruleset.phases.require(state.phase, trigger)
     handler = ruleset.handlers.get(type(command))
     if handler is None:  # the table allows it but the ruleset has no rule for it
@@ -300,7 +314,7 @@ def decide(ruleset: Ruleset, state: EncounterState, command: Command, actor: str
     tx.move_to(trigger)  # a command that moves the fight on (begin_combat, end_combat...)
     handler(tx, command)
     ruleset.flow(tx)
-    return tx.events
+    return Decided(tx.events, tx.state)
 
 
 def _refuse_gm_fields(command: Command, trigger: str, actor: str) -> None:
