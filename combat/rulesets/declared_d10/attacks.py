@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar, Literal
 
+import msgspec
+
 from combat.fivee.attacks import choose_attack
 from combat.fivee.conditions import attack_modifiers
 from combat.kernel.commands import Command
@@ -53,6 +55,9 @@ __all__ = [
     "no_sneak_attack",
     "free_attack_open",
     "resolve",
+    "AttackOptions",
+    "require_target",
+    "reasons",
     "RULES",
 ]
 
@@ -165,86 +170,99 @@ def free_attack_open(state: EncounterState, attacker: str, target: str) -> str |
     return f"{name_of(state, attacker)} has no free attack at {name_of(state, target)} open"
 
 
-def resolve(
-    tx: Tx,
-    attacker: Combatant,
-    target: Combatant,
-    profile: AttackProfile,
-    *,
-    advantage: tuple[str, ...] = (),
-    disadvantage: tuple[str, ...] = (),
-    cinematic: str | None = None,
-    called_shot: str | None = None,
-    long_range: bool = False,
-    cover: bool = False,
-    subdual: bool = False,
-    sneak_attack: bool = False,
-    vs_dc: int | None = None,
-    critical_effect: str | None = None,
-    critical_forgoes_damage: bool = False,
-    fumble_effect: str | None = None,
-    faces: tuple[int, ...] | None = None,
-    damage_faces: tuple[int, ...] | None = None,
-    free: bool = False,
-) -> D10AttackRolled:
-    problem = gone(tx.state, target.id)
-    if problem:
-        raise RuleError("target/dead", problem, allowed="a target still in the fight")
-    if target.id == attacker.id:
-        raise RuleError("target/self", f"{attacker.name} cannot attack itself")
-    adv, dis = situation(tx, attacker, target, profile.kind == "melee")
-    adv += advantage
-    dis += disadvantage
-    if called_shot:
-        dis.append(f"called shot: {called_shot}")
-    if long_range:
-        dis.append("outside the attack's accurate range")
-    if cover:
-        dis.append(f"{target.name} is under cover")
-    if subdual:
-        dis.append("subdual attack")
-    if sneak_attack:
-        problem = no_sneak_attack(tx.state, attacker)
-        if problem:
-            raise RuleError("attack/no-sneak", problem, allowed="d10_sneak in one round, then sneak_attack in the next")
-        adv.append("sneak attack")
-    roll, mode, natural, reasons, penalty = roll_d20(
+class AttackOptions(msgspec.Struct, frozen=True, kw_only=True):
+    """How an attack is made, as the command says (`D10Attack`'s fields of the same names)."""
+
+    advantage: tuple[str, ...] = ()
+    disadvantage: tuple[str, ...] = ()
+    cinematic: str | None = None
+    called_shot: str | None = None
+    long_range: bool = False
+    cover: bool = False
+    subdual: bool = False
+    sneak_attack: bool = False
+    vs_dc: int | None = None
+    critical_effect: str | None = None
+    critical_forgoes_damage: bool = False
+    fumble_effect: str | None = None
+    faces: tuple[int, ...] | None = None
+    damage_faces: tuple[int, ...] | None = None
+    free: bool = False
+
+
+def resolve(tx: Tx, attacker: Combatant, target: Combatant, profile: AttackProfile, options: AttackOptions) -> D10AttackRolled:
+    """The to hit roll against AC (or a spell DC) and, on a hit, the damage."""
+    require_target(tx.state, attacker, target)
+    adv, dis = reasons(tx, attacker, target, profile, options)
+    roll, mode, natural, said, penalty = roll_d20(
         tx,
         attacker,
         profile.bonus,
         purpose="to hit",
         advantage=adv,
         disadvantage=dis,
-        cinematic=cinematic,
+        cinematic=options.cinematic,
         to_hit=True,
-        faces=faces,
+        faces=options.faces,
     )
-    number = vs_dc if vs_dc is not None else target.ac
+    number = options.vs_dc if options.vs_dc is not None else target.ac
     hit = natural == 20 or (natural != 1 and roll.total >= number)
     critical = natural == 20
-    custom = critical_effect if critical else None
+    custom = options.critical_effect if critical else None
     event = D10AttackRolled(
         attacker=attacker.id,
         target=target.id,
         attack=profile.name,
         roll_mode=mode,  # type: ignore[arg-type]
-        reasons=tuple(reasons),
+        reasons=tuple(said),
         to_hit_modifier=penalty,
         total=roll.total,
         natural=natural,
-        against="DC" if vs_dc is not None else "AC",
+        against="DC" if options.vs_dc is not None else "AC",
         target_number=number,
         hit=hit,
         critical=critical,
         critical_effect=custom,
-        fumble_effect=fumble_effect if natural == 1 else None,
-        subdual=subdual,
-        free=free,
+        fumble_effect=options.fumble_effect if natural == 1 else None,
+        subdual=options.subdual,
+        free=options.free,
     )
     tx.emit(event)
-    if hit and not (custom and critical_forgoes_damage):
-        _damage(tx, attacker, target, profile, critical=critical and custom is None, subdual=subdual, faces=damage_faces)
+    if hit and not (custom and options.critical_forgoes_damage):
+        critical_doubles = critical and custom is None
+        _damage(tx, attacker, target, profile, critical=critical_doubles, subdual=options.subdual, faces=options.damage_faces)
     return event
+
+
+def require_target(state: EncounterState, attacker: Combatant, target: Combatant) -> None:
+    problem = gone(state, target.id)
+    if problem:
+        raise RuleError("target/dead", problem, allowed="a target still in the fight")
+    if target.id == attacker.id:
+        raise RuleError("target/self", f"{attacker.name} cannot attack itself")
+
+
+def reasons(
+    tx: Tx, attacker: Combatant, target: Combatant, profile: AttackProfile, options: AttackOptions
+) -> tuple[list[str], list[str]]:
+    """The reasons for Advantage and for Disadvantage: the fight's, the GM's, and the attack's own."""
+    adv, dis = situation(tx, attacker, target, profile.kind == "melee")
+    adv += options.advantage
+    dis += options.disadvantage
+    if options.called_shot:
+        dis.append(f"called shot: {options.called_shot}")
+    if options.long_range:
+        dis.append("outside the attack's accurate range")
+    if options.cover:
+        dis.append(f"{target.name} is under cover")
+    if options.subdual:
+        dis.append("subdual attack")
+    if options.sneak_attack:
+        problem = no_sneak_attack(tx.state, attacker)
+        if problem:
+            raise RuleError("attack/no-sneak", problem, allowed="d10_sneak in one round, then sneak_attack in the next")
+        adv.append("sneak attack")
+    return adv, dis
 
 
 def _damage(
@@ -278,26 +296,8 @@ def _attack(tx: Tx, cmd: D10Attack) -> None:
     target = tx.combatant(cmd.target)
     require_declared(tx, attacker, ATTACK_FITS, doing=f"attack {target.name}", target=target.id)
     require_unspent(tx, attacker, "attack")
-    resolve(
-        tx,
-        attacker,
-        target,
-        choose_attack(attacker, cmd.attack),
-        advantage=cmd.advantage,
-        disadvantage=cmd.disadvantage,
-        cinematic=cmd.cinematic,
-        called_shot=cmd.called_shot,
-        long_range=cmd.long_range,
-        cover=cmd.cover,
-        subdual=cmd.subdual,
-        sneak_attack=cmd.sneak_attack,
-        vs_dc=cmd.vs_dc,
-        critical_effect=cmd.critical_effect,
-        critical_forgoes_damage=cmd.critical_forgoes_damage,
-        fumble_effect=cmd.fumble_effect,
-        faces=cmd.faces,
-        damage_faces=cmd.damage_faces,
-    )
+    options = AttackOptions(**{f: getattr(cmd, f) for f in AttackOptions.__struct_fields__ if f != "free"})
+    resolve(tx, attacker, target, choose_attack(attacker, cmd.attack), options)
 
 
 def _free_attack(tx: Tx, cmd: D10FreeAttack) -> None:
@@ -311,17 +311,10 @@ def _free_attack(tx: Tx, cmd: D10FreeAttack) -> None:
     problem = unable(tx.state, attacker, "take a free attack")
     if problem:
         raise RuleError("combatant/incapacitated", problem)
-    resolve(
-        tx,
-        attacker,
-        target,
-        choose_attack(attacker, cmd.attack, melee_only=True),
-        advantage=cmd.advantage,
-        disadvantage=cmd.disadvantage,
-        faces=cmd.faces,
-        damage_faces=cmd.damage_faces,
-        free=True,
+    options = AttackOptions(
+        advantage=cmd.advantage, disadvantage=cmd.disadvantage, faces=cmd.faces, damage_faces=cmd.damage_faces, free=True
     )
+    resolve(tx, attacker, target, choose_attack(attacker, cmd.attack, melee_only=True), options)
 
 
 def _on_attack(state: EncounterState, e: D10AttackRolled) -> EncounterState:
