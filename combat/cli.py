@@ -931,13 +931,14 @@ def _print_state(state: EncounterState, as_json: bool) -> None:
 def _print_table(state: EncounterState) -> None:
     """One row per combatant in initiative order, with the id every command names it by; a
     column of spell slots left when someone has slots, of death saves when someone is dying."""
-    from projections.board import death_saves, slots_left
+    from combat.rulesets import get_ruleset
     from projections.initiative import initiative_order
     from projections.visible import visible
 
     order = initiative_order(state)
-    slots = {e.combatant: ", ".join(map(str, slots_left(state, e.combatant))) for e in order}
-    saves = {e.combatant: death_saves(state, e.combatant) or "" for e in order}
+    views = get_ruleset(state.ruleset).views
+    slots = {e.combatant: ", ".join(views.slots_left(state, e.combatant)) for e in order}
+    saves = {e.combatant: views.death_saves(state, e.combatant) or "" for e in order}
     extra = {name: cells for name, cells in (("slots left", slots), ("death saves", saves)) if any(cells.values())}
     from rich.table import Column
 

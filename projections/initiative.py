@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.fivee.initiative import unresolved_ties
-from combat.kernel.state import EncounterState
+from combat.kernel.state import EncounterState, unresolved_ties
 from combat.rulesets import get_ruleset
 
 __all__ = ["InitiativeEntry", "initiative_order"]

@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from combat.fivee import durations
 from combat.kernel import events as ev
+from combat.kernel.condition_words import lasting_words
 from combat.kernel.hidden import damage_dealt
 from combat.kernel.records import Recorded
 from combat.rulesets import RULESETS
@@ -93,7 +93,7 @@ def shown(text: str | None, before: str = "", after: str = "") -> str:
 
 def _condition(n: Narrator, e: ev.ConditionApplied) -> str:
     c = e.condition
-    until = f" {durations.describe(c, n.name)}" if c.ends or c.concentration or c.save else ""
+    until = f" {lasting_words(c, n.name)}" if c.ends or c.concentration or c.save else ""
     effects = [f"{c.ac_bonus:+d} AC"] if isinstance(c.ac_bonus, int) else []
     if isinstance(c.roll_bonus, str):
         on = ", ".join(r.replace("_", " ") for r in c.roll_bonus_on) if isinstance(c.roll_bonus_on, tuple) else "rolls"

@@ -35,7 +35,7 @@ from combat.kernel.events import (
 )
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
-from combat.rulesets.segments_1e.events import HIDDEN_CREATURE_STATS
+from combat.rulesets import get_ruleset
 from projections.narrative import narrate
 
 __all__ = ["Reader", "Redaction", "HIDDEN_STATS", "HIDDEN_CONDITION", "health"]
@@ -146,43 +146,10 @@ class Redaction:
                 _fields_of(self.event(msgspec.convert({**p, "type": "ConcentrationCheckRequired"}, ConcentrationCheckRequired)))
                 for p in view["pending_checks"]
             ]
-        for key, block in list(view.items()):
-            if not isinstance(block, dict):
-                continue
-            # A ruleset's stat-block notes by combatant (d10 and variant traits), the sheets of
-            # creatures added from the bestiary or by character sheet (a 5e ruleset's
-            # `monsters` and `characters`), and saves waiting for a DC (their natural roll).
-            traits = block.get("traits")
-            if isinstance(traits, dict):
-                block = {**block, "traits": {cid: t for cid, t in traits.items() if not self.hidden(cid)}}
-            for slot in ("monsters", "characters"):
-                held = block.get(slot)
-                if isinstance(held, dict) and isinstance(held.get("sheets"), dict):
-                    sheets = {cid: sheet for cid, sheet in held["sheets"].items() if not self.hidden(cid)}
-                    block = {**block, slot: {**held, "sheets": sheets}}
-            saves = block.get("rolled_saves")
-            if isinstance(saves, list):
-                block = {
-                    **block,
-                    "rolled_saves": [{**s, "natural": None} if self.hidden(s.get("combatant")) else s for s in saves],
-                }
-            view[key] = block
-        ledger = view.get("segments_1e", {}).get("creatures")
-        if ledger:
-            creatures = {
-                cid: (
-                    {
-                        **c,
-                        "stats": {k: v for k, v in c["stats"].items() if k not in HIDDEN_CREATURE_STATS},
-                        "attacks_as": None,
-                        "saves_as": None,
-                    }
-                    if self.hidden(cid)
-                    else c
-                )
-                for cid, c in ledger.items()
-            }
-            view["segments_1e"] = {**view["segments_1e"], "creatures": creatures}
+        # The ruleset's own block as it declares (its `views`, combat/kernel/views.py).
+        ruleset = get_ruleset(view["ruleset"])
+        if isinstance(view.get(ruleset.state_key), dict):
+            view[ruleset.state_key] = ruleset.views.player_block(view[ruleset.state_key], self.hidden)
         return view
 
     def _save_shown(self, condition: dict[str, Any]) -> dict[str, Any]:

@@ -9,9 +9,8 @@ from typing import Any
 import msgspec
 
 from combat.app.history import fold_records
-from combat.fivee.initiative import unresolved_ties
 from combat.kernel.records import Recorded
-from combat.kernel.state import UNSHOWN, EncounterState
+from combat.kernel.state import UNSHOWN, EncounterState, unresolved_ties
 from combat.rulesets import get_ruleset
 from projections.initiative import initiative_order
 

@@ -47,7 +47,7 @@ from combat.kernel.events import ConditionEnded, ConditionSpec, RepeatedSave
 from combat.kernel.names import normalised
 from combat.kernel.state import Combatant
 
-__all__ = ["prepared", "runs_out", "ending", "end_tied", "repeat_saves", "no_repeated_saves", "describe"]
+__all__ = ["prepared", "runs_out", "ending", "end_tied", "repeat_saves", "no_repeated_saves"]
 
 UNSET = msgspec.UNSET
 
@@ -216,17 +216,3 @@ def no_repeated_saves(tx: Tx, faces: Sequence[Sequence[int]]) -> None:
         raise RuleError(
             "dice/unused-faces", f"{tx.ruleset.id} repeats no saves as a turn ends", allowed="end_turn without save_faces"
         )
-
-
-def describe(cond: ConditionSpec, name_of) -> str:
-    """What ends `cond`, in words for the narrative (empty when nothing does)."""
-    parts = []
-    if cond.ends:
-        rounds = f" {cond.rounds} rounds on (round {cond.until_round})" if cond.rounds is not UNSET else ""
-        parts.append(f"until the {cond.ends} of {name_of(cond.ends_on)}'s turn{rounds}")
-    if cond.concentration is not UNSET:
-        parts.append(f"while {name_of(cond.concentration)} concentrates on {cond.effect}")
-    if cond.save is not UNSET:
-        dc = "" if cond.save.dc is None else f"DC {cond.save.dc} "  # None: a hidden caster's, not shown
-        parts.append(f"repeating a {dc}{cond.save.ability.title()} save at the end of each of its turns")
-    return ", ".join(parts)

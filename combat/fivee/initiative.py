@@ -13,7 +13,7 @@ from combat.kernel.commands import Faces, OrderTie, RollInitiative
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import InitiativeSet, InitiativeTied, PhaseChanged, TieOrdered
-from combat.kernel.state import Combatant, EncounterState, Tie, with_combatant
+from combat.kernel.state import Combatant, EncounterState, Tie, unresolved_ties, with_combatant
 
 __all__ = [
     "units",
@@ -52,10 +52,6 @@ def turn_order(state: EncounterState, include_dead: bool = False) -> list[str]:
     position = {uid: i for i, (uid, _) in enumerate(rolled)}
     rolled.sort(key=lambda um: (-(um[1][0].initiative or 0), rank.get(um[0], 0), position[um[0]]))
     return [c.id for _, members in rolled for c in members if include_dead or c.status != "dead"]
-
-
-def unresolved_ties(state: EncounterState) -> list[Tie]:
-    return [t for t in state.ties if not t.order]
 
 
 def initiative_notation(c: Combatant, disadvantage: bool, advantage: bool = False) -> str:

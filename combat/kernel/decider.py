@@ -21,6 +21,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import EVENT_TYPES, CombatantRemoved, ConditionApplied, DiceRolled, Event, PhaseChanged, Revealed
 from combat.kernel.phases import PhaseTable
 from combat.kernel.state import Combatant, EncounterState, NoRules
+from combat.kernel.views import Views
 
 __all__ = [
     "GM",
@@ -174,6 +175,8 @@ class Ruleset:
     # The condition and damage type names its text declares (lower case); empty: not checked.
     conditions: frozenset[str] = frozenset()
     damage_types: frozenset[str] = frozenset()
+    # What the readers that serve every ruleset show of this one (combat/kernel/views.py).
+    views: Views = field(default_factory=Views)
 
     @classmethod
     def of(cls, rules: Rules, **fields: Any) -> Ruleset:

@@ -27,6 +27,7 @@ __all__ = [
     "EncounterState",
     "with_combatant",
     "with_rules",
+    "unresolved_ties",
     "UNSHOWN",
 ]
 
@@ -190,3 +191,8 @@ def with_rules(state: EncounterState[S], rules: S | None = None, /, **changes: A
     """A copy of `state` whose ruleset state is `rules`, or the current one with `changes`."""
     new = rules if rules is not None else msgspec.structs.replace(state.rules, **changes)  # type: ignore[type-var]
     return msgspec.structs.replace(state, rules=new)
+
+
+def unresolved_ties(state: EncounterState) -> list[Tie]:
+    """The ties in initiative the GM has not ordered yet."""
+    return [t for t in state.ties if not t.order]

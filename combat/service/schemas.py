@@ -16,7 +16,7 @@ import msgspec
 from combat.app.catalog import event_types
 from combat.app.interchange import event_schema
 from combat.kernel.events import SHEET_FIELDS
-from combat.rulesets.segments_1e.events import HIDDEN_CREATURE_STATS
+from combat.rulesets import RULESETS
 from combat.service.messages import state_views
 
 __all__ = ["state_schema", "stream_schema", "redacted", "View"]
@@ -66,16 +66,10 @@ def redacted(schema: dict[str, Any]) -> dict[str, Any]:
     for event_type in event_types():
         if event_type.__name__ in defs:
             _relaxed(defs[event_type.__name__], event_type.hidden.fields())
-    for name, fields in (
-        ("Combatant", SHEET_FIELDS),
-        ("CombatantSpec", SHEET_FIELDS),
-        ("RolledSave", ("natural",)),
-        ("CreatureStats", HIDDEN_CREATURE_STATS),
-        ("Sheet", HIDDEN_CREATURE_STATS),
-        ("Creature", ("attacks_as", "saves_as")),
-        ("CreatureAdded", ("hp", "attacks_as", "saves_as")),
-        ("SheetAttached", ("sheet", "status")),
-    ):
+    # The shared types', then those each ruleset declares of its own (its `views`).
+    declared: list[tuple[str, tuple[str, ...]]] = [("Combatant", SHEET_FIELDS), ("CombatantSpec", SHEET_FIELDS)]
+    declared += [item for ruleset in RULESETS.values() for item in ruleset.views.hidden_fields.items()]
+    for name, fields in declared:
         if name in defs:
             _relaxed(defs[name], fields)
     if "Combatant" in defs:

@@ -17,7 +17,6 @@ from datetime import UTC
 import msgspec
 import pytest
 
-from combat.fivee.durations import describe
 from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import (
     ApplyCondition,
@@ -29,6 +28,7 @@ from combat.kernel.commands import (
     PreviousTurn,
     StartConcentration,
 )
+from combat.kernel.condition_words import lasting_words
 from combat.kernel.events import ConcentrationEnded, ConditionEnded, ConditionSpec, DiceRolled, SaveMade, TurnStarted
 from projections.state import state_view
 from tests.helpers import Table, of_type, pc
@@ -304,7 +304,7 @@ def test_the_state_shows_what_ends_a_condition_and_old_conditions_read_as_they_d
         }
     ]
     [held] = t[GOBLIN].conditions
-    assert describe(held, lambda cid: t[cid].name) == (
+    assert lasting_words(held, lambda cid: t[cid].name) == (
         "until the start of Aria's turn 10 rounds on (round 11), while Aria concentrates on Hold Person, "
         "repeating a DC 13 Wisdom save at the end of each of its turns"
     )

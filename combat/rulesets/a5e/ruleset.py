@@ -78,6 +78,7 @@ from combat.fivee import ability_checks, conditions, dying, reactions, stat_bloc
 from combat.fivee import initiative as shared_initiative
 from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee.initiative import turn_order
+from combat.fivee.views import FIVEE_VIEWS
 from combat.kernel.commands import (
     Attack,
     BonusAction,
@@ -254,4 +255,5 @@ RULESET = Ruleset.of(
     defaults=DEFAULTS,
     state_type=A5eTable,
     state_key="a5e",
+    views=FIVEE_VIEWS,
 )

@@ -62,6 +62,7 @@ from combat.rulesets.declared_d10 import (
     wounds,
 )
 from combat.rulesets.declared_d10.state import D10State
+from combat.rulesets.declared_d10.views import VIEWS
 from combat.rulesets.declared_d10.wounds import LASTING_WOUND
 
 __all__ = ["RULESET", "PHASES", "flow"]
@@ -160,4 +161,5 @@ RULESET = Ruleset.of(
     # own mark is the lasting wound. Damage types are the SRD's, or none ("") for untyped.
     conditions=SRD_CONDITIONS | {LASTING_WOUND.name},
     damage_types=SRD_DAMAGE_TYPES,
+    views=VIEWS,
 )

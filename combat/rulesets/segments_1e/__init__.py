@@ -101,6 +101,7 @@ from combat.rulesets.segments_1e.ledger import Ledger
 from combat.rulesets.segments_1e.phases import PHASES
 from combat.rulesets.segments_1e.segments import turn_order
 from combat.rulesets.segments_1e.settings import DEFAULTS
+from combat.rulesets.segments_1e.views import VIEWS
 
 __all__ = ["RULESET", "DEFAULTS", "RULES"]
 
@@ -156,4 +157,5 @@ RULESET = Ruleset.of(
     # energy kinds a GM writes (as the SRD names them) and `magic` for a spell's damage.
     conditions=IMPEDING | INCAPACITATING | {"delayed", "surprised"},
     damage_types=SRD_DAMAGE_TYPES | {"magic"},
+    views=VIEWS,
 )

@@ -55,6 +55,7 @@ from combat.fivee import (
 )
 from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee.initiative import turn_order, units, unresolved_ties
+from combat.fivee.views import FIVEE_VIEWS
 from combat.kernel.decider import Ruleset, Tx, assemble
 from combat.kernel.phases import PhaseTable, Step
 from combat.rulesets.srd2024.state import Srd2024State
@@ -136,4 +137,5 @@ RULESET = Ruleset.of(
     defaults=DEFAULTS,
     state_type=Srd2024State,
     state_key="srd_2024",
+    views=FIVEE_VIEWS,
 )

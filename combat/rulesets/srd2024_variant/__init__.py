@@ -43,11 +43,13 @@ from combat.fivee import banked_actions, monster_actions, one_slot_per_turn, rea
 from combat.fivee import conditions as shared_conditions
 from combat.fivee import initiative as shared_initiative
 from combat.fivee.initiative import unresolved_ties
+from combat.fivee.views import views_with
 from combat.kernel.commands import ApplyCondition, Attack, BonusAction, EndTurn, TakeAction
 from combat.kernel.decider import Guard, Rules, Ruleset, Tx, assemble
 from combat.kernel.events import ActionTaken, AttackMade, BonusActionTaken, ReactionTaken, TurnStarted
 from combat.kernel.phases import PhaseTable, Step
 from combat.kernel.state import with_rules
+from combat.kernel.views import hide_combatant_entries
 from combat.rulesets import srd2024
 from combat.rulesets.srd2024_variant.state import SrdVariantState
 
@@ -220,4 +222,6 @@ RULESET = Ruleset.of(
     defaults=DEFAULTS,
     state_type=SrdVariantState,
     state_key="srd_variant",
+    # Its creatures' stat-block notes by combatant, as declared-d10's.
+    views=views_with(lambda block, hidden: hide_combatant_entries(block, "traits", hidden)),
 )

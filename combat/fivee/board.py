@@ -1,7 +1,8 @@
-"""What a board shows of a combatant beyond the shared state, read from its ruleset's own
+"""What a 5e board shows of a combatant beyond the shared state, read from the ruleset's own
 block: the spell slots a character has left per level, and the death saves of one dying.
-`combat show` prints them (the table screen reads the same from the state's JSON,
-combat/web/static/js/sheet.js). Outside the 5e family there are none."""
+The 5e rulesets declare them as their views (combat/kernel/views.py: `slots_left`,
+`death_saves`), which `combat show` prints; the table screen reads the same from the state's
+JSON (combat/web/static/js/sheet.js)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from combat.fivee.characters import character
 from combat.fivee.dying import dying_of
 from combat.kernel.state import EncounterState
 
-__all__ = ["SlotsLeft", "slots_left", "death_saves", "dying"]
+__all__ = ["SlotsLeft", "slots_left", "death_saves", "dying", "slot_words"]
 
 _ORDINAL = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th")
 
@@ -58,3 +59,7 @@ def death_saves(state: EncounterState, cid: str) -> str | None:
     successes, failures = (tally.successes, tally.failures) if tally is not None else (0, 0)
     text = f"{successes} success{'' if successes == 1 else 'es'}, {failures} failure{'' if failures == 1 else 's'}"
     return text + (", stable" if tally is not None and tally.stable else "")
+
+
+def slot_words(state: EncounterState, cid: str) -> tuple[str, ...]:
+    return tuple(map(str, slots_left(state, cid)))
