@@ -178,9 +178,7 @@ def _dice_problem(event: DiceRolled) -> str | None:
     return None
 
 
-def verify(
-    records: Iterable[Recorded | Undecoded], *, head: str | None = None, unhashed_through: int | None = None
-) -> Report:
+def verify(records: Iterable[Recorded | Undecoded], *, head: str | None = None, unhashed_through: int | None = None) -> Report:
     """Walk a whole log from seq 1: the chain, the seqs and every roll's arithmetic.
 
     `unhashed_through`: the last seq that may lack a hash (written before hashes existed).

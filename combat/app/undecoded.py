@@ -25,6 +25,7 @@ import msgspec
 
 from combat.app.catalog import event_types, record_decoder
 from combat.app.chain import Undecoded
+from combat.app.interchange import from_line
 from combat.kernel.errors import RuleError
 from combat.kernel.records import Recorded
 from combat.store.log import decode_record
@@ -64,7 +65,7 @@ _ENVELOPE = frozenset(("seq", "type", "at", "actor", "command_id", "hash"))
 
 def known_types() -> frozenset[str]:
     """The event types some installed ruleset reads (every ruleset loaded first)."""
-    return frozenset(t.__struct_config__.tag for t in event_types())  # type: ignore[attr-defined]
+    return frozenset(str(t.__struct_config__.tag) for t in event_types())
 
 
 def _undecoded(seq: int, kind: str, at: datetime, actor: str, command_id: str, hash_: str, payload: dict[str, Any]) -> Undecoded:
@@ -99,8 +100,6 @@ def _row(state: bytes, known: frozenset[str]) -> Undecoded | None:
 def read_line(line: bytes, lineno: int, known: frozenset[str]) -> LogEntry:
     """An exported line as its record, or as Undecoded if its event's type is not in `known`;
     `log/bad-line` for a line out of shape."""
-    from combat.app.interchange import from_line
-
     try:
         return from_line(line, lineno=lineno)
     except RuleError:

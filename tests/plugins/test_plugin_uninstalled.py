@@ -128,7 +128,8 @@ def test_combat_list_marks_it_and_lists_the_rest(installed, tmp_path):
     by_name = {e["name"]: e for e in json.loads(listed.stdout)}
     assert by_name["the ford"]["phase"] == "setup" and "error" not in by_name["the ford"]
     game = by_name["after supper"]
-    assert game["id"] == str(eid) and game["ruleset"] == "twenty-one" and game["version"] == 5  # created, the phase changed, three counts
+    # Five events: created, the phase changed, three counts.
+    assert game["id"] == str(eid) and game["ruleset"] == "twenty-one" and game["version"] == 5
     assert game["phase"] is None and game["error"]["code"] == NOT_INSTALLED
 
     table = run("list", "--db", db)
