@@ -125,7 +125,8 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        return self.broken is None and not self.snapshots
+        """Nothing broken, and nothing left unchecked for want of a ruleset."""
+        return self.broken is None and not self.snapshots and not self.unchecked
 
 
 class TamperedLog(RuleError):

@@ -9,19 +9,25 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
-from uuid import UUID
+from typing import ClassVar
+from uuid import UUID, uuid4
 
 import pytest
 from click.testing import CliRunner
 from litestar.testing import TestClient
 
-from combat.app import application
+from combat.app import application, chain
 from combat.app.application import Encounters
 from combat.app.interchange import to_jsonl
+from combat.app.undecoded import known_types, read_line
 from combat.cli import cli
 from combat.kernel.commands import Ruling
 from combat.kernel.errors import RuleError
+from combat.kernel.events import EncounterCreated, Event, RulingMade
+from combat.kernel.hidden import PUBLIC, Hidden
+from combat.kernel.records import Recorded
 from combat.rulesets import RULESETS, register
 from combat.service import create_app
 from tests.plugins import twenty_one
@@ -196,3 +202,50 @@ def test_reinstalled_it_reads_as_before(installed, tmp_path):
         encounters.execute(eid, Ruling(text="ann's turn"))
     finally:
         encounters.close()
+
+
+class Shouted(Event, frozen=True, kw_only=True):
+    """A plug-in's event with a field that has a default: never in any ruleset here."""
+
+    player: str
+    loud: bool = False  # left out of the hashed bytes when it holds its default
+    hidden: ClassVar[Hidden] = PUBLIC
+
+
+def _sealed_log(*events: Event) -> list[bytes]:
+    """A chained log of `events` after its EncounterCreated, as exported."""
+    at = datetime(2026, 11, 28, 20, 0, tzinfo=UTC)
+    created = EncounterCreated(ruleset="shouting", name="in the hall", seed=1, chained=True)
+    records = [
+        Recorded(originator_id=uuid4(), originator_version=n, timestamp=at, actor="gm", command_id=f"c{n}", event=e)
+        for n, e in enumerate((created, *events), start=1)
+    ]
+    return b"".join(to_jsonl(chain.seal(chain.GENESIS, records))).splitlines()
+
+
+def _verified(lines: list[bytes]) -> chain.Report:
+    known = known_types()
+    return chain.verify([read_line(line, n, known) for n, line in enumerate(lines, start=1)])
+
+
+def test_an_undecoded_event_holding_a_default_is_unchecked_and_the_chain_is_checked_past_it():
+    """The hashed bytes leave out a field at its default, and only its type knows the
+    default: a Shouted with `loud` false, read where no ruleset has that type, is listed
+    unchecked (never ok, never broken); one with `loud` true is checked over its fields as
+    stored; an edit after them is still caught."""
+    lines = _sealed_log(Shouted(player="ann"), Shouted(player="bo", loud=True), RulingMade(text="the hall is quiet"))
+    assert b'"loud":false' in lines[1]  # exported with every field, as the store keeps it
+    report = _verified(lines)
+    assert report.broken is None and report.undecoded == ("Shouted",) and report.ruleset == "shouting"
+    assert report.unchecked == (2,) and not report.ok  # seq 3 bore its hash out
+    assert report.head == json.loads(lines[-1])["hash"]
+
+    ruled = json.loads(lines[3])
+    ruled["text"] = "the hall is loud"
+    report = _verified([*lines[:3], json.dumps(ruled).encode()])
+    assert report.broken is not None and report.broken.seq == 4
+
+    shouted = json.loads(lines[2])
+    shouted["player"] = "cy"  # an edit of an event that was checkable: unchecked, never ok
+    report = _verified([lines[0], lines[1], json.dumps(shouted).encode(), lines[3]])
+    assert report.broken is None and report.unchecked == (2, 3) and not report.ok
