@@ -176,15 +176,16 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
 
 class RulesetNotInstalled(RuleError):
     """A stored encounter of a ruleset this installation does not have (a plug-in removed, or
-    a store copied from another machine): its log is intact, only unreadable here. Never a
-    tampered log: `combat verify` still checks its chain without the ruleset."""
+    a store copied from another machine, or a plug-in that fails to load): its log is as it
+    was stored, only unreadable here, so it is never refused as tampered; `combat verify`
+    still checks its chain without the ruleset."""
 
     def __init__(self, ruleset_id: str):
         failed = [e for e in plugin_errors() if e.name == ruleset_id]
-        why = f"; its plug-in is installed but {failed[0]}" if failed else ""
+        what = f"whose plug-in did not load ({failed[0].why})" if failed else "which is not installed here"
         super().__init__(
             "ruleset/not-installed",
-            f"this encounter is of the ruleset '{ruleset_id}', which is not installed here{why}: "
+            f"this encounter is of the ruleset '{ruleset_id}', {what}: "
             "its log is kept as stored, and read once the ruleset is installed",
             allowed=f"install the plug-in that provides '{ruleset_id}' (an entry point named '{ruleset_id}' in the "
             f"'{ENTRY_POINTS}' group: `pip install` its package into this environment; `combat rulesets` lists "

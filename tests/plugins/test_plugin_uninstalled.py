@@ -28,7 +28,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import EncounterCreated, Event, RulingMade
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.records import Recorded
-from combat.rulesets import RULESETS, register
+from combat.rulesets import RULESETS, PluginError, register
 from combat.service import create_app
 from tests.plugins import twenty_one
 from tests.plugins.twenty_one import Count
@@ -87,6 +87,16 @@ def test_an_encounter_of_an_uninstalled_plugin_is_refused_by_its_ruleset_not_as_
     assert "install the plug-in that provides 'twenty-one'" in (err.allowed or "")
     assert "combat.rulesets" in (err.allowed or "")  # the entry-point group it must name
     assert "restore" not in str(err)  # nothing of the log is to be restored
+
+
+def test_a_plugin_installed_but_failing_to_load_is_named_with_why(installed, tmp_path, monkeypatch):
+    """The same refusal, saying the plug-in is there but did not load (combat rulesets lists it too)."""
+    eid = _game(tmp_path / "c.db")
+    uninstall()
+    failed = PluginError("twenty-one", "combat_twenty_one:RULESET", "ModuleNotFoundError: No module named 'combat_twenty_one'")
+    monkeypatch.setattr(RULESETS, "errors", [failed])
+    err = _refused(tmp_path / "c.db", eid)
+    assert err.code == NOT_INSTALLED and f"whose plug-in did not load ({failed.why})" in err.message
 
 
 def test_an_encounter_holding_only_the_kernels_events_is_refused_the_same_way(installed, tmp_path):
