@@ -126,7 +126,8 @@ def _replay(records: list[Recorded]) -> EncounterState:
         raise RuleError("log/empty", "the log holds no events")
     if not isinstance(records[0].event, EncounterCreated):
         raise RuleError("log/no-start", "a log must begin with EncounterCreated")
-    ruleset = installed_ruleset(records[0].event.ruleset)
+    first = records[0].originator_id
+    ruleset = installed_ruleset(records[0].event.ruleset, first if first.int else None)  # a file's records: UUID 0
     history = effective(records)
     first_checked = _first_checked(history)
     state = ruleset.initial_state()

@@ -180,12 +180,14 @@ class RulesetNotInstalled(RuleError):
     was stored, only unreadable here, so it is never refused as tampered; `combat verify`
     still checks its chain without the ruleset."""
 
-    def __init__(self, ruleset_id: str):
+    def __init__(self, ruleset_id: str, encounter_id: object = None):
         failed = [e for e in plugin_errors() if e.name == ruleset_id]
         what = f"whose plug-in did not load ({failed[0].why})" if failed else "which is not installed here"
+        # Named when known: a follower carrying every fight meets it on another's behalf.
+        which = "this encounter" if encounter_id is None else f"encounter {encounter_id}"
         super().__init__(
             "ruleset/not-installed",
-            f"this encounter is of the ruleset '{ruleset_id}', {what}: "
+            f"{which} is of the ruleset '{ruleset_id}', {what}: "
             "its log is kept as stored, and read once the ruleset is installed",
             allowed=f"install the plug-in that provides '{ruleset_id}' (an entry point named '{ruleset_id}' in the "
             f"'{ENTRY_POINTS}' group: `pip install` its package into this environment; `combat rulesets` lists "
@@ -194,13 +196,13 @@ class RulesetNotInstalled(RuleError):
         self.ruleset_id = ruleset_id
 
 
-def installed_ruleset(ruleset_id: str) -> Ruleset:
+def installed_ruleset(ruleset_id: str, encounter_id: object = None) -> Ruleset:
     """The ruleset a stored encounter names: RulesetNotInstalled if there is none (the
     encounter exists, so an id no ruleset answers to is one not installed, not a typo)."""
     try:
         return RULESETS[ruleset_id]
     except KeyError:
-        raise RulesetNotInstalled(ruleset_id) from None
+        raise RulesetNotInstalled(ruleset_id, encounter_id) from None
 
 
 def plugin_errors() -> tuple[PluginError, ...]:

@@ -343,7 +343,7 @@ class EventLog(SharedPool):
                         break
                 else:
                     if named and named[0] not in RULESETS:
-                        raise RulesetNotInstalled(named[0]) from None
+                        raise RulesetNotInstalled(named[0], encounter_id) from None
                     raise
 
     def stored(self, encounter_id: UUID, *, desc: bool = False, limit: int | None = None) -> list[bytes]:

@@ -83,7 +83,7 @@ def test_an_encounter_of_an_uninstalled_plugin_is_refused_by_its_ruleset_not_as_
     uninstall()
     err = _refused(tmp_path / "c.db", eid)
     assert err.code == NOT_INSTALLED, err
-    assert "'twenty-one'" in err.message and "not installed" in err.message
+    assert f"encounter {eid} is of the ruleset 'twenty-one', which is not installed here" in err.message
     assert "install the plug-in that provides 'twenty-one'" in (err.allowed or "")
     assert "combat.rulesets" in (err.allowed or "")  # the entry-point group it must name
     assert "restore" not in str(err)  # nothing of the log is to be restored
@@ -103,7 +103,8 @@ def test_an_encounter_holding_only_the_kernels_events_is_refused_the_same_way(in
     """Its rows all decode (EncounterCreated is the kernel's): the fold names the ruleset."""
     eid = _game(tmp_path / "c.db", counts=())
     uninstall()
-    assert _refused(tmp_path / "c.db", eid).code == NOT_INSTALLED
+    err = _refused(tmp_path / "c.db", eid)
+    assert err.code == NOT_INSTALLED and f"encounter {eid} is of the ruleset 'twenty-one'" in err.message
 
 
 def test_an_encounter_with_a_snapshot_is_refused_by_its_ruleset_not_passed_over(installed, tmp_path, monkeypatch):
