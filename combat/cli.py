@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` sta
     from rich.table import Column, Table
 
     from combat.app.application import Encounters, Outcome
+    from combat.app.chain import Undecoded
     from combat.kernel.records import Recorded
     from combat.kernel.state import EncounterState
     from projections.narrative import Narrator
@@ -253,7 +254,8 @@ def new(
 @db_option
 @_one_line_errors
 def list_encounters(as_json: bool, db: str) -> None:
-    """List the encounters in the store, the most recently active first."""
+    """List the encounters in the store, the most recently active first. One whose ruleset
+    is not installed is listed as such (its state unread), with how to install it."""
 
     from combat.app.directory import summaries
 
@@ -271,12 +273,15 @@ def list_encounters(as_json: bool, db: str) -> None:
             s.id.hex[:8],
             s.name,
             s.ruleset,
-            s.phase,
-            str(s.round),
+            s.phase if s.missing is None else "ruleset not installed",
+            "" if s.round is None else str(s.round),
             str(s.version),
             s.last_activity.strftime("%Y-%m-%d %H:%M"),
         )
     _consoles.out.print(table)
+    missing = {s.ruleset: s.missing for s in found if s.missing is not None}
+    for error in missing.values():  # once per ruleset: how to read those encounters again
+        _consoles.err.print(visible_line(f"note: {error.code}: {error}"), markup=False)
 
 
 @cli.command()
@@ -435,6 +440,11 @@ def verify(source: str | None, head: str | None, allow_unchained: bool, campaign
     who rewrote the whole chain after an edit goes unnoticed. A log in which no event carries
     a hash fails (nothing vouches for it: it was written before hashes, or they were
     stripped) unless --allow-unchained. See docs/trust.md.
+
+    An event of a ruleset not installed here (a plug-in) is not decoded: its hash is checked
+    over its fields as stored, and the output says so. One whose hash those fields do not
+    bear out (it held a field at its default, which the hashed bytes leave out and only its
+    ruleset knows) is reported as unchecked, exit 1, until the ruleset is installed.
     """
     from combat.app import chain
 
@@ -444,18 +454,21 @@ def verify(source: str | None, head: str | None, allow_unchained: bool, campaign
     path = Path(source) if source is not None else None
     if path is not None and path.is_file():
         report = chain.verify(_lenient_lines(path), head=head)
-        where = path.name
+        where, stored = path.name, False
     else:
         with _store(db) as encounters:
             eid = _encounter_id(encounters, source, db)
             report = encounters.verify(eid, head=head)
-        where = f"encounter {eid}"
+        where, stored = f"encounter {eid}", True
     if report.broken is not None:
         _consoles.err.print(visible_line(f"broken: {where} at seq {report.broken.seq}: {report.broken.problem}"), markup=False)
         sys.exit(1)
     for snapshot in report.snapshots:
         _consoles.err.print(visible_line(f"broken: {where}: snapshot at seq {snapshot.seq}: {snapshot.problem}"), markup=False)
     if report.snapshots:
+        sys.exit(1)
+    if report.unchecked:
+        _consoles.err.print(visible_line(f"unchecked: {where}: {_unchecked(report)}"), markup=False)
         sys.exit(1)
     if report.unchained == report.events and not allow_unchained:
         _consoles.err.print(
@@ -473,7 +486,33 @@ def verify(source: str | None, head: str | None, allow_unchained: bool, campaign
         else f"chained from seq {report.unchained + 1}"
         + (f" (seq 1-{report.unchained} written before hashes)" if report.unchained else "")
     )
-    _say(f"ok: {where}: {report.events} events, {chained}; every roll adds up; head {report.head}")
+    _say(f"ok: {where}: {report.events} events, {chained}; every roll adds up; head {report.head}{_not_decoded(report, stored)}")
+
+
+def _not_installed(report: Any) -> str:
+    from combat.rulesets import RULESETS
+
+    return "" if report.ruleset in RULESETS else f"its ruleset '{report.ruleset}' is not installed"
+
+
+def _not_decoded(report: Any, stored: bool) -> str:
+    """What `ok` could not look at when the log's ruleset, or some of its event types, are not installed."""
+    said = ""
+    if report.undecoded:
+        said = f"; events of {', '.join(report.undecoded)} not decoded: their hashes checked over their fields as stored"
+    if _not_installed(report):
+        said += f"; {_not_installed(report)}" + (", so its snapshot was not compared" if stored else "")
+    return said
+
+
+def _unchecked(report: Any) -> str:
+    seqs = ", ".join(map(str, report.unchecked))
+    missing = f"; {_not_installed(report)}" if _not_installed(report) else ""
+    return (
+        f"seq {seqs} not checked: events of {', '.join(report.undecoded)} are not decoded{missing}, and the hash "
+        "does not match the fields as stored, as it would if none of them held its default (the hashed bytes leave "
+        "those out, and only the ruleset knows them); the chain holds around it. Install the ruleset and verify again"
+    )
 
 
 def _verify_campaigns(db: str) -> None:
@@ -494,13 +533,15 @@ def visible_line(text: str) -> str:
     return visible(text)
 
 
-def _lenient_lines(path: Path) -> Iterator[Recorded]:
-    """Each line as written, seqs unchecked (verify reports them), blank lines skipped."""
-    from combat.app.interchange import from_line
+def _lenient_lines(path: Path) -> Iterator[Recorded | Undecoded]:
+    """Each line as written, seqs unchecked (verify reports them), blank lines skipped; an
+    event whose type no installed ruleset reads is not decoded (combat.app.undecoded)."""
+    from combat.app.undecoded import known_types, read_line
 
+    known = known_types()
     for lineno, line in enumerate(path.read_bytes().splitlines(), start=1):
         if line.strip():
-            yield from_line(line, lineno=lineno)
+            yield read_line(line, lineno, known)
 
 
 @cli.command()

@@ -41,7 +41,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import EncounterCreated, Event
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
-from combat.rulesets import get_ruleset
+from combat.rulesets import RULESETS, get_ruleset
 from combat.store import Commits, SeqTaken
 from combat.store.log import Snapshot
 from combat.store.partitions import PartitionedLog
@@ -555,13 +555,22 @@ class Encounters(HistoryMoves):
 
     def verify(self, encounter_id: UUID, *, head: str | None = None) -> chain.Report:
         """The full check of an encounter's stored log: every hash and every roll, and the
-        latest snapshot, which must be bound to the log and equal its fold up to its seq."""
-        records = list(self.log.recorded(encounter_id))
-        if not records:
+        latest snapshot, which must be bound to the log and equal its fold up to its seq.
+        The rows are read as stored: an event whose ruleset is not installed is checked
+        without its type (combat.app.undecoded), and the snapshot, whose state only that
+        ruleset reads, is left unchecked."""
+        from combat.app.undecoded import known_types, read_row
+
+        known = known_types()
+        entries = [read_row(row, encounter_id, known) for row in self.log.stored(encounter_id)]
+        if not entries:
             raise UnknownEncounter(encounter_id)
-        report = chain.verify(records, head=head, unhashed_through=self.log.unhashed_through(encounter_id))
+        report = chain.verify(entries, head=head, unhashed_through=self.log.unhashed_through(encounter_id))
+        if report.broken is not None or report.undecoded or report.ruleset not in RULESETS:
+            return report
+        records = [e for e in entries if isinstance(e, Recorded)]
         snapshot = self.log.latest_snapshot(encounter_id)
-        if snapshot is None or report.broken is not None:
+        if snapshot is None:
             return report
         seq = snapshot.originator_version
         at = records[seq - 1] if 0 < seq <= len(records) else None

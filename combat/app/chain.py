@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -38,6 +39,7 @@ __all__ = [
     "seal",
     "Break",
     "Report",
+    "Undecoded",
     "verify",
     "TamperedLog",
     "MissingHash",
@@ -87,6 +89,22 @@ class Break:
 
 
 @dataclass(frozen=True)
+class Undecoded:
+    """A record whose event type no installed ruleset reads (its plug-in not installed:
+    combat.app.undecoded): its envelope, and the bytes its hash covers if none of its fields
+    held a default (only its type knows which fields have one)."""
+
+    seq: int
+    type: str
+    timestamp: datetime
+    hash: str
+    fields: bytes
+
+    def link(self, previous: str) -> str:
+        return hashlib.sha256(previous.encode() + b"\n" + self.fields).hexdigest()
+
+
+@dataclass(frozen=True)
 class Report:
     """What `verify` found: how many events, the head hash it computed, how many leading
     events carry no hash (written before hashes existed), and the first break if any."""
@@ -98,10 +116,17 @@ class Report:
     # Snapshots that do not match the log (checked by Encounters.verify): a load passes them
     # over and folds the log instead, but someone wrote them.
     snapshots: tuple[Break, ...] = ()
+    # Events whose type no installed ruleset reads, checked over their fields as stored
+    # (`Undecoded`): their types, and the seqs whose hash those fields did not bear out
+    # (fields at a default, left out of the hashed bytes, which only the ruleset knows).
+    undecoded: tuple[str, ...] = ()
+    unchecked: tuple[int, ...] = ()
+    ruleset: str = ""  # the log's, as its first event names it
 
     @property
     def ok(self) -> bool:
-        return self.broken is None and not self.snapshots
+        """Nothing broken, and nothing left unchecked for want of a ruleset."""
+        return self.broken is None and not self.snapshots and not self.unchecked
 
 
 class TamperedLog(RuleError):
@@ -154,16 +179,32 @@ def _dice_problem(event: DiceRolled) -> str | None:
     return None
 
 
-def verify(records: Iterable[Recorded], *, head: str | None = None, unhashed_through: int | None = None) -> Report:
+def verify(records: Iterable[Recorded | Undecoded], *, head: str | None = None, unhashed_through: int | None = None) -> Report:
     """Walk a whole log from seq 1: the chain, the seqs and every roll's arithmetic.
 
     `unhashed_through`: the last seq that may lack a hash (written before hashes existed).
     A store says so per encounter (combat.store.prehash); a file has no store to ask (None),
-    so its leading rows without a hash are counted (`Report.unchained`) for the caller to judge."""
+    so its leading rows without a hash are counted (`Report.unchained`) for the caller to judge.
+
+    An `Undecoded` record (its ruleset not installed) is linked over its fields as stored.
+    Where its hash does not match them it is listed as unchecked, never as a break: the
+    chain goes on from its stored hash, so every event after it is still checked."""
     previous, count, unchained, hashed = GENESIS, 0, 0, False
+    undecoded: dict[str, None] = {}
+    unchecked: list[int] = []
+    guessed = False  # `previous` links an undecoded event without a hash: worked out, not stored
+    ruleset = ""
 
     def report(broken: Break | None) -> Report:
-        return Report(events=count, head=previous, unchained=unchained, broken=broken)
+        return Report(
+            events=count,
+            head=previous,
+            unchained=unchained,
+            broken=broken,
+            undecoded=tuple(undecoded),
+            unchecked=tuple(unchecked),
+            ruleset=ruleset,
+        )
 
     heads: dict[str, int] = {}
     for rec in records:
@@ -171,29 +212,43 @@ def verify(records: Iterable[Recorded], *, head: str | None = None, unhashed_thr
         if rec.seq != expected_seq:
             what = "repeats a seq" if rec.seq <= count else "skips seqs: lines are missing"
             return report(Break(expected_seq, f"found seq {rec.seq} where seq {expected_seq} belongs ({what})"))
-        if count == 0 and not isinstance(rec.event, EncounterCreated):
-            return report(Break(1, f"the log starts with {type(rec.event).__name__}, not EncounterCreated: lines are missing"))
-        computed = link(previous, rec)
-        if isinstance(rec.event, EncounterCreated) and rec.event.chained:
+        event = rec.event if isinstance(rec, Recorded) else None
+        if count == 0:
+            if not isinstance(event, EncounterCreated):
+                kind = rec.type if isinstance(rec, Undecoded) else type(event).__name__
+                return report(Break(1, f"the log starts with {kind}, not EncounterCreated: lines are missing"))
+            ruleset = event.ruleset
+        if isinstance(rec, Undecoded):
+            undecoded[rec.type] = None
+            computed = rec.link(previous)
+            guessed = guessed or not rec.hash
+        else:
+            computed = link(previous, rec)
+        if isinstance(event, EncounterCreated) and event.chained:
             hashed = True  # chained from its first event: a row of it without a hash was stripped
         if rec.hash:
             if rec.hash != computed:
-                return report(
-                    Break(
-                        rec.seq,
-                        "its hash does not match its content and the events before it "
-                        "(this line, or one before it, was changed, removed or moved)",
+                if not (guessed or isinstance(rec, Undecoded)):
+                    return report(
+                        Break(
+                            rec.seq,
+                            "its hash does not match its content and the events before it "
+                            "(this line, or one before it, was changed, removed or moved)",
+                        )
                     )
-                )
-            hashed = True
+                # Its fields, or the link before it, are an undecoded event's as stored: the
+                # chain goes on from its stored hash, the event listed as not checked.
+                unchecked.append(rec.seq)
+                computed = rec.hash
+            hashed, guessed = True, False
         elif hashed:
             return report(Break(rec.seq, "it carries no hash although the log is chained (a hash was removed)"))
         elif unhashed_through is not None and rec.seq > unhashed_through:
             return report(Break(rec.seq, not_prehash(unhashed_through)))
         else:
             unchained += 1
-        if isinstance(rec.event, DiceRolled):
-            problem = _dice_problem(rec.event)
+        if isinstance(event, DiceRolled):
+            problem = _dice_problem(event)
             if problem is not None:
                 return report(Break(rec.seq, problem))
         previous, count = computed, count + 1

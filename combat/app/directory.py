@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from combat.kernel.errors import RuleError
+from combat.rulesets import RulesetNotInstalled
 
 if TYPE_CHECKING:
     from combat.app.application import Encounters
@@ -27,13 +28,14 @@ class Summary:
     id: UUID
     name: str
     ruleset: str
-    phase: str
-    round: int
+    phase: str | None  # None: its ruleset is not installed (`missing`), so its state is not known
+    round: int | None
     version: int
     last_activity: datetime
+    missing: RulesetNotInstalled | None = None
 
     def as_json(self) -> dict[str, object]:
-        return {
+        listed: dict[str, object] = {
             "id": str(self.id),
             "name": self.name,
             "ruleset": self.ruleset,
@@ -42,6 +44,9 @@ class Summary:
             "version": self.version,
             "last_activity": self.last_activity.isoformat(),
         }
+        if self.missing is not None:
+            listed["error"] = {"code": self.missing.code, "detail": self.missing.message, "allowed": self.missing.allowed}
+        return listed
 
 
 def encounter_ids(encounters: Encounters) -> list[UUID]:
@@ -65,10 +70,29 @@ def summaries(encounters: Encounters) -> list[Summary]:
     """Every encounter with its name, ruleset, round and last activity, most recent first."""
     found = []
     for eid in encounter_ids(encounters):
-        state = encounters.state(eid)
+        try:
+            state = encounters.state(eid)
+        except RulesetNotInstalled as missing:
+            found.append(_not_installed(encounters, eid, missing))
+            continue
         last = next(iter(encounters.records(eid, after=state.version - 1)))
         found.append(Summary(eid, state.name, state.ruleset, state.phase, state.round, state.version, last.timestamp))
     return sorted(found, key=lambda s: s.last_activity, reverse=True)
+
+
+def _not_installed(encounters: Encounters, eid: UUID, missing: RulesetNotInstalled) -> Summary:
+    """An encounter whose ruleset is not installed, listed from what is read without it: its
+    first event (the kernel's) and its last row's envelope."""
+    from combat.app.undecoded import known_types, read_row
+
+    created = encounters.created(eid)
+    last = read_row(encounters.log.stored(eid, desc=True, limit=1)[0], eid, known_types())
+    return Summary(eid, created.name, created.ruleset, None, None, last.seq, last.timestamp, missing)
+
+
+def _name(encounters: Encounters, eid: UUID) -> str:
+    """An encounter's name, from its first event: read whether or not its ruleset is installed."""
+    return encounters.created(eid).name
 
 
 def resolve(encounters: Encounters, reference: str) -> UUID:
@@ -87,7 +111,7 @@ def resolve(encounters: Encounters, reference: str) -> UUID:
             return by_prefix[0]
         if len(by_prefix) > 1:
             raise _ambiguous(encounters, reference, by_prefix)
-    by_name = [eid for eid in ids if encounters.state(eid).name.casefold() == text.casefold()]
+    by_name = [eid for eid in ids if _name(encounters, eid).casefold() == text.casefold()]
     if len(by_name) == 1:
         return by_name[0]
     if len(by_name) > 1:
@@ -100,7 +124,7 @@ def resolve(encounters: Encounters, reference: str) -> UUID:
 
 
 def _ambiguous(encounters: Encounters, reference: str, candidates: list[UUID]) -> RuleError:
-    named = ", ".join(f"{eid.hex[:8]} ({encounters.state(eid).name})" for eid in candidates[:10])
+    named = ", ".join(f"{eid.hex[:8]} ({_name(encounters, eid)})" for eid in candidates[:10])
     return RuleError(
         "encounter/ambiguous", f"'{reference}' matches {len(candidates)} encounters", allowed=f"a longer id prefix: {named}"
     )

@@ -33,7 +33,7 @@ from combat.kernel.events import (
 )
 from combat.kernel.records import Recorded
 from combat.kernel.state import Conflict, EncounterState
-from combat.rulesets import get_ruleset
+from combat.rulesets import installed_ruleset
 
 __all__ = ["HISTORY_TYPES", "Effective", "effective", "replay", "extend", "fold_records", "command_seqs"]
 
@@ -126,7 +126,8 @@ def _replay(records: list[Recorded]) -> EncounterState:
         raise RuleError("log/empty", "the log holds no events")
     if not isinstance(records[0].event, EncounterCreated):
         raise RuleError("log/no-start", "a log must begin with EncounterCreated")
-    ruleset = get_ruleset(records[0].event.ruleset)
+    first = records[0].originator_id
+    ruleset = installed_ruleset(records[0].event.ruleset, first if first.int else None)  # a file's records: UUID 0
     history = effective(records)
     first_checked = _first_checked(history)
     state = ruleset.initial_state()
@@ -166,7 +167,7 @@ def extend(state: EncounterState, records: Sequence[Recorded]) -> EncounterState
         return state
     if _changes_history(records):
         return None
-    state = fold(get_ruleset(state.ruleset), map(_event, records), state)
+    state = fold(installed_ruleset(state.ruleset), map(_event, records), state)
     # As in `replay`, the version is set once at the end: no applier reads it.
     return msgspec.structs.replace(state, version=records[-1].seq)
 

@@ -379,6 +379,7 @@ ERROR_CODES: dict[str, str] = {
     "reveal/unknown": "nothing hidden of that name to reveal",
     "ruleset/duplicate": "a ruleset '…' is already registered",
     "ruleset/unknown": "no ruleset of that id (404 when it is in the path, 422 in a body)",
+    "ruleset/not-installed": "a stored encounter's ruleset (a plug-in) is not installed here: its log is intact, read once it is",
     "ruling/empty": "a ruling needs its words",
     "save-effect/action-source": "the action … needs its creature as source, not '…'",
     "save-effect/damage-type": "the damage … has no damage type",

@@ -30,7 +30,9 @@ __all__ = [
     "RULESETS",
     "PluginError",
     "Registry",
+    "RulesetNotInstalled",
     "get_ruleset",
+    "installed_ruleset",
     "plugin_errors",
     "register",
 ]
@@ -170,6 +172,37 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
         return RULESETS[ruleset_id]
     except KeyError:
         raise RuleError("ruleset/unknown", f"no ruleset '{ruleset_id}'", allowed=", ".join(RULESETS)) from None
+
+
+class RulesetNotInstalled(RuleError):
+    """A stored encounter of a ruleset this installation does not have (a plug-in removed, or
+    a store copied from another machine, or a plug-in that fails to load): its log is as it
+    was stored, only unreadable here, so it is never refused as tampered; `combat verify`
+    still checks its chain without the ruleset."""
+
+    def __init__(self, ruleset_id: str, encounter_id: object = None):
+        failed = [e for e in plugin_errors() if e.name == ruleset_id]
+        what = f"whose plug-in did not load ({failed[0].why})" if failed else "which is not installed here"
+        # Named when known: a follower carrying every fight meets it on another's behalf.
+        which = "this encounter" if encounter_id is None else f"encounter {encounter_id}"
+        super().__init__(
+            "ruleset/not-installed",
+            f"{which} is of the ruleset '{ruleset_id}', {what}: "
+            "its log is kept as stored, and read once the ruleset is installed",
+            allowed=f"install the plug-in that provides '{ruleset_id}' (an entry point named '{ruleset_id}' in the "
+            f"'{ENTRY_POINTS}' group: `pip install` its package into this environment; `combat rulesets` lists "
+            "what is installed), or open the store where it is installed",
+        )
+        self.ruleset_id = ruleset_id
+
+
+def installed_ruleset(ruleset_id: str, encounter_id: object = None) -> Ruleset:
+    """The ruleset a stored encounter names: RulesetNotInstalled if there is none (the
+    encounter exists, so an id no ruleset answers to is one not installed, not a typo)."""
+    try:
+        return RULESETS[ruleset_id]
+    except KeyError:
+        raise RulesetNotInstalled(ruleset_id, encounter_id) from None
 
 
 def plugin_errors() -> tuple[PluginError, ...]:

@@ -23,7 +23,9 @@ says what was wrong and `allowed` what would have been accepted. The status foll
   setting, an invalid combatant, dice notation or entered faces, a command id used before
   by another sender, more events than one command may append
 - 429 the credential has created as many encounters as the server allows
-- 503 the store cannot be reached, or other writers kept it busy
+- 503 the store cannot be reached, or other writers kept it busy; or the encounter's ruleset
+  is a plug-in not installed on this server (`ruleset/not-installed`): its log is intact and
+  served again once the plug-in is installed
 
 A rejected command appends nothing: the decider raises before anything is stored.
 """
@@ -61,6 +63,7 @@ _BY_CODE = {
     "version/conflict": 409,
     "phase/not-allowed": 409,
     "ruleset/unknown": 422,
+    "ruleset/not-installed": 503,  # the server lacks the encounter's plug-in: nothing the client sent
     "settings/unknown": 422,
     "history/reason": 422,
     "command/gm-field": 403,
@@ -210,7 +213,7 @@ _MEANING = {
     413: "the body is too large",
     429: "the credential has created as many encounters as this server allows",
     422: "readable but wrong in itself",
-    503: "the store cannot be reached",
+    503: "the store cannot be reached, or the encounter's ruleset is not installed on this server",
 }
 
 

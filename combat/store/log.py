@@ -36,7 +36,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import EncounterCreated
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
-from combat.rulesets import RULESETS, get_ruleset
+from combat.rulesets import RULESETS, RulesetNotInstalled, installed_ruleset
 from combat.store import SeqTaken, UnreadableRow
 from combat.store.prehash import census
 from combat.store.schema import create_recorder_tables
@@ -122,12 +122,14 @@ class MsgspecMapper(Mapper[UUID]):
         if stored_event.topic in STALE_SNAPSHOT_TOPICS:
             return None
         try:
-            state_type = get_ruleset(self._heads.decode(stored_event.state).state.ruleset).state_type
+            state_type = installed_ruleset(self._heads.decode(stored_event.state).state.ruleset).state_type
             decoder = self._snapshots.get(state_type)
             if decoder is None:
                 decoder = self._snapshots[state_type] = msgspec.json.Decoder(Snapshot[state_type])  # type: ignore[valid-type]
             return decoder.decode(stored_event.state)
-        except (msgspec.ValidationError, msgspec.DecodeError, RuleError) as exc:  # RuleError: a ruleset not installed
+        except RulesetNotInstalled:
+            raise  # the log it shortcuts is unreadable here too: said once, by its ruleset's id
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             raise UnreadableSnapshot(stored_event.originator_version, str(exc)) from None
 
 
@@ -325,8 +327,11 @@ class EventLog(SharedPool):
         """What `read` reads. A ruleset loads when first needed (combat.rulesets), so a row
         that does not decode may hold an event of one not loaded yet: the encounter's own
         ruleset is loaded (its first record names it) and the rows read again, then every
-        ruleset; only a row that none of them reads is unreadable."""
-        loads = iter((lambda: self._load_ruleset_of(encounter_id), RULESETS.load_all))
+        ruleset; only a row that none of them reads is unreadable. If the encounter's ruleset
+        is not installed, that is what is said (RulesetNotInstalled), never an unreadable row:
+        nothing of the log was changed."""
+        named: list[str] = []
+        loads = iter((lambda: self._load_ruleset_of(encounter_id, named), RULESETS.load_all))
         while True:
             try:
                 return read()
@@ -337,7 +342,16 @@ class EventLog(SharedPool):
                     if RULESETS.version != before:
                         break
                 else:
+                    if named and named[0] not in RULESETS:
+                        raise RulesetNotInstalled(named[0], encounter_id) from None
                     raise
+
+    def stored(self, encounter_id: UUID, *, desc: bool = False, limit: int | None = None) -> list[bytes]:
+        """The encounter's records as stored, in seq order (`desc`: newest first), not
+        decoded: what is read of an encounter whose ruleset is not installed (its list entry,
+        `combat verify`), through eventsourcing's own query."""
+        rows = self.recorder.select_events(encounter_id, desc=desc, limit=limit)
+        return [row.state for row in rows if row.topic == TOPICS[Recorded]]
 
     def decoded(self, notifications: Sequence[Any]) -> list[Recorded]:
         """Rows of the notification log as records (a follower's batch), each read as
@@ -353,11 +367,13 @@ class EventLog(SharedPool):
 
         return [one(n)[0] for n in notifications]
 
-    def _load_ruleset_of(self, encounter_id: UUID) -> None:
+    def _load_ruleset_of(self, encounter_id: UUID, named: list[str]) -> None:
+        """Load the ruleset the encounter's first record names, and add its id to `named`."""
         try:
             first = self._read(encounter_id, None, 1)
             if first and isinstance(first[0].event, EncounterCreated):
-                get_ruleset(first[0].event.ruleset)
+                named.append(first[0].event.ruleset)
+                installed_ruleset(first[0].event.ruleset)
         except RuleError:  # the first row unreadable too (UnreadableRow), or its ruleset not installed
             pass
 

@@ -139,6 +139,9 @@ class PartitionedLog:
     def recorded(self, encounter_id: UUID, *, gt: int | None = None, lte: int | None = None) -> Iterator[Recorded]:
         return self.of(encounter_id).recorded(encounter_id, gt=gt, lte=lte)
 
+    def stored(self, encounter_id: UUID, *, desc: bool = False, limit: int | None = None) -> list[bytes]:
+        return self.of(encounter_id).stored(encounter_id, desc=desc, limit=limit)
+
     def latest_snapshot(self, encounter_id: UUID, *, lte: int | None = None) -> Snapshot | None:
         return self.of(encounter_id).latest_snapshot(encounter_id, lte=lte)
 

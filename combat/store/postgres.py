@@ -1,9 +1,12 @@
 """PostgreSQL's recorder: eventsourcing's, with its insert in one round trip and its NOTIFY
 sent after the insert has committed, by a thread that sends many at once.
 
-This module holds the store's whole difference from eventsourcing's PostgreSQL path (it
-overrides the recorder's `insert_events`, a documented extension point, and its private
-`_notify_channel` and create statements); each part is there for a measured need. A py-spy
+This module holds the store's whole difference from eventsourcing's PostgreSQL path: it
+overrides the recorder's `insert_events`, the recorder contract's public method, and nothing
+private (eventsourcing's NOTIFY is sent from its own insert, which this one replaces whole;
+its shared insert function is left out where the tables are made, combat.store.schema;
+tests/app/test_eventsourcing_hooks.py holds both to the installed eventsourcing). Each part
+is there for a measured need. A py-spy
 profile of `combat serve` under 8 clients on 4 partitions (docs/scaling.md) put the insert
 and its NOTIFY among the largest costs; with both cut here (and the followers and token
 lookup elsewhere), the server's CPU per command fell from 2.27 to 1.05 ms for one process
@@ -43,8 +46,7 @@ from uuid import UUID
 from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import retry
-from psycopg import ClientCursor, Cursor
-from psycopg.rows import DictRow
+from psycopg import ClientCursor
 from psycopg.sql import SQL, Composed, Identifier, Literal
 
 __all__ = ["PostgresLogRecorder", "Notifier", "PAYLOAD_SEPARATOR"]
@@ -57,13 +59,8 @@ IDS_PER_NOTIFY = 200
 class PostgresLogRecorder(PostgresApplicationRecorder):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        # eventsourcing creates an insert function named for the id type only
-        # (`es_insert_events_uuid`), whose body inserts into this recorder's table: every
-        # partition of a schema would replace the one function with its own, and whichever
-        # started last would receive every partition's inserts through it. Nothing here calls
-        # it (`insert_events` inserts directly), so it is not created (issue 25). Its tables
-        # are created by combat.store.schema, under the schema's lock (issue 30).
-        del self.sql_create_statements[self.create_insert_function_statement_index]
+        # Its tables are created by combat.store.schema, under the schema's lock (issue 30),
+        # without eventsourcing's insert function, which nothing here calls (issue 25).
         table = SQL("{}.{}").format(Identifier(self.datastore.schema), Identifier(self.events_table_name))
         self._lock_and_insert: Composed = SQL(
             "SET LOCAL lock_timeout = '{}s'; LOCK TABLE {} IN EXCLUSIVE MODE; "
@@ -72,9 +69,6 @@ class PostgresLogRecorder(PostgresApplicationRecorder):
         self._row = SQL("(%s, %s, %s, %s)")
         self._statements: dict[int, bytes] = {}
         self.notifier = Notifier.of(self.datastore)
-
-    def _notify_channel(self, curs: Cursor[DictRow]) -> None:
-        """Not inside the insert's transaction: see the module's docstring."""
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:

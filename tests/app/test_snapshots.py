@@ -10,12 +10,13 @@ from eventsourcing.persistence import StoredEvent
 from structlog.testing import capture_logs
 
 from combat.app import application
-from combat.demos import get_demo
+from combat.demos import DEMOS, get_demo
 from combat.rulesets import RULESETS
 from combat.store.log import STALE_SNAPSHOT_TOPICS, TOPICS, Snapshot
 
 
-@pytest.mark.parametrize("ruleset", [r for r in RULESETS if r != "srd-2024"])
+# Each ruleset with a demo (an installed plug-in need not ship one: combat.demos).
+@pytest.mark.parametrize("ruleset", [r for r in DEMOS if r != "srd-2024"])
 def test_a_demo_fight_loads_from_its_snapshots_with_the_rulesets_own_state(encounters, monkeypatch, ruleset):
     """A ruleset's own state (declarations, the world's spent actions, the segment clock...)
     comes back from a snapshot as its typed value, exactly as a full fold gives it."""

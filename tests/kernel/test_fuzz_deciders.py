@@ -1,7 +1,8 @@
 """Fuzz: bad input always gets a clear RuleError, and nothing is appended or lost.
 
 Every registered ruleset is played through its own demo once; the states it passes through
-(after each command) are the starting points. From one of them the fuzzer sends a few
+(after each command) are the starting points. A ruleset without a demo (a plug-in need not
+ship one) starts from a new encounter of it. From one of them the fuzzer sends a few
 commands built from the command types themselves, with strings drawn mostly from what the
 state holds (ids, sides, attack names...) and from the words the ruleset's modules name,
 ints from small ranges with zero, negatives and huge values, faces of the wrong length.
@@ -38,9 +39,9 @@ from hypothesis import HealthCheck, given, note, seed, settings
 from hypothesis import strategies as st
 
 from combat.app.application import Encounters
-from combat.app.catalog import ALL_COMMAND_TYPES, ALL_EVENT_TYPES, AnyEvent, command_types_of, decode_command
+from combat.app.catalog import ALL_COMMAND_TYPES, all_command_types, command_types_of, decode_command, event_decoder, event_types
 from combat.app.history import effective, replay
-from combat.demos import get_demo
+from combat.demos import DEMOS
 from combat.kernel.commands import trigger_of
 from combat.kernel.decider import decide, fold
 from combat.kernel.errors import RuleError
@@ -140,7 +141,10 @@ def _demo_log(ruleset_id: str, demo_seed: int) -> list[Recorded]:
     if (ruleset_id, demo_seed) not in _LOGS:
         encounters = Encounters(Path(_TMP.name) / f"{ruleset_id}-{demo_seed}.db")
         try:
-            eid = get_demo(ruleset_id)(encounters, seed=demo_seed, report=lambda outcome: None)
+            if ruleset_id in DEMOS:
+                eid = DEMOS[ruleset_id](encounters, seed=demo_seed, report=lambda outcome: None)
+            else:
+                eid = encounters.create(ruleset_id, f"fuzz {demo_seed}", seed=demo_seed)
             _LOGS[ruleset_id, demo_seed] = list(encounters.records(eid))
         finally:
             encounters.close()
@@ -208,7 +212,7 @@ def _words(ruleset_id: str) -> tuple[str, ...]:
                 if name.startswith("__") or isinstance(value, (ModuleType, type)) or callable(value):
                     continue
                 _strings_in(value, found)
-        for t in (*ALL_COMMAND_TYPES, *RULESETS[ruleset_id].events):
+        for t in (*all_command_types(), *RULESETS[ruleset_id].events):
             for hint in typing.get_type_hints(t).values():
                 _literals(hint, found)
         _WORDS[ruleset_id] = tuple(sorted(w for w in found if w.isprintable() and "\n" not in w))
@@ -362,7 +366,7 @@ def _command(draw, ruleset_id: str, state: EncounterState):
     if allowed and draw(st.integers(0, 9)) < 8:
         command_type = draw(st.sampled_from(allowed))
     else:
-        command_type = draw(st.sampled_from(ALL_COMMAND_TYPES))
+        command_type = draw(st.sampled_from(all_command_types()))  # read now: a plug-in registered late is in it
     vocab = _vocabulary(state, _words(ruleset_id), _field_values(ruleset_id))
     command = draw(_struct(_info(command_type), vocab))
     # Only what the JSON boundary lets through can reach the decider (constraints, types).
@@ -400,6 +404,25 @@ def _recorded(events: list, after: Recorded, command: int) -> list[Recorded]:
 @pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
 def test_every_command_is_decided_or_refused_with_a_rule_error(ruleset_id):
     """Whatever a client sends, the decider answers with events or a RuleError: never a crash."""
+    _fuzz(ruleset_id)
+
+
+def test_a_plugin_without_a_demo_is_fuzzed_from_a_new_encounter():
+    """An installed plug-in is parametrized above like any ruleset: with no demo of its own
+    (`demo/none`) it is fuzzed from a new encounter of it, not failed."""
+    from combat.rulesets import register
+    from tests.plugins import twenty_one
+
+    assert twenty_one.RULESET.id not in DEMOS
+    register(twenty_one.RULESET)
+    try:
+        assert _starting_points(twenty_one.RULESET.id) == [(seed, 1) for seed in DEMO_SEEDS]
+        _fuzz(twenty_one.RULESET.id)
+    finally:
+        del RULESETS[twenty_one.RULESET.id]
+
+
+def _fuzz(ruleset_id: str) -> None:
     points = _starting_points(ruleset_id)
     ruleset = RULESETS[ruleset_id]
 
@@ -428,8 +451,8 @@ def test_every_command_is_decided_or_refused_with_a_rule_error(ruleset_id):
                 continue
             assert msgspec.json.encode(state) == before, "deciding changed the state it was decided on"
             for event in new:
-                assert type(event) in ALL_EVENT_TYPES, f"{type(event).__name__} is not in the catalog"
-                assert msgspec.json.decode(msgspec.json.encode(event), type=AnyEvent) == event
+                assert type(event) in event_types(), f"{type(event).__name__} is not in the catalog"
+                assert event_decoder().decode(msgspec.json.encode(event)) == event
             appended = _recorded(new, records[-1], number)
             live = msgspec.structs.replace(fold(ruleset, new, state), version=appended[-1].seq if appended else state.version)
             records += appended
