@@ -14,7 +14,10 @@ import pytest
 from tests.helpers import ROOT
 
 # combat.rulesets itself is the registry: asked, not a ruleset.
-RULESET_PACKAGES = ("combat.fivee", *(f"combat.rulesets.{p.name}" for p in (ROOT / "combat/rulesets").iterdir() if (p / "__init__.py").exists()))
+RULESET_PACKAGES = (
+    "combat.fivee",
+    *(f"combat.rulesets.{p.name}" for p in (ROOT / "combat/rulesets").iterdir() if (p / "__init__.py").exists()),
+)
 
 
 def _modules(package: str) -> dict[str, Path]:
