@@ -14,9 +14,6 @@ import sys
 from pathlib import Path
 
 import combat.kit
-from combat.app.reference import commands_of
-from combat.reference_pages import reference_page
-from combat.rulesets import get_ruleset
 from tests.helpers import DOCS, ROOT, fresh_venv, pip_install, plugin_env
 
 EXAMPLE = ROOT / "examples" / "twenty_one"
@@ -115,15 +112,6 @@ def test_a_refusal_that_is_not_the_one_expected_fails_the_test_saying_which():
         assert "was not refused" in str(failed)
     else:
         raise AssertionError("rejects passed a command that was not refused")
-
-
-def test_a_shipped_rulesets_reference_page_holds_its_overview_commands_and_own_events():
-    ruleset = get_ruleset("declared-d10")
-    page = reference_page(ruleset)
-    assert page.startswith("# Declared") and "\n## Overview\n" in page and "\n## Phases\n" in page
-    assert all(f"\n### {d.type}\n" in page for d in commands_of(ruleset))
-    assert ruleset.events and all(f"\n### {t.__name__}\n" in page for t in ruleset.events)
-    assert "\n## The rules, module by module\n" in page
 
 
 def test_the_plugin_built_from_the_page_alone_passes_its_own_tests_and_is_listed(tmp_path):
