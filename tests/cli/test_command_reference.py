@@ -169,7 +169,6 @@ def test_combat_commands_lists_and_shows_one_command():
     assert wrong.exit_code == 2 and "a5e has no command 'd10_attack'" in wrong.stderr
 
 
-
 def test_combat_reference_prints_a_rulesets_whole_page_in_markdown():
     """What a plug-in's author puts in their own docs (docs/write-a-ruleset.md): the same
     builders as the site's ruleset and command pages, on one page."""
@@ -183,6 +182,7 @@ def test_combat_reference_prints_a_rulesets_whole_page_in_markdown():
     assert "\n## The rules, module by module\n" in page.stdout
     wrong = runner.invoke(cli, ["reference", "--ruleset", "nope"])
     assert wrong.exit_code == 2 and "no ruleset 'nope'" in wrong.stderr
+
 
 def test_the_service_serves_the_same_reference(client):
     listed = client.get("/rulesets/segments-1e/commands")
