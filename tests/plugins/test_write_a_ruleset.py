@@ -13,7 +13,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import combat.kit
+from combat.kit import Ruling
+from combat.testing import Table
 from tests.helpers import DOCS, ROOT, fresh_venv, pip_install, plugin_env
 
 EXAMPLE = ROOT / "examples" / "twenty_one"
@@ -95,23 +99,12 @@ def test_the_harness_loads_neither_a_test_framework_nor_a_store_nor_a_ruleset():
     assert done.stdout.strip() == "[]"
 
 
-def test_a_refusal_that_is_not_the_one_expected_fails_the_test_saying_which():
-    from combat.kit import Ruling
-    from combat.testing import Table
-
+def test_rejects_fails_on_another_code_or_on_no_refusal_and_says_which():
     table = Table("srd-2024")
-    try:
+    with pytest.raises(AssertionError, match="refused as ruling/empty, not ruling/other"):
         table.rejects(Ruling(text=" "), "ruling/other")
-    except AssertionError as failed:
-        assert "refused as ruling/empty, not ruling/other" in str(failed)
-    else:
-        raise AssertionError("rejects passed a refusal of another code")
-    try:
+    with pytest.raises(AssertionError, match="was not refused"):
         table.rejects(Ruling(text="the bridge holds"), "ruling/empty")
-    except AssertionError as failed:
-        assert "was not refused" in str(failed)
-    else:
-        raise AssertionError("rejects passed a command that was not refused")
 
 
 def test_the_plugin_built_from_the_page_alone_passes_its_own_tests_and_is_listed(tmp_path):
@@ -125,36 +118,19 @@ def test_the_plugin_built_from_the_page_alone_passes_its_own_tests_and_is_listed
         (project / path).write_text(text)
     python = fresh_venv(tmp_path / "venv")
     pip_install(python, project, cwd=tmp_path)
-    # Run from beside the project, so its tests import the installed package, not the folder.
-    where = subprocess.run(
-        [python, "-c", "import combat_twenty_one; print(combat_twenty_one.__file__)"],
-        capture_output=True,
-        text=True,
-        env=plugin_env(),
-        cwd=tmp_path,
-    )
-    assert str(tmp_path / "venv") in where.stdout, where.stdout + where.stderr
-    tested = subprocess.run(
-        [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(project / "tests")],
-        capture_output=True,
-        text=True,
-        env=plugin_env(),
-        cwd=tmp_path,
-    )
-    assert tested.returncode == 0 and re.search(r"^4 passed", tested.stdout, re.M), tested.stdout + tested.stderr
 
-    listed = subprocess.run(
-        [python, "-c", COMBAT, "rulesets", "--json"], capture_output=True, text=True, env=plugin_env(), cwd=tmp_path
-    )
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        # From beside the project, so what runs imports the installed package, not the folder.
+        return subprocess.run([python, *args], capture_output=True, text=True, env=plugin_env(), cwd=tmp_path)
+
+    where = run("-c", "import combat_twenty_one; print(combat_twenty_one.__file__)")
+    assert str(tmp_path / "venv") in where.stdout, where.stdout + where.stderr
+    tested = run("-m", "pytest", "-q", "-p", "no:cacheprovider", str(project / "tests"))
+    assert tested.returncode == 0 and re.search(r"^4 passed", tested.stdout, re.M), tested.stdout + tested.stderr
+    listed = run("-c", COMBAT, "rulesets", "--json")
     assert listed.returncode == 0 and listed.stderr == "", listed.stderr
     assert "twenty-one" in [r["id"] for r in json.loads(listed.stdout)]
-    page = subprocess.run(
-        [python, "-c", COMBAT, "reference", "--ruleset", "twenty-one"],
-        capture_output=True,
-        text=True,
-        env=plugin_env(),
-        cwd=tmp_path,
-    )
+    page = run("-c", COMBAT, "reference", "--ruleset", "twenty-one")
     assert page.returncode == 0, page.stderr
     assert page.stdout.startswith("# Twenty-one (`twenty-one`)\n") and "Twenty-one: players count up in turn" in page.stdout
     assert "\n### count\n" in page.stdout and "\n### Counted\n" in page.stdout
