@@ -77,10 +77,7 @@ def test_each_ruleset_page_is_its_package_docstring_and_its_modules():
 
 
 def test_docstring_lists_become_markdown_lists():
-    assert (
-        as_markdown("Where the text is silent:\n- one\n  more\n- two")
-        == "Where the text is silent:\n\n- one\n  more\n- two"
-    )
+    assert as_markdown("Where the text is silent:\n- one\n  more\n- two") == "Where the text is silent:\n\n- one\n  more\n- two"
 
 
 def test_the_site_nav_holds_every_page_and_every_generated_one():

@@ -37,7 +37,11 @@ def test_pip_install_of_the_example_plugin_lists_it_and_plays_a_fight_over_http(
         listed.stdout
     )
     commands = subprocess.run(
-        [python, "-c", COMBAT, "commands", "--ruleset", "twenty-one"], capture_output=True, text=True, env=plugin_env(), cwd=tmp_path
+        [python, "-c", COMBAT, "commands", "--ruleset", "twenty-one"],
+        capture_output=True,
+        text=True,
+        env=plugin_env(),
+        cwd=tmp_path,
     )
     assert commands.returncode == 0 and "count" in commands.stdout, commands.stderr
 
