@@ -1,73 +1,26 @@
 """The docs site's generated pages (a mkdocs hook, see mkdocs.yml): the command reference of
 every ruleset, the event reference and one page per ruleset, all read from the code (the
 msgspec types, their docstrings and field comments, the phase tables and the module
-docstrings), so the site says what the code does and cannot drift from it."""
+docstrings), so the site says what the code does and cannot drift from it. The builders of a
+ruleset's pages are the package's own (combat/reference_pages.py), which a plug-in's author
+uses too (`combat reference`)."""
 
 from __future__ import annotations
 
-import ast
-import functools
-import importlib
 import inspect
-import json
-import pkgutil
 import re
-from pathlib import Path
 from typing import Any
 
 from mkdocs.structure.files import File, Files
 
-import combat.fivee
-import combat.rulesets
 from combat.app.catalog import event_types
 from combat.app.interchange import ENVELOPE
-from combat.app.reference import FieldDoc, commands_of, nested_structs, struct_doc
-from combat.kernel.decider import Ruleset
+from combat.app.reference import nested_structs, struct_doc
 from combat.kernel.events import EVENT_TYPES
+from combat.reference_pages import cell, command_page, event_sections, fields_table, ruleset_page, shipped_package
 from combat.rulesets import RULESETS
 
-__all__ = ["on_files", "on_page_markdown", "pages", "as_markdown", "cli_table", "endpoints_table"]
-
-
-def _cell(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def _fields_table(fields: tuple[FieldDoc, ...]) -> list[str]:
-    if not fields:
-        return ["No fields."]
-    rows = ["| field | type | required / default | meaning |", "|---|---|---|---|"]
-    for f in fields:
-        need = "required" if f.required else f"`{json.dumps(f.default)}`"
-        rows.append(f"| `{f.name}` | {_cell(f.type)} | {need} | {_cell(f.meaning)} |")
-    return rows
-
-
-def command_page(ruleset: Ruleset) -> str:
-    lines = [
-        f"# {ruleset.id} commands",
-        "",
-        (
-            f"Every command [{ruleset.id}](../../rulesets/{ruleset.id}.md) takes, generated from the code. "
-            f"`combat commands --ruleset {ruleset.id} [NAME]` and `GET /rulesets/{ruleset.id}/commands[/NAME]` "
-            "give the same. A command is a JSON object whose `type` is its name; send it with `combat do "
-            "ENCOUNTER 'JSON'` or `POST /encounters/{id}/commands` (`{\"command\": JSON}`)."
-        ),
-        "",
-    ]
-    lines += ["| command | sent by | phases |", "|---|---|---|"]
-    docs = commands_of(ruleset)
-    lines += [f"| [`{d.type}`](#{d.type}) | {_cell(d.sent_by)} | {', '.join(d.phases)} |" for d in docs]
-    for d in docs:
-        lines += ["", f"## {d.type}", ""]
-        if d.summary:
-            lines += [d.summary, ""]
-        lines += [f"**Sent by:** {d.sent_by}. **Phases:** {', '.join(d.phases) or 'none'}.", ""]
-        lines += _fields_table(d.fields)
-        for name, fields in d.nested.items():
-            lines += ["", f"Fields of `{name}`:", ""] + _fields_table(fields)
-        lines += ["", "```json", json.dumps(d.example), "```"]
-    return "\n".join(lines) + "\n"
+__all__ = ["on_files", "on_page_markdown", "pages", "cli_table", "endpoints_table"]
 
 
 def events_page() -> str:
@@ -82,125 +35,14 @@ def events_page() -> str:
         ),
         "",
     ]
-    nested: dict[str, type] = {}
-    for cls in shipped_event_types():
-        summary, fields = struct_doc(cls)
-        lines += ["", f"## {cls.__name__}", ""]
-        if summary:
-            lines += [summary, ""]
-        lines += _fields_table(fields)
-        nested.update(nested_structs(cls))
-    if nested:
-        lines += ["", "## Types inside events", ""]
-        for name, cls in nested.items():
-            summary, fields = struct_doc(cls)
-            lines += ["", f"### {name}", ""] + ([summary, ""] if summary else []) + _fields_table(fields)
-    return "\n".join(lines) + "\n"
-
-
-def _docstring(path: Path) -> str:
-    return as_markdown(ast.get_docstring(ast.parse(path.read_text())) or "")
-
-
-def as_markdown(docstring: str) -> str:
-    """Docstrings start lists right under a line of text; Markdown needs a blank line there."""
-    lines: list[str] = []
-    for line in docstring.splitlines():
-        if line.startswith("- ") and lines and lines[-1].strip() and not lines[-1].startswith((" ", "- ")):
-            lines.append("")
-        lines.append(line)
-    return "\n".join(lines)
+    return "\n".join(lines + event_sections(shipped_event_types())) + "\n"
 
 
 def shipped_event_types() -> tuple[type, ...]:
     """The kernel's event types and those of the rulesets this package ships: a plug-in
     installed beside it is documented by its own package, not by this site."""
-    shipped = {t for r in RULESETS.values() if _package_of(r) is not None for t in r.events}
+    shipped = {t for r in RULESETS.values() if shipped_package(r) is not None for t in r.events}
     return tuple(t for t in event_types() if t in EVENT_TYPES or t in shipped)
-
-
-def _package_of(ruleset: Ruleset) -> Any:
-    """The package under combat/rulesets that ships `ruleset` (None for one registered from elsewhere)."""
-    for info in pkgutil.iter_modules(combat.rulesets.__path__):
-        package = importlib.import_module(f"combat.rulesets.{info.name}")
-        if getattr(package, "RULESET", None) is ruleset:
-            return package
-    return None
-
-
-def _modules_section(title: str, package: Any, only: set[str] | None = None) -> list[str]:
-    folder = Path(package.__file__).parent
-    lines: list[str] = []
-    for path in sorted(folder.glob("*.py")):
-        module = f"{package.__name__}.{path.stem}"
-        if path.name == "__init__.py" or not _docstring(path) or (only is not None and module not in only):
-            continue
-        lines += ["", f"### {path.stem}", "", f"`{module}`", "", _docstring(path)]
-    return ["", f"## {title}"] + lines if lines else []
-
-
-def _modules_of(handler: Any, seen: set[int] | None = None) -> set[str]:
-    """The modules a handler's code comes from: its own, and those of the handlers it wraps
-    or binds (a shared rule a ruleset guards, or the bestiary's `partial` of it, is still that rule)."""
-    seen = set() if seen is None else seen
-    if id(handler) in seen or not callable(handler):
-        return set()
-    seen.add(id(handler))
-    module = inspect.getmodule(handler)
-    found = {module.__name__} if module else set()
-    if isinstance(handler, functools.partial):
-        return set().union(*(_modules_of(f, seen) for f in (handler.func, *handler.args, *handler.keywords.values())))
-    inner = [getattr(handler, "__wrapped__", None)] + [
-        c.cell_contents
-        for c in getattr(handler, "__closure__", None) or ()
-        if inspect.isfunction(c.cell_contents) or isinstance(c.cell_contents, functools.partial)
-    ]
-    for wrapped in inner:
-        if wrapped is not None:
-            found |= _modules_of(wrapped, seen)
-    return found
-
-
-def ruleset_page(ruleset: Ruleset) -> str:
-    package = _package_of(ruleset)
-    lines = [
-        f"# {ruleset.title} (`{ruleset.id}`)",
-        "",
-        ruleset.summary,
-        "",
-        (
-            "This page is generated from the ruleset's module docstrings: what the rules text says, "
-            "quoted, and what the engine does where it is silent. "
-            f"Its commands: [{ruleset.id} commands](../reference/commands/{ruleset.id}.md)."
-        ),
-        "",
-        "## Overview",
-        "",
-        _docstring(Path(package.__file__)),
-        "",
-        "## Phases",
-        "",
-        f"`combat diagram {ruleset.id}` draws the same.",
-        "",
-        "```mermaid",
-        ruleset.phases.mermaid(),
-        "```",
-        "",
-    ]
-    if ruleset.defaults:
-        lines += [
-            "## Settings",
-            "",
-            "Given when the encounter is created (`settings`); the defaults:",
-            "",
-            "| setting | default |",
-            "|---|---|",
-        ]
-        lines += [f"| `{k}` | `{json.dumps(v)}` |" for k, v in ruleset.defaults.items()]
-    lines += _modules_section("The rules, module by module", package)
-    handled_in = set().union(*(_modules_of(h) for h in ruleset.handlers.values()))
-    lines += _modules_section("Shared 5e rules it uses", combat.fivee, only=handled_in)
-    return "\n".join(lines) + "\n"
 
 
 def _first_paragraph(text: str | None) -> str:
@@ -227,8 +69,8 @@ def cli_table() -> str:
             if (record := p.get_help_record(ctx))
         ]
         rows.append(
-            f"| `combat {name}{' ' + usage if usage else ''}` | {_cell(_first_paragraph(command.help))} | "
-            f"{_cell(', '.join(f'`{o}`' for o in options))} |"
+            f"| `combat {name}{' ' + usage if usage else ''}` | {cell(_first_paragraph(command.help))} | "
+            f"{cell(', '.join(f'`{o}`' for o in options))} |"
         )
     return "\n".join(rows)
 
@@ -243,7 +85,7 @@ def endpoints_table() -> str:
         for path in sorted(handler.paths):
             plain = re.sub(r":\w+}", "}", path)
             for method in sorted(handler.http_methods):
-                rows.append(f"| `{method} {plain}` | {_cell(summary)} |")
+                rows.append(f"| `{method} {plain}` | {cell(summary)} |")
     return "\n".join(rows)
 
 
@@ -273,10 +115,10 @@ def sheet_page() -> str:
         ),
         "",
     ]
-    lines += _fields_table(fields)
+    lines += fields_table(fields)
     for name, cls in nested_structs(CharacterSheet).items():
         own, nested = struct_doc(cls)
-        lines += ["", f"## {name}", ""] + ([own, ""] if own else []) + _fields_table(nested)
+        lines += ["", f"## {name}", ""] + ([own, ""] if own else []) + fields_table(nested)
     return "\n".join(lines) + "\n"
 
 
@@ -309,7 +151,7 @@ def errors_page() -> str:
             status = "its own" if "{" in code else status_of_code(code)
             if code == "ruleset/unknown":
                 status = "422; 404 in a path"
-            lines.append(f"| `{code}` | {status} | {_cell(ERROR_CODES[code])} |")
+            lines.append(f"| `{code}` | {status} | {cell(ERROR_CODES[code])} |")
     return "\n".join(lines) + "\n"
 
 
@@ -321,7 +163,7 @@ def pages() -> dict[str, str]:
         "reference/errors.md": errors_page(),
     }
     for ruleset in RULESETS.values():
-        if _package_of(ruleset) is None:  # the site documents the rulesets this package ships
+        if shipped_package(ruleset) is None:  # the site documents the rulesets this package ships
             continue
         generated[f"reference/commands/{ruleset.id}.md"] = command_page(ruleset)
         generated[f"rulesets/{ruleset.id}.md"] = ruleset_page(ruleset)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from combat.cli_output import _consoles, _one_line_errors
-from combat.reference_cli import commands
+from combat.reference_cli import commands, reference
 from combat.service.limits import Limits
 from combat.store.settings import DB_ENV, DEFAULT_DB
 
@@ -1021,6 +1021,7 @@ def _print_table(state: EncounterState) -> None:
 
 
 cli.add_command(commands)  # the command reference lives in its own module
+cli.add_command(reference)
 
 from combat.cli_monsters import monsters  # noqa: E402  (it uses the helpers above)
 

@@ -1,5 +1,7 @@
 """`combat commands`: the command reference at the terminal (combat/app/reference.py reads it
-from the code). Its own module so the CLI loads it, and the rulesets, only when it is used."""
+from the code); `combat reference`: a ruleset's whole reference page in Markdown
+(combat/reference_pages.py), for a plug-in's own documentation. Their own module so the CLI
+loads them, and the rulesets, only when they are used."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import sys
 
 import click
 
-__all__ = ["commands"]
+__all__ = ["commands", "reference"]
 
 
 @click.command()
@@ -58,3 +60,20 @@ def commands(name: str | None, ruleset_id: str, as_json: bool) -> None:
             )
         out.print(fields)
     out.print("example:", msgspec.json.encode(doc.example).decode(), markup=False)
+
+
+@click.command()
+@click.option("--ruleset", "ruleset_id", default="srd-2024", show_default=True, help="Whose reference.")
+def reference(ruleset_id: str) -> None:
+    """Print a ruleset's reference page in Markdown: its overview, phases, settings, commands,
+    own events and rule modules, read from its code (a plug-in's included)."""
+    from combat.kernel.errors import RuleError
+    from combat.reference_pages import reference_page
+    from combat.rulesets import get_ruleset
+
+    try:
+        ruleset = get_ruleset(ruleset_id)
+    except RuleError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    click.echo(reference_page(ruleset), nl=False)

@@ -4,19 +4,19 @@ PostgreSQL server. Tests read as given / when / then stories. (Fixtures are in c
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import site
+import subprocess
+import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import msgspec
-import pytest
 
-from combat.kernel.commands import AddCombatant, BeginCombat, Command, EndTurn, MarkSurprised, RollInitiative
-from combat.kernel.decider import decide, fold
-from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackProfile, CombatantSpec, EncounterCreated, Event
-from combat.kernel.state import Combatant, EncounterState
-from combat.rulesets import get_ruleset
+from combat import testing
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised, RollInitiative
+from combat.kernel.events import AttackProfile, CombatantSpec, Event
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository
 REPLAYS = ROOT / "replays"
@@ -60,35 +60,12 @@ def monster(cid: str, **kw: object) -> CombatantSpec:
     return msgspec.convert(fields, CombatantSpec, from_attributes=True)
 
 
-class Table:
-    """An encounter run through the pure decider: no store, no clock."""
+class Table(testing.Table):
+    """The shipped harness (combat.testing), srd-2024 by default, with the 5e set-up in a line:
+    combatants added and initiative rolled with entered faces."""
 
     def __init__(self, ruleset: str = "srd-2024", seed: int = 1, settings: dict | None = None):
-        self.ruleset = get_ruleset(ruleset)
-        created = EncounterCreated(ruleset=self.ruleset.id, name="test", seed=seed, settings=self.ruleset.settings(settings))
-        self.state: EncounterState = fold(self.ruleset, [created])
-        self.events: list[Event] = [created]
-
-    def do(self, command: Command, actor: str = "gm") -> list[Event]:
-        new = decide(self.ruleset, self.state, command, actor)
-        self.state = fold(self.ruleset, new, self.state)
-        self.events.extend(new)
-        return new
-
-    def rejects(self, command: Command, code: str, actor: str = "gm") -> RuleError:
-        """The command is refused with `code`, and nothing changes."""
-        before, count = self.state, len(self.events)
-        with pytest.raises(RuleError) as caught:
-            self.do(command, actor)
-        assert caught.value.code == code, caught.value
-        assert self.state is before and len(self.events) == count
-        return caught.value
-
-    def __getitem__(self, cid: str) -> Combatant:
-        return self.state.combatants[cid]
-
-    def rebuilt(self) -> EncounterState:
-        return fold(self.ruleset, self.events)
+        super().__init__(ruleset, seed, settings)
 
     def add(self, *specs: CombatantSpec) -> Table:
         for spec in specs:
@@ -116,6 +93,55 @@ def of_type(events: Iterable[Event], kind: type) -> list:
 def turn_of(t: Table, cid: str) -> None:
     while t.state.turn != cid:
         t.do(EndTurn(combatant=t.state.turn))
+
+
+def plugin_env(*paths: Path) -> dict[str, str]:
+    """The environment of a `combat` run in a subprocess: this checkout's code first (as the
+    tests import it), then `paths`."""
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), *map(str, paths)]),
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        "PIP_NO_INPUT": "1",
+    }
+
+
+def fresh_venv(where: Path) -> Path:
+    """A fresh venv (its python) that sees the packages of the environment running the tests
+    (combat and its dependencies, pip, setuptools, pytest) without copying them, so nothing
+    is downloaded for it and nothing is installed into the environment running the tests."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
+    python = where / "bin" / "python"
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    (Path(purelib) / "_combat_under_test.pth").write_text(
+        "".join(f"import site; site.addsitedir({p!r})\n" for p in site.getsitepackages())
+    )
+    return python
+
+
+def _builds_offline() -> bool:
+    """setuptools builds a wheel by itself from 70.1; before, it needs `wheel` beside it."""
+    import setuptools
+
+    major, minor = (int(part) for part in setuptools.__version__.split(".")[:2])
+    return (major, minor) >= (70, 1) or importlib.util.find_spec("wheel") is not None
+
+
+def pip_install(python: Path, project: Path, cwd: Path) -> None:
+    """`pip install` the project at `project` (no dependencies: the venv sees them) into `python`'s venv."""
+    # Without build isolation where setuptools can build the wheel here (no index needed);
+    # otherwise pip fetches setuptools for the build from the configured index.
+    offline = ["--no-build-isolation"] if _builds_offline() else []
+    installed = subprocess.run(
+        [python, "-m", "pip", "install", "-q", "--no-deps", *offline, str(project)],
+        capture_output=True,
+        text=True,
+        env=plugin_env(),
+        cwd=cwd,
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
 
 
 # PostgreSQL at 127.0.0.1:5432 (trust auth, database `test`; POSTGRES_HOST, _PORT, _USER, _PASSWORD,

@@ -169,6 +169,21 @@ def test_combat_commands_lists_and_shows_one_command():
     assert wrong.exit_code == 2 and "a5e has no command 'd10_attack'" in wrong.stderr
 
 
+def test_combat_reference_prints_a_rulesets_whole_page_in_markdown():
+    """What a plug-in's author puts in their own docs (docs/write-a-ruleset.md): the same
+    builders as the site's ruleset and command pages, on one page."""
+    runner = CliRunner()
+    page = runner.invoke(cli, ["reference", "--ruleset", "declared-d10"], catch_exceptions=False)
+    assert page.exit_code == 0 and page.stdout.startswith("# Declared")
+    ruleset = RULESETS["declared-d10"]
+    assert "\n## Overview\n" in page.stdout and "```mermaid" in page.stdout
+    assert all(f"\n### {d.type}\n" in page.stdout for d in commands_of(ruleset))
+    assert ruleset.events and all(f"\n### {t.__name__}\n" in page.stdout for t in ruleset.events)
+    assert "\n## The rules, module by module\n" in page.stdout
+    wrong = runner.invoke(cli, ["reference", "--ruleset", "nope"])
+    assert wrong.exit_code == 2 and "no ruleset 'nope'" in wrong.stderr
+
+
 def test_the_service_serves_the_same_reference(client):
     listed = client.get("/rulesets/segments-1e/commands")
     assert listed.status_code == 200

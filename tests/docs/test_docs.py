@@ -15,6 +15,7 @@ import mkdocs_hooks
 from combat import web
 from combat.app.catalog import ALL_EVENT_TYPES
 from combat.app.reference import commands_of
+from combat.reference_pages import as_markdown, shipped_package
 from combat.rulesets import RULESETS
 from combat.service import routes, stream
 from tests.helpers import DOCS, ROOT
@@ -62,8 +63,7 @@ def test_each_ruleset_page_is_its_package_docstring_and_its_modules():
         init = folder / "__init__.py"
         if not init.exists():
             continue
-        package = mkdocs_hooks._package_of  # the hook's own lookup
-        ruleset = next(r for r in RULESETS.values() if package(r).__file__ == str(init))
+        ruleset = next(r for r in RULESETS.values() if shipped_package(r).__file__ == str(init))
         page = generated[f"rulesets/{ruleset.id}.md"]
         first_line = ast.get_docstring(ast.parse(init.read_text())).splitlines()[0]
         assert first_line in page
@@ -77,10 +77,7 @@ def test_each_ruleset_page_is_its_package_docstring_and_its_modules():
 
 
 def test_docstring_lists_become_markdown_lists():
-    assert (
-        mkdocs_hooks.as_markdown("Where the text is silent:\n- one\n  more\n- two")
-        == "Where the text is silent:\n\n- one\n  more\n- two"
-    )
+    assert as_markdown("Where the text is silent:\n- one\n  more\n- two") == "Where the text is silent:\n\n- one\n  more\n- two"
 
 
 def test_the_site_nav_holds_every_page_and_every_generated_one():

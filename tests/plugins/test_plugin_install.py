@@ -4,10 +4,7 @@ package naming it. A plug-in that fails to load is named, with why, and skipped.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
-import site
 import socket
 import subprocess
 import sys
@@ -16,44 +13,10 @@ from pathlib import Path
 
 import httpx
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, fresh_venv, pip_install, plugin_env
 
 EXAMPLE = ROOT / "examples" / "twenty_one"
 COMBAT = "from combat.cli import main; main()"
-
-
-def _env(*paths: Path) -> dict[str, str]:
-    """This checkout's code first (as the tests import it), then `paths`."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(ROOT), *map(str, paths)]),
-        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
-        "PIP_NO_INPUT": "1",
-    }
-    return env
-
-
-def _venv(where: Path) -> Path:
-    """A fresh venv that sees the packages of the environment running the tests (combat and
-    its dependencies, pip, setuptools) without copying them, so nothing is downloaded for it
-    and nothing is installed into the environment running the tests."""
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
-    python = where / "bin" / "python"
-    purelib = subprocess.run(
-        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], check=True, capture_output=True, text=True
-    ).stdout.strip()
-    (Path(purelib) / "_combat_under_test.pth").write_text(
-        "".join(f"import site; site.addsitedir({p!r})\n" for p in site.getsitepackages())
-    )
-    return python
-
-
-def _builds_offline() -> bool:
-    """setuptools builds a wheel by itself from 70.1; before, it needs `wheel` beside it."""
-    import setuptools
-
-    major, minor = (int(part) for part in setuptools.__version__.split(".")[:2])
-    return (major, minor) >= (70, 1) or importlib.util.find_spec("wheel") is not None
 
 
 def _free_port() -> int:
@@ -63,28 +26,22 @@ def _free_port() -> int:
 
 
 def test_pip_install_of_the_example_plugin_lists_it_and_plays_a_fight_over_http(tmp_path):
-    python = _venv(tmp_path / "venv")
-    # Without build isolation where setuptools can build the wheel here (no index needed);
-    # otherwise pip fetches setuptools for the build from the configured index.
-    offline = ["--no-build-isolation"] if _builds_offline() else []
-    installed = subprocess.run(
-        [python, "-m", "pip", "install", "-q", "--no-deps", *offline, str(EXAMPLE)],
-        capture_output=True,
-        text=True,
-        env=_env(),
-        cwd=tmp_path,
-    )
-    assert installed.returncode == 0, installed.stdout + installed.stderr
+    python = fresh_venv(tmp_path / "venv")
+    pip_install(python, EXAMPLE, cwd=tmp_path)
 
     listed = subprocess.run(
-        [python, "-c", COMBAT, "rulesets", "--json"], capture_output=True, text=True, env=_env(), cwd=tmp_path
+        [python, "-c", COMBAT, "rulesets", "--json"], capture_output=True, text=True, env=plugin_env(), cwd=tmp_path
     )
     assert listed.returncode == 0 and listed.stderr == "", listed.stderr
     assert {"id": "twenty-one", "title": "Twenty-one", "summary": "Count up by 1 to 3; whoever says 21 loses."} in json.loads(
         listed.stdout
     )
     commands = subprocess.run(
-        [python, "-c", COMBAT, "commands", "--ruleset", "twenty-one"], capture_output=True, text=True, env=_env(), cwd=tmp_path
+        [python, "-c", COMBAT, "commands", "--ruleset", "twenty-one"],
+        capture_output=True,
+        text=True,
+        env=plugin_env(),
+        cwd=tmp_path,
     )
     assert commands.returncode == 0 and "count" in commands.stdout, commands.stderr
 
@@ -94,7 +51,7 @@ def test_pip_install_of_the_example_plugin_lists_it_and_plays_a_fight_over_http(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
-        env=_env(),
+        env=plugin_env(),
         cwd=tmp_path,
     )
     try:
@@ -152,7 +109,7 @@ def test_a_plugin_that_fails_to_load_is_named_with_why_and_the_others_still_play
         [sys.executable, "-c", COMBAT, "rulesets", "--json"],
         capture_output=True,
         text=True,
-        env=_env(tmp_path / "site"),
+        env=plugin_env(tmp_path / "site"),
         cwd=tmp_path,
     )
     assert listed.returncode == 0

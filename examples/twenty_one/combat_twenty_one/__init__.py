@@ -1,10 +1,7 @@
-"""Twenty-one, as a ruleset from outside the package: players count up in turn, each adding
-1, 2 or 3 to the running total; whoever says 21 loses. Two phases (setup, counting), one
-command of its own, one event of its own, its own typed state; everything else is the
-kernel's (an encounter is created, phases change, the GM rules in words).
-
-A plug-in: `pip install ./examples/twenty_one` and the registry finds `RULESET` through the
-entry point in its pyproject.toml (docs/write-a-ruleset.md walks through this file)."""
+"""Twenty-one: players count up in turn, each adding 1, 2 or 3 to the running total (or
+leaving it to a die); whoever says 21 loses. Two phases (setup, counting), one command and
+one event of its own, its own typed state; everything else is the kernel's (an encounter is
+created, phases change, the GM rules in words)."""
 
 from __future__ import annotations
 
@@ -12,21 +9,29 @@ from typing import ClassVar
 
 import msgspec
 
-from combat.kernel.commands import Command
-from combat.kernel.decider import Rules, Ruleset, Tx, assemble
-from combat.kernel.encounter import ENCOUNTER
-from combat.kernel.errors import RuleError
-from combat.kernel.events import Event
-from combat.kernel.hidden import Hidden
-from combat.kernel.phases import PhaseTable, Step
-from combat.kernel.state import EncounterState, with_rules
+from combat.kit import (
+    ENCOUNTER,
+    Command,
+    EncounterState,
+    Event,
+    Hidden,
+    PhaseTable,
+    RuleError,
+    Rules,
+    Ruleset,
+    Step,
+    Tx,
+    assemble,
+    with_rules,
+)
 
 
 class Count(Command, frozen=True, kw_only=True):
-    """Say the next number: the running total plus 1, 2 or 3."""
+    """Say the next number: the running total plus 1, 2 or 3, or what a die says."""
 
-    player: str
-    by: int  # 1, 2 or 3, and never past 21
+    player: str  # who says it
+    by: int | None = None  # 1, 2 or 3, and never past 21; left out, a die says it
+    faces: tuple[int, ...] | None = None  # that die as rolled at the table; left out, the seed rolls it
 
 
 class Counted(Event, frozen=True, kw_only=True):
@@ -44,9 +49,15 @@ class Tally(msgspec.Struct, frozen=True, kw_only=True):
 
 def _count(tx: Tx, cmd: Count) -> None:
     total = tx.state.rules.total
-    if not 1 <= cmd.by <= 3 or total + cmd.by > 21:
-        raise RuleError("count/invalid", f"cannot add {cmd.by} to {total}", allowed=f"1 to {min(3, 21 - total)}")
-    tx.emit(Counted(player=cmd.player, total=total + cmd.by))
+    most = min(3, 21 - total)
+    if most < 1:
+        raise RuleError("count/over", "21 has been said", allowed="nothing: the game is over")
+    by = cmd.by
+    if by is None:
+        by = tx.roll(f"1d{most}", purpose="count", roller=cmd.player, faces=cmd.faces).total
+    if not 1 <= by <= most:
+        raise RuleError("count/invalid", f"cannot add {by} to {total}", allowed=f"1 to {most}")
+    tx.emit(Counted(player=cmd.player, total=total + by))
 
 
 def _counted(state: EncounterState[Tally], e: Counted) -> EncounterState[Tally]:
@@ -57,6 +68,7 @@ def _counted(state: EncounterState[Tally], e: Counted) -> EncounterState[Tally]:
 COUNTING = Rules(
     handlers={Count: _count}, appliers={Counted: _counted}, narration={Counted: lambda n, e: f"{e.player} says {e.total}"}
 )
+
 
 RULESET = Ruleset.of(
     assemble(ENCOUNTER, COUNTING),
@@ -69,7 +81,7 @@ RULESET = Ruleset.of(
         [Step("count", ("setup", "counting"), "counting"), Step("ruling", ("setup", "counting"))],
         "setup",
     ),
-    turn_order=lambda state, include_surprised: [],
+    turn_order=lambda state, include_dead: [],
     state_type=Tally,
     state_key="twenty_one",
 )
