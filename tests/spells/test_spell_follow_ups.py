@@ -1,0 +1,341 @@
+"""Issue 31: what a spell does again later in the fight (`spell_effect`), each as the SRD 5.2
+text says, at the level it was cast at, every face entered.
+
+Vesna is a level 17 Wizard (Intelligence 20: +5, spell save DC 19, spell attack +11), Oren a
+level 9 Druid (Wisdom 18: +4, DC 16, spell attack +8). Ogres: 68 HP, AC 11, Strength +4,
+Dexterity -1, Constitution +3."""
+
+from __future__ import annotations
+
+from combat.characters.build import build_sheet
+from combat.fivee.characters import AddCharacter
+from combat.fivee.monsters import AddCreature
+from combat.fivee.spell_follow_ups import SpellEffect
+from combat.fivee.spellcasting import CastSpell
+from combat.kernel.commands import Damage, EndConcentration, EndTurn
+from combat.kernel.events import AttackMade, DamageTaken, DiceRolled, Healed, SaveMade
+from tests.helpers import Table, of_type, turn_of
+
+WIZARD = build_sheet(
+    name="Vesna",
+    class_name="Wizard",
+    level=17,
+    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
+    spells=("Cloudkill", "Stinking Cloud", "Web", "Vampiric Touch", "Acid Arrow", "Arcane Hand", "Incendiary Cloud", "Flaming Sphere"),
+)
+DRUID = build_sheet(
+    name="Oren",
+    class_name="Druid",
+    level=9,
+    scores="STR 10 DEX 12 CON 14 INT 10 WIS 18 CHA 10",
+    spells=("Moonbeam", "Spike Growth", "Call Lightning", "Heat Metal", "Insect Plague", "Wall of Fire", "Entangle"),
+)
+
+
+def table(caster=WIZARD) -> Table:
+    """The caster first, then two Ogres."""
+    t = Table()
+    t.do(AddCharacter(character=caster, side="party", player="sam"))
+    t.do(AddCreature(creature="Ogre", count=2, side="foes"))
+    return t.start({caster.name.lower(): 20, "ogre-1": 10})
+
+
+def next_turn(t: Table, cid: str) -> None:
+    t.do(EndTurn(combatant=t.state.turn))
+    turn_of(t, cid)
+
+
+def taken(events) -> list[tuple[str, int, str]]:
+    return [(e.target, e.amount, e.damage_type) for e in of_type(events, DamageTaken)]
+
+
+def saved(events) -> list[tuple[str, int, int, bool]]:
+    return [(s.combatant, s.total, s.dc, s.success) for s in of_type(events, SaveMade)]
+
+
+# -- zones: a creature entering, ending or starting its turn there; no action of the caster's --
+
+
+def test_moonbeam_saves_a_creature_entering_the_cylinder_at_the_level_cast_on_its_turn():
+    """Moonbeam: "A creature also makes this save when the spell's area moves into its space and
+    when it enters the spell's area or ends its turn there." "The damage increases by 1d10 for
+    each spell slot level above 2." Cast at 3rd: an Ogre walking in on its own turn fails
+    (5 + 3 = 8 against 16) and takes 3d10 = 6 Radiant; Oren spends nothing."""
+    t = table(DRUID)
+    t.do(CastSpell(caster="oren", spell="Moonbeam", slot_level=3))
+    next_turn(t, "ogre-1")
+    before = t["oren"].economy
+    events = t.do(
+        SpellEffect(
+            caster="oren", spell="Moonbeam", targets=("ogre-1",), save_faces={"ogre-1": (5,)}, damage_faces=((2, 2, 2),)
+        )
+    )
+    assert saved(events) == [("ogre-1", 8, 16, False)]
+    assert taken(events) == [("ogre-1", 6, "radiant")] and t["ogre-1"].hp == 62
+    assert t["oren"].economy == before
+
+
+def test_moonbeam_is_refused_once_its_concentration_has_ended():
+    """Moonbeam lasts "Concentration, up to 1 minute": once Oren stops concentrating, no
+    creature saves against it any more."""
+    t = table(DRUID)
+    t.do(CastSpell(caster="oren", spell="Moonbeam"))
+    t.do(EndConcentration(combatant="oren"))
+    t.rejects(SpellEffect(caster="oren", spell="Moonbeam", targets=("ogre-1",)), "spell/not-active")
+
+
+def test_cloudkill_saves_creatures_ending_their_turn_in_it_half_on_a_success():
+    """Cloudkill: "Each creature in the Sphere makes a Constitution saving throw, taking 5d8
+    Poison damage on a failed save or half as much damage on a successful one. A creature must
+    also make this save when the Sphere moves into its space and when it enters the Sphere or
+    ends its turn there." At 6th, 6d8 = 6: Ogre 1 fails (15 + 3 = 18 against 19), 6; Ogre 2
+    succeeds (16 + 3), 3."""
+    t = table()
+    t.do(CastSpell(caster="vesna", spell="Cloudkill", slot_level=6))
+    events = t.do(
+        SpellEffect(
+            caster="vesna",
+            spell="Cloudkill",
+            targets=("ogre-1", "ogre-2"),
+            save_faces={"ogre-1": (15,), "ogre-2": (16,)},
+            damage_faces=((1,) * 6,),
+        )
+    )
+    assert [s[3] for s in saved(events)] == [False, True]
+    assert taken(events) == [("ogre-1", 6, "poison"), ("ogre-2", 3, "poison")]
+
+
+def test_insect_plague_saves_a_creature_entering_the_swarm():
+    """Insect Plague: "A creature also makes this save when it enters the spell's area for the
+    first time on a turn or ends its turn there." Constitution, 4d10 Piercing at 5th: the Ogre
+    fails (2 + 3) and takes 12."""
+    t = table(DRUID)
+    t.do(CastSpell(caster="oren", spell="Insect Plague"))
+    events = t.do(
+        SpellEffect(
+            caster="oren", spell="Insect Plague", targets=("ogre-1",), save_faces={"ogre-1": (2,)}, damage_faces=((3, 3, 3, 3),)
+        )
+    )
+    assert saved(events) == [("ogre-1", 5, 16, False)] and taken(events) == [("ogre-1", 12, "piercing")]
+
+
+def test_incendiary_cloud_saves_a_creature_the_cloud_moves_into():
+    """Incendiary Cloud: "A creature must also make this save when the Sphere moves into its
+    space and when it enters the Sphere or ends its turn there." Dexterity, 10d8 Fire: the Ogre
+    fails (10 - 1 = 9 against 19) and takes 10."""
+    t = table()
+    t.do(CastSpell(caster="vesna", spell="Incendiary Cloud"))
+    events = t.do(
+        SpellEffect(
+            caster="vesna", spell="Incendiary Cloud", targets=("ogre-1",), save_faces={"ogre-1": (10,)}, damage_faces=((1,) * 10,)
+        )
+    )
+    assert saved(events) == [("ogre-1", 9, 19, False)] and taken(events) == [("ogre-1", 10, "fire")]
+
+
+def test_wall_of_fire_burns_a_creature_ending_its_turn_by_its_side_with_no_save():
+    """Wall of Fire: "One side of the wall ... deals 5d8 Fire damage to each creature that ends
+    its turn within 10 feet of that side or inside the wall." No save: save faces are refused;
+    the Ogre the GM names takes 5d8 = 10 Fire."""
+    t = table(DRUID)
+    t.do(CastSpell(caster="oren", spell="Wall of Fire"))
+    t.rejects(SpellEffect(caster="oren", spell="Wall of Fire", targets=("ogre-1",), save_faces={"ogre-1": (3,)}), "dice/unused-faces")
+    events = t.do(SpellEffect(caster="oren", spell="Wall of Fire", targets=("ogre-1",), damage_faces=((2,) * 5,)))
+    assert not of_type(events, SaveMade) and taken(events) == [("ogre-1", 10, "fire")]
+
+
+def test_stinking_cloud_poisons_a_creature_starting_its_turn_there_until_that_turn_ends():
+    """Stinking Cloud: "Each creature that starts its turn in the Sphere must succeed on a
+    Constitution saving throw or have the Poisoned condition until the end of the current
+    turn." The Ogre fails (4 + 3 = 7 against 19): Poisoned, and no longer once its turn ends."""
+    t = table()
+    t.do(CastSpell(caster="vesna", spell="Stinking Cloud"))
+    next_turn(t, "ogre-1")
+    events = t.do(SpellEffect(caster="vesna", spell="Stinking Cloud", targets=("ogre-1",), save_faces={"ogre-1": (4,)}))
+    assert saved(events) == [("ogre-1", 7, 19, False)] and t["ogre-1"].has("poisoned")
+    t.do(EndTurn(combatant="ogre-1"))
+    assert not t["ogre-1"].has("poisoned")
+
+
+def test_web_restrains_a_creature_entering_it_until_the_spell_ends():
+    """Web: "The first time a creature enters the webs on a turn or starts its turn there, it
+    must succeed on a Dexterity saving throw or have the Restrained condition". The Ogre fails
+    (3 - 1); Restrained until Vesna's concentration ends."""
+    t = table()
+    t.do(CastSpell(caster="vesna", spell="Web"))
+    t.do(SpellEffect(caster="vesna", spell="Web", targets=("ogre-1",), save_faces={"ogre-1": (3,)}))
+    assert t["ogre-1"].has("restrained")
+    t.do(EndConcentration(combatant="vesna"))
+    assert not t["ogre-1"].has("restrained")
+
+
+def test_spike_growth_deals_2d4_for_every_5_feet_the_gm_says_a_creature_moved():
+    """Spike Growth: "When a creature moves into or within the area, it takes 2d4 Piercing
+    damage for every 5 feet it travels." 15 feet: 6d4 = 12; a distance that is no multiple of
+    5 feet, or none at all, is refused."""
+    t = table(DRUID)
+    t.do(CastSpell(caster="oren", spell="Spike Growth"))
+    t.rejects(SpellEffect(caster="oren", spell="Spike Growth", targets=("ogre-1",), feet={"ogre-1": 12}), "spell/feet")
+    t.rejects(SpellEffect(caster="oren", spell="Spike Growth", targets=("ogre-1",)), "spell/feet")
+    events = t.do(
+        SpellEffect(
+            caster="oren", spell="Spike Growth", targets=("ogre-1",), feet={"ogre-1": 15}, damage_faces=((1, 2, 3, 1, 2, 3),)
+        )
+    )
+    assert [e.notation for e in of_type(events, DiceRolled)] == ["6d4"] and taken(events) == [("ogre-1", 12, "piercing")]
+
+
+# -- repeated actions while concentrating ---------------------------------------------------
+
+
+def test_flaming_sphere_burns_a_creature_ending_its_turn_beside_it_and_rams_as_a_bonus_action():
+    """Flaming Sphere: "Any creature that ends its turn within 5 feet of the sphere makes a
+    Dexterity saving throw, taking 2d6 Fire damage on a failed save or half as much damage on a
+    successful one. As a Bonus Action, you can move the sphere up to 30 feet ... If you move the
+    sphere into a creature's space, that creature makes the save". At 3rd, 3d6: Ogre 1 ends its
+    turn beside it and fails (2 - 1), 9; on Vesna's turn her ram hits Ogre 2 (fails, 9) and
+    spends her Bonus Action: a second ram is refused."""
+    t = table()
+    t.do(CastSpell(caster="vesna", spell="Flaming Sphere", slot_level=3))
+    next_turn(t, "ogre-1")
+    events = t.do(
+        SpellEffect(
+            caster="vesna", spell="Flaming Sphere", targets=("ogre-1",), save_faces={"ogre-1": (2,)}, damage_faces=((3, 3, 3),)
+        )
+    )
+    assert taken(events) == [("ogre-1", 9, "fire")]
+    next_turn(t, "vesna")
+    ram = SpellEffect(
+        caster="vesna",
+        spell="Flaming Sphere",
+        option="ram",
+        targets=("ogre-2",),
+        save_faces={"ogre-2": (2,)},
+        damage_faces=((3, 3, 3),),
+    )
+    events = t.do(ram)
+    assert taken(events) == [("ogre-2", 9, "fire")] and not t["vesna"].economy.bonus_action and t["vesna"].economy.action
+    t.rejects(ram, "economy/bonus-action-spent")
+
+
+def test_call_lightning_calls_a_bolt_again_as_a_magic_action_more_in_a_storm():
+    """Call Lightning: "Until the spell ends, you can take a Magic action to call down lightning
+    in that way again" (Dexterity, 3d10 Lightning); "If you're outdoors in a storm ... the
+    spell's damage increases by 1d10." A bolt spends Oren's action (a second is refused); in a
+    storm, on his next turn, 4d10: the Ogre fails (5 - 1) and takes 8."""
+    t = table(DRUID)
+    t.do(CastSpell(caster="oren", spell="Call Lightning"))
+    next_turn(t, "oren")
+    bolt = SpellEffect(
+        caster="oren", spell="Call Lightning", targets=("ogre-1",), save_faces={"ogre-1": (5,)}, damage_faces=((1, 1, 1),)
+    )
+    assert taken(t.do(bolt)) == [("ogre-1", 3, "lightning")] and not t["oren"].economy.action
+    t.rejects(bolt, "economy/action-spent")
+    t.rejects(SpellEffect(caster="oren", spell="Call Lightning", option="ram", targets=("ogre-1",)), "spell/option")
+    next_turn(t, "oren")
+    events = t.do(
+        SpellEffect(
+            caster="oren",
+            spell="Call Lightning",
+            option="storm",
+            targets=("ogre-1",),
+            save_faces={"ogre-1": (5,)},
+            damage_faces=((2, 2, 2, 2),),
+        )
+    )
+    assert saved(events) == [("ogre-1", 4, 16, False)] and taken(events) == [("ogre-1", 8, "lightning")]
+
+
+def test_vampiric_touch_heals_half_the_necrotic_damage_and_attacks_again_as_a_magic_action():
+    """Vampiric Touch: "On a hit, the target takes 3d6 Necrotic damage, and you regain Hit Points
+    equal to half the amount of Necrotic damage dealt. Until the spell ends, you can make the
+    attack again on each of your turns as a Magic action". Vesna, 30 Hit Points down: 12 dealt,
+    6 regained as cast; next turn 6 dealt, 3 regained, her action spent."""
+    t = table()
+    t.do(Damage(target="vesna", amount=30, damage_type="slashing"))
+    hp = t["vesna"].hp
+    events = t.do(
+        CastSpell(caster="vesna", spell="Vampiric Touch", targets=("ogre-1",), attack_faces=((10,),), damage_faces=((4, 4, 4),))
+    )
+    assert [e.damage for e in of_type(events, AttackMade)] == [12] and [e.amount for e in of_type(events, Healed)] == [6]
+    next_turn(t, "vesna")
+    touch = SpellEffect(caster="vesna", spell="Vampiric Touch", targets=("ogre-1",), attack_faces=((10,),), damage_faces=((2, 2, 2),))
+    events = t.do(touch)
+    assert [e.amount for e in of_type(events, Healed)] == [3] and t["vesna"].hp == hp + 9
+    assert not t["vesna"].economy.action
+    t.rejects(touch, "economy/action-spent")
+
+
+def test_heat_metal_deals_its_damage_again_as_a_bonus_action_with_no_save():
+    """Heat Metal: "Until the spell ends, you can take a Bonus Action on each of your later
+    turns to deal this damage again" (2d8 Fire; "The damage increases by 1d8 for each spell
+    slot level above 2"). Cast at 3rd on the Ogre's armour: 3d8 = 9, no attack or save; once
+    Oren stops concentrating, refused."""
+    t = table(DRUID)
+    t.do(CastSpell(caster="oren", spell="Heat Metal", slot_level=3, targets=("ogre-1",)))
+    next_turn(t, "oren")
+    events = t.do(SpellEffect(caster="oren", spell="Heat Metal", targets=("ogre-1",), damage_faces=((3, 3, 3),)))
+    assert taken(events) == [("ogre-1", 9, "fire")] and not t["oren"].economy.bonus_action
+    assert not of_type(events, SaveMade) and not of_type(events, AttackMade)
+    t.do(EndConcentration(combatant="oren"))
+    next_turn(t, "oren")
+    t.rejects(SpellEffect(caster="oren", spell="Heat Metal", targets=("ogre-1",)), "spell/not-active")
+
+
+def test_acid_arrow_deals_its_later_damage_on_the_targets_next_turn_once():
+    """Acid Arrow: "On a hit, the target takes 4d4 Acid damage and 2d4 Acid damage at the end of
+    its next turn." "The damage (both initial and later) increases by 1d4 for each spell slot
+    level above 2." At 3rd: 5d4 = 5 on the hit; on Vesna's turn the later damage is refused
+    (not yet), on the Ogre's next turn 3d4 = 3, and only once."""
+    t = table()
+    events = t.do(
+        CastSpell(caster="vesna", spell="Acid Arrow", slot_level=3, targets=("ogre-1",), attack_faces=((10,),), damage_faces=((1,) * 5,))
+    )
+    assert [(e.damage, e.damage_type) for e in of_type(events, AttackMade)] == [(5, "acid")] and t["ogre-1"].has("acid arrow")
+    later = SpellEffect(caster="vesna", spell="Acid Arrow", targets=("ogre-1",), damage_faces=((1, 1, 1),))
+    t.rejects(later, "spell/not-yet")
+    next_turn(t, "ogre-1")
+    events = t.do(later)
+    assert [e.notation for e in of_type(events, DiceRolled)] == ["3d4"] and taken(events) == [("ogre-1", 3, "acid")]
+    assert not t["ogre-1"].has("acid arrow")
+    t.rejects(later, "spell/not-active")
+
+
+def test_arcane_hand_grasps_then_crushes_as_bonus_actions():
+    """Arcane Hand: "Grasping Hand. ... The target must succeed on a Dexterity saving throw, or
+    the target has the Grappled condition ... While the hand grapples the target, you can take a
+    Bonus Action to cause the hand to crush it, dealing Bludgeoning damage to the target equal
+    to 4d6 plus your spellcasting ability modifier." "Clenched Fist. ... Make a melee spell
+    attack. On a hit, the target takes 5d8 Force damage." The Ogre fails (4 - 1): Grappled;
+    next turn the crush, 4d6 + 5 = 9; Ogre 2, not grasped, cannot be crushed; then a Fist, 5d8 = 5."""
+    t = table()
+    t.do(CastSpell(caster="vesna", spell="Arcane Hand"))
+    next_turn(t, "vesna")
+    t.do(
+        SpellEffect(caster="vesna", spell="Arcane Hand", option="grasping hand", targets=("ogre-1",), save_faces={"ogre-1": (4,)})
+    )
+    assert t["ogre-1"].has("grappled")
+    next_turn(t, "vesna")
+    t.rejects(SpellEffect(caster="vesna", spell="Arcane Hand", option="crush", targets=("ogre-2",)), "spell/targets")
+    events = t.do(SpellEffect(caster="vesna", spell="Arcane Hand", option="crush", targets=("ogre-1",), damage_faces=((1, 1, 1, 1),)))
+    assert taken(events) == [("ogre-1", 9, "bludgeoning")]
+    next_turn(t, "vesna")
+    events = t.do(
+        SpellEffect(
+            caster="vesna",
+            spell="Arcane Hand",
+            option="clenched fist",
+            targets=("ogre-2",),
+            attack_faces=((10,),),
+            damage_faces=((1,) * 5,),
+        )
+    )
+    assert [(e.hit, e.damage, e.damage_type) for e in of_type(events, AttackMade)] == [(True, 5, "force")]
+
+
+def test_a_spell_with_nothing_to_do_again_is_refused():
+    """Entangle restrains only "Each creature (other than you) in the area when you cast the
+    spell": nothing comes back later."""
+    t = table(DRUID)
+    t.do(CastSpell(caster="oren", spell="Entangle"))
+    t.rejects(SpellEffect(caster="oren", spell="Entangle", targets=("ogre-1",)), "spell/no-follow-up")
