@@ -252,6 +252,8 @@ def marker(tx: Tx, c: Combatant, spell: Spell, slot: int | None, damage_type: st
     """The caster's marker of a spell it uses again later, tied to its concentration."""
     if spell.riders is None or not spell.riders.follow_up or tx.state.combatants[c.id].concentration != spell.name:
         return
+    if all(f.granted for f in spell.riders.follow_up):  # its target acts: marked by spell_follow_ups.granted
+        return
     riders = Riders(cast_at=slot or spell.level, damage_type=damage_type if damage_type else UNSET)
     spec = ConditionSpec(name=spell.name.lower(), source=c.id, concentration=c.id, effect=spell.name, riders=riders)
     apply_condition(tx, ApplyCondition(target=c.id, condition=spec, custom=True))

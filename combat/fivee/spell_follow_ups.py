@@ -55,7 +55,7 @@ from combat.spells.model import DamageRoll, FollowUp, Spell
 if TYPE_CHECKING:
     from combat.fivee.spellcasting import Caster
 
-__all__ = ["SpellEffect", "drained", "RULES"]
+__all__ = ["SpellEffect", "drained", "granted", "RULES"]
 
 UNSET = msgspec.UNSET
 Faces = tuple[int, ...]
@@ -104,10 +104,17 @@ def _chosen(spell: Spell, option: str | None) -> FollowUp:
     return picked
 
 
-def _marker_of(c: Combatant, spell: Spell) -> Riders:
+def _marker_of(c: Combatant, spell: Spell, later: FollowUp) -> ConditionSpec:
+    """The caster's marker of the spell (or, for a spell whose target acts, that target's)."""
     for cond in c.conditions:
         if cond.name == spell.name.lower() and cond.riders is not UNSET and cond.riders.cast_at is not UNSET:
-            return cond.riders
+            return cond
+    if later.granted:
+        raise RuleError(
+            "spell/not-active",
+            f"{c.name} bears no {spell.name} (or its caster's concentration has ended)",
+            allowed=f"the creature {spell.name} was cast on, while its caster concentrates",
+        )
     raise RuleError(
         "spell/not-active",
         f"{c.name} is not concentrating on {spell.name}",
@@ -220,10 +227,14 @@ def _spell_effect(tx: Tx, cmd: SpellEffect) -> None:
     arrow = None
     if later.delayed:
         mark, arrow = _arrow_of(tx, c, spell, cmd.targets)
+        held = arrow
     else:
-        mark = _marker_of(c, spell)
+        held = _marker_of(c, spell, later)
+        assert held.riders is not UNSET
+        mark = held.riders
     _check(tx, c, spell, later, cmd)
-    caster = casting.caster_of(tx.state, c)
+    # Its caster's DC and bonus, whoever acts (Dragon's Breath: the creature touched).
+    caster = casting.caster_of(tx.state, tx.combatant(held.source) if later.granted and held.source else c)
     slot = mark.cast_at if mark.cast_at is not UNSET else spell.level
     damage = _damage(spell, later, slot, caster)
     chosen = mark.damage_type if mark.damage_type is not UNSET else None
@@ -275,6 +286,21 @@ def _unsaved(
         faces = cmd.damage_faces[i] if cmd.damage_faces else None
         rolled = max(0, tx.roll(dice, purpose=f"{spell.name} damage", roller=c.id, faces=faces).total)
         deal_share(tx, tid, rolled, rolled, kind, c.id)
+
+
+def granted(tx: Tx, c: Combatant, spell: Spell, slot: int | None, targets: tuple[str, ...], chosen: str | None) -> None:
+    """As a spell whose target acts later is cast (Dragon's Breath: "You touch one willing
+    creature, and choose Acid, Cold, Fire, Lightning, or Poison. Until the spell ends, the
+    target can take a Magic action to exhale"): its mark on each target, with the level and
+    the damage type chosen, tied to the caster's concentration."""
+    later = next((f for f in spell.riders.follow_up if f.granted), None) if spell.riders is not None else None
+    if later is None or tx.state.combatants[c.id].concentration != spell.name:
+        return
+    kind = chosen_type(later.damage[0], chosen, spell) if later.damage else None
+    riders = Riders(cast_at=slot or spell.level, damage_type=kind if kind else UNSET)
+    for tid in targets:
+        spec = ConditionSpec(name=spell.name.lower(), source=c.id, concentration=c.id, effect=spell.name, riders=riders)
+        apply_condition(tx, ApplyCondition(target=tid, condition=spec, custom=True))
 
 
 def drained(tx: Tx, c: Combatant, spell: Spell, since: int, slot: int | None = None) -> None:

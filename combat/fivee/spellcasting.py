@@ -603,6 +603,7 @@ def _effect(
             )
         ongoing.landed(tx, c, spell, affected, beast_hp)
     ongoing.marker(tx, c, spell, slot, cmd.damage_type)
+    spell_follow_ups.granted(tx, c, spell, slot, affected, cmd.damage_type)
     if cmd.save_faces and spell.save is None:
         raise RuleError("dice/unused-faces", f"{spell.name} calls for no save", allowed="no save_faces")
     if (cmd.advantage or cmd.disadvantage) and spell.attack is None:

@@ -206,7 +206,9 @@ class FollowUp(_Part, frozen=True, kw_only=True):
     - `needs`: a condition this spell gave the target that must still hold ("While the hand
       grapples the target");
     - `delayed`: once, on the target's next turn, with no concentration ("2d4 Acid damage at
-      the end of its next turn")."""
+      the end of its next turn");
+    - `granted`: the creature the spell was cast on acts, not its caster ("the target can take
+      a Magic action to exhale a 15-foot Cone" - Dragon's Breath)."""
 
     name: str = ""
     roll: Literal["attack", "save", "damage"]
@@ -222,6 +224,7 @@ class FollowUp(_Part, frozen=True, kw_only=True):
     this_turn: bool = False
     needs: str = ""
     delayed: bool = False
+    granted: bool = False
 
 
 class SpellRiders(_Part, frozen=True, kw_only=True):

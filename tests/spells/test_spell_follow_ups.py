@@ -12,16 +12,26 @@ from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_follow_ups import SpellEffect
 from combat.fivee.spellcasting import CastSpell
-from combat.kernel.commands import Damage, EndConcentration, EndTurn
+from combat.kernel.commands import AddCombatant, Damage, EndConcentration, EndTurn
 from combat.kernel.events import AttackMade, DamageTaken, DiceRolled, Healed, SaveMade
-from tests.helpers import Table, of_type, turn_of
+from tests.helpers import Table, of_type, pc, turn_of
 
 WIZARD = build_sheet(
     name="Vesna",
     class_name="Wizard",
     level=17,
     scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Cloudkill", "Stinking Cloud", "Web", "Vampiric Touch", "Acid Arrow", "Arcane Hand", "Incendiary Cloud", "Flaming Sphere"),
+    spells=(
+        "Cloudkill",
+        "Stinking Cloud",
+        "Web",
+        "Vampiric Touch",
+        "Acid Arrow",
+        "Arcane Hand",
+        "Incendiary Cloud",
+        "Flaming Sphere",
+        "Dragon's Breath",
+    ),
 )
 DRUID = build_sheet(
     name="Oren",
@@ -32,12 +42,16 @@ DRUID = build_sheet(
 )
 
 
-def table(caster=WIZARD) -> Table:
-    """The caster first, then two Ogres."""
+def table(caster=WIZARD, *, ally: bool = False) -> Table:
+    """The caster first, then two Ogres (and Brann, a fighter of the party, last)."""
     t = Table()
     t.do(AddCharacter(character=caster, side="party", player="sam"))
     t.do(AddCreature(creature="Ogre", count=2, side="foes"))
-    return t.start({caster.name.lower(): 20, "ogre-1": 10})
+    initiative = {caster.name.lower(): 20, "ogre-1": 10}
+    if ally:
+        t.do(AddCombatant(combatant=pc("brann", max_hp=30)))
+        initiative["brann"] = 1
+    return t.start(initiative)
 
 
 def next_turn(t: Table, cid: str) -> None:
@@ -331,6 +345,28 @@ def test_arcane_hand_grasps_then_crushes_as_bonus_actions():
         )
     )
     assert [(e.hit, e.damage, e.damage_type) for e in of_type(events, AttackMade)] == [(True, 5, "force")]
+
+
+def test_dragons_breath_lets_the_creature_touched_exhale_as_its_magic_action():
+    """Dragon's Breath: "You touch one willing creature, and choose Acid, Cold, Fire, Lightning,
+    or Poison. Until the spell ends, the target can take a Magic action to exhale a 15-foot
+    Cone. Each creature in that area makes a Dexterity saving throw, taking 3d6 damage of the
+    chosen type on a failed save or half as much damage on a successful one." "The damage
+    increases by 1d6 for each spell slot level above 2." Cast at 3rd on Brann, Fire: on his turn
+    the Ogre fails (5 - 1 against Vesna's 19) and takes 4d6 = 8 Fire; his action is spent;
+    Vesna herself breathes nothing; no type chosen is refused."""
+    t = table(ally=True)
+    t.rejects(CastSpell(caster="vesna", spell="Dragon's Breath", targets=("brann",)), "spell/damage-type")
+    t.do(CastSpell(caster="vesna", spell="Dragon's Breath", slot_level=3, targets=("brann",), damage_type="fire"))
+    t.rejects(SpellEffect(caster="vesna", spell="Dragon's Breath", targets=("ogre-1",)), "spell/not-active")
+    next_turn(t, "brann")
+    breath = SpellEffect(
+        caster="brann", spell="Dragon's Breath", targets=("ogre-1",), save_faces={"ogre-1": (5,)}, damage_faces=((2, 2, 2, 2),)
+    )
+    events = t.do(breath)
+    assert saved(events) == [("ogre-1", 4, 19, False)] and taken(events) == [("ogre-1", 8, "fire")]
+    assert not t["brann"].economy.action
+    t.rejects(breath, "economy/action-spent")
 
 
 def test_a_spell_with_nothing_to_do_again_is_refused():
