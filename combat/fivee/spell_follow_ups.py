@@ -8,18 +8,19 @@ concentrates on it (`spell/not-active` after). By what it rolls:
 - a spell attack, one creature: Spiritual Weapon ("As a Bonus Action on your later turns, you
   can move the force up to 20 feet and repeat the attack"), Vampiric Touch ("you can make the
   attack again on each of your turns as a Magic action", the caster regaining half the
-  Necrotic damage dealt, as on the cast: `drained`), Arcane Hand's Clenched Fist;
+  Necrotic damage dealt, as on the cast: `after_hits`), Arcane Hand's Clenched Fist;
 - the save of each creature the GM names: Spirit Guardians, Moonbeam, Cloudkill, Insect
   Plague, Incendiary Cloud ("when it enters the spell's area or ends its turn there"),
   Stinking Cloud (Poisoned until the end of the current turn), Web (Restrained), Flaming
   Sphere (a creature ending its turn beside it, or the Bonus Action's ram: `option` "ram"),
   Call Lightning (a Magic action; `option` "storm" for the 1d10 more "outdoors in a storm"),
-  Arcane Hand's Forceful and Grasping Hand (Grappled);
+  Arcane Hand's Forceful and Grasping Hand (Grappled), Dragon's Breath (the creature touched
+  exhales as its own Magic action, named as `caster`: `granted` marks it as the spell is cast);
 - damage with neither: Wall of Fire (a creature ending its turn by the burning side or
   entering the wall), Spike Growth ("2d4 Piercing damage for every 5 feet it travels": the GM
   gives the feet), Heat Metal (its Bonus Action), Arcane Hand's crush (a creature its hand
   grapples), and Acid Arrow's "2d4 Acid damage at the end of its next turn" (no
-  concentration: a hit leaves a mark on the target, `drained`, and the damage is dealt on the
+  concentration: a hit leaves a mark on the target, `after_hits`, and the damage is dealt on the
   target's next turn, once).
 What the caster spends is the entry's `uses`: its Bonus Action, a Magic action (its action),
 or nothing where a creature's move or turn sets it off. The GM names who entered, ended its
@@ -55,7 +56,7 @@ from combat.spells.model import DamageRoll, FollowUp, Spell
 if TYPE_CHECKING:
     from combat.fivee.spellcasting import Caster
 
-__all__ = ["SpellEffect", "drained", "granted", "RULES"]
+__all__ = ["SpellEffect", "after_hits", "granted", "RULES"]
 
 UNSET = msgspec.UNSET
 Faces = tuple[int, ...]
@@ -122,7 +123,7 @@ def _marker_of(c: Combatant, spell: Spell, later: FollowUp) -> ConditionSpec:
     )
 
 
-def _arrow_of(tx: Tx, c: Combatant, spell: Spell, targets: tuple[str, ...]) -> tuple[Riders, ConditionSpec]:
+def _arrow_of(tx: Tx, c: Combatant, spell: Spell, targets: tuple[str, ...]) -> ConditionSpec:
     """Acid Arrow's mark on its target, on that target's next turn."""
     if len(targets) != 1:
         raise RuleError("spell/targets", f"{spell.name}'s later damage is on the creature it hit", allowed="one target")
@@ -135,7 +136,7 @@ def _arrow_of(tx: Tx, c: Combatant, spell: Spell, targets: tuple[str, ...]) -> t
                     f"{spell.name}'s later damage comes at the end of {target.name}'s next turn",
                     allowed=f"spell_effect during {target.name}'s next turn, before it ends",
                 )
-            return cond.riders, cond
+            return cond
     raise RuleError(
         "spell/not-active",
         f"{target.name} bears no {spell.name} of {c.name}'s (a hit leaves it until the end of its next turn)",
@@ -224,14 +225,9 @@ def _spell_effect(tx: Tx, cmd: SpellEffect) -> None:
     c = tx.combatant(cmd.caster)
     spell = library.find(cmd.spell)
     later = _chosen(spell, cmd.option)
-    arrow = None
-    if later.delayed:
-        mark, arrow = _arrow_of(tx, c, spell, cmd.targets)
-        held = arrow
-    else:
-        held = _marker_of(c, spell, later)
-        assert held.riders is not UNSET
-        mark = held.riders
+    held = _arrow_of(tx, c, spell, cmd.targets) if later.delayed else _marker_of(c, spell, later)
+    mark = held.riders
+    assert mark is not UNSET
     _check(tx, c, spell, later, cmd)
     # Its caster's DC and bonus, whoever acts (Dragon's Breath: the creature touched).
     caster = casting.caster_of(tx.state, tx.combatant(held.source) if later.granted and held.source else c)
@@ -246,7 +242,7 @@ def _spell_effect(tx: Tx, cmd: SpellEffect) -> None:
         since = len(tx.events)
         casting.spell_attacks(tx, c, spell, caster, cmd.targets, damage, cmd)
         if later.heals_half:
-            drained(tx, c, spell, since)
+            after_hits(tx, c, spell, since)
     elif later.roll == "save" and cmd.targets:
         saves = casting.spell_saves(tx, c, spell, caster, cmd.targets, damage, chosen, cmd)
         if later.condition:
@@ -255,8 +251,8 @@ def _spell_effect(tx: Tx, cmd: SpellEffect) -> None:
                     _condition(tx, c, spell, later, tid)
     elif later.roll == "damage":
         _unsaved(tx, c, spell, later, cmd, damage, chosen)
-    if arrow is not None and arrow in tx.state.combatants[cmd.targets[0]].conditions:
-        tx.emit(ending(tx.state.combatants[cmd.targets[0]], arrow, f"{spell.name}'s acid spent"))
+    if later.delayed and held in tx.state.combatants[cmd.targets[0]].conditions:  # once
+        tx.emit(ending(tx.state.combatants[cmd.targets[0]], held, f"{spell.name}'s acid spent"))
 
 
 def _condition(tx: Tx, c: Combatant, spell: Spell, later: FollowUp, tid: str) -> None:
@@ -303,7 +299,7 @@ def granted(tx: Tx, c: Combatant, spell: Spell, slot: int | None, targets: tuple
         apply_condition(tx, ApplyCondition(target=tid, condition=spec, custom=True))
 
 
-def drained(tx: Tx, c: Combatant, spell: Spell, since: int, slot: int | None = None) -> None:
+def after_hits(tx: Tx, c: Combatant, spell: Spell, since: int, slot: int | None = None) -> None:
     """After the caster's spell attacks from event `since` on: Vampiric Touch's "you regain Hit
     Points equal to half the amount of Necrotic damage dealt"; Acid Arrow's mark on the creature
     hit, for its "2d4 Acid damage at the end of its next turn"."""

@@ -574,7 +574,7 @@ def _effect(
                 if tx.state.combatants[tid].status != "dead":
                     _condition_on(tx, c, spell, tid)
         ongoing.on_hit(tx, c, spell, hit_targets(tx.events, since, c))
-        spell_follow_ups.drained(tx, c, spell, since, slot)  # Vampiric Touch's healing, Acid Arrow's later damage
+        spell_follow_ups.after_hits(tx, c, spell, since, slot)  # Vampiric Touch's healing, Acid Arrow's later damage
     elif spell.save is not None and targets:
         before = {t: tx.state.combatants[t].hp for t in targets}
         saves = _save(tx, c, spell, caster, targets, damage, cmd, rolls)
@@ -795,5 +795,7 @@ def _narrate(n: Any, e: SpellCast) -> str:
 
 
 RULES = Rules(
-    handlers={CastSpell: _cast_spell, **spell_follow_ups.RULES.handlers}, appliers={SpellCast: _on_cast}, narration={SpellCast: _narrate}
+    handlers={CastSpell: _cast_spell, **spell_follow_ups.RULES.handlers},
+    appliers={SpellCast: _on_cast},
+    narration={SpellCast: _narrate},
 )

@@ -80,9 +80,7 @@ def test_moonbeam_saves_a_creature_entering_the_cylinder_at_the_level_cast_on_it
     next_turn(t, "ogre-1")
     before = t["oren"].economy
     events = t.do(
-        SpellEffect(
-            caster="oren", spell="Moonbeam", targets=("ogre-1",), save_faces={"ogre-1": (5,)}, damage_faces=((2, 2, 2),)
-        )
+        SpellEffect(caster="oren", spell="Moonbeam", targets=("ogre-1",), save_faces={"ogre-1": (5,)}, damage_faces=((2, 2, 2),))
     )
     assert saved(events) == [("ogre-1", 8, 16, False)]
     assert taken(events) == [("ogre-1", 6, "radiant")] and t["ogre-1"].hp == 62
@@ -153,7 +151,9 @@ def test_wall_of_fire_burns_a_creature_ending_its_turn_by_its_side_with_no_save(
     the Ogre the GM names takes 5d8 = 10 Fire."""
     t = table(DRUID)
     t.do(CastSpell(caster="oren", spell="Wall of Fire"))
-    t.rejects(SpellEffect(caster="oren", spell="Wall of Fire", targets=("ogre-1",), save_faces={"ogre-1": (3,)}), "dice/unused-faces")
+    t.rejects(
+        SpellEffect(caster="oren", spell="Wall of Fire", targets=("ogre-1",), save_faces={"ogre-1": (3,)}), "dice/unused-faces"
+    )
     events = t.do(SpellEffect(caster="oren", spell="Wall of Fire", targets=("ogre-1",), damage_faces=((2,) * 5,)))
     assert not of_type(events, SaveMade) and taken(events) == [("ogre-1", 10, "fire")]
 
@@ -273,7 +273,9 @@ def test_vampiric_touch_heals_half_the_necrotic_damage_and_attacks_again_as_a_ma
     )
     assert [e.damage for e in of_type(events, AttackMade)] == [12] and [e.amount for e in of_type(events, Healed)] == [6]
     next_turn(t, "vesna")
-    touch = SpellEffect(caster="vesna", spell="Vampiric Touch", targets=("ogre-1",), attack_faces=((10,),), damage_faces=((2, 2, 2),))
+    touch = SpellEffect(
+        caster="vesna", spell="Vampiric Touch", targets=("ogre-1",), attack_faces=((10,),), damage_faces=((2, 2, 2),)
+    )
     events = t.do(touch)
     assert [e.amount for e in of_type(events, Healed)] == [3] and t["vesna"].hp == hp + 9
     assert not t["vesna"].economy.action
@@ -303,7 +305,9 @@ def test_acid_arrow_deals_its_later_damage_on_the_targets_next_turn_once():
     (not yet), on the Ogre's next turn 3d4 = 3, and only once."""
     t = table()
     events = t.do(
-        CastSpell(caster="vesna", spell="Acid Arrow", slot_level=3, targets=("ogre-1",), attack_faces=((10,),), damage_faces=((1,) * 5,))
+        CastSpell(
+            caster="vesna", spell="Acid Arrow", slot_level=3, targets=("ogre-1",), attack_faces=((10,),), damage_faces=((1,) * 5,)
+        )
     )
     assert [(e.damage, e.damage_type) for e in of_type(events, AttackMade)] == [(5, "acid")] and t["ogre-1"].has("acid arrow")
     later = SpellEffect(caster="vesna", spell="Acid Arrow", targets=("ogre-1",), damage_faces=((1, 1, 1),))
@@ -331,7 +335,9 @@ def test_arcane_hand_grasps_then_crushes_as_bonus_actions():
     assert t["ogre-1"].has("grappled")
     next_turn(t, "vesna")
     t.rejects(SpellEffect(caster="vesna", spell="Arcane Hand", option="crush", targets=("ogre-2",)), "spell/targets")
-    events = t.do(SpellEffect(caster="vesna", spell="Arcane Hand", option="crush", targets=("ogre-1",), damage_faces=((1, 1, 1, 1),)))
+    events = t.do(
+        SpellEffect(caster="vesna", spell="Arcane Hand", option="crush", targets=("ogre-1",), damage_faces=((1, 1, 1, 1),))
+    )
     assert taken(events) == [("ogre-1", 9, "bludgeoning")]
     next_turn(t, "vesna")
     events = t.do(
