@@ -235,9 +235,15 @@ def _spell_effect(tx: Tx, cmd: SpellEffect) -> None:
     damage = _damage(spell, later, slot, caster)
     chosen = mark.damage_type if mark.damage_type is not UNSET else None
     _spend(tx, c, spell, later)
-    # Its own save and no condition of the spell's as cast: a failed save's is this follow-up's.
-    # The attacks are melee spell attacks (Spiritual Weapon, Vampiric Touch, Clenched Fist).
-    spell = msgspec.structs.replace(spell, save=later.save or spell.save, condition=None, attack=spell.attack or "melee")
+    # Its own save and condition where it has them, else the spell's as cast (Black Tentacles'
+    # Restrained, Sunbeam's Blinded). The attacks are melee spell attacks (Spiritual Weapon,
+    # Vampiric Touch, Clenched Fist, Flame Blade).
+    spell = msgspec.structs.replace(
+        spell,
+        save=later.save or spell.save,
+        condition=None if later.condition else spell.condition,
+        attack=spell.attack or "melee",
+    )
     if later.roll == "attack":
         since = len(tx.events)
         casting.spell_attacks(tx, c, spell, caster, cmd.targets, damage, cmd)

@@ -541,9 +541,11 @@ def _targets(tx: Tx, c: Combatant, spell: Spell, cmd: CastSpell, slot: int | Non
         return cmd.targets
     checked = checked_targets(tx, c, spell, cmd.targets, slot)
     # An area may hold nobody; a spell on creatures needs them.
-    # A spell used again with a Bonus Action may reach no one as cast: Spiritual Weapon's "you
-    # can immediately make one ... attack", Heat Metal's object held by no one.
-    later = spell.riders is not None and any(f.uses == "bonus_action" for f in spell.riders.follow_up)
+    # A spell whose effect comes later may reach no one as cast: Spiritual Weapon's "you can
+    # immediately make one ... attack", Heat Metal's object held by no one, Conjure Animals' pack.
+    later = spell.riders is not None and any(
+        f.uses == "bonus_action" or (spell.attack is None and spell.save is None) for f in spell.riders.follow_up
+    )
     if not checked and who(spell) == "creatures" and spell.automation != "narrative" and not later:
         raise RuleError(
             "spell/targets", f"{spell.name} needs its targets", allowed="targets: the ids of the creatures it affects"

@@ -3,7 +3,7 @@ text says, at the level it was cast at, every face entered.
 
 Vesna is a level 17 Wizard (Intelligence 20: +5, spell save DC 19, spell attack +11), Oren a
 level 9 Druid (Wisdom 18: +4, DC 16, spell attack +8). Ogres: 68 HP, AC 11, Strength +4,
-Dexterity -1, Constitution +3."""
+Dexterity -1, Constitution +3. Ilse, a level 11 Cleric (Wisdom 18: DC 16), casts Blade Barrier."""
 
 from __future__ import annotations
 
@@ -31,14 +31,35 @@ WIZARD = build_sheet(
         "Incendiary Cloud",
         "Flaming Sphere",
         "Dragon's Breath",
+        "Black Tentacles",
+        "Sunbeam",
+        "Arcane Sword",
     ),
+)
+PRIEST = build_sheet(
+    name="Ilse",
+    class_name="Cleric",
+    level=11,
+    scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
+    spells=("Blade Barrier",),
 )
 DRUID = build_sheet(
     name="Oren",
     class_name="Druid",
     level=9,
     scores="STR 10 DEX 12 CON 14 INT 10 WIS 18 CHA 10",
-    spells=("Moonbeam", "Spike Growth", "Call Lightning", "Heat Metal", "Insect Plague", "Wall of Fire", "Entangle"),
+    spells=(
+        "Moonbeam",
+        "Spike Growth",
+        "Call Lightning",
+        "Heat Metal",
+        "Insect Plague",
+        "Wall of Fire",
+        "Entangle",
+        "Flame Blade",
+        "Conjure Animals",
+        "Conjure Woodland Beings",
+    ),
 )
 
 
@@ -199,6 +220,79 @@ def test_spike_growth_deals_2d4_for_every_5_feet_the_gm_says_a_creature_moved():
     assert [e.notation for e in of_type(events, DiceRolled)] == ["6d4"] and taken(events) == [("ogre-1", 12, "piercing")]
 
 
+def test_black_tentacles_restrain_a_creature_entering_them():
+    """Black Tentacles: "On a failed save, it takes 3d6 Bludgeoning damage, and it has the
+    Restrained condition until the spell ends. A creature also makes that save if it enters the
+    area or ends it turn there." The Ogre fails its Strength save (5 + 4 = 9 against 19): 6
+    Bludgeoning, Restrained until Vesna's concentration ends."""
+    t = table()
+    t.do(CastSpell(caster="vesna", spell="Black Tentacles"))
+    events = t.do(
+        SpellEffect(
+            caster="vesna", spell="Black Tentacles", targets=("ogre-1",), save_faces={"ogre-1": (5,)}, damage_faces=((2, 2, 2),)
+        )
+    )
+    assert saved(events) == [("ogre-1", 9, 19, False)] and taken(events) == [("ogre-1", 6, "bludgeoning")]
+    assert t["ogre-1"].has("restrained")
+    t.do(EndConcentration(combatant="vesna"))
+    assert not t["ogre-1"].has("restrained")
+
+
+def test_blade_barrier_cuts_a_creature_entering_the_wall():
+    """Blade Barrier: "Any creature in the wall's space makes a Dexterity saving throw, taking
+    6d10 Force damage on a failed save or half as much damage on a successful one. A creature
+    also makes that save if it enters the wall's space or ends it turn there." The Ogre succeeds
+    (19 - 1 = 18 against 16): half of 6d10 = 12 is 6."""
+    t = Table()
+    t.do(AddCharacter(character=PRIEST, side="party", player="sam"))
+    t.do(AddCreature(creature="Ogre", count=1, side="foes"))
+    t.start({"ilse": 20, "ogre": 10})
+    t.do(CastSpell(caster="ilse", spell="Blade Barrier"))
+    events = t.do(
+        SpellEffect(caster="ilse", spell="Blade Barrier", targets=("ogre",), save_faces={"ogre": (19,)}, damage_faces=((2,) * 6,))
+    )
+    assert saved(events) == [("ogre", 18, 16, True)] and taken(events) == [("ogre", 6, "force")]
+
+
+def test_conjure_woodland_beings_saves_a_creature_ending_its_turn_in_the_emanation():
+    """Conjure Woodland Beings: "whenever a creature you can see enters the Emanation or ends its
+    turn there, you can force that creature to make a Wisdom saving throw. The creature takes
+    5d8 Force damage on a failed save or half as much damage on a successful one." The Ogre
+    fails (3 - 2 = 1 against 16): 5d8 = 10; Oren himself is not in his own Emanation."""
+    t = table(DRUID)
+    t.do(CastSpell(caster="oren", spell="Conjure Woodland Beings"))
+    t.rejects(SpellEffect(caster="oren", spell="Conjure Woodland Beings", targets=("oren",)), "spell/targets")
+    events = t.do(
+        SpellEffect(
+            caster="oren",
+            spell="Conjure Woodland Beings",
+            targets=("ogre-1",),
+            save_faces={"ogre-1": (3,)},
+            damage_faces=((2,) * 5,),
+        )
+    )
+    assert saved(events) == [("ogre-1", 1, 16, False)] and taken(events) == [("ogre-1", 10, "force")]
+
+
+def test_conjure_animals_pack_slashes_a_creature_it_moves_near_on_a_failed_save_only():
+    """Conjure Animals: "Whenever the pack moves within 10 feet of a creature you can see ...
+    you can force that creature to make a Dexterity saving throw. On a failed save, the creature
+    takes 3d10 Slashing damage." "The damage increases by 1d10 for each spell slot level above
+    3." At 4th, 4d10: Ogre 1 fails (2 - 1), 8; Ogre 2 succeeds (20 - 1) and takes none."""
+    t = table(DRUID)
+    t.do(CastSpell(caster="oren", spell="Conjure Animals", slot_level=4))
+    events = t.do(
+        SpellEffect(
+            caster="oren",
+            spell="Conjure Animals",
+            targets=("ogre-1", "ogre-2"),
+            save_faces={"ogre-1": (2,), "ogre-2": (20,)},
+            damage_faces=((2, 2, 2, 2),),
+        )
+    )
+    assert [s[3] for s in saved(events)] == [False, True] and taken(events) == [("ogre-1", 8, "slashing")]
+
+
 # -- repeated actions while concentrating ---------------------------------------------------
 
 
@@ -351,6 +445,54 @@ def test_arcane_hand_grasps_then_crushes_as_bonus_actions():
         )
     )
     assert [(e.hit, e.damage, e.damage_type) for e in of_type(events, AttackMade)] == [(True, 5, "force")]
+
+
+def test_sunbeam_creates_a_new_line_as_a_magic_action_blinding_until_the_casters_next_turn():
+    """Sunbeam: "On a failed save, a creature takes 6d8 Radiant damage and has the Blinded
+    condition until the start of your next turn." "Until the spell ends, you can take a Magic
+    action to create a new Line of radiance." On Vesna's next turn the Ogre fails (4 + 3 = 7):
+    6 Radiant and Blinded, her action spent; Blinded ends as her following turn starts."""
+    t = table()
+    t.do(CastSpell(caster="vesna", spell="Sunbeam"))
+    next_turn(t, "vesna")
+    events = t.do(
+        SpellEffect(caster="vesna", spell="Sunbeam", targets=("ogre-1",), save_faces={"ogre-1": (4,)}, damage_faces=((1,) * 6,))
+    )
+    assert taken(events) == [("ogre-1", 6, "radiant")] and t["ogre-1"].has("blinded") and not t["vesna"].economy.action
+    next_turn(t, "vesna")
+    assert not t["ogre-1"].has("blinded")
+
+
+def test_arcane_sword_attacks_again_as_a_bonus_action_with_the_modifier():
+    """Arcane Sword: "On a hit, the target takes Force damage equal to 4d12 plus your
+    spellcasting ability modifier. On your later turns, you can take a Bonus Action to move the
+    sword ... and repeat the attack". As cast, 4 + 5 = 9; next turn, with her Bonus Action,
+    again 9; a second swing that turn is refused."""
+    t = table()
+    events = t.do(
+        CastSpell(caster="vesna", spell="Arcane Sword", targets=("ogre-1",), attack_faces=((10,),), damage_faces=((1,) * 4,))
+    )
+    assert [e.damage for e in of_type(events, AttackMade)] == [9]
+    next_turn(t, "vesna")
+    swing = SpellEffect(
+        caster="vesna", spell="Arcane Sword", targets=("ogre-2",), attack_faces=((10,),), damage_faces=((1,) * 4,)
+    )
+    assert [(e.target, e.damage) for e in of_type(t.do(swing), AttackMade)] == [("ogre-2", 9)]
+    t.rejects(swing, "economy/bonus-action-spent")
+
+
+def test_flame_blade_attacks_as_a_magic_action():
+    """Flame Blade: "As a Magic action, you can make a melee spell attack with the fiery blade.
+    On a hit, the target takes Fire damage equal to 3d6 plus your spellcasting ability
+    modifier." "The damage increases by 1d6 for each spell slot level above 2." Evoked at 3rd
+    with the Bonus Action, then an attack with the action: 4d6 + 4 = 8."""
+    t = table(DRUID)
+    t.do(CastSpell(caster="oren", spell="Flame Blade", slot_level=3))
+    events = t.do(
+        SpellEffect(caster="oren", spell="Flame Blade", targets=("ogre-1",), attack_faces=((10,),), damage_faces=((1,) * 4,))
+    )
+    assert [(e.damage, e.damage_type) for e in of_type(events, AttackMade)] == [(8, "fire")]
+    assert not t["oren"].economy.action and not t["oren"].economy.bonus_action
 
 
 def test_dragons_breath_lets_the_creature_touched_exhale_as_its_magic_action():
