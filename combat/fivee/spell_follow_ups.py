@@ -6,22 +6,25 @@ What each spell does again is its reviewed entry's `riders.follow_up` (combat/sp
 chosen: combat/fivee/spell_effects_ongoing.py `marker`), and only while the caster still
 concentrates on it (`spell/not-active` after). By what it rolls:
 - a spell attack, one creature: Spiritual Weapon ("As a Bonus Action on your later turns, you
-  can move the force up to 20 feet and repeat the attack"), Vampiric Touch ("you can make the
-  attack again on each of your turns as a Magic action", the caster regaining half the
-  Necrotic damage dealt, as on the cast: `after_hits`), Arcane Hand's Clenched Fist;
+  can move the force up to 20 feet and repeat the attack"), Arcane Sword, Vampiric Touch ("you
+  can make the attack again on each of your turns as a Magic action", the caster regaining
+  half the Necrotic damage dealt, as on the cast: `after_hits`), Flame Blade, Arcane Hand's
+  Clenched Fist;
 - the save of each creature the GM names: Spirit Guardians, Moonbeam, Cloudkill, Insect
-  Plague, Incendiary Cloud ("when it enters the spell's area or ends its turn there"),
-  Stinking Cloud (Poisoned until the end of the current turn), Web (Restrained), Flaming
-  Sphere (a creature ending its turn beside it, or the Bonus Action's ram: `option` "ram"),
-  Call Lightning (a Magic action; `option` "storm" for the 1d10 more "outdoors in a storm"),
-  Arcane Hand's Forceful and Grasping Hand (Grappled), Dragon's Breath (the creature touched
-  exhales as its own Magic action, named as `caster`: `granted` marks it as the spell is cast);
+  Plague, Incendiary Cloud, Black Tentacles, Blade Barrier, Conjure Woodland Beings, Conjure
+  Animals ("when it enters the spell's area or ends its turn there"; Moonbeam's `option`
+  "move" is its Magic action moving the Cylinder into creatures), Stinking Cloud (Poisoned
+  until the end of the current turn), Web (Restrained), Flaming Sphere (a creature ending its
+  turn beside it, or the Bonus Action's ram: `option` "ram"), Call Lightning and Sunbeam (a
+  Magic action; `option` "storm" for the 1d10 more "outdoors in a storm"), Arcane Hand's
+  Forceful and Grasping Hand (Grappled), Dragon's Breath (the creature touched exhales as its
+  own Magic action, named as `caster`: `granted` marks it as the spell is cast);
 - damage with neither: Wall of Fire (a creature ending its turn by the burning side or
   entering the wall), Spike Growth ("2d4 Piercing damage for every 5 feet it travels": the GM
   gives the feet), Heat Metal (its Bonus Action), Arcane Hand's crush (a creature its hand
   grapples), and Acid Arrow's "2d4 Acid damage at the end of its next turn" (no
-  concentration: a hit leaves a mark on the target, `after_hits`, and the damage is dealt on the
-  target's next turn, once).
+  concentration: a hit leaves a mark on the target, `after_hits`, and the damage is dealt on
+  the target's next turn, once).
 What the caster spends is the entry's `uses`: its Bonus Action, a Magic action (its action),
 or nothing where a creature's move or turn sets it off. The GM names who entered, ended its
 turn there, was rammed or moved how far: the command's `targets` and `feet`.

@@ -108,6 +108,27 @@ def test_moonbeam_saves_a_creature_entering_the_cylinder_at_the_level_cast_on_it
     assert t["oren"].economy == before
 
 
+def test_moonbeam_moved_as_a_magic_action_saves_the_creatures_it_moves_into():
+    """Moonbeam: "A creature also makes this save when the spell's area moves into its space";
+    the SRD 5.2 moves it with "a Magic action on later turns" (its opening sentences, which the
+    shipped text lacks). On Oren's next turn the Cylinder moves onto both Ogres: Ogre 1 fails
+    (5 + 3), 2d10 = 4; Ogre 2 succeeds (15 + 3), 2; his action is spent, a second move refused."""
+    t = table(DRUID)
+    t.do(CastSpell(caster="oren", spell="Moonbeam"))
+    next_turn(t, "oren")
+    move = SpellEffect(
+        caster="oren",
+        spell="Moonbeam",
+        option="move",
+        targets=("ogre-1", "ogre-2"),
+        save_faces={"ogre-1": (5,), "ogre-2": (15,)},
+        damage_faces=((2, 2),),
+    )
+    events = t.do(move)
+    assert taken(events) == [("ogre-1", 4, "radiant"), ("ogre-2", 2, "radiant")] and not t["oren"].economy.action
+    t.rejects(move, "economy/action-spent")
+
+
 def test_moonbeam_is_refused_once_its_concentration_has_ended():
     """Moonbeam lasts "Concentration, up to 1 minute": once Oren stops concentrating, no
     creature saves against it any more."""
