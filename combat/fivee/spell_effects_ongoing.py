@@ -93,7 +93,6 @@ __all__ = [
 ]
 
 UNSET = msgspec.UNSET
-Faces = tuple[int, ...]
 
 
 def lasting(spell: Spell) -> bool:
