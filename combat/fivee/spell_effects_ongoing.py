@@ -248,13 +248,22 @@ def condition_riders(spell: Spell, condition: ConditionSpec) -> ConditionSpec:
 
 
 def marker(tx: Tx, c: Combatant, spell: Spell, slot: int | None, damage_type: str | None) -> None:
-    """The caster's marker of a spell it uses again later, tied to its concentration."""
-    if spell.riders is None or not spell.riders.follow_up or tx.state.combatants[c.id].concentration != spell.name:
+    """The caster's marker of a spell it uses again later, tied to its concentration (or, for a
+    spell without, lasting its rounds: Grease)."""
+    if spell.riders is None or not spell.riders.follow_up:
         return
-    if all(f.granted for f in spell.riders.follow_up):  # its target acts: marked by spell_follow_ups.granted
+    if all(f.granted or f.delayed for f in spell.riders.follow_up):  # marked on its targets (spell_follow_ups)
+        return
+    if spell.concentration:
+        if tx.state.combatants[c.id].concentration != spell.name:
+            return
+        lasts: dict[str, Any] = {"concentration": c.id, "effect": spell.name}
+    elif spell.duration.rounds:
+        lasts = {"rounds": spell.duration.rounds, "ends_on": c.id}
+    else:
         return
     riders = Riders(cast_at=slot or spell.level, damage_type=damage_type if damage_type else UNSET)
-    spec = ConditionSpec(name=spell.name.lower(), source=c.id, concentration=c.id, effect=spell.name, riders=riders)
+    spec = ConditionSpec(name=spell.name.lower(), source=c.id, riders=riders, **lasts)
     apply_condition(tx, ApplyCondition(target=c.id, condition=spec, custom=True))
 
 

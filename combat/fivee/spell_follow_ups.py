@@ -14,7 +14,9 @@ concentrates on it (`spell/not-active` after). By what it rolls:
   Plague, Incendiary Cloud, Black Tentacles, Blade Barrier, Conjure Woodland Beings, Conjure
   Animals ("when it enters the spell's area or ends its turn there"; Moonbeam's `option`
   "move" is its Magic action moving the Cylinder into creatures), Stinking Cloud (Poisoned
-  until the end of the current turn), Web (Restrained), Flaming Sphere (a creature ending its
+  until the end of the current turn), Web (Restrained), Grease and Sleet Storm (Prone; Sleet
+  Storm's also ends the creature's Concentration; Grease, with no concentration, lasts its
+  minute), Flaming Sphere (a creature ending its
   turn beside it, or the Bonus Action's ram: `option` "ram"), Call Lightning and Sunbeam (a
   Magic action; `option` "storm" for the 1d10 more "outdoors in a storm"), Arcane Hand's
   Forceful and Grasping Hand (Grappled), Dragon's Breath (the creature touched exhales as its
@@ -22,9 +24,10 @@ concentrates on it (`spell/not-active` after). By what it rolls:
 - damage with neither: Wall of Fire (a creature ending its turn by the burning side or
   entering the wall), Spike Growth ("2d4 Piercing damage for every 5 feet it travels": the GM
   gives the feet), Heat Metal (its Bonus Action), Arcane Hand's crush (a creature its hand
-  grapples), and Acid Arrow's "2d4 Acid damage at the end of its next turn" (no
-  concentration: a hit leaves a mark on the target, `after_hits`, and the damage is dealt on
-  the target's next turn, once).
+  grapples), Phantasmal Force (on each of the caster's turns, no action), and Acid Arrow's
+  "2d4 Acid damage at the end of its next turn" and Vitriolic Sphere's 5d4 (no concentration:
+  a hit or a failed save leaves a mark on the creature, `delayed`, and the damage is dealt on
+  its next turn, once).
 What the caster spends is the entry's `uses`: its Bonus Action, a Magic action (its action),
 or nothing where a creature's move or turn sets it off. The GM names who entered, ended its
 turn there, was rammed or moved how far: the command's `targets` and `feet`.
@@ -38,6 +41,7 @@ from typing import TYPE_CHECKING, ClassVar
 import msgspec
 
 from combat.fivee.actions import spend_check
+from combat.fivee.concentration import end_concentration
 from combat.fivee.conditions import apply_condition
 from combat.fivee.durations import ending
 from combat.fivee.hitpoints import heal
@@ -59,7 +63,7 @@ from combat.spells.model import DamageRoll, FollowUp, Spell
 if TYPE_CHECKING:
     from combat.fivee.spellcasting import Caster
 
-__all__ = ["SpellEffect", "after_hits", "granted", "RULES"]
+__all__ = ["SpellEffect", "after_hits", "delayed", "granted", "RULES"]
 
 UNSET = msgspec.UNSET
 Faces = tuple[int, ...]
@@ -121,7 +125,7 @@ def _marker_of(c: Combatant, spell: Spell, later: FollowUp) -> ConditionSpec:
         )
     raise RuleError(
         "spell/not-active",
-        f"{c.name} is not concentrating on {spell.name}",
+        f"{c.name} is not concentrating on {spell.name}" if spell.concentration else f"{c.name}'s {spell.name} has ended",
         allowed=f"cast_spell {spell.name} first" + (f"; {c.name} concentrates on {c.concentration}" if c.concentration else ""),
     )
 
@@ -129,7 +133,7 @@ def _marker_of(c: Combatant, spell: Spell, later: FollowUp) -> ConditionSpec:
 def _arrow_of(tx: Tx, c: Combatant, spell: Spell, targets: tuple[str, ...]) -> ConditionSpec:
     """Acid Arrow's mark on its target, on that target's next turn."""
     if len(targets) != 1:
-        raise RuleError("spell/targets", f"{spell.name}'s later damage is on the creature it hit", allowed="one target")
+        raise RuleError("spell/targets", f"{spell.name}'s later damage is on one creature it struck", allowed="one target")
     target = tx.combatant(targets[0])
     for cond in target.conditions:
         if cond.name == spell.name.lower() and cond.source == c.id and cond.riders is not UNSET:
@@ -142,8 +146,8 @@ def _arrow_of(tx: Tx, c: Combatant, spell: Spell, targets: tuple[str, ...]) -> C
             return cond
     raise RuleError(
         "spell/not-active",
-        f"{target.name} bears no {spell.name} of {c.name}'s (a hit leaves it until the end of its next turn)",
-        allowed="a creature the arrow hit, on its next turn",
+        f"{target.name} bears no {spell.name} of {c.name}'s (it lasts until the end of its next turn)",
+        allowed=f"a creature {spell.name} struck, on its next turn",
     )
 
 
@@ -175,6 +179,8 @@ def _damage(spell: Spell, later: FollowUp, slot: int, caster: Caster) -> tuple[D
 def _spend(tx: Tx, c: Combatant, spell: Spell, later: FollowUp) -> None:
     """The caster's Bonus Action or Magic action, on its own turn; nothing for a trigger."""
     if later.uses is None:
+        if later.your_turn:
+            require_turn(tx, c.id)
         return
     uses = "bonus_action" if later.uses == "bonus_action" else "action"
     require_turn(tx, c.id)
@@ -254,22 +260,27 @@ def _spell_effect(tx: Tx, cmd: SpellEffect) -> None:
             after_hits(tx, c, spell, since)
     elif later.roll == "save" and cmd.targets:
         saves = casting.spell_saves(tx, c, spell, caster, cmd.targets, damage, chosen, cmd)
-        if later.condition:
-            for tid in cmd.targets:
-                if not saves[tid].success and tx.state.combatants[tid].status != "dead":
-                    _condition(tx, c, spell, later, tid)
+        for tid in cmd.targets:
+            if not saves[tid].success and tx.state.combatants[tid].status != "dead":
+                _failed(tx, c, spell, later, tid)
     elif later.roll == "damage":
         _unsaved(tx, c, spell, later, cmd, damage, chosen)
     if later.delayed and held in tx.state.combatants[cmd.targets[0]].conditions:  # once
         tx.emit(ending(tx.state.combatants[cmd.targets[0]], held, f"{spell.name}'s acid spent"))
 
 
-def _condition(tx: Tx, c: Combatant, spell: Spell, later: FollowUp, tid: str) -> None:
-    if later.this_turn:  # "until the end of the current turn": the bearer's, whose turn it is
-        spec = ConditionSpec(name=later.condition, source=c.id, ends="end", ends_on=tid)
-    else:  # "until the spell ends"
-        spec = ConditionSpec(name=later.condition, source=c.id, concentration=c.id, effect=spell.name)
-    apply_condition(tx, ApplyCondition(target=tid, condition=spec))
+def _failed(tx: Tx, c: Combatant, spell: Spell, later: FollowUp, tid: str) -> None:
+    """A failed save's condition (and Sleet Storm's lost Concentration)."""
+    if later.condition:
+        if later.until == "end_of_its_turn":  # "until the end of the current turn": the bearer's, whose turn it is
+            spec = ConditionSpec(name=later.condition, source=c.id, ends="end", ends_on=tid)
+        elif later.until == "removed":  # Prone: until the creature stands
+            spec = ConditionSpec(name=later.condition, source=c.id)
+        else:
+            spec = ConditionSpec(name=later.condition, source=c.id, concentration=c.id, effect=spell.name)
+        apply_condition(tx, ApplyCondition(target=tid, condition=spec))
+    if later.ends_concentration and tx.state.combatants[tid].concentration is not None:
+        end_concentration(tx, tid, f"failed the save against {spell.name}")
 
 
 def _unsaved(
@@ -321,12 +332,20 @@ def after_hits(tx: Tx, c: Combatant, spell: Spell, since: int, slot: int | None 
         )
         if dealt // 2 > 0 and tx.state.combatants[c.id].status != "dead":
             heal(tx, Heal(target=c.id, amount=dealt // 2, source=c.id))
-    if any(f.delayed for f in later):
-        riders = Riders(cast_at=slot or spell.level)
-        for tid in hit_targets(tx.events, since, c):
-            if tx.state.combatants[tid].status != "dead":
-                mark = ConditionSpec(name=spell.name.lower(), source=c.id, ends="end of next turn", ends_on=tid, riders=riders)
-                apply_condition(tx, ApplyCondition(target=tid, condition=mark, custom=True))
+    delayed(tx, c, spell, slot, hit_targets(tx.events, since, c))
+
+
+def delayed(tx: Tx, c: Combatant, spell: Spell, slot: int | None, struck: tuple[str, ...]) -> None:
+    """The mark of a spell's damage to come at the end of each struck creature's next turn (Acid
+    Arrow's hit, Vitriolic Sphere's failed save: "another 5d4 Acid damage at the end of its next
+    turn")."""
+    if spell.riders is None or not any(f.delayed for f in spell.riders.follow_up):
+        return
+    riders = Riders(cast_at=slot or spell.level)
+    for tid in struck:
+        if tx.state.combatants[tid].status != "dead":
+            mark = ConditionSpec(name=spell.name.lower(), source=c.id, ends="end of next turn", ends_on=tid, riders=riders)
+            apply_condition(tx, ApplyCondition(target=tid, condition=mark, custom=True))
 
 
 RULES = Rules(handlers={SpellEffect: _spell_effect})

@@ -582,6 +582,7 @@ def _effect(
         saves = _save(tx, c, spell, caster, targets, damage, cmd, rolls)
         ongoing.dust(tx, spell, before, saves)
         affected = tuple(t for t in targets if not saves[t].success and tx.state.combatants[t].status != "dead")
+        spell_follow_ups.delayed(tx, c, spell, slot, affected)  # Vitriolic Sphere's later damage
         lapse_if_none_affected(tx, c.id, spell, affected)
     elif spell.kill_at_or_below is not None and targets:
         _unsaved_damage(tx, c, spell, words_of_death(tx, spell, targets), damage, cmd.damage_type, rolls)

@@ -192,7 +192,8 @@ class FollowUp(_Part, frozen=True, kw_only=True):
       creature named saves: Spirit Guardians) or "damage" with neither (Heat Metal);
     - `uses`: what the caster spends on it, its "bonus_action" or a "magic" action; unset,
       nothing: a creature's move or turn sets it off ("when it enters the spell's area or ends
-      its turn there", the GM naming the creatures);
+      its turn there", the GM naming the creatures), or, with `your_turn`, it comes on the
+      caster's turn ("On each of your turns, such a phantasm can deal 2d8 Psychic damage");
     - `save`, `damage`, `per_slot`: its own save and damage where they are not the spell's as
       cast (Flaming Sphere has none as cast), with `per_slot` dice more for each slot level
       above the spell's; unset, the spell's at the level it was cast at;
@@ -201,12 +202,13 @@ class FollowUp(_Part, frozen=True, kw_only=True):
     - `per_feet`: the damage is for every so many feet a creature moves, the GM naming how
       far ("2d4 Piercing damage for every 5 feet it travels");
     - `heals_half`: "you regain Hit Points equal to half the amount of Necrotic damage dealt";
-    - `condition`, `this_turn`: a failed save's condition, until the spell ends or, with
-      `this_turn`, "until the end of the current turn";
+    - `condition`, `until`: a failed save's condition, lasting until the spell ends, "until
+      the end of the current turn" (`end_of_its_turn`), or until it is removed (Prone: `removed`);
+      `ends_concentration`: a failed save also ends the creature's Concentration (Sleet Storm);
     - `needs`: a condition this spell gave the target that must still hold ("While the hand
       grapples the target");
     - `delayed`: once, on the target's next turn, with no concentration ("2d4 Acid damage at
-      the end of its next turn");
+      the end of its next turn"), for a creature the spell hit or that failed its save;
     - `granted`: the creature the spell was cast on acts, not its caster ("the target can take
       a Magic action to exhale a 15-foot Cone" - Dragon's Breath)."""
 
@@ -221,7 +223,9 @@ class FollowUp(_Part, frozen=True, kw_only=True):
     per_feet: int = 0
     heals_half: bool = False
     condition: str = ""
-    this_turn: bool = False
+    until: Literal["spell_ends", "end_of_its_turn", "removed"] = "spell_ends"
+    ends_concentration: bool = False
+    your_turn: bool = False
     needs: str = ""
     delayed: bool = False
     granted: bool = False

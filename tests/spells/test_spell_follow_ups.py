@@ -34,6 +34,10 @@ WIZARD = build_sheet(
         "Black Tentacles",
         "Sunbeam",
         "Arcane Sword",
+        "Grease",
+        "Sleet Storm",
+        "Phantasmal Force",
+        "Vitriolic Sphere",
     ),
 )
 PRIEST = build_sheet(
@@ -314,6 +318,59 @@ def test_conjure_animals_pack_slashes_a_creature_it_moves_near_on_a_failed_save_
     assert [s[3] for s in saved(events)] == [False, True] and taken(events) == [("ogre-1", 8, "slashing")]
 
 
+def test_grease_knocks_prone_a_creature_ending_its_turn_there_for_the_spells_minute():
+    """Grease: "A creature that enters the area or ends its turn there must also succeed on that
+    save or fall Prone." No concentration: it lasts its minute. The Ogre fails its Dexterity
+    save (6 - 1 = 5 against 19) and is Prone; after the minute, refused."""
+    t = table()
+    t.do(CastSpell(caster="vesna", spell="Grease"))
+    next_turn(t, "ogre-1")
+    t.do(SpellEffect(caster="vesna", spell="Grease", targets=("ogre-1",), save_faces={"ogre-1": (6,)}))
+    assert t["ogre-1"].has("prone")
+    for _ in range(10):
+        next_turn(t, "vesna")
+    t.rejects(SpellEffect(caster="vesna", spell="Grease", targets=("ogre-1",)), "spell/not-active")
+
+
+def test_sleet_storm_knocks_prone_and_breaks_concentration():
+    """Sleet Storm: "When a creature enters the Cylinder for the first time on a turn or starts
+    its turn there, it must succeed on a Dexterity saving throw or have the Prone condition and
+    lose Concentration." Oren, concentrating on Moonbeam, stands in Vesna's storm and fails (4):
+    Prone, and his Moonbeam ends."""
+    t = Table()
+    t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
+    t.do(AddCharacter(character=DRUID, side="foes", player="kim"))
+    t.start({"vesna": 20, "oren": 10})
+    t.do(CastSpell(caster="vesna", spell="Sleet Storm"))
+    next_turn(t, "oren")
+    t.do(CastSpell(caster="oren", spell="Moonbeam"))
+    assert t["oren"].concentration == "Moonbeam"
+    t.do(SpellEffect(caster="vesna", spell="Sleet Storm", targets=("oren",), save_faces={"oren": (4,)}))
+    assert t["oren"].has("prone") and t["oren"].concentration is None
+
+
+def test_vitriolic_sphere_burns_those_who_failed_again_on_their_next_turn():
+    """Vitriolic Sphere: "On a failed save, a creature takes 10d4 Acid damage and another 5d4
+    Acid damage at the end of its next turn. On a successful save, a creature takes half the
+    initial damage only." Ogre 1 fails (2 - 1), 10; Ogre 2 succeeds (20 - 1), 5 and nothing
+    later; on Ogre 1's turn 5d4 = 5."""
+    t = table()
+    t.do(
+        CastSpell(
+            caster="vesna",
+            spell="Vitriolic Sphere",
+            targets=("ogre-1", "ogre-2"),
+            save_faces={"ogre-1": (2,), "ogre-2": (20,)},
+            damage_faces=((1,) * 10,),
+        )
+    )
+    assert t["ogre-1"].has("vitriolic sphere") and not t["ogre-2"].has("vitriolic sphere")
+    next_turn(t, "ogre-1")
+    events = t.do(SpellEffect(caster="vesna", spell="Vitriolic Sphere", targets=("ogre-1",), damage_faces=((1,) * 5,)))
+    assert taken(events) == [("ogre-1", 5, "acid")]
+    t.rejects(SpellEffect(caster="vesna", spell="Vitriolic Sphere", targets=("ogre-2",)), "spell/not-active")
+
+
 # -- repeated actions while concentrating ---------------------------------------------------
 
 
@@ -514,6 +571,19 @@ def test_flame_blade_attacks_as_a_magic_action():
     )
     assert [(e.damage, e.damage_type) for e in of_type(events, AttackMade)] == [(8, "fire")]
     assert not t["oren"].economy.action and not t["oren"].economy.bonus_action
+
+
+def test_phantasmal_force_deals_2d8_psychic_on_each_of_the_casters_turns():
+    """Phantasmal Force: "On each of your turns, such a phantasm can deal 2d8 Psychic damage to
+    the target if it is in the phantasm's area or within 5 feet of the phantasm." The Ogre fails
+    its Intelligence save (2 - 3); on Vesna's turn, 2d8 = 7, no action spent; on the Ogre's
+    turn, refused."""
+    t = table()
+    t.do(CastSpell(caster="vesna", spell="Phantasmal Force", targets=("ogre-1",), save_faces={"ogre-1": (2,)}))
+    events = t.do(SpellEffect(caster="vesna", spell="Phantasmal Force", targets=("ogre-1",), damage_faces=((3, 4),)))
+    assert taken(events) == [("ogre-1", 7, "psychic")] and t["vesna"].economy.bonus_action
+    next_turn(t, "ogre-1")
+    t.rejects(SpellEffect(caster="vesna", spell="Phantasmal Force", targets=("ogre-1",)), "turn/not-yours")
 
 
 def test_dragons_breath_lets_the_creature_touched_exhale_as_its_magic_action():
