@@ -4,7 +4,8 @@ time the caster uses a spell it cast earlier, or a creature meets the spell's ar
 What each spell does again is its reviewed entry's `riders.follow_up` (combat/spells/model.py
 `FollowUp`), at the level it was cast at (kept on the caster's marker, with the damage type
 chosen: combat/fivee/spell_effects_ongoing.py `marker`), and only while the caster still
-concentrates on it (`spell/not-active` after). By what it rolls:
+concentrates on it, or for a spell with no concentration while it lasts (`spell/not-active`
+after). By what it rolls:
 - a spell attack, one creature: Spiritual Weapon ("As a Bonus Action on your later turns, you
   can move the force up to 20 feet and repeat the attack"), Arcane Sword, Vampiric Touch ("you
   can make the attack again on each of your turns as a Magic action", the caster regaining
@@ -16,11 +17,11 @@ concentrates on it (`spell/not-active` after). By what it rolls:
   "move" is its Magic action moving the Cylinder into creatures), Stinking Cloud (Poisoned
   until the end of the current turn), Web (Restrained), Grease and Sleet Storm (Prone; Sleet
   Storm's also ends the creature's Concentration; Grease, with no concentration, lasts its
-  minute), Flaming Sphere (a creature ending its
-  turn beside it, or the Bonus Action's ram: `option` "ram"), Call Lightning and Sunbeam (a
-  Magic action; `option` "storm" for the 1d10 more "outdoors in a storm"), Arcane Hand's
-  Forceful and Grasping Hand (Grappled), Dragon's Breath (the creature touched exhales as its
-  own Magic action, named as `caster`: `granted` marks it as the spell is cast);
+  minute), Flaming Sphere (a creature ending its turn beside it, or the Bonus Action's ram:
+  `option` "ram"), Call Lightning and Sunbeam (a Magic action; `option` "storm" for the 1d10
+  more "outdoors in a storm"), Arcane Hand's Forceful and Grasping Hand (Grappled), Dragon's
+  Breath (the creature touched exhales as its own Magic action, named as `caster`: `granted`
+  marks it as the spell is cast);
 - damage with neither: Wall of Fire (a creature ending its turn by the burning side or
   entering the wall), Spike Growth ("2d4 Piercing damage for every 5 feet it travels": the GM
   gives the feet), Heat Metal (its Bonus Action), Arcane Hand's crush (a creature its hand
@@ -29,7 +30,7 @@ concentrates on it (`spell/not-active` after). By what it rolls:
   a hit or a failed save leaves a mark on the creature, `delayed`, and the damage is dealt on
   its next turn, once).
 What the caster spends is the entry's `uses`: its Bonus Action, a Magic action (its action),
-or nothing where a creature's move or turn sets it off. The GM names who entered, ended its
+or nothing where a creature's move or turn sets it off (or, `your_turn`, on its own turn). The GM names who entered, ended its
 turn there, was rammed or moved how far: the command's `targets` and `feet`.
 """
 
