@@ -12,15 +12,15 @@ after). By what it rolls:
   half the Necrotic damage dealt, as on the cast: `after_hits`), Flame Blade, Arcane Hand's
   Clenched Fist;
 - the save of each creature the GM names: Spirit Guardians, Moonbeam, Cloudkill, Insect
-  Plague, Incendiary Cloud, Black Tentacles, Blade Barrier, Conjure Woodland Beings, Conjure
-  Animals ("when it enters the spell's area or ends its turn there"; Moonbeam's `option`
-  "move" is its Magic action moving the Cylinder into creatures), Stinking Cloud (Poisoned
-  until the end of the current turn), Web (Restrained), Grease and Sleet Storm (Prone; Sleet
-  Storm's also ends the creature's Concentration; Grease, with no concentration, lasts its
-  minute), Flaming Sphere (a creature ending its turn beside it, or the Bonus Action's ram:
-  `option` "ram"), Call Lightning and Sunbeam (a Magic action; `option` "storm" for the 1d10
-  more "outdoors in a storm"), Arcane Hand's Forceful and Grasping Hand (Grappled), Dragon's
-  Breath (the creature touched exhales as its own Magic action, named as `caster`: `granted`
+  Plague, Incendiary Cloud, Black Tentacles, Blade Barrier, Wall of Thorns, Conjure Woodland
+  Beings, Conjure Animals ("when it enters the spell's area or ends its turn there";
+  Moonbeam's `option` "move" is its Magic action moving the Cylinder into creatures),
+  Stinking Cloud (Poisoned until the end of the current turn), Web (Restrained), Grease and
+  Sleet Storm (Prone; Sleet Storm's also ends the creature's Concentration; Grease, with no
+  concentration, lasts its minute), Flaming Sphere (a creature ending its turn beside it, or
+  the Bonus Action's ram: `option` "ram"), Call Lightning and Sunbeam (a Magic action;
+  `option` "storm" for the 1d10 more "outdoors in a storm"), Arcane Hand's Forceful and
+  Grasping Hand (Grappled), Dragon's Breath (the creature touched exhales as its own Magic action, named as `caster`: `granted`
   marks it as the spell is cast);
 - damage with neither: Wall of Fire (a creature ending its turn by the burning side or
   entering the wall), Spike Growth ("2d4 Piercing damage for every 5 feet it travels": the GM

@@ -279,6 +279,29 @@ def test_blade_barrier_cuts_a_creature_entering_the_wall():
     assert saved(events) == [("ogre", 18, 16, True)] and taken(events) == [("ogre", 6, "force")]
 
 
+def test_wall_of_thorns_slashes_a_creature_entering_the_wall_at_the_level_cast():
+    """Wall of Thorns: "the first time a creature enters a space in the wall on a turn or ends
+    its turn there, the creature makes a Dexterity saving throw, taking 7d8 Slashing damage on a
+    failed save or half as much damage on a successful one." "Both types of damage increase by
+    1d8 for each spell slot level above 6." Tamsin, a level 13 Druid (DC 17), casts it at 7th:
+    the Ogre fails (3 - 1), 8d8 = 8 Slashing (not the Piercing of the wall's appearing)."""
+    elder = build_sheet(
+        name="Tamsin",
+        class_name="Druid",
+        level=13,
+        scores="STR 10 DEX 12 CON 14 INT 10 WIS 18 CHA 10",
+        spells=("Wall of Thorns",),
+    )
+    t = table(elder)
+    t.do(CastSpell(caster="tamsin", spell="Wall of Thorns", slot_level=7))
+    events = t.do(
+        SpellEffect(
+            caster="tamsin", spell="Wall of Thorns", targets=("ogre-1",), save_faces={"ogre-1": (3,)}, damage_faces=((1,) * 8,)
+        )
+    )
+    assert saved(events) == [("ogre-1", 2, 17, False)] and taken(events) == [("ogre-1", 8, "slashing")]
+
+
 def test_conjure_woodland_beings_saves_a_creature_ending_its_turn_in_the_emanation():
     """Conjure Woodland Beings: "whenever a creature you can see enters the Emanation or ends its
     turn there, you can force that creature to make a Wisdom saving throw. The creature takes
