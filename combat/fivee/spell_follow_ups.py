@@ -20,8 +20,8 @@ after). By what it rolls:
   concentration, lasts its minute), Flaming Sphere (a creature ending its turn beside it, or
   the Bonus Action's ram: `option` "ram"), Call Lightning and Sunbeam (a Magic action;
   `option` "storm" for the 1d10 more "outdoors in a storm"), Arcane Hand's Forceful and
-  Grasping Hand (Grappled), Dragon's Breath (the creature touched exhales as its own Magic action, named as `caster`: `granted`
-  marks it as the spell is cast);
+  Grasping Hand (Grappled), Dragon's Breath (the creature touched exhales as its own Magic
+  action, named as `caster`: `granted` marks it as the spell is cast);
 - damage with neither: Wall of Fire (a creature ending its turn by the burning side or
   entering the wall), Spike Growth ("2d4 Piercing damage for every 5 feet it travels": the GM
   gives the feet), Heat Metal (its Bonus Action), Arcane Hand's crush (a creature its hand
