@@ -1,7 +1,6 @@
 """What a spell does after the moment it is cast (issue 31, item 8): the riders of its
 lasting effect (combat/kernel/riders.py) given as it is cast, what they do at later moments
-of the fight, and `spell_effect`, the command for what the caster does again with a spell it
-concentrates on.
+of the fight, and the marker of a spell its caster uses again (combat/fivee/spell_follow_ups.py).
 
 As it is cast (`cast_spell` calls `effect_riders`, `landed`, `on_hit`, `dust`), from the
 reviewed entry's `riders` (combat/spells/model.py `SpellRiders`):
@@ -40,38 +39,31 @@ command emitted):
 Sleep's repeated save (combat/fivee/durations.py) calls `fail_into`: "If the target fails the
 second save, the target has the Unconscious condition for the duration."
 
-`spell_effect`: Spiritual Weapon's "As a Bonus Action on your later turns, you can move the
-force up to 20 feet and repeat the attack against a creature within 5 feet of it" (its Bonus
-Action, the spell attack at the level it was cast at), and Spirit Guardians' "whenever a
-creature enters the Emanation or ends its turn there, the creature must make a Wisdom saving
-throw" (the GM names the creatures; the damage type chosen as it was cast). Each needs the
-caster still concentrating on the spell: the caster carries a marker named for it, tied to
-that concentration, with the level it was cast at.
+`marker`: a spell the caster uses again later (`spell_effect`, combat/fivee/spell_follow_ups.py:
+Spiritual Weapon's Bonus Action attack, Spirit Guardians' save...) needs the caster still
+concentrating on it: the caster carries a marker named for it, tied to that concentration,
+with the level it was cast at and the damage type chosen.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from combat.characters.sheet import modifier as ability_modifier
-from combat.fivee.actions import spend_check
 from combat.fivee.characters import character
 from combat.fivee.conditions import apply_condition
 from combat.fivee.durations import ending
 from combat.fivee.dying import CombatantDied, revive
 from combat.fivee.monsters import sheet as block_sheet
-from combat.fivee.save_modifiers import SaveModifiers
-from combat.fivee.turns import require_able, require_turn
-from combat.kernel.commands import ApplyCondition, Command
-from combat.kernel.decider import Rules, Tx
+from combat.kernel.commands import ApplyCondition
+from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     ActionBanked,
     ActionGranted,
-    ActionTaken,
     ConditionEnded,
     ConditionSpec,
     DamageTaken,
@@ -82,14 +74,12 @@ from combat.kernel.events import (
 )
 from combat.kernel.riders import Riders
 from combat.kernel.state import Combatant
-from combat.spells import library
-from combat.spells.model import DamageRoll, Spell, SpellRiders
+from combat.spells.model import DamageRoll, Spell
 
 if TYPE_CHECKING:
     from combat.fivee.spellcasting import Caster
 
 __all__ = [
-    "SpellEffect",
     "lasting",
     "effect_riders",
     "check_targets",
@@ -100,11 +90,9 @@ __all__ = [
     "follow",
     "with_modifier",
     "marker",
-    "RULES",
 ]
 
 UNSET = msgspec.UNSET
-Faces = tuple[int, ...]
 
 
 def lasting(spell: Spell) -> bool:
@@ -260,11 +248,22 @@ def condition_riders(spell: Spell, condition: ConditionSpec) -> ConditionSpec:
 
 
 def marker(tx: Tx, c: Combatant, spell: Spell, slot: int | None, damage_type: str | None) -> None:
-    """The caster's marker of a spell it uses again later, tied to its concentration."""
-    if spell.riders is None or spell.riders.follow_up is None or tx.state.combatants[c.id].concentration != spell.name:
+    """The caster's marker of a spell it uses again later, tied to its concentration (or, for a
+    spell without, lasting its rounds: Grease)."""
+    if spell.riders is None or not spell.riders.follow_up:
+        return
+    if all(f.granted or f.delayed for f in spell.riders.follow_up):  # marked on its targets (spell_follow_ups)
+        return
+    if spell.concentration:
+        if tx.state.combatants[c.id].concentration != spell.name:
+            return
+        lasts: dict[str, Any] = {"concentration": c.id, "effect": spell.name}
+    elif spell.duration.rounds:
+        lasts = {"rounds": spell.duration.rounds, "ends_on": c.id}
+    else:
         return
     riders = Riders(cast_at=slot or spell.level, damage_type=damage_type if damage_type else UNSET)
-    spec = ConditionSpec(name=spell.name.lower(), source=c.id, concentration=c.id, effect=spell.name, riders=riders)
+    spec = ConditionSpec(name=spell.name.lower(), source=c.id, riders=riders, **lasts)
     apply_condition(tx, ApplyCondition(target=c.id, condition=spec, custom=True))
 
 
@@ -353,78 +352,3 @@ def _lethargy(tx: Tx, cid: str, ended: ConditionSpec) -> None:
         name="incapacitated", source=ended.name, ends="end of next turn", ends_on=cid, riders=Riders(speed_times=0)
     )
     apply_condition(tx, ApplyCondition(target=cid, condition=spec))
-
-
-# -- spell_effect ----------------------------------------------------------------------------
-
-
-class SpellEffect(Command, frozen=True, kw_only=True):
-    """What the caster does again with a spell it concentrates on: Spiritual Weapon's attack
-    (its Bonus Action; one target) or Spirit Guardians' save (the creatures the GM names as
-    entering the Emanation or ending their turns there)."""
-
-    actor_fields: ClassVar[tuple[str, ...]] = ("caster",)
-    gm_fields: ClassVar[tuple[str, ...]] = ("save_faces", "advantage", "disadvantage", "save_modifiers")
-
-    caster: str
-    spell: str
-    targets: tuple[str, ...] = ()
-    attack_faces: tuple[Faces, ...] = ()
-    damage_faces: tuple[Faces, ...] = ()
-    save_faces: dict[str, Faces] = {}
-    advantage: tuple[str, ...] = ()
-    disadvantage: tuple[str, ...] = ()
-    save_modifiers: dict[str, SaveModifiers] = {}
-
-
-def _marker_of(c: Combatant, spell: Spell) -> Riders:
-    for cond in c.conditions:
-        if cond.name == spell.name.lower() and cond.riders is not UNSET and cond.riders.cast_at is not UNSET:
-            return cond.riders
-    raise RuleError(
-        "spell/not-active",
-        f"{c.name} is not concentrating on {spell.name}",
-        allowed=f"cast_spell {spell.name} first" + (f"; {c.name} concentrates on {c.concentration}" if c.concentration else ""),
-    )
-
-
-def _spell_effect(tx: Tx, cmd: SpellEffect) -> None:
-    from combat.fivee import spellcasting as casting
-
-    c = tx.combatant(cmd.caster)
-    spell = library.find(cmd.spell)
-    riders: SpellRiders | None = spell.riders
-    if riders is None or riders.follow_up is None:
-        raise RuleError(
-            "spell/no-follow-up",
-            f"{spell.name} has nothing to do again after it is cast",
-            allowed="Spiritual Weapon (its attack), Spirit Guardians (its save)",
-        )
-    mark = _marker_of(c, spell)
-    for tid in cmd.targets:
-        tx.combatant(tid)
-    caster = casting.caster_of(tx.state, c)
-    slot = mark.cast_at if mark.cast_at is not UNSET else spell.level
-    damage = with_modifier(spell, casting.damage_at(spell, slot, caster), caster)
-    if riders.follow_up == "attack":
-        if len(cmd.targets) != 1:
-            raise RuleError("spell/targets", f"{spell.name} attacks one creature", allowed="one target")
-        if cmd.save_faces or cmd.save_modifiers:
-            raise RuleError("dice/unused-faces", f"{spell.name} calls for no save", allowed="no save_faces")
-        require_turn(tx, c.id)
-        require_able(c, "use a Bonus Action")
-        spend_check(c, "bonus_action")
-        tx.emit(ActionTaken(combatant=c.id, action="magic", detail=f"{spell.name}: moves and attacks", uses="bonus_action"))
-        casting.spell_attacks(tx, c, spell, caster, cmd.targets, damage, cmd)
-        return
-    if not cmd.targets:
-        raise RuleError("spell/targets", f"{spell.name} needs the creatures that save", allowed="targets: their ids")
-    if c.id in cmd.targets:
-        raise RuleError("spell/targets", f"{spell.name}'s Emanation does not affect its caster", allowed="other creatures")
-    if cmd.attack_faces or cmd.advantage or cmd.disadvantage:
-        raise RuleError("spell/no-attack-roll", f"{spell.name} makes no attack roll", allowed="save_faces, damage_faces")
-    chosen = mark.damage_type if mark.damage_type is not UNSET else None
-    casting.spell_saves(tx, c, spell, caster, cmd.targets, damage, chosen, cmd)
-
-
-RULES = Rules(handlers={SpellEffect: _spell_effect})

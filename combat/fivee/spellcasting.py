@@ -52,7 +52,7 @@ import msgspec
 from combat.bestiary.model import BlockSpellcasting
 from combat.characters.sheet import CustomSpell, spell_attack_bonus, spell_save_dc
 from combat.characters.sheet import modifier as ability_modifier
-from combat.fivee import custom_spells
+from combat.fivee import custom_spells, spell_follow_ups
 from combat.fivee import spell_effects_ongoing as ongoing
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import AttackOptions, require_no_pending_damage, resolve_attack
@@ -66,7 +66,7 @@ from combat.fivee.monsters import with_sheet
 from combat.fivee.reaction_windows import reaction_spells, spend_reaction_use
 from combat.fivee.save_effects import deal_share, resolve_save_effect, share_after_save, takes_any
 from combat.fivee.save_modifiers import SaveModifiers
-from combat.fivee.spell_effects_ongoing import SpellEffect
+from combat.fivee.spell_follow_ups import SpellEffect
 from combat.fivee.spell_riders import hit_targets, lapse_if_none_affected, words_of_death
 from combat.fivee.spell_targets import checked_targets, chosen_option, chosen_type, who
 from combat.fivee.turns import require_able, require_turn
@@ -541,7 +541,11 @@ def _targets(tx: Tx, c: Combatant, spell: Spell, cmd: CastSpell, slot: int | Non
         return cmd.targets
     checked = checked_targets(tx, c, spell, cmd.targets, slot)
     # An area may hold nobody; a spell on creatures needs them.
-    later = spell.riders is not None and spell.riders.follow_up == "attack"  # "you can immediately make one ... attack"
+    # A spell whose effect comes later may reach no one as cast: Spiritual Weapon's "you can
+    # immediately make one ... attack", Heat Metal's object held by no one, Conjure Animals' pack.
+    later = spell.riders is not None and any(
+        f.uses == "bonus_action" or (spell.attack is None and spell.save is None) for f in spell.riders.follow_up
+    )
     if not checked and who(spell) == "creatures" and spell.automation != "narrative" and not later:
         raise RuleError(
             "spell/targets", f"{spell.name} needs its targets", allowed="targets: the ids of the creatures it affects"
@@ -572,11 +576,13 @@ def _effect(
                 if tx.state.combatants[tid].status != "dead":
                     _condition_on(tx, c, spell, tid)
         ongoing.on_hit(tx, c, spell, hit_targets(tx.events, since, c))
+        spell_follow_ups.after_hits(tx, c, spell, since, slot)  # Vampiric Touch's healing, Acid Arrow's later damage
     elif spell.save is not None and targets:
         before = {t: tx.state.combatants[t].hp for t in targets}
         saves = _save(tx, c, spell, caster, targets, damage, cmd, rolls)
         ongoing.dust(tx, spell, before, saves)
         affected = tuple(t for t in targets if not saves[t].success and tx.state.combatants[t].status != "dead")
+        spell_follow_ups.delayed(tx, c, spell, slot, affected)  # Vitriolic Sphere's later damage
         lapse_if_none_affected(tx, c.id, spell, affected)
     elif spell.kill_at_or_below is not None and targets:
         _unsaved_damage(tx, c, spell, words_of_death(tx, spell, targets), damage, cmd.damage_type, rolls)
@@ -600,6 +606,7 @@ def _effect(
             )
         ongoing.landed(tx, c, spell, affected, beast_hp)
     ongoing.marker(tx, c, spell, slot, cmd.damage_type)
+    spell_follow_ups.granted(tx, c, spell, slot, affected, cmd.damage_type)
     if cmd.save_faces and spell.save is None:
         raise RuleError("dice/unused-faces", f"{spell.name} calls for no save", allowed="no save_faces")
     if (cmd.advantage or cmd.disadvantage) and spell.attack is None:
@@ -712,11 +719,12 @@ def spell_saves(
     damage: tuple[DamageRoll, ...],
     chosen: str | None,
     cmd: SpellEffect,
-) -> None:
+) -> dict[str, SaveMade]:
     """A spell's save made later (Spirit Guardians'), its damage of the type chosen as it was cast."""
     rolls = _Dice("damage_faces", cmd.damage_faces)
-    _save(tx, c, spell, caster, targets, damage, cmd, rolls, chosen)
+    saves = _save(tx, c, spell, caster, targets, damage, cmd, rolls, chosen)
     rolls.all_used()
+    return saves
 
 
 def _heal(tx: Tx, c: Combatant, spell: Spell, caster: Caster, slot: int | None, targets: tuple[str, ...], rolls: _Dice) -> None:
@@ -790,5 +798,7 @@ def _narrate(n: Any, e: SpellCast) -> str:
 
 
 RULES = Rules(
-    handlers={CastSpell: _cast_spell, **ongoing.RULES.handlers}, appliers={SpellCast: _on_cast}, narration={SpellCast: _narrate}
+    handlers={CastSpell: _cast_spell, **spell_follow_ups.RULES.handlers},
+    appliers={SpellCast: _on_cast},
+    narration={SpellCast: _narrate},
 )

@@ -29,6 +29,7 @@ __all__ = [
     "Upcast",
     "Scaling",
     "Option",
+    "FollowUp",
     "Review",
     "SpellRiders",
     "Spell",
@@ -182,6 +183,54 @@ class Option(_Part, frozen=True, kw_only=True):
     text: str = ""
 
 
+class FollowUp(_Part, frozen=True, kw_only=True):
+    """One thing `spell_effect` does again while the spell lasts (combat/fivee/spell_follow_ups.py).
+
+    - `name`: how the command's `option` picks it among several ("ram", "storm"); the first
+      is the one taken when the command names none;
+    - `roll`: "attack" (a spell attack at one creature: Spiritual Weapon), "save" (each
+      creature named saves: Spirit Guardians) or "damage" with neither (Heat Metal);
+    - `uses`: what the caster spends on it, its "bonus_action" or a "magic" action; unset,
+      nothing: a creature's move or turn sets it off ("when it enters the spell's area or ends
+      its turn there", the GM naming the creatures), or, with `your_turn`, it comes on the
+      caster's turn ("On each of your turns, such a phantasm can deal 2d8 Psychic damage");
+    - `save`, `damage`, `per_slot`: its own save and damage where they are not the spell's as
+      cast (Flaming Sphere has none as cast), with `per_slot` dice more for each slot level
+      above the spell's; unset, the spell's at the level it was cast at;
+    - `more`: dice added ("Under such conditions, the spell's damage increases by 1d10");
+    - `plus_modifier`: "4d6 plus your spellcasting ability modifier";
+    - `per_feet`: the damage is for every so many feet a creature moves, the GM naming how
+      far ("2d4 Piercing damage for every 5 feet it travels");
+    - `heals_half`: "you regain Hit Points equal to half the amount of Necrotic damage dealt";
+    - `condition`, `until`: a failed save's condition, lasting until the spell ends, "until
+      the end of the current turn" (`end_of_its_turn`), or until it is removed (Prone: `removed`);
+      `ends_concentration`: a failed save also ends the creature's Concentration (Sleet Storm);
+    - `needs`: a condition this spell gave the target that must still hold ("While the hand
+      grapples the target");
+    - `delayed`: once, on the target's next turn, with no concentration ("2d4 Acid damage at
+      the end of its next turn"), for a creature the spell hit or that failed its save;
+    - `granted`: the creature the spell was cast on acts, not its caster ("the target can take
+      a Magic action to exhale a 15-foot Cone" - Dragon's Breath)."""
+
+    name: str = ""
+    roll: Literal["attack", "save", "damage"]
+    uses: Literal["bonus_action", "magic"] | None = None
+    save: Save | None = None
+    damage: tuple[DamageRoll, ...] = ()
+    per_slot: str = ""
+    more: str = ""
+    plus_modifier: bool = False
+    per_feet: int = 0
+    heals_half: bool = False
+    condition: str = ""
+    until: Literal["spell_ends", "end_of_its_turn", "removed"] = "spell_ends"
+    ends_concentration: bool = False
+    your_turn: bool = False
+    needs: str = ""
+    delayed: bool = False
+    granted: bool = False
+
+
 class SpellRiders(_Part, frozen=True, kw_only=True):
     """What a reviewed spell does beyond damage, healing, a condition and bonuses: its lasting
     effect's riders (combat/kernel/riders.py gives each one's sentence), and what happens at a
@@ -203,8 +252,8 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
       (`CastSpell.option` names the Beast);
     - `dust_at_zero`: Disintegrate: "If this damage reduces it to 0 Hit Points, it ... [is]
       disintegrated into gray dust";
-    - `follow_up`: what `spell_effect` does later while the caster concentrates: "attack"
-      (Spiritual Weapon's Bonus Action attack) or "save" (Spirit Guardians' save);
+    - `follow_up`: what `spell_effect` does later while the caster concentrates (Acid
+      Arrow's: on its target's next turn), one `FollowUp` or several the command picks among;
       `damage_plus_modifier`: "1d8 plus your spellcasting ability modifier"."""
 
     ac_base: int | None = None
@@ -221,7 +270,7 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
     ends_on_damage: bool = False
     beast_form: bool = False
     dust_at_zero: bool = False
-    follow_up: Literal["attack", "save"] | None = None
+    follow_up: tuple[FollowUp, ...] = ()
     damage_plus_modifier: bool = False
 
 

@@ -145,7 +145,8 @@ def test_sunbeam_spares_its_caster_and_blinds_until_the_casters_next_turn():
         )
     )
     assert [(e.amount, e.damage_type) for e in of_type(events, DamageTaken)] == [(3, "radiant")]
-    assert of_type(events, ConditionApplied) == []
+    # No Blinded; only Vesna's marker, for the new Line she may call later (spell_effect).
+    assert [(e.target, e.condition.name) for e in of_type(events, ConditionApplied)] == [("vesna", "sunbeam")]
 
 
 def test_freezing_sphere_restrains_no_one_when_it_explodes():

@@ -12,7 +12,7 @@ from combat.fivee.characters import AddCharacter
 from combat.fivee.dying import CombatantDied
 from combat.fivee.monsters import AddCreature
 from combat.fivee.save_effects import SaveEffect
-from combat.fivee.spell_effects_ongoing import SpellEffect
+from combat.fivee.spell_follow_ups import SpellEffect
 from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import (
     AddCombatant,
