@@ -52,7 +52,7 @@ import msgspec
 from combat.bestiary.model import BlockSpellcasting
 from combat.characters.sheet import CustomSpell, spell_attack_bonus, spell_save_dc
 from combat.characters.sheet import modifier as ability_modifier
-from combat.fivee import custom_spells
+from combat.fivee import after_hit, custom_spells, hit_damage
 from combat.fivee import spell_effects_ongoing as ongoing
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import AttackOptions, require_no_pending_damage, resolve_attack
@@ -493,8 +493,10 @@ def _as_begun(tx: Tx, c: Combatant, cmd: CastSpell, begun: Begun) -> Spell:
 
 def _as_cast(spell: Spell, cmd: CastSpell) -> Spell:
     """The spell with the effect the caster chose among its options (Command's "Grovel")."""
-    if spell.riders is not None and spell.riders.beast_form:
-        return spell  # the option names Polymorph's Beast (combat/fivee/spell_effects_ongoing.py)
+    if spell.riders is not None and (spell.riders.beast_form or spell.riders.weapon_bonus or spell.riders.check_disadvantage):
+        return (
+            spell  # the option names Polymorph's Beast, Magic Weapon's weapon, Hex's ability (checked by ongoing.check_targets)
+        )
     option = chosen_option(spell, cmd.option)
     if option is None:
         return spell
@@ -512,6 +514,8 @@ def _at_slot(spell: Spell, slot: int | None) -> Spell:
 def _targets(tx: Tx, c: Combatant, spell: Spell, cmd: CastSpell, slot: int | None, caster: Caster) -> tuple[str, ...]:
     for tid in cmd.targets:
         tx.combatant(tid)  # an unknown id is refused before anything is spent
+    if after_hit.follows_hit(spell):
+        return after_hit.hit_target(tx, c, spell, cmd.targets)
     acts = (
         spell.attack is not None
         or spell.save is not None
@@ -578,6 +582,9 @@ def _effect(
         ongoing.dust(tx, spell, before, saves)
         affected = tuple(t for t in targets if not saves[t].success and tx.state.combatants[t].status != "dead")
         lapse_if_none_affected(tx, c.id, spell, affected)
+    elif after_hit.follows_hit(spell) and damage and targets:
+        after_hit.strike(tx, c, spell, targets[0], damage, rolls.next())
+        affected = tuple(t for t in targets if tx.state.combatants[t].status != "dead")
     elif spell.kill_at_or_below is not None and targets:
         _unsaved_damage(tx, c, spell, words_of_death(tx, spell, targets), damage, cmd.damage_type, rolls)
     elif spell.condition is not None and targets:
@@ -592,9 +599,10 @@ def _effect(
         if spell.roll_bonus is not None:
             effect["roll_bonus"] = spell.roll_bonus.dice
             effect["roll_bonus_on"] = spell.roll_bonus.rolls
+        hit_damage.end_earlier_casting(tx, c.id, spell)
         for tid in affected:
             if ongoing.lasting(spell):
-                effect["riders"] = ongoing.effect_riders(tx, spell, caster, slot, tid, beast_hp)
+                effect["riders"] = ongoing.effect_riders(tx, spell, caster, slot, tid, beast_hp, cmd.option)
             apply_condition(
                 tx, ApplyCondition(target=tid, condition=_lasting(c, spell, spell.name.lower(), **effect), custom=True)
             )

@@ -205,7 +205,22 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
       disintegrated into gray dust";
     - `follow_up`: what `spell_effect` does later while the caster concentrates: "attack"
       (Spiritual Weapon's Bonus Action attack) or "save" (Spirit Guardians' save);
-      `damage_plus_modifier`: "1d8 plus your spellcasting ability modifier"."""
+      `damage_plus_modifier`: "1d8 plus your spellcasting ability modifier";
+    - what a spell adds to hits (combat/fivee/hit_damage.py): `hit_dice` of the spell's damage
+      type on `hit_on` "target" (Hunter's Mark, Hex: the caster's hits on the target) or
+      "weapons" (Divine Favor: the caster's weapon hits); `weapon_bonus`: Magic Weapon's +1, as
+      (lowest slot, bonus) steps; `check_disadvantage`: Hex's chosen ability (the command's
+      `option`); `move_mark`: Hunter's Mark and Hex move to a new creature once theirs drops
+      to 0 Hit Points;
+    - what a spell cast right after a hit does (combat/fivee/after_hit.py): `after_hit`, the hit
+      it follows: "melee" ("immediately after hitting a target with a Melee weapon or an
+      Unarmed Strike": the smites) or "weapon" ("after hitting a creature with a weapon":
+      Ensnaring Strike); `extra_against`, `extra_against_dice`: Divine Smite's "The damage
+      increases by 1d8 if the target is a Fiend or an Undead";
+    - `turn_start_dice`, `turn_start_save`: damage at the start of each of the target's turns,
+      one die more per slot level above the spell's, then the save that ends it (Searing
+      Smite; Ensnaring Strike's has none); `attacked_with_advantage`: Shining Smite's "attack
+      rolls against it have Advantage"."""
 
     ac_base: int | None = None
     max_hp: int | None = None
@@ -223,6 +238,17 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
     dust_at_zero: bool = False
     follow_up: Literal["attack", "save"] | None = None
     damage_plus_modifier: bool = False
+    hit_dice: str = ""
+    hit_on: Literal["target", "weapons"] | None = None
+    weapon_bonus: tuple[tuple[int, int], ...] = ()
+    check_disadvantage: bool = False
+    move_mark: bool = False
+    after_hit: Literal["melee", "weapon"] | None = None
+    extra_against: tuple[str, ...] = ()
+    extra_against_dice: str = ""
+    turn_start_dice: str = ""
+    turn_start_save: Ability | None = None
+    attacked_with_advantage: bool = False
 
 
 class Review(_Part, frozen=True, kw_only=True):
