@@ -64,11 +64,11 @@ def hit_target(tx: Tx, c: Combatant, spell: Spell, named: tuple[str, ...]) -> tu
     if record is None:
         problem = f"{c.name} has made no attack this turn"
     elif not record.hit:
-        problem = f"{c.name}'s last attack this turn ({record.attack}) did not hit"
+        problem = f"{c.name}'s last attack this turn did not hit"
     elif not record.kind:
-        problem = f"{c.name}'s last attack this turn was {record.attack}, a spell, not {wanted}"
+        problem = f"{c.name}'s last attack this turn was a spell's, not {wanted}"
     elif melee and record.kind != "melee":
-        problem = f"{c.name}'s last attack this turn ({record.attack}) was a ranged attack, not {wanted}"
+        problem = f"{c.name}'s last attack this turn was a ranged attack, not {wanted}"
     else:
         problem = ""
     if record is None or problem:

@@ -20,10 +20,11 @@ __all__ = ["LastAttack", "LastAttacks", "LastAttacksSlot", "last_attack", "RULES
 
 
 class LastAttack(msgspec.Struct, frozen=True, kw_only=True):
-    """An attack as a spell that follows it needs it: whom, whether it landed, how, and when."""
+    """An attack as a spell that follows it needs it: whom, whether it landed, how, and when.
+    Only what the table sees (the state is shown to players): not the attack's name, which for
+    a hidden monster names its stat block's profile."""
 
     target: str
-    attack: str
     hit: bool
     critical: bool = False
     kind: str = ""  # the attacker's own attack's kind (melee, ranged); empty for a spell attack
@@ -64,7 +65,6 @@ def _on_attack(state: EncounterState, e: AttackMade | AttackRolled) -> Encounter
     landed = isinstance(e, AttackMade) and e.hit
     record = LastAttack(
         target=e.target,
-        attack=e.attack,
         hit=landed,
         critical=e.critical,
         kind=_kind(state, e.attacker, e.attack),
