@@ -13,6 +13,7 @@ creature hit (named or left out), and it must still be alive.
   Critical Hit ("If the attack involves other damage dice ... you also roll those dice twice"),
   its type meets the target's Resistance, and it is recorded as its own `DamageTaken` from the
   caster. Its faces are the cast's one `damage_faces` list.
+- Ensnaring Strike's save: "A Large or larger creature has Advantage on this save" (its size).
 - What lasts, on an effect named for the spell on the target (combat/kernel/riders.py):
   Searing Smite: "At the start of each of its turns until the spell ends, the target takes 1d6
   Fire damage and then makes a Constitution saving throw. On a failed save, the spell
@@ -34,6 +35,7 @@ from combat.fivee.durations import ending
 from combat.fivee.last_attacks import last_attack
 from combat.fivee.rider_reads import riders_of
 from combat.fivee.save_effects import deal_share
+from combat.fivee.save_modifiers import SaveModifiers
 from combat.fivee.spell_targets import creature_type
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
@@ -43,7 +45,7 @@ from combat.spells.model import DamageRoll, Spell
 if TYPE_CHECKING:
     from combat.fivee.spellcasting import Caster
 
-__all__ = ["follows_hit", "hit_target", "strike", "riders_at_cast", "turn_started"]
+__all__ = ["follows_hit", "hit_target", "strike", "riders_at_cast", "turn_started", "with_size_advantage"]
 
 UNSET = msgspec.UNSET
 _DIE = re.compile(r"^(\d+)d(\d+)$")
@@ -85,6 +87,25 @@ def hit_target(tx: Tx, c: Combatant, spell: Spell, named: tuple[str, ...]) -> tu
     if target.status == "dead":
         raise RuleError("target/dead", f"{target.name} is already dead", allowed="a living target")
     return (record.target,)
+
+
+_SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
+
+
+def with_size_advantage(
+    tx: Tx, spell: Spell, targets: tuple[str, ...], modifiers: dict[str, SaveModifiers]
+) -> dict[str, SaveModifiers]:
+    """Ensnaring Strike: "A Large or larger creature has Advantage on this save": the reason
+    added to each such target's save, beside what the GM gave."""
+    if spell.riders is None or not spell.riders.large_save_advantage:
+        return modifiers
+    given = dict(modifiers)
+    for tid in targets:
+        size = tx.state.combatants[tid].size.lower()
+        if size in _SIZES and _SIZES.index(size) >= _SIZES.index("large"):
+            held = given.get(tid, SaveModifiers())
+            given[tid] = msgspec.structs.replace(held, advantage=(*held.advantage, f"{size.title()}: {spell.name}"))
+    return given
 
 
 def _plus(dice: str, more: str) -> str:

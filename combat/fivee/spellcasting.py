@@ -680,7 +680,7 @@ def _save(
         faces_by_target=cmd.save_faces,
         damage_faces=rolls.next() if first else None,
         what=spell.name,
-        modifiers=cmd.save_modifiers,
+        modifiers=after_hit.with_size_advantage(tx, spell, targets, cmd.save_modifiers),
         magical=True,
     )
     for more in damage[1:]:  # a second roll of another type (Ice Storm's cold): once for all, halved alike

@@ -220,7 +220,8 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
     - `turn_start_dice`, `turn_start_save`: damage at the start of each of the target's turns,
       one die more per slot level above the spell's, then the save that ends it (Searing
       Smite; Ensnaring Strike's has none); `attacked_with_advantage`: Shining Smite's "attack
-      rolls against it have Advantage"."""
+      rolls against it have Advantage"; `large_save_advantage`: Ensnaring Strike's "A Large or
+      larger creature has Advantage on this save"."""
 
     ac_base: int | None = None
     max_hp: int | None = None
@@ -249,6 +250,7 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
     turn_start_dice: str = ""
     turn_start_save: Ability | None = None
     attacked_with_advantage: bool = False
+    large_save_advantage: bool = False
 
 
 class Review(_Part, frozen=True, kw_only=True):

@@ -119,7 +119,9 @@ def test_the_marks_faces_must_be_entered_with_the_damage():
     """Entered damage with the mark on needs its die too: only the Longbow's is refused, saying what to enter."""
     t = table(RANGER, "Ogre")
     t.do(CastSpell(caster="tamsin", spell="Hunter's Mark", targets=("ogre",)))
-    error = t.rejects(Attack(attacker="tamsin", target="ogre", attack="Longbow", faces=(14,), damage_faces=(5,)), "dice/extra-faces")
+    error = t.rejects(
+        Attack(attacker="tamsin", target="ogre", attack="Longbow", faces=(14,), damage_faces=(5,)), "dice/extra-faces"
+    )
     assert "Hunter's Mark's 1d6 force" in error.allowed
 
 
@@ -214,12 +216,18 @@ def test_magic_weapon_gives_its_weapon_plus_2_with_a_3rd_level_slot_and_ends_if_
     t = table(PALADIN_9, "Ogre")
     t.rejects(CastSpell(caster="aldric", spell="Magic Weapon", targets=("aldric",), option="Greataxe"), "spell/option")
     t.do(CastSpell(caster="aldric", spell="Magic Weapon", targets=("aldric",), slot_level=3, option="Longsword"))
-    made = of_type(t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(1,), damage_faces=(4,))), AttackMade)[0]
+    made = of_type(t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(1,), damage_faces=(4,))), AttackMade)[
+        0
+    ]
     assert (made.total, made.hit) == (1 + 7 + 2, False)
-    made = of_type(t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(10,), damage_faces=(4,))), AttackMade)[0]
+    made = of_type(
+        t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(10,), damage_faces=(4,))), AttackMade
+    )[0]
     assert (made.total, made.damage) == (19, 4 + 3 + 2)
     next_turn(t, "aldric")
-    made = of_type(t.do(Attack(attacker="aldric", target="ogre", attack="Javelin", faces=(10,), damage_faces=(4,))), AttackMade)[0]
+    made = of_type(t.do(Attack(attacker="aldric", target="ogre", attack="Javelin", faces=(10,), damage_faces=(4,))), AttackMade)[
+        0
+    ]
     assert (made.total, made.damage) == (17, 7)
     events = t.do(CastSpell(caster="aldric", spell="Magic Weapon", targets=("aldric",), slot_level=2, option="longsword"))
     assert [e.reason for e in of_type(events, ConditionEnded)] == ["Magic Weapon was cast again"]
@@ -243,7 +251,7 @@ def test_divine_smite_deals_2d8_radiant_to_the_creature_just_hit():
 
 
 def test_divine_smite_against_an_undead_on_a_critical_hit_with_a_2nd_level_slot():
-    """"The damage increases by 1d8 if the target is a Fiend or an Undead." "The damage increases
+    """ "The damage increases by 1d8 if the target is a Fiend or an Undead." "The damage increases
     by 1d8 for each spell slot level above 1." On a Critical Hit its dice are doubled as the
     attack's extra damage: 3d8 + 1d8 against the Zombie, rolled as 8d8."""
     t = table(PALADIN, "Zombie")
@@ -293,13 +301,13 @@ def test_searing_smite_burns_at_the_start_of_the_targets_turns_until_it_saves():
     t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(14,), damage_faces=(5,)))
     events = t.do(CastSpell(caster="aldric", spell="Searing Smite", damage_faces=((6,),)))
     assert taken(events) == [("ogre", 6, "fire")]
-    burning = [c for c in t["ogre"].conditions if c.name == "searing smite"][0]
+    burning = next(c for c in t["ogre"].conditions if c.name == "searing smite")
     assert (burning.riders.turn_start_dice, burning.riders.turn_start_dc, burning.until_round) == ("1d6", 14, 11)
     while True:
         events = t.do(EndTurn(combatant=t.state.turn))
         if t.state.turn == "ogre":
             break
-    burn = [e for e in of_type(events, DiceRolled) if e.purpose.startswith("Searing Smite")][0]
+    burn = next(e for e in of_type(events, DiceRolled) if e.purpose.startswith("Searing Smite"))
     assert taken(events) == [("ogre", burn.total, "fire")]
     save = of_type(events, SaveMade)[0]
     assert (save.ability, save.dc) == ("constitution", 14)
@@ -307,7 +315,7 @@ def test_searing_smite_burns_at_the_start_of_the_targets_turns_until_it_saves():
 
 
 def test_searing_smite_upcast_burns_with_2d6_and_a_successful_save_ends_it():
-    """"All the damage increases by 1d6 for each spell slot level above 1": at 2nd level the hit's
+    """ "All the damage increases by 1d6 for each spell slot level above 1": at 2nd level the hit's
     2d6 and each turn's 2d6. A seed is searched for a turn whose save succeeds."""
     for seed in range(1, 40):
         t = Table(seed=seed)
@@ -334,11 +342,15 @@ def test_shining_smite_deals_2d6_radiant_and_attacks_against_the_target_have_adv
     t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(14,), damage_faces=(5,)))
     events = t.do(CastSpell(caster="aldric", spell="Shining Smite", damage_faces=((2, 6),)))
     assert taken(events) == [("ogre", 8, "radiant")] and t["aldric"].concentration == "Shining Smite"
-    made = of_type(t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(3, 15), damage_faces=(5,))), AttackMade)[0]
+    made = of_type(
+        t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(3, 15), damage_faces=(5,))), AttackMade
+    )[0]
     assert (made.roll_mode, made.natural) == ("advantage", 15)
     t.do(EndConcentration(combatant="aldric"))
     next_turn(t, "aldric")
-    made = of_type(t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(15,), damage_faces=(5,))), AttackMade)[0]
+    made = of_type(
+        t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(15,), damage_faces=(5,))), AttackMade
+    )[0]
     assert made.roll_mode == "normal"
 
 
@@ -346,22 +358,26 @@ def test_ensnaring_strike_restrains_on_a_failed_strength_save_and_pierces_at_eac
     """Ensnaring Strike, cast "immediately after hitting a creature with a weapon": "On a failed
     save, the target has the Restrained condition until the spell ends ... While Restrained, the
     target takes 1d6 Piercing damage at the start of each of its turns." Tamsin's Longbow hits
-    the Ogre; its Strength save (3 + 4 = 7) fails her DC 13."""
+    the Ogre. "A Large or larger creature has Advantage on this save": the Large Ogre rolls two
+    d20s, and the higher, 5 + 4 = 9, fails her DC 13."""
     t = table(RANGER, "Ogre")
     t.do(Attack(attacker="tamsin", target="ogre", attack="Longbow", faces=(14,), damage_faces=(5,)))
-    t.do(CastSpell(caster="tamsin", spell="Ensnaring Strike", save_faces={"ogre": (3,)}))
+    events = t.do(CastSpell(caster="tamsin", spell="Ensnaring Strike", save_faces={"ogre": (3, 5)}))
+    save = of_type(events, SaveMade)[0]
+    assert (save.ability, save.dc, save.total, save.success) == ("strength", 13, 9, False)
+    assert [e.notation for e in of_type(events, DiceRolled)] == ["2d20kh1+4"]
     assert t["ogre"].has("restrained") and t["ogre"].has("ensnaring strike")
     events = t.do(EndTurn(combatant="tamsin"))
-    thorns = [e for e in of_type(events, DiceRolled) if e.purpose.startswith("Ensnaring Strike")][0]
+    thorns = next(e for e in of_type(events, DiceRolled) if e.purpose.startswith("Ensnaring Strike"))
     assert thorns.notation == "1d6" and taken(events) == [("ogre", thorns.total, "piercing")]
 
 
 def test_ensnaring_strike_that_the_target_saves_against_ends():
-    """"On a successful save, the vines shrivel away, and the spell ends": no Restrained, no
+    """ "On a successful save, the vines shrivel away, and the spell ends": no Restrained, no
     concentration, and nothing at the Ogre's turn start."""
     t = table(RANGER, "Ogre")
     t.do(Attack(attacker="tamsin", target="ogre", attack="Longbow", faces=(14,), damage_faces=(5,)))
-    t.do(CastSpell(caster="tamsin", spell="Ensnaring Strike", save_faces={"ogre": (15,)}))
+    t.do(CastSpell(caster="tamsin", spell="Ensnaring Strike", save_faces={"ogre": (15, 2)}))
     assert not t["ogre"].has("restrained") and t["tamsin"].concentration is None
     events = t.do(EndTurn(combatant="tamsin"))
     assert taken(events) == []
