@@ -180,6 +180,7 @@ class Option(_Part, frozen=True, kw_only=True):
     name: str  # lower case, as the command names it: "grovel"
     condition: ConditionImposed | None = None
     text: str = ""
+    riders: SpellRiders | None = None  # in place of the spell's, when this option is chosen (Bestow Curse's extra 1d8)
 
 
 class SpellRiders(_Part, frozen=True, kw_only=True):

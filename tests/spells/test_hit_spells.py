@@ -381,3 +381,24 @@ def test_ensnaring_strike_that_the_target_saves_against_ends():
     assert not t["ogre"].has("restrained") and t["tamsin"].concentration is None
     events = t.do(EndTurn(combatant="tamsin"))
     assert taken(events) == []
+
+
+def test_bestow_curse_necrotic_adds_1d8_to_the_casters_attack_roll_hits():
+    """Bestow Curse, the curse chosen: "If you deal damage to the target with an attack roll or
+    a spell, the target takes an extra 1d8 Necrotic damage." Vesna, a level 5 Wizard (DC 14,
+    spell attack +6), curses the Ogre (Wisdom -2: 5 - 2 fails); next turn her Fire Bolt (2d10 at
+    level 5) hits it: 3 + 4 Fire, then the curse's 5 Necrotic."""
+    wizard = build_sheet(
+        name="Vesna", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 14 INT 16 WIS 12 CHA 10",
+        spells=("Bestow Curse", "Fire Bolt"),
+    )  # fmt: skip
+    t = table(wizard, "Ogre")
+    events = t.do(
+        CastSpell(caster="vesna", spell="Bestow Curse", targets=("ogre",), option="necrotic", save_faces={"ogre": (5,)})
+    )
+    assert not of_type(events, SaveMade)[0].success and t["ogre"].has("bestow curse")
+    next_turn(t, "vesna")
+    events = t.do(
+        CastSpell(caster="vesna", spell="Fire Bolt", targets=("ogre",), attack_faces=((12,),), damage_faces=((3, 4, 5),))
+    )
+    assert taken(events, "necrotic") == [("ogre", 5, "necrotic")] and t["ogre"].hp == 68 - 7 - 5
