@@ -41,8 +41,8 @@ Sleep's repeated save (combat/fivee/durations.py) calls `fail_into`: "If the tar
 second save, the target has the Unconscious condition for the duration."
 
 `spell_effect` also moves Hunter's Mark or Hex to a new creature once the marked one has
-dropped to 0 Hit Points (combat/fivee/hit_damage.py). `spell_effect`: Spiritual Weapon's "As a Bonus Action on your later turns, you can move the
-force up to 20 feet and repeat the attack against a creature within 5 feet of it" (its Bonus
+dropped to 0 Hit Points (combat/fivee/hit_damage.py). `spell_effect`: Spiritual Weapon's "As
+a Bonus Action on your later turns, you can move the force up to 20 feet and repeat the attack against a creature within 5 feet of it" (its Bonus
 Action, the spell attack at the level it was cast at), and Spirit Guardians' "whenever a
 creature enters the Emanation or ends its turn there, the creature must make a Wisdom saving
 throw" (the GM names the creatures; the damage type chosen as it was cast). Each needs the

@@ -32,6 +32,11 @@ In order, each step a rule of its own:
    - healing rolls once per target, plus the spellcasting modifier where the text says so;
    - a bonus to AC (Shield, Shield of Faith) or to d20 rolls (Bless, Bane) is an effect on
      each target (a condition named for the spell) for the spell's duration.
+   - a spell cast right after a weapon hit (Divine Smite, the other smites, Ensnaring Strike)
+     strikes the creature the caster's last attack this turn hit, its damage that attack's
+     extra damage (combat/fivee/after_hit.py); what a lasting spell adds to later hits
+     (Hunter's Mark, Hex, Divine Favor, Magic Weapon) rides on its effect's riders and is read
+     by the attack rule (combat/fivee/hit_damage.py).
    What the data does not describe (`Spell.manual`, and every spell whose `automation` is
    `narrative`) is cast all the same (slot, action, concentration) and named in the
    narrative; the GM applies the rest.
@@ -493,10 +498,9 @@ def _as_begun(tx: Tx, c: Combatant, cmd: CastSpell, begun: Begun) -> Spell:
 
 def _as_cast(spell: Spell, cmd: CastSpell) -> Spell:
     """The spell with the effect the caster chose among its options (Command's "Grovel")."""
-    if spell.riders is not None and (spell.riders.beast_form or spell.riders.weapon_bonus or spell.riders.check_disadvantage):
-        return (
-            spell  # the option names Polymorph's Beast, Magic Weapon's weapon, Hex's ability (checked by ongoing.check_targets)
-        )
+    r = spell.riders
+    if r is not None and (r.beast_form or r.weapon_bonus or r.check_disadvantage):
+        return spell  # the option names Polymorph's Beast, Magic Weapon's weapon, Hex's ability (ongoing.check_targets)
     option = chosen_option(spell, cmd.option)
     if option is None:
         return spell
