@@ -2,7 +2,9 @@
 
 "Casting Time: Bonus Action, which you take immediately after hitting a target with a Melee
 weapon or an Unarmed Strike" (Divine Smite, Searing Smite, Shining Smite); "... immediately
-after hitting a creature with a weapon" (Ensnaring Strike). The cast follows the caster's last
+after hitting a creature with a weapon" (Ensnaring Strike): the SRD 5.2's Casting Time lines,
+which the spell data (combat/spells/srd_5_2_spells.json) keeps only as "bonus_action", so the
+reviewed entry says it (`riders.after_hit`). The cast follows the caster's last
 attack on this turn (combat/fivee/last_attacks.py): refused unless it hit, with one of the
 caster's own attacks (not a spell's), in melee where the text says Melee; its target is the
 creature hit (named or left out), and it must still be alive.
@@ -12,7 +14,9 @@ creature hit (named or left out), and it must still be alive.
   Smite's 2d6 Radiant) is extra damage of that attack: its dice are doubled when the hit was a
   Critical Hit ("If the attack involves other damage dice ... you also roll those dice twice"),
   its type meets the target's Resistance, and it is recorded as its own `DamageTaken` from the
-  caster. Its faces are the cast's one `damage_faces` list.
+  caster. Its faces are the cast's one `damage_faces` list. Being recorded after the attack's,
+  it asks a concentrating target for a Constitution save of its own (a known gap: the rule
+  asks for one save for the attack's whole damage).
 - Ensnaring Strike's save: "A Large or larger creature has Advantage on this save" (its size).
 - What lasts, on an effect named for the spell on the target (combat/kernel/riders.py):
   Searing Smite: "At the start of each of its turns until the spell ends, the target takes 1d6
