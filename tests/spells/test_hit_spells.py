@@ -402,3 +402,16 @@ def test_bestow_curse_necrotic_adds_1d8_to_the_casters_attack_roll_hits():
         CastSpell(caster="vesna", spell="Fire Bolt", targets=("ogre",), attack_faces=((12,),), damage_faces=((3, 4, 5),))
     )
     assert taken(events, "necrotic") == [("ogre", 5, "necrotic")] and t["ogre"].hp == 68 - 7 - 5
+
+
+def test_divine_smite_after_a_hit_rolled_in_two_steps_and_against_resistance():
+    """A hit whose damage waits for `roll_damage` holds the table ("its damage is still to be
+    rolled"); once the Longsword's damage lands, the smite follows it. Against a creature with
+    Resistance to Radiant damage, its 2d8 (3, 4: 7) is 3 taken."""
+    t = table(PALADIN, others=(monster("warden", resistances=("radiant",), max_hp=40, ac=10),))
+    t.do(Attack(attacker="aldric", target="warden", attack="Longsword", faces=(14,)))
+    t.rejects(CastSpell(caster="aldric", spell="Divine Smite", damage_faces=((3, 4),)), "attack/damage-pending")
+    t.do(RollDamage(attacker="aldric", faces=(5,)))
+    events = t.do(CastSpell(caster="aldric", spell="Divine Smite", damage_faces=((3, 4),)))
+    assert [(e.amount, e.rolled, e.damage_type) for e in of_type(events, DamageTaken)] == [(3, 7, "radiant")]
+    assert t["warden"].hp == 40 - 8 - 3
