@@ -23,7 +23,8 @@ creature hit (named or left out), and it must still be alive.
   Fire damage and then makes a Constitution saving throw. On a failed save, the spell
   continues. On a successful save, the spell ends." Ensnaring Strike: "While Restrained, the
   target takes 1d6 Piercing damage at the start of each of its turns" (one die more per slot
-  level above 1 for both). Shining Smite: "attack rolls against it have Advantage". The start
+  level above 1 for both). Shining Smite: "attack rolls against it have Advantage, and it can't benefit from the Invisible
+  condition". The start
   of turn's dice are rolled by the service (no command is sent at that moment to enter them).
 """
 
@@ -156,6 +157,8 @@ def riders_at_cast(spell: Spell, slot: int | None, caster: Caster) -> dict[str, 
             fields["turn_start_while"] = spell.condition.name
     if r.attacked_with_advantage:
         fields["attacked_with_advantage"] = True
+    if r.no_invisibility:
+        fields["no_invisibility"] = True
     return fields
 
 

@@ -15,7 +15,7 @@ from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hit_damage import effect_extras, split_entered, with_weapon_bonus
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
 from combat.fivee.reaction_windows import hit_reactors, open_hit_window
-from combat.fivee.rider_reads import advantage_against, advantage_marks, base_ac
+from combat.fivee.rider_reads import advantage_against, advantage_marks, base_ac, invisibility_denied
 from combat.fivee.sheet_claims import critical_range, sneak_attack_landed, with_rage_damage, with_sneak_attack
 from combat.fivee.spell_effects import effect_ac_bonus, effect_roll_dice
 from combat.fivee.spell_marks import spend_advantage_marks
@@ -236,6 +236,11 @@ def advantage_and_disadvantage(
     dis += list(options.disadvantage)
     adv += [f"{mark.name} on the target" for mark in advantage_marks(target)]
     adv += [f"{name} on the target" for name in advantage_against(target)]
+    # "it can't benefit from the Invisible condition" (Shining Smite)
+    if invisibility_denied(attacker):
+        adv = [r for r in adv if r != "attacker is invisible"]
+    if invisibility_denied(target):
+        dis = [r for r in dis if r != "target is invisible"]
     helper = next(
         (
             h.helper

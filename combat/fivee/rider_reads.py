@@ -23,6 +23,7 @@ __all__ = [
     "advantage_marks",
     "advantage_against",
     "checks_with_disadvantage",
+    "invisibility_denied",
     "immune",
 ]
 
@@ -78,3 +79,8 @@ def advantage_against(c: Combatant) -> list[str]:
 def checks_with_disadvantage(c: Combatant, ability: str) -> list[str]:
     """Hex: "The target has Disadvantage on ability checks made with the chosen ability": the effects, by name."""
     return [cond.name for cond, r in riders_of(c) if ability in r.check_disadvantage]
+
+
+def invisibility_denied(c: Combatant) -> str | None:
+    """Shining Smite: "it can't benefit from the Invisible condition": the effect's name, if any."""
+    return next((cond.name for cond, r in riders_of(c) if r.no_invisibility), None)

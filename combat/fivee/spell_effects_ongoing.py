@@ -127,6 +127,7 @@ def lasting(spell: Spell) -> bool:
         or r.weapon_bonus
         or r.turn_start_dice
         or r.attacked_with_advantage
+        or r.no_invisibility
     )
 
 

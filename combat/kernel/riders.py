@@ -45,7 +45,8 @@ that asks for each:
   Constitution saving throw ... On a successful save, the spell ends" (Searing Smite; Ensnaring
   Strike's Piercing damage has no save, and comes only `turn_start_while` it is Restrained).
 - `attacked_with_advantage`: "attack rolls against it have Advantage" (Shining Smite), for as long
-  as the effect lasts.
+  as the effect lasts; `no_invisibility`: "it can't benefit from the Invisible condition" (its
+  attacks gain no Advantage from it, attacks against it no Disadvantage).
 - `check_disadvantage`: "The target has Disadvantage on ability checks made with the chosen
   ability" (Hex).
 """
@@ -84,4 +85,5 @@ class Riders(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=
     turn_start_dc: int | msgspec.UnsetType = UNSET
     turn_start_while: str | msgspec.UnsetType = UNSET  # only while it has this condition ("While Restrained")
     attacked_with_advantage: bool = False
+    no_invisibility: bool = False
     check_disadvantage: tuple[str, ...] = ()

@@ -221,7 +221,8 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
     - `turn_start_dice`, `turn_start_save`: damage at the start of each of the target's turns,
       one die more per slot level above the spell's, then the save that ends it (Searing
       Smite; Ensnaring Strike's has none); `attacked_with_advantage`: Shining Smite's "attack
-      rolls against it have Advantage"; `large_save_advantage`: Ensnaring Strike's "A Large or
+      rolls against it have Advantage" and `no_invisibility`, "it can't benefit from the
+      Invisible condition"; `large_save_advantage`: Ensnaring Strike's "A Large or
       larger creature has Advantage on this save"."""
 
     ac_base: int | None = None
@@ -251,6 +252,7 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
     turn_start_dice: str = ""
     turn_start_save: Ability | None = None
     attacked_with_advantage: bool = False
+    no_invisibility: bool = False
     large_save_advantage: bool = False
 
 

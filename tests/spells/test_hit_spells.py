@@ -17,13 +17,14 @@ from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_effects_ongoing import SpellEffect
 from combat.fivee.spellcasting import CastSpell
-from combat.kernel.commands import AbilityCheck, Attack, EndConcentration, EndTurn, RollDamage
+from combat.kernel.commands import AbilityCheck, ApplyCondition, Attack, EndConcentration, EndTurn, RollDamage
 from combat.kernel.events import (
     AttackMade,
     AttackRolled,
     CheckMade,
     ConditionApplied,
     ConditionEnded,
+    ConditionSpec,
     DamageTaken,
     DiceRolled,
     SaveMade,
@@ -336,12 +337,15 @@ def test_searing_smite_upcast_burns_with_2d6_and_a_successful_save_ends_it():
 
 def test_shining_smite_deals_2d6_radiant_and_attacks_against_the_target_have_advantage():
     """Shining Smite: "The target hit by the strike takes an extra 2d6 Radiant damage from the
-    attack. Until the spell ends ... attack rolls against it have Advantage." Aldric's next
-    attack on the Ogre rolls two d20s; once his concentration ends, one."""
+    attack. Until the spell ends ... attack rolls against it have Advantage, and it can't
+    benefit from the Invisible condition." The Ogre turns Invisible: Aldric's next attack on it
+    still rolls with Advantage (no Disadvantage from its invisibility); once his concentration
+    ends, the invisible Ogre is attacked with Disadvantage."""
     t = table(PALADIN, "Ogre")
     t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(14,), damage_faces=(5,)))
     events = t.do(CastSpell(caster="aldric", spell="Shining Smite", damage_faces=((2, 6),)))
     assert taken(events) == [("ogre", 8, "radiant")] and t["aldric"].concentration == "Shining Smite"
+    t.do(ApplyCondition(target="ogre", condition=ConditionSpec(name="invisible")))
     made = of_type(
         t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(3, 15), damage_faces=(5,))), AttackMade
     )[0]
@@ -349,9 +353,9 @@ def test_shining_smite_deals_2d6_radiant_and_attacks_against_the_target_have_adv
     t.do(EndConcentration(combatant="aldric"))
     next_turn(t, "aldric")
     made = of_type(
-        t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(15,), damage_faces=(5,))), AttackMade
+        t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(15, 3), damage_faces=(5,))), AttackMade
     )[0]
-    assert made.roll_mode == "normal"
+    assert (made.roll_mode, made.natural) == ("disadvantage", 3)
 
 
 def test_ensnaring_strike_restrains_on_a_failed_strength_save_and_pierces_at_each_turn_start():
