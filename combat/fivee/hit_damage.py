@@ -85,11 +85,14 @@ def _extra(name: str, dice: str, damage_type: str | msgspec.UnsetType) -> ExtraD
 
 def with_weapon_bonus(attacker: Combatant, profile: AttackProfile) -> AttackProfile:
     """Magic Weapon's bonus on the attack made with that weapon: to the attack roll and the damage."""
-    bonus = sum(
-        r.weapon_bonus
-        for _, r in riders_of(attacker)
-        if r.weapon_bonus is not UNSET and r.weapon is not UNSET and _base(r.weapon) == _base(profile.name)
-    )
+    bonus = max(
+        (
+            r.weapon_bonus
+            for _, r in riders_of(attacker)
+            if r.weapon_bonus is not UNSET and r.weapon is not UNSET and _base(r.weapon) == _base(profile.name)
+        ),
+        default=0,
+    )  # a weapon already magic is no target for a second casting: the bonuses never add up
     if not bonus or not _own_attack(attacker, profile):
         return profile
     return msgspec.structs.replace(profile, bonus=profile.bonus + bonus, damage=f"{profile.damage}+{bonus}")
