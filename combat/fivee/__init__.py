@@ -22,6 +22,7 @@ from combat.fivee import (
     dying,
     gm_edits,
     hitpoints,
+    last_attacks,
     reactions,
     regained_movement,
     resources,
@@ -91,4 +92,5 @@ def core(order: OrderFn, skills: tuple[str, ...] = SRD_SKILLS) -> tuple[Rules, .
         sheet_claims.RULES,
         stat_blocks.RULES,  # after attacks: a monster's attack is the shared one as its block makes it
         reactions.RULES,  # after spellcasting: a spell may be held in a window, or answer one
+        last_attacks.RULES,
     )

@@ -12,9 +12,10 @@ from combat.fivee.concentration import end_concentration
 from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers, d20_penalty, dodge_to_next_turn
 from combat.fivee.damage_dice import as_rolled
 from combat.fivee.dying import CombatantKnockedOut
+from combat.fivee.hit_damage import effect_extras, split_entered, with_weapon_bonus
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
 from combat.fivee.reaction_windows import hit_reactors, open_hit_window
-from combat.fivee.rider_reads import advantage_marks, base_ac
+from combat.fivee.rider_reads import advantage_against, advantage_marks, base_ac, invisibility_denied
 from combat.fivee.sheet_claims import critical_range, sneak_attack_landed, with_rage_damage, with_sneak_attack
 from combat.fivee.spell_effects import effect_ac_bonus, effect_roll_dice
 from combat.fivee.spell_marks import spend_advantage_marks
@@ -234,6 +235,12 @@ def advantage_and_disadvantage(
     adv += list(options.advantage)
     dis += list(options.disadvantage)
     adv += [f"{mark.name} on the target" for mark in advantage_marks(target)]
+    adv += [f"{name} on the target" for name in advantage_against(target)]
+    # "it can't benefit from the Invisible condition" (Shining Smite)
+    if invisibility_denied(attacker):
+        adv = [r for r in adv if r != "attacker is invisible"]
+    if invisibility_denied(target):
+        dis = [r for r in dis if r != "target is invisible"]
     helper = next(
         (
             h.helper
@@ -285,6 +292,11 @@ def resolve_attack(
     require_no_pending_damage(tx.state)
     require_critical_range(options.critical_range)
     require_damage_type(options.damage_type)
+    # What the lasting spells add: Magic Weapon's bonus, Hunter's Mark's and Divine Favor's dice.
+    profile = with_weapon_bonus(attacker, profile)
+    options = msgspec.structs.replace(
+        options, extra_damage=options.extra_damage + effect_extras(tx.state, attacker, target, profile)
+    )
     two_step = damage_later(profile, options)
     require_attackable(attacker, target)
     require_knock_out_allowed(profile, options.knock_out, two_step)
@@ -310,6 +322,7 @@ def resolve_attack(
         for x in extra_damage_applying(options.extra_damage, mode)
     )
     reactors = hit_reactors(tx, attacker, target, melee) if hit and options.reaction_window and not options.knock_out else {}
+    damage_faces, extra_faces = split_entered(notation, options.damage_faces, extras) if hit else (options.damage_faces, [])
     if hit and (two_step or reactors):
         pending = AttackRolled(
             attacker=attacker.id,
@@ -335,8 +348,8 @@ def resolve_attack(
                 pending,
                 reactors,
                 later=two_step,
-                damage_faces=options.damage_faces,
-                extra_faces=[x.faces for x in extras],
+                damage_faces=damage_faces,
+                extra_faces=extra_faces,
                 melee=melee,
             )
         return pending
@@ -344,7 +357,7 @@ def resolve_attack(
     extra_taken: list[DamageTaken] = []
     if hit:
         rolled, damage, extra_taken = roll_damage(
-            tx, attacker.id, target, profile.name, notation, kind, options.damage_faces, extras, [x.faces for x in extras]
+            tx, attacker.id, target, profile.name, notation, kind, damage_faces, extras, extra_faces
         )
     event = AttackMade(
         attacker=attacker.id,
@@ -438,7 +451,10 @@ def _roll_extra_damage(
                 f"the extra damage {extra.dice} of {attack} has no damage type",
                 allowed="a damage type such as fire",
             )
-        rolled = max(0, tx.roll(extra.dice, purpose=f"{extra.damage_type} damage", roller=roller, faces=entered).total)
+        purpose = (
+            f"{extra.damage_type} damage" if extra.source is msgspec.UNSET else f"{extra.source}: {extra.damage_type} damage"
+        )
+        rolled = max(0, tx.roll(extra.dice, purpose=purpose, roller=roller, faces=entered).total)
         amount = adjusted_damage(target, rolled // 2 if halve else rolled, extra.damage_type)
         taken.append(DamageTaken(target=target.id, amount=amount, damage_type=extra.damage_type, rolled=rolled, source=roller))
     return taken

@@ -21,6 +21,9 @@ __all__ = [
     "saves_with_advantage",
     "cannot_heal",
     "advantage_marks",
+    "advantage_against",
+    "checks_with_disadvantage",
+    "invisibility_denied",
     "immune",
 ]
 
@@ -66,3 +69,18 @@ def advantage_marks(c: Combatant) -> list[ConditionSpec]:
 def immune(c: Combatant, condition: str) -> str | None:
     """Heroism: "immune to the Frightened condition": the effect that makes `c` immune, if any."""
     return next((cond.name for cond, r in riders_of(c) if condition in r.immune_to), None)
+
+
+def advantage_against(c: Combatant) -> list[str]:
+    """Shining Smite: "attack rolls against it have Advantage" while the effect lasts: the effects, by name."""
+    return [cond.name for cond, r in riders_of(c) if r.attacked_with_advantage]
+
+
+def checks_with_disadvantage(c: Combatant, ability: str) -> list[str]:
+    """Hex: "The target has Disadvantage on ability checks made with the chosen ability": the effects, by name."""
+    return [cond.name for cond, r in riders_of(c) if ability in r.check_disadvantage]
+
+
+def invisibility_denied(c: Combatant) -> str | None:
+    """Shining Smite: "it can't benefit from the Invisible condition": the effect's name, if any."""
+    return next((cond.name for cond, r in riders_of(c) if r.no_invisibility), None)

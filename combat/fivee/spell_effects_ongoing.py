@@ -43,6 +43,8 @@ second save, the target has the Unconscious condition for the duration."
 Spiritual Weapon's Bonus Action attack, Spirit Guardians' save...) needs the caster still
 concentrating on it: the caster carries a marker named for it, tied to that concentration,
 with the level it was cast at and the damage type chosen.
+`spell_effect` also moves Hunter's Mark or Hex to a new creature once the marked one has
+dropped to 0 Hit Points (combat/fivee/hit_damage.py).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from combat.characters.sheet import modifier as ability_modifier
+from combat.fivee import after_hit, hit_damage
 from combat.fivee.characters import character
 from combat.fivee.conditions import apply_condition
 from combat.fivee.durations import ending
@@ -109,6 +112,11 @@ def lasting(spell: Spell) -> bool:
         or r.extra_action
         or r.lethargy
         or r.beast_form
+        or r.hit_dice
+        or r.weapon_bonus
+        or r.turn_start_dice
+        or r.attacked_with_advantage
+        or r.no_invisibility
     )
 
 
@@ -120,11 +128,14 @@ def _dex_mod(tx: Tx, cid: str) -> int:
     return ability_modifier(block.block.abilities.get("dexterity", 10)) if block is not None else 0
 
 
-def effect_riders(tx: Tx, spell: Spell, caster: Caster, slot: int | None, tid: str, beast_hp: int | None) -> Riders:
-    """The riders of the spell's effect on `tid`, with this casting's numbers."""
+def effect_riders(
+    tx: Tx, spell: Spell, caster: Caster, slot: int | None, tid: str, beast_hp: int | None, option: str | None = None
+) -> Riders:
+    """The riders of the spell's effect on `tid`, with this casting's numbers (and the option
+    chosen: Hex's ability, Magic Weapon's weapon)."""
     r = spell.riders
     assert r is not None
-    fields: dict[str, Any] = {}
+    fields: dict[str, Any] = {**hit_damage.riders_at_cast(spell, slot, option), **after_hit.riders_at_cast(spell, slot, caster)}
     if r.ac_base is not None:
         fields["ac_base"] = r.ac_base + _dex_mod(tx, tid)
     if r.max_hp is not None:
@@ -162,7 +173,9 @@ def _cr(text: str) -> Fraction | None:
 
 
 def check_targets(tx: Tx, c: Combatant, spell: Spell, targets: tuple[str, ...], option: str | None) -> int | None:
-    """Polymorph's Beast form, checked before anything is spent: its Hit Points."""
+    """Polymorph's Beast form, checked before anything is spent: its Hit Points (and Hex's
+    ability, Magic Weapon's weapon)."""
+    hit_damage.check_option(tx, spell, targets, option)
     r = spell.riders
     if r is None or not r.beast_form:
         return None
@@ -317,6 +330,7 @@ def _turn_started(tx: Tx, cid: str) -> None:
         r = cond.riders
         if r is not UNSET and r.temp_hp_each_turn is not UNSET and r.temp_hp_each_turn > 0:
             tx.emit(TempHPGranted(target=cid, amount=r.temp_hp_each_turn, source=cond.source))
+    after_hit.turn_started(tx, cid)  # Searing Smite's burning, Ensnaring Strike's thorns
 
 
 def _turn_ended(tx: Tx, cid: str) -> None:

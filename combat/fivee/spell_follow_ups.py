@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
+from combat.fivee import hit_damage
 from combat.fivee.actions import spend_check
 from combat.fivee.concentration import end_concentration
 from combat.fivee.conditions import apply_condition
@@ -98,7 +99,8 @@ def _chosen(spell: Spell, option: str | None) -> FollowUp:
         raise RuleError(
             "spell/no-follow-up",
             f"{spell.name} has nothing to do again after it is cast",
-            allowed="a spell that attacks, or makes creatures save, again while it lasts (Spiritual Weapon, Moonbeam...)",
+            allowed="a spell that attacks, or makes creatures save, again while it lasts (Spiritual Weapon, Moonbeam...), "
+            "or Hunter's Mark and Hex (moving the mark)",
         )
     if option is None:
         return later[0]
@@ -234,6 +236,9 @@ def _spell_effect(tx: Tx, cmd: SpellEffect) -> None:
 
     c = tx.combatant(cmd.caster)
     spell = library.find(cmd.spell)
+    if spell.riders is not None and spell.riders.move_mark:
+        hit_damage.move_mark(tx, c, spell, cmd.targets)
+        return
     later = _chosen(spell, cmd.option)
     held = _arrow_of(tx, c, spell, cmd.targets) if later.delayed else _marker_of(c, spell, later)
     mark = held.riders

@@ -32,6 +32,11 @@ In order, each step a rule of its own:
    - healing rolls once per target, plus the spellcasting modifier where the text says so;
    - a bonus to AC (Shield, Shield of Faith) or to d20 rolls (Bless, Bane) is an effect on
      each target (a condition named for the spell) for the spell's duration.
+   - a spell cast right after a weapon hit (Divine Smite, the other smites, Ensnaring Strike)
+     strikes the creature the caster's last attack this turn hit, its damage that attack's
+     extra damage (combat/fivee/after_hit.py); what a lasting spell adds to later hits
+     (Hunter's Mark, Hex, Divine Favor, Magic Weapon) rides on its effect's riders and is read
+     by the attack rule (combat/fivee/hit_damage.py).
    What the data does not describe (`Spell.manual`, and every spell whose `automation` is
    `narrative`) is cast all the same (slot, action, concentration) and named in the
    narrative; the GM applies the rest.
@@ -52,7 +57,7 @@ import msgspec
 from combat.bestiary.model import BlockSpellcasting
 from combat.characters.sheet import CustomSpell, spell_attack_bonus, spell_save_dc
 from combat.characters.sheet import modifier as ability_modifier
-from combat.fivee import custom_spells, spell_follow_ups
+from combat.fivee import after_hit, custom_spells, hit_damage, spell_follow_ups
 from combat.fivee import spell_effects_ongoing as ongoing
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import AttackOptions, require_no_pending_damage, resolve_attack
@@ -493,13 +498,17 @@ def _as_begun(tx: Tx, c: Combatant, cmd: CastSpell, begun: Begun) -> Spell:
 
 def _as_cast(spell: Spell, cmd: CastSpell) -> Spell:
     """The spell with the effect the caster chose among its options (Command's "Grovel")."""
-    if spell.riders is not None and spell.riders.beast_form:
-        return spell  # the option names Polymorph's Beast (combat/fivee/spell_effects_ongoing.py)
+    r = spell.riders
+    if r is not None and (r.beast_form or r.weapon_bonus or r.check_disadvantage):
+        return spell  # the option names Polymorph's Beast, Magic Weapon's weapon, Hex's ability (ongoing.check_targets)
     option = chosen_option(spell, cmd.option)
     if option is None:
         return spell
     return msgspec.structs.replace(
-        spell, condition=option.condition, manual=(*spell.manual, option.text) if option.text else spell.manual
+        spell,
+        condition=option.condition,
+        manual=(*spell.manual, option.text) if option.text else spell.manual,
+        riders=option.riders if option.riders is not None else spell.riders,
     )
 
 
@@ -512,6 +521,8 @@ def _at_slot(spell: Spell, slot: int | None) -> Spell:
 def _targets(tx: Tx, c: Combatant, spell: Spell, cmd: CastSpell, slot: int | None, caster: Caster) -> tuple[str, ...]:
     for tid in cmd.targets:
         tx.combatant(tid)  # an unknown id is refused before anything is spent
+    if after_hit.follows_hit(spell):
+        return after_hit.hit_target(tx, c, spell, cmd.targets)
     acts = (
         spell.attack is not None
         or spell.save is not None
@@ -584,6 +595,9 @@ def _effect(
         affected = tuple(t for t in targets if not saves[t].success and tx.state.combatants[t].status != "dead")
         spell_follow_ups.delayed(tx, c, spell, slot, affected)  # Vitriolic Sphere's later damage
         lapse_if_none_affected(tx, c.id, spell, affected)
+    elif after_hit.follows_hit(spell) and damage and targets:
+        after_hit.strike(tx, c, spell, targets[0], damage, rolls.next())
+        affected = tuple(t for t in targets if tx.state.combatants[t].status != "dead")
     elif spell.kill_at_or_below is not None and targets:
         _unsaved_damage(tx, c, spell, words_of_death(tx, spell, targets), damage, cmd.damage_type, rolls)
     elif spell.condition is not None and targets:
@@ -598,9 +612,10 @@ def _effect(
         if spell.roll_bonus is not None:
             effect["roll_bonus"] = spell.roll_bonus.dice
             effect["roll_bonus_on"] = spell.roll_bonus.rolls
+        hit_damage.end_earlier_casting(tx, c.id, spell)
         for tid in affected:
             if ongoing.lasting(spell):
-                effect["riders"] = ongoing.effect_riders(tx, spell, caster, slot, tid, beast_hp)
+                effect["riders"] = ongoing.effect_riders(tx, spell, caster, slot, tid, beast_hp, cmd.option)
             apply_condition(
                 tx, ApplyCondition(target=tid, condition=_lasting(c, spell, spell.name.lower(), **effect), custom=True)
             )
@@ -679,7 +694,7 @@ def _save(
         faces_by_target=cmd.save_faces,
         damage_faces=rolls.next() if first else None,
         what=spell.name,
-        modifiers=cmd.save_modifiers,
+        modifiers=after_hit.with_size_advantage(tx, spell, targets, cmd.save_modifiers),
         magical=True,
     )
     for more in damage[1:]:  # a second roll of another type (Ice Storm's cold): once for all, halved alike

@@ -21,6 +21,7 @@ from combat.fivee.banked_actions import BankedSlot
 from combat.fivee.characters import CharactersSlot
 from combat.fivee.dying import DyingSlot
 from combat.fivee.judged_saves import RolledSavesSlot
+from combat.fivee.last_attacks import LastAttacksSlot
 from combat.fivee.monsters import MonstersSlot
 from combat.kernel.state import EncounterState
 
@@ -36,6 +37,7 @@ class FiveEState(msgspec.Struct, frozen=True, kw_only=True):
     rolled_saves: RolledSavesSlot = msgspec.UNSET  # saves awaiting their DC (combat/fivee/judged_saves.py)
     dying: DyingSlot = msgspec.UNSET  # the 0 HP rules (combat/fivee/dying.py)
     characters: CharactersSlot = msgspec.UNSET  # characters added by sheet (combat/fivee/characters.py)
+    last_attacks: LastAttacksSlot = msgspec.UNSET  # each creature's last attack this turn (combat/fivee/last_attacks.py)
 
 
 def keeps_fivee(state: EncounterState) -> TypeGuard[EncounterState[FiveEState]]:

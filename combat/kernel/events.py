@@ -541,6 +541,9 @@ class ExtraDamage(msgspec.Struct, frozen=True, kw_only=True):
     # Rolled only when the attack roll has Advantage ("plus 2 (1d4) Slashing damage if the
     # attack roll had Advantage"); unset, on every hit. Entered faces of dice not rolled are unused.
     only_with: Literal["advantage"] | None = None
+    # What adds it, when a lasting effect does ("Hunter's Mark"): named in its roll's purpose.
+    # Unset (absent from the JSON) for the dice a command or a sheet gives.
+    source: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class StatChanges(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -33,6 +33,22 @@ that asks for each:
 - `cast_at`, `damage_type`: the level a spell was cast at and the damage type chosen, kept on
   the caster's own marker of a spell it uses again later (Spiritual Weapon's attack, Spirit
   Guardians' save).
+- `hit_dice` (of `damage_type`) with `hit_on`: extra damage on a hit (combat/fivee/hit_damage.py):
+  "target", the effect's source hitting its bearer with an attack roll ("you deal an extra 1d6
+  Force damage to the target whenever you hit it with an attack roll" - Hunter's Mark);
+  "weapons", the bearer's own weapon attacks ("your attacks with weapons deal an extra 1d4
+  Radiant damage on a hit" - Divine Favor).
+- `weapon`, `weapon_bonus`: "that weapon becomes a magic weapon with a +1 bonus to attack rolls
+  and damage rolls" (Magic Weapon): the bearer's attack of that name.
+- `turn_start_dice` (of `damage_type`), `turn_start_save`, `turn_start_dc`: "At the start of
+  each of its turns until the spell ends, the target takes 1d6 Fire damage and then makes a
+  Constitution saving throw ... On a successful save, the spell ends" (Searing Smite; Ensnaring
+  Strike's Piercing damage has no save, and comes only `turn_start_while` it is Restrained).
+- `attacked_with_advantage`: "attack rolls against it have Advantage" (Shining Smite), for as long
+  as the effect lasts; `no_invisibility`: "it can't benefit from the Invisible condition" (its
+  attacks gain no Advantage from it, attacks against it no Disadvantage).
+- `check_disadvantage`: "The target has Disadvantage on ability checks made with the chosen
+  ability" (Hex).
 """
 
 from __future__ import annotations
@@ -60,3 +76,14 @@ class Riders(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=
     beast_form: bool = False
     cast_at: int | msgspec.UnsetType = UNSET
     damage_type: str | msgspec.UnsetType = UNSET
+    hit_dice: str | msgspec.UnsetType = UNSET
+    hit_on: str | msgspec.UnsetType = UNSET  # "target" or "weapons"
+    weapon: str | msgspec.UnsetType = UNSET
+    weapon_bonus: int | msgspec.UnsetType = UNSET
+    turn_start_dice: str | msgspec.UnsetType = UNSET
+    turn_start_save: str | msgspec.UnsetType = UNSET
+    turn_start_dc: int | msgspec.UnsetType = UNSET
+    turn_start_while: str | msgspec.UnsetType = UNSET  # only while it has this condition ("While Restrained")
+    attacked_with_advantage: bool = False
+    no_invisibility: bool = False
+    check_disadvantage: tuple[str, ...] = ()

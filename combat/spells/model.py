@@ -181,6 +181,7 @@ class Option(_Part, frozen=True, kw_only=True):
     name: str  # lower case, as the command names it: "grovel"
     condition: ConditionImposed | None = None
     text: str = ""
+    riders: SpellRiders | None = None  # in place of the spell's, when this option is chosen (Bestow Curse's extra 1d8)
 
 
 class FollowUp(_Part, frozen=True, kw_only=True):
@@ -254,7 +255,24 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
       disintegrated into gray dust";
     - `follow_up`: what `spell_effect` does later while the caster concentrates (Acid
       Arrow's: on its target's next turn), one `FollowUp` or several the command picks among;
-      `damage_plus_modifier`: "1d8 plus your spellcasting ability modifier"."""
+      `damage_plus_modifier`: "1d8 plus your spellcasting ability modifier";
+    - what a spell adds to hits (combat/fivee/hit_damage.py): `hit_dice` of the spell's damage
+      type on `hit_on` "target" (Hunter's Mark, Hex: the caster's hits on the target) or
+      "weapons" (Divine Favor: the caster's weapon hits); `weapon_bonus`: Magic Weapon's +1, as
+      (lowest slot, bonus) steps; `check_disadvantage`: Hex's chosen ability (the command's
+      `option`); `move_mark`: Hunter's Mark and Hex move to a new creature once theirs drops
+      to 0 Hit Points;
+    - what a spell cast right after a hit does (combat/fivee/after_hit.py): `after_hit`, the hit
+      it follows: "melee" ("immediately after hitting a target with a Melee weapon or an
+      Unarmed Strike": the smites) or "weapon" ("after hitting a creature with a weapon":
+      Ensnaring Strike); `extra_against`, `extra_against_dice`: Divine Smite's "The damage
+      increases by 1d8 if the target is a Fiend or an Undead";
+    - `turn_start_dice`, `turn_start_save`: damage at the start of each of the target's turns,
+      one die more per slot level above the spell's, then the save that ends it (Searing
+      Smite; Ensnaring Strike's has none); `attacked_with_advantage`: Shining Smite's "attack
+      rolls against it have Advantage" and `no_invisibility`, "it can't benefit from the
+      Invisible condition"; `large_save_advantage`: Ensnaring Strike's "A Large or
+      larger creature has Advantage on this save"."""
 
     ac_base: int | None = None
     max_hp: int | None = None
@@ -272,6 +290,19 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
     dust_at_zero: bool = False
     follow_up: tuple[FollowUp, ...] = ()
     damage_plus_modifier: bool = False
+    hit_dice: str = ""
+    hit_on: Literal["target", "weapons"] | None = None
+    weapon_bonus: tuple[tuple[int, int], ...] = ()
+    check_disadvantage: bool = False
+    move_mark: bool = False
+    after_hit: Literal["melee", "weapon"] | None = None
+    extra_against: tuple[str, ...] = ()
+    extra_against_dice: str = ""
+    turn_start_dice: str = ""
+    turn_start_save: Ability | None = None
+    attacked_with_advantage: bool = False
+    no_invisibility: bool = False
+    large_save_advantage: bool = False
 
 
 class Review(_Part, frozen=True, kw_only=True):
