@@ -14,10 +14,11 @@ from combat.fivee.damage_dice import as_rolled
 from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
 from combat.fivee.reaction_windows import hit_reactors, open_hit_window
-from combat.fivee.rider_reads import advantage_marks, base_ac
+from combat.fivee.rider_reads import advantage_marks, armor_class, attack_reasons, base_ac
 from combat.fivee.sheet_claims import critical_range, sneak_attack_landed, with_rage_damage, with_sneak_attack
 from combat.fivee.spell_effects import effect_ac_bonus, effect_roll_dice
 from combat.fivee.spell_marks import spend_advantage_marks
+from combat.fivee.spell_targets import creature_type
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel import dice
 from combat.kernel.commands import Attack, OpportunityAttack
@@ -234,6 +235,9 @@ def advantage_and_disadvantage(
     adv += list(options.advantage)
     dis += list(options.disadvantage)
     adv += [f"{mark.name} on the target" for mark in advantage_marks(target)]
+    effect_adv, effect_dis = attack_reasons(attacker, target, lambda: creature_type(tx, attacker))
+    adv += effect_adv
+    dis += effect_dis
     helper = next(
         (
             h.helper
@@ -299,7 +303,8 @@ def resolve_attack(
     )
     roll = tx.roll(notation, purpose="attack", roller=attacker.id, faces=options.faces)
     natural = dice.kept_d20(roll.dice) or 0
-    ac = base_ac(target) + options.ac_bonus + effect_ac_bonus(target)
+    raw_ac = base_ac(target) + options.ac_bonus + effect_ac_bonus(target)
+    ac = armor_class(target, raw_ac)  # Barkskin's floor
     spend_advantage_marks(tx, target)
     hit = hits(natural, roll.total, ac, options.critical_range)
     critical = is_critical(hit, natural, options.critical_range, melee, target)
@@ -338,6 +343,7 @@ def resolve_attack(
                 damage_faces=options.damage_faces,
                 extra_faces=[x.faces for x in extras],
                 melee=melee,
+                raw_ac=raw_ac,
             )
         return pending
     rolled = damage = 0

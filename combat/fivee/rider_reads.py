@@ -6,7 +6,7 @@ spell rules; combat/fivee/spell_effects_ongoing.py applies and ends the effects.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import msgspec
 
@@ -22,6 +22,12 @@ __all__ = [
     "cannot_heal",
     "advantage_marks",
     "immune",
+    "attack_reasons",
+    "benefits_from_invisible",
+    "effect_resistances",
+    "armor_class",
+    "effect_save_bonus",
+    "speed_bonus",
 ]
 
 
@@ -63,6 +69,82 @@ def advantage_marks(c: Combatant) -> list[ConditionSpec]:
     return [cond for cond, r in riders_of(c) if r.advantage_against]
 
 
-def immune(c: Combatant, condition: str) -> str | None:
-    """Heroism: "immune to the Frightened condition": the effect that makes `c` immune, if any."""
-    return next((cond.name for cond, r in riders_of(c) if condition in r.immune_to), None)
+TypeOf = Callable[[], "str | None"]  # a creature's type, asked only of an effect guarding against some types
+
+
+def _guards(r: Riders, type_of: TypeOf | None) -> bool:
+    """The effect works against this creature: it names no types, or the creature's is one of them."""
+    return not r.from_types or (type_of is not None and type_of() in r.from_types)
+
+
+def immune(c: Combatant, condition: str, source_type: TypeOf | None = None) -> str | None:
+    """Heroism: "immune to the Frightened condition": the effect that makes `c` immune, if any.
+    Protection from Evil and Good: "can't ... gain the Charmed or Frightened conditions from
+    them": only from a source of its `from_types` (`source_type`: the source's creature type)."""
+    return next((cond.name for cond, r in riders_of(c) if condition in r.immune_to and _guards(r, source_type)), None)
+
+
+def attack_reasons(attacker: Combatant, target: Combatant, attacker_type: TypeOf) -> tuple[list[str], list[str]]:
+    """The reasons for Advantage and for Disadvantage that `target`'s effects give an attack
+    roll against it, each naming its effect: Blur's "any creature has Disadvantage on attack
+    rolls against you"; Protection from Evil and Good's "Creatures of those types have
+    Disadvantage on attack rolls against the target" (`attacker_type`: its stat block's);
+    Faerie Fire's "Attack rolls against an affected creature or object have Advantage if the
+    attacker can see it" (a Blinded attacker can't); Holy Aura's "other creatures have
+    Disadvantage on attack rolls against them" (one under the same aura is no other creature)."""
+    advantage: list[str] = []
+    disadvantage: list[str] = []
+    for cond, r in riders_of(target):
+        if r.attacked_with is msgspec.UNSET:
+            continue
+        if not _guards(r, attacker_type):
+            continue
+        if r.attacked_with == "disadvantage" and any(
+            own.name == cond.name and own.source == cond.source for own in attacker.conditions
+        ):
+            continue
+        if r.attacked_with == "advantage":
+            if not attacker.has("blinded"):
+                advantage.append(f"target is under {cond.name.title()}")
+        else:
+            disadvantage.append(f"target is under {cond.name.title()}")
+    return advantage, disadvantage
+
+
+def benefits_from_invisible(c: Combatant) -> bool:
+    """Invisible, and not outlined by Faerie Fire ("can't benefit from the Invisible condition")."""
+    return c.has("invisible") and not any(r.no_invisible for _, r in riders_of(c))
+
+
+def effect_resistances(c: Combatant) -> tuple[str, ...]:
+    """The damage types `c`'s effects give it Resistance to (Stoneskin's Bludgeoning, Piercing
+    and Slashing); "all" for Warding Bond's "Resistance to all damage"."""
+    return tuple(t for _, r in riders_of(c) for t in r.resistances)
+
+
+def armor_class(c: Combatant, raw: int) -> int:
+    """Barkskin: "the target has an Armor Class of 17 if its AC is lower than that": `raw`, the
+    AC with every bonus (cover, Shield), raised to the highest such floor."""
+    floors = [r.ac_floor for _, r in riders_of(c) if r.ac_floor is not msgspec.UNSET]
+    return max([raw, *floors])
+
+
+def _summed(c: Combatant, read: Callable[[Riders], int | msgspec.UnsetType]) -> int:
+    """The numbers `c`'s effects add up to; of two effects of one name the larger counts ("the
+    effects of the same spell cast multiple times don't combine")."""
+    best: dict[str, int] = {}
+    for cond, r in riders_of(c):
+        value = read(r)
+        if value is not msgspec.UNSET:
+            best[cond.name] = max(best.get(cond.name, value), value)
+    return sum(best.values())
+
+
+def effect_save_bonus(c: Combatant) -> int:
+    """Warding Bond's "+1 bonus to ... saving throws"."""
+    return _summed(c, lambda r: r.save_bonus)
+
+
+def speed_bonus(c: Combatant) -> int:
+    """Longstrider's "Speed increases by 10 feet"."""
+    return _summed(c, lambda r: r.speed_bonus)

@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import msgspec
 
 from combat.characters.sheet import modifier as ability_modifier
+from combat.fivee import spell_defences as defences
 from combat.fivee.actions import spend_check
 from combat.fivee.characters import character
 from combat.fivee.conditions import apply_condition
@@ -74,7 +75,6 @@ from combat.kernel.events import (
     ActionTaken,
     ConditionEnded,
     ConditionSpec,
-    DamageTaken,
     SaveMade,
     TempHPGranted,
     TurnEnded,
@@ -86,7 +86,7 @@ from combat.spells import library
 from combat.spells.model import DamageRoll, Spell, SpellRiders
 
 if TYPE_CHECKING:
-    from combat.fivee.spellcasting import Caster
+    from combat.fivee.spellcasting import Caster, CastSpell
 
 __all__ = [
     "SpellEffect",
@@ -121,6 +121,7 @@ def lasting(spell: Spell) -> bool:
         or r.extra_action
         or r.lethargy
         or r.beast_form
+        or defences.lasting(r)
     )
 
 
@@ -132,11 +133,14 @@ def _dex_mod(tx: Tx, cid: str) -> int:
     return ability_modifier(block.block.abilities.get("dexterity", 10)) if block is not None else 0
 
 
-def effect_riders(tx: Tx, spell: Spell, caster: Caster, slot: int | None, tid: str, beast_hp: int | None) -> Riders:
-    """The riders of the spell's effect on `tid`, with this casting's numbers."""
+def effect_riders(
+    tx: Tx, spell: Spell, caster: Caster, slot: int | None, tid: str, beast_hp: int | None, cmd: CastSpell | None = None
+) -> Riders:
+    """The riders of the spell's effect on `tid`, with this casting's numbers (and the caster's
+    choices in `cmd`: Protection from Energy's damage type)."""
     r = spell.riders
     assert r is not None
-    fields: dict[str, Any] = {}
+    fields: dict[str, Any] = defences.riders_fields(spell, cmd.caster, tid, cmd.damage_type) if cmd is not None else {}
     if r.ac_base is not None:
         fields["ac_base"] = r.ac_base + _dex_mod(tx, tid)
     if r.max_hp is not None:
@@ -251,11 +255,16 @@ def with_modifier(spell: Spell, damage: tuple[DamageRoll, ...], caster: Caster) 
 
 
 def condition_riders(spell: Spell, condition: ConditionSpec) -> ConditionSpec:
-    """Sleep's condition: what its failed repeated save turns it into, and its end on damage."""
+    """Sleep's condition: what its failed repeated save turns it into, and its end on damage;
+    Invisibility's, its end when the target attacks, deals damage or casts a spell."""
     r = spell.riders
-    if r is None or (r.fails_into is None and not r.ends_on_damage):
+    if r is None or (r.fails_into is None and not r.ends_on_damage and not r.ends_when_acts):
         return condition
-    riders = Riders(fails_into=r.fails_into if r.fails_into is not None else UNSET, ends_on_damage=r.ends_on_damage)
+    riders = Riders(
+        fails_into=r.fails_into if r.fails_into is not None else UNSET,
+        ends_on_damage=r.ends_on_damage,
+        ends_when_acts=r.ends_when_acts,
+    )
     return msgspec.structs.replace(condition, riders=riders)
 
 
@@ -304,10 +313,12 @@ def follow(tx: Tx) -> None:
             _turn_started(tx, e.combatant)
         elif isinstance(e, TurnEnded) and not e.taken_back:
             _turn_ended(tx, e.combatant)
-        elif isinstance(e, DamageTaken) and e.amount > 0:
-            _damaged(tx, e.target)
         elif isinstance(e, ConditionEnded) and e.entry is not UNSET and e.entry.riders is not UNSET and e.entry.riders.lethargy:
             _lethargy(tx, e.target, e.entry)
+        dealt = defences.damage_of(e)  # an attack's damage too, not only a DamageTaken
+        if dealt is not None and dealt[1] > 0:
+            _damaged(tx, dealt[0])
+        defences.after(tx, e, tx.events[i:])
 
 
 def _turn_started(tx: Tx, cid: str) -> None:

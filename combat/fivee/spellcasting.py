@@ -582,7 +582,8 @@ def _effect(
         _unsaved_damage(tx, c, spell, words_of_death(tx, spell, targets), damage, cmd.damage_type, rolls)
     elif spell.condition is not None and targets:
         for tid in targets:
-            apply_condition(tx, ApplyCondition(target=tid, condition=_lasting(c, spell, spell.condition.name)))
+            condition = ongoing.condition_riders(spell, _lasting(c, spell, spell.condition.name))
+            apply_condition(tx, ApplyCondition(target=tid, condition=condition))
     if spell.healing is not None:
         _heal(tx, c, spell, caster, slot, targets, rolls)
     if spell.ac_bonus is not None or spell.roll_bonus is not None or ongoing.lasting(spell):
@@ -594,7 +595,7 @@ def _effect(
             effect["roll_bonus_on"] = spell.roll_bonus.rolls
         for tid in affected:
             if ongoing.lasting(spell):
-                effect["riders"] = ongoing.effect_riders(tx, spell, caster, slot, tid, beast_hp)
+                effect["riders"] = ongoing.effect_riders(tx, spell, caster, slot, tid, beast_hp, cmd)
             apply_condition(
                 tx, ApplyCondition(target=tid, condition=_lasting(c, spell, spell.name.lower(), **effect), custom=True)
             )

@@ -30,12 +30,30 @@ that asks for each:
 - `beast_form`: Polymorph's Temporary Hit Points: "These Temporary Hit Points vanish if any
   remain when the spell ends. The spell ends early on the target if it has no Temporary Hit
   Points left."
+- `attacked_with`: "Advantage" or "Disadvantage" on attack rolls against it ("any creature has
+  Disadvantage on attack rolls against you" - Blur; "Attack rolls against an affected creature
+  ... have Advantage" - Faerie Fire); `from_types`: only from creatures of these types ("Creatures
+  of those types have Disadvantage on attack rolls against the target" - Protection from Evil
+  and Good), and its `immune_to` only from them too ("can't ... gain the Charmed or Frightened
+  conditions from them").
+- `no_invisible`: "can't benefit from the Invisible condition" (Faerie Fire).
+- `resistances`: damage types it has Resistance to ("Resistance to Bludgeoning, Piercing, and
+  Slashing damage" - Stoneskin); "all": "Resistance to all damage" (Warding Bond).
+- `ac_floor`: "has an Armor Class of 17 if its AC is lower than that" (Barkskin).
+- `save_bonus`: added to its saving throws ("a +1 bonus to AC and saving throws" - Warding Bond).
+- `speed_bonus`: feet added to its Speed ("Speed increases by 10 feet" - Longstrider).
+- `ends_when_acts`: "The spell ends early immediately after the target makes an attack roll,
+  deals damage, or casts a spell" (Invisibility).
+- `shares_damage`: "each time it takes damage, you take the same amount of damage" (Warding
+  Bond): the effect's source takes it.
 - `cast_at`, `damage_type`: the level a spell was cast at and the damage type chosen, kept on
   the caster's own marker of a spell it uses again later (Spiritual Weapon's attack, Spirit
   Guardians' save).
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 import msgspec
 
@@ -60,3 +78,12 @@ class Riders(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=
     beast_form: bool = False
     cast_at: int | msgspec.UnsetType = UNSET
     damage_type: str | msgspec.UnsetType = UNSET
+    attacked_with: Literal["advantage", "disadvantage"] | msgspec.UnsetType = UNSET
+    from_types: tuple[str, ...] = ()
+    no_invisible: bool = False
+    resistances: tuple[str, ...] = ()
+    ac_floor: int | msgspec.UnsetType = UNSET
+    save_bonus: int | msgspec.UnsetType = UNSET
+    speed_bonus: int | msgspec.UnsetType = UNSET
+    ends_when_acts: bool = False
+    shares_damage: bool = False

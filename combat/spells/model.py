@@ -205,7 +205,13 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
       disintegrated into gray dust";
     - `follow_up`: what `spell_effect` does later while the caster concentrates: "attack"
       (Spiritual Weapon's Bonus Action attack) or "save" (Spirit Guardians' save);
-      `damage_plus_modifier`: "1d8 plus your spellcasting ability modifier"."""
+      `damage_plus_modifier`: "1d8 plus your spellcasting ability modifier";
+    - `attacked_with`, `from_types`, `no_invisible`, `resistances`, `ac_floor`, `save_bonus`,
+      `speed_bonus`, `ends_when_acts`, `shares_damage`: the defences and their ends of
+      combat/fivee/spell_defences.py (Blur, Faerie Fire, Protection from Evil and Good,
+      Stoneskin, Barkskin, Warding Bond, Longstrider, Invisibility);
+      `resistance_choice`: the types the caster picks one of in `CastSpell.damage_type`
+      ("Resistance to one damage type of your choice: Acid, Cold, Fire, Lightning, or Thunder")."""
 
     ac_base: int | None = None
     max_hp: int | None = None
@@ -223,6 +229,16 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
     dust_at_zero: bool = False
     follow_up: Literal["attack", "save"] | None = None
     damage_plus_modifier: bool = False
+    attacked_with: Literal["advantage", "disadvantage"] | None = None
+    from_types: tuple[str, ...] = ()
+    no_invisible: bool = False
+    resistances: tuple[str, ...] = ()
+    resistance_choice: tuple[str, ...] = ()
+    ac_floor: int | None = None
+    save_bonus: int | None = None
+    speed_bonus: int | None = None
+    ends_when_acts: bool = False
+    shares_damage: bool = False
 
 
 class Review(_Part, frozen=True, kw_only=True):

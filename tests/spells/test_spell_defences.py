@@ -1,0 +1,262 @@
+"""Issue 31: spells whose lasting effect changes the attack rolls against a creature, its AC,
+its Resistances, its saves or its Speed, each as the SRD 5.2 text says, every face entered;
+and each stops when the spell does.
+
+Oren is a level 7 Druid (Wisdom 16: +3, spell save DC 14), Vesna a level 17 Wizard (AC 12),
+Ilse a level 9 Cleric (66 HP), Mara a level 15 Cleric. Brann is a fighter of the party (AC 15,
+20 HP, Longsword +5, 1d8+3). Bandits (Scimitar +3, 1d6+1 Slashing; AC 12, Dexterity +1) are
+Humanoids, the Zombie (Slam +3) an Undead."""
+
+from __future__ import annotations
+
+from combat.characters.build import build_sheet
+from combat.fivee.characters import AddCharacter
+from combat.fivee.monsters import AddCreature
+from combat.fivee.save_effects import SaveEffect
+from combat.fivee.spellcasting import CastSpell
+from combat.kernel.commands import AddCombatant, ApplyCondition, Attack, Damage, EndConcentration, EndTurn, RemoveCondition
+from combat.kernel.events import AttackMade, ConditionEnded, ConditionSpec, DamageTaken, SaveMade
+from tests.helpers import Table, of_type, pc
+
+DRUID = build_sheet(
+    name="Oren",
+    class_name="Druid",
+    level=7,
+    scores="STR 10 DEX 10 CON 14 INT 10 WIS 16 CHA 10",
+    spells=("Faerie Fire", "Barkskin", "Longstrider", "Protection from Evil and Good", "Protection from Energy", "Stoneskin"),
+)
+WIZARD = build_sheet(
+    name="Vesna",
+    class_name="Wizard",
+    level=17,
+    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
+    spells=("Blur", "Invisibility", "Mage Armor"),
+)
+CLERIC = build_sheet(
+    name="Ilse", class_name="Cleric", level=9, scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12", spells=("Warding Bond",)
+)
+HIGH_CLERIC = build_sheet(
+    name="Mara", class_name="Cleric", level=15, scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12", spells=("Holy Aura",)
+)
+
+
+def table(caster=DRUID, *foes: str) -> Table:
+    """The caster (initiative 20), Brann (15), then each foe (10, 9, ...): Bandits by default."""
+    t = Table()
+    t.do(AddCharacter(character=caster, side="party", player="sam"))
+    t.do(AddCombatant(combatant=pc("brann")))
+    ids = []
+    for i, name in enumerate(foes or ("Bandit", "Bandit")):
+        cid = f"{name.lower()}-{i + 1}"
+        t.do(AddCreature(creature=name, side="foes", id_prefix=cid))
+        ids.append(cid)
+    return t.start({caster.name.lower(): 20, "brann": 15, **{cid: 10 - i for i, cid in enumerate(ids)}})
+
+
+def turn(t: Table, cid: str) -> None:
+    """On to `cid`'s next turn."""
+    t.do(EndTurn(combatant=t.state.turn))
+    while t.state.turn != cid:
+        t.do(EndTurn(combatant=t.state.turn))
+
+
+def attack(t: Table, attacker: str, target: str, faces: tuple[int, ...], damage: tuple[int, ...] = (1,)) -> AttackMade:
+    turn(t, attacker)
+    return of_type(t.do(Attack(attacker=attacker, target=target, faces=faces, damage_faces=damage)), AttackMade)[0]
+
+
+def test_faerie_fire_gives_advantage_against_the_outlined_and_takes_their_invisibility_away():
+    """Faerie Fire: "Each creature in the Cube is also outlined if it fails a Dexterity saving
+    throw. For the duration, objects and affected creatures ... can't benefit from the Invisible
+    condition. Attack rolls against an affected creature or object have Advantage if the
+    attacker can see it." DC 14: Bandit 1 fails (3 + 1), Bandit 2 succeeds (15 + 1). Bandit 1,
+    Invisible too, is attacked with Advantage (2, 18: the 18); Bandit 2 without it. Once Oren's
+    concentration ends, Bandit 1's Invisible condition counts again: Disadvantage."""
+    t = table()
+    t.do(
+        CastSpell(
+            caster="oren", spell="Faerie Fire", targets=("bandit-1", "bandit-2"), save_faces={"bandit-1": (3,), "bandit-2": (15,)}
+        )
+    )
+    assert t["bandit-1"].has("faerie fire") and not t["bandit-2"].has("faerie fire")
+    t.do(ApplyCondition(target="bandit-1", condition=ConditionSpec(name="invisible")))
+    made = attack(t, "brann", "bandit-1", (2, 18))
+    assert (made.roll_mode, made.natural) == ("advantage", 18)
+    made = attack(t, "brann", "bandit-2", (11,))
+    assert made.roll_mode == "normal"
+    t.do(EndConcentration(combatant="oren"))
+    made = attack(t, "brann", "bandit-1", (18, 2))
+    assert (made.roll_mode, made.natural) == ("disadvantage", 2)
+
+
+def test_blur_gives_disadvantage_to_attacks_against_the_caster_until_concentration_ends():
+    """Blur: "For the duration, any creature has Disadvantage on attack rolls against you."
+    Vesna (AC 12) blurred: a Bandit's 18 and 3 keep the 3 (6, a miss); after her concentration
+    ends, the other Bandit's one d20 (9, 12) hits."""
+    t = table(WIZARD)
+    t.do(CastSpell(caster="vesna", spell="Blur"))
+    made = attack(t, "bandit-1", "vesna", (18, 3))
+    assert (made.roll_mode, made.total, made.hit) == ("disadvantage", 6, False)
+    t.do(EndConcentration(combatant="vesna"))
+    made = attack(t, "bandit-2", "vesna", (9,))
+    assert (made.roll_mode, made.total, made.hit) == ("normal", 12, True)
+
+
+def test_protection_from_evil_and_good_against_undead_attacks_and_fear_not_a_humanoids():
+    """Protection from Evil and Good: "one willing creature you touch is protected against
+    creatures that are Aberrations, Celestials, Elementals, Fey, Fiends, or Undead. ...
+    Creatures of those types have Disadvantage on attack rolls against the target. The target
+    also can't be possessed by or gain the Charmed or Frightened conditions from them." The
+    Zombie (an Undead) attacks Brann with Disadvantage and can't frighten him; the Bandit (a
+    Humanoid) attacks with one d20 and can. When the spell ends, the Zombie's attack is plain."""
+    t = table(DRUID, "Zombie", "Bandit")
+    t.do(CastSpell(caster="oren", spell="Protection from Evil and Good", targets=("brann",)))
+    made = attack(t, "zombie-1", "brann", (18, 3))
+    assert made.roll_mode == "disadvantage" and made.natural == 3
+    error = t.rejects(
+        ApplyCondition(target="brann", condition=ConditionSpec(name="frightened", source="zombie-1")), "condition/immune"
+    )
+    assert "protection from evil and good" in error.message
+    made = attack(t, "bandit-2", "brann", (3,))
+    assert made.roll_mode == "normal"
+    t.do(ApplyCondition(target="brann", condition=ConditionSpec(name="frightened", source="bandit-2")))
+    assert t["brann"].has("frightened")
+    t.do(EndConcentration(combatant="oren"))
+    made = attack(t, "zombie-1", "brann", (18,))
+    assert made.roll_mode == "normal"
+
+
+def test_invisibility_ends_after_its_target_attacks_deals_damage_or_casts_a_spell():
+    """Invisibility: "A creature you touch has the Invisible condition until the spell ends. The
+    spell ends early immediately after the target makes an attack roll, deals damage, or casts a
+    spell." "You can target one additional creature for each spell slot level above 2." At 3rd
+    level on Vesna and Brann: casting it leaves her Invisible; Brann's attack has Advantage
+    (2, 18) and ends his; her next spell, Mage Armor, ends hers."""
+    t = table(WIZARD)
+    t.do(CastSpell(caster="vesna", spell="Invisibility", slot_level=3, targets=("vesna", "brann")))
+    assert t["vesna"].has("invisible") and t["brann"].has("invisible")
+    made = attack(t, "brann", "bandit-1", (2, 18))
+    assert made.roll_mode == "advantage"
+    assert not t["brann"].has("invisible") and t["vesna"].has("invisible")
+    turn(t, "vesna")
+    events = t.do(CastSpell(caster="vesna", spell="Mage Armor", targets=("vesna",)))
+    assert [e.reason for e in of_type(events, ConditionEnded)] == ["cast Mage Armor"]
+    assert not t["vesna"].has("invisible")
+    assert t.rebuilt() == t.state
+
+
+def test_invisibility_ends_on_damage_dealt_and_with_the_concentration():
+    """Invisibility ends "immediately after the target ... deals damage"; and, a Concentration
+    spell, when the caster's concentration ends."""
+    t = table(WIZARD)
+    t.do(CastSpell(caster="vesna", spell="Invisibility", slot_level=3, targets=("vesna", "brann")))
+    t.do(Damage(target="bandit-1", amount=3, damage_type="fire", source="brann"))
+    assert not t["brann"].has("invisible") and t["vesna"].has("invisible")
+    t.do(EndConcentration(combatant="vesna"))
+    assert not t["vesna"].has("invisible")
+
+
+def test_stoneskin_halves_bludgeoning_piercing_and_slashing_while_it_lasts():
+    """Stoneskin: "Until the spell ends, one willing creature you touch has Resistance to
+    Bludgeoning, Piercing, and Slashing damage." A Bandit's Scimitar rolls 6 Slashing: Brann
+    takes 3; 6 Fire: all 6. After the concentration ends, 6 Slashing is 6."""
+    t = table()
+    t.do(CastSpell(caster="oren", spell="Stoneskin", targets=("brann",)))
+    made = attack(t, "bandit-1", "brann", (15,), (5,))
+    assert (made.damage_rolled, made.damage) == (6, 3)
+    assert [e.amount for e in of_type(t.do(Damage(target="brann", amount=6, damage_type="fire")), DamageTaken)] == [6]
+    t.do(EndConcentration(combatant="oren"))
+    assert [e.amount for e in of_type(t.do(Damage(target="brann", amount=6, damage_type="slashing")), DamageTaken)] == [6]
+
+
+def test_protection_from_energy_resists_the_one_type_the_caster_chooses():
+    """Protection from Energy: "For the duration, the willing creature you touch has Resistance
+    to one damage type of your choice: Acid, Cold, Fire, Lightning, or Thunder." No type, or
+    Poison, is refused with nothing spent; Fire chosen: 9 Fire is 4, 9 Cold is 9; once it ends,
+    9 Fire is 9."""
+    t = table()
+    error = t.rejects(CastSpell(caster="oren", spell="Protection from Energy", targets=("brann",)), "spell/damage-type")
+    assert "acid, cold, fire, lightning, thunder" in error.allowed
+    t.rejects(
+        CastSpell(caster="oren", spell="Protection from Energy", targets=("brann",), damage_type="poison"), "spell/damage-type"
+    )
+    t.do(CastSpell(caster="oren", spell="Protection from Energy", targets=("brann",), damage_type="Fire"))
+    assert [e.amount for e in of_type(t.do(Damage(target="brann", amount=9, damage_type="fire")), DamageTaken)] == [4]
+    assert [e.amount for e in of_type(t.do(Damage(target="brann", amount=9, damage_type="cold")), DamageTaken)] == [9]
+    t.do(EndConcentration(combatant="oren"))
+    assert [e.amount for e in of_type(t.do(Damage(target="brann", amount=9, damage_type="fire")), DamageTaken)] == [9]
+
+
+def test_barkskin_makes_an_armor_class_below_17_into_17():
+    """Barkskin: "the target has an Armor Class of 17 if its AC is lower than that." Brann (AC
+    15): a Bandit's 16 misses against 17; once the spell is dispelled, 16 hits AC 15."""
+    t = table()
+    t.do(CastSpell(caster="oren", spell="Barkskin", targets=("brann",)))
+    made = attack(t, "bandit-1", "brann", (13,))
+    assert (made.total, made.target_ac, made.hit) == (16, 17, False)
+    t.do(RemoveCondition(target="brann", condition="barkskin", reason="dispelled"))
+    made = attack(t, "bandit-2", "brann", (13,))
+    assert (made.total, made.target_ac, made.hit) == (16, 15, True)
+
+
+def test_barkskin_leaves_a_higher_armor_class_as_it_is():
+    """ "... if its AC is lower than that": Brann behind Three-Quarters Cover (15 + 5) is at AC
+    20, not 17."""
+    t = table()
+    t.do(CastSpell(caster="oren", spell="Barkskin", targets=("brann",)))
+    turn(t, "bandit-1")
+    made = of_type(t.do(Attack(attacker="bandit-1", target="brann", faces=(13,), cover="three-quarters")), AttackMade)[0]
+    assert made.target_ac == 20
+
+
+def test_longstrider_adds_10_feet_of_speed_until_it_ends():
+    """Longstrider: "The target's Speed increases by 10 feet until the spell ends." Oren's 30
+    feet are 40 on his next turn, 30 again once it is dispelled."""
+    t = table()
+    t.do(CastSpell(caster="oren", spell="Longstrider", targets=("oren",)))
+    turn(t, "oren")
+    assert t["oren"].economy.movement == 40
+    t.do(RemoveCondition(target="oren", condition="longstrider", reason="dispelled"))
+    turn(t, "oren")
+    assert t["oren"].economy.movement == 30
+
+
+def test_warding_bond_gives_ac_saves_resistance_and_shares_the_damage_with_the_caster():
+    """Warding Bond: "You touch another creature that is willing ... it gains a +1 bonus to AC
+    and saving throws, and it has Resistance to all damage. Also, each time it takes damage,
+    you take the same amount of damage. The spell ends if you drop to 0 Hit Points". Ilse can't
+    bond herself. Brann (AC 16): a 15 misses, a 17 hits for 6 Slashing, of which he takes 3 and
+    Ilse 3; his Dexterity save of 11 is 12. Ilse dropped to 0 ends it: 4 Fire is 4 to him alone."""
+    t = table(CLERIC)
+    t.rejects(CastSpell(caster="ilse", spell="Warding Bond", targets=("ilse",)), "spell/targets")
+    t.do(CastSpell(caster="ilse", spell="Warding Bond", targets=("brann",)))
+    made = attack(t, "bandit-1", "brann", (12,))
+    assert (made.target_ac, made.hit) == (16, False)
+    turn(t, "bandit-2")
+    events = t.do(Attack(attacker="bandit-2", target="brann", faces=(14,), damage_faces=(5,)))
+    assert of_type(events, AttackMade)[0].damage == 3
+    assert [(e.target, e.amount, e.source) for e in of_type(events, DamageTaken)] == [("ilse", 3, "warding bond")]
+    assert (t["brann"].hp, t["ilse"].hp) == (17, 63)
+    events = t.do(SaveEffect(source="trap", targets=("brann",), ability="dex", dc=12, faces={"brann": (11,)}))
+    assert [(s.total, s.success) for s in of_type(events, SaveMade)] == [(12, True)]
+    events = t.do(Damage(target="ilse", amount=63, damage_type="necrotic"))
+    assert [e.condition for e in of_type(events, ConditionEnded) if e.target == "brann"] == ["warding bond"]
+    events = t.do(Damage(target="brann", amount=4, damage_type="fire"))
+    assert [(e.target, e.amount) for e in of_type(events, DamageTaken)] == [("brann", 4)]
+    assert t.rebuilt() == t.state
+
+
+def test_holy_aura_gives_advantage_on_saves_and_disadvantage_to_attackers_while_it_lasts():
+    """Holy Aura: "While in the aura, creatures of your choice have Advantage on all saving
+    throws, and other creatures have Disadvantage on attack rolls against them." Mara chooses
+    herself and Brann: a Bandit attacks Brann with Disadvantage (18, 3: the 3); Brann's Wisdom
+    save rolls two d20s (3, 14: the 14). Her concentration ended, the next Bandit's d20 is one."""
+    t = table(HIGH_CLERIC)
+    t.do(CastSpell(caster="mara", spell="Holy Aura", targets=("mara", "brann")))
+    made = attack(t, "bandit-1", "brann", (18, 3))
+    assert (made.roll_mode, made.natural) == ("disadvantage", 3)
+    events = t.do(SaveEffect(source="trap", targets=("brann",), ability="wis", dc=12, faces={"brann": (3, 14)}))
+    assert [s.total for s in of_type(events, SaveMade)] == [14]
+    t.do(EndConcentration(combatant="mara"))
+    made = attack(t, "bandit-2", "brann", (18,))
+    assert made.roll_mode == "normal"
