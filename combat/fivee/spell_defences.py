@@ -159,7 +159,7 @@ def _share(tx: Tx, target: str, amount: int, kind: str) -> None:
     for cond in bearer.conditions:
         if cond.riders is msgspec.UNSET or not cond.riders.shares_damage:
             continue
-        caster = tx.state.combatants.get(cond.source)
+        caster = tx.state.combatants.get(cond.source) if cond.source else None
         if caster is None or caster.status == "dead":
             continue
         tx.emit(DamageTaken(target=caster.id, amount=amount, damage_type=kind, rolled=amount, source=BOND))

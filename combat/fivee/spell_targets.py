@@ -74,7 +74,7 @@ def creature_type(tx: Tx, c: Combatant) -> str | None:
 
 def source_type(tx: Tx, condition: ConditionSpec) -> str | None:
     """The creature type of whoever gives `condition` (its `source`, when a combatant)."""
-    source = tx.state.combatants.get(condition.source)
+    source = tx.state.combatants.get(condition.source) if condition.source else None
     return creature_type(tx, source) if source is not None else None
 
 
