@@ -14,7 +14,7 @@ from combat.fivee.damage_dice import as_rolled
 from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
 from combat.fivee.reaction_windows import hit_reactors, open_hit_window
-from combat.fivee.rider_reads import advantage_marks, armor_class, attack_reasons, base_ac
+from combat.fivee.rider_reads import advantage_marks, armor_class, attack_reasons, base_ac, with_weapon_damage
 from combat.fivee.sheet_claims import critical_range, sneak_attack_landed, with_rage_damage, with_sneak_attack
 from combat.fivee.spell_effects import effect_ac_bonus, effect_roll_dice
 from combat.fivee.spell_marks import spend_advantage_marks
@@ -484,7 +484,7 @@ def attack_with(tx: Tx, cmd: Attack, *, attacker_unseen: bool = False) -> None:
             allowed="none, half or three-quarters cover",
         )
     uses = attack_uses(tx, attacker, cmd.using, cmd.readied)
-    profile = with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack))
+    profile = with_weapon_damage(attacker, with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack)))
     result = resolve_attack(
         tx,
         attacker,
@@ -554,7 +554,9 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
             problem,
             allowed=", ".join(f"{a} at {t}" for a, t in tx.state.opportunities) or "no opportunity attacks open",
         )
-    profile = with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack, melee_only=True))
+    profile = with_weapon_damage(
+        attacker, with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack, melee_only=True))
+    )
     result = resolve_attack(
         tx,
         attacker,

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 
 import msgspec
 
-from combat.kernel.events import ConditionSpec
+from combat.kernel.events import AttackProfile, ConditionSpec
 from combat.kernel.riders import Riders
 from combat.kernel.state import Combatant
 
@@ -28,6 +28,9 @@ __all__ = [
     "armor_class",
     "effect_save_bonus",
     "speed_bonus",
+    "saves_with_disadvantage",
+    "check_reasons",
+    "with_weapon_damage",
 ]
 
 
@@ -57,6 +60,36 @@ def speed_factor(c: Combatant) -> int | None:
 def saves_with_advantage(c: Combatant, ability: str) -> list[str]:
     """The effects giving `c` Advantage on saves of `ability` (Haste: Dexterity), by name."""
     return [cond.name for cond, r in riders_of(c) if ability in r.save_advantage]
+
+
+def saves_with_disadvantage(c: Combatant, ability: str) -> list[str]:
+    """The effects giving `c` Disadvantage on saves of `ability` (Reduce: Strength), by name."""
+    return [cond.name for cond, r in riders_of(c) if ability in r.save_disadvantage]
+
+
+def check_reasons(c: Combatant, ability: str) -> tuple[list[str], list[str]]:
+    """The effects giving `c` Advantage and Disadvantage on its checks of `ability`: Enlarge's
+    "Advantage on Strength checks", Reduce's "Disadvantage on Strength checks"."""
+    advantage = [
+        f"{cond.name.title()} (Advantage on {ability} checks)" for cond, r in riders_of(c) if ability in r.check_advantage
+    ]
+    disadvantage = [
+        f"{cond.name.title()} (Disadvantage on {ability} checks)" for cond, r in riders_of(c) if ability in r.check_disadvantage
+    ]
+    return advantage, disadvantage
+
+
+def with_weapon_damage(c: Combatant, profile: AttackProfile) -> AttackProfile:
+    """`profile` with the dice `c`'s effects add to its weapon attacks' damage: Enlarge's "an
+    extra 1d4 damage on a hit", Reduce's "1d4 less damage" (the same spell counted once)."""
+    dice: dict[str, str] = {}
+    for cond, r in riders_of(c):
+        if r.weapon_damage is not msgspec.UNSET:
+            dice.setdefault(cond.name, r.weapon_damage)
+    if not dice:
+        return profile
+    added = "".join(d if d.startswith(("-", "+")) else f"+{d}" for d in dice.values())
+    return msgspec.structs.replace(profile, damage=f"{profile.damage}{added}")
 
 
 def cannot_heal(c: Combatant) -> str | None:

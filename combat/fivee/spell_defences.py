@@ -20,7 +20,10 @@ As cast, from the reviewed entry's `riders` (combat/spells/model.py `SpellRiders
 - Barkskin: "the target has an Armor Class of 17 if its AC is lower than that";
 - Longstrider: "The target's Speed increases by 10 feet";
 - Warding Bond: "it gains a +1 bonus to AC and saving throws, and it has Resistance to all
-  damage" (the AC from the entry's `ac_bonus`); "You touch another creature": not the caster.
+  damage" (the AC from the entry's `ac_bonus`); "You touch another creature": not the caster;
+- Enlarge/Reduce, the effect named in `CastSpell.option`: "Advantage on Strength checks and
+  Strength saving throws", "an extra 1d4 damage on a hit" with its weapons (Reduce:
+  Disadvantage, "1d4 less damage").
 
 Later (`after`, run by the 5e rulesets' flow over the events a command emitted):
 - Invisibility: "The spell ends early immediately after the target makes an attack roll,
@@ -68,6 +71,10 @@ def lasting(r: SpellRiders) -> bool:
         or r.save_bonus is not None
         or r.speed_bonus is not None
         or r.shares_damage
+        or r.save_disadvantage
+        or r.check_advantage
+        or r.check_disadvantage
+        or r.weapon_damage
     )
 
 
@@ -105,6 +112,9 @@ def riders_fields(spell: Spell, caster: str, target: str, damage_type: str | Non
             fields[name] = getattr(r, name)
     if r.shares_damage:
         fields["shares_damage"] = True
+    for name in ("save_disadvantage", "check_advantage", "check_disadvantage", "weapon_damage"):
+        if getattr(r, name):
+            fields[name] = getattr(r, name)
     return fields
 
 

@@ -499,7 +499,10 @@ def _as_cast(spell: Spell, cmd: CastSpell) -> Spell:
     if option is None:
         return spell
     return msgspec.structs.replace(
-        spell, condition=option.condition, manual=(*spell.manual, option.text) if option.text else spell.manual
+        spell,
+        condition=option.condition,
+        manual=(*spell.manual, option.text) if option.text else spell.manual,
+        riders=option.riders if option.riders is not None else spell.riders,
     )
 
 

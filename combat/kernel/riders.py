@@ -46,6 +46,11 @@ that asks for each:
   deals damage, or casts a spell" (Invisibility).
 - `shares_damage`: "each time it takes damage, you take the same amount of damage" (Warding
   Bond): the effect's source takes it.
+- `save_disadvantage`, `check_advantage`, `check_disadvantage`: abilities whose saves or checks
+  it makes with Disadvantage or Advantage ("Advantage on Strength checks and Strength saving
+  throws" - Enlarge; Reduce's Disadvantage).
+- `weapon_damage`: dice its weapon attacks add on a hit ("an extra 1d4 damage": "+1d4";
+  Reduce's "1d4 less damage": "-1d4").
 - `cast_at`, `damage_type`: the level a spell was cast at and the damage type chosen, kept on
   the caster's own marker of a spell it uses again later (Spiritual Weapon's attack, Spirit
   Guardians' save).
@@ -87,3 +92,7 @@ class Riders(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=
     speed_bonus: int | msgspec.UnsetType = UNSET
     ends_when_acts: bool = False
     shares_damage: bool = False
+    save_disadvantage: tuple[str, ...] = ()
+    check_advantage: tuple[str, ...] = ()
+    check_disadvantage: tuple[str, ...] = ()
+    weapon_damage: str | msgspec.UnsetType = UNSET

@@ -180,6 +180,7 @@ class Option(_Part, frozen=True, kw_only=True):
     name: str  # lower case, as the command names it: "grovel"
     condition: ConditionImposed | None = None
     text: str = ""
+    riders: SpellRiders | None = None  # the effect's riders when this option is chosen (Enlarge/Reduce)
 
 
 class SpellRiders(_Part, frozen=True, kw_only=True):
@@ -211,7 +212,10 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
       combat/fivee/spell_defences.py (Blur, Faerie Fire, Protection from Evil and Good,
       Stoneskin, Barkskin, Warding Bond, Longstrider, Invisibility);
       `resistance_choice`: the types the caster picks one of in `CastSpell.damage_type`
-      ("Resistance to one damage type of your choice: Acid, Cold, Fire, Lightning, or Thunder")."""
+      ("Resistance to one damage type of your choice: Acid, Cold, Fire, Lightning, or Thunder");
+    - `save_disadvantage`, `check_advantage`, `check_disadvantage`, `weapon_damage`: Enlarge's
+      "Advantage on Strength checks" and "an extra 1d4 damage", Reduce's Disadvantage and "1d4
+      less damage" (each an `Option`'s riders)."""
 
     ac_base: int | None = None
     max_hp: int | None = None
@@ -239,6 +243,10 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
     speed_bonus: int | None = None
     ends_when_acts: bool = False
     shares_damage: bool = False
+    save_disadvantage: tuple[Ability, ...] = ()
+    check_advantage: tuple[Ability, ...] = ()
+    check_disadvantage: tuple[Ability, ...] = ()
+    weapon_damage: str = ""
 
 
 class Review(_Part, frozen=True, kw_only=True):

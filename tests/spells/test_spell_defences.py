@@ -14,8 +14,17 @@ from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
 from combat.fivee.save_effects import SaveEffect
 from combat.fivee.spellcasting import CastSpell
-from combat.kernel.commands import AddCombatant, ApplyCondition, Attack, Damage, EndConcentration, EndTurn, RemoveCondition
-from combat.kernel.events import AttackMade, ConditionEnded, ConditionSpec, DamageTaken, SaveMade
+from combat.kernel.commands import (
+    AbilityCheck,
+    AddCombatant,
+    ApplyCondition,
+    Attack,
+    Damage,
+    EndConcentration,
+    EndTurn,
+    RemoveCondition,
+)
+from combat.kernel.events import AttackMade, CheckMade, ConditionEnded, ConditionSpec, DamageTaken, SaveMade
 from tests.helpers import Table, of_type, pc
 
 DRUID = build_sheet(
@@ -30,7 +39,7 @@ WIZARD = build_sheet(
     class_name="Wizard",
     level=17,
     scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Blur", "Invisibility", "Mage Armor"),
+    spells=("Blur", "Invisibility", "Mage Armor", "Enlarge/Reduce"),
 )
 CLERIC = build_sheet(
     name="Ilse", class_name="Cleric", level=9, scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12", spells=("Warding Bond",)
@@ -260,3 +269,37 @@ def test_holy_aura_gives_advantage_on_saves_and_disadvantage_to_attackers_while_
     t.do(EndConcentration(combatant="mara"))
     made = attack(t, "bandit-2", "brann", (18,))
     assert made.roll_mode == "normal"
+
+
+def test_enlarge_adds_1d4_to_weapon_damage_and_advantage_on_strength_until_it_ends():
+    """Enlarge/Reduce: "Enlarge. ... The target also has Advantage on Strength checks and
+    Strength saving throws. The target's attacks with its enlarged weapons or Unarmed Strikes
+    deal an extra 1d4 damage on a hit." The effect must be chosen. Brann enlarged: his
+    Longsword deals 1d8 + 3 + 1d4 (4, 2: 9); his Strength save and check roll two d20s and keep
+    the higher. Once Vesna's concentration ends, 1d8 + 3 (4: 7)."""
+    t = table(WIZARD)
+    error = t.rejects(CastSpell(caster="vesna", spell="Enlarge/Reduce", targets=("brann",)), "spell/option")
+    assert "enlarge, reduce" in error.allowed
+    t.do(CastSpell(caster="vesna", spell="Enlarge/Reduce", targets=("brann",), option="enlarge"))
+    made = attack(t, "brann", "bandit-1", (15,), (4, 2))
+    assert (made.damage_rolled, made.damage) == (9, 9)
+    events = t.do(SaveEffect(source="trap", targets=("brann",), ability="str", dc=12, faces={"brann": (3, 14)}))
+    assert [s.total for s in of_type(events, SaveMade)] == [14]
+    check = of_type(t.do(AbilityCheck(combatant="brann", ability="strength", bonus=0, faces=(5, 16))), CheckMade)[0]
+    assert check.total == 16
+    t.do(EndConcentration(combatant="vesna"))
+    made = attack(t, "brann", "bandit-1", (15,), (4,))
+    assert made.damage_rolled == 7
+
+
+def test_reduce_takes_1d4_from_weapon_damage_and_gives_disadvantage_on_strength():
+    """Enlarge/Reduce: "Reduce. ... The target also has Disadvantage on Strength checks and
+    Strength saving throws. The target's attacks with its reduced weapons or Unarmed Strikes
+    deal 1d4 less damage on a hit". A reduced Bandit's Scimitar deals 1d6 + 1 - 1d4 (5, 2: 4);
+    its Strength save keeps the lower of 14 and 3."""
+    t = table(WIZARD)
+    t.do(CastSpell(caster="vesna", spell="Enlarge/Reduce", targets=("bandit-1",), option="reduce"))
+    made = attack(t, "bandit-1", "brann", (15,), (5, 2))
+    assert made.damage_rolled == 4
+    events = t.do(SaveEffect(source="trap", targets=("bandit-1",), ability="str", dc=12, faces={"bandit-1": (14, 3)}))
+    assert [s.total for s in of_type(events, SaveMade)] == [3]
