@@ -14,7 +14,14 @@ from combat.fivee.damage_dice import as_rolled
 from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
 from combat.fivee.reaction_windows import hit_reactors, open_hit_window
-from combat.fivee.rider_reads import advantage_marks, armor_class, attack_reasons, base_ac, with_weapon_damage
+from combat.fivee.rider_reads import (
+    advantage_marks,
+    armor_class,
+    attack_reasons,
+    base_ac,
+    least_damage,
+    with_weapon_damage,
+)
 from combat.fivee.sheet_claims import critical_range, sneak_attack_landed, with_rage_damage, with_sneak_attack
 from combat.fivee.spell_effects import effect_ac_bonus, effect_roll_dice
 from combat.fivee.spell_marks import spend_advantage_marks
@@ -406,7 +413,8 @@ def roll_damage(
     every die already doubled for a Critical Hit. The extra damage's events are emitted by
     `land_extra_damage` once the attack's own event is recorded. `halve`: Uncanny Dodge, "halve
     the attack's damage against you (round down)", before Resistance ("Resistance second")."""
-    rolled = max(0, tx.roll(notation, purpose="damage", roller=roller, faces=faces).total)
+    least = least_damage(tx.state.combatants.get(roller))  # Reduce's "can't reduce the damage below 1"
+    rolled = max(least, tx.roll(notation, purpose="damage", roller=roller, faces=faces).total)
     taken = adjusted_damage(target, rolled // 2 if halve else rolled, kind)
     return rolled, taken, _roll_extra_damage(tx, roller, target, extras, extra_faces, attack, halve)
 

@@ -31,6 +31,7 @@ __all__ = [
     "saves_with_disadvantage",
     "check_reasons",
     "with_weapon_damage",
+    "least_damage",
 ]
 
 
@@ -90,6 +91,16 @@ def with_weapon_damage(c: Combatant, profile: AttackProfile) -> AttackProfile:
         return profile
     added = "".join(d if d.startswith(("-", "+")) else f"+{d}" for d in dice.values())
     return msgspec.structs.replace(profile, damage=f"{profile.damage}{added}")
+
+
+def least_damage(c: Combatant | None) -> int:
+    """Reduce: "1d4 less damage on a hit (this can't reduce the damage below 1)": 1 for an
+    attacker whose effects take dice from its damage, else 0. (Its other attacks, a spell's,
+    deal at least 1 anyway.)"""
+    if c is None or not c.conditions:
+        return 0
+    taken = any(r.weapon_damage is not msgspec.UNSET and r.weapon_damage.startswith("-") for _, r in riders_of(c))
+    return 1 if taken else 0
 
 
 def cannot_heal(c: Combatant) -> str | None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from combat.characters.build import build_sheet
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
+from combat.fivee.reaction_windows import ReactionWindowOpened
+from combat.fivee.reactions import AttackDeflected
 from combat.fivee.save_effects import SaveEffect
 from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import (
@@ -24,7 +26,7 @@ from combat.kernel.commands import (
     EndTurn,
     RemoveCondition,
 )
-from combat.kernel.events import AttackMade, CheckMade, ConditionEnded, ConditionSpec, DamageTaken, SaveMade
+from combat.kernel.events import AttackDamageRolled, AttackMade, CheckMade, ConditionEnded, ConditionSpec, DamageTaken, SaveMade
 from tests.helpers import Table, of_type, pc
 
 DRUID = build_sheet(
@@ -295,11 +297,34 @@ def test_enlarge_adds_1d4_to_weapon_damage_and_advantage_on_strength_until_it_en
 def test_reduce_takes_1d4_from_weapon_damage_and_gives_disadvantage_on_strength():
     """Enlarge/Reduce: "Reduce. ... The target also has Disadvantage on Strength checks and
     Strength saving throws. The target's attacks with its reduced weapons or Unarmed Strikes
-    deal 1d4 less damage on a hit". A reduced Bandit's Scimitar deals 1d6 + 1 - 1d4 (5, 2: 4);
-    its Strength save keeps the lower of 14 and 3."""
+    deal 1d4 less damage on a hit (this can't reduce the damage below 1)". A reduced Bandit's
+    Scimitar deals 1d6 + 1 - 1d4 (5, 2: 4), and with 1 and 4 still 1; its Strength save keeps
+    the lower of 14 and 3."""
     t = table(WIZARD)
     t.do(CastSpell(caster="vesna", spell="Enlarge/Reduce", targets=("bandit-1",), option="reduce"))
     made = attack(t, "bandit-1", "brann", (15,), (5, 2))
     assert made.damage_rolled == 4
     events = t.do(SaveEffect(source="trap", targets=("bandit-1",), ability="str", dc=12, faces={"bandit-1": (14, 3)}))
     assert [s.total for s in of_type(events, SaveMade)] == [3]
+    made = attack(t, "bandit-1", "brann", (15,), (1, 4))
+    assert made.damage_rolled == 1
+
+
+def test_barkskin_counts_shield_on_the_armor_class_it_raised_not_on_17():
+    """Barkskin's AC of 17 "if its AC is lower than that" is the AC with every bonus: Elke (AC
+    12) under Barkskin is hit by a Bandit's 18 against 17; her Shield ("a +5 bonus to AC,
+    including against the triggering attack") makes her AC 12 + 5, still 17, and the hit stands."""
+    t = Table()
+    t.do(AddCharacter(character=DRUID, side="party", player="sam"))
+    mage = build_sheet(
+        name="Elke", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 10 CHA 10", spells=("Shield",)
+    )
+    t.do(AddCharacter(character=mage, side="party", player="kim"))
+    t.do(AddCreature(creature="Bandit", side="foes"))
+    t.start({"oren": 20, "elke": 15, "bandit": 10})
+    t.do(CastSpell(caster="oren", spell="Barkskin", targets=("elke",)))
+    turn(t, "bandit")
+    events = t.do(Attack(attacker="bandit", target="elke", faces=(15,), damage_faces=(3,)))
+    assert of_type(events, ReactionWindowOpened)[0].held["ac_raw"] == 12
+    events = t.do(CastSpell(caster="elke", spell="Shield"))
+    assert not of_type(events, AttackDeflected) and [e.damage for e in of_type(events, AttackDamageRolled)] == [4]
