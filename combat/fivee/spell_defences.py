@@ -7,16 +7,23 @@ AC, damage, saves, Speed).
 As cast, from the reviewed entry's `riders` (combat/spells/model.py `SpellRiders`):
 - Blur: "any creature has Disadvantage on attack rolls against you";
 - Faerie Fire: "Attack rolls against an affected creature or object have Advantage if the
-  attacker can see it"; "can't benefit from the Invisible condition";
-- Protection from Evil and Good: "Creatures of those types have Disadvantage on attack rolls
+  attacker can see it"; "can't benefit from the Invisible condition"; Shining Smite likewise
+  ("attack rolls against it have Advantage, and it can't benefit from the Invisible condition");
+- Protection from Evil and Good (and Dispel Evil and Good's "Celestials, Elementals, Fey,
+  Fiends, and Undead have Disadvantage on attack rolls against you"): "Creatures of those types have Disadvantage on attack rolls
   against the target. The target also can't be possessed by or gain the Charmed or Frightened
   conditions from them" (the attacker's or the condition's source's type, its stat block's);
 - Holy Aura: "creatures of your choice have Advantage on all saving throws, and other
   creatures have Disadvantage on attack rolls against them" (a creature under the same aura
   attacks without it);
-- Stoneskin: "Resistance to Bludgeoning, Piercing, and Slashing damage"; Protection from
-  Energy: "Resistance to one damage type of your choice: Acid, Cold, Fire, Lightning, or
-  Thunder", the one named in `CastSpell.damage_type`;
+- Stoneskin: "Resistance to Bludgeoning, Piercing, and Slashing damage" (Gaseous Form's too,
+  with its "Immunity to the Prone condition" and "Advantage on Strength, Dexterity, and
+  Constitution saving throws"); Protection from Poison's, Aura of Life's, Fire Shield's (its
+  `option`: "The warm shield grants you Resistance to Cold damage, and the chill shield grants
+  you Resistance to Fire damage"); Protection from Energy: "Resistance to one damage type of
+  your choice: Acid, Cold, Fire, Lightning, or Thunder", the one named in `CastSpell.damage_type`;
+- Beacon of Hope: "Advantage on Wisdom saving throws"; Enhance Ability: "Advantage on ability
+  checks using the chosen ability" (its `option`);
 - Barkskin: "the target has an Armor Class of 17 if its AC is lower than that";
 - Longstrider: "The target's Speed increases by 10 feet";
 - Warding Bond: "it gains a +1 bonus to AC and saving throws, and it has Resistance to all

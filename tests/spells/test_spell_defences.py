@@ -3,7 +3,8 @@ its Resistances, its saves or its Speed, each as the SRD 5.2 text says, every fa
 and each stops when the spell does.
 
 Oren is a level 7 Druid (Wisdom 16: +3, spell save DC 14), Vesna a level 17 Wizard (AC 12),
-Ilse a level 9 Cleric (66 HP), Mara a level 15 Cleric. Brann is a fighter of the party (AC 15,
+Ilse a level 9 Cleric (66 HP), Mara a level 15 Cleric, Tam a level 5 Paladin, Sael a level 9
+Wizard. Brann is a fighter of the party (AC 15,
 20 HP, Longsword +5, 1d8+3). Bandits (Scimitar +3, 1d6+1 Slashing; AC 12, Dexterity +1) are
 Humanoids, the Zombie (Slam +3) an Undead."""
 
@@ -328,3 +329,134 @@ def test_barkskin_counts_shield_on_the_armor_class_it_raised_not_on_17():
     assert of_type(events, ReactionWindowOpened)[0].held["ac_raw"] == 12
     events = t.do(CastSpell(caster="elke", spell="Shield"))
     assert not of_type(events, AttackDeflected) and [e.damage for e in of_type(events, AttackDamageRolled)] == [4]
+
+
+# -- other spells of the same shape ------------------------------------------------------------
+
+PALADIN = build_sheet(
+    name="Tam", class_name="Paladin", level=5, scores="STR 16 DEX 10 CON 14 INT 8 WIS 10 CHA 14", spells=("Shining Smite",)
+)
+ADEPT = build_sheet(
+    name="Sael",
+    class_name="Wizard",
+    level=9,
+    scores="STR 8 DEX 14 CON 14 INT 18 WIS 12 CHA 10",
+    spells=("Gaseous Form", "Fire Shield"),
+)
+PRIEST = build_sheet(
+    name="Mara",
+    class_name="Cleric",
+    level=15,
+    scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
+    spells=("Aura of Life", "Beacon of Hope", "Dispel Evil and Good", "Protection from Poison", "Enhance Ability"),
+)
+
+
+def damage_taken(t: Table, target: str, amount: int, kind: str) -> int:
+    return of_type(t.do(Damage(target=target, amount=amount, damage_type=kind)), DamageTaken)[0].amount
+
+
+def test_shining_smite_gives_advantage_against_its_target_and_takes_its_invisibility_away():
+    """Shining Smite: "Until the spell ends, the target sheds Bright Light in a 5-foot radius,
+    attack rolls against it have Advantage, and it can't benefit from the Invisible condition."
+    Tam smites a Bandit, which then turns Invisible: Brann still attacks it with Advantage (3,
+    17: the 17); with Tam's concentration ended, its Invisible condition gives Disadvantage."""
+    t = table(PALADIN)
+    t.do(CastSpell(caster="tam", spell="Shining Smite", targets=("bandit-1",)))
+    t.do(ApplyCondition(target="bandit-1", condition=ConditionSpec(name="invisible")))
+    made = attack(t, "brann", "bandit-1", (3, 17))
+    assert (made.roll_mode, made.natural) == ("advantage", 17)
+    t.do(EndConcentration(combatant="tam"))
+    made = attack(t, "brann", "bandit-1", (17, 3))
+    assert (made.roll_mode, made.natural) == ("disadvantage", 3)
+
+
+def test_enhance_ability_gives_advantage_on_checks_of_the_chosen_ability():
+    """Enhance Ability: "You touch a creature and choose Strength, Dexterity, Intelligence,
+    Wisdom, or Charisma. For the duration, the target has Advantage on ability checks using the
+    chosen ability." Dexterity for Brann: his Dexterity check keeps 16 of 5 and 16, a Strength
+    check is one d20; Constitution is no choice. When the spell ends, a Dexterity check is one d20."""
+    t = table(PRIEST)
+    t.rejects(CastSpell(caster="mara", spell="Enhance Ability", targets=("brann",), option="constitution"), "spell/option")
+    t.do(CastSpell(caster="mara", spell="Enhance Ability", targets=("brann",), option="dexterity"))
+    check = of_type(t.do(AbilityCheck(combatant="brann", ability="dex", bonus=0, faces=(5, 16))), CheckMade)[0]
+    assert check.total == 16
+    assert of_type(t.do(AbilityCheck(combatant="brann", ability="str", bonus=0, faces=(5,))), CheckMade)[0].total == 5
+    t.do(EndConcentration(combatant="mara"))
+    assert of_type(t.do(AbilityCheck(combatant="brann", ability="dex", bonus=0, faces=(5,))), CheckMade)[0].total == 5
+
+
+def test_protection_from_poison_halves_poison_damage_until_it_ends():
+    """Protection from Poison: "For the duration, the target ... has Resistance to Poison
+    damage." 7 Poison to Brann is 3; dispelled, 7."""
+    t = table(PRIEST)
+    t.do(CastSpell(caster="mara", spell="Protection from Poison", targets=("brann",)))
+    assert damage_taken(t, "brann", 7, "poison") == 3
+    t.do(RemoveCondition(target="brann", condition="protection from poison", reason="dispelled"))
+    assert damage_taken(t, "brann", 7, "poison") == 7
+
+
+def test_gaseous_form_resists_weapons_cannot_be_prone_and_saves_strength_dex_con_with_advantage():
+    """Gaseous Form: "The target has Resistance to Bludgeoning, Piercing, and Slashing damage;
+    it has Immunity to the Prone condition; and it has Advantage on Strength, Dexterity, and
+    Constitution saving throws." Brann in mist: 8 Piercing is 4, Prone is refused, a
+    Constitution save keeps 15 of 2 and 15 (+2: 17). When it ends, 8 Piercing is 8."""
+    t = table(ADEPT)
+    t.do(CastSpell(caster="sael", spell="Gaseous Form", targets=("brann",)))
+    assert damage_taken(t, "brann", 8, "piercing") == 4
+    t.rejects(ApplyCondition(target="brann", condition=ConditionSpec(name="prone")), "condition/immune")
+    events = t.do(SaveEffect(source="trap", targets=("brann",), ability="con", dc=12, faces={"brann": (2, 15)}))
+    assert [s.total for s in of_type(events, SaveMade)] == [17]
+    t.do(EndConcentration(combatant="sael"))
+    assert damage_taken(t, "brann", 8, "piercing") == 8
+
+
+def test_beacon_of_hope_gives_advantage_on_wisdom_saves():
+    """Beacon of Hope: "For the duration, each target has Advantage on Wisdom saving throws".
+    Brann's Wisdom save keeps 14 of 3 and 14; once the concentration ends, one d20."""
+    t = table(PRIEST)
+    t.do(CastSpell(caster="mara", spell="Beacon of Hope", targets=("brann", "mara")))
+    events = t.do(SaveEffect(source="trap", targets=("brann",), ability="wis", dc=12, faces={"brann": (3, 14)}))
+    assert [s.total for s in of_type(events, SaveMade)] == [14]
+    t.do(EndConcentration(combatant="mara"))
+    events = t.do(SaveEffect(source="trap", targets=("brann",), ability="wis", dc=12, faces={"brann": (3,)}))
+    assert [s.total for s in of_type(events, SaveMade)] == [3]
+
+
+def test_fire_shield_resists_cold_when_warm_and_fire_when_chill():
+    """Fire Shield: "The flames provide you with a warm shield or a chill shield, as you choose.
+    The warm shield grants you Resistance to Cold damage, and the chill shield grants you
+    Resistance to Fire damage." Warm: 9 Cold is 4, 9 Fire is 9; dispelled and cast chill: 9
+    Fire is 4."""
+    t = table(ADEPT)
+    t.rejects(CastSpell(caster="sael", spell="Fire Shield"), "spell/option")
+    t.do(CastSpell(caster="sael", spell="Fire Shield", option="warm"))
+    assert (damage_taken(t, "sael", 9, "cold"), damage_taken(t, "sael", 9, "fire")) == (4, 9)
+    t.do(RemoveCondition(target="sael", condition="fire shield", reason="dismissed"))
+    assert damage_taken(t, "sael", 9, "cold") == 9
+    turn(t, "sael")
+    t.do(CastSpell(caster="sael", spell="Fire Shield", option="chill"))
+    assert damage_taken(t, "sael", 9, "fire") == 4
+
+
+def test_aura_of_life_gives_the_creatures_in_it_resistance_to_necrotic_damage():
+    """Aura of Life: "While in the aura, you and your allies have Resistance to Necrotic
+    damage". Mara and Brann in it: 9 Necrotic is 4 each; the concentration ended, 9."""
+    t = table(PRIEST)
+    t.do(CastSpell(caster="mara", spell="Aura of Life", targets=("mara", "brann")))
+    assert (damage_taken(t, "mara", 9, "necrotic"), damage_taken(t, "brann", 9, "necrotic")) == (4, 4)
+    t.do(EndConcentration(combatant="mara"))
+    assert damage_taken(t, "brann", 9, "necrotic") == 9
+
+
+def test_dispel_evil_and_good_gives_undead_disadvantage_against_the_caster():
+    """Dispel Evil and Good: "For the duration, Celestials, Elementals, Fey, Fiends, and Undead
+    have Disadvantage on attack rolls against you." The Zombie's 18 and 3 keep the 3; a
+    Bandit's one d20 stands. Ended, the Zombie's one d20 stands too."""
+    t = table(PRIEST, "Zombie", "Bandit")
+    t.do(CastSpell(caster="mara", spell="Dispel Evil and Good"))
+    made = attack(t, "zombie-1", "mara", (18, 3))
+    assert (made.roll_mode, made.natural) == ("disadvantage", 3)
+    assert attack(t, "bandit-2", "mara", (3,)).roll_mode == "normal"
+    t.do(EndConcentration(combatant="mara"))
+    assert attack(t, "zombie-1", "mara", (18,)).roll_mode == "normal"
