@@ -1,7 +1,10 @@
 """What the riders of a creature's lasting spell effects (combat/kernel/riders.py) do to the
-numbers the rules read about it: its AC, Speed, saves, healing and the attacks against it.
-Reads only, so the attack, save, Speed and healing rules can ask without importing the
-spell rules; combat/fivee/spell_effects_ongoing.py applies and ends the effects.
+numbers the rules read about it: its AC (and its floor), Speed, saves, checks, healing, the
+damage it takes (Resistances) and deals with its weapons, and the attacks against it (with
+reasons that name the effect, "target is under Blur"). Reads only, so the attack, save,
+check, Speed and damage rules can ask without importing the spell rules;
+combat/fivee/spell_effects_ongoing.py and combat/fivee/spell_defences.py apply and end the
+effects.
 """
 
 from __future__ import annotations

@@ -28,11 +28,15 @@ reviewed entry's `riders` (combat/spells/model.py `SpellRiders`):
   wearing and carrying are disintegrated into gray dust": it dies (a character too: no
   Death Saving Throws).
 
+The spells whose effect changes the attacks against a creature, its AC, Resistances, saves,
+checks or Speed (Blur, Faerie Fire, Stoneskin, Barkskin, Warding Bond, Enlarge/Reduce...) are
+in combat/fivee/spell_defences.py, which `effect_riders` and `follow` call.
+
 Later (`follow`, run after every command by the 5e rulesets' flow, over the events the
 command emitted):
 - a turn starts: Heroism's Temporary Hit Points;
 - a turn ends: Haste's additional action banked for the creature's next turn;
-- damage is taken: Sleep ends on the target ("The spell ends on a target if it takes
+- damage is taken (an attack's too): Sleep ends on the target ("The spell ends on a target if it takes
   damage"); Polymorph ends on a target left with no Temporary Hit Points ("The spell ends
   early on the target if it has no Temporary Hit Points left");
 - an effect with Haste's lethargy ends: "When the spell ends, the target is Incapacitated and
