@@ -36,8 +36,8 @@ Later (`follow`, run after every command by the 5e rulesets' flow, over the even
 command emitted):
 - a turn starts: Heroism's Temporary Hit Points;
 - a turn ends: Haste's additional action banked for the creature's next turn;
-- damage is taken (an attack's too): Sleep ends on the target ("The spell ends on a target if it takes
-  damage"); Polymorph ends on a target left with no Temporary Hit Points ("The spell ends
+- damage is taken (an attack's too): Sleep ends on the target ("The spell ends on a target if
+  it takes damage"); Polymorph ends on a target left with no Temporary Hit Points ("The spell ends
   early on the target if it has no Temporary Hit Points left");
 - an effect with Haste's lethargy ends: "When the spell ends, the target is Incapacitated and
   has a Speed of 0 until the end of its next turn".
