@@ -37,7 +37,8 @@ Later (`after`, run by the 5e rulesets' flow over the events a command emitted):
   deals damage, or casts a spell" (the spell that made it Invisible in that same command
   excepted);
 - Warding Bond: "each time it takes damage, you take the same amount of damage"; "The spell
-  ends if you drop to 0 Hit Points".
+  ends if you drop to 0 Hit Points"; "It also ends if the spell is cast again on either of
+  the connected creatures".
 """
 
 from __future__ import annotations
@@ -142,6 +143,7 @@ def after(tx: Tx, e: Event, later: list[Event]) -> None:
         _acted(tx, e.attacker, later, "made an attack roll")
     elif isinstance(e, SpellCast):
         _acted(tx, e.caster, later, f"cast {e.spell}")
+        _bond_recast(tx, e.spell, e.targets, later)
     elif isinstance(e, (CombatantDowned, CombatantDied)):
         _bond_broken(tx, e.combatant)
     dealt = damage_of(e)
@@ -181,6 +183,23 @@ def _share(tx: Tx, target: str, amount: int, kind: str) -> None:
             continue
         tx.emit(DamageTaken(target=caster.id, amount=amount, damage_type=kind, rolled=amount, source=BOND))
         after_damage(tx, caster.id, amount, before=caster)
+
+
+def _bond_recast(tx: Tx, spell: str, targets: tuple[str, ...], later: list[Event]) -> None:
+    """Warding Bond: "It also ends if the spell is cast again on either of the connected
+    creatures" (the bond this casting makes excepted)."""
+    for other in list(tx.state.combatants.values()):
+        for cond in other.conditions:
+            r = cond.riders
+            if r is msgspec.UNSET or not r.shares_damage or cond.name != spell.lower():
+                continue
+            if other.id not in targets and cond.source not in targets:
+                continue
+            if any(isinstance(x, ConditionApplied) and x.target == other.id and x.condition == cond for x in later):
+                continue
+            bearer = tx.state.combatants[other.id]
+            if cond in bearer.conditions:
+                tx.emit(ending(bearer, cond, f"{spell} was cast again on one of the creatures it connects"))
 
 
 def _bond_broken(tx: Tx, cid: str) -> None:

@@ -258,6 +258,20 @@ def test_warding_bond_gives_ac_saves_resistance_and_shares_the_damage_with_the_c
     assert t.rebuilt() == t.state
 
 
+def test_warding_bond_ends_when_cast_again_on_either_connected_creature():
+    """Warding Bond: "It also ends if the spell is cast again on either of the connected
+    creatures." Ilse bonds Brann; a second Warding Bond on Brann ends the first, and the new
+    bond is the only one."""
+    t = table(CLERIC)
+    t.do(CastSpell(caster="ilse", spell="Warding Bond", targets=("brann",)))
+    turn(t, "ilse")
+    events = t.do(CastSpell(caster="ilse", spell="Warding Bond", targets=("brann",)))
+    assert [e.reason for e in of_type(events, ConditionEnded)] == [
+        "Warding Bond was cast again on one of the creatures it connects"
+    ]
+    assert [c.name for c in t["brann"].conditions] == ["warding bond"]
+
+
 def test_holy_aura_gives_advantage_on_saves_and_disadvantage_to_attackers_while_it_lasts():
     """Holy Aura: "While in the aura, creatures of your choice have Advantage on all saving
     throws, and other creatures have Disadvantage on attack rolls against them." Mara chooses
