@@ -28,7 +28,7 @@ from combat.characters.sheet import ABILITIES, ability_name
 from combat.fivee.attacks import d20_notation, roll_mode
 from combat.fivee.bonuses import check_bonus
 from combat.fivee.conditions import d20_penalty
-from combat.fivee.rider_reads import checks_with_disadvantage
+from combat.fivee.rider_reads import check_reasons
 from combat.fivee.spell_effects import effect_roll_dice
 from combat.kernel.commands import AbilityCheck, Contest
 from combat.kernel.decider import Rules, Tx
@@ -68,10 +68,9 @@ def _skill(name: str | None, skills: tuple[str, ...]) -> str | None:
 _CHECK_DISADVANTAGE = ("poisoned", "frightened")
 
 
-def check_disadvantage(c: Combatant, ability: str | None = None) -> list[str]:
-    """The conditions that give `c` Disadvantage on its ability checks (of `ability`: Hex's too)."""
-    hexed = [f"{name} (Disadvantage on {ability} checks)" for name in checks_with_disadvantage(c, ability)] if ability else []
-    return [f"{name} (Disadvantage on ability checks)" for name in _CHECK_DISADVANTAGE if c.has(name)] + hexed
+def check_disadvantage(c: Combatant) -> list[str]:
+    """The conditions that give `c` Disadvantage on its ability checks."""
+    return [f"{name} (Disadvantage on ability checks)" for name in _CHECK_DISADVANTAGE if c.has(name)]
 
 
 def _check(
@@ -93,7 +92,8 @@ def _check(
     if bonus is None:
         bonus = check_bonus(tx.state, c.id, named, chosen)
     if mode is None:  # the conditions decide; a mode the GM gives stands as given
-        mode = roll_mode([], check_disadvantage(c, named))
+        advantage, disadvantage = check_reasons(c, named)  # Enlarge/Reduce: Strength checks
+        mode = roll_mode(advantage, check_disadvantage(c) + disadvantage)
     bonus -= d20_penalty(c)  # Exhaustion: "the roll is reduced by 2 times your Exhaustion level"
     # "a Strength (Athletics) check"
     label = f"{named} ({chosen})" if chosen else named

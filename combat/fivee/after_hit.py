@@ -155,10 +155,6 @@ def riders_at_cast(spell: Spell, slot: int | None, caster: Caster) -> dict[str, 
             fields.update(turn_start_save=r.turn_start_save, turn_start_dc=caster.save_dc)
         if spell.condition is not None:  # "While Restrained"
             fields["turn_start_while"] = spell.condition.name
-    if r.attacked_with_advantage:
-        fields["attacked_with_advantage"] = True
-    if r.no_invisibility:
-        fields["no_invisibility"] = True
     return fields
 
 

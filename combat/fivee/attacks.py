@@ -15,10 +15,18 @@ from combat.fivee.dying import CombatantKnockedOut
 from combat.fivee.hit_damage import effect_extras, split_entered, with_weapon_bonus
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
 from combat.fivee.reaction_windows import hit_reactors, open_hit_window
-from combat.fivee.rider_reads import advantage_against, advantage_marks, base_ac, invisibility_denied
+from combat.fivee.rider_reads import (
+    advantage_marks,
+    armor_class,
+    attack_reasons,
+    base_ac,
+    least_damage,
+    with_weapon_damage,
+)
 from combat.fivee.sheet_claims import critical_range, sneak_attack_landed, with_rage_damage, with_sneak_attack
 from combat.fivee.spell_effects import effect_ac_bonus, effect_roll_dice
 from combat.fivee.spell_marks import spend_advantage_marks
+from combat.fivee.spell_targets import creature_type
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel import dice
 from combat.kernel.commands import Attack, OpportunityAttack
@@ -235,12 +243,9 @@ def advantage_and_disadvantage(
     adv += list(options.advantage)
     dis += list(options.disadvantage)
     adv += [f"{mark.name} on the target" for mark in advantage_marks(target)]
-    adv += [f"{name} on the target" for name in advantage_against(target)]
-    # "it can't benefit from the Invisible condition" (Shining Smite)
-    if invisibility_denied(attacker):
-        adv = [r for r in adv if r != "attacker is invisible"]
-    if invisibility_denied(target):
-        dis = [r for r in dis if r != "target is invisible"]
+    effect_adv, effect_dis = attack_reasons(attacker, target, lambda: creature_type(tx, attacker))
+    adv += effect_adv
+    dis += effect_dis
     helper = next(
         (
             h.helper
@@ -311,7 +316,8 @@ def resolve_attack(
     )
     roll = tx.roll(notation, purpose="attack", roller=attacker.id, faces=options.faces)
     natural = dice.kept_d20(roll.dice) or 0
-    ac = base_ac(target) + options.ac_bonus + effect_ac_bonus(target)
+    raw_ac = base_ac(target) + options.ac_bonus + effect_ac_bonus(target)
+    ac = armor_class(target, raw_ac)  # Barkskin's floor
     spend_advantage_marks(tx, target)
     hit = hits(natural, roll.total, ac, options.critical_range)
     critical = is_critical(hit, natural, options.critical_range, melee, target)
@@ -351,6 +357,7 @@ def resolve_attack(
                 damage_faces=damage_faces,
                 extra_faces=extra_faces,
                 melee=melee,
+                raw_ac=raw_ac,
             )
         return pending
     rolled = damage = 0
@@ -413,7 +420,8 @@ def roll_damage(
     every die already doubled for a Critical Hit. The extra damage's events are emitted by
     `land_extra_damage` once the attack's own event is recorded. `halve`: Uncanny Dodge, "halve
     the attack's damage against you (round down)", before Resistance ("Resistance second")."""
-    rolled = max(0, tx.roll(notation, purpose="damage", roller=roller, faces=faces).total)
+    least = least_damage(tx.state.combatants.get(roller))  # Reduce's "can't reduce the damage below 1"
+    rolled = max(least, tx.roll(notation, purpose="damage", roller=roller, faces=faces).total)
     taken = adjusted_damage(target, rolled // 2 if halve else rolled, kind)
     return rolled, taken, _roll_extra_damage(tx, roller, target, extras, extra_faces, attack, halve)
 
@@ -494,7 +502,7 @@ def attack_with(tx: Tx, cmd: Attack, *, attacker_unseen: bool = False) -> None:
             allowed="none, half or three-quarters cover",
         )
     uses = attack_uses(tx, attacker, cmd.using, cmd.readied)
-    profile = with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack))
+    profile = with_weapon_damage(attacker, with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack)))
     result = resolve_attack(
         tx,
         attacker,
@@ -564,7 +572,9 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
             problem,
             allowed=", ".join(f"{a} at {t}" for a, t in tx.state.opportunities) or "no opportunity attacks open",
         )
-    profile = with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack, melee_only=True))
+    profile = with_weapon_damage(
+        attacker, with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack, melee_only=True))
+    )
     result = resolve_attack(
         tx,
         attacker,

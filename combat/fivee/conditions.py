@@ -85,7 +85,9 @@ def can_see(viewer: Combatant, seen: Combatant, *, unseen: bool = False) -> bool
     requires its target to be seen'. The opportunity attack ('a creature that you can see') and
     Dodge ('if you can see the attacker') both need it. `unseen` is the GM's word that the
     viewer cannot see it for some other reason (darkness, a wall: a5e's `attacker_unseen`)."""
-    return not unseen and not viewer.has("blinded") and not seen.has("invisible")
+    from combat.fivee.rider_reads import benefits_from_invisible
+
+    return not unseen and not viewer.has("blinded") and not benefits_from_invisible(seen)
 
 
 EXHAUSTION = "exhaustion"
@@ -110,10 +112,11 @@ def speed_of(c: Combatant) -> int:
         return c.speed
     if any(cond.name in SPEED_ZERO for cond in c.conditions):
         return 0
-    from combat.fivee.rider_reads import speed_factor
+    from combat.fivee.rider_reads import speed_bonus, speed_factor
 
     factor = speed_factor(c)  # Haste's doubled Speed, its lethargy's Speed of 0
-    return max(0, c.speed * (1 if factor is None else factor) - 5 * exhaustion_level(c))
+    speed = c.speed + speed_bonus(c)  # Longstrider's 10 feet, doubled with the rest by Haste
+    return max(0, speed * (1 if factor is None else factor) - 5 * exhaustion_level(c))
 
 
 def attack_modifiers(
@@ -124,15 +127,17 @@ def attack_modifiers(
     to Incapacitated or a Speed of 0 (`dodge_to_next_turn`), only to not seeing the attacker."""
     advantage: list[str] = []
     disadvantage: list[str] = []
+    from combat.fivee.rider_reads import benefits_from_invisible
+
     for cond in attacker.conditions:
         if cond.name in _ATTACKER_DISADVANTAGE:
             disadvantage.append(f"attacker is {cond.name}")
-        if cond.name in _ATTACKER_ADVANTAGE:
+        if cond.name in _ATTACKER_ADVANTAGE and (cond.name != "invisible" or benefits_from_invisible(attacker)):
             advantage.append(f"attacker is {cond.name}")
     for cond in target.conditions:
         if cond.name in _TARGET_ADVANTAGE:
             advantage.append(f"target is {cond.name}")
-        if cond.name in _TARGET_DISADVANTAGE:
+        if cond.name in _TARGET_DISADVANTAGE and (cond.name != "invisible" or benefits_from_invisible(target)):
             disadvantage.append(f"target is {cond.name}")
     if any(cond.name in _LYING_DOWN for cond in target.conditions):
         (advantage if melee else disadvantage).append("target is prone")
@@ -213,8 +218,9 @@ def apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
     if target.status == "dead":
         raise RuleError("target/dead", f"{target.name} is dead", allowed="a living combatant")
     from combat.fivee.rider_reads import immune
+    from combat.fivee.spell_targets import source_type
 
-    shield = immune(target, cmd.condition.name) if not cmd.custom else None
+    shield = immune(target, cmd.condition.name, lambda: source_type(tx, cmd.condition)) if not cmd.custom else None
     if shield is not None:
         raise RuleError(
             "condition/immune",

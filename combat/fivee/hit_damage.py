@@ -139,7 +139,7 @@ def check_option(tx: Tx, spell: Spell, targets: tuple[str, ...], option: str | N
     r = spell.riders
     if r is None:
         return
-    if r.check_disadvantage and (option or "").strip().lower() not in ABILITIES:
+    if r.chosen_check_disadvantage and (option or "").strip().lower() not in ABILITIES:
         raise RuleError(
             "spell/option",
             f'{spell.name}: "choose one ability when you cast the spell"' + (f", not '{option}'" if option else ""),
@@ -172,7 +172,7 @@ def riders_at_cast(spell: Spell, slot: int | None, option: str | None) -> dict[s
         fields.update(
             weapon=(option or "").strip().lower(), weapon_bonus=max(b for lowest, b in r.weapon_bonus if lowest <= level)
         )
-    if r.check_disadvantage and option:
+    if r.chosen_check_disadvantage and option:
         fields["check_disadvantage"] = (option.strip().lower(),)
     return fields
 

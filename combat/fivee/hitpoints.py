@@ -6,7 +6,7 @@ import msgspec
 
 from combat.fivee import dying
 from combat.fivee.concentration import concentration_dc
-from combat.fivee.rider_reads import cannot_heal
+from combat.fivee.rider_reads import cannot_heal, effect_resistances
 from combat.kernel.commands import Damage, GrantTempHp, Heal
 from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.errors import RuleError
@@ -43,10 +43,13 @@ def adjusted_damage(target: Combatant, amount: int, damage_type: str, *, custom:
 
     Petrified: "Resist Damage. You have Resistance to all damage", a custom type's too; it is
     one Resistance, however many times it is given ("Multiple instances of Resistance or
-    Vulnerability that affect the same damage type count as only one instance")."""
-    petrified = target.has("petrified")
+    Vulnerability that affect the same damage type count as only one instance"). A spell's
+    effect gives Resistance too (Stoneskin's types; Warding Bond's "Resistance to all damage",
+    which resists a custom type as Petrified does)."""
+    given = effect_resistances(target) if target.conditions else ()
+    to_all = target.has("petrified") or "all" in given
     if custom:
-        return max(0, amount // 2 if petrified else amount)
+        return max(0, amount // 2 if to_all else amount)
     kind = normalised(damage_type)
 
     def listed(names: tuple[str, ...]) -> bool:
@@ -54,7 +57,7 @@ def adjusted_damage(target: Combatant, amount: int, damage_type: str, *, custom:
 
     if listed(target.immunities):
         return 0
-    if petrified or listed(target.resistances):
+    if to_all or listed(target.resistances) or listed(given):
         amount //= 2
     if listed(target.vulnerabilities):
         amount *= 2

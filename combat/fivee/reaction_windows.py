@@ -265,8 +265,10 @@ def open_hit_window(
     damage_faces: tuple[int, ...] | None,
     extra_faces: list[tuple[int, ...] | None],
     melee: bool,
+    raw_ac: int | None = None,
 ) -> None:
-    """The hit's damage waits (`pending_damage`) while its target may react."""
+    """The hit's damage waits (`pending_damage`) while its target may react. `raw_ac`: its AC
+    before a floor raised it (Barkskin's 17), kept so a reaction's bonus adds to that."""
     target = tx.state.combatants[pending.target]
     held = {
         "later": later,
@@ -275,6 +277,8 @@ def open_hit_window(
         "melee": melee,
         "ac_effects": effect_ac_bonus(target),
     }
+    if raw_ac is not None and raw_ac != pending.target_ac:
+        held["ac_raw"] = raw_ac
     trigger = f"{_name(tx.state, pending.attacker)} hits {target.name}"
     _open(
         tx,

@@ -46,6 +46,7 @@ from combat.fivee.reaction_windows import (
     open_spell_window,
     spell_reactors,
 )
+from combat.fivee.rider_reads import armor_class
 from combat.fivee.save_effects import resolve_save_effect
 from combat.fivee.spell_effects import effect_ac_bonus
 from combat.fivee.spellcasting import Begun, CastSpell, begin_cast, caster_of, resolve_cast
@@ -317,7 +318,9 @@ def _deflected(tx: Tx, window: ReactionWindow, extra_ac: int, by: str) -> bool:
     if pending is None or pending.critical:
         return False
     target = tx.state.combatants[pending.target]
-    ac = pending.target_ac + effect_ac_bonus(target) - (window.held or {}).get("ac_effects", 0) + extra_ac
+    held = window.held or {}
+    raw = held.get("ac_raw", pending.target_ac) + effect_ac_bonus(target) - held.get("ac_effects", 0) + extra_ac
+    ac = armor_class(target, raw)  # Barkskin: "an Armor Class of 17 if its AC is lower than that"
     if pending.total >= ac:
         return False
     tx.emit(

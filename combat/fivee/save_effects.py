@@ -54,6 +54,7 @@ from combat.fivee.monsters import sheet as monster_sheet
 from combat.fivee.rider_reads import immune
 from combat.fivee.save_modifiers import SaveContext, SaveModifiers, checked_modifiers, resisted, save_terms
 from combat.fivee.saves import save_ability, saving_throw
+from combat.fivee.spell_targets import source_type
 from combat.kernel import dice
 from combat.kernel.commands import ApplyCondition, Command, Faces
 from combat.kernel.decider import Rules, Tx
@@ -162,7 +163,8 @@ def resolve_save_effect(
         for tid in targets:
             bearer = tx.state.combatants[tid]
             # "immune to the Frightened condition" (Heroism): the failed save lands nothing.
-            if not saves[tid].success and bearer.status != "dead" and immune(bearer, condition.name) is None:
+            shield = immune(bearer, condition.name, lambda: source_type(tx, condition))
+            if not saves[tid].success and bearer.status != "dead" and shield is None:
                 apply_condition(tx, ApplyCondition(target=tid, condition=condition))
     return saves
 

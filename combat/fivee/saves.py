@@ -23,7 +23,7 @@ from combat.fivee import judged_saves
 from combat.fivee.attacks import d20_notation, roll_mode
 from combat.fivee.bonuses import save_bonus
 from combat.fivee.conditions import d20_penalty
-from combat.fivee.rider_reads import saves_with_advantage
+from combat.fivee.rider_reads import effect_save_bonus, saves_with_advantage, saves_with_disadvantage
 from combat.fivee.save_conditions import automatic_failure, cover_bonus, save_disadvantage
 from combat.fivee.spell_effects import effect_roll_dice
 from combat.kernel import dice
@@ -98,9 +98,10 @@ def _roll_save(
     bonus += cover_bonus(ability, cover)
     if conditions:
         bonus -= d20_penalty(c)  # Exhaustion: "the roll is reduced by 2 times your Exhaustion level"
+        bonus += effect_save_bonus(c)  # Warding Bond: "a +1 bonus to AC and saving throws"
     if conditions and saves_with_advantage(c, ability):  # Haste: "Advantage on Dexterity saving throws"
         mode = roll_mode(["effect"], ["given"] if mode == "disadvantage" else [])
-    if conditions and save_disadvantage(c, ability):
+    if conditions and (save_disadvantage(c, ability) or saves_with_disadvantage(c, ability)):  # Reduce: Strength
         mode = roll_mode(["advantage"] if mode == "advantage" else [], ["condition"])
     notation = d20_notation(mode, bonus) + (effect_roll_dice(c, "saving_throws") if conditions else "")
     return tx.roll(notation, purpose=f"{ability} save", roller=c.id, faces=faces)

@@ -27,12 +27,16 @@ reviewed entry's `riders` (combat/spells/model.py `SpellRiders`):
   wearing and carrying are disintegrated into gray dust": it dies (a character too: no
   Death Saving Throws).
 
+The spells whose effect changes the attacks against a creature, its AC, Resistances, saves,
+checks or Speed (Blur, Faerie Fire, Stoneskin, Barkskin, Warding Bond, Enlarge/Reduce...) are
+in combat/fivee/spell_defences.py, which `effect_riders` and `follow` call.
+
 Later (`follow`, run after every command by the 5e rulesets' flow, over the events the
 command emitted):
 - a turn starts: Heroism's Temporary Hit Points;
 - a turn ends: Haste's additional action banked for the creature's next turn;
-- damage is taken: Sleep ends on the target ("The spell ends on a target if it takes
-  damage"); Polymorph ends on a target left with no Temporary Hit Points ("The spell ends
+- damage is taken (an attack's too): Sleep ends on the target ("The spell ends on a target if
+  it takes damage"); Polymorph ends on a target left with no Temporary Hit Points ("The spell ends
   early on the target if it has no Temporary Hit Points left");
 - an effect with Haste's lethargy ends: "When the spell ends, the target is Incapacitated and
   has a Speed of 0 until the end of its next turn".
@@ -56,6 +60,7 @@ import msgspec
 
 from combat.characters.sheet import modifier as ability_modifier
 from combat.fivee import after_hit, hit_damage
+from combat.fivee import spell_defences as defences
 from combat.fivee.characters import character
 from combat.fivee.conditions import apply_condition
 from combat.fivee.durations import ending
@@ -69,7 +74,6 @@ from combat.kernel.events import (
     ActionGranted,
     ConditionEnded,
     ConditionSpec,
-    DamageTaken,
     SaveMade,
     TempHPGranted,
     TurnEnded,
@@ -80,7 +84,7 @@ from combat.kernel.state import Combatant
 from combat.spells.model import DamageRoll, Spell
 
 if TYPE_CHECKING:
-    from combat.fivee.spellcasting import Caster
+    from combat.fivee.spellcasting import Caster, CastSpell
 
 __all__ = [
     "lasting",
@@ -115,8 +119,7 @@ def lasting(spell: Spell) -> bool:
         or r.hit_dice
         or r.weapon_bonus
         or r.turn_start_dice
-        or r.attacked_with_advantage
-        or r.no_invisibility
+        or defences.lasting(r)
     )
 
 
@@ -129,13 +132,17 @@ def _dex_mod(tx: Tx, cid: str) -> int:
 
 
 def effect_riders(
-    tx: Tx, spell: Spell, caster: Caster, slot: int | None, tid: str, beast_hp: int | None, option: str | None = None
+    tx: Tx, spell: Spell, caster: Caster, slot: int | None, tid: str, beast_hp: int | None, cmd: CastSpell | None = None
 ) -> Riders:
-    """The riders of the spell's effect on `tid`, with this casting's numbers (and the option
-    chosen: Hex's ability, Magic Weapon's weapon)."""
+    """The riders of the spell's effect on `tid`, with this casting's numbers (and the caster's
+    choices in `cmd`: Hex's ability and Magic Weapon's weapon in `option`, Protection from
+    Energy's damage type)."""
     r = spell.riders
     assert r is not None
+    option = cmd.option if cmd is not None else None
     fields: dict[str, Any] = {**hit_damage.riders_at_cast(spell, slot, option), **after_hit.riders_at_cast(spell, slot, caster)}
+    if cmd is not None:
+        fields |= defences.riders_fields(spell, cmd.caster, tid, cmd.damage_type)
     if r.ac_base is not None:
         fields["ac_base"] = r.ac_base + _dex_mod(tx, tid)
     if r.max_hp is not None:
@@ -252,11 +259,16 @@ def with_modifier(spell: Spell, damage: tuple[DamageRoll, ...], caster: Caster) 
 
 
 def condition_riders(spell: Spell, condition: ConditionSpec) -> ConditionSpec:
-    """Sleep's condition: what its failed repeated save turns it into, and its end on damage."""
+    """Sleep's condition: what its failed repeated save turns it into, and its end on damage;
+    Invisibility's, its end when the target attacks, deals damage or casts a spell."""
     r = spell.riders
-    if r is None or (r.fails_into is None and not r.ends_on_damage):
+    if r is None or (r.fails_into is None and not r.ends_on_damage and not r.ends_when_acts):
         return condition
-    riders = Riders(fails_into=r.fails_into if r.fails_into is not None else UNSET, ends_on_damage=r.ends_on_damage)
+    riders = Riders(
+        fails_into=r.fails_into if r.fails_into is not None else UNSET,
+        ends_on_damage=r.ends_on_damage,
+        ends_when_acts=r.ends_when_acts,
+    )
     return msgspec.structs.replace(condition, riders=riders)
 
 
@@ -316,10 +328,12 @@ def follow(tx: Tx) -> None:
             _turn_started(tx, e.combatant)
         elif isinstance(e, TurnEnded) and not e.taken_back:
             _turn_ended(tx, e.combatant)
-        elif isinstance(e, DamageTaken) and e.amount > 0:
-            _damaged(tx, e.target)
         elif isinstance(e, ConditionEnded) and e.entry is not UNSET and e.entry.riders is not UNSET and e.entry.riders.lethargy:
             _lethargy(tx, e.target, e.entry)
+        dealt = defences.damage_of(e)  # an attack's damage too, not only a DamageTaken
+        if dealt is not None and dealt[1] > 0:
+            _damaged(tx, dealt[0])
+        defences.after(tx, e, tx.events[i:])
 
 
 def _turn_started(tx: Tx, cid: str) -> None:

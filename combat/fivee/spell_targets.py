@@ -28,10 +28,11 @@ from combat.fivee.characters import character
 from combat.fivee.monsters import sheet as block_sheet
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
+from combat.kernel.events import ConditionSpec
 from combat.kernel.state import Combatant
 from combat.spells.model import DamageRoll, Option, Spell
 
-__all__ = ["who", "target_cap", "checked_targets", "creature_type", "chosen_type", "chosen_option"]
+__all__ = ["who", "target_cap", "checked_targets", "creature_type", "source_type", "chosen_type", "chosen_option"]
 
 Who = Literal["self", "creatures", "area"]
 
@@ -69,6 +70,12 @@ def creature_type(tx: Tx, c: Combatant) -> str | None:
     if character(tx.state, c.id) is not None:
         return "humanoid"
     return None
+
+
+def source_type(tx: Tx, condition: ConditionSpec) -> str | None:
+    """The creature type of whoever gives `condition` (its `source`, when a combatant)."""
+    source = tx.state.combatants.get(condition.source) if condition.source else None
+    return creature_type(tx, source) if source is not None else None
 
 
 def checked_targets(tx: Tx, c: Combatant, spell: Spell, named: tuple[str, ...], slot: int | None) -> tuple[str, ...]:

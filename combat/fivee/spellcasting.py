@@ -499,7 +499,7 @@ def _as_begun(tx: Tx, c: Combatant, cmd: CastSpell, begun: Begun) -> Spell:
 def _as_cast(spell: Spell, cmd: CastSpell) -> Spell:
     """The spell with the effect the caster chose among its options (Command's "Grovel")."""
     r = spell.riders
-    if r is not None and (r.beast_form or r.weapon_bonus or r.check_disadvantage):
+    if r is not None and (r.beast_form or r.weapon_bonus or r.chosen_check_disadvantage):
         return spell  # the option names Polymorph's Beast, Magic Weapon's weapon, Hex's ability (ongoing.check_targets)
     option = chosen_option(spell, cmd.option)
     if option is None:
@@ -602,7 +602,8 @@ def _effect(
         _unsaved_damage(tx, c, spell, words_of_death(tx, spell, targets), damage, cmd.damage_type, rolls)
     elif spell.condition is not None and targets:
         for tid in targets:
-            apply_condition(tx, ApplyCondition(target=tid, condition=_lasting(c, spell, spell.condition.name)))
+            condition = ongoing.condition_riders(spell, _lasting(c, spell, spell.condition.name))
+            apply_condition(tx, ApplyCondition(target=tid, condition=condition))
     if spell.healing is not None:
         _heal(tx, c, spell, caster, slot, targets, rolls)
     if spell.ac_bonus is not None or spell.roll_bonus is not None or ongoing.lasting(spell):
@@ -615,7 +616,7 @@ def _effect(
         hit_damage.end_earlier_casting(tx, c.id, spell)
         for tid in affected:
             if ongoing.lasting(spell):
-                effect["riders"] = ongoing.effect_riders(tx, spell, caster, slot, tid, beast_hp, cmd.option)
+                effect["riders"] = ongoing.effect_riders(tx, spell, caster, slot, tid, beast_hp, cmd)
             apply_condition(
                 tx, ApplyCondition(target=tid, condition=_lasting(c, spell, spell.name.lower(), **effect), custom=True)
             )

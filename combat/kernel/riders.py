@@ -30,6 +30,27 @@ that asks for each:
 - `beast_form`: Polymorph's Temporary Hit Points: "These Temporary Hit Points vanish if any
   remain when the spell ends. The spell ends early on the target if it has no Temporary Hit
   Points left."
+- `attacked_with`: "Advantage" or "Disadvantage" on attack rolls against it ("any creature has
+  Disadvantage on attack rolls against you" - Blur; "Attack rolls against an affected creature
+  ... have Advantage" - Faerie Fire); `from_types`: only from creatures of these types ("Creatures
+  of those types have Disadvantage on attack rolls against the target" - Protection from Evil
+  and Good), and its `immune_to` only from them too ("can't ... gain the Charmed or Frightened
+  conditions from them").
+- `no_invisible`: "can't benefit from the Invisible condition" (Faerie Fire).
+- `resistances`: damage types it has Resistance to ("Resistance to Bludgeoning, Piercing, and
+  Slashing damage" - Stoneskin); "all": "Resistance to all damage" (Warding Bond).
+- `ac_floor`: "has an Armor Class of 17 if its AC is lower than that" (Barkskin).
+- `save_bonus`: added to its saving throws ("a +1 bonus to AC and saving throws" - Warding Bond).
+- `speed_bonus`: feet added to its Speed ("Speed increases by 10 feet" - Longstrider).
+- `ends_when_acts`: "The spell ends early immediately after the target makes an attack roll,
+  deals damage, or casts a spell" (Invisibility).
+- `shares_damage`: "each time it takes damage, you take the same amount of damage" (Warding
+  Bond): the effect's source takes it.
+- `save_disadvantage`, `check_advantage`, `check_disadvantage`: abilities whose saves or checks
+  it makes with Disadvantage or Advantage ("Advantage on Strength checks and Strength saving
+  throws" - Enlarge; Reduce's Disadvantage).
+- `weapon_damage`: dice its weapon attacks add on a hit ("an extra 1d4 damage": "+1d4";
+  Reduce's "1d4 less damage": "-1d4").
 - `cast_at`, `damage_type`: the level a spell was cast at and the damage type chosen, kept on
   the caster's own marker of a spell it uses again later (Spiritual Weapon's attack, Spirit
   Guardians' save).
@@ -44,14 +65,16 @@ that asks for each:
   each of its turns until the spell ends, the target takes 1d6 Fire damage and then makes a
   Constitution saving throw ... On a successful save, the spell ends" (Searing Smite; Ensnaring
   Strike's Piercing damage has no save, and comes only `turn_start_while` it is Restrained).
-- `attacked_with_advantage`: "attack rolls against it have Advantage" (Shining Smite), for as long
-  as the effect lasts; `no_invisibility`: "it can't benefit from the Invisible condition" (its
-  attacks gain no Advantage from it, attacks against it no Disadvantage).
 - `check_disadvantage`: "The target has Disadvantage on ability checks made with the chosen
-  ability" (Hex).
+  ability" (Hex); Reduce's "Disadvantage on Strength checks".
+- `seen_only`, with `attacked_with` "advantage": only an attacker that can see the bearer has it
+  ("Attack rolls against an affected creature or object have Advantage if the attacker can
+  see it" - Faerie Fire; a Blinded attacker cannot). Shining Smite's has no such clause.
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 import msgspec
 
@@ -84,6 +107,17 @@ class Riders(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=
     turn_start_save: str | msgspec.UnsetType = UNSET
     turn_start_dc: int | msgspec.UnsetType = UNSET
     turn_start_while: str | msgspec.UnsetType = UNSET  # only while it has this condition ("While Restrained")
-    attacked_with_advantage: bool = False
-    no_invisibility: bool = False
+    attacked_with: Literal["advantage", "disadvantage"] | msgspec.UnsetType = UNSET
+    from_types: tuple[str, ...] = ()
+    no_invisible: bool = False
+    seen_only: bool = False
+    resistances: tuple[str, ...] = ()
+    ac_floor: int | msgspec.UnsetType = UNSET
+    save_bonus: int | msgspec.UnsetType = UNSET
+    speed_bonus: int | msgspec.UnsetType = UNSET
+    ends_when_acts: bool = False
+    shares_damage: bool = False
+    save_disadvantage: tuple[str, ...] = ()
+    check_advantage: tuple[str, ...] = ()
     check_disadvantage: tuple[str, ...] = ()
+    weapon_damage: str | msgspec.UnsetType = UNSET

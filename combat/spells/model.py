@@ -181,7 +181,7 @@ class Option(_Part, frozen=True, kw_only=True):
     name: str  # lower case, as the command names it: "grovel"
     condition: ConditionImposed | None = None
     text: str = ""
-    riders: SpellRiders | None = None  # in place of the spell's, when this option is chosen (Bestow Curse's extra 1d8)
+    riders: SpellRiders | None = None  # in place of the spell's when this option is chosen (Bestow Curse's 1d8, Enlarge/Reduce)
 
 
 class FollowUp(_Part, frozen=True, kw_only=True):
@@ -259,8 +259,8 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
     - what a spell adds to hits (combat/fivee/hit_damage.py): `hit_dice` of the spell's damage
       type on `hit_on` "target" (Hunter's Mark, Hex: the caster's hits on the target) or
       "weapons" (Divine Favor: the caster's weapon hits); `weapon_bonus`: Magic Weapon's +1, as
-      (lowest slot, bonus) steps; `check_disadvantage`: Hex's chosen ability (the command's
-      `option`); `move_mark`: Hunter's Mark and Hex move to a new creature once theirs drops
+      (lowest slot, bonus) steps; `chosen_check_disadvantage`: Hex's chosen ability (the
+      command's `option`); `move_mark`: Hunter's Mark and Hex move to a new creature once theirs drops
       to 0 Hit Points;
     - what a spell cast right after a hit does (combat/fivee/after_hit.py): `after_hit`, the hit
       it follows: "melee" ("immediately after hitting a target with a Melee weapon or an
@@ -269,10 +269,18 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
       increases by 1d8 if the target is a Fiend or an Undead";
     - `turn_start_dice`, `turn_start_save`: damage at the start of each of the target's turns,
       one die more per slot level above the spell's, then the save that ends it (Searing
-      Smite; Ensnaring Strike's has none); `attacked_with_advantage`: Shining Smite's "attack
-      rolls against it have Advantage" and `no_invisibility`, "it can't benefit from the
-      Invisible condition"; `large_save_advantage`: Ensnaring Strike's "A Large or
-      larger creature has Advantage on this save"."""
+      Smite; Ensnaring Strike's has none); `large_save_advantage`: Ensnaring Strike's "A Large
+      or larger creature has Advantage on this save";
+    - `attacked_with`, `from_types`, `no_invisible`, `resistances`, `ac_floor`, `save_bonus`,
+      `speed_bonus`, `ends_when_acts`, `shares_damage`: the defences and their ends of
+      combat/fivee/spell_defences.py (Blur, Faerie Fire, Protection from Evil and Good,
+      Shining Smite, Stoneskin, Barkskin, Warding Bond, Longstrider, Invisibility); `seen_only`:
+      Faerie Fire's Advantage is "if the attacker can see it";
+      `resistance_choice`: the types the caster picks one of in `CastSpell.damage_type`
+      ("Resistance to one damage type of your choice: Acid, Cold, Fire, Lightning, or Thunder");
+    - `save_disadvantage`, `check_advantage`, `check_disadvantage`, `weapon_damage`: Enlarge's
+      "Advantage on Strength checks" and "an extra 1d4 damage", Reduce's Disadvantage and "1d4
+      less damage" (each an `Option`'s riders)."""
 
     ac_base: int | None = None
     max_hp: int | None = None
@@ -293,16 +301,29 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
     hit_dice: str = ""
     hit_on: Literal["target", "weapons"] | None = None
     weapon_bonus: tuple[tuple[int, int], ...] = ()
-    check_disadvantage: bool = False
+    chosen_check_disadvantage: bool = False
     move_mark: bool = False
     after_hit: Literal["melee", "weapon"] | None = None
     extra_against: tuple[str, ...] = ()
     extra_against_dice: str = ""
     turn_start_dice: str = ""
     turn_start_save: Ability | None = None
-    attacked_with_advantage: bool = False
-    no_invisibility: bool = False
     large_save_advantage: bool = False
+    attacked_with: Literal["advantage", "disadvantage"] | None = None
+    from_types: tuple[str, ...] = ()
+    no_invisible: bool = False
+    seen_only: bool = False
+    resistances: tuple[str, ...] = ()
+    resistance_choice: tuple[str, ...] = ()
+    ac_floor: int | None = None
+    save_bonus: int | None = None
+    speed_bonus: int | None = None
+    ends_when_acts: bool = False
+    shares_damage: bool = False
+    save_disadvantage: tuple[Ability, ...] = ()
+    check_advantage: tuple[Ability, ...] = ()
+    check_disadvantage: tuple[Ability, ...] = ()
+    weapon_damage: str = ""
 
 
 class Review(_Part, frozen=True, kw_only=True):

@@ -130,10 +130,10 @@ def test_holy_aura_blinds_no_one_when_cast():
     """Holy Aura: "when a Fiend or an Undead hits an affected creature with a melee attack
     roll, the attacker must succeed on a Constitution saving throw or have the Blinded
     condition until the end of its next turn." Cast around Ilse, nobody is Blinded (the draft
-    blinded whoever it named)."""
+    blinded whoever it named): her only condition is the aura's own effect."""
     t = table(CLERIC)
     events = t.do(CastSpell(caster="ilse", spell="Holy Aura", targets=("ilse",)))
-    assert of_type(events, SaveMade) == [] and not t["ilse"].conditions
+    assert of_type(events, SaveMade) == [] and [c.name for c in t["ilse"].conditions] == ["holy aura"]
     assert t["ilse"].concentration == "Holy Aura"
 
 

@@ -269,3 +269,19 @@ def test_polymorph_gives_the_beasts_hit_points_as_temporary_ones_and_ends_when_t
     events = t.do(Damage(target="bandit-1", amount=2, damage_type="slashing"))
     assert [e.condition for e in of_type(events, ConditionEnded)] == ["polymorph"]
     assert t["bandit-1"].hp == 11
+
+
+def test_sleep_ends_on_a_sleeper_hit_by_an_attack():
+    """Sleep: "The spell ends on a target if it takes damage": an attack's damage too. Bandit 1
+    fails twice (2, then 4) and sleeps; Brann's attack (Advantage: 15, 15) is a Critical Hit on
+    the Unconscious Bandit (2d8 + 3 = 5), and it wakes."""
+    t = table(ally=True)
+    t.do(CastSpell(caster="vesna", spell="Sleep", targets=("bandit-1",), save_faces={"bandit-1": (2,)}))
+    t.do(EndTurn(combatant="vesna"))
+    t.do(EndTurn(combatant="bandit-1", save_faces=((4,),)))
+    assert t["bandit-1"].has("unconscious")
+    next_turn(t, "brann")
+    events = t.do(Attack(attacker="brann", target="bandit-1", faces=(15, 15), damage_faces=(1, 1)))
+    assert of_type(events, AttackMade)[0].damage == 5
+    assert [e.condition for e in of_type(events, ConditionEnded)] == ["unconscious"]
+    assert not t["bandit-1"].conditions
