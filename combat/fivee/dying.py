@@ -34,6 +34,9 @@ no such setting and keep the reading they were played with: a character stays Un
 healed and the GM rules on the rest. a5e's "Turn-Based Action" text says nothing about 0 Hit
 Points, so a5e follows these same rules. A Stable creature's 1 HP after 1d4 hours is outside a
 fight and left to the GM (`heal`).
+
+The round each creature died in is kept (`Dying.died`) while it stays dead, for Revivify's
+"a creature that has died within the last minute" (combat/fivee/spell_restoration.py).
 """
 
 from __future__ import annotations
@@ -81,6 +84,8 @@ __all__ = [
     "owe_death_save",
     "require_no_death_save",
     "revive",
+    "noted_death",
+    "died_in",
     "stabilize_or_wake",
     "DeathSave",
     "TreatAsCharacter",
@@ -121,6 +126,7 @@ class Dying(msgspec.Struct, frozen=True, kw_only=True):
     tallies: dict[str, DeathSaves] = {}
     owed: tuple[str, ...] = ()
     as_characters: tuple[str, ...] = ()
+    died: dict[str, int] = {}  # the round each dead creature died in
 
 
 # The 5e slice (combat/fivee/state.py) has a `dying` field, unset (and so absent from its JSON and
@@ -384,7 +390,7 @@ def _on_failed(state: EncounterState, e: DeathSaveFailed) -> EncounterState:
 
 
 def _on_died(state: EncounterState, e: CombatantDied) -> EncounterState:
-    state = _with_tally(state, e.combatant, None)
+    state = noted_death(_with_tally(state, e.combatant, None), e.combatant)
     c = msgspec.structs.replace(state.combatants[e.combatant], status="dead", dodging=False)
     return msgspec.structs.replace(state, combatants={**state.combatants, c.id: c})
 
@@ -396,10 +402,28 @@ def _on_knocked_out(state: EncounterState, e: CombatantKnockedOut) -> EncounterS
 
 
 def on_revived(state: EncounterState, cid: str) -> EncounterState:
-    """Regaining Hit Points resets both tallies (called by the CombatantRevived applier)."""
-    if cid not in dying_of(state).tallies and cid not in dying_of(state).owed:
+    """Regaining Hit Points resets both tallies (called by the CombatantRevived applier); a
+    creature brought back from death is no longer dead since a round."""
+    held = dying_of(state)
+    if cid in held.died:
+        state = with_dying(state, died={k: v for k, v in held.died.items() if k != cid})
+    if cid not in held.tallies and cid not in held.owed:
         return state
     return _with_tally(state, cid, None)
+
+
+def noted_death(state: EncounterState, cid: str) -> EncounterState:
+    """The round `cid` died in, kept while it stays dead (a ruleset outside the 5e family keeps none)."""
+    from combat.fivee.state import keeps_fivee
+
+    if not keeps_fivee(state):
+        return state
+    return with_dying(state, died={**dying_of(state).died, cid: state.round})
+
+
+def died_in(state: EncounterState, cid: str) -> int | None:
+    """The round a dead creature died in, if it is known."""
+    return dying_of(state).died.get(cid)
 
 
 # -- checks after a change to the past (see combat/app/history.py) ----------------------------

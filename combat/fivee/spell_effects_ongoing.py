@@ -36,7 +36,8 @@ command emitted):
   damage"); Polymorph ends on a target left with no Temporary Hit Points ("The spell ends
   early on the target if it has no Temporary Hit Points left");
 - an effect with Haste's lethargy ends: "When the spell ends, the target is Incapacitated and
-  has a Speed of 0 until the end of its next turn".
+  has a Speed of 0 until the end of its next turn";
+- a condition that came with others ends: they end too (combat/fivee/spell_conditions.py).
 Sleep's repeated save (combat/fivee/durations.py) calls `fail_into`: "If the target fails the
 second save, the target has the Unconscious condition for the duration."
 
@@ -44,7 +45,9 @@ second save, the target has the Unconscious condition for the duration."
 force up to 20 feet and repeat the attack against a creature within 5 feet of it" (its Bonus
 Action, the spell attack at the level it was cast at), and Spirit Guardians' "whenever a
 creature enters the Emanation or ends its turn there, the creature must make a Wisdom saving
-throw" (the GM names the creatures; the damage type chosen as it was cast). Each needs the
+throw" (the GM names the creatures; the damage type chosen as it was cast), and Web's "The
+first time a creature enters the webs on a turn or starts its turn there, it must succeed on a
+Dexterity saving throw or have the Restrained condition" (the caster too, if it is there). Each needs the
 caster still concentrating on the spell: the caster carries a marker named for it, tied to
 that concentration, with the level it was cast at.
 """
@@ -64,6 +67,7 @@ from combat.fivee.durations import ending
 from combat.fivee.dying import CombatantDied, revive
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.save_modifiers import SaveModifiers
+from combat.fivee.spell_conditions import end_companions
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import ApplyCondition, Command
 from combat.kernel.decider import Rules, Tx
@@ -174,8 +178,15 @@ def _cr(text: str) -> Fraction | None:
 
 
 def check_targets(tx: Tx, c: Combatant, spell: Spell, targets: tuple[str, ...], option: str | None) -> int | None:
-    """Polymorph's Beast form, checked before anything is spent: its Hit Points."""
+    """Polymorph's Beast form, checked before anything is spent: its Hit Points. Web's save is
+    a later moment's alone: no creature is named as it is cast."""
     r = spell.riders
+    if r is not None and r.saves_later and targets:
+        raise RuleError(
+            "spell/targets",
+            f"{spell.name} asks no save as it is cast: a creature saves when it enters the area or starts its turn there",
+            allowed=f"no targets; then spell_effect {spell.name} with the creatures that save",
+        )
     if r is None or not r.beast_form:
         return None
     block = _beast(spell, option)
@@ -308,6 +319,8 @@ def follow(tx: Tx) -> None:
             _damaged(tx, e.target)
         elif isinstance(e, ConditionEnded) and e.entry is not UNSET and e.entry.riders is not UNSET and e.entry.riders.lethargy:
             _lethargy(tx, e.target, e.entry)
+        elif isinstance(e, ConditionEnded) and e.entry is not UNSET and e.entry.riders is not UNSET and e.entry.riders.also:
+            end_companions(tx, e.target, e.entry)  # Hideous Laughter's Prone ends with its Incapacitated
 
 
 def _turn_started(tx: Tx, cid: str) -> None:
@@ -398,7 +411,7 @@ def _spell_effect(tx: Tx, cmd: SpellEffect) -> None:
         raise RuleError(
             "spell/no-follow-up",
             f"{spell.name} has nothing to do again after it is cast",
-            allowed="Spiritual Weapon (its attack), Spirit Guardians (its save)",
+            allowed="Spiritual Weapon (its attack), Spirit Guardians and Web (their saves)",
         )
     mark = _marker_of(c, spell)
     for tid in cmd.targets:
@@ -419,7 +432,7 @@ def _spell_effect(tx: Tx, cmd: SpellEffect) -> None:
         return
     if not cmd.targets:
         raise RuleError("spell/targets", f"{spell.name} needs the creatures that save", allowed="targets: their ids")
-    if c.id in cmd.targets:
+    if c.id in cmd.targets and not spell.targets.caster_included:  # Web's webs may hold their caster
         raise RuleError("spell/targets", f"{spell.name}'s Emanation does not affect its caster", allowed="other creatures")
     if cmd.attack_faces or cmd.advantage or cmd.disadvantage:
         raise RuleError("spell/no-attack-roll", f"{spell.name} makes no attack roll", allowed="save_faces, damage_faces")

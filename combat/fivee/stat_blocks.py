@@ -35,4 +35,6 @@ def with_steps(phases: PhaseTable) -> PhaseTable:
             steps += [Step(name, ("turns",)) for name in TURN_COMMANDS + CHARACTER_TURN_COMMANDS]
         elif step.trigger == "saving_throw":
             steps.append(Step("use_legendary_resistance", step.sources))
+        elif step.trigger == "begin_combat":
+            steps.append(Step("cast_spell", step.sources))  # a ritual before the fight (combat/fivee/casting_rules.py)
     return PhaseTable(phases.name, phases.phases, steps, phases.initial)

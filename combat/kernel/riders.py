@@ -30,6 +30,10 @@ that asks for each:
 - `beast_form`: Polymorph's Temporary Hit Points: "These Temporary Hit Points vanish if any
   remain when the spell ends. The spell ends early on the target if it has no Temporary Hit
   Points left."
+- `also`, `part_of`: conditions given together by one failed save ("the Prone and
+  Incapacitated conditions" - Hideous Laughter): the first carries the save and `also` names
+  the others, which carry `part_of` (its name) and end when it ends
+  (combat/fivee/spell_conditions.py).
 - `cast_at`, `damage_type`: the level a spell was cast at and the damage type chosen, kept on
   the caster's own marker of a spell it uses again later (Spiritual Weapon's attack, Spirit
   Guardians' save).
@@ -60,3 +64,5 @@ class Riders(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=
     beast_form: bool = False
     cast_at: int | msgspec.UnsetType = UNSET
     damage_type: str | msgspec.UnsetType = UNSET
+    also: tuple[str, ...] = ()
+    part_of: str | msgspec.UnsetType = UNSET
