@@ -16,8 +16,9 @@ rounds and concentration) and marked `part_of` the first, so the conditions' own
 as they read any (Incapacitated ends concentration, Prone gives Advantage in melee). When the
 first ends, for whatever reason (a repeated save, damage, the GM's `remove_condition` for a
 shake, Greater Restoration), the others end with it (`end_companions`, run by the 5e flow), so
-one save is rolled a turn, never one per condition. A companion Prone can't be stood up from
-while the first lasts (combat/fivee/standing.py asks `held_down`).
+one save is rolled a turn, never one per condition. Hideous Laughter's "it can't end the Prone
+condition on itself" needs nothing more: the Incapacitated it has meanwhile already refuses
+`stand_up`.
 """
 
 from __future__ import annotations
@@ -31,10 +32,9 @@ from combat.kernel.commands import ApplyCondition
 from combat.kernel.decider import Tx
 from combat.kernel.events import ConditionSpec
 from combat.kernel.riders import Riders
-from combat.kernel.state import Combatant
 from combat.spells.model import Spell
 
-__all__ = ["with_companions", "give_companions", "end_companions", "held_down"]
+__all__ = ["with_companions", "give_companions", "end_companions"]
 
 UNSET = msgspec.UNSET
 
@@ -88,12 +88,3 @@ def _companion_of(cond: ConditionSpec, first: ConditionSpec) -> bool:
         and first.riders is not UNSET
         and cond.name in first.riders.also
     )
-
-
-def held_down(c: Combatant) -> str | None:
-    """The condition whose Prone `c` can't end on itself ("it can't end the Prone condition on
-    itself" - Hideous Laughter), if any."""
-    for cond in c.conditions:
-        if cond.name == "prone" and cond.riders is not UNSET and cond.riders.part_of is not UNSET:
-            return cond.riders.part_of
-    return None

@@ -18,7 +18,6 @@ import msgspec
 
 from combat.fivee.actions import movement_left, movement_short
 from combat.fivee.conditions import speed_of
-from combat.fivee.spell_conditions import held_down
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
@@ -55,9 +54,6 @@ def stand_up(tx: Tx, cmd: StandUp) -> None:
     problem = not_prone(c)
     if problem:
         raise RuleError("prone/not-prone", problem, allowed="move")
-    held = held_down(c)
-    if held is not None:  # Hideous Laughter: "it can't end the Prone condition on itself"
-        raise RuleError("prone/held-down", f"{c.name} can't end the Prone condition on itself while {held} lasts", allowed="stay Prone")
     if speed_of(c) == 0:
         raise RuleError("prone/speed-zero", f"{c.name}'s Speed is 0, so it can't right itself", allowed="stay Prone")
     cost = speed_of(c) // 2

@@ -339,7 +339,6 @@ ERROR_CODES: dict[str, str] = {
     "press/target": "the target cannot be pressed",
     "prone/already": "… is already Prone",
     "prone/not-prone": "the combatant is not prone",
-    "prone/held-down": "… can't end the Prone condition on itself while … lasts",
     "prone/speed-zero": "…'s Speed is 0, so it can't stand up",
     "rage/already": "… is already raging",
     "rage/not-raging": "… is not raging",
