@@ -29,6 +29,8 @@ CLERIC = build_sheet(
         "Greater Restoration",
         "Heal",
         "Power Word Heal",
+        "Protection from Poison",
+        "Mass Heal",
     ),
 )
 
@@ -231,3 +233,38 @@ def test_revivify_refuses_the_living_and_those_dead_longer_than_a_minute():
         next_turn_of_ilse(t)
     error = t.rejects(CastSpell(caster="ilse", spell="Revivify", targets=("bandit-1",)), "spell/dead-too-long")
     assert "died in round 1, this is round 12" in error.message and nothing_spent(t)
+
+
+def test_protection_from_poison_ends_the_poisoned_condition():
+    """Protection from Poison: "You touch a creature and end the Poisoned condition on it."
+    Brann is Poisoned twice over (two sources): neither is left. The Advantage and Resistance
+    for the hour are handed to the GM."""
+    t = table()
+    give(t, "brann", "poisoned", "poisoned", "blinded")
+    events = t.do(CastSpell(caster="ilse", spell="Protection from Poison", targets=("brann",)))
+    assert [e.condition for e in of_type(events, ConditionEnded)] == ["poisoned", "poisoned"]
+    assert names(t, "brann") == ["blinded"] and "Resistance to Poison damage" in of_type(events, SpellCast)[0].manual[0]
+
+
+def test_protection_from_poison_refuses_a_dead_target():
+    """A dead Bandit is no creature to protect: refused, the slot kept."""
+    t = table()
+    t.do(Damage(target="bandit-2", amount=11, damage_type="slashing"))
+    t.rejects(CastSpell(caster="ilse", spell="Protection from Poison", targets=("bandit-2",)), "target/dead")
+    assert nothing_spent(t)
+
+
+def test_mass_heal_clears_blinded_deafened_and_poisoned_from_everyone_named():
+    """Mass Heal: "Creatures healed by this spell also have the Blinded, Deafened, and Poisoned
+    conditions removed from them." Ilse and Brann, both Poisoned, Brann also Deafened: all of it
+    ends; the 700 Hit Points divided as she chooses are the GM's `heal`."""
+    t = table()
+    give(t, "brann", "poisoned", "deafened")
+    give(t, "ilse", "poisoned")
+    events = t.do(CastSpell(caster="ilse", spell="Mass Heal", targets=("ilse", "brann")))
+    assert sorted((e.target, e.condition) for e in of_type(events, ConditionEnded)) == [
+        ("brann", "deafened"),
+        ("brann", "poisoned"),
+        ("ilse", "poisoned"),
+    ]
+    assert "700 Hit Points" in of_type(events, SpellCast)[0].manual[0]
