@@ -22,6 +22,7 @@ __all__ = [
     "cannot_heal",
     "advantage_marks",
     "immune",
+    "barred",
 ]
 
 
@@ -66,3 +67,9 @@ def advantage_marks(c: Combatant) -> list[ConditionSpec]:
 def immune(c: Combatant, condition: str) -> str | None:
     """Heroism: "immune to the Frightened condition": the effect that makes `c` immune, if any."""
     return next((cond.name for cond, r in riders_of(c) if condition in r.immune_to), None)
+
+
+def barred(c: Combatant, resource: str) -> str | None:
+    """Confusion: "that target can't take Bonus Actions or Reactions": the effect barring
+    `resource` ("bonus_action", "reaction") to `c`, if any."""
+    return next((cond.name for cond, r in riders_of(c) if resource in r.cannot), None)

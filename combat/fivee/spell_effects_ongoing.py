@@ -125,6 +125,7 @@ def lasting(spell: Spell) -> bool:
         or r.extra_action
         or r.lethargy
         or r.beast_form
+        or r.cannot
     )
 
 
@@ -154,7 +155,7 @@ def effect_riders(tx: Tx, spell: Spell, caster: Caster, slot: int | None, tid: s
         fields["extra_action"] = r.extra_action
     if r.beast_form:
         fields["beast_form"] = True
-    return Riders(immune_to=r.immune_to, save_advantage=r.save_advantage, lethargy=r.lethargy, **fields)
+    return Riders(immune_to=r.immune_to, save_advantage=r.save_advantage, lethargy=r.lethargy, cannot=r.cannot, **fields)
 
 
 def _beast(spell: Spell, option: str | None) -> Any:

@@ -611,9 +611,9 @@ def _effect(
         for tid in affected:
             if ongoing.lasting(spell):
                 effect["riders"] = ongoing.effect_riders(tx, spell, caster, slot, tid, beast_hp)
-            apply_condition(
-                tx, ApplyCondition(target=tid, condition=_lasting(c, spell, spell.name.lower(), **effect), custom=True)
-            )
+            # Confusion's effect repeats its save at the end of the target's turns
+            spec = _lasting(c, spell, spell.name.lower(), dc=caster.save_dc, **effect)
+            apply_condition(tx, ApplyCondition(target=tid, condition=spec, custom=True))
         ongoing.landed(tx, c, spell, affected, beast_hp)
     ongoing.marker(tx, c, spell, slot, cmd.damage_type)
     if cmd.save_faces and spell.save is None:

@@ -209,6 +209,7 @@ ERROR_CODES: dict[str, str] = {
     "dice/unused-faces": "faces were entered for a roll that is not made",
     "dice/whose-faces": "faces were entered but …",
     "disengage/no-foe": "no foe is in melee to disengage from",
+    "economy/barred": "… can't take bonus actions while Confusion lasts",
     "economy/action-spent": "the action is used this turn",
     "economy/attack-spent": "the attacks of this turn are used",
     "economy/bonus-action-spent": "the bonus action is used this turn",

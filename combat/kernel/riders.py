@@ -30,6 +30,8 @@ that asks for each:
 - `beast_form`: Polymorph's Temporary Hit Points: "These Temporary Hit Points vanish if any
   remain when the spell ends. The spell ends early on the target if it has no Temporary Hit
   Points left."
+- `cannot`: what of its turn's economy it can't take ("can't take Bonus Actions or
+  Reactions" - Confusion: "bonus_action", "reaction").
 - `also`, `part_of`: conditions given together by one failed save ("the Prone and
   Incapacitated conditions" - Hideous Laughter): the first carries the save and `also` names
   the others, which carry `part_of` (its name) and end when it ends
@@ -66,3 +68,4 @@ class Riders(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=
     damage_type: str | msgspec.UnsetType = UNSET
     also: tuple[str, ...] = ()
     part_of: str | msgspec.UnsetType = UNSET
+    cannot: tuple[str, ...] = ()

@@ -250,6 +250,9 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
     - `immune_to`, `speed_times`, `save_advantage`, `extra_action`, `lethargy`: Heroism's
       immunity to Frightened, Haste's doubled Speed, Advantage on Dexterity saves, additional
       action and the lethargy when it ends;
+    - `cannot`: Confusion's "can't take Bonus Actions or Reactions" ("bonus_action", "reaction"),
+      on the effect a failed save leaves, with the save repeated at the end of its turns where
+      the entry's `save.repeats` says so;
     - `on_hit`: what an attack spell's hit leaves on the target until the end of the caster's
       next turn: `advantage_against` (Guiding Bolt) or `no_healing` (Chill Touch);
     - `fails_into`, `ends_on_damage`: Sleep's Unconscious on the second failed save, and its
@@ -280,6 +283,7 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
     dust_at_zero: bool = False
     follow_up: Literal["attack", "save"] | None = None
     saves_later: bool = False
+    cannot: tuple[Literal["bonus_action", "reaction"], ...] = ()
     damage_plus_modifier: bool = False
 
 

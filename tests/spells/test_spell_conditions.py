@@ -14,7 +14,15 @@ from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_effects_ongoing import SpellEffect
 from combat.fivee.spellcasting import CastSpell
 from combat.fivee.standing import StandUp
-from combat.kernel.commands import Attack, Damage, EndConcentration, EndTurn, RemoveCondition
+from combat.kernel.commands import (
+    Attack,
+    BonusAction,
+    Damage,
+    EndConcentration,
+    EndTurn,
+    RemoveCondition,
+    UseReaction,
+)
 from combat.kernel.events import ConditionEnded, SaveMade
 from tests.helpers import Table, of_type
 
@@ -23,7 +31,7 @@ WIZARD = build_sheet(
     class_name="Wizard",
     level=17,
     scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Hideous Laughter", "Hypnotic Pattern", "Web", "Blindness/Deafness"),
+    spells=("Hideous Laughter", "Hypnotic Pattern", "Web", "Blindness/Deafness", "Confusion"),
 )
 
 
@@ -143,3 +151,23 @@ def test_blindness_deafness_gives_the_condition_chosen():
         )
     )
     assert names(t, "bandit-1") == ["deafened"]
+
+
+def test_confusion_bars_bonus_actions_and_reactions_until_the_repeated_save():
+    """Confusion: "must succeed on a Wisdom saving throw, or that target can't take Bonus
+    Actions or Reactions and must roll 1d10 at the start of each of its turns ... At the end of
+    each of its turns, an affected target repeats the save, ending the spell on itself on a
+    success." Bandit 1 fails (a 2), Bandit 2 succeeds (a 19). On its turn Bandit 1 is refused a
+    Bonus Action and a Reaction (the 1d10 is the GM's); its save (a 19) ends the effect."""
+    t = table()
+    faces = {"bandit-1": (2,), "bandit-2": (19,)}
+    t.do(CastSpell(caster="vesna", spell="Confusion", targets=("bandit-1", "bandit-2"), save_faces=faces))
+    assert names(t, "bandit-1") == ["confusion"] and t["bandit-2"].conditions == ()
+    t.do(EndTurn(combatant="vesna"))
+    error = t.rejects(BonusAction(combatant="bandit-1", description="hides"), "economy/barred")
+    assert "can't take bonus actions while Confusion lasts" in error.message
+    t.rejects(UseReaction(combatant="bandit-1", description="an opportunity attack"), "economy/barred")
+    events = t.do(EndTurn(combatant="bandit-1", save_faces=((19,),)))
+    assert [(s.ability, s.success) for s in of_type(events, SaveMade)] == [("wisdom", True)]
+    assert t["bandit-1"].conditions == () and t.rebuilt() == t.state
+    t.do(BonusAction(combatant="bandit-2", description="hides"))  # who saved acts as ever
