@@ -67,7 +67,13 @@ def give_companions(tx: Tx, condition: ConditionSpec | None, targets: tuple[str,
 
 
 def _is_first(held: ConditionSpec, given: ConditionSpec) -> bool:
-    return held.name == given.name and held.source == given.source and held.riders is not UNSET and held.riders.also == given.riders.also  # type: ignore[union-attr]
+    return (
+        held.name == given.name
+        and held.source == given.source
+        and held.riders is not UNSET
+        and given.riders is not UNSET
+        and held.riders.also == given.riders.also
+    )
 
 
 def end_companions(tx: Tx, cid: str, first: ConditionSpec) -> None:

@@ -66,8 +66,8 @@ from combat.fivee.monsters import with_sheet
 from combat.fivee.reaction_windows import reaction_spells, spend_reaction_use
 from combat.fivee.save_effects import deal_share, resolve_save_effect, share_after_save, takes_any
 from combat.fivee.save_modifiers import SaveModifiers
-from combat.fivee.spell_effects_ongoing import SpellEffect
 from combat.fivee.spell_conditions import give_companions, with_companions
+from combat.fivee.spell_effects_ongoing import SpellEffect
 from combat.fivee.spell_riders import by_hit_points, hit_targets, lapse_if_none_affected
 from combat.fivee.spell_targets import checked_targets, chosen_option, chosen_type, who
 from combat.fivee.turns import require_able, require_turn

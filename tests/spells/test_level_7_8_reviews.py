@@ -151,10 +151,12 @@ def test_divine_word_sorts_those_who_fail_by_their_current_hit_points():
     t.start({"ilse": 20, "imp": 6, "brute": 5, "knight": 4, "guard": 3, "giant": 2, "scout": 1})
     t.do(Damage(target="brute", amount=32, damage_type="slashing"))
     failing = ("imp", "brute", "knight", "guard", "giant")
-    faces = {cid: (3,) for cid in failing} | {"scout": (19,)}
+    faces = dict.fromkeys(failing, (3,)) | {"scout": (19,)}
     events = t.do(CastSpell(caster="ilse", spell="Divine Word", targets=(*failing, "scout"), save_faces=faces))
     assert [(s.combatant, s.success) for s in of_type(events, SaveMade)] == [*((c, False) for c in failing), ("scout", True)]
-    assert [(e.combatant, e.cause) for e in of_type(events, CombatantDied)] == [("imp", "Divine Word: 18 Hit Points, 20 or fewer")]
+    assert [(e.combatant, e.cause) for e in of_type(events, CombatantDied)] == [
+        ("imp", "Divine Word: 18 Hit Points, 20 or fewer")
+    ]
     held = {cid: sorted((c.name, c.rounds) for c in t[cid].conditions) for cid in ("brute", "knight", "guard", "giant", "scout")}
     assert held == {
         "brute": [("blinded", 600), ("deafened", 600), ("stunned", 600)],

@@ -115,7 +115,9 @@ def test_greater_restoration_refuses_what_the_target_does_not_have():
         CastSpell(caster="ilse", spell="Greater Restoration", targets=("brann",), option="petrified"), "spell/no-condition"
     )
     assert error.allowed == "option: charmed"
-    t.rejects(CastSpell(caster="ilse", spell="Greater Restoration", targets=("brann",), option="exhaustion"), "spell/no-condition")
+    t.rejects(
+        CastSpell(caster="ilse", spell="Greater Restoration", targets=("brann",), option="exhaustion"), "spell/no-condition"
+    )
     t.rejects(CastSpell(caster="ilse", spell="Greater Restoration", targets=("brann",), option="frightened"), "spell/option")
     assert nothing_spent(t)
 

@@ -69,7 +69,7 @@ def test_hideous_laughter_lays_the_target_prone_and_incapacitated_with_one_save_
 
 
 def test_hideous_laughter_ends_both_conditions_with_the_concentration():
-    """"for the duration": Vesna's concentration ends, and the Prone goes with the
+    """ "for the duration": Vesna's concentration ends, and the Prone goes with the
     Incapacitated (the Prone holds no concentration of its own to end by)."""
     t = table()
     t.do(CastSpell(caster="vesna", spell="Hideous Laughter", targets=("bandit-1",), save_faces={"bandit-1": (2,)}))
@@ -95,7 +95,7 @@ def test_hypnotic_pattern_charms_incapacitates_and_roots_until_damage_ends_it():
 
 
 def test_a_shake_out_of_the_stupor_ends_the_charm_and_what_came_with_it():
-    """"... or if someone else uses an action to shake the creature out of its stupor": the GM
+    """ "... or if someone else uses an action to shake the creature out of its stupor": the GM
     ends the Charmed (`remove_condition`), and the Incapacitated ends with it."""
     t = table()
     t.do(CastSpell(caster="vesna", spell="Hypnotic Pattern", targets=("bandit-1",), save_faces={"bandit-1": (2,)}))
@@ -119,7 +119,11 @@ def test_web_restrains_a_creature_that_fails_as_it_enters_until_the_concentratio
     t = table()
     t.do(CastSpell(caster="vesna", spell="Web"))
     t.do(EndTurn(combatant="vesna"))
-    events = t.do(SpellEffect(caster="vesna", spell="Web", targets=("bandit-1", "bandit-2"), save_faces={"bandit-1": (2,), "bandit-2": (18,)}))
+    events = t.do(
+        SpellEffect(
+            caster="vesna", spell="Web", targets=("bandit-1", "bandit-2"), save_faces={"bandit-1": (2,), "bandit-2": (18,)}
+        )
+    )
     assert [(s.ability, s.total, s.success) for s in of_type(events, SaveMade)] == [
         ("dexterity", 3, False),
         ("dexterity", 19, True),
