@@ -131,8 +131,10 @@ def restore(tx: Tx, c: Combatant, spell: Spell, targets: tuple[str, ...], option
     picked = _picked(spell, option)
     for tid in targets:
         if r.revive_within is not None:
-            tx.emit(Healed(target=tid, amount=1, source=c.id))
+            # Alive first, then its 1 Hit Point: healing a dead creature is what the re-check
+            # after a changed past reports as impossible.
             revive(tx, tid)
+            tx.emit(Healed(target=tid, amount=1, source=c.id))
             continue
         if r.stabilize:
             tx.emit(CombatantStabilized(combatant=tid, reason=f"{c.name}'s {spell.name}"))

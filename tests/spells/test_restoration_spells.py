@@ -31,6 +31,7 @@ CLERIC = build_sheet(
         "Power Word Heal",
         "Protection from Poison",
         "Mass Heal",
+        "Mass Cure Wounds",
     ),
 )
 
@@ -225,6 +226,17 @@ def test_revivify_brings_back_a_creature_dead_within_the_minute_with_1_hit_point
     assert t.rebuilt() == t.state
 
 
+def test_revivify_brings_back_a_character_killed_outright():
+    """Massive Damage: "the character dies if the remainder equals or exceeds their Hit Point
+    maximum": Brann (20 HP) takes 40 and dies; Revivify the same round: 1 HP, conscious, Prone,
+    no Death Saving Throws owed."""
+    t = table()
+    t.do(Damage(target="brann", amount=40, damage_type="slashing"))
+    assert t["brann"].status == "dead"
+    t.do(CastSpell(caster="ilse", spell="Revivify", targets=("brann",)))
+    assert (t["brann"].hp, t["brann"].status, names(t, "brann")) == (1, "active", ["prone"])
+
+
 def test_revivify_refuses_the_living_and_those_dead_longer_than_a_minute():
     """Brann is alive; Bandit 1, dead since round 1, has been dead more than a minute in
     round 12: both refused, the level 3 slot and the action kept."""
@@ -270,3 +282,26 @@ def test_mass_heal_clears_blinded_deafened_and_poisoned_from_everyone_named():
         ("ilse", "poisoned"),
     ]
     assert "700 Hit Points" in of_type(events, SpellCast)[0].manual[0]
+
+
+def test_mass_cure_wounds_heals_each_of_up_to_six_named():
+    """Mass Cure Wounds: "Choose up to six creatures in a 30-foot-radius Sphere centered on that
+    point. Each target regains Hit Points equal to 5d8 plus your spellcasting ability modifier."
+    Brann (at 0 HP: he wakes) and Ilse (down 30): one roll each, +5."""
+    t = table()
+    t.do(Damage(target="brann", amount=20, damage_type="slashing"))
+    t.do(Damage(target="ilse", amount=30, damage_type="slashing"))
+    faces = ((1, 1, 1, 1, 1), (2, 2, 2, 2, 2))
+    events = t.do(CastSpell(caster="ilse", spell="Mass Cure Wounds", targets=("brann", "ilse"), damage_faces=faces))
+    assert [(e.target, e.amount) for e in of_type(events, Healed)] == [("brann", 10), ("ilse", 15)]
+    assert t["brann"].status == "active" and of_type(events, CombatantRevived)
+
+
+def test_mass_cure_wounds_refuses_a_seventh_creature():
+    """ "up to six creatures": seven named are refused, the level 5 slot kept."""
+    t = table()
+    t.do(AddCombatant(combatant=pc("cara")))
+    t.do(AddCombatant(combatant=pc("dov")))
+    seven = ("ilse", "brann", "cara", "dov", "bandit-1", "bandit-2", "bandit-3")
+    error = t.rejects(CastSpell(caster="ilse", spell="Mass Cure Wounds", targets=seven), "spell/targets")
+    assert "up to 6 creature(s)" in error.message and nothing_spent(t)
