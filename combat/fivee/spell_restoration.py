@@ -3,12 +3,12 @@ reviewed entry's `restores` (combat/spells/model.py `Restoration`). `check` runs
 is spent, `restore` after the spell's healing.
 
 - Lesser Restoration: "You touch a creature and end one condition on it: Blinded, Deafened,
-  Paralyzed, or Poisoned." The caster names the condition in `option`; one not in the list, or
-  not on the target, is refused. Left out, the spell ends none the engine knows (a disease is
-  the GM's).
+  Paralyzed, or Poisoned." The caster names the condition in `option`; one left out, not in
+  the list, or not on the target, is refused.
 - Greater Restoration: "magically remove one of the following effects from it: 1 Exhaustion
   level; The Charmed or Petrified condition; ...": `option` "exhaustion" (one level off),
-  "charmed" or "petrified"; a curse, an ability score or a Hit Point maximum is the GM's.
+  "charmed" or "petrified"; a curse, an ability score or a Hit Point maximum is the GM's, so
+  the option may be left out (a spell whose text leaves the GM nothing else needs it named).
 - Heal: "This spell also ends the Blinded, Deafened, and Poisoned conditions on the target."
 - Power Word Heal: "The target regains all its Hit Points. If the creature has the Charmed,
   Frightened, Paralyzed, Poisoned, or Stunned condition, the condition ends. If the creature
@@ -61,6 +61,12 @@ def _choices(r: Restoration) -> tuple[str, ...]:
 def _picked(spell: Spell, option: str | None) -> str | None:
     r = spell.restores
     assert r is not None
+    if option is None and r.one_of and not spell.manual:
+        raise RuleError(
+            "spell/option",
+            f"{spell.name} ends one condition: name it",
+            allowed="option: " + ", ".join(_choices(r)),
+        )
     if option is None:
         return None
     name = option.strip().lower()

@@ -76,14 +76,15 @@ def test_lesser_restoration_ends_the_one_condition_named():
 
 
 def test_lesser_restoration_refuses_a_condition_not_listed_or_not_on_the_target():
-    """Frightened is not one of the four; Deafened is, but Brann is not Deafened: both are
-    refused, and neither the slot nor the Bonus Action is spent."""
+    """Frightened is not one of the four; Deafened is, but Brann is not Deafened; and a casting
+    that names none: each is refused, and neither the slot nor the Bonus Action is spent."""
     t = table()
     give(t, "brann", "frightened", "blinded")
     error = t.rejects(
         CastSpell(caster="ilse", spell="Lesser Restoration", targets=("brann",), option="frightened"), "spell/option"
     )
     assert error.allowed == "option: blinded, deafened, paralyzed, poisoned"
+    t.rejects(CastSpell(caster="ilse", spell="Lesser Restoration", targets=("brann",)), "spell/option")
     error = t.rejects(
         CastSpell(caster="ilse", spell="Lesser Restoration", targets=("brann",), option="deafened"), "spell/no-condition"
     )
@@ -121,6 +122,16 @@ def test_greater_restoration_refuses_what_the_target_does_not_have():
     )
     t.rejects(CastSpell(caster="ilse", spell="Greater Restoration", targets=("brann",), option="frightened"), "spell/option")
     assert nothing_spent(t)
+
+
+def test_greater_restoration_against_a_curse_names_no_condition():
+    """ "A curse, including the target's Attunement to a cursed magic item": the engine keeps no
+    curse, so the spell cast with no option ends nothing and hands the GM the sentences."""
+    t = table()
+    give(t, "brann", "charmed")
+    events = t.do(CastSpell(caster="ilse", spell="Greater Restoration", targets=("brann",)))
+    assert of_type(events, ConditionEnded) == [] and names(t, "brann") == ["charmed"]
+    assert "A curse" in of_type(events, SpellCast)[0].manual[0]
 
 
 def test_heal_also_ends_blinded_deafened_and_poisoned():
