@@ -13,7 +13,7 @@ In order, each step a rule of its own:
    casts it at that level ("When you cast a spell using a slot that is of a higher level than
    the spell, the spell assumes the higher level"). A Warlock's Pact Magic slot counts as
    one of its `pact_level`, and casts a lower spell without its level named; one slot per
-   turn in srd-2024; no ritual in a fight (combat/fivee/casting_rules.py). The casting time is the action, the Bonus Action or the Reaction
+   turn in srd-2024; a ritual only before the fight, in set-up (combat/fivee/casting_rules.py). The casting time is the action, the Bonus Action or the Reaction
    its casting time says, spent here; a spell of a minute or more is not cast mid-fight.
 3. Concentration: "If you are already concentrating on a spell, you stop concentrating on it
    when you cast a new one that requires Concentration" (combat/fivee/concentration.py).
@@ -611,7 +611,7 @@ def _effect(
         for tid in affected:
             if ongoing.lasting(spell):
                 effect["riders"] = ongoing.effect_riders(tx, spell, caster, slot, tid, beast_hp)
-            # Confusion's effect repeats its save at the end of the target's turns
+            # with the save it repeats at the end of the target's turns, where it has one (Confusion)
             spec = _lasting(c, spell, spell.name.lower(), dc=caster.save_dc, **effect)
             apply_condition(tx, ApplyCondition(target=tid, condition=spec, custom=True))
         ongoing.landed(tx, c, spell, affected, beast_hp)
