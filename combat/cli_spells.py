@@ -138,8 +138,10 @@ def describe(s: Spell) -> str:
         lines.append(f"  character level {c.character_level}: {'; '.join(changes)}")
     for o in s.options:
         lines.append(f"  option {o.name}: " + (o.condition.name if o.condition else o.text))
-    if s.kill_at_or_below is not None:
-        lines.append(f"Kills a target of {s.kill_at_or_below} Hit Points or fewer outright")
+    for b in s.hp_bands:
+        does = ["dies"] if b.dies else [*b.conditions, *(["Speed 0"] if b.speed_zero else [])]
+        lines.append(f"  {b.at_most} Hit Points or fewer: " if b.at_most is not None else "  otherwise: ")
+        lines[-1] += ", ".join(does)
     from combat.spells import library
 
     lines.append(f"Automation: {library.draft_label(s)}")

@@ -10,7 +10,7 @@ import msgspec
 
 from combat.app.history import fold_records
 from combat.kernel.records import Recorded
-from combat.kernel.state import UNSHOWN, UNSHOWN_RULES, EncounterState, unresolved_ties
+from combat.kernel.state import UNSHOWN, EncounterState, unresolved_ties
 from combat.rulesets import get_ruleset
 from projections.initiative import initiative_order
 
@@ -23,7 +23,8 @@ def state_view(state: EncounterState) -> dict[str, Any]:
     ruleset = get_ruleset(state.ruleset)
     view = msgspec.to_builtins(state)
     rules = view.pop("rules")
-    shown = {k: v for k, v in rules.items() if k not in UNSHOWN_RULES} if isinstance(rules, dict) else rules
+    unshown = ruleset.views.bookkeeping
+    shown = {k: v for k, v in rules.items() if k not in unshown} if isinstance(rules, dict) else rules
     if ruleset.state_key and shown != msgspec.to_builtins(ruleset.state_type()):
         view[ruleset.state_key] = shown
     # What the GM revealed, and a condition's `hidden`, show only once they hold something:

@@ -13,6 +13,7 @@ import msgspec
 from combat.fivee import dying
 from combat.fivee.concentration import start_concentration
 from combat.fivee.conditions import can_see, is_incapacitated, speed_of
+from combat.fivee.rider_reads import barred
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
 from combat.kernel.decider import Rules, Tx
@@ -49,6 +50,9 @@ def used_up(c: Combatant, resource: str) -> str | None:
     action, reaction, object interaction), else None. The guards refuse with it; the re-checks
     after a change to the past (combat.fivee.consistency and the rulesets') report it."""
     e = c.economy
+    bar = barred(c, resource) if c.conditions else None
+    if bar is not None:
+        return f"{c.name} can't take {resource.replace('_', ' ')}s while {bar.title()} lasts"
     if (e.attacks_left > 0) if resource == "attack" else getattr(e, resource, True):
         return None
     if resource == "object_interaction":
@@ -60,6 +64,8 @@ def used_up(c: Combatant, resource: str) -> str | None:
 
 def spend_check(c: Combatant, resource: str) -> None:
     problem = used_up(c, resource)
+    if problem and c.conditions and barred(c, resource):
+        raise RuleError("economy/barred", problem, allowed=_left(c))
     if problem:
         raise RuleError(f"economy/{resource.replace('_', '-')}-spent", problem, allowed=_left(c))
 
@@ -83,6 +89,8 @@ def _left(c: Combatant) -> str:
 def require_reaction(c: Combatant) -> None:
     require_able(c, "react")
     problem = used_up(c, "reaction")
+    if problem and c.conditions and barred(c, "reaction"):
+        raise RuleError("economy/barred", problem, allowed="no reaction while it lasts")
     if problem:
         raise RuleError("economy/reaction-spent", problem, allowed="wait for the start of its turn")
 

@@ -14,10 +14,14 @@ give them).
   level takes a slot of its own level if the caster has one left, else a Pact Magic slot
   (cast at the pact level, as the example says).
 - Rituals: a spell with the Ritual tag may be cast as a ritual, without a slot, taking 10
-  minutes longer than its casting time. A round is 6 seconds, so no ritual is cast in a fight:
-  `cast_spell` with `ritual` is refused (`spell/ritual-in-combat`) and the spell may be cast
-  with its slot instead; `cast_spell` is a command of the turns, so it records no ritual
-  before or after one either.
+  minutes longer than its casting time (Wizard, "Ritual Adept": "You can cast any spell as a
+  Ritual if that spell has the Ritual tag and the spell is in your spellbook"; the other
+  casters, a prepared one). A round is 6 seconds, so no ritual is cast in a fight's turns:
+  `cast_spell` with `ritual` is refused there (`spell/ritual-in-combat`) and the spell may be
+  cast with its slot instead. Before the fight (the set-up phase, the one time outside combat
+  an encounter records) `cast_spell` records a ritual, and only a ritual: no slot spent, no
+  action, its effect as the spell's. A character casts the rituals on its sheet; a stat block's
+  Spellcasting casts its spells as the block says, not as rituals (`spell/ritual-caster`).
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ from combat.characters.sheet import Spellcasting
 from combat.kernel.errors import RuleError
 from combat.kernel.state import Combatant
 
-__all__ = ["pact_slot_for", "refuse_ritual"]
+__all__ = ["pact_slot_for", "OUTSIDE_FIGHT", "ritual_cast"]
+
+OUTSIDE_FIGHT = "setup"  # the phase before the fight: the time outside combat an encounter records
 
 
 def pact_slot_for(casting: Spellcasting, pact_spent: int, level: int, wanted: int | None, own_left: bool) -> int | None:
@@ -40,11 +46,30 @@ def pact_slot_for(casting: Spellcasting, pact_spent: int, level: int, wanted: in
     return None
 
 
-def refuse_ritual(c: Combatant, spell: str, ritual_tag: bool) -> None:
+def ritual_cast(phase: str, c: Combatant, spell: str, *, asked: bool, ritual_tag: bool, from_block: bool) -> bool:
+    """Whether this casting is a ritual (`asked`: the command says so); refused where the rules
+    don't allow it, and any other casting before the fight."""
+    outside = phase == OUTSIDE_FIGHT
+    if not asked:
+        if outside:
+            raise RuleError(
+                "spell/before-the-fight",
+                f"{c.name} can't cast {spell} before the fight: only a ritual is recorded outside the fight's turns",
+                allowed="ritual: true for a spell with the Ritual tag; other spells once the fight's turns begin",
+            )
+        return False
     if not ritual_tag:
         raise RuleError("spell/not-ritual", f"{spell} has no Ritual tag and can't be cast as a ritual", allowed="ritual: false")
-    raise RuleError(
-        "spell/ritual-in-combat",
-        f"{c.name} can't cast {spell} as a ritual in a fight: a ritual takes 10 minutes longer than its casting time",
-        allowed="ritual: false, casting it with a spell slot",
-    )
+    if from_block:
+        raise RuleError(
+            "spell/ritual-caster",
+            f"{c.name} casts {spell} from its stat block, as the block says, not as a ritual",
+            allowed="ritual: false, in the fight's turns",
+        )
+    if not outside:
+        raise RuleError(
+            "spell/ritual-in-combat",
+            f"{c.name} can't cast {spell} as a ritual in a fight: a ritual takes 10 minutes longer than its casting time",
+            allowed="ritual: false, casting it with a spell slot; or a ritual before the fight",
+        )
+    return True

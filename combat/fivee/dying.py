@@ -34,6 +34,9 @@ no such setting and keep the reading they were played with: a character stays Un
 healed and the GM rules on the rest. a5e's "Turn-Based Action" text says nothing about 0 Hit
 Points, so a5e follows these same rules. A Stable creature's 1 HP after 1d4 hours is outside a
 fight and left to the GM (`heal`).
+
+The round each creature died in is kept (the 5e slice's `deaths`) while it stays dead, for Revivify's
+"a creature that has died within the last minute" (combat/fivee/spell_restoration.py).
 """
 
 from __future__ import annotations
@@ -81,6 +84,8 @@ __all__ = [
     "owe_death_save",
     "require_no_death_save",
     "revive",
+    "noted_death",
+    "died_in",
     "stabilize_or_wake",
     "DeathSave",
     "TreatAsCharacter",
@@ -384,7 +389,7 @@ def _on_failed(state: EncounterState, e: DeathSaveFailed) -> EncounterState:
 
 
 def _on_died(state: EncounterState, e: CombatantDied) -> EncounterState:
-    state = _with_tally(state, e.combatant, None)
+    state = noted_death(_with_tally(state, e.combatant, None), e.combatant)
     c = msgspec.structs.replace(state.combatants[e.combatant], status="dead", dodging=False)
     return msgspec.structs.replace(state, combatants={**state.combatants, c.id: c})
 
@@ -396,10 +401,38 @@ def _on_knocked_out(state: EncounterState, e: CombatantKnockedOut) -> EncounterS
 
 
 def on_revived(state: EncounterState, cid: str) -> EncounterState:
-    """Regaining Hit Points resets both tallies (called by the CombatantRevived applier)."""
-    if cid not in dying_of(state).tallies and cid not in dying_of(state).owed:
+    """Regaining Hit Points resets both tallies (called by the CombatantRevived applier); a
+    creature brought back from death is no longer dead since a round."""
+    deaths = _deaths(state)
+    if cid in deaths:
+        left = {k: v for k, v in deaths.items() if k != cid}
+        state = with_rules(state, deaths=left or msgspec.UNSET)
+    held = dying_of(state)
+    if cid not in held.tallies and cid not in held.owed:
         return state
     return _with_tally(state, cid, None)
+
+
+def _deaths(state: EncounterState) -> dict[str, int]:
+    from combat.fivee.state import keeps_fivee
+
+    held = state.rules.deaths if keeps_fivee(state) else msgspec.UNSET
+    return {} if held is msgspec.UNSET else held
+
+
+def noted_death(state: EncounterState, cid: str) -> EncounterState:
+    """The round `cid` died in, kept while it stays dead (a ruleset outside the 5e family keeps
+    none). The 5e slice's `deaths`, which the state's JSON leaves out (combat/fivee/views.py)."""
+    from combat.fivee.state import keeps_fivee
+
+    if not keeps_fivee(state):
+        return state
+    return with_rules(state, deaths={**_deaths(state), cid: state.round})
+
+
+def died_in(state: EncounterState, cid: str) -> int | None:
+    """The round a dead creature died in, if it is known."""
+    return _deaths(state).get(cid)
 
 
 # -- checks after a change to the past (see combat/app/history.py) ----------------------------

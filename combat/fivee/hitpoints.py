@@ -175,7 +175,8 @@ def _on_temp(state: EncounterState, e: TempHPGranted) -> EncounterState:
 def _on_downed(state: EncounterState, e: CombatantDowned) -> EncounterState:
     c = state.combatants[e.combatant]
     conditions = c.conditions + ((UNCONSCIOUS_AT_ZERO,) if e.status == "unconscious" else ())
-    return with_combatant(state, e.combatant, status=e.status, conditions=conditions, dodging=False)
+    state = with_combatant(state, e.combatant, status=e.status, conditions=conditions, dodging=False)
+    return dying.noted_death(state, e.combatant) if e.status == "dead" else state
 
 
 def _on_revived(state: EncounterState, e: CombatantRevived) -> EncounterState:

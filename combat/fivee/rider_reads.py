@@ -35,6 +35,7 @@ __all__ = [
     "check_reasons",
     "with_weapon_damage",
     "least_damage",
+    "barred",
 ]
 
 
@@ -195,3 +196,9 @@ def effect_save_bonus(c: Combatant) -> int:
 def speed_bonus(c: Combatant) -> int:
     """Longstrider's "Speed increases by 10 feet"."""
     return _summed(c, lambda r: r.speed_bonus)
+
+
+def barred(c: Combatant, resource: str) -> str | None:
+    """Confusion: "that target can't take Bonus Actions or Reactions": the effect barring
+    `resource` ("bonus_action", "reaction") to `c`, if any."""
+    return next((cond.name for cond, r in riders_of(c) if resource in r.cannot), None)

@@ -39,7 +39,8 @@ command emitted):
   it takes damage"); Polymorph ends on a target left with no Temporary Hit Points ("The spell ends
   early on the target if it has no Temporary Hit Points left");
 - an effect with Haste's lethargy ends: "When the spell ends, the target is Incapacitated and
-  has a Speed of 0 until the end of its next turn".
+  has a Speed of 0 until the end of its next turn";
+- a condition that came with others ends: they end too (combat/fivee/spell_conditions.py).
 Sleep's repeated save (combat/fivee/durations.py) calls `fail_into`: "If the target fails the
 second save, the target has the Unconscious condition for the duration."
 
@@ -66,6 +67,7 @@ from combat.fivee.conditions import apply_condition
 from combat.fivee.durations import ending
 from combat.fivee.dying import CombatantDied, revive
 from combat.fivee.monsters import sheet as block_sheet
+from combat.fivee.spell_conditions import end_companions
 from combat.kernel.commands import ApplyCondition
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
@@ -120,6 +122,7 @@ def lasting(spell: Spell) -> bool:
         or r.weapon_bonus
         or r.turn_start_dice
         or defences.lasting(r)
+        or r.cannot
     )
 
 
@@ -156,7 +159,7 @@ def effect_riders(
         fields["extra_action"] = r.extra_action
     if r.beast_form:
         fields["beast_form"] = True
-    return Riders(immune_to=r.immune_to, save_advantage=r.save_advantage, lethargy=r.lethargy, **fields)
+    return Riders(immune_to=r.immune_to, save_advantage=r.save_advantage, lethargy=r.lethargy, cannot=r.cannot, **fields)
 
 
 def _beast(spell: Spell, option: str | None) -> Any:
@@ -184,6 +187,12 @@ def check_targets(tx: Tx, c: Combatant, spell: Spell, targets: tuple[str, ...], 
     ability, Magic Weapon's weapon)."""
     hit_damage.check_option(tx, spell, targets, option)
     r = spell.riders
+    if r is not None and r.saves_later and targets:
+        raise RuleError(
+            "spell/targets",
+            f"{spell.name} asks no save as it is cast: a creature saves when it enters the area or starts its turn there",
+            allowed=f"no targets; then spell_effect {spell.name} with the creatures that save",
+        )
     if r is None or not r.beast_form:
         return None
     block = _beast(spell, option)
@@ -330,6 +339,8 @@ def follow(tx: Tx) -> None:
             _turn_ended(tx, e.combatant)
         elif isinstance(e, ConditionEnded) and e.entry is not UNSET and e.entry.riders is not UNSET and e.entry.riders.lethargy:
             _lethargy(tx, e.target, e.entry)
+        elif isinstance(e, ConditionEnded) and e.entry is not UNSET and e.entry.riders is not UNSET and e.entry.riders.also:
+            end_companions(tx, e.target, e.entry)  # Hideous Laughter's Prone ends with its Incapacitated
         dealt = defences.damage_of(e)  # an attack's damage too, not only a DamageTaken
         if dealt is not None and dealt[1] > 0:
             _damaged(tx, dealt[0])

@@ -13,7 +13,7 @@ In order, each step a rule of its own:
    casts it at that level ("When you cast a spell using a slot that is of a higher level than
    the spell, the spell assumes the higher level"). A Warlock's Pact Magic slot counts as
    one of its `pact_level`, and casts a lower spell without its level named; one slot per
-   turn in srd-2024; no ritual in a fight (combat/fivee/casting_rules.py). The casting time is the action, the Bonus Action or the Reaction
+   turn in srd-2024; a ritual only before the fight, in set-up (combat/fivee/casting_rules.py). The casting time is the action, the Bonus Action or the Reaction
    its casting time says, spent here; a spell of a minute or more is not cast mid-fight.
 3. Concentration: "If you are already concentrating on a spell, you stop concentrating on it
    when you cast a new one that requires Concentration" (combat/fivee/concentration.py).
@@ -57,11 +57,11 @@ import msgspec
 from combat.bestiary.model import BlockSpellcasting
 from combat.characters.sheet import CustomSpell, spell_attack_bonus, spell_save_dc
 from combat.characters.sheet import modifier as ability_modifier
-from combat.fivee import after_hit, custom_spells, hit_damage, spell_follow_ups
+from combat.fivee import after_hit, custom_spells, hit_damage, spell_follow_ups, spell_restoration
 from combat.fivee import spell_effects_ongoing as ongoing
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import AttackOptions, require_no_pending_damage, resolve_attack
-from combat.fivee.casting_rules import pact_slot_for, refuse_ritual
+from combat.fivee.casting_rules import pact_slot_for, ritual_cast
 from combat.fivee.characters import character, with_character
 from combat.fivee.concentration import start_concentration
 from combat.fivee.conditions import apply_condition
@@ -71,8 +71,9 @@ from combat.fivee.monsters import with_sheet
 from combat.fivee.reaction_windows import reaction_spells, spend_reaction_use
 from combat.fivee.save_effects import deal_share, resolve_save_effect, share_after_save, takes_any
 from combat.fivee.save_modifiers import SaveModifiers
+from combat.fivee.spell_conditions import give_companions, with_companions
 from combat.fivee.spell_follow_ups import SpellEffect
-from combat.fivee.spell_riders import hit_targets, lapse_if_none_affected, words_of_death
+from combat.fivee.spell_riders import by_hit_points, hit_targets, lapse_if_none_affected
 from combat.fivee.spell_targets import checked_targets, chosen_option, chosen_type, who
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import ApplyCondition, Command, Heal
@@ -117,7 +118,7 @@ class CastSpell(Command, frozen=True, kw_only=True):
     # Legendary Resistance used if it fails (combat/fivee/save_modifiers.py). Left out: none;
     # a target's traits (Magic Resistance...) are read all the same.
     save_modifiers: dict[str, SaveModifiers] = {}
-    ritual: bool = False  # cast as a ritual: refused in a fight (combat/fivee/casting_rules.py)
+    ritual: bool = False  # cast as a ritual: before the fight only (combat/fivee/casting_rules.py)
 
 
 class SpellCast(Event, frozen=True, kw_only=True):
@@ -132,6 +133,9 @@ class SpellCast(Event, frozen=True, kw_only=True):
     per_day: bool = False  # one of a stat block's uses a day
     targets: tuple[str, ...] = ()
     manual: tuple[str, ...] = ()  # what the GM applies by hand
+    # Cast as a ritual, before the fight: no slot, 10 minutes longer. Unset (absent from the
+    # JSON, as in every log recorded before rituals were): not a ritual.
+    ritual: bool | msgspec.UnsetType = msgspec.UNSET
     hidden: ClassVar[Hidden] = Hidden.of(
         caster=("slot", "pact", "per_day")
     )  # what it spends is its sheet's; the spell and its level are seen
@@ -437,14 +441,15 @@ def begin_cast(tx: Tx, cmd: CastSpell, *, automated: bool = False) -> Begun | No
         require_no_pending_damage(tx.state)
     c = tx.combatant(cmd.caster)
     spell, custom, listed = _known(tx, c, cmd.spell)
+    named = custom.name if custom is not None else spell.name if spell is not None else cmd.spell
+    tag = custom is None and spell is not None and spell.ritual
+    ritual = ritual_cast(tx.state.phase, c, named, asked=cmd.ritual, ritual_tag=tag, from_block=listed is not None)
     if custom is not None:
         if not custom_spells.automated(custom):
             _cast_custom(tx, c, custom, cmd)
             return None
         spell = custom_spells.as_spell(custom)  # a GM-defined spell that says what it does: cast as the SRD's are
     assert spell is not None
-    if cmd.ritual:
-        refuse_ritual(c, spell.name, spell.ritual)
     caster = caster_of(tx.state, c)
     spell = _as_cast(spell, cmd)
     per_day = listed is not None and _per_day(tx, c, spell.name, listed)
@@ -456,12 +461,18 @@ def begin_cast(tx: Tx, cmd: CastSpell, *, automated: bool = False) -> Begun | No
                 "spell/slot-level", f"{c.name} casts {spell.name} from its stat block, at its own level", allowed="no slot_level"
             )
         slot, pact = None, False
+    elif ritual:
+        if cmd.slot_level is not None:
+            raise RuleError("spell/slot-level", f"{spell.name} cast as a ritual expends no spell slot", allowed="no slot_level")
+        slot, pact = None, False
     else:
         slot, pact = _slot(tx, c, spell.level, cmd.slot_level)
     spell = _at_slot(spell, slot)
     targets = _targets(tx, c, spell, cmd, slot, caster)
     beast_hp = ongoing.check_targets(tx, c, spell, targets, cmd.option)
-    _spend_casting_time(tx, c, spell.casting_time, spell.name, spell.casting_time_text)
+    spell_restoration.check(tx, spell, targets, cmd.option)
+    if not ritual:  # a ritual before the fight takes no turn's action
+        _spend_casting_time(tx, c, spell.casting_time, spell.name, spell.casting_time_text)
     tx.emit(
         SpellCast(
             caster=c.id,
@@ -472,6 +483,7 @@ def begin_cast(tx: Tx, cmd: CastSpell, *, automated: bool = False) -> Begun | No
             per_day=per_day,
             targets=targets,
             manual=() if automated else spell.manual if spell.automation != "narrative" else (spell.desc,),
+            ritual=True if ritual else msgspec.UNSET,
         )
     )
     return Begun(spell=spell.name, slot=slot, targets=targets, pact=pact, beast_hp=beast_hp)
@@ -499,8 +511,12 @@ def _as_begun(tx: Tx, c: Combatant, cmd: CastSpell, begun: Begun) -> Spell:
 def _as_cast(spell: Spell, cmd: CastSpell) -> Spell:
     """The spell with the effect the caster chose among its options (Command's "Grovel")."""
     r = spell.riders
-    if r is not None and (r.beast_form or r.weapon_bonus or r.chosen_check_disadvantage):
-        return spell  # the option names Polymorph's Beast, Magic Weapon's weapon, Hex's ability (ongoing.check_targets)
+    if (r is not None and (r.beast_form or r.weapon_bonus or r.chosen_check_disadvantage)) or spell_restoration.takes_option(
+        spell
+    ):
+        # the option names Polymorph's Beast, Magic Weapon's weapon, Hex's ability (ongoing.check_targets),
+        # or the condition a restoration ends
+        return spell
     option = chosen_option(spell, cmd.option)
     if option is None:
         return spell
@@ -532,6 +548,8 @@ def _targets(tx: Tx, c: Combatant, spell: Spell, cmd: CastSpell, slot: int | Non
         or spell.roll_bonus is not None
         or bool(spell.damage)
         or spell.riders is not None
+        or spell.restores is not None
+        or bool(spell.hp_bands)
     )
     if spell.projectiles is not None:
         if not cmd.targets:
@@ -595,17 +613,19 @@ def _effect(
         affected = tuple(t for t in targets if not saves[t].success and tx.state.combatants[t].status != "dead")
         spell_follow_ups.delayed(tx, c, spell, slot, affected)  # Vitriolic Sphere's later damage
         lapse_if_none_affected(tx, c.id, spell, affected)
+        by_hit_points(tx, c, spell, caster.save_dc, affected)  # Divine Word: by current Hit Points
     elif after_hit.follows_hit(spell) and damage and targets:
         after_hit.strike(tx, c, spell, targets[0], damage, rolls.next())
         affected = tuple(t for t in targets if tx.state.combatants[t].status != "dead")
-    elif spell.kill_at_or_below is not None and targets:
-        _unsaved_damage(tx, c, spell, words_of_death(tx, spell, targets), damage, cmd.damage_type, rolls)
+    elif spell.hp_bands and targets:
+        _unsaved_damage(tx, c, spell, by_hit_points(tx, c, spell, caster.save_dc, targets), damage, cmd.damage_type, rolls)
     elif spell.condition is not None and targets:
         for tid in targets:
             condition = ongoing.condition_riders(spell, _lasting(c, spell, spell.condition.name))
             apply_condition(tx, ApplyCondition(target=tid, condition=condition))
     if spell.healing is not None:
         _heal(tx, c, spell, caster, slot, targets, rolls)
+    spell_restoration.restore(tx, c, spell, targets, cmd.option)
     if spell.ac_bonus is not None or spell.roll_bonus is not None or ongoing.lasting(spell):
         effect: dict[str, Any] = {}
         if spell.ac_bonus is not None:
@@ -617,9 +637,9 @@ def _effect(
         for tid in affected:
             if ongoing.lasting(spell):
                 effect["riders"] = ongoing.effect_riders(tx, spell, caster, slot, tid, beast_hp, cmd)
-            apply_condition(
-                tx, ApplyCondition(target=tid, condition=_lasting(c, spell, spell.name.lower(), **effect), custom=True)
-            )
+            # with the save it repeats at the end of the target's turns, where it has one (Confusion)
+            spec = _lasting(c, spell, spell.name.lower(), dc=caster.save_dc, **effect)
+            apply_condition(tx, ApplyCondition(target=tid, condition=spec, custom=True))
         ongoing.landed(tx, c, spell, affected, beast_hp)
     ongoing.marker(tx, c, spell, slot, cmd.damage_type)
     spell_follow_ups.granted(tx, c, spell, slot, affected, cmd.damage_type)
@@ -681,7 +701,7 @@ def _save(
             condition = msgspec.structs.replace(
                 condition, ends=ends[0], ends_on=ends[1], concentration=msgspec.UNSET, effect=msgspec.UNSET, rounds=msgspec.UNSET
             )
-        condition = ongoing.condition_riders(spell, condition)
+        condition = with_companions(spell, ongoing.condition_riders(spell, condition))
     saves = resolve_save_effect(
         tx,
         c.id,
@@ -698,6 +718,7 @@ def _save(
         modifiers=after_hit.with_size_advantage(tx, spell, targets, cmd.save_modifiers),
         magical=True,
     )
+    give_companions(tx, condition, targets)  # "the Prone and Incapacitated conditions"
     for more in damage[1:]:  # a second roll of another type (Ice Storm's cold): once for all, halved alike
         kind = _chosen_type(more, None, spell)
         faces = rolls.next()
@@ -807,7 +828,8 @@ def _narrate(n: Any, e: SpellCast) -> str:
         else ""
     )
     at = f" at {', '.join(dict.fromkeys(n.name(t) for t in e.targets))}" if e.targets else ""
-    line = f"{n.name(e.caster)} casts {e.spell}{cost}{at}"
+    ritual = " as a ritual (10 minutes longer than its casting time)" if e.ritual is True else ""
+    line = f"{n.name(e.caster)} casts {e.spell}{ritual}{cost}{at}"
     if e.manual:
         line += "; for the GM: " + " ".join(e.manual)[:300]
     return line

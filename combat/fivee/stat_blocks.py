@@ -24,7 +24,7 @@ RULES = assemble(monsters.RULES, monster_actions.RULES, legendary.RULES, monster
 def with_steps(phases: PhaseTable) -> PhaseTable:
     """`phases` with add_creature and add_character (combat/fivee/characters.py) where add_combatant is allowed, the stat block's actions in
     its turns, a character sheet's features and spells (use_resource, end_rage, cast_spell) beside them, and Legendary Resistance where saving throws are, each beside its kin so the
-    lists of allowed commands read well."""
+    lists of allowed commands read well; cast_spell also where begin_combat is, for a ritual before the fight."""
     steps = []
     for step in phases.steps:
         steps.append(step)
@@ -35,4 +35,6 @@ def with_steps(phases: PhaseTable) -> PhaseTable:
             steps += [Step(name, ("turns",)) for name in TURN_COMMANDS + CHARACTER_TURN_COMMANDS]
         elif step.trigger == "saving_throw":
             steps.append(Step("use_legendary_resistance", step.sources))
+        elif step.trigger == "begin_combat":
+            steps.append(Step("cast_spell", step.sources))  # a ritual before the fight (combat/fivee/casting_rules.py)
     return PhaseTable(phases.name, phases.phases, steps, phases.initial)

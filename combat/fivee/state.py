@@ -38,6 +38,7 @@ class FiveEState(msgspec.Struct, frozen=True, kw_only=True):
     dying: DyingSlot = msgspec.UNSET  # the 0 HP rules (combat/fivee/dying.py)
     characters: CharactersSlot = msgspec.UNSET  # characters added by sheet (combat/fivee/characters.py)
     last_attacks: LastAttacksSlot = msgspec.UNSET  # each creature's last attack this turn (combat/fivee/last_attacks.py)
+    deaths: dict[str, int] | msgspec.UnsetType = msgspec.UNSET  # the round each dead creature died in (combat/fivee/dying.py)
 
 
 def keeps_fivee(state: EncounterState) -> TypeGuard[EncounterState[FiveEState]]:

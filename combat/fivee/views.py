@@ -5,6 +5,7 @@ waits for a DC (`rolled_saves`); and the board prints spell slots left and death
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from combat.fivee.board import death_saves, slot_words
@@ -28,7 +29,16 @@ def fivee_block(block: dict[str, Any], hidden: Hidden) -> dict[str, Any]:
     return block
 
 
-FIVEE_VIEWS = Views(player_block=fivee_block, hidden_fields=FIVEE_HIDDEN_FIELDS, slots_left=slot_words, death_saves=death_saves)
+# What the rules read and no reader needs: each creature's last attack this turn
+# (combat/fivee/last_attacks.py), the round each dead creature died in (combat/fivee/dying.py).
+FIVEE_BOOKKEEPING = ("last_attacks", "deaths")
+FIVEE_VIEWS = Views(
+    player_block=fivee_block,
+    hidden_fields=FIVEE_HIDDEN_FIELDS,
+    slots_left=slot_words,
+    death_saves=death_saves,
+    bookkeeping=FIVEE_BOOKKEEPING,
+)
 
 
 def views_with(*also: Any) -> Views:
@@ -40,4 +50,4 @@ def views_with(*also: Any) -> Views:
             view = more(view, hidden)
         return view
 
-    return Views(player_block=block, hidden_fields=FIVEE_HIDDEN_FIELDS, slots_left=slot_words, death_saves=death_saves)
+    return dataclasses.replace(FIVEE_VIEWS, player_block=block)

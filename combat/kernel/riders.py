@@ -51,6 +51,12 @@ that asks for each:
   throws" - Enlarge; Reduce's Disadvantage).
 - `weapon_damage`: dice its weapon attacks add on a hit ("an extra 1d4 damage": "+1d4";
   Reduce's "1d4 less damage": "-1d4").
+- `cannot`: what of its turn's economy it can't take ("can't take Bonus Actions or
+  Reactions" - Confusion: "bonus_action", "reaction").
+- `also`, `part_of`: conditions given together by one failed save ("the Prone and
+  Incapacitated conditions" - Hideous Laughter): the first carries the save and `also` names
+  the others, which carry `part_of` (its name) and end when it ends
+  (combat/fivee/spell_conditions.py).
 - `cast_at`, `damage_type`: the level a spell was cast at and the damage type chosen, kept on
   the caster's own marker of a spell it uses again later (Spiritual Weapon's attack, Spirit
   Guardians' save).
@@ -121,3 +127,6 @@ class Riders(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=
     check_advantage: tuple[str, ...] = ()
     check_disadvantage: tuple[str, ...] = ()
     weapon_damage: str | msgspec.UnsetType = UNSET
+    also: tuple[str, ...] = ()
+    part_of: str | msgspec.UnsetType = UNSET
+    cannot: tuple[str, ...] = ()

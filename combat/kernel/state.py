@@ -29,7 +29,6 @@ __all__ = [
     "with_rules",
     "unresolved_ties",
     "UNSHOWN",
-    "UNSHOWN_RULES",
 ]
 
 S = TypeVar("S")
@@ -176,10 +175,6 @@ class SharedState(msgspec.Struct, frozen=True, kw_only=True):
 
 # SharedState fields the state's JSON view leaves out: bookkeeping for hidden information.
 UNSHOWN = ("departed", "hidden_conditions")
-# Ruleset-state slots the state's JSON view leaves out likewise: what the rules read and no
-# reader needs (each creature's last attack this turn, combat/fivee/last_attacks.py), so a log
-# projects to the bytes it did before the slot existed.
-UNSHOWN_RULES = ("last_attacks",)
 
 
 class EncounterState(SharedState, Generic[S], frozen=True, kw_only=True):

@@ -46,6 +46,9 @@ class Views:
     slots_left: Callable[[EncounterState, str], tuple[str, ...]] = _nothing
     # A dying combatant's death saves in words ("1 success, 2 failures"); None when not dying.
     death_saves: Callable[[EncounterState, str], str | None] = _no_death_saves
+    # Slots of its block the state's JSON leaves out: what the rules read and no reader needs,
+    # so a log projects to the bytes it did before the slot existed.
+    bookkeeping: tuple[str, ...] = ()
 
 
 def hide_combatant_entries(block: dict[str, Any], key: str, hidden: Hidden) -> dict[str, Any]:

@@ -24,6 +24,8 @@ __all__ = [
     "DamageRoll",
     "Healing",
     "ConditionImposed",
+    "HpBand",
+    "Restoration",
     "RollBonus",
     "Projectiles",
     "Upcast",
@@ -127,6 +129,59 @@ class ConditionImposed(_Part, frozen=True, kw_only=True):
 
     name: str  # lower case, as the engine's conditions are named
     ends: Ends | None = None
+    # More from the same failed save, ending with it (combat/fivee/spell_conditions.py):
+    # "it has the Prone and Incapacitated conditions" (Hideous Laughter) is incapacitated with
+    # `also` prone; "While Charmed, the creature has the Incapacitated condition and a Speed of
+    # 0" (Hypnotic Pattern) is charmed with `also` incapacitated and `speed_zero`.
+    also: tuple[str, ...] = ()
+    speed_zero: bool = False
+
+
+class HpBand(_Part, frozen=True, kw_only=True):
+    """What the spell does to a target by its current Hit Points, read in order, the first band
+    whose `at_most` holds it applying (combat/fivee/spell_riders.py): "If the target has 100
+    Hit Points or fewer, it dies" (Power Word Kill: at_most 100, dies); "the Blinded, Deafened,
+    and Stunned conditions for 1 hour" (Divine Word's 21-30: at_most 30, those conditions, 600
+    rounds). `at_most` unset: any Hit Points above the bands before it ("Otherwise, its Speed is
+    0 until the start of your next turn" - Power Word Stun). A target above every band takes the
+    spell's damage, if it has any. A spell with a save applies them on a failed save.
+
+    `save`: "makes a Constitution saving throw at the end of each of its turns, ending the
+    condition on itself on a success" against the caster's spell save DC; `ends`: until that
+    boundary of the caster's turn."""
+
+    at_most: int | None = None
+    dies: bool = False
+    conditions: tuple[str, ...] = ()
+    rounds: int | None = None
+    ends: Ends | None = None
+    save: Ability | None = None
+    speed_zero: bool = False
+
+
+class Restoration(_Part, frozen=True, kw_only=True):
+    """What a healing spell ends or restores beyond Hit Points rolled (combat/fivee/spell_restoration.py):
+
+    - `conditions`: ended on the target if it has them ("This spell also ends the Blinded,
+      Deafened, and Poisoned conditions on the target" - Heal); with `one_of`, the caster names
+      one of them in `CastSpell.option` ("end one condition on it: Blinded, Deafened, Paralyzed,
+      or Poisoned" - Lesser Restoration), `exhaustion` adding "1 Exhaustion level" to the
+      choice (Greater Restoration);
+    - `all_hit_points`: "The target regains all its Hit Points" (Power Word Heal), and
+      `stand_up`: "If the creature has the Prone condition, it can use its Reaction to stand
+      up" (option "stand up");
+    - `stabilize`: "Choose a creature within range that has 0 Hit Points and isn't dead. The
+      creature becomes Stable" (Spare the Dying);
+    - `revive_within`: "You touch a creature that has died within the last minute. That
+      creature revives with 1 Hit Point" (Revivify: 10 rounds)."""
+
+    conditions: tuple[str, ...] = ()
+    one_of: bool = False
+    exhaustion: bool = False
+    all_hit_points: bool = False
+    stand_up: bool = False
+    stabilize: bool = False
+    revive_within: int | None = None
 
 
 class RollBonus(_Part, frozen=True, kw_only=True):
@@ -245,6 +300,9 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
     - `immune_to`, `speed_times`, `save_advantage`, `extra_action`, `lethargy`: Heroism's
       immunity to Frightened, Haste's doubled Speed, Advantage on Dexterity saves, additional
       action and the lethargy when it ends;
+    - `cannot`: Confusion's "can't take Bonus Actions or Reactions" ("bonus_action", "reaction"),
+      on the effect a failed save leaves, with the save repeated at the end of its turns where
+      the entry's `save.repeats` says so;
     - `on_hit`: what an attack spell's hit leaves on the target until the end of the caster's
       next turn: `advantage_against` (Guiding Bolt) or `no_healing` (Chill Touch);
     - `fails_into`, `ends_on_damage`: Sleep's Unconscious on the second failed save, and its
@@ -255,6 +313,9 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
       disintegrated into gray dust";
     - `follow_up`: what `spell_effect` does later while the caster concentrates (Acid
       Arrow's: on its target's next turn), one `FollowUp` or several the command picks among;
+      `saves_later`: its save is the only one, none as it is cast ("The first time a creature
+      enters the webs on a turn or starts its turn there" - Web); `cannot`: what of its turn's
+      economy a target can't take (Confusion's "can't take Bonus Actions or Reactions");
       `damage_plus_modifier`: "1d8 plus your spellcasting ability modifier";
     - what a spell adds to hits (combat/fivee/hit_damage.py): `hit_dice` of the spell's damage
       type on `hit_on` "target" (Hunter's Mark, Hex: the caster's hits on the target) or
@@ -297,6 +358,8 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
     beast_form: bool = False
     dust_at_zero: bool = False
     follow_up: tuple[FollowUp, ...] = ()
+    saves_later: bool = False
+    cannot: tuple[Literal["bonus_action", "reaction"], ...] = ()
     damage_plus_modifier: bool = False
     hit_dice: str = ""
     hit_on: Literal["target", "weapons"] | None = None
@@ -377,7 +440,8 @@ class Spell(_Part, frozen=True, kw_only=True):
     manual: tuple[str, ...] = ()  # what the GM applies by hand
     # Riders a reviewed entry can carry (a draft never sets them):
     options: tuple[Option, ...] = ()  # the caster picks one in the command (Command's five)
-    kill_at_or_below: int | None = None  # "If the target has 100 Hit Points or fewer, it dies"
+    hp_bands: tuple[HpBand, ...] = ()  # by its current Hit Points: "If the target has 100 Hit Points or fewer, it dies"
+    restores: Restoration | None = None  # conditions ended, all Hit Points, Stable, revived
     # A spell on named creatures whose whole lasting effect is a failed save's: when every
     # target succeeds nothing is left to concentrate on, and the concentration ends.
     lapses_when_all_save: bool = False

@@ -214,3 +214,52 @@ def test_a_homebrew_spells_bad_dice_are_refused_with_the_sheet():
     with pytest.raises(RuleError) as caught:
         t.do(AddCharacter(character=sheet, side="party"))
     assert "custom_spells[0] (Frostlance).damage[0].dice" in str(caught.value)
+
+
+def before_the_fight(ruleset: str = "srd-2024") -> Table:
+    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t.do(AddCharacter(character=ELARA, side="party", player="sam"))
+    t.do(AddCreature(creature="Mage", count=1, side="foes"))
+    return t
+
+
+@pytest.mark.parametrize("ruleset", ["srd-2024", "srd-2024-variant", "a5e"])
+def test_a_ritual_is_cast_before_the_fight_without_a_slot_or_an_action(ruleset):
+    """A spell with the Ritual tag may be cast as a ritual, "without expending a spell slot",
+    taking 10 minutes longer than its casting time: outside the fight's turns. Elara casts
+    Detect Magic as a ritual during set-up: no slot spent, concentrating on it as the fight
+    begins, and her action is hers in round 1."""
+    t = before_the_fight(ruleset)
+    events = t.do(CastSpell(caster="elara", spell="Detect Magic", ritual=True))
+    [cast] = of_type(events, SpellCast)
+    assert (cast.level, cast.slot, cast.ritual) == (1, None, True)
+    assert character(t.state, "elara").slots_spent == () and t["elara"].concentration == "Detect Magic"
+    t.start({"elara": 20, "mage": 1})
+    assert t.state.turn == "elara" and t["elara"].economy.action and t["elara"].concentration == "Detect Magic"
+    assert t.rebuilt() == t.state
+
+
+def test_a_ritual_is_named_in_the_log_and_a_spell_cast_otherwise_keeps_its_old_json():
+    """The narrative says it was a ritual; a SpellCast not cast as one is encoded without the
+    field, as every log recorded before rituals were, and an old line still decodes."""
+    t = before_the_fight()
+    [cast] = of_type(t.do(CastSpell(caster="elara", spell="Detect Magic", ritual=True)), SpellCast)
+    assert b'"ritual":true' in msgspec.json.encode(cast)
+    plain = SpellCast(caster="elara", spell="Fireball", level=3, slot=3)
+    assert b"ritual" not in msgspec.json.encode(plain)
+    assert msgspec.json.decode(msgspec.json.encode(plain), type=SpellCast) == plain
+
+
+def test_before_the_fight_only_a_ritual_is_cast_and_only_by_a_sheet_that_has_it():
+    """Set-up is outside the fight's turns: Fireball (no Ritual tag) is refused whether asked
+    as a ritual or not; Detect Magic cast with a slot is refused (a ritual is cast without
+    one); the Mage casts its block's Detect Magic as the block says, not as a ritual; and a
+    ritual Elara has not prepared is refused. Nothing is recorded."""
+    t = before_the_fight()
+    error = t.rejects(CastSpell(caster="elara", spell="Fireball", targets=("mage",)), "spell/before-the-fight")
+    assert "ritual: true" in error.allowed
+    t.rejects(CastSpell(caster="elara", spell="Fireball", targets=("mage",), ritual=True), "spell/not-ritual")
+    t.rejects(CastSpell(caster="elara", spell="Detect Magic", ritual=True, slot_level=1), "spell/slot-level")
+    t.rejects(CastSpell(caster="mage", spell="Detect Magic", ritual=True), "spell/ritual-caster")
+    t.rejects(CastSpell(caster="elara", spell="Alarm", ritual=True), "spell/not-known")
+    assert character(t.state, "elara").slots_spent == () and t["elara"].concentration is None

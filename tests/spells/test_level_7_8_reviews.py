@@ -9,12 +9,14 @@ Charisma's); the Ogre a Giant of 68 HP (+3 to Constitution saves, -2 to Wisdom's
 from __future__ import annotations
 
 from combat.characters.build import build_sheet
-from combat.fivee.characters import AddCharacter
+from combat.fivee.characters import AddCharacter, character
+from combat.fivee.conditions import speed_of
+from combat.fivee.dying import CombatantDied
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spellcasting import CastSpell, SpellCast
-from combat.kernel.commands import EndTurn
+from combat.kernel.commands import AddCombatant, Damage, EndTurn
 from combat.kernel.events import ConcentrationEnded, DamageTaken, SaveMade
-from tests.helpers import Table, of_type
+from tests.helpers import Table, monster, of_type, turn_of
 
 WIZARD = build_sheet(
     name="Vesna",
@@ -84,19 +86,45 @@ def test_sunburst_blinds_until_the_blinded_creature_saves_at_the_end_of_its_turn
     assert [s.success for s in of_type(events, SaveMade)] == [True] and not t["ogre"].has("blinded")
 
 
-def test_power_word_stun_asks_no_save_and_leaves_the_stun_to_the_gm():
+def test_power_word_stun_stuns_at_150_hit_points_or_fewer_and_roots_a_bigger_target():
     """Power Word Stun: "If the target has 150 Hit Points or fewer, it has the Stunned
-    condition. Otherwise, its Speed is 0 until the start of your next turn." No save is made
-    when it is cast (the draft had the target save); the engine has no Hit Point threshold for
-    a condition, so the GM applies it from the text given with the casting."""
-    t = table()
+    condition. Otherwise, its Speed is 0 until the start of your next turn. The Stunned target
+    makes a Constitution saving throw at the end of each of its turns, ending the condition on
+    itself on a success." No save when cast. Bandit 1 (11 HP) is Stunned; at the end of its
+    turn it rolls a 2 (+1: 3 against DC 19) and stays Stunned, then a 18 (19) and is free. The
+    Colossus (200 HP) has a Speed of 0 until Vesna's next turn starts."""
+    t = Table()
+    t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
+    t.do(AddCreature(creature="Bandit", count=2, side="foes"))
+    t.do(AddCombatant(combatant=monster("colossus", max_hp=200, speed=40)))
+    t.start({"vesna": 20, "bandit-1": 10, "colossus": 1})
     t.rejects(
         CastSpell(caster="vesna", spell="Power Word Stun", targets=("bandit-1",), save_faces={"bandit-1": (2,)}),
         "dice/unused-faces",
     )
     events = t.do(CastSpell(caster="vesna", spell="Power Word Stun", targets=("bandit-1",)))
-    assert of_type(events, SaveMade) == [] and not t["bandit-1"].conditions
-    assert "150 Hit Points or fewer, it has the Stunned condition" in of_type(events, SpellCast)[0].manual[0]
+    assert of_type(events, SaveMade) == [] and of_type(events, SpellCast)[0].manual == ()
+    [stun] = t["bandit-1"].conditions
+    assert (stun.name, stun.save.ability, stun.save.dc) == ("stunned", "constitution", 19)
+    t.do(EndTurn(combatant="vesna"))
+    events = t.do(EndTurn(combatant="bandit-1", save_faces=((2,),)))
+    assert [(m.total, m.success) for m in of_type(events, SaveMade)] == [(3, False)] and t["bandit-1"].has("stunned")
+    turn_of(t, "vesna")
+    t.do(CastSpell(caster="vesna", spell="Power Word Stun", slot_level=9, targets=("colossus",)))
+    assert speed_of(t["colossus"]) == 0 and not t["colossus"].has("stunned")
+    events = t.do(EndTurn(combatant="vesna"))
+    events = t.do(EndTurn(combatant="bandit-1", save_faces=((18,),)))
+    assert [m.success for m in of_type(events, SaveMade)] == [True] and not t["bandit-1"].conditions
+    turn_of(t, "vesna")
+    assert speed_of(t["colossus"]) == 40 and not t["colossus"].conditions
+
+
+def test_power_word_stun_offers_no_choice_and_a_refusal_spends_nothing():
+    """Power Word Stun's effect is its target's Hit Points', not the caster's pick: an option
+    is refused, and neither the level 8 slot nor the action is spent."""
+    t = table()
+    t.rejects(CastSpell(caster="vesna", spell="Power Word Stun", targets=("bandit-1",), option="stunned"), "spell/option")
+    assert character(t.state, "vesna").slots_spent == () and t["vesna"].economy.action
 
 
 def test_delayed_blast_fireball_deals_nothing_until_the_bead_explodes():
@@ -109,21 +137,36 @@ def test_delayed_blast_fireball_deals_nothing_until_the_bead_explodes():
     assert t["vesna"].concentration == "Delayed Blast Fireball"
 
 
-def test_divine_word_rolls_the_saves_and_leaves_the_hit_point_table_to_the_gm():
-    """Divine Word: "Each creature of your choice in range makes a Charisma saving throw. On a
-    failed save, a target that has 50 Hit Points or fewer suffers an effect based on its
-    current Hit Points". A Bonus Action; both Bandits are named (no cap of one), Bandit 1 fails
-    (a 3), Bandit 2 succeeds (a 19), and no condition is given (the draft Deafened every
-    failure whatever its Hit Points)."""
-    t = table(CLERIC)
-    events = t.do(
-        CastSpell(
-            caster="ilse", spell="Divine Word", targets=("bandit-1", "bandit-2"), save_faces={"bandit-1": (3,), "bandit-2": (19,)}
-        )
-    )
-    assert [(s.ability, s.success) for s in of_type(events, SaveMade)] == [("charisma", False), ("charisma", True)]
-    assert not t["bandit-1"].conditions and not t["bandit-2"].conditions
+def test_divine_word_sorts_those_who_fail_by_their_current_hit_points():
+    """Divine Word: "On a failed save, a target that has 50 Hit Points or fewer suffers an
+    effect based on its current Hit Points": 0-20 "The target dies."; 21-30 "Blinded,
+    Deafened, and Stunned conditions for 1 hour"; 31-40 "Blinded and Deafened conditions for
+    10 minutes"; 41-50 "Deafened condition for 1 minute". The Imp (18 HP), the Brute (60 of 60,
+    wounded to 28), the Knight (38), the Guard (48) and the Giant (60) fail (a 3); the Scout (18)
+    succeeds (a 19): the Imp dies, the Giant and the Scout have nothing."""
+    t = Table()
+    t.do(AddCharacter(character=CLERIC, side="party", player="sam"))
+    for cid, hp in (("imp", 18), ("brute", 60), ("knight", 38), ("guard", 48), ("giant", 60), ("scout", 18)):
+        t.do(AddCombatant(combatant=monster(cid, max_hp=hp)))
+    t.start({"ilse": 20, "imp": 6, "brute": 5, "knight": 4, "guard": 3, "giant": 2, "scout": 1})
+    t.do(Damage(target="brute", amount=32, damage_type="slashing"))
+    failing = ("imp", "brute", "knight", "guard", "giant")
+    faces = dict.fromkeys(failing, (3,)) | {"scout": (19,)}
+    events = t.do(CastSpell(caster="ilse", spell="Divine Word", targets=(*failing, "scout"), save_faces=faces))
+    assert [(s.combatant, s.success) for s in of_type(events, SaveMade)] == [*((c, False) for c in failing), ("scout", True)]
+    assert [(e.combatant, e.cause) for e in of_type(events, CombatantDied)] == [
+        ("imp", "Divine Word: 18 Hit Points, 20 or fewer")
+    ]
+    held = {cid: sorted((c.name, c.rounds) for c in t[cid].conditions) for cid in ("brute", "knight", "guard", "giant", "scout")}
+    assert held == {
+        "brute": [("blinded", 600), ("deafened", 600), ("stunned", 600)],
+        "knight": [("blinded", 100), ("deafened", 100)],
+        "guard": [("deafened", 10)],
+        "giant": [],
+        "scout": [],
+    }
     assert not t["ilse"].economy.bonus_action and t["ilse"].economy.action
+    assert "plane of origin" in of_type(events, SpellCast)[0].manual[0]
 
 
 def test_holy_aura_blinds_no_one_when_cast():

@@ -244,9 +244,11 @@ def test_command_does_what_was_commanded_and_grovel_is_not_prone_before_its_turn
 
 def test_web_deals_no_fire_damage_when_cast():
     """Web: "Any 5-foot Cube of webs exposed to fire burns away in 1 round, dealing 2d4 Fire
-    damage to any creature that starts its turn in the fire." Casting it burns nobody."""
+    damage to any creature that starts its turn in the fire." Casting it burns nobody, and no
+    one saves yet (tests/spells/test_spell_conditions.py: the save as a creature enters)."""
     t = table()
-    events = t.do(CastSpell(caster="vesna", spell="Web", targets=foes()))
+    t.rejects(CastSpell(caster="vesna", spell="Web", targets=foes()), "spell/targets")
+    events = t.do(CastSpell(caster="vesna", spell="Web"))
     assert of_type(events, DamageTaken) == [] and of_type(events, SaveMade) == []
     assert t["vesna"].concentration == "Web"
 

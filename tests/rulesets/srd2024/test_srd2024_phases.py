@@ -70,7 +70,7 @@ def test_turns_begin_by_themselves_once_everyone_has_rolled():
 
 def test_a_command_outside_its_phase_is_rejected_naming_the_phase_and_what_it_allows():
     """Attacks belong to the turns phase; in set-up the GM arranges the fight, and may already
-    take initiative rolls, edit stat blocks and call for checks."""
+    take initiative rolls, edit stat blocks, call for checks and record a ritual cast before the fight."""
     t = _two_sides()
     error = t.rejects(Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(4,)), "phase/not-allowed")
     assert "setup" in error.message
@@ -82,6 +82,7 @@ def test_a_command_outside_its_phase_is_rejected_naming_the_phase_and_what_it_al
         "remove_combatant",
         "treat_as_character",
         "begin_combat",
+        "cast_spell",
         "roll_initiative",
         "set_hp",
         "change_stat_block",
