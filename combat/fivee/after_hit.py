@@ -25,7 +25,8 @@ creature hit (named or left out), and it must still be alive.
   target takes 1d6 Piercing damage at the start of each of its turns" (one die more per slot
   level above 1 for both). Shining Smite: "attack rolls against it have Advantage, and it can't benefit from the Invisible
   condition". The start
-  of turn's dice are rolled by the service (no command is sent at that moment to enter them).
+  of turn's dice are entered on the command that starts the turn (`turn_start_faces`,
+  combat/fivee/turn_start_dice.py), or rolled by the service.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from combat.fivee import turn_start_dice
 from combat.fivee.attacks import damage_notation
 from combat.fivee.durations import ending
 from combat.fivee.last_attacks import last_attack
@@ -159,26 +161,40 @@ def riders_at_cast(spell: Spell, slot: int | None, caster: Caster) -> dict[str, 
 
 
 def turn_started(tx: Tx, cid: str) -> None:
-    """As `cid`'s turn starts: the damage of each effect that deals it then, and its save."""
+    """As `cid`'s turn starts: the damage of each effect that deals it then, and its save, with
+    the faces the command that started the turn entered (combat/fivee/turn_start_dice.py)."""
     from combat.fivee.bonuses import save_bonus
     from combat.fivee.saves import saving_throw
 
-    for cond, r in list(riders_of(tx.state.combatants[cid])):
+    bearer = tx.state.combatants[cid]
+    acting = [
+        (cond, r)
+        for cond, r in riders_of(bearer)
+        if r.turn_start_dice is not UNSET and (r.turn_start_while is UNSET or bearer.has(r.turn_start_while))
+    ]
+    turn_start_dice.check_entered(tx, cid, acting)
+    for cond, r in acting:
         bearer = tx.state.combatants[cid]
-        if r.turn_start_dice is UNSET or cond not in bearer.conditions or bearer.status == "dead":
+        if cond not in bearer.conditions or bearer.status == "dead":
             continue
         if r.turn_start_while is not UNSET and not bearer.has(r.turn_start_while):
             continue
+        entered = turn_start_dice.take(tx, cond.name)
         kind = r.damage_type if r.damage_type is not UNSET else "force"
         roller = cond.source or cid
-        rolled = tx.roll(r.turn_start_dice, purpose=f"{cond.name.title()}: {kind} damage as the turn starts", roller=roller)
+        rolled = tx.roll(
+            str(r.turn_start_dice),
+            purpose=f"{cond.name.title()}: {kind} damage as the turn starts",
+            roller=roller,
+            faces=entered.damage,
+        )
         deal_share(tx, cid, max(0, rolled.total), max(0, rolled.total), kind, roller)
         bearer = tx.state.combatants[cid]
         if r.turn_start_save is UNSET or r.turn_start_dc is UNSET or bearer.status == "dead" or cond not in bearer.conditions:
             continue
         ability = r.turn_start_save
         made = saving_throw(
-            tx, cid, ability, r.turn_start_dc, save_bonus(tx.state, cid, ability), "normal", None,
+            tx, cid, ability, r.turn_start_dc, save_bonus(tx.state, cid, ability), "normal", entered.save,
             reason=f"against {cond.name}", source=cond.source or None,
         )  # fmt: skip
         if made.success:

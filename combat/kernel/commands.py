@@ -16,7 +16,7 @@ from combat.kernel.defaults import defaults_of
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantSpec, ConditionSpec, ExtraDamage, StatChanges
 
-__all__ = ["Command", "COMMAND_TYPES", "trigger_of"]
+__all__ = ["Command", "COMMAND_TYPES", "TurnStartDice", "trigger_of"]
 
 Faces = tuple[int, ...] | None
 Cover = Literal["none", "half", "three-quarters", "total"]
@@ -202,12 +202,29 @@ class UseReaction(Command, frozen=True, kw_only=True):
     description: str
 
 
+class TurnStartDice(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The dice of one lasting effect that acts as its bearer's turn starts: Searing Smite's
+    "the target takes 1d6 Fire damage" (`damage`) "and then makes a Constitution saving throw"
+    (`save`, the bearer's d20). Left out, the service rolls that one."""
+
+    damage: Faces = None
+    save: Faces = None
+
+
 class EndTurn(Command, frozen=True, kw_only=True):
+    # The next creature's turn-start dice are mostly another creature's (its own save, the
+    # caster's damage): the GM's, as a spell's save_faces are.
+    gm_fields: ClassVar[tuple[str, ...]] = ("turn_start_faces",)
+
     combatant: str
     # The dice of the saves the combatant repeats as its turn ends ("At the end of each of its
     # turns, the target repeats the save"): one list per save, in the order its conditions are
     # listed; left out, the service rolls them.
     save_faces: tuple[tuple[int, ...], ...] = ()
+    # The dice of the effects that act as the next creature's turn starts, by the effect's name
+    # (its condition's: "searing smite"); left out, the service rolls them. Faces for an effect
+    # that rolls nothing as that turn starts are refused (combat/fivee/turn_start_dice.py).
+    turn_start_faces: dict[str, TurnStartDice] = {}
 
 
 # -- rulings and effects the GM applies ----------------------------------------------------
@@ -335,6 +352,8 @@ class GotoTurn(Command, frozen=True, kw_only=True):
     reason: str = ""
     # The saves the creature whose turn ends repeats then, as end_turn's `save_faces`.
     save_faces: tuple[tuple[int, ...], ...] = ()
+    # The dice of the effects that act as the named creature's turn starts, as end_turn's.
+    turn_start_faces: dict[str, TurnStartDice] = {}
 
 
 class PreviousTurn(Command, frozen=True, kw_only=True):
@@ -345,6 +364,8 @@ class PreviousTurn(Command, frozen=True, kw_only=True):
     gm_only: ClassVar[bool] = True
 
     reason: str = ""
+    # The dice of the effects that act as the fresh turn starts, as end_turn's.
+    turn_start_faces: dict[str, TurnStartDice] = {}
 
 
 class GrantAction(Command, frozen=True, kw_only=True):

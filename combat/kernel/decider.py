@@ -16,9 +16,18 @@ from typing import Any, NamedTuple, TypeVar
 import msgspec
 
 from combat.kernel import dice
-from combat.kernel.commands import COMMAND_TYPES, Command, Reveal, trigger_of
+from combat.kernel.commands import COMMAND_TYPES, Command, Reveal, TurnStartDice, trigger_of
 from combat.kernel.errors import RuleError
-from combat.kernel.events import EVENT_TYPES, CombatantRemoved, ConditionApplied, DiceRolled, Event, PhaseChanged, Revealed
+from combat.kernel.events import (
+    EVENT_TYPES,
+    CombatantRemoved,
+    ConditionApplied,
+    DiceRolled,
+    Event,
+    PhaseChanged,
+    Revealed,
+    TurnStarted,
+)
 from combat.kernel.phases import PhaseTable
 from combat.kernel.state import Combatant, EncounterState, NoRules
 from combat.kernel.views import Views
@@ -244,6 +253,11 @@ class Tx:
         self.state = state
         self.actor = actor
         self.events: list[Event] = []
+        # The dice a command enters for the effects that act as a turn starts (`turn_start_faces`
+        # of end_turn, goto_turn, previous_turn): those effects roll in the ruleset's flow, after
+        # the handler, so the faces wait here; each roll takes its own, and what is left when the
+        # flow is done is refused.
+        self.turn_start_faces: dict[str, TurnStartDice] = {}
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -314,10 +328,23 @@ def decided(ruleset: Ruleset, state: EncounterState, command: Command, actor: st
             allowed=", ".join(ruleset.phases.commands(state.phase)),
         )
     tx = Tx(ruleset, state, actor)
+    tx.turn_start_faces = dict(getattr(command, "turn_start_faces", None) or {})
     tx.move_to(trigger)  # a command that moves the fight on (begin_combat, end_combat...)
     handler(tx, command)
     ruleset.flow(tx)
+    _refuse_unused_turn_start_faces(tx)
     return Decided(tx.events, tx.state)
+
+
+def _refuse_unused_turn_start_faces(tx: Tx) -> None:
+    if tx.turn_start_faces:
+        started = next((e.combatant for e in reversed(tx.events) if isinstance(e, TurnStarted)), None)
+        whose = f"as {tx.state.combatants[started].name}'s turn started" if started in tx.state.combatants else "(no turn started)"
+        raise RuleError(
+            "dice/unused-faces",
+            f"no effect named {', '.join(repr(k) for k in tx.turn_start_faces)} rolled {whose}",
+            allowed="turn_start_faces only for the effects that roll as the next turn starts (Searing Smite's burn...)",
+        )
 
 
 def _refuse_gm_fields(command: Command, trigger: str, actor: str) -> None:

@@ -17,7 +17,16 @@ from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_follow_ups import SpellEffect
 from combat.fivee.spellcasting import CastSpell
-from combat.kernel.commands import AbilityCheck, ApplyCondition, Attack, EndConcentration, EndTurn, RollDamage
+from combat.kernel.commands import (
+    AbilityCheck,
+    ApplyCondition,
+    Attack,
+    EndConcentration,
+    EndTurn,
+    RemoveCondition,
+    RollDamage,
+    TurnStartDice,
+)
 from combat.kernel.events import (
     AttackMade,
     AttackRolled,
@@ -296,43 +305,85 @@ def test_searing_smite_burns_at_the_start_of_the_targets_turns_until_it_saves():
     """Searing Smite: "As you hit the target, it takes an extra 1d6 Fire damage from the attack.
     At the start of each of its turns until the spell ends, the target takes 1d6 Fire damage and
     then makes a Constitution saving throw. On a failed save, the spell continues. On a
-    successful save, the spell ends." The start of turn's die and save are the service's: each
-    is checked against what it rolled."""
+    successful save, the spell ends." Aldric's end_turn enters the Ogre's burn (4) and its save
+    (7 + 3 = 10, failing DC 14): the spell continues. A round on, the burn is 2 and the save
+    12 + 3 = 15: the spell ends, and the next turn of the Ogre burns no more."""
     t = table(PALADIN, "Ogre")
     t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(14,), damage_faces=(5,)))
     events = t.do(CastSpell(caster="aldric", spell="Searing Smite", damage_faces=((6,),)))
     assert taken(events) == [("ogre", 6, "fire")]
     burning = next(c for c in t["ogre"].conditions if c.name == "searing smite")
     assert (burning.riders.turn_start_dice, burning.riders.turn_start_dc, burning.until_round) == ("1d6", 14, 11)
-    while True:
-        events = t.do(EndTurn(combatant=t.state.turn))
-        if t.state.turn == "ogre":
-            break
+    events = t.do(EndTurn(combatant="aldric", turn_start_faces={"searing smite": TurnStartDice(damage=(4,), save=(7,))}))
+    assert t.state.turn == "ogre"
     burn = next(e for e in of_type(events, DiceRolled) if e.purpose.startswith("Searing Smite"))
-    assert taken(events) == [("ogre", burn.total, "fire")]
+    assert (burn.source, burn.total) == ("entered", 4) and taken(events) == [("ogre", 4, "fire")]
     save = of_type(events, SaveMade)[0]
-    assert (save.ability, save.dc) == ("constitution", 14)
-    assert t["ogre"].has("searing smite") is not save.success
+    assert (save.ability, save.dc, save.total, save.success) == ("constitution", 14, 10, False)
+    assert t["ogre"].has("searing smite")
+    t.do(EndTurn(combatant="ogre"))
+    events = t.do(EndTurn(combatant="aldric", turn_start_faces={"Searing Smite": TurnStartDice(damage=(2,), save=(12,))}))
+    assert taken(events) == [("ogre", 2, "fire")] and of_type(events, SaveMade)[0].success
+    assert [e.condition for e in of_type(events, ConditionEnded)] == ["searing smite"]
+    t.do(EndTurn(combatant="ogre"))
+    events = t.do(EndTurn(combatant="aldric"))
+    assert taken(events) == [] and of_type(events, DiceRolled) == []
 
 
 def test_searing_smite_upcast_burns_with_2d6_and_a_successful_save_ends_it():
     """ "All the damage increases by 1d6 for each spell slot level above 1": at 2nd level the hit's
-    2d6 and each turn's 2d6. A seed is searched for a turn whose save succeeds."""
-    for seed in range(1, 40):
-        t = Table(seed=seed)
-        t.do(AddCharacter(character=PALADIN, side="party", player="sam"))
-        t.do(AddCreature(creature="Ogre", side="foes"))
-        t.start({"aldric": 20, "ogre": 10})
-        t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(14,), damage_faces=(5,)))
-        events = t.do(CastSpell(caster="aldric", spell="Searing Smite", slot_level=2, damage_faces=((1, 2),)))
-        assert taken(events) == [("ogre", 3, "fire")]
-        events = t.do(EndTurn(combatant="aldric"))
-        assert [e.notation for e in of_type(events, DiceRolled) if e.purpose.startswith("Searing Smite")] == ["2d6"]
-        if of_type(events, SaveMade)[0].success:
-            assert [e.condition for e in of_type(events, ConditionEnded)] == ["searing smite"]
-            assert not t["ogre"].has("searing smite")
-            return
-    raise AssertionError("no seed gave the Ogre a successful save")
+    2d6 and each turn's 2d6, here 3 and 5; the Ogre's save, 18 + 3 = 21, ends the spell."""
+    t = table(PALADIN, "Ogre")
+    t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(14,), damage_faces=(5,)))
+    events = t.do(CastSpell(caster="aldric", spell="Searing Smite", slot_level=2, damage_faces=((1, 2),)))
+    assert taken(events) == [("ogre", 3, "fire")]
+    events = t.do(EndTurn(combatant="aldric", turn_start_faces={"searing smite": TurnStartDice(damage=(3, 5), save=(18,))}))
+    burn = next(e for e in of_type(events, DiceRolled) if e.purpose.startswith("Searing Smite"))
+    assert (burn.notation, burn.total) == ("2d6", 8) and taken(events) == [("ogre", 8, "fire")]
+    assert of_type(events, SaveMade)[0].success
+    assert [e.condition for e in of_type(events, ConditionEnded)] == ["searing smite"]
+    assert not t["ogre"].has("searing smite")
+
+
+def test_a_burn_that_drops_the_target_leaves_its_save_unrolled():
+    """The target "takes 1d6 Fire damage and then makes a Constitution saving throw": a Bandit
+    (11 HP) hit for 5 and burnt for 6 dies before it would save, so the save's face entered is
+    left unused, as a missed attack leaves its damage's."""
+    t = table(PALADIN, "Bandit")
+    t.do(Attack(attacker="aldric", target="bandit", attack="Longsword", faces=(14,), damage_faces=(2,)))
+    t.do(CastSpell(caster="aldric", spell="Searing Smite", damage_faces=((1,),)))
+    assert t["bandit"].hp == 11 - 5 - 1
+    events = t.do(EndTurn(combatant="aldric", turn_start_faces={"searing smite": TurnStartDice(damage=(6,), save=(20,))}))
+    assert taken(events) == [("bandit", 6, "fire")] and t["bandit"].status == "dead"
+    assert of_type(events, SaveMade) == []
+
+
+def test_turn_start_faces_for_an_effect_that_rolls_nothing_then_are_refused():
+    """Faces are entered only for what rolls as the turn starts: refused for an effect the
+    creature does not have, for a save Ensnaring Strike never asks, when no turn starts with
+    that effect, and from a player (the target's save is the GM's)."""
+    t = table(PALADIN, "Ogre")
+    t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(14,), damage_faces=(5,)))
+    t.do(CastSpell(caster="aldric", spell="Searing Smite", damage_faces=((6,),)))
+    err = t.rejects(EndTurn(combatant="aldric", turn_start_faces={"hex": TurnStartDice(damage=(4,))}), "dice/unused-faces")
+    assert "searing smite" in err.allowed
+    t.rejects(
+        EndTurn(combatant="aldric", turn_start_faces={"searing smite": TurnStartDice(damage=(4,))}),
+        "command/gm-field",
+        actor="sam",
+    )
+    t.rejects(EndTurn(combatant="aldric", turn_start_faces={"searing smite": TurnStartDice(damage=(7,))}), "dice/bad-face")
+    t.do(EndTurn(combatant="aldric", turn_start_faces={"searing smite": TurnStartDice(damage=(1,), save=(1,))}))
+    # The Ogre's turn ends: Aldric's turn starts, and Aldric burns with nothing.
+    t.rejects(EndTurn(combatant="ogre", turn_start_faces={"searing smite": TurnStartDice(damage=(4,))}), "dice/unused-faces")
+
+    r = table(RANGER, "Ogre")
+    r.do(Attack(attacker="tamsin", target="ogre", attack="Longbow", faces=(14,), damage_faces=(5,)))
+    r.do(CastSpell(caster="tamsin", spell="Ensnaring Strike", save_faces={"ogre": (3, 5)}))
+    r.rejects(
+        EndTurn(combatant="tamsin", turn_start_faces={"ensnaring strike": TurnStartDice(damage=(4,), save=(10,))}),
+        "dice/unused-faces",
+    )
 
 
 def test_shining_smite_deals_2d6_radiant_and_attacks_against_the_target_have_advantage():
@@ -371,9 +422,26 @@ def test_ensnaring_strike_restrains_on_a_failed_strength_save_and_pierces_at_eac
     assert (save.ability, save.dc, save.total, save.success) == ("strength", 13, 9, False)
     assert [e.notation for e in of_type(events, DiceRolled)] == ["2d20kh1+4"]
     assert t["ogre"].has("restrained") and t["ogre"].has("ensnaring strike")
-    events = t.do(EndTurn(combatant="tamsin"))
+    events = t.do(EndTurn(combatant="tamsin", turn_start_faces={"ensnaring strike": TurnStartDice(damage=(5,))}))
     thorns = next(e for e in of_type(events, DiceRolled) if e.purpose.startswith("Ensnaring Strike"))
-    assert thorns.notation == "1d6" and taken(events) == [("ogre", thorns.total, "piercing")]
+    assert (thorns.notation, thorns.source) == ("1d6", "entered") and taken(events) == [("ogre", 5, "piercing")]
+
+
+def test_ensnaring_strike_pierces_only_while_restrained():
+    """ "While Restrained, the target takes 1d6 Piercing damage at the start of each of its
+    turns": the GM ends the Ogre's Restrained (it tore free); its next turn start deals nothing,
+    and faces entered for the thorns are refused, for nothing rolls."""
+    t = table(RANGER, "Ogre")
+    t.do(Attack(attacker="tamsin", target="ogre", attack="Longbow", faces=(14,), damage_faces=(5,)))
+    t.do(CastSpell(caster="tamsin", spell="Ensnaring Strike", slot_level=2, save_faces={"ogre": (3, 5)}))
+    events = t.do(EndTurn(combatant="tamsin", turn_start_faces={"ensnaring strike": TurnStartDice(damage=(2, 6))}))
+    assert taken(events) == [("ogre", 8, "piercing")]
+    t.do(RemoveCondition(target="ogre", condition="restrained", reason="it tore free"))
+    t.do(EndTurn(combatant="ogre"))
+    t.rejects(
+        EndTurn(combatant="tamsin", turn_start_faces={"ensnaring strike": TurnStartDice(damage=(2, 6))}), "dice/unused-faces"
+    )
+    assert taken(t.do(EndTurn(combatant="tamsin"))) == []
 
 
 def test_ensnaring_strike_that_the_target_saves_against_ends():
