@@ -23,6 +23,8 @@ from combat.kernel.commands import (
     Attack,
     EndConcentration,
     EndTurn,
+    GotoTurn,
+    PreviousTurn,
     RemoveCondition,
     RollDamage,
     TurnStartDice,
@@ -487,3 +489,18 @@ def test_divine_smite_after_a_hit_rolled_in_two_steps_and_against_resistance():
     events = t.do(CastSpell(caster="aldric", spell="Divine Smite", damage_faces=((3, 4),)))
     assert [(e.amount, e.rolled, e.damage_type) for e in of_type(events, DamageTaken)] == [(3, 7, "radiant")]
     assert t["warden"].hp == 40 - 8 - 3
+
+
+def test_goto_turn_and_previous_turn_carry_the_turn_start_faces_too():
+    """The GM moving the turn to the Ogre starts its turn "as any turn does": Searing Smite's burn
+    (3) and save (5 + 3 = 8, failing) take the faces goto_turn enters; going back to it with
+    previous_turn, the burn (1) and save (19 + 3 = 22) take previous_turn's, and the spell ends."""
+    t = table(PALADIN, "Ogre")
+    t.do(Attack(attacker="aldric", target="ogre", attack="Longsword", faces=(14,), damage_faces=(5,)))
+    t.do(CastSpell(caster="aldric", spell="Searing Smite", damage_faces=((6,),)))
+    events = t.do(GotoTurn(combatant="ogre", turn_start_faces={"searing smite": TurnStartDice(damage=(3,), save=(5,))}))
+    assert taken(events) == [("ogre", 3, "fire")] and not of_type(events, SaveMade)[0].success
+    t.do(EndTurn(combatant="ogre"))
+    events = t.do(PreviousTurn(turn_start_faces={"searing smite": TurnStartDice(damage=(1,), save=(19,))}))
+    assert t.state.turn == "ogre" and taken(events) == [("ogre", 1, "fire")]
+    assert of_type(events, SaveMade)[0].total == 22 and not t["ogre"].has("searing smite")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from combat.fivee import banked_actions, spell_effects_ongoing, turns
 from combat.fivee.initiative import turn_order, units, unresolved_ties
-from combat.kernel.commands import Command, EndTurn
+from combat.kernel.commands import Command, EndTurn, TurnStartDice
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import RoundStarted
@@ -27,6 +27,9 @@ __all__ = ["RULES", "EndWorldStep", "start_round", "flow"]
 
 class EndWorldStep(Command, frozen=True, kw_only=True):
     """The world has acted (or passes): the participants' turns begin."""
+
+    # The dice of the effects that act as the first turn starts, as end_turn's.
+    turn_start_faces: dict[str, TurnStartDice] = {}
 
 
 def start_round(tx: Tx) -> None:
