@@ -36,7 +36,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import CheckMade, ContestDecided
 from combat.kernel.state import Combatant
 
-__all__ = ["ABILITIES", "SRD_SKILLS", "A5E_SKILLS", "check_disadvantage", "rules"]
+__all__ = ["ABILITIES", "SRD_SKILLS", "A5E_SKILLS", "check_disadvantage", "rolled_check", "rules"]
 
 # SRD 5.2, Table: Skills.
 SRD_SKILLS = (
@@ -103,6 +103,12 @@ def _check(
     event = CheckMade(combatant=c.id, skill=label, total=roll.total, dc=dc, success=None if dc is None else roll.total >= dc)
     tx.emit(event)
     return event
+
+
+def rolled_check(tx: Tx, cid: str, ability: str, faces, dc: int) -> CheckMade:
+    """An ability check a rule calls for (Dispel Magic's "ability check using your spellcasting
+    ability"): the creature's own bonus, its conditions' Advantage and Disadvantage."""
+    return _check(tx, cid, ability, None, None, None, faces, dc, ())
 
 
 def _ability_check(skills: tuple[str, ...]) -> Callable[[Tx, AbilityCheck], None]:

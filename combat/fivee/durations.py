@@ -78,6 +78,8 @@ def prepared(tx: Tx, spec: ConditionSpec) -> ConditionSpec:
             f"'{spec.name}' names the effect {spec.effect} but not who concentrates on it",
             allowed="concentration: the id of the concentrating creature, with effect",
         )
+    if spec.spell_level is UNSET:
+        spec = _with_level_cast(tx, spec)
     if spec.save is not UNSET:
         from combat.fivee.saves import save_ability
 
@@ -88,6 +90,19 @@ def prepared(tx: Tx, spec: ConditionSpec) -> ConditionSpec:
 
 
 _LASTING = ("rounds", "until_round", "concentration", "effect", "save")
+
+
+def _with_level_cast(tx: Tx, spec: ConditionSpec) -> ConditionSpec:
+    """A condition a spell cast in this command applies carries the level it was cast at
+    (`SpellCast.level`): the spell's by its `effect` (held by concentration) or its name (an
+    effect named for the spell), from the same caster. Dispel Magic reads it."""
+    from combat.fivee.spellcasting import SpellCast
+
+    spell = spec.effect if spec.effect is not UNSET else spec.name
+    for e in reversed(tx.events):
+        if isinstance(e, SpellCast) and normalised(e.spell) == normalised(spell) and e.caster == spec.source:
+            return msgspec.structs.replace(spec, spell_level=e.level)
+    return spec
 
 
 def _runs_lasting_effects(tx: Tx) -> bool:

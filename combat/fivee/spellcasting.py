@@ -57,7 +57,7 @@ import msgspec
 from combat.bestiary.model import BlockSpellcasting
 from combat.characters.sheet import CustomSpell, spell_attack_bonus, spell_save_dc
 from combat.characters.sheet import modifier as ability_modifier
-from combat.fivee import after_hit, custom_spells, hit_damage, spell_follow_ups, spell_restoration
+from combat.fivee import after_hit, custom_spells, hit_damage, spell_dispel, spell_follow_ups, spell_restoration
 from combat.fivee import spell_effects_ongoing as ongoing
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import AttackOptions, require_no_pending_damage, resolve_attack
@@ -119,6 +119,9 @@ class CastSpell(Command, frozen=True, kw_only=True):
     # a target's traits (Magic Resistance...) are read all the same.
     save_modifiers: dict[str, SaveModifiers] = {}
     ritual: bool = False  # cast as a ritual: before the fight only (combat/fivee/casting_rules.py)
+    # The caster's ability checks the spell calls for, by the name of what each is against
+    # (Dispel Magic's check against each spell of a higher level: combat/fivee/spell_dispel.py).
+    check_faces: dict[str, Faces] = {}
 
 
 class SpellCast(Event, frozen=True, kw_only=True):
@@ -149,6 +152,7 @@ class Caster(msgspec.Struct, frozen=True, kw_only=True):
     attack_bonus: int
     ability_modifier: int
     character_level: int = 1
+    ability: str = ""  # the spellcasting ability ("intelligence"), for a check made with it (Dispel Magic)
 
 
 def caster_of(state: EncounterState, c: Combatant) -> Caster:
@@ -160,6 +164,7 @@ def caster_of(state: EncounterState, c: Combatant) -> Caster:
             attack_bonus=spell_attack_bonus(s) or 0,
             ability_modifier=ability_modifier(getattr(s.abilities, s.spellcasting.ability)),  # type: ignore[union-attr]
             character_level=s.level,
+            ability=s.spellcasting.ability,  # type: ignore[union-attr]
         )
     block = block_sheet(state, c.id)
     casting = block.block.spellcasting if block is not None else None
@@ -174,7 +179,7 @@ def caster_of(state: EncounterState, c: Combatant) -> Caster:
     # modifier + Proficiency Bonus").
     attack = casting.attack_bonus if casting.attack_bonus is not None else casting.save_dc - 8
     score = block.block.abilities.get(casting.ability, 10) if block is not None else 10
-    return Caster(save_dc=casting.save_dc, attack_bonus=attack, ability_modifier=ability_modifier(score))
+    return Caster(save_dc=casting.save_dc, attack_bonus=attack, ability_modifier=ability_modifier(score), ability=casting.ability)
 
 
 # -- 1. who casts it, 2. what it costs -----------------------------------------------------
@@ -550,6 +555,7 @@ def _targets(tx: Tx, c: Combatant, spell: Spell, cmd: CastSpell, slot: int | Non
         or spell.riders is not None
         or spell.restores is not None
         or bool(spell.hp_bands)
+        or spell.dispels
     )
     if spell.projectiles is not None:
         if not cmd.targets:
@@ -626,6 +632,7 @@ def _effect(
     if spell.healing is not None:
         _heal(tx, c, spell, caster, slot, targets, rolls)
     spell_restoration.restore(tx, c, spell, targets, cmd.option)
+    spell_dispel.dispel(tx, c, spell, caster, slot, targets, cmd.check_faces)
     if spell.ac_bonus is not None or spell.roll_bonus is not None or ongoing.lasting(spell):
         effect: dict[str, Any] = {}
         if spell.ac_bonus is not None:

@@ -140,6 +140,11 @@ class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     # What a spell's effect does while it lasts beyond AC and rolls (Mage Armor's AC, Aid's
     # Hit Points, Heroism's Temporary Hit Points...): combat/kernel/riders.py.
     riders: Riders | msgspec.UnsetType = msgspec.UNSET
+    # The level of the spell it comes from, as cast (Dispel Magic's "DC 10 plus that spell's
+    # level"): set by the 5e rules as a spell's casting applies it (combat/fivee/durations.py),
+    # or by the GM applying a spell's effect by hand. Unset (conditions recorded before it, and
+    # every other): Dispel Magic reads the spell's own level.
+    spell_level: int | msgspec.UnsetType = msgspec.UNSET
 
 
 # -- what a hidden combatant's events keep back (the `hidden` of the events below) ------------

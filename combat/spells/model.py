@@ -442,6 +442,7 @@ class Spell(_Part, frozen=True, kw_only=True):
     options: tuple[Option, ...] = ()  # the caster picks one in the command (Command's five)
     hp_bands: tuple[HpBand, ...] = ()  # by its current Hit Points: "If the target has 100 Hit Points or fewer, it dies"
     restores: Restoration | None = None  # conditions ended, all Hit Points, Stable, revived
+    dispels: bool = False  # ends the spells on its target (Dispel Magic: combat/fivee/spell_dispel.py)
     # A spell on named creatures whose whole lasting effect is a failed save's: when every
     # target succeeds nothing is left to concentrate on, and the concentration ends.
     lapses_when_all_save: bool = False
