@@ -13,8 +13,9 @@ target if the spell's level is equal to or less than the level of the spell slot
   Restrained and its thorns are one spell.
 - Its level is the level it was cast at, as the condition records it (`spell_level`, set when
   the casting applied it: combat/fivee/durations.py); a condition recorded before that, or
-  applied later by the spell (a zone's Restrained), reads the spell's own level from the
-  library, which an upcast spell exceeds.
+  applied later by the spell (a zone's Restrained), reads the level on its caster's marker of
+  the spell where there is one, else the spell's own level from the library (which an upcast
+  spell exceeds).
 - The text says the spell ends, not its effect on the target: a spell held by concentration
   ends the caster's concentration ("the spell ends"), and with it the spell's effects on every
   creature (combat/fivee/durations.py `end_tied`); a spell without concentration ends on the
@@ -44,7 +45,7 @@ from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionSpec
 from combat.kernel.names import normalised
-from combat.kernel.state import Combatant
+from combat.kernel.state import Combatant, EncounterState
 from combat.spells import library
 from combat.spells.model import Spell
 
@@ -77,7 +78,7 @@ def _spell_of(cond: ConditionSpec, known: Mapping[str, Spell]) -> tuple[str, int
     return None
 
 
-def ongoing_spells(c: Combatant) -> list[OngoingSpell]:
+def ongoing_spells(state: EncounterState, c: Combatant) -> list[OngoingSpell]:
     """The spells on `c`, in the order their first condition is listed."""
     known = library.by_name()
     found: dict[tuple[str, str | None], list[ConditionSpec]] = {}
@@ -93,15 +94,31 @@ def ongoing_spells(c: Combatant) -> list[OngoingSpell]:
     spells = []
     for (name, holder), conds in found.items():
         levels = [x.spell_level for x in conds if x.spell_level is not UNSET]
-        level = max(levels) if levels else base[(name, holder)]
+        level = max(levels) if levels else _marked_level(state, holder, name) or base[(name, holder)]
         assert level is not None
         held = next((x.concentration for x in conds if x.concentration is not UNSET), None)
         spells.append(OngoingSpell(name=name, caster=holder, level=level, concentration=held, conditions=tuple(conds)))
     return spells
 
 
+def _marked_level(state: EncounterState, holder: str | None, name: str) -> int | None:
+    """The level on the caster's own marker of the spell (a spell it uses again later keeps it:
+    combat/fivee/spell_effects_ongoing.py `marker`), for an effect applied after the casting."""
+    caster = state.combatants.get(holder) if holder is not None else None
+    for cond in caster.conditions if caster is not None else ():
+        if normalised(cond.name) == normalised(name) and cond.riders is not UNSET and cond.riders.cast_at is not UNSET:
+            return cond.riders.cast_at
+    return None
+
+
 def dispel(
-    tx: Tx, c: Combatant, spell: Spell, caster: Caster, slot: int | None, targets: Sequence[str], faces: Mapping[str, Sequence[int]]
+    tx: Tx,
+    c: Combatant,
+    spell: Spell,
+    caster: Caster,
+    slot: int | None,
+    targets: Sequence[str],
+    faces: Mapping[str, Sequence[int]],
 ) -> None:
     """Each spell on the target ends, up to the slot's level; each above it, on a check."""
     if not spell.dispels:
@@ -112,7 +129,7 @@ def dispel(
     auto = max(slot or spell.level, spell.level)  # "level 3 or lower", or the slot's level
     left = {normalised(k): k for k in faces}
     for tid in targets:
-        on = [s for s in ongoing_spells(tx.state.combatants[tid]) if s.name != spell.name]
+        on = [s for s in ongoing_spells(tx.state, tx.state.combatants[tid]) if s.name != spell.name]
         checked = {normalised(s.name) for s in on if s.level > auto}
         unused = [k for key, k in left.items() if key not in checked]
         if unused:

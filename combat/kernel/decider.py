@@ -339,7 +339,9 @@ def decided(ruleset: Ruleset, state: EncounterState, command: Command, actor: st
 def _refuse_unused_turn_start_faces(tx: Tx) -> None:
     if tx.turn_start_faces:
         started = next((e.combatant for e in reversed(tx.events) if isinstance(e, TurnStarted)), None)
-        whose = f"as {tx.state.combatants[started].name}'s turn started" if started in tx.state.combatants else "(no turn started)"
+        whose = (
+            f"as {tx.state.combatants[started].name}'s turn started" if started in tx.state.combatants else "(no turn started)"
+        )
         raise RuleError(
             "dice/unused-faces",
             f"no effect named {', '.join(repr(k) for k in tx.turn_start_faces)} rolled {whose}",

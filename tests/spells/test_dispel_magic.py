@@ -20,6 +20,7 @@ from combat.fivee.rider_reads import base_ac
 from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import ApplyCondition, EndTurn, StartConcentration
 from combat.kernel.events import CheckMade, ConcentrationEnded, ConditionEnded, ConditionSpec
+from combat.kernel.riders import Riders
 from tests.helpers import Table, of_type
 
 VESPER = build_sheet(
@@ -51,7 +52,7 @@ def table() -> Table:
 
 def held(t: Table, *who: str, slot: int = 2) -> None:
     """Vesper's Hold Person on `who`, each failing its save with a 1; then Elara's turn."""
-    t.do(CastSpell(caster="vesper", spell="Hold Person", slot_level=slot, targets=who, save_faces={w: (1,) for w in who}))
+    t.do(CastSpell(caster="vesper", spell="Hold Person", slot_level=slot, targets=who, save_faces=dict.fromkeys(who, (1,))))
     assert all(t[w].has("paralyzed") for w in who)
     t.do(EndTurn(combatant="vesper"))
 
@@ -166,3 +167,22 @@ def test_check_faces_that_no_check_uses_are_refused():
         "dice/unused-faces",
     )
     assert t["bram"].has("paralyzed")
+
+
+def test_an_effect_applied_after_the_casting_reads_the_level_on_its_casters_marker():
+    """Arcane Hand cast with a 6th-level slot grapples later (its follow-up): the Grappled
+    condition comes after the casting, and the caster's marker of the spell keeps the level it
+    was cast at. "DC 10 plus that spell's level": 16, not the spell's own 15."""
+    t = table()
+    t.do(StartConcentration(combatant="vesper", effect="Arcane Hand"))
+    marker = ConditionSpec(
+        name="arcane hand", source="vesper", concentration="vesper", effect="Arcane Hand", riders=Riders(cast_at=6)
+    )
+    t.do(ApplyCondition(target="vesper", condition=marker, custom=True))
+    grip = ConditionSpec(name="grappled", source="vesper", concentration="vesper", effect="Arcane Hand")
+    t.do(ApplyCondition(target="bram", condition=grip))
+    t.do(EndTurn(combatant="vesper"))
+    events = t.do(CastSpell(caster="elara", spell="Dispel Magic", targets=("bram",), check_faces={"Arcane Hand": (13,)}))
+    check = of_type(events, CheckMade)[0]
+    assert (check.dc, check.total, check.success) == (16, 16, True)
+    assert not t["bram"].has("grappled") and not t["vesper"].has("arcane hand")
