@@ -15,6 +15,8 @@ What each does, so a GM can predict it:
   effects that already ended stay ended). From the first turn of a round it goes back to the
   last turn of the round before, and the round number goes back with it.
 - Neither moves while a concentration save or an attack's damage is owed, as end_turn waits.
+- Both take `turn_start_faces`, as end_turn does: the dice of the effects that act as the
+  turn they start begins (combat/fivee/turn_start_dice.py).
 """
 
 from __future__ import annotations
