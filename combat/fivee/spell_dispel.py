@@ -125,7 +125,7 @@ def dispel(
         if faces:
             raise RuleError("dice/unused-faces", f"{spell.name} calls for no ability check", allowed="no check_faces")
         return
-    ability = caster.ability or "intelligence"  # a Caster built before it named its ability
+    ability = caster.ability or "intelligence"  # a Caster made without its ability names none
     auto = max(slot or spell.level, spell.level)  # "level 3 or lower", or the slot's level
     left = {normalised(k): k for k in faces}
     for tid in targets:
@@ -139,9 +139,12 @@ def dispel(
                 allowed="check_faces for " + (", ".join(s.name for s in on if s.level > auto) or "none: every spell ends"),
             )
         for s in on:
+            if not any(cond in tx.state.combatants[tid].conditions for cond in s.conditions):
+                continue  # ended with one dispelled before it
             if s.level > auto:
                 dc = 10 + s.level
-                given = next((faces[k] for key, k in left.items() if key == normalised(s.name)), None)
+                # One list per name: a second spell of that name (another caster's) is rolled.
+                given = faces[left.pop(normalised(s.name))] if normalised(s.name) in left else None
                 made = rolled_check(tx, c.id, ability, None if given is None else tuple(given), dc)
                 if not made.success:
                     continue

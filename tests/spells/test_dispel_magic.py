@@ -166,7 +166,8 @@ def test_check_faces_that_no_check_uses_are_refused():
         CastSpell(caster="elara", spell="Fire Bolt", targets=("vesper",), attack_faces=((15,),), check_faces={"x": (3,)}),
         "dice/unused-faces",
     )
-    assert t["bram"].has("paralyzed")
+    t.rejects(CastSpell(caster="elara", spell="Dispel Magic"), "spell/targets")  # "Choose one creature"
+    assert t["bram"].has("paralyzed") and t["elara"].economy.action
 
 
 def test_an_effect_applied_after_the_casting_reads_the_level_on_its_casters_marker():
