@@ -353,9 +353,13 @@ class EventLog(SharedPool):
         rows = self.recorder.select_events(encounter_id, desc=desc, limit=limit)
         return [row.state for row in rows if row.topic == TOPICS[Recorded]]
 
-    def decoded(self, notifications: Sequence[Any]) -> list[Recorded]:
+    def decoded(self, notifications: Sequence[Any], *, passing_over_uninstalled: bool = False) -> list[Recorded]:
         """Rows of the notification log as records (a follower's batch), each read as
-        `recorded` reads it: a ruleset not loaded yet is loaded for a row that needs it."""
+        `recorded` reads it: a ruleset not loaded yet is loaded for a row that needs it.
+        `passing_over_uninstalled`: the rows of an encounter whose ruleset is not installed are
+        left out, with a warning, rather than refused (a follower reads on past a plug-in's
+        fights: they carry no party's characters, and `combat stats rebuild` counts them once
+        the plug-in is installed again)."""
         decode = self.mapper.to_domain_event
         try:
             return [cast(Recorded, decode(n)) for n in notifications]  # the batch at once: the usual case
@@ -363,9 +367,21 @@ class EventLog(SharedPool):
             pass
 
         def one(n: Any) -> list[Recorded]:
-            return self._widening(UUID(str(n.originator_id)), lambda: [cast(Recorded, decode(n))])
+            encounter_id = UUID(str(n.originator_id))
+            try:
+                return self._widening(encounter_id, lambda: [cast(Recorded, decode(n))])
+            except RulesetNotInstalled as missing:
+                if not passing_over_uninstalled:
+                    raise
+                # structlog imported here: the CLI's start would pay for it (combat.app.application).
+                import structlog
 
-        return [one(n)[0] for n in notifications]
+                structlog.get_logger("combat.store").warning(
+                    "row passed over", encounter=str(encounter_id), seq=n.originator_version, problem=str(missing)
+                )
+                return []
+
+        return [rec for n in notifications for rec in one(n)]
 
     def _load_ruleset_of(self, encounter_id: UUID, named: list[str]) -> None:
         """Load the ruleset the encounter's first record names, and add its id to `named`."""

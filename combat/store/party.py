@@ -162,7 +162,7 @@ def follow(
             )
             if not page:
                 break
-            records = part.decoded(page)
+            records = part.decoded(page, passing_over_uninstalled=True)
             try:
                 party.append(step(records), tracking=(name, page[-1].id))
             except SeqTaken:

@@ -260,3 +260,26 @@ def test_an_undecoded_event_holding_a_default_is_unchecked_and_the_chain_is_chec
     shouted["player"] = "cy"  # an edit of an event that was checkable: unchecked, never ok
     report = _verified([lines[0], lines[1], json.dumps(shouted).encode(), lines[3]])
     assert report.broken is None and report.unchecked == (2, 3) and not report.ok
+
+
+def test_the_followers_read_on_past_its_fights(installed, tmp_path, capsys):
+    """The campaigns' carry-over and the statistics follow every encounter of the store: with
+    the plug-in gone, its game's rows are passed over (with a warning), not a wall that stops
+    every fight after it; installed again, `combat stats rebuild` counts the game too."""
+    db = tmp_path / "c.db"
+    game = _game(db)
+    uninstall()
+    encounters = Encounters(db)
+    try:
+        later = encounters.create("srd-2024", "the ford, again", seed=2)
+        encounters.execute(later, Ruling(text="the river is in flood"))
+        encounters.campaigns.carry_over()  # refused before: ruleset/not-installed at the game's first row
+        encounters.stats.fresh()  # refused before, at the same row
+        assert str(later) in {e["encounter"] for e in encounters.stats.tables.select("stats_encounters")}
+        warned = capsys.readouterr().out
+        assert warned.count("row passed over") == 6 and warned.count(f"encounter={game}") == 6  # its 3 counts, twice
+        register(twenty_one.RULESET)
+        encounters.stats.rebuild()
+        assert "row passed over" not in capsys.readouterr().out
+    finally:
+        encounters.close()
