@@ -36,7 +36,7 @@ class DamageReduced(Event, frozen=True, kw_only=True):
     target: str
     amount: int
     damage_type: str
-    hidden: ClassVar[Hidden] = Hidden.of(target=("amount",))
+    hidden: ClassVar[Hidden] = Hidden.of(target=("amount",), aloud=("damage_type",))
 
 
 def _turn(state: EncounterState) -> str:

@@ -99,7 +99,7 @@ def test_mirror_image_duplicates_take_the_hits_until_all_three_are_destroyed():
     hp = t["vesna"].hp
     turn(t, "bandit-1")
     events = t.do(Attack(attacker="bandit-1", target="vesna", faces=(15,), damage_faces=(4,), mirror_faces=(1, 2, 5)))
-    d6s = [e for e in of_type(events, DiceRolled) if e.purpose.startswith("Mirror Image")][0]
+    d6s = next(e for e in of_type(events, DiceRolled) if e.purpose.startswith("Mirror Image"))
     assert ([d.face for d in d6s.dice], d6s.roller, d6s.source) == ([1, 2, 5], "vesna", "entered")
     assert of_type(events, DuplicateStruck) == [DuplicateStruck(attacker="bandit-1", target="vesna", left=2)]
     made = of_type(events, AttackMade)[0]
@@ -371,3 +371,21 @@ def test_a_player_may_not_enter_another_creatures_defence_dice(field):
     turn(t, "vesna")
     value = (6, 6, 6) if field == "mirror_faces" else {"bandit-1": (4,)}
     t.rejects(Attack(attacker="vesna", target="bandit-1", **{field: value}), "command/gm-field", actor="sam")
+
+
+def test_resistance_d4_entered_with_the_attack_waits_with_a_hit_held_for_shield():
+    """The d4 entered with an attack whose hit waits for its target's reaction is rolled when
+    the damage lands: Ilse gives Vesna Resistance (Slashing); a Bandit hits her (15 + 3 against
+    AC 12), she passes on Shield, and its 4 + 1 less the entered 2 is 3."""
+    t = table(wizard=SHIELDED)
+    turn(t, "ilse")
+    t.do(CastSpell(caster="ilse", spell="Resistance", targets=("vesna",), damage_type="slashing"))
+    hp = t["vesna"].hp
+    turn(t, "bandit-1")
+    events = t.do(
+        Attack(attacker="bandit-1", target="vesna", faces=(15,), damage_faces=(4,), resistance_faces={"vesna": (2,)})
+    )
+    assert of_type(events, ReactionWindowOpened) and not of_type(events, DamageReduced)
+    events = t.do(PassReaction(combatant="vesna"))
+    assert of_type(events, DamageReduced)[0].amount == 2 and of_type(events, AttackDamageRolled)[0].damage == 3
+    assert t["vesna"].hp == hp - 3
