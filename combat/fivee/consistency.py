@@ -19,9 +19,9 @@ from typing import Any
 from combat.fivee.actions import movement_short, used_up
 from combat.fivee.attacks import already_dead
 from combat.fivee.banked_actions import banked_of
+from combat.fivee.damage_reduction import most_reduced
 from combat.fivee.damage_rolls import no_damage_waiting
 from combat.fivee.gm_edits import hp_out_of_range, still_has
-from combat.fivee.damage_reduction import most_reduced
 from combat.fivee.hitpoints import adjusted_damage
 from combat.fivee.judged_saves import rolled_saves_of
 from combat.fivee.turns import blocked_by

@@ -382,9 +382,7 @@ def test_resistance_d4_entered_with_the_attack_waits_with_a_hit_held_for_shield(
     t.do(CastSpell(caster="ilse", spell="Resistance", targets=("vesna",), damage_type="slashing"))
     hp = t["vesna"].hp
     turn(t, "bandit-1")
-    events = t.do(
-        Attack(attacker="bandit-1", target="vesna", faces=(15,), damage_faces=(4,), resistance_faces={"vesna": (2,)})
-    )
+    events = t.do(Attack(attacker="bandit-1", target="vesna", faces=(15,), damage_faces=(4,), resistance_faces={"vesna": (2,)}))
     assert of_type(events, ReactionWindowOpened) and not of_type(events, DamageReduced)
     events = t.do(PassReaction(combatant="vesna"))
     assert of_type(events, DamageReduced)[0].amount == 2 and of_type(events, AttackDamageRolled)[0].damage == 3
