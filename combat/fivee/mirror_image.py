@@ -19,7 +19,7 @@ rules the hit).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -90,7 +90,7 @@ def _on_struck(state: EncounterState, e: DuplicateStruck) -> EncounterState:
     )
 
 
-def _narrate(n, e: DuplicateStruck) -> str:  # type: ignore[no-untyped-def]
+def _narrate(n: Any, e: DuplicateStruck) -> str:
     left = f"{e.left} left" if e.left else "none left: the spell ends"
     return f"{n.name(e.attacker)}'s hit strikes one of {n.name(e.target)}'s duplicates instead, destroying it ({left})"
 

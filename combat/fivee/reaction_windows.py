@@ -271,7 +271,7 @@ def open_hit_window(
     """The hit's damage waits (`pending_damage`) while its target may react. `raw_ac`: its AC
     before a floor raised it (Barkskin's 17), kept so a reaction's bonus adds to that."""
     target = tx.state.combatants[pending.target]
-    held = {
+    held: dict[str, Any] = {
         "later": later,
         "damage_faces": damage_faces,
         "extra_faces": extra_faces,
