@@ -17,8 +17,18 @@ from combat.fivee.monsters import AddCreature
 from combat.fivee.reaction_windows import ReactionWindowOpened
 from combat.fivee.reactions import PassReaction
 from combat.fivee.sanctuary import TurnedAway
+from combat.fivee.spell_follow_ups import SpellEffect
 from combat.fivee.spellcasting import CastSpell, SpellCast
-from combat.kernel.commands import AddCombatant, ApplyCondition, Attack, Damage, EndTurn, RollDamage
+from combat.kernel.commands import (
+    AddCombatant,
+    ApplyCondition,
+    Attack,
+    Damage,
+    EndTurn,
+    Move,
+    OpportunityAttack,
+    RollDamage,
+)
 from combat.kernel.events import (
     AttackDamageRolled,
     AttackMade,
@@ -51,7 +61,7 @@ CLERIC = build_sheet(
     class_name="Cleric",
     level=5,
     scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
-    spells=("Sanctuary", "Resistance", "Sacred Flame", "Guiding Bolt"),
+    spells=("Sanctuary", "Resistance", "Sacred Flame", "Spiritual Weapon"),
 )
 
 
@@ -387,3 +397,38 @@ def test_resistance_d4_entered_with_the_attack_waits_with_a_hit_held_for_shield(
     events = t.do(PassReaction(combatant="vesna"))
     assert of_type(events, DamageReduced)[0].amount == 2 and of_type(events, AttackDamageRolled)[0].damage == 3
     assert t["vesna"].hp == hp - 3
+
+
+def test_sanctuary_asks_a_later_spell_attack_and_an_opportunity_attack_too():
+    """ "any creature who targets the warded creature with an attack roll": Spiritual Weapon's
+    Bonus Action attack again (`spell_effect`) and an Opportunity Attack ask the save as well.
+    Ilse wards Bandit 1 (the GM's test), then her Spiritual Weapon's save (4 + 4 = 8) fails and,
+    with `new_targets`, strikes Bandit 2 (d20 15 + 7; 1d8 + 4 of 3). Bandit 1 leaves Brann's
+    reach: his Opportunity Attack's save (2 + 0) fails and, no new target, is lost: his reaction
+    spent, the opportunity gone."""
+    t = table()
+    turn(t, "ilse")
+    t.do(CastSpell(caster="ilse", spell="Sanctuary", targets=("bandit-1",)))
+    turn(t, "ilse")
+    t.do(CastSpell(caster="ilse", spell="Spiritual Weapon", targets=("bandit-2",), attack_faces=((1,),)))
+    turn(t, "ilse")
+    hp = t["bandit-2"].hp
+    events = t.do(
+        SpellEffect(
+            caster="ilse",
+            spell="Spiritual Weapon",
+            targets=("bandit-1",),
+            attack_faces=((15,),),
+            damage_faces=((3,),),
+            sanctuary_faces={"bandit-1": (4,)},
+            new_targets={"bandit-1": "bandit-2"},
+        )
+    )
+    assert not of_type(events, SaveMade)[0].success
+    assert [(m.target, m.hit) for m in of_type(events, AttackMade)] == [("bandit-2", True)]
+    assert t["bandit-2"].hp == hp - 7
+    turn(t, "bandit-1")
+    t.do(Move(combatant="bandit-1", feet=10, leaves_reach_of=("brann",)))
+    events = t.do(OpportunityAttack(attacker="brann", target="bandit-1", faces=(19,), damage_faces=(4,), sanctuary_faces=(2,)))
+    assert of_type(events, TurnedAway) == [TurnedAway(attacker="brann", target="bandit-1", uses="reaction", opportunity=True)]
+    assert not t["brann"].economy.reaction and ("brann", "bandit-1") not in t.state.opportunities
