@@ -8,10 +8,11 @@ The ward is the `ward_dc` rider (the caster's spell save DC) of the "sanctuary" 
 warded creature; its end when the creature acts is Invisibility's `ends_when_acts`
 (combat/fivee/spell_defences.py). Here, before the attack roll or the spell's effect:
 
-- an attack (`attack`, `opportunity_attack`) aimed at a warded creature first rolls the
-  attacker's Wisdom save (its faces in the command's `sanctuary_faces`);
-- a spell that targets a warded creature with an attack roll or damage (not an area's) first
-  rolls the caster's save against each warded target (`sanctuary_faces` by that target's id).
+- an attack (`attack`, `opportunity_attack`, a5e's `make_attack`) aimed at a warded creature
+  first rolls the attacker's Wisdom save (its faces in the command's `sanctuary_faces`);
+- a spell (`cast_spell`, and `spell_effect`'s later spell attacks) that targets a warded
+  creature with an attack roll or damage (not an area's) first rolls the caster's save against
+  each warded target (`sanctuary_faces` by that target's id).
 
 On a failure, the command's choice is read at once, in the same command: `new_target` (an
 attack) or `new_targets` (a spell, by warded id) names the creature it goes at instead, and the

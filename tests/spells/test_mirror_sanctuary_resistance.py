@@ -432,3 +432,24 @@ def test_sanctuary_asks_a_later_spell_attack_and_an_opportunity_attack_too():
     events = t.do(OpportunityAttack(attacker="brann", target="bandit-1", faces=(19,), damage_faces=(4,), sanctuary_faces=(2,)))
     assert of_type(events, TurnedAway) == [TurnedAway(attacker="brann", target="bandit-1", uses="reaction", opportunity=True)]
     assert not t["brann"].economy.reaction and ("brann", "bandit-1") not in t.state.opportunities
+
+
+def test_a5e_make_attack_takes_the_same_defence_dice():
+    """a5e's `make_attack` is `attack` with a5e's positions: Mirror Image's d6s entered with it
+    (1, 1, 3: the 3 strikes a duplicate) and a Sanctuary save."""
+    from combat.rulesets.a5e.attacks import MakeAttack
+
+    t = Table(ruleset="a5e")
+    t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
+    t.do(AddCharacter(character=CLERIC, side="party", player="kim"))
+    t.do(AddCreature(creature="Bandit", side="foes", id_prefix="bandit-1"))
+    t.start({"vesna": 20, "ilse": 18, "bandit-1": 10})
+    t.do(CastSpell(caster="vesna", spell="Mirror Image"))
+    turn(t, "ilse")
+    t.do(CastSpell(caster="ilse", spell="Sanctuary", targets=("ilse",)))
+    turn(t, "bandit-1")
+    events = t.do(MakeAttack(attacker="bandit-1", target="vesna", faces=(15,), damage_faces=(4,), mirror_faces=(1, 1, 3)))
+    assert of_type(events, DuplicateStruck) == [DuplicateStruck(attacker="bandit-1", target="vesna", left=2)]
+    turn(t, "bandit-1")
+    events = t.do(MakeAttack(attacker="bandit-1", target="ilse", faces=(15,), damage_faces=(4,), sanctuary_faces=(1,)))
+    assert of_type(events, TurnedAway) and not of_type(events, AttackMade)

@@ -59,6 +59,8 @@ class MakeAttack(Command, frozen=True, kw_only=True):
         "attacker_unseen",
         "flanking_with",
         "from_above",
+        "mirror_faces",
+        "resistance_faces",
     )
 
     attacker: str
@@ -85,6 +87,11 @@ class MakeAttack(Command, frozen=True, kw_only=True):
     extra_damage_faces: Faces = None  # the Sneak Attack dice as rolled at the table (a stat block's extra damage, for `attack`)
     damage_type: str | None = None
     knock_out: bool = False  # a melee attack that would drop the target to 0 HP leaves it at 1 HP, Unconscious
+    # As `attack`'s: Mirror Image's d6s, the Sanctuary save and new target, Resistance's d4 by id.
+    mirror_faces: Faces = None
+    sanctuary_faces: Faces = None
+    new_target: str | None = None
+    resistance_faces: dict[str, tuple[int, ...]] = {}
 
 
 def expertise_die(sources: int) -> str | None:
@@ -164,6 +171,10 @@ def _make_attack(tx: Tx, cmd: MakeAttack) -> None:
             damage_type=cmd.damage_type,
             knock_out=cmd.knock_out,
             extra_damage_faces=cmd.extra_damage_faces,
+            mirror_faces=cmd.mirror_faces,
+            sanctuary_faces=cmd.sanctuary_faces,
+            new_target=cmd.new_target,
+            resistance_faces=cmd.resistance_faces,
         ),
         attacker_unseen=cmd.attacker_unseen,
     )
