@@ -21,25 +21,39 @@ __all__ = ["entering", "take", "keep", "Faces"]
 
 Faces = tuple[int, ...]
 
-_ENTERED: WeakKeyDictionary[Tx, dict[str, list[Faces]]] = WeakKeyDictionary()
+
+class _Entered:
+    def __init__(self) -> None:
+        self.lists: dict[str, list[Faces]] = {}
+        self.depth = 0  # a command's rules may enter more (a window closing rolls the damage it held)
+
+
+_ENTERED: WeakKeyDictionary[Tx, _Entered] = WeakKeyDictionary()
 
 
 def _lists(tx: Tx) -> dict[str, list[Faces]]:
-    return _ENTERED.setdefault(tx, {})
+    return _ENTERED.setdefault(tx, _Entered()).lists
 
 
 @contextmanager
 def entering(tx: Tx, **given: Iterable[Faces] | Mapping[str, Faces] | None) -> Iterator[None]:
-    """Enter each field's lists for the rolls below; once the block is done, refuse any list
-    no roll took. A mapping is by creature id (`resistance_faces: {"vesna": [3]}`)."""
-    lists = _lists(tx)
+    """Enter each field's lists for the rolls below; once the outermost block is done, refuse
+    any list no roll took. A mapping is by creature id (`resistance_faces: {"vesna": [3]}`)."""
+    entered = _ENTERED.setdefault(tx, _Entered())
+    lists = entered.lists
     for field, value in given.items():
         if isinstance(value, Mapping):
             for cid, faces in value.items():
                 lists.setdefault(f"{field}[{cid}]", []).append(tuple(faces))
         elif value is not None:
             lists.setdefault(field, []).extend(tuple(f) for f in value)
-    yield
+    entered.depth += 1
+    try:
+        yield
+    finally:
+        entered.depth -= 1
+    if entered.depth:
+        return
     left = {name: faces for name, faces in lists.items() if faces}
     lists.clear()
     if left:

@@ -7,6 +7,7 @@ Cleric (Wisdom 18: spell save DC 15). Brann is a fighter of the party (AC 15, 20
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from combat.characters.build import build_sheet
@@ -453,3 +454,25 @@ def test_a5e_make_attack_takes_the_same_defence_dice():
     turn(t, "bandit-1")
     events = t.do(MakeAttack(attacker="bandit-1", target="ilse", faces=(15,), damage_faces=(4,), sanctuary_faces=(1,)))
     assert of_type(events, TurnedAway) and not of_type(events, AttackMade)
+
+
+def test_resistance_reduces_a_spells_damage_with_the_d4_entered_in_cast_spell():
+    """A save spell's damage lands the same way: Brann, given Resistance to Radiant, fails
+    Sacred Flame's save (3 + 0) and its 2d8 of 2 and 3 less the d4's 4 is 1. A d4 for a creature
+    the spell does not damage is refused."""
+    t = table()
+    resist(t, "radiant")
+    hp = t["brann"].hp
+    turn(t, "ilse")
+    cast = CastSpell(
+        caster="ilse",
+        spell="Sacred Flame",
+        targets=("brann",),
+        save_faces={"brann": (3,)},
+        damage_faces=((2, 3),),
+        resistance_faces={"vesna": (4,)},
+    )
+    t.rejects(cast, "dice/unused-faces")
+    events = t.do(msgspec.structs.replace(cast, resistance_faces={"brann": (4,)}))
+    assert [(e.target, e.rolled, e.amount) for e in of_type(events, DamageTaken)] == [("brann", 5, 1)]
+    assert t["brann"].hp == hp - 1
