@@ -476,3 +476,19 @@ def test_resistance_reduces_a_spells_damage_with_the_d4_entered_in_cast_spell():
     events = t.do(msgspec.structs.replace(cast, resistance_faces={"brann": (4,)}))
     assert [(e.target, e.rolled, e.amount) for e in of_type(events, DamageTaken)] == [("brann", 5, 1)]
     assert t["brann"].hp == hp - 1
+
+
+def test_the_recheck_after_a_changed_past_allows_for_resistances_d4():
+    """An undo or amendment re-checks each recorded attack's damage against the target's
+    defences: a hit Resistance reduced (5 rolled, 2 taken) still fits; 0 taken does not
+    (more than the d4's largest face)."""
+    from combat.fivee.consistency import CHECKS
+
+    t = table()
+    resist(t)
+    turn(t, "bandit-1")
+    before = t.state
+    events = t.do(Attack(attacker="bandit-1", target="brann", faces=(19,), damage_faces=(4,), resistance_faces={"brann": (3,)}))
+    made = of_type(events, AttackMade)[0]
+    assert made.damage == 2 and CHECKS[AttackMade](before, made, {}) is None
+    assert CHECKS[AttackMade](before, msgspec.structs.replace(made, damage=0), {}) is not None
