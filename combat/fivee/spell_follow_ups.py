@@ -281,10 +281,10 @@ def _again(tx: Tx, cmd: SpellEffect) -> None:
         condition=None if later.condition else spell.condition,
         attack=spell.attack or "melee",
     )
-    if later.roll == "attack" or cmd.sanctuary_faces or cmd.new_targets:  # only an attack asks Sanctuary's save here
-        aimed = aimed_spell(tx, c, spell, cmd.targets if later.roll == "attack" else (), cmd.sanctuary_faces, cmd.new_targets)
-        if aimed is None:
-            return
+    # Only an attack asks Sanctuary's save here: the faces or new targets given for another are refused.
+    aimed = aimed_spell(tx, c, spell, cmd.targets if later.roll == "attack" else (), cmd.sanctuary_faces, cmd.new_targets)
+    if aimed is None:
+        return
     if later.roll == "attack":
         since = len(tx.events)
         casting.spell_attacks(tx, c, spell, caster, aimed, damage, cmd)
