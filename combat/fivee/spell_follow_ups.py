@@ -101,12 +101,13 @@ class SpellEffect(Command, frozen=True, kw_only=True):
     advantage: tuple[str, ...] = ()
     disadvantage: tuple[str, ...] = ()
     save_modifiers: dict[str, SaveModifiers] = {}
-    # As `cast_spell`'s (combat/fivee/mirror_image.py, sanctuary.py, damage_reduction.py):
-    # Mirror Image's d6s per hit on a creature with duplicates, the caster's save against a
-    # warded target's Sanctuary and the creature the attack goes at instead, Resistance's d4.
+    # Mirror Image's d6s: one list per spell attack that hits a creature with duplicates left, in order
     mirror_faces: tuple[Faces, ...] = ()
+    # the caster's Wisdom save against a warded target's Sanctuary, by that target's id
     sanctuary_faces: dict[str, tuple[int, ...]] = {}
+    # by warded target's id, the creature the spell goes at if that save fails (left out: the spell is lost)
     new_targets: dict[str, str] = {}
+    # a Resistance spell's d4, by the id of the creature whose damage it reduces
     resistance_faces: dict[str, tuple[int, ...]] = {}
 
 

@@ -128,14 +128,13 @@ class CastSpell(Command, frozen=True, kw_only=True):
     # a target's traits (Magic Resistance...) are read all the same.
     save_modifiers: dict[str, SaveModifiers] = {}
     ritual: bool = False  # cast as a ritual: before the fight only (combat/fivee/casting_rules.py)
-    # Dice of spells on the targets (combat/fivee/mirror_image.py, sanctuary.py,
-    # damage_reduction.py): Mirror Image's d6s, one list per spell attack that hits a creature
-    # with duplicates left, in order; by warded target's id, the caster's Wisdom save against
-    # its Sanctuary and the creature the spell goes at instead if it fails (left out: the spell
-    # is lost); by creature id, a Resistance spell's d4.
+    # Mirror Image's d6s: one list per spell attack that hits a creature with duplicates left, in order
     mirror_faces: tuple[tuple[int, ...], ...] = ()
+    # the caster's Wisdom save against a warded target's Sanctuary, by that target's id
     sanctuary_faces: dict[str, tuple[int, ...]] = {}
+    # by warded target's id, the creature the spell goes at if that save fails (left out: the spell is lost)
     new_targets: dict[str, str] = {}
+    # a Resistance spell's d4, by the id of the creature whose damage it reduces
     resistance_faces: dict[str, tuple[int, ...]] = {}
 
 

@@ -154,14 +154,13 @@ class Attack(Command, frozen=True, kw_only=True):
     sneak_attack: bool = False  # add the sheet's Sneak Attack dice (once per turn, a Finesse or Ranged weapon)
     damage_type: str | None = None  # the damage type chosen for this attack, instead of the profile's
     knock_out: bool = False  # a melee attack that would drop the target to 0 HP leaves it at 1 HP, Unconscious
-    # Dice a spell on the target or the attacker rolls (combat/fivee/mirror_image.py,
-    # sanctuary.py, damage_reduction.py): Mirror Image's d6s, one per duplicate left, if the
-    # roll hits; the attacker's Wisdom save against a Sanctuary on the target, and the creature
-    # the attack goes at instead if it fails (left out: the attack is lost); by creature id,
-    # the d4 of a Resistance spell on the creature that takes the damage.
+    # Mirror Image's d6s, one per duplicate the target has left, rolled if the attack hits it
     mirror_faces: Faces = None
+    # the attacker's Wisdom save against a Sanctuary on the target
     sanctuary_faces: Faces = None
+    # where the attack goes if that save fails (left out: the attack is lost)
     new_target: str | None = None
+    # a Resistance spell's d4, by the id of the creature whose damage it reduces
     resistance_faces: dict[str, tuple[int, ...]] = {}
 
 
@@ -178,10 +177,13 @@ class OpportunityAttack(Command, frozen=True, kw_only=True):
     extra_damage_faces: Faces = None
     extra_damage: tuple[ExtraDamage, ...] = ()  # e.g. a flame tongue's fire; from a player, only what the sheet lists
     sneak_attack: bool = False  # add the sheet's Sneak Attack dice (once per turn, a Finesse or Ranged weapon)
-    # As `attack`'s: Mirror Image's d6s, the Sanctuary save and new target, Resistance's d4 by id.
+    # Mirror Image's d6s, one per duplicate the target has left, rolled if the attack hits it
     mirror_faces: Faces = None
+    # the attacker's Wisdom save against a Sanctuary on the target
     sanctuary_faces: Faces = None
+    # where the attack goes if that save fails (left out: the attack is lost)
     new_target: str | None = None
+    # a Resistance spell's d4, by the id of the creature whose damage it reduces
     resistance_faces: dict[str, tuple[int, ...]] = {}
 
 

@@ -87,10 +87,13 @@ class MakeAttack(Command, frozen=True, kw_only=True):
     extra_damage_faces: Faces = None  # the Sneak Attack dice as rolled at the table (a stat block's extra damage, for `attack`)
     damage_type: str | None = None
     knock_out: bool = False  # a melee attack that would drop the target to 0 HP leaves it at 1 HP, Unconscious
-    # As `attack`'s: Mirror Image's d6s, the Sanctuary save and new target, Resistance's d4 by id.
+    # Mirror Image's d6s, one per duplicate the target has left, rolled if the attack hits it
     mirror_faces: Faces = None
+    # the attacker's Wisdom save against a Sanctuary on the target
     sanctuary_faces: Faces = None
+    # where the attack goes if that save fails (left out: the attack is lost)
     new_target: str | None = None
+    # a Resistance spell's d4, by the id of the creature whose damage it reduces
     resistance_faces: dict[str, tuple[int, ...]] = {}
 
 
