@@ -5,7 +5,9 @@ Shared by the 5e-family rulesets; each one passes its own modifiers (cover, flan
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
+import functools
+from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
@@ -500,6 +502,20 @@ def attack(tx: Tx, cmd: Attack) -> None:
     attack_with(tx, cmd)
 
 
+def _defenders_dice(handler: Callable[..., None]) -> Callable[..., None]:
+    """The handler, with the dice the target's spells roll during the attack entered as the
+    command gives them (Mirror Image's d6s, Resistance's d4: combat/fivee/entered_dice.py)."""
+
+    @functools.wraps(handler)
+    def run(tx: Tx, cmd: Attack | OpportunityAttack, **kw: Any) -> None:
+        mirror = (cmd.mirror_faces,) if cmd.mirror_faces is not None else ()
+        with entering(tx, mirror_faces=mirror, resistance_faces=cmd.resistance_faces):
+            handler(tx, cmd, **kw)
+
+    return run
+
+
+@_defenders_dice
 def attack_with(tx: Tx, cmd: Attack, *, attacker_unseen: bool = False) -> None:
     """`attack`, with what a ruleset's own attack command knows beyond it: `attacker_unseen`,
     the target cannot see the attacker (a5e), so a Dodge gives it nothing."""
@@ -513,41 +529,34 @@ def attack_with(tx: Tx, cmd: Attack, *, attacker_unseen: bool = False) -> None:
             allowed="none, half or three-quarters cover",
         )
     uses = attack_uses(tx, attacker, cmd.using, cmd.readied)
-    with _defenders_dice(tx, cmd):
-        aimed = aimed_attack(tx, attacker, target, uses, faces=cmd.sanctuary_faces, new_target=cmd.new_target)
-        if aimed is None:
-            return
-        target = aimed
-        profile = with_weapon_damage(attacker, with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack)))
-        result = resolve_attack(
-            tx,
-            attacker,
-            target,
-            profile,
-            AttackOptions(
-                uses=uses,
-                advantage=cmd.advantage,
-                disadvantage=cmd.disadvantage + range_disadvantage(attacker, target, profile, cmd.distance),
-                ac_bonus=COVER_AC[cmd.cover],
-                roll_bonus=cmd.roll_bonus,
-                faces=cmd.faces,
-                damage_faces=cmd.damage_faces,
-                extra_damage=with_sneak_attack(tx, attacker, profile, cmd.extra_damage, cmd.sneak_attack, cmd.extra_damage_faces),
-                critical_range=critical_range(tx, attacker, cmd.critical_range),
-                damage_type=cmd.damage_type,
-                knock_out=cmd.knock_out,
-                attacker_unseen=attacker_unseen,
-                reaction_window=True,
-            ),
-        )
-        if cmd.sneak_attack:
-            sneak_attack_landed(tx, attacker, result)
-
-
-def _defenders_dice(tx: Tx, cmd: Attack | OpportunityAttack) -> AbstractContextManager[None]:
-    """The dice the target's spells roll during the attack, as the command entered them."""
-    mirror = (cmd.mirror_faces,) if cmd.mirror_faces is not None else ()
-    return entering(tx, mirror_faces=mirror, resistance_faces=cmd.resistance_faces)
+    aimed = aimed_attack(tx, attacker, target, uses, faces=cmd.sanctuary_faces, new_target=cmd.new_target)
+    if aimed is None:
+        return  # "lose the attack" (Sanctuary)
+    target = aimed
+    profile = with_weapon_damage(attacker, with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack)))
+    result = resolve_attack(
+        tx,
+        attacker,
+        target,
+        profile,
+        AttackOptions(
+            uses=uses,
+            advantage=cmd.advantage,
+            disadvantage=cmd.disadvantage + range_disadvantage(attacker, target, profile, cmd.distance),
+            ac_bonus=COVER_AC[cmd.cover],
+            roll_bonus=cmd.roll_bonus,
+            faces=cmd.faces,
+            damage_faces=cmd.damage_faces,
+            extra_damage=with_sneak_attack(tx, attacker, profile, cmd.extra_damage, cmd.sneak_attack, cmd.extra_damage_faces),
+            critical_range=critical_range(tx, attacker, cmd.critical_range),
+            damage_type=cmd.damage_type,
+            knock_out=cmd.knock_out,
+            attacker_unseen=attacker_unseen,
+            reaction_window=True,
+        ),
+    )
+    if cmd.sneak_attack:
+        sneak_attack_landed(tx, attacker, result)
 
 
 def attack_uses(tx: Tx, attacker: Combatant, using: str, readied: bool) -> str:
@@ -581,6 +590,7 @@ def attack_uses(tx: Tx, attacker: Combatant, using: str, readied: bool) -> str:
     return "action"
 
 
+@_defenders_dice
 def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
     require_no_pending_damage(tx.state)
     attacker = tx.combatant(cmd.attacker)
@@ -594,34 +604,32 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
             problem,
             allowed=", ".join(f"{a} at {t}" for a, t in tx.state.opportunities) or "no opportunity attacks open",
         )
-    with _defenders_dice(tx, cmd):
-        aimed = aimed_attack(
-            tx, attacker, target, "reaction", faces=cmd.sanctuary_faces, new_target=cmd.new_target, opportunity=True
-        )
-        if aimed is None:
-            return
-        profile = with_weapon_damage(
-            attacker, with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack, melee_only=True))
-        )
-        result = resolve_attack(
-            tx,
-            attacker,
-            aimed,
-            profile,
-            AttackOptions(
-                uses="reaction",
-                advantage=cmd.advantage,
-                disadvantage=cmd.disadvantage,
-                faces=cmd.faces,
-                damage_faces=cmd.damage_faces,
-                extra_damage=with_sneak_attack(tx, attacker, profile, cmd.extra_damage, cmd.sneak_attack, cmd.extra_damage_faces),
-                critical_range=critical_range(tx, attacker, None),
-                opportunity=True,
-                reaction_window=True,
-            ),
-        )
-        if cmd.sneak_attack:
-            sneak_attack_landed(tx, attacker, result)
+    aimed = aimed_attack(tx, attacker, target, "reaction", faces=cmd.sanctuary_faces, new_target=cmd.new_target, opportunity=True)
+    if aimed is None:
+        return  # "lose the attack" (Sanctuary)
+    target = aimed
+    profile = with_weapon_damage(
+        attacker, with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack, melee_only=True))
+    )
+    result = resolve_attack(
+        tx,
+        attacker,
+        target,
+        profile,
+        AttackOptions(
+            uses="reaction",
+            advantage=cmd.advantage,
+            disadvantage=cmd.disadvantage,
+            faces=cmd.faces,
+            damage_faces=cmd.damage_faces,
+            extra_damage=with_sneak_attack(tx, attacker, profile, cmd.extra_damage, cmd.sneak_attack, cmd.extra_damage_faces),
+            critical_range=critical_range(tx, attacker, None),
+            opportunity=True,
+            reaction_window=True,
+        ),
+    )
+    if cmd.sneak_attack:
+        sneak_attack_landed(tx, attacker, result)
 
 
 def _on_attack(state: EncounterState, e: AttackMade) -> EncounterState:
