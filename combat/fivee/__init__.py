@@ -18,14 +18,17 @@ from combat.fivee import (
     concentration,
     conditions,
     consistency,
+    damage_reduction,
     damage_rolls,
     dying,
     gm_edits,
     hitpoints,
     last_attacks,
+    mirror_image,
     reactions,
     regained_movement,
     resources,
+    sanctuary,
     save_effects,
     saves,
     setup,
@@ -93,4 +96,7 @@ def core(order: OrderFn, skills: tuple[str, ...] = SRD_SKILLS) -> tuple[Rules, .
         stat_blocks.RULES,  # after attacks: a monster's attack is the shared one as its block makes it
         reactions.RULES,  # after spellcasting: a spell may be held in a window, or answer one
         last_attacks.RULES,
+        mirror_image.RULES,
+        sanctuary.RULES,
+        damage_reduction.RULES,
     )

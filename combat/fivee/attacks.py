@@ -5,15 +5,22 @@ Shared by the 5e-family rulesets; each one passes its own modifiers (cover, flan
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any
+
 import msgspec
 
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.concentration import end_concentration
 from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers, d20_penalty, dodge_to_next_turn
 from combat.fivee.damage_dice import as_rolled
+from combat.fivee.damage_reduction import reduced
 from combat.fivee.dying import CombatantKnockedOut
+from combat.fivee.entered_dice import entering, keep
 from combat.fivee.hit_damage import effect_extras, split_entered, with_weapon_bonus
 from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
+from combat.fivee.mirror_image import strikes_duplicate
 from combat.fivee.reaction_windows import hit_reactors, open_hit_window
 from combat.fivee.rider_reads import (
     advantage_marks,
@@ -23,6 +30,7 @@ from combat.fivee.rider_reads import (
     least_damage,
     with_weapon_damage,
 )
+from combat.fivee.sanctuary import aimed_attack
 from combat.fivee.sheet_claims import critical_range, sneak_attack_landed, with_rage_damage, with_sneak_attack
 from combat.fivee.spell_effects import effect_ac_bonus, effect_roll_dice
 from combat.fivee.spell_marks import spend_advantage_marks
@@ -320,6 +328,8 @@ def resolve_attack(
     ac = armor_class(target, raw_ac)  # Barkskin's floor
     spend_advantage_marks(tx, target)
     hit = hits(natural, roll.total, ac, options.critical_range)
+    if hit and strikes_duplicate(tx, attacker, target):
+        hit = False  # "one of the duplicates is hit instead of you": the caster is not
     critical = is_critical(hit, natural, options.critical_range, melee, target)
     kind = options.damage_type or profile.damage_type
     notation = damage_notation(tx.state, profile.damage, kind, critical)
@@ -358,6 +368,7 @@ def resolve_attack(
                 extra_faces=extra_faces,
                 melee=melee,
                 raw_ac=raw_ac,
+                resistance_faces={} if two_step else keep(tx, "resistance_faces"),
             )
         return pending
     rolled = damage = 0
@@ -422,7 +433,7 @@ def roll_damage(
     the attack's damage against you (round down)", before Resistance ("Resistance second")."""
     least = least_damage(tx.state.combatants.get(roller))  # Reduce's "can't reduce the damage below 1"
     rolled = max(least, tx.roll(notation, purpose="damage", roller=roller, faces=faces).total)
-    taken = adjusted_damage(target, rolled // 2 if halve else rolled, kind)
+    taken = reduced(tx, target.id, adjusted_damage(target, rolled // 2 if halve else rolled, kind), kind)
     return rolled, taken, _roll_extra_damage(tx, roller, target, extras, extra_faces, attack, halve)
 
 
@@ -463,7 +474,9 @@ def _roll_extra_damage(
             f"{extra.damage_type} damage" if extra.source is msgspec.UNSET else f"{extra.source}: {extra.damage_type} damage"
         )
         rolled = max(0, tx.roll(extra.dice, purpose=purpose, roller=roller, faces=entered).total)
-        amount = adjusted_damage(target, rolled // 2 if halve else rolled, extra.damage_type)
+        amount = reduced(
+            tx, target.id, adjusted_damage(target, rolled // 2 if halve else rolled, extra.damage_type), extra.damage_type
+        )
         taken.append(DamageTaken(target=target.id, amount=amount, damage_type=extra.damage_type, rolled=rolled, source=roller))
     return taken
 
@@ -489,6 +502,20 @@ def attack(tx: Tx, cmd: Attack) -> None:
     attack_with(tx, cmd)
 
 
+def _defenders_dice(handler: Callable[..., None]) -> Callable[..., None]:
+    """The handler, with the dice the target's spells roll during the attack entered as the
+    command gives them (Mirror Image's d6s, Resistance's d4: combat/fivee/entered_dice.py)."""
+
+    @functools.wraps(handler)
+    def run(tx: Tx, cmd: Attack | OpportunityAttack, **kw: Any) -> None:
+        mirror = (cmd.mirror_faces,) if cmd.mirror_faces is not None else ()
+        with entering(tx, mirror_faces=mirror, resistance_faces=cmd.resistance_faces):
+            handler(tx, cmd, **kw)
+
+    return run
+
+
+@_defenders_dice
 def attack_with(tx: Tx, cmd: Attack, *, attacker_unseen: bool = False) -> None:
     """`attack`, with what a ruleset's own attack command knows beyond it: `attacker_unseen`,
     the target cannot see the attacker (a5e), so a Dodge gives it nothing."""
@@ -502,6 +529,10 @@ def attack_with(tx: Tx, cmd: Attack, *, attacker_unseen: bool = False) -> None:
             allowed="none, half or three-quarters cover",
         )
     uses = attack_uses(tx, attacker, cmd.using, cmd.readied)
+    aimed = aimed_attack(tx, attacker, target, uses, faces=cmd.sanctuary_faces, new_target=cmd.new_target)
+    if aimed is None:
+        return  # "lose the attack" (Sanctuary)
+    target = aimed
     profile = with_weapon_damage(attacker, with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack)))
     result = resolve_attack(
         tx,
@@ -559,6 +590,7 @@ def attack_uses(tx: Tx, attacker: Combatant, using: str, readied: bool) -> str:
     return "action"
 
 
+@_defenders_dice
 def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
     require_no_pending_damage(tx.state)
     attacker = tx.combatant(cmd.attacker)
@@ -572,6 +604,10 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
             problem,
             allowed=", ".join(f"{a} at {t}" for a, t in tx.state.opportunities) or "no opportunity attacks open",
         )
+    aimed = aimed_attack(tx, attacker, target, "reaction", faces=cmd.sanctuary_faces, new_target=cmd.new_target, opportunity=True)
+    if aimed is None:
+        return  # "lose the attack" (Sanctuary)
+    target = aimed
     profile = with_weapon_damage(
         attacker, with_rage_damage(tx.state, attacker, choose_attack(attacker, cmd.attack, melee_only=True))
     )

@@ -19,6 +19,7 @@ from typing import Any
 from combat.fivee.actions import movement_short, used_up
 from combat.fivee.attacks import already_dead
 from combat.fivee.banked_actions import banked_of
+from combat.fivee.damage_reduction import most_reduced
 from combat.fivee.damage_rolls import no_damage_waiting
 from combat.fivee.gm_edits import hp_out_of_range, still_has
 from combat.fivee.hitpoints import adjusted_damage
@@ -65,7 +66,8 @@ def _damage_fits(state: EncounterState, e: ev.AttackMade | ev.AttackDamageRolled
     if target is None:
         return f"{e.target} is not in the fight any more"
     fits = adjusted_damage(target, e.damage_rolled, e.damage_type)
-    if getattr(e, "hit", True) and e.damage != fits:
+    # a Resistance spell's d4 may have taken up to its largest face off ("reduces the total damage taken by 1d4")
+    if getattr(e, "hit", True) and not fits - most_reduced(target, e.damage_type) <= e.damage <= fits:
         return f"{target.name} would take {fits} {e.damage_type} from {e.damage_rolled} rolled, not {e.damage}"
     return None
 

@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from combat.fivee.attacks import land_extra_damage, roll_damage
+from combat.fivee.entered_dice import entering
 from combat.fivee.hitpoints import take_damage
 from combat.kernel.commands import RollDamage
 from combat.kernel.decider import Rules, Tx
@@ -36,7 +37,8 @@ def no_damage_waiting(state: EncounterState, attacker: str) -> str | None:
 
 def roll_pending_damage(tx: Tx, cmd: RollDamage) -> None:
     """`roll_damage`: also how a reaction window that held a hit's damage rolls it as it closes."""
-    _roll_damage(tx, cmd)
+    with entering(tx, resistance_faces=cmd.resistance_faces):
+        _roll_damage(tx, cmd)
 
 
 def _roll_damage(tx: Tx, cmd: RollDamage) -> None:
@@ -112,7 +114,7 @@ def _narrate_damage(n: Any, e: AttackDamageRolled) -> str:
 
 
 RULES = Rules(
-    handlers={RollDamage: _roll_damage},
+    handlers={RollDamage: roll_pending_damage},
     appliers={AttackDamageRolled: _on_damage_rolled},
     narration={AttackRolled: _narrate_rolled, AttackDamageRolled: _narrate_damage},
 )

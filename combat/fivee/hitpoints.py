@@ -6,6 +6,8 @@ import msgspec
 
 from combat.fivee import dying
 from combat.fivee.concentration import concentration_dc
+from combat.fivee.damage_reduction import reduced
+from combat.fivee.entered_dice import entering
 from combat.fivee.rider_reads import cannot_heal, effect_resistances
 from combat.kernel.commands import Damage, GrantTempHp, Heal
 from combat.kernel.decider import Applier, Handler, Rules, Tx
@@ -129,7 +131,9 @@ def _damage(tx: Tx, cmd: Damage) -> None:
     target = _living(tx, cmd.target)
     damage_type = checked_damage_type(tx, cmd.damage_type, custom=cmd.custom_type)
     rolled = amount_or_roll(tx, cmd.amount, cmd.notation, cmd.faces, purpose="damage", roller=cmd.source or "gm")
-    amount = adjusted_damage(target, rolled, damage_type, custom=cmd.custom_type)
+    with entering(tx, resistance_faces=cmd.resistance_faces):
+        amount = adjusted_damage(target, rolled, damage_type, custom=cmd.custom_type)
+        amount = amount if cmd.custom_type else reduced(tx, target.id, amount, damage_type)
     tx.emit(
         DamageTaken(
             target=target.id, amount=amount, damage_type=damage_type, rolled=rolled, source=cmd.source, custom=cmd.custom_type

@@ -266,11 +266,12 @@ def open_hit_window(
     extra_faces: list[tuple[int, ...] | None],
     melee: bool,
     raw_ac: int | None = None,
+    resistance_faces: dict[str, tuple[int, ...]] | None = None,
 ) -> None:
     """The hit's damage waits (`pending_damage`) while its target may react. `raw_ac`: its AC
     before a floor raised it (Barkskin's 17), kept so a reaction's bonus adds to that."""
     target = tx.state.combatants[pending.target]
-    held = {
+    held: dict[str, Any] = {
         "later": later,
         "damage_faces": damage_faces,
         "extra_faces": extra_faces,
@@ -279,6 +280,8 @@ def open_hit_window(
     }
     if raw_ac is not None and raw_ac != pending.target_ac:
         held["ac_raw"] = raw_ac
+    if resistance_faces:
+        held["resistance_faces"] = resistance_faces  # a Resistance spell's d4, rolled as the damage lands
     trigger = f"{_name(tx.state, pending.attacker)} hits {target.name}"
     _open(
         tx,

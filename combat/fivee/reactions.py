@@ -306,7 +306,13 @@ def _settle(tx: Tx, *, extra_ac: int = 0, by: str = "", countered: bool = False,
         entered = tuple(tuple(f) for f in extra) if extra and all(f is not None for f in extra) else ()
         faces = held.get("damage_faces")
         roll_pending_damage(
-            tx, RollDamage(attacker=window.source or "", faces=tuple(faces) if faces is not None else None, extra_faces=entered)
+            tx,
+            RollDamage(
+                attacker=window.source or "",
+                faces=tuple(faces) if faces is not None else None,
+                extra_faces=entered,
+                resistance_faces={k: tuple(v) for k, v in (held.get("resistance_faces") or {}).items()},
+            ),
         )
     elif window.kind == "spell":
         resolve_cast(tx, msgspec.convert(held["command"], CastSpell), msgspec.convert(held["begun"], Begun))

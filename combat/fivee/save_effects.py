@@ -47,6 +47,7 @@ import msgspec
 from combat.fivee.bonuses import save_bonus
 from combat.fivee.characters import character
 from combat.fivee.conditions import apply_condition, is_incapacitated
+from combat.fivee.damage_reduction import reduced
 from combat.fivee.durations import prepared
 from combat.fivee.hitpoints import adjusted_damage, after_damage
 from combat.fivee.monster_actions import MonsterAction, monster_action
@@ -199,7 +200,7 @@ def deal_share(tx: Tx, tid: str, share: int, rolled: int, damage_type: str, what
     """`tid`'s share of a roll of damage, after its Resistance, Vulnerability or Immunity, and
     what that damage sets off (0 HP, a concentration save)."""
     before = tx.state.combatants[tid]
-    amount = adjusted_damage(before, share, damage_type)
+    amount = reduced(tx, tid, adjusted_damage(before, share, damage_type), damage_type)
     tx.emit(DamageTaken(target=tid, amount=amount, damage_type=damage_type, rolled=rolled, source=what))
     after_damage(tx, tid, amount, before=before)
 

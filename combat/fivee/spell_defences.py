@@ -83,23 +83,30 @@ def lasting(r: SpellRiders) -> bool:
         or r.check_advantage
         or r.check_disadvantage
         or r.weapon_damage
+        or r.duplicates is not None
+        or r.ward
+        or bool(r.reduce_dice)
     )
 
 
 def _chosen_resistance(spell: Spell, r: SpellRiders, damage_type: str | None) -> str:
+    return _chosen(spell, r.resistance_choice, damage_type, "gives Resistance to one damage type")
+
+
+def _chosen(spell: Spell, choice: tuple[str, ...], damage_type: str | None, does: str) -> str:
     chosen = (damage_type or "").strip().lower()
-    if chosen not in r.resistance_choice:
+    if chosen not in choice:
         raise RuleError(
             "spell/damage-type",
-            f"{spell.name} gives Resistance to one damage type of the caster's choice"
-            + (f", not {damage_type}" if damage_type else ": choose one"),
-            allowed="damage_type: " + ", ".join(r.resistance_choice),
+            f"{spell.name} {does} of the caster's choice" + (f", not {damage_type}" if damage_type else ": choose one"),
+            allowed="damage_type: " + ", ".join(choice),
         )
     return chosen
 
 
-def riders_fields(spell: Spell, caster: str, target: str, damage_type: str | None) -> dict[str, Any]:
-    """The riders of the effect on `target`, for `Riders(**...)`; unset ones left out."""
+def riders_fields(spell: Spell, caster: str, target: str, damage_type: str | None, dc: int | None = None) -> dict[str, Any]:
+    """The riders of the effect on `target`, for `Riders(**...)`; unset ones left out. `dc`:
+    the caster's spell save DC (Sanctuary's ward)."""
     r = spell.riders
     if r is None or not lasting(r):
         return {}
@@ -125,6 +132,14 @@ def riders_fields(spell: Spell, caster: str, target: str, damage_type: str | Non
     for name in ("save_disadvantage", "check_advantage", "check_disadvantage", "weapon_damage"):
         if getattr(r, name):
             fields[name] = getattr(r, name)
+    if r.duplicates is not None:
+        fields["duplicates"] = r.duplicates
+    if r.ward and dc is not None:
+        fields["ward_dc"] = dc
+        fields["ends_when_acts"] = r.ends_when_acts  # "if the warded creature makes an attack roll, ..."
+    if r.reduce_dice:
+        fields["reduce_dice"] = r.reduce_dice
+        fields["damage_type"] = _chosen(spell, r.reduce_choice, damage_type, "reduces the damage of one type")
     return fields
 
 

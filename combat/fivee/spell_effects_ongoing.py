@@ -145,7 +145,7 @@ def effect_riders(
     option = cmd.option if cmd is not None else None
     fields: dict[str, Any] = {**hit_damage.riders_at_cast(spell, slot, option), **after_hit.riders_at_cast(spell, slot, caster)}
     if cmd is not None:
-        fields |= defences.riders_fields(spell, cmd.caster, tid, cmd.damage_type)
+        fields |= defences.riders_fields(spell, cmd.caster, tid, cmd.damage_type, caster.save_dc)
     if r.ac_base is not None:
         fields["ac_base"] = r.ac_base + _dex_mod(tx, tid)
     if r.max_hp is not None:

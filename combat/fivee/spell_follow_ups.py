@@ -46,7 +46,9 @@ from combat.fivee.actions import spend_check
 from combat.fivee.concentration import end_concentration
 from combat.fivee.conditions import apply_condition
 from combat.fivee.durations import ending
+from combat.fivee.entered_dice import entering
 from combat.fivee.hitpoints import heal
+from combat.fivee.sanctuary import aimed_spell
 from combat.fivee.save_effects import deal_share
 from combat.fivee.save_modifiers import SaveModifiers
 from combat.fivee.spell_effects_ongoing import with_modifier
@@ -78,7 +80,15 @@ class SpellEffect(Command, frozen=True, kw_only=True):
     "storm", "clenched fist"); `feet`, by creature, how far each moved (Spike Growth)."""
 
     actor_fields: ClassVar[tuple[str, ...]] = ("caster",)
-    gm_fields: ClassVar[tuple[str, ...]] = ("save_faces", "advantage", "disadvantage", "save_modifiers", "feet")
+    gm_fields: ClassVar[tuple[str, ...]] = (
+        "save_faces",
+        "advantage",
+        "disadvantage",
+        "save_modifiers",
+        "feet",
+        "mirror_faces",
+        "resistance_faces",
+    )
 
     caster: str
     spell: str
@@ -91,6 +101,14 @@ class SpellEffect(Command, frozen=True, kw_only=True):
     advantage: tuple[str, ...] = ()
     disadvantage: tuple[str, ...] = ()
     save_modifiers: dict[str, SaveModifiers] = {}
+    # Mirror Image's d6s: one list per spell attack that hits a creature with duplicates left, in order
+    mirror_faces: tuple[Faces, ...] = ()
+    # the caster's Wisdom save against a warded target's Sanctuary, by that target's id
+    sanctuary_faces: dict[str, tuple[int, ...]] = {}
+    # by warded target's id, the creature the spell goes at if that save fails (left out: the spell is lost)
+    new_targets: dict[str, str] = {}
+    # a Resistance spell's d4, by the id of the creature whose damage it reduces
+    resistance_faces: dict[str, tuple[int, ...]] = {}
 
 
 def _chosen(spell: Spell, option: str | None) -> FollowUp:
@@ -232,6 +250,11 @@ def _check(tx: Tx, c: Combatant, spell: Spell, later: FollowUp, cmd: SpellEffect
 
 
 def _spell_effect(tx: Tx, cmd: SpellEffect) -> None:
+    with entering(tx, mirror_faces=cmd.mirror_faces, resistance_faces=cmd.resistance_faces):
+        _again(tx, cmd)
+
+
+def _again(tx: Tx, cmd: SpellEffect) -> None:
     from combat.fivee import spellcasting as casting
 
     c = tx.combatant(cmd.caster)
@@ -259,9 +282,13 @@ def _spell_effect(tx: Tx, cmd: SpellEffect) -> None:
         condition=None if later.condition else spell.condition,
         attack=spell.attack or "melee",
     )
+    # Only an attack asks Sanctuary's save here: the faces or new targets given for another are refused.
+    aimed = aimed_spell(tx, c, spell, cmd.targets if later.roll == "attack" else (), cmd.sanctuary_faces, cmd.new_targets)
+    if aimed is None:
+        return
     if later.roll == "attack":
         since = len(tx.events)
-        casting.spell_attacks(tx, c, spell, caster, cmd.targets, damage, cmd)
+        casting.spell_attacks(tx, c, spell, caster, aimed, damage, cmd)
         if later.heals_half:
             after_hits(tx, c, spell, since)
     elif later.roll == "save" and cmd.targets:

@@ -65,10 +65,12 @@ from combat.fivee.casting_rules import pact_slot_for, ritual_cast
 from combat.fivee.characters import character, with_character
 from combat.fivee.concentration import start_concentration
 from combat.fivee.conditions import apply_condition
+from combat.fivee.entered_dice import entering
 from combat.fivee.hitpoints import heal
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.monsters import with_sheet
 from combat.fivee.reaction_windows import reaction_spells, spend_reaction_use
+from combat.fivee.sanctuary import aimed_spell
 from combat.fivee.save_effects import deal_share, resolve_save_effect, share_after_save, takes_any
 from combat.fivee.save_modifiers import SaveModifiers
 from combat.fivee.spell_conditions import give_companions, with_companions
@@ -94,7 +96,14 @@ class CastSpell(Command, frozen=True, kw_only=True):
     with its slot, its action and its whole effect on the targets."""
 
     actor_fields: ClassVar[tuple[str, ...]] = ("caster",)
-    gm_fields: ClassVar[tuple[str, ...]] = ("save_faces", "advantage", "disadvantage", "save_modifiers")
+    gm_fields: ClassVar[tuple[str, ...]] = (
+        "save_faces",
+        "advantage",
+        "disadvantage",
+        "save_modifiers",
+        "mirror_faces",
+        "resistance_faces",
+    )
 
     caster: str
     spell: str  # its SRD name, in any case, or a custom spell on the caster's sheet
@@ -122,6 +131,14 @@ class CastSpell(Command, frozen=True, kw_only=True):
     # The caster's ability checks the spell calls for, by the name of what each is against
     # (Dispel Magic's check against each spell of a higher level: combat/fivee/spell_dispel.py).
     check_faces: dict[str, Faces] = {}
+    # Mirror Image's d6s: one list per spell attack that hits a creature with duplicates left, in order
+    mirror_faces: tuple[tuple[int, ...], ...] = ()
+    # the caster's Wisdom save against a warded target's Sanctuary, by that target's id
+    sanctuary_faces: dict[str, tuple[int, ...]] = {}
+    # by warded target's id, the creature the spell goes at if that save fails (left out: the spell is lost)
+    new_targets: dict[str, str] = {}
+    # a Resistance spell's d4, by the id of the creature whose damage it reduces
+    resistance_faces: dict[str, tuple[int, ...]] = {}
 
 
 class SpellCast(Event, frozen=True, kw_only=True):
@@ -498,9 +515,13 @@ def resolve_cast(tx: Tx, cmd: CastSpell, begun: Begun) -> None:
     """Steps 3-4: concentration and the effect, once nothing stops the spell."""
     c = tx.combatant(cmd.caster)
     spell = _as_begun(tx, c, cmd, begun)
-    if spell.concentration:
-        start_concentration(tx, c.id, spell.name)
-    _effect(tx, c, spell, caster_of(tx.state, c), begun.slot, begun.targets, cmd, begun.beast_hp)
+    with entering(tx, mirror_faces=cmd.mirror_faces, resistance_faces=cmd.resistance_faces):
+        targets = aimed_spell(tx, c, spell, begun.targets, cmd.sanctuary_faces, cmd.new_targets)
+        if targets is None:
+            return  # "lose the ... spell": spent as cast
+        if spell.concentration:
+            start_concentration(tx, c.id, spell.name)
+        _effect(tx, c, spell, caster_of(tx.state, c), begun.slot, targets, cmd, begun.beast_hp)
 
 
 def _as_begun(tx: Tx, c: Combatant, cmd: CastSpell, begun: Begun) -> Spell:

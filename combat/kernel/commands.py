@@ -130,7 +130,7 @@ class Move(Command, frozen=True, kw_only=True):
 
 
 class Attack(Command, frozen=True, kw_only=True):
-    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage", "roll_bonus")
+    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage", "roll_bonus", "mirror_faces", "resistance_faces")
 
     attacker: str
     target: str
@@ -154,10 +154,18 @@ class Attack(Command, frozen=True, kw_only=True):
     sneak_attack: bool = False  # add the sheet's Sneak Attack dice (once per turn, a Finesse or Ranged weapon)
     damage_type: str | None = None  # the damage type chosen for this attack, instead of the profile's
     knock_out: bool = False  # a melee attack that would drop the target to 0 HP leaves it at 1 HP, Unconscious
+    # Mirror Image's d6s, one per duplicate the target has left, rolled if the attack hits it
+    mirror_faces: Faces = None
+    # the attacker's Wisdom save against a Sanctuary on the target
+    sanctuary_faces: Faces = None
+    # where the attack goes if that save fails (left out: the attack is lost)
+    new_target: str | None = None
+    # a Resistance spell's d4, by the id of the creature whose damage it reduces
+    resistance_faces: dict[str, tuple[int, ...]] = {}
 
 
 class OpportunityAttack(Command, frozen=True, kw_only=True):
-    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage")
+    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage", "mirror_faces", "resistance_faces")
 
     attacker: str
     target: str
@@ -169,6 +177,14 @@ class OpportunityAttack(Command, frozen=True, kw_only=True):
     extra_damage_faces: Faces = None
     extra_damage: tuple[ExtraDamage, ...] = ()  # e.g. a flame tongue's fire; from a player, only what the sheet lists
     sneak_attack: bool = False  # add the sheet's Sneak Attack dice (once per turn, a Finesse or Ranged weapon)
+    # Mirror Image's d6s, one per duplicate the target has left, rolled if the attack hits it
+    mirror_faces: Faces = None
+    # the attacker's Wisdom save against a Sanctuary on the target
+    sanctuary_faces: Faces = None
+    # where the attack goes if that save fails (left out: the attack is lost)
+    new_target: str | None = None
+    # a Resistance spell's d4, by the id of the creature whose damage it reduces
+    resistance_faces: dict[str, tuple[int, ...]] = {}
 
 
 class TakeAction(Command, frozen=True, kw_only=True):
@@ -238,6 +254,7 @@ class Damage(Command, frozen=True, kw_only=True):
     source: str | None = None
     faces: Faces = None
     custom_type: bool = False  # a damage type the ruleset does not know: no resistance applies to it
+    resistance_faces: dict[str, tuple[int, ...]] = {}  # a Resistance spell's d4, by the damaged creature's id
 
 
 class Heal(Command, frozen=True, kw_only=True):
@@ -428,10 +445,12 @@ class RollDamage(Command, frozen=True, kw_only=True):
     """The second step of an attack whose to-hit faces were entered without damage faces."""
 
     actor_fields: ClassVar[tuple[str, ...]] = ("attacker",)
+    gm_fields: ClassVar[tuple[str, ...]] = ("resistance_faces",)
 
     attacker: str
     faces: Faces = None
     extra_faces: tuple[tuple[int, ...], ...] = ()  # one list per extra damage, in order
+    resistance_faces: dict[str, tuple[int, ...]] = {}  # a Resistance spell's d4, by the damaged creature's id
 
 
 COMMAND_TYPES: tuple[type[Command], ...] = (

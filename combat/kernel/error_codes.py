@@ -396,6 +396,7 @@ ERROR_CODES: dict[str, str] = {
     "save/no-dc": "this … save needs its DC here",
     "save/none-to-judge": "… has no saving throw awaiting its DC",
     "save/total-cover": "a creature behind Total Cover can't be targeted directly",
+    "sanctuary/new-target": "… can't be the new target after the save against …'s Sanctuary: …",
     "scene/two-environments": "name an example environment or send your own, not both",
     "scene/unknown-environment": "no example environment '…'",
     "serve/admin-token": "on … creating encounters needs an admin token",

@@ -76,6 +76,14 @@ that asks for each:
 - `seen_only`, with `attacked_with` "advantage": only an attacker that can see the bearer has it
   ("Attack rolls against an affected creature or object have Advantage if the attacker can
   see it" - Faerie Fire; a Blinded attacker cannot). Shining Smite's has no such clause.
+- `duplicates`: Mirror Image's duplicates left ("Three illusory duplicates of yourself appear
+  in your space"), one fewer each time one "is hit instead of you" (combat/fivee/mirror_image.py).
+- `ward_dc`: Sanctuary's "any creature who targets the warded creature with an attack roll or
+  a damaging spell must succeed on a Wisdom saving throw" against this DC
+  (combat/fivee/sanctuary.py).
+- `reduce_dice` (of `damage_type`), `reduced_on`: Resistance's "the target reduces the total
+  damage taken by 1d4", and the turn (round:creature) it last did: "A creature can benefit from
+  this spell only once per turn" (combat/fivee/damage_reduction.py).
 """
 
 from __future__ import annotations
@@ -130,3 +138,7 @@ class Riders(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=
     also: tuple[str, ...] = ()
     part_of: str | msgspec.UnsetType = UNSET
     cannot: tuple[str, ...] = ()
+    duplicates: int | msgspec.UnsetType = UNSET
+    ward_dc: int | msgspec.UnsetType = UNSET
+    reduce_dice: str | msgspec.UnsetType = UNSET
+    reduced_on: str | msgspec.UnsetType = UNSET

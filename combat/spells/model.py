@@ -341,7 +341,12 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
       ("Resistance to one damage type of your choice: Acid, Cold, Fire, Lightning, or Thunder");
     - `save_disadvantage`, `check_advantage`, `check_disadvantage`, `weapon_damage`: Enlarge's
       "Advantage on Strength checks" and "an extra 1d4 damage", Reduce's Disadvantage and "1d4
-      less damage" (each an `Option`'s riders)."""
+      less damage" (each an `Option`'s riders);
+    - `duplicates`: Mirror Image's three duplicates (combat/fivee/mirror_image.py); `ward`:
+      Sanctuary's Wisdom save for a creature that targets the warded one, against the caster's
+      spell save DC (combat/fivee/sanctuary.py); `reduce_dice`, `reduce_choice`: Resistance's
+      "reduces the total damage taken by 1d4", of the type chosen in `CastSpell.damage_type`
+      (combat/fivee/damage_reduction.py)."""
 
     ac_base: int | None = None
     max_hp: int | None = None
@@ -387,6 +392,10 @@ class SpellRiders(_Part, frozen=True, kw_only=True):
     check_advantage: tuple[Ability, ...] = ()
     check_disadvantage: tuple[Ability, ...] = ()
     weapon_damage: str = ""
+    duplicates: int | None = None
+    ward: bool = False
+    reduce_dice: str = ""
+    reduce_choice: tuple[str, ...] = ()
 
 
 class Review(_Part, frozen=True, kw_only=True):

@@ -92,7 +92,8 @@ def test_a_command_lists_its_fields_with_type_default_and_meaning():
     assert "'three-quarters'" in fields["cover"].type
     assert fields["roll_bonus"].meaning == 'dice added to the attack roll, e.g. "1d4" for Bless'
     assert attack.sent_by == (
-        "GM, or the player of the combatant named in `attacker` (only the GM sets `advantage`, `disadvantage`, `roll_bonus`)"
+        "GM, or the player of the combatant named in `attacker` (only the GM sets `advantage`, `disadvantage`, `roll_bonus`, "
+        "`mirror_faces`, `resistance_faces`)"
     )
     assert attack.phases == ("turns",)
 

@@ -59,6 +59,8 @@ class MakeAttack(Command, frozen=True, kw_only=True):
         "attacker_unseen",
         "flanking_with",
         "from_above",
+        "mirror_faces",
+        "resistance_faces",
     )
 
     attacker: str
@@ -85,6 +87,14 @@ class MakeAttack(Command, frozen=True, kw_only=True):
     extra_damage_faces: Faces = None  # the Sneak Attack dice as rolled at the table (a stat block's extra damage, for `attack`)
     damage_type: str | None = None
     knock_out: bool = False  # a melee attack that would drop the target to 0 HP leaves it at 1 HP, Unconscious
+    # Mirror Image's d6s, one per duplicate the target has left, rolled if the attack hits it
+    mirror_faces: Faces = None
+    # the attacker's Wisdom save against a Sanctuary on the target
+    sanctuary_faces: Faces = None
+    # where the attack goes if that save fails (left out: the attack is lost)
+    new_target: str | None = None
+    # a Resistance spell's d4, by the id of the creature whose damage it reduces
+    resistance_faces: dict[str, tuple[int, ...]] = {}
 
 
 def expertise_die(sources: int) -> str | None:
@@ -164,6 +174,10 @@ def _make_attack(tx: Tx, cmd: MakeAttack) -> None:
             damage_type=cmd.damage_type,
             knock_out=cmd.knock_out,
             extra_damage_faces=cmd.extra_damage_faces,
+            mirror_faces=cmd.mirror_faces,
+            sanctuary_faces=cmd.sanctuary_faces,
+            new_target=cmd.new_target,
+            resistance_faces=cmd.resistance_faces,
         ),
         attacker_unseen=cmd.attacker_unseen,
     )
