@@ -19,7 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from uuid import UUID
 
+import msgspec
+
 from combat.app.application import Encounters, Outcome
+from combat.demos.cast import ARIA, LYRA, TOMAS
 from combat.demos.table import DemoTable, make_owed_saves, standing_foes, weakest_foe
 from combat.fivee.conditions import is_incapacitated
 from combat.fivee.initiative import unresolved_ties
@@ -39,7 +42,6 @@ from combat.kernel.commands import (
     RollInitiative,
     TakeAction,
 )
-from combat.kernel.events import AttackProfile, CombatantSpec
 from combat.kernel.records import Recorded
 from combat.kernel.state import Combatant
 from combat.rulesets.a5e.actions import FreeAction
@@ -64,51 +66,8 @@ MAX_ROUNDS = 12
 FLAME_BURST = "Flame Burst"
 RECHARGE_REROLLED = 2  # below Flame Burst's 4-6
 
-DEMO_PARTY = (
-    CombatantSpec(
-        id="aria",
-        name="Aria",
-        kind="pc",
-        side="party",
-        player="Sam",
-        max_hp=44,
-        ac=18,
-        initiative_bonus=1,
-        con_save=5,
-        attacks_per_action=2,
-        attacks=(AttackProfile(name="Longsword", bonus=6, damage="1d8+4", damage_type="slashing"),),
-    ),
-    CombatantSpec(
-        id="tomas",
-        name="Brother Tomas",
-        kind="pc",
-        side="party",
-        player="Ana",
-        max_hp=38,
-        ac=18,
-        initiative_bonus=0,
-        con_save=5,
-        attacks=(AttackProfile(name="Mace", bonus=5, damage="1d6+2", damage_type="bludgeoning"),),
-    ),
-    CombatantSpec(
-        id="lyra",
-        name="Lyra",
-        kind="pc",
-        side="party",
-        player="Kim",
-        max_hp=33,
-        ac=15,
-        initiative_bonus=4,
-        con_save=1,
-        size="small",
-        attacks=(
-            AttackProfile(name="Shortsword", bonus=7, damage="1d6+4", damage_type="piercing"),
-            AttackProfile(
-                name="Shortbow", bonus=7, damage="1d6+4", damage_type="piercing", kind="ranged", normal_range=80, long_range=320
-            ),
-        ),
-    ),
-)
+# At this table Lyra is Small, and her Shortsword is listed before her Shortbow.
+DEMO_PARTY = (ARIA, TOMAS, msgspec.structs.replace(LYRA, size="small", attacks=LYRA.attacks[::-1]))
 # The SRD 5.2 Bandit Captain and three Bandits (bandit-1 to bandit-3), by name from the bestiary.
 DEMO_BANDITS = (
     AddCreature(creature="Bandit Captain", side="bandits", id_prefix="captain"),
