@@ -17,6 +17,8 @@ import msgspec
 from combat import testing
 from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised, RollInitiative
 from combat.kernel.events import AttackProfile, CombatantSpec, Event
+from combat.kernel.records import Recorded
+from combat.kernel.state import EncounterState
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository
 REPLAYS = ROOT / "replays"
@@ -88,6 +90,19 @@ class Table(testing.Table):
 
 def of_type(events: Iterable[Event], kind: type) -> list:
     return [e for e in events if isinstance(e, kind)]
+
+
+def played_demo(db: Path, ruleset: str, seed: int) -> tuple[list[Recorded], EncounterState]:
+    """The ruleset's scripted demo fight played to its end on a new store at `db`: its records and its state."""
+    from combat.app.application import Encounters
+    from combat.demos import get_demo
+
+    encounters = Encounters(db)
+    try:
+        eid = get_demo(ruleset)(encounters, seed=seed, report=lambda outcome: None)
+        return list(encounters.records(eid)), encounters.state(eid)
+    finally:
+        encounters.close()
 
 
 def turn_of(t: Table, cid: str) -> None:

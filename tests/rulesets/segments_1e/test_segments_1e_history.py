@@ -35,7 +35,7 @@ from combat.rulesets.segments_1e.events import (
 )
 from combat.rulesets.segments_1e.ledger import Creature
 from projections.audit import audit
-from tests.helpers import REPLAYS
+from tests.helpers import REPLAYS, played_demo
 from tests.rulesets.segments_1e.helpers import SHORTBOW, fighter, mage, orc, stats, stored_fight
 
 MELEE = {"action": "melee"}
@@ -300,13 +300,7 @@ def test_an_undone_arrow_no_longer_spoils_the_spell_and_it_goes_off(encounters):
 def test_the_demo_table_argues_and_leaves_no_conflict_unresolved(tmp_path, seed):
     """Osric's swing in the surprise segment is taken back, round one's first blow is amended
     (seed 4 has none to argue over), and whatever that leaves in conflict the GM rules on."""
-    encounters = Encounters(tmp_path / "demo.db")
-    try:
-        eid = get_demo("segments-1e")(encounters, seed=seed, report=lambda outcome: None)
-        records = list(encounters.records(eid))
-        state = encounters.state(eid)
-    finally:
-        encounters.close()
+    records, state = played_demo(tmp_path / "demo.db", "segments-1e", seed)
     kinds = {type(r.event) for r in records}
     assert EventsRetracted in kinds and (RulingAmended in kinds or seed == 4)
     assert state.conflicts == () and state.phase == "ended"
