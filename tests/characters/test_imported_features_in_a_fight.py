@@ -3,9 +3,6 @@ and Evasion against a Fireball and a dragon's breath. Rulesets: srd-2024, the va
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import msgspec
 import pytest
 
@@ -18,11 +15,11 @@ from combat.fivee.save_effects import SaveEffect
 from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import ApplyCondition, Attack
 from combat.kernel.events import AttackMade, ConditionSpec, DamageTaken, SaveMade
+from tests.characters.foundry_actors import foundry_actor
 from tests.helpers import Table, monster, of_type
 
 FIVE_E = ["srd-2024", "srd-2024-variant", "a5e"]
-DATA = Path(__file__).parent / "data" / "foundry"
-VEX, _ = import_actor(json.loads((DATA / "rogue-4x.json").read_text()))  # Rogue 7, Dex 18, Dex save +7
+VEX, _ = import_actor(foundry_actor("rogue-4x"))  # Rogue 7, Dex 18, Dex save +7
 WIZARD = build_sheet(
     name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=("Fireball",)
 )
