@@ -105,6 +105,22 @@ def played_demo(db: Path, ruleset: str, seed: int) -> tuple[list[Recorded], Enco
         encounters.close()
 
 
+def left_wounded_in_a_fight(db: Path | str, character: str, hp: int) -> None:
+    """The default campaign's `character`, stored at `db`, joins a srd-2024 skirmish there and is left at `hp`."""
+    from combat.app.application import Encounters
+    from combat.campaigns.records import DEFAULT_CAMPAIGN
+    from combat.fivee.characters import AddCharacter
+    from combat.kernel.commands import SetHp
+
+    store = Encounters(db)
+    try:
+        eid = store.create("srd-2024", "a skirmish", seed=1, campaign=DEFAULT_CAMPAIGN)
+        store.execute(eid, AddCharacter(character=character, side="party"))
+        store.execute(eid, SetHp(combatant=character.lower(), hp=hp))
+    finally:
+        store.close()
+
+
 def turn_of(t: Table, cid: str) -> None:
     while t.state.turn != cid:
         t.do(EndTurn(combatant=t.state.turn))
