@@ -15,6 +15,8 @@ from pathlib import Path
 import msgspec
 
 from combat import testing
+from combat.bench.servers import connect_postgres as connect_postgres  # for the tests that read the store directly
+from combat.bench.servers import postgres_settings
 from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised, RollInitiative
 from combat.kernel.events import AttackProfile, CombatantSpec, Event
 from combat.kernel.records import Recorded
@@ -176,26 +178,6 @@ def pip_install(python: Path, project: Path, cwd: Path) -> None:
 
 
 # PostgreSQL at 127.0.0.1:5432 (trust auth, database `test`; POSTGRES_HOST, _PORT, _USER, _PASSWORD,
-# _DBNAME override): the `postgres` fixture of tests/conftest.py and the tests that read the store directly.
-POSTGRES_SETTINGS = {
-    "POSTGRES_HOST": os.environ.get("POSTGRES_HOST", "127.0.0.1"),
-    "POSTGRES_PORT": os.environ.get("POSTGRES_PORT", "5432"),
-    "POSTGRES_USER": os.environ.get("POSTGRES_USER", "postgres"),
-    "POSTGRES_PASSWORD": os.environ.get("POSTGRES_PASSWORD", ""),
-    "POSTGRES_DBNAME": os.environ.get("POSTGRES_DBNAME", "test"),
-}
-
-
-def connect_postgres(settings: dict[str, str] = POSTGRES_SETTINGS):
-    """A connection (autocommit) to the server `settings` name, the main one by default."""
-    import psycopg
-
-    return psycopg.connect(
-        host=settings["POSTGRES_HOST"],
-        port=int(settings["POSTGRES_PORT"]),
-        user=settings["POSTGRES_USER"],
-        password=settings["POSTGRES_PASSWORD"] or None,
-        dbname=settings["POSTGRES_DBNAME"],
-        autocommit=True,
-        connect_timeout=3,
-    )
+# _DBNAME override): the `postgres` fixture of tests/conftest.py and the tests that read the store
+# directly (connect_postgres), as the benchmarks reach it.
+POSTGRES_SETTINGS = postgres_settings()
