@@ -123,6 +123,18 @@ def left_wounded_in_a_fight(db: Path | str, character: str, hp: int) -> None:
         store.close()
 
 
+def redone(encounters, eid, command, why: str) -> tuple[EncounterState, EncounterState]:
+    """`command` sent, undone as disputed, and the undo undone (a redo) because `why`: the state
+    the command left and the state after the redo, whose one retracted event is the first undo."""
+    encounters.execute(eid, command)
+    sent = encounters.state(eid)
+    encounters.undo_last(eid, reason="disputed")
+    encounters.undo_last(eid, reason=why)
+    state = encounters.state(eid)
+    assert state.retracted == (state.version - 1,)
+    return sent, state
+
+
 def turn_of(t: Table, cid: str) -> None:
     while t.state.turn != cid:
         t.do(EndTurn(combatant=t.state.turn))
