@@ -23,7 +23,7 @@ import msgspec
 
 from combat.app.application import Encounters, Outcome
 from combat.demos.cast import ARIA, LYRA, TOMAS
-from combat.demos.table import DemoTable, make_owed_saves, standing_foes, weakest_foe
+from combat.demos.table import DemoTable, healing_word, make_owed_saves, standing_foes, weakest_foe
 from combat.fivee.conditions import is_incapacitated
 from combat.fivee.initiative import unresolved_ties
 from combat.fivee.monster_actions import Multiattack
@@ -32,11 +32,9 @@ from combat.kernel.commands import (
     AddCombatant,
     Attack,
     BeginCombat,
-    BonusAction,
     Command,
     EndCombat,
     EndTurn,
-    Heal,
     Move,
     OpportunityAttack,
     RollInitiative,
@@ -233,10 +231,7 @@ def _aria(table: _Table, cid: str) -> None:
 
 def _tomas(table: _Table, cid: str) -> None:
     state = table.state
-    fallen = [c for c in state.combatants.values() if c.side == "party" and c.status == "unconscious"]
-    if fallen:
-        table(BonusAction(combatant=cid, description=f"casts Healing Word on {fallen[0].name}"))
-        table(Heal(target=fallen[0].id, notation="1d4+3", source=cid))
+    healing_word(table, cid, "1d4+3")
     if state.round <= 2 and state.combatants[cid].concentration is None:
         table(TakeAction(combatant=cid, action="cast a spell", detail="Bless on Aria and Lyra", concentration=True))
         return

@@ -12,7 +12,7 @@ from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
 from combat.demos.cast import ARIA, BUGBEAR, LYRA, TOMAS
-from combat.demos.table import DemoTable, make_owed_saves, play_rounds, weakest_foe
+from combat.demos.table import DemoTable, healing_word, make_owed_saves, play_rounds, weakest_foe
 from combat.fivee.conditions import is_incapacitated
 from combat.fivee.initiative import unresolved_ties
 from combat.fivee.monsters import AddCreature
@@ -21,9 +21,7 @@ from combat.kernel.commands import (
     ApplyCondition,
     Attack,
     BeginCombat,
-    BonusAction,
     EndTurn,
-    Heal,
     MarkSurprised,
     Move,
     OpportunityAttack,
@@ -153,10 +151,7 @@ def _fighter(table: _Table, cid: str) -> None:
 
 def _cleric(table: _Table, cid: str) -> None:
     state = table.state
-    fallen = [c for c in state.combatants.values() if c.side == "party" and c.status == "unconscious"]
-    if fallen:
-        table(BonusAction(combatant=cid, description=f"casts Healing Word on {fallen[0].name}"))
-        table(Heal(target=fallen[0].id, notation="2d4+3", source=cid))
+    healing_word(table, cid, "2d4+3")
     if state.combatants[cid].concentration is None and state.round == 1:
         table(TakeAction(combatant=cid, action="magic", detail="Bless on Aria and Lyra", concentration=True))
         return
