@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from uuid import UUID
 
 import msgspec
 
@@ -121,6 +122,18 @@ def left_wounded_in_a_fight(db: Path | str, character: str, hp: int) -> None:
         store.execute(eid, SetHp(combatant=character.lower(), hp=hp))
     finally:
         store.close()
+
+
+def stored_fight(encounters, name: str, specs: Sequence[CombatantSpec], initiative: dict[str, int], *, seed: int = 1) -> UUID:
+    """A srd-2024 encounter stored in `encounters`: `specs` added in order, combat begun, and
+    initiative rolled with entered faces (`{id: face}`) in that order."""
+    eid = encounters.create("srd-2024", name, seed=seed)
+    for spec in specs:
+        encounters.execute(eid, AddCombatant(combatant=spec))
+    encounters.execute(eid, BeginCombat())
+    for cid, face in initiative.items():
+        encounters.execute(eid, RollInitiative(combatant=cid, faces=(face,)))
+    return eid
 
 
 def redone(encounters, eid, command, why: str) -> tuple[EncounterState, EncounterState]:

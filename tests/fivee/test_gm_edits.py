@@ -37,7 +37,7 @@ from combat.kernel.events import (
     StatBlockChanged,
     StatChanges,
 )
-from tests.helpers import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc, stored_fight
 
 
 def _fight(*extra) -> Table:
@@ -148,13 +148,7 @@ def test_an_empty_or_impossible_change_is_refused_with_the_fields_that_can_chang
 
 def _goblin_then_aria(encounters: Encounters, name: str) -> UUID:
     """A stored fight: the goblin (initiative 18) against Aria (30 HP, initiative 5)."""
-    eid = encounters.create("srd-2024", name, seed=3)
-    encounters.execute(eid, AddCombatant(combatant=pc("aria", max_hp=30)))
-    encounters.execute(eid, AddCombatant(combatant=monster("goblin")))
-    encounters.execute(eid, BeginCombat())
-    encounters.execute(eid, RollInitiative(combatant="goblin", faces=(18,)))
-    encounters.execute(eid, RollInitiative(combatant="aria", faces=(5,)))
-    return eid
+    return stored_fight(encounters, name, (pc("aria", max_hp=30), monster("goblin")), {"goblin": 18, "aria": 5}, seed=3)
 
 
 def test_undoing_a_stat_block_change_makes_the_damage_judged_by_it_a_conflict(encounters: Encounters):
