@@ -11,12 +11,17 @@ import subprocess
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from uuid import UUID
 
 import msgspec
 
 from combat import testing
+from combat.bench.servers import connect_postgres as connect_postgres  # for the tests that read the store directly
+from combat.bench.servers import postgres_settings
 from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised, RollInitiative
 from combat.kernel.events import AttackProfile, CombatantSpec, Event
+from combat.kernel.records import Recorded
+from combat.kernel.state import EncounterState
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository
 REPLAYS = ROOT / "replays"
@@ -90,6 +95,59 @@ def of_type(events: Iterable[Event], kind: type) -> list:
     return [e for e in events if isinstance(e, kind)]
 
 
+def played_demo(db: Path, ruleset: str, seed: int) -> tuple[list[Recorded], EncounterState]:
+    """The ruleset's scripted demo fight played to its end on a new store at `db`: its records and its state."""
+    from combat.app.application import Encounters
+    from combat.demos import get_demo
+
+    encounters = Encounters(db)
+    try:
+        eid = get_demo(ruleset)(encounters, seed=seed, report=lambda outcome: None)
+        return list(encounters.records(eid)), encounters.state(eid)
+    finally:
+        encounters.close()
+
+
+def left_wounded_in_a_fight(db: Path | str, character: str, hp: int) -> None:
+    """The default campaign's `character`, stored at `db`, joins a srd-2024 skirmish there and is left at `hp`."""
+    from combat.app.application import Encounters
+    from combat.campaigns.records import DEFAULT_CAMPAIGN
+    from combat.fivee.characters import AddCharacter
+    from combat.kernel.commands import SetHp
+
+    store = Encounters(db)
+    try:
+        eid = store.create("srd-2024", "a skirmish", seed=1, campaign=DEFAULT_CAMPAIGN)
+        store.execute(eid, AddCharacter(character=character, side="party"))
+        store.execute(eid, SetHp(combatant=character.lower(), hp=hp))
+    finally:
+        store.close()
+
+
+def stored_fight(encounters, name: str, specs: Sequence[CombatantSpec], initiative: dict[str, int], *, seed: int = 1) -> UUID:
+    """A srd-2024 encounter stored in `encounters`: `specs` added in order, combat begun, and
+    initiative rolled with entered faces (`{id: face}`) in that order."""
+    eid = encounters.create("srd-2024", name, seed=seed)
+    for spec in specs:
+        encounters.execute(eid, AddCombatant(combatant=spec))
+    encounters.execute(eid, BeginCombat())
+    for cid, face in initiative.items():
+        encounters.execute(eid, RollInitiative(combatant=cid, faces=(face,)))
+    return eid
+
+
+def redone(encounters, eid, command, why: str) -> tuple[EncounterState, EncounterState]:
+    """`command` sent, undone as disputed, and the undo undone (a redo) because `why`: the state
+    the command left and the state after the redo, whose one retracted event is the first undo."""
+    encounters.execute(eid, command)
+    sent = encounters.state(eid)
+    encounters.undo_last(eid, reason="disputed")
+    encounters.undo_last(eid, reason=why)
+    state = encounters.state(eid)
+    assert state.retracted == (state.version - 1,)
+    return sent, state
+
+
 def turn_of(t: Table, cid: str) -> None:
     while t.state.turn != cid:
         t.do(EndTurn(combatant=t.state.turn))
@@ -145,26 +203,6 @@ def pip_install(python: Path, project: Path, cwd: Path) -> None:
 
 
 # PostgreSQL at 127.0.0.1:5432 (trust auth, database `test`; POSTGRES_HOST, _PORT, _USER, _PASSWORD,
-# _DBNAME override): the `postgres` fixture of tests/conftest.py and the tests that read the store directly.
-POSTGRES_SETTINGS = {
-    "POSTGRES_HOST": os.environ.get("POSTGRES_HOST", "127.0.0.1"),
-    "POSTGRES_PORT": os.environ.get("POSTGRES_PORT", "5432"),
-    "POSTGRES_USER": os.environ.get("POSTGRES_USER", "postgres"),
-    "POSTGRES_PASSWORD": os.environ.get("POSTGRES_PASSWORD", ""),
-    "POSTGRES_DBNAME": os.environ.get("POSTGRES_DBNAME", "test"),
-}
-
-
-def connect_postgres(settings: dict[str, str] = POSTGRES_SETTINGS):
-    """A connection (autocommit) to the server `settings` name, the main one by default."""
-    import psycopg
-
-    return psycopg.connect(
-        host=settings["POSTGRES_HOST"],
-        port=int(settings["POSTGRES_PORT"]),
-        user=settings["POSTGRES_USER"],
-        password=settings["POSTGRES_PASSWORD"] or None,
-        dbname=settings["POSTGRES_DBNAME"],
-        autocommit=True,
-        connect_timeout=3,
-    )
+# _DBNAME override): the `postgres` fixture of tests/conftest.py and the tests that read the store
+# directly (connect_postgres), as the benchmarks reach it.
+POSTGRES_SETTINGS = postgres_settings()

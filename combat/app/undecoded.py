@@ -17,6 +17,7 @@ the event is reported as not checkable here, never as changed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -76,13 +77,7 @@ def _undecoded(seq: int, kind: str, at: datetime, actor: str, command_id: str, h
 def read_row(state: bytes, encounter_id: UUID, known: frozenset[str]) -> LogEntry:
     """A stored row as its record, or as Undecoded if its event's type is not in `known`;
     UnreadableRow for a row out of shape (an event of a known type that does not decode)."""
-    try:
-        return decode_record(record_decoder(), state, encounter_id)
-    except RuleError:
-        entry = _row(state, known)
-        if entry is None:
-            raise
-        return entry
+    return _or_undecoded(lambda: decode_record(record_decoder(), state, encounter_id), lambda: _row(state, known))
 
 
 def _row(state: bytes, known: frozenset[str]) -> Undecoded | None:
@@ -100,10 +95,15 @@ def _row(state: bytes, known: frozenset[str]) -> Undecoded | None:
 def read_line(line: bytes, lineno: int, known: frozenset[str]) -> LogEntry:
     """An exported line as its record, or as Undecoded if its event's type is not in `known`;
     `log/bad-line` for a line out of shape."""
+    return _or_undecoded(lambda: from_line(line, lineno=lineno), lambda: _line(line, known))
+
+
+def _or_undecoded(decode: Callable[[], LogEntry], undecoded: Callable[[], Undecoded | None]) -> LogEntry:
+    """What `decode` reads; if it refuses, what `undecoded` makes of the same input, or the refusal if nothing."""
     try:
-        return from_line(line, lineno=lineno)
+        return decode()
     except RuleError:
-        entry = _line(line, known)
+        entry = undecoded()
         if entry is None:
             raise
         return entry

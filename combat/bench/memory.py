@@ -17,6 +17,7 @@ import sys
 import tracemalloc
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 from combat.app.application import Encounters
 from combat.bench.fixtures import long_fight, store_fight
@@ -49,6 +50,23 @@ def run_touched(workdir: Path, few: int, many: int) -> dict[str, Any]:
     return _in_own_process("touched", workdir, few, many)
 
 
+def _read_in_two(db: Path, ids: list[UUID], first: int) -> tuple[int, int, int]:
+    """Fold the states of `ids` in a fresh `Encounters` on `db`: the resident set after the
+    first `first` of them, after all of them, and how many states its cache then holds."""
+    reader = Encounters(db)
+    try:
+        for eid in ids[:first]:
+            reader.state(eid)
+        gc.collect()
+        after_first = rss_bytes()
+        for eid in ids[first:]:
+            reader.state(eid)
+        gc.collect()
+        return after_first, rss_bytes(), len(reader._cache)
+    finally:
+        reader.close()
+
+
 def touched(workdir: Path, few: int, many: int) -> dict[str, Any]:
     """A service's resident memory after reading `few` encounters, then after `many`: with
     the state cache bounded, touching ten times as many costs about no more."""
@@ -58,19 +76,7 @@ def touched(workdir: Path, few: int, many: int) -> dict[str, Any]:
         ids = [store_fight(writer, fight) for _ in range(many)]
     finally:
         writer.close()
-    reader = Encounters(workdir / "touched.db")
-    try:
-        for eid in ids[:few]:
-            reader.state(eid)
-        gc.collect()
-        after_few = rss_bytes()
-        for eid in ids[few:]:
-            reader.state(eid)
-        gc.collect()
-        after_many = rss_bytes()
-        cached = len(reader._cache)
-    finally:
-        reader.close()
+    after_few, after_many, cached = _read_in_two(workdir / "touched.db", ids, few)
     return {
         "few": few,
         "many": many,
@@ -95,18 +101,8 @@ def measure(workdir: Path, events: int, count: int) -> dict[str, Any]:
 
     # Resident set: a few encounters first warm the code paths and pools; the rest are counted.
     warm = 2
-    reader = Encounters(workdir / "memory.db")
-    try:
-        for eid in ids[:warm]:
-            reader.state(eid)
-        gc.collect()
-        before = rss_bytes()
-        for eid in ids[warm:]:
-            reader.state(eid)
-        gc.collect()
-        rss_per = max(0, rss_bytes() - before) / (count - warm)
-    finally:
-        reader.close()
+    before, after, _ = _read_in_two(workdir / "memory.db", ids, warm)
+    rss_per = max(0, after - before) / (count - warm)
 
     reader = Encounters(workdir / "memory.db")
     try:

@@ -20,6 +20,7 @@ from combat.bench.http import LOOPBACK, Connection
 __all__ = [
     "Server",
     "sqlite_and_floors",
+    "connect_postgres",
     "postgres_cpu_seconds",
     "postgres_schema",
     "postgres_servers",
@@ -121,10 +122,11 @@ def postgres_settings() -> dict[str, str]:
     }
 
 
-def _connect():
+def connect_postgres(settings: dict[str, str] | None = None):
+    """A connection (autocommit) to the PostgreSQL server `settings` name, `postgres_settings()` by default."""
     import psycopg
 
-    s = postgres_settings()
+    s = settings or postgres_settings()
     return psycopg.connect(
         host=s["POSTGRES_HOST"],
         port=int(s["POSTGRES_PORT"]),
@@ -162,7 +164,7 @@ def postgres_unreachable() -> str | None:
     if s["POSTGRES_HOST"] not in (LOOPBACK, "localhost"):
         return f"PostgreSQL at {s['POSTGRES_HOST']} is not on this machine (benchmarks only load 127.0.0.1)"
     try:
-        _connect().close()
+        connect_postgres().close()
     except Exception as exc:  # ImportError without the extra, OperationalError without the server
         return (
             f"PostgreSQL not reachable at {s['POSTGRES_HOST']}:{s['POSTGRES_PORT']}/{s['POSTGRES_DBNAME']}: "
@@ -176,7 +178,7 @@ def postgres_schema(partitions: int | None = None) -> Iterator[dict[str, str]]:
     """The settings of a fresh schema for the run (dropped after it); a new store, so the
     partition count asked for is the one it gets."""
     schema = f"combat_bench_{uuid.uuid4().hex[:12]}"
-    with _connect() as connection:
+    with connect_postgres() as connection:
         connection.execute(f'CREATE SCHEMA "{schema}"')
     env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_SCHEMA": schema, **postgres_settings()}
     if partitions is not None:
@@ -184,7 +186,7 @@ def postgres_schema(partitions: int | None = None) -> Iterator[dict[str, str]]:
     try:
         yield env
     finally:
-        with _connect() as connection:
+        with connect_postgres() as connection:
             connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 

@@ -19,9 +19,9 @@ import asyncio
 import os
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec
 
 import msgspec
 
@@ -31,6 +31,7 @@ from combat.bench.timing import percentile
 
 __all__ = ["Table", "open_table", "blank_tables", "run_load", "load"]
 
+_P = ParamSpec("_P")
 _INITIATIVE = dict(zip((s.id for s in SIDES), (20, 15, 10, 5)))
 STEPS = ("move", "attack", "end_turn")
 
@@ -216,18 +217,12 @@ def cpus() -> dict[str, int]:
     return {"cpu_count": os.cpu_count() or 0, "usable_cpus": len(os.sched_getaffinity(0))}
 
 
-def load(
-    ports: list[int],
-    clients: int,
-    seconds: float,
-    warmup: float,
-    max_commands: int,
-    *,
-    shared: bool = False,
-    floor: bool = False,
-    cpu: Callable[[], float] = lambda: 0.0,
-    store_cpu: Callable[[], float] | None = None,
-) -> dict[str, Any]:
-    return asyncio.run(
-        run_load(ports, clients, seconds, warmup, max_commands, shared=shared, floor=floor, cpu=cpu, store_cpu=store_cpu)
-    )
+def _blocking(run: Callable[_P, Coroutine[Any, Any, dict[str, Any]]]) -> Callable[_P, dict[str, Any]]:
+    def blocking(*args: _P.args, **kwargs: _P.kwargs) -> dict[str, Any]:
+        """The same, from code outside an event loop (the suite, the scaling runs)."""
+        return asyncio.run(run(*args, **kwargs))
+
+    return blocking
+
+
+load = _blocking(run_load)

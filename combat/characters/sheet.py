@@ -326,44 +326,27 @@ def attack_profiles(sheet: CharacterSheet) -> tuple[AttackProfile, ...]:
         bonus = a.bonus if a.bonus is not None else mod + (proficiency(sheet) if a.proficient else 0)
         kind_type = a.damage_type or "bludgeoning"
         reach = 10 if "reach" in a.properties else 5
-        if a.ranged:
-            made.append(
-                AttackProfile(
-                    name=a.name,
-                    bonus=bonus,
-                    damage=_with_bonus(a.damage_dice, mod),
-                    damage_type=kind_type,
-                    kind="ranged",
-                    normal_range=a.normal_range,
-                    long_range=a.long_range,
-                )
-            )
-            continue
-        made.append(
-            AttackProfile(name=a.name, bonus=bonus, damage=_with_bonus(a.damage_dice, mod), damage_type=kind_type, reach=reach)
+        # As a ranged attack: the weapon itself if it is ranged, else its throw if it has one.
+        ranged = AttackProfile(
+            name=a.name,
+            bonus=bonus,
+            damage=_with_bonus(a.damage_dice, mod),
+            damage_type=kind_type,
+            kind="ranged",
+            normal_range=a.normal_range,
+            long_range=a.long_range,
         )
+        if a.ranged:
+            made.append(ranged)
+            continue
+        melee = AttackProfile(
+            name=a.name, bonus=bonus, damage=_with_bonus(a.damage_dice, mod), damage_type=kind_type, reach=reach
+        )
+        made.append(melee)
         if a.versatile_dice:
-            made.append(
-                AttackProfile(
-                    name=f"{a.name} (two-handed)",
-                    bonus=bonus,
-                    damage=_with_bonus(a.versatile_dice, mod),
-                    damage_type=kind_type,
-                    reach=reach,
-                )
-            )
+            made.append(msgspec.structs.replace(melee, name=f"{a.name} (two-handed)", damage=_with_bonus(a.versatile_dice, mod)))
         if "thrown" in a.properties:
-            made.append(
-                AttackProfile(
-                    name=f"{a.name} (thrown)",
-                    bonus=bonus,
-                    damage=_with_bonus(a.damage_dice, mod),
-                    damage_type=kind_type,
-                    kind="ranged",
-                    normal_range=a.normal_range,
-                    long_range=a.long_range,
-                )
-            )
+            made.append(msgspec.structs.replace(ranged, name=f"{a.name} (thrown)"))
     return tuple(made)
 
 

@@ -19,8 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from uuid import UUID
 
+import msgspec
+
 from combat.app.application import Encounters, Outcome
-from combat.demos.table import DemoTable, make_owed_saves, standing_foes, weakest_foe
+from combat.demos.cast import ARIA, LYRA, TOMAS
+from combat.demos.table import DemoTable, healing_word, make_owed_saves, standing_foes, weakest_foe
 from combat.fivee.conditions import is_incapacitated
 from combat.fivee.initiative import unresolved_ties
 from combat.fivee.monster_actions import Multiattack
@@ -29,17 +32,14 @@ from combat.kernel.commands import (
     AddCombatant,
     Attack,
     BeginCombat,
-    BonusAction,
     Command,
     EndCombat,
     EndTurn,
-    Heal,
     Move,
     OpportunityAttack,
     RollInitiative,
     TakeAction,
 )
-from combat.kernel.events import AttackProfile, CombatantSpec
 from combat.kernel.records import Recorded
 from combat.kernel.state import Combatant
 from combat.rulesets.a5e.actions import FreeAction
@@ -64,51 +64,8 @@ MAX_ROUNDS = 12
 FLAME_BURST = "Flame Burst"
 RECHARGE_REROLLED = 2  # below Flame Burst's 4-6
 
-DEMO_PARTY = (
-    CombatantSpec(
-        id="aria",
-        name="Aria",
-        kind="pc",
-        side="party",
-        player="Sam",
-        max_hp=44,
-        ac=18,
-        initiative_bonus=1,
-        con_save=5,
-        attacks_per_action=2,
-        attacks=(AttackProfile(name="Longsword", bonus=6, damage="1d8+4", damage_type="slashing"),),
-    ),
-    CombatantSpec(
-        id="tomas",
-        name="Brother Tomas",
-        kind="pc",
-        side="party",
-        player="Ana",
-        max_hp=38,
-        ac=18,
-        initiative_bonus=0,
-        con_save=5,
-        attacks=(AttackProfile(name="Mace", bonus=5, damage="1d6+2", damage_type="bludgeoning"),),
-    ),
-    CombatantSpec(
-        id="lyra",
-        name="Lyra",
-        kind="pc",
-        side="party",
-        player="Kim",
-        max_hp=33,
-        ac=15,
-        initiative_bonus=4,
-        con_save=1,
-        size="small",
-        attacks=(
-            AttackProfile(name="Shortsword", bonus=7, damage="1d6+4", damage_type="piercing"),
-            AttackProfile(
-                name="Shortbow", bonus=7, damage="1d6+4", damage_type="piercing", kind="ranged", normal_range=80, long_range=320
-            ),
-        ),
-    ),
-)
+# At this table Lyra is Small, and her Shortsword is listed before her Shortbow.
+DEMO_PARTY = (ARIA, TOMAS, msgspec.structs.replace(LYRA, size="small", attacks=LYRA.attacks[::-1]))
 # The SRD 5.2 Bandit Captain and three Bandits (bandit-1 to bandit-3), by name from the bestiary.
 DEMO_BANDITS = (
     AddCreature(creature="Bandit Captain", side="bandits", id_prefix="captain"),
@@ -274,10 +231,7 @@ def _aria(table: _Table, cid: str) -> None:
 
 def _tomas(table: _Table, cid: str) -> None:
     state = table.state
-    fallen = [c for c in state.combatants.values() if c.side == "party" and c.status == "unconscious"]
-    if fallen:
-        table(BonusAction(combatant=cid, description=f"casts Healing Word on {fallen[0].name}"))
-        table(Heal(target=fallen[0].id, notation="1d4+3", source=cid))
+    healing_word(table, cid, "1d4+3")
     if state.round <= 2 and state.combatants[cid].concentration is None:
         table(TakeAction(combatant=cid, action="cast a spell", detail="Bless on Aria and Lyra", concentration=True))
         return

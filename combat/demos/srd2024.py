@@ -11,7 +11,8 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
-from combat.demos.table import DemoTable, make_owed_saves, play_rounds, weakest_foe
+from combat.demos.cast import ARIA, BUGBEAR, LYRA, TOMAS
+from combat.demos.table import DemoTable, healing_word, make_owed_saves, play_rounds, weakest_foe
 from combat.fivee.conditions import is_incapacitated
 from combat.fivee.initiative import unresolved_ties
 from combat.fivee.monsters import AddCreature
@@ -20,9 +21,7 @@ from combat.kernel.commands import (
     ApplyCondition,
     Attack,
     BeginCombat,
-    BonusAction,
     EndTurn,
-    Heal,
     MarkSurprised,
     Move,
     OpportunityAttack,
@@ -31,7 +30,7 @@ from combat.kernel.commands import (
     SavingThrow,
     TakeAction,
 )
-from combat.kernel.events import AttackMade, AttackProfile, CombatantSpec, ConditionSpec, DiceRolled
+from combat.kernel.events import AttackMade, ConditionSpec, DiceRolled
 from combat.kernel.state import Combatant
 
 __all__ = ["run_demo", "DEMO_PARTY", "DEMO_GOBLINS", "DEMO_MONSTERS"]
@@ -39,67 +38,11 @@ __all__ = ["run_demo", "DEMO_PARTY", "DEMO_GOBLINS", "DEMO_MONSTERS"]
 MAX_ROUNDS = 12
 BLESSED = ("aria", "lyra")
 
-DEMO_PARTY = (
-    CombatantSpec(
-        id="aria",
-        name="Aria",
-        kind="pc",
-        side="party",
-        player="Sam",
-        max_hp=44,
-        ac=18,
-        initiative_bonus=1,
-        con_save=5,
-        attacks_per_action=2,
-        attacks=(AttackProfile(name="Longsword", bonus=6, damage="1d8+4", damage_type="slashing"),),
-    ),
-    CombatantSpec(
-        id="tomas",
-        name="Brother Tomas",
-        kind="pc",
-        side="party",
-        player="Ana",
-        max_hp=38,
-        ac=18,
-        initiative_bonus=0,
-        con_save=5,
-        attacks=(AttackProfile(name="Mace", bonus=5, damage="1d6+2", damage_type="bludgeoning"),),
-    ),
-    CombatantSpec(
-        id="lyra",
-        name="Lyra",
-        kind="pc",
-        side="party",
-        player="Kim",
-        max_hp=33,
-        ac=15,
-        initiative_bonus=4,
-        con_save=1,
-        attacks=(
-            AttackProfile(
-                name="Shortbow", bonus=7, damage="1d6+4", damage_type="piercing", kind="ranged", normal_range=80, long_range=320
-            ),
-            AttackProfile(name="Shortsword", bonus=7, damage="1d6+4", damage_type="piercing"),
-        ),
-    ),
-)
+DEMO_PARTY = (ARIA, TOMAS, LYRA)
 
 # Three Goblin Warriors from the SRD 5.2 bestiary, one initiative group (goblin-1 to goblin-3).
 DEMO_GOBLINS = AddCreature(creature="Goblin Warrior", count=3, side="goblins", group="goblins", id_prefix="goblin")
-DEMO_MONSTERS = (
-    CombatantSpec(
-        id="bugbear",
-        name="Bugbear",
-        kind="monster",
-        side="goblins",
-        max_hp=33,
-        ac=14,
-        initiative_bonus=2,
-        con_save=2,
-        resistances=(),
-        attacks=(AttackProfile(name="Morningstar", bonus=4, damage="2d8+2", damage_type="piercing"),),
-    ),
-)
+DEMO_MONSTERS = (BUGBEAR,)
 
 
 class _Table(DemoTable):
@@ -208,10 +151,7 @@ def _fighter(table: _Table, cid: str) -> None:
 
 def _cleric(table: _Table, cid: str) -> None:
     state = table.state
-    fallen = [c for c in state.combatants.values() if c.side == "party" and c.status == "unconscious"]
-    if fallen:
-        table(BonusAction(combatant=cid, description=f"casts Healing Word on {fallen[0].name}"))
-        table(Heal(target=fallen[0].id, notation="2d4+3", source=cid))
+    healing_word(table, cid, "2d4+3")
     if state.combatants[cid].concentration is None and state.round == 1:
         table(TakeAction(combatant=cid, action="magic", detail="Bless on Aria and Lyra", concentration=True))
         return

@@ -17,7 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from uuid import UUID
 
+import msgspec
+
 from combat.app.application import Encounters, Outcome
+from combat.demos.cast import ARIA, BUGBEAR, LYRA, TOMAS
 from combat.demos.table import DemoTable, make_owed_saves, play_rounds, weakest_foe
 from combat.fivee.conditions import is_incapacitated
 from combat.fivee.initiative import unresolved_ties
@@ -54,20 +57,9 @@ MAX_ROUNDS = 10
 SETTINGS = {"group_initiative": True, "initiative_reorder": True}
 DEX_SAVES = {"aria": 1, "bran": 0, "tomas": 0, "lyra": 4}
 
+# At the ford Aria has AC 17 and initiative +2 (18 and +1 on the forest road, combat.demos.srd2024).
 DEMO_PARTY = (
-    CombatantSpec(
-        id="aria",
-        name="Aria",
-        kind="pc",
-        side="party",
-        player="Sam",
-        max_hp=44,
-        ac=17,
-        initiative_bonus=2,
-        con_save=5,
-        attacks_per_action=2,
-        attacks=(AttackProfile(name="Longsword", bonus=6, damage="1d8+4", damage_type="slashing"),),
-    ),
+    msgspec.structs.replace(ARIA, ac=17, initiative_bonus=2),
     CombatantSpec(
         id="bran",
         name="Sir Bran",
@@ -80,35 +72,8 @@ DEMO_PARTY = (
         con_save=5,
         attacks=(AttackProfile(name="Lance", bonus=6, damage="1d10+3", damage_type="piercing", reach=10),),
     ),
-    CombatantSpec(
-        id="tomas",
-        name="Brother Tomas",
-        kind="pc",
-        side="party",
-        player="Ana",
-        max_hp=38,
-        ac=18,
-        initiative_bonus=0,
-        con_save=5,
-        attacks=(AttackProfile(name="Mace", bonus=5, damage="1d6+2", damage_type="bludgeoning"),),
-    ),
-    CombatantSpec(
-        id="lyra",
-        name="Lyra",
-        kind="pc",
-        side="party",
-        player="Kim",
-        max_hp=33,
-        ac=15,
-        initiative_bonus=4,
-        con_save=1,
-        attacks=(
-            AttackProfile(
-                name="Shortbow", bonus=7, damage="1d6+4", damage_type="piercing", kind="ranged", normal_range=80, long_range=320
-            ),
-            AttackProfile(name="Shortsword", bonus=7, damage="1d6+4", damage_type="piercing"),
-        ),
-    ),
+    TOMAS,
+    LYRA,
 )
 
 # From the SRD 5.2 bestiary: Bran's Warhorse (thunder) and three Goblin Warriors
@@ -118,19 +83,7 @@ DEMO_BESTIARY = (
     AddCreature(creature="Warhorse", side="party", id_prefix="thunder"),
     AddCreature(creature="Goblin Warrior", count=3, side="goblins", group="goblins", id_prefix="goblin"),
 )
-DEMO_FORD = (
-    CombatantSpec(
-        id="bugbear",
-        name="Bugbear",
-        kind="monster",
-        side="goblins",
-        max_hp=33,
-        ac=14,
-        initiative_bonus=2,
-        con_save=2,
-        attacks=(AttackProfile(name="Morningstar", bonus=4, damage="2d8+2", damage_type="piercing"),),
-    ),
-)
+DEMO_FORD = (BUGBEAR,)
 
 # Strength modifier and Proficiency Bonus for the unarmed rules and jumps; the warhorse is trained.
 TRAITS = (

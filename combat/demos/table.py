@@ -9,10 +9,10 @@ from uuid import UUID
 from combat.app.application import Encounters, Outcome
 from combat.fivee.dying import DeathSave, dying_of
 from combat.fivee.reactions import PassReaction
-from combat.kernel.commands import Command, ConcentrationSave, EndCombat
+from combat.kernel.commands import BonusAction, Command, ConcentrationSave, EndCombat, Heal
 from combat.kernel.state import Combatant, EncounterState
 
-__all__ = ["DemoTable", "make_owed_saves", "play_rounds", "standing_foes", "weakest_foe"]
+__all__ = ["DemoTable", "healing_word", "make_owed_saves", "play_rounds", "standing_foes", "weakest_foe"]
 
 
 class DemoTable:
@@ -70,6 +70,14 @@ def make_owed_saves(table: DemoTable, outcome: Outcome) -> None:
     for cid in list(dying_of(outcome.state).owed):
         if cid in dying_of(table.state).owed:  # a save above may have settled the fight
             table(DeathSave(combatant=cid))
+
+
+def healing_word(table: DemoTable, cid: str, notation: str) -> None:
+    """The cleric `cid` casts Healing Word (a Bonus Action) on the first of the party lying unconscious, if any."""
+    fallen = [c for c in table.state.combatants.values() if c.side == "party" and c.status == "unconscious"]
+    if fallen:
+        table(BonusAction(combatant=cid, description=f"casts Healing Word on {fallen[0].name}"))
+        table(Heal(target=fallen[0].id, notation=notation, source=cid))
 
 
 def standing_foes(state: EncounterState, c: Combatant) -> list[Combatant]:

@@ -39,30 +39,12 @@ from combat.fivee import (
     turns,
 )
 from combat.fivee.ability_checks import SRD_SKILLS
+from combat.fivee.command_groups import ANYTIME_COMMANDS, GM_TURN_COMMANDS, RULING_COMMANDS
 from combat.fivee.turns import OrderFn
 from combat.kernel.commands import EndTurn
 from combat.kernel.decider import Rules
 
 __all__ = ["core", "GM_TURN_COMMANDS", "RULING_COMMANDS", "ANYTIME_COMMANDS"]
-
-# The commands of the shared rules each ruleset's phase table places: the GM's moves during
-# a turn, the rulings (allowed wherever the ruleset lets the GM rule), and what the GM edits
-# or calls for whenever the fight is not over.
-GM_TURN_COMMANDS = ("roll_damage", "grant_action", "goto_turn", "previous_turn")
-RULING_COMMANDS = (
-    "damage",
-    "heal",
-    "grant_temp_hp",
-    "apply_condition",
-    "remove_condition",
-    "start_concentration",
-    "end_concentration",
-    "concentration_save",
-    "saving_throw",
-    "judge_save",
-    "save_effect",
-)
-ANYTIME_COMMANDS = ("set_hp", "change_stat_block", "ability_check", "contest")
 
 
 def core(order: OrderFn, skills: tuple[str, ...] = SRD_SKILLS) -> tuple[Rules, ...]:

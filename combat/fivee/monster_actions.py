@@ -26,6 +26,7 @@ from combat.bestiary.model import BlockAction, BlockAttack, MultiattackPart
 from combat.fivee import attacks
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import choose_attack
+from combat.fivee.command_groups import RULING_COMMANDS
 from combat.fivee.monsters import Faces, MonsterSheet, require_sheet, sheet, sheets, with_sheet
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import Attack, Command, OpportunityAttack
@@ -367,23 +368,7 @@ def recharge_first(tx: Tx, cmd: Command) -> None:
 
 
 # The GM's rulings during a turn never wait for the recharge roll.
-RULINGS = frozenset(
-    [
-        "damage",
-        "heal",
-        "grant_temp_hp",
-        "apply_condition",
-        "remove_condition",
-        "start_concentration",
-        "end_concentration",
-        "concentration_save",
-        "saving_throw",
-        "judge_save",
-        "save_effect",
-        "recharge",
-        "legendary_action",
-    ]
-)
+RULINGS = frozenset([*RULING_COMMANDS, "recharge", "legendary_action"])
 
 
 def _acting(phases: PhaseTable) -> frozenset[str]:

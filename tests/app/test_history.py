@@ -18,6 +18,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, CombatantDowned, ConditionSpec, EventsRetracted, Moved
 from projections.audit import audit
 from tests.app.helpers import fight
+from tests.helpers import redone
 
 
 def _seqs_of(outcome, kind):
@@ -48,13 +49,9 @@ def test_an_undone_attack_gives_back_the_hp_and_the_action_and_the_audit_keeps_i
 
 def test_undoing_the_undo_brings_the_attack_back(encounters):
     eid = fight(encounters)
-    encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,)))
-    hit_state = encounters.state(eid)
-    encounters.undo_last(eid, reason="disputed")
-    encounters.undo_last(eid, reason="the ruling stands after all")
-    state = encounters.state(eid)
+    attack = Attack(attacker="aria", target="goblin", faces=(15,), damage_faces=(6,))
+    hit_state, state = redone(encounters, eid, attack, "the ruling stands after all")  # only the first undo stays retracted
     assert state.combatants == hit_state.combatants
-    assert state.retracted == (state.version - 1,)  # only the first undo is retracted now
 
 
 def test_a_retraction_names_events_by_seq_and_refuses_what_cannot_be_retracted(encounters):

@@ -13,22 +13,17 @@ from uuid import UUID
 import pytest
 
 from combat.app.application import Encounters, VersionConflict
-from combat.kernel.commands import AddCombatant, Attack, BeginCombat, Damage, RollInitiative
+from combat.kernel.commands import AddCombatant, Attack, Damage
 from combat.kernel.errors import RuleError
 from combat.store.group_commit import LoopCommits
-from tests.helpers import monster, pc
+from tests.helpers import monster, pc, stored_fight
 
 BASE = 12  # the version a table is at once its fight has begun
 
 
 def _ogre_table(encounters: Encounters, name: str) -> UUID:
     """Aria against an ogre of 59 hit points, past initiative (at version BASE)."""
-    eid = encounters.create("srd-2024", name, seed=1)
-    encounters.execute(eid, AddCombatant(combatant=monster("ogre", max_hp=59)))
-    encounters.execute(eid, AddCombatant(combatant=pc("aria")))
-    encounters.execute(eid, BeginCombat())
-    encounters.execute(eid, RollInitiative(combatant="aria", faces=(15,)))
-    encounters.execute(eid, RollInitiative(combatant="ogre", faces=(5,)))
+    eid = stored_fight(encounters, name, (monster("ogre", max_hp=59), pc("aria")), {"aria": 15, "ogre": 5})
     assert encounters.state(eid).version == BASE
     return eid
 

@@ -7,27 +7,16 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import msgspec
 import pytest
 from click.testing import CliRunner
 
 from combat.characters.foundry import import_actor
-from combat.characters.sheet import attack_profiles, save_bonus, skill_bonus, spell_attack_bonus, spell_save_dc
+from combat.characters.sheet import save_bonus, skill_bonus, spell_attack_bonus, spell_save_dc
 from combat.cli_characters import import_command
 from combat.kernel.errors import RuleError
-
-DATA = Path(__file__).parent / "data" / "foundry"
-
-
-def _actor(name: str) -> dict:
-    return json.loads((DATA / f"{name}.json").read_text())
-
-
-def _profiles(sheet) -> dict[str, tuple[int, str]]:
-    return {p.name: (p.bonus, p.damage) for p in attack_profiles(sheet)}
-
+from tests.characters.foundry_actors import DATA, attacks_by_name, foundry_actor
 
 # --- a dnd5e 4.x Fighter 5 ------------------------------------------------------------------------
 
@@ -36,7 +25,7 @@ def test_a_fighter_in_chain_mail_with_a_shield_and_the_defense_style_has_ac_19()
     """Foundry's "default" calculation: chain mail's armor.value 16, heavy so no Dexterity,
     + the equipped shield's 2, + ac.bonus 1 from the Defense feat's transferred effect. The
     unequipped leather armour counts for nothing and is said so."""
-    sheet, notes = import_actor(_actor("fighter-4x"))
+    sheet, notes = import_actor(foundry_actor("fighter-4x"))
     assert sheet.ac == 19
     assert "item 'Leather Armor' (light armour): not equipped, not counted in AC" in notes
 
@@ -44,7 +33,7 @@ def test_a_fighter_in_chain_mail_with_a_shield_and_the_defense_style_has_ac_19()
 def test_a_fighter_whose_hit_points_max_is_null_gets_them_from_the_hit_points_advancement():
     """hp.max null: Foundry sums the class's Hit Points advancement, each level + Con (+2):
     "max" 10, "avg" 6, "avg" 6, a rolled 7, "avg" 6 -> 12 + 8 + 8 + 9 + 8 = 45."""
-    sheet, _ = import_actor(_actor("fighter-4x"))
+    sheet, _ = import_actor(foundry_actor("fighter-4x"))
     assert sheet.max_hp == 45
     assert sheet.hit_dice == "5d10"
     assert (sheet.level, sheet.classes, sheet.subclass, sheet.species) == (5, {"Fighter": 5}, "Champion", "Human")
@@ -54,11 +43,11 @@ def test_a_fighters_saves_and_attacks_use_the_proficiency_bonus_of_level_5():
     """Proficiency +3 (Foundry: floor((5 + 7) / 4)). Str 16 (+3): Strength save +6, Dex save +1.
     Longsword, martial, proficient through traits.weaponProf "mar": +6, 1d8+3, two-handed 1d10+3.
     Javelin +1 (mgc, magicalBonus 1): +7 and 1d6+4, thrown 30/120. Light crossbow, Dex 12 (+1): +4."""
-    sheet, _ = import_actor(_actor("fighter-4x"))
+    sheet, _ = import_actor(foundry_actor("fighter-4x"))
     assert save_bonus(sheet, "strength") == 6
     assert save_bonus(sheet, "dexterity") == 1
     assert skill_bonus(sheet, "athletics") == 6
-    profiles = _profiles(sheet)
+    profiles = attacks_by_name(sheet)
     assert profiles["Longsword"] == (6, "1d8+3")
     assert profiles["Longsword (two-handed)"] == (6, "1d10+3")
     assert profiles["Javelin +1"] == (7, "1d6+4")
@@ -71,7 +60,7 @@ def test_a_fighters_saves_and_attacks_use_the_proficiency_bonus_of_level_5():
 def test_second_wind_and_action_surge_become_short_rest_resources():
     """Second Wind's uses.max "1"; Action Surge's "@scale.fighter.action-surge", read from the
     class's ScaleValue advancement at level 5 (1 use from level 2). Both recover on "sr"."""
-    sheet, _ = import_actor(_actor("fighter-4x"))
+    sheet, _ = import_actor(foundry_actor("fighter-4x"))
     assert {(r.name, r.uses, r.recovers) for r in sheet.resources} == {("Second Wind", 1, "short"), ("Action Surge", 1, "short")}
     assert sheet.attacks_per_action == 2  # Extra Attack
     assert sheet.features.critical_range == 19  # Improved Critical
@@ -79,16 +68,16 @@ def test_second_wind_and_action_surge_become_short_rest_resources():
 
 
 def test_a_temporary_bless_and_the_rope_are_listed_not_applied():
-    sheet, notes = import_actor(_actor("fighter-4x"))
+    sheet, notes = import_actor(foundry_actor("fighter-4x"))
     assert "effect 'Bless': changes system.bonuses.abilities.save, not applied (temporary)" in notes
     assert "effect 'Bless': changes system.bonuses.mwak.attack, not applied (temporary)" in notes
     assert "item 'Hempen Rope (50 feet)' (loot): not used in combat" in notes
-    assert _profiles(sheet)["Longsword"][0] == 6  # Bless's 1d4 is not in the to-hit
+    assert attacks_by_name(sheet)["Longsword"][0] == 6  # Bless's 1d4 is not in the to-hit
 
 
 def test_a_disabled_defense_effect_does_not_count():
     """Foundry skips a disabled effect: chain mail 16 + shield 2 = 18."""
-    actor = _actor("fighter-4x")
+    actor = foundry_actor("fighter-4x")
     defense = next(i for i in actor["items"] if i["name"] == "Fighting Style: Defense")
     defense["effects"][0]["disabled"] = True
     sheet, notes = import_actor(actor)
@@ -109,7 +98,7 @@ def test_a_disabled_defense_effect_does_not_count():
     ],
 )
 def test_each_ac_calculation_is_foundrys_formula(calc, extra, ac):
-    actor = _actor("fighter-4x")
+    actor = foundry_actor("fighter-4x")
     actor["system"]["attributes"]["ac"] = {"calc": calc, "flat": None, "formula": "", **extra}
     sheet, _ = import_actor(actor)
     assert sheet.ac == ac
@@ -117,7 +106,7 @@ def test_each_ac_calculation_is_foundrys_formula(calc, extra, ac):
 
 def test_a_magical_armour_bonus_counts_only_on_a_magical_item():
     """Foundry adds armor.magicalBonus when the item has the "mgc" property (magicAvailable)."""
-    actor = _actor("fighter-4x")
+    actor = foundry_actor("fighter-4x")
     mail = next(i for i in actor["items"] if i["name"] == "Chain Mail")
     mail["system"]["armor"]["magicalBonus"] = 1
     sheet, notes = import_actor(actor)
@@ -133,7 +122,7 @@ def test_a_magical_armour_bonus_counts_only_on_a_magical_item():
 def test_a_wizard_5_has_dc_14_and_slots_4_3_2():
     """Int 17 (+3), proficiency +3: DC 8 + 3 + 3 = 14, spell attack +6. Slots: a full caster of
     level 5 on the Multiclass Spellcaster table, 4/3/2 (spells.spellN hold no override)."""
-    sheet, _ = import_actor(_actor("wizard-2x"))
+    sheet, _ = import_actor(foundry_actor("wizard-2x"))
     assert sheet.spellcasting is not None
     assert sheet.spellcasting.ability == "intelligence"
     assert spell_save_dc(sheet) == 14
@@ -144,7 +133,7 @@ def test_a_wizard_5_has_dc_14_and_slots_4_3_2():
 def test_a_wizards_unprepared_spells_are_left_out_and_listed():
     """preparation.mode "prepared" with prepared false: in the spellbook, not castable today.
     Cantrips are always castable whatever their flag says."""
-    sheet, notes = import_actor(_actor("wizard-2x"))
+    sheet, notes = import_actor(foundry_actor("wizard-2x"))
     assert sheet.spellcasting is not None
     assert sheet.spellcasting.spells == (
         "Fire Bolt",
@@ -162,7 +151,7 @@ def test_a_wizards_unprepared_spells_are_left_out_and_listed():
 def test_mage_armour_and_a_ring_of_protection_give_ac_16():
     """calc "mage": 13 + Dex 2; the attuned, worn ring's effect adds ac.bonus 1. Its other
     change (saving throws +1) is listed: the sheet has no save bonus."""
-    sheet, notes = import_actor(_actor("wizard-2x"))
+    sheet, notes = import_actor(foundry_actor("wizard-2x"))
     assert sheet.ac == 16
     assert (
         "effect 'Ring of Protection' (from item 'Ring of Protection'): changes system.bonuses.abilities.save, not applied"
@@ -171,7 +160,7 @@ def test_mage_armour_and_a_ring_of_protection_give_ac_16():
 
 
 def test_an_unattuned_ring_gives_nothing():
-    actor = _actor("wizard-2x")
+    actor = foundry_actor("wizard-2x")
     ring = next(i for i in actor["items"] if i["name"] == "Ring of Protection")
     ring["system"]["attunement"] = 1  # required, not attuned (dnd5e 2.x numbers)
     sheet, notes = import_actor(actor)
@@ -186,8 +175,8 @@ def test_a_wizards_2x_weapons_read_damage_parts_and_property_flags():
     """damage.parts [["1d4 + @mod", "piercing"]], properties {fin: true, thr: true}: the dagger
     is finesse, Dex 14 (+2) beats Str 8, +5 and 1d4+2, thrown 20/60. The quarterstaff's
     versatile "1d8 + @mod"."""
-    sheet, _ = import_actor(_actor("wizard-2x"))
-    profiles = _profiles(sheet)
+    sheet, _ = import_actor(foundry_actor("wizard-2x"))
+    profiles = attacks_by_name(sheet)
     assert profiles["Dagger"] == (5, "1d4+2")
     assert profiles["Dagger (thrown)"] == (5, "1d4+2")
     assert profiles["Quarterstaff (two-handed)"] == (2, "1d8-1")
@@ -195,7 +184,7 @@ def test_a_wizards_2x_weapons_read_damage_parts_and_property_flags():
 
 def test_a_wizards_hit_points_skills_and_leftovers():
     """hp.max 27 is stored in 2.x and taken as it is. Skills value 1 proficient, 2 expertise."""
-    sheet, notes = import_actor(_actor("wizard-2x"))
+    sheet, notes = import_actor(foundry_actor("wizard-2x"))
     assert sheet.max_hp == 27
     assert sheet.hit_dice == "5d6"
     assert sheet.species == "High Elf"
@@ -210,7 +199,7 @@ def test_a_wizards_hit_points_skills_and_leftovers():
 
 
 def test_a_slot_override_wins_and_jack_of_all_trades_is_listed():
-    actor = _actor("wizard-2x")
+    actor = foundry_actor("wizard-2x")
     actor["system"]["spells"]["spell3"]["override"] = 3
     actor["system"]["skills"]["prf"]["value"] = 0.5
     sheet, notes = import_actor(actor)
@@ -228,7 +217,7 @@ def test_a_slot_override_wins_and_jack_of_all_trades_is_listed():
     ],
 )
 def test_slots_follow_foundrys_progression(progression, levels, slots):
-    actor = _actor("wizard-2x")
+    actor = foundry_actor("wizard-2x")
     wizard = next(i for i in actor["items"] if i["type"] == "class")
     wizard["system"].update(levels=levels, spellcasting={"progression": progression, "ability": "int"})
     sheet, _ = import_actor(actor)
@@ -237,7 +226,7 @@ def test_slots_follow_foundrys_progression(progression, levels, slots):
 
 def test_a_warlocks_pact_slots():
     """Pact Magic: a Warlock 5 has 2 slots of 3rd level."""
-    actor = _actor("wizard-2x")
+    actor = foundry_actor("wizard-2x")
     wizard = next(i for i in actor["items"] if i["type"] == "class")
     wizard["system"].update(spellcasting={"progression": "pact", "ability": "cha"})
     sheet, _ = import_actor(actor)
@@ -254,9 +243,9 @@ def test_randal_the_premade_fighter_imports_as_foundry_shows_him():
     His weapons' `proficient` is null: proficient through traits.weaponProf (sim, mar). His
     walking speed is null: the species item's 30 ft. He has two copies of the Defense feat,
     one carrying the effect: it counts once."""
-    sheet, notes = import_actor(_actor("randal-premade"))
+    sheet, notes = import_actor(foundry_actor("randal-premade"))
     assert (sheet.ac, sheet.max_hp, sheet.speed, sheet.species) == (19, 12, 30, "Variant Human")
-    profiles = _profiles(sheet)
+    profiles = attacks_by_name(sheet)
     assert profiles["Longsword"] == (5, "1d8+3")
     assert profiles["Longbow"] == (4, "1d8+2")
     assert profiles["Handaxe (thrown)"] == (5, "1d6+3")
@@ -273,7 +262,7 @@ def test_randal_the_premade_fighter_imports_as_foundry_shows_him():
 
 
 def test_an_npc_is_refused_with_where_it_belongs():
-    actor = _actor("fighter-4x")
+    actor = foundry_actor("fighter-4x")
     actor["type"] = "npc"
     with pytest.raises(RuleError) as caught:
         import_actor(actor)
@@ -289,14 +278,14 @@ def test_what_is_not_a_character_actor_is_refused(broken):
 
 
 def test_a_missing_score_is_refused():
-    actor = _actor("wizard-2x")
+    actor = foundry_actor("wizard-2x")
     del actor["system"]["abilities"]["con"]
     with pytest.raises(RuleError, match=r"abilities\.con"):
         import_actor(actor)
 
 
 def test_importing_does_not_change_the_actor():
-    actor = _actor("fighter-4x")
+    actor = foundry_actor("fighter-4x")
     before = copy.deepcopy(actor)
     import_actor(actor)
     assert actor == before
@@ -326,7 +315,7 @@ def test_the_import_command_prints_json_with_json_and_the_leftovers_on_stderr():
 
 
 def test_the_import_command_refuses_an_npc_in_one_line(tmp_path):
-    actor = _actor("fighter-4x")
+    actor = foundry_actor("fighter-4x")
     actor["type"] = "npc"
     path = tmp_path / "npc.json"
     path.write_text(json.dumps(actor))

@@ -4,22 +4,12 @@ the party still lists: nothing out of bounds is ever stored for the next read to
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-DATA = Path(__file__).parent / "data" / "foundry"
-
-
-def _actor(name: str) -> dict[str, Any]:
-    return json.loads((DATA / f"{name}.json").read_text())
-
-
-def _item(actor: dict[str, Any], name: str) -> dict[str, Any]:
-    return next(i for i in actor["items"] if i["name"] == name)
+from tests.characters.foundry_actors import foundry_actor, item_of
 
 
 def _hp(actor: dict[str, Any]) -> None:
@@ -35,15 +25,15 @@ def _slots(actor: dict[str, Any]) -> None:
 
 
 def _uses(actor: dict[str, Any]) -> None:
-    _item(actor, "Second Wind")["system"]["uses"]["max"] = "5000"
+    item_of(actor, "Second Wind")["system"]["uses"]["max"] = "5000"
 
 
 def _denomination(actor: dict[str, Any]) -> None:
-    _item(actor, "Longsword")["system"]["damage"]["base"]["denomination"] = "eight"
+    item_of(actor, "Longsword")["system"]["damage"]["base"]["denomination"] = "eight"
 
 
 def _parts(actor: dict[str, Any]) -> None:
-    _item(actor, "Dagger")["system"]["damage"]["parts"] = [[4, "piercing"]]
+    item_of(actor, "Dagger")["system"]["damage"]["parts"] = [[4, "piercing"]]
 
 
 # (fixture, what is changed, the code, what the detail names)
@@ -65,8 +55,8 @@ def test_a_foundry_actor_beyond_the_sheets_bounds_is_refused_with_422_and_the_pa
     """Issue 30: an actor with HP 10^12, AC 10^9, 5,000 slots or uses, or a weapon's damage
     in no shape dnd5e writes, is refused (422, naming the field or item and what is allowed)
     whether or not `?save=true`; a good import saved before is still listed afterwards."""
-    assert client.post("/characters/import", params={"save": "true"}, json=_actor("randal-premade")).status_code == 200
-    actor = copy.deepcopy(_actor(fixture))
+    assert client.post("/characters/import", params={"save": "true"}, json=foundry_actor("randal-premade")).status_code == 200
+    actor = copy.deepcopy(foundry_actor(fixture))
     change(actor)
 
     reply = client.post("/characters/import", params={"save": str(save).lower()}, json=actor)

@@ -3,9 +3,6 @@ and Evasion against a Fireball and a dragon's breath. Rulesets: srd-2024, the va
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import msgspec
 import pytest
 
@@ -18,11 +15,11 @@ from combat.fivee.save_effects import SaveEffect
 from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import ApplyCondition, Attack
 from combat.kernel.events import AttackMade, ConditionSpec, DamageTaken, SaveMade
+from tests.characters.foundry_actors import foundry_actor
 from tests.helpers import Table, monster, of_type
 
 FIVE_E = ["srd-2024", "srd-2024-variant", "a5e"]
-DATA = Path(__file__).parent / "data" / "foundry"
-VEX, _ = import_actor(json.loads((DATA / "rogue-4x.json").read_text()))  # Rogue 7, Dex 18, Dex save +7
+VEX, _ = import_actor(foundry_actor("rogue-4x"))  # Rogue 7, Dex 18, Dex save +7
 WIZARD = build_sheet(
     name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=("Fireball",)
 )
@@ -102,61 +99,52 @@ def test_without_evasion_a_rogue_takes_the_whole_fireball_on_a_failure():
     assert [(d.target, d.amount) for d in of_type(events, DamageTaken)] == [("vex", 28), ("goblin-warrior", 14)]
 
 
-def test_an_incapacitated_rogue_has_no_evasion():
-    """Evasion: "You can't use this feature if you have the Incapacitated condition." Vex,
-    Incapacitated, rolls 20 and succeeds: half the 28, as anyone without Evasion."""
+def _vex_before_a_dragon() -> Table:
     t = Table("srd-2024")
     t.do(AddCharacter(character=ROGUE, side="party", player="ann"))
     t.add(monster("dragon", ac=18, max_hp=200))
-    t.start({"vex": 20, "dragon": 10})
-    t.do(ApplyCondition(target="vex", condition=ConditionSpec(name="incapacitated")))
-    events = t.do(
-        SaveEffect(
-            source="dragon",
-            targets=("vex",),
-            ability="dex",
-            dc=15,
-            damage="8d6",
-            damage_type="fire",
-            half_on_success=True,
-            faces={"vex": (20,)},
-            damage_faces=(6, 6, 6, 6, 1, 1, 1, 1),
-        )
+    return t.start({"vex": 20, "dragon": 10})
+
+
+def _on_vex(
+    t: Table,
+    ability: str,
+    dc: int,
+    damage: str,
+    damage_type: str,
+    face: int,
+    damage_faces: tuple[int, ...],
+    half_on_success: bool = False,
+) -> list:
+    """The dragon's save effect on Vex alone: her d20 shows `face`."""
+    effect = SaveEffect(
+        source="dragon",
+        targets=("vex",),
+        ability=ability,
+        dc=dc,
+        damage=damage,
+        damage_type=damage_type,
+        faces={"vex": (face,)},
+        damage_faces=damage_faces,
+        half_on_success=half_on_success,
     )
+    return t.do(effect)
+
+
+def test_an_incapacitated_rogue_has_no_evasion():
+    """Evasion: "You can't use this feature if you have the Incapacitated condition." Vex,
+    Incapacitated, rolls 20 and succeeds: half the 28, as anyone without Evasion."""
+    t = _vex_before_a_dragon()
+    t.do(ApplyCondition(target="vex", condition=ConditionSpec(name="incapacitated")))
+    events = _on_vex(t, "dex", 15, "8d6", "fire", 20, (6, 6, 6, 6, 1, 1, 1, 1), half_on_success=True)
     assert [d.amount for d in of_type(events, DamageTaken)] == [14]
 
 
 def test_evasion_does_not_apply_to_a_save_that_is_not_dexterity_or_not_for_half():
     """Only "an effect that allows you to make a Dexterity saving throw to take only half
     damage": a Constitution save for half, or a Dexterity save for nothing-or-all, is as usual."""
-    t = Table("srd-2024")
-    t.do(AddCharacter(character=ROGUE, side="party", player="ann"))
-    t.add(monster("dragon", ac=18, max_hp=200))
-    t.start({"vex": 20, "dragon": 10})
-    con = t.do(
-        SaveEffect(
-            source="dragon",
-            targets=("vex",),
-            ability="con",
-            dc=10,
-            damage="2d6",
-            damage_type="poison",
-            half_on_success=True,
-            faces={"vex": (19,)},
-            damage_faces=(4, 4),
-        )
-    )
+    t = _vex_before_a_dragon()
+    con = _on_vex(t, "con", 10, "2d6", "poison", 19, (4, 4), half_on_success=True)
     assert [d.amount for d in of_type(con, DamageTaken)] == [4]  # a success: half, Evasion or not
-    dex = t.do(
-        SaveEffect(
-            source="dragon",
-            targets=("vex",),
-            ability="dex",
-            dc=20,
-            damage="2d6",
-            damage_type="fire",
-            faces={"vex": (2,)},
-            damage_faces=(3, 3),
-        )
-    )
+    dex = _on_vex(t, "dex", 20, "2d6", "fire", 2, (3, 3))
     assert [d.amount for d in of_type(dex, DamageTaken)] == [6]  # no half on a success: a failure takes all

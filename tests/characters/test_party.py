@@ -8,13 +8,12 @@ from uuid import UUID
 import pytest
 
 from combat.app.application import Encounters
-from combat.campaigns.records import DEFAULT_CAMPAIGN
 from combat.characters.build import build_sheet
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.resources import UseResource
 from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndCombat, RollInitiative, SetHp
 from combat.kernel.errors import RuleError
-from tests.helpers import monster
+from tests.helpers import left_wounded_in_a_fight, monster
 
 WIZARD = build_sheet(
     name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", weapons=("Dagger",)
@@ -169,13 +168,7 @@ def test_the_party_from_the_command_line(tmp_path):
     assert "HP 44" in built.output and "saved Brann" in built.output
     listed = run(cli, ["characters", "list", "--db", db])
     assert listed.output.strip() == "Brann: HP 44/44"
-    store = Encounters(db)
-    try:
-        eid = store.create("srd-2024", "a skirmish", seed=1, campaign=DEFAULT_CAMPAIGN)
-        store.execute(eid, AddCharacter(character="Brann", side="party"))
-        store.execute(eid, SetHp(combatant="brann", hp=20))
-    finally:
-        store.close()
+    left_wounded_in_a_fight(db, "Brann", 20)
     released = run(cli, ["characters", "release", "Brann", "--db", db])
     assert released.exit_code == 0 and released.output.strip() == "Brann: HP 20/44", released.output
     rested = run(cli, ["characters", "rest", "Brann", "--short", "--hit-dice", "1", "--faces", "7", "--db", db])

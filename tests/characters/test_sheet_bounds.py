@@ -8,9 +8,7 @@ field added later is drawn, bounded and pushed out of bounds without this file c
 from __future__ import annotations
 
 import copy
-import json
 import re
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -24,8 +22,8 @@ from combat.characters.foundry import import_actor
 from combat.characters.sheet import SKILL_ABILITY, Abilities, CharacterSheet, checked_sheet
 from combat.fivee.characters import AddCharacter
 from combat.kernel.errors import RuleError
+from tests.characters.foundry_actors import foundry_actor, item_of
 
-DATA = Path(__file__).parent / "data" / "foundry"
 SHEET = inspect.type_info(CharacterSheet)
 
 
@@ -219,16 +217,8 @@ def test_a_whole_sheet_beyond_its_bounds_cannot_join_a_fight(table):
 # --- from Foundry -------------------------------------------------------------------------------
 
 
-def _actor(name: str) -> dict[str, Any]:
-    return json.loads((DATA / f"{name}.json").read_text())
-
-
-def _item(actor: dict[str, Any], name: str) -> dict[str, Any]:
-    return next(i for i in actor["items"] if i["name"] == name)
-
-
 def fighter_with_hp(hp: Any) -> dict[str, Any]:
-    actor = copy.deepcopy(_actor("fighter-4x"))
+    actor = copy.deepcopy(foundry_actor("fighter-4x"))
     actor["system"]["attributes"]["hp"]["max"] = hp
     return actor
 
@@ -252,7 +242,7 @@ def test_a_foundry_import_with_negative_hit_points_is_refused_too():
 
 def test_a_foundry_wizard_with_5000_first_level_slots_is_refused():
     """spell1.override 5000: at most 1,000 slots of a level."""
-    actor = copy.deepcopy(_actor("wizard-2x"))
+    actor = copy.deepcopy(foundry_actor("wizard-2x"))
     actor["system"]["spells"]["spell1"]["override"] = 5000
     with pytest.raises(RuleError, match=r"spellcasting\.slots\[0\] 5000 is refused") as refused:
         import_actor(actor)
@@ -261,8 +251,8 @@ def test_a_foundry_wizard_with_5000_first_level_slots_is_refused():
 
 def test_a_foundry_feature_with_5000_uses_is_refused_naming_it():
     """Second Wind's uses.max 5000: the refusal names the resource by its item's name."""
-    actor = copy.deepcopy(_actor("randal-premade"))
-    _item(actor, "Second Wind")["system"]["uses"]["max"] = "5000"
+    actor = copy.deepcopy(foundry_actor("randal-premade"))
+    item_of(actor, "Second Wind")["system"]["uses"]["max"] = "5000"
     with pytest.raises(RuleError, match=r"resources\[\d\] \(Second Wind\)\.uses 5000 is refused"):
         import_actor(actor)
 
@@ -270,8 +260,8 @@ def test_a_foundry_feature_with_5000_uses_is_refused_naming_it():
 def test_a_foundry_longsword_whose_die_is_a_word_is_refused_naming_the_item():
     """dnd5e 4.x damage.base.denomination "eight": refused as foundry/unreadable, naming the
     Longsword and saying number and denomination are whole numbers."""
-    actor = copy.deepcopy(_actor("fighter-4x"))
-    _item(actor, "Longsword")["system"]["damage"]["base"]["denomination"] = "eight"
+    actor = copy.deepcopy(foundry_actor("fighter-4x"))
+    item_of(actor, "Longsword")["system"]["damage"]["base"]["denomination"] = "eight"
     with pytest.raises(RuleError) as refused:
         import_actor(actor)
     error = refused.value
@@ -282,8 +272,8 @@ def test_a_foundry_longsword_whose_die_is_a_word_is_refused_naming_the_item():
 
 def test_a_foundry_dagger_whose_damage_part_is_not_a_formula_is_refused_naming_the_item():
     """dnd5e 2.x damage.parts [[4, "piercing"]]: a part is a [formula, type] pair."""
-    actor = copy.deepcopy(_actor("wizard-2x"))
-    _item(actor, "Dagger")["system"]["damage"]["parts"] = [[4, "piercing"]]
+    actor = copy.deepcopy(foundry_actor("wizard-2x"))
+    item_of(actor, "Dagger")["system"]["damage"]["parts"] = [[4, "piercing"]]
     with pytest.raises(RuleError, match=r"item 'Dagger' \(weapon\): damage\.parts\[0\]") as refused:
         import_actor(actor)
     assert refused.value.code == "foundry/unreadable" and '"1d8 + @mod"' in (refused.value.allowed or "")
@@ -291,7 +281,7 @@ def test_a_foundry_dagger_whose_damage_part_is_not_a_formula_is_refused_naming_t
 
 def test_a_foundry_class_of_a_billion_levels_is_refused_before_its_hit_points_are_read():
     """levels 10^9: refused at once (the Hit Points advancement is read a level at a time)."""
-    actor = copy.deepcopy(_actor("fighter-4x"))
+    actor = copy.deepcopy(foundry_actor("fighter-4x"))
     next(i for i in actor["items"] if i["type"] == "class")["system"]["levels"] = 10**9
     with pytest.raises(RuleError, match=r"class 'Fighter': system\.levels 1000000000") as refused:
         import_actor(actor)

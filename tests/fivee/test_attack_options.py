@@ -39,11 +39,6 @@ def _fight(ruleset: str = "srd-2024", **hag) -> Table:
     """Aria (Longsword +5, 1d8+3 slashing, initiative 18) against a hag (AC 17, 82 HP, 12)."""
     t = Table(ruleset)
     t.add(pc("aria", max_hp=30), monster("hag", **{"max_hp": 82, "ac": 17, **hag}))
-    if ruleset == "a5e":
-        t.do(BeginCombat())
-        t.do(RollInitiative(combatant="aria", faces=(18,)))
-        t.do(RollInitiative(combatant="hag", faces=(12,)))
-        return t
     return t.start({"aria": 18, "hag": 12})
 
 

@@ -35,11 +35,6 @@ from tests.helpers import Table, monster, of_type, pc
 def _fight(ruleset: str = "srd-2024") -> Table:
     t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
     t.add(pc("mozzie"), monster("hag", max_hp=82))
-    if ruleset == "a5e":
-        t.do(BeginCombat())
-        t.do(RollInitiative(combatant="mozzie", faces=(15,)))
-        t.do(RollInitiative(combatant="hag", faces=(10,)))
-        return t
     return t.start({"mozzie": 15, "hag": 10})
 
 

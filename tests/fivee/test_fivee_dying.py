@@ -357,6 +357,16 @@ def test_a_stat_block_hit_with_extra_damage_that_drops_a_character_is_one_blow()
     assert dying_of(t.state).tallies["aria"].failures == 2 and t["aria"].status == "unconscious"
 
 
+def _aria_at_4_hp_before_a_dragon(ruleset: str, initiative: dict[str, int]) -> Table:
+    """Aria (4 of 10 HP) and Bram against an Adult Red Dragon, initiative rolled with these faces."""
+    from combat.fivee.monsters import AddCreature
+
+    t = Table(ruleset=ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t.add(pc("aria", max_hp=10, hp=4), pc("bram", max_hp=120))
+    t.do(AddCreature(creature="Adult Red Dragon", side="dragon"))
+    return t.start(initiative)
+
+
 @pytest.mark.parametrize("ruleset", FIVE_E)
 def test_massive_damage_counts_a_stat_blocks_extra_damage_with_the_rest_of_the_hit(ruleset):
     """Instant Death, 'Massive Damage. When damage reduces a character to 0 Hit Points and
@@ -364,14 +374,7 @@ def test_massive_damage_counts_a_stat_blocks_extra_damage_with_the_rest_of_the_h
     maximum.' Rend, '13 (1d10 + 8) Slashing damage plus 5 (2d4) Fire damage', is one hit:
     Aria (4 of 10 HP) takes 13 + 5; 14 remains, so she dies, where the Slashing alone
     (9 remaining) would only have dropped her."""
-    from combat.fivee.monsters import AddCreature
-
-    t = Table(ruleset=ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
-    t.add(pc("aria", max_hp=10, hp=4), pc("bram", max_hp=120))
-    t.do(AddCreature(creature="Adult Red Dragon", side="dragon"))
-    t.do(BeginCombat())
-    for cid, face in {"adult-red-dragon": 20, "aria": 1, "bram": 2}.items():
-        t.do(RollInitiative(combatant=cid, faces=(face,)))
+    t = _aria_at_4_hp_before_a_dragon(ruleset, {"adult-red-dragon": 20, "aria": 1, "bram": 2})
     turn_of(t, "adult-red-dragon")
     events = t.do(
         Attack(
@@ -387,14 +390,7 @@ def test_massive_damage_counts_a_stat_blocks_extra_damage_with_the_rest_of_the_h
 @pytest.mark.parametrize("ruleset", FIVE_E)
 def test_an_opportunity_attack_from_a_stat_block_lands_its_extra_damage_as_one_blow(ruleset):
     """The same Rend made as an Opportunity Attack: its Fire is part of the hit, judged with it."""
-    from combat.fivee.monsters import AddCreature
-
-    t = Table(ruleset=ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
-    t.add(pc("aria", max_hp=10, hp=4), pc("bram", max_hp=120))
-    t.do(AddCreature(creature="Adult Red Dragon", side="dragon"))
-    t.do(BeginCombat())
-    for cid, face in {"aria": 20, "adult-red-dragon": 2, "bram": 1}.items():
-        t.do(RollInitiative(combatant=cid, faces=(face,)))
+    t = _aria_at_4_hp_before_a_dragon(ruleset, {"aria": 20, "adult-red-dragon": 2, "bram": 1})
     turn_of(t, "aria")
     t.do(Move(combatant="aria", feet=5, leaves_reach_of=("adult-red-dragon",)))
     events = t.do(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from uuid import UUID
+
 import pytest
 
 from combat.app.application import Encounters
@@ -35,7 +37,7 @@ from combat.kernel.events import (
     StatBlockChanged,
     StatChanges,
 )
-from tests.helpers import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc, stored_fight
 
 
 def _fight(*extra) -> Table:
@@ -144,15 +146,15 @@ def test_an_empty_or_impossible_change_is_refused_with_the_fields_that_can_chang
     t.rejects(ChangeStatBlock(combatant="hag", changes=StatChanges(max_hp=0)), "stat-block/invalid")
 
 
+def _goblin_then_aria(encounters: Encounters, name: str) -> UUID:
+    """A stored fight: the goblin (initiative 18) against Aria (30 HP, initiative 5)."""
+    return stored_fight(encounters, name, (pc("aria", max_hp=30), monster("goblin")), {"goblin": 18, "aria": 5}, seed=3)
+
+
 def test_undoing_a_stat_block_change_makes_the_damage_judged_by_it_a_conflict(encounters: Encounters):
     """'Later events are judged against the new values; re-checks after a change to the past
     see them in order': with Rage undone, the halved blow no longer fits."""
-    eid = encounters.create("srd-2024", "rage", seed=3)
-    encounters.execute(eid, AddCombatant(combatant=pc("aria", max_hp=30)))
-    encounters.execute(eid, AddCombatant(combatant=monster("goblin")))
-    encounters.execute(eid, BeginCombat())
-    encounters.execute(eid, RollInitiative(combatant="goblin", faces=(18,)))
-    encounters.execute(eid, RollInitiative(combatant="aria", faces=(5,)))
+    eid = _goblin_then_aria(encounters, "rage")
     rage = encounters.execute(
         eid, ChangeStatBlock(combatant="aria", changes=StatChanges(resistances=("slashing",)), reason="Rage")
     )
@@ -285,12 +287,7 @@ def test_undoing_the_attack_that_spent_the_action_makes_the_action_surge_a_confl
 def test_undoing_a_banked_grant_makes_the_action_it_gave_a_conflict(encounters: Encounters):
     """Undo the Haste granted on the goblin's turn: the extra action Aria took up on hers was
     never kept for her, and the history says so."""
-    eid = encounters.create("srd-2024", "haste", seed=3)
-    encounters.execute(eid, AddCombatant(combatant=pc("aria", max_hp=30)))
-    encounters.execute(eid, AddCombatant(combatant=monster("goblin")))
-    encounters.execute(eid, BeginCombat())
-    encounters.execute(eid, RollInitiative(combatant="goblin", faces=(18,)))
-    encounters.execute(eid, RollInitiative(combatant="aria", faces=(5,)))
+    eid = _goblin_then_aria(encounters, "haste")
     haste = encounters.execute(eid, GrantAction(combatant="aria", kind="action", reason="Haste"))
     encounters.execute(eid, EndTurn(combatant="goblin"))
     dodge = encounters.execute(eid, TakeAction(combatant="aria", action="dodge"))

@@ -40,6 +40,15 @@ def _save_rolls(events: list) -> list[str]:
     return [e.notation for e in of_type(events, DiceRolled) if e.purpose.endswith("save")]
 
 
+def _hold_monster(t: Table, face: int, *, legendary_resistance: bool = False) -> list:
+    """Elara casts Hold Monster on the dragon, whose Wisdom save's d20 shows `face`; with
+    `legendary_resistance` the GM chooses its Legendary Resistance in the command."""
+    chosen = {DRAGON: SaveModifiers(legendary_resistance=True)} if legendary_resistance else {}
+    return t.do(
+        CastSpell(caster="elara", spell="Hold Monster", targets=(DRAGON,), save_faces={DRAGON: (face,)}, save_modifiers=chosen)
+    )
+
+
 def test_legendary_resistance_chosen_in_the_command_keeps_hold_monster_paralysis_off():
     """Legendary Resistance: "If the dragon fails a saving throw, it can choose to succeed
     instead." The dragon (Wisdom save +7) rolls a 2 against Hold Monster's DC 15: 9, a failure;
@@ -47,15 +56,7 @@ def test_legendary_resistance_chosen_in_the_command_keeps_hold_monster_paralysis
     spell's effect lands: no Paralyzed, one use of its 3 spent. Without the choice the same
     roll paralyses it."""
     t = _table("Adult Red Dragon")
-    events = t.do(
-        CastSpell(
-            caster="elara",
-            spell="Hold Monster",
-            targets=(DRAGON,),
-            save_faces={DRAGON: (2,)},
-            save_modifiers={DRAGON: SaveModifiers(legendary_resistance=True)},
-        )
-    )
+    events = _hold_monster(t, 2, legendary_resistance=True)
     [save] = of_type(events, SaveMade)
     assert (save.total, save.dc, save.success) == (9, 15, False)
     [used] = of_type(events, LegendaryResistanceUsed)
@@ -65,7 +66,7 @@ def test_legendary_resistance_chosen_in_the_command_keeps_hold_monster_paralysis
     assert t.rebuilt() == t.state
 
     t = _table("Adult Red Dragon")
-    t.do(CastSpell(caster="elara", spell="Hold Monster", targets=(DRAGON,), save_faces={DRAGON: (2,)}))
+    _hold_monster(t, 2)
     assert t[DRAGON].has("paralyzed") and sheet(t.state, DRAGON).resistance_left == 3
 
 
@@ -73,15 +74,7 @@ def test_legendary_resistance_is_not_spent_on_a_save_that_succeeds_and_is_refuse
     """The choice is the creature's only when it fails: a 15 (22) succeeds and spends nothing.
     A creature without Legendary Resistance is refused it before any die is rolled."""
     t = _table("Adult Red Dragon", "Goblin Warrior")
-    events = t.do(
-        CastSpell(
-            caster="elara",
-            spell="Hold Monster",
-            targets=(DRAGON,),
-            save_faces={DRAGON: (15,)},
-            save_modifiers={DRAGON: SaveModifiers(legendary_resistance=True)},
-        )
-    )
+    events = _hold_monster(t, 15, legendary_resistance=True)
     assert not of_type(events, LegendaryResistanceUsed) and sheet(t.state, DRAGON).resistance_left == 3
     t = _table("Goblin Warrior")
     error = t.rejects(

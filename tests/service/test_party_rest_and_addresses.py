@@ -8,6 +8,7 @@ from litestar.testing import TestClient
 from combat.app.application import Encounters
 from combat.service import create_app
 from combat.service.addresses import Listening
+from tests.helpers import left_wounded_in_a_fight
 from tests.service.helpers import open_campaign
 
 WIZARD = {"name": "Elara", "class": "Wizard", "level": 5, "scores": "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
@@ -77,9 +78,7 @@ def test_the_whole_party_rests_from_the_command_line(tmp_path):
     --all together are refused, saying what is allowed."""
     from click.testing import CliRunner
 
-    from combat.campaigns.records import DEFAULT_CAMPAIGN
     from combat.cli import cli
-    from combat.kernel.commands import SetHp
 
     db = str(tmp_path / "combat.db")
     run = CliRunner().invoke
@@ -87,15 +86,7 @@ def test_the_whole_party_rests_from_the_command_line(tmp_path):
         args = ["characters", "build", "--class", sheet["class"], "--level", "5", "--scores", sheet["scores"]]
         built = run(cli, [*args, "--name", sheet["name"], "--save", "--db", db])
         assert built.exit_code == 0, built.output
-    store = Encounters(db)
-    try:
-        eid = store.create("srd-2024", "a skirmish", seed=1, campaign=DEFAULT_CAMPAIGN)
-        from combat.fivee.characters import AddCharacter
-
-        store.execute(eid, AddCharacter(character="Brann", side="party"))
-        store.execute(eid, SetHp(combatant="brann", hp=20))
-    finally:
-        store.close()
+    left_wounded_in_a_fight(db, "Brann", 20)
     assert run(cli, ["characters", "release", "Brann", "--db", db]).exit_code == 0
     rested = run(cli, ["characters", "rest", "--all", "--long", "--db", db])
     assert rested.exit_code == 0, rested.output

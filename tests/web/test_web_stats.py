@@ -36,16 +36,22 @@ def _open(chromium: Any, url: str) -> Table:
     return Table(context.new_page())
 
 
+def _stats_shown(chromium: Any, url: str, encounter: object, token: str, role: str) -> tuple[Table, Any]:
+    """The table screen of `encounter` opened with `token` as `role`, and its Stats region once shown."""
+    table = _open(chromium, url)
+    table.page.goto(f"{url}/app/#e={encounter}&t={token}&role={role}")
+    stats = table.page.get_by_role("region", name="Stats")
+    stats.get_by_role("button", name="Show stats").click()
+    return table, stats
+
+
 def test_the_stats_view_renders_its_charts(chromium, played):
     """Fight 1's GM opens Stats: Brann dealt 9 + 12 = 21 with 2 hits and 1 critical, Elara 48 with
     one 3rd-level slot; damage per round, by character and three rollers' d20 charts are drawn."""
     server, fights, tokens = played
     gm_token, _ = tokens.issue(fights.first, "gm", "dm")
-    table = _open(chromium, server.url)
+    table, stats = _stats_shown(chromium, server.url, fights.first, gm_token, "gm")
     page = table.page
-    page.goto(f"{server.url}/app/#e={fights.first}&t={gm_token}&role=gm")
-    stats = page.get_by_role("region", name="Stats")
-    stats.get_by_role("button", name="Show stats").click()
     brann = stats.locator("tr[data-stats='Brann'] td")
     brann.first.wait_for()
     assert brann.all_inner_texts()[:5] == ["21", "24", "2", "0", "1"]
@@ -69,11 +75,7 @@ def test_a_viewers_stats_view_leaves_hidden_numbers_out(chromium, played):
     resistances, is its sheet's): "(+1 not shown)", and no chart of its d20."""
     server, fights, tokens = played
     viewer, _ = tokens.issue(fights.second, "viewer", "screen")
-    table = _open(chromium, server.url)
-    page = table.page
-    page.goto(f"{server.url}/app/#e={fights.second}&t={viewer}&role=viewer")
-    stats = page.get_by_role("region", name="Stats")
-    stats.get_by_role("button", name="Show stats").click()
+    _, stats = _stats_shown(chromium, server.url, fights.second, viewer, "viewer")
     goblin = stats.locator("tr[data-stats='Goblin 2'] td")
     goblin.first.wait_for()
     assert goblin.all_inner_texts()[1] == "0 (+1 not shown)"

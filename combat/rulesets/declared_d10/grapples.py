@@ -88,6 +88,41 @@ def cannot_break_free(state: EncounterState, c: Combatant) -> str | None:
     return None
 
 
+def _strength_contest(
+    tx: Tx,
+    mover: Combatant,
+    faces: tuple[int, ...] | None,
+    opponent: Combatant,
+    opponent_faces: tuple[int, ...] | None,
+    *,
+    purpose: str,
+    breaking: bool = False,
+) -> bool:
+    """Feats of Strength, `mover` against `opponent`, recorded as a D10GrappleRolled: whether the mover won."""
+    m_total, o_total = opposed(
+        tx,
+        mover.id,
+        traits_of(tx.state, mover.id).feats_of_strength,
+        faces,
+        opponent.id,
+        traits_of(tx.state, opponent.id).feats_of_strength,
+        opponent_faces,
+        purpose=f"{purpose}: Feats of Strength",
+    )
+    success = m_total > o_total
+    tx.emit(
+        D10GrappleRolled(
+            attacker=mover.id,
+            target=opponent.id,
+            attacker_total=m_total,
+            target_total=o_total,
+            success=success,
+            breaking=breaking,
+        )
+    )
+    return success
+
+
 def _grapple(tx: Tx, cmd: D10Grapple) -> None:
     attacker = require_acting(tx, cmd.attacker, "grapple")
     target = tx.combatant(cmd.target)
@@ -99,21 +134,7 @@ def _grapple(tx: Tx, cmd: D10Grapple) -> None:
     problem = already_holds(attacker, target)
     if problem:
         raise RuleError("grapple/already", problem)
-    a_total, t_total = opposed(
-        tx,
-        attacker.id,
-        traits_of(tx.state, attacker.id).feats_of_strength,
-        cmd.faces,
-        target.id,
-        traits_of(tx.state, target.id).feats_of_strength,
-        cmd.target_faces,
-        purpose="grapple: Feats of Strength",
-    )
-    success = a_total > t_total
-    tx.emit(
-        D10GrappleRolled(attacker=attacker.id, target=target.id, attacker_total=a_total, target_total=t_total, success=success)
-    )
-    if success:
+    if _strength_contest(tx, attacker, cmd.faces, target, cmd.target_faces, purpose="grapple"):
         tx.emit(ConditionApplied(target=target.id, condition=ConditionSpec(name="grappled", source=attacker.id)))
 
 
@@ -128,23 +149,7 @@ def _break(tx: Tx, cmd: D10BreakGrapple) -> None:
     require_declared(tx, c, ("grapple",), doing="break free")
     require_unspent(tx, c, "attack")
     grappler = tx.combatant(held.source or "")
-    c_total, g_total = opposed(
-        tx,
-        c.id,
-        traits_of(tx.state, c.id).feats_of_strength,
-        cmd.faces,
-        grappler.id,
-        traits_of(tx.state, grappler.id).feats_of_strength,
-        cmd.grappler_faces,
-        purpose="breaking a grapple: Feats of Strength",
-    )
-    success = c_total > g_total
-    tx.emit(
-        D10GrappleRolled(
-            attacker=c.id, target=grappler.id, attacker_total=c_total, target_total=g_total, success=success, breaking=True
-        )
-    )
-    if success:
+    if _strength_contest(tx, c, cmd.faces, grappler, cmd.grappler_faces, purpose="breaking a grapple", breaking=True):
         tx.emit(ConditionEnded(target=c.id, condition="grappled", reason="broke free"))
 
 

@@ -246,12 +246,15 @@ def _surprised(c: Combatant) -> str | None:
     )
 
 
-def _able_to_react(c: Combatant, kind: str) -> None:
+def _reacting(tx: Tx, attacker_id: str, target_id: str, kind: str) -> tuple[Combatant, Combatant]:
+    """The attacker of a `kind` attack out of its turn (a free or an immediate attack), able to make it, and its target."""
+    c = tx.combatant(attacker_id)
     if c.status != "active":
         raise RuleError("combatant/incapacitated", f"{c.name} is {c.status}")
     problem = _surprised(c)
     if problem:
         raise RuleError(f"{kind}/surprised", problem)
+    return c, _target(tx, c, target_id)
 
 
 def _primary(c: Combatant, rec: Creature) -> Routine:
@@ -298,9 +301,7 @@ def no_major_for_immediate(c: Combatant, rec: Creature) -> str | None:
 
 
 def _free_attack(tx: Tx, cmd: FreeAttack) -> None:
-    c = tx.combatant(cmd.attacker)
-    _able_to_react(c, "free-attack")
-    target = _target(tx, c, cmd.target)
+    c, target = _reacting(tx, cmd.attacker, cmd.target, "free-attack")
     ledger = tx.state.rules
     rec = ledger.creatures[c.id]
     refusal = free_attack_refusal(tx.state, c, target, ledger.segment)
@@ -312,9 +313,7 @@ def _free_attack(tx: Tx, cmd: FreeAttack) -> None:
 
 
 def _immediate_attack(tx: Tx, cmd: ImmediateAttack) -> None:
-    c = tx.combatant(cmd.attacker)
-    _able_to_react(c, "immediate")
-    target = _target(tx, c, cmd.target)
+    c, target = _reacting(tx, cmd.attacker, cmd.target, "immediate")
     ledger = tx.state.rules
     rec = ledger.creatures[c.id]
     problem = no_major_for_immediate(c, rec)

@@ -26,9 +26,11 @@ from combat.characters.sheet import CharacterSheet
 from combat.service.admission import ADMIN
 from combat.service.auth import CAMPAIGN_ROLES, bearer_token
 from combat.service.dependencies import Service
-from combat.service.errors import ApiError, documented
+from combat.service.errors import ApiError
 from combat.service.logging import annotate
 from combat.service.messages import CreateEncounter, EncounterOpened
+from combat.service.routes.operation import operation
+from combat.service.routes.tokens import revoked
 
 __all__ = [
     "ROUTES",
@@ -282,16 +284,11 @@ def release(campaigns: Campaigns, access: Access, name: str) -> StoredCharacter:
 # -- routes ------------------------------------------------------------------------------
 
 _TAGS = ["campaigns"]
+_READS = (400, 401, 403, 404)  # the errors of any route of a campaign
+_WRITES = (*_READS, 422)
 
 
-@post(
-    "/campaigns",
-    status_code=201,
-    sync_to_thread=True,
-    tags=_TAGS,
-    operation_id="createCampaign",
-    responses=documented(401, 422, 429),
-)
+@operation(post, "/campaigns", "createCampaign", (401, 422, 429), tags=_TAGS, status_code=201)
 def create_campaign(request: Request, data: JSONBody[CreateCampaign], service: NamedDependency[Service]) -> CampaignOpened:
     """Create a campaign. The reply holds its id and its GM's token (shown once). A server
     reachable beyond its own machine asks for its admin token here."""
@@ -302,39 +299,20 @@ def create_campaign(request: Request, data: JSONBody[CreateCampaign], service: N
     return CampaignOpened(id=campaign.id, name=campaign.name, gm_token=token, gm_token_id=grant.token_id)
 
 
-@get(
-    "/campaigns/{campaign_id:str}",
-    sync_to_thread=True,
-    tags=_TAGS,
-    operation_id="getCampaign",
-    responses=documented(400, 401, 403, 404),
-)
+@operation(get, "/campaigns/{campaign_id:str}", "getCampaign", _READS, tags=_TAGS)
 def get_campaign(request: Request, campaign_id: CampaignId, service: NamedDependency[Service]) -> Roster:
     """The campaign and its characters as they stand now (a player's token: their own only).
     A stored log that cannot be read is listed under `unreadable`, never failing the rest."""
     return roster_of(service.encounters.campaigns, campaign_access(request, service, campaign_id))
 
 
-@get(
-    "/campaigns/{campaign_id:str}/characters",
-    sync_to_thread=True,
-    tags=_TAGS,
-    operation_id="listCampaignCharacters",
-    responses=documented(400, 401, 403, 404),
-)
+@operation(get, "/campaigns/{campaign_id:str}/characters", "listCampaignCharacters", _READS, tags=_TAGS)
 def list_campaign_characters(request: Request, campaign_id: CampaignId, service: NamedDependency[Service]) -> Roster:
     """The campaign's characters by name, with what each carries and the fight it is in."""
     return roster_of(service.encounters.campaigns, campaign_access(request, service, campaign_id))
 
 
-@post(
-    "/campaigns/{campaign_id:str}/characters",
-    status_code=201,
-    sync_to_thread=True,
-    tags=_TAGS,
-    operation_id="saveCampaignCharacter",
-    responses=documented(400, 401, 403, 404, 422),
-)
+@operation(post, "/campaigns/{campaign_id:str}/characters", "saveCampaignCharacter", _WRITES, tags=_TAGS, status_code=201)
 def save_campaign_character(
     request: Request, campaign_id: CampaignId, data: JSONBody[CharacterSheet], service: NamedDependency[Service]
 ) -> StoredCharacter:
@@ -342,13 +320,7 @@ def save_campaign_character(
     return save(service.encounters.campaigns, campaign_access(request, service, campaign_id), data)
 
 
-@get(
-    "/campaigns/{campaign_id:str}/characters/{name:str}",
-    sync_to_thread=True,
-    tags=_TAGS,
-    operation_id="getCampaignCharacter",
-    responses=documented(400, 401, 403, 404),
-)
+@operation(get, "/campaigns/{campaign_id:str}/characters/{name:str}", "getCampaignCharacter", _READS, tags=_TAGS)
 def get_campaign_character(
     request: Request, campaign_id: CampaignId, name: Name, service: NamedDependency[Service]
 ) -> StoredCharacter:
@@ -356,13 +328,7 @@ def get_campaign_character(
     return character_of(service.encounters.campaigns, campaign_access(request, service, campaign_id), name)
 
 
-@put(
-    "/campaigns/{campaign_id:str}/characters/{name:str}",
-    sync_to_thread=True,
-    tags=_TAGS,
-    operation_id="replaceCampaignCharacter",
-    responses=documented(400, 401, 403, 404, 422),
-)
+@operation(put, "/campaigns/{campaign_id:str}/characters/{name:str}", "replaceCampaignCharacter", _WRITES, tags=_TAGS)
 def replace_campaign_character(
     request: Request, campaign_id: CampaignId, name: Name, data: JSONBody[CharacterSheet], service: NamedDependency[Service]
 ) -> StoredCharacter:
@@ -370,14 +336,7 @@ def replace_campaign_character(
     return replace(service.encounters.campaigns, campaign_access(request, service, campaign_id), name, data)
 
 
-@post(
-    "/campaigns/{campaign_id:str}/characters/build",
-    status_code=200,
-    sync_to_thread=True,
-    tags=_TAGS,
-    operation_id="buildCampaignCharacter",
-    responses=documented(400, 401, 403, 404, 422),
-)
+@operation(post, "/campaigns/{campaign_id:str}/characters/build", "buildCampaignCharacter", _WRITES, tags=_TAGS, status_code=200)
 def build_campaign_character(
     request: Request, campaign_id: CampaignId, data: JSONBody[BuildRequest], service: NamedDependency[Service]
 ) -> CharacterSheet:
@@ -385,13 +344,8 @@ def build_campaign_character(
     return build(service.encounters.campaigns, campaign_access(request, service, campaign_id), data)
 
 
-@post(
-    "/campaigns/{campaign_id:str}/characters/import",
-    status_code=200,
-    sync_to_thread=True,
-    tags=_TAGS,
-    operation_id="importCampaignCharacter",
-    responses=documented(400, 401, 403, 404, 422),
+@operation(
+    post, "/campaigns/{campaign_id:str}/characters/import", "importCampaignCharacter", _WRITES, tags=_TAGS, status_code=200
 )
 def import_campaign_character(
     request: Request,
@@ -404,13 +358,13 @@ def import_campaign_character(
     return import_(service.encounters.campaigns, campaign_access(request, service, campaign_id), data, save)
 
 
-@post(
+@operation(
+    post,
     "/campaigns/{campaign_id:str}/characters/{name:str}/rest",
-    status_code=200,
-    sync_to_thread=True,
+    "restCampaignCharacter",
+    (*_READS, 409, 422),
     tags=_TAGS,
-    operation_id="restCampaignCharacter",
-    responses=documented(400, 401, 403, 404, 409, 422),
+    status_code=200,
 )
 def rest_campaign_character(
     request: Request, campaign_id: CampaignId, name: Name, data: JSONBody[RestRequest], service: NamedDependency[Service]
@@ -423,14 +377,7 @@ class PartyRestRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True)
     kind: Literal["short", "long"]
 
 
-@post(
-    "/campaigns/{campaign_id:str}/rest",
-    status_code=200,
-    sync_to_thread=True,
-    tags=_TAGS,
-    operation_id="restCampaignParty",
-    responses=documented(400, 401, 403, 404, 422),
-)
+@operation(post, "/campaigns/{campaign_id:str}/rest", "restCampaignParty", _WRITES, tags=_TAGS, status_code=200)
 def rest_campaign_party(
     request: Request, campaign_id: CampaignId, data: JSONBody[PartyRestRequest], service: NamedDependency[Service]
 ) -> PartyRest:
@@ -442,13 +389,13 @@ def rest_campaign_party(
     return rest_party(service.encounters.campaigns, access.campaign, data.kind)
 
 
-@post(
+@operation(
+    post,
     "/campaigns/{campaign_id:str}/characters/{name:str}/release",
-    status_code=200,
-    sync_to_thread=True,
+    "releaseCampaignCharacter",
+    (*_READS, 409),
     tags=_TAGS,
-    operation_id="releaseCampaignCharacter",
-    responses=documented(400, 401, 403, 404, 409),
+    status_code=200,
 )
 def release_campaign_character(
     request: Request, campaign_id: CampaignId, name: Name, service: NamedDependency[Service]
@@ -458,13 +405,8 @@ def release_campaign_character(
     return release(service.encounters.campaigns, campaign_access(request, service, campaign_id), name)
 
 
-@post(
-    "/campaigns/{campaign_id:str}/encounters",
-    status_code=201,
-    sync_to_thread=True,
-    tags=_TAGS,
-    operation_id="createCampaignEncounter",
-    responses=documented(400, 401, 403, 404, 422, 429),
+@operation(
+    post, "/campaigns/{campaign_id:str}/encounters", "createCampaignEncounter", (*_WRITES, 429), tags=_TAGS, status_code=201
 )
 def create_campaign_encounter(
     request: Request, campaign_id: CampaignId, data: JSONBody[CampaignEncounter], service: NamedDependency[Service]
@@ -484,14 +426,7 @@ def create_campaign_encounter(
     return service.opened(encounter_id, credential)
 
 
-@post(
-    "/campaigns/{campaign_id:str}/tokens",
-    status_code=201,
-    sync_to_thread=True,
-    tags=_TAGS,
-    operation_id="issueCampaignToken",
-    responses=documented(400, 401, 403, 404, 422),
-)
+@operation(post, "/campaigns/{campaign_id:str}/tokens", "issueCampaignToken", _WRITES, tags=_TAGS, status_code=201)
 def issue_campaign_token(
     request: Request, campaign_id: CampaignId, data: JSONBody[CampaignTokenRequest], service: NamedDependency[Service]
 ) -> CampaignTokenIssued:
@@ -507,13 +442,7 @@ def issue_campaign_token(
     )
 
 
-@get(
-    "/campaigns/{campaign_id:str}/tokens",
-    sync_to_thread=True,
-    tags=_TAGS,
-    operation_id="listCampaignTokens",
-    responses=documented(400, 401, 403, 404),
-)
+@operation(get, "/campaigns/{campaign_id:str}/tokens", "listCampaignTokens", _READS, tags=_TAGS)
 def list_campaign_tokens(request: Request, campaign_id: CampaignId, service: NamedDependency[Service]) -> list[CampaignTokenInfo]:
     """The campaign's tokens, for its GM: ids, roles, names; never the secrets."""
     from datetime import UTC, datetime
@@ -535,13 +464,8 @@ def list_campaign_tokens(request: Request, campaign_id: CampaignId, service: Nam
     ]
 
 
-@delete(
-    "/campaigns/{campaign_id:str}/tokens/{token_id:str}",
-    status_code=204,
-    sync_to_thread=True,
-    tags=_TAGS,
-    operation_id="revokeCampaignToken",
-    responses=documented(400, 401, 403, 404),
+@operation(
+    delete, "/campaigns/{campaign_id:str}/tokens/{token_id:str}", "revokeCampaignToken", _READS, tags=_TAGS, status_code=204
 )
 def revoke_campaign_token(
     request: Request, campaign_id: CampaignId, token_id: FromPath[str], service: NamedDependency[Service]
@@ -549,14 +473,7 @@ def revoke_campaign_token(
     """Revoke one of the campaign's tokens: refused from the next request on, on every process."""
     access = campaign_access(request, service, campaign_id)
     access.require_gm("revoke its tokens")
-    if not service.tokens.store.revoke(access.campaign, token_id):
-        raise ApiError(
-            404,
-            "token/unknown",
-            f"no token {token_id[:40]!r} in this campaign",
-            allowed="a token_id from GET /campaigns/{id}/tokens",
-        )
-    return Response(None, status_code=204)
+    return revoked(service, access.campaign, token_id, "campaign")
 
 
 ROUTES = [

@@ -12,26 +12,23 @@ from combat.app.interchange import to_line
 from combat.kernel.errors import RuleError
 from combat.service.auth import Grant
 from combat.service.dependencies import Service
-from combat.service.errors import ApiError, documented
+from combat.service.errors import ApiError
 from combat.service.logging import annotate
 from combat.service.messages import MAX_SEQ, CreateEncounter, EncounterOpened, LogLine, StateView
 from combat.service.openapi import JSONL
 from combat.service.replies import view_of
+from combat.service.routes.operation import operation
 from projections.redaction import Redaction
 
 __all__ = ["ROUTES"]
 
+_TAGS = ["encounters"]
+
 _NAME_LENGTH = 200
 
 
-@post(
-    "/encounters",
-    status_code=201,
-    sync_to_thread=True,
-    tags=["encounters"],
-    operation_id="createEncounter",
-    responses=documented(400, 401, 422, 429),
-    security=[{}, {"token": []}],
+@operation(
+    post, "/encounters", "createEncounter", (400, 401, 422, 429), tags=_TAGS, status_code=201, security=[{}, {"token": []}]
 )
 def create_encounter(request: Request, data: JSONBody[CreateEncounter], service: NamedDependency[Service]) -> EncounterOpened:
     """Create an encounter under a ruleset. The reply holds its id and the GM's token (shown once).
@@ -45,13 +42,7 @@ def create_encounter(request: Request, data: JSONBody[CreateEncounter], service:
     return service.opened(encounter_id, credential)
 
 
-@get(
-    "/encounters/{encounter_id:str}",
-    sync_to_thread=True,
-    tags=["encounters"],
-    operation_id="getState",
-    responses=documented(400, 401, 403, 404, 409),
-)
+@operation(get, "/encounters/{encounter_id:str}", "getState", (400, 401, 403, 404, 409), tags=_TAGS)
 def get_state(
     grant: NamedDependency[Grant],
     service: NamedDependency[Service],
@@ -66,13 +57,7 @@ def get_state(
     return cast(StateView, shown.view(view_of(service.encounters.state(grant.encounter_id, at=at))))
 
 
-@get(
-    "/encounters/{encounter_id:str}/events",
-    sync_to_thread=True,
-    tags=["encounters"],
-    operation_id="getEvents",
-    responses=documented(400, 401, 403, 404),
-)
+@operation(get, "/encounters/{encounter_id:str}/events", "getEvents", (400, 401, 403, 404), tags=_TAGS)
 def get_events(
     request: Request,
     grant: NamedDependency[Grant],
@@ -95,13 +80,7 @@ def get_events(
     return Response(b"[" + b",".join(lines) + b"]", media_type="application/json")  # type: ignore[arg-type]
 
 
-@get(
-    "/encounters/{encounter_id:str}/log",
-    sync_to_thread=True,
-    tags=["encounters"],
-    operation_id="getLog",
-    responses=documented(400, 401, 403, 404),
-)
+@operation(get, "/encounters/{encounter_id:str}/log", "getLog", (400, 401, 403, 404), tags=_TAGS)
 def get_log(grant: NamedDependency[Grant], service: NamedDependency[Service]) -> list[LogLine]:
     """The narrative: one human line per event."""
     shown = Redaction(service.encounters.state(grant.encounter_id), grant)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from litestar import Response, get, post
 from litestar.di import NamedDependency
+from litestar.handlers import HTTPRouteHandler
 from litestar.params import JSONBody
 
 from combat.app.application import Outcome
 from combat.service.auth import Grant, require_gm
 from combat.service.dependencies import Service
-from combat.service.errors import documented
 from combat.service.idempotency import IdempotencyKey, command_id_of
 from combat.service.messages import (
     AmendRequest,
@@ -22,12 +22,19 @@ from combat.service.messages import (
     UndoRequest,
 )
 from combat.service.replies import ReplyState, command_done
+from combat.service.routes.operation import operation
 from projections.audit import Audit, audit
 from projections.redaction import Redaction
 
 __all__ = ["ROUTES"]
 
-_ERRORS = documented(400, 401, 403, 404, 409, 422)
+_ERRORS = (400, 401, 403, 404, 409, 422)
+_TAGS = ["history"]
+
+
+def _change(name: str) -> HTTPRouteHandler:
+    """The route of one change to the past: POST /encounters/{id}/`name`, answered as a command is."""
+    return operation(post, f"/encounters/{{encounter_id:str}}/{name}", name, _ERRORS, tags=_TAGS, status_code=200)
 
 
 def done(service: NamedDependency[Service], outcome: Outcome, with_state: bool) -> Response[CommandDone]:
@@ -35,14 +42,7 @@ def done(service: NamedDependency[Service], outcome: Outcome, with_state: bool) 
     return command_done(outcome, with_state=with_state)
 
 
-@post(
-    "/encounters/{encounter_id:str}/undo",
-    status_code=200,
-    sync_to_thread=True,
-    tags=["history"],
-    operation_id="undo",
-    responses=_ERRORS,
-)
+@_change("undo")
 def undo(
     grant: NamedDependency[Grant],
     data: JSONBody[UndoRequest],
@@ -62,14 +62,7 @@ def undo(
     return done(service, outcome, with_state)
 
 
-@post(
-    "/encounters/{encounter_id:str}/retract",
-    status_code=200,
-    sync_to_thread=True,
-    tags=["history"],
-    operation_id="retract",
-    responses=_ERRORS,
-)
+@_change("retract")
 def retract(
     grant: NamedDependency[Grant],
     data: JSONBody[RetractRequest],
@@ -90,14 +83,7 @@ def retract(
     return done(service, outcome, with_state)
 
 
-@post(
-    "/encounters/{encounter_id:str}/amend",
-    status_code=200,
-    sync_to_thread=True,
-    tags=["history"],
-    operation_id="amend",
-    responses=_ERRORS,
-)
+@_change("amend")
 def amend(
     grant: NamedDependency[Grant],
     data: JSONBody[AmendRequest],
@@ -119,14 +105,7 @@ def amend(
     return done(service, outcome, with_state)
 
 
-@post(
-    "/encounters/{encounter_id:str}/override",
-    status_code=200,
-    sync_to_thread=True,
-    tags=["history"],
-    operation_id="override",
-    responses=_ERRORS,
-)
+@_change("override")
 def override(
     grant: NamedDependency[Grant],
     data: JSONBody[OverrideRequest],
@@ -146,14 +125,7 @@ def override(
     return done(service, outcome, with_state)
 
 
-@post(
-    "/encounters/{encounter_id:str}/fork",
-    status_code=201,
-    sync_to_thread=True,
-    tags=["history"],
-    operation_id="fork",
-    responses=documented(400, 401, 403, 404, 409, 422, 429),
-)
+@operation(post, "/encounters/{encounter_id:str}/fork", "fork", (*_ERRORS, 429), tags=_TAGS, status_code=201)
 def fork(
     grant: NamedDependency[Grant],
     data: JSONBody[ForkRequest],
@@ -177,13 +149,7 @@ def fork(
     return service.opened(fork_id, creator)
 
 
-@get(
-    "/encounters/{encounter_id:str}/audit",
-    sync_to_thread=True,
-    tags=["history"],
-    operation_id="getAudit",
-    responses=documented(400, 401, 403, 404),
-)
+@operation(get, "/encounters/{encounter_id:str}/audit", "getAudit", (400, 401, 403, 404), tags=_TAGS)
 def get_audit(grant: NamedDependency[Grant], service: NamedDependency[Service]) -> Audit:
     """Who did what and when, every roll and its source, every undo and amendment, conflicts, dice fairness."""
     shown = Redaction(service.encounters.state(grant.encounter_id), grant)

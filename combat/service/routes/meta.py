@@ -12,8 +12,9 @@ from combat.app.catalog import command_schema
 from combat.app.interchange import event_schema
 from combat.rulesets import RULESETS
 from combat.service.dependencies import Service
-from combat.service.errors import ApiError, documented
+from combat.service.errors import ApiError
 from combat.service.messages import Health, RulesetInfo
+from combat.service.routes.operation import operation
 from combat.service.schemas import View, redacted, state_schema, stream_schema
 
 # Which reader's view: the GM's (full), or a player's and a viewer's (redacted: what a hidden
@@ -23,7 +24,7 @@ ViewParam = Annotated[View, QueryParameter(name="view", description="full (the G
 __all__ = ["ROUTES"]
 
 
-@get("/rulesets", sync_to_thread=False, tags=["service"], operation_id="listRulesets")
+@operation(get, "/rulesets", "listRulesets", tags=["service"], sync_to_thread=False)
 def list_rulesets() -> list[RulesetInfo]:
     """Every ruleset: its settings with their defaults, its phases and the commands each allows."""
     return [
@@ -40,27 +41,27 @@ def list_rulesets() -> list[RulesetInfo]:
     ]
 
 
-@get("/health", sync_to_thread=True, tags=["service"], operation_id="health")
+@operation(get, "/health", "health", tags=["service"])
 def health(service: NamedDependency[Service]) -> Health:
     """Up, and the store answers."""
     service.encounters.log.home.recorder.max_notification_id()
     return Health(status="ok", store=service.store)
 
 
-@get("/schemas/events", sync_to_thread=False, tags=["schemas"], operation_id="eventSchema")
+@operation(get, "/schemas/events", "eventSchema", tags=["schemas"], sync_to_thread=False)
 def events_schema(view: ViewParam = "full") -> dict[str, Any]:
     """JSON Schema of one line of the log (GET /encounters/{id}/events, the JSONL export)."""
     return redacted(event_schema()) if view == "redacted" else event_schema()
 
 
-@get("/schemas/state", sync_to_thread=False, tags=["schemas"], operation_id="stateSchema")
+@operation(get, "/schemas/state", "stateSchema", tags=["schemas"], sync_to_thread=False)
 def projection_schema(view: ViewParam = "full") -> dict[str, Any]:
     """JSON Schema of the state projection (GET /encounters/{id}); `?view=redacted` for the
     state a player or viewer reads."""
     return state_schema(view)
 
 
-@get("/schemas/character", sync_to_thread=False, tags=["schemas"], operation_id="characterSchema")
+@operation(get, "/schemas/character", "characterSchema", tags=["schemas"], sync_to_thread=False)
 def character_schema() -> dict[str, Any]:
     """JSON Schema of a character sheet (POST /characters, add_character's `character`)."""
     from combat.characters.sheet import sheet_schema
@@ -68,19 +69,13 @@ def character_schema() -> dict[str, Any]:
     return sheet_schema()
 
 
-@get("/schemas/stream", sync_to_thread=False, tags=["schemas"], operation_id="streamSchema")
+@operation(get, "/schemas/stream", "streamSchema", tags=["schemas"], sync_to_thread=False)
 def message_schema(view: ViewParam = "full") -> dict[str, Any]:
     """JSON Schema of the `data` of one message of the live stream."""
     return stream_schema(view)
 
 
-@get(
-    "/schemas/commands/{ruleset_id:str}",
-    sync_to_thread=False,
-    tags=["schemas"],
-    operation_id="commandSchema",
-    responses=documented(404),
-)
+@operation(get, "/schemas/commands/{ruleset_id:str}", "commandSchema", (404,), tags=["schemas"], sync_to_thread=False)
 def commands_schema(ruleset_id: FromPath[str]) -> dict[str, Any]:
     """JSON Schema of one command of an encounter of this ruleset (the `command` of a
     POST /encounters/{id}/commands body): rulesets may each have their own command under one

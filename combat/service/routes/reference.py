@@ -10,7 +10,8 @@ from combat.app.reference import CommandDoc, command_doc, commands_of
 from combat.kernel.decider import Ruleset
 from combat.kernel.errors import RuleError
 from combat.rulesets import RULESETS
-from combat.service.errors import ApiError, documented
+from combat.service.errors import ApiError
+from combat.service.routes.operation import operation
 
 __all__ = ["ROUTES"]
 
@@ -21,25 +22,13 @@ def _ruleset(ruleset_id: str) -> Ruleset:
     return RULESETS[ruleset_id]
 
 
-@get(
-    "/rulesets/{ruleset_id:str}/commands",
-    sync_to_thread=False,
-    tags=["service"],
-    operation_id="listCommands",
-    responses=documented(404),
-)
+@operation(get, "/rulesets/{ruleset_id:str}/commands", "listCommands", (404,), tags=["service"], sync_to_thread=False)
 def list_commands(ruleset_id: FromPath[str]) -> list[CommandDoc]:
     """Every command of the ruleset: its fields, who may send it, in which phases, an example."""
     return commands_of(_ruleset(ruleset_id))
 
 
-@get(
-    "/rulesets/{ruleset_id:str}/commands/{name:str}",
-    sync_to_thread=False,
-    tags=["service"],
-    operation_id="getCommand",
-    responses=documented(404),
-)
+@operation(get, "/rulesets/{ruleset_id:str}/commands/{name:str}", "getCommand", (404,), tags=["service"], sync_to_thread=False)
 def get_command(ruleset_id: FromPath[str], name: FromPath[str]) -> CommandDoc:
     """One command of the ruleset: its fields, who may send it, in which phases, an example."""
     ruleset = _ruleset(ruleset_id)

@@ -18,8 +18,8 @@ from litestar.params import QueryParameter
 
 from combat.campaigns.records import same_name
 from combat.service.dependencies import Service
-from combat.service.errors import documented
 from combat.service.routes.campaigns import CampaignId, campaign_access
+from combat.service.routes.operation import operation
 from combat.stats.answers import Scope, Stats
 from combat.stats.reads import PlayerReader
 from combat.store.tokens import Grant
@@ -29,13 +29,7 @@ __all__ = ["ROUTES"]
 _TAGS = ["stats"]
 
 
-@get(
-    "/campaigns/{campaign_id:str}/stats",
-    sync_to_thread=True,
-    tags=_TAGS,
-    operation_id="getCampaignStats",
-    responses=documented(400, 401, 403, 404),
-)
+@operation(get, "/campaigns/{campaign_id:str}/stats", "getCampaignStats", (400, 401, 403, 404), tags=_TAGS)
 def campaign_stats(
     request: Request,
     campaign_id: CampaignId,
@@ -58,13 +52,7 @@ def campaign_stats(
     return stats.player(Scope(campaign=str(access.campaign), character=access.character), reader)
 
 
-@get(
-    "/encounters/{encounter_id:str}/stats",
-    sync_to_thread=True,
-    tags=_TAGS,
-    operation_id="getEncounterStats",
-    responses=documented(400, 401, 403, 404),
-)
+@operation(get, "/encounters/{encounter_id:str}/stats", "getEncounterStats", (400, 401, 403, 404), tags=_TAGS)
 def encounter_stats(grant: NamedDependency[Grant], service: NamedDependency[Service]) -> Stats:
     """One encounter's numbers, as the token may see them (a hidden creature's left out)."""
     stats = service.encounters.stats

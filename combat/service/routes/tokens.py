@@ -4,6 +4,8 @@ the GM lists them (never their secrets) and revokes them."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Literal
+from uuid import UUID
 
 from litestar import Response, delete, get, post
 from litestar.di import NamedDependency
@@ -11,20 +13,16 @@ from litestar.params import FromPath, JSONBody
 
 from combat.service.auth import Grant, require_gm
 from combat.service.dependencies import Service
-from combat.service.errors import ApiError, documented
+from combat.service.errors import ApiError
 from combat.service.messages import TokenInfo, TokenIssued, TokenRequest
+from combat.service.routes.operation import operation
 
-__all__ = ["ROUTES"]
+__all__ = ["ROUTES", "revoked"]
+
+_TAGS = ["access"]
 
 
-@post(
-    "/encounters/{encounter_id:str}/tokens",
-    status_code=201,
-    sync_to_thread=True,
-    tags=["access"],
-    operation_id="issueToken",
-    responses=documented(400, 401, 403, 404, 422),
-)
+@operation(post, "/encounters/{encounter_id:str}/tokens", "issueToken", (400, 401, 403, 404, 422), tags=_TAGS, status_code=201)
 def issue_token(grant: NamedDependency[Grant], data: JSONBody[TokenRequest], service: NamedDependency[Service]) -> TokenIssued:
     """The GM issues a token: a player's (bound to the combatants they command), a viewer's, or a co-GM's.
     The token is shown once; the service keeps only its hash. It may expire (`expires_in` seconds)."""
@@ -42,13 +40,7 @@ def issue_token(grant: NamedDependency[Grant], data: JSONBody[TokenRequest], ser
     )
 
 
-@get(
-    "/encounters/{encounter_id:str}/tokens",
-    sync_to_thread=True,
-    tags=["access"],
-    operation_id="listTokens",
-    responses=documented(400, 401, 403, 404),
-)
+@operation(get, "/encounters/{encounter_id:str}/tokens", "listTokens", (400, 401, 403, 404), tags=_TAGS)
 def list_tokens(grant: NamedDependency[Grant], service: NamedDependency[Service]) -> list[TokenInfo]:
     """Every token issued for the encounter, for the GM: ids, roles, names, life; never the secrets."""
     require_gm(grant, "list tokens")
@@ -68,23 +60,28 @@ def list_tokens(grant: NamedDependency[Grant], service: NamedDependency[Service]
     ]
 
 
-@delete(
+@operation(
+    delete,
     "/encounters/{encounter_id:str}/tokens/{token_id:str}",
+    "revokeToken",
+    (400, 401, 403, 404),
+    tags=_TAGS,
     status_code=204,
-    sync_to_thread=True,
-    tags=["access"],
-    operation_id="revokeToken",
-    responses=documented(400, 401, 403, 404),
 )
 def revoke_token(grant: NamedDependency[Grant], token_id: FromPath[str], service: NamedDependency[Service]) -> Response[None]:
     """Revoke a token by its id: refused from the next request on, on every process."""
     require_gm(grant, "revoke tokens")
-    if not service.tokens.store.revoke(grant.encounter_id, token_id):
+    return revoked(service, grant.encounter_id, token_id, "encounter")
+
+
+def revoked(service: Service, owner: UUID, token_id: str, kind: Literal["encounter", "campaign"]) -> Response[None]:
+    """Revoke a token of an encounter or a campaign (204); 404 for one it never issued."""
+    if not service.tokens.store.revoke(owner, token_id):
         raise ApiError(
             404,
             "token/unknown",
-            f"no token {token_id[:40]!r} in this encounter",
-            allowed="a token_id from GET /encounters/{id}/tokens",
+            f"no token {token_id[:40]!r} in this {kind}",
+            allowed=f"a token_id from GET /{kind}s/{{id}}/tokens",
         )
     return Response(None, status_code=204)
 

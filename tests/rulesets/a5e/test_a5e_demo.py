@@ -4,26 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from combat.app.application import Encounters, fold_records
-from combat.demos import get_demo
+from combat.app.application import fold_records
 from combat.kernel.events import RoundStarted
 from combat.rulesets import RULESETS
 from combat.rulesets.a5e.world_actions import RechargeRolled, WorldActionUsed
 from projections.narrative import narrate
-from tests.helpers import REPLAYS
+from tests.helpers import REPLAYS, played_demo
 
 
 @pytest.mark.parametrize("seed", range(1, 11))
 def test_the_a5e_demo_ends_by_itself_and_its_world_action_is_used_recharged_and_used_again(tmp_path, seed):
     """'After the environment uses a world action with a recharge ... at the start of each round
     the Narrator repeats the roll until the environment regains the world action.'"""
-    encounters = Encounters(tmp_path / "demo.db")
-    try:
-        eid = get_demo("a5e")(encounters, seed=seed, report=lambda outcome: None)
-        records = list(encounters.records(eid))
-        state = encounters.state(eid)
-    finally:
-        encounters.close()
+    records, state = played_demo(tmp_path / "demo.db", "a5e", seed)
     assert state.phase == "ended" and state == fold_records(records)
     round_of, uses, regained = 0, [], []
     for rec in records:

@@ -6,25 +6,18 @@ from pathlib import Path
 
 import pytest
 
-from combat.app.application import Encounters, fold_records
-from combat.demos import get_demo
+from combat.app.application import fold_records
 from combat.kernel.events import RoundEnded, RoundStarted, TurnStarted
 from combat.rulesets.declared_d10.state import group_of
 from combat.rulesets.declared_d10.surprise import D10SurpriseRolled
-from tests.helpers import REPLAYS
+from tests.helpers import REPLAYS, played_demo
 
 
 @pytest.mark.parametrize("seed", range(1, 11))
 def test_the_demo_opens_with_a_surprise_round_then_plays_normal_rounds_in_changing_group_orders(tmp_path: Path, seed: int):
     """'Initiative is rolled at the start of each round so initiative order can change from round
     to round'; the demo fight must end by itself for any seed."""
-    encounters = Encounters(tmp_path / "demo.db")
-    try:
-        encounter_id = get_demo("declared-d10")(encounters, seed=seed, report=lambda outcome: None)
-        records = list(encounters.records(encounter_id))
-        state = encounters.state(encounter_id)
-    finally:
-        encounters.close()
+    records, state = played_demo(tmp_path / "demo.db", "declared-d10", seed)
     events = [r.event for r in records]
     [opening] = [e for e in events if isinstance(e, D10SurpriseRolled)]
     assert opening.result == "surprise"

@@ -40,31 +40,18 @@ def stats(cid: str, **kw: Any) -> CreatureStats:
     return msgspec.convert({**fields, **kw}, CreatureStats, from_attributes=True)
 
 
+def _pc(cid: str, kw: dict[str, Any], **fields: Any) -> CreatureStats:
+    """A player character of the party: `fields`, with the test's own `kw` over them."""
+    return stats(cid, **{"kind": "pc", "side": "party", **fields, **kw})
+
+
 def fighter(cid: str = "hugo", **kw: Any) -> CreatureStats:
     """Fighter 4 in banded mail: needs 14 against AC 3, 12 against AC 5."""
-    fields: dict[str, Any] = {
-        "kind": "pc",
-        "side": "party",
-        "ac": 4,
-        "hp": 30,
-        "character_class": "Fighter",
-        "level": 4,
-        "routines": (LONGSWORD,),
-    }
-    return stats(cid, **{**fields, **kw})
+    return _pc(cid, kw, ac=4, hp=30, character_class="Fighter", level=4, routines=(LONGSWORD,))
 
 
 def mage(cid: str = "mira", **kw: Any) -> CreatureStats:
-    fields: dict[str, Any] = {
-        "kind": "pc",
-        "side": "party",
-        "ac": 9,
-        "hp": 12,
-        "character_class": "Magic User",
-        "level": 5,
-        "routines": (DAGGER,),
-    }
-    return stats(cid, **{**fields, **kw})
+    return _pc(cid, kw, ac=9, hp=12, character_class="Magic User", level=5, routines=(DAGGER,))
 
 
 def orc(cid: str = "orc", **kw: Any) -> CreatureStats:

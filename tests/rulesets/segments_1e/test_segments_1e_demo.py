@@ -3,24 +3,17 @@ and a recorded session of it replays."""
 
 import pytest
 
-from combat.app.application import Encounters, fold_records
+from combat.app.application import fold_records
 from combat.app.catalog import ALL_EVENT_TYPES
-from combat.demos import get_demo
 from combat.kernel.events import CombatEnded
 from combat.rulesets.segments_1e.events import CastingStarted, HighLowSet, SegmentTurnStarted, SpellSpoiled, SpellWentOff
 from projections.narrative import narrate
-from tests.helpers import REPLAYS, of_type
+from tests.helpers import REPLAYS, of_type, played_demo
 
 
 @pytest.mark.parametrize("seed", range(1, 11))
 def test_the_demo_fight_has_a_surprise_segment_timed_spells_a_tie_and_a_multi_attacker(tmp_path, seed):
-    encounters = Encounters(tmp_path / "demo.db")
-    try:
-        encounter = get_demo("segments-1e")(encounters, seed=seed, report=lambda outcome: None)
-        records = list(encounters.records(encounter))
-        live = encounters.state(encounter)
-    finally:
-        encounters.close()
+    records, live = played_demo(tmp_path / "demo.db", "segments-1e", seed)
     events = [r.event for r in records]
     turns = of_type(events, SegmentTurnStarted)
     assert any(t.slot.key == "surprise-1" for t in turns)

@@ -35,7 +35,7 @@ from combat.rulesets.segments_1e.events import (
 )
 from combat.rulesets.segments_1e.ledger import Creature
 from projections.audit import audit
-from tests.helpers import REPLAYS
+from tests.helpers import REPLAYS, played_demo, redone
 from tests.rulesets.segments_1e.helpers import SHORTBOW, fighter, mage, orc, stats, stored_fight
 
 MELEE = {"action": "melee"}
@@ -96,13 +96,9 @@ def test_an_undone_blow_gives_back_the_orcs_hit_points_and_hugos_major_action(en
 
 def test_undoing_the_undo_brings_the_blow_back(encounters):
     eid = _ford(encounters)
-    encounters.execute(eid, RoutineAttack(attacker="hugo", target="orc", faces=(15,), damage_faces=((3,),)))
-    struck = encounters.state(eid)
-    encounters.undo_last(eid, reason="disputed")
-    encounters.undo_last(eid, reason="the blow stands after all")
-    state = encounters.state(eid)
-    assert state.combatants == struck.combatants and state.rules == struck.rules
-    assert state.retracted == (state.version - 1,) and state.conflicts == ()
+    blow = RoutineAttack(attacker="hugo", target="orc", faces=(15,), damage_faces=((3,),))
+    struck, state = redone(encounters, eid, blow, "the blow stands after all")
+    assert state.combatants == struck.combatants and state.rules == struck.rules and state.conflicts == ()
 
 
 def test_an_amended_blow_that_no_longer_kills_reports_the_orcs_skipped_turn_until_the_gm_rules(encounters):
@@ -300,13 +296,7 @@ def test_an_undone_arrow_no_longer_spoils_the_spell_and_it_goes_off(encounters):
 def test_the_demo_table_argues_and_leaves_no_conflict_unresolved(tmp_path, seed):
     """Osric's swing in the surprise segment is taken back, round one's first blow is amended
     (seed 4 has none to argue over), and whatever that leaves in conflict the GM rules on."""
-    encounters = Encounters(tmp_path / "demo.db")
-    try:
-        eid = get_demo("segments-1e")(encounters, seed=seed, report=lambda outcome: None)
-        records = list(encounters.records(eid))
-        state = encounters.state(eid)
-    finally:
-        encounters.close()
+    records, state = played_demo(tmp_path / "demo.db", "segments-1e", seed)
     kinds = {type(r.event) for r in records}
     assert EventsRetracted in kinds and (RulingAmended in kinds or seed == 4)
     assert state.conflicts == () and state.phase == "ended"

@@ -26,7 +26,7 @@ from combat.rulesets.srd2024_variant.movement import Traverse
 from combat.rulesets.srd2024_variant.reorder import EndReorder, PassSwap, ProposeSwap, ReorderEnded, ReorderOpened
 from combat.rulesets.srd2024_variant.traits import NoteTraits, TraitsNoted
 from combat.rulesets.srd2024_variant.unarmed import EscapeAttempted, EscapeGrapple, UnarmedStrike, UnarmedStrikeMade
-from tests.helpers import monster, pc
+from tests.helpers import monster, pc, redone
 
 NO_REORDER = {"initiative_reorder": False}
 
@@ -110,13 +110,9 @@ def test_an_undone_talk_gives_back_the_action_it_cost(encounters):
 
 def test_undoing_the_undo_brings_the_talk_back_and_spends_the_action_again(encounters):
     eid = _ford(encounters)
-    encounters.execute(eid, CommunicateWithAllies(combatant="aria", listeners=("bran",)))
-    talking = encounters.state(eid)
-    encounters.undo_last(eid, reason="disputed")
-    encounters.undo_last(eid, reason="the talk stands after all")
-    state = encounters.state(eid)
-    assert state.combatants == talking.combatants and state.rules == talking.rules
-    assert state.retracted == (state.version - 1,) and state.conflicts == ()
+    talk = CommunicateWithAllies(combatant="aria", listeners=("bran",))
+    talking, state = redone(encounters, eid, talk, "the talk stands after all")
+    assert state.combatants == talking.combatants and state.rules == talking.rules and state.conflicts == ()
 
 
 def test_an_undone_grapple_lets_the_goblin_go_and_gives_back_arias_action(encounters):
