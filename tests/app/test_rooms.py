@@ -65,7 +65,7 @@ def test_the_readers_of_every_ruleset_import_no_ruleset(package: str) -> None:
     assert not {m: s for m, s in strays.items() if s}
 
 
-@pytest.mark.parametrize("package", ["combat.kernel", "combat.app", "projections"])
+@pytest.mark.parametrize("package", ["combat.kernel", "combat.app", "combat.cli", "projections"])
 def test_no_import_circle_inside_the_package(package: str) -> None:
     """'No import circle inside a package': a module's top-level imports never lead back to it."""
     modules = _modules(package)

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from combat.characters.foundry import import_actor
 from combat.characters.sheet import save_bonus, skill_bonus, spell_attack_bonus, spell_save_dc
-from combat.cli_characters import import_command
+from combat.cli.characters import import_command
 from combat.kernel.errors import RuleError
 from tests.characters.foundry_actors import DATA, attacks_by_name, foundry_actor
 

@@ -6,7 +6,7 @@ stores a sheet (or `--save` on those two), `list` and `show` read a campaign's c
 `rest` gives a character a Short or Long Rest, `release` takes it out of the fight it is in
 (combat/campaigns; `combat verify --campaigns` checks every stored log's chain). Each works on one campaign,
 `--campaign` (by name or id; the default campaign unless told). Registered on the `combat`
-group at the end of combat/cli.py."""
+group in combat/cli/__init__.py."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from combat.cli_output import _one_line_errors, db_file_option
+from combat.cli.output import db_file_option, one_line_errors
 
 if TYPE_CHECKING:
     from uuid import UUID
@@ -55,41 +55,44 @@ def campaigns() -> None:
 @campaigns.command("create")
 @click.argument("name")
 @_db
-@_one_line_errors
+@one_line_errors
 def create_campaign(name: str, db: str) -> None:
     """A new campaign: its id is printed (`combat new --campaign ID` makes its fights)."""
-    from combat.cli import _print, _store
+    from combat.cli.output import say
+    from combat.cli.references import open_store
 
-    with _store(db) as encounters:
+    with open_store(db) as encounters:
         made = encounters.campaigns.create(name)
-    _print(f"{made.id}  {made.name}")
+    say(f"{made.id}  {made.name}")
 
 
 @campaigns.command("carry-over")
 @_db
-@_one_line_errors
+@one_line_errors
 def carry_over_command(db: str) -> None:
     """Carry every fight event not carried yet to its characters. Each write of the CLI and
     the service's follower do this as they go; a process killed between a write and its
     carry-over leaves some for the next writer, or for this."""
-    from combat.cli import _print, _store
+    from combat.cli.output import say
+    from combat.cli.references import open_store
 
-    with _store(db) as encounters:
+    with open_store(db) as encounters:
         behind = encounters.campaigns.behind()
         encounters.campaigns.carry_over()
-    _print("carried over what was left" if behind else "nothing was left to carry over")
+    say("carried over what was left" if behind else "nothing was left to carry over")
 
 
 @campaigns.command("list")
 @_db
-@_one_line_errors
+@one_line_errors
 def list_campaigns(db: str) -> None:
     """Every campaign: id and name."""
-    from combat.cli import _print, _store
+    from combat.cli.output import say
+    from combat.cli.references import open_store
 
-    with _store(db) as encounters:
+    with open_store(db) as encounters:
         for c in encounters.campaigns.all_campaigns():
-            _print(f"{c.id}  {c.name}")
+            say(f"{c.id}  {c.name}")
 
 
 @characters.command()
@@ -109,7 +112,7 @@ def list_campaigns(db: str) -> None:
 @click.option("--save", is_flag=True, help="Also store it in the campaign.")
 @_campaign
 @_db
-@_one_line_errors
+@one_line_errors
 def build(
     name: str,
     class_name: str,
@@ -161,7 +164,7 @@ def build(
 @click.option("--save", is_flag=True, help="Also store it in the campaign.")
 @_campaign
 @_db
-@_one_line_errors
+@one_line_errors
 def import_command(file: str, as_json: bool, save: bool, campaign: str, db: str) -> None:
     """Read a Foundry VTT dnd5e character (its "Export Data" JSON) into a character sheet; then
     list, under "Not mapped:", everything of the actor the sheet does not hold."""
@@ -182,7 +185,7 @@ def import_command(file: str, as_json: bool, save: bool, campaign: str, db: str)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @_campaign
 @_db
-@_one_line_errors
+@one_line_errors
 def save_command(file: str, campaign: str, db: str) -> None:
     """Store a character sheet (JSON, as `build --json` prints it) in the campaign: a new
     character, or a new sheet for one (its HP, spent slots and uses kept)."""
@@ -204,24 +207,25 @@ def save_command(file: str, campaign: str, db: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @_campaign
 @_db
-@_one_line_errors
+@one_line_errors
 def list_command(as_json: bool, campaign: str, db: str) -> None:
     """The campaign's characters: each one's HP, spent uses and the fight it is in."""
-    from combat.cli import _print, _print_json, _store
+    from combat.cli.output import print_json, say
+    from combat.cli.references import open_store
 
-    with _store(db) as encounters:
+    with open_store(db) as encounters:
         roster = encounters.campaigns.roster(_campaign_of(encounters, campaign))
     if as_json:
         import msgspec
 
-        _print_json(msgspec.to_builtins(roster.characters))
+        print_json(msgspec.to_builtins(roster.characters))
         return
     if not roster.characters:
-        _print("no characters yet: `combat characters build ... --save` or `combat characters save FILE`")
+        say("no characters yet: `combat characters build ... --save` or `combat characters save FILE`")
     for c in roster.characters:
-        _print(_status_line(c))
+        say(_status_line(c))
     for bad in roster.unreadable:
-        _print(f"unreadable: {bad.id}: {bad.problem}")
+        say(f"unreadable: {bad.id}: {bad.problem}")
 
 
 @characters.command("show")
@@ -229,21 +233,22 @@ def list_command(as_json: bool, campaign: str, db: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @_campaign
 @_db
-@_one_line_errors
+@one_line_errors
 def show_command(name: str, as_json: bool, campaign: str, db: str) -> None:
     """One character: its sheet and what it carries (HP, spent slots and uses, Hit Point Dice)."""
-    from combat.cli import _print, _print_json, _store
+    from combat.cli.output import print_json, say
+    from combat.cli.references import open_store
 
-    with _store(db) as encounters:
+    with open_store(db) as encounters:
         found = encounters.campaigns.get(_campaign_of(encounters, campaign), name)
     if as_json:
         import msgspec
 
-        _print_json(msgspec.to_builtins(found))
+        print_json(msgspec.to_builtins(found))
         return
-    _print(_status_line(found))
+    say(_status_line(found))
     for line in summary(found.sheet):
-        _print(line)
+        say(line)
 
 
 @characters.command("rest")
@@ -257,12 +262,13 @@ def show_command(name: str, as_json: bool, campaign: str, db: str) -> None:
 @click.option("--faces", default=None, help='Those dice as rolled at the table, e.g. "6 3"; left out, they are rolled.')
 @_campaign
 @_db
-@_one_line_errors
+@one_line_errors
 def rest_command(
     name: str | None, everyone: bool, kind: str | None, hit_dice: int, faces: str | None, campaign: str, db: str
 ) -> None:
     """Give a character (or, with --all, the whole party) a Short or Long Rest."""
-    from combat.cli import _print, _store
+    from combat.cli.output import say
+    from combat.cli.references import open_store
     from combat.kernel.errors import RuleError
 
     if kind is None:
@@ -276,22 +282,22 @@ def rest_command(
             )
         from combat.campaigns.party_rest import rest_party
 
-        with _store(db) as encounters:
+        with open_store(db) as encounters:
             done = rest_party(encounters.campaigns, _campaign_of(encounters, campaign), kind)
         for line in party_rest_lines(done):
-            _print(line)
+            say(line)
         return
     try:
         entered = None if faces is None else tuple(int(f) for f in faces.replace(",", " ").split())
     except ValueError:
         raise RuleError("dice/faces", f"faces {faces!r}", allowed='whole numbers, e.g. "6 3"') from None
-    with _store(db) as encounters:
+    with open_store(db) as encounters:
         stored, rest = encounters.campaigns.rest(
             _campaign_of(encounters, campaign), name or "", kind, hit_dice=hit_dice, faces=entered
         )
     rolled = f" (Hit Point Dice: {', '.join(str(d.face) for d in rest.hit_dice)})" if rest.hit_dice else ""
-    _print(f"{stored.name} finishes a {kind} rest and regains {rest.healed} HP{rolled}")
-    _print(_status_line(stored))
+    say(f"{stored.name} finishes a {kind} rest and regains {rest.healed} HP{rolled}")
+    say(_status_line(stored))
 
 
 def party_rest_lines(done: PartyRest) -> list[str]:
@@ -313,24 +319,25 @@ def party_rest_lines(done: PartyRest) -> list[str]:
 @click.argument("name")
 @_campaign
 @_db
-@_one_line_errors
+@one_line_errors
 def release_command(name: str, campaign: str, db: str) -> None:
     """Take a character out of the fight it is in: what that fight did so far stays, its
     later events are not carried to it, and it may rest or join another fight."""
-    from combat.cli import _print, _store
+    from combat.cli.output import say
+    from combat.cli.references import open_store
 
-    with _store(db) as encounters:
+    with open_store(db) as encounters:
         stored = encounters.campaigns.release(_campaign_of(encounters, campaign), name)
-    _print(_status_line(stored))
+    say(_status_line(stored))
 
 
 @characters.command("schema")
 def schema_command() -> None:
     """Print the JSON Schema of a character sheet."""
     from combat.characters.sheet import sheet_schema
-    from combat.cli import _print_json
+    from combat.cli.output import print_json
 
-    _print_json(sheet_schema())
+    print_json(sheet_schema())
 
 
 def _json_file(file: str, code: str) -> Any:
@@ -348,12 +355,13 @@ def _json_file(file: str, code: str) -> Any:
 def _save(sheet: CharacterSheet, db: str, campaign: str) -> None:
     import shlex
 
-    from combat.cli import _say, _store
+    from combat.cli.output import say
+    from combat.cli.references import open_store
 
-    with _store(db) as encounters:
+    with open_store(db) as encounters:
         made = encounters.campaigns.named(campaign)
         stored = encounters.campaigns.save(made.id, sheet)
-    _say(
+    say(
         f"saved {stored.name} in the campaign {made.name!r} ({db}): add it to a fight of the campaign "
         f"(combat new --campaign {shlex.quote(made.name if made.name == campaign else str(made.id))}) with "
         f'\'{{"type": "add_character", "character": "{stored.name}", "side": "party"}}\''
@@ -363,13 +371,13 @@ def _save(sheet: CharacterSheet, db: str, campaign: str) -> None:
 def _show_sheet(sheet: CharacterSheet, as_json: bool) -> None:
     import msgspec
 
-    from combat.cli import _print
+    from combat.cli.output import say
 
     if as_json:
         click.echo(msgspec.json.format(msgspec.json.encode(sheet)).decode())
         return
     for line in summary(sheet):
-        _print(line)
+        say(line)
 
 
 def _status_line(c: StoredCharacter) -> str:

@@ -1,6 +1,6 @@
 """`combat spells`: list the SRD 5.2 spells, or show one whole.
 
-Registered on the `combat` group at the end of combat/cli.py."""
+Registered on the `combat` group in combat/cli/__init__.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from combat.cli_output import _one_line_errors
+from combat.cli.output import one_line_errors
 
 if TYPE_CHECKING:
     from combat.spells.model import DamageRoll, Spell
@@ -21,26 +21,26 @@ __all__ = ["spells", "describe"]
 @click.option("--level", type=click.IntRange(0, 9), default=None, help="Only spells of this level (0: cantrips).")
 @click.option("--class", "cls", default=None, help="Only spells of this class's list (wizard, cleric...).")
 @click.option("--json", "as_json", is_flag=True, help="Print spells as JSON.")
-@_one_line_errors
+@one_line_errors
 def spells(words: tuple[str, ...], level: int | None, cls: str | None, as_json: bool) -> None:
     """List the spells matching WORDS (name, school, damage type or class), or show the one WORDS name."""
     import msgspec
 
-    from combat.cli import _consoles, _print_block, _table
+    from combat.cli.output import consoles, print_block, rich_table
     from combat.spells import library
 
     query = " ".join(words)
     exact = library.by_name().get(" ".join(query.lower().split())) if query else None
     if exact is not None:
-        _print_block(msgspec.json.format(msgspec.json.encode(exact)).decode() if as_json else describe(exact))
+        print_block(msgspec.json.format(msgspec.json.encode(exact)).decode() if as_json else describe(exact))
         return
     found = library.search(query, level=level, cls=cls)
     if not found and query:
         library.find(query)  # raises with the closest names
     if as_json:
-        _print_block(msgspec.json.format(msgspec.json.encode(found)).decode())
+        print_block(msgspec.json.format(msgspec.json.encode(found)).decode())
         return
-    table = _table("Name", "Level", "School", "Casting time", "Save/attack", "Damage/healing", "Automation")
+    table = rich_table("Name", "Level", "School", "Casting time", "Save/attack", "Damage/healing", "Automation")
     for s in found:
         table.add_row(
             s.name,
@@ -51,7 +51,7 @@ def spells(words: tuple[str, ...], level: int | None, cls: str | None, as_json: 
             _effect(s),
             library.draft_label(s),
         )
-    _consoles.out.print(table)
+    consoles.out.print(table)
 
 
 def _casting_time(s: Spell) -> str:

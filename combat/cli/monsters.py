@@ -1,13 +1,13 @@
 """`combat monsters`: list and show stat blocks, and import the GM's own into the local store.
 
-Registered on the `combat` group at the end of combat/cli.py."""
+Registered on the `combat` group in combat/cli/__init__.py."""
 
 from __future__ import annotations
 
 import click
 
 from combat.bestiary.settings import DEFAULT_STORE, STORE_ENV
-from combat.cli_output import _one_line_errors
+from combat.cli.output import one_line_errors
 
 __all__ = ["monsters"]
 
@@ -28,7 +28,7 @@ __all__ = ["monsters"]
     help=f"The local store of imported stat blocks [default: {DEFAULT_STORE}].",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print stat blocks as JSON.")
-@_one_line_errors
+@one_line_errors
 def monsters(words: tuple[str, ...], import_file: str | None, store: str | None, as_json: bool) -> None:
     """List the bestiary's creatures matching WORDS (name or type), or show the one WORDS name."""
     import json
@@ -38,7 +38,7 @@ def monsters(words: tuple[str, ...], import_file: str | None, store: str | None,
     from combat.bestiary import library
     from combat.bestiary.importing import blocks_from_json
     from combat.bestiary.text import describe
-    from combat.cli import _consoles, _print_block, _say, _table
+    from combat.cli.output import consoles, print_block, rich_table, say
     from combat.kernel.errors import RuleError
 
     query = " ".join(words)
@@ -50,19 +50,19 @@ def monsters(words: tuple[str, ...], import_file: str | None, store: str | None,
                 raise RuleError("stat-block/malformed", f"{import_file} is not JSON: {exc}") from None
         blocks = blocks_from_json(data)
         path = library.save_local(blocks, store)
-        _say(f"imported {len(blocks)} stat block(s) into {path}: " + ", ".join(b.name for b in blocks))
+        say(f"imported {len(blocks)} stat block(s) into {path}: " + ", ".join(b.name for b in blocks))
         return
     exact = library.everything(store).get(" ".join(query.lower().split()))
     if exact is not None:
-        _print_block(msgspec.json.format(msgspec.json.encode(exact)).decode() if as_json else describe(exact))
+        print_block(msgspec.json.format(msgspec.json.encode(exact)).decode() if as_json else describe(exact))
         return
     found = library.search(query, store)
     if not found:
         library.find(query, store)  # raises with the closest names
     if as_json:
-        _print_block(msgspec.json.format(msgspec.json.encode(found)).decode())
+        print_block(msgspec.json.format(msgspec.json.encode(found)).decode())
         return
-    table = _table("Name", "CR", "Size", "Type", "AC", "HP", "Source")
+    table = rich_table("Name", "CR", "Size", "Type", "AC", "HP", "Source")
     for b in found:
         table.add_row(b.name, b.cr, b.size, b.type, str(b.ac), str(b.hp), b.source)
-    _consoles.out.print(table)
+    consoles.out.print(table)

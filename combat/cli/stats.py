@@ -1,6 +1,6 @@
 """`combat stats`: what the store's fights add up to (docs/stats.md), `combat stats export`
 the read model's tables as files for notebooks, `combat stats rebuild` the model from the logs.
-Registered on the `combat` group at the end of combat/cli.py."""
+Registered on the `combat` group in combat/cli/__init__.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from combat.cli_output import _one_line_errors, db_file_option
+from combat.cli.output import db_file_option, one_line_errors
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -37,17 +37,17 @@ def character_line(c: CharacterStats) -> str:
 
 
 def _print_stats(found: Stats) -> None:
-    from combat.cli import _say
+    from combat.cli.output import say
 
-    _say(f"{len(found.encounters)} encounter(s): " + ", ".join(e["name"] for e in found.encounters))
+    say(f"{len(found.encounters)} encounter(s): " + ", ".join(e["name"] for e in found.encounters))
     for c in found.characters:
-        _say(character_line(c))
+        say(character_line(c))
     for r in found.rounds:
-        _say(f"round {r.round} of {r.encounter[:8]}: {r.side} dealt {r.damage}")
+        say(f"round {r.round} of {r.encounter[:8]}: {r.side} dealt {r.damage}")
     rulings = ", ".join(f"{k} {v}" for k, v in found.rulings.items()) or "none"
-    _say(f"history moves: {rulings}")
+    say(f"history moves: {rulings}")
     for h in found.history:
-        _say(f"  {h.kind} at seq {h.seq} of {h.encounter[:8]} by {h.actor}: {h.reason}")
+        say(f"  {h.kind} at seq {h.seq} of {h.encounter[:8]} by {h.actor}: {h.reason}")
 
 
 @click.group(invoke_without_command=True)
@@ -57,22 +57,23 @@ def _print_stats(found: Stats) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @_db
 @click.pass_context
-@_one_line_errors
+@one_line_errors
 def stats(ctx: click.Context, campaign: str | None, encounter: str | None, character: str | None, as_json: bool, db: str) -> None:
     """Per character damage, hits, criticals, the d20's faces and how fair they look, spell
     slots and turns; the rulings undone and amended (docs/stats.md)."""
     if ctx.invoked_subcommand is not None:
         return
-    from combat.cli import _print_json, _store
+    from combat.cli.output import print_json
+    from combat.cli.references import open_store
     from combat.stats.answers import Scope
 
-    with _store(db) as encounters:
+    with open_store(db) as encounters:
         in_campaign = str(encounters.campaigns.named(campaign).id) if campaign is not None else None
         found = encounters.stats.gm(Scope(campaign=in_campaign, encounter=encounter, character=character))
     if as_json:
         import msgspec  # here, not at the top: every CLI command's start would pay for it
 
-        _print_json(msgspec.to_builtins(found))
+        print_json(msgspec.to_builtins(found))
     else:
         _print_stats(found)
 
@@ -81,11 +82,12 @@ def stats(ctx: click.Context, campaign: str | None, encounter: str | None, chara
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default="csv", show_default=True)
 @click.option("--to", "folder", type=click.Path(file_okay=False), default="stats-export", show_default=True)
 @_db
-@_one_line_errors
+@one_line_errors
 def export(fmt: str, folder: str, db: str) -> None:
     """Every table of the read model as one file each (TABLE.csv or TABLE.parquet), for pandas,
     DuckDB or a spreadsheet; the rows that no longer count are in them, with counted = 0."""
-    from combat.cli import _say, _store
+    from combat.cli.output import say
+    from combat.cli.references import open_store
     from combat.store.stats_tables import COLUMNS, EVENT_TABLES
 
     if fmt == "parquet":
@@ -98,7 +100,7 @@ def export(fmt: str, folder: str, db: str) -> None:
 
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
-    with _store(db) as encounters:
+    with open_store(db) as encounters:
         encounters.stats.fresh()
         tables = {t: encounters.stats.tables.select(t, counted=False) for t in COLUMNS}
     for table, rows in tables.items():
@@ -108,7 +110,7 @@ def export(fmt: str, folder: str, db: str) -> None:
             _write_csv(path, columns, rows)
         else:
             _write_parquet(path, columns, rows)
-        _say(f"{path}: {len(rows)} rows")
+        say(f"{path}: {len(rows)} rows")
 
 
 def _write_csv(path: Path, columns: list[str], rows: list[dict[str, Any]]) -> None:
@@ -133,11 +135,12 @@ def _write_parquet(path: Path, columns: list[str], rows: list[dict[str, Any]]) -
 
 @stats.command()
 @_db
-@_one_line_errors
+@one_line_errors
 def rebuild(db: str) -> None:
     """Drop the read model and build it again from every encounter's log."""
-    from combat.cli import _say, _store
+    from combat.cli.output import say
+    from combat.cli.references import open_store
 
-    with _store(db) as encounters:
+    with open_store(db) as encounters:
         read, seconds = encounters.stats.rebuild()
-    _say(f"rebuilt from {read} events in {seconds:.2f} s")
+    say(f"rebuilt from {read} events in {seconds:.2f} s")
