@@ -16,6 +16,7 @@ import click
 from combat.cli_output import _consoles, _one_line_errors
 from combat.reference_cli import commands
 from combat.service.limits import Limits
+from combat.stats.settings import DEFAULT_FOLLOWER, FOLLOWER_ENV, FOLLOWER_MODES
 from combat.store.settings import DB_ENV, DEFAULT_DB
 
 if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` stays quick
@@ -612,6 +613,15 @@ _LIMITS = Limits()
     show_default=True,
     help="Encounters (forks included) one credential may create.",
 )
+@click.option(
+    "--stats-follower",
+    type=click.Choice(FOLLOWER_MODES),
+    envvar=FOLLOWER_ENV,
+    default=DEFAULT_FOLLOWER,
+    show_default=True,
+    help=f"Where the statistics' follower runs: a thread of this process, a child process (`combat stats follow`, "
+    f"off the writers' interpreter), or off (each answer takes in what is new) (env {FOLLOWER_ENV}; docs/stats.md).",
+)
 @_one_line_errors
 def serve(
     db: str | None,
@@ -626,6 +636,7 @@ def serve(
     max_text: int,
     max_events: int,
     max_encounters: int,
+    stats_follower: str,
 ) -> None:
     """Run the HTTP service (OpenAPI at /schema, the table screen at /app/, whose addresses are
     printed first); JSON log lines on stderr."""
@@ -656,6 +667,7 @@ def serve(
         open_creation=open_creation,
         cors_origins=cors_origins,
         announce=_print,
+        stats_follower=stats_follower,
     )
 
 
