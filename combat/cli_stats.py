@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from combat.cli_output import _one_line_errors, db_file_option
-from combat.stats.settings import POLL_SECONDS
+from combat.stats.settings import LISTEN_FALLBACK, POLL_SECONDS
 from combat.store.settings import DB_ENV, DEFAULT_DB
 
 if TYPE_CHECKING:
@@ -156,13 +156,13 @@ def rebuild(db: str) -> None:
 )
 @click.option(
     "--interval",
-    type=click.FloatRange(0.001, 60),
-    default=POLL_SECONDS,
-    show_default=True,
-    help="Seconds between looks for new events (on PostgreSQL each append wakes it at once).",
+    type=click.FloatRange(0.001, 3600),
+    default=None,
+    help=f"Seconds between looks for new events [default: {POLL_SECONDS:g} on SQLite; {LISTEN_FALLBACK:g} on "
+    "PostgreSQL, where each append's NOTIFY wakes it at once].",
 )
 @_one_line_errors
-def follow(db: str | None, interval: float) -> None:
+def follow(db: str | None, interval: float | None) -> None:
     """Keep the statistics tables up to date in this process until stopped: SIGTERM or Ctrl-C
     stop it between two batches, each committed with its position, so a restart (after a
     kill -9 too) reads on and counts nothing twice. `combat serve --stats-follower process`

@@ -23,7 +23,6 @@ from collections.abc import Mapping
 
 import structlog
 
-from combat.stats.settings import POLL_SECONDS
 from combat.store.settings import DB_ENV
 from combat.store.sqlite import is_sqlite_file
 
@@ -43,8 +42,10 @@ def child_env(settings: Mapping[str, str]) -> dict[str, str]:
 
 
 class FollowerProcess:
-    def __init__(self, settings: Mapping[str, str], *, interval: float = POLL_SECONDS):
-        command = [sys.executable, "-m", "combat.cli", "stats", "follow", "--interval", str(interval)]
+    def __init__(self, settings: Mapping[str, str], *, interval: float | None = None):
+        command = [sys.executable, "-m", "combat.cli", "stats", "follow"]
+        if interval is not None:
+            command += ["--interval", str(interval)]
         self.process = subprocess.Popen(
             command, env=child_env(settings), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True
         )

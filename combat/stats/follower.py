@@ -4,10 +4,11 @@ a process other than the writers', until it is told to stop.
 The same follower as everywhere (combat.store.party.follow: each batch's rows and position in
 one transaction, so a kill -9 counts nothing twice and several followers at once are safe);
 what is new here is only what wakes it. Another process's appends cannot poke it, so on SQLite
-(no subscriptions) it looks every `interval` seconds, and on PostgreSQL it LISTENs on every
-partition's channel (combat.store.follow's listener: each append's NOTIFY wakes it at once),
-looking every second as well in case a NOTIFY was missed while it reconnected. Between two
-passes it waits at least `interval`, so under a stream of writes each pass takes in a batch.
+(no subscriptions) it looks every `interval` seconds (50 ms unless told), and on PostgreSQL it
+LISTENs on every partition's channel (combat.store.follow's listener: each append's NOTIFY
+wakes it at once), looking every `interval` (a second unless told) as well in case a NOTIFY
+was missed while it reconnected. Two passes are at least `GAP` apart, so under a stream of
+writes each pass takes in a batch.
 """
 
 from __future__ import annotations
@@ -20,14 +21,14 @@ from uuid import UUID
 import structlog
 
 from combat.kernel.errors import RuleError
-from combat.stats.settings import POLL_SECONDS
+from combat.stats.settings import LISTEN_FALLBACK, POLL_SECONDS
 from combat.store.follow import Follower, follower_for
 
 __all__ = ["StatsFollower"]
 
 log = structlog.get_logger("combat.stats")
 
-LISTEN_FALLBACK = 1.0  # seconds: on PostgreSQL, a look even without a NOTIFY
+GAP = 0.05  # seconds: the least time between two passes
 
 
 class _Wake:
@@ -50,7 +51,7 @@ class StatsFollower:
     """`run` follows until `stop` (from any thread, a signal handler's included); `read` is
     how many events it took in."""
 
-    def __init__(self, encounters: Any, *, interval: float = POLL_SECONDS, ready: Callable[[int], None] | None = None):
+    def __init__(self, encounters: Any, *, interval: float | None = None, ready: Callable[[int], None] | None = None):
         if encounters.log.in_memory:
             raise RuleError(
                 "stats/follow-in-memory",
@@ -58,7 +59,8 @@ class StatsFollower:
                 allowed="an SQLite file or PostgreSQL (--db)",
             )
         self._encounters = encounters
-        self._interval = interval
+        postgres = encounters.log.kind == "postgres"
+        self._interval = interval if interval is not None else LISTEN_FALLBACK if postgres else POLL_SECONDS
         self._ready = ready
         self._stopping = threading.Event()
         self._wake = threading.Event()
@@ -77,10 +79,11 @@ class StatsFollower:
             self._pass(stats)
             if self._ready is not None:
                 self._ready(self.read)
+            gap = min(GAP, self._interval)
             while not self._stopping.is_set():
-                self._stopping.wait(self._interval)
-                if listener is not None:
-                    self._wake.wait(LISTEN_FALLBACK)
+                self._stopping.wait(gap)
+                # Woken by a NOTIFY (PostgreSQL) or a stop; else the wait ends in a look anyway.
+                self._wake.wait(self._interval - gap)
                 if not self._stopping.is_set():
                     self._pass(stats)
         finally:

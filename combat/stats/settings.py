@@ -14,11 +14,12 @@ A store in memory is one process's alone: it has no follower, whatever is asked.
 
 from __future__ import annotations
 
-__all__ = ["FOLLOWER_ENV", "FOLLOWER_MODES", "DEFAULT_FOLLOWER", "POLL_SECONDS"]
+__all__ = ["FOLLOWER_ENV", "FOLLOWER_MODES", "DEFAULT_FOLLOWER", "POLL_SECONDS", "LISTEN_FALLBACK"]
 
 FOLLOWER_ENV = "COMBAT_STATS_FOLLOWER"
 FOLLOWER_MODES = ("thread", "process", "off")
 DEFAULT_FOLLOWER = "thread"
-# How often `combat stats follow` looks for new events on SQLite (no subscriptions there);
-# on PostgreSQL each append's NOTIFY wakes it, and this is only the fallback.
+# How often `combat stats follow` looks for new events on SQLite (no subscriptions there),
+# and on PostgreSQL, where each append's NOTIFY wakes it, in case one was missed.
 POLL_SECONDS = 0.05
+LISTEN_FALLBACK = 1.0
