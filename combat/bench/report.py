@@ -361,12 +361,12 @@ def _stats(r: dict[str, Any] | None) -> list[Row]:
     )
     for mode, label in (("thread", "a thread of the writers' process"), ("process", "a process of its own")):
         m = r["modes"][mode]
-        extra = f", child {m['child_cpu_s']:.2f} s CPU" if "child_cpu_s" in m else ""
+        extra = f", child {m['child_cpu_s']:.2f} s" if "child_cpu_s" in m else ""
         rows.append(
             (
                 f"   writes with the follower on {label}",
                 f"{m['ratio']:.2f}x ({m['ratio_low']:.2f}-{m['ratio_high']:.2f})",
-                f"{m['cpu_ms_per_command']:.2f} ms CPU/command{extra}",
+                f"CPU {m['cpu_ms_per_command']:.2f} ms/command, {m['cpu_ratio']:.2f}x{extra}",
                 f"lag p50 {_ms(m['lag_p50_ms'])}, p99 {_ms(m['lag_p99_ms'])}",
                 f"drop <= 5%: {_met(m['ratio'] >= 0.95)}",
             )

@@ -55,8 +55,8 @@ class Sizes:
     fold_repeat: int
     fold_times: int
     stats_events: int = 100_000  # the statistics projection's rebuild (combat.bench.stats_projection)
-    stats_commands: int = 1_000  # per mode and round (combat.bench.stats_projection)
-    stats_rounds: int = 7
+    stats_commands: int = 500  # per mode and round (combat.bench.stats_projection)
+    stats_rounds: int = 15
 
 
 FULL = Sizes(
