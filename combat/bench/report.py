@@ -359,7 +359,14 @@ def _stats(r: dict[str, Any] | None) -> list[Row]:
             "",
         )
     )
-    for mode, label in (("thread", "a thread of the writers' process"), ("process", "a process of its own")):
+    labels = {
+        "thread": "a thread of the writers' process",
+        "process": f"a process of its own (every {r['interval_s'] * 1000:.0f} ms)",
+        "process_slow": f"a process of its own (every {r.get('slow_interval_s', 0) * 1000:.0f} ms)",
+    }
+    for mode, label in labels.items():
+        if mode not in r["modes"]:
+            continue
         m = r["modes"][mode]
         extra = f", child {m['child_cpu_s']:.2f} s" if "child_cpu_s" in m else ""
         rows.append(

@@ -8,8 +8,9 @@ the follower where `combat serve --stats-follower` may put it.
   fresh short fight of the same SQLite file, timed (wall, and this process's CPU) three ways:
   `none` (no follower), `thread` (combat.app.followers' thread in this process, poked by each
   append, as `combat serve` runs it) and `process` (`combat stats follow` as a child,
-  combat.app.follower_process, looking every `interval`). The three take turns within each
-  round, in an order rotated round by round, so a machine that gets busier or quieter during
+  combat.app.follower_process, looking every `interval`, its default), and `process_slow`
+  (the same child looking every `slow_interval`: fewer, larger batches, a longer lag). They
+  take turns within each round, in an order rotated round by round, so a machine that gets busier or quieter during
   the run weighs on each alike; each mode's ratio is taken against `none` in the same round,
   and the median over the rounds is reported with the lowest and highest;
 - lag: after the timed commands, a tenth as many more, each waited for until the follower's
@@ -38,7 +39,8 @@ from combat.store.party import tracking_name
 
 __all__ = ["run", "MODES"]
 
-MODES = ("none", "thread", "process")
+MODES = ("none", "thread", "process", "process_slow")
+SLOW_INTERVAL = 0.25  # seconds: a child looking 5x less often than by default
 
 
 def _play(encounters: Encounters, commands: int, on_commit: Callable[[], None] | None = None) -> tuple[float, float]:
@@ -92,7 +94,14 @@ def _follower(mode: str, encounters: Encounters, interval: float, spent: list[fl
             spent.append(_children_cpu() - before)
 
 
-def run(workdir: Path, events: int, commands: int, rounds: int = 15, interval: float = POLL_SECONDS) -> dict[str, Any]:
+def run(
+    workdir: Path,
+    events: int,
+    commands: int,
+    rounds: int = 15,
+    interval: float = POLL_SECONDS,
+    slow_interval: float = SLOW_INTERVAL,
+) -> dict[str, Any]:
     encounters = Encounters(workdir / "stats.db")
     try:
         store_fight(encounters, long_fight(events), snapshots=False)
@@ -102,7 +111,7 @@ def run(workdir: Path, events: int, commands: int, rounds: int = 15, interval: f
         wall: dict[str, list[float]] = {m: [] for m in MODES}
         cpu: dict[str, list[float]] = {m: [] for m in MODES}
         lags: dict[str, list[float]] = {m: [] for m in MODES if m != "none"}
-        child_cpu: list[float] = []
+        child_cpu: dict[str, list[float]] = {}
 
         def lag_of(mode: str) -> Callable[[], None]:
             def wait_for_follower() -> None:
@@ -117,7 +126,8 @@ def run(workdir: Path, events: int, commands: int, rounds: int = 15, interval: f
         for r in range(rounds):
             for mode in MODES[r % len(MODES) :] + MODES[: r % len(MODES)]:
                 encounters.stats.fresh()  # each mode starts with nothing left to take in
-                with _follower(mode, encounters, interval, child_cpu):
+                every = slow_interval if mode == "process_slow" else interval
+                with _follower(mode, encounters, every, child_cpu.setdefault(mode, [])):
                     seconds, used = _play(encounters, commands)
                     wall[mode].append(seconds)
                     cpu[mode].append(used)
@@ -130,6 +140,7 @@ def run(workdir: Path, events: int, commands: int, rounds: int = 15, interval: f
             "commands": commands,
             "rounds": rounds,
             "interval_s": interval,
+            "slow_interval_s": slow_interval,
             "modes": {},
         }
         for mode in MODES:
@@ -149,7 +160,8 @@ def run(workdir: Path, events: int, commands: int, rounds: int = 15, interval: f
                     else {}
                 ),
             }
-        out["modes"]["process"]["child_cpu_s"] = sum(child_cpu) / len(child_cpu) if child_cpu else 0.0
+        for mode in ("process", "process_slow"):
+            out["modes"][mode]["child_cpu_s"] = median(child_cpu[mode])
         return out
     finally:
         encounters.close()

@@ -312,7 +312,7 @@ def run(
         if wanted("stats"):
             say(
                 f"statistics projection: rebuild from {sizes.stats_events:,} events; {sizes.stats_commands:,} commands "
-                f"x {sizes.stats_rounds} rounds without a follower, with it on a thread, and in a process"
+                f"x {sizes.stats_rounds} rounds without a follower, with it on a thread, and in a process (two intervals)"
             )
             result["stats"] = stats_projection.run(where, sizes.stats_events, sizes.stats_commands, sizes.stats_rounds)
     return result
