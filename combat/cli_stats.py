@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from combat.cli_output import _one_line_errors, db_file_option
-from combat.stats.settings import LISTEN_FALLBACK, POLL_SECONDS
+from combat.stats.settings import INTERVAL_ENV, LISTEN_FALLBACK, POLL_SECONDS
 from combat.store.settings import DB_ENV, DEFAULT_DB
 
 if TYPE_CHECKING:
@@ -157,9 +157,11 @@ def rebuild(db: str) -> None:
 @click.option(
     "--interval",
     type=click.FloatRange(0.001, 3600),
+    envvar=INTERVAL_ENV,
     default=None,
-    help=f"Seconds between looks for new events [default: {POLL_SECONDS:g} on SQLite; {LISTEN_FALLBACK:g} on "
-    "PostgreSQL, where each append's NOTIFY wakes it at once].",
+    help=f"Seconds between looks for new events (env {INTERVAL_ENV}, which a `combat serve --stats-follower "
+    f"process` passes on) [default: {POLL_SECONDS:g} on SQLite; {LISTEN_FALLBACK:g} on PostgreSQL, where each "
+    "append's NOTIFY wakes it at once].",
 )
 @_one_line_errors
 def follow(db: str | None, interval: float | None) -> None:
