@@ -98,7 +98,7 @@ class Service:
         # itself, and a statistics answer takes in what is new, as in the CLI.
         if self.followers is None and not self.encounters.log.in_memory:
             campaigns, stats = self.encounters.campaigns, self.encounters.stats
-            passes = [(campaigns.carry_over, campaigns.behind)]
+            passes: list[tuple[Callable[[], object], Callable[[], bool]]] = [(campaigns.carry_over, campaigns.behind)]
             if self.stats_follower == "thread":
                 passes.append((stats.fresh, stats.behind))
             self.followers = FollowerThread(passes)
