@@ -106,6 +106,12 @@ class Encounters(HistoryMoves):
         self._locks = EncounterLocks()  # writes to one encounter go one at a time
         self._ids = CommandIndex(lambda eid, after, upto: self.log.recorded(eid, gt=after or None, lte=upto))
 
+    @property
+    def settings(self) -> dict[str, str]:
+        """eventsourcing's settings this store was opened with (what another process, a
+        follower say, needs to open the same store)."""
+        return dict(self._env)
+
     def close(self) -> None:
         if self._campaigns is not None:
             self._campaigns.close()

@@ -1,36 +1,53 @@
 """9. The statistics projection (docs/stats.md): rebuilding its tables from a store of N events,
-how far it lags behind the write path, and what it costs the write path while it runs.
+how far it lags behind the write path, and what it costs the write path while it runs, with
+the follower where `combat serve --stats-follower` may put it.
 
 - rebuild: a stored fight of N events (100,000 in the full run), `combat stats rebuild`'s
   call timed: every row and position dropped, every event folded into rows again;
-- lag: commands played one at a time while a follower thread pulls the notification log every
-  `interval`; each command's lag is from its commit until the follower's committed position
-  passes it (the follower runs in the same process, as it does under `combat serve`);
-- cost: the same commands' wall time with and without that follower running, as a ratio.
+- the write path: `commands` move/attack/end-turn commands played one after another on a
+  fresh short fight of the same SQLite file, timed (wall, and this process's CPU) three ways:
+  `none` (no follower), `thread` (combat.app.followers' thread in this process, poked by each
+  append, as `combat serve` runs it) and `process` (`combat stats follow` as a child,
+  combat.app.follower_process, looking every `interval`, its default), and `process_slow`
+  (the same child looking every `slow_interval`: fewer, larger batches, a longer lag). They
+  take turns within each round, in an order rotated round by round, so a machine that gets busier or quieter during
+  the run weighs on each alike; each mode's ratio is taken against `none` in the same round,
+  and the median over the rounds is reported with the lowest and highest;
+- lag: after the timed commands, a tenth as many more, each waited for until the follower's
+  committed position passes it (from its commit: the pass's wait, its batch and its commit).
 """
 
 from __future__ import annotations
 
-import threading
+import resource
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 from combat.app.application import Encounters
+from combat.app.follower_process import FollowerProcess
+from combat.app.followers import FollowerThread
 from combat.bench.fixtures import TARGETS, long_fight, store_fight
 from combat.bench.timing import percentile
 from combat.kernel.commands import Attack, EndTurn, Move
 from combat.stats.projection import FOLLOWER
+from combat.stats.settings import POLL_SECONDS
 from combat.store.party import tracking_name
 
-__all__ = ["run"]
+__all__ = ["run", "MODES"]
+
+MODES = ("none", "thread", "process", "process_slow")
+SLOW_INTERVAL = 0.25  # seconds: a child looking 5x less often than by default
 
 
-def _play(encounters: Encounters, commands: int, on_commit: Any = None) -> float:
-    """Wall time of `commands` move/attack/end-turn commands on a fresh short fight."""
+def _play(encounters: Encounters, commands: int, on_commit: Callable[[], None] | None = None) -> tuple[float, float]:
+    """Wall and CPU time of this process for `commands` move/attack/end-turn commands on a fresh short fight."""
     eid = store_fight(encounters, long_fight(50))
     state = encounters.state(eid)
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     done = 0
     while done < commands:
         cid = state.turn
@@ -41,49 +58,110 @@ def _play(encounters: Encounters, commands: int, on_commit: Any = None) -> float
             if on_commit is not None:
                 on_commit()
             done += 1
-    return time.perf_counter() - began
+    return time.perf_counter() - began, time.process_time() - cpu
 
 
-def run(workdir: Path, events: int, commands: int, interval: float = 0.05) -> dict[str, Any]:
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+@contextmanager
+def _follower(mode: str, encounters: Encounters, interval: float, spent: list[float]) -> Iterator[None]:
+    """The stats follower running as `mode` says (caught up before this yields); the child's
+    CPU seconds (start-up included) are added to `spent`."""
+    if mode == "none":
+        yield
+    elif mode == "thread":
+        stats = encounters.stats
+        thread = FollowerThread([(stats.fresh, stats.behind)])
+        encounters.on_appended = lambda encounter_id, state: thread.poke()
+        try:
+            thread.caught_up(60)
+            yield
+        finally:
+            encounters.on_appended = None
+            thread.stop()
+    else:
+        before = _children_cpu()
+        child = FollowerProcess(encounters.settings, interval=interval)
+        try:
+            if not child.ready(120):
+                raise RuntimeError("combat stats follow did not start within 120 s")
+            yield
+        finally:
+            child.stop()
+            spent.append(_children_cpu() - before)
+
+
+def run(
+    workdir: Path,
+    events: int,
+    commands: int,
+    rounds: int = 15,
+    interval: float = POLL_SECONDS,
+    slow_interval: float = SLOW_INTERVAL,
+) -> dict[str, Any]:
     encounters = Encounters(workdir / "stats.db")
     try:
         store_fight(encounters, long_fight(events), snapshots=False)
         read, rebuild_s = encounters.stats.rebuild()
-        without = _play(encounters, commands)
-        encounters.stats.fresh()
         name = tracking_name(FOLLOWER, encounters.log.home)
         recorder = encounters.log.home.recorder
-        lags: list[float] = []
-        stop = threading.Event()
+        wall: dict[str, list[float]] = {m: [] for m in MODES}
+        cpu: dict[str, list[float]] = {m: [] for m in MODES}
+        lags: dict[str, list[float]] = {m: [] for m in MODES if m != "none"}
+        child_cpu: dict[str, list[float]] = {}
 
-        def follower() -> None:
-            while not stop.is_set():
-                encounters.stats.fresh()
-                stop.wait(interval)
+        def lag_of(mode: str) -> Callable[[], None]:
+            def wait_for_follower() -> None:
+                head, began = recorder.max_notification_id() or 0, time.perf_counter()
+                while encounters.stats.tables.position(name) < head:
+                    time.sleep(0.001)
+                lags[mode].append(time.perf_counter() - began)
 
-        def wait_for_follower() -> None:
-            head, began = recorder.max_notification_id() or 0, time.perf_counter()
-            while encounters.stats.tables.position(name) < head:
-                time.sleep(0.001)
-            lags.append(time.perf_counter() - began)
+            return wait_for_follower
 
-        thread = threading.Thread(target=follower, daemon=True)
-        thread.start()
-        try:
-            with_follower = _play(encounters, commands)
-            _play(encounters, max(1, commands // 10), on_commit=wait_for_follower)
-        finally:
-            stop.set()
-            thread.join()
-        return {
+        _play(encounters, commands)  # warm-up, not counted: the first play pays for caches the others find filled
+        for r in range(rounds):
+            for mode in MODES[r % len(MODES) :] + MODES[: r % len(MODES)]:
+                encounters.stats.fresh()  # each mode starts with nothing left to take in
+                every = slow_interval if mode == "process_slow" else interval
+                with _follower(mode, encounters, every, child_cpu.setdefault(mode, [])):
+                    seconds, used = _play(encounters, commands)
+                    wall[mode].append(seconds)
+                    cpu[mode].append(used)
+                    if mode != "none":
+                        _play(encounters, max(1, commands // 10), on_commit=lag_of(mode))
+        out: dict[str, Any] = {
             "events": read,
             "rebuild_s": rebuild_s,
             "rebuild_events_per_s": read / rebuild_s if rebuild_s else 0.0,
             "commands": commands,
+            "rounds": rounds,
             "interval_s": interval,
-            "lag_p50_ms": percentile(lags, 50) * 1000,
-            "lag_p99_ms": percentile(lags, 99) * 1000,
-            "write_ratio_with_follower": without / with_follower if with_follower else 0.0,
+            "slow_interval_s": slow_interval,
+            "modes": {},
         }
+        for mode in MODES:
+            ratios = [n / w for n, w in zip(wall["none"], wall[mode], strict=True)]
+            out["modes"][mode] = {
+                "commands_per_s": commands / median(wall[mode]),
+                "cpu_ms_per_command": median(cpu[mode]) / commands * 1000,
+                # This process's CPU (the follower's too where it is a thread): the disk's
+                # fsyncs, which the wall time also holds, do not move it.
+                "cpu_ratio": median(n / c for n, c in zip(cpu["none"], cpu[mode], strict=True)),
+                "ratio": median(ratios),
+                "ratio_low": min(ratios),
+                "ratio_high": max(ratios),
+                **(
+                    {"lag_p50_ms": percentile(lags[mode], 50) * 1000, "lag_p99_ms": percentile(lags[mode], 99) * 1000}
+                    if mode in lags
+                    else {}
+                ),
+            }
+        for mode in ("process", "process_slow"):
+            out["modes"][mode]["child_cpu_s"] = median(child_cpu[mode])
+        return out
     finally:
         encounters.close()

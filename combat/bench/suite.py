@@ -55,7 +55,8 @@ class Sizes:
     fold_repeat: int
     fold_times: int
     stats_events: int = 100_000  # the statistics projection's rebuild (combat.bench.stats_projection)
-    stats_commands: int = 300
+    stats_commands: int = 500  # per mode and round (combat.bench.stats_projection)
+    stats_rounds: int = 15
 
 
 FULL = Sizes(
@@ -105,6 +106,7 @@ QUICK = Sizes(
     fold_times=5,
     stats_events=5_000,
     stats_commands=30,
+    stats_rounds=3,
 )
 
 SERVICE_TARGETS = {
@@ -308,6 +310,9 @@ def run(
             say("folding each ruleset's demo fight")
             result["folding"] = folding.run(where, sizes.fold_repeat, sizes.fold_times)
         if wanted("stats"):
-            say(f"statistics projection: rebuild from {sizes.stats_events:,} events, lag over {sizes.stats_commands} commands")
-            result["stats"] = stats_projection.run(where, sizes.stats_events, sizes.stats_commands)
+            say(
+                f"statistics projection: rebuild from {sizes.stats_events:,} events; {sizes.stats_commands:,} commands "
+                f"x {sizes.stats_rounds} rounds without a follower, with it on a thread, and in a process (two intervals)"
+            )
+            result["stats"] = stats_projection.run(where, sizes.stats_events, sizes.stats_commands, sizes.stats_rounds)
     return result

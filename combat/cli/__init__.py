@@ -71,6 +71,3 @@ def main() -> None:
     atexit.register(gc.freeze)
     cli(prog_name="combat")
 
-
-if __name__ == "__main__":
-    main()

@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` sta
     pass
 from combat.cli.output import db_option, say
 from combat.cli.references import find_encounter, open_store
+from combat.stats.settings import DEFAULT_FOLLOWER, FOLLOWER_ENV, FOLLOWER_MODES
 
 # The interpreter's collector thresholds, which `main` widens for a command's start and the
 # long-running commands (serve, bench) put back.
@@ -79,6 +80,15 @@ _LIMITS = Limits()
     show_default=True,
     help="Encounters (forks included) one credential may create.",
 )
+@click.option(
+    "--stats-follower",
+    type=click.Choice(FOLLOWER_MODES),
+    envvar=FOLLOWER_ENV,
+    default=DEFAULT_FOLLOWER,
+    show_default=True,
+    help=f"Where the statistics' follower runs: a thread of this process, a child process (`combat stats follow`, "
+    f"off the writers' interpreter), or off (each answer takes in what is new) (env {FOLLOWER_ENV}; docs/stats.md).",
+)
 @one_line_errors
 def serve(
     db: str | None,
@@ -93,6 +103,7 @@ def serve(
     max_text: int,
     max_events: int,
     max_encounters: int,
+    stats_follower: str,
 ) -> None:
     """Run the HTTP service (OpenAPI at /schema, the table screen at /app/, whose addresses are
     printed first); JSON log lines on stderr."""
@@ -123,6 +134,7 @@ def serve(
         open_creation=open_creation,
         cors_origins=cors_origins,
         announce=say,
+        stats_follower=stats_follower,
     )
 
 

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from combat.cli.output import db_file_option, one_line_errors
+from combat.stats.settings import INTERVAL_ENV, LISTEN_FALLBACK, POLL_SECONDS
+from combat.store.settings import DB_ENV, DEFAULT_DB
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -144,3 +146,51 @@ def rebuild(db: str) -> None:
     with open_store(db) as encounters:
         read, seconds = encounters.stats.rebuild()
     say(f"rebuilt from {read} events in {seconds:.2f} s")
+
+
+@stats.command()
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    envvar=DB_ENV,
+    default=None,
+    help=f"SQLite file of the store, or a postgresql:// URL [default: {DEFAULT_DB}, or PostgreSQL when "
+    "PERSISTENCE_MODULE=eventsourcing.postgres and POSTGRES_* are set].",
+)
+@click.option(
+    "--interval",
+    type=click.FloatRange(0.001, 3600),
+    envvar=INTERVAL_ENV,
+    default=None,
+    help=f"Seconds between looks for new events (env {INTERVAL_ENV}, which a `combat serve --stats-follower "
+    f"process` passes on) [default: {POLL_SECONDS:g} on SQLite; {LISTEN_FALLBACK:g} on PostgreSQL, where each "
+    "append's NOTIFY wakes it at once].",
+)
+@one_line_errors
+def follow(db: str | None, interval: float | None) -> None:
+    """Keep the statistics tables up to date in this process until stopped: SIGTERM or Ctrl-C
+    stop it between two batches, each committed with its position, so a restart (after a
+    kill -9 too) reads on and counts nothing twice. `combat serve --stats-follower process`
+    runs it as a child process (docs/stats.md)."""
+    import signal
+    import threading
+
+    from combat.cli.output import say
+    from combat.cli.references import open_store
+    from combat.stats.follower import StatsFollower
+
+    with open_store(db) as encounters:  # type: ignore[arg-type]  # None: the environment's store, as `combat serve`
+        follower = StatsFollower(encounters, interval=interval, ready=lambda n: say(f"following: {n} events taken in"))
+        # The follower runs on a thread and this one only waits: a signal handler then never
+        # interrupts the follower inside a lock it would need to take.
+        stopping = (signal.SIGTERM, signal.SIGINT)
+        before = {s: signal.signal(s, lambda *_: follower.stop()) for s in stopping}
+        try:
+            thread = threading.Thread(target=follower.run, name="combat-stats-follow")
+            thread.start()
+            while thread.is_alive():
+                thread.join(0.5)
+        finally:
+            for s, handler in before.items():
+                signal.signal(s, handler)
+    say(f"stopped: {follower.read} events taken in")

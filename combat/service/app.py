@@ -29,6 +29,7 @@ from combat.service.idempotency import REPLAYED
 from combat.service.limits import Limits
 from combat.service.logging import RequestLog, configure_logging, log
 from combat.service.openapi import OPENAPI, StructDefaults, refine
+from combat.stats.settings import DEFAULT_FOLLOWER, FOLLOWER_ENV, FOLLOWER_MODES
 
 __all__ = ["create_app", "serve"]
 
@@ -42,11 +43,19 @@ def create_app(
     open_creation: bool = True,
     cors_origins: Sequence[str] = (),
     listening: Listening | None = None,
+    stats_follower: str = DEFAULT_FOLLOWER,
 ) -> RequestLog:
     """The service over `encounters` (or a store opened on `db`, closed with the app).
     Without `open_creation` only `admin_token` creates encounters; `cors_origins` are the
     browser origins (pages on other sites) allowed to call it, none by default; `listening` says
-    where it listens (the table screen's links name an address the phones reach)."""
+    where it listens (the table screen's links name an address the phones reach);
+    `stats_follower` where the statistics' follower runs (combat.stats.settings)."""
+    if stats_follower not in FOLLOWER_MODES:
+        raise RuleError(
+            "serve/stats-follower",
+            f"no stats follower {stats_follower[:40]!r}",
+            allowed=f"one of {', '.join(FOLLOWER_MODES)} (--stats-follower or {FOLLOWER_ENV})",
+        )
     limits = limits or Limits()
     owns = encounters is None
     service = Service(
@@ -55,6 +64,7 @@ def create_app(
         admission=Admission(admin_token=admin_token, open=open_creation),
         max_encounters=limits.max_encounters,
         listening=listening or Listening(),
+        stats_follower=stats_follower,
     )
     service.encounters.max_events = limits.max_events
     # Every application's tables are made now, before the first request (combat.store.schema):
@@ -110,6 +120,7 @@ def serve(
     open_creation: bool | None = None,
     cors_origins: Sequence[str] = (),
     announce: Callable[[str], None] | None = None,
+    stats_follower: str = DEFAULT_FOLLOWER,
     **uvicorn_options: Any,
 ) -> None:
     """Run the service. Creating encounters is open on loopback and needs the admin token
@@ -138,6 +149,7 @@ def serve(
         open_creation=open_creation,
         cors_origins=cors_origins,
         listening=Listening(host),
+        stats_follower=stats_follower,
     )
     log.info(
         "serving",
@@ -146,6 +158,7 @@ def serve(
         store=app.state["service"].store,
         open_creation=open_creation,
         cors_origins=list(cors_origins),
+        stats_follower=stats_follower,
     )
     # Everything made so far (the app, its routes, every ruleset's types) lives as long as the
     # process: the collector's full passes need not walk it again each time.

@@ -17,6 +17,7 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 
 from combat.app.application import Encounters, Outcome, run_sync
+from combat.app.follower_process import FollowerProcess
 from combat.app.followers import FollowerThread
 from combat.campaigns.naming import names_a_stored_character
 from combat.kernel.commands import Command, check_service_only
@@ -30,6 +31,7 @@ from combat.service.feed import Hub
 from combat.service.logging import annotate
 from combat.service.messages import EncounterOpened
 from combat.service.workers import Workers
+from combat.stats.settings import DEFAULT_FOLLOWER
 from combat.store import Commits
 from combat.store.follow import Follower, follower_for
 from combat.store.tokens import TokenStore, store_kind
@@ -50,11 +52,13 @@ class Service:
     admission: Admission = field(default_factory=Admission)
     max_encounters: int | None = None  # per credential
     listening: Listening = field(default_factory=Listening)  # where the table's phones reach it
+    stats_follower: str = DEFAULT_FOLLOWER  # thread, process or off (combat.stats.settings)
     tokens: Tokens = field(init=False)
     hub: Hub = field(init=False)
     writers: Workers = field(init=False)  # joined when the service stops
     follower: Follower | None = field(init=False, default=None)
     followers: FollowerThread | None = field(init=False, default=None)
+    stats_process: FollowerProcess | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.tokens = Tokens(TokenStore(self.encounters.log.home))
@@ -83,24 +87,36 @@ class Service:
             raise ApiError(422, "request/invalid", f"{where}: {message or exc.message}", allowed=exc.allowed) from None
 
     def start(self) -> None:
-        # The followers (the campaigns' carry-over, the statistics) on a thread of their own:
-        # woken by each append of this process, and every second for the others'; a read of
-        # a campaign or of statistics waits for them (combat.app.followers).
+        # The followers (the campaigns' carry-over, and the statistics unless they run apart)
+        # on a thread of their own: woken by each append of this process, and every second
+        # for the others'; a read of a campaign or of statistics waits for them
+        # (combat.app.followers). The statistics' follower may instead be a child process
+        # (its work off the writers' interpreter) or not run here at all; their answers then
+        # take in what is new themselves (combat.stats.settings).
         # On SQLite in memory (one process, one locked cache shared by its threads) a thread
         # of their own would only wait on the writers: each write carries its fight over
         # itself, and a statistics answer takes in what is new, as in the CLI.
         if self.followers is None and not self.encounters.log.in_memory:
             campaigns, stats = self.encounters.campaigns, self.encounters.stats
-            self.followers = FollowerThread([(campaigns.carry_over, campaigns.behind), (stats.fresh, stats.behind)])
-            campaigns.runner = stats.runner = self.followers
+            passes: list[tuple[Callable[[], object], Callable[[], bool]]] = [(campaigns.carry_over, campaigns.behind)]
+            if self.stats_follower == "thread":
+                passes.append((stats.fresh, stats.behind))
+            self.followers = FollowerThread(passes)
+            campaigns.runner = self.followers
+            stats.runner = self.followers if self.stats_follower == "thread" else None
             followers = self.followers
             self.encounters.on_appended = lambda encounter_id, state: followers.poke()
+            if self.stats_follower == "process":
+                self.stats_process = FollowerProcess(self.encounters.settings)
         if self.follower is None:
             self.follower = follower_for(self.encounters.log, self.hub)
 
     def stop(self) -> None:
         self.writers.close()  # the commands in hand finish before the store closes
         self.encounters.on_appended = None
+        if self.stats_process is not None:
+            self.stats_process.stop()
+            self.stats_process = None
         if self.followers is not None:
             self.followers.stop()
             self.encounters.campaigns.runner = self.encounters.stats.runner = None

@@ -43,7 +43,9 @@ class StatsReads:
         self.tables = StatsTables(datastore)
         self._step = StatsProjection(self.tables, lambda eid, upto: encounters.records(eid, upto=upto))
         self._following = threading.Lock()
-        # The service's follower thread (combat.app.followers), when one runs this follower.
+        # The service's follower thread (combat.app.followers), when one runs this follower;
+        # None where each answer takes in what is new itself (the CLI; a service whose
+        # follower is a process of its own, or off: combat.stats.settings).
         self.runner: Any = None
 
     def behind(self) -> bool:
@@ -59,10 +61,10 @@ class StatsReads:
         else:
             self.fresh()
 
-    def fresh(self) -> int:
-        """Apply every event written so far; how many were read."""
+    def fresh(self, stopping: Callable[[], bool] | None = None) -> int:
+        """Apply every event written so far (or until `stopping`, between batches); how many were read."""
         with self._following:
-            return follow(self._encounters.log.parts, self.tables, FOLLOWER, self._step)
+            return follow(self._encounters.log.parts, self.tables, FOLLOWER, self._step, stopping=stopping)
 
     def rebuild(self) -> tuple[int, float]:
         """Drop every row and position, and build the model again from the logs: (events read, seconds)."""

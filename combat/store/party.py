@@ -145,17 +145,20 @@ def follow(
     step: Callable[[list[Recorded]], Any],
     *,
     batch: int = 500,
+    stopping: Callable[[], bool] | None = None,
 ) -> int:
     """Carry every partition's new records into `party` (the campaigns' log, or another
     follower's tables: combat.store.stats_tables): `step` turns a batch of records (in
     notification order) into the records to append, appended with the batch's last position
     in one transaction. Another process that carried the same batch first wins; this one
-    reads on from where that one stopped. Returns how many records were read."""
+    reads on from where that one stopped. `stopping` is asked before each batch (a follower
+    told to stop leaves a long backlog at the last position committed). Returns how many
+    records were read."""
     read = 0
     for part in parts:
         name = tracking_name(follower, part)
         lost = 0
-        while True:
+        while stopping is None or not stopping():
             start = party.position(name)
             page = part.recorder.select_notifications(
                 start=start, limit=batch, topics=[TOPICS[Recorded]], inclusive_of_start=False
