@@ -70,4 +70,3 @@ def main() -> None:
     # collector to close: each command closes its store itself.
     atexit.register(gc.freeze)
     cli(prog_name="combat")
-
