@@ -176,3 +176,17 @@ def test_an_unknown_stats_follower_is_refused(encounters: Encounters):
     with pytest.raises(RuleError) as refused:
         create_app(encounters, stats_follower="fork")
     assert refused.value.code == "serve/stats-follower" and "thread, process, off" in (refused.value.allowed or "")
+
+
+def test_the_services_child_follower_stops_when_the_service_dies(encounters: Encounters, monkeypatch):
+    """A service killed with -9 cannot SIGTERM its child: the child's stdin (a pipe from the
+    service) closes with it, and the child stops on its own, cleanly, rather than follow on."""
+    from combat.app.follower_process import FollowerProcess
+
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    child = FollowerProcess(encounters.settings)
+    assert child.ready(60)
+    assert child.process.stdin is not None
+    child.process.stdin.close()  # what the service's death does to the pipe
+    assert child.process.wait(timeout=30) == 0
+    child.stop()
