@@ -190,3 +190,26 @@ def test_the_services_child_follower_stops_when_the_service_dies(encounters: Enc
     child.process.stdin.close()  # what the service's death does to the pipe
     assert child.process.wait(timeout=30) == 0
     child.stop()
+
+
+def test_combat_serve_reads_the_stats_follower_from_its_flag_or_the_environment(monkeypatch, tmp_path):
+    """`--stats-follower` wins over COMBAT_STATS_FOLLOWER, which wins over the default
+    (`thread`); a value not among thread, process and off is refused before anything starts."""
+    from click.testing import CliRunner
+
+    from combat.cli import cli
+    from combat.service import app as service_app
+
+    asked: list[str] = []
+    monkeypatch.setattr(service_app, "serve", lambda *args, stats_follower, **kwargs: asked.append(stats_follower))
+    db = str(tmp_path / "combat.db")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["serve", "--db", db]).exit_code == 0
+    assert runner.invoke(cli, ["serve", "--db", db], env={"COMBAT_STATS_FOLLOWER": "process"}).exit_code == 0
+    assert (
+        runner.invoke(cli, ["serve", "--db", db, "--stats-follower", "off"], env={"COMBAT_STATS_FOLLOWER": "process"}).exit_code
+        == 0
+    )
+    assert asked == ["thread", "process", "off"]
+    refused = runner.invoke(cli, ["serve", "--db", db, "--stats-follower", "fork"])
+    assert refused.exit_code == 2 and "'fork' is not one of 'thread', 'process', 'off'" in refused.output
