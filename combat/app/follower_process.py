@@ -8,9 +8,10 @@ the write itself costs); `combat bench --only stats` measures all three ways (do
 
 The child opens the same store from the service's own settings (never from a URL on its
 command line, where a password would show in the process list), and is stopped with SIGTERM:
-it finishes the batch in hand, each batch committed with its position, and exits. A child
-that dies is not restarted: the answers then take in what is new themselves, and a warning
-says so.
+it finishes the batch in hand, each batch committed with its position, and exits; if the
+service dies without stopping it, its stdin (a pipe from the service) closes and it stops
+the same way. A child that dies is not restarted: the answers then take in what is new
+themselves, and a warning says so.
 """
 
 from __future__ import annotations
@@ -43,11 +44,13 @@ def child_env(settings: Mapping[str, str]) -> dict[str, str]:
 
 class FollowerProcess:
     def __init__(self, settings: Mapping[str, str], *, interval: float | None = None):
-        command = [sys.executable, "-m", "combat.cli", "stats", "follow"]
+        # Its stdin is a pipe nobody writes to: when this process dies, however, the pipe
+        # closes and the child stops rather than follow on for nobody.
+        command = [sys.executable, "-m", "combat.cli", "stats", "follow", "--until-stdin-closes"]
         if interval is not None:
             command += ["--interval", str(interval)]
         self.process = subprocess.Popen(
-            command, env=child_env(settings), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True
+            command, env=child_env(settings), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
         )
         self._ready = threading.Event()
         self._stopping = False
@@ -80,4 +83,6 @@ class FollowerProcess:
                 self.process.kill()
                 self.process.wait()
         self._reader.join(timeout=5)
+        if self.process.stdin is not None:
+            self.process.stdin.close()
         return self.process.returncode

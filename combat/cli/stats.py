@@ -166,13 +166,17 @@ def rebuild(db: str) -> None:
     f"process` passes on) [default: {POLL_SECONDS:g} on SQLite; {LISTEN_FALLBACK:g} on PostgreSQL, where each "
     "append's NOTIFY wakes it at once].",
 )
+@click.option(
+    "--until-stdin-closes", is_flag=True, hidden=True, help="Stop when stdin closes (the service that started it died)."
+)
 @one_line_errors
-def follow(db: str | None, interval: float | None) -> None:
+def follow(db: str | None, interval: float | None, until_stdin_closes: bool) -> None:
     """Keep the statistics tables up to date in this process until stopped: SIGTERM or Ctrl-C
     stop it between two batches, each committed with its position, so a restart (after a
     kill -9 too) reads on and counts nothing twice. `combat serve --stats-follower process`
     runs it as a child process (docs/stats.md)."""
     import signal
+    import sys
     import threading
 
     from combat.cli.output import say
@@ -186,6 +190,13 @@ def follow(db: str | None, interval: float | None) -> None:
         stopping = (signal.SIGTERM, signal.SIGINT)
         before = {s: signal.signal(s, lambda *_: follower.stop()) for s in stopping}
         try:
+            if until_stdin_closes:  # a child of `combat serve`: not left running when that is killed
+
+                def stop_at_eof() -> None:
+                    sys.stdin.read()
+                    follower.stop()
+
+                threading.Thread(target=stop_at_eof, daemon=True).start()
             thread = threading.Thread(target=follower.run, name="combat-stats-follow")
             thread.start()
             while thread.is_alive():

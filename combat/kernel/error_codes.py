@@ -32,6 +32,8 @@ ERROR_CODES: dict[str, str] = {
     "auth/other-campaign": "the token belongs to another campaign",
     "command/service-field": "… is filled in by the service from what it stores, never sent",
     "encounter/practice": "a practice fight is one of a campaign",
+    "stats/follow-in-memory": "a store in memory is this process's alone: no other process can follow it",
+    "serve/stats-follower": "no stats follower '…'",
     "stats/unknown-encounter": "no encounter … in this store",
     "party/tampered": "the stored log … breaks at version …: …",
     "rest/in-fight": "… is in the fight …, and a rest is taken out of combat",

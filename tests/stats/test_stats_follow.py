@@ -176,3 +176,40 @@ def test_an_unknown_stats_follower_is_refused(encounters: Encounters):
     with pytest.raises(RuleError) as refused:
         create_app(encounters, stats_follower="fork")
     assert refused.value.code == "serve/stats-follower" and "thread, process, off" in (refused.value.allowed or "")
+
+
+def test_the_services_child_follower_stops_when_the_service_dies(encounters: Encounters, monkeypatch):
+    """A service killed with -9 cannot SIGTERM its child: the child's stdin (a pipe from the
+    service) closes with it, and the child stops on its own, cleanly, rather than follow on."""
+    from combat.app.follower_process import FollowerProcess
+
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    child = FollowerProcess(encounters.settings)
+    assert child.ready(60)
+    assert child.process.stdin is not None
+    child.process.stdin.close()  # what the service's death does to the pipe
+    assert child.process.wait(timeout=30) == 0
+    child.stop()
+
+
+def test_combat_serve_reads_the_stats_follower_from_its_flag_or_the_environment(monkeypatch, tmp_path):
+    """`--stats-follower` wins over COMBAT_STATS_FOLLOWER, which wins over the default
+    (`thread`); a value not among thread, process and off is refused before anything starts."""
+    from click.testing import CliRunner
+
+    from combat.cli import cli
+    from combat.service import app as service_app
+
+    asked: list[str] = []
+    monkeypatch.setattr(service_app, "serve", lambda *args, stats_follower, **kwargs: asked.append(stats_follower))
+    db = str(tmp_path / "combat.db")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["serve", "--db", db]).exit_code == 0
+    assert runner.invoke(cli, ["serve", "--db", db], env={"COMBAT_STATS_FOLLOWER": "process"}).exit_code == 0
+    assert (
+        runner.invoke(cli, ["serve", "--db", db, "--stats-follower", "off"], env={"COMBAT_STATS_FOLLOWER": "process"}).exit_code
+        == 0
+    )
+    assert asked == ["thread", "process", "off"]
+    refused = runner.invoke(cli, ["serve", "--db", db, "--stats-follower", "fork"])
+    assert refused.exit_code == 2 and "'fork' is not one of 'thread', 'process', 'off'" in refused.output
