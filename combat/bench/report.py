@@ -362,7 +362,7 @@ def _stats(r: dict[str, Any] | None) -> list[Row]:
     labels = {
         "thread": "a thread of the writers' process",
         "process": f"a process of its own (every {r['interval_s'] * 1000:.0f} ms)",
-        "process_slow": f"a process of its own (every {r.get('slow_interval_s', 0) * 1000:.0f} ms)",
+        "process_slow": f"a process of its own (every {r.get('slow_interval_s', 0) * 1000:.0f} ms), as combat serve runs it",
     }
     for mode, label in labels.items():
         if mode not in r["modes"]:

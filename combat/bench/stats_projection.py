@@ -8,8 +8,9 @@ the follower where `combat serve --stats-follower` may put it.
   fresh short fight of the same SQLite file, timed (wall, and this process's CPU) three ways:
   `none` (no follower), `thread` (combat.app.followers' thread in this process, poked by each
   append, as `combat serve` runs it) and `process` (`combat stats follow` as a child,
-  combat.app.follower_process, looking every `interval`, its default), and `process_slow`
-  (the same child looking every `slow_interval`: fewer, larger batches, a longer lag). They
+  combat.app.follower_process, looking every `interval`, 50 ms), and `process_slow` (the
+  same child looking every `slow_interval`, 250 ms, as `combat serve` runs it unless told:
+  fewer, larger batches, a longer lag). They
   take turns within each round, in an order rotated round by round, so a machine that gets busier or quieter during
   the run weighs on each alike; each mode's ratio is taken against `none` in the same round,
   and the median over the rounds is reported with the lowest and highest;
@@ -40,7 +41,7 @@ from combat.store.party import tracking_name
 __all__ = ["run", "MODES"]
 
 MODES = ("none", "thread", "process", "process_slow")
-SLOW_INTERVAL = 0.25  # seconds: a child looking 5x less often than by default
+FAST_INTERVAL = 0.05  # seconds: a child looking 5x more often than by default
 
 
 def _play(encounters: Encounters, commands: int, on_commit: Callable[[], None] | None = None) -> tuple[float, float]:
@@ -99,8 +100,8 @@ def run(
     events: int,
     commands: int,
     rounds: int = 15,
-    interval: float = POLL_SECONDS,
-    slow_interval: float = SLOW_INTERVAL,
+    interval: float = FAST_INTERVAL,
+    slow_interval: float = POLL_SECONDS,
 ) -> dict[str, Any]:
     encounters = Encounters(workdir / "stats.db")
     try:

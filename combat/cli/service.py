@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` sta
     pass
 from combat.cli.output import db_option, say
 from combat.cli.references import find_encounter, open_store
-from combat.stats.settings import DEFAULT_FOLLOWER, FOLLOWER_ENV, FOLLOWER_MODES
+from combat.stats.settings import FOLLOWER_ENV, FOLLOWER_MODES, SERVE_FOLLOWER
 
 # The interpreter's collector thresholds, which `main` widens for a command's start and the
 # long-running commands (serve, bench) put back.
@@ -84,7 +84,7 @@ _LIMITS = Limits()
     "--stats-follower",
     type=click.Choice(FOLLOWER_MODES),
     envvar=FOLLOWER_ENV,
-    default=DEFAULT_FOLLOWER,
+    default=SERVE_FOLLOWER,
     show_default=True,
     help=f"Where the statistics' follower runs: a thread of this process, a child process (`combat stats follow`, "
     f"off the writers' interpreter), or off (each answer takes in what is new) (env {FOLLOWER_ENV}; docs/stats.md).",

@@ -4,7 +4,7 @@ a process other than the writers', until it is told to stop.
 The same follower as everywhere (combat.store.party.follow: each batch's rows and position in
 one transaction, so a kill -9 counts nothing twice and several followers at once are safe);
 what is new here is only what wakes it. Another process's appends cannot poke it, so on SQLite
-(no subscriptions) it looks every `interval` seconds (50 ms unless told), and on PostgreSQL it
+(no subscriptions) it looks every `interval` seconds (250 ms unless told), and on PostgreSQL it
 LISTENs on every partition's channel (combat.store.follow's listener: each append's NOTIFY
 wakes it at once), looking every `interval` (a second unless told) as well in case a NOTIFY
 was missed while it reconnected. Two passes are at least `GAP` apart, so under a stream of
@@ -28,7 +28,7 @@ __all__ = ["StatsFollower"]
 
 log = structlog.get_logger("combat.stats")
 
-GAP = 0.05  # seconds: the least time between two passes
+GAP = 0.25  # seconds: the least time between two passes (each takes in a batch: fewer, larger commits)
 
 
 class _Wake:

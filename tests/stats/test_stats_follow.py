@@ -194,7 +194,7 @@ def test_the_services_child_follower_stops_when_the_service_dies(encounters: Enc
 
 def test_combat_serve_reads_the_stats_follower_from_its_flag_or_the_environment(monkeypatch, tmp_path):
     """`--stats-follower` wins over COMBAT_STATS_FOLLOWER, which wins over the default
-    (`thread`); a value not among thread, process and off is refused before anything starts."""
+    (`process`); a value not among thread, process and off is refused before anything starts."""
     from click.testing import CliRunner
 
     from combat.cli import cli
@@ -205,11 +205,11 @@ def test_combat_serve_reads_the_stats_follower_from_its_flag_or_the_environment(
     db = str(tmp_path / "combat.db")
     runner = CliRunner()
     assert runner.invoke(cli, ["serve", "--db", db]).exit_code == 0
-    assert runner.invoke(cli, ["serve", "--db", db], env={"COMBAT_STATS_FOLLOWER": "process"}).exit_code == 0
+    assert runner.invoke(cli, ["serve", "--db", db], env={"COMBAT_STATS_FOLLOWER": "thread"}).exit_code == 0
     assert (
-        runner.invoke(cli, ["serve", "--db", db, "--stats-follower", "off"], env={"COMBAT_STATS_FOLLOWER": "process"}).exit_code
+        runner.invoke(cli, ["serve", "--db", db, "--stats-follower", "off"], env={"COMBAT_STATS_FOLLOWER": "thread"}).exit_code
         == 0
     )
-    assert asked == ["thread", "process", "off"]
+    assert asked == ["process", "thread", "off"]
     refused = runner.invoke(cli, ["serve", "--db", db, "--stats-follower", "fork"])
     assert refused.exit_code == 2 and "'fork' is not one of 'thread', 'process', 'off'" in refused.output
