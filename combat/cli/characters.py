@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["characters", "campaigns"]
 
 
-_db = db_file_option("the campaigns live in")
+_db = db_file_option("the store the campaigns live in")
 
 
 _campaign = click.option(

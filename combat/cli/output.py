@@ -58,13 +58,14 @@ def print_json(value: Any) -> None:
     print_block(json.dumps(value, indent=2, sort_keys=True, default=str))
 
 
-db_option = click.option(
+# The store of a serving process: an SQLite file, or PostgreSQL from the environment.
+served_db_option = click.option(
     "--db",
     type=click.Path(dir_okay=False),
     envvar=DB_ENV,
-    default=DEFAULT_DB,
-    show_default=True,
-    help=f"SQLite file of the event log (or set {DB_ENV}).",
+    default=None,
+    help=f"SQLite file of the store, or a postgresql:// URL [default: {DEFAULT_DB}, or PostgreSQL when "
+    "PERSISTENCE_MODULE=eventsourcing.postgres and POSTGRES_* are set].",
 )
 
 
@@ -118,16 +119,15 @@ def one_line_errors(fn: F) -> F:
 
 
 def db_file_option(what: str) -> Callable[[F], F]:
-    """`--db`: the SQLite file of the store `what` lives in (or the environment's setting)."""
-    import click
-
-    from combat.store.settings import DB_ENV, DEFAULT_DB
-
+    """`--db`: the SQLite file of `what` (or the environment's setting)."""
     return click.option(
         "--db",
         type=click.Path(dir_okay=False),
         envvar=DB_ENV,
         default=DEFAULT_DB,
         show_default=True,
-        help=f"SQLite file of the store {what} (or set {DB_ENV}).",
+        help=f"SQLite file of {what} (or set {DB_ENV}).",
     )
+
+
+db_option = db_file_option("the event log")

@@ -9,11 +9,10 @@ import click
 
 from combat.cli.output import consoles, one_line_errors
 from combat.service.limits import Limits
-from combat.store.settings import DB_ENV, DEFAULT_DB
 
 if TYPE_CHECKING:  # the rest loads when a command needs it: `combat --help` stays quick
     pass
-from combat.cli.output import db_option, say
+from combat.cli.output import db_option, say, served_db_option
 from combat.cli.references import find_encounter, open_store
 from combat.stats.settings import FOLLOWER_ENV, FOLLOWER_MODES, SERVE_FOLLOWER
 
@@ -25,14 +24,7 @@ _LIMITS = Limits()
 
 
 @click.command()
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False),
-    envvar=DB_ENV,
-    default=None,
-    help=f"SQLite file of the event log [default: {DEFAULT_DB}, or PostgreSQL when "
-    "PERSISTENCE_MODULE=eventsourcing.postgres and POSTGRES_* are set].",
-)
+@served_db_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
 @click.option(

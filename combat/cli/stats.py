@@ -8,9 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from combat.cli.output import db_file_option, one_line_errors
+from combat.cli.output import db_file_option, one_line_errors, served_db_option
 from combat.stats.settings import INTERVAL_ENV, LISTEN_FALLBACK, POLL_SECONDS
-from combat.store.settings import DB_ENV, DEFAULT_DB
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = ["stats", "character_line"]
 
-_db = db_file_option("whose fights are counted")
+_db = db_file_option("the store whose fights are counted")
 PARQUET_HINT = "Parquet files need pyarrow: pip install 'combat-log[stats]' (or use --format csv)"
 
 
@@ -149,14 +148,7 @@ def rebuild(db: str) -> None:
 
 
 @stats.command()
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False),
-    envvar=DB_ENV,
-    default=None,
-    help=f"SQLite file of the store, or a postgresql:// URL [default: {DEFAULT_DB}, or PostgreSQL when "
-    "PERSISTENCE_MODULE=eventsourcing.postgres and POSTGRES_* are set].",
-)
+@served_db_option
 @click.option(
     "--interval",
     type=click.FloatRange(0.001, 3600),
