@@ -502,12 +502,12 @@ def attack(tx: Tx, cmd: Attack) -> None:
     attack_with(tx, cmd)
 
 
-def _defenders_dice(handler: Callable[..., None]) -> Callable[..., None]:
+def defenders_dice(handler: Callable[..., None]) -> Callable[..., None]:
     """The handler, with the dice the target's spells roll during the attack entered as the
     command gives them (Mirror Image's d6s, Resistance's d4: combat/fivee/entered_dice.py)."""
 
     @functools.wraps(handler)
-    def run(tx: Tx, cmd: Attack | OpportunityAttack, **kw: Any) -> None:
+    def run(tx: Tx, cmd: Any, **kw: Any) -> None:
         mirror = (cmd.mirror_faces,) if cmd.mirror_faces is not None else ()
         with entering(tx, mirror_faces=mirror, resistance_faces=cmd.resistance_faces):
             handler(tx, cmd, **kw)
@@ -515,7 +515,7 @@ def _defenders_dice(handler: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
-@_defenders_dice
+@defenders_dice
 def attack_with(tx: Tx, cmd: Attack, *, attacker_unseen: bool = False) -> None:
     """`attack`, with what a ruleset's own attack command knows beyond it: `attacker_unseen`,
     the target cannot see the attacker (a5e), so a Dodge gives it nothing."""
@@ -590,7 +590,7 @@ def attack_uses(tx: Tx, attacker: Combatant, using: str, readied: bool) -> str:
     return "action"
 
 
-@_defenders_dice
+@defenders_dice
 def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
     require_no_pending_damage(tx.state)
     attacker = tx.combatant(cmd.attacker)

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from combat.fivee.attacks import AttackOptions, choose_attack, resolve_attack
+from combat.fivee.attacks import AttackOptions, choose_attack, defenders_dice, resolve_attack
 from combat.fivee.monster_actions import block_extra_damage
 from combat.fivee.monsters import Faces, monsters_of, require_sheet, sheet, sheets, with_monsters, with_sheet
+from combat.fivee.sanctuary import aimed_attack
 from combat.fivee.turns import require_able
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
@@ -32,7 +33,7 @@ __all__ = ["LegendaryAction", "UseLegendaryResistance", "LegendaryActionUsed", "
 
 
 class LegendaryAction(Command, frozen=True, kw_only=True):
-    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage")
+    gm_fields: ClassVar[tuple[str, ...]] = ("advantage", "disadvantage", "mirror_faces", "resistance_faces")
 
     combatant: str
     action: str
@@ -43,6 +44,13 @@ class LegendaryAction(Command, frozen=True, kw_only=True):
     damage_faces: Faces = None
     extra_damage_faces: Faces = None
     note: str = ""
+    # The target's spells' dice, as `attack` takes them (combat/fivee/entered_dice.py): Mirror
+    # Image's d6s, the attacker's Wisdom save against a Sanctuary (and the creature it goes at
+    # instead on a failure), Resistance's d4 by the id of the creature it protects.
+    mirror_faces: Faces = None
+    sanctuary_faces: Faces = None
+    new_target: str | None = None
+    resistance_faces: dict[str, tuple[int, ...]] = {}
 
 
 class UseLegendaryResistance(Command, frozen=True, kw_only=True):
@@ -78,6 +86,7 @@ def _untouched(e: Economy) -> bool:
     return e.action and e.bonus_action and e.object_interaction and e.moved == 0 and e.attacks_left == 0
 
 
+@defenders_dice
 def _legendary_action(tx: Tx, cmd: LegendaryAction) -> None:
     c, s = require_sheet(tx, cmd.combatant)
     actions = {a.name.lower(): a for a in s.block.legendary_actions}
@@ -117,13 +126,20 @@ def _legendary_action(tx: Tx, cmd: LegendaryAction) -> None:
             combatant=c.id, action=chosen.name, cost=chosen.cost, after_turn_of=after, text=chosen.text, note=cmd.note
         )
     )
+    if cmd.target is None and (cmd.sanctuary_faces or cmd.new_target):
+        raise RuleError(
+            "legendary/no-attack", f"{chosen.name} makes no attack to turn away", allowed="no sanctuary_faces, no new_target"
+        )
     if cmd.target is not None:
+        aimed = aimed_attack(tx, c, tx.combatant(cmd.target), "none", faces=cmd.sanctuary_faces, new_target=cmd.new_target)
+        if aimed is None:
+            return  # "lose the attack" (Sanctuary): the legendary action is spent
         profile = choose_attack(c, chosen.attack)
         extra = block_extra_damage(s, profile, cmd.faces, cmd.damage_faces, cmd.extra_damage_faces)
         resolve_attack(
             tx,
             c,
-            tx.combatant(cmd.target),
+            aimed,
             profile,
             AttackOptions(
                 uses="none",

@@ -492,3 +492,43 @@ def test_the_recheck_after_a_changed_past_allows_for_resistances_d4():
     made = of_type(events, AttackMade)[0]
     assert made.damage == 2 and CHECKS[AttackMade](before, made, {}) is None
     assert CHECKS[AttackMade](before, msgspec.structs.replace(made, damage=0), {}) is not None
+
+
+def test_sanctuary_and_mirror_image_ask_a_legendary_actions_attack_too():
+    """Sanctuary: "any creature who targets the warded creature with an attack roll ... must
+    succeed on a Wisdom saving throw or either choose a new target or lose the attack"; a
+    legendary action's attack is an attack roll like any other. Right after Ilse wards Aria
+    (DC 15), the Adult Red Dragon's Pounce at her fails its save (3 + 7 = 10): the attack is lost, the legendary action spent. After Bram's turn it Pounces at
+    Bram instead of her on a failed save (`new_target`)."""
+    from combat.fivee.legendary import LegendaryAction, LegendaryActionUsed
+
+    t = Table()
+    t.do(AddCharacter(character=CLERIC, side="party", player="kim"))
+    t.do(AddCombatant(combatant=pc("aria", max_hp=120)))
+    t.do(AddCombatant(combatant=pc("bram", max_hp=60)))
+    t.do(AddCreature(creature="Adult Red Dragon", side="dragon"))
+    t.start({"ilse": 20, "aria": 19, "adult-red-dragon": 1, "bram": 1})  # the dragon's 1 + 12: after Aria
+    t.do(CastSpell(caster="ilse", spell="Sanctuary", targets=("aria",)))
+    t.do(EndTurn(combatant="ilse"))  # right after Ilse's turn, before Aria acts, the dragon may act
+    events = t.do(
+        LegendaryAction(combatant="adult-red-dragon", action="Pounce", target="aria", faces=(19,), sanctuary_faces=(3,))
+    )
+    save = of_type(events, SaveMade)[0]
+    assert (save.combatant, save.dc, save.success) == ("adult-red-dragon", 15, False)
+    assert of_type(events, LegendaryActionUsed) and of_type(events, TurnedAway)
+    assert not of_type(events, AttackMade) and not of_type(events, AttackRolled)
+    t.rejects(
+        LegendaryAction(combatant="adult-red-dragon", action="Pounce", target="bram", faces=(19,), sanctuary_faces=(3,)),
+        "dice/unused-faces",
+    )
+    for cid in ("aria", "adult-red-dragon", "bram"):
+        t.do(EndTurn(combatant=cid))
+    events = t.do(
+        LegendaryAction(
+            combatant="adult-red-dragon", action="Pounce", target="aria", faces=(19,), damage_faces=(5,),
+            extra_damage_faces=(1, 1), sanctuary_faces=(3,), new_target="bram",
+        )
+    )  # fmt: skip
+    made = of_type(events, AttackMade)[0]
+    assert (made.target, made.hit) == ("bram", True) and t["aria"].hp == 120
+    assert t.rebuilt() == t.state
