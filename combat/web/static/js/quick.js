@@ -43,11 +43,13 @@ export function quickActions(state, c) {
 }
 
 // The row's buttons; the one open is pressed.
+// Each button keyed by its action, so a state streamed in while a finger is on one re-renders
+// that same button rather than another in its place (a tap then still lands on it).
 export function QuickBar({ c, actions, open, onOpen }) {
   if (!actions.length) return null;
   const key = (a) => `${a.kind}:${a.name || ""}`;
   return html`<div class="quick-bar" role="group" aria-label=${`Quick actions for ${c.name}`}>
-    ${actions.map((a) => html`<button type="button" class=${`small quick ${a.kind}`} data-quick=${key(a)}
+    ${actions.map((a) => html`<button key=${key(a)} type="button" class=${`small quick ${a.kind}`} data-quick=${key(a)}
       aria-pressed=${open === key(a)} aria-expanded=${open === key(a)}
       onClick=${(e) => onOpen(open === key(a) ? null : { ...a, key: key(a), opener: e.currentTarget })}>${a.text}</button>`)}
   </div>`;
