@@ -43,7 +43,8 @@ Later (`after`, run by the 5e rulesets' flow over the events a command emitted):
 
 from __future__ import annotations
 
-from typing import Any
+from itertools import islice
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -58,12 +59,13 @@ from combat.kernel.events import (
     AttackRolled,
     CombatantDowned,
     ConditionApplied,
+    ConditionSpec,
     DamageTaken,
     Event,
 )
 from combat.spells.model import Spell, SpellRiders
 
-__all__ = ["lasting", "riders_fields", "damage_of", "after"]
+__all__ = ["lasting", "riders_fields", "damage_of", "Later", "after"]
 
 BOND = "warding bond"  # the source of the damage a Warding Bond passes on, so it is not passed on again
 
@@ -152,8 +154,24 @@ def damage_of(e: Event) -> tuple[str, int, str, str | None] | None:
     return None
 
 
-def after(tx: Tx, e: Event, later: list[Event]) -> None:
-    """What event `e` sets off among these riders; `later`: the events the command emitted after it."""
+class Later(NamedTuple):
+    """The events a command emitted after the one at hand (`events[start:end]`), read only
+    where a rider asks: `follow` runs after every command, and most events meet none."""
+
+    events: list[Event]
+    start: int
+    end: int
+
+    def applied(self, target: str, condition: ConditionSpec) -> bool:
+        """Whether `condition` was given to `target` among them (it came after)."""
+        return any(
+            isinstance(x, ConditionApplied) and x.target == target and x.condition == condition
+            for x in islice(self.events, self.start, self.end)
+        )
+
+
+def after(tx: Tx, e: Event, dealt: tuple[str, int, str, str | None] | None, later: Later) -> None:
+    """What event `e` (dealing `dealt`: `damage_of(e)`) sets off among these riders."""
     from combat.fivee.spellcasting import SpellCast
 
     if isinstance(e, (AttackMade, AttackRolled)):
@@ -163,7 +181,6 @@ def after(tx: Tx, e: Event, later: list[Event]) -> None:
         _bond_recast(tx, e.spell, e.targets, later)
     elif isinstance(e, (CombatantDowned, CombatantDied)):
         _bond_broken(tx, e.combatant)
-    dealt = damage_of(e)
     if dealt is not None and dealt[1] > 0:
         target, amount, kind, source = dealt
         if source is not None and not isinstance(e, AttackMade):  # an attack's is its roll's
@@ -172,7 +189,7 @@ def after(tx: Tx, e: Event, later: list[Event]) -> None:
             _share(tx, target, amount, kind)
 
 
-def _acted(tx: Tx, cid: str, later: list[Event], what: str) -> None:
+def _acted(tx: Tx, cid: str, later: Later, what: str) -> None:
     """Invisibility ends on the creature that attacked, dealt damage or cast a spell."""
     c = tx.state.combatants.get(cid)
     if c is None:
@@ -180,7 +197,7 @@ def _acted(tx: Tx, cid: str, later: list[Event], what: str) -> None:
     for cond in c.conditions:
         if cond.riders is msgspec.UNSET or not cond.riders.ends_when_acts:
             continue
-        if any(isinstance(x, ConditionApplied) and x.target == cid and x.condition == cond for x in later):
+        if later.applied(cid, cond):
             continue  # it came after (the Invisibility this very spell gave)
         bearer = tx.state.combatants[cid]
         if cond in bearer.conditions:
@@ -202,7 +219,7 @@ def _share(tx: Tx, target: str, amount: int, kind: str) -> None:
         after_damage(tx, caster.id, amount, before=caster)
 
 
-def _bond_recast(tx: Tx, spell: str, targets: tuple[str, ...], later: list[Event]) -> None:
+def _bond_recast(tx: Tx, spell: str, targets: tuple[str, ...], later: Later) -> None:
     """Warding Bond: "It also ends if the spell is cast again on either of the connected
     creatures" (the bond this casting makes excepted)."""
     for other in list(tx.state.combatants.values()):
@@ -212,7 +229,7 @@ def _bond_recast(tx: Tx, spell: str, targets: tuple[str, ...], later: list[Event
                 continue
             if other.id not in targets and cond.source not in targets:
                 continue
-            if any(isinstance(x, ConditionApplied) and x.target == other.id and x.condition == cond for x in later):
+            if later.applied(other.id, cond):
                 continue
             bearer = tx.state.combatants[other.id]
             if cond in bearer.conditions:

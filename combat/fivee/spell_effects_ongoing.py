@@ -344,7 +344,7 @@ def follow(tx: Tx) -> None:
         dealt = defences.damage_of(e)  # an attack's damage too, not only a DamageTaken
         if dealt is not None and dealt[1] > 0:
             _damaged(tx, dealt[0])
-        defences.after(tx, e, tx.events[i:])
+        defences.after(tx, e, dealt, defences.Later(tx.events, i, len(tx.events)))
 
 
 def _turn_started(tx: Tx, cid: str) -> None:
