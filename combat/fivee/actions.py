@@ -10,11 +10,11 @@ from collections.abc import Callable
 
 import msgspec
 
+from combat.common.concentration import start_concentration
+from combat.common.conditions import can_see, is_incapacitated, speed_of
+from combat.common.rider_reads import barred
+from combat.common.turns import require_able, require_turn
 from combat.fivee import dying
-from combat.fivee.concentration import start_concentration
-from combat.fivee.conditions import can_see, is_incapacitated, speed_of
-from combat.fivee.rider_reads import barred
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

@@ -45,8 +45,8 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 import msgspec
 
-from combat.fivee.concentration import end_concentration
-from combat.fivee.regained_movement import restore_movement
+from combat.common.concentration import end_concentration
+from combat.common.regained_movement import restore_movement
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -135,7 +135,7 @@ DyingSlot = Dying | msgspec.UnsetType
 
 def dying_of(state: EncounterState) -> Dying:
     """The 0 HP bookkeeping; none in a ruleset outside the 5e family, whose damage and healing
-    (combat/fivee/hitpoints.py, shared) ask too."""
+    (combat/common/hitpoints.py, shared) ask too."""
     from combat.fivee.state import keeps_fivee  # which imports this module's `DyingSlot`
 
     held = state.rules.dying if keeps_fivee(state) else msgspec.UNSET

@@ -26,7 +26,7 @@ from typing import Any
 
 import msgspec
 
-from combat.fivee.turns import OrderFn, end_turn_effects, require_nothing_owed, start_turn
+from combat.common.turns import OrderFn, end_turn_effects, require_nothing_owed, start_turn
 from combat.kernel.commands import GotoTurn, PreviousTurn
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

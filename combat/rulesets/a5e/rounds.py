@@ -12,7 +12,8 @@ first participant's turn starts at once.
 
 from __future__ import annotations
 
-from combat.fivee import banked_actions, spell_effects_ongoing, turns
+from combat.common import turns
+from combat.fivee import banked_actions, spell_effects_ongoing
 from combat.fivee.initiative import turn_order, units, unresolved_ties
 from combat.kernel.commands import Command, EndTurn, TurnStartDice
 from combat.kernel.decider import Rules, Tx

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import msgspec
 
+from combat.common.concentration import concentration_dc
+from combat.common.entered_dice import entering
+from combat.common.rider_reads import cannot_heal, effect_resistances
 from combat.fivee import dying
-from combat.fivee.concentration import concentration_dc
 from combat.fivee.damage_reduction import reduced
-from combat.fivee.entered_dice import entering
-from combat.fivee.rider_reads import cannot_heal, effect_resistances
 from combat.kernel.commands import Damage, GrantTempHp, Heal
 from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.errors import RuleError

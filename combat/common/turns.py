@@ -6,9 +6,9 @@ from collections.abc import Callable, Sequence
 
 import msgspec
 
+from combat.common.conditions import INCAPACITATING, arm_next_turn_ends, expire_conditions, speed_of
+from combat.common.durations import repeat_saves
 from combat.fivee import dying
-from combat.fivee.conditions import INCAPACITATING, arm_next_turn_ends, expire_conditions, speed_of
-from combat.fivee.durations import repeat_saves
 from combat.kernel.commands import EndCombat, EndTurn
 from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.encounter import ENCOUNTER, defeat_reason
@@ -119,7 +119,7 @@ def advance(
 
 def end_turn_effects(tx: Tx, cid: str | None, save_faces: Sequence[Sequence[int]] = ()) -> None:
     """What happens as `cid`'s turn ends (after its `TurnEnded`): what lasts until then ends,
-    then the saves it repeats "at the end of each of its turns" (combat/fivee/durations.py).
+    then the saves it repeats "at the end of each of its turns" (combat/common/durations.py).
     Faces entered with no turn ending, or more than the saves owed, are refused."""
     if cid is not None:
         expire_conditions(tx, cid, "end")

@@ -81,7 +81,7 @@ def prepared(tx: Tx, spec: ConditionSpec) -> ConditionSpec:
     if spec.spell_level is UNSET:
         spec = _with_level_cast(tx, spec)
     if spec.save is not UNSET:
-        from combat.fivee.saves import save_ability
+        from combat.common.saves import save_ability
 
         if spec.save.dc < 1:
             raise RuleError("condition/save-dc", f"a DC of {spec.save.dc} for the repeated save", allowed="a DC of 1 or more")
@@ -172,8 +172,8 @@ def ending(target: Combatant, cond: ConditionSpec, reason: str) -> ConditionEnde
 
 def end_tied(tx: Tx, cid: str, effect: str) -> None:
     """`cid`'s concentration on `effect` has ended: so does every condition it held."""
-    from combat.fivee.conditions import SPEED_ZERO
-    from combat.fivee.regained_movement import restore_movement
+    from combat.common.conditions import SPEED_ZERO
+    from combat.common.regained_movement import restore_movement
 
     name = tx.state.combatants[cid].name
     for target in list(tx.state.combatants.values()):
@@ -187,8 +187,8 @@ def end_tied(tx: Tx, cid: str, effect: str) -> None:
 def repeat_saves(tx: Tx, cid: str | None, faces: Sequence[Sequence[int]] = ()) -> None:
     """As `cid`'s turn ends: each condition it has with a repeated save, the save rolled
     (`faces[i]` for the i-th, or from the seed) and the condition ended on a success."""
+    from combat.common.saves import saving_throw
     from combat.fivee.bonuses import save_bonus
-    from combat.fivee.saves import saving_throw
 
     c = tx.state.combatants.get(cid) if cid is not None else None
     owed = [cond for cond in c.conditions if cond.save is not UNSET] if c is not None and c.status != "dead" else []
