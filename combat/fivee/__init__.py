@@ -31,6 +31,7 @@ from combat.fivee import (
     sheet_claims,
     spellcasting,
     stat_blocks,
+    turn_ends,
     turn_pointer,
 )
 from combat.fivee.ability_checks import SRD_SKILLS
@@ -49,7 +50,7 @@ def core(order: OrderFn, skills: tuple[str, ...] = SRD_SKILLS) -> tuple[Rules, .
     return (
         setup.RULES,
         turns.RULES,
-        Rules(handlers={EndTurn: turns.end_turn_handler(order)}, checks=consistency.turn_checks(order)),
+        Rules(handlers={EndTurn: turn_ends.end_turn_handler(order)}, checks=consistency.turn_checks(order)),
         actions.RULES,
         attacks.RULES,
         hitpoints.RULES,
