@@ -11,7 +11,7 @@ from collections.abc import Callable
 import msgspec
 
 from combat.common.concentration import start_concentration
-from combat.common.conditions import can_see, is_incapacitated, speed_of
+from combat.common.condition_effects import can_see, is_incapacitated, speed_of
 from combat.common.rider_reads import barred
 from combat.common.turns import require_able, require_turn
 from combat.fivee import dying

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from combat.common.creature_types import creature_type
 from combat.common.durations import ending
 from combat.common.rider_reads import riders_of
 from combat.fivee import turn_start_dice
@@ -43,7 +44,6 @@ from combat.fivee.attacks import damage_notation
 from combat.fivee.last_attacks import last_attack
 from combat.fivee.save_effects import deal_share
 from combat.fivee.save_modifiers import SaveModifiers
-from combat.fivee.spell_targets import creature_type
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.state import Combatant

@@ -11,9 +11,11 @@ from typing import Any
 
 import msgspec
 
-from combat.common.attacks import choose_attack, d20_notation, roll_mode
+from combat.common.attacks import COVER_AC, choose_attack, d20_notation, roll_mode
 from combat.common.concentration import end_concentration
-from combat.common.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers, d20_penalty, dodge_to_next_turn
+from combat.common.condition_effects import AUTO_CRIT_IN_MELEE, attack_modifiers, d20_penalty, dodge_to_next_turn
+from combat.common.creature_types import creature_type
+from combat.common.effect_bonuses import effect_ac_bonus, effect_roll_dice
 from combat.common.entered_dice import entering, keep
 from combat.common.hitpoints import adjusted_damage, after_damage, take_damage
 from combat.common.rider_reads import (
@@ -34,9 +36,7 @@ from combat.fivee.mirror_image import strikes_duplicate
 from combat.fivee.reaction_windows import hit_reactors, open_hit_window
 from combat.fivee.sanctuary import aimed_attack
 from combat.fivee.sheet_claims import critical_range, sneak_attack_landed, with_rage_damage, with_sneak_attack
-from combat.fivee.spell_effects import effect_ac_bonus, effect_roll_dice
 from combat.fivee.spell_marks import spend_advantage_marks
-from combat.fivee.spell_targets import creature_type
 from combat.kernel import dice
 from combat.kernel.commands import Attack, OpportunityAttack
 from combat.kernel.decider import Rules, Tx
@@ -45,7 +45,6 @@ from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, Condit
 from combat.kernel.state import Combatant, Economy, EncounterState, Help
 
 __all__ = [
-    "COVER_AC",
     "AttackOptions",
     "require_critical_range",
     "require_damage_type",
@@ -68,9 +67,6 @@ __all__ = [
     "attack_with",
     "opportunity_attack",
 ]
-
-# "Half +2 bonus to AC ... Three-Quarters +5 ... Total: can't be targeted directly"
-COVER_AC = {"none": 0, "half": 2, "three-quarters": 5}
 
 
 def range_disadvantage(attacker: Combatant, target: Combatant, profile: AttackProfile, distance: int | None) -> tuple[str, ...]:

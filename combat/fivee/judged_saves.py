@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, TypeGuard
 
 import msgspec
 
-from combat.characters.sheet import ABILITIES, ability_name
-from combat.fivee.save_conditions import automatic_failure
+from combat.common.abilities import ABILITIES, ability_name
+from combat.common.save_conditions import automatic_failure
 from combat.kernel.commands import JudgeSave
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError

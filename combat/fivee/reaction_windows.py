@@ -26,10 +26,10 @@ from typing import Any, ClassVar, Literal
 import msgspec
 
 from combat.bestiary.model import BlockAction, StatBlock
+from combat.common.effect_bonuses import effect_ac_bonus
 from combat.fivee.actions import require_reaction
 from combat.fivee.characters import character
 from combat.fivee.monsters import sheet as block_sheet
-from combat.fivee.spell_effects import effect_ac_bonus
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackDamageRolled, AttackMade, AttackRolled, DamageTaken, Event

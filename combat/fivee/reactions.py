@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from combat.common.effect_bonuses import effect_ac_bonus
 from combat.common.rider_reads import armor_class
 from combat.fivee.actions import require_reaction
 from combat.fivee.characters import character, with_character
@@ -48,7 +49,6 @@ from combat.fivee.reaction_windows import (
     spell_reactors,
 )
 from combat.fivee.save_effects import resolve_save_effect
-from combat.fivee.spell_effects import effect_ac_bonus
 from combat.fivee.spellcasting import Begun, CastSpell, begin_cast, caster_of, resolve_cast
 from combat.kernel.commands import Command, RollDamage
 from combat.kernel.decider import Rules, Tx

@@ -44,18 +44,20 @@ from typing import ClassVar
 
 import msgspec
 
-from combat.common.conditions import apply_condition, is_incapacitated
+from combat.common.abilities import save_ability
+from combat.common.condition_effects import is_incapacitated
+from combat.common.conditions import apply_condition
+from combat.common.creature_types import source_type
 from combat.common.durations import prepared
 from combat.common.hitpoints import adjusted_damage, after_damage
 from combat.common.rider_reads import immune
-from combat.common.saves import save_ability, saving_throw
+from combat.common.saves import saving_throw
 from combat.fivee.bonuses import save_bonus
 from combat.fivee.characters import character
 from combat.fivee.damage_reduction import reduced
 from combat.fivee.monster_actions import MonsterAction, monster_action
 from combat.fivee.monsters import sheet as monster_sheet
 from combat.fivee.save_modifiers import SaveContext, SaveModifiers, checked_modifiers, resisted, save_terms
-from combat.fivee.spell_targets import source_type
 from combat.kernel import dice
 from combat.kernel.commands import ApplyCondition, Command, Faces
 from combat.kernel.decider import Rules, Tx

@@ -59,6 +59,7 @@ from combat.characters.sheet import CustomSpell, spell_attack_bonus, spell_save_
 from combat.characters.sheet import modifier as ability_modifier
 from combat.common.concentration import start_concentration
 from combat.common.conditions import apply_condition
+from combat.common.durations import LastingEffects
 from combat.common.entered_dice import entering
 from combat.common.hitpoints import heal
 from combat.common.turns import require_able, require_turn
@@ -83,6 +84,7 @@ from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ActionTaken, AttackProfile, ConditionSpec, Event, ReactionTaken, RepeatedSave, SaveMade
 from combat.kernel.hidden import Hidden
+from combat.kernel.names import normalised
 from combat.kernel.state import Combatant, EncounterState
 from combat.spells.model import DamageRoll, Spell
 
@@ -863,7 +865,21 @@ def _narrate(n: Any, e: SpellCast) -> str:
     return line
 
 
+class SpellLevels(LastingEffects):
+    """A condition a spell cast in this command applies carries the level it was cast at
+    (`SpellCast.level`): the spell's by its `effect` (held by concentration) or its name (an
+    effect named for the spell), from the same caster."""
+
+    def level_cast(self, tx: Tx, spec: ConditionSpec) -> int | None:
+        spell = spec.effect if spec.effect is not msgspec.UNSET else spec.name
+        for e in reversed(tx.events):
+            if isinstance(e, SpellCast) and normalised(e.spell) == normalised(spell) and e.caster == spec.source:
+                return e.level
+        return None
+
+
 RULES = Rules(
+    ports={LastingEffects: SpellLevels()},
     handlers={CastSpell: _cast_spell, **spell_follow_ups.RULES.handlers},
     appliers={SpellCast: _on_cast},
     narration={SpellCast: _narrate},

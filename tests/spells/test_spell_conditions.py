@@ -8,7 +8,7 @@ Vesna is a level 17 Wizard (Intelligence 20: spell save DC 19). Bandits are Huma
 from __future__ import annotations
 
 from combat.characters.build import build_sheet
-from combat.common.conditions import speed_of
+from combat.common.condition_effects import speed_of
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_follow_ups import SpellEffect

@@ -19,7 +19,7 @@ from typing import ClassVar
 
 import msgspec
 
-from combat.common.conditions import speed_of
+from combat.common.condition_effects import speed_of
 from combat.common.turns import require_able, require_turn
 from combat.fivee.actions import provoked_by
 from combat.fivee.standing import StandUp  # the 5e family's command; a5e's text decides what it costs
