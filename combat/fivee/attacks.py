@@ -27,7 +27,7 @@ from combat.common.rider_reads import (
     with_weapon_damage,
 )
 from combat.common.turns import require_able, require_turn
-from combat.fivee.actions import require_reaction, spend_check
+from combat.fivee.actions import economy_after_attack, require_reaction, spend_check
 from combat.fivee.damage_dice import as_rolled
 from combat.fivee.damage_reduction import reduced
 from combat.fivee.dying import CombatantKnockedOut
@@ -42,7 +42,7 @@ from combat.kernel.commands import Attack, OpportunityAttack
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
-from combat.kernel.state import Combatant, Economy, EncounterState, Help
+from combat.kernel.state import Combatant, EncounterState, Help
 
 __all__ = [
     "AttackOptions",
@@ -62,7 +62,6 @@ __all__ = [
     "require_no_pending_damage",
     "spend_attack",
     "RULES",
-    "economy_after_attack",
     "attack",
     "attack_with",
     "opportunity_attack",
@@ -606,21 +605,6 @@ def _on_attack(state: EncounterState, e: AttackMade) -> EncounterState:
 
 def _on_attack_rolled(state: EncounterState, e: AttackRolled) -> EncounterState:
     return msgspec.structs.replace(spend_attack(state, e), pending_damage=state.pending_damage + (e,))
-
-
-def economy_after_attack(attacker: Combatant, uses: str) -> Economy:
-    """The attacker's economy once an attack is made with its action (the first of the
-    action's attacks), an attack left of that action, its reaction or its bonus action."""
-    economy = attacker.economy
-    if uses == "action":
-        return msgspec.structs.replace(economy, action=False, attacks_left=attacker.attacks_per_action - 1)
-    if uses == "attack":
-        return msgspec.structs.replace(economy, attacks_left=economy.attacks_left - 1)
-    if uses == "reaction":
-        return msgspec.structs.replace(economy, reaction=False)
-    if uses == "bonus_action":
-        return msgspec.structs.replace(economy, bonus_action=False)
-    return economy
 
 
 def spend_attack(state: EncounterState, e: AttackMade | AttackRolled) -> EncounterState:

@@ -50,7 +50,7 @@ from combat.spells import library
 from combat.spells.model import Spell
 
 if TYPE_CHECKING:
-    from combat.fivee.spellcasting import Caster
+    from combat.fivee.casts import Caster
 
 __all__ = ["ongoing_spells", "dispel"]
 

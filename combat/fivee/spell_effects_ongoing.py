@@ -86,7 +86,7 @@ from combat.kernel.state import Combatant
 from combat.spells.model import DamageRoll, Spell
 
 if TYPE_CHECKING:
-    from combat.fivee.spellcasting import Caster, CastSpell
+    from combat.fivee.casts import Caster, CastSpell
 
 __all__ = [
     "lasting",

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from combat.characters.build import build_sheet
 from combat.common.condition_effects import speed_of
+from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.dying import CombatantDied
 from combat.fivee.monsters import AddCreature
-from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import AddCombatant, Damage, EndTurn
 from combat.kernel.events import ConcentrationEnded, DamageTaken, SaveMade
 from tests.helpers import Table, monster, of_type, turn_of
