@@ -195,7 +195,7 @@ class Features(_Part, frozen=True, kw_only=True):
     extra_damage: tuple[SheetDamage, ...] = ()  # what a weapon hit may add (a Hex, a flame tongue)
     martial_arts: str | None = None  # the Monk's Martial Arts die ("1d8" at level 5), for Unarmed Strikes and Monk weapons
     # Evasion (Rogue 7, Monk 7): "you instead take no damage if you succeed on the saving throw
-    # and only half damage if you fail" (combat/fivee/save_effects.py `share_after_save`).
+    # and only half damage if you fail" (combat/fivee/group_saves.py `share_after_save`).
     evasion: bool = False
     # Uncanny Dodge (Rogue 5): "you can take a Reaction to halve the attack's damage against you".
     uncanny_dodge: bool = False

@@ -2,8 +2,9 @@
 and one the target shakes off with a save repeated at the end of each of its turns.
 
 The condition carries them (`ConditionSpec.rounds`, `concentration`/`effect`, `save`), given
-on `apply_condition` by the GM today and by a spell's rules tomorrow; each ends by a
-`ConditionEnded` in the command that ends it, never silently in the fold.
+on `apply_condition` by the GM or by a spell's rules; each ends by a `ConditionEnded` in the
+command that ends it, never silently in the fold. Only a ruleset that fills the
+`LastingEffects` port runs them (the 5e family); the others refuse them.
 
 Rounds. SRD 5.2 (Combat): "A round represents about 6 seconds", so a duration of "1 minute"
 is 10 rounds. A condition of `rounds: N` applied in round R ends as `ends_on`'s turn starts
@@ -26,9 +27,9 @@ concentrating on it as the condition is applied (start_concentration first).
 Repeated saves. Hold Person: "The target must succeed on a Wisdom saving throw or have the
 Paralyzed condition for the duration. At the end of each of its turns, the target repeats the
 save, ending the spell on itself on a success." The condition carries the save (`save:
-{ability, dc}`); as its bearer's turn ends (end_turn, or goto_turn moving the turn on; not
-previous_turn, which takes the turn back) the save is rolled with the bearer's own bonus
-(combat/fivee/bonuses.py) and what its conditions do to it (a Paralyzed creature fails
+{ability, dc}`); in the 5e family (combat/fivee/turn_ends.py `repeat_saves`), as its bearer's
+turn ends (end_turn, or goto_turn moving the turn on; not previous_turn, which takes the turn
+back) the save is rolled with the bearer's own bonus (combat/fivee/bonuses.py) and what its conditions do to it (a Paralyzed creature fails
 Strength and Dexterity saves without a roll), after what ends with its turn has ended. Its
 faces are entered on the command that ends the turn (`save_faces`, one list per save owed,
 in the order the bearer's conditions are listed), or rolled by the service from the seed.
