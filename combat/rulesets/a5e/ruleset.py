@@ -76,6 +76,7 @@ import combat.rulesets.a5e.attacks as a5e_attacks
 from combat import fivee
 from combat.fivee import ability_checks, conditions, dying, reactions, stat_blocks, turn_pointer, turns
 from combat.fivee import initiative as shared_initiative
+from combat.fivee.error_codes import FIVEE_ERROR_CODES
 from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee.initiative import turn_order
 from combat.fivee.views import FIVEE_VIEWS
@@ -95,6 +96,7 @@ from combat.kernel.events import TurnStarted
 from combat.kernel.phases import PhaseTable, Step
 from combat.kernel.state import EncounterState, with_rules
 from combat.rulesets.a5e import consistency, echo, initiative, maneuvers, movement, rounds, scene, sprint, surprise, world_actions
+from combat.rulesets.a5e.error_codes import ERROR_CODES
 from combat.rulesets.a5e.table import A5eTable
 
 __all__ = ["RULESET", "RULES", "PHASES", "DEFAULTS"]
@@ -256,4 +258,5 @@ RULESET = Ruleset.of(
     state_type=A5eTable,
     state_key="a5e",
     views=FIVEE_VIEWS,
+    error_codes=FIVEE_ERROR_CODES + ERROR_CODES,
 )

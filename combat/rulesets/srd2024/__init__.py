@@ -53,6 +53,7 @@ from combat.fivee import (
     stat_blocks,
     turns,
 )
+from combat.fivee.error_codes import FIVEE_ERROR_CODES
 from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee.initiative import turn_order, units, unresolved_ties
 from combat.fivee.views import FIVEE_VIEWS
@@ -138,4 +139,5 @@ RULESET = Ruleset.of(
     state_type=Srd2024State,
     state_key="srd_2024",
     views=FIVEE_VIEWS,
+    error_codes=FIVEE_ERROR_CODES,
 )
