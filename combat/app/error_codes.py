@@ -1,8 +1,6 @@
 """The application side's error codes: the application, the store, campaigns, characters,
 stats, the CLI and projections/ (the service may raise them too).
-
-Each code is declared under its kind (combat/kernel/error_kinds.py); tests/kernel/test_error_codes.py
-holds the table to the codes the room raises.
+(combat/kernel/error_kinds.py says what a declaration holds.)
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """The error codes of the 5e family's shared rules (combat/fivee), and of rules several
 rulesets raise whose one shared room is fivee.
-
-Each code is declared under its kind (combat/kernel/error_kinds.py); tests/kernel/test_error_codes.py
-holds the table to the codes the room raises.
+(combat/kernel/error_kinds.py says what a declaration holds.)
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """The framework's own error codes: those of the kernel's modules (and of more rooms, where
 the kernel is the one room they share).
-
-Each code is declared under its kind (combat/kernel/error_kinds.py); tests/kernel/test_error_codes.py
-holds the table to the codes the room raises.
+(combat/kernel/error_kinds.py says what a declaration holds.)
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
 """The HTTP service's own error codes: tokens, roles, limits, the request's form.
-
-Each code is declared under its kind (combat/kernel/error_kinds.py); tests/kernel/test_error_codes.py
-holds the table to the codes the room raises.
+(combat/kernel/error_kinds.py says what a declaration holds.)
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """The error codes srd2024-variant's own modules raise (its `Ruleset.error_codes` adds the
 shared ones it raises).
-
-Each code is declared under its kind (combat/kernel/error_kinds.py); tests/kernel/test_error_codes.py
-holds the table to the codes the room raises.
+(combat/kernel/error_kinds.py says what a declaration holds.)
 """
 
 from __future__ import annotations
