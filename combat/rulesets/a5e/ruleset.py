@@ -76,9 +76,11 @@ import combat.rulesets.a5e.attacks as a5e_attacks
 from combat import fivee
 from combat.common import turns
 from combat.common.condition_effects import DODGE_SETTING
+from combat.common.error_codes import COMMON_ERROR_CODES
 from combat.common.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee import ability_checks, dying, reactions, stat_blocks, turn_pointer
 from combat.fivee import initiative as shared_initiative
+from combat.fivee.error_codes import FIVEE_ERROR_CODES
 from combat.fivee.initiative import turn_order
 from combat.fivee.views import FIVEE_VIEWS
 from combat.kernel.commands import (
@@ -97,6 +99,7 @@ from combat.kernel.events import TurnStarted
 from combat.kernel.phases import PhaseTable, Step
 from combat.kernel.state import EncounterState, with_rules
 from combat.rulesets.a5e import consistency, echo, initiative, maneuvers, movement, rounds, scene, sprint, surprise, world_actions
+from combat.rulesets.a5e.error_codes import ERROR_CODES
 from combat.rulesets.a5e.table import A5eTable
 
 __all__ = ["RULESET", "RULES", "PHASES", "DEFAULTS"]
@@ -258,4 +261,5 @@ RULESET = Ruleset.of(
     state_type=A5eTable,
     state_key="a5e",
     views=FIVEE_VIEWS,
+    error_codes=COMMON_ERROR_CODES + FIVEE_ERROR_CODES + ERROR_CODES,
 )
