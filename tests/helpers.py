@@ -18,6 +18,10 @@ import msgspec
 from combat import testing
 from combat.bench.servers import connect_postgres as connect_postgres  # for the tests that read the store directly
 from combat.bench.servers import postgres_settings
+from combat.characters.build import build_sheet
+from combat.characters.sheet import CharacterSheet
+from combat.fivee.characters import AddCharacter
+from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised, RollInitiative
 from combat.kernel.events import AttackProfile, CombatantSpec, Event
 from combat.kernel.records import Recorded
@@ -89,6 +93,60 @@ class Table(testing.Table):
             faces = (face, 20) if self[cid].surprised else (face,)
             self.do(RollInitiative(combatant=cid, faces=faces))
         return self
+
+
+# The six scores the spell tests' casters share, by class (their docstrings say what a spell reads
+# from them: Intelligence 20 is +5, spell save DC 19 at level 17; Wisdom 18 is +4).
+CASTER_SCORES = {
+    "Wizard": "STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
+    "Cleric": "STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
+    "Druid": "STR 10 DEX 12 CON 14 INT 10 WIS 18 CHA 10",
+}
+
+
+def spellcaster(name: str, class_name: str, level: int, *spells: str, scores: str | None = None, **kw: object) -> CharacterSheet:
+    """`build_sheet` of a spellcaster knowing `spells`, with its class's CASTER_SCORES unless `scores` are given."""
+    return build_sheet(
+        name=name, class_name=class_name, level=level, scores=scores or CASTER_SCORES[class_name], spells=spells, **kw
+    )  # type: ignore[arg-type]
+
+
+def first_of(creature: str, count: int) -> str:
+    """The id of the first of `count` `creature`s added at once (`bandit` alone, `bandit-1` of a
+    group): a group rolls one initiative, under that id."""
+    base = creature.lower().replace(" ", "-")
+    return f"{base}-1" if count > 1 else base
+
+
+def against(
+    sheet: CharacterSheet,
+    creature: str = "Bandit",
+    count: int = 2,
+    *,
+    initiative: tuple[int, int] = (20, 1),
+    ally: CombatantSpec | None = None,
+    side: str = "foes",
+    table: Table | None = None,
+) -> Table:
+    """`sheet` (the party's, played by sam) against `count` `creature`s (`side`), combat begun: the
+    character rolls `initiative[0]`, the creatures' group `initiative[1]`, and `ally` (if any)
+    joins the party last and rolls a 1."""
+    t = table or Table()
+    t.do(AddCharacter(character=sheet, side="party", player="sam"))
+    t.do(AddCreature(creature=creature, count=count, side=side))
+    order = {sheet.name.lower(): initiative[0], first_of(creature, count): initiative[1]}
+    if ally is not None:
+        t.add(ally)
+        order[ally.id] = 1
+    return t.start(order)
+
+
+def next_turn(t: Table, cid: str) -> list[Event]:
+    """The turn at hand ended, then each turn up to `cid`'s next: the last EndTurn's events."""
+    events = t.do(EndTurn(combatant=t.state.turn))
+    while t.state.turn != cid:
+        events = t.do(EndTurn(combatant=t.state.turn))
+    return events
 
 
 def of_type(events: Iterable[Event], kind: type) -> list:

@@ -40,7 +40,7 @@ from combat.kernel.events import (
     DiceRolled,
     SaveMade,
 )
-from tests.helpers import Table, monster, of_type
+from tests.helpers import Table, monster, of_type, spellcaster
 
 PALADIN = build_sheet(
     name="Aldric",
@@ -462,10 +462,7 @@ def test_bestow_curse_necrotic_adds_1d8_to_the_casters_attack_roll_hits():
     a spell, the target takes an extra 1d8 Necrotic damage." Vesna, a level 5 Wizard (DC 14,
     spell attack +6), curses the Ogre (Wisdom -2: 5 - 2 fails); next turn her Fire Bolt (2d10 at
     level 5) hits it: 3 + 4 Fire, then the curse's 5 Necrotic."""
-    wizard = build_sheet(
-        name="Vesna", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 14 INT 16 WIS 12 CHA 10",
-        spells=("Bestow Curse", "Fire Bolt"),
-    )  # fmt: skip
+    wizard = spellcaster("Vesna", "Wizard", 5, "Bestow Curse", "Fire Bolt", scores="STR 8 DEX 14 CON 14 INT 16 WIS 12 CHA 10")  # fmt: skip
     t = table(wizard, "Ogre")
     events = t.do(
         CastSpell(caster="vesna", spell="Bestow Curse", targets=("ogre",), option="necrotic", save_faces={"ogre": (5,)})

@@ -8,36 +8,19 @@ but Dexterity's +1)."""
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_effects import effect_ac_bonus
 from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import Damage, EndTurn
 from combat.kernel.events import ConcentrationEnded, DamageTaken, Healed, SaveMade
-from tests.helpers import Table, of_type, turn_of
+from tests.helpers import Table, of_type, spellcaster, turn_of
 
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=17,
-    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Bestow Curse", "Counterspell", "Fireball", "Hypnotic Pattern", "Sleet Storm", "Slow", "Stinking Cloud"),
+WIZARD = spellcaster(
+    "Vesna", "Wizard", 17, "Bestow Curse", "Counterspell", "Fireball", "Hypnotic Pattern", "Sleet Storm", "Slow", "Stinking Cloud"
 )
-CLERIC = build_sheet(
-    name="Ilse",
-    class_name="Cleric",
-    level=9,
-    scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
-    spells=("Mass Healing Word", "Revivify", "Beacon of Hope"),
-)
-DRUID = build_sheet(
-    name="Rook",
-    class_name="Druid",
-    level=9,
-    scores="STR 10 DEX 12 CON 14 INT 10 WIS 18 CHA 10",
-    spells=("Conjure Animals", "Meld into Stone", "Plant Growth"),
-)
+CLERIC = spellcaster("Ilse", "Cleric", 9, "Mass Healing Word", "Revivify", "Beacon of Hope")
+DRUID = spellcaster("Rook", "Druid", 9, "Conjure Animals", "Meld into Stone", "Plant Growth")
 
 
 def table(caster=WIZARD, count: int = 3) -> Table:

@@ -8,7 +8,6 @@ Charisma's); the Ogre a Giant of 68 HP (+3 to Constitution saves, -2 to Wisdom's
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.conditions import speed_of
 from combat.fivee.dying import CombatantDied
@@ -16,21 +15,11 @@ from combat.fivee.monsters import AddCreature
 from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import AddCombatant, Damage, EndTurn
 from combat.kernel.events import ConcentrationEnded, DamageTaken, SaveMade
-from tests.helpers import Table, monster, of_type, turn_of
+from tests.helpers import Table, monster, of_type, spellcaster, turn_of
 
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=17,
-    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Delayed Blast Fireball", "Dominate Monster", "Power Word Stun", "Sunburst"),
-)
-CLERIC = build_sheet(
-    name="Ilse",
-    class_name="Cleric",
-    level=17,
-    scores="STR 10 DEX 10 CON 14 INT 10 WIS 20 CHA 12",
-    spells=("Divine Word", "Earthquake", "Holy Aura"),
+WIZARD = spellcaster("Vesna", "Wizard", 17, "Delayed Blast Fireball", "Dominate Monster", "Power Word Stun", "Sunburst")
+CLERIC = spellcaster(
+    "Ilse", "Cleric", 17, "Divine Word", "Earthquake", "Holy Aura", scores="STR 10 DEX 10 CON 14 INT 10 WIS 20 CHA 12"
 )
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from combat.characters.build import build_sheet
 from combat.fivee.characters import AddCharacter
 from combat.fivee.damage_reduction import DamageReduced
 from combat.fivee.mirror_image import DuplicateStruck
@@ -41,29 +40,13 @@ from combat.kernel.events import (
     SaveMade,
 )
 from combat.kernel.riders import Riders
-from tests.helpers import Table, of_type, pc
+from tests.helpers import Table, of_type, pc, spellcaster
 
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=5,
-    scores="STR 8 DEX 14 CON 14 INT 18 WIS 12 CHA 10",
-    spells=("Mirror Image", "Fire Bolt", "Scorching Ray"),
+WIZARD = spellcaster(
+    "Vesna", "Wizard", 5, "Mirror Image", "Fire Bolt", "Scorching Ray", scores="STR 8 DEX 14 CON 14 INT 18 WIS 12 CHA 10"
 )
-SHIELDED = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=5,
-    scores="STR 8 DEX 14 CON 14 INT 18 WIS 12 CHA 10",
-    spells=("Mirror Image", "Shield"),
-)
-CLERIC = build_sheet(
-    name="Ilse",
-    class_name="Cleric",
-    level=5,
-    scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
-    spells=("Sanctuary", "Resistance", "Sacred Flame", "Spiritual Weapon"),
-)
+SHIELDED = spellcaster("Vesna", "Wizard", 5, "Mirror Image", "Shield", scores="STR 8 DEX 14 CON 14 INT 18 WIS 12 CHA 10")
+CLERIC = spellcaster("Ilse", "Cleric", 5, "Sanctuary", "Resistance", "Sacred Flame", "Spiritual Weapon")
 
 
 def table(*foes: str, wizard=WIZARD) -> Table:

@@ -6,7 +6,6 @@ last); Bandits are Humanoids of 11 HP that die at 0 HP (Monster Death)."""
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.conditions import exhaustion_level
 from combat.fivee.dying import CombatantStabilized, DeathSaveOwed
@@ -14,25 +13,23 @@ from combat.fivee.monsters import AddCreature
 from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndTurn
 from combat.kernel.events import CombatantRevived, ConditionEnded, ConditionSpec, Healed, ReactionTaken
-from tests.helpers import Table, of_type, pc, turn_of
+from tests.helpers import Table, of_type, pc, spellcaster, turn_of
 
-CLERIC = build_sheet(
-    name="Ilse",
-    class_name="Cleric",
-    level=17,
+CLERIC = spellcaster(
+    "Ilse",
+    "Cleric",
+    17,
+    "Spare the Dying",
+    "Healing Word",
+    "Lesser Restoration",
+    "Revivify",
+    "Greater Restoration",
+    "Heal",
+    "Power Word Heal",
+    "Protection from Poison",
+    "Mass Heal",
+    "Mass Cure Wounds",
     scores="STR 10 DEX 10 CON 14 INT 10 WIS 20 CHA 12",
-    spells=(
-        "Spare the Dying",
-        "Healing Word",
-        "Lesser Restoration",
-        "Revivify",
-        "Greater Restoration",
-        "Heal",
-        "Power Word Heal",
-        "Protection from Poison",
-        "Mass Heal",
-        "Mass Cure Wounds",
-    ),
 )
 
 

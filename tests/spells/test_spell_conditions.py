@@ -7,7 +7,6 @@ Vesna is a level 17 Wizard (Intelligence 20: spell save DC 19). Bandits are Huma
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.fivee.characters import AddCharacter
 from combat.fivee.conditions import speed_of
 from combat.fivee.monsters import AddCreature
@@ -24,15 +23,9 @@ from combat.kernel.commands import (
     UseReaction,
 )
 from combat.kernel.events import ConditionEnded, SaveMade
-from tests.helpers import Table, of_type
+from tests.helpers import Table, of_type, spellcaster
 
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=17,
-    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Hideous Laughter", "Hypnotic Pattern", "Web", "Blindness/Deafness", "Confusion"),
-)
+WIZARD = spellcaster("Vesna", "Wizard", 17, "Hideous Laughter", "Hypnotic Pattern", "Web", "Blindness/Deafness", "Confusion")
 
 
 def table(count: int = 2) -> Table:

@@ -28,28 +28,23 @@ from combat.kernel.commands import (
     RemoveCondition,
 )
 from combat.kernel.events import AttackDamageRolled, AttackMade, CheckMade, ConditionEnded, ConditionSpec, DamageTaken, SaveMade
-from tests.helpers import Table, of_type, pc
+from tests.helpers import Table, of_type, pc, spellcaster
 
-DRUID = build_sheet(
-    name="Oren",
-    class_name="Druid",
-    level=7,
+DRUID = spellcaster(
+    "Oren",
+    "Druid",
+    7,
+    "Faerie Fire",
+    "Barkskin",
+    "Longstrider",
+    "Protection from Evil and Good",
+    "Protection from Energy",
+    "Stoneskin",
     scores="STR 10 DEX 10 CON 14 INT 10 WIS 16 CHA 10",
-    spells=("Faerie Fire", "Barkskin", "Longstrider", "Protection from Evil and Good", "Protection from Energy", "Stoneskin"),
 )
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=17,
-    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Blur", "Invisibility", "Mage Armor", "Enlarge/Reduce"),
-)
-CLERIC = build_sheet(
-    name="Ilse", class_name="Cleric", level=9, scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12", spells=("Warding Bond",)
-)
-HIGH_CLERIC = build_sheet(
-    name="Mara", class_name="Cleric", level=15, scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12", spells=("Holy Aura",)
-)
+WIZARD = spellcaster("Vesna", "Wizard", 17, "Blur", "Invisibility", "Mage Armor", "Enlarge/Reduce")
+CLERIC = spellcaster("Ilse", "Cleric", 9, "Warding Bond")
+HIGH_CLERIC = spellcaster("Mara", "Cleric", 15, "Holy Aura")
 
 
 def table(caster=DRUID, *foes: str) -> Table:
@@ -331,9 +326,7 @@ def test_barkskin_counts_shield_on_the_armor_class_it_raised_not_on_17():
     including against the triggering attack") makes her AC 12 + 5, still 17, and the hit stands."""
     t = Table()
     t.do(AddCharacter(character=DRUID, side="party", player="sam"))
-    mage = build_sheet(
-        name="Elke", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 10 CHA 10", spells=("Shield",)
-    )
+    mage = spellcaster("Elke", "Wizard", 5, "Shield", scores="STR 8 DEX 14 CON 12 INT 16 WIS 10 CHA 10")
     t.do(AddCharacter(character=mage, side="party", player="kim"))
     t.do(AddCreature(creature="Bandit", side="foes"))
     t.start({"oren": 20, "elke": 15, "bandit": 10})
@@ -355,19 +348,9 @@ PALADIN = build_sheet(
     weapons=("Longsword",),
     spells=("Shining Smite",),
 )
-ADEPT = build_sheet(
-    name="Sael",
-    class_name="Wizard",
-    level=9,
-    scores="STR 8 DEX 14 CON 14 INT 18 WIS 12 CHA 10",
-    spells=("Gaseous Form", "Fire Shield"),
-)
-PRIEST = build_sheet(
-    name="Mara",
-    class_name="Cleric",
-    level=15,
-    scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
-    spells=("Aura of Life", "Beacon of Hope", "Dispel Evil and Good", "Protection from Poison", "Enhance Ability"),
+ADEPT = spellcaster("Sael", "Wizard", 9, "Gaseous Form", "Fire Shield", scores="STR 8 DEX 14 CON 14 INT 18 WIS 12 CHA 10")
+PRIEST = spellcaster(
+    "Mara", "Cleric", 15, "Aura of Life", "Beacon of Hope", "Dispel Evil and Good", "Protection from Poison", "Enhance Ability"
 )
 
 

@@ -7,7 +7,6 @@ Bandits are Humanoids of CR 1/8 (11 HP, AC 12, Wisdom +0, Dexterity +1)."""
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.fivee.characters import AddCharacter
 from combat.fivee.dying import CombatantDied
 from combat.fivee.monsters import AddCreature
@@ -34,22 +33,10 @@ from combat.kernel.events import (
     SaveMade,
     TempHPGranted,
 )
-from tests.helpers import Table, of_type, pc
+from tests.helpers import Table, of_type, pc, spellcaster
 
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=17,
-    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Mage Armor", "Haste", "Sleep", "Polymorph", "Disintegrate", "Chill Touch"),
-)
-CLERIC = build_sheet(
-    name="Ilse",
-    class_name="Cleric",
-    level=9,
-    scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
-    spells=("Guiding Bolt", "Spiritual Weapon", "Spirit Guardians", "Aid", "Heroism"),
-)
+WIZARD = spellcaster("Vesna", "Wizard", 17, "Mage Armor", "Haste", "Sleep", "Polymorph", "Disintegrate", "Chill Touch")
+CLERIC = spellcaster("Ilse", "Cleric", 9, "Guiding Bolt", "Spiritual Weapon", "Spirit Guardians", "Aid", "Heroism")
 
 
 def table(caster=WIZARD, count: int = 2, *, ally: bool = False, brann_hp: int = 20) -> Table:

@@ -9,49 +9,33 @@ Wisdom -1, Dexterity +2, Strength +0)."""
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.fivee.characters import AddCharacter
 from combat.fivee.dying import CombatantDied
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import EndTurn
 from combat.kernel.events import AttackMade, ConcentrationEnded, DamageTaken, SaveMade
-from tests.helpers import Table, of_type
+from tests.helpers import Table, of_type, spellcaster
 
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=17,
-    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=(
-        "Burning Hands",
-        "Thunderwave",
-        "Fear",
-        "Haste",
-        "Web",
-        "Ray of Sickness",
-        "Disintegrate",
-        "Power Word Kill",
-        "Dominate Person",
-        "Hold Person",
-        "Black Tentacles",
-        "Prismatic Spray",
-    ),
+WIZARD = spellcaster(
+    "Vesna",
+    "Wizard",
+    17,
+    "Burning Hands",
+    "Thunderwave",
+    "Fear",
+    "Haste",
+    "Web",
+    "Ray of Sickness",
+    "Disintegrate",
+    "Power Word Kill",
+    "Dominate Person",
+    "Hold Person",
+    "Black Tentacles",
+    "Prismatic Spray",
 )
-CLERIC = build_sheet(
-    name="Ilse",
-    class_name="Cleric",
-    level=9,
-    scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
-    spells=("Spirit Guardians", "Command", "Bless"),
-)
-DRUID = build_sheet(
-    name="Rook",
-    class_name="Druid",
-    level=9,
-    scores="STR 10 DEX 12 CON 14 INT 10 WIS 18 CHA 10",
-    spells=("Entangle", "Moonbeam", "Call Lightning", "Wall of Fire"),
-)
+CLERIC = spellcaster("Ilse", "Cleric", 9, "Spirit Guardians", "Command", "Bless")
+DRUID = spellcaster("Rook", "Druid", 9, "Entangle", "Moonbeam", "Call Lightning", "Wall of Fire")
 
 
 def table(caster=WIZARD, creature: str = "Bandit", count: int = 3) -> Table:
