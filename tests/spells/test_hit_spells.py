@@ -40,7 +40,7 @@ from combat.kernel.events import (
     DiceRolled,
     SaveMade,
 )
-from tests.helpers import Table, monster, of_type, spellcaster
+from tests.helpers import Table, monster, next_turn, of_type, spellcaster
 
 PALADIN = build_sheet(
     name="Aldric",
@@ -86,13 +86,6 @@ def table(sheet, *foes: str, bandits: int = 0, others=()) -> Table:
 
 def taken(events, kind: str | None = None) -> list[tuple[str, int, str]]:
     return [(e.target, e.amount, e.damage_type) for e in of_type(events, DamageTaken) if kind in (None, e.damage_type)]
-
-
-def next_turn(t: Table, cid: str) -> list:
-    events = t.do(EndTurn(combatant=t.state.turn))
-    while t.state.turn != cid:
-        events = t.do(EndTurn(combatant=t.state.turn))
-    return events
 
 
 # -- lasting extra damage on hits ----------------------------------------------------------------

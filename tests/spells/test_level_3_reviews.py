@@ -8,13 +8,11 @@ but Dexterity's +1)."""
 
 from __future__ import annotations
 
-from combat.fivee.characters import AddCharacter
-from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_effects import effect_ac_bonus
 from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import Damage, EndTurn
 from combat.kernel.events import ConcentrationEnded, DamageTaken, Healed, SaveMade
-from tests.helpers import Table, of_type, spellcaster, turn_of
+from tests.helpers import Table, against, next_turn, of_type, spellcaster
 
 WIZARD = spellcaster(
     "Vesna", "Wizard", 17, "Bestow Curse", "Counterspell", "Fireball", "Hypnotic Pattern", "Sleet Storm", "Slow", "Stinking Cloud"
@@ -24,16 +22,7 @@ DRUID = spellcaster("Rook", "Druid", 9, "Conjure Animals", "Meld into Stone", "P
 
 
 def table(caster=WIZARD, count: int = 3) -> Table:
-    t = Table()
-    t.do(AddCharacter(character=caster, side="party", player="sam"))
-    t.do(AddCreature(creature="Bandit", count=count, side="foes"))
-    return t.start({caster.name.lower(): 20, "bandit-1" if count > 1 else "bandit": 1})
-
-
-def next_turn(t: Table, cid: str) -> None:
-    """Round to `cid`'s next turn: "on a turn, you can expend only one spell slot to cast a spell"."""
-    t.do(EndTurn(combatant=cid))
-    turn_of(t, cid)
+    return against(caster, "Bandit", count)
 
 
 def test_bestow_curse_deals_no_damage_when_cast_and_the_curse_is_chosen():

@@ -7,12 +7,10 @@ Humanoids (11 HP, +0 to every save but Dexterity's +1)."""
 
 from __future__ import annotations
 
-from combat.fivee.characters import AddCharacter
-from combat.fivee.monsters import AddCreature
 from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import EndTurn
 from combat.kernel.events import AttackMade, SaveMade
-from tests.helpers import Table, of_type, spellcaster, turn_of
+from tests.helpers import Table, against, of_type, spellcaster, turn_of
 
 WIZARD = spellcaster(
     "Vesna", "Wizard", 17, "Arcane Hand", "Conjure Elemental", "Hold Monster", "Mislead", "Telekinesis", "Wall of Stone"
@@ -20,10 +18,7 @@ WIZARD = spellcaster(
 
 
 def table(count: int = 3) -> Table:
-    t = Table()
-    t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
-    t.do(AddCreature(creature="Bandit", count=count, side="foes"))
-    return t.start({"vesna": 20, "bandit-1": 1})
+    return against(WIZARD, "Bandit", count)
 
 
 def test_telekinesis_restrains_a_creature_only_until_the_end_of_the_casters_next_turn():

@@ -8,12 +8,10 @@ Bandits are Humanoids (11 HP, +0 to every save but Dexterity's +1)."""
 
 from __future__ import annotations
 
-from combat.fivee.characters import AddCharacter
-from combat.fivee.monsters import AddCreature
 from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import Damage, EndTurn
 from combat.kernel.events import ConditionApplied, DamageTaken, Healed, SaveMade
-from tests.helpers import Table, of_type, spellcaster, turn_of
+from tests.helpers import Table, against, of_type, spellcaster, turn_of
 
 WIZARD = spellcaster(
     "Vesna", "Wizard", 17, "Chain Lightning", "Eyebite", "Flesh to Stone", "Freezing Sphere", "Sunbeam", "Wall of Ice"
@@ -23,10 +21,7 @@ DRUID = spellcaster("Rook", "Druid", 17, "Conjure Fey")
 
 
 def table(caster=WIZARD, count: int = 5) -> Table:
-    t = Table()
-    t.do(AddCharacter(character=caster, side="party", player="sam"))
-    t.do(AddCreature(creature="Bandit", count=count, side="foes"))
-    return t.start({caster.name.lower(): 20, "bandit-1" if count > 1 else "bandit": 1})
+    return against(caster, "Bandit", count)
 
 
 def test_heal_restores_seventy_hit_points_and_ten_more_per_slot_level():

@@ -15,7 +15,7 @@ from combat.fivee.monsters import AddCreature
 from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import AddCombatant, Damage, EndTurn
 from combat.kernel.events import ConcentrationEnded, DamageTaken, SaveMade
-from tests.helpers import Table, monster, of_type, spellcaster, turn_of
+from tests.helpers import Table, against, monster, of_type, spellcaster, turn_of
 
 WIZARD = spellcaster("Vesna", "Wizard", 17, "Delayed Blast Fireball", "Dominate Monster", "Power Word Stun", "Sunburst")
 CLERIC = spellcaster(
@@ -24,11 +24,7 @@ CLERIC = spellcaster(
 
 
 def table(caster=WIZARD, creature: str = "Bandit", count: int = 2) -> Table:
-    t = Table()
-    t.do(AddCharacter(character=caster, side="party", player="sam"))
-    t.do(AddCreature(creature=creature, count=count, side="foes"))
-    first = f"{creature.lower()}-1" if count > 1 else creature.lower()
-    return t.start({caster.name.lower(): 20, first: 1})
+    return against(caster, creature, count)
 
 
 def test_earthquake_topples_those_who_fail_and_deals_no_damage():

@@ -7,9 +7,7 @@ Vesna is a level 17 Wizard (Intelligence 20: spell save DC 19). Bandits are Huma
 
 from __future__ import annotations
 
-from combat.fivee.characters import AddCharacter
 from combat.fivee.conditions import speed_of
-from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_follow_ups import SpellEffect
 from combat.fivee.spellcasting import CastSpell
 from combat.fivee.standing import StandUp
@@ -23,16 +21,13 @@ from combat.kernel.commands import (
     UseReaction,
 )
 from combat.kernel.events import ConditionEnded, SaveMade
-from tests.helpers import Table, of_type, spellcaster
+from tests.helpers import Table, against, of_type, spellcaster
 
 WIZARD = spellcaster("Vesna", "Wizard", 17, "Hideous Laughter", "Hypnotic Pattern", "Web", "Blindness/Deafness", "Confusion")
 
 
 def table(count: int = 2) -> Table:
-    t = Table()
-    t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
-    t.do(AddCreature(creature="Bandit", count=count, side="foes"))
-    return t.start({"vesna": 20, "bandit-1": 10})
+    return against(WIZARD, "Bandit", count, initiative=(20, 10))
 
 
 def names(t: Table, cid: str) -> list[str]:

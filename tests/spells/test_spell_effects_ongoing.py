@@ -7,14 +7,11 @@ Bandits are Humanoids of CR 1/8 (11 HP, AC 12, Wisdom +0, Dexterity +1)."""
 
 from __future__ import annotations
 
-from combat.fivee.characters import AddCharacter
 from combat.fivee.dying import CombatantDied
-from combat.fivee.monsters import AddCreature
 from combat.fivee.save_effects import SaveEffect
 from combat.fivee.spell_follow_ups import SpellEffect
 from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import (
-    AddCombatant,
     ApplyCondition,
     Attack,
     Damage,
@@ -33,7 +30,7 @@ from combat.kernel.events import (
     SaveMade,
     TempHPGranted,
 )
-from tests.helpers import Table, of_type, pc, spellcaster
+from tests.helpers import Table, against, next_turn, of_type, pc, spellcaster
 
 WIZARD = spellcaster("Vesna", "Wizard", 17, "Mage Armor", "Haste", "Sleep", "Polymorph", "Disintegrate", "Chill Touch")
 CLERIC = spellcaster("Ilse", "Cleric", 9, "Guiding Bolt", "Spiritual Weapon", "Spirit Guardians", "Aid", "Heroism")
@@ -41,22 +38,7 @@ CLERIC = spellcaster("Ilse", "Cleric", 9, "Guiding Bolt", "Spiritual Weapon", "S
 
 def table(caster=WIZARD, count: int = 2, *, ally: bool = False, brann_hp: int = 20) -> Table:
     """The caster first, then the Bandits (and Brann, a fighter of the party, last)."""
-    t = Table()
-    t.do(AddCharacter(character=caster, side="party", player="sam"))
-    t.do(AddCreature(creature="Bandit", count=count, side="foes"))
-    if ally:
-        t.do(AddCombatant(combatant=pc("brann", max_hp=brann_hp)))
-    first = caster.name.lower()
-    initiative = {first: 20, "bandit-1" if count > 1 else "bandit": 10}
-    if ally:
-        initiative["brann"] = 1
-    return t.start(initiative)
-
-
-def next_turn(t: Table, cid: str) -> None:
-    t.do(EndTurn(combatant=t.state.turn))
-    while t.state.turn != cid:
-        t.do(EndTurn(combatant=t.state.turn))
+    return against(caster, "Bandit", count, initiative=(20, 10), ally=pc("brann", max_hp=brann_hp) if ally else None)
 
 
 def test_mage_armor_makes_base_ac_13_plus_dexterity():

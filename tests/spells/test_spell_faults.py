@@ -9,13 +9,10 @@ Wisdom -1, Dexterity +2, Strength +0)."""
 
 from __future__ import annotations
 
-from combat.fivee.characters import AddCharacter
 from combat.fivee.dying import CombatantDied
-from combat.fivee.monsters import AddCreature
 from combat.fivee.spellcasting import CastSpell
-from combat.kernel.commands import EndTurn
 from combat.kernel.events import AttackMade, ConcentrationEnded, DamageTaken, SaveMade
-from tests.helpers import Table, of_type, spellcaster
+from tests.helpers import Table, against, next_turn, of_type, spellcaster
 
 WIZARD = spellcaster(
     "Vesna",
@@ -39,18 +36,7 @@ DRUID = spellcaster("Rook", "Druid", 9, "Entangle", "Moonbeam", "Call Lightning"
 
 
 def table(caster=WIZARD, creature: str = "Bandit", count: int = 3) -> Table:
-    t = Table()
-    t.do(AddCharacter(character=caster, side="party", player="sam"))
-    t.do(AddCreature(creature=creature, count=count, side="foes"))
-    first = caster.name.lower()
-    return t.start({first: 20, f"{creature.lower().replace(' ', '-')}{'-1' if count > 1 else ''}": 1})
-
-
-def next_turn(t: Table, cid: str) -> None:
-    """Round to `cid`'s next turn: "on a turn, you can expend only one spell slot to cast a spell"."""
-    t.do(EndTurn(combatant=cid))
-    while t.state.turn != cid:
-        t.do(EndTurn(combatant=t.state.turn))
+    return against(caster, creature, count)
 
 
 def foes(prefix: str = "bandit", n: int = 3) -> tuple[str, ...]:

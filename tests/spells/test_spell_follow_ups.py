@@ -11,9 +11,9 @@ from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_follow_ups import SpellEffect
 from combat.fivee.spellcasting import CastSpell
-from combat.kernel.commands import AddCombatant, Damage, EndConcentration, EndTurn
+from combat.kernel.commands import Damage, EndConcentration, EndTurn
 from combat.kernel.events import AttackMade, DamageTaken, DiceRolled, Healed, SaveMade
-from tests.helpers import Table, of_type, pc, spellcaster, turn_of
+from tests.helpers import Table, against, next_turn, of_type, pc, spellcaster
 
 WIZARD = spellcaster(
     "Vesna",
@@ -56,19 +56,7 @@ DRUID = spellcaster(
 
 def table(caster=WIZARD, *, ally: bool = False) -> Table:
     """The caster first, then two Ogres (and Brann, a fighter of the party, last)."""
-    t = Table()
-    t.do(AddCharacter(character=caster, side="party", player="sam"))
-    t.do(AddCreature(creature="Ogre", count=2, side="foes"))
-    initiative = {caster.name.lower(): 20, "ogre-1": 10}
-    if ally:
-        t.do(AddCombatant(combatant=pc("brann", max_hp=30)))
-        initiative["brann"] = 1
-    return t.start(initiative)
-
-
-def next_turn(t: Table, cid: str) -> None:
-    t.do(EndTurn(combatant=t.state.turn))
-    turn_of(t, cid)
+    return against(caster, "Ogre", 2, initiative=(20, 10), ally=pc("brann", max_hp=30) if ally else None)
 
 
 def taken(events) -> list[tuple[str, int, str]]:
