@@ -111,6 +111,22 @@ def spellcaster(name: str, class_name: str, level: int, *spells: str, scores: st
     )  # type: ignore[arg-type]
 
 
+# The party the tests meet again and again, each always with the same class and six scores
+# (Elara: Intelligence 16, Dexterity 14; Brann: Strength 16; Vex: Dexterity 16); what each
+# carries and knows, and the level, are each test's own.
+PARTY = {
+    "Elara": ("Wizard", "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10"),
+    "Brann": ("Fighter", "STR 16 DEX 12 CON 14 INT 10 WIS 12 CHA 8"),
+    "Vex": ("Rogue", "STR 8 DEX 16 CON 14 INT 12 WIS 10 CHA 13"),
+}
+
+
+def member(name: str, level: int = 5, *spells: str, **kw: object) -> CharacterSheet:
+    """`build_sheet` of one of the PARTY at `level`, knowing `spells`, with `kw` (armor, weapons...)."""
+    class_name, scores = PARTY[name]
+    return spellcaster(name, class_name, level, *spells, scores=scores, **kw)
+
+
 def first_of(creature: str, count: int) -> str:
     """The id of the first of `count` `creature`s added at once (`bandit` alone, `bandit-1` of a
     group): a group rolls one initiative, under that id."""

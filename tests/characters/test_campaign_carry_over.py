@@ -23,33 +23,18 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
 from combat.app.application import Encounters, run_sync
 from combat.campaigns.carry_over import FOLLOWER
 from combat.campaigns.records import DEFAULT_CAMPAIGN, CharacterJoined, CharacterSaved, PartyRecord, character_id
-from combat.characters.build import build_sheet
 from combat.characters.sheet import CharacterSheet
 from combat.fivee.characters import AddCharacter, CharacterStatus
 from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndCombat, RollInitiative, SetHp
 from combat.kernel.errors import RuleError
 from combat.store.party import TABLE, TOPIC, tracking_name
-from tests.helpers import monster
+from tests.helpers import member, monster
 
 ROOT = Path(__file__).resolve().parents[2]
 
-FIGHTER = build_sheet(
-    name="Brann",
-    class_name="Fighter",
-    level=5,
-    scores="STR 16 DEX 12 CON 14 INT 10 WIS 12 CHA 8",
-    armor="Chain Mail",
-    weapons=("Longsword",),
-)
-WIZARD = build_sheet(
-    name="Elara",
-    class_name="Wizard",
-    level=5,
-    scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
-    weapons=("Dagger",),
-    spells=("Fireball",),
-)
+FIGHTER = member("Brann", armor="Chain Mail", weapons=("Longsword",))
+WIZARD = member("Elara", 5, "Fireball", weapons=("Dagger",))
 
 
 def _fight(encounters: Encounters, campaign: uuid.UUID, *names: str) -> uuid.UUID:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from combat.characters.build import build_sheet
 from combat.characters.foundry import import_actor
 from combat.characters.sheet import Features
 from combat.fivee.characters import AddCharacter, character
@@ -16,13 +15,11 @@ from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import ApplyCondition, Attack
 from combat.kernel.events import AttackMade, ConditionSpec, DamageTaken, SaveMade
 from tests.characters.foundry_actors import foundry_actor
-from tests.helpers import Table, monster, of_type
+from tests.helpers import Table, member, monster, of_type
 
 FIVE_E = ["srd-2024", "srd-2024-variant", "a5e"]
 VEX, _ = import_actor(foundry_actor("rogue-4x"))  # Rogue 7, Dex 18, Dex save +7
-WIZARD = build_sheet(
-    name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=("Fireball",)
-)
+WIZARD = member("Elara", 5, "Fireball")
 
 
 def _fight(ruleset: str, *sheets) -> Table:

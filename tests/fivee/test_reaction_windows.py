@@ -25,15 +25,9 @@ from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import Attack, BeginCombat, EndTurn, RollDamage, RollInitiative
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackDamageRolled, DamageTaken, SaveMade, TurnStarted
-from tests.helpers import Table, of_type
+from tests.helpers import Table, member, of_type
 
-WIZARD = build_sheet(
-    name="Elara",
-    class_name="Wizard",
-    level=5,
-    scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
-    spells=("Shield", "Fireball", "Counterspell", "Fire Bolt", "Misty Step"),
-)
+WIZARD = member("Elara", 5, "Shield", "Fireball", "Counterspell", "Fire Bolt", "Misty Step")
 FIGHTER = build_sheet(
     name="Brom", class_name="Fighter", level=5, scores="STR 16 DEX 12 CON 14 INT 10 WIS 10 CHA 8", weapons=("Longsword",)
 )
@@ -283,14 +277,7 @@ def test_uncanny_dodge_halves_a_rogues_damage_from_the_hit():
     roll, you can take a Reaction to halve the attack's damage against you (round down)." Vex,
     built as a Rogue 5 (AC 14: Leather 11 + Dex 3), is hit by the goblin's 15 + 4 = 19; its
     5 + 2 = 7 damage is halved to 3."""
-    rogue = build_sheet(
-        name="Vex",
-        class_name="Rogue",
-        level=5,
-        scores="STR 8 DEX 16 CON 14 INT 12 WIS 10 CHA 13",
-        armor="Leather",
-        weapons=("Rapier",),
-    )
+    rogue = member("Vex", armor="Leather", weapons=("Rapier",))
     assert rogue.features.uncanny_dodge
     t = Table("srd-2024")
     t.do(AddCharacter(character=rogue, side="party", player="jo"))

@@ -18,10 +18,10 @@ from combat.fivee.save_effects import SaveEffect
 from combat.fivee.save_modifiers import SaveModifiers
 from combat.fivee.spellcasting import CastSpell
 from combat.kernel.events import ConditionApplied, ConditionSpec, DamageTaken, DiceRolled, SaveMade
-from tests.helpers import Table, of_type
+from tests.helpers import Table, member, of_type
 
 SPELLS = ("Hold Monster", "Hold Person", "Fireball")
-ELARA = build_sheet(name="Elara", class_name="Wizard", level=9, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=SPELLS)
+ELARA = member("Elara", 9, *SPELLS)
 DRAGON = "adult-red-dragon"
 
 

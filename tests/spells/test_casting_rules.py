@@ -20,10 +20,10 @@ from combat.kernel.commands import EndTurn, GrantAction
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, DamageTaken, DiceRolled, SaveMade
 from combat.spells.model import DamageRoll, Save
-from tests.helpers import Table, of_type
+from tests.helpers import Table, member, of_type
 
 SPELLS = ("Magic Missile", "Misty Step", "Fire Bolt", "Chill Touch", "Detect Magic", "Fireball")
-ELARA = build_sheet(name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=SPELLS)
+ELARA = member("Elara", 5, *SPELLS)
 MORWEN = build_sheet(
     name="Morwen", class_name="Warlock", level=5, scores="STR 8 DEX 14 CON 12 INT 10 WIS 12 CHA 16", spells=("Charm Person",)
 )

@@ -6,20 +6,13 @@ import uuid
 from dataclasses import dataclass
 
 from combat.app.application import Encounters
-from combat.characters.build import build_sheet
 from combat.fivee.characters import AddCharacter
 from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, RollInitiative
-from tests.helpers import monster
+from tests.helpers import member, monster
 
-FIGHTER = build_sheet(
-    name="Brann", class_name="Fighter", level=5, scores="STR 16 DEX 12 CON 14 INT 10 WIS 12 CHA 8",
-    armor="Chain Mail", weapons=("Longsword",),
-)  # fmt: skip
-WIZARD = build_sheet(
-    name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
-    weapons=("Dagger",), spells=("Fireball",),
-)  # fmt: skip
+FIGHTER = member("Brann", armor="Chain Mail", weapons=("Longsword",))
+WIZARD = member("Elara", 5, "Fireball", weapons=("Dagger",))
 
 
 @dataclass
@@ -55,10 +48,13 @@ def play_two_fights(encounters: Encounters) -> Played:
     encounters.execute(
         first,
         CastSpell(
-            caster="elara", spell="Fireball", targets=("goblin-1", "brann"), damage_faces=((3,) * 8,),
+            caster="elara",
+            spell="Fireball",
+            targets=("goblin-1", "brann"),
+            damage_faces=((3,) * 8,),
             save_faces={"goblin-1": (4,), "brann": (10,)},
         ),
-    )  # fmt: skip
+    )
     encounters.execute(first, EndTurn(combatant="elara"))
     encounters.execute(first, Attack(attacker="goblin-1", target="brann", faces=(1,)))
     encounters.execute(first, EndTurn(combatant="goblin-1"))
