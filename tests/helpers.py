@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
 import site
 import subprocess
 import sys
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from uuid import UUID
@@ -225,6 +227,18 @@ def redone(encounters, eid, command, why: str) -> tuple[EncounterState, Encounte
 def turn_of(t: Table, cid: str) -> None:
     while t.state.turn != cid:
         t.do(EndTurn(combatant=t.state.turn))
+
+
+def killed_mid_stream(*args: str, delays: Sequence[float] = (0.3, 0.5, 0.7)) -> None:
+    """`python -c *args` started from the repository once a delay, and each time killed with
+    SIGKILL `delay` seconds after it prints "ready" (so mid-way through what it does)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for delay in delays:
+        proc = subprocess.Popen([sys.executable, "-c", *args], stdout=subprocess.PIPE, env=env, cwd=ROOT)
+        assert proc.stdout is not None and proc.stdout.readline().strip() == b"ready"
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
 
 
 def plugin_env(*paths: Path) -> dict[str, str]:

@@ -4,13 +4,9 @@ campaigns moved into the default campaign with what its last fight left it."""
 
 from __future__ import annotations
 
-import os
-import signal
 import sqlite3
-import subprocess
 import sys
 import textwrap
-import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,7 +25,7 @@ from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndCombat, RollInitiative, SetHp
 from combat.kernel.errors import RuleError
 from combat.store.party import TABLE, TOPIC, tracking_name
-from tests.helpers import member, monster
+from tests.helpers import killed_mid_stream, member, monster
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -247,15 +243,7 @@ def test_kill_9_during_party_writes_loses_and_repeats_nothing(tmp_path):
         eid = _fight(encounters, camp, "Brann")
     finally:
         encounters.close()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    for delay in (0.3, 0.5, 0.7):
-        proc = subprocess.Popen(
-            [sys.executable, "-c", _WRITER, str(db), str(camp), str(eid)], stdout=subprocess.PIPE, env=env, cwd=ROOT
-        )
-        assert proc.stdout is not None and proc.stdout.readline().strip() == b"ready"
-        time.sleep(delay)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+    killed_mid_stream(_WRITER, str(db), str(camp), str(eid))
     encounters = Encounters(db)
     try:
         encounters.campaigns.carry_over()

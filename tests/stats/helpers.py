@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 
 from combat.app.application import Encounters
 from combat.fivee.characters import AddCharacter
@@ -31,6 +32,15 @@ def _begin(encounters: Encounters, campaign: uuid.UUID, name: str, goblin: str, 
     for cid, face in zip(("brann", "elara", goblin), initiative, strict=True):
         encounters.execute(eid, RollInitiative(combatant=cid, faces=(face,)))
     return eid
+
+
+def two_fights_at(db: Path) -> Played:
+    """play_two_fights on a new store at `db`, closed again (for a CLI or another process to read)."""
+    encounters = Encounters(db)
+    try:
+        return play_two_fights(encounters)
+    finally:
+        encounters.close()
 
 
 def play_two_fights(encounters: Encounters) -> Played:

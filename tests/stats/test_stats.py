@@ -5,11 +5,7 @@ follower killed mid-stream, give the same rows; a player's answer leaves hidden 
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 from statistics import median
 from typing import Any
@@ -29,8 +25,8 @@ from combat.stats.fit import chi_square_tail
 from combat.stats.projection import FOLLOWER
 from combat.store.party import tracking_name
 from combat.store.stats_tables import COLUMNS
-from tests.helpers import member
-from tests.stats.helpers import Played, play_two_fights
+from tests.helpers import killed_mid_stream, member
+from tests.stats.helpers import Played, play_two_fights, two_fights_at
 
 ROOT = Path(__file__).resolve().parents[2]
 ELARA_SHIELD = member("Elara", 5, "Shield")
@@ -174,18 +170,8 @@ def test_kill_9_of_the_follower_mid_stream_then_a_restart_gives_the_same_rows(tm
     (nothing double-counted)". The follower reads three events a batch and is killed again and
     again; the next one reads on from the position committed with the last rows."""
     db = tmp_path / "combat.db"
-    encounters = Encounters(db)
-    try:
-        play_two_fights(encounters)
-    finally:
-        encounters.close()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    for delay in (0.3, 0.5, 0.7):
-        proc = subprocess.Popen([sys.executable, "-c", _FOLLOWER, str(db)], stdout=subprocess.PIPE, env=env, cwd=ROOT)
-        assert proc.stdout is not None and proc.stdout.readline().strip() == b"ready"
-        time.sleep(delay)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+    two_fights_at(db)
+    killed_mid_stream(_FOLLOWER, str(db))
     encounters = Encounters(db)
     try:
         position = encounters.stats.tables.position(tracking_name(FOLLOWER, encounters.log.home))
