@@ -32,6 +32,16 @@ from combat.kernel.state import EncounterState
 ROOT = Path(__file__).resolve().parent.parent  # the repository
 REPLAYS = ROOT / "replays"
 DOCS = ROOT / "docs"
+# The SRD 5.2 records as Open5e compiles them, which scripts/ build the shipped data from: in
+# ../shared beside the repository (or beside the folder of worktrees), when they are there.
+SRD_RECORDS = next(
+    (
+        p / "shared" / "data" / "srd-5.2"
+        for p in (ROOT.parent, ROOT.parent.parent)
+        if (p / "shared" / "data" / "srd-5.2").exists()
+    ),
+    Path("../shared/data/srd-5.2"),
+)
 
 LONGSWORD = AttackProfile(name="Longsword", bonus=5, damage="1d8+3", damage_type="slashing")
 SCIMITAR = AttackProfile(name="Scimitar", bonus=4, damage="1d6+2", damage_type="slashing")
@@ -239,6 +249,15 @@ def killed_mid_stream(*args: str, delays: Sequence[float] = (0.3, 0.5, 0.7)) -> 
         time.sleep(delay)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
+
+
+def script_build(script: str, source: Path, to: Path) -> int:
+    """What `build(source, to)` of scripts/`script`.py returns (it writes its output to `to`)."""
+    spec = importlib.util.spec_from_file_location(script, ROOT / "scripts" / f"{script}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.build(source, to)
 
 
 def plugin_env(*paths: Path) -> dict[str, str]:
