@@ -88,6 +88,12 @@ class Table(testing.Table):
     def __init__(self, ruleset: str = "srd-2024", seed: int = 1, settings: dict | None = None):
         super().__init__(ruleset, seed, settings)
 
+    @classmethod
+    def as_rolled(cls, ruleset: str = "srd-2024") -> Table:
+        """A table of `ruleset` whose turns go in the order initiative rolled (srd-2024-variant's
+        players may re-order them before round 1 unless told not to)."""
+        return cls(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+
     def add(self, *specs: CombatantSpec) -> Table:
         for spec in specs:
             self.do(AddCombatant(combatant=spec))
@@ -210,10 +216,19 @@ def left_wounded_in_a_fight(db: Path | str, character: str, hp: int) -> None:
         store.close()
 
 
-def stored_fight(encounters, name: str, specs: Sequence[CombatantSpec], initiative: dict[str, int], *, seed: int = 1) -> UUID:
-    """A srd-2024 encounter stored in `encounters`: `specs` added in order, combat begun, and
-    initiative rolled with entered faces (`{id: face}`) in that order."""
-    eid = encounters.create("srd-2024", name, seed=seed)
+def stored_fight(
+    encounters,
+    name: str,
+    specs: Sequence[CombatantSpec],
+    initiative: dict[str, int],
+    *,
+    seed: int | None = 1,
+    ruleset: str = "srd-2024",
+    settings: dict | None = None,
+) -> UUID:
+    """An encounter of `ruleset` (srd-2024 by default) stored in `encounters`: `specs` added in
+    order, combat begun, and initiative rolled with entered faces (`{id: face}`) in that order."""
+    eid = encounters.create(ruleset, name, seed=seed, settings=settings)
     for spec in specs:
         encounters.execute(eid, AddCombatant(combatant=spec))
     encounters.execute(eid, BeginCombat())

@@ -23,7 +23,7 @@ WIZARD = member("Elara", 5, "Fireball")
 
 
 def _fight(ruleset: str, *sheets) -> Table:
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     for sheet in sheets:
         t.do(AddCharacter(character=sheet, side="party", player="ann"))
     t.add(monster("goblin-1", ac=13, max_hp=30))
@@ -50,7 +50,7 @@ def test_a_rogue_imported_from_foundry_attacks_with_sneak_attack(ruleset):
 
 
 def _fireball(ruleset: str, rogue, face: int) -> tuple[Table, list]:
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
     t.do(AddCharacter(character=rogue, side="party", player="ann"))
     t.do(AddCreature(creature="Goblin Warrior", count=1, side="goblins"))

@@ -31,7 +31,7 @@ STR_SPELLINGS = ("str", "STR", "Strength", "strength")
 
 def _table(ruleset: str = "srd-2024", *specs: CombatantSpec) -> Table:
     """The fight under way, initiative in the order given (20, 19...)."""
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     t.add(*(specs or (pc("mozzie"), monster("hag", max_hp=82))))
     t.do(BeginCombat())
     for i, cid in enumerate(t.state.combatants):

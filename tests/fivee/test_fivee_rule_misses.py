@@ -43,7 +43,7 @@ FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")
 
 def _fight(ruleset: str = "srd-2024", *specs: CombatantSpec) -> Table:
     """The fight under way at the first combatant's turn, initiative in the order given."""
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     t.add(*(specs or (pc("aria"), monster("ogre", max_hp=59))))
     t.do(BeginCombat())
     for i, cid in enumerate(t.state.combatants):

@@ -23,7 +23,7 @@ WIZARD = member("Elara", 5, *SPELLS)
 
 def fight(ruleset: str = "srd-2024", goblins: int = 4, *, goblins_first: bool = False) -> Table:
     """Elara (played by Sam) against Goblin Warriors; Elara acts first unless the goblins do."""
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
     t.do(AddCreature(creature="Goblin Warrior", count=goblins, side="goblins"))
     first, second = (5, 15) if goblins_first else (15, 5)

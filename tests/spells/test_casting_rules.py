@@ -30,7 +30,7 @@ MORWEN = build_sheet(
 
 
 def fight(ruleset: str = "srd-2024", sheet=ELARA, goblins: int = 2) -> Table:
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     t.do(AddCharacter(character=sheet, side="party", player="sam"))
     t.do(AddCreature(creature="Goblin Warrior", count=goblins, side="goblins"))
     me = sheet.name.lower()
@@ -217,7 +217,7 @@ def test_a_homebrew_spells_bad_dice_are_refused_with_the_sheet():
 
 
 def before_the_fight(ruleset: str = "srd-2024") -> Table:
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     t.do(AddCharacter(character=ELARA, side="party", player="sam"))
     t.do(AddCreature(creature="Mage", count=1, side="foes"))
     return t
