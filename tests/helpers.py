@@ -11,7 +11,7 @@ import site
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from uuid import UUID
 
@@ -24,7 +24,8 @@ from combat.characters.build import build_sheet
 from combat.characters.sheet import CharacterSheet
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised, RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, Command, EndTurn, MarkSurprised, OrderTie, RollInitiative
+from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, CombatantSpec, Event
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
@@ -247,6 +248,31 @@ def redone(encounters, eid, command, why: str) -> tuple[EncounterState, Encounte
     state = encounters.state(eid)
     assert state.retracted == (state.version - 1,)
     return sent, state
+
+
+def random_turns(
+    live,
+    eid: UUID,
+    steps: int,
+    command_for: Callable[[EncounterState], Command],
+    after_each: Callable[[EncounterState], None] | None = None,
+) -> None:
+    """For the property tests: initiative rolled by the encounter's seed and its ties ordered as
+    they stand, then up to `steps` commands of `command_for(state)` while turns last. A refused
+    command must change nothing; `after_each` checks the state after each command."""
+    live.execute(eid, RollInitiative())
+    for tie in live.state(eid).ties:
+        live.execute(eid, OrderTie(order=tuple(live.state(eid).combatants[u[0]].unit for u in tie.units)))
+    for _ in range(steps):
+        before = live.state(eid)
+        if before.phase != "turns":
+            break
+        try:
+            live.execute(eid, command_for(before))
+        except RuleError:
+            assert live.state(eid) == before, "a rejected command changed the state"
+        if after_each is not None:
+            after_each(live.state(eid))
 
 
 def turn_of(t: Table, cid: str) -> None:
