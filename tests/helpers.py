@@ -100,6 +100,17 @@ class Table(testing.Table):
             self.do(AddCombatant(combatant=spec))
         return self
 
+    def foes(self, *names: str, first: int = 10) -> dict[str, int]:
+        """One creature of each stat block named, one by one (`bandit-1`, `bandit-2`...: the
+        stat block and the place in the list), on the side "foes": each one's id and its initiative
+        face, `first`, then one less for each."""
+        order = {}
+        for i, name in enumerate(names):
+            cid = f"{name.lower()}-{i + 1}"
+            self.do(AddCreature(creature=name, side="foes", id_prefix=cid))
+            order[cid] = first - i
+        return order
+
     def start(self, initiative: dict[str, int], surprised: Sequence[str] = ()) -> Table:
         """Begin combat and roll initiative with entered d20 faces (`{id: face}`), in that order.
 

@@ -13,6 +13,7 @@ other damage dice, such as from the Rogue's Sneak Attack feature, you also roll 
 from __future__ import annotations
 
 from combat.characters.build import build_sheet
+from combat.characters.sheet import CharacterSheet
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_follow_ups import SpellEffect
@@ -42,16 +43,14 @@ from combat.kernel.events import (
 )
 from tests.helpers import Table, monster, next_turn, of_type, spellcaster
 
-PALADIN = build_sheet(
-    name="Aldric",
-    class_name="Paladin",
-    level=5,
-    scores="STR 16 DEX 10 CON 14 INT 8 WIS 10 CHA 16",
-    armor="chain mail",
-    shield=True,
-    weapons=("Longsword", "Javelin"),
-    spells=("Divine Smite", "Searing Smite", "Shining Smite", "Divine Favor", "Magic Weapon"),
-)
+
+def paladin(level: int, *spells: str) -> CharacterSheet:
+    """Aldric, a Paladin in chain mail with a Shield, a Longsword and Javelins (Strength 16, Charisma 16)."""
+    armed = {"armor": "chain mail", "shield": True, "weapons": ("Longsword", "Javelin")}
+    return spellcaster("Aldric", "Paladin", level, *spells, scores="STR 16 DEX 10 CON 14 INT 8 WIS 10 CHA 16", **armed)
+
+
+PALADIN = paladin(5, "Divine Smite", "Searing Smite", "Shining Smite", "Divine Favor", "Magic Weapon")
 RANGER = build_sheet(
     name="Tamsin",
     class_name="Ranger",
@@ -200,16 +199,7 @@ def test_divine_favor_adds_1d4_radiant_to_weapon_hits_and_resistance_halves_it()
     assert t["warden"].hp == 30 - 8 - 1
 
 
-PALADIN_9 = build_sheet(
-    name="Aldric",
-    class_name="Paladin",
-    level=9,
-    scores="STR 16 DEX 10 CON 14 INT 8 WIS 10 CHA 16",
-    armor="chain mail",
-    shield=True,
-    weapons=("Longsword", "Javelin"),
-    spells=("Magic Weapon",),
-)
+PALADIN_9 = paladin(9, "Magic Weapon")
 
 
 def test_magic_weapon_gives_its_weapon_plus_2_with_a_3rd_level_slot_and_ends_if_cast_again():

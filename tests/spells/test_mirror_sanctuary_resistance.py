@@ -55,12 +55,7 @@ def table(*foes: str, wizard=WIZARD) -> Table:
     t.do(AddCharacter(character=wizard, side="party", player="sam"))
     t.do(AddCharacter(character=CLERIC, side="party", player="kim"))
     t.do(AddCombatant(combatant=pc("brann")))
-    ids = []
-    for i, name in enumerate(foes or ("Bandit", "Bandit")):
-        cid = f"{name.lower()}-{i + 1}"
-        t.do(AddCreature(creature=name, side="foes", id_prefix=cid))
-        ids.append(cid)
-    return t.start({"vesna": 20, "ilse": 18, "brann": 15, **{cid: 10 - i for i, cid in enumerate(ids)}})
+    return t.start({"vesna": 20, "ilse": 18, "brann": 15, **t.foes(*(foes or ("Bandit", "Bandit")))})
 
 
 def duplicates(t: Table) -> int | None:

@@ -51,12 +51,7 @@ def table(caster=DRUID, *foes: str) -> Table:
     t = Table()
     t.do(AddCharacter(character=caster, side="party", player="sam"))
     t.do(AddCombatant(combatant=pc("brann")))
-    ids = []
-    for i, name in enumerate(foes or ("Bandit", "Bandit")):
-        cid = f"{name.lower()}-{i + 1}"
-        t.do(AddCreature(creature=name, side="foes", id_prefix=cid))
-        ids.append(cid)
-    return t.start({caster.name.lower(): 20, "brann": 15, **{cid: 10 - i for i, cid in enumerate(ids)}})
+    return t.start({caster.name.lower(): 20, "brann": 15, **t.foes(*(foes or ("Bandit", "Bandit")))})
 
 
 def attack(t: Table, attacker: str, target: str, faces: tuple[int, ...], damage: tuple[int, ...] = (1,)) -> AttackMade:
