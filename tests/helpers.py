@@ -13,8 +13,10 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 from uuid import UUID
 
+import httpx
 import msgspec
 
 from combat import testing
@@ -310,6 +312,18 @@ def script_build(script: str, source: Path, to: Path) -> int:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.build(source, to)
+
+
+def first_answer(url: str, server: subprocess.Popen | None = None, **kw: Any) -> httpx.Response:
+    """The reply to GET `url` once a `combat serve` just started answers at all (within 20 s;
+    `server`, if given, must still be running meanwhile); `kw` are httpx.get's."""
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            return httpx.get(url, **kw)
+        except httpx.TransportError:
+            assert (server is None or server.poll() is None) and time.monotonic() < deadline, "combat serve did not answer"
+            time.sleep(0.1)
 
 
 def plugin_env(*paths: Path) -> dict[str, str]:
