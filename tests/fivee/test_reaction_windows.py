@@ -25,7 +25,7 @@ from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import Attack, BeginCombat, EndTurn, RollDamage, RollInitiative
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackDamageRolled, DamageTaken, SaveMade, TurnStarted
-from tests.helpers import Table, member, of_type
+from tests.helpers import Table, against, member, of_type
 
 WIZARD = member("Elara", 5, "Shield", "Fireball", "Counterspell", "Fire Bolt", "Misty Step")
 FIGHTER = build_sheet(
@@ -42,10 +42,7 @@ WARLOCK = build_sheet(
 
 def elara_and_a_goblin() -> Table:
     """Elara (AC 12, 27 HP, played by Sam) and a Goblin Warrior (+4, 1d6+2), the goblin first."""
-    t = Table("srd-2024")
-    t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
-    t.do(AddCreature(creature="Goblin Warrior", count=1, side="goblins"))
-    return t.start({"elara": 5, "goblin-warrior": 15})
+    return against(WIZARD, "Goblin Warrior", 1, side="goblins", initiative=(5, 15))
 
 
 def test_shield_counts_against_the_triggering_attack_and_turns_the_hit_into_a_miss():
@@ -148,10 +145,7 @@ def test_parry_adds_its_ac_against_the_melee_hit():
 
 def mage_against_elara() -> Table:
     """Elara acts first against a Mage (Protective Magic: Counterspell, DC 14)."""
-    t = Table("srd-2024")
-    t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
-    t.do(AddCreature(creature="Mage", count=1, side="foes"))
-    return t.start({"elara": 15, "mage": 5})
+    return against(WIZARD, "Mage", 1, initiative=(15, 5))
 
 
 def test_counterspell_on_a_failed_save_dissipates_the_spell_and_the_slot_is_not_expended():
