@@ -25,19 +25,13 @@ from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import Attack, BeginCombat, EndTurn, RollDamage, RollInitiative
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackDamageRolled, DamageTaken, SaveMade, TurnStarted
-from tests.helpers import Table, against, member, of_type
+from tests.helpers import Table, against, member, of_type, spellcaster
 
 WIZARD = member("Elara", 5, "Shield", "Fireball", "Counterspell", "Fire Bolt", "Misty Step")
 FIGHTER = build_sheet(
     name="Brom", class_name="Fighter", level=5, scores="STR 16 DEX 12 CON 14 INT 10 WIS 10 CHA 8", weapons=("Longsword",)
 )
-WARLOCK = build_sheet(
-    name="Zariel",
-    class_name="Warlock",
-    level=3,
-    scores="STR 8 DEX 14 CON 14 INT 10 WIS 10 CHA 16",
-    spells=("Hellish Rebuke",),
-)
+WARLOCK = spellcaster("Zariel", "Warlock", 3, "Hellish Rebuke", scores="STR 8 DEX 14 CON 14 INT 10 WIS 10 CHA 16")
 
 
 def elara_and_a_goblin() -> Table:

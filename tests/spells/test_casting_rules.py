@@ -11,7 +11,6 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from combat.characters.build import build_sheet
 from combat.characters.sheet import CustomSpell
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.monsters import AddCreature
@@ -20,13 +19,11 @@ from combat.kernel.commands import EndTurn, GrantAction
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, DamageTaken, DiceRolled, SaveMade
 from combat.spells.model import DamageRoll, Save
-from tests.helpers import Table, member, of_type
+from tests.helpers import Table, member, of_type, spellcaster
 
 SPELLS = ("Magic Missile", "Misty Step", "Fire Bolt", "Chill Touch", "Detect Magic", "Fireball")
 ELARA = member("Elara", 5, *SPELLS)
-MORWEN = build_sheet(
-    name="Morwen", class_name="Warlock", level=5, scores="STR 8 DEX 14 CON 12 INT 10 WIS 12 CHA 16", spells=("Charm Person",)
-)
+MORWEN = spellcaster("Morwen", "Warlock", 5, "Charm Person", scores="STR 8 DEX 14 CON 12 INT 10 WIS 12 CHA 16")
 
 
 def fight(ruleset: str = "srd-2024", sheet=ELARA, goblins: int = 2) -> Table:

@@ -60,13 +60,7 @@ RANGER = build_sheet(
     weapons=("Longbow", "Shortsword"),
     spells=("Hunter's Mark", "Ensnaring Strike"),
 )
-WARLOCK = build_sheet(
-    name="Morwen",
-    class_name="Warlock",
-    level=5,
-    scores="STR 8 DEX 14 CON 14 INT 10 WIS 10 CHA 16",
-    spells=("Hex", "Eldritch Blast"),
-)
+WARLOCK = spellcaster("Morwen", "Warlock", 5, "Hex", "Eldritch Blast", scores="STR 8 DEX 14 CON 14 INT 10 WIS 10 CHA 16")
 
 
 def table(sheet, *foes: str, bandits: int = 0, others=()) -> Table:

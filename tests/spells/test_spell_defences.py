@@ -10,7 +10,6 @@ Humanoids, the Zombie (Slam +3) an Undead."""
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
 from combat.fivee.reaction_windows import ReactionWindowOpened
@@ -327,13 +326,8 @@ def test_barkskin_counts_shield_on_the_armor_class_it_raised_not_on_17():
 
 # -- other spells of the same shape ------------------------------------------------------------
 
-PALADIN = build_sheet(
-    name="Tam",
-    class_name="Paladin",
-    level=5,
-    scores="STR 16 DEX 10 CON 14 INT 8 WIS 10 CHA 14",
-    weapons=("Longsword",),
-    spells=("Shining Smite",),
+PALADIN = spellcaster(
+    "Tam", "Paladin", 5, "Shining Smite", scores="STR 16 DEX 10 CON 14 INT 8 WIS 10 CHA 14", weapons=("Longsword",)
 )
 ADEPT = spellcaster("Sael", "Wizard", 9, "Gaseous Form", "Fire Shield", scores="STR 8 DEX 14 CON 14 INT 18 WIS 12 CHA 10")
 PRIEST = spellcaster(
