@@ -175,12 +175,13 @@ def against(
     ally: CombatantSpec | None = None,
     side: str = "foes",
     table: Table | None = None,
+    player: str | None = "sam",
 ) -> Table:
-    """`sheet` (the party's, played by sam) against `count` `creature`s (`side`), combat begun: the
-    character rolls `initiative[0]`, the creatures' group `initiative[1]`, and `ally` (if any)
-    joins the party last and rolls a 1."""
+    """`sheet` (the party's, played by `player`) against `count` `creature`s (`side`), combat
+    begun: the character rolls `initiative[0]`, the creatures' group `initiative[1]`, and `ally`
+    (if any) joins the party last and rolls a 1."""
     t = table or Table()
-    t.do(AddCharacter(character=sheet, side="party", player="sam"))
+    t.do(AddCharacter(character=sheet, side="party", player=player))
     t.do(AddCreature(creature=creature, count=count, side=side))
     order = {sheet.name.lower(): initiative[0], first_of(creature, count): initiative[1]}
     if ally is not None:

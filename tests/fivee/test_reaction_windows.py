@@ -111,10 +111,7 @@ def test_a_mages_protective_magic_casts_shield_against_a_hit():
     """Mage: "Protective Magic (3/Day). The mage casts Counterspell or Shield in response to the
     spell's trigger": Shield is outside its Spellcasting list, and a use of the day is spent.
     Brom's 16 hits the Mage's AC 15; with Shield it is 20, a miss."""
-    t = Table("srd-2024")
-    t.do(AddCharacter(character=FIGHTER, side="party", player="kim"))
-    t.do(AddCreature(creature="Mage", count=1, side="foes"))
-    t.start({"brom": 15, "mage": 5})
+    t = against(FIGHTER, "Mage", 1, initiative=(15, 5), player="kim")
     events = t.do(Attack(attacker="brom", target="mage", faces=(10,), damage_faces=(4,)), actor="kim")
     assert of_type(events, ReactionWindowOpened)[0].reactors == {"mage": ("Shield",)}
     events = t.do(CastSpell(caster="mage", spell="Shield"))
@@ -127,10 +124,7 @@ def test_parry_adds_its_ac_against_the_melee_hit():
     """Knight: "Parry. Trigger: The knight is hit by a melee attack roll while holding a weapon.
     Response: The knight adds 2 to its AC against that attack, possibly causing it to miss."
     Brom's 19 meets AC 18; parried, it faces 20 and misses."""
-    t = Table("srd-2024")
-    t.do(AddCharacter(character=FIGHTER, side="party", player="kim"))
-    t.do(AddCreature(creature="Knight", count=1, side="foes"))
-    t.start({"brom": 15, "knight": 5})
+    t = against(FIGHTER, "Knight", 1, initiative=(15, 5), player="kim")
     events = t.do(Attack(attacker="brom", target="knight", faces=(13,), damage_faces=(4,)), actor="kim")
     assert of_type(events, ReactionWindowOpened)[0].reactors == {"knight": ("Parry",)}
     events = t.do(React(combatant="knight", reaction="Parry"))
