@@ -307,7 +307,10 @@ def killed_mid_stream(*args: str, delays: Sequence[float] = (0.3, 0.5, 0.7)) -> 
 
 
 def script_build(script: str, source: Path, to: Path) -> int:
-    """What `build(source, to)` of scripts/`script`.py returns (it writes its output to `to`)."""
+    """What `build(source, to)` of scripts/`script`.py returns (it writes its output to `to`).
+    The scripts import their shared module from their folder, as they do when run."""
+    if str(ROOT / "scripts") not in sys.path:
+        sys.path.append(str(ROOT / "scripts"))
     spec = importlib.util.spec_from_file_location(script, ROOT / "scripts" / f"{script}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
