@@ -11,7 +11,7 @@ from combat.bestiary.validate import problems
 from combat.fivee.monsters import AddCreature, StatBlockAttached, sheet
 from combat.kernel.commands import BeginCombat, RollInitiative
 from combat.kernel.events import CombatantAdded, DiceRolled, InitiativeSet
-from tests.helpers import ROOT, SRD_RECORDS, Table, of_type, pc, script_build
+from tests.helpers import Table, of_type, pc
 
 RULESETS = ("srd-2024", "srd-2024-variant", "a5e")
 
@@ -117,17 +117,6 @@ def test_the_packaged_bestiary_holds_the_srd_creatures():
     assert [a.name for a in dragon.legendary_actions] == ["Commanding Presence", "Fiery Rays", "Pounce"]
     for block in blocks:
         assert problems(msgspec.to_builtins(block)) == [], block.name
-
-
-SOURCE = SRD_RECORDS
-
-
-@pytest.mark.skipif(not SOURCE.exists(), reason="the Open5e records are not beside this checkout")
-def test_the_shipped_bestiary_is_what_the_script_builds_from_the_open5e_records(tmp_path):
-    """scripts/build_bestiary.py regenerates the committed file byte for byte."""
-    built = tmp_path / "srd_5_2.json"
-    assert script_build("build_bestiary", SOURCE, built) == 331
-    assert built.read_bytes() == (ROOT / "combat" / "bestiary" / "srd_5_2.json").read_bytes()
 
 
 def test_an_attack_without_an_open5e_record_is_read_from_its_words():

@@ -14,11 +14,8 @@ from combat.characters import sheet as s
 from combat.characters.build import build_sheet, parse_scores, srd_data
 from combat.cli import cli
 from combat.kernel.errors import RuleError
-from tests.helpers import ROOT, SRD_RECORDS, script_build
 
 ELARA = "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10"
-
-SOURCE = SRD_RECORDS
 
 
 def test_a_level_5_wizard_has_the_class_tables_numbers():
@@ -242,11 +239,3 @@ def test_the_cli_refuses_a_bad_input_on_one_line():
         ],
     )
     assert high.exit_code == 2 and "strength 31 is out of range (allowed: scores from 1 to 30)" in high.output
-
-
-@pytest.mark.skipif(not SOURCE.exists(), reason="the Open5e records are not beside this checkout")
-def test_the_shipped_character_data_is_what_the_script_builds_from_the_open5e_records(tmp_path):
-    """scripts/build_characters_data.py regenerates the committed file byte for byte."""
-    built = tmp_path / "srd_5_2.json"
-    assert script_build("build_characters_data", SOURCE, built) == 12
-    assert built.read_bytes() == (ROOT / "combat" / "characters" / "srd_5_2.json").read_bytes()

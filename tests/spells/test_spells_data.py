@@ -13,9 +13,7 @@ from combat.cli import cli
 from combat.kernel.errors import RuleError
 from combat.service.app import create_app
 from combat.spells import library
-from tests.helpers import ROOT, SRD_RECORDS, script_build
-
-SOURCE = SRD_RECORDS
+from tests.helpers import ROOT
 
 
 def test_fireball_is_a_level_3_dexterity_save_for_8d6_fire_half_on_a_success_and_10d6_at_slot_5():
@@ -178,14 +176,6 @@ def test_the_docs_page_quotes_the_counts():
     page = (ROOT / "docs" / "spells.md").read_text()
     said = {k: int(v) for v, k in re.findall(r"\*\*(\d+)\*\* (full|partial|narrative)", page)}
     assert said == library.counts()
-
-
-@pytest.mark.skipif(not SOURCE.exists(), reason="the Open5e records (../shared/data/srd-5.2) are not beside this checkout")
-def test_the_shipped_spells_are_what_the_script_builds_from_the_open5e_records(tmp_path):
-    """scripts/build_spells_data.py regenerates the committed file byte for byte."""
-    built = tmp_path / "srd_5_2_spells.json"
-    assert script_build("build_spells_data", SOURCE, built) == 339
-    assert built.read_bytes() == (ROOT / "combat" / "spells" / "srd_5_2_spells.json").read_bytes()
 
 
 def test_the_mage_casts_from_a_list_with_its_save_dc_and_every_listed_spell_is_in_the_library():
