@@ -20,9 +20,9 @@ from uuid import UUID
 import msgspec
 
 from combat.app.application import Encounters, Outcome
+from combat.common.condition_effects import is_incapacitated
 from combat.demos.cast import ARIA, BUGBEAR, LYRA, TOMAS, party_member
 from combat.demos.table import DemoTable, make_owed_saves, play_rounds, weakest_foe
-from combat.fivee.conditions import is_incapacitated
 from combat.fivee.initiative import unresolved_ties
 from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import (

@@ -10,11 +10,11 @@ from collections.abc import Callable
 
 import msgspec
 
+from combat.common.concentration import start_concentration
+from combat.common.condition_effects import can_see, is_incapacitated, speed_of
+from combat.common.rider_reads import barred
+from combat.common.turns import require_able, require_turn
 from combat.fivee import dying
-from combat.fivee.concentration import start_concentration
-from combat.fivee.conditions import can_see, is_incapacitated, speed_of
-from combat.fivee.rider_reads import barred
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -28,9 +28,10 @@ from combat.kernel.events import (
     ObjectInteracted,
     ReactionTaken,
 )
-from combat.kernel.state import Combatant, EncounterState, Help, with_combatant
+from combat.kernel.state import Combatant, Economy, EncounterState, Help, with_combatant
 
 __all__ = [
+    "economy_after_attack",
     "SRD_ACTIONS",
     "spend_check",
     "require_reaction",
@@ -291,3 +292,18 @@ RULES = Rules(
         CheckMade: lambda s, e: s,
     },
 )
+
+
+def economy_after_attack(attacker: Combatant, uses: str) -> Economy:
+    """The attacker's economy once an attack is made with its action (the first of the
+    action's attacks), an attack left of that action, its reaction or its bonus action."""
+    economy = attacker.economy
+    if uses == "action":
+        return msgspec.structs.replace(economy, action=False, attacks_left=attacker.attacks_per_action - 1)
+    if uses == "attack":
+        return msgspec.structs.replace(economy, attacks_left=economy.attacks_left - 1)
+    if uses == "reaction":
+        return msgspec.structs.replace(economy, reaction=False)
+    if uses == "bonus_action":
+        return msgspec.structs.replace(economy, bonus_action=False)
+    return economy

@@ -13,9 +13,9 @@ from typing import Any
 
 import msgspec
 
+from combat.common.entered_dice import entering
+from combat.common.hitpoints import take_damage
 from combat.fivee.attacks import land_extra_damage, roll_damage
-from combat.fivee.entered_dice import entering
-from combat.fivee.hitpoints import take_damage
 from combat.kernel.commands import RollDamage
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

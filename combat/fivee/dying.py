@@ -41,12 +41,14 @@ The round each creature died in is kept (the 5e slice's `deaths`) while it stays
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
-from combat.fivee.concentration import end_concentration
-from combat.fivee.regained_movement import restore_movement
+from combat.common.concentration import end_concentration
+from combat.common.regained_movement import restore_movement
+from combat.common.zero_hp import ZeroHitPoints
+from combat.fivee.state import DeathSaves, Dying, FiveEState, keeps_fivee
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -60,17 +62,11 @@ from combat.kernel.events import (
     Healed,
 )
 from combat.kernel.hidden import PUBLIC, Hidden
-from combat.kernel.state import Combatant, EncounterState, with_rules
-
-if TYPE_CHECKING:
-    from combat.fivee.state import FiveEState
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 
 __all__ = [
     "SETTING",
-    "DeathSaves",
-    "Dying",
     "dying_of",
-    "DyingSlot",
     "with_dying",
     "DEFAULTS",
     "STABILIZE_DC",
@@ -110,34 +106,9 @@ PRONE_AFTER = ConditionSpec(name="prone", source="was unconscious")
 # -- state -----------------------------------------------------------------------------------
 
 
-class DeathSaves(msgspec.Struct, frozen=True, kw_only=True):
-    """One creature's Death Saving Throws so far."""
-
-    successes: int = 0
-    failures: int = 0
-    stable: bool = False
-
-
-class Dying(msgspec.Struct, frozen=True, kw_only=True):
-    """The 0 HP rules' bookkeeping: tallies of creatures at 0 HP, the Death Saving Throws owed
-    at the start of a turn, and the monsters the GM treats like characters. A 5e-family
-    ruleset's state holds it as `dying`, unset (and so absent from its JSON) until used."""
-
-    tallies: dict[str, DeathSaves] = {}
-    owed: tuple[str, ...] = ()
-    as_characters: tuple[str, ...] = ()
-
-
-# The 5e slice (combat/fivee/state.py) has a `dying` field, unset (and so absent from its JSON and
-# equal to a fresh state) until someone drops to 0 HP or a monster is treated like a character.
-DyingSlot = Dying | msgspec.UnsetType
-
-
 def dying_of(state: EncounterState) -> Dying:
     """The 0 HP bookkeeping; none in a ruleset outside the 5e family, whose damage and healing
-    (combat/fivee/hitpoints.py, shared) ask too."""
-    from combat.fivee.state import keeps_fivee  # which imports this module's `DyingSlot`
-
+    (combat/common/hitpoints.py, shared) ask too."""
     held = state.rules.dying if keeps_fivee(state) else msgspec.UNSET
     return Dying() if held is msgspec.UNSET else held
 
@@ -414,8 +385,6 @@ def on_revived(state: EncounterState, cid: str) -> EncounterState:
 
 
 def _deaths(state: EncounterState) -> dict[str, int]:
-    from combat.fivee.state import keeps_fivee
-
     held = state.rules.deaths if keeps_fivee(state) else msgspec.UNSET
     return {} if held is msgspec.UNSET else held
 
@@ -423,8 +392,6 @@ def _deaths(state: EncounterState) -> dict[str, int]:
 def noted_death(state: EncounterState, cid: str) -> EncounterState:
     """The round `cid` died in, kept while it stays dead (a ruleset outside the 5e family keeps
     none). The 5e slice's `deaths`, which the state's JSON leaves out (combat/fivee/views.py)."""
-    from combat.fivee.state import keeps_fivee
-
     if not keeps_fivee(state):
         return state
     return with_rules(state, deaths={**_deaths(state), cid: state.round})
@@ -449,7 +416,50 @@ def _made_check(state: EncounterState, e: DeathSaveMade, ctx: dict) -> str | Non
     return None if e.combatant in dying_of(state).owed else f"{e.combatant} owed no Death Saving Throw"
 
 
+class DeathAtZero(ZeroHitPoints):
+    """The shared rules' 0 HP moments, as the 5e text has them (the functions above)."""
+
+    records_deaths = True
+
+    def dropped(self, tx: Tx, c: Combatant, remainder: int) -> None:
+        dropped_to_zero(tx, c, remainder)
+
+    def struck_again(self, tx: Tx, c: Combatant, amount: int) -> None:
+        dropped_to_zero_further(tx, c, amount)
+
+    def damaged_at_zero(self, tx: Tx, c: Combatant, amount: int, *, critical: bool) -> None:
+        damaged_at_zero(tx, c, amount, critical=critical)
+
+    def already_struck(self, tx: Tx, cid: str) -> bool:
+        return any(isinstance(e, (CombatantDowned, DeathSaveFailed)) and e.combatant == cid for e in tx.events)
+
+    def revived(self, tx: Tx, cid: str) -> None:
+        revive(tx, cid)
+
+    def turn_started(self, tx: Tx, cid: str) -> None:
+        owe_death_save(tx, cid)
+
+    def died(self, tx: Tx, cid: str, cause: str) -> None:
+        tx.emit(CombatantDied(combatant=cid, cause=cause))
+        end_concentration(tx, cid, "died")
+
+
+def _noted_downed(state: EncounterState, e: CombatantDowned) -> EncounterState:
+    return noted_death(state, e.combatant) if e.status == "dead" else state
+
+
+def _revived(state: EncounterState, e: CombatantRevived) -> EncounterState:
+    """After the shared applier (status and the 0 HP Unconscious gone): a knock-out's
+    Unconscious ends too, and both tallies reset."""
+    c = state.combatants[e.combatant]
+    if KNOCKED_OUT in c.conditions:
+        state = with_combatant(state, c.id, conditions=tuple(x for x in c.conditions if x != KNOCKED_OUT))
+    return on_revived(state, e.combatant)
+
+
 RULES = Rules(
+    ports={ZeroHitPoints: DeathAtZero()},
+    after={CombatantDowned: (_noted_downed,), CombatantRevived: (_revived,)},
     handlers={DeathSave: _death_save, TreatAsCharacter: _treat_as_character},
     appliers={
         TreatedAsCharacter: lambda s, e: with_dying(s, as_characters=dying_of(s).as_characters + (e.combatant,)),

@@ -26,9 +26,9 @@ from typing import Any
 
 import msgspec
 
+from combat.common.hitpoints import drop_to_zero
+from combat.common.turns import require_able
 from combat.fivee import judged_saves
-from combat.fivee.hitpoints import drop_to_zero
-from combat.fivee.turns import require_able
 from combat.kernel.commands import ChangeStatBlock, GrantAction, JudgeSave, SetHp
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

@@ -1,4 +1,4 @@
-"""Legendary actions and Legendary Resistance, from the stat block.
+"""Legendary actions, from the stat block (Legendary Resistance: combat/fivee/legendary_resistance.py).
 
 - Legendary actions: "taken immediately after another creature's turn, one at a time, and all
   spent uses are regained at the start of the monster's own turn"; each costs its uses (1
@@ -17,19 +17,20 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from combat.fivee.attacks import AttackOptions, choose_attack, defenders_dice, resolve_attack
+from combat.common.attacks import choose_attack
+from combat.common.turns import require_able
+from combat.fivee.attacks import AttackOptions, defenders_dice, resolve_attack
 from combat.fivee.monster_actions import block_extra_damage
 from combat.fivee.monsters import Faces, monsters_of, require_sheet, sheet, sheets, with_monsters, with_sheet
 from combat.fivee.sanctuary import aimed_attack
-from combat.fivee.turns import require_able
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import Event, SaveMade, TurnEnded, TurnStarted
+from combat.kernel.events import Event, TurnEnded, TurnStarted
 from combat.kernel.hidden import Hidden
 from combat.kernel.state import Economy, EncounterState
 
-__all__ = ["LegendaryAction", "UseLegendaryResistance", "LegendaryActionUsed", "LegendaryResistanceUsed", "RULES"]
+__all__ = ["LegendaryAction", "LegendaryActionUsed", "RULES"]
 
 
 class LegendaryAction(Command, frozen=True, kw_only=True):
@@ -44,21 +45,13 @@ class LegendaryAction(Command, frozen=True, kw_only=True):
     damage_faces: Faces = None
     extra_damage_faces: Faces = None
     note: str = ""
-    # The target's spells' dice, as `attack` takes them (combat/fivee/entered_dice.py): Mirror
+    # The target's spells' dice, as `attack` takes them (combat/common/entered_dice.py): Mirror
     # Image's d6s, the attacker's Wisdom save against a Sanctuary (and the creature it goes at
     # instead on a failure), Resistance's d4 by the id of the creature it protects.
     mirror_faces: Faces = None
     sanctuary_faces: Faces = None
     new_target: str | None = None
     resistance_faces: dict[str, tuple[int, ...]] = {}
-
-
-class UseLegendaryResistance(Command, frozen=True, kw_only=True):
-    """Turn the creature's last failed saving throw into a success (the GM's choice)."""
-
-    gm_only: ClassVar[bool] = True
-
-    combatant: str
 
 
 class LegendaryActionUsed(Event, frozen=True, kw_only=True):
@@ -69,16 +62,6 @@ class LegendaryActionUsed(Event, frozen=True, kw_only=True):
     text: str = ""
     note: str = ""
     hidden: ClassVar[Hidden] = Hidden.of(combatant=("text",))
-
-
-class LegendaryResistanceUsed(Event, frozen=True, kw_only=True):
-    """The failed save (ability, DC) counts as a success."""
-
-    combatant: str
-    ability: str
-    dc: int
-    left: int
-    hidden: ClassVar[Hidden] = Hidden.of(combatant=("left",), aloud=("dc",))  # the DC of the save it resisted
 
 
 def _untouched(e: Economy) -> bool:
@@ -152,26 +135,6 @@ def _legendary_action(tx: Tx, cmd: LegendaryAction) -> None:
         )
 
 
-def _use_legendary_resistance(tx: Tx, cmd: UseLegendaryResistance) -> None:
-    c, s = require_sheet(tx, cmd.combatant)
-    if s.block.legendary_resistance == 0:
-        raise RuleError(
-            "legendary/no-resistance", f"{c.name} has no Legendary Resistance", allowed="a creature whose stat block has it"
-        )
-    if s.resistance_left == 0:
-        raise RuleError(
-            "legendary/no-resistance-left", f"{c.name} has used all its Legendary Resistance today", allowed="let the save fail"
-        )
-    if s.failed_save is None:
-        raise RuleError(
-            "legendary/no-failed-save",
-            f"{c.name} has no failed saving throw to turn into a success",
-            allowed="right after a saving_throw it failed",
-        )
-    ability, dc = s.failed_save
-    tx.emit(LegendaryResistanceUsed(combatant=c.id, ability=ability, dc=dc, left=s.resistance_left - 1))
-
-
 def _on_legendary(state: EncounterState, e: LegendaryActionUsed) -> EncounterState:
     s = sheets(state)[e.combatant]  # KeyError in a changed past: a conflict, not a crash
     once = any(a.name == e.action and a.once_per_turn for a in s.block.legendary_actions)
@@ -181,10 +144,6 @@ def _on_legendary(state: EncounterState, e: LegendaryActionUsed) -> EncounterSta
         legendary_left=s.legendary_left - e.cost,
         legendary_used=(*s.legendary_used, e.action) if once else s.legendary_used,
     )
-
-
-def _on_resisted(state: EncounterState, e: LegendaryResistanceUsed) -> EncounterState:
-    return with_sheet(state, e.combatant, resistance_left=e.left, failed_save=None)
 
 
 def _after_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
@@ -202,26 +161,14 @@ def _after_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
     return with_monsters(state, after_turn_of=e.combatant)
 
 
-def _after_save(state: EncounterState, e: SaveMade) -> EncounterState:
-    """A failed save may still be turned; any later save, failed or not, replaces it."""
-    s = sheet(state, e.combatant)
-    if s is None or s.block.legendary_resistance == 0:
-        return state
-    return with_sheet(state, e.combatant, failed_save=None if e.success else (e.ability, e.dc))
-
-
 RULES = Rules(
-    handlers={LegendaryAction: _legendary_action, UseLegendaryResistance: _use_legendary_resistance},
-    appliers={LegendaryActionUsed: _on_legendary, LegendaryResistanceUsed: _on_resisted},
+    handlers={LegendaryAction: _legendary_action},
+    appliers={LegendaryActionUsed: _on_legendary},
     # After the ruleset's own applier for these shared events: the block's own books.
-    after={SaveMade: (_after_save,), TurnStarted: (_after_turn_started,), TurnEnded: (_after_turn_ended,)},
+    after={TurnStarted: (_after_turn_started,), TurnEnded: (_after_turn_ended,)},
     narration={
         LegendaryActionUsed: lambda n, e: (
             f"{n.name(e.combatant)} takes a legendary action after {n.name(e.after_turn_of)}'s turn: {e.action} (costs {e.cost})"
         ),
-        LegendaryResistanceUsed: lambda n, e: (
-            f"{n.name(e.combatant)} uses Legendary Resistance: the DC {e.dc} {e.ability} save succeeds instead"
-            + ("" if e.left is None else f" ({e.left} left)")
-        ),  # None: not revealed to this reader
     },
 )

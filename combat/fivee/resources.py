@@ -22,10 +22,10 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from combat.characters.sheet import Resource
+from combat.common.turns import require_turn
 from combat.fivee.actions import bonus_action
 from combat.fivee.characters import CharacterState, character, with_character
 from combat.fivee.gm_edits import grant_action
-from combat.fivee.turns import require_turn
 from combat.kernel.commands import BonusAction, Command, GrantAction
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

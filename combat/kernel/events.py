@@ -98,7 +98,7 @@ class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     turn` is "until the end of its next turn": given during that creature's own turn it
     outlasts this turn and becomes `end` as the next one starts.
 
-    Lasting effects (the 5e family, combat/fivee/durations.py); each is optional and, left
+    Lasting effects (the 5e family, combat/common/durations.py); each is optional and, left
     out, absent from the JSON, so a condition recorded before them reads as it did:
     - `rounds`: it lasts that many rounds ("1 minute" is 10: "A round represents about 6
       seconds"), ending at the `ends` moment (the start, unless `end` is given) of `ends_on`'s
@@ -112,7 +112,7 @@ class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     - `save`: "At the end of each of its turns, the target repeats the save, ending the
       effect on itself on a success": rolled as the bearer's turn ends, with its own bonus.
     - `ac_bonus`, `roll_bonus` (and `roll_bonus_on`): what a spell's effect does while it
-      lasts (combat/fivee/spell_effects.py): "+5 bonus to AC" (Shield), "adds 1d4 to the
+      lasts (combat/common/effect_bonuses.py): "+5 bonus to AC" (Shield), "adds 1d4 to the
       attack roll or save" (Bless; Bane's `-1d4`), on the rolls `roll_bonus_on` names.
     """
 
@@ -141,7 +141,7 @@ class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     # Hit Points, Heroism's Temporary Hit Points...): combat/kernel/riders.py.
     riders: Riders | msgspec.UnsetType = msgspec.UNSET
     # The level of the spell it comes from, as cast (Dispel Magic's "DC 10 plus that spell's
-    # level"): set by the 5e rules as a spell's casting applies it (combat/fivee/durations.py),
+    # level"): set by the 5e rules as a spell's casting applies it (combat/common/durations.py),
     # or by the GM applying a spell's effect by hand. Unset (conditions recorded before it, and
     # every other): Dispel Magic reads the spell's own level.
     spell_level: int | msgspec.UnsetType = msgspec.UNSET

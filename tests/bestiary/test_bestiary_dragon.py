@@ -11,8 +11,10 @@ Legendary Resistance (3/Day): "If the dragon fails a saving throw, it can choose
 
 import pytest
 
-from combat.fivee.legendary import LegendaryAction, LegendaryActionUsed, LegendaryResistanceUsed, UseLegendaryResistance
-from combat.fivee.monster_actions import MonsterAction, Multiattack, Recharge, RechargeChecked, UseSpent
+from combat.fivee.legendary import LegendaryAction, LegendaryActionUsed
+from combat.fivee.legendary_resistance import LegendaryResistanceUsed, UseLegendaryResistance
+from combat.fivee.monster_actions import MonsterAction, Multiattack, Recharge, RechargeChecked
+from combat.fivee.monster_uses import UseSpent
 from combat.fivee.monsters import AddCreature, sheet
 from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative, SavingThrow
 from combat.kernel.events import AttackMade, DamageTaken, SaveMade

@@ -20,8 +20,8 @@ from combat.app.application import Encounters, run_sync
 from combat.campaigns.carry_over import FOLLOWER
 from combat.campaigns.records import DEFAULT_CAMPAIGN, CharacterJoined, CharacterSaved, PartyRecord, character_id
 from combat.characters.sheet import CharacterSheet
+from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter, CharacterStatus
-from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndCombat, RollInitiative, SetHp
 from combat.kernel.errors import RuleError
 from combat.store.party import TABLE, TOPIC, tracking_name

@@ -4,6 +4,7 @@ follows the same rules). Every die is entered."""
 
 import pytest
 
+from combat.common.regained_movement import MovementRestored
 from combat.fivee.dying import (
     CombatantDied,
     CombatantKnockedOut,
@@ -13,7 +14,6 @@ from combat.fivee.dying import (
     TreatAsCharacter,
     dying_of,
 )
-from combat.fivee.regained_movement import MovementRestored
 from combat.kernel.commands import (
     ApplyCondition,
     Attack,

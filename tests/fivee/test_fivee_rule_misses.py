@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from combat.fivee.conditions import exhaustion_level, speed_of
+from combat.common.condition_effects import exhaustion_level, speed_of
 from combat.fivee.dying import CombatantDied
 from combat.fivee.standing import StandUp
 from combat.kernel.commands import (

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from combat.characters.build import build_sheet
+from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
 from combat.fivee.reaction_windows import ReactionWindowOpened
@@ -21,7 +22,6 @@ from combat.fivee.reactions import (
     ReactionWindowClosed,
     SpellCountered,
 )
-from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import Attack, BeginCombat, EndTurn, RollDamage, RollInitiative
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackDamageRolled, DamageTaken, SaveMade, TurnStarted

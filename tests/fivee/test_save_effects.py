@@ -15,7 +15,8 @@ import pytest
 
 from combat.characters.sheet import Abilities, CharacterSheet
 from combat.fivee.characters import AddCharacter
-from combat.fivee.monster_actions import MonsterActionUsed, UseSpent
+from combat.fivee.monster_actions import MonsterActionUsed
+from combat.fivee.monster_uses import UseSpent
 from combat.fivee.monsters import AddCreature, sheet
 from combat.fivee.save_effects import SaveEffect
 from combat.kernel.commands import ChangeStatBlock, EndTurn, GrantAction, StartConcentration

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from combat.characters.build import build_sheet
+from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.monsters import AddCreature
-from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import Attack, EndConcentration, EndTurn, SetHp
 from combat.kernel.events import AttackMade, ConditionEnded, DamageTaken, Healed, SaveMade
 from tests.helpers import Table, member, of_type

@@ -12,9 +12,9 @@ import msgspec
 import pytest
 
 from combat.characters.sheet import CustomSpell
+from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.monsters import AddCreature
-from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import EndTurn, GrantAction
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, DamageTaken, DiceRolled, SaveMade

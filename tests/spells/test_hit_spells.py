@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from combat.characters.build import build_sheet
 from combat.characters.sheet import CharacterSheet
+from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
-from combat.fivee.spell_follow_ups import SpellEffect
-from combat.fivee.spellcasting import CastSpell
+from combat.fivee.spell_effect_uses import SpellEffect
 from combat.kernel.commands import (
     AbilityCheck,
     ApplyCondition,

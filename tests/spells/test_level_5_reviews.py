@@ -7,7 +7,7 @@ Humanoids (11 HP, +0 to every save but Dexterity's +1)."""
 
 from __future__ import annotations
 
-from combat.fivee.spellcasting import CastSpell
+from combat.fivee.casts import CastSpell
 from combat.kernel.commands import EndTurn
 from combat.kernel.events import AttackMade, SaveMade
 from tests.helpers import Table, against, of_type, spellcaster, turn_of

@@ -8,7 +8,7 @@ Bandits are Humanoids (11 HP, +0 to every save but Dexterity's +1)."""
 
 from __future__ import annotations
 
-from combat.fivee.spellcasting import CastSpell, SpellCast
+from combat.fivee.casts import CastSpell, SpellCast
 from combat.kernel.commands import Damage, EndTurn
 from combat.kernel.events import ConditionApplied, DamageTaken, Healed, SaveMade
 from tests.helpers import Table, against, of_type, spellcaster, turn_of

@@ -8,11 +8,11 @@ Charisma's); the Ogre a Giant of 68 HP (+3 to Constitution saves, -2 to Wisdom's
 
 from __future__ import annotations
 
+from combat.common.condition_effects import speed_of
+from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter, character
-from combat.fivee.conditions import speed_of
 from combat.fivee.dying import CombatantDied
 from combat.fivee.monsters import AddCreature
-from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import AddCombatant, Damage, EndTurn
 from combat.kernel.events import ConcentrationEnded, DamageTaken, SaveMade
 from tests.helpers import Table, against, monster, of_type, spellcaster, turn_of

@@ -10,6 +10,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter
 from combat.fivee.damage_reduction import DamageReduced
 from combat.fivee.mirror_image import DuplicateStruck
@@ -17,8 +18,7 @@ from combat.fivee.monsters import AddCreature
 from combat.fivee.reaction_windows import ReactionWindowOpened
 from combat.fivee.reactions import PassReaction
 from combat.fivee.sanctuary import TurnedAway
-from combat.fivee.spell_follow_ups import SpellEffect
-from combat.fivee.spellcasting import CastSpell, SpellCast
+from combat.fivee.spell_effect_uses import SpellEffect
 from combat.kernel.commands import (
     AddCombatant,
     ApplyCondition,

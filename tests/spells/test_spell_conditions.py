@@ -7,9 +7,9 @@ Vesna is a level 17 Wizard (Intelligence 20: spell save DC 19). Bandits are Huma
 
 from __future__ import annotations
 
-from combat.fivee.conditions import speed_of
-from combat.fivee.spell_follow_ups import SpellEffect
-from combat.fivee.spellcasting import CastSpell
+from combat.common.condition_effects import speed_of
+from combat.fivee.casts import CastSpell
+from combat.fivee.spell_effect_uses import SpellEffect
 from combat.fivee.standing import StandUp
 from combat.kernel.commands import (
     Attack,

@@ -10,12 +10,12 @@ Humanoids, the Zombie (Slam +3) an Undead."""
 
 from __future__ import annotations
 
+from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
 from combat.fivee.reaction_windows import ReactionWindowOpened
 from combat.fivee.reactions import AttackDeflected
 from combat.fivee.save_effects import SaveEffect
-from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import (
     AbilityCheck,
     AddCombatant,

@@ -7,10 +7,10 @@ Bandits are Humanoids of CR 1/8 (11 HP, AC 12, Wisdom +0, Dexterity +1)."""
 
 from __future__ import annotations
 
+from combat.fivee.casts import CastSpell
 from combat.fivee.dying import CombatantDied
 from combat.fivee.save_effects import SaveEffect
-from combat.fivee.spell_follow_ups import SpellEffect
-from combat.fivee.spellcasting import CastSpell
+from combat.fivee.spell_effect_uses import SpellEffect
 from combat.kernel.commands import (
     ApplyCondition,
     Attack,

@@ -9,8 +9,8 @@ Wisdom -1, Dexterity +2, Strength +0)."""
 
 from __future__ import annotations
 
+from combat.fivee.casts import CastSpell
 from combat.fivee.dying import CombatantDied
-from combat.fivee.spellcasting import CastSpell
 from combat.kernel.events import AttackMade, ConcentrationEnded, DamageTaken, SaveMade
 from tests.helpers import Table, against, next_turn, of_type, spellcaster
 

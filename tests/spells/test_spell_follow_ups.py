@@ -7,10 +7,10 @@ Dexterity -1, Constitution +3. Ilse, a level 11 Cleric (Wisdom 18: DC 16), casts
 
 from __future__ import annotations
 
+from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
-from combat.fivee.spell_follow_ups import SpellEffect
-from combat.fivee.spellcasting import CastSpell
+from combat.fivee.spell_effect_uses import SpellEffect
 from combat.kernel.commands import Damage, EndConcentration, EndTurn
 from combat.kernel.events import AttackMade, DamageTaken, DiceRolled, Healed, SaveMade
 from tests.helpers import Table, against, next_turn, of_type, pc, spellcaster

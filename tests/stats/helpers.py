@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from combat.app.application import Encounters
+from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
-from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, RollInitiative
 from tests.helpers import member, monster
 

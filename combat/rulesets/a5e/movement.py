@@ -19,10 +19,10 @@ from typing import ClassVar
 
 import msgspec
 
+from combat.common.condition_effects import speed_of
+from combat.common.turns import require_able, require_turn
 from combat.fivee.actions import provoked_by
-from combat.fivee.conditions import speed_of
 from combat.fivee.standing import StandUp  # the 5e family's command; a5e's text decides what it costs
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import Command, Move
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

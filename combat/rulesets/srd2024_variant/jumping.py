@@ -20,7 +20,7 @@ from typing import ClassVar, Literal
 
 import msgspec
 
-from combat.fivee.turns import require_able
+from combat.common.turns import require_able
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

@@ -31,11 +31,11 @@ from typing import ClassVar
 
 import msgspec
 
+from combat.common.condition_effects import can_see, is_incapacitated, speed_of
+from combat.common.saves import saving_throw
+from combat.common.turns import require_able, require_turn
 from combat.fivee import initiative as shared_initiative
 from combat.fivee.actions import spend_check
-from combat.fivee.conditions import can_see, is_incapacitated, speed_of
-from combat.fivee.saves import saving_throw
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import Command, EndTurn, Faces, RollInitiative, TakeAction
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

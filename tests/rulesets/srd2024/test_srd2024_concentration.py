@@ -5,7 +5,7 @@
 
 import pytest
 
-from combat.fivee.concentration import concentration_dc
+from combat.common.concentration import concentration_dc
 from combat.kernel.commands import (
     ApplyCondition,
     ConcentrationSave,

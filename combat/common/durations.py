@@ -41,13 +41,16 @@ from collections.abc import Sequence
 
 import msgspec
 
+from combat.common.abilities import save_ability
+from combat.common.condition_effects import SPEED_ZERO
+from combat.common.regained_movement import restore_movement
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionEnded, ConditionSpec, RepeatedSave
 from combat.kernel.names import normalised
 from combat.kernel.state import Combatant
 
-__all__ = ["prepared", "runs_out", "ending", "end_tied", "repeat_saves", "no_repeated_saves"]
+__all__ = ["LastingEffects", "prepared", "runs_out", "ending", "end_tied", "no_repeated_saves"]
 
 UNSET = msgspec.UNSET
 
@@ -56,7 +59,8 @@ def prepared(tx: Tx, spec: ConditionSpec) -> ConditionSpec:
     """The condition `apply_condition` records: its lasting-effect fields checked and completed
     (the round it runs out in, the effect concentrated on, the save's ability in full)."""
     lasting = [name for name in _LASTING if getattr(spec, name) is not UNSET]
-    if lasting and not _runs_lasting_effects(tx):
+    runs = tx.ruleset.port(LastingEffects)
+    if lasting and runs is None:
         raise RuleError(
             "condition/lasting-effect",
             f"{tx.ruleset.id} does not run {', '.join(lasting)} on a condition",
@@ -78,11 +82,9 @@ def prepared(tx: Tx, spec: ConditionSpec) -> ConditionSpec:
             f"'{spec.name}' names the effect {spec.effect} but not who concentrates on it",
             allowed="concentration: the id of the concentrating creature, with effect",
         )
-    if spec.spell_level is UNSET:
-        spec = _with_level_cast(tx, spec)
+    if spec.spell_level is UNSET and runs is not None:
+        spec = _with_level_cast(tx, spec, runs)
     if spec.save is not UNSET:
-        from combat.fivee.saves import save_ability
-
         if spec.save.dc < 1:
             raise RuleError("condition/save-dc", f"a DC of {spec.save.dc} for the repeated save", allowed="a DC of 1 or more")
         spec = msgspec.structs.replace(spec, save=RepeatedSave(ability=save_ability(spec.save.ability), dc=spec.save.dc))
@@ -92,26 +94,19 @@ def prepared(tx: Tx, spec: ConditionSpec) -> ConditionSpec:
 _LASTING = ("rounds", "until_round", "concentration", "effect", "save")
 
 
-def _with_level_cast(tx: Tx, spec: ConditionSpec) -> ConditionSpec:
-    """A condition a spell cast in this command applies carries the level it was cast at
-    (`SpellCast.level`): the spell's by its `effect` (held by concentration) or its name (an
-    effect named for the spell), from the same caster. Dispel Magic reads it."""
-    from combat.fivee.spellcasting import SpellCast
+class LastingEffects:
+    """The part of lasting effects a ruleset that runs them fills (its port): the level a spell
+    cast in this command was cast at, for a condition it applies (Dispel Magic reads it). A
+    ruleset that fills none runs no lasting effects: declared-d10 and segments-1e, which take
+    the condition rule alone, refuse them."""
 
-    spell = spec.effect if spec.effect is not UNSET else spec.name
-    for e in reversed(tx.events):
-        if isinstance(e, SpellCast) and normalised(e.spell) == normalised(spell) and e.caster == spec.source:
-            return msgspec.structs.replace(spec, spell_level=e.level)
-    return spec
+    def level_cast(self, tx: Tx, spec: ConditionSpec) -> int | None:
+        return None
 
 
-def _runs_lasting_effects(tx: Tx) -> bool:
-    """The rulesets that assemble the 5e core (combat.fivee.core) run them: its turns repeat the
-    saves and count the rounds. declared-d10 and segments-1e, which take the condition rule
-    alone, do not."""
-    from combat.fivee.save_effects import SaveEffect
-
-    return SaveEffect in tx.ruleset.handlers
+def _with_level_cast(tx: Tx, spec: ConditionSpec, lasting: LastingEffects) -> ConditionSpec:
+    level = lasting.level_cast(tx, spec)
+    return spec if level is None else msgspec.structs.replace(spec, spell_level=level)
 
 
 def _counted(tx: Tx, spec: ConditionSpec, rounds: int) -> ConditionSpec:
@@ -172,9 +167,6 @@ def ending(target: Combatant, cond: ConditionSpec, reason: str) -> ConditionEnde
 
 def end_tied(tx: Tx, cid: str, effect: str) -> None:
     """`cid`'s concentration on `effect` has ended: so does every condition it held."""
-    from combat.fivee.conditions import SPEED_ZERO
-    from combat.fivee.regained_movement import restore_movement
-
     name = tx.state.combatants[cid].name
     for target in list(tx.state.combatants.values()):
         for cond in target.conditions:
@@ -182,47 +174,6 @@ def end_tied(tx: Tx, cid: str, effect: str) -> None:
                 tx.emit(ending(tx.state.combatants[target.id], cond, f"{name}'s concentration on {effect} ended"))
                 if cond.name in SPEED_ZERO:
                     restore_movement(tx, target.id, reason=f"no longer {cond.name}")
-
-
-def repeat_saves(tx: Tx, cid: str | None, faces: Sequence[Sequence[int]] = ()) -> None:
-    """As `cid`'s turn ends: each condition it has with a repeated save, the save rolled
-    (`faces[i]` for the i-th, or from the seed) and the condition ended on a success."""
-    from combat.fivee.bonuses import save_bonus
-    from combat.fivee.saves import saving_throw
-
-    c = tx.state.combatants.get(cid) if cid is not None else None
-    owed = [cond for cond in c.conditions if cond.save is not UNSET] if c is not None and c.status != "dead" else []
-    if len(faces) > len(owed):
-        who = c.name if c is not None else "nobody"
-        raise RuleError(
-            "dice/unused-faces",
-            f"{len(faces)} save faces entered, but {who} repeats {len(owed)} saves as the turn ends",
-            allowed=f"save_faces: at most {len(owed)} lists" + (f" ({', '.join(x.name for x in owed)})" if owed else ""),
-        )
-    for i, cond in enumerate(owed):
-        assert c is not None and cond.save is not UNSET
-        bearer = tx.state.combatants[c.id]
-        if bearer.status == "dead" or cond not in bearer.conditions:
-            continue
-        ability = cond.save.ability
-        given = tuple(faces[i]) if i < len(faces) else None
-        made = saving_throw(
-            tx,
-            c.id,
-            ability,
-            cond.save.dc,
-            save_bonus(tx.state, c.id, ability),
-            "normal",
-            given,
-            reason=f"repeats the save against {cond.name}",
-            source=cond.source,
-        )
-        if made.success:
-            tx.emit(ending(tx.state.combatants[c.id], cond, f"succeeded on the repeated {ability} save"))
-        elif cond.riders is not UNSET and cond.riders.fails_into is not UNSET:
-            from combat.fivee.spell_effects_ongoing import fail_into
-
-            fail_into(tx, c.id, cond)
 
 
 def no_repeated_saves(tx: Tx, faces: Sequence[Sequence[int]]) -> None:
