@@ -21,7 +21,6 @@ from combat.kernel.commands import (
     EndTurn,
     Move,
     RemoveCondition,
-    RollInitiative,
     SavingThrow,
     TakeAction,
 )
@@ -36,19 +35,16 @@ from combat.kernel.events import (
     DiceRolled,
     SaveMade,
 )
+from tests.fivee.helpers import fight
 from tests.helpers import Table, monster, of_type, pc
 
 FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")
 
 
 def _fight(ruleset: str = "srd-2024", *specs: CombatantSpec) -> Table:
-    """The fight under way at the first combatant's turn, initiative in the order given."""
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
-    t.add(*(specs or (pc("aria"), monster("ogre", max_hp=59))))
-    t.do(BeginCombat())
-    for i, cid in enumerate(t.state.combatants):
-        t.do(RollInitiative(combatant=cid, faces=(20 - i,)))
-    return t
+    """The fight under way at the first combatant's turn, initiative in the order given: Aria
+    and an ogre unless told."""
+    return fight(ruleset, *(specs or (pc("aria"), monster("ogre", max_hp=59))))
 
 
 # -- Petrified -------------------------------------------------------------------------------
