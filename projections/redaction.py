@@ -26,13 +26,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from combat.kernel.events import (
-    CONDITION_NUMBERS,
-    HIDDEN_CONDITION,
-    SHEET_FIELDS,
-    AttackRolled,
-    ConcentrationCheckRequired,
-)
+from combat.kernel.events import CONDITION_NUMBERS, HIDDEN_CONDITION, SHEET_FIELDS, ConcentrationCheckRequired
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
 from combat.rulesets import get_ruleset
@@ -112,8 +106,9 @@ class Redaction:
     def view(self, view: Any) -> Any:
         """A state projection (projections.state.state_view) as this reader may see it. A hidden
         combatant shows its `health` word instead of its numbers (the redacted state schema,
-        GET /schemas/state?view=redacted); what the state holds as events (an attack's damage
-        still to roll) is shown as that event's declaration says."""
+        GET /schemas/state?view=redacted); what the state holds as events (a concentration
+        save still to make) is shown as that event's declaration says, and the ruleset's own
+        block as it declares (a 5e hit's damage still to roll: combat/fivee/views.py)."""
         if self.sees_all:
             return view
         combatants = dict(view.get("combatants", {}))
@@ -129,18 +124,9 @@ class Redaction:
             else:
                 combatants[cid] = {**c, "conditions": [self._save_shown(x) for x in c.get("conditions", [])]}
         view = {**view, "combatants": combatants}
-        # What the state holds as events is shown as that event's declaration says: an attack's
-        # damage still to roll (AttackRolled), a concentration save still to make (its DC is
-        # half the damage a hidden creature took, after its resistances).
-        if view.get("pending_damage"):
-            view["pending_damage"] = [
-                msgspec.to_builtins(self.event(msgspec.convert(p, AttackRolled))) for p in view["pending_damage"]
-            ]
-        window = view.get("reaction_window")
-        if window:  # a hidden creature's reactions are its stat block's; a hidden source's dice the GM's
-            reactors = {cid: ([] if self.hidden(cid) else options) for cid, options in window.get("reactors", {}).items()}
-            held = {} if window.get("source") is not None and self.hidden(window["source"]) else window.get("held", {})
-            view["reaction_window"] = {**window, "reactors": reactors, "held": held}
+        # What the state holds as events is shown as that event's declaration says: a
+        # concentration save still to make (its DC is half the damage a hidden creature took,
+        # after its resistances).
         if view.get("pending_checks"):
             view["pending_checks"] = [
                 _fields_of(self.event(msgspec.convert({**p, "type": "ConcentrationCheckRequired"}, ConcentrationCheckRequired)))

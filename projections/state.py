@@ -29,9 +29,7 @@ def state_view(state: EncounterState) -> dict[str, Any]:
         view[ruleset.state_key] = shown
     # What the GM revealed, and a condition's `hidden`, show only once they hold something:
     # the projection reads as it did before information could be hidden (projections/redaction.py).
-    # So does an open reaction window (combat/fivee/reactions.py): a log without windows
-    # projects to the bytes it always did.
-    for key in ("revealed", "revealed_sides", "reaction_window", "halved_hits"):
+    for key in ("revealed", "revealed_sides"):
         if not view[key]:
             del view[key]
     # The memory hidden information is judged on: the GM's bookkeeping, no part of the view.

@@ -113,19 +113,18 @@ def on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
 def on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     c = state.combatants[e.combatant]
     # A creature regains its reaction at the start of its turn; Dodge and a readied
-    # action last until then; its Help expires.
+    # action last until then.
     state = arm_next_turn_ends(state, e.combatant)
     economy = Economy(movement=speed_of(c), reaction=True)
     combatants = dict(state.combatants)
     combatants[e.combatant] = msgspec.structs.replace(
         combatants[e.combatant], economy=economy, dodging=False, disengaged=False, readied=None
     )
-    helps = tuple(h for h in state.helps if h.helper != e.combatant) if state.helps else state.helps
-    return msgspec.structs.replace(state, combatants=combatants, turn=e.combatant, helps=helps)
+    return msgspec.structs.replace(state, combatants=combatants, turn=e.combatant)
 
 
 def on_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
-    return msgspec.structs.replace(state, turn=None, opportunities=())
+    return msgspec.structs.replace(state, turn=None)
 
 
 HANDLERS: dict[type, Handler] = {EndCombat: ENCOUNTER.handlers[EndCombat]}

@@ -25,6 +25,7 @@ from combat.app.application import Encounters, Outcome
 from combat.common.condition_effects import is_incapacitated
 from combat.demos.cast import ARIA, LYRA, TOMAS
 from combat.demos.table import DemoTable, healing_word, make_owed_saves, standing_foes, weakest_foe
+from combat.fivee.held_open import opportunities_of
 from combat.fivee.initiative import unresolved_ties
 from combat.fivee.monster_actions import Multiattack
 from combat.fivee.monsters import AddCreature
@@ -280,7 +281,7 @@ def _bandit(table: _Table, cid: str) -> None:
     if me.hp <= 4 and aria.status == "active" and aria.economy.reaction and not aria.surprised:
         # Badly burnt, it backs out of Aria's reach and provokes her opportunity attack.
         outcome = table(Move(combatant=cid, feet=20, leaves_reach_of=("aria",)))
-        if ("aria", cid) in outcome.state.opportunities:
+        if ("aria", cid) in opportunities_of(outcome.state):
             table(OpportunityAttack(attacker="aria", target=cid))
         if table.state.combatants[cid].status == "active":
             _attack_all(table, cid, lambda t: MakeAttack(attacker=cid, target=t.id, attack="Light Crossbow", distance=25))

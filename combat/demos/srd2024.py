@@ -14,6 +14,7 @@ from combat.app.application import Encounters, Outcome
 from combat.common.condition_effects import is_incapacitated
 from combat.demos.cast import ARIA, BUGBEAR, LYRA, TOMAS
 from combat.demos.table import DemoTable, healing_word, make_owed_saves, play_rounds, weakest_foe
+from combat.fivee.held_open import opportunities_of
 from combat.fivee.initiative import unresolved_ties
 from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import (
@@ -142,7 +143,7 @@ def _fighter(table: _Table, cid: str) -> None:
     aria = table.state.combatants["aria"]
     if me.group == "goblins" and me.hp <= 4 and aria.status == "active" and aria.economy.reaction:
         outcome = table(Move(combatant=cid, feet=30, leaves_reach_of=("aria",)))
-        if ("aria", cid) in outcome.state.opportunities:
+        if ("aria", cid) in opportunities_of(outcome.state):
             table(OpportunityAttack(attacker="aria", target=cid))
         return
     table(Move(combatant=cid, feet=10))

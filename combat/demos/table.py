@@ -8,6 +8,7 @@ from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
 from combat.fivee.dying import DeathSave, dying_of
+from combat.fivee.held_open import reaction_window_of
 from combat.fivee.reactions import PassReaction
 from combat.kernel.commands import BonusAction, Command, ConcentrationSave, EndCombat, Heal
 from combat.kernel.state import Combatant, EncounterState
@@ -52,11 +53,11 @@ class DemoTable:
     def pass_reactions(self) -> None:
         """A scripted fight's creatures take no reaction a window offers them: each passes, so
         the script goes on as it was written (a demo that reacts sends `react` itself first)."""
-        window = self.state.reaction_window
+        window = reaction_window_of(self.state)
         while window is not None and window.reactors:
             waiting = next(cid for cid in window.reactors if cid not in window.answered)
             self.report(self.encounters.execute(self.id, PassReaction(combatant=waiting)))
-            window = self.state.reaction_window
+            window = reaction_window_of(self.state)
 
     def after(self, outcome: Outcome, *, command: bool) -> None:
         """What the table does at once after an outcome; `command` is False after an undo,

@@ -22,6 +22,7 @@ from combat.fivee import (
     damage_rolls,
     dying,
     gm_edits,
+    held_open,
     last_attacks,
     mirror_image,
     reactions,
@@ -55,6 +56,7 @@ def core(order: OrderFn, skills: tuple[str, ...] = SRD_SKILLS) -> tuple[Rules, .
         turns.RULES,
         Rules(handlers={EndTurn: turn_ends.end_turn_handler(order)}, checks=consistency.turn_checks(order)),
         actions.RULES,
+        held_open.RULES,  # a Help lapses at its helper's turn, opportunities at the turn's end
         attacks.RULES,
         hitpoints.RULES,
         conditions.RULES,

@@ -15,6 +15,7 @@ from combat.common.condition_effects import can_see, is_incapacitated, speed_of
 from combat.common.rider_reads import barred
 from combat.common.turns import require_able, require_turn
 from combat.fivee import dying
+from combat.fivee.held_open import Help, helps_of, holding, opportunities_offered
 from combat.kernel.commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -28,7 +29,7 @@ from combat.kernel.events import (
     ObjectInteracted,
     ReactionTaken,
 )
-from combat.kernel.state import Combatant, Economy, EncounterState, Help, with_combatant
+from combat.kernel.state import Combatant, Economy, EncounterState, with_combatant
 
 __all__ = [
     "economy_after_attack",
@@ -235,12 +236,8 @@ def _spend(c: Combatant, **changes: object) -> Combatant:
 
 def _on_moved(state: EncounterState, e: Moved) -> EncounterState:
     c = state.combatants[e.combatant]
-    state = msgspec.structs.replace(
-        state,
-        combatants={**state.combatants, c.id: _spend(c, moved=c.economy.moved + e.spent)},
-        opportunities=state.opportunities + tuple((f, c.id) for f in e.provoked) if e.provoked else state.opportunities,
-    )
-    return state
+    state = msgspec.structs.replace(state, combatants={**state.combatants, c.id: _spend(c, moved=c.economy.moved + e.spent)})
+    return opportunities_offered(state, e.provoked, c.id)
 
 
 # What each action changes beyond spending it ("Dash adds movement", "Dodge gives attackers Disadvantage").
@@ -251,7 +248,7 @@ ACTION_EFFECTS: dict[str, Callable[[EncounterState, Combatant, ActionTaken], Enc
     "disengage": lambda s, c, e: with_combatant(s, c.id, disengaged=True),
     "dodge": lambda s, c, e: with_combatant(s, c.id, dodging=True),
     "help": lambda s, c, e: (
-        msgspec.structs.replace(s, helps=s.helps + (Help(helper=c.id, against=e.target or ""),))
+        holding(s, helps=helps_of(s) + (Help(helper=c.id, against=e.target or ""),))
         if e.target not in s.combatants or s.combatants[e.target].side != c.side  # tending an ally is no Help to attack
         else s
     ),

@@ -31,6 +31,7 @@ from combat.fivee.actions import economy_after_attack, require_reaction, spend_c
 from combat.fivee.damage_dice import as_rolled
 from combat.fivee.damage_reduction import reduced
 from combat.fivee.dying import CombatantKnockedOut
+from combat.fivee.held_open import helps_of, holding, opportunities_of, opportunity_taken, pending_damage_of
 from combat.fivee.hit_damage import effect_extras, split_entered, with_weapon_bonus
 from combat.fivee.mirror_image import strikes_duplicate
 from combat.fivee.reaction_windows import hit_reactors, open_hit_window
@@ -42,7 +43,7 @@ from combat.kernel.commands import Attack, OpportunityAttack
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
-from combat.kernel.state import Combatant, EncounterState, Help
+from combat.kernel.state import Combatant, EncounterState
 
 __all__ = [
     "AttackOptions",
@@ -106,7 +107,7 @@ def no_opportunity(state: EncounterState, attacker: str, target: str) -> str | N
     """'You can make an Opportunity Attack when a creature that you can see leaves your reach':
     the problem when `target` has not left `attacker`'s reach this turn, else None. The
     opportunity attack guards refuse with it, the re-checks after a changed past report it."""
-    if (attacker, target) in state.opportunities:
+    if (attacker, target) in opportunities_of(state):
         return None
     name = {cid: state.combatants[cid].name if cid in state.combatants else cid for cid in (attacker, target)}
     return f"{name[target]} has not left {name[attacker]}'s reach without Disengaging this turn"
@@ -222,7 +223,7 @@ def advantage_and_disadvantage(
     helper = next(
         (
             h.helper
-            for h in tx.state.helps
+            for h in helps_of(tx.state)
             if h.against == target.id and tx.state.combatants[h.helper].side == attacker.side and h.helper != attacker.id
         ),
         None,
@@ -452,9 +453,10 @@ def require_no_pending_damage(state: EncounterState) -> None:
     The refusal names neither the attack nor its dice: a refusal is decided before anyone
     reads it and reaches whoever sent the command, a player too, and a hidden monster's
     attack and damage dice give its stat block away (docs/trust.md). The GM reads them in
-    the state's `pending_damage`."""
-    if state.pending_damage:
-        p = state.pending_damage[0]
+    the 5e state's `pending_damage`."""
+    pending = pending_damage_of(state)
+    if pending:
+        p = pending[0]
         who = state.combatants[p.attacker].name if p.attacker in state.combatants else p.attacker
         raise RuleError(
             "attack/damage-pending",
@@ -567,7 +569,7 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
         raise RuleError(
             "attack/no-opportunity",
             problem,
-            allowed=", ".join(f"{a} at {t}" for a, t in tx.state.opportunities) or "no opportunity attacks open",
+            allowed=", ".join(f"{a} at {t}" for a, t in opportunities_of(tx.state)) or "no opportunity attacks open",
         )
     aimed = aimed_attack(tx, attacker, target, "reaction", faces=cmd.sanctuary_faces, new_target=cmd.new_target, opportunity=True)
     if aimed is None:
@@ -598,35 +600,37 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
 
 
 def _on_attack(state: EncounterState, e: AttackMade) -> EncounterState:
-    combatants, helps, opportunities = _spent(state, e)
+    combatants = _spent(state, e)
     combatants[e.target] = take_damage(combatants[e.target], e.damage)  # the target as the attack left it
-    return msgspec.structs.replace(state, combatants=combatants, helps=helps, opportunities=opportunities)
+    return _help_and_opportunity_spent(msgspec.structs.replace(state, combatants=combatants), e)
 
 
 def _on_attack_rolled(state: EncounterState, e: AttackRolled) -> EncounterState:
-    return msgspec.structs.replace(spend_attack(state, e), pending_damage=state.pending_damage + (e,))
+    state = spend_attack(state, e)
+    return holding(state, pending_damage=pending_damage_of(state) + (e,))
 
 
 def spend_attack(state: EncounterState, e: AttackMade | AttackRolled) -> EncounterState:
     """What making an attack spends (its part of the economy, a Help, an opportunity), hit or not."""
-    combatants, helps, opportunities = _spent(state, e)
-    return msgspec.structs.replace(state, combatants=combatants, helps=helps, opportunities=opportunities)
+    return _help_and_opportunity_spent(msgspec.structs.replace(state, combatants=_spent(state, e)), e)
 
 
-def _spent(
-    state: EncounterState, e: AttackMade | AttackRolled
-) -> tuple[dict[str, Combatant], tuple[Help, ...], tuple[tuple[str, str], ...]]:
-    """`spend_attack`'s new combatants (a fresh dict), helps and opportunities."""
+def _spent(state: EncounterState, e: AttackMade | AttackRolled) -> dict[str, Combatant]:
+    """`spend_attack`'s new combatants (a fresh dict)."""
     attacker = state.combatants[e.attacker]
     economy = economy_after_attack(attacker, e.uses)
     readied = None if e.uses == "reaction" else attacker.readied
-    combatants = {**state.combatants, e.attacker: msgspec.structs.replace(attacker, economy=economy, readied=readied)}
-    helps = state.helps
+    return {**state.combatants, e.attacker: msgspec.structs.replace(attacker, economy=economy, readied=readied)}
+
+
+def _help_and_opportunity_spent(state: EncounterState, e: AttackMade | AttackRolled) -> EncounterState:
+    """The Help the attack used and the opportunity it took, gone."""
     if e.helped_by is not None:
+        helps = helps_of(state)
         used = [i for i, h in enumerate(helps) if h.helper == e.helped_by and h.against == e.target][:1]
-        helps = tuple(h for i, h in enumerate(helps) if i not in used)
-    opportunities = tuple(o for o in state.opportunities if o != (e.attacker, e.target)) if e.opportunity else state.opportunities
-    return combatants, helps, opportunities
+        if used:
+            state = holding(state, helps=tuple(h for i, h in enumerate(helps) if i not in used))
+    return opportunity_taken(state, e.attacker, e.target) if e.opportunity else state
 
 
 RULES = Rules(

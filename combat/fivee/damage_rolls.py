@@ -2,7 +2,7 @@
 
 A player enters the to-hit faces (`attack` with `faces` and no `damage_faces`); the engine
 says hit or miss. A miss is finished there (`AttackMade`). A hit is recorded as an
-`AttackRolled` and its damage waits in `pending_damage`: nobody attacks and the turn does not
+`AttackRolled` and its damage waits in the 5e state's `pending_damage`: nobody attacks and the turn does not
 end or move until `roll_damage` brings the faces (or asks the service to roll them). An attack
 the service rolls, or one entered with its damage faces, stays one step.
 """
@@ -16,6 +16,7 @@ import msgspec
 from combat.common.entered_dice import entering
 from combat.common.hitpoints import take_damage
 from combat.fivee.attacks import land_extra_damage, roll_damage
+from combat.fivee.held_open import halved_hits_of, holding, pending_damage_of
 from combat.kernel.commands import RollDamage
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -29,7 +30,7 @@ __all__ = ["RULES", "roll_pending_damage", "no_damage_waiting"]
 def no_damage_waiting(state: EncounterState, attacker: str) -> str | None:
     """The problem when no attack of `attacker`'s that hit waits for its damage, else None:
     roll_damage refuses with it, the re-check of an AttackDamageRolled reports it."""
-    if any(p.attacker == attacker for p in state.pending_damage):
+    if any(p.attacker == attacker for p in pending_damage_of(state)):
         return None
     name = state.combatants[attacker].name if attacker in state.combatants else attacker
     return f"{name} has no attack that hit waiting for its damage"
@@ -43,10 +44,10 @@ def roll_pending_damage(tx: Tx, cmd: RollDamage) -> None:
 
 def _roll_damage(tx: Tx, cmd: RollDamage) -> None:
     attacker = tx.combatant(cmd.attacker)
-    pending = next((p for p in tx.state.pending_damage if p.attacker == attacker.id), None)
+    pending = next((p for p in pending_damage_of(tx.state) if p.attacker == attacker.id), None)
     problem = no_damage_waiting(tx.state, attacker.id)
     if pending is None or problem:
-        waiting = ", ".join(p.attacker for p in tx.state.pending_damage)
+        waiting = ", ".join(p.attacker for p in pending_damage_of(tx.state))
         raise RuleError(
             "damage/nothing-pending",
             problem or "",
@@ -71,7 +72,7 @@ def _roll_damage(tx: Tx, cmd: RollDamage) -> None:
         cmd.faces,
         pending.extra_damage,
         faces,
-        halve=attacker.id in tx.state.halved_hits,
+        halve=attacker.id in halved_hits_of(tx.state),
     )
     tx.emit(
         AttackDamageRolled(
@@ -88,13 +89,13 @@ def _roll_damage(tx: Tx, cmd: RollDamage) -> None:
 
 
 def _on_damage_rolled(state: EncounterState, e: AttackDamageRolled) -> EncounterState:
-    waiting = list(state.pending_damage)
+    waiting = list(pending_damage_of(state))
     done = next((i for i, p in enumerate(waiting) if p.attacker == e.attacker), None)
     if done is not None:
         del waiting[done]
     combatants = {**state.combatants, e.target: take_damage(state.combatants[e.target], e.damage)}
-    halved = tuple(a for a in state.halved_hits if a != e.attacker)
-    return msgspec.structs.replace(state, combatants=combatants, pending_damage=tuple(waiting), halved_hits=halved)
+    halved = tuple(a for a in halved_hits_of(state) if a != e.attacker)
+    return holding(msgspec.structs.replace(state, combatants=combatants), pending_damage=tuple(waiting), halved_hits=halved)
 
 
 def _narrate_rolled(n: Any, e: AttackRolled) -> str:

@@ -29,6 +29,7 @@ from combat.bestiary.model import BlockAction, StatBlock
 from combat.common.effect_bonuses import effect_ac_bonus
 from combat.fivee.actions import require_reaction
 from combat.fivee.characters import character
+from combat.fivee.held_open import reaction_window_of
 from combat.fivee.monster_uses import UseSpent, require_use
 from combat.fivee.monsters import sheet as block_sheet
 from combat.kernel.decider import Tx
@@ -242,7 +243,7 @@ def damage_reactors(state: EncounterState, dealt: Iterable[tuple[str, str]]) -> 
 
 def can_open(tx: Tx) -> bool:
     """Windows open in a ruleset whose phase table has them, from its turns, one at a time."""
-    return tx.state.reaction_window is None and tx.ruleset.phases.allows(tx.state.phase, "open_reaction_window")
+    return reaction_window_of(tx.state) is None and tx.ruleset.phases.allows(tx.state.phase, "open_reaction_window")
 
 
 def _name(state: EncounterState, cid: str) -> str:
@@ -266,7 +267,7 @@ def open_hit_window(
     raw_ac: int | None = None,
     resistance_faces: dict[str, tuple[int, ...]] | None = None,
 ) -> None:
-    """The hit's damage waits (`pending_damage`) while its target may react. `raw_ac`: its AC
+    """The hit's damage waits (the 5e state's `pending_damage`) while its target may react. `raw_ac`: its AC
     before a floor raised it (Barkskin's 17), kept so a reaction's bonus adds to that."""
     target = tx.state.combatants[pending.target]
     held: dict[str, Any] = {

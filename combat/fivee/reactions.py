@@ -36,6 +36,7 @@ from combat.fivee.casts import CastSpell, caster_of
 from combat.fivee.characters import character, with_character
 from combat.fivee.damage_rolls import roll_pending_damage
 from combat.fivee.group_saves import resolve_save_effect
+from combat.fivee.held_open import ReactionWindow, halved_hits_of, holding, pending_damage_of, reaction_window_of
 from combat.fivee.reaction_windows import (
     COUNTERSPELL,
     UNCANNY_DODGE,
@@ -57,7 +58,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, ReactionTaken
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.phases import PhaseTable, Step
-from combat.kernel.state import EncounterState, ReactionWindow
+from combat.kernel.state import EncounterState
 from combat.spells import library
 
 __all__ = [
@@ -84,7 +85,7 @@ class React(Command, frozen=True, kw_only=True):
     `cast_spell` with its defaults, aimed at the window's attacker, caster or damager)."""
 
     combatant: str
-    reaction: str  # one the window lists for this combatant (the state's `reaction_window.reactors`)
+    reaction: str  # one the window lists for this combatant (its `reactors`)
     save_faces: dict[str, tuple[int, ...]] = {}  # Counterspell's or Hellish Rebuke's save, by id (the GM's)
     damage_faces: tuple[tuple[int, ...], ...] = ()  # Hellish Rebuke's damage roll
     gm_fields: ClassVar[tuple[str, ...]] = ("save_faces",)
@@ -149,7 +150,7 @@ class SpellCountered(Event, frozen=True, kw_only=True):
 
 
 def _window(tx: Tx) -> ReactionWindow:
-    window = tx.state.reaction_window
+    window = reaction_window_of(tx.state)
     if window is None:
         raise RuleError("reaction/no-window", "no reaction window is open", allowed="use_reaction for a reaction the GM rules on")
     return window
@@ -231,7 +232,7 @@ def _close(tx: Tx, cmd: CloseReactionWindow) -> None:
 def _cast(tx: Tx, cmd: CastSpell) -> None:
     """`cast_spell`: in a window, a reaction it offers; otherwise the spell, held in a window
     while creatures of another side could Counterspell it."""
-    if tx.state.reaction_window is not None:
+    if reaction_window_of(tx.state) is not None:
         _cast_in_window(tx, cmd)
         return
     begun = begin_cast(tx, cmd)
@@ -284,7 +285,7 @@ def _counter(tx: Tx, cmd: CastSpell, window: ReactionWindow) -> None:
 def _settle(tx: Tx, *, extra_ac: int = 0, by: str = "", countered: bool = False, closing: str | None = None) -> None:
     """After an answer: turn a hit into a miss if it no longer meets the AC, close the window
     when nobody is left to answer or nothing is left to answer, and let through what it held."""
-    window = tx.state.reaction_window
+    window = reaction_window_of(tx.state)
     if window is None:
         return
     resolved = countered
@@ -293,7 +294,7 @@ def _settle(tx: Tx, *, extra_ac: int = 0, by: str = "", countered: bool = False,
     if closing is None:
         if resolved:
             closing = "the attack missed" if window.kind == "hit" else "the spell was countered"
-        elif not _waiting(tx.state.reaction_window or window):
+        elif not _waiting(reaction_window_of(tx.state) or window):
             closing = "everyone reacted or passed"
         else:
             return
@@ -302,7 +303,7 @@ def _settle(tx: Tx, *, extra_ac: int = 0, by: str = "", countered: bool = False,
     if resolved:
         return
     held = window.held or {}
-    if window.kind == "hit" and not held.get("later") and any(p.attacker == window.source for p in tx.state.pending_damage):
+    if window.kind == "hit" and not held.get("later") and any(p.attacker == window.source for p in pending_damage_of(tx.state)):
         extra = held.get("extra_faces") or []
         entered = tuple(tuple(f) for f in extra) if extra and all(f is not None for f in extra) else ()
         faces = held.get("damage_faces")
@@ -321,7 +322,7 @@ def _settle(tx: Tx, *, extra_ac: int = 0, by: str = "", countered: bool = False,
 
 def _deflected(tx: Tx, window: ReactionWindow, extra_ac: int, by: str) -> bool:
     """Whether the pending hit now misses: its total against the AC as the reaction left it."""
-    pending = next((p for p in tx.state.pending_damage if p.attacker == window.source), None)
+    pending = next((p for p in pending_damage_of(tx.state) if p.attacker == window.source), None)
     if pending is None or pending.critical:
         return False
     target = tx.state.combatants[pending.target]
@@ -350,14 +351,14 @@ def _on_opened(state: EncounterState, e: ReactionWindowOpened) -> EncounterState
     window = ReactionWindow(
         kind=e.kind, trigger=e.trigger, reactors=e.reactors, source=e.source, subject=e.subject, held=e.held or {}
     )
-    return msgspec.structs.replace(state, reaction_window=window)
+    return holding(state, reaction_window=window)
 
 
 def _answered(state: EncounterState, combatant: str) -> EncounterState:
-    window = state.reaction_window
+    window = reaction_window_of(state)
     if window is None or combatant not in window.reactors or combatant in window.answered:
         return state
-    return msgspec.structs.replace(state, reaction_window=msgspec.structs.replace(window, answered=(*window.answered, combatant)))
+    return holding(state, reaction_window=msgspec.structs.replace(window, answered=(*window.answered, combatant)))
 
 
 def _on_passed(state: EncounterState, e: ReactionPassed) -> EncounterState:
@@ -369,19 +370,19 @@ def _on_reaction_taken(state: EncounterState, e: ReactionTaken) -> EncounterStat
 
 
 def _on_closed(state: EncounterState, e: ReactionWindowClosed) -> EncounterState:
-    return msgspec.structs.replace(state, reaction_window=None)
+    return holding(state, reaction_window=None)
 
 
 def _on_deflected(state: EncounterState, e: AttackDeflected) -> EncounterState:
-    return msgspec.structs.replace(
+    return holding(
         state,
-        pending_damage=tuple(p for p in state.pending_damage if p.attacker != e.attacker),
-        halved_hits=tuple(a for a in state.halved_hits if a != e.attacker),
+        pending_damage=tuple(p for p in pending_damage_of(state) if p.attacker != e.attacker),
+        halved_hits=tuple(a for a in halved_hits_of(state) if a != e.attacker),
     )
 
 
 def _on_halved(state: EncounterState, e: HitHalved) -> EncounterState:
-    return msgspec.structs.replace(state, halved_hits=(*state.halved_hits, e.attacker))
+    return holding(state, halved_hits=(*halved_hits_of(state), e.attacker))
 
 
 def _on_countered(state: EncounterState, e: SpellCountered) -> EncounterState:
@@ -424,13 +425,13 @@ def _check_opened(state: EncounterState, e: ReactionWindowOpened, context: dict[
 
 def _window_open(what: str) -> Callable[[EncounterState, Any, dict[str, Any]], str | None]:
     def check(state: EncounterState, e: Any, context: dict[str, Any]) -> str | None:
-        return None if state.reaction_window is not None else f"{what}, but no reaction window is open"
+        return None if reaction_window_of(state) is not None else f"{what}, but no reaction window is open"
 
     return check
 
 
 def _check_deflected(state: EncounterState, e: AttackDeflected, context: dict[str, Any]) -> str | None:
-    pending = next((p for p in state.pending_damage if p.attacker == e.attacker), None)
+    pending = next((p for p in pending_damage_of(state) if p.attacker == e.attacker), None)
     if pending is None:
         return "no hit of this attacker waits for its damage any more"
     if e.target_ac is not None and pending.total >= e.target_ac:

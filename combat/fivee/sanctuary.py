@@ -30,6 +30,7 @@ import msgspec
 
 from combat.fivee.actions import economy_after_attack
 from combat.fivee.group_saves import resolve_save_effect
+from combat.fivee.held_open import opportunity_taken
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionSpec, Event
@@ -179,8 +180,8 @@ def _on_turned_away(state: EncounterState, e: TurnedAway) -> EncounterState:
     attacker = state.combatants[e.attacker]
     readied = None if e.uses == "reaction" else attacker.readied
     changed = msgspec.structs.replace(attacker, economy=economy_after_attack(attacker, e.uses), readied=readied)
-    opportunities = tuple(o for o in state.opportunities if o != (e.attacker, e.target)) if e.opportunity else state.opportunities
-    return msgspec.structs.replace(state, combatants={**state.combatants, e.attacker: changed}, opportunities=opportunities)
+    state = msgspec.structs.replace(state, combatants={**state.combatants, e.attacker: changed})
+    return opportunity_taken(state, e.attacker, e.target) if e.opportunity else state
 
 
 def _narrate(n: Any, e: TurnedAway) -> str:

@@ -70,6 +70,7 @@ from combat.fivee.casting_rules import pact_slot_for, ritual_cast
 from combat.fivee.casts import Caster, CastSpell, SpellCast, caster_of
 from combat.fivee.characters import character, with_character
 from combat.fivee.group_saves import deal_share, resolve_save_effect, share_after_save, takes_any
+from combat.fivee.held_open import reaction_window_of
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.monsters import with_sheet
 from combat.fivee.reaction_windows import reaction_spells, spend_reaction_use
@@ -353,7 +354,7 @@ def begin_cast(tx: Tx, cmd: CastSpell, *, automated: bool = False) -> Begun | No
     """Steps 1-2: who casts it and what it costs, up to its `SpellCast`; None for a custom spell
     (cast whole: its effect is the GM's). `automated`: the caller resolves the effect itself
     (Counterspell in its window), so the GM is handed none of its text."""
-    if tx.state.reaction_window is None:  # in a window, the window's own rule says who may cast
+    if reaction_window_of(tx.state) is None:  # in a window, the window's own rule says who may cast
         require_no_pending_damage(tx.state)
     c = tx.combatant(cmd.caster)
     spell, custom, listed = _known(tx, c, cmd.spell)

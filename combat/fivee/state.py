@@ -19,6 +19,7 @@ import msgspec
 
 from combat.fivee.banked_actions import BankedSlot
 from combat.fivee.characters import CharactersSlot
+from combat.fivee.held_open import HalvedHitsSlot, HelpsSlot, OpportunitiesSlot, PendingDamageSlot, ReactionWindowSlot
 from combat.fivee.last_attacks import LastAttacksSlot
 from combat.fivee.monsters import MonstersSlot
 from combat.kernel.state import EncounterState
@@ -77,6 +78,12 @@ class FiveEState(msgspec.Struct, frozen=True, kw_only=True):
     characters: CharactersSlot = msgspec.UNSET  # characters added by sheet (combat/fivee/characters.py)
     last_attacks: LastAttacksSlot = msgspec.UNSET  # each creature's last attack this turn (combat/fivee/last_attacks.py)
     deaths: dict[str, int] | msgspec.UnsetType = msgspec.UNSET  # the round each dead creature died in (combat/fivee/dying.py)
+    # What the fight holds open between events (combat/fivee/held_open.py).
+    helps: HelpsSlot = msgspec.UNSET  # Help given and not yet used
+    opportunities: OpportunitiesSlot = msgspec.UNSET  # opportunity attacks open this turn
+    pending_damage: PendingDamageSlot = msgspec.UNSET  # hits whose damage is still to be rolled
+    reaction_window: ReactionWindowSlot = msgspec.UNSET  # open: the fight waits for reactions
+    halved_hits: HalvedHitsSlot = msgspec.UNSET  # attackers whose waiting hit's damage is halved (Uncanny Dodge)
 
 
 def keeps_fivee(state: EncounterState) -> TypeGuard[EncounterState[FiveEState]]:

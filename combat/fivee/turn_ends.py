@@ -15,6 +15,7 @@ from combat.common.saves import saving_throw
 from combat.common.turns import OrderFn, next_turn, require_turn, start_round
 from combat.fivee.bonuses import save_bonus
 from combat.fivee.dying import require_no_death_save
+from combat.fivee.held_open import pending_damage_of
 from combat.fivee.spell_effects_ongoing import fail_into
 from combat.kernel.commands import EndTurn
 from combat.kernel.decider import Tx
@@ -75,8 +76,8 @@ def require_nothing_owed(tx: Tx, refused: str) -> None:
             f"{refused} while a concentration save is owed by {who}",
             allowed="concentration_save for " + ", ".join(p.combatant for p in pending),
         )
-    if tx.state.pending_damage:
-        p = tx.state.pending_damage[0]
+    if pending_damage_of(tx.state):
+        p = pending_damage_of(tx.state)[0]
         raise RuleError(
             "turn/pending-damage",
             f"{refused} while the damage of {p.attacker}'s {p.attack} is still to be rolled",

@@ -1,14 +1,20 @@
 """What the 5e rulesets show the generic readers (combat/kernel/views.py): of a hidden
 creature, a player or viewer does not see the stat block it was added from (`monsters`), the
-sheet of a character the GM keeps hidden (`characters`), or the natural roll of its save that
-waits for a DC (`rolled_saves`); and the board prints spell slots left and death saves."""
+sheet of a character the GM keeps hidden (`characters`), the natural roll of its save that
+waits for a DC (`rolled_saves`), what its hit that waits for its damage keeps back
+(`pending_damage`, as `AttackRolled` declares), or the reactions an open window offers it and
+the dice the window holds for it (`reaction_window`); and the board prints spell slots left
+and death saves."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Any
 
+import msgspec
+
 from combat.fivee.board import death_saves, slot_words
+from combat.kernel.events import AttackRolled
 from combat.kernel.views import Hidden, Views
 
 __all__ = ["FIVEE_VIEWS", "fivee_block", "views_with"]
@@ -23,10 +29,36 @@ def fivee_block(block: dict[str, Any], hidden: Hidden) -> dict[str, Any]:
         if isinstance(held, dict) and isinstance(held.get("sheets"), dict):
             sheets = {cid: sheet for cid, sheet in held["sheets"].items() if not hidden(cid)}
             block = {**block, key: {**held, "sheets": sheets}}
+    # A state view (projections/state.py) holds a tuple slot as a tuple, its JSON as a list.
     saves = block.get("rolled_saves")
-    if isinstance(saves, list):
+    if isinstance(saves, (list, tuple)):
         block = {**block, "rolled_saves": [{**s, "natural": None} if hidden(s.get("combatant")) else s for s in saves]}
+    pending = block.get("pending_damage")
+    if isinstance(pending, (list, tuple)):
+        judge = _Judge(hidden)
+        shown = [msgspec.to_builtins(AttackRolled.hidden.apply(msgspec.convert(p, AttackRolled), judge)) for p in pending]
+        block = {**block, "pending_damage": shown}
+    window = block.get("reaction_window")
+    if isinstance(window, dict):  # a hidden creature's reactions are its stat block's; a hidden source's dice the GM's
+        reactors = {cid: ([] if hidden(cid) else options) for cid, options in window.get("reactors", {}).items()}
+        held = {} if window.get("source") is not None and hidden(window["source"]) else window.get("held", {})
+        block = {**block, "reaction_window": {**window, "reactors": reactors, "held": held}}
     return block
+
+
+class _Judge:
+    """The judge an event's declaration asks (combat/kernel/hidden.py), from the block's
+    `hidden`. A hit's declaration names only combatants; were one to ask of a hidden
+    condition, it is taken as hidden whenever its creature is: more kept back, never less."""
+
+    def __init__(self, hidden: Hidden):
+        self._hidden = hidden
+
+    def hidden(self, cid: str | None, kind: str | None = None, side: str | None = None) -> bool:
+        return self._hidden(cid)
+
+    def hidden_condition(self, target: str, name: str) -> bool:
+        return self._hidden(target)
 
 
 # What the rules read and no reader needs: each creature's last attack this turn

@@ -12,16 +12,14 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from combat.kernel.events import AttackProfile, AttackRolled, CombatantSpec, ConditionSpec
+from combat.kernel.events import AttackProfile, CombatantSpec, ConditionSpec
 
 __all__ = [
     "Economy",
     "Combatant",
     "Tie",
-    "Help",
     "PendingCheck",
     "Conflict",
-    "ReactionWindow",
     "NoRules",
     "SharedState",
     "EncounterState",
@@ -98,13 +96,6 @@ class Tie(msgspec.Struct, frozen=True, kw_only=True):
     order: tuple[str, ...] = ()  # unit ids, once ordered
 
 
-class Help(msgspec.Struct, frozen=True, kw_only=True):
-    """The Help action: the next ally attack against `against` has Advantage."""
-
-    helper: str
-    against: str
-
-
 class PendingCheck(msgspec.Struct, frozen=True, kw_only=True):
     combatant: str
     dc: int
@@ -118,20 +109,6 @@ class Conflict(msgspec.Struct, frozen=True, kw_only=True):
     type: str
     problem: str
     caused_by: tuple[int, ...] = ()  # the retractions or amendments that changed the past
-
-
-class ReactionWindow(msgspec.Struct, frozen=True, kw_only=True):
-    """A moment the fight waits for reactions (combat/fivee/reactions.py): an attack hit and
-    its damage waits, a spell is being cast, a creature took damage. Nothing else happens
-    until every creature offered a reaction has reacted or passed, or the GM closes it."""
-
-    kind: str  # hit, spell or damage
-    trigger: str  # what happened, in words
-    reactors: dict[str, tuple[str, ...]] = {}  # who may react -> with what
-    answered: tuple[str, ...] = ()  # who reacted or passed
-    source: str | None = None  # the attacker, the caster, the creature that dealt the damage
-    subject: str | None = None  # the creature hit or damaged
-    held: dict[str, Any] = {}  # what waits for the window: the hit's damage faces, the spell's command
 
 
 class NoRules(msgspec.Struct, frozen=True, kw_only=True):
@@ -152,12 +129,7 @@ class SharedState(msgspec.Struct, frozen=True, kw_only=True):
     turn: str | None = None
     combatants: dict[str, Combatant] = {}
     ties: tuple[Tie, ...] = ()
-    helps: tuple[Help, ...] = ()
-    opportunities: tuple[tuple[str, str], ...] = ()  # (who may react, who left its reach)
     pending_checks: tuple[PendingCheck, ...] = ()
-    pending_damage: tuple[AttackRolled, ...] = ()  # attacks that hit, their damage faces still to come
-    reaction_window: ReactionWindow | None = None  # open: the fight waits for reactions
-    halved_hits: tuple[str, ...] = ()  # attackers whose pending hit's damage is halved (Uncanny Dodge)
     winner: str | None = None
     ended_reason: str | None = None
     retracted: tuple[int, ...] = ()  # seqs that no longer count (undone or amended)

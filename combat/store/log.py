@@ -85,10 +85,12 @@ class _SnapshotHead(msgspec.Struct):
 
 # The topics stored with each row name the record type as it was first stored, so stores
 # written before the classes moved still read (a topic is data, not an import path here).
-# Snapshots got a new topic when each ruleset's state became one typed field: the older
-# ones hold the old shape and are passed over (the log is folded instead), never misread.
-TOPICS: dict[type, str] = {Recorded: "combat.store:Recorded", Snapshot: "combat.store:Snapshot/2"}
-STALE_SNAPSHOT_TOPICS = frozenset({"combat.store:Snapshot"})
+# Snapshots get a new topic whenever the state's shape changes so that an old one would be
+# misread (a field it holds no longer read): when each ruleset's state became one typed field
+# ("/2"), when what a 5e fight holds open moved from the shared fields into the 5e slice ("/3").
+# The older ones are passed over (the log is folded instead), never misread.
+TOPICS: dict[type, str] = {Recorded: "combat.store:Recorded", Snapshot: "combat.store:Snapshot/3"}
+STALE_SNAPSHOT_TOPICS = frozenset({"combat.store:Snapshot", "combat.store:Snapshot/2"})
 
 
 # The decoder of every event type loaded now (combat.app.catalog.record_decoder): asked for

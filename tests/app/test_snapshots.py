@@ -9,10 +9,13 @@ import pytest
 from eventsourcing.persistence import StoredEvent
 from structlog.testing import capture_logs
 
-from combat.app import application
+from combat.app import application, chain
 from combat.demos import DEMOS, get_demo
+from combat.fivee.held_open import pending_damage_of
+from combat.kernel.commands import Attack
 from combat.rulesets import RULESETS
 from combat.store.log import STALE_SNAPSHOT_TOPICS, TOPICS, Snapshot
+from tests.helpers import monster, pc, stored_fight
 
 
 # Each ruleset with a demo (an installed plug-in need not ship one: combat.demos).
@@ -43,7 +46,8 @@ def test_a_snapshot_of_the_old_shape_is_passed_over_not_misread(encounters, monk
     stored = msgspec.json.encode(
         {"originator_id": eid, "originator_version": state.version, "timestamp": "2026-01-01T00:00:00Z", "state": old}
     )
-    (topic,) = STALE_SNAPSHOT_TOPICS
+    topic = "combat.store:Snapshot"
+    assert topic in STALE_SNAPSHOT_TOPICS
     encounters.log.of(eid).snapshots.recorder.insert_events(
         [StoredEvent(originator_id=eid, originator_version=state.version, topic=topic, state=stored)]
     )
@@ -51,6 +55,47 @@ def test_a_snapshot_of_the_old_shape_is_passed_over_not_misread(encounters, monk
     encounters._cache.clear()
     assert encounters.state(eid) == state
     assert encounters.state(eid).combatants[some].hp != 999
+
+
+def test_a_snapshot_from_when_the_shared_fields_held_what_a_5e_fight_holds_open_is_passed_over(encounters, monkeypatch):
+    """Issue 32: `helps`, `opportunities`, `pending_damage`, `reaction_window` and
+    `halved_hits` moved from the shared state into the 5e slice. A snapshot stored before
+    (topic "/2", bound to the log) holds them at the top level, where a state read now has no
+    such fields: read as a current one it would lose Aria's hit whose damage waits, and its
+    digest would no longer match (a warning at each load, a snapshot break in `verify`). It
+    is passed over quietly instead: the state is the fold of the log, the hit still waiting."""
+    monkeypatch.setattr(application, "SNAPSHOT_INTERVAL", 10_000)
+    eid = stored_fight(encounters, "a hit waits", [pc("aria"), monster("goblin")], {"aria": 20, "goblin": 1})
+    encounters.execute(eid, Attack(attacker="aria", target="goblin", faces=(15,)))
+    state = encounters.state(eid)
+    assert [p.attacker for p in pending_damage_of(state)] == ["aria"]
+    old = msgspec.to_builtins(state)
+    for key in ("helps", "opportunities", "pending_damage", "reaction_window", "halved_hits"):
+        old[key] = old["rules"].pop(key, [] if key != "reaction_window" else None)
+    head = chain.head_of(encounters.records(eid))
+    stored = msgspec.json.encode(
+        {
+            "originator_id": eid,
+            "originator_version": state.version,
+            "timestamp": "2026-01-01T00:00:00Z",
+            "state": old,
+            "head": head,
+            "digest": chain.snapshot_digest(eid, state.version, head, old),
+        }
+    )
+    misread = msgspec.json.decode(stored, type=Snapshot[type(state.rules)])  # type: ignore[misc]
+    assert pending_damage_of(misread.state) == ()  # why the old shape needs its own topic
+    topic = "combat.store:Snapshot/2"
+    assert topic in STALE_SNAPSHOT_TOPICS and topic != TOPICS[Snapshot]
+    encounters.log.of(eid).snapshots.recorder.insert_events(
+        [StoredEvent(originator_id=eid, originator_version=state.version, topic=topic, state=stored)]
+    )
+    encounters._cache.clear()
+    with capture_logs() as logs:
+        assert encounters.state(eid) == state
+    assert [p.attacker for p in pending_damage_of(encounters.state(eid))] == ["aria"]
+    assert not [e for e in logs if e["event"] == "snapshot passed over"]
+    assert encounters.verify(eid).ok and not encounters.verify(eid).snapshots
 
 
 def test_a_segments_1e_snapshot_from_when_each_record_repeated_its_combatant_loads_as_the_fold(encounters, monkeypatch):

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from combat.fivee.held_open import pending_damage_of
 from combat.fivee.legendary import LegendaryAction
 from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import (
@@ -146,18 +147,18 @@ def test_the_d20_first_then_damage_faces_only_if_it_hit():
     [pending] = of_type(events, AttackRolled)
     assert not of_type(events, AttackMade) and [d.purpose for d in of_type(events, DiceRolled)] == ["attack"]
     assert pending.total == 19 and pending.damage_dice == "1d8+3" and t["hag"].hp == 82
-    assert t.state.pending_damage == (pending,) and not t["aria"].economy.action
+    assert pending_damage_of(t.state) == (pending,) and not t["aria"].economy.action
     events = t.do(RollDamage(attacker="aria", faces=(6,)))
     assert of_type(events, AttackDamageRolled) == [
         AttackDamageRolled(attacker="aria", target="hag", attack="Longsword", damage=9, damage_rolled=9, damage_type="slashing")
     ]
-    assert t["hag"].hp == 73 and t.state.pending_damage == () and t.rebuilt() == t.state
+    assert t["hag"].hp == 73 and pending_damage_of(t.state) == () and t.rebuilt() == t.state
 
 
 def test_a_miss_needs_no_second_step():
     t = _fight()
     [attack] = of_type(t.do(Attack(attacker="aria", target="hag", faces=(4,))), AttackMade)
-    assert not attack.hit and t.state.pending_damage == ()
+    assert not attack.hit and pending_damage_of(t.state) == ()
     t.rejects(RollDamage(attacker="aria", faces=(6,)), "damage/nothing-pending")
 
 
@@ -175,7 +176,7 @@ def test_the_turn_waits_for_the_damage_and_nobody_attacks_in_between():
 def test_a_critical_hit_in_two_steps_asks_for_doubled_dice_and_extra_damage_faces():
     t = _fight()
     t.do(Attack(attacker="aria", target="hag", faces=(20,), extra_damage=(ExtraDamage(dice="3d6", damage_type="piercing"),)))
-    [pending] = t.state.pending_damage
+    [pending] = pending_damage_of(t.state)
     assert pending.critical and pending.damage_dice == "2d8+3" and pending.extra_damage[0].dice == "6d6"
     t.rejects(RollDamage(attacker="aria", faces=(1, 2), extra_faces=((1,), (2,))), "dice/extra-faces")
     t.rejects(RollDamage(attacker="aria", faces=(1,), extra_faces=((1, 1, 1, 1, 1, 1),)), "dice/too-few-faces")
@@ -241,11 +242,11 @@ def test_two_steps_end_where_one_step_ends(d20, damage, extra, critical_range):
         )
     )
     twice.do(Attack(attacker="aria", target="hag", faces=(d20,), critical_range=critical_range, extra_damage=(sneak,)))
-    if twice.state.pending_damage:
+    if pending_damage_of(twice.state):
         twice.do(RollDamage(attacker="aria", faces=main, extra_faces=(more,)))
     assert twice["hag"].hp == once["hag"].hp and twice["aria"].economy == once["aria"].economy
     assert [d.dice for d in of_type(twice.events, DiceRolled)] == [d.dice for d in of_type(once.events, DiceRolled)]
-    assert twice.state.pending_damage == ()
+    assert pending_damage_of(twice.state) == ()
 
 
 def _stored_duel(encounters, ruleset: str):

@@ -14,6 +14,7 @@ from combat.fivee.dying import (
     TreatAsCharacter,
     dying_of,
 )
+from combat.fivee.held_open import helps_of
 from combat.kernel.commands import (
     ApplyCondition,
     Attack,
@@ -222,7 +223,7 @@ def test_the_help_action_stabilises_a_dying_ally_on_a_dc_10_medicine_check(rules
     turn_of(t, "tomas")
     events = t.do(TakeAction(combatant="tomas", action="help", target="aria", bonus=2, faces=(8,)))  # 10
     assert of_type(events, CombatantStabilized)
-    assert dying_of(t.state).tallies["aria"].stable and t.state.helps == ()
+    assert dying_of(t.state).tallies["aria"].stable and helps_of(t.state) == ()
     t.do(EndTurn(combatant="tomas"))
     turn_of(t, "tomas")  # Aria's turn passes with no save owed: she is Stable
     t.rejects(TakeAction(combatant="tomas", action="help", target="aria", faces=(8,)), "help/target")

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from combat.characters.build import build_sheet
 from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter
+from combat.fivee.held_open import pending_damage_of, reaction_window_of
 from combat.fivee.monsters import AddCreature
 from combat.fivee.reaction_windows import ReactionWindowOpened
 from combat.fivee.reactions import (
@@ -52,7 +53,7 @@ def test_shield_counts_against_the_triggering_attack_and_turns_the_hit_into_a_mi
     events = t.do(CastSpell(caster="elara", spell="Shield"), actor="sam")
     [missed] = of_type(events, AttackDeflected)
     assert (missed.total, missed.target_ac) == (14, 17)
-    assert t.state.phase == "turns" and t.state.pending_damage == () and t.state.reaction_window is None
+    assert t.state.phase == "turns" and pending_damage_of(t.state) == () and reaction_window_of(t.state) is None
     assert t["elara"].hp == 27 and not t["elara"].economy.reaction
     assert t.state.rules.characters.sheets["elara"].slots_spent[0] == 1  # type: ignore[attr-defined]
 
@@ -86,7 +87,7 @@ def test_to_hit_faces_entered_alone_leave_the_damage_for_roll_damage_after_the_w
     t = elara_and_a_goblin()
     t.do(Attack(attacker="goblin-warrior", target="elara", faces=(12,)))
     t.do(PassReaction(combatant="elara"), actor="sam")
-    assert t.state.phase == "turns" and len(t.state.pending_damage) == 1
+    assert t.state.phase == "turns" and len(pending_damage_of(t.state)) == 1
     t.do(RollDamage(attacker="goblin-warrior", faces=(4,)))
     assert t["elara"].hp == 21
 
@@ -238,7 +239,7 @@ def test_a_window_always_closes_before_the_next_turn_begins(plan, faces):
             "end_turn": EndTurn(combatant=turn),
             "fire_bolt": CastSpell(caster="elara", spell="Fire Bolt", targets=("goblin-warrior",)),
         }[step]
-        is_open = t.state.reaction_window is not None
+        is_open = reaction_window_of(t.state) is not None
         try:
             events = t.do(command)
         except RuleError:
@@ -248,8 +249,8 @@ def test_a_window_always_closes_before_the_next_turn_begins(plan, faces):
                 is_open = isinstance(e, ReactionWindowOpened)
             elif isinstance(e, TurnStarted):
                 assert not is_open, "a turn began while a reaction window was open"
-        assert (t.state.reaction_window is not None) == (t.state.phase == "reaction")
-        if t.state.reaction_window is not None:
+        assert (reaction_window_of(t.state) is not None) == (t.state.phase == "reaction")
+        if reaction_window_of(t.state) is not None:
             with pytest.raises(RuleError):
                 t.do(EndTurn(combatant=t.state.turn or ""))
 

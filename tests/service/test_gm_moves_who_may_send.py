@@ -78,7 +78,7 @@ def test_a_player_on_a_phone_enters_the_d20_sees_the_hit_then_enters_the_damage(
     first = fight.do(Attack(attacker="aria", target="goblin", faces=(15,)), token=sam)
     assert [e["type"] for e in first["events"]] == ["DiceRolled", "AttackRolled"]
     assert first["events"][-1]["total"] == 20 and first["events"][-1]["damage_dice"] == "1d8+3"
-    assert fight.state()["pending_damage"][0]["attacker"] == "aria"
+    assert fight.state()["srd_2024"]["pending_damage"][0]["attacker"] == "aria"
     fight.rejects(fight.send(EndTurn(combatant="aria"), token=sam), 409, "turn/pending-damage")
     second = fight.do(RollDamage(attacker="aria", faces=(5,)), token=sam)
     assert [e["type"] for e in second["events"]][:2] == ["DiceRolled", "AttackDamageRolled"]

@@ -13,6 +13,7 @@ import pytest
 from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter
 from combat.fivee.damage_reduction import DamageReduced
+from combat.fivee.held_open import opportunities_of
 from combat.fivee.mirror_image import DuplicateStruck
 from combat.fivee.monsters import AddCreature
 from combat.fivee.reaction_windows import ReactionWindowOpened
@@ -403,7 +404,7 @@ def test_sanctuary_asks_a_later_spell_attack_and_an_opportunity_attack_too():
     t.do(Move(combatant="bandit-1", feet=10, leaves_reach_of=("brann",)))
     events = t.do(OpportunityAttack(attacker="brann", target="bandit-1", faces=(19,), damage_faces=(4,), sanctuary_faces=(2,)))
     assert of_type(events, TurnedAway) == [TurnedAway(attacker="brann", target="bandit-1", uses="reaction", opportunity=True)]
-    assert not t["brann"].economy.reaction and ("brann", "bandit-1") not in t.state.opportunities
+    assert not t["brann"].economy.reaction and ("brann", "bandit-1") not in opportunities_of(t.state)
 
 
 def test_a5e_make_attack_takes_the_same_defence_dice():

@@ -15,6 +15,9 @@ import msgspec
 import pytest
 
 from combat.app.catalog import ALL_EVENT_TYPES
+from combat.characters.build import build_sheet
+from combat.fivee.characters import AddCharacter
+from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import (
     AddCombatant,
     ApplyCondition,
@@ -24,6 +27,7 @@ from combat.kernel.commands import (
     RemoveCombatant,
     RemoveCondition,
     RollInitiative,
+    SavingThrow,
     SetHp,
 )
 from combat.kernel.decider import Rules, Ruleset
@@ -33,7 +37,7 @@ from combat.kernel.hidden import Hidden, undeclared
 from combat.kernel.phases import PhaseTable
 from combat.rulesets import register
 from combat.service.schemas import state_schema
-from tests.helpers import REPLAYS, monster, pc
+from tests.helpers import REPLAYS, Table, monster, pc
 from tests.plugins.twenty_one import Counted
 from tests.service.helpers import LiveServer, bearer, open_fight, read_events, set_the_scene
 
@@ -132,7 +136,7 @@ def test_a_hidden_monsters_hit_gives_neither_its_dice_nor_its_bonus(client):
     """The imp's Hiddenclaw hits Aria: Sam hears its total, as at the table, but not the attack's
     name (it names the imp's stat block's profile, issue 30), its damage dice (2d9+11) or its
     natural roll (total minus natural is its +7): not in the events, the log, his state's
-    `pending_damage` (now or `?at=`), nor the refusal he gets."""
+    `pending_damage` (the 5e block's, now or `?at=`), nor the refusal he gets."""
     fight = _imp_fight(client)
     fight.do(Attack(attacker="imp", target="aria", faces=(12,)))
     sam = fight.token("player", "Sam", ("aria",))
@@ -141,9 +145,9 @@ def test_a_hidden_monsters_hit_gives_neither_its_dice_nor_its_bonus(client):
     assert rolled["attack"] is None and rolled["total"] == 19
     assert rolled["natural"] is None and rolled["damage_dice"] is None
     state = fight.get(token=sam).json()
-    [pending] = state["pending_damage"]
+    [pending] = state["srd_2024"]["pending_damage"]
     assert pending["damage_dice"] is None and pending["natural"] is None and pending["attack"] is None
-    assert fight.get(token=sam, at=version).json()["pending_damage"] == state["pending_damage"]
+    assert fight.get(token=sam, at=version).json()["srd_2024"]["pending_damage"] == state["srd_2024"]["pending_damage"]
     refused = fight.send(Attack(attacker="aria", target="imp", faces=(10,)), token=sam)
     assert refused.status_code == 409 and refused.json()["error"] == "attack/damage-pending"
     assert "Hiddenclaw" not in refused.text and "2d9+11" not in refused.text and "+11" not in refused.text
@@ -151,7 +155,60 @@ def test_a_hidden_monsters_hit_gives_neither_its_dice_nor_its_bonus(client):
     assert (
         "Hiddenclaw" not in seen and "2d9+11" not in seen and '"natural":12' not in seen and "1d20+7" not in seen
     )  # (hashes are hex: "2d9" alone may occur)
-    assert fight.state()["pending_damage"][0]["damage_dice"] == "2d9+11"  # the GM's
+    assert fight.state()["srd_2024"]["pending_damage"][0]["damage_dice"] == "2d9+11"  # the GM's
+
+
+def test_an_open_reaction_window_shows_a_player_neither_the_hidden_attackers_dice_nor_its_held_damage():
+    """A hidden goblin's hit on Elara waits for her Shield. Sam reads the window that offers
+    it, and the hit's total (said aloud), but not the goblin's damage faces the window holds,
+    its attack's dice or name, or its natural roll; the GM reads them all. Both sit in the 5e
+    block of the state (`srd_2024`), and a fresh state has neither."""
+    from projections.redaction import Redaction
+    from projections.state import state_view
+
+    elara = build_sheet(
+        name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=("Shield",)
+    )
+    t = Table("srd-2024")
+    assert "srd_2024" not in state_view(t.state)
+    t.do(AddCharacter(character=elara, side="party", player="sam"))
+    t.do(AddCreature(creature="Goblin Warrior", count=1, side="goblins"))
+    t.start({"elara": 5, "goblin-warrior": 15})
+    t.do(Attack(attacker="goblin-warrior", target="elara", faces=(10,), damage_faces=(3,)))
+
+    class Sam:
+        role, combatants = "player", frozenset({"elara"})
+
+    gm = json.loads(msgspec.json.encode(state_view(t.state)))
+    sam = json.loads(msgspec.json.encode(Redaction(t.state, Sam()).view(state_view(t.state))))["srd_2024"]
+    assert "pending_damage" not in gm and "reaction_window" not in gm
+    gm = gm["srd_2024"]
+    assert gm["reaction_window"]["held"]["damage_faces"] == [3] and gm["pending_damage"][0]["damage_dice"] == "1d6+2"
+    assert sam["reaction_window"]["reactors"] == {"elara": ["Shield"]} and sam["reaction_window"]["held"] == {}
+    [pending] = sam["pending_damage"]
+    assert pending["total"] == 14 and pending["target_ac"] == 12
+    assert (pending["natural"], pending["damage_dice"], pending["attack"]) == (None, None, None)
+
+
+def test_a_hidden_creatures_save_awaiting_its_dc_shows_a_player_no_natural_roll():
+    """The hidden goblin's Dexterity save waits for the GM's DC: Sam may not learn its natural
+    roll (total minus natural is its bonus), in the state view as the projection hands it over
+    (a tuple slot still a tuple) as in its JSON; the GM reads it."""
+    from projections.redaction import Redaction
+    from projections.state import state_view
+
+    t = Table("srd-2024")
+    t.do(AddCombatant(combatant=pc("aria", player="Sam")))
+    t.do(AddCreature(creature="Goblin Warrior", count=1, side="goblins"))
+    t.start({"aria": 5, "goblin-warrior": 15})
+    t.do(SavingThrow(combatant="goblin-warrior", ability="dexterity", faces=(11,)))
+
+    class Sam:
+        role, combatants = "player", frozenset({"aria"})
+
+    [gm] = state_view(t.state)["srd_2024"]["rolled_saves"]
+    [seen] = Redaction(t.state, Sam()).view(state_view(t.state))["srd_2024"]["rolled_saves"]
+    assert gm["natural"] == 11 and seen["natural"] is None and seen["total"] == gm["total"]
 
 
 def test_a_hidden_conditions_end_read_apart_from_its_start(client):

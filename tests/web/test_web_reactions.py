@@ -36,7 +36,8 @@ def test_a_player_taps_shield_on_a_phone_and_the_gm_sees_the_hit_miss(chromium, 
     assert phone.get_by_role("group", name="commands allowed now").get_by_role("button").count() == 0
 
     fight.do({"type": "attack", "attacker": "goblin-warrior-1", "target": "elara", "faces": [10], "damage_faces": [3]})
-    assert fight.state()["phase"] == "reaction"
+    opened = fight.state()
+    assert opened["phase"] == "reaction" and opened["srd_2024"]["reaction_window"]["reactors"] == {"elara": ["Shield"]}
 
     # The GM's board: who may react with what, one click each, Pass, and the GM's close.
     board_window = gm.page.get_by_role("region", name="Reaction window")
@@ -66,7 +67,7 @@ def test_a_player_taps_shield_on_a_phone_and_the_gm_sees_the_hit_miss(chromium, 
     [deflected] = [e for e in fight.events() if e["type"] == "AttackDeflected"]
     assert (deflected["total"], deflected["target_ac"], deflected["reaction"], deflected["actor"]) == (14, 17, "Shield", "Sam")
     state = fight.state()
-    assert state["phase"] == "turns" and state["combatants"]["elara"]["hp"] == 27 and "reaction_window" not in state
+    assert state["phase"] == "turns" and state["combatants"]["elara"]["hp"] == 27 and "reaction_window" not in state["srd_2024"]
 
     # The GM's board: the window gone, the miss told, Elara under Shield.
     board_window.wait_for(state="detached")

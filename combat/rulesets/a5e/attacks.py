@@ -35,6 +35,7 @@ from combat.common.attacks import choose_attack, roll_mode
 from combat.common.condition_effects import attack_modifiers, dodge_to_next_turn, is_incapacitated
 from combat.fivee import attacks as shared
 from combat.fivee.attacks import range_disadvantage
+from combat.fivee.held_open import helps_of
 from combat.fivee.monster_actions import by_stat_block
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.sheet_claims import refuse_claims_beyond_the_sheet
@@ -217,7 +218,7 @@ def _mode(
     adv, dis = attack_modifiers(attacker, target, melee, attacker_unseen=attacker_unseen, dodge_held=dodge_to_next_turn(tx.state))
     helped = any(
         h.against == target.id and h.helper != attacker.id and tx.state.combatants[h.helper].side == attacker.side
-        for h in tx.state.helps
+        for h in helps_of(tx.state)
     )
     return roll_mode(adv + advantage + (["helped"] if helped else []), dis + disadvantage)
 

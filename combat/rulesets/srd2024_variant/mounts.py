@@ -36,6 +36,7 @@ from combat.common.saves import saving_throw
 from combat.common.turns import require_able, require_turn
 from combat.fivee import initiative as shared_initiative
 from combat.fivee.actions import spend_check
+from combat.fivee.held_open import opportunities_offered
 from combat.kernel.commands import Command, EndTurn, Faces, RollInitiative, TakeAction
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -477,7 +478,7 @@ def _on_dismounted(state: EncounterState, e: Dismounted) -> EncounterState:
 
 
 def _on_carried(state: EncounterState, e: Carried) -> EncounterState:
-    return msgspec.structs.replace(state, opportunities=state.opportunities + tuple((f, e.rider) for f in e.provoked))
+    return opportunities_offered(state, e.provoked, e.rider)
 
 
 def _refresh_controlled_mounts(state: EncounterState, e: TurnStarted) -> EncounterState:

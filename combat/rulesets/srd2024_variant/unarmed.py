@@ -34,6 +34,7 @@ from combat.common.saves import saving_throw
 from combat.common.turns import require_able, require_turn
 from combat.fivee.actions import economy_after_attack, require_reaction, spend_check
 from combat.fivee.attacks import AttackOptions, already_dead, no_opportunity, resolve_attack
+from combat.fivee.held_open import opportunities_of, opportunity_taken
 from combat.kernel.commands import Attack, Command, Cover, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -173,7 +174,7 @@ def _economy_for_strike(tx: Tx, attacker: Combatant, target: Combatant, opportun
             raise RuleError(
                 "attack/no-opportunity",
                 problem,
-                allowed=", ".join(f"{a} at {t}" for a, t in tx.state.opportunities) or "no opportunity attacks open",
+                allowed=", ".join(f"{a} at {t}" for a, t in opportunities_of(tx.state)) or "no opportunity attacks open",
             )
         require_reaction(attacker)
         return "reaction"
@@ -385,7 +386,7 @@ def end_broken_grapples(tx: Tx) -> None:
 def _on_strike(state: EncounterState, e: UnarmedStrikeMade) -> EncounterState:
     state = with_combatant(state, e.attacker, economy=economy_after_attack(state.combatants[e.attacker], e.uses))
     if e.opportunity:
-        state = msgspec.structs.replace(state, opportunities=tuple(o for o in state.opportunities if o != (e.attacker, e.target)))
+        state = opportunity_taken(state, e.attacker, e.target)
     return state
 
 

@@ -3,6 +3,7 @@
 "The main actions you can take are listed in 'Actions' earlier in 'Playing the Game.'"
 """
 
+from combat.fivee.held_open import helps_of
 from combat.kernel.commands import ApplyCondition, Attack, EndTurn, Move, TakeAction, UseReaction
 from combat.kernel.events import (
     ActionTaken,
@@ -84,7 +85,7 @@ def test_help_gives_the_next_ally_attack_against_that_foe_advantage_once():
     t.do(TakeAction(combatant="bram", action="dash", bonus_action=True))
     made = _attack(t, "bram", "goblin", (4, 17), damage=(6,))
     assert made.roll_mode == "advantage" and made.helped_by == "aria" and made.natural == 17 and made.hit
-    assert t.state.helps == ()
+    assert helps_of(t.state) == ()
 
 
 def test_help_expires_at_the_start_of_the_helpers_next_turn():
@@ -93,7 +94,7 @@ def test_help_expires_at_the_start_of_the_helpers_next_turn():
     t.do(TakeAction(combatant="aria", action="help", target="goblin"))
     for cid in ("aria", "goblin", "bram"):
         t.do(EndTurn(combatant=cid))
-    assert t.state.turn == "aria" and t.state.helps == ()
+    assert t.state.turn == "aria" and helps_of(t.state) == ()
 
 
 def test_help_names_a_foe_not_an_ally():

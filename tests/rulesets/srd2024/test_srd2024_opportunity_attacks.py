@@ -5,6 +5,7 @@ make the attack, take a Reaction to make one melee attack with a weapon or an Un
 against that entity."
 """
 
+from combat.fivee.held_open import opportunities_of
 from combat.kernel.commands import ApplyCondition, EndTurn, Move, OpportunityAttack, TakeAction, UseReaction
 from combat.kernel.events import AttackMade, ConditionSpec, Moved
 from tests.helpers import SCIMITAR, SHORTBOW, Table, monster, of_type, pc
@@ -29,7 +30,7 @@ def test_leaving_a_foes_reach_provokes_an_opportunity_attack_with_its_reaction()
     [made] = of_type(t.do(OpportunityAttack(attacker="goblin", target="aria", faces=(13,), damage_faces=(4,))), AttackMade)
     assert made.opportunity and made.uses == "reaction" and made.attack == "Scimitar"
     assert made.hit and t["aria"].hp == 14
-    assert not t["goblin"].economy.reaction and t.state.opportunities == ()
+    assert not t["goblin"].economy.reaction and opportunities_of(t.state) == ()
 
 
 def test_a_creature_that_disengaged_provokes_no_opportunity_attack():

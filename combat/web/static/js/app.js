@@ -13,7 +13,7 @@ import { forget, fromFragment, keepOnDevice, keptOnDevice, remember, remembered,
 import { StatsView } from "./stats.js";
 import { campaigns, Campaigns, PartyPicker } from "./party.js";
 import { InitiativeFace, playerMayNow } from "./setup.js";
-import { offeredTo, ReactionWindow } from "./reactions.js";
+import { offeredTo, reactionWindow, ReactionWindow } from "./reactions.js";
 
 let openapi = null;
 const commandsOf = {};
@@ -410,7 +410,7 @@ function Encounter({ entry, onOpen }) {
   // the attacks and spells on that combatant's turn, a death save when one is owed.
   const playing = !past && schemas && ["turns", "reaction"].includes(state.phase) && entry.role === "player" && view.combatants.length;
   const playerActions = (c) => (!view.combatants.includes(c.id) ? [] : quickActions(state, c).filter((a) => PLAYER_QUICK[a.kind]
-    && playerMaySend(schemas, PLAYER_QUICK[a.kind]) && !state.reaction_window && (a.kind === "death" || state.turn === c.id)));
+    && playerMaySend(schemas, PLAYER_QUICK[a.kind]) && !reactionWindow(state) && (a.kind === "death" || state.turn === c.id)));
   // What a player's quick spell form leaves out: the fields only the GM sets (the targets' saves).
   const playerCtx = playing ? { ...ctx, hide: schemas.senders?.cast_spell?.gmFields } : ctx;
   const rowQuick = settingUp ? (c) => (firstUnrolled(c) ? html`<${InitiativeFace} c=${c} send=${send} />` : null)

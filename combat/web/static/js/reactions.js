@@ -1,4 +1,4 @@
-// An open reaction window (the state's `reaction_window`): the fight waits while a creature
+// An open reaction window (the 5e block's `reaction_window`): the fight waits while a creature
 // may react to a hit, a spell being cast or damage. Each creature offered a reaction gets one
 // button per reaction the window offers it and Pass; the GM sees every one and may close the
 // window, a player only their own combatants'. Nothing here knows which reactions exist: the
@@ -6,11 +6,15 @@
 
 import { html, useState } from "../vendor/htm-preact-standalone.js";
 import { ErrorNote } from "./forms.js";
+import { rulesBlock } from "./sheet.js";
+
+// The open window, if any (a 5e-family ruleset's block holds it while open).
+export const reactionWindow = (state) => rulesBlock(state).reaction_window || null;
 
 // Those still to answer, each with what the window offers it (a hidden creature's list may
 // come empty to a player: nothing to press).
 export function waiting(state) {
-  const w = state.reaction_window;
+  const w = reactionWindow(state);
   if (!w) return [];
   const answered = new Set(w.answered || []);
   return Object.entries(w.reactors || {}).filter(([id]) => !answered.has(id)).map(([id, options]) => ({ id, options: options || [] }));
@@ -24,7 +28,7 @@ export function offeredTo(state, mine) {
 export function ReactionWindow({ state, mine, send }) {
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
-  const w = state.reaction_window;
+  const w = reactionWindow(state);
   if (!w) return null;
   const gm = !mine;
   const shown = waiting(state).filter((r) => gm || mine.includes(r.id));

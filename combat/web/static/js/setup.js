@@ -3,7 +3,7 @@
 
 import { html, useState } from "../vendor/htm-preact-standalone.js";
 import { ErrorNote } from "./forms.js";
-import { offeredTo } from "./reactions.js";
+import { offeredTo, reactionWindow } from "./reactions.js";
 
 // The initiative face on a row: `18` Enter. Blank Enter: the service rolls.
 export function InitiativeFace({ c, send }) {
@@ -30,7 +30,7 @@ export function InitiativeFace({ c, send }) {
 
 // A stat block's own moves: never a player's, unless the player commands a monster.
 export const MONSTER_ONLY = new Set(["multiattack", "monster_action", "recharge", "legendary_action", "use_legendary_resistance"]);
-// What answers an open reaction window (the state's `reaction_window`).
+// What answers an open reaction window (the 5e block's `reaction_window`).
 export const ANSWERS = new Set(["react", "pass_reaction"]);
 
 // Whether a player commanding `mine` is offered `tag` now: on one of their turns, their own
@@ -40,7 +40,7 @@ export const ANSWERS = new Set(["react", "pass_reaction"]);
 export function playerMayNow(state, tag, mine) {
   const theirs = mine.map((id) => state.combatants?.[id]).filter(Boolean);
   if (MONSTER_ONLY.has(tag) && !theirs.some((c) => c.kind === "monster")) return false;
-  if (state.reaction_window) return ANSWERS.has(tag) && offeredTo(state, mine).length > 0;
+  if (reactionWindow(state)) return ANSWERS.has(tag) && offeredTo(state, mine).length > 0;
   if (state.phase !== "turns") return true;
   return mine.includes(state.turn);
 }

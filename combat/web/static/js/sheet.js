@@ -5,10 +5,11 @@ import { html, useEffect, useRef } from "../vendor/htm-preact-standalone.js";
 
 // The ruleset's own block of the state (`srd_2024`, `a5e`, ...): the state names it by the
 // ruleset's state key, which the JSON does not carry, so it is the object holding one of the
-// slots the board reads. Empty for a ruleset with none of them.
+// slots the board reads (an open reaction window among them). Empty for a ruleset with none of them.
 export function rulesBlock(state) {
   for (const value of Object.values(state || {})) {
-    if (value && typeof value === "object" && !Array.isArray(value) && (value.characters || value.monsters || value.dying)) return value;
+    if (value && typeof value === "object" && !Array.isArray(value)
+      && (value.characters || value.monsters || value.dying || value.reaction_window)) return value;
   }
   return {};
 }
