@@ -104,12 +104,6 @@ def _condition(n: Narrator, e: ev.ConditionApplied) -> str:
     return f"{n.name(e.target)} is {c.name}{until}{custom}"
 
 
-def _check(n: Narrator, e: ev.CheckMade) -> str:
-    result = "" if e.success is None else (" - success" if e.success else " - failure")
-    against = f" vs DC {e.dc}" if e.dc is not None else ""
-    return f"{n.name(e.combatant)} makes a {e.skill} check: {e.total}{against}{result}"
-
-
 _LINES: dict[type, Callable[[Narrator, Any], str]] = {
     ev.EncounterCreated: lambda n, e: (
         f"Encounter '{e.name}' set up under {e.ruleset} (seed {e.seed})"
@@ -142,12 +136,6 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
         f"{', '.join(n.name(c) for c in e.combatants)}: initiative {e.total}"
         + (" (surprised, Disadvantage)" if e.disadvantage else "")
     ),
-    ev.InitiativeTied: lambda n, e: (
-        f"Tie at {e.total}: "
-        + " / ".join(", ".join(n.name(c) for c in unit) for unit in e.units)
-        + (" - the players decide the order" if e.decided_by == "players" else " - the GM decides the order")
-    ),
-    ev.TieOrdered: lambda n, e: f"Tie at {e.total} settled: {', '.join(n.name(u) for u in e.order)}",
     ev.RoundStarted: lambda n, e: "the round begins",
     ev.RoundEnded: lambda n, e: "the round ends",
     ev.TurnStarted: lambda n, e: f"{n.name(e.combatant)}'s turn",
@@ -202,7 +190,6 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
         + ("success" if e.success else "failure")
         + (f" ({e.reason})" if e.reason else "")
     ),
-    ev.CheckMade: _check,
     ev.EventsRetracted: lambda n, e: f"Undone: event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} ({e.reason})",
     ev.RulingAmended: lambda n, e: f"Amended: event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} replaced ({e.reason})",
     ev.ConflictOverridden: lambda n, e: f"GM lets event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} stand: {e.ruling}",

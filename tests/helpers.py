@@ -18,7 +18,8 @@ import msgspec
 from combat import testing
 from combat.bench.servers import connect_postgres as connect_postgres  # for the tests that read the store directly
 from combat.bench.servers import postgres_settings
-from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised, RollInitiative
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised
 from combat.kernel.events import AttackProfile, CombatantSpec, Event
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
@@ -113,7 +114,7 @@ def left_wounded_in_a_fight(db: Path | str, character: str, hp: int) -> None:
     from combat.app.application import Encounters
     from combat.campaigns.records import DEFAULT_CAMPAIGN
     from combat.fivee.characters import AddCharacter
-    from combat.kernel.commands import SetHp
+    from combat.fivee.gm_edit_commands import SetHp
 
     store = Encounters(db)
     try:

@@ -13,23 +13,12 @@ from uuid import UUID
 from combat.app.application import Encounters, Outcome
 from combat.demos.cast import ARIA, BUGBEAR, LYRA, TOMAS
 from combat.demos.table import DemoTable, healing_word, make_owed_saves, play_rounds, weakest_foe
+from combat.fivee.action_commands import Move, TakeAction
+from combat.fivee.attack_commands import Attack, OpportunityAttack
 from combat.fivee.conditions import is_incapacitated
-from combat.fivee.initiative import unresolved_ties
+from combat.fivee.initiative import OrderTie, RollInitiative, unresolved_ties
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import (
-    AddCombatant,
-    ApplyCondition,
-    Attack,
-    BeginCombat,
-    EndTurn,
-    MarkSurprised,
-    Move,
-    OpportunityAttack,
-    OrderTie,
-    RollInitiative,
-    SavingThrow,
-    TakeAction,
-)
+from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, EndTurn, MarkSurprised, SavingThrow
 from combat.kernel.events import AttackMade, ConditionSpec, DiceRolled
 from combat.kernel.state import Combatant
 

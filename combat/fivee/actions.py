@@ -11,17 +11,17 @@ from collections.abc import Callable
 import msgspec
 
 from combat.fivee import dying
+from combat.fivee.action_commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
+from combat.fivee.check_events import CheckMade, narrate_check
 from combat.fivee.concentration import start_concentration
 from combat.fivee.conditions import can_see, is_incapacitated, speed_of
 from combat.fivee.rider_reads import barred
 from combat.fivee.turns import require_able, require_turn
-from combat.kernel.commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     ActionTaken,
     BonusActionTaken,
-    CheckMade,
     ConditionApplied,
     ConditionSpec,
     Moved,
@@ -290,4 +290,5 @@ RULES = Rules(
         ReactionTaken: _on_reaction,
         CheckMade: lambda s, e: s,
     },
+    narration={CheckMade: narrate_check},
 )

@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from combat.fivee.actions import require_reaction, spend_check
+from combat.fivee.attack_commands import Attack, OpportunityAttack
 from combat.fivee.concentration import end_concentration
 from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers, d20_penalty, dodge_to_next_turn
 from combat.fivee.damage_dice import as_rolled
@@ -37,7 +38,6 @@ from combat.fivee.spell_marks import spend_advantage_marks
 from combat.fivee.spell_targets import creature_type
 from combat.fivee.turns import require_able, require_turn
 from combat.kernel import dice
-from combat.kernel.commands import Attack, OpportunityAttack
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage

@@ -45,20 +45,13 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 import msgspec
 
+from combat.fivee.check_events import CheckMade
 from combat.fivee.concentration import end_concentration
 from combat.fivee.regained_movement import restore_movement
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import (
-    CheckMade,
-    CombatantDowned,
-    CombatantRevived,
-    ConditionApplied,
-    ConditionSpec,
-    Event,
-    Healed,
-)
+from combat.kernel.events import CombatantDowned, CombatantRevived, ConditionApplied, ConditionSpec, Event, Healed
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, with_rules
 

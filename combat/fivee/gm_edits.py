@@ -22,28 +22,32 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
 from combat.fivee import judged_saves
+from combat.fivee.banked_actions import ActionBanked
+from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, JudgeSave, SetHp, StatChanges
 from combat.fivee.hitpoints import drop_to_zero
 from combat.fivee.turns import require_able
-from combat.kernel.commands import ChangeStatBlock, GrantAction, JudgeSave, SetHp
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import (
-    ActionBanked,
-    ActionGranted,
-    BankedActionGranted,
-    CombatantRevived,
-    HitPointsSet,
-    StatBlockChanged,
-    StatChanges,
-)
+from combat.kernel.events import ActionGranted, BankedActionGranted, CombatantRevived, Event, HitPointsSet
+from combat.kernel.hidden import Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
-__all__ = ["RULES"]
+__all__ = ["RULES", "StatBlockChanged"]
+
+
+# -- the events of the GM's edits (their commands: combat/fivee/gm_edit_commands.py) ----------
+
+
+class StatBlockChanged(Event, frozen=True, kw_only=True):
+    combatant: str
+    changes: StatChanges
+    reason: str = ""
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("changes",))
 
 
 def hp_out_of_range(c: Combatant, hp: int) -> str | None:

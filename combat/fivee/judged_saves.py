@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, TypeGuard
 import msgspec
 
 from combat.characters.sheet import ABILITIES, ability_name
+from combat.fivee.gm_edit_commands import JudgeSave
 from combat.fivee.save_conditions import automatic_failure
-from combat.kernel.commands import JudgeSave
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import SaveMade, SaveRolled

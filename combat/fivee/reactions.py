@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from combat.fivee.actions import require_reaction
+from combat.fivee.attack_commands import RollDamage
 from combat.fivee.characters import character, with_character
 from combat.fivee.damage_rolls import roll_pending_damage
 from combat.fivee.reaction_windows import (
@@ -50,7 +51,7 @@ from combat.fivee.rider_reads import armor_class
 from combat.fivee.save_effects import resolve_save_effect
 from combat.fivee.spell_effects import effect_ac_bonus
 from combat.fivee.spellcasting import Begun, CastSpell, begin_cast, caster_of, resolve_cast
-from combat.kernel.commands import Command, RollDamage
+from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, ReactionTaken

@@ -25,8 +25,8 @@ from typing import Any, ClassVar
 import msgspec
 
 from combat.characters.sheet import CharacterSheet, SheetAttack, weapon_ability
+from combat.fivee.attack_commands import Attack, OpportunityAttack
 from combat.fivee.characters import CharacterState, character, with_character
-from combat.kernel.commands import Attack, OpportunityAttack
 from combat.kernel.decider import GM, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, Event, ExtraDamage

@@ -62,6 +62,7 @@ import msgspec
 from combat.characters.sheet import modifier as ability_modifier
 from combat.fivee import after_hit, hit_damage
 from combat.fivee import spell_defences as defences
+from combat.fivee.banked_actions import ActionBanked
 from combat.fivee.characters import character
 from combat.fivee.conditions import apply_condition
 from combat.fivee.durations import ending
@@ -71,16 +72,7 @@ from combat.fivee.spell_conditions import end_companions
 from combat.kernel.commands import ApplyCondition
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import (
-    ActionBanked,
-    ActionGranted,
-    ConditionEnded,
-    ConditionSpec,
-    SaveMade,
-    TempHPGranted,
-    TurnEnded,
-    TurnStarted,
-)
+from combat.kernel.events import ActionGranted, ConditionEnded, ConditionSpec, SaveMade, TempHPGranted, TurnEnded, TurnStarted
 from combat.kernel.riders import Riders
 from combat.kernel.state import Combatant
 from combat.spells.model import DamageRoll, Spell

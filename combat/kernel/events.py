@@ -3,6 +3,11 @@
 Each event is a frozen msgspec Struct tagged by its class name in the `type` field. Their
 JSON is the public interchange format; field names here are a contract with other tools,
 so a change of meaning is a new event type, never a reinterpretation of old logs.
+
+These are the events the framework and the rulesets with hit points and conditions share; a
+ruleset's own events live beside its rules (the 5e family's in combat/fivee: initiative ties,
+checks, the GM's turn pointer...) and reach the public union through its `Ruleset`
+(combat/app/catalog.py). A type's module is no part of its JSON: moving one changes no stored byte.
 """
 
 from __future__ import annotations
@@ -24,7 +29,6 @@ __all__ = [
     "ConditionSpec",
     "RepeatedSave",
     "ExtraDamage",
-    "StatChanges",
     "SHEET_FIELDS",
     "HIDDEN_CONDITION",
     "CONDITION_NUMBERS",
@@ -270,21 +274,6 @@ class InitiativeSet(Event, frozen=True, kw_only=True):
     hidden: ClassVar[Hidden] = Hidden.said("total")
 
 
-class InitiativeTied(Event, frozen=True, kw_only=True):
-    """Combatants share a count; `decided_by` says who must order them (gm or players)."""
-
-    total: int
-    units: tuple[tuple[str, ...], ...]
-    decided_by: Literal["gm", "players"]
-    hidden: ClassVar[Hidden] = Hidden.said("total")
-
-
-class TieOrdered(Event, frozen=True, kw_only=True):
-    total: int
-    order: tuple[str, ...]
-    hidden: ClassVar[Hidden] = Hidden.said("total")
-
-
 class RoundStarted(Event, frozen=True, kw_only=True):
     round: int
     hidden: ClassVar[Hidden] = PUBLIC
@@ -523,16 +512,7 @@ class ConflictOverridden(Event, frozen=True, kw_only=True):
     hidden: ClassVar[Hidden] = PUBLIC
 
 
-class CheckMade(Event, frozen=True, kw_only=True):
-    combatant: str
-    skill: str
-    total: int
-    dc: int | None = None
-    success: bool | None = None
-    hidden: ClassVar[Hidden] = Hidden.said("total", "dc")  # a DC the GM sets for a check, said aloud
-
-
-# -- GM moves at a real table (combat/fivee/gm_edits.py, turn_pointer.py, ability_checks.py,
+# -- GM moves at a real table (combat/fivee/gm_edits.py, judged_saves.py, banked_actions.py,
 #    damage_rolls.py) ------------------------------------------------------------------
 
 
@@ -551,22 +531,6 @@ class ExtraDamage(msgspec.Struct, frozen=True, kw_only=True):
     source: str | msgspec.UnsetType = msgspec.UNSET
 
 
-class StatChanges(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A mid-fight edit of a stat block: only the fields given change (Mage Armor's AC,
-    Rage's resistances, a new attack profile)."""
-
-    ac: int | None = None
-    max_hp: int | None = None
-    speed: int | None = None
-    initiative_bonus: int | None = None
-    con_save: int | None = None
-    resistances: tuple[str, ...] | None = None
-    vulnerabilities: tuple[str, ...] | None = None
-    immunities: tuple[str, ...] | None = None
-    attacks: tuple[AttackProfile, ...] | None = None
-    attacks_per_action: int | None = None
-
-
 class HitPointsSet(Event, frozen=True, kw_only=True):
     """The GM set a combatant's HP directly (temporary HP are left as they were)."""
 
@@ -577,24 +541,6 @@ class HitPointsSet(Event, frozen=True, kw_only=True):
     hidden: ClassVar[Hidden] = Hidden.of(combatant=("hp", "previous"))
 
 
-class StatBlockChanged(Event, frozen=True, kw_only=True):
-    combatant: str
-    changes: StatChanges
-    reason: str = ""
-    hidden: ClassVar[Hidden] = Hidden.of(combatant=("changes",))
-
-
-class TurnMoved(Event, frozen=True, kw_only=True):
-    """The GM moved the turn pointer: the `TurnStarted` that follows is the GM's choice, not
-    the next in the order; `round` is the round it stands in (earlier when going back)."""
-
-    combatant: str
-    round: int
-    back: bool = False
-    reason: str = ""
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
 class ActionGranted(Event, frozen=True, kw_only=True):
     """An extra action, bonus action or reaction (Action Surge, Haste): it is available again."""
 
@@ -602,18 +548,6 @@ class ActionGranted(Event, frozen=True, kw_only=True):
     kind: Literal["action", "bonus_action", "reaction"]
     reason: str = ""
     hidden: ClassVar[Hidden] = PUBLIC
-
-
-class ContestDecided(Event, frozen=True, kw_only=True):
-    """Two opposed checks (their `CheckMade` events come just before): the higher total
-    wins; on a tie nobody does and things stay as they were."""
-
-    combatant: str
-    opponent: str
-    total: int
-    opponent_total: int
-    winner: str | None
-    hidden: ClassVar[Hidden] = Hidden.said("total", "opponent_total")
 
 
 class SaveRolled(Event, frozen=True, kw_only=True):
@@ -630,16 +564,6 @@ class SaveRolled(Event, frozen=True, kw_only=True):
     hidden: ClassVar[Hidden] = Hidden.of(
         combatant=("natural",), aloud=("total", "awaits_dc")
     )  # total minus natural is its save bonus
-
-
-class ActionBanked(Event, frozen=True, kw_only=True):
-    """An action or bonus action granted outside the creature's turn (Haste cast on the
-    caster's turn, a GM's grant before the turn starts): kept for its next turn."""
-
-    combatant: str
-    kind: Literal["action", "bonus_action"]
-    reason: str = ""
-    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class BankedActionGranted(Event, frozen=True, kw_only=True):
@@ -708,8 +632,6 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     SurpriseMarked,
     DiceRolled,
     InitiativeSet,
-    InitiativeTied,
-    TieOrdered,
     RoundStarted,
     RoundEnded,
     TurnStarted,
@@ -734,17 +656,12 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ConcentrationCheckRequired,
     ConcentrationChecked,
     SaveMade,
-    CheckMade,
     EventsRetracted,
     RulingAmended,
     ConflictOverridden,
     HitPointsSet,
-    StatBlockChanged,
-    TurnMoved,
     ActionGranted,
-    ContestDecided,
     SaveRolled,
-    ActionBanked,
     BankedActionGranted,
     AttackRolled,
     AttackDamageRolled,

@@ -9,7 +9,8 @@ from click.testing import CliRunner
 
 from combat.app.application import Encounters
 from combat.cli import cli
-from combat.kernel.commands import Attack, EndTurn
+from combat.fivee.attack_commands import Attack
+from combat.kernel.commands import EndTurn
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackMade, TurnStarted
 from projections.narrative import narrate

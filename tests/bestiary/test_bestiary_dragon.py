@@ -11,10 +11,13 @@ Legendary Resistance (3/Day): "If the dragon fails a saving throw, it can choose
 
 import pytest
 
+from combat.fivee.action_commands import Move
+from combat.fivee.attack_commands import Attack
+from combat.fivee.initiative import RollInitiative
 from combat.fivee.legendary import LegendaryAction, LegendaryActionUsed, LegendaryResistanceUsed, UseLegendaryResistance
 from combat.fivee.monster_actions import MonsterAction, Multiattack, Recharge, RechargeChecked, UseSpent
 from combat.fivee.monsters import AddCreature, sheet
-from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative, SavingThrow
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, SavingThrow
 from combat.kernel.events import AttackMade, DamageTaken, SaveMade
 from combat.rulesets.srd2024_variant.reorder import EndReorder, PassSwap
 from tests.helpers import Table, of_type, pc

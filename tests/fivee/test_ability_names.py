@@ -9,18 +9,14 @@ from __future__ import annotations
 
 import pytest
 
+from combat.fivee.ability_checks import AbilityCheck, Contest
+from combat.fivee.check_events import CheckMade
+from combat.fivee.gm_edit_commands import JudgeSave
+from combat.fivee.initiative import RollInitiative
 from combat.fivee.judged_saves import rolled_saves_of
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import (
-    AbilityCheck,
-    ApplyCondition,
-    BeginCombat,
-    Contest,
-    JudgeSave,
-    RollInitiative,
-    SavingThrow,
-)
-from combat.kernel.events import CheckMade, CombatantSpec, ConditionSpec, DiceRolled, SaveMade, SaveRolled
+from combat.kernel.commands import ApplyCondition, BeginCombat, SavingThrow
+from combat.kernel.events import CombatantSpec, ConditionSpec, DiceRolled, SaveMade, SaveRolled
 from tests.helpers import Table, monster, of_type, pc
 
 FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")

@@ -8,19 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from combat.fivee.action_commands import Move
+from combat.fivee.attack_commands import Attack, OpportunityAttack, RollDamage
+from combat.fivee.gm_edit_commands import GrantAction
+from combat.fivee.initiative import RollInitiative
 from combat.fivee.legendary import LegendaryAction
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import (
-    AddCombatant,
-    Attack,
-    BeginCombat,
-    EndTurn,
-    GrantAction,
-    Move,
-    OpportunityAttack,
-    RollDamage,
-    RollInitiative,
-)
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     AttackDamageRolled,

@@ -4,6 +4,8 @@ follows the same rules). Every die is entered."""
 
 import pytest
 
+from combat.fivee.action_commands import Move, TakeAction
+from combat.fivee.attack_commands import Attack, OpportunityAttack
 from combat.fivee.dying import (
     CombatantDied,
     CombatantKnockedOut,
@@ -13,20 +15,9 @@ from combat.fivee.dying import (
     TreatAsCharacter,
     dying_of,
 )
+from combat.fivee.initiative import RollInitiative
 from combat.fivee.regained_movement import MovementRestored
-from combat.kernel.commands import (
-    ApplyCondition,
-    Attack,
-    BeginCombat,
-    Damage,
-    EndTurn,
-    Heal,
-    Move,
-    OpportunityAttack,
-    RemoveCondition,
-    RollInitiative,
-    TakeAction,
-)
+from combat.kernel.commands import ApplyCondition, BeginCombat, Damage, EndTurn, Heal, RemoveCondition
 from combat.kernel.events import AttackMade, AttackProfile, CombatantDowned, CombatEnded, ConditionSpec, DamageTaken
 from tests.fivee.helpers import fight
 from tests.helpers import SHORTBOW, Table, monster, of_type, pc, turn_of

@@ -7,35 +7,17 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from combat.fivee.ability_checks import AbilityCheck, Contest
+from combat.fivee.action_commands import Move, TakeAction
+from combat.fivee.attack_commands import Attack
+from combat.fivee.check_events import CheckMade
 from combat.fivee.conditions import exhaustion_level, speed_of
 from combat.fivee.dying import CombatantDied
+from combat.fivee.initiative import RollInitiative
 from combat.fivee.standing import StandUp
-from combat.kernel.commands import (
-    AbilityCheck,
-    AddCombatant,
-    ApplyCondition,
-    Attack,
-    BeginCombat,
-    Contest,
-    Damage,
-    EndTurn,
-    Move,
-    RemoveCondition,
-    RollInitiative,
-    SavingThrow,
-    TakeAction,
-)
+from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, Damage, EndTurn, RemoveCondition, SavingThrow
 from combat.kernel.decider import fold
-from combat.kernel.events import (
-    AttackMade,
-    CheckMade,
-    CombatantSpec,
-    ConditionApplied,
-    ConditionSpec,
-    DamageTaken,
-    DiceRolled,
-    SaveMade,
-)
+from combat.kernel.events import AttackMade, CombatantSpec, ConditionApplied, ConditionSpec, DamageTaken, DiceRolled, SaveMade
 from tests.helpers import Table, monster, of_type, pc
 
 FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")

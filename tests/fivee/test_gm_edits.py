@@ -7,24 +7,15 @@ from uuid import UUID
 import pytest
 
 from combat.app.application import Encounters
-from combat.fivee.banked_actions import banked_of
-from combat.kernel.commands import (
-    AddCombatant,
-    Attack,
-    BeginCombat,
-    ChangeStatBlock,
-    Damage,
-    EndTurn,
-    GrantAction,
-    Move,
-    RollInitiative,
-    SetHp,
-    StartConcentration,
-    TakeAction,
-)
+from combat.fivee.action_commands import Move, TakeAction
+from combat.fivee.attack_commands import Attack
+from combat.fivee.banked_actions import ActionBanked, banked_of
+from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, SetHp, StatChanges
+from combat.fivee.gm_edits import StatBlockChanged
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn, StartConcentration
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
-    ActionBanked,
     ActionGranted,
     AttackMade,
     AttackProfile,
@@ -34,8 +25,6 @@ from combat.kernel.events import (
     ConcentrationCheckRequired,
     ConcentrationEnded,
     HitPointsSet,
-    StatBlockChanged,
-    StatChanges,
 )
 from tests.helpers import Table, monster, of_type, pc, stored_fight
 

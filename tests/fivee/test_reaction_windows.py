@@ -9,7 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from combat.characters.build import build_sheet
+from combat.fivee.attack_commands import Attack, RollDamage
 from combat.fivee.characters import AddCharacter
+from combat.fivee.initiative import RollInitiative
 from combat.fivee.monsters import AddCreature
 from combat.fivee.reaction_windows import ReactionWindowOpened
 from combat.fivee.reactions import (
@@ -22,7 +24,7 @@ from combat.fivee.reactions import (
     SpellCountered,
 )
 from combat.fivee.spellcasting import CastSpell, SpellCast
-from combat.kernel.commands import Attack, BeginCombat, EndTurn, RollDamage, RollInitiative
+from combat.kernel.commands import BeginCombat, EndTurn
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackDamageRolled, DamageTaken, SaveMade, TurnStarted
 from tests.helpers import Table, of_type

@@ -1,4 +1,5 @@
-from combat.kernel.commands import Attack, EndTurn
+from combat.fivee.attack_commands import Attack
+from combat.kernel.commands import EndTurn
 from combat.kernel.events import AttackMade
 from tests.helpers import Table, monster, of_type, pc
 

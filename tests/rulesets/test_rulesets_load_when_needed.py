@@ -16,7 +16,8 @@ import sys
 from combat.app.application import Encounters
 from combat.app.interchange import to_jsonl
 from combat.demos import get_demo
-from combat.kernel.commands import AddCombatant, BeginCombat, RollInitiative
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat
 from combat.rulesets import BUILT_IN, RULESETS
 from projections.state import render_state_json
 from tests.helpers import ROOT, monster, pc

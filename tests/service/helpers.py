@@ -20,7 +20,8 @@ import httpx
 import msgspec
 import uvicorn
 
-from combat.kernel.commands import AddCombatant, BeginCombat, Command, RollInitiative
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, Command
 from tests.helpers import monster, pc
 
 __all__ = [

@@ -16,10 +16,11 @@ import msgspec
 
 from combat.characters.build import build_sheet
 from combat.fivee.characters import AddCharacter
+from combat.fivee.check_events import CheckMade
 from combat.fivee.rider_reads import base_ac
 from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import ApplyCondition, EndTurn, StartConcentration
-from combat.kernel.events import CheckMade, ConcentrationEnded, ConditionEnded, ConditionSpec
+from combat.kernel.events import ConcentrationEnded, ConditionEnded, ConditionSpec
 from combat.kernel.riders import Riders
 from tests.helpers import Table, of_type
 

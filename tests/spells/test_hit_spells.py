@@ -13,26 +13,18 @@ other damage dice, such as from the Rogue's Sneak Attack feature, you also roll 
 from __future__ import annotations
 
 from combat.characters.build import build_sheet
+from combat.fivee.ability_checks import AbilityCheck
+from combat.fivee.attack_commands import Attack, RollDamage
 from combat.fivee.characters import AddCharacter
+from combat.fivee.check_events import CheckMade
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_follow_ups import SpellEffect
 from combat.fivee.spellcasting import CastSpell
-from combat.kernel.commands import (
-    AbilityCheck,
-    ApplyCondition,
-    Attack,
-    EndConcentration,
-    EndTurn,
-    GotoTurn,
-    PreviousTurn,
-    RemoveCondition,
-    RollDamage,
-    TurnStartDice,
-)
+from combat.fivee.turn_pointer import GotoTurn, PreviousTurn
+from combat.kernel.commands import ApplyCondition, EndConcentration, EndTurn, RemoveCondition, TurnStartDice
 from combat.kernel.events import (
     AttackMade,
     AttackRolled,
-    CheckMade,
     ConditionApplied,
     ConditionEnded,
     ConditionSpec,

@@ -11,6 +11,8 @@ import msgspec
 import pytest
 
 from combat.characters.build import build_sheet
+from combat.fivee.action_commands import Move
+from combat.fivee.attack_commands import Attack, OpportunityAttack, RollDamage
 from combat.fivee.characters import AddCharacter
 from combat.fivee.damage_reduction import DamageReduced
 from combat.fivee.mirror_image import DuplicateStruck
@@ -20,16 +22,7 @@ from combat.fivee.reactions import PassReaction
 from combat.fivee.sanctuary import TurnedAway
 from combat.fivee.spell_follow_ups import SpellEffect
 from combat.fivee.spellcasting import CastSpell, SpellCast
-from combat.kernel.commands import (
-    AddCombatant,
-    ApplyCondition,
-    Attack,
-    Damage,
-    EndTurn,
-    Move,
-    OpportunityAttack,
-    RollDamage,
-)
+from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndTurn
 from combat.kernel.events import (
     AttackDamageRolled,
     AttackMade,

@@ -11,23 +11,17 @@ Humanoids, the Zombie (Slam +3) an Undead."""
 from __future__ import annotations
 
 from combat.characters.build import build_sheet
+from combat.fivee.ability_checks import AbilityCheck
+from combat.fivee.attack_commands import Attack
 from combat.fivee.characters import AddCharacter
+from combat.fivee.check_events import CheckMade
 from combat.fivee.monsters import AddCreature
 from combat.fivee.reaction_windows import ReactionWindowOpened
 from combat.fivee.reactions import AttackDeflected
 from combat.fivee.save_effects import SaveEffect
 from combat.fivee.spellcasting import CastSpell
-from combat.kernel.commands import (
-    AbilityCheck,
-    AddCombatant,
-    ApplyCondition,
-    Attack,
-    Damage,
-    EndConcentration,
-    EndTurn,
-    RemoveCondition,
-)
-from combat.kernel.events import AttackDamageRolled, AttackMade, CheckMade, ConditionEnded, ConditionSpec, DamageTaken, SaveMade
+from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndConcentration, EndTurn, RemoveCondition
+from combat.kernel.events import AttackDamageRolled, AttackMade, ConditionEnded, ConditionSpec, DamageTaken, SaveMade
 from tests.helpers import Table, of_type, pc
 
 DRUID = build_sheet(

@@ -8,22 +8,14 @@ Bandits are Humanoids of CR 1/8 (11 HP, AC 12, Wisdom +0, Dexterity +1)."""
 from __future__ import annotations
 
 from combat.characters.build import build_sheet
+from combat.fivee.attack_commands import Attack
 from combat.fivee.characters import AddCharacter
 from combat.fivee.dying import CombatantDied
 from combat.fivee.monsters import AddCreature
 from combat.fivee.save_effects import SaveEffect
 from combat.fivee.spell_follow_ups import SpellEffect
 from combat.fivee.spellcasting import CastSpell
-from combat.kernel.commands import (
-    AddCombatant,
-    ApplyCondition,
-    Attack,
-    Damage,
-    EndConcentration,
-    EndTurn,
-    Heal,
-    RemoveCondition,
-)
+from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndConcentration, EndTurn, Heal, RemoveCondition
 from combat.kernel.events import (
     AttackMade,
     ConditionApplied,

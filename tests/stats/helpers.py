@@ -7,9 +7,11 @@ from dataclasses import dataclass
 
 from combat.app.application import Encounters
 from combat.characters.build import build_sheet
+from combat.fivee.attack_commands import Attack
 from combat.fivee.characters import AddCharacter
+from combat.fivee.initiative import RollInitiative
 from combat.fivee.spellcasting import CastSpell
-from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
 from tests.helpers import monster
 
 FIGHTER = build_sheet(

@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 
 from combat.app.application import Encounters
 from combat.cli import cli
-from combat.kernel.commands import AddCombatant, BeginCombat, BonusAction, RollInitiative
+from combat.fivee.action_commands import BonusAction
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat
 from projections.visible import visible
 from tests.helpers import monster, pc
 from tests.service.helpers import open_fight, set_the_scene

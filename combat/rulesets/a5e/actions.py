@@ -20,10 +20,11 @@ from typing import ClassVar
 import msgspec
 
 from combat.fivee import actions as shared
+from combat.fivee.action_commands import TakeAction
 from combat.fivee.concentration import start_concentration
 from combat.fivee.conditions import speed_of
 from combat.fivee.turns import require_able, require_turn
-from combat.kernel.commands import Command, TakeAction
+from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event

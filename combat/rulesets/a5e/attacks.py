@@ -32,12 +32,14 @@ from functools import partial
 from typing import ClassVar
 
 from combat.fivee import attacks as shared
+from combat.fivee.action_commands import Using
+from combat.fivee.attack_commands import Attack, OpportunityAttack
 from combat.fivee.attacks import choose_attack, range_disadvantage, roll_mode
 from combat.fivee.conditions import attack_modifiers, dodge_to_next_turn, is_incapacitated
 from combat.fivee.monster_actions import by_stat_block
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.sheet_claims import refuse_claims_beyond_the_sheet
-from combat.kernel.commands import Attack, Command, Cover, Faces, OpportunityAttack, Using
+from combat.kernel.commands import Command, Cover, Faces
 from combat.kernel.decider import Handler, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ExtraDamage

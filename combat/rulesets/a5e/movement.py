@@ -19,11 +19,12 @@ from typing import ClassVar
 
 import msgspec
 
+from combat.fivee.action_commands import Move
 from combat.fivee.actions import provoked_by
 from combat.fivee.conditions import speed_of
 from combat.fivee.standing import StandUp  # the 5e family's command; a5e's text decides what it costs
 from combat.fivee.turns import require_able, require_turn
-from combat.kernel.commands import Command, Move
+from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionEnded, Event, Moved

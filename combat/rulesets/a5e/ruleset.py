@@ -76,20 +76,14 @@ import combat.rulesets.a5e.attacks as a5e_attacks
 from combat import fivee
 from combat.fivee import ability_checks, conditions, dying, reactions, stat_blocks, turn_pointer, turns
 from combat.fivee import initiative as shared_initiative
+from combat.fivee.action_commands import BonusAction, Move, TakeAction, UseReaction
+from combat.fivee.attack_commands import Attack, OpportunityAttack
 from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
+from combat.fivee.gm_edit_commands import GrantAction
 from combat.fivee.initiative import turn_order
+from combat.fivee.turn_pointer import GotoTurn
 from combat.fivee.views import FIVEE_VIEWS
-from combat.kernel.commands import (
-    Attack,
-    BonusAction,
-    EndTurn,
-    GotoTurn,
-    GrantAction,
-    Move,
-    OpportunityAttack,
-    TakeAction,
-    UseReaction,
-)
+from combat.kernel.commands import EndTurn
 from combat.kernel.decider import Rules, Ruleset, Tx, assemble
 from combat.kernel.events import TurnStarted
 from combat.kernel.phases import PhaseTable, Step

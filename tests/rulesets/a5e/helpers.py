@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from combat.kernel.commands import (
-    BeginCombat,
-    RollInitiative,
-)
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import BeginCombat
 from combat.kernel.events import (
     AttackMade,
     DiceRolled,

@@ -4,7 +4,8 @@ crashed, and is now a RuleError with a stable code that appends nothing."""
 import pytest
 
 from combat.fivee.dying import DeathSave
-from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn, RollInitiative, Ruling
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn, Ruling
 from combat.kernel.errors import RuleError
 from combat.kernel.events import RulingMade
 from combat.rulesets.a5e.actions import FreeAction

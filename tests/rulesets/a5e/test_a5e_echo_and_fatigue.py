@@ -1,6 +1,7 @@
 """a5e: the cavernous environment's Echo on thunder damage, and recovering sprint fatigue."""
 
-from combat.kernel.commands import Damage, EndTurn, RollDamage
+from combat.fivee.attack_commands import RollDamage
+from combat.kernel.commands import Damage, EndTurn
 from combat.kernel.events import (
     AttackDamageRolled,
     AttackMade,

@@ -11,6 +11,8 @@ import pytest
 from combat.app.application import Encounters
 from combat.app.history import replay
 from combat.demos import get_demo
+from combat.fivee.action_commands import Move
+from combat.fivee.initiative import RollInitiative
 from combat.kernel.commands import (
     AddCombatant,
     BeginCombat,
@@ -18,8 +20,6 @@ from combat.kernel.commands import (
     Damage,
     EndConcentration,
     EndTurn,
-    Move,
-    RollInitiative,
     StartConcentration,
 )
 from combat.kernel.errors import RuleError

@@ -3,11 +3,13 @@
 "The main actions you can take are listed in 'Actions' earlier in 'Playing the Game.'"
 """
 
-from combat.kernel.commands import ApplyCondition, Attack, EndTurn, Move, TakeAction, UseReaction
+from combat.fivee.action_commands import Move, TakeAction, UseReaction
+from combat.fivee.attack_commands import Attack
+from combat.fivee.check_events import CheckMade
+from combat.kernel.commands import ApplyCondition, EndTurn
 from combat.kernel.events import (
     ActionTaken,
     AttackMade,
-    CheckMade,
     ConcentrationStarted,
     ConditionApplied,
     ConditionEnded,

@@ -5,6 +5,7 @@
 
 import pytest
 
+from combat.fivee.action_commands import TakeAction
 from combat.fivee.concentration import concentration_dc
 from combat.kernel.commands import (
     ApplyCondition,
@@ -14,7 +15,6 @@ from combat.kernel.commands import (
     EndTurn,
     GrantTempHp,
     StartConcentration,
-    TakeAction,
 )
 from combat.kernel.events import (
     ConcentrationChecked,

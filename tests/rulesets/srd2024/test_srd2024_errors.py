@@ -2,22 +2,10 @@
 
 import pytest
 
-from combat.kernel.commands import (
-    Attack,
-    BeginCombat,
-    BonusAction,
-    Command,
-    Damage,
-    EndTurn,
-    Heal,
-    MarkSurprised,
-    Move,
-    OrderTie,
-    RollInitiative,
-    SavingThrow,
-    TakeAction,
-    UseReaction,
-)
+from combat.fivee.action_commands import BonusAction, Move, TakeAction, UseReaction
+from combat.fivee.attack_commands import Attack
+from combat.fivee.initiative import OrderTie, RollInitiative
+from combat.kernel.commands import BeginCombat, Command, Damage, EndTurn, Heal, MarkSurprised, SavingThrow
 from combat.kernel.events import AttackMade, SaveMade
 from tests.helpers import Table, monster, of_type, pc
 

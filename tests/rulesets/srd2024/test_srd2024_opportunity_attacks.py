@@ -5,7 +5,9 @@ make the attack, take a Reaction to make one melee attack with a weapon or an Un
 against that entity."
 """
 
-from combat.kernel.commands import ApplyCondition, EndTurn, Move, OpportunityAttack, TakeAction, UseReaction
+from combat.fivee.action_commands import Move, TakeAction, UseReaction
+from combat.fivee.attack_commands import OpportunityAttack
+from combat.kernel.commands import ApplyCondition, EndTurn
 from combat.kernel.events import AttackMade, ConditionSpec, Moved
 from tests.helpers import SCIMITAR, SHORTBOW, Table, monster, of_type, pc
 

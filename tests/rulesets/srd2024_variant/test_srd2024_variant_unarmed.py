@@ -3,7 +3,9 @@
 "Whenever you use your Unarmed Strike, choose one of the following options for its effect."
 """
 
-from combat.kernel.commands import ApplyCondition, Attack, EndTurn, Move
+from combat.fivee.action_commands import Move
+from combat.fivee.attack_commands import Attack
+from combat.kernel.commands import ApplyCondition, EndTurn
 from combat.kernel.events import AttackMade, ConditionApplied, ConditionSpec, DiceRolled, SaveMade
 from combat.rulesets.srd2024_variant.traits import NoteTraits
 from combat.rulesets.srd2024_variant.unarmed import (
