@@ -22,11 +22,11 @@ from uuid import UUID
 import msgspec
 
 from combat.app.application import Encounters, Outcome
+from combat.common.conditions import is_incapacitated
 from combat.demos.cast import ARIA, LYRA, TOMAS
 from combat.demos.table import DemoTable, healing_word, make_owed_saves, standing_foes, weakest_foe
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack, OpportunityAttack
-from combat.fivee.conditions import is_incapacitated
 from combat.fivee.initiative import RollInitiative, unresolved_ties
 from combat.fivee.monster_actions import Multiattack
 from combat.fivee.monsters import AddCreature

@@ -21,8 +21,8 @@ from typing import Any
 from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
+from combat.common.conditions import is_incapacitated
 from combat.demos.table import DemoTable
-from combat.fivee.conditions import is_incapacitated
 from combat.kernel.commands import BeginCombat, EndCombat, EndTurn
 from combat.kernel.events import DiceRolled, RoundStarted
 from combat.kernel.state import EncounterState

@@ -11,11 +11,11 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
+from combat.common.conditions import is_incapacitated
 from combat.demos.cast import ARIA, BUGBEAR, LYRA, TOMAS
 from combat.demos.table import DemoTable, healing_word, make_owed_saves, play_rounds, weakest_foe
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack, OpportunityAttack
-from combat.fivee.conditions import is_incapacitated
 from combat.fivee.initiative import OrderTie, RollInitiative, unresolved_ties
 from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, EndTurn, MarkSurprised, SavingThrow

@@ -20,11 +20,11 @@ from uuid import UUID
 import msgspec
 
 from combat.app.application import Encounters, Outcome
+from combat.common.conditions import is_incapacitated
 from combat.demos.cast import ARIA, BUGBEAR, LYRA, TOMAS
 from combat.demos.table import DemoTable, make_owed_saves, play_rounds, weakest_foe
 from combat.fivee.action_commands import TakeAction
 from combat.fivee.attack_commands import Attack
-from combat.fivee.conditions import is_incapacitated
 from combat.fivee.initiative import OrderTie, RollInitiative, unresolved_ties
 from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn, Heal, MarkSurprised

@@ -9,38 +9,33 @@ its own entry for a command or event replaces the shared one (see `combat.kernel
 
 from __future__ import annotations
 
+from combat.common import concentration, conditions, hitpoints, regained_movement, saves, setup, turns
+from combat.common.turns import OrderFn
 from combat.fivee import (
     ability_checks,
     actions,
     attacks,
     banked_actions,
     characters,
-    concentration,
-    conditions,
     consistency,
     damage_reduction,
     damage_rolls,
     dying,
     gm_edits,
-    hitpoints,
     last_attacks,
     mirror_image,
     reactions,
-    regained_movement,
     resources,
     sanctuary,
     save_effects,
-    saves,
-    setup,
     sheet_claims,
     spellcasting,
     stat_blocks,
+    turn_ends,
     turn_pointer,
-    turns,
 )
 from combat.fivee.ability_checks import SRD_SKILLS
 from combat.fivee.command_groups import ANYTIME_COMMANDS, GM_TURN_COMMANDS, RULING_COMMANDS
-from combat.fivee.turns import OrderFn
 from combat.kernel.commands import EndTurn
 from combat.kernel.decider import Rules
 
@@ -55,7 +50,7 @@ def core(order: OrderFn, skills: tuple[str, ...] = SRD_SKILLS) -> tuple[Rules, .
     return (
         setup.RULES,
         turns.RULES,
-        Rules(handlers={EndTurn: turns.end_turn_handler(order)}, checks=consistency.turn_checks(order)),
+        Rules(handlers={EndTurn: turn_ends.end_turn_handler(order)}, checks=consistency.turn_checks(order)),
         actions.RULES,
         attacks.RULES,
         hitpoints.RULES,

@@ -10,13 +10,13 @@ from collections.abc import Callable
 
 import msgspec
 
+from combat.common.concentration import start_concentration
+from combat.common.conditions import can_see, is_incapacitated, speed_of
+from combat.common.rider_reads import barred
+from combat.common.turns import require_able, require_turn
 from combat.fivee import dying
 from combat.fivee.action_commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
 from combat.fivee.check_events import CheckMade, narrate_check
-from combat.fivee.concentration import start_concentration
-from combat.fivee.conditions import can_see, is_incapacitated, speed_of
-from combat.fivee.rider_reads import barred
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (

@@ -36,11 +36,11 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from combat.common.durations import ending
+from combat.common.rider_reads import riders_of
 from combat.fivee import turn_start_dice
 from combat.fivee.attacks import damage_notation
-from combat.fivee.durations import ending
 from combat.fivee.last_attacks import last_attack
-from combat.fivee.rider_reads import riders_of
 from combat.fivee.save_effects import deal_share
 from combat.fivee.save_modifiers import SaveModifiers
 from combat.fivee.spell_targets import creature_type
@@ -163,8 +163,8 @@ def riders_at_cast(spell: Spell, slot: int | None, caster: Caster) -> dict[str, 
 def turn_started(tx: Tx, cid: str) -> None:
     """As `cid`'s turn starts: the damage of each effect that deals it then, and its save, with
     the faces the command that started the turn entered (combat/fivee/turn_start_dice.py)."""
+    from combat.common.saves import saving_throw
     from combat.fivee.bonuses import save_bonus
-    from combat.fivee.saves import saving_throw
 
     bearer = tx.state.combatants[cid]
     acting = [

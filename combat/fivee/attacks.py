@@ -11,19 +11,12 @@ from typing import Any
 
 import msgspec
 
-from combat.fivee.actions import require_reaction, spend_check
-from combat.fivee.attack_commands import Attack, OpportunityAttack
-from combat.fivee.concentration import end_concentration
-from combat.fivee.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers, d20_penalty, dodge_to_next_turn
-from combat.fivee.damage_dice import as_rolled
-from combat.fivee.damage_reduction import reduced
-from combat.fivee.dying import CombatantKnockedOut
-from combat.fivee.entered_dice import entering, keep
-from combat.fivee.hit_damage import effect_extras, split_entered, with_weapon_bonus
-from combat.fivee.hitpoints import adjusted_damage, after_damage, take_damage
-from combat.fivee.mirror_image import strikes_duplicate
-from combat.fivee.reaction_windows import hit_reactors, open_hit_window
-from combat.fivee.rider_reads import (
+from combat.common.attacks import choose_attack, d20_notation, roll_mode
+from combat.common.concentration import end_concentration
+from combat.common.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers, d20_penalty, dodge_to_next_turn
+from combat.common.entered_dice import entering, keep
+from combat.common.hitpoints import adjusted_damage, after_damage, take_damage
+from combat.common.rider_reads import (
     advantage_marks,
     armor_class,
     attack_reasons,
@@ -31,12 +24,20 @@ from combat.fivee.rider_reads import (
     least_damage,
     with_weapon_damage,
 )
+from combat.common.turns import require_able, require_turn
+from combat.fivee.actions import require_reaction, spend_check
+from combat.fivee.attack_commands import Attack, OpportunityAttack
+from combat.fivee.damage_dice import as_rolled
+from combat.fivee.damage_reduction import reduced
+from combat.fivee.dying import CombatantKnockedOut
+from combat.fivee.hit_damage import effect_extras, split_entered, with_weapon_bonus
+from combat.fivee.mirror_image import strikes_duplicate
+from combat.fivee.reaction_windows import hit_reactors, open_hit_window
 from combat.fivee.sanctuary import aimed_attack
 from combat.fivee.sheet_claims import critical_range, sneak_attack_landed, with_rage_damage, with_sneak_attack
 from combat.fivee.spell_effects import effect_ac_bonus, effect_roll_dice
 from combat.fivee.spell_marks import spend_advantage_marks
 from combat.fivee.spell_targets import creature_type
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel import dice
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -45,9 +46,6 @@ from combat.kernel.state import Combatant, Economy, EncounterState, Help
 
 __all__ = [
     "COVER_AC",
-    "roll_mode",
-    "d20_notation",
-    "choose_attack",
     "AttackOptions",
     "require_critical_range",
     "require_damage_type",
@@ -73,34 +71,6 @@ __all__ = [
 
 # "Half +2 bonus to AC ... Three-Quarters +5 ... Total: can't be targeted directly"
 COVER_AC = {"none": 0, "half": 2, "three-quarters": 5}
-
-
-def roll_mode(advantage: list[str], disadvantage: list[str]) -> str:
-    """'If circumstances cause a roll to have both Advantage and Disadvantage, ... neither.'"""
-    if advantage and not disadvantage:
-        return "advantage"
-    if disadvantage and not advantage:
-        return "disadvantage"
-    return "normal"
-
-
-def d20_notation(mode: str, bonus: int) -> str:
-    die = {"advantage": "2d20kh1", "disadvantage": "2d20kl1"}.get(mode, "1d20")
-    return f"{die}{bonus:+d}"
-
-
-def choose_attack(c: Combatant, name: str | None, *, melee_only: bool = False) -> AttackProfile:
-    options = [a for a in c.attacks if a.kind == "melee" or not melee_only]
-    if not options:
-        raise RuleError(
-            "attack/none", f"{c.name} has no {'melee ' if melee_only else ''}attack", allowed="add attacks to its stat block"
-        )
-    if name is None:
-        return options[0]
-    for a in options:
-        if a.name.lower() == name.lower():
-            return a
-    raise RuleError("attack/unknown", f"{c.name} has no attack called '{name}'", allowed=", ".join(a.name for a in options))
 
 
 def range_disadvantage(attacker: Combatant, target: Combatant, profile: AttackProfile, distance: int | None) -> tuple[str, ...]:
@@ -504,7 +474,7 @@ def attack(tx: Tx, cmd: Attack) -> None:
 
 def defenders_dice(handler: Callable[..., None]) -> Callable[..., None]:
     """The handler, with the dice the target's spells roll during the attack entered as the
-    command gives them (Mirror Image's d6s, Resistance's d4: combat/fivee/entered_dice.py)."""
+    command gives them (Mirror Image's d6s, Resistance's d4: combat/common/entered_dice.py)."""
 
     @functools.wraps(handler)
     def run(tx: Tx, cmd: Any, **kw: Any) -> None:

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from combat.characters.sheet import CharacterSheet, attack_profiles, checked_sheet, initiative_bonus, save_bonus
-from combat.fivee.setup import named_types, validate_spec
+from combat.common.setup import named_types, validate_spec
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

@@ -16,36 +16,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from combat.common.consistency import CHECKS as SHARED_CHECKS
+from combat.common.consistency import able, first_of, who
+from combat.common.hitpoints import adjusted_damage
 from combat.fivee.actions import movement_short, used_up
 from combat.fivee.attacks import already_dead
 from combat.fivee.banked_actions import banked_of
 from combat.fivee.damage_reduction import most_reduced
 from combat.fivee.damage_rolls import no_damage_waiting
 from combat.fivee.gm_edits import hp_out_of_range, still_has
-from combat.fivee.hitpoints import adjusted_damage
 from combat.fivee.judged_saves import rolled_saves_of
-from combat.fivee.turns import blocked_by
 from combat.kernel import events as ev
-from combat.kernel.decider import Rules
+from combat.kernel.decider import Check, Rules
 from combat.kernel.names import normalised
-from combat.kernel.state import Combatant, EncounterState
+from combat.kernel.state import EncounterState
 
-__all__ = ["CHECKS", "RULES", "Check", "able", "first_of", "turn_checks"]
-
-Check = Callable[[EncounterState, Any, dict[str, Any]], "str | None"]
-
-
-def _who(state: EncounterState, cid: str) -> Combatant | None:
-    return state.combatants.get(cid)
-
-
-def able(state: EncounterState, cid: str, doing: str) -> str | None:
-    """Why `cid` could not have done `doing` (gone, down, incapacitated), or None."""
-    c = _who(state, cid)
-    if c is None:
-        return f"{cid} is not in the fight any more"
-    blocking = blocked_by(c)
-    return f"{c.name} is {blocking} now and could not {doing}" if blocking else None
+__all__ = ["CHECKS", "RULES", "turn_checks"]
 
 
 def _attack_spend(state: EncounterState, e: ev.AttackMade | ev.AttackRolled, ctx: dict[str, Any]) -> str | None:
@@ -54,7 +40,7 @@ def _attack_spend(state: EncounterState, e: ev.AttackMade | ev.AttackRolled, ctx
     if problem:
         return problem
     attacker = state.combatants[e.attacker]
-    target = _who(state, e.target)
+    target = who(state, e.target)
     if target is None:
         return f"{e.target} is not in the fight any more"
     return already_dead(target) or used_up(attacker, e.uses)
@@ -62,7 +48,7 @@ def _attack_spend(state: EncounterState, e: ev.AttackMade | ev.AttackRolled, ctx
 
 def _damage_fits(state: EncounterState, e: ev.AttackMade | ev.AttackDamageRolled, ctx: dict[str, Any]) -> str | None:
     """Is the damage recorded what the target's resistances make of the roll now?"""
-    target = _who(state, e.target)
+    target = who(state, e.target)
     if target is None:
         return f"{e.target} is not in the fight any more"
     fits = adjusted_damage(target, e.damage_rolled, e.damage_type)
@@ -88,19 +74,6 @@ def _acts(field: str, doing: str, resource: str | None = None) -> Check:
     return check
 
 
-def first_of(*checks: Check) -> Check:
-    """A check that reports the first problem any of `checks` finds."""
-
-    def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
-        for one in checks:
-            problem = one(state, e, ctx)
-            if problem:
-                return problem
-        return None
-
-    return check
-
-
 def _moved(state: EncounterState, e: ev.Moved, ctx: dict[str, Any]) -> str | None:
     problem = able(state, e.combatant, "move")
     if problem:
@@ -108,25 +81,8 @@ def _moved(state: EncounterState, e: ev.Moved, ctx: dict[str, Any]) -> str | Non
     return movement_short(state.combatants[e.combatant], e.spent)
 
 
-def _targeted(doing: str) -> Check:
-    def check(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str | None:
-        target = _who(state, e.target)
-        if target is None:
-            return f"{e.target} is not in the fight any more"
-        return f"{target.name} was already dead and could not {doing}" if target.status == "dead" else None
-
-    return check
-
-
-def _downed(state: EncounterState, e: ev.CombatantDowned, ctx: dict[str, Any]) -> str | None:
-    c = _who(state, e.combatant)
-    if c is None:
-        return f"{e.combatant} is not in the fight any more"
-    return f"{c.name} has {c.hp} HP now and would not drop" if c.hp > 0 else None
-
-
 def _hp_set(state: EncounterState, e: ev.HitPointsSet, ctx: dict[str, Any]) -> str | None:
-    c = _who(state, e.combatant)
+    c = who(state, e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
     if c.status == "dead":
@@ -136,7 +92,7 @@ def _hp_set(state: EncounterState, e: ev.HitPointsSet, ctx: dict[str, Any]) -> s
 
 def _granted(state: EncounterState, e: ev.ActionGranted, ctx: dict[str, Any]) -> str | None:
     """An extra action is granted once the creature's own is spent."""
-    c = _who(state, e.combatant)
+    c = who(state, e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
     return still_has(c, e.kind)
@@ -144,7 +100,7 @@ def _granted(state: EncounterState, e: ev.ActionGranted, ctx: dict[str, Any]) ->
 
 def _banked_granted(state: EncounterState, e: ev.BankedActionGranted, ctx: dict[str, Any]) -> str | None:
     """A banked action is taken up on the turn it was kept for, once the creature's own is spent."""
-    c = _who(state, e.combatant)
+    c = who(state, e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
     label = e.kind.replace("_", " ")
@@ -171,7 +127,7 @@ def turn_checks(order: Callable[[EncounterState, bool], list[str]]) -> dict[type
     """Checks of whose turn came when, for rulesets with a fixed turn order."""
 
     def started(state: EncounterState, e: ev.TurnStarted, ctx: dict[str, Any]) -> str | None:
-        c = _who(state, e.combatant)
+        c = who(state, e.combatant)
         if c is None:
             return f"{e.combatant} is not in the fight any more"
         if c.status == "dead":
@@ -193,6 +149,7 @@ def turn_checks(order: Callable[[EncounterState, bool], list[str]]) -> dict[type
 
 # The variant's and a5e's checks build on single entries of CHECKS.
 CHECKS: dict[type, Check] = {
+    **SHARED_CHECKS,
     ev.AttackMade: first_of(_attack_spend, _damage_fits),
     ev.AttackRolled: _attack_spend,
     ev.AttackDamageRolled: first_of(_damage_awaited, _damage_fits),
@@ -201,9 +158,6 @@ CHECKS: dict[type, Check] = {
     ev.BonusActionTaken: _acts("combatant", "act", "bonus_action"),
     ev.ReactionTaken: _acts("combatant", "react", "reaction"),
     ev.ObjectInteracted: _acts("combatant", "interact", "object_interaction"),
-    ev.DamageTaken: _targeted("take damage"),
-    ev.Healed: _targeted("be healed"),
-    ev.CombatantDowned: _downed,
     ev.HitPointsSet: _hp_set,
     ev.ActionGranted: _granted,
     ev.BankedActionGranted: _banked_granted,

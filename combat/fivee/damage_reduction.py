@@ -7,7 +7,7 @@ The effect's riders hold the die (`reduce_dice`), the type chosen (`damage_type`
 damage path calls `reduced` with the damage as the creature's defences leave it (after
 Resistance and Vulnerability: "the total damage taken"), before Hit Points fall, so a blow it
 survives by the d4 never drops it. The d4 is the bearer's: entered in the command's
-`resistance_faces` by its id (combat/fivee/entered_dice.py), or rolled by the service.
+`resistance_faces` by its id (combat/common/entered_dice.py), or rolled by the service.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from combat.fivee import entered_dice
+from combat.common import entered_dice
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.events import ConditionSpec, Event
 from combat.kernel.hidden import Hidden

@@ -13,10 +13,10 @@ from typing import Any
 
 import msgspec
 
+from combat.common.entered_dice import entering
+from combat.common.hitpoints import take_damage
 from combat.fivee.attack_commands import RollDamage
 from combat.fivee.attacks import land_extra_damage, roll_damage
-from combat.fivee.entered_dice import entering
-from combat.fivee.hitpoints import take_damage
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackDamageRolled, AttackRolled

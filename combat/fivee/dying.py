@@ -45,15 +45,16 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 import msgspec
 
+from combat.common.concentration import end_concentration
+from combat.common.regained_movement import restore_movement
+from combat.common.zero_hp import ZeroHitPoints
 from combat.fivee.check_events import CheckMade
-from combat.fivee.concentration import end_concentration
-from combat.fivee.regained_movement import restore_movement
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatantDowned, CombatantRevived, ConditionApplied, ConditionSpec, Event, Healed
 from combat.kernel.hidden import PUBLIC, Hidden
-from combat.kernel.state import Combatant, EncounterState, with_rules
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 
 if TYPE_CHECKING:
     from combat.fivee.state import FiveEState
@@ -128,7 +129,7 @@ DyingSlot = Dying | msgspec.UnsetType
 
 def dying_of(state: EncounterState) -> Dying:
     """The 0 HP bookkeeping; none in a ruleset outside the 5e family, whose damage and healing
-    (combat/fivee/hitpoints.py, shared) ask too."""
+    (combat/common/hitpoints.py, shared) ask too."""
     from combat.fivee.state import keeps_fivee  # which imports this module's `DyingSlot`
 
     held = state.rules.dying if keeps_fivee(state) else msgspec.UNSET
@@ -442,7 +443,50 @@ def _made_check(state: EncounterState, e: DeathSaveMade, ctx: dict) -> str | Non
     return None if e.combatant in dying_of(state).owed else f"{e.combatant} owed no Death Saving Throw"
 
 
+class DeathAtZero(ZeroHitPoints):
+    """The shared rules' 0 HP moments, as the 5e text has them (the functions above)."""
+
+    records_deaths = True
+
+    def dropped(self, tx: Tx, c: Combatant, remainder: int) -> None:
+        dropped_to_zero(tx, c, remainder)
+
+    def struck_again(self, tx: Tx, c: Combatant, amount: int) -> None:
+        dropped_to_zero_further(tx, c, amount)
+
+    def damaged_at_zero(self, tx: Tx, c: Combatant, amount: int, *, critical: bool) -> None:
+        damaged_at_zero(tx, c, amount, critical=critical)
+
+    def already_struck(self, tx: Tx, cid: str) -> bool:
+        return any(isinstance(e, (CombatantDowned, DeathSaveFailed)) and e.combatant == cid for e in tx.events)
+
+    def revived(self, tx: Tx, cid: str) -> None:
+        revive(tx, cid)
+
+    def turn_started(self, tx: Tx, cid: str) -> None:
+        owe_death_save(tx, cid)
+
+    def died(self, tx: Tx, cid: str, cause: str) -> None:
+        tx.emit(CombatantDied(combatant=cid, cause=cause))
+        end_concentration(tx, cid, "died")
+
+
+def _noted_downed(state: EncounterState, e: CombatantDowned) -> EncounterState:
+    return noted_death(state, e.combatant) if e.status == "dead" else state
+
+
+def _revived(state: EncounterState, e: CombatantRevived) -> EncounterState:
+    """After the shared applier (status and the 0 HP Unconscious gone): a knock-out's
+    Unconscious ends too, and both tallies reset."""
+    c = state.combatants[e.combatant]
+    if KNOCKED_OUT in c.conditions:
+        state = with_combatant(state, c.id, conditions=tuple(x for x in c.conditions if x != KNOCKED_OUT))
+    return on_revived(state, e.combatant)
+
+
 RULES = Rules(
+    ports={ZeroHitPoints: DeathAtZero()},
+    after={CombatantDowned: (_noted_downed,), CombatantRevived: (_revived,)},
     handlers={DeathSave: _death_save, TreatAsCharacter: _treat_as_character},
     appliers={
         TreatedAsCharacter: lambda s, e: with_dying(s, as_characters=dying_of(s).as_characters + (e.combatant,)),

@@ -26,11 +26,11 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from combat.common.hitpoints import drop_to_zero
+from combat.common.turns import require_able
 from combat.fivee import judged_saves
 from combat.fivee.banked_actions import ActionBanked
 from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, JudgeSave, SetHp, StatChanges
-from combat.fivee.hitpoints import drop_to_zero
-from combat.fivee.turns import require_able
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ActionGranted, BankedActionGranted, CombatantRevived, Event, HitPointsSet

@@ -29,8 +29,8 @@ from typing import Any
 import msgspec
 
 from combat.characters.sheet import ABILITIES
-from combat.fivee.durations import ending
-from combat.fivee.rider_reads import riders_of
+from combat.common.durations import ending
+from combat.common.rider_reads import riders_of
 from combat.kernel.commands import ApplyCondition
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
@@ -192,9 +192,9 @@ def move_mark(tx: Tx, c: Combatant, spell: Spell, targets: tuple[str, ...]) -> N
     """Hunter's Mark: "If the target drops to 0 Hit Points before this spell ends, you can take
     a Bonus Action to move the mark to a new creature you can see within range" (Hex: "to curse
     a new creature"). The mark keeps what is left of its duration and its riders."""
+    from combat.common.conditions import apply_condition
+    from combat.common.turns import require_able, require_turn
     from combat.fivee.actions import spend_check
-    from combat.fivee.conditions import apply_condition
-    from combat.fivee.turns import require_able, require_turn
 
     name = spell.name.lower()
     marks = [

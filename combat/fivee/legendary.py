@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from combat.fivee.attacks import AttackOptions, choose_attack, defenders_dice, resolve_attack
+from combat.common.attacks import choose_attack
+from combat.common.turns import require_able
+from combat.fivee.attacks import AttackOptions, defenders_dice, resolve_attack
 from combat.fivee.monster_actions import block_extra_damage
 from combat.fivee.monsters import Faces, monsters_of, require_sheet, sheet, sheets, with_monsters, with_sheet
 from combat.fivee.sanctuary import aimed_attack
-from combat.fivee.turns import require_able
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -44,7 +45,7 @@ class LegendaryAction(Command, frozen=True, kw_only=True):
     damage_faces: Faces = None
     extra_damage_faces: Faces = None
     note: str = ""
-    # The target's spells' dice, as `attack` takes them (combat/fivee/entered_dice.py): Mirror
+    # The target's spells' dice, as `attack` takes them (combat/common/entered_dice.py): Mirror
     # Image's d6s, the attacker's Wisdom save against a Sanctuary (and the creature it goes at
     # instead on a failure), Resistance's d4 by the id of the creature it protects.
     mirror_faces: Faces = None

@@ -7,7 +7,7 @@ ignore all other damage and effects. The spell ends when all three duplicates ar
 The duplicates left are the `duplicates` rider of the caster's "mirror image" effect. The
 attack rule (combat/fivee/attacks.py `resolve_attack`) asks `strikes_duplicate` once a roll
 hits, before any reaction to the hit: the d6s are the caster's, entered in the command's
-`mirror_faces` (combat/fivee/entered_dice.py) or rolled by the service. A duplicate hit is a
+`mirror_faces` (combat/common/entered_dice.py) or rolled by the service. A duplicate hit is a
 `DuplicateStruck`, and the attack is recorded as missing the caster: no damage, nothing a hit
 sets off (a smite, Hunter's Mark's dice, Sneak Attack).
 
@@ -23,8 +23,8 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from combat.fivee import entered_dice
-from combat.fivee.durations import ending
+from combat.common import entered_dice
+from combat.common.durations import ending
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.events import ConditionSpec, Event
 from combat.kernel.hidden import PUBLIC, Hidden

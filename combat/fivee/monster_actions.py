@@ -23,13 +23,13 @@ from typing import Any, ClassVar, Literal
 import msgspec
 
 from combat.bestiary.model import BlockAction, BlockAttack, MultiattackPart
+from combat.common.attacks import choose_attack
+from combat.common.turns import require_able, require_turn
 from combat.fivee import attacks
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attack_commands import Attack, OpportunityAttack
-from combat.fivee.attacks import choose_attack
 from combat.fivee.command_groups import RULING_COMMANDS
 from combat.fivee.monsters import Faces, MonsterSheet, require_sheet, sheet, sheets, with_sheet
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import Command
 from combat.kernel.decider import Handler, Rules, Tx
 from combat.kernel.errors import RuleError

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from combat.common.consistency import able
 from combat.fivee.actions import used_up
-from combat.fivee.consistency import able
 from combat.fivee.legendary import LegendaryActionUsed, LegendaryResistanceUsed
 from combat.fivee.monster_actions import MonsterActionUsed, MultiattackUsed, RechargeChecked, UseSpent
 from combat.fivee.monsters import monsters_of, sheet

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 import msgspec
 
 from combat.bestiary.model import MultiattackPart, StatBlock
-from combat.fivee.setup import validate_spec
+from combat.common.setup import validate_spec
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from combat.common.rider_reads import armor_class
 from combat.fivee.actions import require_reaction
 from combat.fivee.attack_commands import RollDamage
 from combat.fivee.characters import character, with_character
@@ -47,7 +48,6 @@ from combat.fivee.reaction_windows import (
     open_spell_window,
     spell_reactors,
 )
-from combat.fivee.rider_reads import armor_class
 from combat.fivee.save_effects import resolve_save_effect
 from combat.fivee.spell_effects import effect_ac_bonus
 from combat.fivee.spellcasting import Begun, CastSpell, begin_cast, caster_of, resolve_cast

@@ -11,7 +11,7 @@ damage is equal to half the damage that would be dealt on a failed save."
 "Resistance and Vulnerability", Order of Application: "adjustments such as bonuses,
 penalties, or multipliers are applied first; Resistance is applied second; and Vulnerability
 is applied third": the half for a success comes first, then each target's own Resistance,
-Vulnerability or Immunity (combat/fivee/hitpoints.py `adjusted_damage`).
+Vulnerability or Immunity (combat/common/hitpoints.py `adjusted_damage`).
 
 In order: each target saves (its own bonus, combat/fivee/bonuses.py, and what its conditions
 do: a Paralyzed target fails a Dexterity save without a roll; with Advantage from its traits
@@ -22,7 +22,7 @@ entered are left unused); each target takes its share (every success's half, or 
 without `half_on_success`; with Evasion nothing on a success and half on a failure), and
 what that damage sets off follows as for any damage
 (0 HP: a monster dies, a character falls Unconscious; a concentration save owed); then the
-condition (with its durations, combat/fivee/durations.py) is applied to each target that
+condition (with its durations, combat/common/durations.py) is applied to each target that
 failed and is still alive.
 
 Dice: `faces` are the saves' dice by target id (`{"aria": [12], "bram": [3]}`), each the
@@ -44,17 +44,17 @@ from typing import ClassVar
 
 import msgspec
 
+from combat.common.conditions import apply_condition, is_incapacitated
+from combat.common.durations import prepared
+from combat.common.hitpoints import adjusted_damage, after_damage
+from combat.common.rider_reads import immune
+from combat.common.saves import save_ability, saving_throw
 from combat.fivee.bonuses import save_bonus
 from combat.fivee.characters import character
-from combat.fivee.conditions import apply_condition, is_incapacitated
 from combat.fivee.damage_reduction import reduced
-from combat.fivee.durations import prepared
-from combat.fivee.hitpoints import adjusted_damage, after_damage
 from combat.fivee.monster_actions import MonsterAction, monster_action
 from combat.fivee.monsters import sheet as monster_sheet
-from combat.fivee.rider_reads import immune
 from combat.fivee.save_modifiers import SaveContext, SaveModifiers, checked_modifiers, resisted, save_terms
-from combat.fivee.saves import save_ability, saving_throw
 from combat.fivee.spell_targets import source_type
 from combat.kernel import dice
 from combat.kernel.commands import ApplyCondition, Command, Faces

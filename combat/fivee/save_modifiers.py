@@ -33,7 +33,7 @@ from typing import Literal
 
 import msgspec
 
-from combat.fivee.attacks import roll_mode
+from combat.common.attacks import roll_mode
 from combat.fivee.characters import character
 from combat.fivee.legendary import LegendaryResistanceUsed
 from combat.fivee.monsters import sheet as block_sheet

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.fivee.conditions import apply_condition
-from combat.fivee.durations import ending
-from combat.fivee.rider_reads import immune
+from combat.common.conditions import apply_condition
+from combat.common.durations import ending
+from combat.common.rider_reads import immune
 from combat.kernel.commands import ApplyCondition
 from combat.kernel.decider import Tx
 from combat.kernel.events import ConditionSpec

@@ -1,7 +1,7 @@
 """Spells whose lasting effect changes the attack rolls against a creature, its AC, its
 Resistances, its saves or its Speed (issue 31): the riders their effect carries
 (combat/kernel/riders.py), worked out as the spell is cast, and the moments that end them or
-pass their damage on. The rules that read them are in combat/fivee/rider_reads.py (attacks,
+pass their damage on. The rules that read them are in combat/common/rider_reads.py (attacks,
 AC, damage, saves, Speed).
 
 As cast, from the reviewed entry's `riders` (combat/spells/model.py `SpellRiders`):
@@ -48,9 +48,9 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from combat.fivee.durations import ending
+from combat.common.durations import ending
+from combat.common.hitpoints import after_damage
 from combat.fivee.dying import CombatantDied
-from combat.fivee.hitpoints import after_damage
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (

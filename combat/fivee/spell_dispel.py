@@ -12,13 +12,13 @@ target if the spell's level is equal to or less than the level of the spell slot
   (Mage Armor, Bless, Searing Smite), grouped by spell and caster: Ensnaring Strike's
   Restrained and its thorns are one spell.
 - Its level is the level it was cast at, as the condition records it (`spell_level`, set when
-  the casting applied it: combat/fivee/durations.py); a condition recorded before that, or
+  the casting applied it: combat/common/durations.py); a condition recorded before that, or
   applied later by the spell (a zone's Restrained), reads the level on its caster's marker of
   the spell where there is one, else the spell's own level from the library (which an upcast
   spell exceeds).
 - The text says the spell ends, not its effect on the target: a spell held by concentration
   ends the caster's concentration ("the spell ends"), and with it the spell's effects on every
-  creature (combat/fivee/durations.py `end_tied`); a spell without concentration ends on the
+  creature (combat/common/durations.py `end_tied`); a spell without concentration ends on the
   target (what one casting left elsewhere, Aid's other creatures, is the GM's: the state does
   not tell one casting from another by the same caster).
 - The checks: d20 + the caster's own check bonus with its spellcasting ability
@@ -36,11 +36,11 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from combat.common.concentration import end_concentration
+from combat.common.conditions import SPEED_ZERO
+from combat.common.durations import ending
+from combat.common.regained_movement import restore_movement
 from combat.fivee.ability_checks import rolled_check
-from combat.fivee.concentration import end_concentration
-from combat.fivee.conditions import SPEED_ZERO
-from combat.fivee.durations import ending
-from combat.fivee.regained_movement import restore_movement
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionSpec

@@ -8,10 +8,10 @@ reviewed entry's `riders` (combat/spells/model.py `SpellRiders`):
   modifier"; "You touch a willing creature who isn't wearing armor": a sheet wearing armor is
   refused.
 - Aid: "Each target's Hit Point maximum and current Hit Points increase by 5 for the
-  duration" (5 more per slot level above 2): the fold raises both (combat/fivee/riders_fold.py);
+  duration" (5 more per slot level above 2): the fold raises both (combat/common/riders_fold.py);
   a creature at 0 Hit Points so raised is conscious again.
 - Haste: the +2 AC is the entry's `ac_bonus`; "the target's Speed is doubled", "Advantage on
-  Dexterity saving throws" are read by the Speed and save rules (combat/fivee/rider_reads.py);
+  Dexterity saving throws" are read by the Speed and save rules (combat/common/rider_reads.py);
   "it gains an additional action on each of its turns" is banked for each of its turns
   (combat/fivee/banked_actions.py; granted at once when the target is the caster, whose own
   action cast it).
@@ -22,7 +22,7 @@ reviewed entry's `riders` (combat/spells/model.py `SpellRiders`):
   Rating no higher than the target's, or its level).
 - Guiding Bolt, Chill Touch: on a hit, a mark until the end of the caster's next turn: "the
   next attack roll made against it ... has Advantage" (spent by that roll:
-  combat/fivee/spell_marks.py), "it can't regain Hit Points" (combat/fivee/hitpoints.py).
+  combat/fivee/spell_marks.py), "it can't regain Hit Points" (combat/common/hitpoints.py).
 - Disintegrate: "If this damage reduces it to 0 Hit Points, it and everything nonmagical it is
   wearing and carrying are disintegrated into gray dust": it dies (a character too: no
   Death Saving Throws).
@@ -41,7 +41,7 @@ command emitted):
 - an effect with Haste's lethargy ends: "When the spell ends, the target is Incapacitated and
   has a Speed of 0 until the end of its next turn";
 - a condition that came with others ends: they end too (combat/fivee/spell_conditions.py).
-Sleep's repeated save (combat/fivee/durations.py) calls `fail_into`: "If the target fails the
+Sleep's repeated save (combat/common/durations.py) calls `fail_into`: "If the target fails the
 second save, the target has the Unconscious condition for the duration."
 
 `marker`: a spell the caster uses again later (`spell_effect`, combat/fivee/spell_follow_ups.py:
@@ -60,12 +60,12 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from combat.characters.sheet import modifier as ability_modifier
+from combat.common.conditions import apply_condition
+from combat.common.durations import ending
 from combat.fivee import after_hit, hit_damage
 from combat.fivee import spell_defences as defences
 from combat.fivee.banked_actions import ActionBanked
 from combat.fivee.characters import character
-from combat.fivee.conditions import apply_condition
-from combat.fivee.durations import ending
 from combat.fivee.dying import CombatantDied, revive
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.spell_conditions import end_companions
@@ -240,7 +240,7 @@ def on_hit(tx: Tx, c: Combatant, spell: Spell, hit: tuple[str, ...]) -> None:
 
 def dust(tx: Tx, spell: Spell, before: dict[str, int], saves: dict[str, SaveMade]) -> None:
     """Disintegrate: a creature its damage brings from above 0 to 0 Hit Points turns to dust."""
-    from combat.fivee.concentration import end_concentration
+    from combat.common.concentration import end_concentration
 
     if spell.riders is None or not spell.riders.dust_at_zero:
         return

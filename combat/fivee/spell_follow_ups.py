@@ -41,20 +41,20 @@ from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
+from combat.common.concentration import end_concentration
+from combat.common.conditions import apply_condition
+from combat.common.durations import ending
+from combat.common.entered_dice import entering
+from combat.common.hitpoints import heal
+from combat.common.turns import require_able, require_turn
 from combat.fivee import hit_damage
 from combat.fivee.actions import spend_check
-from combat.fivee.concentration import end_concentration
-from combat.fivee.conditions import apply_condition
-from combat.fivee.durations import ending
-from combat.fivee.entered_dice import entering
-from combat.fivee.hitpoints import heal
 from combat.fivee.sanctuary import aimed_spell
 from combat.fivee.save_effects import deal_share
 from combat.fivee.save_modifiers import SaveModifiers
 from combat.fivee.spell_effects_ongoing import with_modifier
 from combat.fivee.spell_riders import hit_targets
 from combat.fivee.spell_targets import chosen_type
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import ApplyCondition, Command, Heal
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

@@ -6,8 +6,8 @@ made, ends it: one roll, whoever makes it.
 
 from __future__ import annotations
 
-from combat.fivee.durations import ending
-from combat.fivee.rider_reads import advantage_marks
+from combat.common.durations import ending
+from combat.common.rider_reads import advantage_marks
 from combat.kernel.decider import Tx
 from combat.kernel.state import Combatant
 

@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import msgspec
 
+from combat.common.conditions import EXHAUSTION, SPEED_ZERO, exhaustion_level
+from combat.common.durations import ending
+from combat.common.hitpoints import heal
+from combat.common.regained_movement import restore_movement
 from combat.fivee.actions import require_reaction
-from combat.fivee.conditions import EXHAUSTION, SPEED_ZERO, exhaustion_level
-from combat.fivee.durations import ending
 from combat.fivee.dying import CombatantStabilized, at_death_door, died_in, revive
-from combat.fivee.hitpoints import heal
-from combat.fivee.regained_movement import restore_movement
 from combat.kernel.commands import Heal
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from combat.fivee.concentration import end_concentration
-from combat.fivee.conditions import apply_condition
+from combat.common.concentration import end_concentration
+from combat.common.conditions import apply_condition
+from combat.common.rider_reads import immune
 from combat.fivee.dying import CombatantDied
-from combat.fivee.rider_reads import immune
 from combat.kernel.commands import ApplyCondition
 from combat.kernel.decider import Tx
 from combat.kernel.events import AttackMade, ConditionSpec, Event, RepeatedSave

@@ -16,7 +16,7 @@ In order, each step a rule of its own:
    turn in srd-2024; a ritual only before the fight, in set-up (combat/fivee/casting_rules.py). The casting time is the action, the Bonus Action or the Reaction
    its casting time says, spent here; a spell of a minute or more is not cast mid-fight.
 3. Concentration: "If you are already concentrating on a spell, you stop concentrating on it
-   when you cast a new one that requires Concentration" (combat/fivee/concentration.py).
+   when you cast a new one that requires Concentration" (combat/common/concentration.py).
 4. Its effect, by what the data says it does:
    - an attack spell rolls a spell attack per target (per ray or beam) with the caster's
      spell attack bonus, as a weapon attack is made (combat/fivee/attacks.py: Advantage,
@@ -26,7 +26,7 @@ In order, each step a rule of its own:
      failure (combat/fivee/save_effects.py; each save with its modifiers: the target's
      traits, the GM's reasons, cover, Legendary Resistance, combat/fivee/save_modifiers.py), lasting as the spell does: for its rounds, until
      its concentration ends, with the save repeated at the end of each of the target's turns
-     (combat/fivee/durations.py);
+     (combat/common/durations.py);
    - darts (Magic Missile) each hit the target named for it, for the spell's damage, all at
      once ("The darts all strike simultaneously": one that drops its target spares no other);
    - healing rolls once per target, plus the spellcasting modifier where the text says so;
@@ -57,16 +57,17 @@ import msgspec
 from combat.bestiary.model import BlockSpellcasting
 from combat.characters.sheet import CustomSpell, spell_attack_bonus, spell_save_dc
 from combat.characters.sheet import modifier as ability_modifier
+from combat.common.concentration import start_concentration
+from combat.common.conditions import apply_condition
+from combat.common.entered_dice import entering
+from combat.common.hitpoints import heal
+from combat.common.turns import require_able, require_turn
 from combat.fivee import after_hit, custom_spells, hit_damage, spell_dispel, spell_follow_ups, spell_restoration
 from combat.fivee import spell_effects_ongoing as ongoing
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import AttackOptions, require_no_pending_damage, resolve_attack
 from combat.fivee.casting_rules import pact_slot_for, ritual_cast
 from combat.fivee.characters import character, with_character
-from combat.fivee.concentration import start_concentration
-from combat.fivee.conditions import apply_condition
-from combat.fivee.entered_dice import entering
-from combat.fivee.hitpoints import heal
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.monsters import with_sheet
 from combat.fivee.reaction_windows import reaction_spells, spend_reaction_use
@@ -77,7 +78,6 @@ from combat.fivee.spell_conditions import give_companions, with_companions
 from combat.fivee.spell_follow_ups import SpellEffect
 from combat.fivee.spell_riders import by_hit_points, hit_targets, lapse_if_none_affected
 from combat.fivee.spell_targets import checked_targets, chosen_option, chosen_type, who
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import ApplyCondition, Command, Heal
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

@@ -16,9 +16,9 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from combat.common.conditions import speed_of
+from combat.common.turns import require_able, require_turn
 from combat.fivee.actions import movement_left, movement_short
-from combat.fivee.conditions import speed_of
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

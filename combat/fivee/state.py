@@ -43,5 +43,5 @@ class FiveEState(msgspec.Struct, frozen=True, kw_only=True):
 
 def keeps_fivee(state: EncounterState) -> TypeGuard[EncounterState[FiveEState]]:
     """The encounter's ruleset keeps the 5e slice. The shared damage and healing rules
-    (combat/fivee/hitpoints.py) serve declared-d10 and segments-1e too, which keep none."""
+    (combat/common/hitpoints.py) serve declared-d10 and segments-1e too, which keep none."""
     return isinstance(state.rules, FiveEState)

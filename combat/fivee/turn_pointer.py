@@ -26,7 +26,8 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from combat.fivee.turns import OrderFn, end_turn_effects, require_nothing_owed, start_turn
+from combat.common.turns import OrderFn, start_turn
+from combat.fivee.turn_ends import end_turn_effects, require_nothing_owed
 from combat.kernel.commands import Command, TurnStartDice
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

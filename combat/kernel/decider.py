@@ -78,7 +78,10 @@ class Rules:
     - refuse first: `guards` run, in bundle order, before whichever handler the command has
       (a guard keyed by a base class, such as `Command`, runs before those of every command
       of that class, ahead of the command's own);
-    - keep its own books: `after` appliers run, in bundle order, after the event's applier.
+    - keep its own books: `after` appliers run, in bundle order, after the event's applier;
+    - fill a part a shared rule leaves open: `ports`, keyed by the class the shared rule names
+      (combat/common's `ZeroHitPoints`, say), the instance it calls. A shared rule asks
+      `tx.ruleset.port(Kind)` and falls back to its plain behaviour when the ruleset fills none.
     """
 
     handlers: Mapping[type, Handler] = field(default_factory=dict)
@@ -87,9 +90,11 @@ class Rules:
     narration: Mapping[type, Narrate] = field(default_factory=dict)
     guards: Mapping[type, tuple[Guard, ...]] = field(default_factory=dict)
     after: Mapping[type, tuple[Applier, ...]] = field(default_factory=dict)
+    ports: Mapping[type, Any] = field(default_factory=dict)
 
 
 K = TypeVar("K")
+P = TypeVar("P")
 V = TypeVar("V")
 
 
@@ -120,6 +125,7 @@ def assemble(*parts: Rules) -> Rules:
         narration=merged(*(part.narration for part in parts)),
         guards=guards,
         after=after,
+        ports=merged(*(part.ports for part in parts)),
     )
 
 
@@ -187,6 +193,8 @@ class Ruleset:
     damage_types: frozenset[str] = frozenset()
     # What the readers that serve every ruleset show of this one (combat/kernel/views.py).
     views: Views = field(default_factory=Views)
+    # The parts its shared rules leave open, filled (`Rules.ports`): kind -> instance.
+    ports: Mapping[type, Any] = field(default_factory=dict)
 
     @classmethod
     def of(cls, rules: Rules, **fields: Any) -> Ruleset:
@@ -201,7 +209,12 @@ class Ruleset:
         appliers = dict(rules.appliers)
         for event_type, after in rules.after.items():
             appliers[event_type] = followed(appliers.get(event_type, unchanged), after)
+        fields.setdefault("ports", rules.ports)
         return cls(handlers=handlers, appliers=appliers, checks=rules.checks, narration=rules.narration, **fields)
+
+    def port(self, kind: type[P]) -> P | None:
+        """The instance of `kind` this ruleset fills a shared rule's open part with, if any."""
+        return self.ports.get(kind)
 
     def initial_state(self) -> EncounterState:
         return EncounterState(ruleset=self.id, phase=self.phases.initial, rules=self.state_type())

@@ -102,7 +102,7 @@ class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     turn` is "until the end of its next turn": given during that creature's own turn it
     outlasts this turn and becomes `end` as the next one starts.
 
-    Lasting effects (the 5e family, combat/fivee/durations.py); each is optional and, left
+    Lasting effects (the 5e family, combat/common/durations.py); each is optional and, left
     out, absent from the JSON, so a condition recorded before them reads as it did:
     - `rounds`: it lasts that many rounds ("1 minute" is 10: "A round represents about 6
       seconds"), ending at the `ends` moment (the start, unless `end` is given) of `ends_on`'s
@@ -145,7 +145,7 @@ class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     # Hit Points, Heroism's Temporary Hit Points...): combat/kernel/riders.py.
     riders: Riders | msgspec.UnsetType = msgspec.UNSET
     # The level of the spell it comes from, as cast (Dispel Magic's "DC 10 plus that spell's
-    # level"): set by the 5e rules as a spell's casting applies it (combat/fivee/durations.py),
+    # level"): set by the 5e rules as a spell's casting applies it (combat/common/durations.py),
     # or by the GM applying a spell's effect by hand. Unset (conditions recorded before it, and
     # every other): Dispel Magic reads the spell's own level.
     spell_level: int | msgspec.UnsetType = msgspec.UNSET

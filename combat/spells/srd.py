@@ -31,7 +31,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
+from combat.common.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.spells.model import (
     Area,
     ConditionImposed,

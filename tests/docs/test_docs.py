@@ -72,7 +72,7 @@ def test_each_ruleset_page_is_its_package_docstring_and_its_modules():
                 assert f"\n### {module.stem}\n" in page, (ruleset.id, module.stem)
     # The shared 5e rules a ruleset's handlers come from, and only those.
     assert "`combat.fivee.attacks`" in generated["rulesets/srd-2024.md"]
-    assert "`combat.fivee.conditions`" in generated["rulesets/declared-d10.md"]
+    assert "`combat.common.conditions`" in generated["rulesets/declared-d10.md"]
     assert "`combat.fivee.attacks`" not in generated["rulesets/declared-d10.md"]
 
 

@@ -1,5 +1,5 @@
 """Lasting effects: a condition that lasts some rounds, one held by concentration, and one shaken
-off by a save repeated at the end of each of the target's turns (combat/fivee/durations.py).
+off by a save repeated at the end of each of the target's turns (combat/common/durations.py).
 
 SRD 5.2, Combat: "A round represents about 6 seconds", so "1 minute" is 10 rounds.
 Hold Person (Spell.json): "Duration: Concentration, up to 1 minute. ... The target must succeed
@@ -337,7 +337,7 @@ def test_a_hidden_condition_held_twice_is_not_named_to_a_viewer_when_one_ends():
 def test_rulesets_outside_the_5e_core_refuse_lasting_effects(ruleset):
     """Their turns neither count the rounds of a condition nor repeat its save (the rule that
     their apply_condition calls refuses them)."""
-    from combat.fivee.durations import prepared
+    from combat.common.durations import prepared
     from combat.kernel.decider import Tx
     from combat.kernel.errors import RuleError
     from combat.rulesets import get_ruleset

@@ -4,6 +4,7 @@ follows the same rules). Every die is entered."""
 
 import pytest
 
+from combat.common.regained_movement import MovementRestored
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack, OpportunityAttack
 from combat.fivee.dying import (
@@ -16,7 +17,6 @@ from combat.fivee.dying import (
     dying_of,
 )
 from combat.fivee.initiative import RollInitiative
-from combat.fivee.regained_movement import MovementRestored
 from combat.kernel.commands import ApplyCondition, BeginCombat, Damage, EndTurn, Heal, RemoveCondition
 from combat.kernel.events import AttackMade, AttackProfile, CombatantDowned, CombatEnded, ConditionSpec, DamageTaken
 from tests.fivee.helpers import fight

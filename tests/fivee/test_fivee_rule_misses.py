@@ -7,11 +7,11 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from combat.common.conditions import exhaustion_level, speed_of
 from combat.fivee.ability_checks import AbilityCheck, Contest
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack
 from combat.fivee.check_events import CheckMade
-from combat.fivee.conditions import exhaustion_level, speed_of
 from combat.fivee.dying import CombatantDied
 from combat.fivee.initiative import RollInitiative
 from combat.fivee.standing import StandUp

@@ -9,8 +9,8 @@ Charisma's); the Ogre a Giant of 68 HP (+3 to Constitution saves, -2 to Wisdom's
 from __future__ import annotations
 
 from combat.characters.build import build_sheet
+from combat.common.conditions import speed_of
 from combat.fivee.characters import AddCharacter, character
-from combat.fivee.conditions import speed_of
 from combat.fivee.dying import CombatantDied
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spellcasting import CastSpell, SpellCast

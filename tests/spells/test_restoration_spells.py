@@ -7,8 +7,8 @@ last); Bandits are Humanoids of 11 HP that die at 0 HP (Monster Death)."""
 from __future__ import annotations
 
 from combat.characters.build import build_sheet
+from combat.common.conditions import exhaustion_level
 from combat.fivee.characters import AddCharacter, character
-from combat.fivee.conditions import exhaustion_level
 from combat.fivee.dying import CombatantStabilized, DeathSaveOwed
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spellcasting import CastSpell, SpellCast

@@ -19,11 +19,11 @@ from typing import ClassVar
 
 import msgspec
 
+from combat.common.concentration import start_concentration
+from combat.common.conditions import speed_of
+from combat.common.turns import require_able, require_turn
 from combat.fivee import actions as shared
 from combat.fivee.action_commands import TakeAction
-from combat.fivee.concentration import start_concentration
-from combat.fivee.conditions import speed_of
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

@@ -31,11 +31,12 @@ from __future__ import annotations
 from functools import partial
 from typing import ClassVar
 
+from combat.common.attacks import choose_attack, roll_mode
+from combat.common.conditions import attack_modifiers, dodge_to_next_turn, is_incapacitated
 from combat.fivee import attacks as shared
 from combat.fivee.action_commands import Using
 from combat.fivee.attack_commands import Attack, OpportunityAttack
-from combat.fivee.attacks import choose_attack, range_disadvantage, roll_mode
-from combat.fivee.conditions import attack_modifiers, dodge_to_next_turn, is_incapacitated
+from combat.fivee.attacks import range_disadvantage
 from combat.fivee.monster_actions import by_stat_block
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.sheet_claims import refuse_claims_beyond_the_sheet

@@ -27,14 +27,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from combat.common.concentration import no_save_owed, not_concentrating
+from combat.common.consistency import able, first_of
+from combat.common.hitpoints import adjusted_damage
 from combat.fivee import consistency
 from combat.fivee.actions import used_up
-from combat.fivee.concentration import no_save_owed, not_concentrating
-from combat.fivee.consistency import Check, able, first_of
-from combat.fivee.hitpoints import adjusted_damage
 from combat.fivee.initiative import turn_order
 from combat.kernel import events as ev
-from combat.kernel.decider import Rules
+from combat.kernel.decider import Check, Rules
 from combat.kernel.state import Combatant, EncounterState
 from combat.rulesets.a5e.actions import FreeActionTaken
 from combat.rulesets.a5e.initiative import (

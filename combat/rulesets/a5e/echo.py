@@ -16,7 +16,7 @@ import re
 
 import msgspec
 
-from combat.fivee import hitpoints as shared
+from combat.common import hitpoints as shared
 from combat.kernel.commands import Damage
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.names import normalised

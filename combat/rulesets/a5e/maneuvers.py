@@ -29,9 +29,9 @@ from typing import ClassVar, Literal
 
 import msgspec
 
+from combat.common.attacks import d20_notation
+from combat.common.turns import require_able, require_turn
 from combat.fivee.actions import require_reaction, spend_check
-from combat.fivee.attacks import d20_notation
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

@@ -19,11 +19,11 @@ from typing import ClassVar
 
 import msgspec
 
+from combat.common.conditions import speed_of
+from combat.common.turns import require_able, require_turn
 from combat.fivee.action_commands import Move
 from combat.fivee.actions import provoked_by
-from combat.fivee.conditions import speed_of
 from combat.fivee.standing import StandUp  # the 5e family's command; a5e's text decides what it costs
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

@@ -12,7 +12,8 @@ first participant's turn starts at once.
 
 from __future__ import annotations
 
-from combat.fivee import banked_actions, spell_effects_ongoing, turns
+from combat.common import turns
+from combat.fivee import banked_actions, spell_effects_ongoing, turn_ends
 from combat.fivee.initiative import turn_order, units, unresolved_ties
 from combat.kernel.commands import Command, EndTurn, TurnStartDice
 from combat.kernel.decider import Rules, Tx
@@ -67,7 +68,7 @@ def _end_world_step(tx: Tx, cmd: EndWorldStep) -> None:
         _first_turn(tx)
 
 
-_end_turn = turns.end_turn_handler(turn_order, new_round=start_round)
+_end_turn = turn_ends.end_turn_handler(turn_order, new_round=start_round)
 
 
 def end_turn(tx: Tx, cmd: EndTurn) -> None:

@@ -74,11 +74,12 @@ from typing import Any
 import combat.rulesets.a5e.actions as a5e_actions
 import combat.rulesets.a5e.attacks as a5e_attacks
 from combat import fivee
-from combat.fivee import ability_checks, conditions, dying, reactions, stat_blocks, turn_pointer, turns
+from combat.common import conditions, turns
+from combat.common.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
+from combat.fivee import ability_checks, dying, reactions, stat_blocks, turn_pointer
 from combat.fivee import initiative as shared_initiative
 from combat.fivee.action_commands import BonusAction, Move, TakeAction, UseReaction
 from combat.fivee.attack_commands import Attack, OpportunityAttack
-from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee.gm_edit_commands import GrantAction
 from combat.fivee.initiative import turn_order
 from combat.fivee.turn_pointer import GotoTurn

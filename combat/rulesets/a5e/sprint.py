@@ -21,9 +21,9 @@ from typing import ClassVar
 
 import msgspec
 
+from combat.common.conditions import speed_of
+from combat.common.turns import require_able, require_turn
 from combat.fivee.check_events import CheckMade
-from combat.fivee.conditions import speed_of
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

@@ -42,8 +42,8 @@ silent. Settings (settings.py; tables disagree):
 
 from __future__ import annotations
 
-from combat.fivee import conditions, hitpoints, saves, setup, turns
-from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
+from combat.common import conditions, hitpoints, saves, setup, turns
+from combat.common.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.kernel.commands import EndCombat
 from combat.kernel.decider import Rules, Ruleset, Tx, assemble
 from combat.kernel.phases import PhaseTable, Step

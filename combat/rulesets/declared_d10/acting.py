@@ -8,7 +8,7 @@ change to the past (in each rule module's bundle) report the same words.
 
 from __future__ import annotations
 
-from combat.fivee.turns import blocked_by
+from combat.common.turns import blocked_by
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.state import Combatant, EncounterState

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any, ClassVar
 
-from combat.fivee.attacks import choose_attack
+from combat.common.attacks import choose_attack
 from combat.kernel.commands import Command
 from combat.kernel.decider import Check, Rules, Tx
 from combat.kernel.errors import RuleError

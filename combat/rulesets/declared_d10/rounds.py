@@ -11,9 +11,9 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from combat.fivee import turns
-from combat.fivee.conditions import expire_conditions
-from combat.fivee.durations import no_repeated_saves
+from combat.common import turns
+from combat.common.conditions import expire_conditions
+from combat.common.durations import no_repeated_saves
 from combat.kernel.commands import EndTurn
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.events import CombatEnded, Event, RoundEnded, RoundStarted, TurnEnded, TurnStarted

@@ -27,8 +27,8 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from combat.fivee import conditions, hitpoints, setup
-from combat.fivee.consistency import CHECKS as SHARED_CHECKS
+from combat.common import conditions, hitpoints, setup
+from combat.common.consistency import CHECKS as SHARED_CHECKS
 from combat.kernel.commands import AddCombatant, ApplyCondition, Command, Heal
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

@@ -67,10 +67,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from combat.fivee import conditions
-from combat.fivee.conditions import INCAPACITATING
-from combat.fivee.glossary import SRD_DAMAGE_TYPES
-from combat.fivee.hitpoints import APPLIERS as HP_APPLIERS
+from combat.common import conditions
+from combat.common.conditions import INCAPACITATING
+from combat.common.glossary import SRD_DAMAGE_TYPES
+from combat.common.hitpoints import APPLIERS as HP_APPLIERS
 from combat.kernel.commands import RemoveCondition
 from combat.kernel.decider import Rules, Ruleset, assemble
 from combat.kernel.encounter import ENCOUNTER

@@ -28,7 +28,7 @@ from typing import Any
 
 import msgspec
 
-from combat.fivee.hitpoints import take_damage
+from combat.common.hitpoints import take_damage
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.state import Combatant, EncounterState, with_rules

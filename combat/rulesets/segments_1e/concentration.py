@@ -19,9 +19,9 @@ Chosen: damage between the declaration and the start of the casting spoils the s
 
 from __future__ import annotations
 
-from combat.fivee import concentration as shared
-from combat.fivee import conditions, saves
-from combat.fivee.concentration import end_concentration
+from combat.common import concentration as shared
+from combat.common import conditions, saves
+from combat.common.concentration import end_concentration
 from combat.kernel.commands import ApplyCondition, EndConcentration, SavingThrow, StartConcentration
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from combat.fivee.consistency import CHECKS as SHARED_CHECKS
-from combat.fivee.hitpoints import HANDLERS as HP_HANDLERS
-from combat.fivee.hitpoints import amount_or_roll
+from combat.common.consistency import CHECKS as SHARED_CHECKS
+from combat.common.hitpoints import HANDLERS as HP_HANDLERS
+from combat.common.hitpoints import amount_or_roll
 from combat.kernel.commands import Damage, Heal
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

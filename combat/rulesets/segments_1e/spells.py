@@ -35,8 +35,8 @@ from typing import Any
 
 import msgspec
 
-from combat.fivee.concentration import end_concentration
-from combat.fivee.consistency import CHECKS as SHARED_CHECKS
+from combat.common.concentration import end_concentration
+from combat.common.consistency import CHECKS as SHARED_CHECKS
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DamageTaken, TurnEnded

@@ -12,8 +12,8 @@ from typing import Any
 
 import msgspec
 
-from combat.fivee.conditions import arm_next_turn_ends, expire_conditions
-from combat.fivee.durations import no_repeated_saves
+from combat.common.conditions import arm_next_turn_ends, expire_conditions
+from combat.common.durations import no_repeated_saves
 from combat.kernel.commands import EndTurn
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

@@ -21,10 +21,10 @@ Where the text is silent (written down here, and on the ruleset's docs page gene
   start of the turn (the turn waits for them), stabilising with Help. Encounters recorded
   before the `death_saves` setting existed keep the old reading: a character stays
   unconscious until healed and the GM rules on the rest.
-- Conditions and damage types are the SRD 5.2 glossary's (combat/fivee/glossary.py), in any
+- Conditions and damage types are the SRD 5.2 glossary's (combat/common/glossary.py), in any
   case (`Prone` is `prone`); another name is refused unless sent as custom, with no effect.
 - Revived or freed from a Speed 0 condition during its own turn, a creature gets its Speed
-  back for the rest of the turn (combat/fivee/regained_movement.py).
+  back for the rest of the turn (combat/common/regained_movement.py).
 - The fight ends by itself when every combatant of all sides but one is dead or
   unconscious; the GM can end it earlier (surrender, flight, truce) with end_combat.
 - A concentration save owed after damage must be made before the current turn ends.
@@ -42,6 +42,8 @@ Where the text is silent (written down here, and on the ruleset's docs page gene
 from __future__ import annotations
 
 from combat import fivee
+from combat.common import turns
+from combat.common.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee import (
     banked_actions,
     dying,
@@ -51,9 +53,7 @@ from combat.fivee import (
     spell_effects_ongoing,
     standing,
     stat_blocks,
-    turns,
 )
-from combat.fivee.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee.initiative import turn_order, units, unresolved_ties
 from combat.fivee.views import FIVEE_VIEWS
 from combat.kernel.decider import Ruleset, Tx, assemble

@@ -38,9 +38,10 @@ docs page, generated from them, shows them all.
 from __future__ import annotations
 
 from combat import fivee
+from combat.common import conditions as shared_conditions
+from combat.common import turns
 from combat.fivee import actions as shared_actions
-from combat.fivee import banked_actions, monster_actions, one_slot_per_turn, reactions, spell_effects_ongoing, stat_blocks, turns
-from combat.fivee import conditions as shared_conditions
+from combat.fivee import banked_actions, monster_actions, one_slot_per_turn, reactions, spell_effects_ongoing, stat_blocks
 from combat.fivee import initiative as shared_initiative
 from combat.fivee.action_commands import BonusAction, TakeAction
 from combat.fivee.attack_commands import Attack

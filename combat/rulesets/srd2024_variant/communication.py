@@ -15,8 +15,8 @@ from typing import ClassVar, Literal
 
 import msgspec
 
+from combat.common.turns import require_able, require_turn
 from combat.fivee.actions import require_reaction, spend_check
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

@@ -29,15 +29,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from combat.common.consistency import first_of
+from combat.common.turns import blocked_by
 from combat.fivee import consistency as shared
 from combat.fivee.actions import used_up
 from combat.fivee.attacks import already_dead, no_opportunity
-from combat.fivee.consistency import Check, first_of
 from combat.fivee.initiative import units
 from combat.fivee.standing import not_prone
-from combat.fivee.turns import blocked_by
 from combat.kernel import events as ev
-from combat.kernel.decider import Rules
+from combat.kernel.decider import Check, Rules
 from combat.kernel.state import Combatant, EncounterState
 
 from . import communication, jumping, mounts, reorder, unarmed
@@ -367,7 +367,7 @@ def _traits_noted(state: EncounterState, e: TraitsNoted, ctx: dict[str, Any]) ->
 
 
 def _fight_ended(state: EncounterState, e: ev.CombatEnded, ctx: dict[str, Any]) -> str | None:
-    # Only the automatic end (combat.fivee.turns.end_fight_if_decided) claims a side is down; the
+    # Only the automatic end (combat.common.turns.end_fight_if_decided) claims a side is down; the
     # GM's end_combat (a surrender, a flight) may end a fight with everyone standing.
     if not e.automatic:
         return None

@@ -16,8 +16,8 @@ from typing import ClassVar
 
 import msgspec
 
+from combat.common import setup
 from combat.fivee import initiative as shared
-from combat.fivee import setup
 from combat.fivee.initiative import InitiativeTied, OrderTie, TieOrdered
 from combat.kernel.commands import AddCombatant, Command, Faces
 from combat.kernel.decider import Rules, Tx

@@ -20,8 +20,8 @@ from typing import ClassVar, Literal
 
 import msgspec
 
+from combat.common.turns import require_able
 from combat.fivee.check_events import CheckMade
-from combat.fivee.turns import require_able
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

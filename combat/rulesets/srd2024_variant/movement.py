@@ -26,11 +26,11 @@ from typing import Any, ClassVar, Literal
 
 import msgspec
 
+from combat.common.conditions import is_incapacitated, speed_of
+from combat.common.turns import require_able, require_turn
 from combat.fivee.action_commands import Move
 from combat.fivee.actions import provoked_by
-from combat.fivee.conditions import is_incapacitated, speed_of
 from combat.fivee.standing import StandUp, StoodUp, not_prone
-from combat.fivee.turns import require_able, require_turn
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

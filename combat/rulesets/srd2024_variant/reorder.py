@@ -20,7 +20,7 @@ from typing import ClassVar
 
 import msgspec
 
-from combat.fivee import turns
+from combat.common import turns
 from combat.fivee.initiative import units, unresolved_ties
 from combat.kernel.commands import Command
 from combat.kernel.decider import Applier, Narrate, Rules, Tx

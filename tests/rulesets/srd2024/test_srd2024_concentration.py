@@ -5,8 +5,8 @@
 
 import pytest
 
+from combat.common.concentration import concentration_dc
 from combat.fivee.action_commands import TakeAction
-from combat.fivee.concentration import concentration_dc
 from combat.kernel.commands import (
     ApplyCondition,
     ConcentrationSave,

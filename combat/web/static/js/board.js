@@ -73,7 +73,7 @@ const ABILITY = { strength: "STR", dexterity: "DEX", constitution: "CON", intell
 
 // How long a condition lasts and what ends it, in the table's words: "save WIS DC 14 at end of
 // turn; ends with Elara's concentration", "until the start of Elara's turn", "10 rounds, until
-// round 11" (combat/fivee/durations.py says how each is counted).
+// round 11" (combat/common/durations.py says how each is counted).
 export function conditionText(k, name) {
   const parts = [];
   if (k.rounds !== undefined) parts.push(`${k.rounds} round${k.rounds === 1 ? "" : "s"}${k.until_round ? `, until round ${k.until_round}` : ""}`);

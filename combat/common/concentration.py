@@ -31,7 +31,7 @@ def start_concentration(tx: Tx, cid: str, effect: str) -> None:
 
 def end_concentration(tx: Tx, cid: str, reason: str) -> None:
     """`cid`'s concentration ends, and with it every condition it held ("until the spell ends")."""
-    from combat.fivee.durations import end_tied
+    from combat.common.durations import end_tied
 
     effect = tx.state.combatants[cid].concentration
     if effect is not None:

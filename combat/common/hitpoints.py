@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.fivee import dying
-from combat.fivee.concentration import concentration_dc
+from combat.common.concentration import concentration_dc
+from combat.common.entered_dice import entering
+from combat.common.rider_reads import cannot_heal, effect_resistances
+from combat.common.zero_hp import zero_hp
 from combat.fivee.damage_reduction import reduced
-from combat.fivee.entered_dice import entering
-from combat.fivee.rider_reads import cannot_heal, effect_resistances
 from combat.kernel.commands import Damage, GrantTempHp, Heal
 from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.errors import RuleError
@@ -84,24 +84,25 @@ def after_damage(tx: Tx, target_id: str, amount: int, *, before: Combatant, crit
         return
     c = tx.state.combatants[target_id]
     was = before
+    at_zero = zero_hp(tx)
     if c.hp == 0 and (c.status == "active" or (was.hp > 0 and c.status == "unconscious")):
         remainder = amount - min(was.temp_hp, amount) - was.hp
-        dying.dropped_to_zero(tx, c, remainder)
+        at_zero.dropped(tx, c, remainder)
     elif c.hp == 0 and was.hp == 0 and c.status == "unconscious":
         taken = amount - min(was.temp_hp, amount)
-        if any(isinstance(e, (CombatantDowned, dying.DeathSaveFailed)) and e.combatant == c.id for e in tx.events):
+        if at_zero.already_struck(tx, c.id):
             # More damage in the same command to a creature it has just dropped or struck at 0
             # HP (one effect reaching it twice): the same blow, not another failure.
-            dying.dropped_to_zero_further(tx, c, taken)
+            at_zero.struck_again(tx, c, taken)
         else:
-            dying.damaged_at_zero(tx, c, taken, critical=critical)
+            at_zero.damaged_at_zero(tx, c, taken, critical=critical)
     elif c.concentration is not None and c.status == "active":
         tx.emit(ConcentrationCheckRequired(combatant=c.id, dc=concentration_dc(amount), damage=amount))
 
 
 def drop_to_zero(tx: Tx, cid: str) -> None:
     """A creature just brought to 0 HP with no damage left over (the GM's `set_hp`)."""
-    dying.dropped_to_zero(tx, tx.state.combatants[cid], 0)
+    zero_hp(tx).dropped(tx, tx.state.combatants[cid], 0)
 
 
 def amount_or_roll(tx: Tx, amount: int | None, notation: str | None, faces, *, purpose: str, roller: str) -> int:
@@ -149,7 +150,7 @@ def heal(tx: Tx, cmd: Heal) -> None:
         amount = 0
     tx.emit(Healed(target=target.id, amount=amount, source=cmd.source))
     if target.status == "unconscious" and tx.state.combatants[target.id].hp > 0:
-        dying.revive(tx, target.id)
+        zero_hp(tx).revived(tx, target.id)
 
 
 def _temp_hp(tx: Tx, cmd: GrantTempHp) -> None:
@@ -179,15 +180,13 @@ def _on_temp(state: EncounterState, e: TempHPGranted) -> EncounterState:
 def _on_downed(state: EncounterState, e: CombatantDowned) -> EncounterState:
     c = state.combatants[e.combatant]
     conditions = c.conditions + ((UNCONSCIOUS_AT_ZERO,) if e.status == "unconscious" else ())
-    state = with_combatant(state, e.combatant, status=e.status, conditions=conditions, dodging=False)
-    return dying.noted_death(state, e.combatant) if e.status == "dead" else state
+    return with_combatant(state, e.combatant, status=e.status, conditions=conditions, dodging=False)
 
 
 def _on_revived(state: EncounterState, e: CombatantRevived) -> EncounterState:
     c = state.combatants[e.combatant]
-    conditions = tuple(x for x in c.conditions if x not in (UNCONSCIOUS_AT_ZERO, dying.KNOCKED_OUT))
-    state = with_combatant(state, e.combatant, status="active", conditions=conditions)
-    return dying.on_revived(state, e.combatant)
+    conditions = tuple(x for x in c.conditions if x != UNCONSCIOUS_AT_ZERO)
+    return with_combatant(state, e.combatant, status="active", conditions=conditions)
 
 
 HANDLERS: dict[type, Handler] = {Damage: _damage, Heal: heal, GrantTempHp: _temp_hp}

@@ -47,7 +47,7 @@ from combat.kernel.events import ConditionEnded, ConditionSpec, RepeatedSave
 from combat.kernel.names import normalised
 from combat.kernel.state import Combatant
 
-__all__ = ["prepared", "runs_out", "ending", "end_tied", "repeat_saves", "no_repeated_saves"]
+__all__ = ["prepared", "runs_out", "ending", "end_tied", "no_repeated_saves"]
 
 UNSET = msgspec.UNSET
 
@@ -81,7 +81,7 @@ def prepared(tx: Tx, spec: ConditionSpec) -> ConditionSpec:
     if spec.spell_level is UNSET:
         spec = _with_level_cast(tx, spec)
     if spec.save is not UNSET:
-        from combat.fivee.saves import save_ability
+        from combat.common.saves import save_ability
 
         if spec.save.dc < 1:
             raise RuleError("condition/save-dc", f"a DC of {spec.save.dc} for the repeated save", allowed="a DC of 1 or more")
@@ -172,8 +172,8 @@ def ending(target: Combatant, cond: ConditionSpec, reason: str) -> ConditionEnde
 
 def end_tied(tx: Tx, cid: str, effect: str) -> None:
     """`cid`'s concentration on `effect` has ended: so does every condition it held."""
-    from combat.fivee.conditions import SPEED_ZERO
-    from combat.fivee.regained_movement import restore_movement
+    from combat.common.conditions import SPEED_ZERO
+    from combat.common.regained_movement import restore_movement
 
     name = tx.state.combatants[cid].name
     for target in list(tx.state.combatants.values()):
@@ -182,47 +182,6 @@ def end_tied(tx: Tx, cid: str, effect: str) -> None:
                 tx.emit(ending(tx.state.combatants[target.id], cond, f"{name}'s concentration on {effect} ended"))
                 if cond.name in SPEED_ZERO:
                     restore_movement(tx, target.id, reason=f"no longer {cond.name}")
-
-
-def repeat_saves(tx: Tx, cid: str | None, faces: Sequence[Sequence[int]] = ()) -> None:
-    """As `cid`'s turn ends: each condition it has with a repeated save, the save rolled
-    (`faces[i]` for the i-th, or from the seed) and the condition ended on a success."""
-    from combat.fivee.bonuses import save_bonus
-    from combat.fivee.saves import saving_throw
-
-    c = tx.state.combatants.get(cid) if cid is not None else None
-    owed = [cond for cond in c.conditions if cond.save is not UNSET] if c is not None and c.status != "dead" else []
-    if len(faces) > len(owed):
-        who = c.name if c is not None else "nobody"
-        raise RuleError(
-            "dice/unused-faces",
-            f"{len(faces)} save faces entered, but {who} repeats {len(owed)} saves as the turn ends",
-            allowed=f"save_faces: at most {len(owed)} lists" + (f" ({', '.join(x.name for x in owed)})" if owed else ""),
-        )
-    for i, cond in enumerate(owed):
-        assert c is not None and cond.save is not UNSET
-        bearer = tx.state.combatants[c.id]
-        if bearer.status == "dead" or cond not in bearer.conditions:
-            continue
-        ability = cond.save.ability
-        given = tuple(faces[i]) if i < len(faces) else None
-        made = saving_throw(
-            tx,
-            c.id,
-            ability,
-            cond.save.dc,
-            save_bonus(tx.state, c.id, ability),
-            "normal",
-            given,
-            reason=f"repeats the save against {cond.name}",
-            source=cond.source,
-        )
-        if made.success:
-            tx.emit(ending(tx.state.combatants[c.id], cond, f"succeeded on the repeated {ability} save"))
-        elif cond.riders is not UNSET and cond.riders.fails_into is not UNSET:
-            from combat.fivee.spell_effects_ongoing import fail_into
-
-            fail_into(tx, c.id, cond)
 
 
 def no_repeated_saves(tx: Tx, faces: Sequence[Sequence[int]]) -> None:

@@ -19,11 +19,11 @@ from typing import Any
 import msgspec
 
 from combat.characters.sheet import ABILITIES, ability_name
+from combat.common.attacks import d20_notation, roll_mode
+from combat.common.conditions import d20_penalty
+from combat.common.rider_reads import effect_save_bonus, saves_with_advantage, saves_with_disadvantage
 from combat.fivee import judged_saves
-from combat.fivee.attacks import d20_notation, roll_mode
 from combat.fivee.bonuses import save_bonus
-from combat.fivee.conditions import d20_penalty
-from combat.fivee.rider_reads import effect_save_bonus, saves_with_advantage, saves_with_disadvantage
 from combat.fivee.save_conditions import automatic_failure, cover_bonus, save_disadvantage
 from combat.fivee.spell_effects import effect_roll_dice
 from combat.kernel import dice

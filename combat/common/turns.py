@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import msgspec
 
-from combat.fivee import dying
-from combat.fivee.conditions import INCAPACITATING, arm_next_turn_ends, expire_conditions, speed_of
-from combat.fivee.durations import repeat_saves
-from combat.kernel.commands import EndCombat, EndTurn
+from combat.common.conditions import INCAPACITATING, arm_next_turn_ends, expire_conditions, speed_of
+from combat.common.zero_hp import zero_hp
+from combat.kernel.commands import EndCombat
 from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.encounter import ENCOUNTER, defeat_reason
 from combat.kernel.errors import RuleError
@@ -21,11 +20,9 @@ __all__ = [
     "require_able",
     "start_round",
     "first_turn",
+    "next_turn",
     "start_turn",
-    "advance",
-    "end_turn_effects",
     "end_fight_if_decided",
-    "require_nothing_owed",
     "HANDLERS",
     "APPLIERS",
     "RULES",
@@ -71,10 +68,10 @@ def start_round(tx: Tx, order: OrderFn) -> None:
 
 def first_turn(tx: Tx, order: OrderFn) -> None:
     """Start the round's first turn, passing over the dead."""
-    _next_turn(tx, order(tx.state, True))
+    next_turn(tx, order(tx.state, True))
 
 
-def _next_turn(tx: Tx, candidates: list[str]) -> bool:
+def next_turn(tx: Tx, candidates: list[str]) -> bool:
     """Start the first living candidate's turn; False if none is left this round."""
     for cid in candidates:
         if tx.state.combatants[cid].status != "dead":
@@ -92,38 +89,7 @@ def start_turn(tx: Tx, cid: str) -> None:
     # leave the turn with no movement (TurnStarted grants movement from the current Speed).
     expire_conditions(tx, cid, "start")
     tx.emit(TurnStarted(combatant=cid, round=tx.state.round))
-    dying.owe_death_save(tx, cid)
-
-
-def advance(
-    tx: Tx, order: OrderFn, new_round: Callable[[Tx], None] | None = None, save_faces: Sequence[Sequence[int]] = ()
-) -> None:
-    """End the current turn and start the next, wrapping into a new round.
-
-    `new_round` lets a ruleset open its rounds its own way (a5e's world actions come first).
-    `save_faces`: the dice of the saves the creature repeats as its turn ends (`end_turn_effects`).
-    """
-    current = tx.state.turn
-    if current is not None:
-        tx.emit(TurnEnded(combatant=current))
-    end_turn_effects(tx, current, save_faces)
-    full = order(tx.state, True)
-    if _next_turn(tx, full[full.index(current) + 1 :] if current in full else []):
-        return
-    tx.emit(RoundEnded(round=tx.state.round))
-    if new_round is None:
-        start_round(tx, order)
-    else:
-        new_round(tx)
-
-
-def end_turn_effects(tx: Tx, cid: str | None, save_faces: Sequence[Sequence[int]] = ()) -> None:
-    """What happens as `cid`'s turn ends (after its `TurnEnded`): what lasts until then ends,
-    then the saves it repeats "at the end of each of its turns" (combat/fivee/durations.py).
-    Faces entered with no turn ending, or more than the saves owed, are refused."""
-    if cid is not None:
-        expire_conditions(tx, cid, "end")
-    repeat_saves(tx, cid, save_faces)
+    zero_hp(tx).turn_started(tx, cid)
 
 
 def end_fight_if_decided(tx: Tx) -> None:
@@ -137,35 +103,6 @@ def end_fight_if_decided(tx: Tx) -> None:
     tx.move_to("side_defeated")
     winner = next(iter(standing), None)
     tx.emit(CombatEnded(winner=winner, reason=defeat_reason(winner), automatic=True))
-
-
-def end_turn_handler(order: OrderFn, new_round: Callable[[Tx], None] | None = None):
-    def _end_turn(tx: Tx, cmd: EndTurn) -> None:
-        c = require_turn(tx, cmd.combatant)
-        require_nothing_owed(tx, f"{c.name}'s turn cannot end")
-        dying.require_no_death_save(tx, c.name)
-        advance(tx, order, new_round, cmd.save_faces)
-
-    return _end_turn
-
-
-def require_nothing_owed(tx: Tx, refused: str) -> None:
-    """The turn waits for a concentration save owed or an attack's damage still to roll."""
-    pending = list(tx.state.pending_checks)
-    if pending:
-        who = ", ".join(tx.state.combatants[p.combatant].name for p in pending)
-        raise RuleError(
-            "turn/pending-save",
-            f"{refused} while a concentration save is owed by {who}",
-            allowed="concentration_save for " + ", ".join(p.combatant for p in pending),
-        )
-    if tx.state.pending_damage:
-        p = tx.state.pending_damage[0]
-        raise RuleError(
-            "turn/pending-damage",
-            f"{refused} while the damage of {p.attacker}'s {p.attack} is still to be rolled",
-            allowed=f"roll_damage for {p.attacker}",
-        )
 
 
 def on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.fivee.riders_fold import riders_applied, riders_ended
+from combat.common.riders_fold import riders_applied, riders_ended
 from combat.kernel.commands import ApplyCondition, RemoveCondition
 from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.errors import RuleError
@@ -85,7 +85,7 @@ def can_see(viewer: Combatant, seen: Combatant, *, unseen: bool = False) -> bool
     requires its target to be seen'. The opportunity attack ('a creature that you can see') and
     Dodge ('if you can see the attacker') both need it. `unseen` is the GM's word that the
     viewer cannot see it for some other reason (darkness, a wall: a5e's `attacker_unseen`)."""
-    from combat.fivee.rider_reads import benefits_from_invisible
+    from combat.common.rider_reads import benefits_from_invisible
 
     return not unseen and not viewer.has("blinded") and not benefits_from_invisible(seen)
 
@@ -112,7 +112,7 @@ def speed_of(c: Combatant) -> int:
         return c.speed
     if any(cond.name in SPEED_ZERO for cond in c.conditions):
         return 0
-    from combat.fivee.rider_reads import speed_bonus, speed_factor
+    from combat.common.rider_reads import speed_bonus, speed_factor
 
     factor = speed_factor(c)  # Haste's doubled Speed, its lethargy's Speed of 0
     speed = c.speed + speed_bonus(c)  # Longstrider's 10 feet, doubled with the rest by Haste
@@ -127,7 +127,7 @@ def attack_modifiers(
     to Incapacitated or a Speed of 0 (`dodge_to_next_turn`), only to not seeing the attacker."""
     advantage: list[str] = []
     disadvantage: list[str] = []
-    from combat.fivee.rider_reads import benefits_from_invisible
+    from combat.common.rider_reads import benefits_from_invisible
 
     for cond in attacker.conditions:
         if cond.name in _ATTACKER_DISADVANTAGE:
@@ -171,9 +171,9 @@ def arm_next_turn_ends(state: EncounterState, cid: str) -> EncounterState:
 
 def expire_conditions(tx: Tx, cid: str, moment: str) -> None:
     """End every condition whose duration runs out at the `moment` ('start'/'end') of cid's
-    turn (one that lasts some rounds, only in its last round: combat/fivee/durations.py)."""
-    from combat.fivee.concentration import end_concentration
-    from combat.fivee.durations import ending, runs_out
+    turn (one that lasts some rounds, only in its last round: combat/common/durations.py)."""
+    from combat.common.concentration import end_concentration
+    from combat.common.durations import ending, runs_out
 
     spent: dict[str, str] = {}  # concentrating creature -> the effect whose duration ran out
     for target in list(tx.state.combatants.values()):
@@ -211,13 +211,13 @@ def _keeps_levels(tx: Tx) -> bool:
 
 
 def apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
-    from combat.fivee.concentration import end_concentration
+    from combat.common.concentration import end_concentration
 
     cmd = named(tx, cmd)
     target = tx.combatant(cmd.target)
     if target.status == "dead":
         raise RuleError("target/dead", f"{target.name} is dead", allowed="a living combatant")
-    from combat.fivee.rider_reads import immune
+    from combat.common.rider_reads import immune
     from combat.fivee.spell_targets import source_type
 
     shield = immune(target, cmd.condition.name, lambda: source_type(tx, cmd.condition)) if not cmd.custom else None
@@ -238,9 +238,9 @@ def apply_condition(tx: Tx, cmd: ApplyCondition) -> None:
         # "Each time you receive it, you gain 1 Exhaustion level."
         level = exhaustion_level(target) + 1
         cmd = msgspec.structs.replace(cmd, condition=msgspec.structs.replace(cmd.condition, level=level))
-    from combat.fivee.durations import prepared
+    from combat.common.durations import prepared
 
-    # Rounds, concentration and a repeated save (combat/fivee/durations.py), checked and completed.
+    # Rounds, concentration and a repeated save (combat/common/durations.py), checked and completed.
     cmd = msgspec.structs.replace(cmd, condition=prepared(tx, cmd.condition))
     if cmd.condition.ends and not cmd.condition.ends_on:
         raise RuleError(
@@ -277,14 +277,14 @@ def _remove_condition(tx: Tx, cmd: RemoveCondition) -> None:
     every = sum(1 for c in target.conditions if c.name == name) if name == EXHAUSTION and _keeps_levels(tx) else 1
     first = next(c for c in target.conditions if c.name == name)
     if first.riders is not msgspec.UNSET:  # a spell's effect: what ends with it is read from its entry
-        from combat.fivee.durations import ending
+        from combat.common.durations import ending
 
         tx.emit(msgspec.structs.replace(ending(target, first, ""), reason=cmd.reason))
         every = 0
     for _ in range(every):
         tx.emit(ConditionEnded(target=target.id, condition=name, reason=cmd.reason))
     if name in SPEED_ZERO or (name == EXHAUSTION and exhaustion_level(target) > 0):
-        from combat.fivee.regained_movement import restore_movement
+        from combat.common.regained_movement import restore_movement
 
         restore_movement(tx, target.id, reason=f"no longer {name}")  # its Speed back for the rest of its turn
 
