@@ -16,10 +16,11 @@ from combat.demos.cast import ARIA, BUGBEAR, LYRA, TOMAS
 from combat.demos.table import DemoTable, healing_word, make_owed_saves, play_rounds, weakest_foe
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack, OpportunityAttack
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.initiative import OrderTie, RollInitiative, unresolved_ties
 from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, EndTurn, MarkSurprised, SavingThrow
-from combat.kernel.events import AttackMade, ConditionSpec, DiceRolled
+from combat.kernel.events import ConditionSpec, DiceRolled
 from combat.kernel.state import Combatant
 
 __all__ = ["run_demo", "DEMO_PARTY", "DEMO_GOBLINS", "DEMO_MONSTERS"]

@@ -14,20 +14,13 @@ from combat.common.concentration import start_concentration
 from combat.common.conditions import can_see, is_incapacitated, speed_of
 from combat.common.rider_reads import barred
 from combat.common.turns import require_able, require_turn
-from combat.fivee import dying
+from combat.fivee import action_events, dying
 from combat.fivee.action_commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
+from combat.fivee.action_events import ActionTaken, BonusActionTaken, Moved, ObjectInteracted, ReactionTaken
 from combat.fivee.check_events import CheckMade, narrate_check
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import (
-    ActionTaken,
-    BonusActionTaken,
-    ConditionApplied,
-    ConditionSpec,
-    Moved,
-    ObjectInteracted,
-    ReactionTaken,
-)
+from combat.kernel.events import ConditionApplied, ConditionSpec
 from combat.kernel.state import Combatant, EncounterState, Help, with_combatant
 
 __all__ = [
@@ -290,5 +283,5 @@ RULES = Rules(
         ReactionTaken: _on_reaction,
         CheckMade: lambda s, e: s,
     },
-    narration={CheckMade: narrate_check},
+    narration={CheckMade: narrate_check, **action_events.NARRATION},
 )

@@ -27,6 +27,7 @@ from combat.common.rider_reads import (
 from combat.common.turns import require_able, require_turn
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attack_commands import Attack, OpportunityAttack
+from combat.fivee.attack_events import AttackMade, narrate_attack
 from combat.fivee.damage_dice import as_rolled
 from combat.fivee.damage_reduction import reduced
 from combat.fivee.dying import CombatantKnockedOut
@@ -41,7 +42,7 @@ from combat.fivee.spell_targets import creature_type
 from combat.kernel import dice
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
+from combat.kernel.events import AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
 from combat.kernel.state import Combatant, Economy, EncounterState, Help
 
 __all__ = [
@@ -652,4 +653,5 @@ def _spent(
 RULES = Rules(
     handlers={Attack: attack, OpportunityAttack: opportunity_attack},
     appliers={AttackMade: _on_attack, AttackRolled: _on_attack_rolled},
+    narration={AttackMade: narrate_attack},
 )

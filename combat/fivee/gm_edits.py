@@ -22,32 +22,22 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import msgspec
 
 from combat.common.hitpoints import drop_to_zero
 from combat.common.turns import require_able
 from combat.fivee import judged_saves
-from combat.fivee.banked_actions import ActionBanked
+from combat.fivee.banked_actions import ActionBanked, BankedActionGranted
 from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, JudgeSave, SetHp, StatChanges
+from combat.fivee.gm_edit_events import ActionGranted, HitPointsSet, StatBlockChanged
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import ActionGranted, BankedActionGranted, CombatantRevived, Event, HitPointsSet
-from combat.kernel.hidden import Hidden
+from combat.kernel.events import CombatantRevived
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
-__all__ = ["RULES", "StatBlockChanged"]
-
-
-# -- the events of the GM's edits (their commands: combat/fivee/gm_edit_commands.py) ----------
-
-
-class StatBlockChanged(Event, frozen=True, kw_only=True):
-    combatant: str
-    changes: StatChanges
-    reason: str = ""
-    hidden: ClassVar[Hidden] = Hidden.of(combatant=("changes",))
+__all__ = ["RULES"]
 
 
 def hp_out_of_range(c: Combatant, hp: int) -> str | None:

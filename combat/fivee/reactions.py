@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from combat.common.rider_reads import armor_class
+from combat.fivee.action_events import ReactionTaken
 from combat.fivee.actions import require_reaction
 from combat.fivee.attack_commands import RollDamage
 from combat.fivee.characters import character, with_character
@@ -54,7 +55,7 @@ from combat.fivee.spellcasting import Begun, CastSpell, begin_cast, caster_of, r
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import Event, ReactionTaken
+from combat.kernel.events import Event
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.phases import PhaseTable, Step
 from combat.kernel.state import EncounterState, ReactionWindow

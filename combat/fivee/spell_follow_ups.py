@@ -48,7 +48,9 @@ from combat.common.entered_dice import entering
 from combat.common.hitpoints import heal
 from combat.common.turns import require_able, require_turn
 from combat.fivee import hit_damage
+from combat.fivee.action_events import ActionTaken
 from combat.fivee.actions import spend_check
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.sanctuary import aimed_spell
 from combat.fivee.save_effects import deal_share
 from combat.fivee.save_modifiers import SaveModifiers
@@ -58,7 +60,7 @@ from combat.fivee.spell_targets import chosen_type
 from combat.kernel.commands import ApplyCondition, Command, Heal
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import ActionTaken, AttackMade, ConditionSpec
+from combat.kernel.events import ConditionSpec
 from combat.kernel.riders import Riders
 from combat.kernel.state import Combatant
 from combat.spells import library

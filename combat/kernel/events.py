@@ -5,8 +5,8 @@ JSON is the public interchange format; field names here are a contract with othe
 so a change of meaning is a new event type, never a reinterpretation of old logs.
 
 These are the events the framework and the rulesets with hit points and conditions share; a
-ruleset's own events live beside its rules (the 5e family's in combat/fivee: initiative ties,
-checks, the GM's turn pointer...) and reach the public union through its `Ruleset`
+ruleset's own events live beside its rules (the 5e family's in combat/fivee: attacks, actions,
+initiative ties, checks, the GM's edits...) and reach the public union through its `Ruleset`
 (combat/app/catalog.py). A type's module is no part of its JSON: moving one changes no stored byte.
 """
 
@@ -312,73 +312,7 @@ class RulingMade(Event, frozen=True, kw_only=True):
     hidden: ClassVar[Hidden] = PUBLIC
 
 
-# -- movement and actions ------------------------------------------------------------------
-
-
-class Moved(Event, frozen=True, kw_only=True):
-    combatant: str
-    feet: int
-    mode: str = "walk"
-    provoked: tuple[str, ...] = ()
-    cost: int | None = None  # movement spent, when Difficult Terrain made it more than `feet`
-
-    @property
-    def spent(self) -> int:
-        return self.feet if self.cost is None else self.cost
-
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
-class ActionTaken(Event, frozen=True, kw_only=True):
-    """One of the SRD actions other than Attack (Dash, Dodge, Help, Hide, ...)."""
-
-    combatant: str
-    action: str
-    target: str | None = None
-    detail: str = ""
-    uses: Literal["action", "bonus_action"] = "action"
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
-class BonusActionTaken(Event, frozen=True, kw_only=True):
-    combatant: str
-    description: str
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
-class ObjectInteracted(Event, frozen=True, kw_only=True):
-    combatant: str
-    description: str
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
-class ReactionTaken(Event, frozen=True, kw_only=True):
-    combatant: str
-    description: str
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
-class AttackMade(Event, frozen=True, kw_only=True):
-    attacker: str
-    target: str
-    attack: str
-    total: int
-    natural: int
-    target_ac: int
-    roll_mode: Literal["normal", "advantage", "disadvantage"] = "normal"
-    hit: bool
-    critical: bool = False
-    damage: int = 0
-    damage_rolled: int = 0
-    damage_type: str = ""
-    uses: Literal["action", "attack", "reaction", "bonus_action", "none"] = "action"
-    opportunity: bool = False
-    helped_by: str | None = None
-    hidden: ClassVar[Hidden] = Hidden.of(
-        target=("target_ac", "damage"),  # damage taken next to damage rolled: its resistances
-        attacker=("natural", "attack"),  # total minus natural is its bonus; the attack names its profile
-        aloud=("total", "damage_rolled", "damage_type"),
-    )
+# -- damage, healing, conditions, concentration, saves ---------------------------------------
 
 
 class DamageTaken(Event, frozen=True, kw_only=True):
@@ -512,8 +446,7 @@ class ConflictOverridden(Event, frozen=True, kw_only=True):
     hidden: ClassVar[Hidden] = PUBLIC
 
 
-# -- GM moves at a real table (combat/fivee/gm_edits.py, judged_saves.py, banked_actions.py,
-#    damage_rolls.py) ------------------------------------------------------------------
+# -- attacks and saves in two steps (an attack's damage to enter, a save's DC to give) --------
 
 
 class ExtraDamage(msgspec.Struct, frozen=True, kw_only=True):
@@ -531,25 +464,6 @@ class ExtraDamage(msgspec.Struct, frozen=True, kw_only=True):
     source: str | msgspec.UnsetType = msgspec.UNSET
 
 
-class HitPointsSet(Event, frozen=True, kw_only=True):
-    """The GM set a combatant's HP directly (temporary HP are left as they were)."""
-
-    combatant: str
-    hp: int
-    previous: int
-    reason: str = ""
-    hidden: ClassVar[Hidden] = Hidden.of(combatant=("hp", "previous"))
-
-
-class ActionGranted(Event, frozen=True, kw_only=True):
-    """An extra action, bonus action or reaction (Action Surge, Haste): it is available again."""
-
-    combatant: str
-    kind: Literal["action", "bonus_action", "reaction"]
-    reason: str = ""
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
 class SaveRolled(Event, frozen=True, kw_only=True):
     """A saving throw rolled with no DC yet: the GM or the effect rules on it later.
     `awaits_dc`: it waits in the state for `judge_save` (logs from before that command have
@@ -564,16 +478,6 @@ class SaveRolled(Event, frozen=True, kw_only=True):
     hidden: ClassVar[Hidden] = Hidden.of(
         combatant=("natural",), aloud=("total", "awaits_dc")
     )  # total minus natural is its save bonus
-
-
-class BankedActionGranted(Event, frozen=True, kw_only=True):
-    """On the turn it was kept for, the creature has spent its own action (or bonus action):
-    the banked one is available now."""
-
-    combatant: str
-    kind: Literal["action", "bonus_action"]
-    reason: str = ""
-    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class AttackRolled(Event, frozen=True, kw_only=True):
@@ -601,20 +505,6 @@ class AttackRolled(Event, frozen=True, kw_only=True):
     )
 
 
-class AttackDamageRolled(Event, frozen=True, kw_only=True):
-    """The damage of an attack rolled in two steps (after its `AttackRolled`); extra damage of
-    other types follows as `DamageTaken` events."""
-
-    attacker: str
-    target: str
-    attack: str
-    critical: bool = False
-    damage: int
-    damage_rolled: int
-    damage_type: str
-    hidden: ClassVar[Hidden] = Hidden.of(attacker=("attack",), target=("damage",), aloud=("damage_rolled", "damage_type"))
-
-
 class Revealed(Event, frozen=True, kw_only=True):
     """The GM shows players and viewers the HP, AC, attacks and hidden conditions of these
     combatants, or of everyone on these sides (player characters are shown from the start)."""
@@ -638,12 +528,6 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     TurnEnded,
     CombatEnded,
     RulingMade,
-    Moved,
-    ActionTaken,
-    BonusActionTaken,
-    ObjectInteracted,
-    ReactionTaken,
-    AttackMade,
     DamageTaken,
     Healed,
     TempHPGranted,
@@ -659,12 +543,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     EventsRetracted,
     RulingAmended,
     ConflictOverridden,
-    HitPointsSet,
-    ActionGranted,
     SaveRolled,
-    BankedActionGranted,
     AttackRolled,
-    AttackDamageRolled,
     Revealed,
 )
 

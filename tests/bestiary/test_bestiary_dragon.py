@@ -13,12 +13,13 @@ import pytest
 
 from combat.fivee.action_commands import Move
 from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.initiative import RollInitiative
 from combat.fivee.legendary import LegendaryAction, LegendaryActionUsed, LegendaryResistanceUsed, UseLegendaryResistance
 from combat.fivee.monster_actions import MonsterAction, Multiattack, Recharge, RechargeChecked, UseSpent
 from combat.fivee.monsters import AddCreature, sheet
 from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, SavingThrow
-from combat.kernel.events import AttackMade, DamageTaken, SaveMade
+from combat.kernel.events import DamageTaken, SaveMade
 from combat.rulesets.srd2024_variant.reorder import EndReorder, PassSwap
 from tests.helpers import Table, of_type, pc
 

@@ -7,10 +7,11 @@ import pytest
 
 from combat.characters.sheet import Abilities, CharacterSheet, Features, Resource, SheetAttack
 from combat.fivee.attack_commands import Attack, OpportunityAttack
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.characters import AddCharacter, CharacterStatus, SheetAttached, character, status_of
 from combat.fivee.resources import EndRage, UseResource
 from combat.kernel.commands import EndTurn, SavingThrow
-from combat.kernel.events import AttackMade, DamageTaken, ExtraDamage, Healed
+from combat.kernel.events import DamageTaken, ExtraDamage, Healed
 from tests.helpers import Table, monster, of_type
 
 FIVE_E = ["srd-2024", "srd-2024-variant", "a5e"]

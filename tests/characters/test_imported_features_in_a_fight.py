@@ -10,12 +10,13 @@ from combat.characters.build import build_sheet
 from combat.characters.foundry import import_actor
 from combat.characters.sheet import Features
 from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.monsters import AddCreature
 from combat.fivee.save_effects import SaveEffect
 from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import ApplyCondition
-from combat.kernel.events import AttackMade, ConditionSpec, DamageTaken, SaveMade
+from combat.kernel.events import ConditionSpec, DamageTaken, SaveMade
 from tests.characters.foundry_actors import foundry_actor
 from tests.helpers import Table, monster, of_type
 

@@ -7,6 +7,7 @@ import pytest
 from combat.common.regained_movement import MovementRestored
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack, OpportunityAttack
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.dying import (
     CombatantDied,
     CombatantKnockedOut,
@@ -18,7 +19,7 @@ from combat.fivee.dying import (
 )
 from combat.fivee.initiative import RollInitiative
 from combat.kernel.commands import ApplyCondition, BeginCombat, Damage, EndTurn, Heal, RemoveCondition
-from combat.kernel.events import AttackMade, AttackProfile, CombatantDowned, CombatEnded, ConditionSpec, DamageTaken
+from combat.kernel.events import AttackProfile, CombatantDowned, CombatEnded, ConditionSpec, DamageTaken
 from tests.fivee.helpers import fight
 from tests.helpers import SHORTBOW, Table, monster, of_type, pc, turn_of
 

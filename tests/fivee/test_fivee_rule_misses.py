@@ -11,13 +11,14 @@ from combat.common.conditions import exhaustion_level, speed_of
 from combat.fivee.ability_checks import AbilityCheck, Contest
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.check_events import CheckMade
 from combat.fivee.dying import CombatantDied
 from combat.fivee.initiative import RollInitiative
 from combat.fivee.standing import StandUp
 from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, Damage, EndTurn, RemoveCondition, SavingThrow
 from combat.kernel.decider import fold
-from combat.kernel.events import AttackMade, CombatantSpec, ConditionApplied, ConditionSpec, DamageTaken, DiceRolled, SaveMade
+from combat.kernel.events import CombatantSpec, ConditionApplied, ConditionSpec, DamageTaken, DiceRolled, SaveMade
 from tests.helpers import Table, monster, of_type, pc
 
 FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")

@@ -9,23 +9,14 @@ import pytest
 from combat.app.application import Encounters
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack
-from combat.fivee.banked_actions import ActionBanked, banked_of
+from combat.fivee.attack_events import AttackMade
+from combat.fivee.banked_actions import ActionBanked, BankedActionGranted, banked_of
 from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, SetHp, StatChanges
-from combat.fivee.gm_edits import StatBlockChanged
+from combat.fivee.gm_edit_events import ActionGranted, HitPointsSet, StatBlockChanged
 from combat.fivee.initiative import RollInitiative
 from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn, StartConcentration
 from combat.kernel.errors import RuleError
-from combat.kernel.events import (
-    ActionGranted,
-    AttackMade,
-    AttackProfile,
-    BankedActionGranted,
-    CombatantDowned,
-    CombatantRevived,
-    ConcentrationCheckRequired,
-    ConcentrationEnded,
-    HitPointsSet,
-)
+from combat.kernel.events import AttackProfile, CombatantDowned, CombatantRevived, ConcentrationCheckRequired, ConcentrationEnded
 from tests.helpers import Table, monster, of_type, pc, stored_fight
 
 

@@ -1,6 +1,6 @@
 from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
 from combat.kernel.commands import EndTurn
-from combat.kernel.events import AttackMade
 from tests.helpers import Table, monster, of_type, pc
 
 

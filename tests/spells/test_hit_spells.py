@@ -15,6 +15,7 @@ from __future__ import annotations
 from combat.characters.build import build_sheet
 from combat.fivee.ability_checks import AbilityCheck
 from combat.fivee.attack_commands import Attack, RollDamage
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.characters import AddCharacter
 from combat.fivee.check_events import CheckMade
 from combat.fivee.monsters import AddCreature
@@ -22,16 +23,7 @@ from combat.fivee.spell_follow_ups import SpellEffect
 from combat.fivee.spellcasting import CastSpell
 from combat.fivee.turn_pointer import GotoTurn, PreviousTurn
 from combat.kernel.commands import ApplyCondition, EndConcentration, EndTurn, RemoveCondition, TurnStartDice
-from combat.kernel.events import (
-    AttackMade,
-    AttackRolled,
-    ConditionApplied,
-    ConditionEnded,
-    ConditionSpec,
-    DamageTaken,
-    DiceRolled,
-    SaveMade,
-)
+from combat.kernel.events import AttackRolled, ConditionApplied, ConditionEnded, ConditionSpec, DamageTaken, DiceRolled, SaveMade
 from tests.helpers import Table, monster, of_type
 
 PALADIN = build_sheet(

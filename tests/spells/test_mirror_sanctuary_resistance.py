@@ -13,6 +13,7 @@ import pytest
 from combat.characters.build import build_sheet
 from combat.fivee.action_commands import Move
 from combat.fivee.attack_commands import Attack, OpportunityAttack, RollDamage
+from combat.fivee.attack_events import AttackDamageRolled, AttackMade
 from combat.fivee.characters import AddCharacter
 from combat.fivee.damage_reduction import DamageReduced
 from combat.fivee.mirror_image import DuplicateStruck
@@ -23,16 +24,7 @@ from combat.fivee.sanctuary import TurnedAway
 from combat.fivee.spell_follow_ups import SpellEffect
 from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndTurn
-from combat.kernel.events import (
-    AttackDamageRolled,
-    AttackMade,
-    AttackRolled,
-    ConditionEnded,
-    ConditionSpec,
-    DamageTaken,
-    DiceRolled,
-    SaveMade,
-)
+from combat.kernel.events import AttackRolled, ConditionEnded, ConditionSpec, DamageTaken, DiceRolled, SaveMade
 from combat.kernel.riders import Riders
 from tests.helpers import Table, of_type, pc
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from combat.characters.build import build_sheet
 from combat.fivee.ability_checks import AbilityCheck
 from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackDamageRolled, AttackMade
 from combat.fivee.characters import AddCharacter
 from combat.fivee.check_events import CheckMade
 from combat.fivee.monsters import AddCreature
@@ -21,7 +22,7 @@ from combat.fivee.reactions import AttackDeflected
 from combat.fivee.save_effects import SaveEffect
 from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndConcentration, EndTurn, RemoveCondition
-from combat.kernel.events import AttackDamageRolled, AttackMade, ConditionEnded, ConditionSpec, DamageTaken, SaveMade
+from combat.kernel.events import ConditionEnded, ConditionSpec, DamageTaken, SaveMade
 from tests.helpers import Table, of_type, pc
 
 DRUID = build_sheet(

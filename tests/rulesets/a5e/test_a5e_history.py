@@ -12,6 +12,8 @@ from combat.app.application import Encounters
 from combat.app.history import replay
 from combat.demos import get_demo
 from combat.fivee.action_commands import Move
+from combat.fivee.action_events import Moved
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.initiative import RollInitiative
 from combat.kernel.commands import (
     AddCombatant,
@@ -24,14 +26,12 @@ from combat.kernel.commands import (
 )
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
-    AttackMade,
     CombatantAdded,
     ConcentrationChecked,
     ConcentrationCheckRequired,
     ConflictOverridden,
     DamageTaken,
     EventsRetracted,
-    Moved,
     RulingAmended,
     TurnEnded,
 )

@@ -4,18 +4,12 @@
 """
 
 from combat.fivee.action_commands import Move, TakeAction, UseReaction
+from combat.fivee.action_events import ActionTaken
 from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.check_events import CheckMade
 from combat.kernel.commands import ApplyCondition, EndTurn
-from combat.kernel.events import (
-    ActionTaken,
-    AttackMade,
-    ConcentrationStarted,
-    ConditionApplied,
-    ConditionEnded,
-    ConditionSpec,
-    DiceRolled,
-)
+from combat.kernel.events import ConcentrationStarted, ConditionApplied, ConditionEnded, ConditionSpec, DiceRolled
 from tests.helpers import Table, monster, of_type, pc
 
 

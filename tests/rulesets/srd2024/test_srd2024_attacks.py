@@ -5,8 +5,9 @@ specify otherwise."
 """
 
 from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
 from combat.kernel.commands import ApplyCondition, Damage
-from combat.kernel.events import AttackMade, AttackProfile, ConditionSpec, DiceRolled
+from combat.kernel.events import AttackProfile, ConditionSpec, DiceRolled
 from tests.helpers import SHORTBOW, Table, monster, of_type, pc
 
 
@@ -245,8 +246,8 @@ def test_a_shot_beyond_normal_range_has_disadvantage_and_beyond_long_range_is_re
     """'Your attack roll has Disadvantage when your target is beyond normal range, and you can't
     attack a target beyond long range.' A melee attack reaches only its reach."""
     from combat.fivee.attack_commands import Attack
+    from combat.fivee.attack_events import AttackMade
     from combat.kernel.commands import EndTurn
-    from combat.kernel.events import AttackMade
     from tests.helpers import SHORTBOW, Table, monster, of_type, pc
 
     t = Table().add(pc("lyra", attacks=(SHORTBOW,)), pc("aria"), monster("goblin", max_hp=30))

@@ -4,9 +4,10 @@ import pytest
 
 from combat.fivee.action_commands import BonusAction, Move, TakeAction, UseReaction
 from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.initiative import OrderTie, RollInitiative
 from combat.kernel.commands import BeginCombat, Command, Damage, EndTurn, Heal, MarkSurprised, SavingThrow
-from combat.kernel.events import AttackMade, SaveMade
+from combat.kernel.events import SaveMade
 from tests.helpers import Table, monster, of_type, pc
 
 

@@ -6,9 +6,11 @@ against that entity."
 """
 
 from combat.fivee.action_commands import Move, TakeAction, UseReaction
+from combat.fivee.action_events import Moved
 from combat.fivee.attack_commands import OpportunityAttack
+from combat.fivee.attack_events import AttackMade
 from combat.kernel.commands import ApplyCondition, EndTurn
-from combat.kernel.events import AttackMade, ConditionSpec, Moved
+from combat.kernel.events import ConditionSpec
 from tests.helpers import SCIMITAR, SHORTBOW, Table, monster, of_type, pc
 
 

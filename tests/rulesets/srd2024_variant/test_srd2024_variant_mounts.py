@@ -6,9 +6,10 @@ and the entity you mount is of size Large, you spend 10 feet of movement to moun
 """
 
 from combat.fivee.action_commands import TakeAction
+from combat.fivee.action_events import Moved
 from combat.fivee.attack_commands import Attack
 from combat.kernel.commands import ApplyCondition, Damage, EndTurn
-from combat.kernel.events import ConditionSpec, InitiativeSet, Moved, TurnStarted
+from combat.kernel.events import ConditionSpec, InitiativeSet, TurnStarted
 from combat.rulesets.srd2024_variant.mounts import (
     Carried,
     Dismount,

@@ -4,8 +4,9 @@ moving around other entities, dropping Prone."""
 import pytest
 
 from combat.fivee.action_commands import Move, TakeAction
+from combat.fivee.action_events import Moved
 from combat.kernel.commands import ApplyCondition, EndTurn
-from combat.kernel.events import ConditionApplied, ConditionSpec, Moved
+from combat.kernel.events import ConditionApplied, ConditionSpec
 from combat.rulesets.srd2024_variant.movement import DropProne, ExtraFeetSpent, StandUpFromProne, Traverse
 from combat.rulesets.srd2024_variant.traits import NoteTraits
 from combat.rulesets.srd2024_variant.unarmed import UnarmedStrike
