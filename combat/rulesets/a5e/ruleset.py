@@ -207,8 +207,8 @@ def _goto_turn(tx: Tx, cmd: GotoTurn) -> None:
 
 RULES = assemble(
     *fivee.core(turn_order, ability_checks.A5E_SKILLS),
-    # a5e decides initiative by its own checks (initiative.py); the shared rules record it.
-    Rules(appliers=shared_initiative.RULES.appliers),
+    # a5e decides initiative by its own checks (initiative.py); the shared rules record and tell it.
+    Rules(appliers=shared_initiative.RULES.appliers, narration=shared_initiative.RULES.narration),
     echo.RULES,
     scene.RULES,
     surprise.RULES,
