@@ -238,7 +238,7 @@ _WRITER = textwrap.dedent(
     import sys
     from uuid import UUID
     from combat.app.application import Encounters
-    from combat.kernel.commands import SetHp
+    from combat.fivee.gm_edit_commands import SetHp
 
     encounters = Encounters(sys.argv[1])
     camp, eid = UUID(sys.argv[2]), UUID(sys.argv[3])
