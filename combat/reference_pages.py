@@ -212,12 +212,15 @@ def _about(ruleset: Ruleset, commands: str) -> list[str]:
 
 
 def _rule_modules(ruleset: Ruleset) -> list[str]:
-    """Its rule modules' docstrings, and those of the shared 5e rules its handlers come from."""
+    """Its rule modules' docstrings, and those of the shared rules its handlers come from: the
+    rules every ruleset with hit points and conditions shares (combat.common), and the 5e
+    family's (combat.fivee)."""
     package = home_package(ruleset)
     lines = _modules_section("The rules, module by module", package) if package is not None else []
     handled_in = set().union(*(_modules_of(h) for h in ruleset.handlers.values()))
-    if any(m.startswith("combat.fivee.") for m in handled_in):
-        lines += _modules_section("Shared 5e rules it uses", importlib.import_module("combat.fivee"), only=handled_in)
+    for room, title in (("combat.common", "Shared rules it uses"), ("combat.fivee", "Shared 5e rules it uses")):
+        if any(m.startswith(f"{room}.") for m in handled_in):
+            lines += _modules_section(title, importlib.import_module(room), only=handled_in)
     return lines
 
 

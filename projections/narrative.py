@@ -82,7 +82,7 @@ def _condition(n: Narrator, e: ev.ConditionApplied) -> str:
     if isinstance(c.roll_bonus, str):
         on = ", ".join(r.replace("_", " ") for r in c.roll_bonus_on) if isinstance(c.roll_bonus_on, tuple) else "rolls"
         effects.append(f"{c.roll_bonus if c.roll_bonus.startswith('-') else '+' + c.roll_bonus} on {on}")
-    if effects:  # a spell's effect (combat/fivee/spell_effects.py): its numbers are its effect
+    if effects:  # a spell's effect (combat/common/effect_bonuses.py): its numbers are its effect
         return f"{n.name(e.target)} is under {c.name.title()}{until} ({', '.join(effects)})"
     custom = " (a custom condition: no mechanical effect)" if e.custom else ""
     return f"{n.name(e.target)} is {c.name}{until}{custom}"

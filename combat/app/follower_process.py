@@ -25,7 +25,7 @@ from collections.abc import Mapping
 import structlog
 
 from combat.store.settings import DB_ENV
-from combat.store.sqlite import is_sqlite_file
+from combat.store.sqlite_recorder import is_sqlite_file
 
 __all__ = ["FollowerProcess"]
 

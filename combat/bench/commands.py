@@ -120,8 +120,8 @@ def run(workdir: Path, events: int, samples: int) -> dict[str, Any]:
 def _casts(path: Path, samples: int) -> dict[str, list[float]]:
     """Seconds per `cast_spell`: Fireball on four creatures and Fire Bolt on one, by spell."""
     from combat.characters.build import build_sheet
+    from combat.fivee.casts import CastSpell
     from combat.fivee.characters import AddCharacter
-    from combat.fivee.spellcasting import CastSpell
 
     wizard = build_sheet(
         name="Elara",

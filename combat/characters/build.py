@@ -17,20 +17,18 @@ from functools import cache
 from typing import Any, Literal, cast
 
 from combat.characters.sheet import (
-    ABILITIES,
     SKILL_ABILITY,
     Abilities,
-    Ability,
     CharacterSheet,
     Features,
     Resource,
     SheetAttack,
     Size,
     Spellcasting,
-    ability_name,
     checked_sheet,
     modifier,
 )
+from combat.common.abilities import ABILITIES, Ability, ability_name
 from combat.kernel.errors import RuleError
 
 __all__ = ["build_sheet", "parse_scores", "srd_data"]

@@ -33,9 +33,7 @@ import msgspec
 
 from combat.characters.build import srd_data
 from combat.characters.sheet import (
-    ABILITIES,
     Abilities,
-    Ability,
     CharacterSheet,
     Features,
     InvalidSheet,
@@ -47,6 +45,7 @@ from combat.characters.sheet import (
     checked_sheet,
     modifier,
 )
+from combat.common.abilities import ABILITIES, Ability
 from combat.kernel.errors import RuleError
 
 __all__ = ["import_actor"]

@@ -19,14 +19,13 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
+from combat.common.abilities import Ability
 from combat.kernel.dice import check_notation
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile
 from combat.spells.model import ConditionImposed, DamageRoll, Healing, Save
 
 __all__ = [
-    "ABILITIES",
-    "Ability",
     "SKILL_ABILITY",
     "Abilities",
     "SheetAttack",
@@ -37,7 +36,6 @@ __all__ = [
     "SheetDamage",
     "CharacterSheet",
     "modifier",
-    "ability_name",
     "save_bonus",
     "skill_bonus",
     "initiative_bonus",
@@ -51,9 +49,6 @@ __all__ = [
     "proficiency",
 ]
 
-Ability = Literal["strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"]
-ABILITIES: tuple[Ability, ...] = ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma")
-_SPELLINGS: dict[str, Ability] = {**{a: a for a in ABILITIES}, **{a[:3]: a for a in ABILITIES}}
 
 # SRD 5.2, Table: Skills.
 SKILL_ABILITY: dict[str, Ability] = {
@@ -200,7 +195,7 @@ class Features(_Part, frozen=True, kw_only=True):
     extra_damage: tuple[SheetDamage, ...] = ()  # what a weapon hit may add (a Hex, a flame tongue)
     martial_arts: str | None = None  # the Monk's Martial Arts die ("1d8" at level 5), for Unarmed Strikes and Monk weapons
     # Evasion (Rogue 7, Monk 7): "you instead take no damage if you succeed on the saving throw
-    # and only half damage if you fail" (combat/fivee/save_effects.py `share_after_save`).
+    # and only half damage if you fail" (combat/fivee/group_saves.py `share_after_save`).
     evasion: bool = False
     # Uncanny Dodge (Rogue 5): "you can take a Reaction to halve the attack's damage against you".
     uncanny_dodge: bool = False
@@ -244,11 +239,6 @@ def modifier(score: int) -> int:
     """ "To determine an ability modifier ... subtract 10 from the score and then divide the
     result by 2 (round down)"."""
     return (score - 10) // 2
-
-
-def ability_name(name: str) -> Ability | None:
-    """One of the six abilities from its usual spellings (`dex`, `DEX`, `Dexterity`), or None."""
-    return _SPELLINGS.get(name.strip().lower())
 
 
 def proficiency(sheet: CharacterSheet) -> int:

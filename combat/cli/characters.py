@@ -396,6 +396,7 @@ def _status_line(c: StoredCharacter) -> str:
 def summary(sheet: CharacterSheet) -> list[str]:
     """A sheet as a few readable lines: the numbers a player reads off it at the table."""
     from combat.characters import sheet as s
+    from combat.common.abilities import ABILITIES
 
     classes = ", ".join(f"{c} {n}" for c, n in sheet.classes.items())
     lines = [
@@ -410,13 +411,13 @@ def summary(sheet: CharacterSheet) -> list[str]:
     lines.append(
         "Scores: "
         + "  ".join(
-            f"{a[:3].upper()} {getattr(sheet.abilities, a)} ({s.modifier(getattr(sheet.abilities, a)):+d})" for a in s.ABILITIES
+            f"{a[:3].upper()} {getattr(sheet.abilities, a)} ({s.modifier(getattr(sheet.abilities, a)):+d})" for a in ABILITIES
         )
     )
     lines.append(
         "Saves: "
         + "  ".join(
-            f"{a[:3].upper()} {s.save_bonus(sheet, a):+d}" + ("*" if a in sheet.save_proficiencies else "") for a in s.ABILITIES
+            f"{a[:3].upper()} {s.save_bonus(sheet, a):+d}" + ("*" if a in sheet.save_proficiencies else "") for a in ABILITIES
         )
         + "  (* proficient)"
     )

@@ -1,5 +1,5 @@
 """What every attack roll shares: the attack a combatant makes by name, and the d20 it rolls
-with Advantage or Disadvantage (the 5e attack rule, combat/fivee/attacks.py, builds on these;
+with Advantage or Disadvantage, and what cover adds to AC (and to a Dexterity save) (the 5e attack rule, combat/fivee/attacks.py, builds on these;
 declared-d10 picks its attacks by name the same way)."""
 
 from __future__ import annotations
@@ -8,7 +8,10 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile
 from combat.kernel.state import Combatant
 
-__all__ = ["roll_mode", "d20_notation", "choose_attack"]
+__all__ = ["COVER_AC", "roll_mode", "d20_notation", "choose_attack"]
+
+# "Half +2 bonus to AC ... Three-Quarters +5 ... Total: can't be targeted directly"
+COVER_AC = {"none": 0, "half": 2, "three-quarters": 5}
 
 
 def roll_mode(advantage: list[str], disadvantage: list[str]) -> str:

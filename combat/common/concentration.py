@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from combat.common.durations import end_tied
 from combat.kernel.commands import ConcentrationSave, EndConcentration, StartConcentration
 from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.errors import RuleError
@@ -31,8 +32,6 @@ def start_concentration(tx: Tx, cid: str, effect: str) -> None:
 
 def end_concentration(tx: Tx, cid: str, reason: str) -> None:
     """`cid`'s concentration ends, and with it every condition it held ("until the spell ends")."""
-    from combat.common.durations import end_tied
-
     effect = tx.state.combatants[cid].concentration
     if effect is not None:
         tx.emit(ConcentrationEnded(combatant=cid, effect=effect, reason=reason))

@@ -2,8 +2,9 @@
 and one the target shakes off with a save repeated at the end of each of its turns.
 
 The condition carries them (`ConditionSpec.rounds`, `concentration`/`effect`, `save`), given
-on `apply_condition` by the GM today and by a spell's rules tomorrow; each ends by a
-`ConditionEnded` in the command that ends it, never silently in the fold.
+on `apply_condition` by the GM or by a spell's rules; each ends by a `ConditionEnded` in the
+command that ends it, never silently in the fold. Only a ruleset that fills the
+`LastingEffects` port runs them (the 5e family); the others refuse them.
 
 Rounds. SRD 5.2 (Combat): "A round represents about 6 seconds", so a duration of "1 minute"
 is 10 rounds. A condition of `rounds: N` applied in round R ends as `ends_on`'s turn starts
@@ -26,9 +27,9 @@ concentrating on it as the condition is applied (start_concentration first).
 Repeated saves. Hold Person: "The target must succeed on a Wisdom saving throw or have the
 Paralyzed condition for the duration. At the end of each of its turns, the target repeats the
 save, ending the spell on itself on a success." The condition carries the save (`save:
-{ability, dc}`); as its bearer's turn ends (end_turn, or goto_turn moving the turn on; not
-previous_turn, which takes the turn back) the save is rolled with the bearer's own bonus
-(combat/fivee/bonuses.py) and what its conditions do to it (a Paralyzed creature fails
+{ability, dc}`); in the 5e family (combat/fivee/turn_ends.py `repeat_saves`), as its bearer's
+turn ends (end_turn, or goto_turn moving the turn on; not previous_turn, which takes the turn
+back) the save is rolled with the bearer's own bonus (combat/fivee/bonuses.py) and what its conditions do to it (a Paralyzed creature fails
 Strength and Dexterity saves without a roll), after what ends with its turn has ended. Its
 faces are entered on the command that ends the turn (`save_faces`, one list per save owed,
 in the order the bearer's conditions are listed), or rolled by the service from the seed.
@@ -41,13 +42,16 @@ from collections.abc import Sequence
 
 import msgspec
 
+from combat.common.abilities import save_ability
+from combat.common.condition_effects import SPEED_ZERO
+from combat.common.regained_movement import restore_movement
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionEnded, ConditionSpec, RepeatedSave
 from combat.kernel.names import normalised
 from combat.kernel.state import Combatant
 
-__all__ = ["prepared", "runs_out", "ending", "end_tied", "no_repeated_saves"]
+__all__ = ["LastingEffects", "prepared", "runs_out", "ending", "end_tied", "no_repeated_saves"]
 
 UNSET = msgspec.UNSET
 
@@ -56,7 +60,8 @@ def prepared(tx: Tx, spec: ConditionSpec) -> ConditionSpec:
     """The condition `apply_condition` records: its lasting-effect fields checked and completed
     (the round it runs out in, the effect concentrated on, the save's ability in full)."""
     lasting = [name for name in _LASTING if getattr(spec, name) is not UNSET]
-    if lasting and not _runs_lasting_effects(tx):
+    runs = tx.ruleset.port(LastingEffects)
+    if lasting and runs is None:
         raise RuleError(
             "condition/lasting-effect",
             f"{tx.ruleset.id} does not run {', '.join(lasting)} on a condition",
@@ -78,11 +83,9 @@ def prepared(tx: Tx, spec: ConditionSpec) -> ConditionSpec:
             f"'{spec.name}' names the effect {spec.effect} but not who concentrates on it",
             allowed="concentration: the id of the concentrating creature, with effect",
         )
-    if spec.spell_level is UNSET:
-        spec = _with_level_cast(tx, spec)
+    if spec.spell_level is UNSET and runs is not None:
+        spec = _with_level_cast(tx, spec, runs)
     if spec.save is not UNSET:
-        from combat.common.saves import save_ability
-
         if spec.save.dc < 1:
             raise RuleError("condition/save-dc", f"a DC of {spec.save.dc} for the repeated save", allowed="a DC of 1 or more")
         spec = msgspec.structs.replace(spec, save=RepeatedSave(ability=save_ability(spec.save.ability), dc=spec.save.dc))
@@ -92,26 +95,19 @@ def prepared(tx: Tx, spec: ConditionSpec) -> ConditionSpec:
 _LASTING = ("rounds", "until_round", "concentration", "effect", "save")
 
 
-def _with_level_cast(tx: Tx, spec: ConditionSpec) -> ConditionSpec:
-    """A condition a spell cast in this command applies carries the level it was cast at
-    (`SpellCast.level`): the spell's by its `effect` (held by concentration) or its name (an
-    effect named for the spell), from the same caster. Dispel Magic reads it."""
-    from combat.fivee.spellcasting import SpellCast
+class LastingEffects:
+    """The part of lasting effects a ruleset that runs them fills (its port): the level a spell
+    cast in this command was cast at, for a condition it applies (Dispel Magic reads it). A
+    ruleset that fills none runs no lasting effects: declared-d10 and segments-1e, which take
+    the condition rule alone, refuse them."""
 
-    spell = spec.effect if spec.effect is not UNSET else spec.name
-    for e in reversed(tx.events):
-        if isinstance(e, SpellCast) and normalised(e.spell) == normalised(spell) and e.caster == spec.source:
-            return msgspec.structs.replace(spec, spell_level=e.level)
-    return spec
+    def level_cast(self, tx: Tx, spec: ConditionSpec) -> int | None:
+        return None
 
 
-def _runs_lasting_effects(tx: Tx) -> bool:
-    """The rulesets that assemble the 5e core (combat.fivee.core) run them: its turns repeat the
-    saves and count the rounds. declared-d10 and segments-1e, which take the condition rule
-    alone, do not."""
-    from combat.fivee.save_effects import SaveEffect
-
-    return SaveEffect in tx.ruleset.handlers
+def _with_level_cast(tx: Tx, spec: ConditionSpec, lasting: LastingEffects) -> ConditionSpec:
+    level = lasting.level_cast(tx, spec)
+    return spec if level is None else msgspec.structs.replace(spec, spell_level=level)
 
 
 def _counted(tx: Tx, spec: ConditionSpec, rounds: int) -> ConditionSpec:
@@ -172,9 +168,6 @@ def ending(target: Combatant, cond: ConditionSpec, reason: str) -> ConditionEnde
 
 def end_tied(tx: Tx, cid: str, effect: str) -> None:
     """`cid`'s concentration on `effect` has ended: so does every condition it held."""
-    from combat.common.conditions import SPEED_ZERO
-    from combat.common.regained_movement import restore_movement
-
     name = tx.state.combatants[cid].name
     for target in list(tx.state.combatants.values()):
         for cond in target.conditions:

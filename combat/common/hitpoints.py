@@ -8,7 +8,6 @@ from combat.common.concentration import concentration_dc
 from combat.common.entered_dice import entering
 from combat.common.rider_reads import cannot_heal, effect_resistances
 from combat.common.zero_hp import zero_hp
-from combat.fivee.damage_reduction import reduced
 from combat.kernel.commands import Damage, GrantTempHp, Heal
 from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.errors import RuleError
@@ -25,6 +24,7 @@ from combat.kernel.names import checked_damage_type, normalised
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 __all__ = [
+    "DamageReduction",
     "adjusted_damage",
     "take_damage",
     "after_damage",
@@ -64,6 +64,18 @@ def adjusted_damage(target: Combatant, amount: int, damage_type: str, *, custom:
     if listed(target.vulnerabilities):
         amount *= 2
     return max(0, amount)
+
+
+class DamageReduction:
+    """What a target's effects take off damage after its resistances: a part the shared damage
+    rule leaves open (the 5e Resistance cantrip's 1d4: combat/fivee/damage_reduction.py). The
+    plain rules take nothing off."""
+
+    def reduced(self, tx: Tx, target: str, amount: int, damage_type: str) -> int:
+        return amount
+
+
+_NO_REDUCTION = DamageReduction()
 
 
 def take_damage(c: Combatant, amount: int) -> Combatant:
@@ -134,7 +146,8 @@ def _damage(tx: Tx, cmd: Damage) -> None:
     rolled = amount_or_roll(tx, cmd.amount, cmd.notation, cmd.faces, purpose="damage", roller=cmd.source or "gm")
     with entering(tx, resistance_faces=cmd.resistance_faces):
         amount = adjusted_damage(target, rolled, damage_type, custom=cmd.custom_type)
-        amount = amount if cmd.custom_type else reduced(tx, target.id, amount, damage_type)
+        reduction = tx.ruleset.port(DamageReduction) or _NO_REDUCTION
+        amount = amount if cmd.custom_type else reduction.reduced(tx, target.id, amount, damage_type)
     tx.emit(
         DamageTaken(
             target=target.id, amount=amount, damage_type=damage_type, rolled=rolled, source=cmd.source, custom=cmd.custom_type

@@ -13,7 +13,7 @@ from typing import ClassVar
 
 import msgspec
 
-from combat.common.conditions import speed_of
+from combat.common.condition_effects import speed_of
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.events import Event
 from combat.kernel.hidden import PUBLIC, Hidden

@@ -1,5 +1,5 @@
 """Saving throws the GM calls for: d20 + bonus against a DC, with Advantage or Disadvantage,
-and what conditions and cover do to them (combat/fivee/save_conditions.py).
+and what conditions and cover do to them (combat/common/save_conditions.py).
 
 "Saving Throw: d20 + ability modifier + Proficiency Bonus if proficient": the bonus left out
 is the creature's own (combat/fivee/bonuses.py: its stat block's save, or its `con_save`);
@@ -18,21 +18,18 @@ from typing import Any
 
 import msgspec
 
-from combat.characters.sheet import ABILITIES, ability_name
 from combat.common.attacks import d20_notation, roll_mode
-from combat.common.conditions import d20_penalty
+from combat.common.condition_effects import d20_penalty
+from combat.common.effect_bonuses import effect_roll_dice
 from combat.common.rider_reads import effect_save_bonus, saves_with_advantage, saves_with_disadvantage
-from combat.fivee import judged_saves
-from combat.fivee.bonuses import save_bonus
-from combat.fivee.save_conditions import automatic_failure, cover_bonus, save_disadvantage
-from combat.fivee.spell_effects import effect_roll_dice
+from combat.common.save_conditions import automatic_failure, cover_bonus, save_disadvantage
 from combat.kernel import dice
 from combat.kernel.commands import SavingThrow
-from combat.kernel.decider import Applier, Handler, Rules, Tx
+from combat.kernel.decider import Applier, Handler, Rules, Tx, unchanged
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DiceRolled, SaveMade, SaveRolled
 
-__all__ = ["saving_throw", "save_ability", "HANDLERS", "PLAIN_HANDLERS", "APPLIERS", "RULES"]
+__all__ = ["saving_throw", "roll_save", "save", "PLAIN_HANDLERS", "APPLIERS", "RULES"]
 
 
 def saving_throw(
@@ -74,7 +71,7 @@ def saving_throw(
         )
         tx.emit(event)
         return event
-    roll = _roll_save(tx, cid, ability, bonus, mode, faces, conditions=conditions, cover=cover)
+    roll = roll_save(tx, cid, ability, bonus, mode, faces, conditions=conditions, cover=cover)
     event = SaveMade(
         combatant=cid,
         ability=ability,
@@ -89,7 +86,7 @@ def saving_throw(
     return event
 
 
-def _roll_save(
+def roll_save(
     tx: Tx, cid: str, ability: str, bonus: int, mode: str, faces, *, conditions: bool = True, cover: str = "none"
 ) -> DiceRolled:
     c = tx.combatant(cid)
@@ -107,30 +104,18 @@ def _roll_save(
     return tx.roll(notation, purpose=f"{ability} save", roller=c.id, faces=faces)
 
 
-def save_ability(name: str) -> str:
-    """One of the six abilities, in full and lower case, from its usual spellings."""
-    found = ability_name(name)
-    if found is None:
-        raise RuleError("save/ability", f"'{name}' is not an ability", allowed=", ".join(ABILITIES))
-    return found
-
-
-def _saving_throw(tx: Tx, cmd: SavingThrow) -> None:
-    ability = save_ability(cmd.ability)
-    bonus = save_bonus(tx.state, tx.combatant(cmd.combatant).id, ability) if cmd.bonus is None else cmd.bonus
-    _save(tx, cmd, ability, bonus)
-
-
 def _plain_saving_throw(tx: Tx, cmd: SavingThrow) -> None:
-    _save(tx, cmd, cmd.ability, 0 if cmd.bonus is None else cmd.bonus)
+    save(tx, cmd, cmd.ability, 0 if cmd.bonus is None else cmd.bonus)
 
 
-def _save(tx: Tx, cmd: SavingThrow, ability: str, bonus: int) -> None:
+def save(tx: Tx, cmd: SavingThrow, ability: str, bonus: int, *, awaits_dc: bool = False) -> None:
+    """The `saving_throw` command's save with `bonus`; one without a DC is recorded as rolled,
+    `awaits_dc` saying the ruleset keeps it waiting for the GM's `judge_save`."""
     if cmd.dc is None:
         # The DC is not known yet (the GM keeps it secret, or the effect decides later): the
         # roll is recorded and the GM rules on it, with judge_save (combat/fivee/judged_saves.py),
         # damage, a condition or a ruling.
-        roll = _roll_save(tx, cmd.combatant, ability, bonus, cmd.roll_mode, cmd.faces, cover=cmd.cover)
+        roll = roll_save(tx, cmd.combatant, ability, bonus, cmd.roll_mode, cmd.faces, cover=cmd.cover)
         natural = dice.kept_d20(roll.dice) or 0
         tx.emit(
             SaveRolled(
@@ -139,7 +124,7 @@ def _save(tx: Tx, cmd: SavingThrow, ability: str, bonus: int) -> None:
                 total=roll.total,
                 natural=natural,
                 reason=cmd.reason,
-                awaits_dc=judged_saves.keeps_rolled_saves(tx.state),
+                awaits_dc=awaits_dc,
             )
         )
         return
@@ -151,7 +136,8 @@ def _narrate_rolled(n: Any, e: SaveRolled) -> str:
     return f"{n.name(e.combatant)} rolls a {e.ability} save{why}: {e.total}, for the GM to rule on"
 
 
-HANDLERS: dict[type, Handler] = {SavingThrow: _saving_throw}
 PLAIN_HANDLERS: dict[type, Handler] = {SavingThrow: _plain_saving_throw}
-APPLIERS: dict[type, Applier] = {SaveMade: judged_saves.on_judged, SaveRolled: judged_saves.on_rolled}
-RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration={SaveRolled: _narrate_rolled})  # declared-d10 takes PLAIN_HANDLERS
+# A save's record changes nothing shared: a ruleset that keeps saves waiting for their DC
+# applies them its own way (combat/fivee/saving_throws.py).
+APPLIERS: dict[type, Applier] = {SaveMade: unchanged, SaveRolled: unchanged}
+RULES = Rules(handlers=PLAIN_HANDLERS, appliers=APPLIERS, narration={SaveRolled: _narrate_rolled})

@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 import msgspec
 
-from combat.common.conditions import INCAPACITATING, arm_next_turn_ends, expire_conditions, speed_of
+from combat.common.condition_effects import INCAPACITATING, speed_of
+from combat.common.conditions import arm_next_turn_ends, expire_conditions
 from combat.common.zero_hp import zero_hp
 from combat.kernel.commands import EndCombat
 from combat.kernel.decider import Applier, Handler, Rules, Tx

@@ -22,7 +22,7 @@ from uuid import UUID
 import msgspec
 
 from combat.app.application import Encounters, Outcome
-from combat.common.conditions import is_incapacitated
+from combat.common.condition_effects import is_incapacitated
 from combat.demos.cast import ARIA, LYRA, TOMAS
 from combat.demos.table import DemoTable, healing_word, make_owed_saves, standing_foes, weakest_foe
 from combat.fivee.action_commands import Move, TakeAction

@@ -21,7 +21,7 @@ from typing import Any
 from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
-from combat.common.conditions import is_incapacitated
+from combat.common.condition_effects import is_incapacitated
 from combat.demos.table import DemoTable
 from combat.kernel.commands import BeginCombat, EndCombat, EndTurn
 from combat.kernel.events import DiceRolled, RoundStarted

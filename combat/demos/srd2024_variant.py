@@ -20,7 +20,7 @@ from uuid import UUID
 import msgspec
 
 from combat.app.application import Encounters, Outcome
-from combat.common.conditions import is_incapacitated
+from combat.common.condition_effects import is_incapacitated
 from combat.demos.cast import ARIA, BUGBEAR, LYRA, TOMAS
 from combat.demos.table import DemoTable, make_owed_saves, play_rounds, weakest_foe
 from combat.fivee.action_commands import TakeAction

@@ -28,7 +28,10 @@ from combat.fivee import (
     resources,
     sanctuary,
     save_effects,
+    saving_throws,
     sheet_claims,
+    spell_effect_uses,
+    spell_targets,
     spellcasting,
     stat_blocks,
     turn_ends,
@@ -57,8 +60,10 @@ def core(order: OrderFn, skills: tuple[str, ...] = SRD_SKILLS) -> tuple[Rules, .
         conditions.RULES,
         concentration.RULES,
         saves.RULES,
+        saving_throws.RULES,
         save_effects.RULES,
         spellcasting.RULES,
+        spell_effect_uses.RULES,
         dying.RULES,
         regained_movement.RULES,
         gm_edits.RULES,
@@ -75,5 +80,6 @@ def core(order: OrderFn, skills: tuple[str, ...] = SRD_SKILLS) -> tuple[Rules, .
         last_attacks.RULES,
         mirror_image.RULES,
         sanctuary.RULES,
+        spell_targets.RULES,  # the creature types a condition's immunity asks about
         damage_reduction.RULES,
     )

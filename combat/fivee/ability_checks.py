@@ -24,13 +24,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar, Literal
 
-from combat.characters.sheet import ABILITIES, ability_name
+from combat.common.abilities import ABILITIES, ability_name
 from combat.common.attacks import d20_notation, roll_mode
-from combat.common.conditions import d20_penalty
+from combat.common.condition_effects import d20_penalty
+from combat.common.effect_bonuses import effect_roll_dice
 from combat.common.rider_reads import check_reasons
 from combat.fivee.bonuses import check_bonus
 from combat.fivee.check_events import CheckMade
-from combat.fivee.spell_effects import effect_roll_dice
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import msgspec
 
 from combat.common.concentration import start_concentration
-from combat.common.conditions import can_see, is_incapacitated, speed_of
+from combat.common.condition_effects import can_see, is_incapacitated, speed_of
 from combat.common.rider_reads import barred
 from combat.common.turns import require_able, require_turn
 from combat.fivee import action_events, dying
@@ -21,9 +21,10 @@ from combat.fivee.check_events import CheckMade, narrate_check
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionSpec
-from combat.kernel.state import Combatant, EncounterState, Help, with_combatant
+from combat.kernel.state import Combatant, Economy, EncounterState, Help, with_combatant
 
 __all__ = [
+    "economy_after_attack",
     "SRD_ACTIONS",
     "spend_check",
     "require_reaction",
@@ -285,3 +286,18 @@ RULES = Rules(
     },
     narration={CheckMade: narrate_check, **action_events.NARRATION},
 )
+
+
+def economy_after_attack(attacker: Combatant, uses: str) -> Economy:
+    """The attacker's economy once an attack is made with its action (the first of the
+    action's attacks), an attack left of that action, its reaction or its bonus action."""
+    economy = attacker.economy
+    if uses == "action":
+        return msgspec.structs.replace(economy, action=False, attacks_left=attacker.attacks_per_action - 1)
+    if uses == "attack":
+        return msgspec.structs.replace(economy, attacks_left=economy.attacks_left - 1)
+    if uses == "reaction":
+        return msgspec.structs.replace(economy, reaction=False)
+    if uses == "bonus_action":
+        return msgspec.structs.replace(economy, bonus_action=False)
+    return economy

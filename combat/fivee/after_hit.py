@@ -36,21 +36,21 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from combat.common.creature_types import creature_type
 from combat.common.durations import ending
 from combat.common.rider_reads import riders_of
 from combat.fivee import turn_start_dice
 from combat.fivee.attacks import damage_notation
+from combat.fivee.group_saves import deal_share
 from combat.fivee.last_attacks import last_attack
-from combat.fivee.save_effects import deal_share
 from combat.fivee.save_modifiers import SaveModifiers
-from combat.fivee.spell_targets import creature_type
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.state import Combatant
 from combat.spells.model import DamageRoll, Spell
 
 if TYPE_CHECKING:
-    from combat.fivee.spellcasting import Caster
+    from combat.fivee.casts import Caster
 
 __all__ = ["follows_hit", "hit_target", "strike", "riders_at_cast", "turn_started", "with_size_advantage"]
 

@@ -11,9 +11,11 @@ from typing import Any
 
 import msgspec
 
-from combat.common.attacks import choose_attack, d20_notation, roll_mode
+from combat.common.attacks import COVER_AC, choose_attack, d20_notation, roll_mode
 from combat.common.concentration import end_concentration
-from combat.common.conditions import AUTO_CRIT_IN_MELEE, attack_modifiers, d20_penalty, dodge_to_next_turn
+from combat.common.condition_effects import AUTO_CRIT_IN_MELEE, attack_modifiers, d20_penalty, dodge_to_next_turn
+from combat.common.creature_types import creature_type
+from combat.common.effect_bonuses import effect_ac_bonus, effect_roll_dice
 from combat.common.entered_dice import entering, keep
 from combat.common.hitpoints import adjusted_damage, after_damage, take_damage
 from combat.common.rider_reads import (
@@ -25,7 +27,7 @@ from combat.common.rider_reads import (
     with_weapon_damage,
 )
 from combat.common.turns import require_able, require_turn
-from combat.fivee.actions import require_reaction, spend_check
+from combat.fivee.actions import economy_after_attack, require_reaction, spend_check
 from combat.fivee.attack_commands import Attack, OpportunityAttack
 from combat.fivee.attack_events import AttackMade, narrate_attack
 from combat.fivee.damage_dice import as_rolled
@@ -36,17 +38,14 @@ from combat.fivee.mirror_image import strikes_duplicate
 from combat.fivee.reaction_windows import hit_reactors, open_hit_window
 from combat.fivee.sanctuary import aimed_attack
 from combat.fivee.sheet_claims import critical_range, sneak_attack_landed, with_rage_damage, with_sneak_attack
-from combat.fivee.spell_effects import effect_ac_bonus, effect_roll_dice
 from combat.fivee.spell_marks import spend_advantage_marks
-from combat.fivee.spell_targets import creature_type
 from combat.kernel import dice
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
-from combat.kernel.state import Combatant, Economy, EncounterState, Help
+from combat.kernel.state import Combatant, EncounterState, Help
 
 __all__ = [
-    "COVER_AC",
     "AttackOptions",
     "require_critical_range",
     "require_damage_type",
@@ -64,14 +63,10 @@ __all__ = [
     "require_no_pending_damage",
     "spend_attack",
     "RULES",
-    "economy_after_attack",
     "attack",
     "attack_with",
     "opportunity_attack",
 ]
-
-# "Half +2 bonus to AC ... Three-Quarters +5 ... Total: can't be targeted directly"
-COVER_AC = {"none": 0, "half": 2, "three-quarters": 5}
 
 
 def range_disadvantage(attacker: Combatant, target: Combatant, profile: AttackProfile, distance: int | None) -> tuple[str, ...]:
@@ -611,21 +606,6 @@ def _on_attack(state: EncounterState, e: AttackMade) -> EncounterState:
 
 def _on_attack_rolled(state: EncounterState, e: AttackRolled) -> EncounterState:
     return msgspec.structs.replace(spend_attack(state, e), pending_damage=state.pending_damage + (e,))
-
-
-def economy_after_attack(attacker: Combatant, uses: str) -> Economy:
-    """The attacker's economy once an attack is made with its action (the first of the
-    action's attacks), an attack left of that action, its reaction or its bonus action."""
-    economy = attacker.economy
-    if uses == "action":
-        return msgspec.structs.replace(economy, action=False, attacks_left=attacker.attacks_per_action - 1)
-    if uses == "attack":
-        return msgspec.structs.replace(economy, attacks_left=economy.attacks_left - 1)
-    if uses == "reaction":
-        return msgspec.structs.replace(economy, reaction=False)
-    if uses == "bonus_action":
-        return msgspec.structs.replace(economy, bonus_action=False)
-    return economy
 
 
 def spend_attack(state: EncounterState, e: AttackMade | AttackRolled) -> EncounterState:

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from combat.common import entered_dice
+from combat.common.hitpoints import DamageReduction
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.events import ConditionSpec, Event
 from combat.kernel.hidden import Hidden
@@ -103,4 +104,13 @@ def _narrate(n: Any, e: DamageReduced) -> str:
     return f"{n.name(e.target)}'s Resistance takes {e.amount} off the {e.damage_type} damage"
 
 
-RULES = Rules(appliers={DamageReduced: _on_reduced}, narration={DamageReduced: _narrate})
+class ResistanceDie(DamageReduction):
+    """The shared damage rule's reduction: the Resistance spell's die (`reduced`)."""
+
+    def reduced(self, tx: Tx, target: str, amount: int, damage_type: str) -> int:
+        return reduced(tx, target, amount, damage_type)
+
+
+RULES = Rules(
+    ports={DamageReduction: ResistanceDie()}, appliers={DamageReduced: _on_reduced}, narration={DamageReduced: _narrate}
+)

@@ -41,7 +41,7 @@ The round each creature died in is kept (the 5e slice's `deaths`) while it stays
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -49,6 +49,7 @@ from combat.common.concentration import end_concentration
 from combat.common.regained_movement import restore_movement
 from combat.common.zero_hp import ZeroHitPoints
 from combat.fivee.check_events import CheckMade
+from combat.fivee.state import DeathSaves, Dying, FiveEState, keeps_fivee
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -56,15 +57,9 @@ from combat.kernel.events import CombatantDowned, CombatantRevived, ConditionApp
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 
-if TYPE_CHECKING:
-    from combat.fivee.state import FiveEState
-
 __all__ = [
     "SETTING",
-    "DeathSaves",
-    "Dying",
     "dying_of",
-    "DyingSlot",
     "with_dying",
     "DEFAULTS",
     "STABILIZE_DC",
@@ -104,34 +99,9 @@ PRONE_AFTER = ConditionSpec(name="prone", source="was unconscious")
 # -- state -----------------------------------------------------------------------------------
 
 
-class DeathSaves(msgspec.Struct, frozen=True, kw_only=True):
-    """One creature's Death Saving Throws so far."""
-
-    successes: int = 0
-    failures: int = 0
-    stable: bool = False
-
-
-class Dying(msgspec.Struct, frozen=True, kw_only=True):
-    """The 0 HP rules' bookkeeping: tallies of creatures at 0 HP, the Death Saving Throws owed
-    at the start of a turn, and the monsters the GM treats like characters. A 5e-family
-    ruleset's state holds it as `dying`, unset (and so absent from its JSON) until used."""
-
-    tallies: dict[str, DeathSaves] = {}
-    owed: tuple[str, ...] = ()
-    as_characters: tuple[str, ...] = ()
-
-
-# The 5e slice (combat/fivee/state.py) has a `dying` field, unset (and so absent from its JSON and
-# equal to a fresh state) until someone drops to 0 HP or a monster is treated like a character.
-DyingSlot = Dying | msgspec.UnsetType
-
-
 def dying_of(state: EncounterState) -> Dying:
     """The 0 HP bookkeeping; none in a ruleset outside the 5e family, whose damage and healing
     (combat/common/hitpoints.py, shared) ask too."""
-    from combat.fivee.state import keeps_fivee  # which imports this module's `DyingSlot`
-
     held = state.rules.dying if keeps_fivee(state) else msgspec.UNSET
     return Dying() if held is msgspec.UNSET else held
 
@@ -408,8 +378,6 @@ def on_revived(state: EncounterState, cid: str) -> EncounterState:
 
 
 def _deaths(state: EncounterState) -> dict[str, int]:
-    from combat.fivee.state import keeps_fivee
-
     held = state.rules.deaths if keeps_fivee(state) else msgspec.UNSET
     return {} if held is msgspec.UNSET else held
 
@@ -417,8 +385,6 @@ def _deaths(state: EncounterState) -> dict[str, int]:
 def noted_death(state: EncounterState, cid: str) -> EncounterState:
     """The round `cid` died in, kept while it stays dead (a ruleset outside the 5e family keeps
     none). The 5e slice's `deaths`, which the state's JSON leaves out (combat/fivee/views.py)."""
-    from combat.fivee.state import keeps_fivee
-
     if not keeps_fivee(state):
         return state
     return with_rules(state, deaths={**_deaths(state), cid: state.round})

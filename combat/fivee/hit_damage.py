@@ -28,7 +28,7 @@ from typing import Any
 
 import msgspec
 
-from combat.characters.sheet import ABILITIES
+from combat.common.abilities import ABILITIES
 from combat.common.durations import ending
 from combat.common.rider_reads import riders_of
 from combat.fivee.action_events import ActionTaken

@@ -19,41 +19,25 @@ JSON, while none waits); one without the slot (declared-d10) records the roll al
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeGuard
+from typing import TypeGuard
 
 import msgspec
 
-from combat.characters.sheet import ABILITIES, ability_name
+from combat.common.abilities import ABILITIES, ability_name
+from combat.common.save_conditions import automatic_failure
 from combat.fivee.gm_edit_commands import JudgeSave
-from combat.fivee.save_conditions import automatic_failure
+from combat.fivee.state import FiveEState, RolledSave, keeps_fivee
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import SaveMade, SaveRolled
 from combat.kernel.names import normalised
 from combat.kernel.state import EncounterState, with_rules
 
-if TYPE_CHECKING:
-    from combat.fivee.state import FiveEState
-
-__all__ = ["RolledSave", "RolledSavesSlot", "keeps_rolled_saves", "rolled_saves_of", "on_rolled", "on_judged", "judge_save"]
-
-
-class RolledSave(msgspec.Struct, frozen=True, kw_only=True):
-    combatant: str
-    ability: str
-    total: int
-    natural: int
-    reason: str = ""
-    fails: str | None = None  # the condition that failed it as it was rolled (Strength and Dexterity saves)
-
-
-RolledSavesSlot = tuple[RolledSave, ...] | msgspec.UnsetType
+__all__ = ["keeps_rolled_saves", "rolled_saves_of", "on_rolled", "on_judged", "judge_save"]
 
 
 def keeps_rolled_saves(state: EncounterState) -> TypeGuard[EncounterState[FiveEState]]:
     """A 5e-family ruleset keeps the waiting saves (declared-d10 records the roll alone)."""
-    from combat.fivee.state import keeps_fivee  # which imports this module's slot type
-
     return keeps_fivee(state)
 
 

@@ -1,4 +1,4 @@
-"""Legendary actions and Legendary Resistance, from the stat block.
+"""Legendary actions, from the stat block (Legendary Resistance: combat/fivee/legendary_resistance.py).
 
 - Legendary actions: "taken immediately after another creature's turn, one at a time, and all
   spent uses are regained at the start of the monster's own turn"; each costs its uses (1
@@ -26,11 +26,11 @@ from combat.fivee.sanctuary import aimed_attack
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import Event, SaveMade, TurnEnded, TurnStarted
+from combat.kernel.events import Event, TurnEnded, TurnStarted
 from combat.kernel.hidden import Hidden
 from combat.kernel.state import Economy, EncounterState
 
-__all__ = ["LegendaryAction", "UseLegendaryResistance", "LegendaryActionUsed", "LegendaryResistanceUsed", "RULES"]
+__all__ = ["LegendaryAction", "LegendaryActionUsed", "RULES"]
 
 
 class LegendaryAction(Command, frozen=True, kw_only=True):
@@ -54,14 +54,6 @@ class LegendaryAction(Command, frozen=True, kw_only=True):
     resistance_faces: dict[str, tuple[int, ...]] = {}
 
 
-class UseLegendaryResistance(Command, frozen=True, kw_only=True):
-    """Turn the creature's last failed saving throw into a success (the GM's choice)."""
-
-    gm_only: ClassVar[bool] = True
-
-    combatant: str
-
-
 class LegendaryActionUsed(Event, frozen=True, kw_only=True):
     combatant: str
     action: str
@@ -70,16 +62,6 @@ class LegendaryActionUsed(Event, frozen=True, kw_only=True):
     text: str = ""
     note: str = ""
     hidden: ClassVar[Hidden] = Hidden.of(combatant=("text",))
-
-
-class LegendaryResistanceUsed(Event, frozen=True, kw_only=True):
-    """The failed save (ability, DC) counts as a success."""
-
-    combatant: str
-    ability: str
-    dc: int
-    left: int
-    hidden: ClassVar[Hidden] = Hidden.of(combatant=("left",), aloud=("dc",))  # the DC of the save it resisted
 
 
 def _untouched(e: Economy) -> bool:
@@ -153,26 +135,6 @@ def _legendary_action(tx: Tx, cmd: LegendaryAction) -> None:
         )
 
 
-def _use_legendary_resistance(tx: Tx, cmd: UseLegendaryResistance) -> None:
-    c, s = require_sheet(tx, cmd.combatant)
-    if s.block.legendary_resistance == 0:
-        raise RuleError(
-            "legendary/no-resistance", f"{c.name} has no Legendary Resistance", allowed="a creature whose stat block has it"
-        )
-    if s.resistance_left == 0:
-        raise RuleError(
-            "legendary/no-resistance-left", f"{c.name} has used all its Legendary Resistance today", allowed="let the save fail"
-        )
-    if s.failed_save is None:
-        raise RuleError(
-            "legendary/no-failed-save",
-            f"{c.name} has no failed saving throw to turn into a success",
-            allowed="right after a saving_throw it failed",
-        )
-    ability, dc = s.failed_save
-    tx.emit(LegendaryResistanceUsed(combatant=c.id, ability=ability, dc=dc, left=s.resistance_left - 1))
-
-
 def _on_legendary(state: EncounterState, e: LegendaryActionUsed) -> EncounterState:
     s = sheets(state)[e.combatant]  # KeyError in a changed past: a conflict, not a crash
     once = any(a.name == e.action and a.once_per_turn for a in s.block.legendary_actions)
@@ -182,10 +144,6 @@ def _on_legendary(state: EncounterState, e: LegendaryActionUsed) -> EncounterSta
         legendary_left=s.legendary_left - e.cost,
         legendary_used=(*s.legendary_used, e.action) if once else s.legendary_used,
     )
-
-
-def _on_resisted(state: EncounterState, e: LegendaryResistanceUsed) -> EncounterState:
-    return with_sheet(state, e.combatant, resistance_left=e.left, failed_save=None)
 
 
 def _after_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
@@ -203,26 +161,14 @@ def _after_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
     return with_monsters(state, after_turn_of=e.combatant)
 
 
-def _after_save(state: EncounterState, e: SaveMade) -> EncounterState:
-    """A failed save may still be turned; any later save, failed or not, replaces it."""
-    s = sheet(state, e.combatant)
-    if s is None or s.block.legendary_resistance == 0:
-        return state
-    return with_sheet(state, e.combatant, failed_save=None if e.success else (e.ability, e.dc))
-
-
 RULES = Rules(
-    handlers={LegendaryAction: _legendary_action, UseLegendaryResistance: _use_legendary_resistance},
-    appliers={LegendaryActionUsed: _on_legendary, LegendaryResistanceUsed: _on_resisted},
+    handlers={LegendaryAction: _legendary_action},
+    appliers={LegendaryActionUsed: _on_legendary},
     # After the ruleset's own applier for these shared events: the block's own books.
-    after={SaveMade: (_after_save,), TurnStarted: (_after_turn_started,), TurnEnded: (_after_turn_ended,)},
+    after={TurnStarted: (_after_turn_started,), TurnEnded: (_after_turn_ended,)},
     narration={
         LegendaryActionUsed: lambda n, e: (
             f"{n.name(e.combatant)} takes a legendary action after {n.name(e.after_turn_of)}'s turn: {e.action} (costs {e.cost})"
         ),
-        LegendaryResistanceUsed: lambda n, e: (
-            f"{n.name(e.combatant)} uses Legendary Resistance: the DC {e.dc} {e.ability} save succeeds instead"
-            + ("" if e.left is None else f" ({e.left} left)")
-        ),  # None: not revealed to this reader
     },
 )

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Literal
 
 import msgspec
 
-from combat.bestiary.model import BlockAction, BlockAttack, MultiattackPart
+from combat.bestiary.model import BlockAction, MultiattackPart
 from combat.common.attacks import choose_attack
 from combat.common.turns import require_able, require_turn
 from combat.fivee import attacks
@@ -30,6 +30,7 @@ from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attack_commands import Attack, OpportunityAttack
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.command_groups import RULING_COMMANDS
+from combat.fivee.monster_uses import UseSpent, require_use
 from combat.fivee.monsters import Faces, MonsterSheet, require_sheet, sheet, sheets, with_sheet
 from combat.kernel.commands import Command
 from combat.kernel.decider import Handler, Rules, Tx
@@ -45,7 +46,6 @@ __all__ = [
     "Recharge",
     "MultiattackUsed",
     "MonsterActionUsed",
-    "UseSpent",
     "RechargeChecked",
     "block_extra_damage",
     "by_stat_block",
@@ -104,14 +104,6 @@ class MonsterActionUsed(Event, frozen=True, kw_only=True):
     hidden: ClassVar[Hidden] = Hidden.of(combatant=("text",))  # the stat block's words, with its numbers
 
 
-class UseSpent(Event, frozen=True, kw_only=True):
-    """A Recharge or per-day action was used."""
-
-    combatant: str
-    action: str
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
 class RechargeChecked(Event, frozen=True, kw_only=True):
     """The recharge d6 (the DiceRolled before this): `regained` when it showed `needed` or more."""
 
@@ -128,46 +120,6 @@ class RechargeChecked(Event, frozen=True, kw_only=True):
 
 def _block_attack_name(profile_name: str) -> str:
     return profile_name.removesuffix(" (ranged)")
-
-
-def require_use(c: Combatant, s: MonsterSheet, name: str) -> None:
-    """A Recharge action must be charged and a per-day action must have uses left."""
-    entry = s.block.limited(name)
-    if entry is None:
-        return
-    if entry.recharge is not None and entry.name in s.spent:
-        faces = "6" if entry.recharge == 6 else f"{entry.recharge}-6"
-        raise RuleError(
-            "creature/recharging",
-            f"{c.name}'s {entry.name} is spent until it recharges (Recharge {faces}, rolled at the start of its turn)",
-            allowed=_available(s) or "its other actions",
-        )
-    if entry.per_day is not None and s.used_today.get(entry.name, 0) >= entry.per_day:
-        raise RuleError(
-            "creature/no-uses-left",
-            f"{c.name} has used {entry.name} {entry.per_day}/day already",
-            allowed=_available(s) or "its other actions",
-        )
-
-
-def _available(s: MonsterSheet) -> str:
-    entries: tuple[BlockAttack | BlockAction, ...] = (
-        *s.block.attacks,
-        *s.block.actions,
-        *s.block.bonus_actions,
-        *s.block.reactions,
-    )
-    names = [e.name for e in entries]
-    usable = []
-    for n in names:
-        e = s.block.limited(n)
-        if (
-            e is None
-            or (e.recharge is not None and n not in s.spent)
-            or (e.per_day is not None and s.used_today.get(n, 0) < e.per_day)
-        ):
-            usable.append(n)
-    return ", ".join(usable)
 
 
 def by_stat_block(tx: Tx, cmd: Any, rule: Handler) -> None:
@@ -393,14 +345,6 @@ def _on_monster_action(state: EncounterState, e: MonsterActionUsed) -> Encounter
     return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, **{e.uses: False}))
 
 
-def _on_use_spent(state: EncounterState, e: UseSpent) -> EncounterState:
-    s = sheets(state)[e.combatant]  # KeyError in a changed past: a conflict, not a crash
-    entry = s.block.limited(e.action)
-    if entry is not None and entry.recharge is not None:
-        return with_sheet(state, e.combatant, spent=(*s.spent, entry.name))
-    return with_sheet(state, e.combatant, used_today={**s.used_today, e.action: s.used_today.get(e.action, 0) + 1})
-
-
 def _on_recharge(state: EncounterState, e: RechargeChecked) -> EncounterState:
     s = sheets(state)[e.combatant]  # KeyError in a changed past: a conflict, not a crash
     spent = tuple(n for n in s.spent if n != e.action) if e.regained else s.spent
@@ -436,7 +380,6 @@ RULES = Rules(
     appliers={
         MultiattackUsed: _on_multiattack,
         MonsterActionUsed: _on_monster_action,
-        UseSpent: _on_use_spent,
         RechargeChecked: _on_recharge,
     },
     guards={Command: (recharge_first,)},  # every command: those a creature acts by wait for its recharge roll
@@ -449,7 +392,6 @@ RULES = Rules(
         MonsterActionUsed: lambda n, e: (
             f"{n.name(e.combatant)} uses {e.action}" + (f" on {n.name(e.target)}" if e.target else "")
         ),
-        UseSpent: lambda n, e: f"{n.name(e.combatant)}'s {e.action} is spent",
         RechargeChecked: lambda n, e: (
             f"{n.name(e.combatant)}'s {e.action} "
             + ("recharges" if e.regained else "stays spent")

@@ -10,8 +10,10 @@ from typing import Any
 
 from combat.common.consistency import able
 from combat.fivee.actions import used_up
-from combat.fivee.legendary import LegendaryActionUsed, LegendaryResistanceUsed
-from combat.fivee.monster_actions import MonsterActionUsed, MultiattackUsed, RechargeChecked, UseSpent
+from combat.fivee.legendary import LegendaryActionUsed
+from combat.fivee.legendary_resistance import LegendaryResistanceUsed
+from combat.fivee.monster_actions import MonsterActionUsed, MultiattackUsed, RechargeChecked
+from combat.fivee.monster_uses import UseSpent
 from combat.fivee.monsters import monsters_of, sheet
 from combat.kernel.decider import Rules
 from combat.kernel.state import EncounterState

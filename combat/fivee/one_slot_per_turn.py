@@ -7,8 +7,8 @@ needs no reset; a log folds the same with or without this bundle, which only ref
 
 from __future__ import annotations
 
+from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import CharacterState, character, with_character
-from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.state import EncounterState

@@ -26,11 +26,12 @@ from typing import Any, ClassVar, Literal
 import msgspec
 
 from combat.bestiary.model import BlockAction, StatBlock
+from combat.common.effect_bonuses import effect_ac_bonus
 from combat.fivee.actions import require_reaction
 from combat.fivee.attack_events import AttackDamageRolled, AttackMade
 from combat.fivee.characters import character
+from combat.fivee.monster_uses import UseSpent, require_use
 from combat.fivee.monsters import sheet as block_sheet
-from combat.fivee.spell_effects import effect_ac_bonus
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackRolled, DamageTaken, Event
@@ -108,9 +109,6 @@ def spend_reaction_use(tx: Tx, c: Combatant, spell: str) -> None:
     entry = reaction_spells(s.block).get(spell)
     if entry is None:
         return
-    # monster_actions makes attacks, and attacks open windows with this module: import on use.
-    from combat.fivee.monster_actions import UseSpent, require_use
-
     require_use(c, s, entry.name)
     if s.block.limited(entry.name) is not None:
         tx.emit(UseSpent(combatant=c.id, action=entry.name))

@@ -29,12 +29,15 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from combat.common.effect_bonuses import effect_ac_bonus
 from combat.common.rider_reads import armor_class
 from combat.fivee.action_events import ReactionTaken
 from combat.fivee.actions import require_reaction
 from combat.fivee.attack_commands import RollDamage
+from combat.fivee.casts import CastSpell, caster_of
 from combat.fivee.characters import character, with_character
 from combat.fivee.damage_rolls import roll_pending_damage
+from combat.fivee.group_saves import resolve_save_effect
 from combat.fivee.reaction_windows import (
     COUNTERSPELL,
     UNCANNY_DODGE,
@@ -49,9 +52,7 @@ from combat.fivee.reaction_windows import (
     open_spell_window,
     spell_reactors,
 )
-from combat.fivee.save_effects import resolve_save_effect
-from combat.fivee.spell_effects import effect_ac_bonus
-from combat.fivee.spellcasting import Begun, CastSpell, begin_cast, caster_of, resolve_cast
+from combat.fivee.spellcasting import Begun, begin_cast, resolve_cast
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

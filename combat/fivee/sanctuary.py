@@ -28,6 +28,8 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from combat.fivee.actions import economy_after_attack
+from combat.fivee.group_saves import resolve_save_effect
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionSpec, Event
@@ -62,9 +64,6 @@ def ward_of(c: Combatant) -> ConditionSpec | None:
 
 
 def _fails(tx: Tx, saver: Combatant, warded: Combatant, faces: Faces | None) -> bool:
-    # save_effects reaches the attack rule (a monster's action), which asks this module: import on use.
-    from combat.fivee.save_effects import resolve_save_effect
-
     ward = ward_of(warded)
     assert ward is not None and ward.riders is not UNSET and ward.riders.ward_dc is not UNSET
     source = ward.source if ward.source in tx.state.combatants else warded.id
@@ -176,7 +175,6 @@ def aimed_spell(
 def _on_turned_away(state: EncounterState, e: TurnedAway) -> EncounterState:
     if e.spell is not None:
         return state  # the spell was spent as it was cast
-    from combat.fivee.attacks import economy_after_attack  # attacks asks this module first: import on use
 
     attacker = state.combatants[e.attacker]
     readied = None if e.uses == "reaction" else attacker.readied

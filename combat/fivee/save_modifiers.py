@@ -35,7 +35,7 @@ import msgspec
 
 from combat.common.attacks import roll_mode
 from combat.fivee.characters import character
-from combat.fivee.legendary import LegendaryResistanceUsed
+from combat.fivee.legendary_resistance import LegendaryResistanceUsed
 from combat.fivee.monsters import sheet as block_sheet
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError

@@ -164,7 +164,7 @@ class Later(NamedTuple):
 
 def after(tx: Tx, e: Event, dealt: tuple[str, int, str, str | None] | None, later: Later) -> None:
     """What event `e` (dealing `dealt`: `damage_of(e)`) sets off among these riders."""
-    from combat.fivee.spellcasting import SpellCast
+    from combat.fivee.casts import SpellCast
 
     if isinstance(e, (AttackMade, AttackRolled)):
         _acted(tx, e.attacker, later, "made an attack roll")

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from combat.common.concentration import end_concentration
-from combat.common.conditions import SPEED_ZERO
+from combat.common.condition_effects import SPEED_ZERO
 from combat.common.durations import ending
 from combat.common.regained_movement import restore_movement
 from combat.fivee.ability_checks import rolled_check
@@ -50,7 +50,7 @@ from combat.spells import library
 from combat.spells.model import Spell
 
 if TYPE_CHECKING:
-    from combat.fivee.spellcasting import Caster
+    from combat.fivee.casts import Caster
 
 __all__ = ["ongoing_spells", "dispel"]
 

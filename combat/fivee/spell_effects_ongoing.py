@@ -41,10 +41,10 @@ command emitted):
 - an effect with Haste's lethargy ends: "When the spell ends, the target is Incapacitated and
   has a Speed of 0 until the end of its next turn";
 - a condition that came with others ends: they end too (combat/fivee/spell_conditions.py).
-Sleep's repeated save (combat/common/durations.py) calls `fail_into`: "If the target fails the
+Sleep's repeated save (combat/fivee/turn_ends.py) calls `fail_into`: "If the target fails the
 second save, the target has the Unconscious condition for the duration."
 
-`marker`: a spell the caster uses again later (`spell_effect`, combat/fivee/spell_follow_ups.py:
+`marker`: a spell the caster uses again later (`spell_effect`, combat/fivee/spell_effect_uses.py:
 Spiritual Weapon's Bonus Action attack, Spirit Guardians' save...) needs the caster still
 concentrating on it: the caster carries a marker named for it, tied to that concentration,
 with the level it was cast at and the damage type chosen.
@@ -79,7 +79,7 @@ from combat.kernel.state import Combatant
 from combat.spells.model import DamageRoll, Spell
 
 if TYPE_CHECKING:
-    from combat.fivee.spellcasting import Caster, CastSpell
+    from combat.fivee.casts import Caster, CastSpell
 
 __all__ = [
     "lasting",

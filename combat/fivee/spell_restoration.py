@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.common.conditions import EXHAUSTION, SPEED_ZERO, exhaustion_level
+from combat.common.condition_effects import EXHAUSTION, SPEED_ZERO, exhaustion_level
 from combat.common.durations import ending
 from combat.common.hitpoints import heal
 from combat.common.regained_movement import restore_movement

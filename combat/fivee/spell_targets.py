@@ -24,15 +24,15 @@ from __future__ import annotations
 
 from typing import Literal
 
+from combat.common.creature_types import CreatureTypes, creature_type
 from combat.fivee.characters import character
 from combat.fivee.monsters import sheet as block_sheet
-from combat.kernel.decider import Tx
+from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import ConditionSpec
 from combat.kernel.state import Combatant
 from combat.spells.model import DamageRoll, Option, Spell
 
-__all__ = ["who", "target_cap", "checked_targets", "creature_type", "source_type", "chosen_type", "chosen_option"]
+__all__ = ["who", "target_cap", "checked_targets", "SheetTypes", "RULES", "chosen_type", "chosen_option"]
 
 Who = Literal["self", "creatures", "area"]
 
@@ -62,20 +62,19 @@ def target_cap(spell: Spell, slot: int | None) -> int | None:
     return up.targets if up is not None and up.targets else spell.targets.count
 
 
-def creature_type(tx: Tx, c: Combatant) -> str | None:
-    """Its creature type in lower case, None where the rules know none."""
-    block = block_sheet(tx.state, c.id)
-    if block is not None and block.block.type:
-        return block.block.type.lower()
-    if character(tx.state, c.id) is not None:
-        return "humanoid"
-    return None
+class SheetTypes(CreatureTypes):
+    """The 5e family's creature types: the stat block's, or Humanoid for a character."""
+
+    def of(self, tx: Tx, c: Combatant) -> str | None:
+        block = block_sheet(tx.state, c.id)
+        if block is not None and block.block.type:
+            return block.block.type.lower()
+        if character(tx.state, c.id) is not None:
+            return "humanoid"
+        return None
 
 
-def source_type(tx: Tx, condition: ConditionSpec) -> str | None:
-    """The creature type of whoever gives `condition` (its `source`, when a combatant)."""
-    source = tx.state.combatants.get(condition.source) if condition.source else None
-    return creature_type(tx, source) if source is not None else None
+RULES = Rules(ports={CreatureTypes: SheetTypes()})
 
 
 def checked_targets(tx: Tx, c: Combatant, spell: Spell, named: tuple[str, ...], slot: int | None) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from combat.common.conditions import speed_of
+from combat.common.condition_effects import speed_of
 from combat.common.turns import require_able, require_turn
 from combat.fivee.actions import movement_left, movement_short
 from combat.kernel.commands import Command

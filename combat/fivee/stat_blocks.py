@@ -1,4 +1,4 @@
-"""The stat block rules (monsters, monster_actions, legendary) as one bundle for a 5e-family
+"""The stat block rules (monsters, their limited uses, monster_actions, legendary actions and resistance) as one bundle for a 5e-family
 ruleset, and the steps they add to its phase table.
 
 Where a ruleset replaces the attack rule, its own handler calls
@@ -7,7 +7,7 @@ Where a ruleset replaces the attack rule, its own handler calls
 
 from __future__ import annotations
 
-from combat.fivee import legendary, monster_actions, monster_consistency, monsters
+from combat.fivee import legendary, legendary_resistance, monster_actions, monster_consistency, monster_uses, monsters
 from combat.kernel.decider import assemble
 from combat.kernel.phases import PhaseTable, Step
 
@@ -18,7 +18,14 @@ TURN_COMMANDS = ("multiattack", "monster_action", "recharge", "legendary_action"
 # stat block's too): in the turns, on anyone's for a reaction.
 CHARACTER_TURN_COMMANDS = ("use_resource", "end_rage", "cast_spell", "spell_effect")
 
-RULES = assemble(monsters.RULES, monster_actions.RULES, legendary.RULES, monster_consistency.RULES)
+RULES = assemble(
+    monsters.RULES,
+    monster_uses.RULES,
+    monster_actions.RULES,
+    legendary.RULES,
+    legendary_resistance.RULES,
+    monster_consistency.RULES,
+)
 
 
 def with_steps(phases: PhaseTable) -> PhaseTable:

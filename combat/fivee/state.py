@@ -19,13 +19,51 @@ import msgspec
 
 from combat.fivee.banked_actions import BankedSlot
 from combat.fivee.characters import CharactersSlot
-from combat.fivee.dying import DyingSlot
-from combat.fivee.judged_saves import RolledSavesSlot
 from combat.fivee.last_attacks import LastAttacksSlot
 from combat.fivee.monsters import MonstersSlot
 from combat.kernel.state import EncounterState
 
-__all__ = ["FiveEState", "keeps_fivee"]
+__all__ = ["FiveEState", "keeps_fivee", "DeathSaves", "Dying", "DyingSlot", "RolledSave", "RolledSavesSlot"]
+
+
+# The slots the 0 HP rules (combat/fivee/dying.py) and the saves judged later
+# (combat/fivee/judged_saves.py) keep are declared here, not beside those rules: both rules ask
+# `keeps_fivee`, so their modules import this one.
+
+
+class DeathSaves(msgspec.Struct, frozen=True, kw_only=True):
+    """One creature's Death Saving Throws so far."""
+
+    successes: int = 0
+    failures: int = 0
+    stable: bool = False
+
+
+class Dying(msgspec.Struct, frozen=True, kw_only=True):
+    """The 0 HP rules' bookkeeping: tallies of creatures at 0 HP, the Death Saving Throws owed
+    at the start of a turn, and the monsters the GM treats like characters. A 5e-family
+    ruleset's state holds it as `dying`, unset (and so absent from its JSON) until used."""
+
+    tallies: dict[str, DeathSaves] = {}
+    owed: tuple[str, ...] = ()
+    as_characters: tuple[str, ...] = ()
+
+
+# The 5e slice (combat/fivee/state.py) has a `dying` field, unset (and so absent from its JSON and
+# equal to a fresh state) until someone drops to 0 HP or a monster is treated like a character.
+DyingSlot = Dying | msgspec.UnsetType
+
+
+class RolledSave(msgspec.Struct, frozen=True, kw_only=True):
+    combatant: str
+    ability: str
+    total: int
+    natural: int
+    reason: str = ""
+    fails: str | None = None  # the condition that failed it as it was rolled (Strength and Dexterity saves)
+
+
+RolledSavesSlot = tuple[RolledSave, ...] | msgspec.UnsetType
 
 
 class FiveEState(msgspec.Struct, frozen=True, kw_only=True):

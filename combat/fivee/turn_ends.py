@@ -48,7 +48,7 @@ def advance(
 
 def end_turn_effects(tx: Tx, cid: str | None, save_faces: Sequence[Sequence[int]] = ()) -> None:
     """What happens as `cid`'s turn ends (after its `TurnEnded`): what lasts until then ends,
-    then the saves it repeats "at the end of each of its turns" (combat/common/durations.py).
+    then the saves it repeats "at the end of each of its turns" (`repeat_saves`).
     Faces entered with no turn ending, or more than the saves owed, are refused."""
     if cid is not None:
         expire_conditions(tx, cid, "end")

@@ -116,7 +116,7 @@ class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     - `save`: "At the end of each of its turns, the target repeats the save, ending the
       effect on itself on a success": rolled as the bearer's turn ends, with its own bonus.
     - `ac_bonus`, `roll_bonus` (and `roll_bonus_on`): what a spell's effect does while it
-      lasts (combat/fivee/spell_effects.py): "+5 bonus to AC" (Shield), "adds 1d4 to the
+      lasts (combat/common/effect_bonuses.py): "+5 bonus to AC" (Shield), "adds 1d4 to the
       attack roll or save" (Bless; Bane's `-1d4`), on the rolls `roll_bonus_on` names.
     """
 

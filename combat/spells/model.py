@@ -240,7 +240,7 @@ class Option(_Part, frozen=True, kw_only=True):
 
 
 class FollowUp(_Part, frozen=True, kw_only=True):
-    """One thing `spell_effect` does again while the spell lasts (combat/fivee/spell_follow_ups.py).
+    """One thing `spell_effect` does again while the spell lasts (combat/fivee/spell_effect_uses.py).
 
     - `name`: how the command's `option` picks it among several ("ram", "storm"); the first
       is the one taken when the command names none;

@@ -19,9 +19,9 @@ from uuid import UUID
 import msgspec
 
 from combat.fivee.attack_events import AttackDamageRolled, AttackMade
+from combat.fivee.casts import SpellCast
 from combat.fivee.characters import SheetAttached
 from combat.fivee.reactions import AttackDeflected
-from combat.fivee.spellcasting import SpellCast
 from combat.kernel.events import (
     AttackRolled,
     CombatantAdded,

@@ -8,8 +8,9 @@ classes; sqlite3 and psycopg are imported only here.
 
 - `log`: the records' envelope and snapshot on disk (`MsgspecMapper`), and `EventLog`, the
   eventsourcing application of one partition, reading and writing through eventsourcing.
-- `sqlite`: an SQLite file's log: rows read straight from the recorder's query, written by
-  `GroupWriter` (`group_commit`), which commits several encounters' appends together.
+- `sqlite`: an SQLite file's log: rows read straight from the recorder's query
+  (`sqlite_recorder`), written by `GroupWriter` (`group_commit`), which commits several
+  encounters' appends together.
 - `postgres`: PostgreSQL's recorder, with its insert in one round trip and NOTIFY after it.
 - `partitions`: the store split by encounter; where the committer is chosen.
 - `settings`: which store a `--db` names.
@@ -30,9 +31,11 @@ if TYPE_CHECKING:
     from combat.kernel.records import Recorded
     from combat.store.log import Snapshot
 
+import msgspec
+
 from combat.kernel.errors import RuleError
 
-__all__ = ["SeqTaken", "UnreadableRow", "Commits", "BlockingCommits"]
+__all__ = ["SeqTaken", "UnreadableRow", "unreadable", "Commits", "BlockingCommits"]
 
 
 class SeqTaken(Exception):
@@ -51,6 +54,19 @@ class UnreadableRow(RuleError):
             allowed="restore the log from a copy whose chain verifies (combat verify)",
         )
         self.seq = seq
+
+
+class _Seq(msgspec.Struct):
+    originator_version: int | None = None
+
+
+def unreadable(state: bytes, encounter_id: object, exc: Exception) -> UnreadableRow:
+    """The error for a stored row that does not decode as a record, naming its seq if it can."""
+    try:
+        seq = msgspec.json.decode(state, type=_Seq).originator_version
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        seq = None
+    return UnreadableRow(encounter_id, seq, str(exc))
 
 
 class Commits(Protocol):

@@ -37,7 +37,7 @@ from combat.kernel.events import EncounterCreated
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
 from combat.rulesets import RULESETS, RulesetNotInstalled, installed_ruleset
-from combat.store import SeqTaken, UnreadableRow
+from combat.store import SeqTaken, UnreadableRow, unreadable
 from combat.store.prehash import census
 from combat.store.schema import create_recorder_tables
 
@@ -141,19 +141,6 @@ class UnreadableSnapshot(Exception):
         super().__init__(f"the snapshot at seq {seq} does not decode: {problem}")
         self.seq = seq
         self.problem = problem
-
-
-class _Seq(msgspec.Struct):
-    originator_version: int | None = None
-
-
-def unreadable(state: bytes, encounter_id: object, exc: Exception) -> UnreadableRow:
-    """The error for a stored row that does not decode as a record, naming its seq if it can."""
-    try:
-        seq = msgspec.json.decode(state, type=_Seq).originator_version
-    except (msgspec.ValidationError, msgspec.DecodeError):
-        seq = None
-    return UnreadableRow(encounter_id, seq, str(exc))
 
 
 def decode_record(decoder: msgspec.json.Decoder[Recorded], state: bytes, encounter_id: object) -> Recorded:
@@ -301,7 +288,7 @@ class EventLog(SharedPool):
 
     def construct_recorder(self) -> ApplicationRecorder:
         if isinstance(self.factory, SQLiteFactory):
-            from combat.store.sqlite import SQLiteLogRecorder
+            from combat.store.sqlite_recorder import SQLiteLogRecorder
 
             self.factory.application_recorder_class = SQLiteLogRecorder  # unless the env names another
             return super().construct_recorder()

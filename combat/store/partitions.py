@@ -39,7 +39,8 @@ from combat.store import BlockingCommits, Commits
 from combat.store.log import EventLog, RecordDecoder, Snapshot
 from combat.store.partition_marks import check_marks
 from combat.store.schema import creating
-from combat.store.sqlite import SQLiteFileLog, is_sqlite_file
+from combat.store.sqlite import SQLiteFileLog
+from combat.store.sqlite_recorder import is_sqlite_file
 
 if TYPE_CHECKING:
     import asyncio

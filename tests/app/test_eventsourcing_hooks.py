@@ -21,7 +21,7 @@ from eventsourcing import sqlite as es_sqlite
 
 from combat.app.application import Encounters
 from combat.kernel.commands import Ruling
-from combat.store.sqlite import SQLiteLogRecorder
+from combat.store.sqlite_recorder import SQLiteLogRecorder
 
 CHECKED_AGAINST = (9, 5)  # eventsourcing's minor version these hooks were read against
 

@@ -36,7 +36,8 @@ from combat.store.group_commit import GroupWriter
 from combat.store.log import EventLog
 from combat.store.partitions import partition_class
 from combat.store.settings import store_env
-from combat.store.sqlite import SQLiteFileLog, SQLiteLogRecorder
+from combat.store.sqlite import SQLiteFileLog
+from combat.store.sqlite_recorder import SQLiteLogRecorder
 from tests.helpers import POSTGRES_SETTINGS, connect_postgres
 
 

@@ -16,7 +16,8 @@ from combat.bestiary import library
 from combat.fivee.action_commands import Move
 from combat.fivee.attack_commands import Attack
 from combat.fivee.initiative import OrderTie, RollInitiative
-from combat.fivee.legendary import LegendaryAction, UseLegendaryResistance
+from combat.fivee.legendary import LegendaryAction
+from combat.fivee.legendary_resistance import UseLegendaryResistance
 from combat.fivee.monster_actions import MonsterAction, Multiattack, Recharge
 from combat.fivee.monsters import AddCreature, sheet
 from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, SavingThrow

@@ -25,10 +25,10 @@ from combat.campaigns.carry_over import FOLLOWER
 from combat.campaigns.records import DEFAULT_CAMPAIGN, CharacterJoined, CharacterSaved, PartyRecord, character_id
 from combat.characters.build import build_sheet
 from combat.characters.sheet import CharacterSheet
+from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter, CharacterStatus
 from combat.fivee.gm_edit_commands import SetHp
 from combat.fivee.initiative import RollInitiative
-from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndCombat
 from combat.kernel.errors import RuleError
 from combat.store.party import TABLE, TOPIC, tracking_name

@@ -11,10 +11,10 @@ from combat.characters.foundry import import_actor
 from combat.characters.sheet import Features
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
+from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.monsters import AddCreature
 from combat.fivee.save_effects import SaveEffect
-from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import ApplyCondition
 from combat.kernel.events import ConditionSpec, DamageTaken, SaveMade
 from tests.characters.foundry_actors import foundry_actor

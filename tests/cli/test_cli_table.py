@@ -118,10 +118,10 @@ def test_show_names_each_combatant_by_id_with_its_slots_left_and_a_dying_ones_de
     roll is 10 or higher, you succeed. Otherwise, you fail.")."""
     from combat.app.application import Encounters
     from combat.characters.build import build_sheet
+    from combat.fivee.casts import CastSpell
     from combat.fivee.characters import AddCharacter
     from combat.fivee.dying import DeathSave
     from combat.fivee.initiative import RollInitiative
-    from combat.fivee.spellcasting import CastSpell
     from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn
     from tests.helpers import monster, pc
 

@@ -174,7 +174,7 @@ def test_a_save_rolled_while_paralyzed_fails_a_strength_or_dexterity_dc_whatever
 def test_a_failed_save_judged_later_may_be_turned_by_legendary_resistance():
     """Legendary Resistance: 'If the dragon fails a saving throw, it can choose to succeed
     instead': a save whose DC is set after the roll is a saving throw like any other."""
-    from combat.fivee.legendary import LegendaryResistanceUsed, UseLegendaryResistance
+    from combat.fivee.legendary_resistance import LegendaryResistanceUsed, UseLegendaryResistance
     from combat.fivee.monsters import AddCreature
 
     t = Table()

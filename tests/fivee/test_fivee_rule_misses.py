@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from combat.common.conditions import exhaustion_level, speed_of
+from combat.common.condition_effects import exhaustion_level, speed_of
 from combat.fivee.ability_checks import AbilityCheck, Contest
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack

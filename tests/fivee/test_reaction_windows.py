@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from combat.characters.build import build_sheet
 from combat.fivee.attack_commands import Attack, RollDamage
 from combat.fivee.attack_events import AttackDamageRolled
+from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter
 from combat.fivee.initiative import RollInitiative
 from combat.fivee.monsters import AddCreature
@@ -24,7 +25,6 @@ from combat.fivee.reactions import (
     ReactionWindowClosed,
     SpellCountered,
 )
-from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import BeginCombat, EndTurn
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DamageTaken, SaveMade, TurnStarted

@@ -16,7 +16,8 @@ import pytest
 from combat.characters.sheet import Abilities, CharacterSheet
 from combat.fivee.characters import AddCharacter
 from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, StatChanges
-from combat.fivee.monster_actions import MonsterActionUsed, UseSpent
+from combat.fivee.monster_actions import MonsterActionUsed
+from combat.fivee.monster_uses import UseSpent
 from combat.fivee.monsters import AddCreature, sheet
 from combat.fivee.save_effects import SaveEffect
 from combat.kernel.commands import EndTurn, StartConcentration

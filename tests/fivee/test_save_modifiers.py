@@ -10,13 +10,13 @@ from __future__ import annotations
 import pytest
 
 from combat.characters.build import build_sheet
+from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
-from combat.fivee.legendary import LegendaryResistanceUsed
+from combat.fivee.legendary_resistance import LegendaryResistanceUsed
 from combat.fivee.monsters import AddCreature, sheet
 from combat.fivee.reactions import PassReaction
 from combat.fivee.save_effects import SaveEffect
 from combat.fivee.save_modifiers import SaveModifiers
-from combat.fivee.spellcasting import CastSpell
 from combat.kernel.events import ConditionApplied, ConditionSpec, DamageTaken, DiceRolled, SaveMade
 from tests.helpers import Table, of_type
 

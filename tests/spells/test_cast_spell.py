@@ -11,10 +11,10 @@ import pytest
 from combat.characters.build import build_sheet
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
+from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.gm_edit_commands import SetHp
 from combat.fivee.monsters import AddCreature
-from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import EndConcentration, EndTurn
 from combat.kernel.events import ConditionEnded, DamageTaken, Healed, SaveMade
 from tests.helpers import Table, of_type

@@ -14,10 +14,10 @@ import pytest
 from combat.characters.build import build_sheet
 from combat.characters.sheet import CustomSpell
 from combat.fivee.attack_events import AttackMade
+from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.gm_edit_commands import GrantAction
 from combat.fivee.monsters import AddCreature
-from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import EndTurn
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DamageTaken, DiceRolled, SaveMade

@@ -16,9 +16,9 @@ import msgspec
 
 from combat.characters.build import build_sheet
 from combat.common.rider_reads import base_ac
+from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.check_events import CheckMade
-from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import ApplyCondition, EndTurn, StartConcentration
 from combat.kernel.events import ConcentrationEnded, ConditionEnded, ConditionSpec
 from combat.kernel.riders import Riders

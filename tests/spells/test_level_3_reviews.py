@@ -9,10 +9,10 @@ but Dexterity's +1)."""
 from __future__ import annotations
 
 from combat.characters.build import build_sheet
+from combat.common.effect_bonuses import effect_ac_bonus
+from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
-from combat.fivee.spell_effects import effect_ac_bonus
-from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import Damage, EndTurn
 from combat.kernel.events import ConcentrationEnded, DamageTaken, Healed, SaveMade
 from tests.helpers import Table, of_type, turn_of

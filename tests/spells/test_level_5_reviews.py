@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from combat.characters.build import build_sheet
 from combat.fivee.attack_events import AttackMade
+from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
-from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import EndTurn
 from combat.kernel.events import SaveMade
 from tests.helpers import Table, of_type, turn_of

@@ -9,9 +9,9 @@ Bandits are Humanoids (11 HP, +0 to every save but Dexterity's +1)."""
 from __future__ import annotations
 
 from combat.characters.build import build_sheet
+from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
-from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import Damage, EndTurn
 from combat.kernel.events import ConditionApplied, DamageTaken, Healed, SaveMade
 from tests.helpers import Table, of_type, turn_of

@@ -9,11 +9,11 @@ Charisma's); the Ogre a Giant of 68 HP (+3 to Constitution saves, -2 to Wisdom's
 from __future__ import annotations
 
 from combat.characters.build import build_sheet
-from combat.common.conditions import speed_of
+from combat.common.condition_effects import speed_of
+from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.dying import CombatantDied
 from combat.fivee.monsters import AddCreature
-from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import AddCombatant, Damage, EndTurn
 from combat.kernel.events import ConcentrationEnded, DamageTaken, SaveMade
 from tests.helpers import Table, monster, of_type, turn_of

@@ -14,6 +14,7 @@ from combat.characters.build import build_sheet
 from combat.fivee.action_commands import Move
 from combat.fivee.attack_commands import Attack, OpportunityAttack, RollDamage
 from combat.fivee.attack_events import AttackDamageRolled, AttackMade
+from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter
 from combat.fivee.damage_reduction import DamageReduced
 from combat.fivee.mirror_image import DuplicateStruck
@@ -21,8 +22,7 @@ from combat.fivee.monsters import AddCreature
 from combat.fivee.reaction_windows import ReactionWindowOpened
 from combat.fivee.reactions import PassReaction
 from combat.fivee.sanctuary import TurnedAway
-from combat.fivee.spell_follow_ups import SpellEffect
-from combat.fivee.spellcasting import CastSpell, SpellCast
+from combat.fivee.spell_effect_uses import SpellEffect
 from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndTurn
 from combat.kernel.events import AttackRolled, ConditionEnded, ConditionSpec, DamageTaken, DiceRolled, SaveMade
 from combat.kernel.riders import Riders

@@ -7,12 +7,12 @@ last); Bandits are Humanoids of 11 HP that die at 0 HP (Monster Death)."""
 from __future__ import annotations
 
 from combat.characters.build import build_sheet
-from combat.common.conditions import exhaustion_level
+from combat.common.condition_effects import exhaustion_level
 from combat.fivee.action_events import ReactionTaken
+from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.dying import CombatantStabilized, DeathSaveOwed
 from combat.fivee.monsters import AddCreature
-from combat.fivee.spellcasting import CastSpell, SpellCast
 from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndTurn
 from combat.kernel.events import CombatantRevived, ConditionEnded, ConditionSpec, Healed
 from tests.helpers import Table, of_type, pc, turn_of

@@ -14,13 +14,13 @@ from combat.characters.build import build_sheet
 from combat.fivee.ability_checks import AbilityCheck
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackDamageRolled, AttackMade
+from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.check_events import CheckMade
 from combat.fivee.monsters import AddCreature
 from combat.fivee.reaction_windows import ReactionWindowOpened
 from combat.fivee.reactions import AttackDeflected
 from combat.fivee.save_effects import SaveEffect
-from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndConcentration, EndTurn, RemoveCondition
 from combat.kernel.events import ConditionEnded, ConditionSpec, DamageTaken, SaveMade
 from tests.helpers import Table, of_type, pc

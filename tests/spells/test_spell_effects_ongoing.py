@@ -10,12 +10,12 @@ from __future__ import annotations
 from combat.characters.build import build_sheet
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
+from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.dying import CombatantDied
 from combat.fivee.monsters import AddCreature
 from combat.fivee.save_effects import SaveEffect
-from combat.fivee.spell_follow_ups import SpellEffect
-from combat.fivee.spellcasting import CastSpell
+from combat.fivee.spell_effect_uses import SpellEffect
 from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndConcentration, EndTurn, Heal, RemoveCondition
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, DamageTaken, Healed, SaveMade, TempHPGranted
 from tests.helpers import Table, of_type, pc

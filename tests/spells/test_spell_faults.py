@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from combat.characters.build import build_sheet
 from combat.fivee.attack_events import AttackMade
+from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.dying import CombatantDied
 from combat.fivee.monsters import AddCreature
-from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import EndTurn
 from combat.kernel.events import ConcentrationEnded, DamageTaken, SaveMade
 from tests.helpers import Table, of_type

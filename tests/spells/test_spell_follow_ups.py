@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from combat.characters.build import build_sheet
 from combat.fivee.attack_events import AttackMade
+from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
-from combat.fivee.spell_follow_ups import SpellEffect
-from combat.fivee.spellcasting import CastSpell
+from combat.fivee.spell_effect_uses import SpellEffect
 from combat.kernel.commands import AddCombatant, Damage, EndConcentration, EndTurn
 from combat.kernel.events import DamageTaken, DiceRolled, Healed, SaveMade
 from tests.helpers import Table, of_type, pc, turn_of

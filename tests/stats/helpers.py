@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from combat.app.application import Encounters
 from combat.characters.build import build_sheet
 from combat.fivee.attack_commands import Attack
+from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.initiative import RollInitiative
-from combat.fivee.spellcasting import CastSpell
 from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
 from tests.helpers import monster
 

@@ -20,7 +20,7 @@ from typing import ClassVar
 import msgspec
 
 from combat.common.concentration import start_concentration
-from combat.common.conditions import speed_of
+from combat.common.condition_effects import speed_of
 from combat.common.turns import require_able, require_turn
 from combat.fivee import actions as shared
 from combat.fivee.action_commands import TakeAction

@@ -32,7 +32,7 @@ from functools import partial
 from typing import ClassVar
 
 from combat.common.attacks import choose_attack, roll_mode
-from combat.common.conditions import attack_modifiers, dodge_to_next_turn, is_incapacitated
+from combat.common.condition_effects import attack_modifiers, dodge_to_next_turn, is_incapacitated
 from combat.fivee import attacks as shared
 from combat.fivee.action_commands import Using
 from combat.fivee.attack_commands import Attack, OpportunityAttack

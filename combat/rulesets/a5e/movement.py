@@ -19,7 +19,7 @@ from typing import ClassVar
 
 import msgspec
 
-from combat.common.conditions import speed_of
+from combat.common.condition_effects import speed_of
 from combat.common.turns import require_able, require_turn
 from combat.fivee.action_commands import Move
 from combat.fivee.action_events import Moved

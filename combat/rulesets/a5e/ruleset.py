@@ -74,7 +74,8 @@ from typing import Any
 import combat.rulesets.a5e.actions as a5e_actions
 import combat.rulesets.a5e.attacks as a5e_attacks
 from combat import fivee
-from combat.common import conditions, turns
+from combat.common import turns
+from combat.common.condition_effects import DODGE_SETTING
 from combat.common.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee import ability_checks, dying, reactions, stat_blocks, turn_pointer
 from combat.fivee import initiative as shared_initiative
@@ -155,7 +156,7 @@ DEFAULTS = {
     "surprised_bonus_action": False,
     "world_actions_per_round": 1,
     "recharge_roll_after_use": True,
-    conditions.DODGE_SETTING: True,
+    DODGE_SETTING: True,
     **dying.DEFAULTS,
 }
 

@@ -21,7 +21,7 @@ from typing import ClassVar
 
 import msgspec
 
-from combat.common.conditions import speed_of
+from combat.common.condition_effects import speed_of
 from combat.common.turns import require_able, require_turn
 from combat.fivee.check_events import CheckMade
 from combat.kernel.commands import Command, Faces

@@ -18,8 +18,8 @@ from typing import ClassVar, Literal
 import msgspec
 
 from combat.common.hitpoints import adjusted_damage, after_damage
+from combat.common.save_conditions import COVER_SAVE  # cover adds to Dexterity saving throws
 from combat.common.saves import saving_throw
-from combat.fivee.save_conditions import COVER_SAVE  # cover adds to Dexterity saving throws
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

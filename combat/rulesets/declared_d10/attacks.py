@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Literal
 import msgspec
 
 from combat.common.attacks import choose_attack
-from combat.common.conditions import attack_modifiers
+from combat.common.condition_effects import attack_modifiers
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

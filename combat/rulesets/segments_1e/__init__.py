@@ -68,7 +68,7 @@ from __future__ import annotations
 import dataclasses
 
 from combat.common import conditions
-from combat.common.conditions import INCAPACITATING
+from combat.common.condition_effects import INCAPACITATING
 from combat.common.glossary import SRD_DAMAGE_TYPES
 from combat.common.hitpoints import APPLIERS as HP_APPLIERS
 from combat.kernel.commands import RemoveCondition

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import wraps
 from typing import Any
 
-from combat.common.conditions import INCAPACITATING, is_incapacitated
+from combat.common.condition_effects import INCAPACITATING, is_incapacitated
 from combat.kernel.decider import Check
 from combat.kernel.state import Combatant, EncounterState
 from combat.rulesets.segments_1e.ledger import Creature, Ledger

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from combat.common.conditions import is_incapacitated
+from combat.common.condition_effects import is_incapacitated
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.state import EncounterState, with_rules
 from combat.rulesets.segments_1e.acting import down_as

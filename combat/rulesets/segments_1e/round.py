@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from combat.common.conditions import is_incapacitated
+from combat.common.condition_effects import is_incapacitated
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.encounter import defeat_reason
 from combat.kernel.events import CombatEnded, ConditionEnded, PhaseChanged, RoundEnded, RoundStarted

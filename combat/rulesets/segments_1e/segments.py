@@ -29,7 +29,7 @@ Chosen where the text points at its missing Combat Round Flowchart:
 
 from __future__ import annotations
 
-from combat.common.conditions import is_incapacitated
+from combat.common.condition_effects import is_incapacitated
 from combat.kernel.state import Combatant, EncounterState
 from combat.rulesets.segments_1e import phases as P
 from combat.rulesets.segments_1e.ledger import Creature, Ledger, Routine, Slot

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
+from combat.common.attacks import COVER_AC
 from combat.common.saves import saving_throw
-from combat.fivee.attacks import COVER_AC
 from combat.kernel.commands import Command, Cover, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

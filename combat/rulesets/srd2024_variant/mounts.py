@@ -31,7 +31,7 @@ from typing import ClassVar
 
 import msgspec
 
-from combat.common.conditions import can_see, is_incapacitated, speed_of
+from combat.common.condition_effects import can_see, is_incapacitated, speed_of
 from combat.common.saves import saving_throw
 from combat.common.turns import require_able, require_turn
 from combat.fivee import initiative as shared_initiative

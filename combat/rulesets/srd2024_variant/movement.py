@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Literal
 
 import msgspec
 
-from combat.common.conditions import is_incapacitated, speed_of
+from combat.common.condition_effects import is_incapacitated, speed_of
 from combat.common.turns import require_able, require_turn
 from combat.fivee.action_commands import Move
 from combat.fivee.action_events import Moved

@@ -13,7 +13,7 @@ Dash ("equal to your Speed") is added to every speed.
 
 from __future__ import annotations
 
-from combat.common.conditions import speed_of
+from combat.common.condition_effects import speed_of
 from combat.kernel.errors import RuleError
 from combat.kernel.state import Combatant, EncounterState
 

@@ -27,13 +27,14 @@ from typing import ClassVar, Literal
 
 import msgspec
 
-from combat.common.conditions import is_incapacitated
+from combat.common.attacks import COVER_AC
+from combat.common.condition_effects import is_incapacitated
 from combat.common.regained_movement import restore_movement
 from combat.common.saves import saving_throw
 from combat.common.turns import require_able, require_turn
-from combat.fivee.actions import require_reaction, spend_check
+from combat.fivee.actions import economy_after_attack, require_reaction, spend_check
 from combat.fivee.attack_commands import Attack
-from combat.fivee.attacks import COVER_AC, AttackOptions, already_dead, economy_after_attack, no_opportunity, resolve_attack
+from combat.fivee.attacks import AttackOptions, already_dead, no_opportunity, resolve_attack
 from combat.kernel.commands import Command, Cover, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError

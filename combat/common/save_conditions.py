@@ -8,7 +8,7 @@ Quarters, "+5 bonus to AC and Dexterity saving throws".
 
 from __future__ import annotations
 
-from combat.fivee.attacks import COVER_AC
+from combat.common.attacks import COVER_AC
 from combat.kernel.errors import RuleError
 from combat.kernel.state import Combatant
 
