@@ -7,8 +7,10 @@ uses too (`combat reference`)."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import re
+from pathlib import Path
 from typing import Any
 
 from mkdocs.structure.files import File, Files
@@ -16,11 +18,12 @@ from mkdocs.structure.files import File, Files
 from combat.app.catalog import event_types
 from combat.app.interchange import ENVELOPE
 from combat.app.reference import nested_structs, struct_doc
+from combat.kernel.error_kinds import ErrorCode, Kind
 from combat.kernel.events import EVENT_TYPES
 from combat.reference_pages import cell, command_page, event_sections, fields_table, ruleset_page, shipped_package
 from combat.rulesets import RULESETS
 
-__all__ = ["on_files", "on_page_markdown", "pages", "cli_table", "endpoints_table"]
+__all__ = ["on_files", "on_page_markdown", "pages", "cli_table", "endpoints_table", "errors_page", "error_rooms"]
 
 
 def events_page() -> str:
@@ -122,36 +125,55 @@ def sheet_page() -> str:
     return "\n".join(lines) + "\n"
 
 
-def errors_page() -> str:
-    """Every error code with its HTTP status and meaning, from `combat.kernel.error_codes`."""
-    from combat.kernel.error_codes import ERROR_CODES
-    from combat.service.errors import status_of_code
+def error_rooms() -> dict[str, tuple[ErrorCode, ...]]:
+    """Each room's declared codes by the room's package (`fivee`, `rulesets/a5e`...): every
+    `error_codes.py` of the package, each with its table (the one tuple of codes it holds)."""
+    rooms = {}
+    source = Path(__file__).parent / "combat"
+    for path in sorted(source.rglob("error_codes.py")):
+        package = path.parent.relative_to(source).as_posix()
+        module = importlib.import_module(f"combat.{package.replace('/', '.')}.error_codes")
+        (table,) = (getattr(module, name) for name in module.__all__)
+        rooms[package] = table
+    return rooms
 
+
+def errors_page() -> str:
+    """Every error code with its room, HTTP status and meaning, from each room's `error_codes.py`."""
+    from combat.app.error_registry import error_codes
+    from combat.service.error_codes import SERVICE_ERROR_CODES
+    from combat.service.errors import status_of_kind
+
+    every = error_codes(SERVICE_ERROR_CODES)
+    room_of = {error.code: room for room, table in error_rooms().items() for error in table}
     lines = [
         "# Error codes",
         "",
         (
-            "Every code a rejection carries, generated from `combat/kernel/error_codes.py` (a test holds that "
-            "table to the codes the source raises). The CLI prints the code with the message; the service "
-            'answers `{"error": code, "detail": ..., "allowed": ...}` with the status below '
+            "Every code a rejection carries, generated from the tables its rooms declare: the kernel, common, fivee, each "
+            "ruleset, the application and the service each list the codes their own modules raise in an "
+            "`error_codes.py` (a test holds each table to the codes the room raises), each code with its kind, "
+            "and the room column names the package that declares it. The CLI prints the code with the message; "
+            'the service answers `{"error": code, "detail": ..., "allowed": ...}` with the status its kind gives '
             "([Errors](../service.md#errors) says what each status means). A rejected command appends nothing. "
             "`…` stands for a name or a number the message gives. Codes met only on the command line or when "
             "a store is opened (`cli/…`, `replay/…`, `partitions/…`, `store/bad-url`) never reach HTTP; "
-            "their status is the one the mapping would give."
+            "their status is the one their kind would give. A plug-in's code that no room declares is refused (409)."
         ),
         "",
     ]
     areas: dict[str, list[str]] = {}
-    for code in sorted(ERROR_CODES, key=lambda c: c.partition("/")[::2]):
+    for code in sorted(every, key=lambda c: c.partition("/")[::2]):
         areas.setdefault(code.partition("/")[0], []).append(code)
     lines += ["Areas: " + ", ".join(f"[{area}](#{area})" for area in areas), ""]
     for area, codes in areas.items():
-        lines += ["", f"## {area}", "", "| code | status | meaning |", "|---|---|---|"]
+        lines += ["", f"## {area}", "", "| code | room | kind | status | meaning |", "|---|---|---|---|---|"]
         for code in codes:
-            status = "its own" if "{" in code else status_of_code(code)
+            error = every[code]
+            status: object = "its own" if error.kind is Kind.PASSED_ON else status_of_kind(error.kind)
             if code == "ruleset/unknown":
                 status = "422; 404 in a path"
-            lines.append(f"| `{code}` | {status} | {cell(ERROR_CODES[code])} |")
+            lines.append(f"| `{code}` | {room_of.get(code, '')} | {error.kind.value} | {status} | {cell(error.meaning)} |")
     return "\n".join(lines) + "\n"
 
 

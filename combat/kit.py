@@ -19,6 +19,7 @@ What each name is, and where it lives:
 - `GM`: the actor name of the game master, `tx.actor` when the GM sent the command (combat.kernel.decider).
 - `ENCOUNTER`: the kernel's bundle every ruleset lists first: created, phases, ruling, begin and end (combat.kernel.encounter).
 - `RuleError`: a refusal with a stable code, what was wrong and what is allowed (combat.kernel.errors).
+- `declared`: a ruleset's error codes, each `code: meaning` under its kind (`refused=`, `invalid=`...), for `Ruleset.of(..., error_codes=...)` (combat.kernel.error_kinds).
 - `PhaseTable`: the phases, the commands each allows and where each leads (combat.kernel.phases).
 - `Step`: one row of a phase table: a command's tag, the phases it is allowed in, where it leads (combat.kernel.phases).
 - `BeginCombat`, `EndCombat`, `Ruling`: the kernel's commands, handled by `ENCOUNTER` (combat.kernel.commands).
@@ -33,6 +34,7 @@ from __future__ import annotations
 from combat.kernel.commands import BeginCombat, Command, EndCombat, Ruling
 from combat.kernel.decider import GM, Rules, Ruleset, Tx, assemble
 from combat.kernel.encounter import ENCOUNTER
+from combat.kernel.error_kinds import declared
 from combat.kernel.errors import RuleError
 from combat.kernel.events import CombatEnded, DiceRolled, Event, PhaseChanged, RulingMade
 from combat.kernel.hidden import PUBLIC, Hidden
@@ -56,6 +58,7 @@ __all__ = [
     "GM",
     "ENCOUNTER",
     "RuleError",
+    "declared",
     "PhaseTable",
     "Step",
     "BeginCombat",

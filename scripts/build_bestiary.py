@@ -8,11 +8,9 @@ shipped as package data, so installing the package never needs this script or th
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
-import msgspec
+from open5e_records import read_records, source_from_argv, write_one_a_line
 
 from combat.bestiary.open5e import stat_blocks
 
@@ -21,16 +19,8 @@ OUTPUT = Path(__file__).resolve().parent.parent / "combat" / "bestiary" / "srd_5
 
 
 def build(source: Path, output: Path = OUTPUT) -> int:
-    records = [record for name in FILES for record in json.loads((source / name).read_text(encoding="utf-8"))]
-    blocks = sorted(stat_blocks(records), key=lambda b: b.name.lower())
-    # One stat block a line: a change to one creature is a one-line diff.
-    lines = ",\n".join(msgspec.json.encode(block).decode() for block in blocks)
-    output.write_text(f"[\n{lines}\n]\n", encoding="utf-8")
-    return len(blocks)
+    return write_one_a_line(output, sorted(stat_blocks(read_records(source, FILES)), key=lambda b: b.name.lower()))
 
 
 if __name__ == "__main__":
-    source = (
-        Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "srd-5.2"
-    )
-    print(f"{build(source)} stat blocks -> {OUTPUT}")
+    print(f"{build(source_from_argv())} stat blocks -> {OUTPUT}")

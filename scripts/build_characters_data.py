@@ -34,10 +34,11 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
+
+from open5e_records import read_records, source_from_argv
 
 OUTPUT = Path(__file__).resolve().parent.parent / "combat" / "characters" / "srd_5_2.json"
 PREFIX = "srd-2024_"
@@ -70,7 +71,7 @@ RESOURCES: dict[str, tuple[tuple[str, str, str], ...]] = {
 
 
 def _load(source: Path, name: str) -> list[dict[str, Any]]:
-    return json.loads((source / name).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    return read_records(source, (name,))
 
 
 def _short(pk: str) -> str:
@@ -390,7 +391,4 @@ def build(source: Path, output: Path = OUTPUT) -> int:
 
 
 if __name__ == "__main__":
-    source = (
-        Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "srd-5.2"
-    )
-    print(f"{build(source)} classes -> {OUTPUT}")
+    print(f"{build(source_from_argv())} classes -> {OUTPUT}")

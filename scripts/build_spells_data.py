@@ -10,11 +10,9 @@ What is read from where, and how a spell is judged full, partial or narrative: c
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
-import msgspec
+from open5e_records import read_records, source_from_argv, write_one_a_line
 
 from combat.spells.srd import spells
 
@@ -23,16 +21,8 @@ OUTPUT = Path(__file__).resolve().parent.parent / "combat" / "spells" / "srd_5_2
 
 
 def build(source: Path, output: Path = OUTPUT) -> int:
-    records = [record for name in FILES for record in json.loads((source / name).read_text(encoding="utf-8"))]
-    found = spells(records)
-    # One spell a line: a change to one spell is a one-line diff.
-    lines = ",\n".join(msgspec.json.encode(spell).decode() for spell in found)
-    output.write_text(f"[\n{lines}\n]\n", encoding="utf-8")
-    return len(found)
+    return write_one_a_line(output, spells(read_records(source, FILES)))
 
 
 if __name__ == "__main__":
-    source = (
-        Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "srd-5.2"
-    )
-    print(f"{build(source)} spells -> {OUTPUT}")
+    print(f"{build(source_from_argv())} spells -> {OUTPUT}")

@@ -185,21 +185,22 @@ _EXAMPLE_OVERRIDES: dict[str, dict[str, Any]] = {
 }
 
 
+_JSON_NAMES: dict[type, str] = {
+    mi.StrType: "string",
+    mi.BoolType: "boolean",
+    mi.IntType: "integer",
+    mi.FloatType: "number",
+    mi.NoneType: "null",
+    mi.AnyType: "any",
+}
+
+
 def type_name(t: mi.Type) -> str:
     """A msgspec type as a reader of JSON sees it."""
+    scalar = _JSON_NAMES.get(type(t))
+    if scalar is not None:
+        return scalar
     match t:
-        case mi.StrType():
-            return "string"
-        case mi.BoolType():
-            return "boolean"
-        case mi.IntType():
-            return "integer"
-        case mi.FloatType():
-            return "number"
-        case mi.NoneType():
-            return "null"
-        case mi.AnyType():
-            return "any"
         case mi.LiteralType():
             return "one of " + ", ".join(repr(v) for v in t.values)
         case mi.VarTupleType() | mi.ListType() | mi.SetType() | mi.FrozenSetType():

@@ -16,7 +16,6 @@ its own on the same store; only the casts are timed.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 import uuid
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 
 from combat.app.application import Encounters
 from combat.bench.fixtures import TARGETS, long_fight, store_fight
+from combat.bench.floors import floor_table
 from combat.bench.timing import percentile
 from combat.fivee.action_commands import Move
 from combat.fivee.attack_commands import Attack
@@ -43,12 +43,7 @@ class BareCommits:
     connection and table in the file the attacks are stored in."""
 
     def __init__(self, path: Path):
-        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute(
-            "CREATE TABLE IF NOT EXISTS floor_events (originator_id TEXT, originator_version INTEGER, "
-            "topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version))"
-        )
+        self.db = floor_table(str(path), "floor_events")
 
     def time(self, rows: list[bytes]) -> float:
         """Seconds for one transaction of these payloads."""

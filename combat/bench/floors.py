@@ -36,17 +36,24 @@ _HEALTH = b'{"status":"ok","store":"floor"}'
 _encoder = msgspec.json.Encoder()
 
 
+def floor_table(path: str, table: str) -> sqlite3.Connection:
+    """A connection of its own (autocommit, any thread) to the SQLite file at `path` in WAL
+    mode, with `table` shaped as eventsourcing stores events: the floors' bare inserts."""
+    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute(
+        f"CREATE TABLE IF NOT EXISTS {table} (originator_id TEXT, originator_version INTEGER, "
+        "topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version))"
+    )
+    return connection
+
+
 class Floor:
     """One SQLite file and each encounter's last seq: an insert per command, and a commit
     per turn of the event loop for the inserts queued in it."""
 
     def __init__(self, db: str):
-        self.connection = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
-        self.connection.execute("PRAGMA journal_mode=WAL")
-        self.connection.execute(
-            "CREATE TABLE IF NOT EXISTS stored_events (originator_id TEXT, originator_version INTEGER, "
-            "topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version))"
-        )
+        self.connection = floor_table(db, "stored_events")
         self.versions: dict[str, int] = {}
         self._queued: list[tuple[tuple[str, int, str, bytes], asyncio.Future[None]]] = []
         self._gathering = Gathering()

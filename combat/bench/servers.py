@@ -27,6 +27,7 @@ __all__ = [
     "postgres_settings",
     "postgres_unreachable",
     "stop_all",
+    "wait_or_kill",
 ]
 
 READY_WITHIN = 30.0  # seconds
@@ -83,12 +84,17 @@ class Server:
 
     def stop(self) -> None:
         self.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        wait_or_kill(self.process)
         self._log.close()
+
+
+def wait_or_kill(process: subprocess.Popen, timeout: float = 10) -> None:
+    """Wait for a process asked to stop; killed if it has not within `timeout` seconds."""
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 async def _health(port: int) -> dict:

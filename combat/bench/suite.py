@@ -82,21 +82,19 @@ FULL = Sizes(
     fold_repeat=7,
     fold_times=50,
 )
-QUICK = Sizes(
+# The quick run: FULL made smaller (its command fight, small load, clients and memory events kept).
+QUICK = replace(
+    FULL,
     replay_events=10_000,
     replay_repeat=1,
-    command_fight=1_000,
     command_samples=100,
-    load_small=100,
     load_large=10_000,
     load_repeat=5,
-    clients=8,
     client_counts=(8,),
     shared_clients=8,
     load_seconds=0.2,
     warmup_seconds=0.05,
     max_commands=5_000,
-    memory_events=1_000,
     memory_encounters=30,
     lag_commands=10,
     startup_runs=2,

@@ -113,41 +113,11 @@ def list_campaigns(db: str) -> None:
 @_campaign
 @_db
 @one_line_errors
-def build(
-    name: str,
-    class_name: str,
-    level: int,
-    scores: str,
-    species: str | None,
-    size: str | None,
-    armor: str | None,
-    shield: bool,
-    weapons: tuple[str, ...],
-    spells: tuple[str, ...],
-    skills: tuple[str, ...],
-    subclass: str | None,
-    as_json: bool,
-    save: bool,
-    campaign: str,
-    db: str,
-) -> None:
+def build(as_json: bool, save: bool, campaign: str, db: str, **fields: Any) -> None:
     """Build a character sheet from the SRD 5.2's numbers and print it."""
     from combat.characters.build import build_sheet
 
-    sheet = build_sheet(
-        name=name,
-        class_name=class_name,
-        level=level,
-        scores=scores,
-        species=species,
-        size=size,
-        armor=armor,
-        shield=shield,
-        weapons=weapons,
-        spells=spells,
-        skills=skills,
-        subclass=subclass,
-    )
+    sheet = build_sheet(**fields)  # the options above are build_sheet's arguments, by name
     _show_sheet(sheet, as_json)
     if save:
         _save(sheet, db, campaign)

@@ -218,6 +218,12 @@ def show(encounter: str | None, at: int | None, as_json: bool, db: str) -> None:
     print_state(state, as_json)
 
 
+def _records(db: str, encounter: str | None) -> list[Recorded]:
+    """Every record of `encounter` (by name or the start of its id; the current one unless given) in the store at `db`."""
+    with open_store(db) as encounters:
+        return list(encounters.records(find_encounter(encounters, encounter, db)))
+
+
 @click.command()
 @click.argument("encounter", required=False)
 @json_option
@@ -227,8 +233,7 @@ def log(encounter: str | None, as_json: bool, db: str) -> None:
     """Print an encounter's narrative log, one line per event."""
     from projections.narrative import narrate
 
-    with open_store(db) as encounters:
-        records = list(encounters.records(find_encounter(encounters, encounter, db)))
+    records = _records(db, encounter)
     lines = narrate(records)
     if as_json:
         print_json(
@@ -332,8 +337,7 @@ def audit_command(encounter: str | None, as_json: bool, db: str) -> None:
     from projections.audit import MIN_ROLLS_FOR_FAIRNESS, audit
     from projections.visible import visible
 
-    with open_store(db) as encounters:
-        report = audit(encounters.records(find_encounter(encounters, encounter, db)))
+    report = audit(_records(db, encounter))
     if as_json:
         print_block(msgspec.json.format(msgspec.json.encode(report), indent=2).decode())
         return

@@ -5,9 +5,11 @@ bugbear that leads the goblins of both srd-2024 demos."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from combat.kernel.events import AttackProfile, CombatantSpec
 
-__all__ = ["ARIA", "TOMAS", "LYRA", "BUGBEAR"]
+__all__ = ["ARIA", "TOMAS", "LYRA", "BUGBEAR", "party_member", "foe"]
 
 _LONGSWORD = AttackProfile(name="Longsword", bonus=6, damage="1d8+4", damage_type="slashing")
 _MACE = AttackProfile(name="Mace", bonus=5, damage="1d6+2", damage_type="bludgeoning")
@@ -17,41 +19,25 @@ _SHORTBOW = AttackProfile(
 _SHORTSWORD = AttackProfile(name="Shortsword", bonus=7, damage="1d6+4", damage_type="piercing")
 
 
-def _pc(
-    cid: str,
-    name: str,
-    player: str,
-    *,
-    max_hp: int,
-    ac: int,
-    initiative_bonus: int,
-    con_save: int,
-    attacks: tuple[AttackProfile, ...],
-    attacks_per_action: int = 1,
-) -> CombatantSpec:
-    return CombatantSpec(
-        id=cid,
-        name=name,
-        kind="pc",
-        side="party",
-        player=player,
-        max_hp=max_hp,
-        ac=ac,
-        initiative_bonus=initiative_bonus,
-        con_save=con_save,
-        attacks=attacks,
-        attacks_per_action=attacks_per_action,
-    )
+def party_member(cid: str, name: str, player: str, **stats: Any) -> CombatantSpec:
+    """A player's character of a demo's party; `stats` are CombatantSpec's (max_hp, ac, attacks...)."""
+    return CombatantSpec(id=cid, name=name, kind="pc", side="party", player=player, **stats)
 
 
-ARIA = _pc("aria", "Aria", "Sam", max_hp=44, ac=18, initiative_bonus=1, con_save=5, attacks=(_LONGSWORD,), attacks_per_action=2)
-TOMAS = _pc("tomas", "Brother Tomas", "Ana", max_hp=38, ac=18, initiative_bonus=0, con_save=5, attacks=(_MACE,))
-LYRA = _pc("lyra", "Lyra", "Kim", max_hp=33, ac=15, initiative_bonus=4, con_save=1, attacks=(_SHORTBOW, _SHORTSWORD))
-BUGBEAR = CombatantSpec(
-    id="bugbear",
-    name="Bugbear",
-    kind="monster",
-    side="goblins",
+def foe(cid: str, name: str, side: str, **stats: Any) -> CombatantSpec:
+    """A monster of the GM's own (no stat block from the bestiary) on `side`; `stats` as party_member's."""
+    return CombatantSpec(id=cid, name=name, kind="monster", side=side, **stats)
+
+
+ARIA = party_member(
+    "aria", "Aria", "Sam", max_hp=44, ac=18, initiative_bonus=1, con_save=5, attacks=(_LONGSWORD,), attacks_per_action=2
+)
+TOMAS = party_member("tomas", "Brother Tomas", "Ana", max_hp=38, ac=18, con_save=5, attacks=(_MACE,))
+LYRA = party_member("lyra", "Lyra", "Kim", max_hp=33, ac=15, initiative_bonus=4, con_save=1, attacks=(_SHORTBOW, _SHORTSWORD))
+BUGBEAR = foe(
+    "bugbear",
+    "Bugbear",
+    "goblins",
     max_hp=33,
     ac=14,
     initiative_bonus=2,

@@ -20,9 +20,10 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
+from combat.demos.cast import foe, party_member
 from combat.demos.table import DemoTable, standing_foes, weakest_foe
 from combat.kernel.commands import AddCombatant, BeginCombat, EndCombat, EndTurn, Heal
-from combat.kernel.events import AttackProfile, CombatantSpec
+from combat.kernel.events import AttackProfile
 from combat.kernel.state import Combatant, EncounterState
 from combat.rulesets.declared_d10.actions import D10Disengage, D10Move, D10ParryDodge, D10Sneak, D10SprintFlee, D10UseItem
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled, D10FreeAttack
@@ -48,64 +49,25 @@ BARREL_BLAST = ("goblin-1", "goblin-2", "goblin-3", "ogre-1", "tammy", "carl")
 BEHIND_THE_CART = ("tammy", "carl")
 
 
-def _pc(cid: str, name: str, player: str, hp: int, ac: int, *attacks: AttackProfile) -> CombatantSpec:
-    return CombatantSpec(id=cid, name=name, kind="pc", side="party", player=player, max_hp=hp, ac=ac, attacks=attacks)
-
-
+_LONGSWORD = AttackProfile(name="Longsword", bonus=5, damage="1d8", damage_type="slashing")
+_SWORD = AttackProfile(name="Sword", bonus=5, damage="1d6", damage_type="slashing")
+_LONGBOW = AttackProfile(name="Longbow", bonus=6, damage="1d8", damage_type="piercing", kind="ranged")
+_DAGGER = AttackProfile(name="Dagger", bonus=3, damage="1d4", damage_type="piercing")
+_FIRE_BOLT = AttackProfile(name="Fire Bolt", bonus=5, damage="1d10", damage_type="fire", kind="ranged")
+_STAFF = AttackProfile(name="Staff", bonus=2, damage="1d6", damage_type="bludgeoning")
 DEMO_PARTY = (
-    _pc("bob", "Bob", "Sam", 24, 15, AttackProfile(name="Longsword", bonus=5, damage="1d8", damage_type="slashing")),
-    _pc("tammy", "Tammy", "Ana", 20, 14, AttackProfile(name="Sword", bonus=5, damage="1d6", damage_type="slashing")),
-    _pc(
-        "carl",
-        "Carl",
-        "Kim",
-        18,
-        13,
-        AttackProfile(name="Longbow", bonus=6, damage="1d8", damage_type="piercing", kind="ranged"),
-        AttackProfile(name="Dagger", bonus=3, damage="1d4", damage_type="piercing"),
-    ),
-    _pc(
-        "larry",
-        "Larry",
-        "Lee",
-        14,
-        11,
-        AttackProfile(name="Fire Bolt", bonus=5, damage="1d10", damage_type="fire", kind="ranged"),
-        AttackProfile(name="Staff", bonus=2, damage="1d6", damage_type="bludgeoning"),
-    ),
+    party_member("bob", "Bob", "Sam", max_hp=24, ac=15, attacks=(_LONGSWORD,)),
+    party_member("tammy", "Tammy", "Ana", max_hp=20, ac=14, attacks=(_SWORD,)),
+    party_member("carl", "Carl", "Kim", max_hp=18, ac=13, attacks=(_LONGBOW, _DAGGER)),
+    party_member("larry", "Larry", "Lee", max_hp=14, ac=11, attacks=(_FIRE_BOLT, _STAFF)),
 )
 _CLUB = AttackProfile(name="Club", bonus=4, damage="1d6+1", damage_type="bludgeoning")
+_GREAT_CLUB = AttackProfile(name="Great Club", bonus=5, damage="1d8+2", damage_type="bludgeoning")
 _SPEAR = AttackProfile(name="Spear", bonus=3, damage="1d6", damage_type="piercing")
 DEMO_CAMP = (
-    *(
-        CombatantSpec(
-            id=f"ogre-{i}", name=f"Ogre {i}", kind="monster", side="ogres", group="ogres", max_hp=20, ac=12, attacks=(_CLUB,)
-        )
-        for i in (1, 2)
-    ),
-    CombatantSpec(
-        id="grukk",
-        name="Grukk the Chief",
-        kind="monster",
-        side="ogres",
-        group="chief",
-        max_hp=30,
-        ac=14,
-        attacks=(AttackProfile(name="Great Club", bonus=5, damage="1d8+2", damage_type="bludgeoning"),),
-    ),
-    *(
-        CombatantSpec(
-            id=f"goblin-{i}",
-            name=f"Goblin {i}",
-            kind="monster",
-            side="ogres",
-            group="goblins",
-            max_hp=1,
-            ac=12,
-            attacks=(_SPEAR,),
-        )
-        for i in (1, 2, 3)
-    ),
+    *(foe(f"ogre-{i}", f"Ogre {i}", "ogres", group="ogres", max_hp=20, ac=12, attacks=(_CLUB,)) for i in (1, 2)),
+    foe("grukk", "Grukk the Chief", "ogres", group="chief", max_hp=30, ac=14, attacks=(_GREAT_CLUB,)),
+    *(foe(f"goblin-{i}", f"Goblin {i}", "ogres", group="goblins", max_hp=1, ac=12, attacks=(_SPEAR,)) for i in (1, 2, 3)),
 )
 TRAITS = {
     "bob": D10Traits(dr=2, stealth=0, perception=1, feats_of_strength=3, weapon_tiers={"Longsword": "masterwork"}),
@@ -348,24 +310,14 @@ def _ask_for_a_new_target(table: _Table, c: Combatant, declared: Declaration) ->
     if new is None:
         return None
     fallen = state.combatants[declared.target].name if declared.target in state.combatants else "the target"
-    if c.id in RANGED:
-        table(
-            D10RuleOnChange(
-                combatant=c.id,
-                allowed=True,
-                target=new.id,
-                ruling=f"{fallen} is down; {new.name} is close enough to shift the aim the tiny amount needed",
-            )
-        )
+    ranged = c.id in RANGED
+    if ranged:
+        ruling = f"{fallen} is down; {new.name} is close enough to shift the aim the tiny amount needed"
+    else:
+        ruling = f"{c.name} was charging at {fallen} and keeps running past, unable to turn in time"
+    table(D10RuleOnChange(combatant=c.id, allowed=ranged, target=new.id, ruling=ruling))
+    if ranged:
         return new
-    table(
-        D10RuleOnChange(
-            combatant=c.id,
-            allowed=False,
-            target=new.id,
-            ruling=f"{c.name} was charging at {fallen} and keeps running past, unable to turn in time",
-        )
-    )
     table(D10Move(combatant=c.id, detail=f"runs past where {fallen} stood"))
     return None
 

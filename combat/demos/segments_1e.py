@@ -51,92 +51,47 @@ __all__ = ["run_demo", "PARTY", "HOBGOBLINS"]
 MAX_ROUNDS = 10
 PARTY_SIDE, FOES = "party", "hobgoblins"
 
+
+def _member(cid: str, name: str, player: str, character_class: str, level: int, routine: Routine, **stats: Any) -> CreatureStats:
+    """One of the party (each with one attack routine); `stats` are CreatureStats' (ac, hp, x, y...)."""
+    return CreatureStats(
+        id=cid,
+        name=name,
+        kind="pc",
+        side=PARTY_SIDE,
+        player=player,
+        character_class=character_class,
+        level=level,
+        routines=(routine,),
+        **stats,
+    )
+
+
+_LONGSWORD_1 = Routine(name="Longsword +1", strikes=(Strike(name="longsword +1", damage="1d8+2", bonus=2),), speed=5)
+_MACE = Routine(name="Mace", strikes=(Strike(name="mace", damage="1d6+1"),), speed=7)
+_DAGGER = Routine(name="Dagger", strikes=(Strike(name="dagger", damage="1d4"),), speed=2)
 PARTY = (
-    CreatureStats(
-        id="hrothgar",
-        name="Hrothgar",
-        kind="pc",
-        side=PARTY_SIDE,
-        player="Sam",
-        ac=2,
-        hp=42,
-        character_class="Fighter",
-        level=5,
-        x=2,
-        y=2,
-        routines=(Routine(name="Longsword +1", strikes=(Strike(name="longsword +1", damage="1d8+2", bonus=2),), speed=5),),
-    ),
-    CreatureStats(
-        id="osric",
-        name="Brother Osric",
-        kind="pc",
-        side=PARTY_SIDE,
-        player="Ana",
-        ac=3,
-        hp=26,
-        character_class="Cleric",
-        level=4,
-        x=2,
-        y=1,
-        routines=(Routine(name="Mace", strikes=(Strike(name="mace", damage="1d6+1"),), speed=7),),
-    ),
-    CreatureStats(
-        id="elwyn",
-        name="Elwyn",
-        kind="pc",
-        side=PARTY_SIDE,
-        player="Kim",
-        ac=8,
-        hp=14,
-        character_class="Magic User",
-        level=5,
-        dex_reaction=1,
-        dex_surprise=1,
-        x=0,
-        y=4,
-        routines=(Routine(name="Dagger", strikes=(Strike(name="dagger", damage="1d4"),), speed=2),),
-    ),
+    _member("hrothgar", "Hrothgar", "Sam", "Fighter", 5, _LONGSWORD_1, ac=2, hp=42, x=2, y=2),
+    _member("osric", "Brother Osric", "Ana", "Cleric", 4, _MACE, ac=3, hp=26, x=2, y=1),
+    _member("elwyn", "Elwyn", "Kim", "Magic User", 5, _DAGGER, ac=8, hp=14, dex_reaction=1, dex_surprise=1, x=0, y=4),
 )
 
+
+def _hobgoblin(cid: str, name: str, ac: int, hit_dice: str, x: int, y: int, *routines: Routine, **stats: Any) -> CreatureStats:
+    return CreatureStats(
+        id=cid, name=name, kind="monster", side=FOES, ac=ac, hit_dice=hit_dice, x=x, y=y, routines=routines, **stats
+    )
+
+
 _SCIMITAR = Routine(name="Scimitar", strikes=(Strike(name="scimitar", damage="1d8"),), speed=4)
+_MORNING_STAR = Routine(name="Morning star", strikes=(Strike(name="morning star", damage="2d4+1"),), speed=7)
+_ARROW = Strike(name="arrow", damage="1d6")
+_SHORTBOW = Routine(name="Shortbow", kind="missile", range_ft=150, strikes=(_ARROW, _ARROW))
 HOBGOBLINS = (
-    CreatureStats(
-        id="warlord",
-        name="Hobgoblin Warlord",
-        kind="monster",
-        side=FOES,
-        ac=3,
-        hit_dice="4+4",
-        x=3,
-        y=2,
-        routines=(Routine(name="Morning star", strikes=(Strike(name="morning star", damage="2d4+1"),), speed=7),),
-        routines_per_round=2,
-    ),
-    CreatureStats(
-        id="hob-1", name="Hobgoblin 1", kind="monster", side=FOES, ac=5, hit_dice="1+1", x=3, y=3, routines=(_SCIMITAR,)
-    ),
-    CreatureStats(
-        id="hob-2", name="Hobgoblin 2", kind="monster", side=FOES, ac=5, hit_dice="1+1", x=4, y=1, routines=(_SCIMITAR,)
-    ),
-    CreatureStats(
-        id="archer",
-        name="Hobgoblin Archer",
-        kind="monster",
-        side=FOES,
-        ac=5,
-        hit_dice="1+1",
-        x=10,
-        y=2,
-        routines=(
-            Routine(
-                name="Shortbow",
-                kind="missile",
-                range_ft=150,
-                strikes=(Strike(name="arrow", damage="1d6"), Strike(name="arrow", damage="1d6")),
-            ),
-            _SCIMITAR,
-        ),
-    ),
+    _hobgoblin("warlord", "Hobgoblin Warlord", 3, "4+4", 3, 2, _MORNING_STAR, routines_per_round=2),
+    _hobgoblin("hob-1", "Hobgoblin 1", 5, "1+1", 3, 3, _SCIMITAR),
+    _hobgoblin("hob-2", "Hobgoblin 2", 5, "1+1", 4, 1, _SCIMITAR),
+    _hobgoblin("archer", "Hobgoblin Archer", 5, "1+1", 10, 2, _SHORTBOW, _SCIMITAR),
 )
 
 # What each spell does when it goes off (damage rolled once, dealt to every target).

@@ -21,14 +21,14 @@ import msgspec
 
 from combat.app.application import Encounters, Outcome
 from combat.common.condition_effects import is_incapacitated
-from combat.demos.cast import ARIA, BUGBEAR, LYRA, TOMAS
+from combat.demos.cast import ARIA, BUGBEAR, LYRA, TOMAS, party_member
 from combat.demos.table import DemoTable, make_owed_saves, play_rounds, weakest_foe
 from combat.fivee.action_commands import TakeAction
 from combat.fivee.attack_commands import Attack
 from combat.fivee.initiative import OrderTie, RollInitiative, unresolved_ties
 from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn, Heal, MarkSurprised
-from combat.kernel.events import AttackProfile, CombatantSpec
+from combat.kernel.events import AttackProfile
 from combat.kernel.state import Combatant, EncounterState
 from combat.rulesets.srd2024_variant.bookkeeping import mount_of
 from combat.rulesets.srd2024_variant.communication import CommunicateWithAllies, ReplyToAlly
@@ -51,15 +51,12 @@ DEX_SAVES = {"aria": 1, "bran": 0, "tomas": 0, "lyra": 4}
 # At the ford Aria has AC 17 and initiative +2 (18 and +1 on the forest road, combat.demos.srd2024).
 DEMO_PARTY = (
     msgspec.structs.replace(ARIA, ac=17, initiative_bonus=2),
-    CombatantSpec(
-        id="bran",
-        name="Sir Bran",
-        kind="pc",
-        side="party",
-        player="Lee",
+    party_member(
+        "bran",
+        "Sir Bran",
+        "Lee",
         max_hp=40,
         ac=18,
-        initiative_bonus=0,
         con_save=5,
         attacks=(AttackProfile(name="Lance", bonus=6, damage="1d10+3", damage_type="piercing", reach=10),),
     ),

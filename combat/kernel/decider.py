@@ -17,6 +17,7 @@ import msgspec
 
 from combat.kernel import dice
 from combat.kernel.commands import COMMAND_TYPES, Command, Reveal, TurnStartDice, trigger_of
+from combat.kernel.error_kinds import ErrorCode
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     EVENT_TYPES,
@@ -195,6 +196,10 @@ class Ruleset:
     views: Views = field(default_factory=Views)
     # The parts its shared rules leave open, filled (`Rules.ports`): kind -> instance.
     ports: Mapping[type, Any] = field(default_factory=dict)
+    # The error codes its rules raise, its own and the shared ones (fivee's), each with its
+    # kind: combat/app/error_registry.py merges them with the kernel's, the application's
+    # and the service's. A code no ruleset declares is answered as refused.
+    error_codes: tuple[ErrorCode, ...] = ()
 
     @classmethod
     def of(cls, rules: Rules, **fields: Any) -> Ruleset:

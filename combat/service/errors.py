@@ -1,7 +1,8 @@
 """Every rejected request is a 4xx JSON body `{"error": code, "detail": ..., "allowed": ...}`.
 
 `error` is the stable `area/what` code of the `RuleError` (or of the HTTP layer), `detail`
-says what was wrong and `allowed` what would have been accepted. The status follows the code:
+says what was wrong and `allowed` what would have been accepted. The status follows the code's
+kind, declared with the code by the room that raises it (combat/kernel/error_kinds.py):
 
 - 400 the request cannot be read: a body that is not JSON or nests too deep, an encounter
   id that is not a UUID, a query parameter or header of the wrong form
@@ -40,71 +41,30 @@ from litestar.exceptions import HTTPException, MethodNotAllowedException, NotFou
 from litestar.openapi import ResponseSpec
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
+from combat.app.error_registry import kind_of
+from combat.kernel.error_kinds import Kind
 from combat.kernel.errors import RuleError
+from combat.service.error_codes import SERVICE_ERROR_CODES
 from combat.service.logging import annotate, log
 from combat.service.messages import ErrorBody
 from combat.store.log import UNAVAILABLE
 
-__all__ = ["ApiError", "status_for", "status_of_code", "EXCEPTION_HANDLERS", "documented", "body_allowed"]
+__all__ = ["ApiError", "status_for", "status_of_code", "status_of_kind", "EXCEPTION_HANDLERS", "documented", "body_allowed"]
 
-# Whole codes first, then the part after the slash, then the area; else 409.
-_BY_CODE = {
-    "encounter/unknown": 404,
-    "character/unknown": 404,
-    "campaign/unknown": 404,
-    "character/in-another-fight": 409,
-    "character/not-in-fight": 409,
-    "rest/in-fight": 409,
-    "party/tampered": 409,  # the stored log, not the request
-    "command/service-field": 422,
-    "campaign/bad-id": 400,
-    "character/name-mismatch": 422,
-    "character/changed": 409,
-    "version/conflict": 409,
-    "phase/not-allowed": 409,
-    "ruleset/unknown": 422,
-    "ruleset/not-installed": 503,  # the server lacks the encounter's plug-in: nothing the client sent
-    "settings/unknown": 422,
-    "history/reason": 422,
-    "command/gm-field": 403,
-    "log/tampered": 409,  # the stored log, not the request: docs/trust.md
-    "log/hash-missing": 409,
-    "log/unreadable-row": 409,
-    "command/other-ruleset": 422,  # a command of another ruleset: this encounter's cannot read it
-    # The HTTP layer's own (`ApiError` carries its status; tests/kernel/test_error_codes.py holds them equal).
-    "auth/missing": 401,
-    "auth/unknown-token": 401,
-    "auth/revoked": 401,
-    "auth/expired": 401,
-    "auth/admin-required": 401,
-    "command-id/mismatch": 400,
-    "limits/encounters": 429,
-    "encounter/bad-name": 422,
-    "token/bad-name": 422,
-    "token/combatants": 422,
-    "token/character": 422,
-    "token/unknown": 404,
-    "request/too-deep": 400,
-    "request/too-large": 413,
-    "stream/bad-last-event-id": 400,
-    "path/not-found": 404,
-    "method/not-allowed": 405,
-    "server/internal": 500,
+# The status of each kind of rejection (combat/kernel/error_kinds.py): the service keeps no table of codes.
+_STATUS = {
+    Kind.REFUSED: 409,
+    Kind.INVALID: 422,
+    Kind.NOT_FOUND: 404,
+    Kind.MALFORMED: 400,
+    Kind.UNAUTHENTICATED: 401,
+    Kind.FORBIDDEN: 403,
+    Kind.WRONG_METHOD: 405,
+    Kind.TOO_LARGE: 413,
+    Kind.TOO_MANY: 429,
+    Kind.UNAVAILABLE: 503,
+    Kind.INTERNAL: 500,
 }
-_BY_WHAT = {"malformed": 400, "bad-id": 400, "bad-parameter": 400, "invalid": 422}
-_BY_AREA = {
-    "auth": 403,
-    "character": 422,
-    "foundry": 422,
-    "rest": 422,
-    "campaign": 422,
-    "dice": 422,
-    "amount": 422,
-    "command-id": 422,
-    "limits": 422,
-    "store": 503,
-}
-_RULE_REFUSED = 409
 
 
 class ApiError(RuleError):
@@ -121,10 +81,16 @@ def status_for(error: RuleError) -> int:
     return status_of_code(error.code)
 
 
+def status_of_kind(kind: Kind | None) -> int:
+    """The status of a rejection of this kind. None, a code no room declares (a plug-in's
+    own), is a rule's refusal; so is a passed-on code asked for by its pattern (`http/{status}`):
+    the service answers it with the status it carries and never looks it up."""
+    return _STATUS.get(kind or Kind.REFUSED, _STATUS[Kind.REFUSED])
+
+
 def status_of_code(code: str) -> int:
     """The status a rejection with this code gets (the docs' list of codes shows it)."""
-    area, _, what = code.partition("/")
-    return _BY_CODE.get(code) or _BY_WHAT.get(what) or _BY_AREA.get(area) or _RULE_REFUSED
+    return status_of_kind(kind_of(code, SERVICE_ERROR_CODES))
 
 
 def _reply(

@@ -13,62 +13,61 @@ from combat.app.application import run_sync
 from combat.app.locks import EncounterLocks
 
 
+class _Counted:
+    """Writes to one table counted under its lock, each reading the count, letting another
+    writer run in between (as a commit would) and writing it plus one: a lost write shows."""
+
+    def __init__(self) -> None:
+        self.locks = EncounterLocks()
+        self.table = uuid4()
+        self.written = 0
+
+    async def write(self, *, blocking: bool, sleep: float = 0) -> None:
+        """One write: from a thread (`blocking`) that sleeps `sleep` seconds in the middle, or
+        from the event loop, awaiting in the middle."""
+        async with self.locks.held(self.table, blocking=blocking):
+            seen = self.written
+            if blocking:
+                time.sleep(sleep)
+            else:
+                await asyncio.sleep(0)
+            self.written = seen + 1
+
+
 def test_writers_to_one_table_take_turns_and_leave_no_lock_behind():
     """Eight threads each count 500 writes to the same table under its lock: none is lost,
     and once they are done no lock is kept."""
-    locks = EncounterLocks()
-    table = uuid4()
-    written = [0]
-
-    async def write() -> None:
-        async with locks.held(table, blocking=True):
-            seen = written[0]
-            time.sleep(0)  # let another thread run in between, as a commit would
-            written[0] = seen + 1
+    counted = _Counted()
 
     def writer() -> None:
         for _ in range(500):
-            run_sync(write())
+            run_sync(counted.write(blocking=True))
 
     threads = [threading.Thread(target=writer) for _ in range(8)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert written[0] == 8 * 500
-    assert len(locks) == 0
+    assert counted.written == 8 * 500
+    assert len(counted.locks) == 0
 
 
 def test_threads_and_the_event_loop_take_turns_on_one_table():
     """Four threads and forty requests on the event loop count writes to one table, each
     yielding in the middle (a thread sleeps, a request awaits a commit): none is lost."""
-    locks = EncounterLocks()
-    table = uuid4()
-    written = [0]
-
-    async def on_loop() -> None:
-        async with locks.held(table, blocking=False):
-            seen = written[0]
-            await asyncio.sleep(0)
-            written[0] = seen + 1
-
-    async def in_thread() -> None:
-        async with locks.held(table, blocking=True):
-            seen = written[0]
-            time.sleep(0.0001)
-            written[0] = seen + 1
+    counted = _Counted()
 
     def thread_writer() -> None:
         for _ in range(50):
-            run_sync(in_thread())
+            run_sync(counted.write(blocking=True, sleep=0.0001))
 
     async def play() -> None:
         threads = [asyncio.to_thread(thread_writer) for _ in range(4)]
-        await asyncio.gather(*threads, *(on_loop() for _ in range(40)))
+        await asyncio.gather(*threads, *(counted.write(blocking=False) for _ in range(40)))
 
     asyncio.run(play())
-    assert written[0] == 4 * 50 + 40
-    assert len(locks) == 0
+    assert counted.written == 4 * 50 + 40
+    assert len(counted.locks) == 0
 
 
 def test_a_request_that_goes_away_while_waiting_passes_its_turn_on():

@@ -135,17 +135,21 @@ class _Postgres(_Stores):
             conn.execute(f'DROP SCHEMA "{cls.schema}" CASCADE')
         super().tearDownClass()  # type: ignore[misc]
 
-    def postgres_recorder(self) -> ApplicationRecorder:
-        from combat.store.postgres import PostgresLogRecorder
-
-        # Each case a table of its own: the cases count every notification in the table.
-        env = {
+    def postgres_env(self) -> dict[str, str]:
+        """eventsourcing's settings for the class's schema, with a small pool."""
+        return {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
             "POSTGRES_SCHEMA": self.schema,
             **POSTGRES_SETTINGS,
             "POSTGRES_POOL_SIZE": "4",
             "POSTGRES_MAX_OVERFLOW": "4",
         }
+
+    def postgres_recorder(self) -> ApplicationRecorder:
+        from combat.store.postgres import PostgresLogRecorder
+
+        # Each case a table of its own: the cases count every notification in the table.
+        env = self.postgres_env()
         name = f"contract_{uuid.uuid4().hex[:8]}"
         cls = type(f"Contract{name}", (partition_class(self.partition),), {"name": name})
         log = cls(env, records=record_decoder)
@@ -206,11 +210,5 @@ class TestSQLitePartyProcessRecorder(_PartyStores, ProcessRecorderTestCase):
 
 class TestPostgresPartyProcessRecorder(_PartyStores, _Postgres, ProcessRecorderTestCase):
     def create_recorder(self) -> Any:
-        env = {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
-            "POSTGRES_SCHEMA": self.schema,
-            **POSTGRES_SETTINGS,
-            "POSTGRES_POOL_SIZE": "4",
-            "POSTGRES_MAX_OVERFLOW": "4",
-        }
+        env = self.postgres_env()
         return self.party_log(env).recorder

@@ -3,8 +3,6 @@
 "For a group of identical creatures, the GM makes a single roll" (initiative).
 """
 
-from pathlib import Path
-
 import msgspec
 import pytest
 
@@ -14,7 +12,7 @@ from combat.fivee.initiative import RollInitiative
 from combat.fivee.monsters import AddCreature, StatBlockAttached, sheet
 from combat.kernel.commands import BeginCombat
 from combat.kernel.events import CombatantAdded, DiceRolled, InitiativeSet
-from tests.helpers import ROOT, Table, of_type, pc
+from tests.helpers import Table, of_type, pc
 
 RULESETS = ("srd-2024", "srd-2024-variant", "a5e")
 
@@ -120,31 +118,6 @@ def test_the_packaged_bestiary_holds_the_srd_creatures():
     assert [a.name for a in dragon.legendary_actions] == ["Commanding Presence", "Fiery Rays", "Pounce"]
     for block in blocks:
         assert problems(msgspec.to_builtins(block)) == [], block.name
-
-
-# The records sit in ../shared beside the repository (or beside the folder of worktrees).
-SOURCE = next(
-    (
-        p / "shared" / "data" / "srd-5.2"
-        for p in (ROOT.parent, ROOT.parent.parent)
-        if (p / "shared" / "data" / "srd-5.2").exists()
-    ),
-    Path("../shared/data/srd-5.2"),
-)
-
-
-@pytest.mark.skipif(not SOURCE.exists(), reason="the Open5e records are not beside this checkout")
-def test_the_shipped_bestiary_is_what_the_script_builds_from_the_open5e_records(tmp_path):
-    """scripts/build_bestiary.py regenerates the committed file byte for byte."""
-    import importlib.util
-
-    script = ROOT / "scripts" / "build_bestiary.py"
-    spec = importlib.util.spec_from_file_location("build_bestiary", script)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    built = tmp_path / "srd_5_2.json"
-    assert module.build(SOURCE, built) == 331
-    assert built.read_bytes() == (script.parent.parent / "combat" / "bestiary" / "srd_5_2.json").read_bytes()
 
 
 def test_an_attack_without_an_open5e_record_is_read_from_its_words():

@@ -15,14 +15,12 @@ from combat.app.interchange import read_jsonl, to_jsonl
 from combat.bestiary import library
 from combat.fivee.action_commands import Move
 from combat.fivee.attack_commands import Attack
-from combat.fivee.initiative import OrderTie, RollInitiative
 from combat.fivee.legendary import LegendaryAction
 from combat.fivee.legendary_resistance import UseLegendaryResistance
 from combat.fivee.monster_actions import MonsterAction, Multiattack, Recharge
 from combat.fivee.monsters import AddCreature, sheet
 from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, SavingThrow
-from combat.kernel.errors import RuleError
-from tests.helpers import Table, pc
+from tests.helpers import Table, pc, random_turns
 
 DRAGON = "adult-red-dragon"
 
@@ -67,21 +65,14 @@ def test_a_dragon_fight_keeps_its_counters_and_rebuilds_from_the_stored_log(data
         live.execute(eid, AddCombatant(combatant=pc("bram", max_hp=300)))
         live.execute(eid, AddCreature(creature="adult red dragon", side="dragon", lair=draw(st.booleans())))
         live.execute(eid, BeginCombat())
-        live.execute(eid, RollInitiative())
-        for tie in live.state(eid).ties:
-            live.execute(eid, OrderTie(order=tuple(live.state(eid).combatants[u[0]].unit for u in tie.units)))
-        for _ in range(draw(st.integers(5, 40))):
-            before = live.state(eid)
-            if before.phase != "turns":
-                break
-            try:
-                live.execute(eid, _command(before, draw))
-            except RuleError:
-                assert live.state(eid) == before
-            s = sheet(live.state(eid), DRAGON)
+
+        def counters_hold(state) -> None:
+            s = sheet(state, DRAGON)
             assert 0 <= s.legendary_left <= block.legendary_action_uses
             assert 0 <= s.resistance_left <= (block.legendary_resistance_in_lair or 0)
             assert set(s.spent) <= {"Fire Breath"} and set(s.recharge_due) <= set(s.spent)
+
+        random_turns(live, eid, draw(st.integers(5, 40)), lambda state: _command(state, draw), counters_hold)
         records = list(live.records(eid))
         assert fold_records(read_jsonl(list(to_jsonl(records)))) == live.state(eid)
         live.close()

@@ -5,23 +5,14 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
 from combat.bestiary.library import srd
 from combat.bestiary.model import BlockTrait, StatBlock
+from tests.helpers import SRD_RECORDS
 
-ROOT = Path(__file__).resolve().parents[2]
-# The records sit in ../shared beside the repository (or beside the folder of worktrees).
-SOURCE = next(
-    (
-        p / "shared" / "data" / "srd-5.2"
-        for p in (ROOT.parent, ROOT.parent.parent)
-        if (p / "shared" / "data" / "srd-5.2").exists()
-    ),
-    Path("../shared/data/srd-5.2"),
-)
+SOURCE = SRD_RECORDS
 
 
 def _records() -> tuple[dict[str, str], list[dict]]:

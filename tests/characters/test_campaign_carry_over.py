@@ -4,13 +4,9 @@ campaigns moved into the default campaign with what its last fight left it."""
 
 from __future__ import annotations
 
-import os
-import signal
 import sqlite3
-import subprocess
 import sys
 import textwrap
-import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,7 +19,6 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
 from combat.app.application import Encounters, run_sync
 from combat.campaigns.carry_over import FOLLOWER
 from combat.campaigns.records import DEFAULT_CAMPAIGN, CharacterJoined, CharacterSaved, PartyRecord, character_id
-from combat.characters.build import build_sheet
 from combat.characters.sheet import CharacterSheet
 from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter, CharacterStatus
@@ -32,26 +27,12 @@ from combat.fivee.initiative import RollInitiative
 from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndCombat
 from combat.kernel.errors import RuleError
 from combat.store.party import TABLE, TOPIC, tracking_name
-from tests.helpers import monster
+from tests.helpers import killed_mid_stream, member, monster
 
 ROOT = Path(__file__).resolve().parents[2]
 
-FIGHTER = build_sheet(
-    name="Brann",
-    class_name="Fighter",
-    level=5,
-    scores="STR 16 DEX 12 CON 14 INT 10 WIS 12 CHA 8",
-    armor="Chain Mail",
-    weapons=("Longsword",),
-)
-WIZARD = build_sheet(
-    name="Elara",
-    class_name="Wizard",
-    level=5,
-    scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
-    weapons=("Dagger",),
-    spells=("Fireball",),
-)
+FIGHTER = member("Brann", armor="Chain Mail", weapons=("Longsword",))
+WIZARD = member("Elara", 5, "Fireball", weapons=("Dagger",))
 
 
 def _fight(encounters: Encounters, campaign: uuid.UUID, *names: str) -> uuid.UUID:
@@ -264,15 +245,7 @@ def test_kill_9_during_party_writes_loses_and_repeats_nothing(tmp_path):
         eid = _fight(encounters, camp, "Brann")
     finally:
         encounters.close()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    for delay in (0.3, 0.5, 0.7):
-        proc = subprocess.Popen(
-            [sys.executable, "-c", _WRITER, str(db), str(camp), str(eid)], stdout=subprocess.PIPE, env=env, cwd=ROOT
-        )
-        assert proc.stdout is not None and proc.stdout.readline().strip() == b"ready"
-        time.sleep(delay)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+    killed_mid_stream(_WRITER, str(db), str(camp), str(eid))
     encounters = Encounters(db)
     try:
         encounters.campaigns.carry_over()

@@ -5,9 +5,7 @@
 shown in the Fixed Hit Points by Class table" (Sorcerer or Wizard: 4 + Con. modifier).
 """
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -16,19 +14,8 @@ from combat.characters import sheet as s
 from combat.characters.build import build_sheet, parse_scores, srd_data
 from combat.cli import cli
 from combat.kernel.errors import RuleError
-from tests.helpers import ROOT
 
 ELARA = "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10"
-
-# The records sit in ../shared beside the repository (or beside the folder of worktrees).
-SOURCE = next(
-    (
-        p / "shared" / "data" / "srd-5.2"
-        for p in (ROOT.parent, ROOT.parent.parent)
-        if (p / "shared" / "data" / "srd-5.2").exists()
-    ),
-    Path("../shared/data/srd-5.2"),
-)
 
 
 def test_a_level_5_wizard_has_the_class_tables_numbers():
@@ -252,16 +239,3 @@ def test_the_cli_refuses_a_bad_input_on_one_line():
         ],
     )
     assert high.exit_code == 2 and "strength 31 is out of range (allowed: scores from 1 to 30)" in high.output
-
-
-@pytest.mark.skipif(not SOURCE.exists(), reason="the Open5e records are not beside this checkout")
-def test_the_shipped_character_data_is_what_the_script_builds_from_the_open5e_records(tmp_path):
-    """scripts/build_characters_data.py regenerates the committed file byte for byte."""
-    script = ROOT / "scripts" / "build_characters_data.py"
-    spec = importlib.util.spec_from_file_location("build_characters_data", script)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    built = tmp_path / "srd_5_2.json"
-    assert module.build(SOURCE, built) == 12
-    assert built.read_bytes() == (script.parent.parent / "combat" / "characters" / "srd_5_2.json").read_bytes()

@@ -89,7 +89,7 @@ BARBARIAN = CharacterSheet(
 
 def fight(ruleset: str, *sheets: CharacterSheet, initiative: dict[str, int] | None = None) -> Table:
     """The characters (played by `ann`) against two goblins, in turns; the first character acts first."""
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     for sheet in sheets:
         t.do(AddCharacter(character=sheet, side="party", player="ann"))
     t.add(monster("goblin-1", ac=13, max_hp=30), monster("goblin-2", ac=13, max_hp=30))

@@ -6,7 +6,6 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from combat.characters.build import build_sheet
 from combat.characters.foundry import import_actor
 from combat.characters.sheet import Features
 from combat.fivee.attack_commands import Attack
@@ -18,17 +17,15 @@ from combat.fivee.save_effects import SaveEffect
 from combat.kernel.commands import ApplyCondition
 from combat.kernel.events import ConditionSpec, DamageTaken, SaveMade
 from tests.characters.foundry_actors import foundry_actor
-from tests.helpers import Table, monster, of_type
+from tests.helpers import Table, member, monster, of_type
 
 FIVE_E = ["srd-2024", "srd-2024-variant", "a5e"]
 VEX, _ = import_actor(foundry_actor("rogue-4x"))  # Rogue 7, Dex 18, Dex save +7
-WIZARD = build_sheet(
-    name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=("Fireball",)
-)
+WIZARD = member("Elara", 5, "Fireball")
 
 
 def _fight(ruleset: str, *sheets) -> Table:
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     for sheet in sheets:
         t.do(AddCharacter(character=sheet, side="party", player="ann"))
     t.add(monster("goblin-1", ac=13, max_hp=30))
@@ -55,7 +52,7 @@ def test_a_rogue_imported_from_foundry_attacks_with_sneak_attack(ruleset):
 
 
 def _fireball(ruleset: str, rogue, face: int) -> tuple[Table, list]:
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
     t.do(AddCharacter(character=rogue, side="party", player="ann"))
     t.do(AddCreature(creature="Goblin Warrior", count=1, side="goblins"))

@@ -8,36 +8,17 @@ from uuid import UUID
 import pytest
 
 from combat.app.application import Encounters
-from combat.characters.build import build_sheet
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.gm_edit_commands import SetHp
 from combat.fivee.initiative import RollInitiative
 from combat.fivee.resources import UseResource
 from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndCombat
 from combat.kernel.errors import RuleError
-from tests.helpers import left_wounded_in_a_fight, monster
+from tests.helpers import left_wounded_in_a_fight, member, monster
 
-WIZARD = build_sheet(
-    name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", weapons=("Dagger",)
-)
-FIGHTER = build_sheet(
-    name="Brann",
-    class_name="Fighter",
-    level=5,
-    scores="STR 16 DEX 12 CON 14 INT 10 WIS 12 CHA 8",
-    armor="Chain Mail",
-    shield=True,
-    weapons=("Longsword",),
-    subclass="Champion",
-)
-ROGUE = build_sheet(
-    name="Vex",
-    class_name="Rogue",
-    level=5,
-    scores="STR 8 DEX 16 CON 14 INT 12 WIS 10 CHA 13",
-    armor="Leather",
-    weapons=("Rapier", "Shortbow"),
-)
+WIZARD = member("Elara", weapons=("Dagger",))
+FIGHTER = member("Brann", armor="Chain Mail", shield=True, weapons=("Longsword",), subclass="Champion")
+ROGUE = member("Vex", armor="Leather", weapons=("Rapier", "Shortbow"))
 
 
 def _campaign(encounters: Encounters) -> UUID:

@@ -7,13 +7,12 @@ import re
 import socket
 import subprocess
 import sys
-import time
 
-import httpx
 from click.testing import CliRunner
 
 from combat.cli import cli
 from combat.service.addresses import table_screen_lines
+from tests.helpers import first_answer
 
 
 def run(*args: str):
@@ -225,14 +224,7 @@ def test_serve_prints_the_table_screen_address_and_the_root_sends_a_browser_ther
     try:
         assert server.stdout is not None
         assert server.stdout.readline().strip() == f"table screen: http://127.0.0.1:{port}/app/"
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                reply = httpx.get(f"http://127.0.0.1:{port}/", follow_redirects=False)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < deadline, "combat serve did not answer"
-                time.sleep(0.1)
+        reply = first_answer(f"http://127.0.0.1:{port}/", follow_redirects=False)
         assert reply.status_code in (302, 307) and reply.headers["location"] == "/app/"
     finally:
         server.terminate()

@@ -8,6 +8,7 @@ import json
 from click.testing import CliRunner
 
 from combat.cli import cli
+from tests.helpers import member
 
 
 def run(*args: str, env: dict[str, str] | None = None):
@@ -117,7 +118,6 @@ def test_show_names_each_combatant_by_id_with_its_slots_left_and_a_dying_ones_de
     slot, leaving 3 of 4; Aria drops to 0 and fails one Death Saving Throw ("Roll 1d20. If the
     roll is 10 or higher, you succeed. Otherwise, you fail.")."""
     from combat.app.application import Encounters
-    from combat.characters.build import build_sheet
     from combat.fivee.casts import CastSpell
     from combat.fivee.characters import AddCharacter
     from combat.fivee.dying import DeathSave
@@ -128,9 +128,7 @@ def test_show_names_each_combatant_by_id_with_its_slots_left_and_a_dying_ones_de
     db = tmp_path / "t.db"
     encounters = Encounters(db)
     eid = encounters.create("srd-2024", "Crypt", seed=3)
-    wizard = build_sheet(
-        name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=["Magic Missile"]
-    )
+    wizard = member("Elara", 5, "Magic Missile")
     encounters.execute(eid, AddCharacter(character=wizard, side="party"))
     encounters.execute(eid, AddCombatant(combatant=pc("aria")))
     encounters.execute(eid, AddCombatant(combatant=monster("bugbear-chief", max_hp=27)))

@@ -12,11 +12,11 @@ import pytest
 from combat.fivee.ability_checks import AbilityCheck, Contest
 from combat.fivee.check_events import CheckMade
 from combat.fivee.gm_edit_commands import JudgeSave
-from combat.fivee.initiative import RollInitiative
 from combat.fivee.judged_saves import rolled_saves_of
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import ApplyCondition, BeginCombat, SavingThrow
+from combat.kernel.commands import ApplyCondition, SavingThrow
 from combat.kernel.events import CombatantSpec, ConditionSpec, DiceRolled, SaveMade, SaveRolled
+from tests.fivee.helpers import fight
 from tests.helpers import Table, monster, of_type, pc
 
 FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")
@@ -26,13 +26,8 @@ STR_SPELLINGS = ("str", "STR", "Strength", "strength")
 
 
 def _table(ruleset: str = "srd-2024", *specs: CombatantSpec) -> Table:
-    """The fight under way, initiative in the order given (20, 19...)."""
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
-    t.add(*(specs or (pc("mozzie"), monster("hag", max_hp=82))))
-    t.do(BeginCombat())
-    for i, cid in enumerate(t.state.combatants):
-        t.do(RollInitiative(combatant=cid, faces=(20 - i,)))
-    return t
+    """The fight under way, initiative in the order given (20, 19...): Mozzie and the hag unless told."""
+    return fight(ruleset, *(specs or (pc("mozzie"), monster("hag", max_hp=82))))
 
 
 def _goblin(ruleset: str = "srd-2024") -> Table:

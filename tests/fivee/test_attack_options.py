@@ -12,14 +12,13 @@ from combat.fivee.action_commands import Move
 from combat.fivee.attack_commands import Attack, OpportunityAttack, RollDamage
 from combat.fivee.attack_events import AttackDamageRolled, AttackMade
 from combat.fivee.gm_edit_commands import GrantAction
-from combat.fivee.initiative import RollInitiative
 from combat.fivee.legendary import LegendaryAction
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
+from combat.kernel.commands import EndTurn
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackRolled, CombatantDowned, DamageTaken, DiceRolled, ExtraDamage
 from combat.rulesets.a5e.attacks import MakeAttack
-from tests.helpers import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc, stored_fight
 
 
 def _fight(ruleset: str = "srd-2024", **hag) -> Table:
@@ -241,12 +240,8 @@ def test_two_steps_end_where_one_step_ends(d20, damage, extra, critical_range):
 def _stored_duel(encounters, ruleset: str):
     """Aria (initiative 18) against a hag (AC 17, 82 HP, initiative 5), kept in a store whose past can change."""
     settings = {"initiative_reorder": False} if ruleset == "srd-2024-variant" else None
-    eid = encounters.create(ruleset, "duel", seed=4, settings=settings)
-    encounters.execute(eid, AddCombatant(combatant=pc("aria")))
-    encounters.execute(eid, AddCombatant(combatant=monster("hag", max_hp=82, ac=17)))
-    encounters.execute(eid, BeginCombat())
-    encounters.execute(eid, RollInitiative(combatant="aria", faces=(18,)))
-    encounters.execute(eid, RollInitiative(combatant="hag", faces=(5,)))
+    specs = (pc("aria"), monster("hag", max_hp=82, ac=17))
+    eid = stored_fight(encounters, "duel", specs, {"aria": 18, "hag": 5}, seed=4, ruleset=ruleset, settings=settings)
     return eid
 
 

@@ -14,11 +14,11 @@ from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, Ma
 from combat.kernel.decider import fold
 from combat.kernel.errors import OutOfPhase
 from combat.kernel.events import ConditionSpec, DiceRolled, InitiativeSet, SaveMade, SaveRolled, TurnStarted
-from tests.helpers import Table, monster, of_type, pc
+from tests.helpers import Table, monster, of_type, pc, stored_fight
 
 
 def _fight(ruleset: str = "srd-2024") -> Table:
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     t.add(pc("mozzie"), monster("hag", max_hp=82))
     return t.start({"mozzie": 15, "hag": 10})
 
@@ -204,7 +204,7 @@ def test_a_save_rolled_before_judge_save_existed_waits_for_nothing():
 def test_initiative_rolled_in_set_up_stands_when_combat_begins(ruleset):
     """Avrae rolls initiative as each character joins; those rolls stand and round 1 begins
     once everyone has rolled."""
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     t.do(AddCombatant(combatant=pc("mozzie", initiative_bonus=3)))
     [rolled] = of_type(t.do(RollInitiative(combatant="mozzie", faces=(12,))), InitiativeSet)
     assert rolled.total == 15 and t.state.phase == "setup"
@@ -239,12 +239,7 @@ def test_a5e_takes_no_initiative_in_set_up_because_its_surprise_checks_come_firs
 def test_amending_the_roll_behind_a_judged_save_makes_the_judgement_a_conflict(encounters):
     """After a change to the past, a save judged against a roll that came out otherwise no
     longer fits: the history reports it, as for any event the rules would not now allow."""
-    eid = encounters.create("srd-2024", "behind the screen", seed=1)
-    for spec in (pc("mozzie"), monster("hag", max_hp=82)):
-        encounters.execute(eid, AddCombatant(combatant=spec))
-    encounters.execute(eid, BeginCombat())
-    encounters.execute(eid, RollInitiative(combatant="mozzie", faces=(15,)))
-    encounters.execute(eid, RollInitiative(combatant="hag", faces=(10,)))
+    eid = stored_fight(encounters, "behind the screen", (pc("mozzie"), monster("hag", max_hp=82)), {"mozzie": 15, "hag": 10})
     encounters.execute(eid, SavingThrow(combatant="mozzie", ability="wisdom", bonus=1, faces=(13,)))
     encounters.execute(eid, JudgeSave(combatant="mozzie", dc=14, reason="Illusory Appearance"))
     seq = next(r.seq for r in encounters.records(eid) if isinstance(r.event, SaveRolled))

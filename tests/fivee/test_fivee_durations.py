@@ -31,7 +31,7 @@ FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")
 
 def _fight(ruleset: str = "srd-2024") -> Table:
     """Aria, the Goblin Warrior, Bram, in that order; round 1, Aria's turn."""
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     t.add(pc("aria"), pc("bram"))
     t.do(AddCreature(creature="Goblin Warrior", side="goblins"))
     t.start({"aria": 20, GOBLIN: 10, "bram": 5})

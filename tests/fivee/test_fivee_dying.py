@@ -353,7 +353,7 @@ def _aria_at_4_hp_before_a_dragon(ruleset: str, initiative: dict[str, int]) -> T
     """Aria (4 of 10 HP) and Bram against an Adult Red Dragon, initiative rolled with these faces."""
     from combat.fivee.monsters import AddCreature
 
-    t = Table(ruleset=ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     t.add(pc("aria", max_hp=10, hp=4), pc("bram", max_hp=120))
     t.do(AddCreature(creature="Adult Red Dragon", side="dragon"))
     return t.start(initiative)

@@ -14,24 +14,20 @@ from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.check_events import CheckMade
 from combat.fivee.dying import CombatantDied
-from combat.fivee.initiative import RollInitiative
 from combat.fivee.standing import StandUp
 from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, Damage, EndTurn, RemoveCondition, SavingThrow
 from combat.kernel.decider import fold
 from combat.kernel.events import CombatantSpec, ConditionApplied, ConditionSpec, DamageTaken, DiceRolled, SaveMade
+from tests.fivee.helpers import fight
 from tests.helpers import Table, monster, of_type, pc
 
 FIVE_E = ("srd-2024", "srd-2024-variant", "a5e")
 
 
 def _fight(ruleset: str = "srd-2024", *specs: CombatantSpec) -> Table:
-    """The fight under way at the first combatant's turn, initiative in the order given."""
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
-    t.add(*(specs or (pc("aria"), monster("ogre", max_hp=59))))
-    t.do(BeginCombat())
-    for i, cid in enumerate(t.state.combatants):
-        t.do(RollInitiative(combatant=cid, faces=(20 - i,)))
-    return t
+    """The fight under way at the first combatant's turn, initiative in the order given: Aria
+    and an ogre unless told."""
+    return fight(ruleset, *(specs or (pc("aria"), monster("ogre", max_hp=59))))
 
 
 # -- Petrified -------------------------------------------------------------------------------

@@ -13,8 +13,7 @@ from combat.fivee.attack_events import AttackMade
 from combat.fivee.banked_actions import ActionBanked, BankedActionGranted, banked_of
 from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, SetHp, StatChanges
 from combat.fivee.gm_edit_events import ActionGranted, HitPointsSet, StatBlockChanged
-from combat.fivee.initiative import RollInitiative
-from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn, StartConcentration
+from combat.kernel.commands import Damage, EndTurn, StartConcentration
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, CombatantDowned, CombatantRevived, ConcentrationCheckRequired, ConcentrationEnded
 from tests.helpers import Table, monster, of_type, pc, stored_fight
@@ -247,12 +246,7 @@ def test_undoing_the_attack_that_spent_the_action_makes_the_action_surge_a_confl
     """An extra action is granted once the creature's own is spent: with that attack undone,
     Ilse still had her action when Action Surge was granted, and the history says so in the
     words grant_action refuses with."""
-    eid = encounters.create("srd-2024", "surge", seed=3)
-    encounters.execute(eid, AddCombatant(combatant=pc("ilse")))
-    encounters.execute(eid, AddCombatant(combatant=monster("hag", max_hp=82)))
-    encounters.execute(eid, BeginCombat())
-    encounters.execute(eid, RollInitiative(combatant="ilse", faces=(18,)))
-    encounters.execute(eid, RollInitiative(combatant="hag", faces=(5,)))
+    eid = stored_fight(encounters, "surge", (pc("ilse"), monster("hag", max_hp=82)), {"ilse": 18, "hag": 5}, seed=3)
     swing = encounters.execute(eid, Attack(attacker="ilse", target="hag", faces=(3,)))
     surge = encounters.execute(eid, GrantAction(combatant="ilse", kind="action", reason="Action Surge"))
     encounters.retract(eid, [r.seq for r in swing.records], reason="she had not swung yet")

@@ -28,33 +28,18 @@ from combat.fivee.reactions import (
 from combat.kernel.commands import BeginCombat, EndTurn
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DamageTaken, SaveMade, TurnStarted
-from tests.helpers import Table, of_type
+from tests.helpers import Table, against, member, of_type, spellcaster
 
-WIZARD = build_sheet(
-    name="Elara",
-    class_name="Wizard",
-    level=5,
-    scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
-    spells=("Shield", "Fireball", "Counterspell", "Fire Bolt", "Misty Step"),
-)
+WIZARD = member("Elara", 5, "Shield", "Fireball", "Counterspell", "Fire Bolt", "Misty Step")
 FIGHTER = build_sheet(
     name="Brom", class_name="Fighter", level=5, scores="STR 16 DEX 12 CON 14 INT 10 WIS 10 CHA 8", weapons=("Longsword",)
 )
-WARLOCK = build_sheet(
-    name="Zariel",
-    class_name="Warlock",
-    level=3,
-    scores="STR 8 DEX 14 CON 14 INT 10 WIS 10 CHA 16",
-    spells=("Hellish Rebuke",),
-)
+WARLOCK = spellcaster("Zariel", "Warlock", 3, "Hellish Rebuke", scores="STR 8 DEX 14 CON 14 INT 10 WIS 10 CHA 16")
 
 
 def elara_and_a_goblin() -> Table:
     """Elara (AC 12, 27 HP, played by Sam) and a Goblin Warrior (+4, 1d6+2), the goblin first."""
-    t = Table("srd-2024")
-    t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
-    t.do(AddCreature(creature="Goblin Warrior", count=1, side="goblins"))
-    return t.start({"elara": 5, "goblin-warrior": 15})
+    return against(WIZARD, "Goblin Warrior", 1, side="goblins", initiative=(5, 15))
 
 
 def test_shield_counts_against_the_triggering_attack_and_turns_the_hit_into_a_miss():
@@ -129,10 +114,7 @@ def test_a_mages_protective_magic_casts_shield_against_a_hit():
     """Mage: "Protective Magic (3/Day). The mage casts Counterspell or Shield in response to the
     spell's trigger": Shield is outside its Spellcasting list, and a use of the day is spent.
     Brom's 16 hits the Mage's AC 15; with Shield it is 20, a miss."""
-    t = Table("srd-2024")
-    t.do(AddCharacter(character=FIGHTER, side="party", player="kim"))
-    t.do(AddCreature(creature="Mage", count=1, side="foes"))
-    t.start({"brom": 15, "mage": 5})
+    t = against(FIGHTER, "Mage", 1, initiative=(15, 5), player="kim")
     events = t.do(Attack(attacker="brom", target="mage", faces=(10,), damage_faces=(4,)), actor="kim")
     assert of_type(events, ReactionWindowOpened)[0].reactors == {"mage": ("Shield",)}
     events = t.do(CastSpell(caster="mage", spell="Shield"))
@@ -145,10 +127,7 @@ def test_parry_adds_its_ac_against_the_melee_hit():
     """Knight: "Parry. Trigger: The knight is hit by a melee attack roll while holding a weapon.
     Response: The knight adds 2 to its AC against that attack, possibly causing it to miss."
     Brom's 19 meets AC 18; parried, it faces 20 and misses."""
-    t = Table("srd-2024")
-    t.do(AddCharacter(character=FIGHTER, side="party", player="kim"))
-    t.do(AddCreature(creature="Knight", count=1, side="foes"))
-    t.start({"brom": 15, "knight": 5})
+    t = against(FIGHTER, "Knight", 1, initiative=(15, 5), player="kim")
     events = t.do(Attack(attacker="brom", target="knight", faces=(13,), damage_faces=(4,)), actor="kim")
     assert of_type(events, ReactionWindowOpened)[0].reactors == {"knight": ("Parry",)}
     events = t.do(React(combatant="knight", reaction="Parry"))
@@ -157,10 +136,7 @@ def test_parry_adds_its_ac_against_the_melee_hit():
 
 def mage_against_elara() -> Table:
     """Elara acts first against a Mage (Protective Magic: Counterspell, DC 14)."""
-    t = Table("srd-2024")
-    t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
-    t.do(AddCreature(creature="Mage", count=1, side="foes"))
-    return t.start({"elara": 15, "mage": 5})
+    return against(WIZARD, "Mage", 1, initiative=(15, 5))
 
 
 def test_counterspell_on_a_failed_save_dissipates_the_spell_and_the_slot_is_not_expended():
@@ -286,14 +262,7 @@ def test_uncanny_dodge_halves_a_rogues_damage_from_the_hit():
     roll, you can take a Reaction to halve the attack's damage against you (round down)." Vex,
     built as a Rogue 5 (AC 14: Leather 11 + Dex 3), is hit by the goblin's 15 + 4 = 19; its
     5 + 2 = 7 damage is halved to 3."""
-    rogue = build_sheet(
-        name="Vex",
-        class_name="Rogue",
-        level=5,
-        scores="STR 8 DEX 16 CON 14 INT 12 WIS 10 CHA 13",
-        armor="Leather",
-        weapons=("Rapier",),
-    )
+    rogue = member("Vex", armor="Leather", weapons=("Rapier",))
     assert rogue.features.uncanny_dodge
     t = Table("srd-2024")
     t.do(AddCharacter(character=rogue, side="party", player="jo"))

@@ -51,7 +51,7 @@ ALL_FOURS = (4,) * 17  # 68 fire damage
 def _lair(ruleset: str = "srd-2024") -> Table:
     """The dragon (first), against Aria (120 HP), Vex (by sheet, Resistance to fire as the GM
     gives it) and Cara (Immunity to fire)."""
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     t.do(AddCreature(creature="Adult Red Dragon", side="dragon"))
     t.add(pc("aria", max_hp=120), pc("cara", max_hp=50, immunities=("fire",)))
     t.do(AddCharacter(character=VEX, side="party"))

@@ -18,10 +18,10 @@ from combat.fivee.reactions import PassReaction
 from combat.fivee.save_effects import SaveEffect
 from combat.fivee.save_modifiers import SaveModifiers
 from combat.kernel.events import ConditionApplied, ConditionSpec, DamageTaken, DiceRolled, SaveMade
-from tests.helpers import Table, of_type
+from tests.helpers import Table, against, member, of_type
 
 SPELLS = ("Hold Monster", "Hold Person", "Fireball")
-ELARA = build_sheet(name="Elara", class_name="Wizard", level=9, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=SPELLS)
+ELARA = member("Elara", 9, *SPELLS)
 DRAGON = "adult-red-dragon"
 
 
@@ -187,29 +187,11 @@ def test_save_effect_rolls_no_damage_when_every_target_succeeds_and_a_success_ta
     not (no `half_on_success`), so when both goblins succeed no one takes any, and no damage die
     is rolled (a recorded session showed a 2d6 rolled for nothing); the damage faces the GM
     entered ahead are left unused, as a missed attack's are. One failure and the 2d6 is rolled."""
-    t = Table(ruleset)
-    t.do(AddCharacter(character=ELARA, side="party"))
-    t.do(AddCreature(creature="Goblin Warrior", count=2, side="goblins"))
-    t.start({"elara": 20, "goblin-warrior-1": 10})  # the two goblins act together
+    t = against(ELARA, "Goblin Warrior", 2, side="goblins", initiative=(20, 10), table=Table(ruleset), player=None)
     trap = {"source": "a scything blade", "targets": ("goblin-warrior-1", "goblin-warrior-2"), "ability": "dex", "dc": 10}
-    events = t.do(
-        SaveEffect(
-            **trap,  # type: ignore[arg-type]
-            damage="2d6",
-            damage_type="slashing",
-            faces={"goblin-warrior-1": (15,), "goblin-warrior-2": (12,)},
-            damage_faces=(3, 3),
-        )
-    )
+    blade = {**trap, "damage": "2d6", "damage_type": "slashing", "damage_faces": (3, 3)}
+    events = t.do(SaveEffect(**blade, faces={"goblin-warrior-1": (15,), "goblin-warrior-2": (12,)}))  # type: ignore[arg-type]
     assert all(s.success for s in of_type(events, SaveMade))
     assert not [e for e in of_type(events, DiceRolled) if "damage" in e.purpose] and not of_type(events, DamageTaken)
-    events = t.do(
-        SaveEffect(
-            **trap,  # type: ignore[arg-type]
-            damage="2d6",
-            damage_type="slashing",
-            faces={"goblin-warrior-1": (15,), "goblin-warrior-2": (2,)},
-            damage_faces=(3, 3),
-        )
-    )
+    events = t.do(SaveEffect(**blade, faces={"goblin-warrior-1": (15,), "goblin-warrior-2": (2,)}))  # type: ignore[arg-type]
     assert [(d.target, d.amount) for d in of_type(events, DamageTaken)] == [("goblin-warrior-2", 6)]

@@ -17,7 +17,7 @@ from tests.helpers import Table, monster, of_type, pc
 
 def _fight(ruleset: str = "srd-2024") -> Table:
     """Order: Aria 18, the hag 12, Bron 9, the goblin 5."""
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     t.add(pc("aria"), monster("hag", max_hp=82), pc("bron"), monster("goblin"))
     if ruleset == "a5e":
         t.do(BeginCombat())

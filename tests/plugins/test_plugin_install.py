@@ -8,12 +8,11 @@ import json
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 
-from tests.helpers import ROOT, fresh_venv, pip_install, plugin_env
+from tests.helpers import ROOT, first_answer, fresh_venv, pip_install, plugin_env
 
 EXAMPLE = ROOT / "examples" / "twenty_one"
 COMBAT = "from combat.cli import main; main()"
@@ -56,14 +55,7 @@ def test_pip_install_of_the_example_plugin_lists_it_and_plays_a_fight_over_http(
     )
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                rulesets = httpx.get(f"{base}/rulesets")
-                break
-            except httpx.TransportError:
-                assert server.poll() is None and time.monotonic() < deadline, "combat serve did not answer"
-                time.sleep(0.1)
+        rulesets = first_answer(f"{base}/rulesets", server)
         assert "twenty-one" in [r["id"] for r in rulesets.json()]  # what the table screen offers
         assert {"count", "ruling"} <= {c["type"] for c in httpx.get(f"{base}/rulesets/twenty-one/commands").json()}
 

@@ -16,11 +16,9 @@ import sys
 from combat.app.application import Encounters
 from combat.app.interchange import to_jsonl
 from combat.demos import get_demo
-from combat.fivee.initiative import RollInitiative
-from combat.kernel.commands import AddCombatant, BeginCombat
 from combat.rulesets import BUILT_IN, RULESETS
 from projections.state import render_state_json
-from tests.helpers import ROOT, monster, pc
+from tests.helpers import ROOT, monster, pc, stored_fight
 
 _FRESH = """
 import json, sys
@@ -64,12 +62,7 @@ def test_an_attack_in_an_srd_2024_fight_loads_srd_2024_alone(tmp_path):
     decided and stored, and the other four rulesets stay unloaded."""
     db = tmp_path / "fight.db"
     encounters = Encounters(db)
-    eid = encounters.create("srd-2024", "Bridge", seed=3)
-    encounters.execute(eid, AddCombatant(combatant=pc("aria")))
-    encounters.execute(eid, AddCombatant(combatant=monster("goblin")))
-    encounters.execute(eid, BeginCombat())
-    encounters.execute(eid, RollInitiative(combatant="aria", faces=(20,)))
-    encounters.execute(eid, RollInitiative(combatant="goblin", faces=(1,)))
+    eid = stored_fight(encounters, "Bridge", (pc("aria"), monster("goblin")), {"aria": 20, "goblin": 1}, seed=3)
     before = encounters.state(eid).version
     encounters.close()
     attack = {"type": "attack", "attacker": "aria", "target": "goblin", "faces": [15]}

@@ -20,6 +20,7 @@ import httpx
 import msgspec
 import uvicorn
 
+from combat.bench.servers import wait_or_kill
 from combat.fivee.initiative import RollInitiative
 from combat.kernel.commands import AddCombatant, BeginCombat, Command
 from tests.helpers import monster, pc
@@ -242,11 +243,7 @@ class ServeProcess:
 
     def stop(self) -> None:
         self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        wait_or_kill(self.process)
         self.log.close()
 
 

@@ -8,7 +8,7 @@ from litestar.testing import TestClient
 from combat.app.application import Encounters
 from combat.service import create_app
 from combat.service.addresses import Listening
-from tests.helpers import left_wounded_in_a_fight
+from tests.helpers import first_answer, left_wounded_in_a_fight
 from tests.service.helpers import open_campaign
 
 WIZARD = {"name": "Elara", "class": "Wizard", "level": 5, "scores": "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
@@ -101,7 +101,6 @@ def test_serve_table_listens_for_the_phones_with_an_admin_token(tmp_path):
     import socket
     import subprocess
     import sys
-    import time
 
     import httpx
 
@@ -118,14 +117,7 @@ def test_serve_table_listens_for_the_phones_with_an_admin_token(tmp_path):
         assert first.startswith("admin token (creates encounters and campaigns; keep it off the table): ")
         token = first.rsplit(" ", 1)[1]
         assert server.stdout.readline().strip() == f"table screen: http://127.0.0.1:{port}/app/ (this machine)"
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                reply = httpx.get(f"http://127.0.0.1:{port}/service/addresses")
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < deadline, "combat serve did not answer"
-                time.sleep(0.1)
+        reply = first_answer(f"http://127.0.0.1:{port}/service/addresses")
         assert reply.json()["loopback_only"] is False
         assert httpx.post(f"http://127.0.0.1:{port}/campaigns", json={"name": "x"}).status_code == 401
         made = httpx.post(f"http://127.0.0.1:{port}/campaigns", json={"name": "x"}, headers={"Authorization": f"Bearer {token}"})

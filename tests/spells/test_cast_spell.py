@@ -17,16 +17,16 @@ from combat.fivee.gm_edit_commands import SetHp
 from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import EndConcentration, EndTurn
 from combat.kernel.events import ConditionEnded, DamageTaken, Healed, SaveMade
-from tests.helpers import Table, of_type
+from tests.helpers import Table, member, of_type
 
 FIVE_E = ["srd-2024", "srd-2024-variant", "a5e"]
 SPELLS = ("Fire Bolt", "Fireball", "Magic Missile", "Shield", "Hold Person", "Bless", "Cure Wounds", "Ice Storm", "Scorching Ray")
-WIZARD = build_sheet(name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=SPELLS)
+WIZARD = member("Elara", 5, *SPELLS)
 
 
 def fight(ruleset: str = "srd-2024", goblins: int = 4, *, goblins_first: bool = False) -> Table:
     """Elara (played by Sam) against Goblin Warriors; Elara acts first unless the goblins do."""
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
     t.do(AddCreature(creature="Goblin Warrior", count=goblins, side="goblins"))
     first, second = (5, 15) if goblins_first else (15, 5)
@@ -71,9 +71,7 @@ def test_fireball_on_four_goblins_is_one_command(ruleset):
 def test_fireball_with_a_5th_level_slot_rolls_10d6_and_without_a_slot_is_refused():
     """ "The damage increases by 1d6 for each spell slot level above 3": 10d6 at slot 5. Elara
     has two 3rd-level slots: a third Fireball at level 3 is refused, naming the slots left."""
-    wizard9 = build_sheet(
-        name="Elara", class_name="Wizard", level=9, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=SPELLS
-    )
+    wizard9 = member("Elara", 9, *SPELLS)
     t = Table()
     t.do(AddCharacter(character=wizard9, side="party"))
     t.do(AddCreature(creature="Goblin Warrior", count=1, side="goblins"))

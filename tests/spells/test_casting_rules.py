@@ -11,7 +11,6 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from combat.characters.build import build_sheet
 from combat.characters.sheet import CustomSpell
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.casts import CastSpell, SpellCast
@@ -22,17 +21,15 @@ from combat.kernel.commands import EndTurn
 from combat.kernel.errors import RuleError
 from combat.kernel.events import DamageTaken, DiceRolled, SaveMade
 from combat.spells.model import DamageRoll, Save
-from tests.helpers import Table, of_type
+from tests.helpers import Table, member, of_type, spellcaster
 
 SPELLS = ("Magic Missile", "Misty Step", "Fire Bolt", "Chill Touch", "Detect Magic", "Fireball")
-ELARA = build_sheet(name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=SPELLS)
-MORWEN = build_sheet(
-    name="Morwen", class_name="Warlock", level=5, scores="STR 8 DEX 14 CON 12 INT 10 WIS 12 CHA 16", spells=("Charm Person",)
-)
+ELARA = member("Elara", 5, *SPELLS)
+MORWEN = spellcaster("Morwen", "Warlock", 5, "Charm Person", scores="STR 8 DEX 14 CON 12 INT 10 WIS 12 CHA 16")
 
 
 def fight(ruleset: str = "srd-2024", sheet=ELARA, goblins: int = 2) -> Table:
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     t.do(AddCharacter(character=sheet, side="party", player="sam"))
     t.do(AddCreature(creature="Goblin Warrior", count=goblins, side="goblins"))
     me = sheet.name.lower()
@@ -219,7 +216,7 @@ def test_a_homebrew_spells_bad_dice_are_refused_with_the_sheet():
 
 
 def before_the_fight(ruleset: str = "srd-2024") -> Table:
-    t = Table(ruleset, settings={"initiative_reorder": False} if ruleset == "srd-2024-variant" else None)
+    t = Table.as_rolled(ruleset)
     t.do(AddCharacter(character=ELARA, side="party", player="sam"))
     t.do(AddCreature(creature="Mage", count=1, side="foes"))
     return t

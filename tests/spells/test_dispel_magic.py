@@ -22,22 +22,19 @@ from combat.fivee.check_events import CheckMade
 from combat.kernel.commands import ApplyCondition, EndTurn, StartConcentration
 from combat.kernel.events import ConcentrationEnded, ConditionEnded, ConditionSpec
 from combat.kernel.riders import Riders
-from tests.helpers import Table, of_type
+from tests.helpers import Table, of_type, spellcaster
 
-VESPER = build_sheet(
-    name="Vesper",
-    class_name="Wizard",
-    level=9,
+VESPER = spellcaster(
+    "Vesper",
+    "Wizard",
+    9,
+    "Hold Person",
+    "Greater Invisibility",
+    "Mage Armor",
+    "Hold Monster",
     scores="STR 8 DEX 14 CON 14 INT 18 WIS 12 CHA 10",
-    spells=("Hold Person", "Greater Invisibility", "Mage Armor", "Hold Monster"),
 )
-ELARA = build_sheet(
-    name="Elara",
-    class_name="Wizard",
-    level=7,
-    scores="STR 8 DEX 14 CON 14 INT 16 WIS 12 CHA 10",
-    spells=("Dispel Magic", "Fire Bolt"),
-)
+ELARA = spellcaster("Elara", "Wizard", 7, "Dispel Magic", "Fire Bolt", scores="STR 8 DEX 14 CON 14 INT 16 WIS 12 CHA 10")
 BRAM = build_sheet(
     name="Bram", class_name="Fighter", level=5, scores="STR 16 DEX 12 CON 14 INT 10 WIS 10 CHA 10", weapons=("Longsword",)
 )

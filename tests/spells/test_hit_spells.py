@@ -13,6 +13,7 @@ other damage dice, such as from the Rogue's Sneak Attack feature, you also roll 
 from __future__ import annotations
 
 from combat.characters.build import build_sheet
+from combat.characters.sheet import CharacterSheet
 from combat.fivee.ability_checks import AbilityCheck
 from combat.fivee.attack_commands import Attack, RollDamage
 from combat.fivee.attack_events import AttackMade
@@ -24,18 +25,16 @@ from combat.fivee.spell_effect_uses import SpellEffect
 from combat.fivee.turn_pointer import GotoTurn, PreviousTurn
 from combat.kernel.commands import ApplyCondition, EndConcentration, EndTurn, RemoveCondition, TurnStartDice
 from combat.kernel.events import AttackRolled, ConditionApplied, ConditionEnded, ConditionSpec, DamageTaken, DiceRolled, SaveMade
-from tests.helpers import Table, monster, of_type
+from tests.helpers import Table, monster, next_turn, of_type, spellcaster
 
-PALADIN = build_sheet(
-    name="Aldric",
-    class_name="Paladin",
-    level=5,
-    scores="STR 16 DEX 10 CON 14 INT 8 WIS 10 CHA 16",
-    armor="chain mail",
-    shield=True,
-    weapons=("Longsword", "Javelin"),
-    spells=("Divine Smite", "Searing Smite", "Shining Smite", "Divine Favor", "Magic Weapon"),
-)
+
+def paladin(level: int, *spells: str) -> CharacterSheet:
+    """Aldric, a Paladin in chain mail with a Shield, a Longsword and Javelins (Strength 16, Charisma 16)."""
+    armed = {"armor": "chain mail", "shield": True, "weapons": ("Longsword", "Javelin")}
+    return spellcaster("Aldric", "Paladin", level, *spells, scores="STR 16 DEX 10 CON 14 INT 8 WIS 10 CHA 16", **armed)
+
+
+PALADIN = paladin(5, "Divine Smite", "Searing Smite", "Shining Smite", "Divine Favor", "Magic Weapon")
 RANGER = build_sheet(
     name="Tamsin",
     class_name="Ranger",
@@ -45,13 +44,7 @@ RANGER = build_sheet(
     weapons=("Longbow", "Shortsword"),
     spells=("Hunter's Mark", "Ensnaring Strike"),
 )
-WARLOCK = build_sheet(
-    name="Morwen",
-    class_name="Warlock",
-    level=5,
-    scores="STR 8 DEX 14 CON 14 INT 10 WIS 10 CHA 16",
-    spells=("Hex", "Eldritch Blast"),
-)
+WARLOCK = spellcaster("Morwen", "Warlock", 5, "Hex", "Eldritch Blast", scores="STR 8 DEX 14 CON 14 INT 10 WIS 10 CHA 16")
 
 
 def table(sheet, *foes: str, bandits: int = 0, others=()) -> Table:
@@ -70,13 +63,6 @@ def table(sheet, *foes: str, bandits: int = 0, others=()) -> Table:
 
 def taken(events, kind: str | None = None) -> list[tuple[str, int, str]]:
     return [(e.target, e.amount, e.damage_type) for e in of_type(events, DamageTaken) if kind in (None, e.damage_type)]
-
-
-def next_turn(t: Table, cid: str) -> list:
-    events = t.do(EndTurn(combatant=t.state.turn))
-    while t.state.turn != cid:
-        events = t.do(EndTurn(combatant=t.state.turn))
-    return events
 
 
 # -- lasting extra damage on hits ----------------------------------------------------------------
@@ -191,16 +177,7 @@ def test_divine_favor_adds_1d4_radiant_to_weapon_hits_and_resistance_halves_it()
     assert t["warden"].hp == 30 - 8 - 1
 
 
-PALADIN_9 = build_sheet(
-    name="Aldric",
-    class_name="Paladin",
-    level=9,
-    scores="STR 16 DEX 10 CON 14 INT 8 WIS 10 CHA 16",
-    armor="chain mail",
-    shield=True,
-    weapons=("Longsword", "Javelin"),
-    spells=("Magic Weapon",),
-)
+PALADIN_9 = paladin(9, "Magic Weapon")
 
 
 def test_magic_weapon_gives_its_weapon_plus_2_with_a_3rd_level_slot_and_ends_if_cast_again():
@@ -446,10 +423,7 @@ def test_bestow_curse_necrotic_adds_1d8_to_the_casters_attack_roll_hits():
     a spell, the target takes an extra 1d8 Necrotic damage." Vesna, a level 5 Wizard (DC 14,
     spell attack +6), curses the Ogre (Wisdom -2: 5 - 2 fails); next turn her Fire Bolt (2d10 at
     level 5) hits it: 3 + 4 Fire, then the curse's 5 Necrotic."""
-    wizard = build_sheet(
-        name="Vesna", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 14 INT 16 WIS 12 CHA 10",
-        spells=("Bestow Curse", "Fire Bolt"),
-    )  # fmt: skip
+    wizard = spellcaster("Vesna", "Wizard", 5, "Bestow Curse", "Fire Bolt", scores="STR 8 DEX 14 CON 14 INT 16 WIS 12 CHA 10")  # fmt: skip
     t = table(wizard, "Ogre")
     events = t.do(
         CastSpell(caster="vesna", spell="Bestow Curse", targets=("ogre",), option="necrotic", save_faces={"ogre": (5,)})

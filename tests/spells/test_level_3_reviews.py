@@ -8,49 +8,21 @@ but Dexterity's +1)."""
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.common.effect_bonuses import effect_ac_bonus
 from combat.fivee.casts import CastSpell, SpellCast
-from combat.fivee.characters import AddCharacter
-from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import Damage, EndTurn
 from combat.kernel.events import ConcentrationEnded, DamageTaken, Healed, SaveMade
-from tests.helpers import Table, of_type, turn_of
+from tests.helpers import Table, against, next_turn, of_type, spellcaster
 
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=17,
-    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Bestow Curse", "Counterspell", "Fireball", "Hypnotic Pattern", "Sleet Storm", "Slow", "Stinking Cloud"),
+WIZARD = spellcaster(
+    "Vesna", "Wizard", 17, "Bestow Curse", "Counterspell", "Fireball", "Hypnotic Pattern", "Sleet Storm", "Slow", "Stinking Cloud"
 )
-CLERIC = build_sheet(
-    name="Ilse",
-    class_name="Cleric",
-    level=9,
-    scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
-    spells=("Mass Healing Word", "Revivify", "Beacon of Hope"),
-)
-DRUID = build_sheet(
-    name="Rook",
-    class_name="Druid",
-    level=9,
-    scores="STR 10 DEX 12 CON 14 INT 10 WIS 18 CHA 10",
-    spells=("Conjure Animals", "Meld into Stone", "Plant Growth"),
-)
+CLERIC = spellcaster("Ilse", "Cleric", 9, "Mass Healing Word", "Revivify", "Beacon of Hope")
+DRUID = spellcaster("Rook", "Druid", 9, "Conjure Animals", "Meld into Stone", "Plant Growth")
 
 
 def table(caster=WIZARD, count: int = 3) -> Table:
-    t = Table()
-    t.do(AddCharacter(character=caster, side="party", player="sam"))
-    t.do(AddCreature(creature="Bandit", count=count, side="foes"))
-    return t.start({caster.name.lower(): 20, "bandit-1" if count > 1 else "bandit": 1})
-
-
-def next_turn(t: Table, cid: str) -> None:
-    """Round to `cid`'s next turn: "on a turn, you can expend only one spell slot to cast a spell"."""
-    t.do(EndTurn(combatant=cid))
-    turn_of(t, cid)
+    return against(caster, "Bandit", count)
 
 
 def test_bestow_curse_deals_no_damage_when_cast_and_the_curse_is_chosen():

@@ -7,29 +7,19 @@ Humanoids (11 HP, +0 to every save but Dexterity's +1)."""
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.casts import CastSpell
-from combat.fivee.characters import AddCharacter
-from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import EndTurn
 from combat.kernel.events import SaveMade
-from tests.helpers import Table, of_type, turn_of
+from tests.helpers import Table, against, of_type, spellcaster, turn_of
 
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=17,
-    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Arcane Hand", "Conjure Elemental", "Hold Monster", "Mislead", "Telekinesis", "Wall of Stone"),
+WIZARD = spellcaster(
+    "Vesna", "Wizard", 17, "Arcane Hand", "Conjure Elemental", "Hold Monster", "Mislead", "Telekinesis", "Wall of Stone"
 )
 
 
 def table(count: int = 3) -> Table:
-    t = Table()
-    t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
-    t.do(AddCreature(creature="Bandit", count=count, side="foes"))
-    return t.start({"vesna": 20, "bandit-1": 1})
+    return against(WIZARD, "Bandit", count)
 
 
 def test_telekinesis_restrains_a_creature_only_until_the_end_of_the_casters_next_turn():

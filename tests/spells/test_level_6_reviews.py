@@ -8,42 +8,20 @@ Bandits are Humanoids (11 HP, +0 to every save but Dexterity's +1)."""
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.fivee.casts import CastSpell, SpellCast
-from combat.fivee.characters import AddCharacter
-from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import Damage, EndTurn
 from combat.kernel.events import ConditionApplied, DamageTaken, Healed, SaveMade
-from tests.helpers import Table, of_type, turn_of
+from tests.helpers import Table, against, of_type, spellcaster, turn_of
 
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=17,
-    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Chain Lightning", "Eyebite", "Flesh to Stone", "Freezing Sphere", "Sunbeam", "Wall of Ice"),
+WIZARD = spellcaster(
+    "Vesna", "Wizard", 17, "Chain Lightning", "Eyebite", "Flesh to Stone", "Freezing Sphere", "Sunbeam", "Wall of Ice"
 )
-CLERIC = build_sheet(
-    name="Ilse",
-    class_name="Cleric",
-    level=17,
-    scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
-    spells=("Heal",),
-)
-DRUID = build_sheet(
-    name="Rook",
-    class_name="Druid",
-    level=17,
-    scores="STR 10 DEX 12 CON 14 INT 10 WIS 18 CHA 10",
-    spells=("Conjure Fey",),
-)
+CLERIC = spellcaster("Ilse", "Cleric", 17, "Heal")
+DRUID = spellcaster("Rook", "Druid", 17, "Conjure Fey")
 
 
 def table(caster=WIZARD, count: int = 5) -> Table:
-    t = Table()
-    t.do(AddCharacter(character=caster, side="party", player="sam"))
-    t.do(AddCreature(creature="Bandit", count=count, side="foes"))
-    return t.start({caster.name.lower(): 20, "bandit-1" if count > 1 else "bandit": 1})
+    return against(caster, "Bandit", count)
 
 
 def test_heal_restores_seventy_hit_points_and_ten_more_per_slot_level():

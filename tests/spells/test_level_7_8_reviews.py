@@ -8,7 +8,6 @@ Charisma's); the Ogre a Giant of 68 HP (+3 to Constitution saves, -2 to Wisdom's
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.common.condition_effects import speed_of
 from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter, character
@@ -16,30 +15,16 @@ from combat.fivee.dying import CombatantDied
 from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import AddCombatant, Damage, EndTurn
 from combat.kernel.events import ConcentrationEnded, DamageTaken, SaveMade
-from tests.helpers import Table, monster, of_type, turn_of
+from tests.helpers import Table, against, monster, of_type, spellcaster, turn_of
 
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=17,
-    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Delayed Blast Fireball", "Dominate Monster", "Power Word Stun", "Sunburst"),
-)
-CLERIC = build_sheet(
-    name="Ilse",
-    class_name="Cleric",
-    level=17,
-    scores="STR 10 DEX 10 CON 14 INT 10 WIS 20 CHA 12",
-    spells=("Divine Word", "Earthquake", "Holy Aura"),
+WIZARD = spellcaster("Vesna", "Wizard", 17, "Delayed Blast Fireball", "Dominate Monster", "Power Word Stun", "Sunburst")
+CLERIC = spellcaster(
+    "Ilse", "Cleric", 17, "Divine Word", "Earthquake", "Holy Aura", scores="STR 10 DEX 10 CON 14 INT 10 WIS 20 CHA 12"
 )
 
 
 def table(caster=WIZARD, creature: str = "Bandit", count: int = 2) -> Table:
-    t = Table()
-    t.do(AddCharacter(character=caster, side="party", player="sam"))
-    t.do(AddCreature(creature=creature, count=count, side="foes"))
-    first = f"{creature.lower()}-1" if count > 1 else creature.lower()
-    return t.start({caster.name.lower(): 20, first: 1})
+    return against(caster, creature, count)
 
 
 def test_earthquake_topples_those_who_fail_and_deals_no_damage():

@@ -10,7 +10,6 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from combat.characters.build import build_sheet
 from combat.fivee.action_commands import Move
 from combat.fivee.attack_commands import Attack, OpportunityAttack, RollDamage
 from combat.fivee.attack_events import AttackDamageRolled, AttackMade
@@ -26,29 +25,13 @@ from combat.fivee.spell_effect_uses import SpellEffect
 from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndTurn
 from combat.kernel.events import AttackRolled, ConditionEnded, ConditionSpec, DamageTaken, DiceRolled, SaveMade
 from combat.kernel.riders import Riders
-from tests.helpers import Table, of_type, pc
+from tests.helpers import Table, next_turn, of_type, pc, spellcaster
 
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=5,
-    scores="STR 8 DEX 14 CON 14 INT 18 WIS 12 CHA 10",
-    spells=("Mirror Image", "Fire Bolt", "Scorching Ray"),
+WIZARD = spellcaster(
+    "Vesna", "Wizard", 5, "Mirror Image", "Fire Bolt", "Scorching Ray", scores="STR 8 DEX 14 CON 14 INT 18 WIS 12 CHA 10"
 )
-SHIELDED = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=5,
-    scores="STR 8 DEX 14 CON 14 INT 18 WIS 12 CHA 10",
-    spells=("Mirror Image", "Shield"),
-)
-CLERIC = build_sheet(
-    name="Ilse",
-    class_name="Cleric",
-    level=5,
-    scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
-    spells=("Sanctuary", "Resistance", "Sacred Flame", "Spiritual Weapon"),
-)
+SHIELDED = spellcaster("Vesna", "Wizard", 5, "Mirror Image", "Shield", scores="STR 8 DEX 14 CON 14 INT 18 WIS 12 CHA 10")
+CLERIC = spellcaster("Ilse", "Cleric", 5, "Sanctuary", "Resistance", "Sacred Flame", "Spiritual Weapon")
 
 
 def table(*foes: str, wizard=WIZARD) -> Table:
@@ -57,19 +40,7 @@ def table(*foes: str, wizard=WIZARD) -> Table:
     t.do(AddCharacter(character=wizard, side="party", player="sam"))
     t.do(AddCharacter(character=CLERIC, side="party", player="kim"))
     t.do(AddCombatant(combatant=pc("brann")))
-    ids = []
-    for i, name in enumerate(foes or ("Bandit", "Bandit")):
-        cid = f"{name.lower()}-{i + 1}"
-        t.do(AddCreature(creature=name, side="foes", id_prefix=cid))
-        ids.append(cid)
-    return t.start({"vesna": 20, "ilse": 18, "brann": 15, **{cid: 10 - i for i, cid in enumerate(ids)}})
-
-
-def turn(t: Table, cid: str) -> None:
-    """On to `cid`'s next turn."""
-    t.do(EndTurn(combatant=t.state.turn))
-    while t.state.turn != cid:
-        t.do(EndTurn(combatant=t.state.turn))
+    return t.start({"vesna": 20, "ilse": 18, "brann": 15, **t.foes(*(foes or ("Bandit", "Bandit")))})
 
 
 def duplicates(t: Table) -> int | None:
@@ -93,7 +64,7 @@ def test_mirror_image_duplicates_take_the_hits_until_all_three_are_destroyed():
     t.do(CastSpell(caster="vesna", spell="Mirror Image"))
     assert duplicates(t) == 3
     hp = t["vesna"].hp
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     events = t.do(Attack(attacker="bandit-1", target="vesna", faces=(15,), damage_faces=(4,), mirror_faces=(1, 2, 5)))
     d6s = next(e for e in of_type(events, DiceRolled) if e.purpose.startswith("Mirror Image"))
     assert ([d.face for d in d6s.dice], d6s.roller, d6s.source) == ([1, 2, 5], "vesna", "entered")
@@ -101,19 +72,19 @@ def test_mirror_image_duplicates_take_the_hits_until_all_three_are_destroyed():
     made = of_type(events, AttackMade)[0]
     assert (made.total, made.target_ac, made.hit, made.damage) == (18, 12, False, 0)
     assert not of_type(events, DamageTaken) and t["vesna"].hp == hp and duplicates(t) == 2
-    turn(t, "bandit-2")
+    next_turn(t, "bandit-2")
     events = t.do(Attack(attacker="bandit-2", target="vesna", faces=(14,), damage_faces=(4,), mirror_faces=(2, 1)))
     assert not of_type(events, DuplicateStruck) and of_type(events, AttackMade)[0].damage == 5
     assert t["vesna"].hp == hp - 5 and duplicates(t) == 2
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     t.do(Attack(attacker="bandit-1", target="vesna", faces=(14,), damage_faces=(4,), mirror_faces=(6, 1)))
     assert duplicates(t) == 1
-    turn(t, "bandit-2")
+    next_turn(t, "bandit-2")
     events = t.do(Attack(attacker="bandit-2", target="vesna", faces=(14,), damage_faces=(4,), mirror_faces=(3,)))
     ended = of_type(events, ConditionEnded)
     assert [(e.condition, e.reason) for e in ended] == [("mirror image", "all three duplicates are destroyed")]
     assert not t["vesna"].has("mirror image") and t["vesna"].hp == hp - 5
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     events = t.do(Attack(attacker="bandit-1", target="vesna", faces=(14,), damage_faces=(4,)))
     assert not [e for e in of_type(events, DiceRolled) if e.purpose.startswith("Mirror Image")]
     assert t["vesna"].hp == hp - 10
@@ -125,7 +96,7 @@ def test_mirror_image_d6s_refused_when_unused_or_miscounted():
     three faces for three duplicates, none for a miss, none once the spell is gone."""
     t = table()
     t.do(CastSpell(caster="vesna", spell="Mirror Image"))
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     t.rejects(
         Attack(attacker="bandit-1", target="vesna", faces=(15,), damage_faces=(4,), mirror_faces=(5, 1)), "dice/too-few-faces"
     )
@@ -144,7 +115,7 @@ def test_mirror_image_leaves_a_blinded_attacker_unaffected():
     t = table()
     t.do(CastSpell(caster="vesna", spell="Mirror Image"))
     t.do(ApplyCondition(target="bandit-1", condition=ConditionSpec(name="blinded")))
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     t.rejects(
         Attack(attacker="bandit-1", target="vesna", faces=(20, 20), damage_faces=(1, 1), mirror_faces=(6, 6, 6)),
         "dice/unused-faces",
@@ -159,10 +130,10 @@ def test_mirror_image_d6s_come_before_shield():
     (d6s 1, 2) offers her Shield as before."""
     t = table(wizard=SHIELDED)
     t.do(CastSpell(caster="vesna", spell="Mirror Image"))
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     events = t.do(Attack(attacker="bandit-1", target="vesna", faces=(15,), damage_faces=(4,), mirror_faces=(1, 1, 3)))
     assert not of_type(events, ReactionWindowOpened) and duplicates(t) == 2
-    turn(t, "bandit-2")
+    next_turn(t, "bandit-2")
     events = t.do(Attack(attacker="bandit-2", target="vesna", faces=(15,), damage_faces=(4,), mirror_faces=(1, 2)))
     assert of_type(events, ReactionWindowOpened)[0].reactors == {"vesna": ("Shield",)}
     events = t.do(PassReaction(combatant="vesna"))
@@ -192,7 +163,7 @@ def test_a_spell_attack_takes_one_list_of_d6s_per_hit_on_a_creature_with_duplica
     assert [e.left for e in of_type(events, DuplicateStruck)] == [2]
     assert [m.hit for m in of_type(events, AttackMade)] == [False, True, False]
     assert t["bandit-1"].hp == hp - 2
-    turn(t, "vesna")
+    next_turn(t, "vesna")
     t.rejects(
         CastSpell(caster="vesna", spell="Fire Bolt", targets=("bandit-2",), attack_faces=((15,),), mirror_faces=((4, 4),)),
         "dice/unused-faces",
@@ -204,7 +175,7 @@ def test_a_spell_attack_takes_one_list_of_d6s_per_hit_on_a_creature_with_duplica
 
 def ward(t: Table) -> None:
     """Ilse wards Brann (DC 15)."""
-    turn(t, "ilse")
+    next_turn(t, "ilse")
     t.do(CastSpell(caster="ilse", spell="Sanctuary", targets=("brann",)))
     assert t["brann"].has("sanctuary")
 
@@ -217,20 +188,20 @@ def test_sanctuary_asks_the_attacker_for_a_wisdom_save_before_the_attack():
     later 15 succeeds and the attack at Brann is rolled."""
     t = table()
     ward(t)
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     events = t.do(Attack(attacker="bandit-1", target="brann", faces=(19,), damage_faces=(4,), sanctuary_faces=(14,)))
     save = of_type(events, SaveMade)[0]
     assert (save.combatant, save.ability, save.dc, save.total, save.success) == ("bandit-1", "wisdom", 15, 14, False)
     assert of_type(events, TurnedAway) == [TurnedAway(attacker="bandit-1", target="brann", uses="action")]
     assert not of_type(events, AttackMade) and not t["bandit-1"].economy.action
     t.rejects(Attack(attacker="bandit-1", target="vesna", faces=(19,), damage_faces=(4,)), "economy/action-spent")
-    turn(t, "bandit-2")
+    next_turn(t, "bandit-2")
     events = t.do(
         Attack(attacker="bandit-2", target="brann", faces=(19,), damage_faces=(4,), sanctuary_faces=(3,), new_target="vesna")
     )
     made = of_type(events, AttackMade)[0]
     assert (made.target, made.hit, made.damage) == ("vesna", True, 5)
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     events = t.do(Attack(attacker="bandit-1", target="brann", faces=(19,), damage_faces=(4,), sanctuary_faces=(15,)))
     assert of_type(events, SaveMade)[0].success and of_type(events, AttackMade)[0].target == "brann"
     assert t.rebuilt() == t.state
@@ -240,7 +211,7 @@ def test_sanctuary_refusals_name_what_is_wrong():
     """Faces for a save that never comes, a new target for a creature not warded, or a new
     target that is the warded creature or the attacker, are refused, nothing appended."""
     t = table()
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     t.rejects(
         Attack(attacker="bandit-1", target="brann", faces=(19,), damage_faces=(4,), sanctuary_faces=(3,)), "dice/unused-faces"
     )
@@ -248,7 +219,7 @@ def test_sanctuary_refusals_name_what_is_wrong():
         Attack(attacker="bandit-1", target="brann", faces=(19,), damage_faces=(4,), new_target="vesna"), "sanctuary/new-target"
     )
     ward(t)
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     for other in ("brann", "bandit-1"):
         t.rejects(
             Attack(attacker="bandit-1", target="brann", faces=(19,), damage_faces=(4,), sanctuary_faces=(3,), new_target=other),
@@ -261,10 +232,10 @@ def test_sanctuary_ends_when_the_warded_creature_attacks():
     deals damage." Brann attacks: the ward ends; the Bandit's next attack asks no save."""
     t = table()
     ward(t)
-    turn(t, "brann")
+    next_turn(t, "brann")
     events = t.do(Attack(attacker="brann", target="bandit-1", faces=(2,), damage_faces=(4,)))
     assert [e.condition for e in of_type(events, ConditionEnded)] == ["sanctuary"]
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     events = t.do(Attack(attacker="bandit-1", target="brann", faces=(19,), damage_faces=(4,)))
     assert not of_type(events, SaveMade) and of_type(events, AttackMade)[0].hit
 
@@ -277,15 +248,15 @@ def test_sanctuary_against_a_damaging_spell_lost_or_sent_at_a_new_target():
     and spent; again, with `new_targets`, it goes at Bandit 1 instead (its Dexterity save
     1 + 1 fails: 2d8 of 2 and 3). Faces for a save against a creature not warded are refused."""
     t = table()
-    turn(t, "ilse")
+    next_turn(t, "ilse")
     t.do(CastSpell(caster="ilse", spell="Sanctuary", targets=("vesna",)))
-    turn(t, "ilse")
+    next_turn(t, "ilse")
     events = t.do(CastSpell(caster="ilse", spell="Sacred Flame", targets=("vesna",), sanctuary_faces={"vesna": (2,)}))
     assert of_type(events, SpellCast) and of_type(events, TurnedAway) == [
         TurnedAway(attacker="ilse", target="vesna", spell="Sacred Flame")
     ]
     assert not of_type(events, DamageTaken)
-    turn(t, "ilse")
+    next_turn(t, "ilse")
     hp = t["bandit-1"].hp
     events = t.do(
         CastSpell(
@@ -300,7 +271,7 @@ def test_sanctuary_against_a_damaging_spell_lost_or_sent_at_a_new_target():
     )
     assert [(e.target, e.amount) for e in of_type(events, DamageTaken)] == [("bandit-1", 5)]
     assert t["bandit-1"].hp == hp - 5
-    turn(t, "ilse")
+    next_turn(t, "ilse")
     t.rejects(
         CastSpell(caster="ilse", spell="Sacred Flame", targets=("bandit-1",), sanctuary_faces={"bandit-1": (2,)}),
         "dice/unused-faces",
@@ -312,7 +283,7 @@ def test_sanctuary_against_a_damaging_spell_lost_or_sent_at_a_new_target():
 
 def resist(t: Table, kind: str = "slashing") -> None:
     """Ilse touches Brann: Resistance to `kind`."""
-    turn(t, "ilse")
+    next_turn(t, "ilse")
     t.do(CastSpell(caster="ilse", spell="Resistance", targets=("brann",), damage_type=kind))
 
 
@@ -325,7 +296,7 @@ def test_resistance_reduces_damage_of_the_chosen_type_by_1d4_once_per_turn():
     t = table()
     resist(t)
     hp = t["brann"].hp
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     events = t.do(Attack(attacker="bandit-1", target="brann", faces=(19,), damage_faces=(4,), resistance_faces={"brann": (3,)}))
     assert of_type(events, DamageReduced) == [DamageReduced(target="brann", amount=3, damage_type="slashing")]
     made = of_type(events, AttackMade)[0]
@@ -335,7 +306,7 @@ def test_resistance_reduces_damage_of_the_chosen_type_by_1d4_once_per_turn():
     t.rejects(Damage(target="brann", damage_type="slashing", amount=4, resistance_faces={"brann": (2,)}), "dice/unused-faces")
     t.do(Damage(target="brann", damage_type="slashing", amount=4))
     assert t["brann"].hp == hp - 12
-    turn(t, "bandit-2")
+    next_turn(t, "bandit-2")
     events = t.do(Attack(attacker="bandit-2", target="brann", faces=(19,), damage_faces=(2,), resistance_faces={"brann": (4,)}))
     assert of_type(events, AttackMade)[0].damage == 0 and of_type(events, DamageReduced)[0].amount == 3
     assert t["brann"].hp == hp - 12
@@ -347,12 +318,12 @@ def test_resistance_d4_in_roll_damage_and_refusals():
     rolled in two steps (entered with the attack, it is refused). A type outside the eleven,
     or none, is refused as cast."""
     t = table()
-    turn(t, "ilse")
+    next_turn(t, "ilse")
     t.rejects(CastSpell(caster="ilse", spell="Resistance", targets=("brann",), damage_type="force"), "spell/damage-type")
     t.rejects(CastSpell(caster="ilse", spell="Resistance", targets=("brann",)), "spell/damage-type")
     resist(t)
     hp = t["brann"].hp
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     t.rejects(Attack(attacker="bandit-1", target="brann", faces=(19,), resistance_faces={"brann": (2,)}), "dice/unused-faces")
     events = t.do(Attack(attacker="bandit-1", target="brann", faces=(19,)))
     assert of_type(events, AttackRolled)
@@ -364,7 +335,7 @@ def test_resistance_d4_in_roll_damage_and_refusals():
 def test_a_player_may_not_enter_another_creatures_defence_dice(field):
     """The d6s and the d4 are the defender's: a player's attack that enters them is refused."""
     t = table()
-    turn(t, "vesna")
+    next_turn(t, "vesna")
     value = (6, 6, 6) if field == "mirror_faces" else {"bandit-1": (4,)}
     t.rejects(Attack(attacker="vesna", target="bandit-1", **{field: value}), "command/gm-field", actor="sam")
 
@@ -374,10 +345,10 @@ def test_resistance_d4_entered_with_the_attack_waits_with_a_hit_held_for_shield(
     the damage lands: Ilse gives Vesna Resistance (Slashing); a Bandit hits her (15 + 3 against
     AC 12), she passes on Shield, and its 4 + 1 less the entered 2 is 3."""
     t = table(wizard=SHIELDED)
-    turn(t, "ilse")
+    next_turn(t, "ilse")
     t.do(CastSpell(caster="ilse", spell="Resistance", targets=("vesna",), damage_type="slashing"))
     hp = t["vesna"].hp
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     events = t.do(Attack(attacker="bandit-1", target="vesna", faces=(15,), damage_faces=(4,), resistance_faces={"vesna": (2,)}))
     assert of_type(events, ReactionWindowOpened) and not of_type(events, DamageReduced)
     events = t.do(PassReaction(combatant="vesna"))
@@ -393,11 +364,11 @@ def test_sanctuary_asks_a_later_spell_attack_and_an_opportunity_attack_too():
     reach: his Opportunity Attack's save (2 + 0) fails and, no new target, is lost: his reaction
     spent, the opportunity gone."""
     t = table()
-    turn(t, "ilse")
+    next_turn(t, "ilse")
     t.do(CastSpell(caster="ilse", spell="Sanctuary", targets=("bandit-1",)))
-    turn(t, "ilse")
+    next_turn(t, "ilse")
     t.do(CastSpell(caster="ilse", spell="Spiritual Weapon", targets=("bandit-2",), attack_faces=((1,),)))
-    turn(t, "ilse")
+    next_turn(t, "ilse")
     hp = t["bandit-2"].hp
     events = t.do(
         SpellEffect(
@@ -413,7 +384,7 @@ def test_sanctuary_asks_a_later_spell_attack_and_an_opportunity_attack_too():
     assert not of_type(events, SaveMade)[0].success
     assert [(m.target, m.hit) for m in of_type(events, AttackMade)] == [("bandit-2", True)]
     assert t["bandit-2"].hp == hp - 7
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     t.do(Move(combatant="bandit-1", feet=10, leaves_reach_of=("brann",)))
     events = t.do(OpportunityAttack(attacker="brann", target="bandit-1", faces=(19,), damage_faces=(4,), sanctuary_faces=(2,)))
     assert of_type(events, TurnedAway) == [TurnedAway(attacker="brann", target="bandit-1", uses="reaction", opportunity=True)]
@@ -431,12 +402,12 @@ def test_a5e_make_attack_takes_the_same_defence_dice():
     t.do(AddCreature(creature="Bandit", side="foes", id_prefix="bandit-1"))
     t.start({"vesna": 20, "ilse": 18, "bandit-1": 10})
     t.do(CastSpell(caster="vesna", spell="Mirror Image"))
-    turn(t, "ilse")
+    next_turn(t, "ilse")
     t.do(CastSpell(caster="ilse", spell="Sanctuary", targets=("ilse",)))
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     events = t.do(MakeAttack(attacker="bandit-1", target="vesna", faces=(15,), damage_faces=(4,), mirror_faces=(1, 1, 3)))
     assert of_type(events, DuplicateStruck) == [DuplicateStruck(attacker="bandit-1", target="vesna", left=2)]
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     events = t.do(MakeAttack(attacker="bandit-1", target="ilse", faces=(15,), damage_faces=(4,), sanctuary_faces=(1,)))
     assert of_type(events, TurnedAway) and not of_type(events, AttackMade)
 
@@ -448,7 +419,7 @@ def test_resistance_reduces_a_spells_damage_with_the_d4_entered_in_cast_spell():
     t = table()
     resist(t, "radiant")
     hp = t["brann"].hp
-    turn(t, "ilse")
+    next_turn(t, "ilse")
     cast = CastSpell(
         caster="ilse",
         spell="Sacred Flame",
@@ -471,7 +442,7 @@ def test_the_recheck_after_a_changed_past_allows_for_resistances_d4():
 
     t = table()
     resist(t)
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     before = t.state
     events = t.do(Attack(attacker="bandit-1", target="brann", faces=(19,), damage_faces=(4,), resistance_faces={"brann": (3,)}))
     made = of_type(events, AttackMade)[0]

@@ -6,43 +6,36 @@ last); Bandits are Humanoids of 11 HP that die at 0 HP (Monster Death)."""
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.common.condition_effects import exhaustion_level
 from combat.fivee.action_events import ReactionTaken
 from combat.fivee.casts import CastSpell, SpellCast
-from combat.fivee.characters import AddCharacter, character
+from combat.fivee.characters import character
 from combat.fivee.dying import CombatantStabilized, DeathSaveOwed
-from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndTurn
 from combat.kernel.events import CombatantRevived, ConditionEnded, ConditionSpec, Healed
-from tests.helpers import Table, of_type, pc, turn_of
+from tests.helpers import Table, against, of_type, pc, spellcaster, turn_of
 
-CLERIC = build_sheet(
-    name="Ilse",
-    class_name="Cleric",
-    level=17,
+CLERIC = spellcaster(
+    "Ilse",
+    "Cleric",
+    17,
+    "Spare the Dying",
+    "Healing Word",
+    "Lesser Restoration",
+    "Revivify",
+    "Greater Restoration",
+    "Heal",
+    "Power Word Heal",
+    "Protection from Poison",
+    "Mass Heal",
+    "Mass Cure Wounds",
     scores="STR 10 DEX 10 CON 14 INT 10 WIS 20 CHA 12",
-    spells=(
-        "Spare the Dying",
-        "Healing Word",
-        "Lesser Restoration",
-        "Revivify",
-        "Greater Restoration",
-        "Heal",
-        "Power Word Heal",
-        "Protection from Poison",
-        "Mass Heal",
-        "Mass Cure Wounds",
-    ),
 )
 
 
 def table() -> Table:
-    t = Table()
-    t.do(AddCharacter(character=CLERIC, side="party", player="sam"))
-    t.do(AddCreature(creature="Bandit", count=3, side="foes"))
-    t.do(AddCombatant(combatant=pc("brann", max_hp=20)))
-    return t.start({"ilse": 20, "bandit-1": 10, "brann": 1})
+    """Ilse (initiative 20), three Bandits (10), then Brann, a fighter of the party (1)."""
+    return against(CLERIC, "Bandit", 3, initiative=(20, 10), ally=pc("brann", max_hp=20))
 
 
 def give(t: Table, cid: str, *names: str) -> None:

@@ -7,33 +7,21 @@ Vesna is a level 17 Wizard (Intelligence 20: spell save DC 19). Bandits are Huma
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.common.condition_effects import speed_of
 from combat.fivee.action_commands import BonusAction, UseReaction
 from combat.fivee.attack_commands import Attack
 from combat.fivee.casts import CastSpell
-from combat.fivee.characters import AddCharacter
-from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_effect_uses import SpellEffect
 from combat.fivee.standing import StandUp
 from combat.kernel.commands import Damage, EndConcentration, EndTurn, RemoveCondition
 from combat.kernel.events import ConditionEnded, SaveMade
-from tests.helpers import Table, of_type
+from tests.helpers import Table, against, of_type, spellcaster
 
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=17,
-    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Hideous Laughter", "Hypnotic Pattern", "Web", "Blindness/Deafness", "Confusion"),
-)
+WIZARD = spellcaster("Vesna", "Wizard", 17, "Hideous Laughter", "Hypnotic Pattern", "Web", "Blindness/Deafness", "Confusion")
 
 
 def table(count: int = 2) -> Table:
-    t = Table()
-    t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
-    t.do(AddCreature(creature="Bandit", count=count, side="foes"))
-    return t.start({"vesna": 20, "bandit-1": 10})
+    return against(WIZARD, "Bandit", count, initiative=(20, 10))
 
 
 def names(t: Table, cid: str) -> list[str]:

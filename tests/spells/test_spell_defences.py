@@ -10,7 +10,6 @@ Humanoids, the Zombie (Slam +3) an Undead."""
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.fivee.ability_checks import AbilityCheck
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackDamageRolled, AttackMade
@@ -21,30 +20,25 @@ from combat.fivee.monsters import AddCreature
 from combat.fivee.reaction_windows import ReactionWindowOpened
 from combat.fivee.reactions import AttackDeflected
 from combat.fivee.save_effects import SaveEffect
-from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndConcentration, EndTurn, RemoveCondition
+from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndConcentration, RemoveCondition
 from combat.kernel.events import ConditionEnded, ConditionSpec, DamageTaken, SaveMade
-from tests.helpers import Table, of_type, pc
+from tests.helpers import Table, next_turn, of_type, pc, spellcaster
 
-DRUID = build_sheet(
-    name="Oren",
-    class_name="Druid",
-    level=7,
+DRUID = spellcaster(
+    "Oren",
+    "Druid",
+    7,
+    "Faerie Fire",
+    "Barkskin",
+    "Longstrider",
+    "Protection from Evil and Good",
+    "Protection from Energy",
+    "Stoneskin",
     scores="STR 10 DEX 10 CON 14 INT 10 WIS 16 CHA 10",
-    spells=("Faerie Fire", "Barkskin", "Longstrider", "Protection from Evil and Good", "Protection from Energy", "Stoneskin"),
 )
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=17,
-    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Blur", "Invisibility", "Mage Armor", "Enlarge/Reduce"),
-)
-CLERIC = build_sheet(
-    name="Ilse", class_name="Cleric", level=9, scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12", spells=("Warding Bond",)
-)
-HIGH_CLERIC = build_sheet(
-    name="Mara", class_name="Cleric", level=15, scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12", spells=("Holy Aura",)
-)
+WIZARD = spellcaster("Vesna", "Wizard", 17, "Blur", "Invisibility", "Mage Armor", "Enlarge/Reduce")
+CLERIC = spellcaster("Ilse", "Cleric", 9, "Warding Bond")
+HIGH_CLERIC = spellcaster("Mara", "Cleric", 15, "Holy Aura")
 
 
 def table(caster=DRUID, *foes: str) -> Table:
@@ -52,23 +46,11 @@ def table(caster=DRUID, *foes: str) -> Table:
     t = Table()
     t.do(AddCharacter(character=caster, side="party", player="sam"))
     t.do(AddCombatant(combatant=pc("brann")))
-    ids = []
-    for i, name in enumerate(foes or ("Bandit", "Bandit")):
-        cid = f"{name.lower()}-{i + 1}"
-        t.do(AddCreature(creature=name, side="foes", id_prefix=cid))
-        ids.append(cid)
-    return t.start({caster.name.lower(): 20, "brann": 15, **{cid: 10 - i for i, cid in enumerate(ids)}})
-
-
-def turn(t: Table, cid: str) -> None:
-    """On to `cid`'s next turn."""
-    t.do(EndTurn(combatant=t.state.turn))
-    while t.state.turn != cid:
-        t.do(EndTurn(combatant=t.state.turn))
+    return t.start({caster.name.lower(): 20, "brann": 15, **t.foes(*(foes or ("Bandit", "Bandit")))})
 
 
 def attack(t: Table, attacker: str, target: str, faces: tuple[int, ...], damage: tuple[int, ...] = (1,)) -> AttackMade:
-    turn(t, attacker)
+    next_turn(t, attacker)
     return of_type(t.do(Attack(attacker=attacker, target=target, faces=faces, damage_faces=damage)), AttackMade)[0]
 
 
@@ -145,7 +127,7 @@ def test_invisibility_ends_after_its_target_attacks_deals_damage_or_casts_a_spel
     made = attack(t, "brann", "bandit-1", (2, 18))
     assert made.roll_mode == "advantage"
     assert not t["brann"].has("invisible") and t["vesna"].has("invisible")
-    turn(t, "vesna")
+    next_turn(t, "vesna")
     events = t.do(CastSpell(caster="vesna", spell="Mage Armor", targets=("vesna",)))
     assert [e.reason for e in of_type(events, ConditionEnded)] == ["cast Mage Armor"]
     assert not t["vesna"].has("invisible")
@@ -211,7 +193,7 @@ def test_barkskin_leaves_a_higher_armor_class_as_it_is():
     20, not 17."""
     t = table()
     t.do(CastSpell(caster="oren", spell="Barkskin", targets=("brann",)))
-    turn(t, "bandit-1")
+    next_turn(t, "bandit-1")
     made = of_type(t.do(Attack(attacker="bandit-1", target="brann", faces=(13,), cover="three-quarters")), AttackMade)[0]
     assert made.target_ac == 20
 
@@ -221,10 +203,10 @@ def test_longstrider_adds_10_feet_of_speed_until_it_ends():
     feet are 40 on his next turn, 30 again once it is dispelled."""
     t = table()
     t.do(CastSpell(caster="oren", spell="Longstrider", targets=("oren",)))
-    turn(t, "oren")
+    next_turn(t, "oren")
     assert t["oren"].economy.movement == 40
     t.do(RemoveCondition(target="oren", condition="longstrider", reason="dispelled"))
-    turn(t, "oren")
+    next_turn(t, "oren")
     assert t["oren"].economy.movement == 30
 
 
@@ -239,7 +221,7 @@ def test_warding_bond_gives_ac_saves_resistance_and_shares_the_damage_with_the_c
     t.do(CastSpell(caster="ilse", spell="Warding Bond", targets=("brann",)))
     made = attack(t, "bandit-1", "brann", (12,))
     assert (made.target_ac, made.hit) == (16, False)
-    turn(t, "bandit-2")
+    next_turn(t, "bandit-2")
     events = t.do(Attack(attacker="bandit-2", target="brann", faces=(14,), damage_faces=(5,)))
     assert of_type(events, AttackMade)[0].damage == 3
     assert [(e.target, e.amount, e.source) for e in of_type(events, DamageTaken)] == [("ilse", 3, "warding bond")]
@@ -259,7 +241,7 @@ def test_warding_bond_ends_when_cast_again_on_either_connected_creature():
     bond is the only one."""
     t = table(CLERIC)
     t.do(CastSpell(caster="ilse", spell="Warding Bond", targets=("brann",)))
-    turn(t, "ilse")
+    next_turn(t, "ilse")
     events = t.do(CastSpell(caster="ilse", spell="Warding Bond", targets=("brann",)))
     assert [e.reason for e in of_type(events, ConditionEnded)] == [
         "Warding Bond was cast again on one of the creatures it connects"
@@ -326,14 +308,12 @@ def test_barkskin_counts_shield_on_the_armor_class_it_raised_not_on_17():
     including against the triggering attack") makes her AC 12 + 5, still 17, and the hit stands."""
     t = Table()
     t.do(AddCharacter(character=DRUID, side="party", player="sam"))
-    mage = build_sheet(
-        name="Elke", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 10 CHA 10", spells=("Shield",)
-    )
+    mage = spellcaster("Elke", "Wizard", 5, "Shield", scores="STR 8 DEX 14 CON 12 INT 16 WIS 10 CHA 10")
     t.do(AddCharacter(character=mage, side="party", player="kim"))
     t.do(AddCreature(creature="Bandit", side="foes"))
     t.start({"oren": 20, "elke": 15, "bandit": 10})
     t.do(CastSpell(caster="oren", spell="Barkskin", targets=("elke",)))
-    turn(t, "bandit")
+    next_turn(t, "bandit")
     events = t.do(Attack(attacker="bandit", target="elke", faces=(15,), damage_faces=(3,)))
     assert of_type(events, ReactionWindowOpened)[0].held["ac_raw"] == 12
     events = t.do(CastSpell(caster="elke", spell="Shield"))
@@ -342,27 +322,12 @@ def test_barkskin_counts_shield_on_the_armor_class_it_raised_not_on_17():
 
 # -- other spells of the same shape ------------------------------------------------------------
 
-PALADIN = build_sheet(
-    name="Tam",
-    class_name="Paladin",
-    level=5,
-    scores="STR 16 DEX 10 CON 14 INT 8 WIS 10 CHA 14",
-    weapons=("Longsword",),
-    spells=("Shining Smite",),
+PALADIN = spellcaster(
+    "Tam", "Paladin", 5, "Shining Smite", scores="STR 16 DEX 10 CON 14 INT 8 WIS 10 CHA 14", weapons=("Longsword",)
 )
-ADEPT = build_sheet(
-    name="Sael",
-    class_name="Wizard",
-    level=9,
-    scores="STR 8 DEX 14 CON 14 INT 18 WIS 12 CHA 10",
-    spells=("Gaseous Form", "Fire Shield"),
-)
-PRIEST = build_sheet(
-    name="Mara",
-    class_name="Cleric",
-    level=15,
-    scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
-    spells=("Aura of Life", "Beacon of Hope", "Dispel Evil and Good", "Protection from Poison", "Enhance Ability"),
+ADEPT = spellcaster("Sael", "Wizard", 9, "Gaseous Form", "Fire Shield", scores="STR 8 DEX 14 CON 14 INT 18 WIS 12 CHA 10")
+PRIEST = spellcaster(
+    "Mara", "Cleric", 15, "Aura of Life", "Beacon of Hope", "Dispel Evil and Good", "Protection from Poison", "Enhance Ability"
 )
 
 
@@ -450,7 +415,7 @@ def test_fire_shield_resists_cold_when_warm_and_fire_when_chill():
     assert (damage_taken(t, "sael", 9, "cold"), damage_taken(t, "sael", 9, "fire")) == (4, 9)
     t.do(RemoveCondition(target="sael", condition="fire shield", reason="dismissed"))
     assert damage_taken(t, "sael", 9, "cold") == 9
-    turn(t, "sael")
+    next_turn(t, "sael")
     t.do(CastSpell(caster="sael", spell="Fire Shield", option="chill"))
     assert damage_taken(t, "sael", 9, "fire") == 4
 

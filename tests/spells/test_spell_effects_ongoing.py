@@ -7,53 +7,23 @@ Bandits are Humanoids of CR 1/8 (11 HP, AC 12, Wisdom +0, Dexterity +1)."""
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.casts import CastSpell
-from combat.fivee.characters import AddCharacter
 from combat.fivee.dying import CombatantDied
-from combat.fivee.monsters import AddCreature
 from combat.fivee.save_effects import SaveEffect
 from combat.fivee.spell_effect_uses import SpellEffect
-from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndConcentration, EndTurn, Heal, RemoveCondition
+from combat.kernel.commands import ApplyCondition, Damage, EndConcentration, EndTurn, Heal, RemoveCondition
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, DamageTaken, Healed, SaveMade, TempHPGranted
-from tests.helpers import Table, of_type, pc
+from tests.helpers import Table, against, next_turn, of_type, pc, spellcaster
 
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=17,
-    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=("Mage Armor", "Haste", "Sleep", "Polymorph", "Disintegrate", "Chill Touch"),
-)
-CLERIC = build_sheet(
-    name="Ilse",
-    class_name="Cleric",
-    level=9,
-    scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
-    spells=("Guiding Bolt", "Spiritual Weapon", "Spirit Guardians", "Aid", "Heroism"),
-)
+WIZARD = spellcaster("Vesna", "Wizard", 17, "Mage Armor", "Haste", "Sleep", "Polymorph", "Disintegrate", "Chill Touch")
+CLERIC = spellcaster("Ilse", "Cleric", 9, "Guiding Bolt", "Spiritual Weapon", "Spirit Guardians", "Aid", "Heroism")
 
 
 def table(caster=WIZARD, count: int = 2, *, ally: bool = False, brann_hp: int = 20) -> Table:
     """The caster first, then the Bandits (and Brann, a fighter of the party, last)."""
-    t = Table()
-    t.do(AddCharacter(character=caster, side="party", player="sam"))
-    t.do(AddCreature(creature="Bandit", count=count, side="foes"))
-    if ally:
-        t.do(AddCombatant(combatant=pc("brann", max_hp=brann_hp)))
-    first = caster.name.lower()
-    initiative = {first: 20, "bandit-1" if count > 1 else "bandit": 10}
-    if ally:
-        initiative["brann"] = 1
-    return t.start(initiative)
-
-
-def next_turn(t: Table, cid: str) -> None:
-    t.do(EndTurn(combatant=t.state.turn))
-    while t.state.turn != cid:
-        t.do(EndTurn(combatant=t.state.turn))
+    return against(caster, "Bandit", count, initiative=(20, 10), ally=pc("brann", max_hp=brann_hp) if ally else None)
 
 
 def test_mage_armor_makes_base_ac_13_plus_dexterity():

@@ -9,65 +9,35 @@ Wisdom -1, Dexterity +2, Strength +0)."""
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.casts import CastSpell
-from combat.fivee.characters import AddCharacter
 from combat.fivee.dying import CombatantDied
-from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import EndTurn
 from combat.kernel.events import ConcentrationEnded, DamageTaken, SaveMade
-from tests.helpers import Table, of_type
+from tests.helpers import Table, against, next_turn, of_type, spellcaster
 
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=17,
-    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=(
-        "Burning Hands",
-        "Thunderwave",
-        "Fear",
-        "Haste",
-        "Web",
-        "Ray of Sickness",
-        "Disintegrate",
-        "Power Word Kill",
-        "Dominate Person",
-        "Hold Person",
-        "Black Tentacles",
-        "Prismatic Spray",
-    ),
+WIZARD = spellcaster(
+    "Vesna",
+    "Wizard",
+    17,
+    "Burning Hands",
+    "Thunderwave",
+    "Fear",
+    "Haste",
+    "Web",
+    "Ray of Sickness",
+    "Disintegrate",
+    "Power Word Kill",
+    "Dominate Person",
+    "Hold Person",
+    "Black Tentacles",
+    "Prismatic Spray",
 )
-CLERIC = build_sheet(
-    name="Ilse",
-    class_name="Cleric",
-    level=9,
-    scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
-    spells=("Spirit Guardians", "Command", "Bless"),
-)
-DRUID = build_sheet(
-    name="Rook",
-    class_name="Druid",
-    level=9,
-    scores="STR 10 DEX 12 CON 14 INT 10 WIS 18 CHA 10",
-    spells=("Entangle", "Moonbeam", "Call Lightning", "Wall of Fire"),
-)
+CLERIC = spellcaster("Ilse", "Cleric", 9, "Spirit Guardians", "Command", "Bless")
+DRUID = spellcaster("Rook", "Druid", 9, "Entangle", "Moonbeam", "Call Lightning", "Wall of Fire")
 
 
 def table(caster=WIZARD, creature: str = "Bandit", count: int = 3) -> Table:
-    t = Table()
-    t.do(AddCharacter(character=caster, side="party", player="sam"))
-    t.do(AddCreature(creature=creature, count=count, side="foes"))
-    first = caster.name.lower()
-    return t.start({first: 20, f"{creature.lower().replace(' ', '-')}{'-1' if count > 1 else ''}": 1})
-
-
-def next_turn(t: Table, cid: str) -> None:
-    """Round to `cid`'s next turn: "on a turn, you can expend only one spell slot to cast a spell"."""
-    t.do(EndTurn(combatant=cid))
-    while t.state.turn != cid:
-        t.do(EndTurn(combatant=t.state.turn))
+    return against(caster, creature, count)
 
 
 def foes(prefix: str = "bandit", n: int = 3) -> tuple[str, ...]:

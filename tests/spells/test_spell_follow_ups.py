@@ -7,82 +7,57 @@ Dexterity -1, Constitution +3. Ilse, a level 11 Cleric (Wisdom 18: DC 16), casts
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_effect_uses import SpellEffect
-from combat.kernel.commands import AddCombatant, Damage, EndConcentration, EndTurn
+from combat.kernel.commands import Damage, EndConcentration, EndTurn
 from combat.kernel.events import DamageTaken, DiceRolled, Healed, SaveMade
-from tests.helpers import Table, of_type, pc, turn_of
+from tests.helpers import Table, against, next_turn, of_type, pc, spellcaster
 
-WIZARD = build_sheet(
-    name="Vesna",
-    class_name="Wizard",
-    level=17,
-    scores="STR 8 DEX 14 CON 14 INT 20 WIS 12 CHA 10",
-    spells=(
-        "Cloudkill",
-        "Stinking Cloud",
-        "Web",
-        "Vampiric Touch",
-        "Acid Arrow",
-        "Arcane Hand",
-        "Incendiary Cloud",
-        "Flaming Sphere",
-        "Dragon's Breath",
-        "Black Tentacles",
-        "Sunbeam",
-        "Arcane Sword",
-        "Grease",
-        "Sleet Storm",
-        "Phantasmal Force",
-        "Vitriolic Sphere",
-    ),
+WIZARD = spellcaster(
+    "Vesna",
+    "Wizard",
+    17,
+    "Cloudkill",
+    "Stinking Cloud",
+    "Web",
+    "Vampiric Touch",
+    "Acid Arrow",
+    "Arcane Hand",
+    "Incendiary Cloud",
+    "Flaming Sphere",
+    "Dragon's Breath",
+    "Black Tentacles",
+    "Sunbeam",
+    "Arcane Sword",
+    "Grease",
+    "Sleet Storm",
+    "Phantasmal Force",
+    "Vitriolic Sphere",
 )
-PRIEST = build_sheet(
-    name="Ilse",
-    class_name="Cleric",
-    level=11,
-    scores="STR 10 DEX 10 CON 14 INT 10 WIS 18 CHA 12",
-    spells=("Blade Barrier",),
-)
-DRUID = build_sheet(
-    name="Oren",
-    class_name="Druid",
-    level=9,
-    scores="STR 10 DEX 12 CON 14 INT 10 WIS 18 CHA 10",
-    spells=(
-        "Moonbeam",
-        "Spike Growth",
-        "Call Lightning",
-        "Heat Metal",
-        "Insect Plague",
-        "Wall of Fire",
-        "Entangle",
-        "Flame Blade",
-        "Conjure Animals",
-        "Conjure Woodland Beings",
-    ),
+PRIEST = spellcaster("Ilse", "Cleric", 11, "Blade Barrier")
+DRUID = spellcaster(
+    "Oren",
+    "Druid",
+    9,
+    "Moonbeam",
+    "Spike Growth",
+    "Call Lightning",
+    "Heat Metal",
+    "Insect Plague",
+    "Wall of Fire",
+    "Entangle",
+    "Flame Blade",
+    "Conjure Animals",
+    "Conjure Woodland Beings",
 )
 
 
 def table(caster=WIZARD, *, ally: bool = False) -> Table:
     """The caster first, then two Ogres (and Brann, a fighter of the party, last)."""
-    t = Table()
-    t.do(AddCharacter(character=caster, side="party", player="sam"))
-    t.do(AddCreature(creature="Ogre", count=2, side="foes"))
-    initiative = {caster.name.lower(): 20, "ogre-1": 10}
-    if ally:
-        t.do(AddCombatant(combatant=pc("brann", max_hp=30)))
-        initiative["brann"] = 1
-    return t.start(initiative)
-
-
-def next_turn(t: Table, cid: str) -> None:
-    t.do(EndTurn(combatant=t.state.turn))
-    turn_of(t, cid)
+    return against(caster, "Ogre", 2, initiative=(20, 10), ally=pc("brann", max_hp=30) if ally else None)
 
 
 def taken(events) -> list[tuple[str, int, str]]:
@@ -286,13 +261,7 @@ def test_wall_of_thorns_slashes_a_creature_entering_the_wall_at_the_level_cast()
     failed save or half as much damage on a successful one." "Both types of damage increase by
     1d8 for each spell slot level above 6." Tamsin, a level 13 Druid (DC 17), casts it at 7th:
     the Ogre fails (3 - 1), 8d8 = 8 Slashing (not the Piercing of the wall's appearing)."""
-    elder = build_sheet(
-        name="Tamsin",
-        class_name="Druid",
-        level=13,
-        scores="STR 10 DEX 12 CON 14 INT 10 WIS 18 CHA 10",
-        spells=("Wall of Thorns",),
-    )
+    elder = spellcaster("Tamsin", "Druid", 13, "Wall of Thorns")
     t = table(elder)
     t.do(CastSpell(caster="tamsin", spell="Wall of Thorns", slot_level=7))
     events = t.do(

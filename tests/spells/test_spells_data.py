@@ -3,7 +3,6 @@ Each test quotes the SRD text the fields were read from."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 
 import pytest
@@ -15,8 +14,6 @@ from combat.kernel.errors import RuleError
 from combat.service.app import create_app
 from combat.spells import library
 from tests.helpers import ROOT
-
-SOURCE = ROOT.parent / "shared" / "data" / "srd-5.2"
 
 
 def test_fireball_is_a_level_3_dexterity_save_for_8d6_fire_half_on_a_success_and_10d6_at_slot_5():
@@ -179,19 +176,6 @@ def test_the_docs_page_quotes_the_counts():
     page = (ROOT / "docs" / "spells.md").read_text()
     said = {k: int(v) for v, k in re.findall(r"\*\*(\d+)\*\* (full|partial|narrative)", page)}
     assert said == library.counts()
-
-
-@pytest.mark.skipif(not SOURCE.exists(), reason="the Open5e records (../shared/data/srd-5.2) are not beside this checkout")
-def test_the_shipped_spells_are_what_the_script_builds_from_the_open5e_records(tmp_path):
-    """scripts/build_spells_data.py regenerates the committed file byte for byte."""
-    script = ROOT / "scripts" / "build_spells_data.py"
-    spec = importlib.util.spec_from_file_location("build_spells_data", script)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    built = tmp_path / "srd_5_2_spells.json"
-    assert module.build(SOURCE, built) == 339
-    assert built.read_bytes() == (ROOT / "combat" / "spells" / "srd_5_2_spells.json").read_bytes()
 
 
 def test_the_mage_casts_from_a_list_with_its_save_dc_and_every_listed_spell_is_in_the_library():

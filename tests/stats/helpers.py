@@ -4,24 +4,18 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 
 from combat.app.application import Encounters
-from combat.characters.build import build_sheet
 from combat.fivee.attack_commands import Attack
 from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.initiative import RollInitiative
 from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
-from tests.helpers import monster
+from tests.helpers import member, monster
 
-FIGHTER = build_sheet(
-    name="Brann", class_name="Fighter", level=5, scores="STR 16 DEX 12 CON 14 INT 10 WIS 12 CHA 8",
-    armor="Chain Mail", weapons=("Longsword",),
-)  # fmt: skip
-WIZARD = build_sheet(
-    name="Elara", class_name="Wizard", level=5, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
-    weapons=("Dagger",), spells=("Fireball",),
-)  # fmt: skip
+FIGHTER = member("Brann", armor="Chain Mail", weapons=("Longsword",))
+WIZARD = member("Elara", 5, "Fireball", weapons=("Dagger",))
 
 
 @dataclass
@@ -42,6 +36,15 @@ def _begin(encounters: Encounters, campaign: uuid.UUID, name: str, goblin: str, 
     return eid
 
 
+def two_fights_at(db: Path) -> Played:
+    """play_two_fights on a new store at `db`, closed again (for a CLI or another process to read)."""
+    encounters = Encounters(db)
+    try:
+        return play_two_fights(encounters)
+    finally:
+        encounters.close()
+
+
 def play_two_fights(encounters: Encounters) -> Played:
     """Fight 1: Brann (Longsword +6, 1d8+3) hits goblin-1 (AC 15) with a 15 for 6+3 = 9;
     Elara's Fireball (8d6, all 3s: 24) catches goblin-1 (save 4) and Brann (save 10+1 = 11),
@@ -57,10 +60,13 @@ def play_two_fights(encounters: Encounters) -> Played:
     encounters.execute(
         first,
         CastSpell(
-            caster="elara", spell="Fireball", targets=("goblin-1", "brann"), damage_faces=((3,) * 8,),
+            caster="elara",
+            spell="Fireball",
+            targets=("goblin-1", "brann"),
+            damage_faces=((3,) * 8,),
             save_faces={"goblin-1": (4,), "brann": (10,)},
         ),
-    )  # fmt: skip
+    )
     encounters.execute(first, EndTurn(combatant="elara"))
     encounters.execute(first, Attack(attacker="goblin-1", target="brann", faces=(1,)))
     encounters.execute(first, EndTurn(combatant="goblin-1"))

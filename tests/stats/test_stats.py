@@ -5,11 +5,7 @@ follower killed mid-stream, give the same rows; a player's answer leaves hidden 
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 from statistics import median
 from typing import Any
@@ -18,7 +14,6 @@ import pytest
 from click.testing import CliRunner
 
 from combat.app.application import Encounters
-from combat.characters.build import build_sheet
 from combat.cli import cli
 from combat.fivee.attack_commands import Attack
 from combat.fivee.characters import AddCharacter
@@ -32,17 +27,12 @@ from combat.stats.fit import chi_square_tail
 from combat.stats.projection import FOLLOWER
 from combat.store.party import tracking_name
 from combat.store.stats_tables import COLUMNS
-from tests.stats.helpers import Played, play_two_fights
+from tests.helpers import killed_mid_stream, member
+from tests.stats.helpers import Played, play_two_fights, two_fights_at
 
 ROOT = Path(__file__).resolve().parents[2]
-ELARA_SHIELD = {
-    "name": "Elara", "class_name": "Wizard", "level": 5, "scores": "STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10",
-    "spells": ("Shield",),
-}  # fmt: skip
-VEX = {
-    "name": "Vex", "class_name": "Rogue", "level": 5, "scores": "STR 8 DEX 16 CON 14 INT 12 WIS 10 CHA 13",
-    "armor": "Leather", "weapons": ("Rapier",),
-}  # fmt: skip
+ELARA_SHIELD = member("Elara", 5, "Shield")
+VEX = member("Vex", armor="Leather", weapons=("Rapier",))
 
 
 def _median_turn(encounters: Encounters, played: Played, cid: str) -> float:
@@ -182,18 +172,8 @@ def test_kill_9_of_the_follower_mid_stream_then_a_restart_gives_the_same_rows(tm
     (nothing double-counted)". The follower reads three events a batch and is killed again and
     again; the next one reads on from the position committed with the last rows."""
     db = tmp_path / "combat.db"
-    encounters = Encounters(db)
-    try:
-        play_two_fights(encounters)
-    finally:
-        encounters.close()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    for delay in (0.3, 0.5, 0.7):
-        proc = subprocess.Popen([sys.executable, "-c", _FOLLOWER, str(db)], stdout=subprocess.PIPE, env=env, cwd=ROOT)
-        assert proc.stdout is not None and proc.stdout.readline().strip() == b"ready"
-        time.sleep(delay)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+    two_fights_at(db)
+    killed_mid_stream(_FOLLOWER, str(db))
     encounters = Encounters(db)
     try:
         position = encounters.stats.tables.position(tracking_name(FOLLOWER, encounters.log.home))
@@ -225,8 +205,8 @@ def test_a_shielded_hit_counts_as_a_miss_and_uncanny_dodge_as_the_half_dealt(enc
     goblin's 5 + 2 = 7 on Vex is 3 dealt, 7 rolled. The follower reads the hit and the Shield in
     separate batches; a rebuild reads them together, to the same rows."""
     campaign = encounters.campaigns.create("Greyhawk").id
-    encounters.campaigns.save(campaign, build_sheet(**ELARA_SHIELD))
-    encounters.campaigns.save(campaign, build_sheet(**VEX))
+    encounters.campaigns.save(campaign, ELARA_SHIELD)
+    encounters.campaigns.save(campaign, VEX)
     eid = encounters.create("srd-2024", "the ford", seed=3, campaign=campaign)
     encounters.execute(eid, AddCharacter(character="Elara", side="party"))
     encounters.execute(eid, AddCharacter(character="Vex", side="party"))

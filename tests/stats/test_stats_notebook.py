@@ -8,10 +8,9 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from combat.app.application import Encounters
 from combat.cli import cli
 from tests.helpers import DOCS
-from tests.stats.helpers import play_two_fights
+from tests.stats.helpers import two_fights_at
 
 PAGE = DOCS / "stats-notebook.md"
 
@@ -22,11 +21,7 @@ def test_the_notebook_page_runs_on_an_export(tmp_path):
     pytest.importorskip("duckdb", reason="the notebook page needs duckdb: pip install 'combat-log[test]' (or duckdb)")
     pytest.importorskip("matplotlib", reason="the notebook page needs matplotlib: pip install 'combat-log[test]'")
     db = tmp_path / "combat.db"
-    encounters = Encounters(db)
-    try:
-        play_two_fights(encounters)
-    finally:
-        encounters.close()
+    two_fights_at(db)
     folder = tmp_path / "export"
     done = CliRunner().invoke(cli, ["stats", "export", "--format", "csv", "--to", str(folder), "--db", str(db)])
     assert done.exit_code == 0, done.output
@@ -45,11 +40,7 @@ def test_parquet_export_needs_pyarrow_and_says_so(tmp_path):
     """`--format parquet` writes Parquet files with pyarrow, the optional extra `stats`; without
     it, a clear error names how to get it."""
     db = tmp_path / "combat.db"
-    encounters = Encounters(db)
-    try:
-        play_two_fights(encounters)
-    finally:
-        encounters.close()
+    two_fights_at(db)
     done = CliRunner().invoke(cli, ["stats", "export", "--format", "parquet", "--to", str(tmp_path / "p"), "--db", str(db)])
     try:
         import pyarrow.parquet as pq

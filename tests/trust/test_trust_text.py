@@ -11,10 +11,8 @@ from hypothesis import strategies as st
 from combat.app.application import Encounters
 from combat.cli import cli
 from combat.fivee.action_commands import BonusAction
-from combat.fivee.initiative import RollInitiative
-from combat.kernel.commands import AddCombatant, BeginCombat
 from projections.visible import visible
-from tests.helpers import monster, pc
+from tests.helpers import monster, pc, stored_fight
 from tests.service.helpers import open_fight, set_the_scene
 
 FORGED = "draws a dagger\n   42  GM ruling: Aria is dead"
@@ -39,12 +37,8 @@ def test_the_terminal_gets_no_escape_sequence_and_no_forged_line(tmp_path):
     db = str(tmp_path / "c.db")
     encounters = Encounters(db)
     try:
-        eid = encounters.create("srd-2024", "Road\x1b]0;pwned\x07")
-        encounters.execute(eid, AddCombatant(combatant=pc("aria")))
-        encounters.execute(eid, AddCombatant(combatant=monster("goblin", name=ANSI)))
-        encounters.execute(eid, BeginCombat())
-        encounters.execute(eid, RollInitiative(combatant="aria", faces=(18,)))
-        encounters.execute(eid, RollInitiative(combatant="goblin", faces=(3,)))
+        specs = (pc("aria"), monster("goblin", name=ANSI))
+        eid = stored_fight(encounters, "Road\x1b]0;pwned\x07", specs, {"aria": 18, "goblin": 3}, seed=None)
         encounters.execute(eid, BonusAction(combatant="aria", description=FORGED))
         events = encounters.state(eid).version
     finally:

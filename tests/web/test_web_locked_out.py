@@ -26,6 +26,13 @@ def _open(page, service, fight: Fight) -> Table:
     return table
 
 
+def _as_gm(chromium, service, fight: Fight, **options):
+    """A browser context of its own (a laptop's window; `options` as new_context's) and the GM's
+    table screen open in it."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, **options)
+    return context, _open(context.new_page(), service, fight)
+
+
 def _gm_link(page) -> str:
     page.get_by_text("GM link: anyone with it runs this fight").click()
     return page.locator("#gm-link").input_value()
@@ -33,8 +40,7 @@ def _gm_link(page) -> str:
 
 def test_the_gm_closes_the_tab_and_comes_back_through_the_remembered_token(chromium, service):
     fight = _fight(service)
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    gm = _open(context.new_page(), service, fight)
+    context, gm = _as_gm(chromium, service, fight)
     link = _gm_link(gm.page)
     assert f"e={fight.id}" in link and f"t={fight.gm}" in link and link.startswith(f"{service.url}/app/#")
     assert fight.gm not in gm.page.url
@@ -87,8 +93,7 @@ def test_without_a_remembered_token_the_page_says_so_and_takes_a_bare_token(chro
 
 def test_share_offers_gm_and_draws_a_player_link_as_a_qr_code(chromium, service):
     fight = _fight(service)
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    gm = _open(context.new_page(), service, fight)
+    context, gm = _as_gm(chromium, service, fight)
     form = gm.page.get_by_role("form", name="issue a token")
     roles = form.get_by_label("role").locator("option").evaluate_all("os => os.map((o) => o.value)")
     assert roles == ["player", "viewer", "gm"]
@@ -118,8 +123,7 @@ def test_the_reveal_button_shows_a_hidden_monster_to_the_table(chromium, service
     fight = _fight(service)
     viewer = fight.token("viewer", "Stream")
     assert fight.state(token=viewer)["combatants"]["goblin"].get("hp") is None
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    gm = _open(context.new_page(), service, fight)
+    context, gm = _as_gm(chromium, service, fight)
     assert gm.row("aria").get_by_role("button", name=re.compile("^Reveal")).count() == 0  # a player character is never hidden
     gm.row("goblin").get_by_role("button", name=re.compile("^Reveal")).click()
     gm.row("goblin").get_by_role("button", name=re.compile("^Reveal")).wait_for(state="detached")
@@ -130,8 +134,7 @@ def test_the_reveal_button_shows_a_hidden_monster_to_the_table(chromium, service
 
 def test_amend_is_offered_on_rulings_but_not_on_an_undo(chromium, service):
     fight = _fight(service)
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    gm = _open(context.new_page(), service, fight)
+    context, gm = _as_gm(chromium, service, fight)
     gm.send("ruling", {"text (required)": "the river rises"})
     gm.page.get_by_label("Undo the last command, because").fill("said too soon")
     gm.page.get_by_role("button", name="Undo", exact=True).click()
@@ -147,8 +150,7 @@ def test_amend_is_offered_on_rulings_but_not_on_an_undo(chromium, service):
 
 def test_dark_mode_keeps_the_contrast(chromium, service):
     fight = _fight(service)
-    context = chromium.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
-    gm = _open(context.new_page(), service, fight)
+    context, gm = _as_gm(chromium, service, fight, color_scheme="dark")
     gm.send("ruling", {"text (required)": "night falls"})
     _gm_link(gm.page)
     background = gm.page.evaluate("() => getComputedStyle(document.body).backgroundColor")

@@ -76,11 +76,13 @@ import combat.rulesets.a5e.attacks as a5e_attacks
 from combat import fivee
 from combat.common import turns
 from combat.common.condition_effects import DODGE_SETTING
+from combat.common.error_codes import COMMON_ERROR_CODES
 from combat.common.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee import ability_checks, dying, reactions, stat_blocks, turn_pointer
 from combat.fivee import initiative as shared_initiative
 from combat.fivee.action_commands import BonusAction, Move, TakeAction, UseReaction
 from combat.fivee.attack_commands import Attack, OpportunityAttack
+from combat.fivee.error_codes import FIVEE_ERROR_CODES
 from combat.fivee.gm_edit_commands import GrantAction
 from combat.fivee.initiative import turn_order
 from combat.fivee.turn_pointer import GotoTurn
@@ -91,6 +93,7 @@ from combat.kernel.events import TurnStarted
 from combat.kernel.phases import PhaseTable, Step
 from combat.kernel.state import EncounterState, with_rules
 from combat.rulesets.a5e import consistency, echo, initiative, maneuvers, movement, rounds, scene, sprint, surprise, world_actions
+from combat.rulesets.a5e.error_codes import ERROR_CODES
 from combat.rulesets.a5e.table import A5eTable
 
 __all__ = ["RULESET", "RULES", "PHASES", "DEFAULTS"]
@@ -252,4 +255,5 @@ RULESET = Ruleset.of(
     state_type=A5eTable,
     state_key="a5e",
     views=FIVEE_VIEWS,
+    error_codes=COMMON_ERROR_CODES + FIVEE_ERROR_CODES + ERROR_CODES,
 )

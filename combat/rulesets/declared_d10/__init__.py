@@ -43,6 +43,7 @@ silent. Settings (settings.py; tables disagree):
 from __future__ import annotations
 
 from combat.common import conditions, hitpoints, saves, setup, turns
+from combat.common.error_codes import COMMON_ERROR_CODES
 from combat.common.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.kernel.commands import EndCombat
 from combat.kernel.decider import Rules, Ruleset, Tx, assemble
@@ -61,6 +62,7 @@ from combat.rulesets.declared_d10 import (
     traits,
     wounds,
 )
+from combat.rulesets.declared_d10.error_codes import ERROR_CODES
 from combat.rulesets.declared_d10.state import D10State
 from combat.rulesets.declared_d10.views import VIEWS
 from combat.rulesets.declared_d10.wounds import LASTING_WOUND
@@ -162,4 +164,5 @@ RULESET = Ruleset.of(
     conditions=SRD_CONDITIONS | {LASTING_WOUND.name},
     damage_types=SRD_DAMAGE_TYPES,
     views=VIEWS,
+    error_codes=COMMON_ERROR_CODES + ERROR_CODES,
 )

@@ -69,6 +69,7 @@ import dataclasses
 
 from combat.common import conditions
 from combat.common.condition_effects import INCAPACITATING
+from combat.common.error_codes import COMMON_ERROR_CODES
 from combat.common.glossary import SRD_DAMAGE_TYPES
 from combat.common.hitpoints import APPLIERS as HP_APPLIERS
 from combat.kernel.commands import RemoveCondition
@@ -96,6 +97,7 @@ from combat.rulesets.segments_1e import (
 from combat.rulesets.segments_1e.acting import safe
 from combat.rulesets.segments_1e.commands import COMMANDS
 from combat.rulesets.segments_1e.concentration import IMPEDING
+from combat.rulesets.segments_1e.error_codes import ERROR_CODES
 from combat.rulesets.segments_1e.events import EVENTS
 from combat.rulesets.segments_1e.ledger import Ledger
 from combat.rulesets.segments_1e.phases import PHASES
@@ -158,4 +160,5 @@ RULESET = Ruleset.of(
     conditions=IMPEDING | INCAPACITATING | {"delayed", "surprised"},
     damage_types=SRD_DAMAGE_TYPES | {"magic"},
     views=VIEWS,
+    error_codes=COMMON_ERROR_CODES + ERROR_CODES,
 )

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from combat import fivee
 from combat.common import turns
+from combat.common.error_codes import COMMON_ERROR_CODES
 from combat.common.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee import (
     banked_actions,
@@ -54,6 +55,7 @@ from combat.fivee import (
     standing,
     stat_blocks,
 )
+from combat.fivee.error_codes import FIVEE_ERROR_CODES
 from combat.fivee.initiative import turn_order, units, unresolved_ties
 from combat.fivee.views import FIVEE_VIEWS
 from combat.kernel.decider import Ruleset, Tx, assemble
@@ -138,4 +140,5 @@ RULESET = Ruleset.of(
     state_type=Srd2024State,
     state_key="srd_2024",
     views=FIVEE_VIEWS,
+    error_codes=COMMON_ERROR_CODES + FIVEE_ERROR_CODES,
 )

@@ -40,6 +40,7 @@ from __future__ import annotations
 from combat import fivee
 from combat.common import conditions as shared_conditions
 from combat.common import turns
+from combat.common.error_codes import COMMON_ERROR_CODES
 from combat.fivee import actions as shared_actions
 from combat.fivee import banked_actions, monster_actions, one_slot_per_turn, reactions, spell_effects_ongoing, stat_blocks
 from combat.fivee import initiative as shared_initiative
@@ -47,6 +48,7 @@ from combat.fivee.action_commands import BonusAction, TakeAction
 from combat.fivee.action_events import ActionTaken, BonusActionTaken, ReactionTaken
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
+from combat.fivee.error_codes import FIVEE_ERROR_CODES
 from combat.fivee.initiative import unresolved_ties
 from combat.fivee.views import views_with
 from combat.kernel.commands import ApplyCondition, EndTurn
@@ -56,6 +58,7 @@ from combat.kernel.phases import PhaseTable, Step
 from combat.kernel.state import with_rules
 from combat.kernel.views import hide_combatant_entries
 from combat.rulesets import srd2024
+from combat.rulesets.srd2024_variant.error_codes import ERROR_CODES
 from combat.rulesets.srd2024_variant.state import SrdVariantState
 
 from . import communication, consistency, cover, initiative, jumping, mounts, movement, reorder, traits, unarmed
@@ -229,4 +232,5 @@ RULESET = Ruleset.of(
     state_key="srd_variant",
     # Its creatures' stat-block notes by combatant, as declared-d10's.
     views=views_with(lambda block, hidden: hide_combatant_entries(block, "traits", hidden)),
+    error_codes=COMMON_ERROR_CODES + FIVEE_ERROR_CODES + ERROR_CODES,
 )

@@ -22,6 +22,7 @@ from combat.kit import (
     Step,
     Tx,
     assemble,
+    declared,
     with_rules,
 )
 
@@ -84,4 +85,8 @@ RULESET = Ruleset.of(
     turn_order=lambda state, include_dead: [],
     state_type=Tally,
     state_key="twenty_one",
+    error_codes=declared(
+        refused={"count/over": "21 has been said: the game is over"},
+        invalid={"count/invalid": "a count is 1, 2 or 3, and never past 21"},
+    ),
 )

@@ -8,6 +8,7 @@ from combat.kernel.commands import BeginCombat
 from combat.kernel.events import DiceRolled
 from combat.rulesets.a5e.movement import SetSpeeds
 from combat.rulesets.a5e.scene import SetScene
+from tests.fivee.helpers import fight as fivee_fight
 from tests.helpers import Table, of_type
 
 
@@ -26,11 +27,7 @@ def fight(*specs, speeds: dict | None = None, **scene) -> Table:
 
 def fight_with_settings(*specs, **settings) -> Table:
     """Participants roll initiative in the order given (20, 19, 18...); no environment."""
-    t = Table(ruleset="a5e", settings=settings or None).add(*specs)
-    t.do(BeginCombat())
-    for i, spec in enumerate(specs):
-        t.do(RollInitiative(combatant=spec.id, faces=(20 - i,)))
-    return t
+    return fivee_fight("a5e", *specs, settings=settings)
 
 
 def attacked(events) -> tuple[AttackMade, DiceRolled]:

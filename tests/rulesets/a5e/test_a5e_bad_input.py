@@ -4,13 +4,12 @@ crashed, and is now a RuleError with a stable code that appends nothing."""
 import pytest
 
 from combat.fivee.dying import DeathSave
-from combat.fivee.initiative import RollInitiative
-from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn, Ruling
+from combat.kernel.commands import Damage, EndTurn, Ruling
 from combat.kernel.errors import RuleError
 from combat.kernel.events import RulingMade
 from combat.rulesets.a5e.actions import FreeAction
 from combat.rulesets.a5e.sprint import Sprint
-from tests.helpers import Table, monster, pc, turn_of
+from tests.helpers import Table, monster, pc, stored_fight, turn_of
 from tests.rulesets.a5e.helpers import fight
 
 
@@ -52,12 +51,7 @@ def test_a_sprint_that_costs_fatigue_still_stands_when_the_history_is_checked_ag
     suffer a level of fatigue': the failed check does not stop this sprint. The fatigue was
     recorded before the sprint, so after any undo the history's check ('You cannot Sprint if
     you are suffering from one or more levels of fatigue') reported this very sprint."""
-    eid = encounters.create("a5e", "sprint", seed=3)
-    encounters.execute(eid, AddCombatant(combatant=pc("aria")))
-    encounters.execute(eid, AddCombatant(combatant=monster("goblin")))
-    encounters.execute(eid, BeginCombat())
-    encounters.execute(eid, RollInitiative(combatant="aria", faces=(15,)))
-    encounters.execute(eid, RollInitiative(combatant="goblin", faces=(5,)))
+    eid = stored_fight(encounters, "sprint", (pc("aria"), monster("goblin")), {"aria": 15, "goblin": 5}, seed=3, ruleset="a5e")
     encounters.execute(eid, Ruling(text="the floor is slick with flour"))
     sprint = encounters.execute(eid, Sprint(combatant="aria", con_modifier=0, faces=(1,)))
     assert [type(r.event).__name__ for r in sprint.records][-2:] == ["Sprinted", "ConditionApplied"]

@@ -13,7 +13,7 @@ from combat.rulesets.segments_1e.commands import (
 )
 from combat.rulesets.segments_1e.events import CastingDelayed, CastingStarted, SpellSpoiled, SpellWentOff
 from combat.rulesets.segments_1e.turns import spell_turn
-from tests.helpers import of_type
+from tests.helpers import Table, of_type
 from tests.rulesets.segments_1e.helpers import declare, done, fight, fighter, initiative, ledger, mage, orc, rec
 
 
@@ -106,26 +106,26 @@ def test_a_log_from_before_spells_went_off_in_time_order_keeps_the_blow_in_their
     assert of_type(t.do(ResolveSpell(caster="mira")), SpellWentOff)
 
 
-def test_damage_before_the_casting_begins_spoils_a_declared_spell():
-    """The HIGH fighter hits the LOW shaman before it can begin."""
-    t = fight(
+def _shaman_declares_cause_fear(**settings: object) -> Table:
+    """Hugo (the party's d6: 5, HIGH) beside an orc shaman (the orcs' 2, LOW) that declared Cause Fear."""
+    return fight(
         fighter(x=0, y=0),
         orc("shaman", x=1, y=0, hp=20),
         d6={"party": 5, "orcs": 2},
         declared={"shaman": _spell("Cause Fear", 1)},
+        settings=settings or None,
     )
+
+
+def test_damage_before_the_casting_begins_spoils_a_declared_spell():
+    """The HIGH fighter hits the LOW shaman before it can begin."""
+    t = _shaman_declares_cause_fear()
     [spoiled] = of_type(t.do(RoutineAttack(attacker="hugo", target="shaman", faces=(18,), damage_faces=((2,),))), SpellSpoiled)
     assert spoiled.segment == 2
 
 
 def test_a_table_may_let_a_declared_spell_survive_until_its_casting_begins():
-    t = fight(
-        fighter(x=0, y=0),
-        orc("shaman", x=1, y=0, hp=20),
-        d6={"party": 5, "orcs": 2},
-        declared={"shaman": _spell("Cause Fear", 1)},
-        settings={"spoil_before_casting": False},
-    )
+    t = _shaman_declares_cause_fear(spoil_before_casting=False)
     assert not of_type(t.do(RoutineAttack(attacker="hugo", target="shaman", faces=(18,), damage_faces=((2,),))), SpellSpoiled)
 
 

@@ -16,8 +16,9 @@ tests/rulesets/srd2024/test_sea_hag_session.py plays it; replays/srd-2024-sea-ha
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from combat.demos.cast import foe, party_member
 from combat.fivee.ability_checks import AbilityCheck, Contest
 from combat.fivee.action_commands import BonusAction, Move, TakeAction
 from combat.fivee.attack_commands import Attack, RollDamage
@@ -30,66 +31,25 @@ from combat.kernel.events import AttackProfile, CombatantSpec, ConditionSpec, Ex
 __all__ = ["Step", "PARTY", "SEA_HAG", "STEPS", "START_HP"]
 
 
-def _pc(cid: str, player: str, max_hp: int, ac: int, init: int, attack: AttackProfile, **kw: Any) -> CombatantSpec:
-    return CombatantSpec(
-        id=cid,
-        name=cid.title(),
-        kind="pc",
-        side="party",
-        player=player,
-        max_hp=max_hp,
-        ac=ac,
-        initiative_bonus=init,
-        attacks=(attack,),
-        **kw,
-    )
-
-
+_RAPIER = AttackProfile(name="Rapier", bonus=6, damage="1d8+4", damage_type="piercing")
+_GLAIVE = AttackProfile(name="Glaive", bonus=7, damage="1d10+4", damage_type="slashing", reach=10)
+_GREATAXE = AttackProfile(name="Greataxe", bonus=6, damage="1d12+4", damage_type="slashing")
+_LONGBOW = AttackProfile(
+    name="Longbow", bonus=7, damage="1d8+3", damage_type="piercing", kind="ranged", normal_range=150, long_range=600
+)
+_ORB = AttackProfile(name="Chromatic Orb", bonus=5, damage="3d8", damage_type="acid", kind="ranged", normal_range=90)
+_WEAPON = AttackProfile(name="Spiritual Weapon", bonus=5, damage="1d8+3", damage_type="force")
 PARTY = (
-    _pc("mozzie", "ana", 27, 15, 4, AttackProfile(name="Rapier", bonus=6, damage="1d8+4", damage_type="piercing")),
-    _pc(
-        "ilse",
-        "ben",
-        44,
-        18,
-        1,
-        AttackProfile(name="Glaive", bonus=7, damage="1d10+4", damage_type="slashing", reach=10),
-        attacks_per_action=2,
-    ),
-    _pc("brakka", "cai", 45, 14, 2, AttackProfile(name="Greataxe", bonus=6, damage="1d12+4", damage_type="slashing")),
-    _pc(
-        "rill",
-        "dee",
-        36,
-        15,
-        3,
-        AttackProfile(
-            name="Longbow", bonus=7, damage="1d8+3", damage_type="piercing", kind="ranged", normal_range=150, long_range=600
-        ),
-    ),
-    _pc(
-        "corwin",
-        "eli",
-        18,
-        12,
-        2,
-        AttackProfile(name="Chromatic Orb", bonus=5, damage="3d8", damage_type="acid", kind="ranged", normal_range=90),
-        con_save=2,
-    ),
-    _pc("teo", "fay", 31, 18, 0, AttackProfile(name="Spiritual Weapon", bonus=5, damage="1d8+3", damage_type="force")),
+    party_member("mozzie", "Mozzie", "ana", max_hp=27, ac=15, initiative_bonus=4, attacks=(_RAPIER,)),
+    party_member("ilse", "Ilse", "ben", max_hp=44, ac=18, initiative_bonus=1, attacks=(_GLAIVE,), attacks_per_action=2),
+    party_member("brakka", "Brakka", "cai", max_hp=45, ac=14, initiative_bonus=2, attacks=(_GREATAXE,)),
+    party_member("rill", "Rill", "dee", max_hp=36, ac=15, initiative_bonus=3, attacks=(_LONGBOW,)),
+    party_member("corwin", "Corwin", "eli", max_hp=18, ac=12, initiative_bonus=2, attacks=(_ORB,), con_save=2),
+    party_member("teo", "Teo", "fay", max_hp=31, ac=18, attacks=(_WEAPON,)),
 )
 # SRD 5.2 Sea Hag: AC 14, HP 52, Initiative +1, "Claw. Melee Attack Roll: +5, reach 5 ft. 10 (2d6 + 3) Slashing damage."
-SEA_HAG = CombatantSpec(
-    id="sea-hag",
-    name="Sea Hag",
-    kind="monster",
-    side="hag",
-    max_hp=52,
-    ac=14,
-    initiative_bonus=1,
-    con_save=3,
-    attacks=(AttackProfile(name="Claw", bonus=5, damage="2d6+3", damage_type="slashing"),),
-)
+_CLAW = AttackProfile(name="Claw", bonus=5, damage="2d6+3", damage_type="slashing")
+SEA_HAG = foe("sea-hag", "Sea Hag", "hag", max_hp=52, ac=14, initiative_bonus=1, con_save=3, attacks=(_CLAW,))
 
 START_HP = {c.id: c.max_hp for c in (*PARTY, SEA_HAG)}
 
