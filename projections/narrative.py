@@ -9,7 +9,6 @@ from typing import Any
 
 from combat.kernel import events as ev
 from combat.kernel.condition_words import lasting_words
-from combat.kernel.hidden import damage_dealt
 from combat.kernel.records import Recorded
 from combat.rulesets import RULESETS
 from projections.visible import visible
@@ -71,21 +70,6 @@ def _faces(e: ev.DiceRolled) -> str:
     return ", ".join(str(d.face) if d.kept else f"~{d.face}~" for d in e.dice)
 
 
-def _attack(n: Narrator, e: ev.AttackMade) -> str:
-    mode = "" if e.roll_mode == "normal" else f" with {e.roll_mode}"
-    kind = "opportunity attack" if e.opportunity else "attacks"
-    head = f"{n.name(e.attacker)} {kind} {n.name(e.target)}" + (f" ({e.attack})" if e.attack else "")  # None: a hidden attacker's
-    if not e.hit:
-        why = "natural 1, miss" if e.natural == 1 else "miss"
-        return f"{head}: {e.total}{mode}{_vs_ac(e.target_ac)}, {why}"
-    hit = "critical hit" if e.critical else "hit"
-    return f"{head}: {e.total}{mode}{_vs_ac(e.target_ac)}, {hit}, {damage_dealt(e.damage, e.damage_rolled, e.damage_type)}"
-
-
-def _vs_ac(ac: int | None) -> str:
-    return "" if ac is None else f" vs AC {ac}"  # None: not revealed to this reader
-
-
 def shown(text: str | None, before: str = "", after: str = "") -> str:
     """A blanked (None) value's words left out of a line; otherwise `before`, it, `after`."""
     return "" if text is None else f"{before}{text}{after}"
@@ -102,12 +86,6 @@ def _condition(n: Narrator, e: ev.ConditionApplied) -> str:
         return f"{n.name(e.target)} is under {c.name.title()}{until} ({', '.join(effects)})"
     custom = " (a custom condition: no mechanical effect)" if e.custom else ""
     return f"{n.name(e.target)} is {c.name}{until}{custom}"
-
-
-def _check(n: Narrator, e: ev.CheckMade) -> str:
-    result = "" if e.success is None else (" - success" if e.success else " - failure")
-    against = f" vs DC {e.dc}" if e.dc is not None else ""
-    return f"{n.name(e.combatant)} makes a {e.skill} check: {e.total}{against}{result}"
 
 
 _LINES: dict[type, Callable[[Narrator, Any], str]] = {
@@ -142,34 +120,12 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
         f"{', '.join(n.name(c) for c in e.combatants)}: initiative {e.total}"
         + (" (surprised, Disadvantage)" if e.disadvantage else "")
     ),
-    ev.InitiativeTied: lambda n, e: (
-        f"Tie at {e.total}: "
-        + " / ".join(", ".join(n.name(c) for c in unit) for unit in e.units)
-        + (" - the players decide the order" if e.decided_by == "players" else " - the GM decides the order")
-    ),
-    ev.TieOrdered: lambda n, e: f"Tie at {e.total} settled: {', '.join(n.name(u) for u in e.order)}",
     ev.RoundStarted: lambda n, e: "the round begins",
     ev.RoundEnded: lambda n, e: "the round ends",
     ev.TurnStarted: lambda n, e: f"{n.name(e.combatant)}'s turn",
     ev.TurnEnded: lambda n, e: f"{n.name(e.combatant)} ends the turn",
     ev.CombatEnded: lambda n, e: "Combat ends: " + e.reason + (f" ({e.winner} win)" if e.winner else ""),
     ev.RulingMade: lambda n, e: f"GM ruling: {e.text}",
-    ev.Moved: lambda n, e: (
-        f"{n.name(e.combatant)} moves {e.feet} ft"
-        + (f" through Difficult Terrain ({e.spent} ft of movement)" if e.spent != e.feet else "")
-        + (f" ({e.mode})" if e.mode != "walk" else "")
-        + (f", leaving the reach of {', '.join(n.name(p) for p in e.provoked)}" if e.provoked else "")
-    ),
-    ev.ActionTaken: lambda n, e: (
-        f"{n.name(e.combatant)} takes the {e.action.title()} action"
-        + (" as a bonus action" if e.uses == "bonus_action" else "")
-        + (f" against {n.name(e.target)}" if e.target else "")
-        + (f": {e.detail}" if e.detail else "")
-    ),
-    ev.BonusActionTaken: lambda n, e: f"{n.name(e.combatant)} uses a bonus action: {e.description}",
-    ev.ObjectInteracted: lambda n, e: f"{n.name(e.combatant)} interacts with an object: {e.description}",
-    ev.ReactionTaken: lambda n, e: f"{n.name(e.combatant)} uses its reaction: {e.description}",
-    ev.AttackMade: _attack,
     ev.DamageTaken: lambda n, e: (
         f"{n.name(e.target)} takes "
         + (f"{e.amount} {e.damage_type} damage" if e.amount is not None else f"{e.damage_type} damage ({e.rolled} rolled)")
@@ -202,7 +158,6 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
         + ("success" if e.success else "failure")
         + (f" ({e.reason})" if e.reason else "")
     ),
-    ev.CheckMade: _check,
     ev.EventsRetracted: lambda n, e: f"Undone: event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} ({e.reason})",
     ev.RulingAmended: lambda n, e: f"Amended: event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} replaced ({e.reason})",
     ev.ConflictOverridden: lambda n, e: f"GM lets event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} stand: {e.ruling}",

@@ -25,8 +25,9 @@ from combat.bench.servers import postgres_settings
 from combat.characters.build import build_sheet
 from combat.characters.sheet import CharacterSheet
 from combat.fivee.characters import AddCharacter
+from combat.fivee.initiative import OrderTie, RollInitiative
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import AddCombatant, BeginCombat, Command, EndTurn, MarkSurprised, OrderTie, RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, Command, EndTurn, MarkSurprised
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, CombatantSpec, Event
 from combat.kernel.records import Recorded
@@ -220,7 +221,7 @@ def left_wounded_in_a_fight(db: Path | str, character: str, hp: int) -> None:
     from combat.app.application import Encounters
     from combat.campaigns.records import DEFAULT_CAMPAIGN
     from combat.fivee.characters import AddCharacter
-    from combat.kernel.commands import SetHp
+    from combat.fivee.gm_edit_commands import SetHp
 
     store = Encounters(db)
     try:

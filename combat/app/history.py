@@ -22,15 +22,7 @@ import msgspec
 from combat.kernel import collector
 from combat.kernel.decider import Ruleset, evolve, fold
 from combat.kernel.errors import RuleError
-from combat.kernel.events import (
-    ConflictOverridden,
-    EncounterCreated,
-    EventsRetracted,
-    RoundStarted,
-    RulingAmended,
-    TurnMoved,
-    TurnStarted,
-)
+from combat.kernel.events import ConflictOverridden, EncounterCreated, EventsRetracted, RoundStarted, RulingAmended, TurnStarted
 from combat.kernel.records import Recorded
 from combat.kernel.state import Conflict, EncounterState
 from combat.rulesets import installed_ruleset
@@ -203,8 +195,10 @@ def _track(context: dict[str, Any], rec: Recorded) -> None:
     elif isinstance(rec.event, TurnStarted):
         context["previous_turn"] = rec.event.combatant
         context.pop("moved_to", None)
-    elif isinstance(rec.event, TurnMoved):  # the GM chose the next turn, out of order
-        context["moved_to"] = rec.event.combatant
+    elif type(rec.event).__name__ == "TurnMoved":  # the GM chose the next turn, out of order
+        # The 5e family's event (combat/fivee/turn_pointer.py), read by its stored tag: the
+        # application imports no ruleset.
+        context["moved_to"] = getattr(rec.event, "combatant", None)
 
 
 def fold_records(records: Iterable[Recorded], state: EncounterState | None = None) -> EncounterState:

@@ -25,7 +25,11 @@ from combat.app.application import Encounters
 from combat.bench.fixtures import TARGETS, long_fight, store_fight
 from combat.bench.floors import floor_table
 from combat.bench.timing import percentile
-from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, GrantAction, Move, RollInitiative
+from combat.fivee.action_commands import Move
+from combat.fivee.attack_commands import Attack
+from combat.fivee.gm_edit_commands import GrantAction
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
 from combat.kernel.events import CombatantSpec
 
 __all__ = ["run", "BareCommits"]

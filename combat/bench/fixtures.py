@@ -17,7 +17,10 @@ import msgspec
 
 from combat.app import chain
 from combat.app.application import SNAPSHOT_INTERVAL, Encounters
-from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative
+from combat.fivee.action_commands import Move
+from combat.fivee.attack_commands import Attack
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
 from combat.kernel.decider import decide, fold
 from combat.kernel.events import AttackProfile, CombatantSpec, EncounterCreated, Event
 from combat.kernel.records import Recorded

@@ -28,7 +28,8 @@ def _combat() -> list[str]:
 
 def _fight(db: Path) -> str:
     from combat.app.application import Encounters
-    from combat.kernel.commands import AddCombatant, BeginCombat, RollInitiative
+    from combat.fivee.initiative import RollInitiative
+    from combat.kernel.commands import AddCombatant, BeginCombat
 
     encounters = Encounters(db)
     try:

@@ -33,7 +33,9 @@ from combat.app.follower_process import FollowerProcess
 from combat.app.followers import FollowerThread
 from combat.bench.fixtures import TARGETS, long_fight, store_fight
 from combat.bench.timing import percentile
-from combat.kernel.commands import Attack, EndTurn, Move
+from combat.fivee.action_commands import Move
+from combat.fivee.attack_commands import Attack
+from combat.kernel.commands import EndTurn
 from combat.stats.projection import FOLLOWER
 from combat.stats.settings import POLL_SECONDS
 from combat.store.party import tracking_name

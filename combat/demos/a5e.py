@@ -25,22 +25,13 @@ from combat.app.application import Encounters, Outcome
 from combat.common.condition_effects import is_incapacitated
 from combat.demos.cast import ARIA, LYRA, TOMAS
 from combat.demos.table import DemoTable, healing_word, make_owed_saves, standing_foes, weakest_foe
+from combat.fivee.action_commands import Move, TakeAction
+from combat.fivee.attack_commands import Attack, OpportunityAttack
 from combat.fivee.held_open import opportunities_of
-from combat.fivee.initiative import unresolved_ties
+from combat.fivee.initiative import RollInitiative, unresolved_ties
 from combat.fivee.monster_actions import Multiattack
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import (
-    AddCombatant,
-    Attack,
-    BeginCombat,
-    Command,
-    EndCombat,
-    EndTurn,
-    Move,
-    OpportunityAttack,
-    RollInitiative,
-    TakeAction,
-)
+from combat.kernel.commands import AddCombatant, BeginCombat, Command, EndCombat, EndTurn
 from combat.kernel.records import Recorded
 from combat.kernel.state import Combatant
 from combat.rulesets.a5e.actions import FreeAction

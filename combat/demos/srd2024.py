@@ -14,24 +14,14 @@ from combat.app.application import Encounters, Outcome
 from combat.common.condition_effects import is_incapacitated
 from combat.demos.cast import ARIA, BUGBEAR, LYRA, TOMAS
 from combat.demos.table import DemoTable, healing_word, make_owed_saves, play_rounds, weakest_foe
+from combat.fivee.action_commands import Move, TakeAction
+from combat.fivee.attack_commands import Attack, OpportunityAttack
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.held_open import opportunities_of
-from combat.fivee.initiative import unresolved_ties
+from combat.fivee.initiative import OrderTie, RollInitiative, unresolved_ties
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import (
-    AddCombatant,
-    ApplyCondition,
-    Attack,
-    BeginCombat,
-    EndTurn,
-    MarkSurprised,
-    Move,
-    OpportunityAttack,
-    OrderTie,
-    RollInitiative,
-    SavingThrow,
-    TakeAction,
-)
-from combat.kernel.events import AttackMade, ConditionSpec, DiceRolled
+from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, EndTurn, MarkSurprised, SavingThrow
+from combat.kernel.events import ConditionSpec, DiceRolled
 from combat.kernel.state import Combatant
 
 __all__ = ["run_demo", "DEMO_PARTY", "DEMO_GOBLINS", "DEMO_MONSTERS"]

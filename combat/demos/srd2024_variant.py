@@ -23,20 +23,11 @@ from combat.app.application import Encounters, Outcome
 from combat.common.condition_effects import is_incapacitated
 from combat.demos.cast import ARIA, BUGBEAR, LYRA, TOMAS, party_member
 from combat.demos.table import DemoTable, make_owed_saves, play_rounds, weakest_foe
-from combat.fivee.initiative import unresolved_ties
+from combat.fivee.action_commands import TakeAction
+from combat.fivee.attack_commands import Attack
+from combat.fivee.initiative import OrderTie, RollInitiative, unresolved_ties
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import (
-    AddCombatant,
-    Attack,
-    BeginCombat,
-    Damage,
-    EndTurn,
-    Heal,
-    MarkSurprised,
-    OrderTie,
-    RollInitiative,
-    TakeAction,
-)
+from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn, Heal, MarkSurprised
 from combat.kernel.events import AttackProfile
 from combat.kernel.state import Combatant, EncounterState
 from combat.rulesets.srd2024_variant.bookkeeping import mount_of

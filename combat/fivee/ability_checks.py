@@ -22,7 +22,7 @@ a5e's "a Dexterity check opposed by a spellcasting ability check" reads the same
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 from combat.common.abilities import ABILITIES, ability_name
 from combat.common.attacks import d20_notation, roll_mode
@@ -30,13 +30,78 @@ from combat.common.condition_effects import d20_penalty
 from combat.common.effect_bonuses import effect_roll_dice
 from combat.common.rider_reads import check_reasons
 from combat.fivee.bonuses import check_bonus
-from combat.kernel.commands import AbilityCheck, Contest
+from combat.fivee.check_events import CheckMade
+from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import CheckMade, ContestDecided
+from combat.kernel.events import Event
+from combat.kernel.hidden import Hidden
 from combat.kernel.state import Combatant
 
-__all__ = ["ABILITIES", "SRD_SKILLS", "A5E_SKILLS", "check_disadvantage", "rolled_check", "rules"]
+__all__ = [
+    "ABILITIES",
+    "SRD_SKILLS",
+    "A5E_SKILLS",
+    "check_disadvantage",
+    "rolled_check",
+    "rules",
+    "AbilityCheck",
+    "Contest",
+    "ContestDecided",
+]
+
+
+# -- the commands and events of checks ---------------------------------------------------------
+
+
+RollMode = Literal["normal", "advantage", "disadvantage"]
+
+
+class AbilityCheck(Command, frozen=True, kw_only=True):
+    """An ability check outside any action (Perception, Athletics...); with a DC it succeeds or fails."""
+
+    gm_fields: ClassVar[tuple[str, ...]] = ("bonus", "dc", "roll_mode")
+
+    combatant: str
+    ability: str  # strength... or dex, DEX, Dexterity
+    skill: str | None = None
+    bonus: int | None = None  # None: from the stat block (combat/fivee/bonuses.py); a number overrides it
+    dc: int | None = None
+    roll_mode: RollMode | None = None  # None: from the conditions (Poisoned, Frightened); given, it stands
+    faces: Faces = None
+
+
+class Contest(Command, frozen=True, kw_only=True):
+    """Two combatants' opposed checks (the hag's Athletics against Mozzie's Acrobatics)."""
+
+    actor_fields: ClassVar[tuple[str, ...]] = ("combatant", "opponent")
+    gm_fields: ClassVar[tuple[str, ...]] = ("bonus", "roll_mode", "opponent_bonus", "opponent_roll_mode", "opponent_faces")
+
+    combatant: str
+    ability: str
+    skill: str | None = None
+    bonus: int | None = None  # None: from the stat block; a number overrides it
+    roll_mode: RollMode | None = None  # None: from the conditions; given, it stands
+    faces: Faces = None
+    opponent: str
+    opponent_ability: str
+    opponent_skill: str | None = None
+    opponent_bonus: int | None = None
+    opponent_roll_mode: RollMode | None = None
+    opponent_faces: Faces = None
+
+
+class ContestDecided(Event, frozen=True, kw_only=True):
+    """Two opposed checks (their `CheckMade` events come just before): the higher total
+    wins; on a tie nobody does and things stay as they were."""
+
+    combatant: str
+    opponent: str
+    total: int
+    opponent_total: int
+    winner: str | None
+    hidden: ClassVar[Hidden] = Hidden.said("total", "opponent_total")
+
 
 # SRD 5.2, Table: Skills.
 SRD_SKILLS = (

@@ -14,21 +14,14 @@ from combat.common.concentration import start_concentration
 from combat.common.condition_effects import can_see, is_incapacitated, speed_of
 from combat.common.rider_reads import barred
 from combat.common.turns import require_able, require_turn
-from combat.fivee import dying
+from combat.fivee import action_events, dying
+from combat.fivee.action_commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
+from combat.fivee.action_events import ActionTaken, BonusActionTaken, Moved, ObjectInteracted, ReactionTaken
+from combat.fivee.check_events import CheckMade, narrate_check
 from combat.fivee.held_open import Help, helps_of, holding, opportunities_offered
-from combat.kernel.commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import (
-    ActionTaken,
-    BonusActionTaken,
-    CheckMade,
-    ConditionApplied,
-    ConditionSpec,
-    Moved,
-    ObjectInteracted,
-    ReactionTaken,
-)
+from combat.kernel.events import ConditionApplied, ConditionSpec
 from combat.kernel.state import Combatant, Economy, EncounterState, with_combatant
 
 __all__ = [
@@ -288,6 +281,7 @@ RULES = Rules(
         ReactionTaken: _on_reaction,
         CheckMade: lambda s, e: s,
     },
+    narration={CheckMade: narrate_check, **action_events.NARRATION},
 )
 
 

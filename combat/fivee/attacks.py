@@ -28,6 +28,8 @@ from combat.common.rider_reads import (
 )
 from combat.common.turns import require_able, require_turn
 from combat.fivee.actions import economy_after_attack, require_reaction, spend_check
+from combat.fivee.attack_commands import Attack, OpportunityAttack
+from combat.fivee.attack_events import AttackMade, narrate_attack
 from combat.fivee.damage_dice import as_rolled
 from combat.fivee.damage_reduction import reduced
 from combat.fivee.dying import CombatantKnockedOut
@@ -39,10 +41,9 @@ from combat.fivee.sanctuary import aimed_attack
 from combat.fivee.sheet_claims import critical_range, sneak_attack_landed, with_rage_damage, with_sneak_attack
 from combat.fivee.spell_marks import spend_advantage_marks
 from combat.kernel import dice
-from combat.kernel.commands import Attack, OpportunityAttack
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackMade, AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
+from combat.kernel.events import AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
 from combat.kernel.state import Combatant, EncounterState
 
 __all__ = [
@@ -636,4 +637,5 @@ def _help_and_opportunity_spent(state: EncounterState, e: AttackMade | AttackRol
 RULES = Rules(
     handlers={Attack: attack, OpportunityAttack: opportunity_attack},
     appliers={AttackMade: _on_attack, AttackRolled: _on_attack_rolled},
+    narration={AttackMade: narrate_attack},
 )

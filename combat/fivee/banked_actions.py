@@ -21,18 +21,42 @@ before `ActionBanked` fold as they did.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import msgspec
 
 from combat.kernel.decider import Rules, Tx
-from combat.kernel.events import ActionBanked, BankedActionGranted, TurnEnded, TurnStarted
+from combat.kernel.events import Event, TurnEnded, TurnStarted
+from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import EncounterState, with_combatant, with_rules
 
 if TYPE_CHECKING:
     from combat.fivee.state import FiveEState
 
-__all__ = ["Banked", "BankedGrant", "BankedSlot", "banked_of", "redeem", "RULES"]
+__all__ = ["Banked", "BankedGrant", "BankedSlot", "banked_of", "redeem", "RULES", "ActionBanked", "BankedActionGranted"]
+
+
+# -- the events of an action kept for the next turn ------------------------------------------
+
+
+class ActionBanked(Event, frozen=True, kw_only=True):
+    """An action or bonus action granted outside the creature's turn (Haste cast on the
+    caster's turn, a GM's grant before the turn starts): kept for its next turn."""
+
+    combatant: str
+    kind: Literal["action", "bonus_action"]
+    reason: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
+
+
+class BankedActionGranted(Event, frozen=True, kw_only=True):
+    """On the turn it was kept for, the creature has spent its own action (or bonus action):
+    the banked one is available now."""
+
+    combatant: str
+    kind: Literal["action", "bonus_action"]
+    reason: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class BankedGrant(msgspec.Struct, frozen=True, kw_only=True):

@@ -19,11 +19,14 @@ from typing import Any
 from combat.common.consistency import CHECKS as SHARED_CHECKS
 from combat.common.consistency import able, first_of, who
 from combat.common.hitpoints import adjusted_damage
+from combat.fivee.action_events import ActionTaken, BonusActionTaken, Moved, ObjectInteracted, ReactionTaken
 from combat.fivee.actions import movement_short, used_up
+from combat.fivee.attack_events import AttackDamageRolled, AttackMade
 from combat.fivee.attacks import already_dead
-from combat.fivee.banked_actions import banked_of
+from combat.fivee.banked_actions import BankedActionGranted, banked_of
 from combat.fivee.damage_reduction import most_reduced
 from combat.fivee.damage_rolls import no_damage_waiting
+from combat.fivee.gm_edit_events import ActionGranted, HitPointsSet
 from combat.fivee.gm_edits import hp_out_of_range, still_has
 from combat.fivee.judged_saves import rolled_saves_of
 from combat.kernel import events as ev
@@ -34,7 +37,7 @@ from combat.kernel.state import EncounterState
 __all__ = ["CHECKS", "RULES", "turn_checks"]
 
 
-def _attack_spend(state: EncounterState, e: ev.AttackMade | ev.AttackRolled, ctx: dict[str, Any]) -> str | None:
+def _attack_spend(state: EncounterState, e: AttackMade | ev.AttackRolled, ctx: dict[str, Any]) -> str | None:
     """Could the attacker make this attack, at this target, with what it had left?"""
     problem = able(state, e.attacker, "attack")
     if problem:
@@ -46,7 +49,7 @@ def _attack_spend(state: EncounterState, e: ev.AttackMade | ev.AttackRolled, ctx
     return already_dead(target) or used_up(attacker, e.uses)
 
 
-def _damage_fits(state: EncounterState, e: ev.AttackMade | ev.AttackDamageRolled, ctx: dict[str, Any]) -> str | None:
+def _damage_fits(state: EncounterState, e: AttackMade | AttackDamageRolled, ctx: dict[str, Any]) -> str | None:
     """Is the damage recorded what the target's resistances make of the roll now?"""
     target = who(state, e.target)
     if target is None:
@@ -58,7 +61,7 @@ def _damage_fits(state: EncounterState, e: ev.AttackMade | ev.AttackDamageRolled
     return None
 
 
-def _damage_awaited(state: EncounterState, e: ev.AttackDamageRolled, ctx: dict[str, Any]) -> str | None:
+def _damage_awaited(state: EncounterState, e: AttackDamageRolled, ctx: dict[str, Any]) -> str | None:
     return no_damage_waiting(state, e.attacker)
 
 
@@ -74,14 +77,14 @@ def _acts(field: str, doing: str, resource: str | None = None) -> Check:
     return check
 
 
-def _moved(state: EncounterState, e: ev.Moved, ctx: dict[str, Any]) -> str | None:
+def _moved(state: EncounterState, e: Moved, ctx: dict[str, Any]) -> str | None:
     problem = able(state, e.combatant, "move")
     if problem:
         return problem
     return movement_short(state.combatants[e.combatant], e.spent)
 
 
-def _hp_set(state: EncounterState, e: ev.HitPointsSet, ctx: dict[str, Any]) -> str | None:
+def _hp_set(state: EncounterState, e: HitPointsSet, ctx: dict[str, Any]) -> str | None:
     c = who(state, e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
@@ -90,7 +93,7 @@ def _hp_set(state: EncounterState, e: ev.HitPointsSet, ctx: dict[str, Any]) -> s
     return hp_out_of_range(c, e.hp)
 
 
-def _granted(state: EncounterState, e: ev.ActionGranted, ctx: dict[str, Any]) -> str | None:
+def _granted(state: EncounterState, e: ActionGranted, ctx: dict[str, Any]) -> str | None:
     """An extra action is granted once the creature's own is spent."""
     c = who(state, e.combatant)
     if c is None:
@@ -98,7 +101,7 @@ def _granted(state: EncounterState, e: ev.ActionGranted, ctx: dict[str, Any]) ->
     return still_has(c, e.kind)
 
 
-def _banked_granted(state: EncounterState, e: ev.BankedActionGranted, ctx: dict[str, Any]) -> str | None:
+def _banked_granted(state: EncounterState, e: BankedActionGranted, ctx: dict[str, Any]) -> str | None:
     """A banked action is taken up on the turn it was kept for, once the creature's own is spent."""
     c = who(state, e.combatant)
     if c is None:
@@ -150,17 +153,17 @@ def turn_checks(order: Callable[[EncounterState, bool], list[str]]) -> dict[type
 # The variant's and a5e's checks build on single entries of CHECKS.
 CHECKS: dict[type, Check] = {
     **SHARED_CHECKS,
-    ev.AttackMade: first_of(_attack_spend, _damage_fits),
+    AttackMade: first_of(_attack_spend, _damage_fits),
     ev.AttackRolled: _attack_spend,
-    ev.AttackDamageRolled: first_of(_damage_awaited, _damage_fits),
-    ev.Moved: _moved,
-    ev.ActionTaken: _acts("combatant", "act"),
-    ev.BonusActionTaken: _acts("combatant", "act", "bonus_action"),
-    ev.ReactionTaken: _acts("combatant", "react", "reaction"),
-    ev.ObjectInteracted: _acts("combatant", "interact", "object_interaction"),
-    ev.HitPointsSet: _hp_set,
-    ev.ActionGranted: _granted,
-    ev.BankedActionGranted: _banked_granted,
+    AttackDamageRolled: first_of(_damage_awaited, _damage_fits),
+    Moved: _moved,
+    ActionTaken: _acts("combatant", "act"),
+    BonusActionTaken: _acts("combatant", "act", "bonus_action"),
+    ReactionTaken: _acts("combatant", "react", "reaction"),
+    ObjectInteracted: _acts("combatant", "interact", "object_interaction"),
+    HitPointsSet: _hp_set,
+    ActionGranted: _granted,
+    BankedActionGranted: _banked_granted,
     ev.SaveMade: _judged,
 }
 RULES = Rules(checks=CHECKS)

@@ -48,19 +48,12 @@ import msgspec
 from combat.common.concentration import end_concentration
 from combat.common.regained_movement import restore_movement
 from combat.common.zero_hp import ZeroHitPoints
+from combat.fivee.check_events import CheckMade
 from combat.fivee.state import DeathSaves, Dying, FiveEState, keeps_fivee
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import (
-    CheckMade,
-    CombatantDowned,
-    CombatantRevived,
-    ConditionApplied,
-    ConditionSpec,
-    Event,
-    Healed,
-)
+from combat.kernel.events import CombatantDowned, CombatantRevived, ConditionApplied, ConditionSpec, Event, Healed
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 

@@ -29,18 +29,12 @@ import msgspec
 from combat.common.hitpoints import drop_to_zero
 from combat.common.turns import require_able
 from combat.fivee import judged_saves
-from combat.kernel.commands import ChangeStatBlock, GrantAction, JudgeSave, SetHp
+from combat.fivee.banked_actions import ActionBanked, BankedActionGranted
+from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, JudgeSave, SetHp, StatChanges
+from combat.fivee.gm_edit_events import ActionGranted, HitPointsSet, StatBlockChanged
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import (
-    ActionBanked,
-    ActionGranted,
-    BankedActionGranted,
-    CombatantRevived,
-    HitPointsSet,
-    StatBlockChanged,
-    StatChanges,
-)
+from combat.kernel.events import CombatantRevived
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 __all__ = ["RULES"]

@@ -31,10 +31,11 @@ import msgspec
 from combat.common.abilities import ABILITIES
 from combat.common.durations import ending
 from combat.common.rider_reads import riders_of
+from combat.fivee.action_events import ActionTaken
 from combat.kernel.commands import ApplyCondition
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import ActionTaken, AttackProfile, ExtraDamage
+from combat.kernel.events import AttackProfile, ExtraDamage
 from combat.kernel.state import Combatant, EncounterState
 from combat.spells.model import Spell
 

@@ -6,13 +6,15 @@ Shared by the rulesets that roll individual initiative once for the whole fight.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar, Literal
 
 import msgspec
 
-from combat.kernel.commands import Faces, OrderTie, RollInitiative
+from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import InitiativeSet, InitiativeTied, PhaseChanged, TieOrdered
+from combat.kernel.events import Event, InitiativeSet, PhaseChanged
+from combat.kernel.hidden import Hidden
 from combat.kernel.state import Combatant, EncounterState, Tie, unresolved_ties, with_combatant
 
 __all__ = [
@@ -26,7 +28,44 @@ __all__ = [
     "require_faces_of_one",
     "RULES",
     "order_tie",
+    "RollInitiative",
+    "OrderTie",
+    "InitiativeTied",
+    "TieOrdered",
 ]
+
+
+# -- the commands and events of initiative -----------------------------------------------------
+
+
+class RollInitiative(Command, frozen=True, kw_only=True):
+    """Roll for one combatant (or its whole group); with no combatant, everyone left."""
+
+    combatant: str | None = None
+    faces: Faces = None
+
+
+class OrderTie(Command, frozen=True, kw_only=True):
+    """Settle a tie: the tied combatants (or groups) from first to last."""
+
+    actor_fields: ClassVar[tuple[str, ...]] = ("order",)  # players order a tie of their own characters
+
+    order: tuple[str, ...]
+
+
+class InitiativeTied(Event, frozen=True, kw_only=True):
+    """Combatants share a count; `decided_by` says who must order them (gm or players)."""
+
+    total: int
+    units: tuple[tuple[str, ...], ...]
+    decided_by: Literal["gm", "players"]
+    hidden: ClassVar[Hidden] = Hidden.said("total")
+
+
+class TieOrdered(Event, frozen=True, kw_only=True):
+    total: int
+    order: tuple[str, ...]
+    hidden: ClassVar[Hidden] = Hidden.said("total")
 
 
 def units(state: EncounterState) -> dict[str, list[Combatant]]:
@@ -199,4 +238,12 @@ def _on_ordered(state: EncounterState, e: TieOrdered) -> EncounterState:
 RULES = Rules(
     handlers={RollInitiative: roll_initiative, OrderTie: order_tie},
     appliers={InitiativeSet: _on_set, InitiativeTied: _on_tied, TieOrdered: _on_ordered},
+    narration={
+        InitiativeTied: lambda n, e: (
+            f"Tie at {e.total}: "
+            + " / ".join(", ".join(n.name(c) for c in unit) for unit in e.units)
+            + (" - the players decide the order" if e.decided_by == "players" else " - the GM decides the order")
+        ),
+        TieOrdered: lambda n, e: f"Tie at {e.total} settled: {', '.join(n.name(u) for u in e.order)}",
+    },
 )

@@ -25,8 +25,8 @@ import msgspec
 
 from combat.common.abilities import ABILITIES, ability_name
 from combat.common.save_conditions import automatic_failure
+from combat.fivee.gm_edit_commands import JudgeSave
 from combat.fivee.state import FiveEState, RolledSave, keeps_fivee
-from combat.kernel.commands import JudgeSave
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import SaveMade, SaveRolled

@@ -31,7 +31,9 @@ import msgspec
 
 from combat.common.effect_bonuses import effect_ac_bonus
 from combat.common.rider_reads import armor_class
+from combat.fivee.action_events import ReactionTaken
 from combat.fivee.actions import require_reaction
+from combat.fivee.attack_commands import RollDamage
 from combat.fivee.casts import CastSpell, caster_of
 from combat.fivee.characters import character, with_character
 from combat.fivee.damage_rolls import roll_pending_damage
@@ -52,10 +54,10 @@ from combat.fivee.reaction_windows import (
     spell_reactors,
 )
 from combat.fivee.spellcasting import Begun, begin_cast, resolve_cast
-from combat.kernel.commands import Command, RollDamage
+from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import Event, ReactionTaken
+from combat.kernel.events import Event
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.phases import PhaseTable, Step
 from combat.kernel.state import EncounterState

@@ -23,10 +23,12 @@ from typing import Any, ClassVar
 
 from combat.characters.sheet import Resource
 from combat.common.turns import require_turn
+from combat.fivee.action_commands import BonusAction
 from combat.fivee.actions import bonus_action
 from combat.fivee.characters import CharacterState, character, with_character
+from combat.fivee.gm_edit_commands import GrantAction
 from combat.fivee.gm_edits import grant_action
-from combat.kernel.commands import BonusAction, Command, GrantAction
+from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, Healed

@@ -50,6 +50,7 @@ from combat.common.entered_dice import entering
 from combat.common.turns import require_able, require_turn
 from combat.fivee import hit_damage
 from combat.fivee import spellcasting as casting
+from combat.fivee.action_events import ActionTaken
 from combat.fivee.actions import spend_check
 from combat.fivee.casts import Caster, caster_of
 from combat.fivee.group_saves import deal_share
@@ -61,7 +62,7 @@ from combat.fivee.spell_targets import chosen_type
 from combat.kernel.commands import ApplyCondition, Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import ActionTaken, ConditionSpec
+from combat.kernel.events import ConditionSpec
 from combat.kernel.state import Combatant
 from combat.spells import library
 from combat.spells.model import DamageRoll, FollowUp, Spell

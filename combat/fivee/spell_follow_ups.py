@@ -12,11 +12,12 @@ import msgspec
 
 from combat.common.conditions import apply_condition
 from combat.common.hitpoints import heal
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.spell_riders import hit_targets
 from combat.fivee.spell_targets import chosen_type
 from combat.kernel.commands import ApplyCondition, Heal
 from combat.kernel.decider import Tx
-from combat.kernel.events import AttackMade, ConditionSpec
+from combat.kernel.events import ConditionSpec
 from combat.kernel.riders import Riders
 from combat.kernel.state import Combatant
 from combat.spells.model import Spell

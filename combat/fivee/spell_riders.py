@@ -27,10 +27,11 @@ from typing import Any
 from combat.common.concentration import end_concentration
 from combat.common.conditions import apply_condition
 from combat.common.rider_reads import immune
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.dying import CombatantDied
 from combat.kernel.commands import ApplyCondition
 from combat.kernel.decider import Tx
-from combat.kernel.events import AttackMade, ConditionSpec, Event, RepeatedSave
+from combat.kernel.events import ConditionSpec, Event, RepeatedSave
 from combat.kernel.riders import Riders
 from combat.kernel.state import Combatant
 from combat.spells.model import HpBand, Spell

@@ -64,6 +64,7 @@ from combat.common.hitpoints import heal
 from combat.common.turns import require_able, require_turn
 from combat.fivee import after_hit, custom_spells, hit_damage, spell_dispel, spell_follow_ups, spell_restoration
 from combat.fivee import spell_effects_ongoing as ongoing
+from combat.fivee.action_events import ActionTaken, ReactionTaken
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attacks import AttackOptions, require_no_pending_damage, resolve_attack
 from combat.fivee.casting_rules import pact_slot_for, ritual_cast
@@ -81,7 +82,7 @@ from combat.fivee.spell_targets import checked_targets, chosen_option, chosen_ty
 from combat.kernel.commands import ApplyCondition, Heal
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import ActionTaken, AttackProfile, ConditionSpec, ReactionTaken, RepeatedSave, SaveMade
+from combat.kernel.events import AttackProfile, ConditionSpec, RepeatedSave, SaveMade
 from combat.kernel.names import normalised
 from combat.kernel.state import Combatant, EncounterState
 from combat.spells.model import DamageRoll, Spell

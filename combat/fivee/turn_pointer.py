@@ -22,19 +22,61 @@ What each does, so a GM can predict it:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
 from combat.common.turns import OrderFn, start_turn
 from combat.fivee.turn_ends import end_turn_effects, require_nothing_owed
-from combat.kernel.commands import GotoTurn, PreviousTurn
+from combat.kernel.commands import Command, TurnStartDice
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import TurnEnded, TurnMoved
+from combat.kernel.events import Event, TurnEnded
+from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import EncounterState
 
-__all__ = ["rules"]
+__all__ = ["rules", "GotoTurn", "PreviousTurn", "TurnMoved"]
+
+
+# -- the commands and events of the turn pointer ---------------------------------------------
+
+
+class GotoTurn(Command, frozen=True, kw_only=True):
+    """The GM moves the turn to `combatant`: the current turn ends as with end_turn (its
+    end-of-turn effects run) and the named one starts as any turn does (fresh economy,
+    start-of-turn effects). Combatants passed over get no turn and no start/end effects."""
+
+    gm_only: ClassVar[bool] = True
+
+    combatant: str
+    reason: str = ""
+    # The saves the creature whose turn ends repeats then, as end_turn's `save_faces`.
+    save_faces: tuple[tuple[int, ...], ...] = ()
+    # The dice of the effects that act as the named creature's turn starts, as end_turn's.
+    turn_start_faces: dict[str, TurnStartDice] = {}
+
+
+class PreviousTurn(Command, frozen=True, kw_only=True):
+    """The GM goes back one turn: the current turn is taken back (no end-of-turn effects, as
+    it will come again) and the previous living combatant gets a fresh turn; from the first
+    turn of a round it goes back to the last turn of the round before."""
+
+    gm_only: ClassVar[bool] = True
+
+    reason: str = ""
+    # The dice of the effects that act as the fresh turn starts, as end_turn's.
+    turn_start_faces: dict[str, TurnStartDice] = {}
+
+
+class TurnMoved(Event, frozen=True, kw_only=True):
+    """The GM moved the turn pointer: the `TurnStarted` that follows is the GM's choice, not
+    the next in the order; `round` is the round it stands in (earlier when going back)."""
+
+    combatant: str
+    round: int
+    back: bool = False
+    reason: str = ""
+    hidden: ClassVar[Hidden] = PUBLIC
 
 
 def _goto(order: OrderFn) -> Callable[[Tx, GotoTurn], None]:

@@ -180,8 +180,9 @@ class Ruleset:
     defaults: Mapping[str, Any] = field(default_factory=dict)
     state_type: type[Any] = NoRules
     state_key: str = ""
-    # Event and command types only this ruleset uses; the shared ones live in combat.events
-    # and combat.kernel.commands. The catalog joins them all into the public unions.
+    # Event and command types beyond the kernel's (combat.kernel.events, combat.kernel.commands):
+    # the ruleset's own and those of the rule modules it is built from (the 5e family's, beside
+    # their rules in combat/fivee). The catalog joins them all into the public unions.
     events: tuple[type[Event], ...] = ()
     commands: tuple[type[Command], ...] = ()
     # Checks run on events after a change to the past: fn(state, event, context) -> problem or None.

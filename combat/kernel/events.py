@@ -3,6 +3,11 @@
 Each event is a frozen msgspec Struct tagged by its class name in the `type` field. Their
 JSON is the public interchange format; field names here are a contract with other tools,
 so a change of meaning is a new event type, never a reinterpretation of old logs.
+
+These are the events the framework and the rulesets with hit points and conditions share; a
+ruleset's own events live beside its rules (the 5e family's in combat/fivee: attacks, actions,
+initiative ties, checks, the GM's edits...) and reach the public union through its `Ruleset`
+(combat/app/catalog.py). A type's module is no part of its JSON: moving one changes no stored byte.
 """
 
 from __future__ import annotations
@@ -24,7 +29,6 @@ __all__ = [
     "ConditionSpec",
     "RepeatedSave",
     "ExtraDamage",
-    "StatChanges",
     "SHEET_FIELDS",
     "HIDDEN_CONDITION",
     "CONDITION_NUMBERS",
@@ -270,21 +274,6 @@ class InitiativeSet(Event, frozen=True, kw_only=True):
     hidden: ClassVar[Hidden] = Hidden.said("total")
 
 
-class InitiativeTied(Event, frozen=True, kw_only=True):
-    """Combatants share a count; `decided_by` says who must order them (gm or players)."""
-
-    total: int
-    units: tuple[tuple[str, ...], ...]
-    decided_by: Literal["gm", "players"]
-    hidden: ClassVar[Hidden] = Hidden.said("total")
-
-
-class TieOrdered(Event, frozen=True, kw_only=True):
-    total: int
-    order: tuple[str, ...]
-    hidden: ClassVar[Hidden] = Hidden.said("total")
-
-
 class RoundStarted(Event, frozen=True, kw_only=True):
     round: int
     hidden: ClassVar[Hidden] = PUBLIC
@@ -323,73 +312,7 @@ class RulingMade(Event, frozen=True, kw_only=True):
     hidden: ClassVar[Hidden] = PUBLIC
 
 
-# -- movement and actions ------------------------------------------------------------------
-
-
-class Moved(Event, frozen=True, kw_only=True):
-    combatant: str
-    feet: int
-    mode: str = "walk"
-    provoked: tuple[str, ...] = ()
-    cost: int | None = None  # movement spent, when Difficult Terrain made it more than `feet`
-
-    @property
-    def spent(self) -> int:
-        return self.feet if self.cost is None else self.cost
-
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
-class ActionTaken(Event, frozen=True, kw_only=True):
-    """One of the SRD actions other than Attack (Dash, Dodge, Help, Hide, ...)."""
-
-    combatant: str
-    action: str
-    target: str | None = None
-    detail: str = ""
-    uses: Literal["action", "bonus_action"] = "action"
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
-class BonusActionTaken(Event, frozen=True, kw_only=True):
-    combatant: str
-    description: str
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
-class ObjectInteracted(Event, frozen=True, kw_only=True):
-    combatant: str
-    description: str
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
-class ReactionTaken(Event, frozen=True, kw_only=True):
-    combatant: str
-    description: str
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
-class AttackMade(Event, frozen=True, kw_only=True):
-    attacker: str
-    target: str
-    attack: str
-    total: int
-    natural: int
-    target_ac: int
-    roll_mode: Literal["normal", "advantage", "disadvantage"] = "normal"
-    hit: bool
-    critical: bool = False
-    damage: int = 0
-    damage_rolled: int = 0
-    damage_type: str = ""
-    uses: Literal["action", "attack", "reaction", "bonus_action", "none"] = "action"
-    opportunity: bool = False
-    helped_by: str | None = None
-    hidden: ClassVar[Hidden] = Hidden.of(
-        target=("target_ac", "damage"),  # damage taken next to damage rolled: its resistances
-        attacker=("natural", "attack"),  # total minus natural is its bonus; the attack names its profile
-        aloud=("total", "damage_rolled", "damage_type"),
-    )
+# -- damage, healing, conditions, concentration, saves ---------------------------------------
 
 
 class DamageTaken(Event, frozen=True, kw_only=True):
@@ -523,17 +446,7 @@ class ConflictOverridden(Event, frozen=True, kw_only=True):
     hidden: ClassVar[Hidden] = PUBLIC
 
 
-class CheckMade(Event, frozen=True, kw_only=True):
-    combatant: str
-    skill: str
-    total: int
-    dc: int | None = None
-    success: bool | None = None
-    hidden: ClassVar[Hidden] = Hidden.said("total", "dc")  # a DC the GM sets for a check, said aloud
-
-
-# -- GM moves at a real table (combat/fivee/gm_edits.py, turn_pointer.py, ability_checks.py,
-#    damage_rolls.py) ------------------------------------------------------------------
+# -- attacks and saves in two steps (an attack's damage to enter, a save's DC to give) --------
 
 
 class ExtraDamage(msgspec.Struct, frozen=True, kw_only=True):
@@ -551,71 +464,6 @@ class ExtraDamage(msgspec.Struct, frozen=True, kw_only=True):
     source: str | msgspec.UnsetType = msgspec.UNSET
 
 
-class StatChanges(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A mid-fight edit of a stat block: only the fields given change (Mage Armor's AC,
-    Rage's resistances, a new attack profile)."""
-
-    ac: int | None = None
-    max_hp: int | None = None
-    speed: int | None = None
-    initiative_bonus: int | None = None
-    con_save: int | None = None
-    resistances: tuple[str, ...] | None = None
-    vulnerabilities: tuple[str, ...] | None = None
-    immunities: tuple[str, ...] | None = None
-    attacks: tuple[AttackProfile, ...] | None = None
-    attacks_per_action: int | None = None
-
-
-class HitPointsSet(Event, frozen=True, kw_only=True):
-    """The GM set a combatant's HP directly (temporary HP are left as they were)."""
-
-    combatant: str
-    hp: int
-    previous: int
-    reason: str = ""
-    hidden: ClassVar[Hidden] = Hidden.of(combatant=("hp", "previous"))
-
-
-class StatBlockChanged(Event, frozen=True, kw_only=True):
-    combatant: str
-    changes: StatChanges
-    reason: str = ""
-    hidden: ClassVar[Hidden] = Hidden.of(combatant=("changes",))
-
-
-class TurnMoved(Event, frozen=True, kw_only=True):
-    """The GM moved the turn pointer: the `TurnStarted` that follows is the GM's choice, not
-    the next in the order; `round` is the round it stands in (earlier when going back)."""
-
-    combatant: str
-    round: int
-    back: bool = False
-    reason: str = ""
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
-class ActionGranted(Event, frozen=True, kw_only=True):
-    """An extra action, bonus action or reaction (Action Surge, Haste): it is available again."""
-
-    combatant: str
-    kind: Literal["action", "bonus_action", "reaction"]
-    reason: str = ""
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
-class ContestDecided(Event, frozen=True, kw_only=True):
-    """Two opposed checks (their `CheckMade` events come just before): the higher total
-    wins; on a tie nobody does and things stay as they were."""
-
-    combatant: str
-    opponent: str
-    total: int
-    opponent_total: int
-    winner: str | None
-    hidden: ClassVar[Hidden] = Hidden.said("total", "opponent_total")
-
-
 class SaveRolled(Event, frozen=True, kw_only=True):
     """A saving throw rolled with no DC yet: the GM or the effect rules on it later.
     `awaits_dc`: it waits in the state for `judge_save` (logs from before that command have
@@ -630,26 +478,6 @@ class SaveRolled(Event, frozen=True, kw_only=True):
     hidden: ClassVar[Hidden] = Hidden.of(
         combatant=("natural",), aloud=("total", "awaits_dc")
     )  # total minus natural is its save bonus
-
-
-class ActionBanked(Event, frozen=True, kw_only=True):
-    """An action or bonus action granted outside the creature's turn (Haste cast on the
-    caster's turn, a GM's grant before the turn starts): kept for its next turn."""
-
-    combatant: str
-    kind: Literal["action", "bonus_action"]
-    reason: str = ""
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
-class BankedActionGranted(Event, frozen=True, kw_only=True):
-    """On the turn it was kept for, the creature has spent its own action (or bonus action):
-    the banked one is available now."""
-
-    combatant: str
-    kind: Literal["action", "bonus_action"]
-    reason: str = ""
-    hidden: ClassVar[Hidden] = PUBLIC
 
 
 class AttackRolled(Event, frozen=True, kw_only=True):
@@ -677,20 +505,6 @@ class AttackRolled(Event, frozen=True, kw_only=True):
     )
 
 
-class AttackDamageRolled(Event, frozen=True, kw_only=True):
-    """The damage of an attack rolled in two steps (after its `AttackRolled`); extra damage of
-    other types follows as `DamageTaken` events."""
-
-    attacker: str
-    target: str
-    attack: str
-    critical: bool = False
-    damage: int
-    damage_rolled: int
-    damage_type: str
-    hidden: ClassVar[Hidden] = Hidden.of(attacker=("attack",), target=("damage",), aloud=("damage_rolled", "damage_type"))
-
-
 class Revealed(Event, frozen=True, kw_only=True):
     """The GM shows players and viewers the HP, AC, attacks and hidden conditions of these
     combatants, or of everyone on these sides (player characters are shown from the start)."""
@@ -708,20 +522,12 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     SurpriseMarked,
     DiceRolled,
     InitiativeSet,
-    InitiativeTied,
-    TieOrdered,
     RoundStarted,
     RoundEnded,
     TurnStarted,
     TurnEnded,
     CombatEnded,
     RulingMade,
-    Moved,
-    ActionTaken,
-    BonusActionTaken,
-    ObjectInteracted,
-    ReactionTaken,
-    AttackMade,
     DamageTaken,
     Healed,
     TempHPGranted,
@@ -734,20 +540,11 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ConcentrationCheckRequired,
     ConcentrationChecked,
     SaveMade,
-    CheckMade,
     EventsRetracted,
     RulingAmended,
     ConflictOverridden,
-    HitPointsSet,
-    StatBlockChanged,
-    TurnMoved,
-    ActionGranted,
-    ContestDecided,
     SaveRolled,
-    ActionBanked,
-    BankedActionGranted,
     AttackRolled,
-    AttackDamageRolled,
     Revealed,
 )
 

@@ -18,12 +18,11 @@ from uuid import UUID
 
 import msgspec
 
+from combat.fivee.attack_events import AttackDamageRolled, AttackMade
 from combat.fivee.casts import SpellCast
 from combat.fivee.characters import SheetAttached
 from combat.fivee.reactions import AttackDeflected
 from combat.kernel.events import (
-    AttackDamageRolled,
-    AttackMade,
     AttackRolled,
     CombatantAdded,
     ConditionApplied,

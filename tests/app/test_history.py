@@ -5,17 +5,14 @@ from __future__ import annotations
 import pytest
 
 from combat.app.history import replay
-from combat.kernel.commands import (
-    ApplyCondition,
-    Attack,
-    EndTurn,
-    GrantAction,
-    Move,
-    SavingThrow,
-    TakeAction,
-)
+from combat.fivee.action_commands import Move, TakeAction
+from combat.fivee.action_events import Moved
+from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
+from combat.fivee.gm_edit_commands import GrantAction
+from combat.kernel.commands import ApplyCondition, EndTurn, SavingThrow
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackMade, CombatantDowned, ConditionSpec, EventsRetracted, Moved
+from combat.kernel.events import CombatantDowned, ConditionSpec, EventsRetracted
 from projections.audit import audit
 from tests.app.helpers import fight
 from tests.helpers import redone

@@ -9,9 +9,11 @@ from click.testing import CliRunner
 
 from combat.app.application import Encounters
 from combat.cli import cli
-from combat.kernel.commands import Attack, EndTurn
+from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
+from combat.kernel.commands import EndTurn
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackMade, TurnStarted
+from combat.kernel.events import TurnStarted
 from projections.narrative import narrate
 from tests.app.helpers import fight
 

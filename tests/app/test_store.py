@@ -9,7 +9,8 @@ import pytest
 from combat.app import application
 from combat.app.application import Encounters, UnknownEncounter, VersionConflict
 from combat.app.interchange import event_schema, from_line, read_jsonl, to_line
-from combat.kernel.commands import AddCombatant, BeginCombat, RollInitiative
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat
 from combat.kernel.errors import RuleError
 from combat.kernel.events import EVENT_TYPES, RulingMade
 from tests.helpers import monster, pc

@@ -22,7 +22,10 @@ from hypothesis import strategies as st
 from combat.app import application, history
 from combat.app.application import Encounters
 from combat.app.catalog import record_decoder
-from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative
+from combat.fivee.action_commands import Move
+from combat.fivee.attack_commands import Attack
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
 from combat.kernel.errors import RuleError
 from combat.kernel.records import Recorded
 from combat.store.log import TOPICS, EventLog, MsgspecMapper

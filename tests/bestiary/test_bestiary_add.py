@@ -8,8 +8,9 @@ import pytest
 
 from combat.bestiary import library
 from combat.bestiary.validate import problems
+from combat.fivee.initiative import RollInitiative
 from combat.fivee.monsters import AddCreature, StatBlockAttached, sheet
-from combat.kernel.commands import BeginCombat, RollInitiative
+from combat.kernel.commands import BeginCombat
 from combat.kernel.events import CombatantAdded, DiceRolled, InitiativeSet
 from tests.helpers import Table, of_type, pc
 

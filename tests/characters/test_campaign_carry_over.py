@@ -22,7 +22,9 @@ from combat.campaigns.records import DEFAULT_CAMPAIGN, CharacterJoined, Characte
 from combat.characters.sheet import CharacterSheet
 from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter, CharacterStatus
-from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndCombat, RollInitiative, SetHp
+from combat.fivee.gm_edit_commands import SetHp
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndCombat
 from combat.kernel.errors import RuleError
 from combat.store.party import TABLE, TOPIC, tracking_name
 from tests.helpers import killed_mid_stream, member, monster
@@ -217,7 +219,7 @@ _WRITER = textwrap.dedent(
     import sys
     from uuid import UUID
     from combat.app.application import Encounters
-    from combat.kernel.commands import SetHp
+    from combat.fivee.gm_edit_commands import SetHp
 
     encounters = Encounters(sys.argv[1])
     camp, eid = UUID(sys.argv[2]), UUID(sys.argv[3])

@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 
 from combat.characters.sheet import Abilities, CharacterSheet, Features, Resource, SheetAttack
+from combat.fivee.attack_commands import Attack, OpportunityAttack
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.characters import AddCharacter, CharacterStatus, SheetAttached, character, status_of
 from combat.fivee.resources import EndRage, UseResource
-from combat.kernel.commands import Attack, EndTurn, OpportunityAttack, SavingThrow
-from combat.kernel.events import AttackMade, DamageTaken, ExtraDamage, Healed
+from combat.kernel.commands import EndTurn, SavingThrow
+from combat.kernel.events import DamageTaken, ExtraDamage, Healed
 from tests.helpers import Table, monster, of_type
 
 FIVE_E = ["srd-2024", "srd-2024-variant", "a5e"]
@@ -182,7 +184,7 @@ def test_sneak_attack_twice_in_one_turn_is_refused(ruleset):
         actor="ann",
     )
     t.state.combatants["vex"]  # still Vex's turn
-    from combat.kernel.commands import GrantAction
+    from combat.fivee.gm_edit_commands import GrantAction
 
     t.do(GrantAction(combatant="vex", kind="action"))
     t.rejects(
@@ -257,7 +259,7 @@ def test_action_surge_gives_one_more_action_and_is_spent(ruleset):
 def test_second_wind_heals_1d10_plus_fighter_level_as_a_bonus_action(ruleset):
     """Second Wind: "regain Hit Points equal to 1d10 plus your Fighter level"."""
     t = fight(ruleset, CHAMPION)
-    from combat.kernel.commands import SetHp
+    from combat.fivee.gm_edit_commands import SetHp
 
     t.do(SetHp(combatant="brann", hp=20))
     events = t.do(UseResource(combatant="brann", resource="second wind", faces=(7,)), actor="ann")
@@ -290,7 +292,7 @@ def test_a_character_named_without_a_party_store_is_refused(table):
 def test_an_opportunity_attack_by_a_rogue_may_sneak_attack():
     """An opportunity attack on another's turn: Sneak Attack is once per turn, not per round."""
     t = fight("srd-2024", ROGUE)
-    from combat.kernel.commands import Move
+    from combat.fivee.action_commands import Move
 
     t.do(EndTurn(combatant="vex"), actor="ann")
     t.do(Move(combatant="goblin-1", feet=10, leaves_reach_of=("vex",)))
@@ -319,8 +321,8 @@ def test_a_players_save_adds_the_sheets_bonus_proficiency_included(ruleset):
 @pytest.mark.parametrize("ruleset", FIVE_E)
 def test_a_check_with_expertise_adds_twice_the_proficiency_bonus(ruleset):
     """Expertise: "you gain a bonus equal to twice your Proficiency Bonus": Stealth +3 + 2 x 3 = +9."""
-    from combat.kernel.commands import AbilityCheck
-    from combat.kernel.events import CheckMade
+    from combat.fivee.ability_checks import AbilityCheck
+    from combat.fivee.check_events import CheckMade
 
     t = fight(ruleset, ROGUE)
     check = of_type(t.do(AbilityCheck(combatant="vex", ability="dex", skill="stealth", faces=(10,)), actor="ann"), CheckMade)[0]

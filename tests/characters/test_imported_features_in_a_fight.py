@@ -8,12 +8,14 @@ import pytest
 
 from combat.characters.foundry import import_actor
 from combat.characters.sheet import Features
+from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.monsters import AddCreature
 from combat.fivee.save_effects import SaveEffect
-from combat.kernel.commands import ApplyCondition, Attack
-from combat.kernel.events import AttackMade, ConditionSpec, DamageTaken, SaveMade
+from combat.kernel.commands import ApplyCondition
+from combat.kernel.events import ConditionSpec, DamageTaken, SaveMade
 from tests.characters.foundry_actors import foundry_actor
 from tests.helpers import Table, member, monster, of_type
 

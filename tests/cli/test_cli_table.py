@@ -121,7 +121,8 @@ def test_show_names_each_combatant_by_id_with_its_slots_left_and_a_dying_ones_de
     from combat.fivee.casts import CastSpell
     from combat.fivee.characters import AddCharacter
     from combat.fivee.dying import DeathSave
-    from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn, RollInitiative
+    from combat.fivee.initiative import RollInitiative
+    from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn
     from tests.helpers import monster, pc
 
     db = tmp_path / "t.db"

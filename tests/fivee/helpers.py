@@ -1,9 +1,7 @@
 """Helpers of the 5e-family tests (srd-2024, srd-2024-variant, a5e): a fight with initiative in the order given."""
 
-from combat.kernel.commands import (
-    BeginCombat,
-    RollInitiative,
-)
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import BeginCombat
 from tests.helpers import Table
 
 

@@ -5,30 +5,15 @@ from __future__ import annotations
 
 import pytest
 
+from combat.fivee.ability_checks import AbilityCheck, Contest, ContestDecided
+from combat.fivee.check_events import CheckMade
+from combat.fivee.gm_edit_commands import JudgeSave
+from combat.fivee.initiative import RollInitiative
 from combat.fivee.judged_saves import rolled_saves_of
-from combat.kernel.commands import (
-    AbilityCheck,
-    AddCombatant,
-    ApplyCondition,
-    BeginCombat,
-    Contest,
-    JudgeSave,
-    MarkSurprised,
-    RollInitiative,
-    SavingThrow,
-)
+from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, MarkSurprised, SavingThrow
 from combat.kernel.decider import fold
 from combat.kernel.errors import OutOfPhase
-from combat.kernel.events import (
-    CheckMade,
-    ConditionSpec,
-    ContestDecided,
-    DiceRolled,
-    InitiativeSet,
-    SaveMade,
-    SaveRolled,
-    TurnStarted,
-)
+from combat.kernel.events import ConditionSpec, DiceRolled, InitiativeSet, SaveMade, SaveRolled, TurnStarted
 from tests.helpers import Table, monster, of_type, pc, stored_fight
 
 

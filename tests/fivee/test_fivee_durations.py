@@ -18,16 +18,8 @@ import msgspec
 import pytest
 
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import (
-    ApplyCondition,
-    ConcentrationSave,
-    Damage,
-    EndConcentration,
-    EndTurn,
-    GotoTurn,
-    PreviousTurn,
-    StartConcentration,
-)
+from combat.fivee.turn_pointer import GotoTurn, PreviousTurn
+from combat.kernel.commands import ApplyCondition, ConcentrationSave, Damage, EndConcentration, EndTurn, StartConcentration
 from combat.kernel.condition_words import lasting_words
 from combat.kernel.events import ConcentrationEnded, ConditionEnded, ConditionSpec, DiceRolled, SaveMade, TurnStarted
 from projections.state import state_view

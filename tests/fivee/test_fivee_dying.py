@@ -5,6 +5,9 @@ follows the same rules). Every die is entered."""
 import pytest
 
 from combat.common.regained_movement import MovementRestored
+from combat.fivee.action_commands import Move, TakeAction
+from combat.fivee.attack_commands import Attack, OpportunityAttack
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.dying import (
     CombatantDied,
     CombatantKnockedOut,
@@ -15,20 +18,9 @@ from combat.fivee.dying import (
     dying_of,
 )
 from combat.fivee.held_open import helps_of
-from combat.kernel.commands import (
-    ApplyCondition,
-    Attack,
-    BeginCombat,
-    Damage,
-    EndTurn,
-    Heal,
-    Move,
-    OpportunityAttack,
-    RemoveCondition,
-    RollInitiative,
-    TakeAction,
-)
-from combat.kernel.events import AttackMade, AttackProfile, CombatantDowned, CombatEnded, ConditionSpec, DamageTaken
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import ApplyCondition, BeginCombat, Damage, EndTurn, Heal, RemoveCondition
+from combat.kernel.events import AttackProfile, CombatantDowned, CombatEnded, ConditionSpec, DamageTaken
 from tests.fivee.helpers import fight
 from tests.helpers import SHORTBOW, Table, monster, of_type, pc, turn_of
 

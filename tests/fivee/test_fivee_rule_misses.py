@@ -8,33 +8,16 @@ import msgspec
 import pytest
 
 from combat.common.condition_effects import exhaustion_level, speed_of
+from combat.fivee.ability_checks import AbilityCheck, Contest
+from combat.fivee.action_commands import Move, TakeAction
+from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
+from combat.fivee.check_events import CheckMade
 from combat.fivee.dying import CombatantDied
 from combat.fivee.standing import StandUp
-from combat.kernel.commands import (
-    AbilityCheck,
-    AddCombatant,
-    ApplyCondition,
-    Attack,
-    BeginCombat,
-    Contest,
-    Damage,
-    EndTurn,
-    Move,
-    RemoveCondition,
-    SavingThrow,
-    TakeAction,
-)
+from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, Damage, EndTurn, RemoveCondition, SavingThrow
 from combat.kernel.decider import fold
-from combat.kernel.events import (
-    AttackMade,
-    CheckMade,
-    CombatantSpec,
-    ConditionApplied,
-    ConditionSpec,
-    DamageTaken,
-    DiceRolled,
-    SaveMade,
-)
+from combat.kernel.events import CombatantSpec, ConditionApplied, ConditionSpec, DamageTaken, DiceRolled, SaveMade
 from tests.fivee.helpers import fight
 from tests.helpers import Table, monster, of_type, pc
 

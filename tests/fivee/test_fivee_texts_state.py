@@ -4,19 +4,12 @@ a creature's next turn, and late arrivals joining their group's initiative. Face
 
 import pytest
 
-from combat.kernel.commands import (
-    AddCombatant,
-    ApplyCondition,
-    Attack,
-    BeginCombat,
-    EndTurn,
-    Move,
-    OpportunityAttack,
-    RollInitiative,
-    SavingThrow,
-    TakeAction,
-)
-from combat.kernel.events import AttackMade, ConditionEnded, ConditionSpec, InitiativeSet, SaveMade
+from combat.fivee.action_commands import Move, TakeAction
+from combat.fivee.attack_commands import Attack, OpportunityAttack
+from combat.fivee.attack_events import AttackMade
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, EndTurn, SavingThrow
+from combat.kernel.events import ConditionEnded, ConditionSpec, InitiativeSet, SaveMade
 from tests.fivee.helpers import fight
 from tests.helpers import Table, monster, of_type, pc, turn_of
 

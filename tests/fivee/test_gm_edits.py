@@ -7,33 +7,15 @@ from uuid import UUID
 import pytest
 
 from combat.app.application import Encounters
-from combat.fivee.banked_actions import banked_of
-from combat.kernel.commands import (
-    Attack,
-    ChangeStatBlock,
-    Damage,
-    EndTurn,
-    GrantAction,
-    Move,
-    SetHp,
-    StartConcentration,
-    TakeAction,
-)
+from combat.fivee.action_commands import Move, TakeAction
+from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
+from combat.fivee.banked_actions import ActionBanked, BankedActionGranted, banked_of
+from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, SetHp, StatChanges
+from combat.fivee.gm_edit_events import ActionGranted, HitPointsSet, StatBlockChanged
+from combat.kernel.commands import Damage, EndTurn, StartConcentration
 from combat.kernel.errors import RuleError
-from combat.kernel.events import (
-    ActionBanked,
-    ActionGranted,
-    AttackMade,
-    AttackProfile,
-    BankedActionGranted,
-    CombatantDowned,
-    CombatantRevived,
-    ConcentrationCheckRequired,
-    ConcentrationEnded,
-    HitPointsSet,
-    StatBlockChanged,
-    StatChanges,
-)
+from combat.kernel.events import AttackProfile, CombatantDowned, CombatantRevived, ConcentrationCheckRequired, ConcentrationEnded
 from tests.helpers import Table, monster, of_type, pc, stored_fight
 
 

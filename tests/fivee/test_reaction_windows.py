@@ -9,9 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from combat.characters.build import build_sheet
+from combat.fivee.attack_commands import Attack, RollDamage
+from combat.fivee.attack_events import AttackDamageRolled
 from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter
 from combat.fivee.held_open import pending_damage_of, reaction_window_of
+from combat.fivee.initiative import RollInitiative
 from combat.fivee.monsters import AddCreature
 from combat.fivee.reaction_windows import ReactionWindowOpened
 from combat.fivee.reactions import (
@@ -23,9 +26,9 @@ from combat.fivee.reactions import (
     ReactionWindowClosed,
     SpellCountered,
 )
-from combat.kernel.commands import Attack, BeginCombat, EndTurn, RollDamage, RollInitiative
+from combat.kernel.commands import BeginCombat, EndTurn
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackDamageRolled, DamageTaken, SaveMade, TurnStarted
+from combat.kernel.events import DamageTaken, SaveMade, TurnStarted
 from tests.helpers import Table, against, member, of_type, spellcaster
 
 WIZARD = member("Elara", 5, "Shield", "Fireball", "Counterspell", "Fire Bolt", "Misty Step")

@@ -15,11 +15,12 @@ import pytest
 
 from combat.characters.sheet import Abilities, CharacterSheet
 from combat.fivee.characters import AddCharacter
+from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, StatChanges
 from combat.fivee.monster_actions import MonsterActionUsed
 from combat.fivee.monster_uses import UseSpent
 from combat.fivee.monsters import AddCreature, sheet
 from combat.fivee.save_effects import SaveEffect
-from combat.kernel.commands import ChangeStatBlock, EndTurn, GrantAction, StartConcentration
+from combat.kernel.commands import EndTurn, StartConcentration
 from combat.kernel.events import (
     CombatantDowned,
     ConcentrationCheckRequired,
@@ -28,7 +29,6 @@ from combat.kernel.events import (
     DamageTaken,
     DiceRolled,
     SaveMade,
-    StatChanges,
 )
 from tests.helpers import Table, monster, of_type, pc
 

@@ -4,7 +4,8 @@ custom, which has no mechanical effect and says so. Old logs keep the spelling t
 
 import pytest
 
-from combat.kernel.commands import AddCombatant, ApplyCondition, Attack, Damage, RemoveCondition
+from combat.fivee.attack_commands import Attack
+from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, RemoveCondition
 from combat.kernel.decider import fold
 from combat.kernel.events import ConditionApplied, ConditionSpec, DamageTaken
 from combat.rulesets import BUILT_IN, RULESETS

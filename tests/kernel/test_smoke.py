@@ -1,5 +1,6 @@
-from combat.kernel.commands import Attack, EndTurn
-from combat.kernel.events import AttackMade
+from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
+from combat.kernel.commands import EndTurn
 from tests.helpers import Table, monster, of_type, pc
 
 

@@ -21,7 +21,8 @@ import msgspec
 import uvicorn
 
 from combat.bench.servers import wait_or_kill
-from combat.kernel.commands import AddCombatant, BeginCombat, Command, RollInitiative
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, Command
 from tests.helpers import monster, pc
 
 __all__ = [

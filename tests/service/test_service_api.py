@@ -8,7 +8,9 @@ import uuid
 import msgspec
 
 from combat.app.interchange import to_line
-from combat.kernel.commands import Attack, EndTurn, Move, Ruling
+from combat.fivee.action_commands import Move
+from combat.fivee.attack_commands import Attack
+from combat.kernel.commands import EndTurn, Ruling
 from projections.narrative import narrate
 from projections.state import state_view
 from tests.service.helpers import bearer, open_fight, set_the_scene

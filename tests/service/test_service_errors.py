@@ -8,7 +8,9 @@ import uuid
 
 import pytest
 
-from combat.kernel.commands import Attack, EndTurn, Move
+from combat.fivee.action_commands import Move
+from combat.fivee.attack_commands import Attack
+from combat.kernel.commands import EndTurn
 from combat.kernel.errors import OutOfPhase, RuleError
 from combat.service.errors import ApiError, status_for
 from tests.service.helpers import bearer, open_fight, set_the_scene

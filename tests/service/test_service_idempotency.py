@@ -13,7 +13,8 @@ import pytest
 from litestar.testing import TestClient
 
 from combat.app.application import Encounters
-from combat.kernel.commands import Attack, Ruling
+from combat.fivee.attack_commands import Attack
+from combat.kernel.commands import Ruling
 from combat.kernel.errors import RuleError
 from combat.kernel.events import RulingMade
 from combat.service import create_app

@@ -11,7 +11,7 @@ import pytest
 import structlog
 from litestar.testing import TestClient
 
-from combat.kernel.commands import Move
+from combat.fivee.action_commands import Move
 from combat.service import create_app
 from combat.service.logging import configure_logging
 from tests.service.helpers import bearer, open_fight, set_the_scene

@@ -20,7 +20,8 @@ from schemathesis.config._checks import PositiveDataAcceptanceConfig
 from schemathesis.openapi.checks import RejectedPositiveData
 
 from combat.app.application import Encounters
-from combat.kernel.commands import AddCombatant, BeginCombat, RollInitiative
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat
 from combat.service import create_app
 from tests.helpers import monster, pc
 from tests.service.helpers import bearer

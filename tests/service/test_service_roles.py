@@ -8,20 +8,19 @@ import uuid
 
 import pytest
 
+from combat.fivee.action_commands import Move, TakeAction
+from combat.fivee.attack_commands import Attack
+from combat.fivee.initiative import OrderTie
 from combat.kernel.commands import (
     AddCombatant,
     ApplyCondition,
-    Attack,
     BeginCombat,
     ConcentrationSave,
     Damage,
     EndTurn,
-    Move,
-    OrderTie,
     RemoveCombatant,
     Ruling,
     SavingThrow,
-    TakeAction,
 )
 from combat.kernel.events import ConditionSpec
 from combat.service.auth import Grant, check_command

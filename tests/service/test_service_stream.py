@@ -11,7 +11,10 @@ import msgspec
 import pytest
 
 from combat.app.application import Encounters
-from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, Move, RollInitiative, Ruling
+from combat.fivee.action_commands import Move
+from combat.fivee.attack_commands import Attack
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, Ruling
 from combat.service import create_app
 from projections.state import state_view
 from tests.helpers import monster, pc

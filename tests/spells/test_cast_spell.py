@@ -9,11 +9,14 @@ from __future__ import annotations
 import pytest
 
 from combat.characters.build import build_sheet
+from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter, character
+from combat.fivee.gm_edit_commands import SetHp
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import Attack, EndConcentration, EndTurn, SetHp
-from combat.kernel.events import AttackMade, ConditionEnded, DamageTaken, Healed, SaveMade
+from combat.kernel.commands import EndConcentration, EndTurn
+from combat.kernel.events import ConditionEnded, DamageTaken, Healed, SaveMade
 from tests.helpers import Table, member, of_type
 
 FIVE_E = ["srd-2024", "srd-2024-variant", "a5e"]
@@ -247,7 +250,7 @@ def test_a_mage_from_the_bestiary_casts_its_spells_with_its_blocks_dc_and_uses_a
             CastSpell(caster="mage", spell="Fireball", targets=("elara",), save_faces={"elara": (1,)}, damage_faces=((1,) * 8,))
         )
         assert of_type(events, SaveMade)[0].dc == 14 and of_type(events, SpellCast)[0].per_day
-        from combat.kernel.commands import GrantAction
+        from combat.fivee.gm_edit_commands import GrantAction
 
         t.do(GrantAction(combatant="mage", kind="action"))
     t.rejects(CastSpell(caster="mage", spell="Fireball", targets=("elara",)), "spell/no-uses")
@@ -262,7 +265,8 @@ def test_ice_storms_two_rolls_are_each_made_once_and_halved_alike():
         name="Hex", class_name="Wizard", level=7, scores="STR 8 DEX 14 CON 12 INT 16 WIS 12 CHA 10", spells=SPELLS
     )
     t.do(AddCharacter(character=wizard7, side="party"))
-    from combat.kernel.commands import GotoTurn, RollInitiative
+    from combat.fivee.initiative import RollInitiative
+    from combat.fivee.turn_pointer import GotoTurn
 
     t.do(RollInitiative(combatant="hex", faces=(10,)))
     t.do(GotoTurn(combatant="hex"))

@@ -14,33 +14,17 @@ from __future__ import annotations
 
 from combat.characters.build import build_sheet
 from combat.characters.sheet import CharacterSheet
+from combat.fivee.ability_checks import AbilityCheck
+from combat.fivee.attack_commands import Attack, RollDamage
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
+from combat.fivee.check_events import CheckMade
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_effect_uses import SpellEffect
-from combat.kernel.commands import (
-    AbilityCheck,
-    ApplyCondition,
-    Attack,
-    EndConcentration,
-    EndTurn,
-    GotoTurn,
-    PreviousTurn,
-    RemoveCondition,
-    RollDamage,
-    TurnStartDice,
-)
-from combat.kernel.events import (
-    AttackMade,
-    AttackRolled,
-    CheckMade,
-    ConditionApplied,
-    ConditionEnded,
-    ConditionSpec,
-    DamageTaken,
-    DiceRolled,
-    SaveMade,
-)
+from combat.fivee.turn_pointer import GotoTurn, PreviousTurn
+from combat.kernel.commands import ApplyCondition, EndConcentration, EndTurn, RemoveCondition, TurnStartDice
+from combat.kernel.events import AttackRolled, ConditionApplied, ConditionEnded, ConditionSpec, DamageTaken, DiceRolled, SaveMade
 from tests.helpers import Table, monster, next_turn, of_type, spellcaster
 
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from combat.fivee.action_commands import Move
+from combat.fivee.attack_commands import Attack, OpportunityAttack, RollDamage
+from combat.fivee.attack_events import AttackDamageRolled, AttackMade
 from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter
 from combat.fivee.damage_reduction import DamageReduced
@@ -20,26 +23,8 @@ from combat.fivee.reaction_windows import ReactionWindowOpened
 from combat.fivee.reactions import PassReaction
 from combat.fivee.sanctuary import TurnedAway
 from combat.fivee.spell_effect_uses import SpellEffect
-from combat.kernel.commands import (
-    AddCombatant,
-    ApplyCondition,
-    Attack,
-    Damage,
-    EndTurn,
-    Move,
-    OpportunityAttack,
-    RollDamage,
-)
-from combat.kernel.events import (
-    AttackDamageRolled,
-    AttackMade,
-    AttackRolled,
-    ConditionEnded,
-    ConditionSpec,
-    DamageTaken,
-    DiceRolled,
-    SaveMade,
-)
+from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndTurn
+from combat.kernel.events import AttackRolled, ConditionEnded, ConditionSpec, DamageTaken, DiceRolled, SaveMade
 from combat.kernel.riders import Riders
 from tests.helpers import Table, next_turn, of_type, pc, spellcaster
 

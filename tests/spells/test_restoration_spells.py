@@ -7,11 +7,12 @@ last); Bandits are Humanoids of 11 HP that die at 0 HP (Monster Death)."""
 from __future__ import annotations
 
 from combat.common.condition_effects import exhaustion_level
+from combat.fivee.action_events import ReactionTaken
 from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import character
 from combat.fivee.dying import CombatantStabilized, DeathSaveOwed
 from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndTurn
-from combat.kernel.events import CombatantRevived, ConditionEnded, ConditionSpec, Healed, ReactionTaken
+from combat.kernel.events import CombatantRevived, ConditionEnded, ConditionSpec, Healed
 from tests.helpers import Table, against, of_type, pc, spellcaster, turn_of
 
 CLERIC = spellcaster(

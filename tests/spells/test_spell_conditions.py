@@ -8,18 +8,12 @@ Vesna is a level 17 Wizard (Intelligence 20: spell save DC 19). Bandits are Huma
 from __future__ import annotations
 
 from combat.common.condition_effects import speed_of
+from combat.fivee.action_commands import BonusAction, UseReaction
+from combat.fivee.attack_commands import Attack
 from combat.fivee.casts import CastSpell
 from combat.fivee.spell_effect_uses import SpellEffect
 from combat.fivee.standing import StandUp
-from combat.kernel.commands import (
-    Attack,
-    BonusAction,
-    Damage,
-    EndConcentration,
-    EndTurn,
-    RemoveCondition,
-    UseReaction,
-)
+from combat.kernel.commands import Damage, EndConcentration, EndTurn, RemoveCondition
 from combat.kernel.events import ConditionEnded, SaveMade
 from tests.helpers import Table, against, of_type, spellcaster
 

@@ -10,22 +10,18 @@ Humanoids, the Zombie (Slam +3) an Undead."""
 
 from __future__ import annotations
 
+from combat.fivee.ability_checks import AbilityCheck
+from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackDamageRolled, AttackMade
 from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
+from combat.fivee.check_events import CheckMade
 from combat.fivee.monsters import AddCreature
 from combat.fivee.reaction_windows import ReactionWindowOpened
 from combat.fivee.reactions import AttackDeflected
 from combat.fivee.save_effects import SaveEffect
-from combat.kernel.commands import (
-    AbilityCheck,
-    AddCombatant,
-    ApplyCondition,
-    Attack,
-    Damage,
-    EndConcentration,
-    RemoveCondition,
-)
-from combat.kernel.events import AttackDamageRolled, AttackMade, CheckMade, ConditionEnded, ConditionSpec, DamageTaken, SaveMade
+from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndConcentration, RemoveCondition
+from combat.kernel.events import ConditionEnded, ConditionSpec, DamageTaken, SaveMade
 from tests.helpers import Table, next_turn, of_type, pc, spellcaster
 
 DRUID = spellcaster(

@@ -7,12 +7,13 @@ Dexterity -1, Constitution +3. Ilse, a level 11 Cleric (Wisdom 18: DC 16), casts
 
 from __future__ import annotations
 
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_effect_uses import SpellEffect
 from combat.kernel.commands import Damage, EndConcentration, EndTurn
-from combat.kernel.events import AttackMade, DamageTaken, DiceRolled, Healed, SaveMade
+from combat.kernel.events import DamageTaken, DiceRolled, Healed, SaveMade
 from tests.helpers import Table, against, next_turn, of_type, pc, spellcaster
 
 WIZARD = spellcaster(

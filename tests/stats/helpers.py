@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from combat.app.application import Encounters
+from combat.fivee.attack_commands import Attack
 from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
-from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, RollInitiative
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
 from tests.helpers import member, monster
 
 FIGHTER = member("Brann", armor="Chain Mail", weapons=("Longsword",))

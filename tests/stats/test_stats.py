@@ -15,10 +15,12 @@ from click.testing import CliRunner
 
 from combat.app.application import Encounters
 from combat.cli import cli
+from combat.fivee.attack_commands import Attack
 from combat.fivee.characters import AddCharacter
+from combat.fivee.initiative import RollInitiative
 from combat.fivee.monsters import AddCreature
 from combat.fivee.reactions import React
-from combat.kernel.commands import Attack, BeginCombat, EndTurn, RollInitiative
+from combat.kernel.commands import BeginCombat, EndTurn
 from combat.kernel.events import TurnEnded, TurnStarted
 from combat.stats.answers import Scope
 from combat.stats.fit import chi_square_tail

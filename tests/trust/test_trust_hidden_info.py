@@ -10,7 +10,8 @@ import json
 import httpx
 import pytest
 
-from combat.kernel.commands import ApplyCondition, Attack, EndTurn, Reveal
+from combat.fivee.attack_commands import Attack
+from combat.kernel.commands import ApplyCondition, EndTurn, Reveal
 from combat.kernel.events import ConditionSpec
 from tests.service.helpers import LiveServer, bearer, open_fight, read_events, set_the_scene
 

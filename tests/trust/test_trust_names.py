@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from combat.kernel.commands import Move
+from combat.fivee.action_commands import Move
 from tests.service.helpers import open_fight, set_the_scene
 
 

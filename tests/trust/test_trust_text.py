@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from combat.app.application import Encounters
 from combat.cli import cli
-from combat.kernel.commands import BonusAction
+from combat.fivee.action_commands import BonusAction
 from projections.visible import visible
 from tests.helpers import monster, pc, stored_fight
 from tests.service.helpers import open_fight, set_the_scene

@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from combat.app.catalog import ALL_COMMAND_TYPES
-from combat.kernel.commands import Attack, Command, SavingThrow, TakeAction
+from combat.fivee.action_commands import TakeAction
+from combat.fivee.attack_commands import Attack
+from combat.kernel.commands import Command, SavingThrow
 from combat.kernel.events import SaveMade
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.surprise import SurpriseCheck

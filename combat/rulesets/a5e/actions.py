@@ -23,7 +23,8 @@ from combat.common.concentration import start_concentration
 from combat.common.condition_effects import speed_of
 from combat.common.turns import require_able, require_turn
 from combat.fivee import actions as shared
-from combat.kernel.commands import Command, TakeAction
+from combat.fivee.action_commands import TakeAction
+from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event

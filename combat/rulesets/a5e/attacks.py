@@ -34,12 +34,14 @@ from typing import ClassVar
 from combat.common.attacks import choose_attack, roll_mode
 from combat.common.condition_effects import attack_modifiers, dodge_to_next_turn, is_incapacitated
 from combat.fivee import attacks as shared
+from combat.fivee.action_commands import Using
+from combat.fivee.attack_commands import Attack, OpportunityAttack
 from combat.fivee.attacks import range_disadvantage
 from combat.fivee.held_open import helps_of
 from combat.fivee.monster_actions import by_stat_block
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.sheet_claims import refuse_claims_beyond_the_sheet
-from combat.kernel.commands import Attack, Command, Cover, Faces, OpportunityAttack, Using
+from combat.kernel.commands import Command, Cover, Faces
 from combat.kernel.decider import Handler, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ExtraDamage

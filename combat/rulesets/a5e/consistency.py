@@ -31,7 +31,9 @@ from combat.common.concentration import no_save_owed, not_concentrating
 from combat.common.consistency import able, first_of
 from combat.common.hitpoints import adjusted_damage
 from combat.fivee import consistency
+from combat.fivee.action_events import ActionTaken, BonusActionTaken, Moved, ReactionTaken
 from combat.fivee.actions import used_up
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.initiative import turn_order
 from combat.kernel import events as ev
 from combat.kernel.decider import Check, Rules
@@ -122,7 +124,7 @@ def _damage(state: EncounterState, e: ev.DamageTaken, ctx: dict[str, Any]) -> st
     return None if e.amount == fits else f"{target.name} would take {fits} {e.damage_type} from {e.rolled}, not {e.amount}"
 
 
-def _moved(state: EncounterState, e: ev.Moved, ctx: dict[str, Any]) -> str | None:
+def _moved(state: EncounterState, e: Moved, ctx: dict[str, Any]) -> str | None:
     c = state.combatants[e.combatant]
     cost = e.feet * (2 if costs_double(state, c, e.mode) else 1)
     return no_speed(state, c, e.mode) or prone_crawls(c, e.mode) or movement_short(state, c, e.mode, cost)
@@ -280,12 +282,12 @@ _SHARED = consistency.CHECKS
 
 # a5e's own checks, and where they build on a shared check (after fivee.core's in the assembly).
 CHECKS: dict[type, Check] = {
-    ev.AttackMade: first_of(_SHARED[ev.AttackMade], _unsurprised("attacker", lambda e: _DOING.get(e.uses))),
+    AttackMade: first_of(_SHARED[AttackMade], _unsurprised("attacker", lambda e: _DOING.get(e.uses))),
     ev.AttackRolled: first_of(_SHARED[ev.AttackRolled], _unsurprised("attacker", lambda e: _DOING.get(e.uses))),
-    ev.ActionTaken: first_of(_SHARED[ev.ActionTaken], _unsurprised("combatant", lambda e: _DOING[e.uses])),
-    ev.BonusActionTaken: first_of(_SHARED[ev.BonusActionTaken], _unsurprised("combatant", lambda e: "bonus")),
-    ev.ReactionTaken: first_of(_SHARED[ev.ReactionTaken], _unsurprised("combatant", lambda e: "react")),
-    ev.Moved: first_of(_acting("combatant", "move"), _unsurprised("combatant", lambda e: "move"), _moved),
+    ActionTaken: first_of(_SHARED[ActionTaken], _unsurprised("combatant", lambda e: _DOING[e.uses])),
+    BonusActionTaken: first_of(_SHARED[BonusActionTaken], _unsurprised("combatant", lambda e: "bonus")),
+    ReactionTaken: first_of(_SHARED[ReactionTaken], _unsurprised("combatant", lambda e: "react")),
+    Moved: first_of(_acting("combatant", "move"), _unsurprised("combatant", lambda e: "move"), _moved),
     ev.DamageTaken: first_of(_SHARED[ev.DamageTaken], _damage),
     ExtraMovementSpent: first_of(_acting("combatant", "move"), _extra_movement),
     ev.SurpriseMarked: lambda state, e, ctx: sudden_bars(state, e.surprised),

@@ -16,11 +16,11 @@ from typing import ClassVar
 
 import msgspec
 
-from combat.fivee.initiative import units, unresolved_ties
-from combat.kernel.commands import Command, Faces, RollInitiative
+from combat.fivee.initiative import RollInitiative, TieOrdered, units, unresolved_ties
+from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import Event, InitiativeSet, TieOrdered
+from combat.kernel.events import Event, InitiativeSet
 from combat.kernel.hidden import Hidden
 from combat.kernel.state import Combatant, EncounterState, Tie, with_rules
 from combat.rulesets.a5e.table import CalledCheck

@@ -80,20 +80,14 @@ from combat.common.error_codes import COMMON_ERROR_CODES
 from combat.common.glossary import SRD_CONDITIONS, SRD_DAMAGE_TYPES
 from combat.fivee import ability_checks, dying, reactions, stat_blocks, turn_pointer
 from combat.fivee import initiative as shared_initiative
+from combat.fivee.action_commands import BonusAction, Move, TakeAction, UseReaction
+from combat.fivee.attack_commands import Attack, OpportunityAttack
 from combat.fivee.error_codes import FIVEE_ERROR_CODES
+from combat.fivee.gm_edit_commands import GrantAction
 from combat.fivee.initiative import turn_order
+from combat.fivee.turn_pointer import GotoTurn
 from combat.fivee.views import FIVEE_VIEWS
-from combat.kernel.commands import (
-    Attack,
-    BonusAction,
-    EndTurn,
-    GotoTurn,
-    GrantAction,
-    Move,
-    OpportunityAttack,
-    TakeAction,
-    UseReaction,
-)
+from combat.kernel.commands import EndTurn
 from combat.kernel.decider import Rules, Ruleset, Tx, assemble
 from combat.kernel.events import TurnStarted
 from combat.kernel.phases import PhaseTable, Step
@@ -217,8 +211,8 @@ def _goto_turn(tx: Tx, cmd: GotoTurn) -> None:
 
 RULES = assemble(
     *fivee.core(turn_order, ability_checks.A5E_SKILLS),
-    # a5e decides initiative by its own checks (initiative.py); the shared rules record it.
-    Rules(appliers=shared_initiative.RULES.appliers),
+    # a5e decides initiative by its own checks (initiative.py); the shared rules record and tell it.
+    Rules(appliers=shared_initiative.RULES.appliers, narration=shared_initiative.RULES.narration),
     echo.RULES,
     scene.RULES,
     surprise.RULES,

@@ -23,10 +23,11 @@ import msgspec
 
 from combat.common.condition_effects import speed_of
 from combat.common.turns import require_able, require_turn
+from combat.fivee.check_events import CheckMade
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import CheckMade, ConditionApplied, ConditionEnded, ConditionSpec, Event
+from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.rulesets.a5e.table import minute_in_rounds

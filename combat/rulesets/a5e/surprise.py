@@ -21,7 +21,8 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from combat.common.setup import mark_surprised
-from combat.kernel.commands import Command, EndTurn, Faces, GrantAction, MarkSurprised
+from combat.fivee.gm_edit_commands import GrantAction
+from combat.kernel.commands import Command, EndTurn, Faces, MarkSurprised
 from combat.kernel.decider import Guard, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import Event, SurpriseMarked

@@ -44,12 +44,16 @@ from combat.common.error_codes import COMMON_ERROR_CODES
 from combat.fivee import actions as shared_actions
 from combat.fivee import banked_actions, monster_actions, one_slot_per_turn, reactions, spell_effects_ongoing, stat_blocks
 from combat.fivee import initiative as shared_initiative
+from combat.fivee.action_commands import BonusAction, TakeAction
+from combat.fivee.action_events import ActionTaken, BonusActionTaken, ReactionTaken
+from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.error_codes import FIVEE_ERROR_CODES
 from combat.fivee.initiative import unresolved_ties
 from combat.fivee.views import views_with
-from combat.kernel.commands import ApplyCondition, Attack, BonusAction, EndTurn, TakeAction
+from combat.kernel.commands import ApplyCondition, EndTurn
 from combat.kernel.decider import Guard, Rules, Ruleset, Tx, assemble
-from combat.kernel.events import ActionTaken, AttackMade, BonusActionTaken, ReactionTaken, TurnStarted
+from combat.kernel.events import TurnStarted
 from combat.kernel.phases import PhaseTable, Step
 from combat.kernel.state import with_rules
 from combat.kernel.views import hide_combatant_entries

@@ -32,7 +32,9 @@ from typing import Any
 from combat.common.consistency import first_of
 from combat.common.turns import blocked_by
 from combat.fivee import consistency as shared
+from combat.fivee.action_events import ActionTaken, BonusActionTaken, Moved, ObjectInteracted
 from combat.fivee.actions import used_up
+from combat.fivee.attack_events import AttackMade
 from combat.fivee.attacks import already_dead, no_opportunity
 from combat.fivee.initiative import units
 from combat.fivee.standing import not_prone
@@ -107,7 +109,7 @@ def _opportunity_open(state: EncounterState, e: Any, ctx: dict[str, Any]) -> str
     return no_opportunity(state, e.attacker, e.target)
 
 
-def _moved(state: EncounterState, e: ev.Moved, ctx: dict[str, Any]) -> str | None:
+def _moved(state: EncounterState, e: Moved, ctx: dict[str, Any]) -> str | None:
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
@@ -382,8 +384,8 @@ _ACTION_OPTIONS = frozenset(mounts.CONTROLLED_MOUNT_ACTIONS)
 # The variant's own checks, and where they replace or build on a shared one (after
 # fivee.core's in the assembly).
 CHECKS: dict[type, Check] = {
-    ev.AttackMade: first_of(
-        shared.CHECKS[ev.AttackMade],
+    AttackMade: first_of(
+        shared.CHECKS[AttackMade],
         _acts_on_turn("attacker"),
         _opportunity_open,
         _mount_limits("attacker", lambda e: False),
@@ -394,18 +396,18 @@ CHECKS: dict[type, Check] = {
         _opportunity_open,
         _mount_limits("attacker", lambda e: False),
     ),
-    ev.ActionTaken: first_of(
+    ActionTaken: first_of(
         _mount_limits("combatant", lambda e: e.action in _ACTION_OPTIONS and e.uses == "action"),
-        shared.CHECKS[ev.ActionTaken],
+        shared.CHECKS[ActionTaken],
         _acts_on_turn("combatant"),
     ),
-    ev.BonusActionTaken: first_of(
-        shared.CHECKS[ev.BonusActionTaken],
+    BonusActionTaken: first_of(
+        shared.CHECKS[BonusActionTaken],
         _acts_on_turn("combatant"),
         _mount_limits("combatant", lambda e: False),
     ),
-    ev.ObjectInteracted: first_of(shared.CHECKS[ev.ObjectInteracted], _acts_on_turn("combatant")),
-    ev.Moved: _moved,
+    ObjectInteracted: first_of(shared.CHECKS[ObjectInteracted], _acts_on_turn("combatant")),
+    Moved: _moved,
     ev.InitiativeSet: _initiative_set,
     ev.CombatEnded: _fight_ended,
     ExtraFeetSpent: _extra_feet,

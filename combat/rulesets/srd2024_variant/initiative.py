@@ -18,10 +18,11 @@ import msgspec
 
 from combat.common import setup
 from combat.fivee import initiative as shared
-from combat.kernel.commands import AddCombatant, Command, Faces, OrderTie
+from combat.fivee.initiative import InitiativeTied, OrderTie, TieOrdered
+from combat.kernel.commands import AddCombatant, Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import CombatantSpec, Event, InitiativeTied, TieOrdered
+from combat.kernel.events import CombatantSpec, Event
 from combat.kernel.hidden import Hidden
 from combat.kernel.state import EncounterState, Tie, with_rules
 

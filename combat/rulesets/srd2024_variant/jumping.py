@@ -21,10 +21,11 @@ from typing import ClassVar, Literal
 import msgspec
 
 from combat.common.turns import require_able
+from combat.fivee.check_events import CheckMade
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import CheckMade, ConditionApplied, ConditionSpec, Event
+from combat.kernel.events import ConditionApplied, ConditionSpec, Event
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 

@@ -35,12 +35,15 @@ from combat.common.condition_effects import can_see, is_incapacitated, speed_of
 from combat.common.saves import saving_throw
 from combat.common.turns import require_able, require_turn
 from combat.fivee import initiative as shared_initiative
+from combat.fivee.action_commands import TakeAction
+from combat.fivee.action_events import ActionTaken
 from combat.fivee.actions import spend_check
 from combat.fivee.held_open import opportunities_offered
-from combat.kernel.commands import Command, EndTurn, Faces, RollInitiative, TakeAction
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import Command, EndTurn, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import ActionTaken, ConditionApplied, ConditionEnded, ConditionSpec, Event, InitiativeSet, TurnStarted
+from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event, InitiativeSet, TurnStarted
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, Economy, EncounterState, with_combatant, with_rules
 from combat.rulesets.srd2024_variant.state import VariantMount

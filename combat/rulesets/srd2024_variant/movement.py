@@ -28,12 +28,14 @@ import msgspec
 
 from combat.common.condition_effects import is_incapacitated, speed_of
 from combat.common.turns import require_able, require_turn
+from combat.fivee.action_commands import Move
+from combat.fivee.action_events import Moved
 from combat.fivee.actions import provoked_by
 from combat.fivee.standing import StandUp, StoodUp, not_prone
-from combat.kernel.commands import Command, Move
+from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event, Moved
+from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 

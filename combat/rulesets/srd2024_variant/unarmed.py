@@ -33,9 +33,10 @@ from combat.common.regained_movement import restore_movement
 from combat.common.saves import saving_throw
 from combat.common.turns import require_able, require_turn
 from combat.fivee.actions import economy_after_attack, require_reaction, spend_check
+from combat.fivee.attack_commands import Attack
 from combat.fivee.attacks import AttackOptions, already_dead, no_opportunity, resolve_attack
 from combat.fivee.held_open import opportunities_of, opportunity_taken
-from combat.kernel.commands import Attack, Command, Cover, Faces
+from combat.kernel.commands import Command, Cover, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, ConditionApplied, ConditionEnded, ConditionSpec, Event

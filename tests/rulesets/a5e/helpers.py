@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from combat.kernel.commands import (
-    BeginCombat,
-    RollInitiative,
-)
-from combat.kernel.events import (
-    AttackMade,
-    DiceRolled,
-)
+from combat.fivee.attack_events import AttackMade
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import BeginCombat
+from combat.kernel.events import DiceRolled
 from combat.rulesets.a5e.movement import SetSpeeds
 from combat.rulesets.a5e.scene import SetScene
 from tests.fivee.helpers import fight as fivee_fight

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from combat.kernel.commands import (
-    ApplyCondition,
-    Attack,
-    EndTurn,
-    Move,
-    OpportunityAttack,
-    TakeAction,
-)
+from combat.fivee.action_commands import Move, TakeAction
+from combat.fivee.attack_commands import Attack, OpportunityAttack
+from combat.kernel.commands import ApplyCondition, EndTurn
 from combat.kernel.events import ConditionSpec
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.maneuvers import PressTheAttack

@@ -11,6 +11,10 @@ import pytest
 from combat.app.application import Encounters
 from combat.app.history import replay
 from combat.demos import get_demo
+from combat.fivee.action_commands import Move
+from combat.fivee.action_events import Moved
+from combat.fivee.attack_events import AttackMade
+from combat.fivee.initiative import RollInitiative
 from combat.kernel.commands import (
     AddCombatant,
     BeginCombat,
@@ -18,20 +22,16 @@ from combat.kernel.commands import (
     Damage,
     EndConcentration,
     EndTurn,
-    Move,
-    RollInitiative,
     StartConcentration,
 )
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
-    AttackMade,
     CombatantAdded,
     ConcentrationChecked,
     ConcentrationCheckRequired,
     ConflictOverridden,
     DamageTaken,
     EventsRetracted,
-    Moved,
     RulingAmended,
     TurnEnded,
 )

@@ -12,7 +12,7 @@ import msgspec
 from combat.app.application import Encounters
 from combat.app.history import HISTORY_TYPES, extend, replay
 from combat.demos import get_demo
-from combat.kernel.commands import PreviousTurn
+from combat.fivee.turn_pointer import PreviousTurn
 from combat.kernel.decider import decide
 from combat.kernel.events import TurnEnded
 from combat.rulesets import get_ruleset

@@ -4,19 +4,10 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.kernel.commands import (
-    Attack,
-    BeginCombat,
-    BonusAction,
-    EndTurn,
-    InteractWithObject,
-    MarkSurprised,
-    Move,
-    OpportunityAttack,
-    RollInitiative,
-    TakeAction,
-    UseReaction,
-)
+from combat.fivee.action_commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
+from combat.fivee.attack_commands import Attack, OpportunityAttack
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import BeginCombat, EndTurn, MarkSurprised
 from combat.kernel.events import DiceRolled, InitiativeSet, PhaseChanged, RoundStarted, SurpriseMarked, TurnStarted
 from combat.rulesets.a5e.actions import FreeAction, FreeActionTaken
 from combat.rulesets.a5e.attacks import MakeAttack

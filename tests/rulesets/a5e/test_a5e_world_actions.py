@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from combat.kernel.commands import BeginCombat, EndTurn, Move, RollInitiative, TakeAction
+from combat.fivee.action_commands import Move, TakeAction
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import BeginCombat, EndTurn
 from combat.kernel.events import (
     CombatantAdded,
     ConditionApplied,

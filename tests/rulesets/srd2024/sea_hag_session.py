@@ -19,29 +19,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from combat.demos.cast import foe, party_member
-from combat.kernel.commands import (
-    AbilityCheck,
-    AddCombatant,
-    ApplyCondition,
-    Attack,
-    BeginCombat,
-    BonusAction,
-    ChangeStatBlock,
-    Command,
-    Contest,
-    EndTurn,
-    GotoTurn,
-    GrantAction,
-    Move,
-    PreviousTurn,
-    RollDamage,
-    RollInitiative,
-    Ruling,
-    SavingThrow,
-    SetHp,
-    TakeAction,
-)
-from combat.kernel.events import AttackProfile, CombatantSpec, ConditionSpec, ExtraDamage, StatChanges
+from combat.fivee.ability_checks import AbilityCheck, Contest
+from combat.fivee.action_commands import BonusAction, Move, TakeAction
+from combat.fivee.attack_commands import Attack, RollDamage
+from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, SetHp, StatChanges
+from combat.fivee.initiative import RollInitiative
+from combat.fivee.turn_pointer import GotoTurn, PreviousTurn
+from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, Command, EndTurn, Ruling, SavingThrow
+from combat.kernel.events import AttackProfile, CombatantSpec, ConditionSpec, ExtraDamage
 
 __all__ = ["Step", "PARTY", "SEA_HAG", "STEPS", "START_HP"]
 

@@ -7,7 +7,8 @@ import msgspec
 
 from combat.app.application import Encounters, fold_records
 from combat.app.interchange import read_jsonl
-from combat.kernel.commands import ChangeStatBlock, GotoTurn, PreviousTurn, SetHp
+from combat.fivee.gm_edit_commands import ChangeStatBlock, SetHp
+from combat.fivee.turn_pointer import GotoTurn, PreviousTurn
 from combat.kernel.events import SaveRolled
 from tests.helpers import REPLAYS
 from tests.rulesets.srd2024.sea_hag_session import START_HP, STEPS

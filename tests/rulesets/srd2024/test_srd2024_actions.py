@@ -3,18 +3,14 @@
 "The main actions you can take are listed in 'Actions' earlier in 'Playing the Game.'"
 """
 
+from combat.fivee.action_commands import Move, TakeAction, UseReaction
+from combat.fivee.action_events import ActionTaken
+from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
+from combat.fivee.check_events import CheckMade
 from combat.fivee.held_open import helps_of
-from combat.kernel.commands import ApplyCondition, Attack, EndTurn, Move, TakeAction, UseReaction
-from combat.kernel.events import (
-    ActionTaken,
-    AttackMade,
-    CheckMade,
-    ConcentrationStarted,
-    ConditionApplied,
-    ConditionEnded,
-    ConditionSpec,
-    DiceRolled,
-)
+from combat.kernel.commands import ApplyCondition, EndTurn
+from combat.kernel.events import ConcentrationStarted, ConditionApplied, ConditionEnded, ConditionSpec, DiceRolled
 from tests.helpers import Table, monster, of_type, pc
 
 

@@ -4,8 +4,10 @@
 specify otherwise."
 """
 
-from combat.kernel.commands import ApplyCondition, Attack, Damage
-from combat.kernel.events import AttackMade, AttackProfile, ConditionSpec, DiceRolled
+from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
+from combat.kernel.commands import ApplyCondition, Damage
+from combat.kernel.events import AttackProfile, ConditionSpec, DiceRolled
 from tests.helpers import SHORTBOW, Table, monster, of_type, pc
 
 
@@ -243,8 +245,9 @@ def test_an_incapacitated_combatant_cannot_attack():
 def test_a_shot_beyond_normal_range_has_disadvantage_and_beyond_long_range_is_refused():
     """'Your attack roll has Disadvantage when your target is beyond normal range, and you can't
     attack a target beyond long range.' A melee attack reaches only its reach."""
-    from combat.kernel.commands import Attack, EndTurn
-    from combat.kernel.events import AttackMade
+    from combat.fivee.attack_commands import Attack
+    from combat.fivee.attack_events import AttackMade
+    from combat.kernel.commands import EndTurn
     from tests.helpers import SHORTBOW, Table, monster, of_type, pc
 
     t = Table().add(pc("lyra", attacks=(SHORTBOW,)), pc("aria"), monster("goblin", max_hp=30))

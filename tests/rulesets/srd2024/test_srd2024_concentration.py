@@ -6,6 +6,7 @@
 import pytest
 
 from combat.common.concentration import concentration_dc
+from combat.fivee.action_commands import TakeAction
 from combat.kernel.commands import (
     ApplyCondition,
     ConcentrationSave,
@@ -14,7 +15,6 @@ from combat.kernel.commands import (
     EndTurn,
     GrantTempHp,
     StartConcentration,
-    TakeAction,
 )
 from combat.kernel.events import (
     ConcentrationChecked,

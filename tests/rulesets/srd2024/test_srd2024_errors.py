@@ -2,23 +2,12 @@
 
 import pytest
 
-from combat.kernel.commands import (
-    Attack,
-    BeginCombat,
-    BonusAction,
-    Command,
-    Damage,
-    EndTurn,
-    Heal,
-    MarkSurprised,
-    Move,
-    OrderTie,
-    RollInitiative,
-    SavingThrow,
-    TakeAction,
-    UseReaction,
-)
-from combat.kernel.events import AttackMade, SaveMade
+from combat.fivee.action_commands import BonusAction, Move, TakeAction, UseReaction
+from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
+from combat.fivee.initiative import OrderTie, RollInitiative
+from combat.kernel.commands import BeginCombat, Command, Damage, EndTurn, Heal, MarkSurprised, SavingThrow
+from combat.kernel.events import SaveMade
 from tests.helpers import Table, monster, of_type, pc
 
 

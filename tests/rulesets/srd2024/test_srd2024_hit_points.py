@@ -4,7 +4,9 @@
 or knocked out."
 """
 
-from combat.kernel.commands import Attack, Damage, EndTurn, GrantTempHp, Heal, Move
+from combat.fivee.action_commands import Move
+from combat.fivee.attack_commands import Attack
+from combat.kernel.commands import Damage, EndTurn, GrantTempHp, Heal
 from combat.kernel.events import CombatantDowned, CombatantRevived, DamageTaken, DiceRolled, Healed
 from tests.helpers import Table, monster, of_type, pc
 

@@ -4,8 +4,9 @@
 determines their place in the Initiative order."
 """
 
-from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised, OrderTie, RollInitiative
-from combat.kernel.events import DiceRolled, InitiativeSet, InitiativeTied, RoundStarted, TieOrdered, TurnStarted
+from combat.fivee.initiative import InitiativeTied, OrderTie, RollInitiative, TieOrdered
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised
+from combat.kernel.events import DiceRolled, InitiativeSet, RoundStarted, TurnStarted
 from projections.initiative import initiative_order
 from tests.helpers import Table, monster, of_type, pc
 

@@ -3,19 +3,10 @@
 "Combat unfolds in these steps: 1: Establish Positions. 2: Roll Initiative. 3: Take Turns."
 """
 
-from combat.kernel.commands import (
-    AddCombatant,
-    Attack,
-    BeginCombat,
-    EndCombat,
-    EndTurn,
-    MarkSurprised,
-    Move,
-    OrderTie,
-    RemoveCombatant,
-    RollInitiative,
-    Ruling,
-)
+from combat.fivee.action_commands import Move
+from combat.fivee.attack_commands import Attack
+from combat.fivee.initiative import OrderTie, RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, EndCombat, EndTurn, MarkSurprised, RemoveCombatant, Ruling
 from combat.kernel.events import PhaseChanged, RoundStarted, TurnStarted
 from tests.helpers import Table, monster, of_type, pc
 

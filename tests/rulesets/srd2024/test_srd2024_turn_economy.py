@@ -4,8 +4,12 @@
 whether to move first or take your action first."
 """
 
-from combat.kernel.commands import ApplyCondition, Attack, BonusAction, EndTurn, InteractWithObject, Move, TakeAction, UseReaction
-from combat.kernel.events import AttackMade, ConditionSpec, Moved, ReactionTaken
+from combat.fivee.action_commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
+from combat.fivee.action_events import Moved, ReactionTaken
+from combat.fivee.attack_commands import Attack
+from combat.fivee.attack_events import AttackMade
+from combat.kernel.commands import ApplyCondition, EndTurn
+from combat.kernel.events import ConditionSpec
 from tests.helpers import Table, monster, of_type, pc
 
 
@@ -134,8 +138,8 @@ def test_a_restrained_combatant_has_no_movement():
 
 def test_difficult_terrain_costs_one_extra_foot_per_foot():
     """'Every foot of movement in Difficult Terrain costs 1 extra foot' (a square of it costs 2)."""
-    from combat.kernel.commands import Move
-    from combat.kernel.events import Moved
+    from combat.fivee.action_commands import Move
+    from combat.fivee.action_events import Moved
     from tests.helpers import Table, monster, of_type, pc
 
     t = Table().add(pc("aria", speed=30), monster("goblin")).start({"aria": 15, "goblin": 3})

@@ -5,21 +5,11 @@ bugbear on initiative and drops to 0 HP under its Critical Hit, makes a Death Sa
 potion into Aria, who gets up and finishes the bugbear with her Extra Attack.
 """
 
+from combat.fivee.action_commands import BonusAction, Move, TakeAction
+from combat.fivee.attack_commands import Attack
 from combat.fivee.dying import DeathSave, dying_of
-from combat.kernel.commands import (
-    AddCombatant,
-    Attack,
-    BeginCombat,
-    BonusAction,
-    EndTurn,
-    Heal,
-    MarkSurprised,
-    Move,
-    OrderTie,
-    RemoveCondition,
-    RollInitiative,
-    TakeAction,
-)
+from combat.fivee.initiative import OrderTie, RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, Heal, MarkSurprised, RemoveCondition
 from combat.kernel.events import AttackProfile, CombatantDowned, CombatEnded, DiceRolled, TurnStarted
 from tests.helpers import SHORTBOW, Table, monster, of_type, pc
 

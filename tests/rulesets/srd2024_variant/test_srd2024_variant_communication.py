@@ -6,7 +6,9 @@ Bonus Action; If a reply is needed, replying entities use their Reaction."
 "Attempts to influence a foe, require the usage of the Influence action."
 """
 
-from combat.kernel.commands import Attack, EndTurn, TakeAction
+from combat.fivee.action_commands import TakeAction
+from combat.fivee.attack_commands import Attack
+from combat.kernel.commands import EndTurn
 from combat.rulesets.srd2024_variant.communication import AllyReplied, CommunicateWithAllies, ReplyToAlly
 from tests.helpers import Table, monster, of_type, pc
 

@@ -15,9 +15,12 @@ import pytest
 from combat.app.application import Encounters
 from combat.app.history import HISTORY_TYPES, replay
 from combat.demos import get_demo
-from combat.kernel.commands import AddCombatant, Attack, BeginCombat, EndTurn, MarkSurprised, OpportunityAttack, RollInitiative
+from combat.fivee.attack_commands import Attack, OpportunityAttack
+from combat.fivee.attack_events import AttackMade
+from combat.fivee.initiative import RollInitiative
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackMade, CombatEnded, EventsRetracted, PhaseChanged
+from combat.kernel.events import CombatEnded, EventsRetracted, PhaseChanged
 from combat.kernel.state import EncounterState
 from combat.rulesets.srd2024_variant.communication import CommunicateWithAllies, ReplyToAlly
 from combat.rulesets.srd2024_variant.initiative import RerollTie, TieRerolled

@@ -7,8 +7,9 @@ players reroll a D20 to decide the order among tied characters. The GM decides t
 the tie is between a monster and a player character."
 """
 
-from combat.kernel.commands import AddCombatant, BeginCombat, OrderTie, RollInitiative
-from combat.kernel.events import DiceRolled, InitiativeSet, InitiativeTied, TieOrdered
+from combat.fivee.initiative import InitiativeTied, OrderTie, RollInitiative, TieOrdered
+from combat.kernel.commands import AddCombatant, BeginCombat
+from combat.kernel.events import DiceRolled, InitiativeSet
 from combat.rulesets.srd2024_variant.initiative import RerollTie, TieRerolled
 from tests.helpers import Table, monster, of_type, pc
 

@@ -10,8 +10,9 @@ a standing High Jump, you can jump only half that distance (i.e. a quarter of a 
 
 import pytest
 
-from combat.kernel.commands import TakeAction
-from combat.kernel.events import CheckMade, ConditionApplied
+from combat.fivee.action_commands import TakeAction
+from combat.fivee.check_events import CheckMade
+from combat.kernel.events import ConditionApplied
 from combat.rulesets.srd2024_variant.jumping import Jump, Jumped, jump_limit
 from combat.rulesets.srd2024_variant.movement import Traverse
 from combat.rulesets.srd2024_variant.traits import NoteTraits

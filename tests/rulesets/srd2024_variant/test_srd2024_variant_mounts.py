@@ -5,8 +5,11 @@ costs an amount of movement equal to the entity size. For example: if your Speed
 and the entity you mount is of size Large, you spend 10 feet of movement to mount them."
 """
 
-from combat.kernel.commands import ApplyCondition, Attack, Damage, EndTurn, TakeAction
-from combat.kernel.events import ConditionSpec, InitiativeSet, Moved, TurnStarted
+from combat.fivee.action_commands import TakeAction
+from combat.fivee.action_events import Moved
+from combat.fivee.attack_commands import Attack
+from combat.kernel.commands import ApplyCondition, Damage, EndTurn
+from combat.kernel.events import ConditionSpec, InitiativeSet, TurnStarted
 from combat.rulesets.srd2024_variant.mounts import (
     Carried,
     Dismount,

@@ -3,8 +3,10 @@ moving around other entities, dropping Prone."""
 
 import pytest
 
-from combat.kernel.commands import ApplyCondition, EndTurn, Move, TakeAction
-from combat.kernel.events import ConditionApplied, ConditionSpec, Moved
+from combat.fivee.action_commands import Move, TakeAction
+from combat.fivee.action_events import Moved
+from combat.kernel.commands import ApplyCondition, EndTurn
+from combat.kernel.events import ConditionApplied, ConditionSpec
 from combat.rulesets.srd2024_variant.movement import DropProne, ExtraFeetSpent, StandUpFromProne, Traverse
 from combat.rulesets.srd2024_variant.traits import NoteTraits
 from combat.rulesets.srd2024_variant.unarmed import UnarmedStrike
@@ -144,7 +146,7 @@ def test_dragging_a_grappled_creature_costs_an_extra_foot_per_foot():
 def test_a_plain_move_is_all_in_difficult_terrain_or_not():
     """The variant's moves cost their terrain as a whole: part of a move in Difficult Terrain is
     refused with the way to say it (split the move), not silently charged as plain ground."""
-    from combat.kernel.commands import Move
+    from combat.fivee.action_commands import Move
     from combat.rulesets.srd2024_variant.movement import ExtraFeetSpent
     from tests.helpers import of_type
 

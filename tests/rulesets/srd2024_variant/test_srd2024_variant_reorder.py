@@ -5,7 +5,8 @@ another player. The GM can do the same among the entities they control. The swap
 happen before the first round begins. A surprised combatant cannot swap places."
 """
 
-from combat.kernel.commands import EndTurn, OrderTie, RollInitiative
+from combat.fivee.initiative import OrderTie, RollInitiative
+from combat.kernel.commands import EndTurn
 from combat.kernel.events import RoundStarted
 from combat.rulesets.srd2024_variant.reorder import (
     AnswerSwap,
