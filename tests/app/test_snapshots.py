@@ -11,8 +11,8 @@ from structlog.testing import capture_logs
 
 from combat.app import application, chain
 from combat.demos import DEMOS, get_demo
+from combat.fivee.attack_commands import Attack
 from combat.fivee.held_open import pending_damage_of
-from combat.kernel.commands import Attack
 from combat.rulesets import RULESETS
 from combat.store.log import STALE_SNAPSHOT_TOPICS, TOPICS, Snapshot
 from tests.helpers import monster, pc, stored_fight
