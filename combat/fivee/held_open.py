@@ -68,9 +68,9 @@ HalvedHitsSlot = tuple[str, ...] | msgspec.UnsetType  # attackers whose waiting 
 
 
 def _held(state: EncounterState, slot: str) -> Any:
-    # getattr: this module is below combat/fivee/state.py, which declares the slots from its types.
-    value = getattr(state.rules, slot, msgspec.UNSET)
-    return None if value is msgspec.UNSET else value
+    # getattr: this module is below combat/fivee/state.py, which declares the slots from its
+    # types. An unset slot (msgspec.UNSET is false) and an empty one both read as None.
+    return getattr(state.rules, slot, None) or None
 
 
 def helps_of(state: EncounterState) -> tuple[Help, ...]:
@@ -96,7 +96,10 @@ def halved_hits_of(state: EncounterState) -> tuple[str, ...]:
 
 def holding(state: EncounterState, **slots: Any) -> EncounterState:
     """`state` with these slots set; one left empty (no entries, no window) is unset."""
-    return with_rules(state, **{k: msgspec.UNSET if v is None or v == () else v for k, v in slots.items()})
+    for name, value in slots.items():
+        if not value:
+            slots[name] = msgspec.UNSET
+    return with_rules(state, **slots)
 
 
 def opportunities_offered(state: EncounterState, provoked: tuple[str, ...], mover: str) -> EncounterState:
@@ -111,13 +114,13 @@ def opportunity_taken(state: EncounterState, attacker: str, target: str) -> Enco
 
 def _helps_expire(state: EncounterState, e: TurnStarted) -> EncounterState:
     """A creature's Help lasts until the start of its next turn."""
-    helps = helps_of(state)
+    helps = getattr(state.rules, "helps", None)  # at every turn's start: read in place (UNSET is false)
     return holding(state, helps=tuple(h for h in helps if h.helper != e.combatant)) if helps else state
 
 
 def _opportunities_lapse(state: EncounterState, e: TurnEnded) -> EncounterState:
     """The opportunity attacks a creature's move offered lapse when its turn ends."""
-    return holding(state, opportunities=()) if opportunities_of(state) else state
+    return holding(state, opportunities=()) if getattr(state.rules, "opportunities", None) else state
 
 
 RULES = Rules(after={TurnStarted: (_helps_expire,), TurnEnded: (_opportunities_lapse,)})
