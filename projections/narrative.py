@@ -9,11 +9,12 @@ from typing import Any
 
 from combat.kernel import events as ev
 from combat.kernel.condition_words import lasting_words
+from combat.kernel.hidden import shown
 from combat.kernel.records import Recorded
 from combat.rulesets import RULESETS
 from projections.visible import visible
 
-__all__ = ["Narrator", "narrate", "shown"]
+__all__ = ["Narrator", "narrate"]
 
 
 @dataclass
@@ -70,11 +71,6 @@ def _faces(e: ev.DiceRolled) -> str:
     return ", ".join(str(d.face) if d.kept else f"~{d.face}~" for d in e.dice)
 
 
-def shown(text: str | None, before: str = "", after: str = "") -> str:
-    """A blanked (None) value's words left out of a line; otherwise `before`, it, `after`."""
-    return "" if text is None else f"{before}{text}{after}"
-
-
 def _condition(n: Narrator, e: ev.ConditionApplied) -> str:
     c = e.condition
     until = f" {lasting_words(c, n.name)}" if c.ends or c.concentration or c.save else ""
@@ -126,21 +122,6 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
     ev.TurnEnded: lambda n, e: f"{n.name(e.combatant)} ends the turn",
     ev.CombatEnded: lambda n, e: "Combat ends: " + e.reason + (f" ({e.winner} win)" if e.winner else ""),
     ev.RulingMade: lambda n, e: f"GM ruling: {e.text}",
-    ev.DamageTaken: lambda n, e: (
-        f"{n.name(e.target)} takes "
-        + (f"{e.amount} {e.damage_type} damage" if e.amount is not None else f"{e.damage_type} damage ({e.rolled} rolled)")
-        + (f" from {n.name(e.source)}" if e.source else "")
-        + (f" ({e.rolled} rolled)" if e.amount is not None and e.rolled != e.amount else "")
-        + (" (a custom damage type: no resistance applies)" if e.custom else "")
-    ),
-    ev.Healed: lambda n, e: (
-        f"{n.name(e.target)} regains {shown(e.amount, after=' ')}HP" + (f" from {n.name(e.source)}" if e.source else "")
-    ),
-    ev.TempHPGranted: lambda n, e: f"{n.name(e.target)} gains " + ("" if e.amount is None else f"{e.amount} ") + "temporary HP",
-    ev.CombatantDowned: lambda n, e: (
-        f"{n.name(e.combatant)} drops to 0 HP and " + ("dies" if e.status == "dead" else "falls unconscious")
-    ),
-    ev.CombatantRevived: lambda n, e: f"{n.name(e.combatant)} is back on their feet",
     ev.ConditionApplied: _condition,
     ev.ConditionEnded: lambda n, e: f"{n.name(e.target)} is no longer {e.condition}" + (f" ({e.reason})" if e.reason else ""),
     ev.ConcentrationStarted: lambda n, e: f"{n.name(e.combatant)} concentrates on {e.effect}",
@@ -150,13 +131,6 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
     ),
     ev.ConcentrationChecked: lambda n, e: (
         f"{n.name(e.combatant)} concentration save: {e.total}{shown(e.dc, ' vs DC ')} - " + ("holds" if e.success else "fails")
-    ),
-    ev.SaveMade: lambda n, e: (
-        f"{n.name(e.combatant)} {e.ability} save: {e.total}{shown(e.dc, ' vs DC ')}"
-        + (" (set after the roll)" if e.judged_later else "")
-        + " - "
-        + ("success" if e.success else "failure")
-        + (f" ({e.reason})" if e.reason else "")
     ),
     ev.EventsRetracted: lambda n, e: f"Undone: event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} ({e.reason})",
     ev.RulingAmended: lambda n, e: f"Amended: event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} replaced ({e.reason})",

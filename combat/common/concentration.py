@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
+from combat.common.commands import ConcentrationSave, EndConcentration, StartConcentration
 from combat.common.durations import end_tied
-from combat.kernel.commands import ConcentrationSave, EndConcentration, StartConcentration
 from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
+from combat.common.commands import ApplyCondition, RemoveCondition
 from combat.common.concentration import end_concentration
 from combat.common.condition_effects import EXHAUSTION, EXHAUSTION_DEATH, INCAPACITATING, SPEED_ZERO, exhaustion_level
 from combat.common.creature_types import source_type
@@ -20,7 +21,6 @@ from combat.common.regained_movement import restore_movement
 from combat.common.rider_reads import immune
 from combat.common.riders_fold import riders_applied, riders_ended
 from combat.common.zero_hp import zero_hp
-from combat.kernel.commands import ApplyCondition, RemoveCondition
 from combat.kernel.decider import Applier, Handler, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from combat.common.events import CombatantDowned, DamageTaken, Healed
 from combat.common.turns import blocked_by
-from combat.kernel import events as ev
 from combat.kernel.decider import Check
 from combat.kernel.state import Combatant, EncounterState
 
@@ -54,7 +54,7 @@ def targeted(doing: str) -> Check:
     return check
 
 
-def _downed(state: EncounterState, e: ev.CombatantDowned, ctx: dict[str, Any]) -> str | None:
+def _downed(state: EncounterState, e: CombatantDowned, ctx: dict[str, Any]) -> str | None:
     c = who(state, e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
@@ -62,7 +62,7 @@ def _downed(state: EncounterState, e: ev.CombatantDowned, ctx: dict[str, Any]) -
 
 
 CHECKS: dict[type, Check] = {
-    ev.DamageTaken: targeted("take damage"),
-    ev.Healed: targeted("be healed"),
-    ev.CombatantDowned: _downed,
+    DamageTaken: targeted("take damage"),
+    Healed: targeted("be healed"),
+    CombatantDowned: _downed,
 }

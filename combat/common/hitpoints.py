@@ -4,22 +4,16 @@ from __future__ import annotations
 
 import msgspec
 
+from combat.common.commands import Damage, GrantTempHp, Heal
 from combat.common.concentration import concentration_dc
 from combat.common.entered_dice import entering
+from combat.common.events import CombatantDowned, CombatantRevived, DamageTaken, Healed, TempHPGranted
 from combat.common.rider_reads import cannot_heal, effect_resistances
 from combat.common.zero_hp import zero_hp
-from combat.kernel.commands import Damage, GrantTempHp, Heal
-from combat.kernel.decider import Applier, Handler, Rules, Tx
+from combat.kernel.decider import Applier, Handler, Narrate, Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import (
-    CombatantDowned,
-    CombatantRevived,
-    ConcentrationCheckRequired,
-    ConditionSpec,
-    DamageTaken,
-    Healed,
-    TempHPGranted,
-)
+from combat.kernel.events import ConcentrationCheckRequired, ConditionSpec
+from combat.kernel.hidden import shown
 from combat.kernel.names import checked_damage_type, normalised
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
@@ -210,4 +204,22 @@ APPLIERS: dict[type, Applier] = {
     CombatantDowned: _on_downed,
     CombatantRevived: _on_revived,
 }
-RULES = Rules(handlers=HANDLERS, appliers=APPLIERS)  # declared-d10 and segments-1e take some of the entries
+# One line each in the narrative (projections/narrative.py reads every ruleset's).
+NARRATION: dict[type, Narrate] = {
+    DamageTaken: lambda n, e: (
+        f"{n.name(e.target)} takes "
+        + (f"{e.amount} {e.damage_type} damage" if e.amount is not None else f"{e.damage_type} damage ({e.rolled} rolled)")
+        + (f" from {n.name(e.source)}" if e.source else "")
+        + (f" ({e.rolled} rolled)" if e.amount is not None and e.rolled != e.amount else "")
+        + (" (a custom damage type: no resistance applies)" if e.custom else "")
+    ),
+    Healed: lambda n, e: (
+        f"{n.name(e.target)} regains {shown(e.amount, after=' ')}HP" + (f" from {n.name(e.source)}" if e.source else "")
+    ),
+    TempHPGranted: lambda n, e: f"{n.name(e.target)} gains " + ("" if e.amount is None else f"{e.amount} ") + "temporary HP",
+    CombatantDowned: lambda n, e: (
+        f"{n.name(e.combatant)} drops to 0 HP and " + ("dies" if e.status == "dead" else "falls unconscious")
+    ),
+    CombatantRevived: lambda n, e: f"{n.name(e.combatant)} is back on their feet",
+}
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION)  # declared-d10 and segments-1e take some of the entries

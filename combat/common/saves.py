@@ -19,15 +19,17 @@ from typing import Any
 import msgspec
 
 from combat.common.attacks import d20_notation, roll_mode
+from combat.common.commands import SavingThrow
 from combat.common.condition_effects import d20_penalty
 from combat.common.effect_bonuses import effect_roll_dice
+from combat.common.events import SaveMade, SaveRolled
 from combat.common.rider_reads import effect_save_bonus, saves_with_advantage, saves_with_disadvantage
 from combat.common.save_conditions import automatic_failure, cover_bonus, save_disadvantage
 from combat.kernel import dice
-from combat.kernel.commands import SavingThrow
-from combat.kernel.decider import Applier, Handler, Rules, Tx, unchanged
+from combat.kernel.decider import Applier, Handler, Narrate, Rules, Tx, unchanged
 from combat.kernel.errors import RuleError
-from combat.kernel.events import DiceRolled, SaveMade, SaveRolled
+from combat.kernel.events import DiceRolled
+from combat.kernel.hidden import shown
 
 __all__ = ["saving_throw", "roll_save", "save", "PLAIN_HANDLERS", "APPLIERS", "RULES"]
 
@@ -140,4 +142,14 @@ PLAIN_HANDLERS: dict[type, Handler] = {SavingThrow: _plain_saving_throw}
 # A save's record changes nothing shared: a ruleset that keeps saves waiting for their DC
 # applies them its own way (combat/fivee/saving_throws.py).
 APPLIERS: dict[type, Applier] = {SaveMade: unchanged, SaveRolled: unchanged}
-RULES = Rules(handlers=PLAIN_HANDLERS, appliers=APPLIERS, narration={SaveRolled: _narrate_rolled})
+NARRATION: dict[type, Narrate] = {
+    SaveMade: lambda n, e: (
+        f"{n.name(e.combatant)} {e.ability} save: {e.total}{shown(e.dc, ' vs DC ')}"
+        + (" (set after the roll)" if e.judged_later else "")
+        + " - "
+        + ("success" if e.success else "failure")
+        + (f" ({e.reason})" if e.reason else "")
+    ),
+    SaveRolled: _narrate_rolled,
+}
+RULES = Rules(handlers=PLAIN_HANDLERS, appliers=APPLIERS, narration=NARRATION)

@@ -11,9 +11,9 @@ shared rules call it wherever a creature drops, is struck at 0 HP, regains HP or
 from __future__ import annotations
 
 from combat.common.concentration import end_concentration
+from combat.common.events import CombatantDowned, CombatantRevived
 from combat.common.regained_movement import restore_movement
 from combat.kernel.decider import Tx
-from combat.kernel.events import CombatantDowned, CombatantRevived
 from combat.kernel.state import Combatant
 
 __all__ = ["ZeroHitPoints", "zero_hp"]

@@ -20,9 +20,10 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
+from combat.common.commands import Heal
 from combat.demos.cast import foe, party_member
 from combat.demos.table import DemoTable, standing_foes, weakest_foe
-from combat.kernel.commands import AddCombatant, BeginCombat, EndCombat, EndTurn, Heal
+from combat.kernel.commands import AddCombatant, BeginCombat, EndCombat, EndTurn
 from combat.kernel.events import AttackProfile
 from combat.kernel.state import Combatant, EncounterState
 from combat.rulesets.declared_d10.actions import D10Disengage, D10Move, D10ParryDodge, D10Sneak, D10SprintFlee, D10UseItem

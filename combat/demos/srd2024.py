@@ -11,6 +11,7 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
+from combat.common.commands import ApplyCondition, SavingThrow
 from combat.common.condition_effects import is_incapacitated
 from combat.demos.cast import ARIA, BUGBEAR, LYRA, TOMAS
 from combat.demos.table import DemoTable, healing_word, make_owed_saves, play_rounds, weakest_foe
@@ -20,7 +21,7 @@ from combat.fivee.attack_events import AttackMade
 from combat.fivee.held_open import opportunities_of
 from combat.fivee.initiative import OrderTie, RollInitiative, unresolved_ties
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, EndTurn, MarkSurprised, SavingThrow
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised
 from combat.kernel.events import ConditionSpec, DiceRolled
 from combat.kernel.state import Combatant
 

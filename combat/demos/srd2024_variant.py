@@ -20,6 +20,7 @@ from uuid import UUID
 import msgspec
 
 from combat.app.application import Encounters, Outcome
+from combat.common.commands import Damage, Heal
 from combat.common.condition_effects import is_incapacitated
 from combat.demos.cast import ARIA, BUGBEAR, LYRA, TOMAS, party_member
 from combat.demos.table import DemoTable, make_owed_saves, play_rounds, weakest_foe
@@ -27,7 +28,7 @@ from combat.fivee.action_commands import TakeAction
 from combat.fivee.attack_commands import Attack
 from combat.fivee.initiative import OrderTie, RollInitiative, unresolved_ties
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn, Heal, MarkSurprised
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised
 from combat.kernel.events import AttackProfile
 from combat.kernel.state import Combatant, EncounterState
 from combat.rulesets.srd2024_variant.bookkeeping import mount_of

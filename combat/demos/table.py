@@ -7,11 +7,12 @@ from collections.abc import Callable
 from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
+from combat.common.commands import ConcentrationSave, Heal
 from combat.fivee.action_commands import BonusAction
 from combat.fivee.dying import DeathSave, dying_of
 from combat.fivee.held_open import reaction_window_of
 from combat.fivee.reactions import PassReaction
-from combat.kernel.commands import Command, ConcentrationSave, EndCombat, Heal
+from combat.kernel.commands import Command, EndCombat
 from combat.kernel.state import Combatant, EncounterState
 
 __all__ = ["DemoTable", "healing_word", "make_owed_saves", "play_rounds", "standing_foes", "weakest_foe"]

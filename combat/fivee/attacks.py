@@ -17,6 +17,7 @@ from combat.common.condition_effects import AUTO_CRIT_IN_MELEE, attack_modifiers
 from combat.common.creature_types import creature_type
 from combat.common.effect_bonuses import effect_ac_bonus, effect_roll_dice
 from combat.common.entered_dice import entering, keep
+from combat.common.events import DamageTaken
 from combat.common.hitpoints import adjusted_damage, after_damage, take_damage
 from combat.common.rider_reads import (
     advantage_marks,
@@ -43,7 +44,7 @@ from combat.fivee.spell_marks import spend_advantage_marks
 from combat.kernel import dice
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackProfile, AttackRolled, ConditionEnded, DamageTaken, ExtraDamage
+from combat.kernel.events import AttackProfile, AttackRolled, ConditionEnded, ExtraDamage
 from combat.kernel.state import Combatant, EncounterState
 
 __all__ = [

@@ -18,6 +18,7 @@ from typing import Any
 
 from combat.common.consistency import CHECKS as SHARED_CHECKS
 from combat.common.consistency import able, first_of, who
+from combat.common.events import SaveMade
 from combat.common.hitpoints import adjusted_damage
 from combat.fivee.action_events import ActionTaken, BonusActionTaken, Moved, ObjectInteracted, ReactionTaken
 from combat.fivee.actions import movement_short, used_up
@@ -112,7 +113,7 @@ def _banked_granted(state: EncounterState, e: BankedActionGranted, ctx: dict[str
     return f"{c.name} still had its {label} when the kept one was taken up" if getattr(c.economy, e.kind) else None
 
 
-def _judged(state: EncounterState, e: ev.SaveMade, ctx: dict[str, Any]) -> str | None:
+def _judged(state: EncounterState, e: SaveMade, ctx: dict[str, Any]) -> str | None:
     """A DC set after the roll judges a save still waiting for it."""
     if not e.judged_later:
         return None
@@ -164,6 +165,6 @@ CHECKS: dict[type, Check] = {
     HitPointsSet: _hp_set,
     ActionGranted: _granted,
     BankedActionGranted: _banked_granted,
-    ev.SaveMade: _judged,
+    SaveMade: _judged,
 }
 RULES = Rules(checks=CHECKS)

@@ -46,6 +46,7 @@ from typing import ClassVar, Literal
 import msgspec
 
 from combat.common.concentration import end_concentration
+from combat.common.events import CombatantDowned, CombatantRevived, Healed
 from combat.common.regained_movement import restore_movement
 from combat.common.zero_hp import ZeroHitPoints
 from combat.fivee.check_events import CheckMade
@@ -53,7 +54,7 @@ from combat.fivee.state import DeathSaves, Dying, FiveEState, keeps_fivee
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import CombatantDowned, CombatantRevived, ConditionApplied, ConditionSpec, Event, Healed
+from combat.kernel.events import ConditionApplied, ConditionSpec, Event
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 

@@ -26,6 +26,7 @@ from typing import Any
 
 import msgspec
 
+from combat.common.events import CombatantRevived
 from combat.common.hitpoints import drop_to_zero
 from combat.common.turns import require_able
 from combat.fivee import judged_saves
@@ -34,7 +35,6 @@ from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, JudgeSav
 from combat.fivee.gm_edit_events import ActionGranted, HitPointsSet, StatBlockChanged
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import CombatantRevived
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 
 __all__ = ["RULES"]

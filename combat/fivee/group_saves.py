@@ -37,10 +37,12 @@ from collections.abc import Mapping, Sequence
 import msgspec
 
 from combat.common.abilities import save_ability
+from combat.common.commands import ApplyCondition
 from combat.common.condition_effects import is_incapacitated
 from combat.common.conditions import apply_condition
 from combat.common.creature_types import source_type
 from combat.common.durations import prepared
+from combat.common.events import DamageTaken, SaveMade
 from combat.common.hitpoints import adjusted_damage, after_damage
 from combat.common.rider_reads import immune
 from combat.common.saves import saving_throw
@@ -50,10 +52,9 @@ from combat.fivee.damage_reduction import reduced
 from combat.fivee.monsters import sheet as monster_sheet
 from combat.fivee.save_modifiers import SaveContext, SaveModifiers, checked_modifiers, resisted, save_terms
 from combat.kernel import dice
-from combat.kernel.commands import ApplyCondition
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import ConditionSpec, DamageTaken, SaveMade
+from combat.kernel.events import ConditionSpec
 from combat.kernel.names import checked_condition, checked_damage_type
 from combat.kernel.state import EncounterState
 

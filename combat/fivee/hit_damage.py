@@ -29,10 +29,10 @@ from typing import Any
 import msgspec
 
 from combat.common.abilities import ABILITIES
+from combat.common.commands import ApplyCondition
 from combat.common.durations import ending
 from combat.common.rider_reads import riders_of
 from combat.fivee.action_events import ActionTaken
-from combat.kernel.commands import ApplyCondition
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, ExtraDamage

@@ -24,12 +24,12 @@ from typing import TypeGuard
 import msgspec
 
 from combat.common.abilities import ABILITIES, ability_name
+from combat.common.events import SaveMade, SaveRolled
 from combat.common.save_conditions import automatic_failure
 from combat.fivee.gm_edit_commands import JudgeSave
 from combat.fivee.state import FiveEState, RolledSave, keeps_fivee
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import SaveMade, SaveRolled
 from combat.kernel.names import normalised
 from combat.kernel.state import EncounterState, with_rules
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from combat.common.events import SaveMade
 from combat.fivee.monsters import require_sheet, sheet, with_sheet
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import Event, SaveMade
+from combat.kernel.events import Event
 from combat.kernel.hidden import Hidden
 from combat.kernel.state import EncounterState
 

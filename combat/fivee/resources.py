@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from combat.characters.sheet import Resource
+from combat.common.events import Healed
 from combat.common.turns import require_turn
 from combat.fivee.action_commands import BonusAction
 from combat.fivee.actions import bonus_action
@@ -31,7 +32,7 @@ from combat.fivee.gm_edits import grant_action
 from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import Event, Healed
+from combat.kernel.events import Event
 from combat.kernel.hidden import Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant
 

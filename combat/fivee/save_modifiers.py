@@ -34,12 +34,12 @@ from typing import Literal
 import msgspec
 
 from combat.common.attacks import roll_mode
+from combat.common.events import SaveMade
 from combat.fivee.characters import character
 from combat.fivee.legendary_resistance import LegendaryResistanceUsed
 from combat.fivee.monsters import sheet as block_sheet
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import SaveMade
 from combat.kernel.state import EncounterState
 
 __all__ = ["SaveModifiers", "SaveContext", "TRAITS", "trait_names", "checked_modifiers", "save_terms", "resisted"]

@@ -6,12 +6,12 @@ what conditions and cover do to it, is the shared rule's (combat/common/saves.py
 from __future__ import annotations
 
 from combat.common.abilities import save_ability
+from combat.common.commands import SavingThrow
+from combat.common.events import SaveMade, SaveRolled
 from combat.common.saves import save
 from combat.fivee import judged_saves
 from combat.fivee.bonuses import save_bonus
-from combat.kernel.commands import SavingThrow
 from combat.kernel.decider import Rules, Tx
-from combat.kernel.events import SaveMade, SaveRolled
 
 __all__ = ["RULES"]
 

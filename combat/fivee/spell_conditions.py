@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import msgspec
 
+from combat.common.commands import ApplyCondition
 from combat.common.conditions import apply_condition
 from combat.common.durations import ending
 from combat.common.rider_reads import immune
-from combat.kernel.commands import ApplyCondition
 from combat.kernel.decider import Tx
 from combat.kernel.events import ConditionSpec
 from combat.kernel.riders import Riders

@@ -49,12 +49,13 @@ from typing import Any, NamedTuple
 import msgspec
 
 from combat.common.durations import ending
+from combat.common.events import CombatantDowned, DamageTaken
 from combat.common.hitpoints import after_damage
 from combat.fivee.attack_events import AttackDamageRolled, AttackMade
 from combat.fivee.dying import CombatantDied
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackRolled, CombatantDowned, ConditionApplied, ConditionSpec, DamageTaken, Event
+from combat.kernel.events import AttackRolled, ConditionApplied, ConditionSpec, Event
 from combat.spells.model import Spell, SpellRiders
 
 __all__ = ["lasting", "riders_fields", "damage_of", "Later", "after"]

@@ -43,6 +43,7 @@ from typing import ClassVar
 
 import msgspec
 
+from combat.common.commands import ApplyCondition
 from combat.common.concentration import end_concentration
 from combat.common.conditions import apply_condition
 from combat.common.durations import ending
@@ -59,7 +60,7 @@ from combat.fivee.save_modifiers import SaveModifiers
 from combat.fivee.spell_effects_ongoing import with_modifier
 from combat.fivee.spell_follow_ups import after_hits
 from combat.fivee.spell_targets import chosen_type
-from combat.kernel.commands import ApplyCondition, Command
+from combat.kernel.commands import Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionSpec

@@ -60,8 +60,10 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from combat.characters.sheet import modifier as ability_modifier
+from combat.common.commands import ApplyCondition
 from combat.common.conditions import apply_condition
 from combat.common.durations import ending
+from combat.common.events import SaveMade, TempHPGranted
 from combat.fivee import after_hit, hit_damage
 from combat.fivee import spell_defences as defences
 from combat.fivee.banked_actions import ActionBanked
@@ -70,10 +72,9 @@ from combat.fivee.dying import CombatantDied, revive
 from combat.fivee.gm_edit_events import ActionGranted
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.spell_conditions import end_companions
-from combat.kernel.commands import ApplyCondition
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import ConditionEnded, ConditionSpec, SaveMade, TempHPGranted, TurnEnded, TurnStarted
+from combat.kernel.events import ConditionEnded, ConditionSpec, TurnEnded, TurnStarted
 from combat.kernel.riders import Riders
 from combat.kernel.state import Combatant
 from combat.spells.model import DamageRoll, Spell

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from combat.common.commands import ApplyCondition, Heal
 from combat.common.conditions import apply_condition
 from combat.common.hitpoints import heal
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.spell_riders import hit_targets
 from combat.fivee.spell_targets import chosen_type
-from combat.kernel.commands import ApplyCondition, Heal
 from combat.kernel.decider import Tx
 from combat.kernel.events import ConditionSpec
 from combat.kernel.riders import Riders

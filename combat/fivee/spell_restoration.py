@@ -30,17 +30,18 @@ from __future__ import annotations
 
 import msgspec
 
+from combat.common.commands import Heal
 from combat.common.condition_effects import EXHAUSTION, SPEED_ZERO, exhaustion_level
 from combat.common.durations import ending
+from combat.common.events import Healed
 from combat.common.hitpoints import heal
 from combat.common.regained_movement import restore_movement
 from combat.fivee.action_events import ReactionTaken
 from combat.fivee.actions import require_reaction
 from combat.fivee.dying import CombatantStabilized, at_death_door, died_in, revive
-from combat.kernel.commands import Heal
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import ConditionApplied, ConditionEnded, Healed
+from combat.kernel.events import ConditionApplied, ConditionEnded
 from combat.kernel.state import Combatant
 from combat.spells.model import Restoration, Spell
 

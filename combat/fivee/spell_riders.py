@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from combat.common.commands import ApplyCondition
 from combat.common.concentration import end_concentration
 from combat.common.conditions import apply_condition
 from combat.common.rider_reads import immune
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.dying import CombatantDied
-from combat.kernel.commands import ApplyCondition
 from combat.kernel.decider import Tx
 from combat.kernel.events import ConditionSpec, Event, RepeatedSave
 from combat.kernel.riders import Riders

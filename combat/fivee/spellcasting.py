@@ -56,10 +56,12 @@ import msgspec
 
 from combat.bestiary.model import BlockSpellcasting
 from combat.characters.sheet import CustomSpell
+from combat.common.commands import ApplyCondition, Heal
 from combat.common.concentration import start_concentration
 from combat.common.conditions import apply_condition
 from combat.common.durations import LastingEffects
 from combat.common.entered_dice import entering
+from combat.common.events import SaveMade
 from combat.common.hitpoints import heal
 from combat.common.turns import require_able, require_turn
 from combat.fivee import after_hit, custom_spells, hit_damage, spell_dispel, spell_follow_ups, spell_restoration
@@ -79,10 +81,9 @@ from combat.fivee.sanctuary import aimed_spell
 from combat.fivee.spell_conditions import give_companions, with_companions
 from combat.fivee.spell_riders import by_hit_points, hit_targets, lapse_if_none_affected
 from combat.fivee.spell_targets import checked_targets, chosen_option, chosen_type, who
-from combat.kernel.commands import ApplyCondition, Heal
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackProfile, ConditionSpec, RepeatedSave, SaveMade
+from combat.kernel.events import AttackProfile, ConditionSpec, RepeatedSave
 from combat.kernel.names import normalised
 from combat.kernel.state import Combatant, EncounterState
 from combat.spells.model import DamageRoll, Spell

@@ -315,45 +315,6 @@ class RulingMade(Event, frozen=True, kw_only=True):
 # -- damage, healing, conditions, concentration, saves ---------------------------------------
 
 
-class DamageTaken(Event, frozen=True, kw_only=True):
-    target: str
-    amount: int
-    damage_type: str
-    rolled: int
-    source: str | None = None
-    custom: bool = False  # a damage type the ruleset does not know, so no resistance applied
-    hidden: ClassVar[Hidden] = Hidden.of(
-        target=("amount",), aloud=("rolled", "damage_type")
-    )  # amount next to rolled: its resistances
-
-
-class Healed(Event, frozen=True, kw_only=True):
-    target: str
-    amount: int
-    source: str | None = None
-    hidden: ClassVar[Hidden] = Hidden.of(target=("amount",))  # healing stops at its hit point maximum
-
-
-class TempHPGranted(Event, frozen=True, kw_only=True):
-    target: str
-    amount: int
-    source: str | None = None
-    hidden: ClassVar[Hidden] = Hidden.of(target=("amount",))
-
-
-class CombatantDowned(Event, frozen=True, kw_only=True):
-    """Reduced to 0 HP: a monster dies, a character falls unconscious."""
-
-    combatant: str
-    status: Literal["dead", "unconscious"]
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
-class CombatantRevived(Event, frozen=True, kw_only=True):
-    combatant: str
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
 class ConditionApplied(Event, frozen=True, kw_only=True):
     target: str
     condition: ConditionSpec
@@ -400,24 +361,6 @@ class ConcentrationChecked(Event, frozen=True, kw_only=True):
     hidden: ClassVar[Hidden] = Hidden.of(combatant=("dc",), aloud=("total",))
 
 
-class SaveMade(Event, frozen=True, kw_only=True):
-    combatant: str
-    ability: str
-    dc: int
-    total: int
-    success: bool
-    reason: str = ""
-    cover: Literal["none", "half", "three-quarters"] = "none"  # its bonus is in `total`
-    judged_later: bool = False  # the DC of a save rolled without one (`SaveRolled`), set by judge_save
-    # Whose DC it is, when a combatant's sheet set it (a spell's caster, a monster's action, the
-    # caster of a condition whose save repeats): a player does not see a hidden one's DC. Unset
-    # (and absent from the JSON) when the GM named the DC, and in saves recorded before it.
-    source: str | msgspec.UnsetType = msgspec.UNSET
-    hidden: ClassVar[Hidden] = Hidden.of(
-        source=("dc",), aloud=("total",)
-    )  # a hidden caster's or monster's DC is its stat block's
-
-
 # -- history: undo, amendments, overrides ---------------------------------------------------
 
 
@@ -462,22 +405,6 @@ class ExtraDamage(msgspec.Struct, frozen=True, kw_only=True):
     # What adds it, when a lasting effect does ("Hunter's Mark"): named in its roll's purpose.
     # Unset (absent from the JSON) for the dice a command or a sheet gives.
     source: str | msgspec.UnsetType = msgspec.UNSET
-
-
-class SaveRolled(Event, frozen=True, kw_only=True):
-    """A saving throw rolled with no DC yet: the GM or the effect rules on it later.
-    `awaits_dc`: it waits in the state for `judge_save` (logs from before that command have
-    none, and their saves wait for nothing)."""
-
-    combatant: str
-    ability: str
-    total: int
-    natural: int
-    reason: str = ""
-    awaits_dc: bool = False
-    hidden: ClassVar[Hidden] = Hidden.of(
-        combatant=("natural",), aloud=("total", "awaits_dc")
-    )  # total minus natural is its save bonus
 
 
 class AttackRolled(Event, frozen=True, kw_only=True):
@@ -528,22 +455,15 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     TurnEnded,
     CombatEnded,
     RulingMade,
-    DamageTaken,
-    Healed,
-    TempHPGranted,
-    CombatantDowned,
-    CombatantRevived,
     ConditionApplied,
     ConditionEnded,
     ConcentrationStarted,
     ConcentrationEnded,
     ConcentrationCheckRequired,
     ConcentrationChecked,
-    SaveMade,
     EventsRetracted,
     RulingAmended,
     ConflictOverridden,
-    SaveRolled,
     AttackRolled,
     Revealed,
 )

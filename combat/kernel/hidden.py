@@ -36,6 +36,7 @@ from typing import Any, Protocol
 import msgspec
 
 __all__ = [
+    "shown",
     "Hidden",
     "Judge",
     "PUBLIC",
@@ -179,3 +180,8 @@ def undeclared(types: Iterable[type]) -> list[str]:
     """The names of the event types that do not declare `hidden` themselves (an inherited
     rule would be another type's, written for other fields)."""
     return [t.__name__ for t in types if not isinstance(vars(t).get("hidden"), Hidden)]
+
+
+def shown(text: str | None, before: str = "", after: str = "") -> str:
+    """A blanked (None) value's words left out of a line; otherwise `before`, it, `after`."""
+    return "" if text is None else f"{before}{text}{after}"

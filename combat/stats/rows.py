@@ -18,6 +18,7 @@ from uuid import UUID
 
 import msgspec
 
+from combat.common.events import DamageTaken, SaveMade
 from combat.fivee.attack_events import AttackDamageRolled, AttackMade
 from combat.fivee.casts import SpellCast
 from combat.fivee.characters import SheetAttached
@@ -28,13 +29,11 @@ from combat.kernel.events import (
     ConditionApplied,
     ConditionEnded,
     ConflictOverridden,
-    DamageTaken,
     DiceRolled,
     EncounterCreated,
     EventsRetracted,
     RoundStarted,
     RulingAmended,
-    SaveMade,
     TurnEnded,
     TurnStarted,
 )

@@ -5,14 +5,16 @@ from __future__ import annotations
 import pytest
 
 from combat.app.history import replay
+from combat.common.commands import ApplyCondition, SavingThrow
+from combat.common.events import CombatantDowned
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.action_events import Moved
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.gm_edit_commands import GrantAction
-from combat.kernel.commands import ApplyCondition, EndTurn, SavingThrow
+from combat.kernel.commands import EndTurn
 from combat.kernel.errors import RuleError
-from combat.kernel.events import CombatantDowned, ConditionSpec, EventsRetracted
+from combat.kernel.events import ConditionSpec, EventsRetracted
 from projections.audit import audit
 from tests.app.helpers import fight
 from tests.helpers import redone

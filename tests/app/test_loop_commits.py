@@ -13,8 +13,9 @@ from uuid import UUID
 import pytest
 
 from combat.app.application import Encounters, VersionConflict
+from combat.common.commands import Damage
 from combat.fivee.attack_commands import Attack
-from combat.kernel.commands import AddCombatant, Damage
+from combat.kernel.commands import AddCombatant
 from combat.kernel.errors import RuleError
 from combat.store.group_commit import LoopCommits
 from tests.helpers import monster, pc, stored_fight

@@ -10,10 +10,11 @@ from hypothesis import strategies as st
 
 from combat.app.application import Encounters, fold_records
 from combat.app.interchange import read_jsonl, to_jsonl
+from combat.common.commands import Damage, Heal
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack, OpportunityAttack
 from combat.fivee.initiative import RollInitiative
-from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn, Heal, MarkSurprised
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised
 from combat.kernel.errors import RuleError
 from tests.helpers import monster, pc, random_turns
 

@@ -11,6 +11,8 @@ Legendary Resistance (3/Day): "If the dragon fails a saving throw, it can choose
 
 import pytest
 
+from combat.common.commands import SavingThrow
+from combat.common.events import DamageTaken, SaveMade
 from combat.fivee.action_commands import Move
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
@@ -20,8 +22,7 @@ from combat.fivee.legendary_resistance import LegendaryResistanceUsed, UseLegend
 from combat.fivee.monster_actions import MonsterAction, Multiattack, Recharge, RechargeChecked
 from combat.fivee.monster_uses import UseSpent
 from combat.fivee.monsters import AddCreature, sheet
-from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, SavingThrow
-from combat.kernel.events import DamageTaken, SaveMade
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
 from combat.rulesets.srd2024_variant.reorder import EndReorder, PassSwap
 from tests.helpers import Table, of_type, pc
 

@@ -13,13 +13,14 @@ from hypothesis import strategies as st
 from combat.app.application import Encounters, fold_records
 from combat.app.interchange import read_jsonl, to_jsonl
 from combat.bestiary import library
+from combat.common.commands import SavingThrow
 from combat.fivee.action_commands import Move
 from combat.fivee.attack_commands import Attack
 from combat.fivee.legendary import LegendaryAction
 from combat.fivee.legendary_resistance import UseLegendaryResistance
 from combat.fivee.monster_actions import MonsterAction, Multiattack, Recharge
 from combat.fivee.monsters import AddCreature, sheet
-from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, SavingThrow
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
 from tests.helpers import Table, pc, random_turns
 
 DRAGON = "adult-red-dragon"

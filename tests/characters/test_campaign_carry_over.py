@@ -20,11 +20,12 @@ from combat.app.application import Encounters, run_sync
 from combat.campaigns.carry_over import FOLLOWER
 from combat.campaigns.records import DEFAULT_CAMPAIGN, CharacterJoined, CharacterSaved, PartyRecord, character_id
 from combat.characters.sheet import CharacterSheet
+from combat.common.commands import Damage
 from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter, CharacterStatus
 from combat.fivee.gm_edit_commands import SetHp
 from combat.fivee.initiative import RollInitiative
-from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndCombat
+from combat.kernel.commands import AddCombatant, BeginCombat, EndCombat
 from combat.kernel.errors import RuleError
 from combat.store.party import TABLE, TOPIC, tracking_name
 from tests.helpers import killed_mid_stream, member, monster

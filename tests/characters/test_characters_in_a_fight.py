@@ -6,12 +6,14 @@ from __future__ import annotations
 import pytest
 
 from combat.characters.sheet import Abilities, CharacterSheet, Features, Resource, SheetAttack
+from combat.common.commands import SavingThrow
+from combat.common.events import DamageTaken, Healed
 from combat.fivee.attack_commands import Attack, OpportunityAttack
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.characters import AddCharacter, CharacterStatus, SheetAttached, character, status_of
 from combat.fivee.resources import EndRage, UseResource
-from combat.kernel.commands import EndTurn, SavingThrow
-from combat.kernel.events import DamageTaken, ExtraDamage, Healed
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import ExtraDamage
 from tests.helpers import Table, monster, of_type
 
 FIVE_E = ["srd-2024", "srd-2024-variant", "a5e"]
@@ -309,7 +311,7 @@ def test_an_opportunity_attack_by_a_rogue_may_sneak_attack():
 def test_a_players_save_adds_the_sheets_bonus_proficiency_included(ruleset):
     """ "Saving Throw: d20 + ability modifier + Proficiency Bonus if proficient": Vex's Dexterity
     save is +3 +3 = +6 from the player's phone, with no bonus sent; Wisdom, not proficient, +0."""
-    from combat.kernel.events import SaveMade, SaveRolled
+    from combat.common.events import SaveMade, SaveRolled
 
     t = fight(ruleset, ROGUE)
     rolled = of_type(t.do(SavingThrow(combatant="vex", ability="DEX", faces=(9,)), actor="ann"), SaveRolled)[0]

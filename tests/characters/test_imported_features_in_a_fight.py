@@ -8,14 +8,15 @@ import pytest
 
 from combat.characters.foundry import import_actor
 from combat.characters.sheet import Features
+from combat.common.commands import ApplyCondition
+from combat.common.events import DamageTaken, SaveMade
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.monsters import AddCreature
 from combat.fivee.save_effects import SaveEffect
-from combat.kernel.commands import ApplyCondition
-from combat.kernel.events import ConditionSpec, DamageTaken, SaveMade
+from combat.kernel.events import ConditionSpec
 from tests.characters.foundry_actors import foundry_actor
 from tests.helpers import Table, member, monster, of_type
 

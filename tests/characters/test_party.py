@@ -8,11 +8,12 @@ from uuid import UUID
 import pytest
 
 from combat.app.application import Encounters
+from combat.common.commands import Damage
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.gm_edit_commands import SetHp
 from combat.fivee.initiative import RollInitiative
 from combat.fivee.resources import UseResource
-from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndCombat
+from combat.kernel.commands import AddCombatant, BeginCombat, EndCombat
 from combat.kernel.errors import RuleError
 from tests.helpers import left_wounded_in_a_fight, member, monster
 

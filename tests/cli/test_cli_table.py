@@ -118,11 +118,12 @@ def test_show_names_each_combatant_by_id_with_its_slots_left_and_a_dying_ones_de
     slot, leaving 3 of 4; Aria drops to 0 and fails one Death Saving Throw ("Roll 1d20. If the
     roll is 10 or higher, you succeed. Otherwise, you fail.")."""
     from combat.app.application import Encounters
+    from combat.common.commands import Damage
     from combat.fivee.casts import CastSpell
     from combat.fivee.characters import AddCharacter
     from combat.fivee.dying import DeathSave
     from combat.fivee.initiative import RollInitiative
-    from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn
+    from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
     from tests.helpers import monster, pc
 
     db = tmp_path / "t.db"

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import pytest
 
+from combat.common.commands import ApplyCondition, SavingThrow
+from combat.common.events import SaveMade, SaveRolled
 from combat.fivee.ability_checks import AbilityCheck, Contest
 from combat.fivee.check_events import CheckMade
 from combat.fivee.gm_edit_commands import JudgeSave
 from combat.fivee.judged_saves import rolled_saves_of
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import ApplyCondition, SavingThrow
-from combat.kernel.events import CombatantSpec, ConditionSpec, DiceRolled, SaveMade, SaveRolled
+from combat.kernel.events import CombatantSpec, ConditionSpec, DiceRolled
 from tests.fivee.helpers import fight
 from tests.helpers import Table, monster, of_type, pc
 

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import pytest
 
+from combat.common.commands import ApplyCondition, SavingThrow
+from combat.common.events import SaveMade, SaveRolled
 from combat.fivee.ability_checks import AbilityCheck, Contest, ContestDecided
 from combat.fivee.check_events import CheckMade
 from combat.fivee.gm_edit_commands import JudgeSave
 from combat.fivee.initiative import RollInitiative
 from combat.fivee.judged_saves import rolled_saves_of
-from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, MarkSurprised, SavingThrow
+from combat.kernel.commands import AddCombatant, BeginCombat, MarkSurprised
 from combat.kernel.decider import fold
 from combat.kernel.errors import OutOfPhase
-from combat.kernel.events import ConditionSpec, DiceRolled, InitiativeSet, SaveMade, SaveRolled, TurnStarted
+from combat.kernel.events import ConditionSpec, DiceRolled, InitiativeSet, TurnStarted
 from tests.helpers import Table, monster, of_type, pc, stored_fight
 
 

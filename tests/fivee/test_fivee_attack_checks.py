@@ -10,12 +10,13 @@ Disadvantage, the roll has neither of them, and you roll one d20."
 import pytest
 
 from combat.bestiary import library
+from combat.common.commands import ApplyCondition
+from combat.common.events import DamageTaken
 from combat.fivee.attack_commands import Attack, RollDamage
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.attacks import hits, is_critical
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import ApplyCondition
-from combat.kernel.events import AttackRolled, ConditionSpec, DamageTaken, DiceRolled
+from combat.kernel.events import AttackRolled, ConditionSpec, DiceRolled
 from combat.rulesets.srd2024_variant.reorder import EndReorder, PassSwap
 from tests.helpers import Table, of_type, pc
 

@@ -17,11 +17,13 @@ from datetime import UTC
 import msgspec
 import pytest
 
+from combat.common.commands import ApplyCondition, ConcentrationSave, Damage, EndConcentration, StartConcentration
+from combat.common.events import SaveMade
 from combat.fivee.monsters import AddCreature
 from combat.fivee.turn_pointer import GotoTurn, PreviousTurn
-from combat.kernel.commands import ApplyCondition, ConcentrationSave, Damage, EndConcentration, EndTurn, StartConcentration
+from combat.kernel.commands import EndTurn
 from combat.kernel.condition_words import lasting_words
-from combat.kernel.events import ConcentrationEnded, ConditionEnded, ConditionSpec, DiceRolled, SaveMade, TurnStarted
+from combat.kernel.events import ConcentrationEnded, ConditionEnded, ConditionSpec, DiceRolled, TurnStarted
 from projections.state import state_view
 from tests.helpers import Table, of_type, pc
 

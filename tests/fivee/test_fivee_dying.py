@@ -4,6 +4,8 @@ follows the same rules). Every die is entered."""
 
 import pytest
 
+from combat.common.commands import ApplyCondition, Damage, Heal, RemoveCondition
+from combat.common.events import CombatantDowned, DamageTaken
 from combat.common.regained_movement import MovementRestored
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack, OpportunityAttack
@@ -19,8 +21,8 @@ from combat.fivee.dying import (
 )
 from combat.fivee.held_open import helps_of
 from combat.fivee.initiative import RollInitiative
-from combat.kernel.commands import ApplyCondition, BeginCombat, Damage, EndTurn, Heal, RemoveCondition
-from combat.kernel.events import AttackProfile, CombatantDowned, CombatEnded, ConditionSpec, DamageTaken
+from combat.kernel.commands import BeginCombat, EndTurn
+from combat.kernel.events import AttackProfile, CombatEnded, ConditionSpec
 from tests.fivee.helpers import fight
 from tests.helpers import SHORTBOW, Table, monster, of_type, pc, turn_of
 

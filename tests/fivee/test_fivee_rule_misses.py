@@ -7,7 +7,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from combat.common.commands import ApplyCondition, Damage, RemoveCondition, SavingThrow
 from combat.common.condition_effects import exhaustion_level, speed_of
+from combat.common.events import DamageTaken, SaveMade
 from combat.fivee.ability_checks import AbilityCheck, Contest
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack
@@ -15,9 +17,9 @@ from combat.fivee.attack_events import AttackMade
 from combat.fivee.check_events import CheckMade
 from combat.fivee.dying import CombatantDied
 from combat.fivee.standing import StandUp
-from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, Damage, EndTurn, RemoveCondition, SavingThrow
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
 from combat.kernel.decider import fold
-from combat.kernel.events import CombatantSpec, ConditionApplied, ConditionSpec, DamageTaken, DiceRolled, SaveMade
+from combat.kernel.events import CombatantSpec, ConditionApplied, ConditionSpec, DiceRolled
 from tests.fivee.helpers import fight
 from tests.helpers import Table, monster, of_type, pc
 

@@ -4,12 +4,14 @@ a creature's next turn, and late arrivals joining their group's initiative. Face
 
 import pytest
 
+from combat.common.commands import ApplyCondition, SavingThrow
+from combat.common.events import SaveMade
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack, OpportunityAttack
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.initiative import RollInitiative
-from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, EndTurn, SavingThrow
-from combat.kernel.events import ConditionEnded, ConditionSpec, InitiativeSet, SaveMade
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
+from combat.kernel.events import ConditionEnded, ConditionSpec, InitiativeSet
 from tests.fivee.helpers import fight
 from tests.helpers import Table, monster, of_type, pc, turn_of
 

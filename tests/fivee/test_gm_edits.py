@@ -7,15 +7,17 @@ from uuid import UUID
 import pytest
 
 from combat.app.application import Encounters
+from combat.common.commands import Damage, StartConcentration
+from combat.common.events import CombatantDowned, CombatantRevived
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.banked_actions import ActionBanked, BankedActionGranted, banked_of
 from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, SetHp, StatChanges
 from combat.fivee.gm_edit_events import ActionGranted, HitPointsSet, StatBlockChanged
-from combat.kernel.commands import Damage, EndTurn, StartConcentration
+from combat.kernel.commands import EndTurn
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackProfile, CombatantDowned, CombatantRevived, ConcentrationCheckRequired, ConcentrationEnded
+from combat.kernel.events import AttackProfile, ConcentrationCheckRequired, ConcentrationEnded
 from tests.helpers import Table, monster, of_type, pc, stored_fight
 
 

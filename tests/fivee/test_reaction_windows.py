@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from combat.characters.build import build_sheet
+from combat.common.events import DamageTaken, SaveMade
 from combat.fivee.attack_commands import Attack, RollDamage
 from combat.fivee.attack_events import AttackDamageRolled
 from combat.fivee.casts import CastSpell, SpellCast
@@ -28,7 +29,7 @@ from combat.fivee.reactions import (
 )
 from combat.kernel.commands import BeginCombat, EndTurn
 from combat.kernel.errors import RuleError
-from combat.kernel.events import DamageTaken, SaveMade, TurnStarted
+from combat.kernel.events import TurnStarted
 from tests.helpers import Table, against, member, of_type, spellcaster
 
 WIZARD = member("Elara", 5, "Shield", "Fireball", "Counterspell", "Fire Bolt", "Misty Step")

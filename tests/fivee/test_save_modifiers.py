@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from combat.characters.build import build_sheet
+from combat.common.events import DamageTaken, SaveMade
 from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.legendary_resistance import LegendaryResistanceUsed
@@ -17,7 +18,7 @@ from combat.fivee.monsters import AddCreature, sheet
 from combat.fivee.reactions import PassReaction
 from combat.fivee.save_effects import SaveEffect
 from combat.fivee.save_modifiers import SaveModifiers
-from combat.kernel.events import ConditionApplied, ConditionSpec, DamageTaken, DiceRolled, SaveMade
+from combat.kernel.events import ConditionApplied, ConditionSpec, DiceRolled
 from tests.helpers import Table, against, member, of_type
 
 SPELLS = ("Hold Monster", "Hold Person", "Fireball")

@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 
 from combat.app.application import Encounters
+from combat.common.commands import ApplyCondition
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack
 from combat.fivee.initiative import RollInitiative
 from combat.fivee.turn_pointer import GotoTurn, PreviousTurn, TurnMoved
-from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, EndTurn
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
 from combat.kernel.events import ConditionEnded, ConditionSpec, TurnEnded, TurnStarted
 from tests.helpers import Table, monster, of_type, pc
 

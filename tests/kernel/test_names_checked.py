@@ -4,10 +4,12 @@ custom, which has no mechanical effect and says so. Old logs keep the spelling t
 
 import pytest
 
+from combat.common.commands import ApplyCondition, Damage, RemoveCondition
+from combat.common.events import DamageTaken
 from combat.fivee.attack_commands import Attack
-from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, RemoveCondition
+from combat.kernel.commands import AddCombatant
 from combat.kernel.decider import fold
-from combat.kernel.events import ConditionApplied, ConditionSpec, DamageTaken
+from combat.kernel.events import ConditionApplied, ConditionSpec
 from combat.rulesets import BUILT_IN, RULESETS
 from combat.rulesets.declared_d10.wounds import D10Damage, D10DamageDealt
 from tests.fivee.helpers import fight

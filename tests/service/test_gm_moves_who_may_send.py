@@ -7,12 +7,13 @@ import uuid
 
 import pytest
 
+from combat.common.commands import SavingThrow
 from combat.fivee.ability_checks import AbilityCheck, Contest
 from combat.fivee.attack_commands import Attack, RollDamage
 from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, JudgeSave, SetHp, StatChanges
 from combat.fivee.initiative import RollInitiative
 from combat.fivee.turn_pointer import GotoTurn, PreviousTurn
-from combat.kernel.commands import EndTurn, SavingThrow
+from combat.kernel.commands import EndTurn
 from combat.service.auth import Grant, check_command
 from combat.service.errors import ApiError
 from tests.service.helpers import open_fight, set_the_scene

@@ -8,20 +8,11 @@ import uuid
 
 import pytest
 
+from combat.common.commands import ApplyCondition, ConcentrationSave, Damage, SavingThrow
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack
 from combat.fivee.initiative import OrderTie
-from combat.kernel.commands import (
-    AddCombatant,
-    ApplyCondition,
-    BeginCombat,
-    ConcentrationSave,
-    Damage,
-    EndTurn,
-    RemoveCombatant,
-    Ruling,
-    SavingThrow,
-)
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, RemoveCombatant, Ruling
 from combat.kernel.events import ConditionSpec
 from combat.service.auth import Grant, check_command
 from combat.service.errors import ApiError

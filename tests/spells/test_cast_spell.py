@@ -9,14 +9,16 @@ from __future__ import annotations
 import pytest
 
 from combat.characters.build import build_sheet
+from combat.common.commands import EndConcentration
+from combat.common.events import DamageTaken, Healed, SaveMade
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.gm_edit_commands import SetHp
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import EndConcentration, EndTurn
-from combat.kernel.events import ConditionEnded, DamageTaken, Healed, SaveMade
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import ConditionEnded
 from tests.helpers import Table, member, of_type
 
 FIVE_E = ["srd-2024", "srd-2024-variant", "a5e"]

@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 from combat.characters.sheet import CustomSpell
+from combat.common.events import DamageTaken, SaveMade
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter, character
@@ -19,7 +20,7 @@ from combat.fivee.gm_edit_commands import GrantAction
 from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import EndTurn
 from combat.kernel.errors import RuleError
-from combat.kernel.events import DamageTaken, DiceRolled, SaveMade
+from combat.kernel.events import DiceRolled
 from combat.spells.model import DamageRoll, Save
 from tests.helpers import Table, member, of_type, spellcaster
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from combat.characters.build import build_sheet
 from combat.characters.sheet import CharacterSheet
+from combat.common.commands import ApplyCondition, EndConcentration, RemoveCondition
+from combat.common.events import DamageTaken, SaveMade
 from combat.fivee.ability_checks import AbilityCheck
 from combat.fivee.attack_commands import Attack, RollDamage
 from combat.fivee.attack_events import AttackMade
@@ -23,8 +25,8 @@ from combat.fivee.check_events import CheckMade
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_effect_uses import SpellEffect
 from combat.fivee.turn_pointer import GotoTurn, PreviousTurn
-from combat.kernel.commands import ApplyCondition, EndConcentration, EndTurn, RemoveCondition, TurnStartDice
-from combat.kernel.events import AttackRolled, ConditionApplied, ConditionEnded, ConditionSpec, DamageTaken, DiceRolled, SaveMade
+from combat.kernel.commands import EndTurn, TurnStartDice
+from combat.kernel.events import AttackRolled, ConditionApplied, ConditionEnded, ConditionSpec, DiceRolled
 from tests.helpers import Table, monster, next_turn, of_type, spellcaster
 
 

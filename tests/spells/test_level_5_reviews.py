@@ -7,10 +7,10 @@ Humanoids (11 HP, +0 to every save but Dexterity's +1)."""
 
 from __future__ import annotations
 
+from combat.common.events import SaveMade
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.casts import CastSpell
 from combat.kernel.commands import EndTurn
-from combat.kernel.events import SaveMade
 from tests.helpers import Table, against, of_type, spellcaster, turn_of
 
 WIZARD = spellcaster(

@@ -8,9 +8,11 @@ Bandits are Humanoids (11 HP, +0 to every save but Dexterity's +1)."""
 
 from __future__ import annotations
 
+from combat.common.commands import Damage
+from combat.common.events import DamageTaken, Healed, SaveMade
 from combat.fivee.casts import CastSpell, SpellCast
-from combat.kernel.commands import Damage, EndTurn
-from combat.kernel.events import ConditionApplied, DamageTaken, Healed, SaveMade
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import ConditionApplied
 from tests.helpers import Table, against, of_type, spellcaster, turn_of
 
 WIZARD = spellcaster(

@@ -10,6 +10,8 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from combat.common.commands import ApplyCondition, Damage
+from combat.common.events import DamageTaken, SaveMade
 from combat.fivee.action_commands import Move
 from combat.fivee.attack_commands import Attack, OpportunityAttack, RollDamage
 from combat.fivee.attack_events import AttackDamageRolled, AttackMade
@@ -23,8 +25,8 @@ from combat.fivee.reaction_windows import ReactionWindowOpened
 from combat.fivee.reactions import PassReaction
 from combat.fivee.sanctuary import TurnedAway
 from combat.fivee.spell_effect_uses import SpellEffect
-from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndTurn
-from combat.kernel.events import AttackRolled, ConditionEnded, ConditionSpec, DamageTaken, DiceRolled, SaveMade
+from combat.kernel.commands import AddCombatant, EndTurn
+from combat.kernel.events import AttackRolled, ConditionEnded, ConditionSpec, DiceRolled
 from combat.kernel.riders import Riders
 from tests.helpers import Table, next_turn, of_type, pc, spellcaster
 

@@ -6,13 +6,15 @@ last); Bandits are Humanoids of 11 HP that die at 0 HP (Monster Death)."""
 
 from __future__ import annotations
 
+from combat.common.commands import ApplyCondition, Damage
 from combat.common.condition_effects import exhaustion_level
+from combat.common.events import CombatantRevived, Healed
 from combat.fivee.action_events import ReactionTaken
 from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import character
 from combat.fivee.dying import CombatantStabilized, DeathSaveOwed
-from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndTurn
-from combat.kernel.events import CombatantRevived, ConditionEnded, ConditionSpec, Healed
+from combat.kernel.commands import AddCombatant, EndTurn
+from combat.kernel.events import ConditionEnded, ConditionSpec
 from tests.helpers import Table, against, of_type, pc, spellcaster, turn_of
 
 CLERIC = spellcaster(

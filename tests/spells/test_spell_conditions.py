@@ -7,14 +7,16 @@ Vesna is a level 17 Wizard (Intelligence 20: spell save DC 19). Bandits are Huma
 
 from __future__ import annotations
 
+from combat.common.commands import Damage, EndConcentration, RemoveCondition
 from combat.common.condition_effects import speed_of
+from combat.common.events import SaveMade
 from combat.fivee.action_commands import BonusAction, UseReaction
 from combat.fivee.attack_commands import Attack
 from combat.fivee.casts import CastSpell
 from combat.fivee.spell_effect_uses import SpellEffect
 from combat.fivee.standing import StandUp
-from combat.kernel.commands import Damage, EndConcentration, EndTurn, RemoveCondition
-from combat.kernel.events import ConditionEnded, SaveMade
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import ConditionEnded
 from tests.helpers import Table, against, of_type, spellcaster
 
 WIZARD = spellcaster("Vesna", "Wizard", 17, "Hideous Laughter", "Hypnotic Pattern", "Web", "Blindness/Deafness", "Confusion")

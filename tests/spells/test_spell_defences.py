@@ -10,6 +10,8 @@ Humanoids, the Zombie (Slam +3) an Undead."""
 
 from __future__ import annotations
 
+from combat.common.commands import ApplyCondition, Damage, EndConcentration, RemoveCondition
+from combat.common.events import DamageTaken, SaveMade
 from combat.fivee.ability_checks import AbilityCheck
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackDamageRolled, AttackMade
@@ -20,8 +22,8 @@ from combat.fivee.monsters import AddCreature
 from combat.fivee.reaction_windows import ReactionWindowOpened
 from combat.fivee.reactions import AttackDeflected
 from combat.fivee.save_effects import SaveEffect
-from combat.kernel.commands import AddCombatant, ApplyCondition, Damage, EndConcentration, RemoveCondition
-from combat.kernel.events import ConditionEnded, ConditionSpec, DamageTaken, SaveMade
+from combat.kernel.commands import AddCombatant
+from combat.kernel.events import ConditionEnded, ConditionSpec
 from tests.helpers import Table, next_turn, of_type, pc, spellcaster
 
 DRUID = spellcaster(

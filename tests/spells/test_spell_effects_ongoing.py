@@ -7,14 +7,16 @@ Bandits are Humanoids of CR 1/8 (11 HP, AC 12, Wisdom +0, Dexterity +1)."""
 
 from __future__ import annotations
 
+from combat.common.commands import ApplyCondition, Damage, EndConcentration, Heal, RemoveCondition
+from combat.common.events import DamageTaken, Healed, SaveMade, TempHPGranted
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.casts import CastSpell
 from combat.fivee.dying import CombatantDied
 from combat.fivee.save_effects import SaveEffect
 from combat.fivee.spell_effect_uses import SpellEffect
-from combat.kernel.commands import ApplyCondition, Damage, EndConcentration, EndTurn, Heal, RemoveCondition
-from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, DamageTaken, Healed, SaveMade, TempHPGranted
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec
 from tests.helpers import Table, against, next_turn, of_type, pc, spellcaster
 
 WIZARD = spellcaster("Vesna", "Wizard", 17, "Mage Armor", "Haste", "Sleep", "Polymorph", "Disintegrate", "Chill Touch")

@@ -7,13 +7,15 @@ Dexterity -1, Constitution +3. Ilse, a level 11 Cleric (Wisdom 18: DC 16), casts
 
 from __future__ import annotations
 
+from combat.common.commands import Damage, EndConcentration
+from combat.common.events import DamageTaken, Healed, SaveMade
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_effect_uses import SpellEffect
-from combat.kernel.commands import Damage, EndConcentration, EndTurn
-from combat.kernel.events import DamageTaken, DiceRolled, Healed, SaveMade
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import DiceRolled
 from tests.helpers import Table, against, next_turn, of_type, pc, spellcaster
 
 WIZARD = spellcaster(

@@ -16,12 +16,13 @@ import pytest
 
 from combat.app.catalog import ALL_EVENT_TYPES
 from combat.characters.build import build_sheet
+from combat.common.commands import ApplyCondition, RemoveCondition, SavingThrow
 from combat.fivee.attack_commands import Attack
 from combat.fivee.characters import AddCharacter
 from combat.fivee.gm_edit_commands import ChangeStatBlock, SetHp, StatChanges
 from combat.fivee.initiative import RollInitiative
 from combat.fivee.monsters import AddCreature
-from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, RemoveCombatant, RemoveCondition, SavingThrow
+from combat.kernel.commands import AddCombatant, BeginCombat, RemoveCombatant
 from combat.kernel.decider import Rules, Ruleset
 from combat.kernel.encounter import ENCOUNTER
 from combat.kernel.events import AttackProfile, ConditionSpec, Event

@@ -17,9 +17,10 @@ from contextlib import contextmanager
 import httpx
 
 from combat.app.catalog import ALL_EVENT_TYPES
+from combat.common.commands import Damage
 from combat.fivee.attack_commands import Attack, RollDamage
 from combat.fivee.initiative import RollInitiative
-from combat.kernel.commands import AddCombatant, BeginCombat, Damage, EndTurn
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
 from combat.kernel.events import AttackProfile
 from combat.kernel.hidden import carries_numbers, undeclared_numbers
 from combat.service import create_app

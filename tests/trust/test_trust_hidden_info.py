@@ -10,8 +10,9 @@ import json
 import httpx
 import pytest
 
+from combat.common.commands import ApplyCondition
 from combat.fivee.attack_commands import Attack
-from combat.kernel.commands import ApplyCondition, EndTurn, Reveal
+from combat.kernel.commands import EndTurn, Reveal
 from combat.kernel.events import ConditionSpec
 from tests.service.helpers import LiveServer, bearer, open_fight, read_events, set_the_scene
 

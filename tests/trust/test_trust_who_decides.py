@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 from combat.app.catalog import ALL_COMMAND_TYPES
+from combat.common.commands import SavingThrow
+from combat.common.events import SaveMade
 from combat.fivee.action_commands import TakeAction
 from combat.fivee.attack_commands import Attack
-from combat.kernel.commands import Command, SavingThrow
-from combat.kernel.events import SaveMade
+from combat.kernel.commands import Command
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.surprise import SurpriseCheck
 from combat.rulesets.declared_d10.attacks import D10Attack

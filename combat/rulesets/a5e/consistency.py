@@ -29,6 +29,7 @@ from typing import Any
 
 from combat.common.concentration import no_save_owed, not_concentrating
 from combat.common.consistency import able, first_of
+from combat.common.events import DamageTaken
 from combat.common.hitpoints import adjusted_damage
 from combat.fivee import consistency
 from combat.fivee.action_events import ActionTaken, BonusActionTaken, Moved, ReactionTaken
@@ -118,7 +119,7 @@ def _unsurprised(field: str, doing: Callable[[Any], str | None]) -> Check:
 # -- hit points and movement -----------------------------------------------------------------
 
 
-def _damage(state: EncounterState, e: ev.DamageTaken, ctx: dict[str, Any]) -> str | None:
+def _damage(state: EncounterState, e: DamageTaken, ctx: dict[str, Any]) -> str | None:
     target = state.combatants[e.target]
     fits = adjusted_damage(target, e.rolled, e.damage_type)
     return None if e.amount == fits else f"{target.name} would take {fits} {e.damage_type} from {e.rolled}, not {e.amount}"
@@ -288,7 +289,7 @@ CHECKS: dict[type, Check] = {
     BonusActionTaken: first_of(_SHARED[BonusActionTaken], _unsurprised("combatant", lambda e: "bonus")),
     ReactionTaken: first_of(_SHARED[ReactionTaken], _unsurprised("combatant", lambda e: "react")),
     Moved: first_of(_acting("combatant", "move"), _unsurprised("combatant", lambda e: "move"), _moved),
-    ev.DamageTaken: first_of(_SHARED[ev.DamageTaken], _damage),
+    DamageTaken: first_of(_SHARED[DamageTaken], _damage),
     ExtraMovementSpent: first_of(_acting("combatant", "move"), _extra_movement),
     ev.SurpriseMarked: lambda state, e, ctx: sudden_bars(state, e.surprised),
     SurpriseCheckMade: _surprise_check,

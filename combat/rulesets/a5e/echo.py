@@ -17,7 +17,7 @@ import re
 import msgspec
 
 from combat.common import hitpoints as shared
-from combat.kernel.commands import Damage
+from combat.common.commands import Damage
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.names import normalised
 from combat.kernel.state import EncounterState

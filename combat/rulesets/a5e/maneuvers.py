@@ -30,12 +30,13 @@ from typing import ClassVar, Literal
 import msgspec
 
 from combat.common.attacks import d20_notation
+from combat.common.events import SaveMade
 from combat.common.turns import require_able, require_turn
 from combat.fivee.actions import require_reaction, spend_check
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import Event, SaveMade
+from combat.kernel.events import Event
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 from combat.rulesets.a5e.table import Press

@@ -17,13 +17,14 @@ from typing import ClassVar, Literal
 
 import msgspec
 
+from combat.common.events import DamageTaken
 from combat.common.hitpoints import adjusted_damage, after_damage
 from combat.common.save_conditions import COVER_SAVE  # cover adds to Dexterity saving throws
 from combat.common.saves import saving_throw
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import CombatantAdded, ConditionApplied, ConditionSpec, DamageTaken, Event
+from combat.kernel.events import CombatantAdded, ConditionApplied, ConditionSpec, Event
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState, with_rules
 from combat.rulesets.a5e.environments import Environment, WorldAction

@@ -131,8 +131,8 @@ RULES = assemble(
     Rules(handlers=setup.HANDLERS, appliers=setup.APPLIERS),
     Rules(handlers={EndCombat: turns.HANDLERS[EndCombat]}, appliers=turns.APPLIERS),
     Rules(handlers=conditions.HANDLERS, appliers=conditions.APPLIERS),
-    Rules(handlers=saves.PLAIN_HANDLERS, appliers=saves.APPLIERS),  # the ability as given, a bonus left out 0
-    Rules(appliers=hitpoints.APPLIERS),
+    saves.RULES,  # the ability as given, a bonus left out 0
+    Rules(appliers=hitpoints.APPLIERS, narration=hitpoints.NARRATION),
     settings.RULES,
     traits.RULES,
     surprise.RULES,

@@ -28,11 +28,13 @@ from typing import Any, ClassVar
 import msgspec
 
 from combat.common import conditions, hitpoints, setup
+from combat.common.commands import ApplyCondition, Heal
 from combat.common.consistency import CHECKS as SHARED_CHECKS
-from combat.kernel.commands import AddCombatant, ApplyCondition, Command, Heal
+from combat.common.events import CombatantDowned, Healed
+from combat.kernel.commands import AddCombatant, Command
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import CombatantDowned, ConditionApplied, ConditionEnded, ConditionSpec, Event, Healed
+from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, Event
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.names import checked_damage_type
 from combat.kernel.state import Combatant, EncounterState, with_rules

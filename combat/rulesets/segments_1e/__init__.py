@@ -68,14 +68,15 @@ from __future__ import annotations
 import dataclasses
 
 from combat.common import conditions
+from combat.common.commands import RemoveCondition
 from combat.common.condition_effects import INCAPACITATING
 from combat.common.error_codes import COMMON_ERROR_CODES
+from combat.common.events import CombatantDowned, CombatantRevived, DamageTaken, Healed
 from combat.common.glossary import SRD_DAMAGE_TYPES
 from combat.common.hitpoints import APPLIERS as HP_APPLIERS
-from combat.kernel.commands import RemoveCondition
 from combat.kernel.decider import Rules, Ruleset, assemble
 from combat.kernel.encounter import ENCOUNTER
-from combat.kernel.events import CombatantDowned, CombatantRevived, ConditionApplied, ConditionEnded, DamageTaken, Healed
+from combat.kernel.events import ConditionApplied, ConditionEnded
 from combat.rulesets.segments_1e import (
     actions,
     attacks,

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from combat.common import concentration as shared
 from combat.common import conditions, saves
+from combat.common.commands import ApplyCondition, EndConcentration, SavingThrow, StartConcentration
 from combat.common.concentration import end_concentration
-from combat.kernel.commands import ApplyCondition, EndConcentration, SavingThrow, StartConcentration
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.state import EncounterState

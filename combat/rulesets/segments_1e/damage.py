@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from combat.common.commands import Damage, Heal
 from combat.common.consistency import CHECKS as SHARED_CHECKS
+from combat.common.events import CombatantDowned, DamageTaken, Healed
 from combat.common.hitpoints import HANDLERS as HP_HANDLERS
 from combat.common.hitpoints import amount_or_roll
-from combat.kernel.commands import Damage, Heal
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import CombatantDowned, DamageTaken, Healed
 from combat.kernel.names import checked_damage_type
 from combat.kernel.state import EncounterState
 from combat.rulesets.segments_1e import phases as P

@@ -37,9 +37,10 @@ import msgspec
 
 from combat.common.concentration import end_concentration
 from combat.common.consistency import CHECKS as SHARED_CHECKS
+from combat.common.events import DamageTaken
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import DamageTaken, TurnEnded
+from combat.kernel.events import TurnEnded
 from combat.kernel.names import checked_damage_type
 from combat.kernel.state import Combatant, EncounterState
 from combat.rulesets.segments_1e import phases as P

@@ -40,6 +40,7 @@ from __future__ import annotations
 from combat import fivee
 from combat.common import conditions as shared_conditions
 from combat.common import turns
+from combat.common.commands import ApplyCondition
 from combat.common.error_codes import COMMON_ERROR_CODES
 from combat.fivee import actions as shared_actions
 from combat.fivee import banked_actions, monster_actions, one_slot_per_turn, reactions, spell_effects_ongoing, stat_blocks
@@ -51,7 +52,7 @@ from combat.fivee.attack_events import AttackMade
 from combat.fivee.error_codes import FIVEE_ERROR_CODES
 from combat.fivee.initiative import unresolved_ties
 from combat.fivee.views import views_with
-from combat.kernel.commands import ApplyCondition, EndTurn
+from combat.kernel.commands import EndTurn
 from combat.kernel.decider import Guard, Rules, Ruleset, Tx, assemble
 from combat.kernel.events import TurnStarted
 from combat.kernel.phases import PhaseTable, Step

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from combat.common.commands import ApplyCondition
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack, OpportunityAttack
-from combat.kernel.commands import ApplyCondition, EndTurn
+from combat.kernel.commands import EndTurn
 from combat.kernel.events import ConditionSpec
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.maneuvers import PressTheAttack

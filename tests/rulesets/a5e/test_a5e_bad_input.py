@@ -3,8 +3,9 @@ crashed, and is now a RuleError with a stable code that appends nothing."""
 
 import pytest
 
+from combat.common.commands import Damage
 from combat.fivee.dying import DeathSave
-from combat.kernel.commands import Damage, EndTurn, Ruling
+from combat.kernel.commands import EndTurn, Ruling
 from combat.kernel.errors import RuleError
 from combat.kernel.events import RulingMade
 from combat.rulesets.a5e.actions import FreeAction

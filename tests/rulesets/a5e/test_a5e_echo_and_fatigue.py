@@ -1,9 +1,11 @@
 """a5e: the cavernous environment's Echo on thunder damage, and recovering sprint fatigue."""
 
+from combat.common.commands import Damage
+from combat.common.events import DamageTaken
 from combat.fivee.attack_commands import RollDamage
 from combat.fivee.attack_events import AttackDamageRolled, AttackMade
-from combat.kernel.commands import Damage, EndTurn
-from combat.kernel.events import AttackProfile, AttackRolled, ConditionEnded, DamageTaken, DiceRolled, ExtraDamage
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import AttackProfile, AttackRolled, ConditionEnded, DiceRolled, ExtraDamage
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.sprint import Sprint
 from tests.helpers import LONGSWORD, monster, of_type, pc, turn_of

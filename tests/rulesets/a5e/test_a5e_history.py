@@ -10,27 +10,20 @@ import pytest
 
 from combat.app.application import Encounters
 from combat.app.history import replay
+from combat.common.commands import ConcentrationSave, Damage, EndConcentration, StartConcentration
+from combat.common.events import DamageTaken
 from combat.demos import get_demo
 from combat.fivee.action_commands import Move
 from combat.fivee.action_events import Moved
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.initiative import RollInitiative
-from combat.kernel.commands import (
-    AddCombatant,
-    BeginCombat,
-    ConcentrationSave,
-    Damage,
-    EndConcentration,
-    EndTurn,
-    StartConcentration,
-)
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
 from combat.kernel.errors import RuleError
 from combat.kernel.events import (
     CombatantAdded,
     ConcentrationChecked,
     ConcentrationCheckRequired,
     ConflictOverridden,
-    DamageTaken,
     EventsRetracted,
     RulingAmended,
     TurnEnded,

@@ -3,11 +3,12 @@ surprised participant (shared/rules/a5e-turn-based-action.txt)."""
 
 from __future__ import annotations
 
+from combat.common.commands import ApplyCondition, RemoveCondition
 from combat.fivee.action_commands import BonusAction, TakeAction
 from combat.fivee.banked_actions import ActionBanked, BankedActionGranted, banked_of
 from combat.fivee.gm_edit_commands import GrantAction
 from combat.fivee.initiative import RollInitiative
-from combat.kernel.commands import ApplyCondition, BeginCombat, EndTurn, MarkSurprised, RemoveCondition
+from combat.kernel.commands import BeginCombat, EndTurn, MarkSurprised
 from combat.kernel.events import ConditionSpec
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.surprise import SurpriseEnded

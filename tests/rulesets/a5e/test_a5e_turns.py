@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from combat.common.commands import ApplyCondition
+from combat.common.events import SaveMade
 from combat.fivee.action_commands import BonusAction, Move, TakeAction, UseReaction
 from combat.fivee.action_events import Moved
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.check_events import CheckMade
-from combat.kernel.commands import ApplyCondition, EndTurn
-from combat.kernel.events import ConditionApplied, ConditionSpec, DiceRolled, SaveMade
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import ConditionApplied, ConditionSpec, DiceRolled
 from combat.rulesets.a5e.actions import FreeAction
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.maneuvers import AttackPressed, FallBack, PressTheAttack, Tumble, Tumbled

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
+from combat.common.events import DamageTaken, SaveMade
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.initiative import RollInitiative
 from combat.kernel.commands import BeginCombat, EndTurn
 from combat.kernel.events import (
     CombatantAdded,
     ConditionApplied,
-    DamageTaken,
     DiceRolled,
     InitiativeSet,
     PhaseChanged,
     RoundEnded,
     RoundStarted,
-    SaveMade,
     TurnStarted,
 )
 from combat.rulesets.a5e.environments import ENVIRONMENTS

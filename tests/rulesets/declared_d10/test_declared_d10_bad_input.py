@@ -1,7 +1,8 @@
 """declared-d10 bad input found by fuzzing (tests/kernel/test_fuzz_deciders.py): each left the log in
 conflict with its own rules, and is now a RuleError with a stable code that appends nothing."""
 
-from combat.kernel.commands import ApplyCondition, EndCombat
+from combat.common.commands import ApplyCondition
+from combat.kernel.commands import EndCombat
 from combat.kernel.events import CombatEnded, ConditionSpec
 from combat.rulesets.declared_d10.wounds import D10Damage
 from tests.rulesets.declared_d10.helpers import tammys_turn

@@ -8,8 +8,9 @@ import pytest
 
 from combat.app.application import Encounters
 from combat.app.history import effective
+from combat.common.commands import ApplyCondition
 from combat.demos import get_demo
-from combat.kernel.commands import AddCombatant, ApplyCondition, BeginCombat, EndTurn
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
 from combat.kernel.decider import evolve
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionSpec, EventsRetracted, TurnStarted

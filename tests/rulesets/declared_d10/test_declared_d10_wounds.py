@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from combat.kernel.commands import EndTurn, Heal
-from combat.kernel.events import CombatantDowned, ConditionApplied, DiceRolled
+from combat.common.commands import Heal
+from combat.common.events import CombatantDowned
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import ConditionApplied, DiceRolled
 from combat.rulesets.declared_d10.attacks import D10Attack, D10AttackRolled
 from combat.rulesets.declared_d10.state import D10Traits
 from combat.rulesets.declared_d10.wounds import D10Damage, D10DamageDealt, D10WoundPenalty

@@ -1,8 +1,9 @@
 """segments-1e: spells on the timeline, spoiled by broken concentration; concentration to
 maintain an effect."""
 
-from combat.kernel.commands import ApplyCondition, Damage, SavingThrow, StartConcentration
-from combat.kernel.events import ConcentrationEnded, ConditionSpec, DamageTaken
+from combat.common.commands import ApplyCondition, Damage, SavingThrow, StartConcentration
+from combat.common.events import DamageTaken
+from combat.kernel.events import ConcentrationEnded, ConditionSpec
 from combat.rulesets.segments_1e.commands import (
     BeginCasting,
     DeclareRoundAction,

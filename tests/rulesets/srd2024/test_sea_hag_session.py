@@ -7,9 +7,9 @@ import msgspec
 
 from combat.app.application import Encounters, fold_records
 from combat.app.interchange import read_jsonl
+from combat.common.events import SaveRolled
 from combat.fivee.gm_edit_commands import ChangeStatBlock, SetHp
 from combat.fivee.turn_pointer import GotoTurn, PreviousTurn
-from combat.kernel.events import SaveRolled
 from tests.helpers import REPLAYS
 from tests.rulesets.srd2024.sea_hag_session import START_HP, STEPS
 

@@ -3,13 +3,14 @@
 "The main actions you can take are listed in 'Actions' earlier in 'Playing the Game.'"
 """
 
+from combat.common.commands import ApplyCondition
 from combat.fivee.action_commands import Move, TakeAction, UseReaction
 from combat.fivee.action_events import ActionTaken
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.check_events import CheckMade
 from combat.fivee.held_open import helps_of
-from combat.kernel.commands import ApplyCondition, EndTurn
+from combat.kernel.commands import EndTurn
 from combat.kernel.events import ConcentrationStarted, ConditionApplied, ConditionEnded, ConditionSpec, DiceRolled
 from tests.helpers import Table, monster, of_type, pc
 

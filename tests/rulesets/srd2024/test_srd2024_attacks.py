@@ -4,9 +4,9 @@
 specify otherwise."
 """
 
+from combat.common.commands import ApplyCondition, Damage
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
-from combat.kernel.commands import ApplyCondition, Damage
 from combat.kernel.events import AttackProfile, ConditionSpec, DiceRolled
 from tests.helpers import SHORTBOW, Table, monster, of_type, pc
 

@@ -2,7 +2,8 @@
 each crashed (a 500 over HTTP) or left the log in conflict with the rules, and is now a
 RuleError with a stable code that appends nothing."""
 
-from combat.kernel.commands import Damage, EndCombat, Heal
+from combat.common.commands import Damage, Heal
+from combat.kernel.commands import EndCombat
 from combat.kernel.events import CombatEnded
 from tests.helpers import Table, monster, pc
 

@@ -5,17 +5,10 @@
 
 import pytest
 
+from combat.common.commands import ApplyCondition, ConcentrationSave, Damage, EndConcentration, GrantTempHp, StartConcentration
 from combat.common.concentration import concentration_dc
 from combat.fivee.action_commands import TakeAction
-from combat.kernel.commands import (
-    ApplyCondition,
-    ConcentrationSave,
-    Damage,
-    EndConcentration,
-    EndTurn,
-    GrantTempHp,
-    StartConcentration,
-)
+from combat.kernel.commands import EndTurn
 from combat.kernel.events import (
     ConcentrationChecked,
     ConcentrationCheckRequired,

@@ -1,7 +1,8 @@
 """srd-2024 conditions: their effects on a turn, and durations that end at the start or end of a named creature's turn."""
 
+from combat.common.commands import ApplyCondition, RemoveCondition
 from combat.fivee.action_commands import BonusAction, Move, UseReaction
-from combat.kernel.commands import ApplyCondition, EndTurn, RemoveCondition
+from combat.kernel.commands import EndTurn
 from combat.kernel.events import ConditionEnded, ConditionSpec
 from tests.helpers import Table, monster, pc
 
@@ -109,8 +110,9 @@ def test_a_creature_freed_at_the_start_of_its_turn_has_its_full_speed():
 def test_a_condition_timed_by_a_dead_creatures_turn_ends_when_that_turn_would_have_come():
     """Durations 'end at the start or end of a named creature's turn'; a dead creature's turn
     never comes, so what it timed runs out when its place in the order is passed over."""
+    from combat.common.commands import ApplyCondition
     from combat.fivee.attack_commands import Attack
-    from combat.kernel.commands import ApplyCondition, EndTurn
+    from combat.kernel.commands import EndTurn
     from combat.kernel.events import ConditionEnded, ConditionSpec
     from tests.helpers import Table, monster, of_type, pc
 

@@ -4,9 +4,10 @@
 or knocked out or have surrendered or fled. Combat can also end when both sides agree to end it."
 """
 
+from combat.common.commands import Damage, Heal
 from combat.fivee.attack_commands import Attack
 from combat.fivee.initiative import RollInitiative
-from combat.kernel.commands import BeginCombat, Damage, EndCombat, EndTurn, Heal, Ruling
+from combat.kernel.commands import BeginCombat, EndCombat, EndTurn, Ruling
 from combat.kernel.events import CombatEnded, PhaseChanged, RulingMade
 from tests.helpers import Table, monster, of_type, pc
 

@@ -2,12 +2,13 @@
 
 import pytest
 
+from combat.common.commands import Damage, Heal, SavingThrow
+from combat.common.events import SaveMade
 from combat.fivee.action_commands import BonusAction, Move, TakeAction, UseReaction
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.initiative import OrderTie, RollInitiative
-from combat.kernel.commands import BeginCombat, Command, Damage, EndTurn, Heal, MarkSurprised, SavingThrow
-from combat.kernel.events import SaveMade
+from combat.kernel.commands import BeginCombat, Command, EndTurn, MarkSurprised
 from tests.helpers import Table, monster, of_type, pc
 
 

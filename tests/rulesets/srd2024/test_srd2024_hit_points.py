@@ -4,10 +4,12 @@
 or knocked out."
 """
 
+from combat.common.commands import Damage, GrantTempHp, Heal
+from combat.common.events import CombatantDowned, CombatantRevived, DamageTaken, Healed
 from combat.fivee.action_commands import Move
 from combat.fivee.attack_commands import Attack
-from combat.kernel.commands import Damage, EndTurn, GrantTempHp, Heal
-from combat.kernel.events import CombatantDowned, CombatantRevived, DamageTaken, DiceRolled, Healed
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import DiceRolled
 from tests.helpers import Table, monster, of_type, pc
 
 

@@ -5,12 +5,13 @@ make the attack, take a Reaction to make one melee attack with a weapon or an Un
 against that entity."
 """
 
+from combat.common.commands import ApplyCondition
 from combat.fivee.action_commands import Move, TakeAction, UseReaction
 from combat.fivee.action_events import Moved
 from combat.fivee.attack_commands import OpportunityAttack
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.held_open import opportunities_of
-from combat.kernel.commands import ApplyCondition, EndTurn
+from combat.kernel.commands import EndTurn
 from combat.kernel.events import ConditionSpec
 from tests.helpers import SCIMITAR, SHORTBOW, Table, monster, of_type, pc
 

@@ -4,11 +4,12 @@
 whether to move first or take your action first."
 """
 
+from combat.common.commands import ApplyCondition
 from combat.fivee.action_commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
 from combat.fivee.action_events import Moved, ReactionTaken
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
-from combat.kernel.commands import ApplyCondition, EndTurn
+from combat.kernel.commands import EndTurn
 from combat.kernel.events import ConditionSpec
 from tests.helpers import Table, monster, of_type, pc
 

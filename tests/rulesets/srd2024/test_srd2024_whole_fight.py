@@ -5,12 +5,14 @@ bugbear on initiative and drops to 0 HP under its Critical Hit, makes a Death Sa
 potion into Aria, who gets up and finishes the bugbear with her Extra Attack.
 """
 
+from combat.common.commands import Heal, RemoveCondition
+from combat.common.events import CombatantDowned
 from combat.fivee.action_commands import BonusAction, Move, TakeAction
 from combat.fivee.attack_commands import Attack
 from combat.fivee.dying import DeathSave, dying_of
 from combat.fivee.initiative import OrderTie, RollInitiative
-from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, Heal, MarkSurprised, RemoveCondition
-from combat.kernel.events import AttackProfile, CombatantDowned, CombatEnded, DiceRolled, TurnStarted
+from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn, MarkSurprised
+from combat.kernel.events import AttackProfile, CombatEnded, DiceRolled, TurnStarted
 from tests.helpers import SHORTBOW, Table, monster, of_type, pc
 
 MORNINGSTAR = AttackProfile(name="Morningstar", bonus=4, damage="2d8+2", damage_type="piercing")

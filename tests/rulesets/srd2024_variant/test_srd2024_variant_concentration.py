@@ -7,7 +7,8 @@ higher, up to a maximum DC of 30."
 
 import pytest
 
-from combat.kernel.commands import ConcentrationSave, Damage, EndTurn, StartConcentration
+from combat.common.commands import ConcentrationSave, Damage, StartConcentration
+from combat.kernel.commands import EndTurn
 from combat.kernel.events import ConcentrationCheckRequired, ConcentrationEnded
 from tests.helpers import Table, monster, of_type, pc
 

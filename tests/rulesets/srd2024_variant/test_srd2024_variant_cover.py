@@ -4,9 +4,10 @@
 Constitution saves. Total: Can't be targeted directly."
 """
 
+from combat.common.events import SaveMade
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
-from combat.kernel.events import DiceRolled, SaveMade
+from combat.kernel.events import DiceRolled
 from combat.rulesets.srd2024_variant.cover import SaveBehindCover
 from tests.helpers import Table, monster, of_type, pc
 

@@ -5,10 +5,11 @@ costs an amount of movement equal to the entity size. For example: if your Speed
 and the entity you mount is of size Large, you spend 10 feet of movement to mount them."
 """
 
+from combat.common.commands import ApplyCondition, Damage
 from combat.fivee.action_commands import TakeAction
 from combat.fivee.action_events import Moved
 from combat.fivee.attack_commands import Attack
-from combat.kernel.commands import ApplyCondition, Damage, EndTurn
+from combat.kernel.commands import EndTurn
 from combat.kernel.events import ConditionSpec, InitiativeSet, TurnStarted
 from combat.rulesets.srd2024_variant.mounts import (
     Carried,

@@ -3,9 +3,10 @@ moving around other entities, dropping Prone."""
 
 import pytest
 
+from combat.common.commands import ApplyCondition
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.action_events import Moved
-from combat.kernel.commands import ApplyCondition, EndTurn
+from combat.kernel.commands import EndTurn
 from combat.kernel.events import ConditionApplied, ConditionSpec
 from combat.rulesets.srd2024_variant.movement import DropProne, ExtraFeetSpent, StandUpFromProne, Traverse
 from combat.rulesets.srd2024_variant.traits import NoteTraits

@@ -3,11 +3,13 @@
 "Whenever you use your Unarmed Strike, choose one of the following options for its effect."
 """
 
+from combat.common.commands import ApplyCondition
+from combat.common.events import SaveMade
 from combat.fivee.action_commands import Move
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
-from combat.kernel.commands import ApplyCondition, EndTurn
-from combat.kernel.events import ConditionApplied, ConditionSpec, DiceRolled, SaveMade
+from combat.kernel.commands import EndTurn
+from combat.kernel.events import ConditionApplied, ConditionSpec, DiceRolled
 from combat.rulesets.srd2024_variant.traits import NoteTraits
 from combat.rulesets.srd2024_variant.unarmed import (
     EscapeAttempted,
