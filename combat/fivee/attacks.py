@@ -491,12 +491,7 @@ def attack_with(tx: Tx, cmd: Attack, *, attacker_unseen: bool = False) -> None:
     require_no_pending_damage(tx.state)
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
-    if cmd.cover == "total":
-        raise RuleError(
-            "attack/total-cover",
-            f"{target.name} has Total Cover and can't be targeted directly",
-            allowed="none, half or three-quarters cover",
-        )
+    require_targetable(target, cmd.cover)
     uses = attack_uses(tx, attacker, cmd.using, cmd.readied)
     aimed = aimed_attack(tx, attacker, target, uses, faces=cmd.sanctuary_faces, new_target=cmd.new_target)
     if aimed is None:
@@ -548,15 +543,44 @@ def attack_uses(tx: Tx, attacker: Combatant, using: str, readied: bool) -> str:
     if using == "reaction":
         require_reaction(attacker)
         return "reaction"
-    require_turn(tx, attacker.id)
-    require_able(attacker, "attack")
     if using == "bonus_action":
+        require_turn(tx, attacker.id)
+        require_able(attacker, "attack")
         spend_check(attacker, "bonus_action")
         return "bonus_action"
+    return attack_action_use(tx, attacker)
+
+
+def attack_action_use(tx: Tx, attacker: Combatant) -> str:
+    """An attack on the attacker's own turn: one attack of its Attack action while any are
+    left, else the action itself (the first attack of the Attack action)."""
+    require_turn(tx, attacker.id)
+    require_able(attacker, "attack")
     if attacker.economy.attacks_left > 0:
         return "attack"
     spend_check(attacker, "action")
     return "action"
+
+
+def require_targetable(target: Combatant, cover: str) -> None:
+    """'A target with total cover can't be targeted directly' by an attack."""
+    if cover == "total":
+        raise RuleError(
+            "attack/total-cover",
+            f"{target.name} has Total Cover and can't be targeted directly",
+            allowed="none, half or three-quarters cover",
+        )
+
+
+def require_opportunity(state: EncounterState, attacker: Combatant, target: Combatant) -> None:
+    """An opportunity attack needs an opening: the target left the attacker's reach."""
+    problem = no_opportunity(state, attacker.id, target.id)
+    if problem:
+        raise RuleError(
+            "attack/no-opportunity",
+            problem,
+            allowed=", ".join(f"{a} at {t}" for a, t in opportunities_of(state)) or "no opportunity attacks open",
+        )
 
 
 @defenders_dice
@@ -566,13 +590,7 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
     target = tx.combatant(cmd.target)
     # A spent reaction or an incapacitated attacker is the reason to give, not a missing opportunity.
     require_reaction(attacker)
-    problem = no_opportunity(tx.state, attacker.id, target.id)
-    if problem:
-        raise RuleError(
-            "attack/no-opportunity",
-            problem,
-            allowed=", ".join(f"{a} at {t}" for a, t in opportunities_of(tx.state)) or "no opportunity attacks open",
-        )
+    require_opportunity(tx.state, attacker, target)
     aimed = aimed_attack(tx, attacker, target, "reaction", faces=cmd.sanctuary_faces, new_target=cmd.new_target, opportunity=True)
     if aimed is None:
         return  # "lose the attack" (Sanctuary)

@@ -34,8 +34,15 @@ from combat.common.saves import saving_throw
 from combat.common.turns import require_able, require_turn
 from combat.fivee.actions import economy_after_attack, require_reaction, spend_check
 from combat.fivee.attack_commands import Attack
-from combat.fivee.attacks import AttackOptions, already_dead, no_opportunity, resolve_attack
-from combat.fivee.held_open import opportunities_of, opportunity_taken
+from combat.fivee.attacks import (
+    AttackOptions,
+    already_dead,
+    attack_action_use,
+    require_opportunity,
+    require_targetable,
+    resolve_attack,
+)
+from combat.fivee.held_open import opportunity_taken
 from combat.kernel.commands import Command, Cover, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -170,32 +177,16 @@ def with_grapple_disadvantage(state: EncounterState, cmd: Attack) -> Attack:
 
 def _economy_for_strike(tx: Tx, attacker: Combatant, target: Combatant, opportunity: bool) -> str:
     if opportunity:
-        problem = no_opportunity(tx.state, attacker.id, target.id)
-        if problem:
-            raise RuleError(
-                "attack/no-opportunity",
-                problem,
-                allowed=", ".join(f"{a} at {t}" for a, t in opportunities_of(tx.state)) or "no opportunity attacks open",
-            )
+        require_opportunity(tx.state, attacker, target)
         require_reaction(attacker)
         return "reaction"
-    require_turn(tx, attacker.id)
-    require_able(attacker, "attack")
-    if attacker.economy.attacks_left > 0:
-        return "attack"
-    spend_check(attacker, "action")
-    return "action"
+    return attack_action_use(tx, attacker)
 
 
 def unarmed_strike(tx: Tx, cmd: UnarmedStrike) -> None:
     attacker = tx.combatant(cmd.attacker)
     target = tx.combatant(cmd.target)
-    if cmd.cover == "total":
-        raise RuleError(
-            "attack/total-cover",
-            f"{target.name} has Total Cover and can't be targeted directly",
-            allowed="none, half or three-quarters cover",
-        )
+    require_targetable(target, cmd.cover)
     if target.id == attacker.id:
         raise RuleError("target/self", f"{attacker.name} cannot strike itself")
     problem = already_dead(target)
