@@ -292,61 +292,49 @@ class Encounters(HistoryMoves):
         if command_id is not None:
             check_client_id(command_id)
         async with self._locks.held(encounter_id, blocking=commits.blocking):
-            return await self._deciding(encounter_id, events_for, commits, actor, expected_version, command_id, request)
-
-    async def _deciding(
-        self,
-        encounter_id: UUID,
-        events_for: Callable[[EncounterState], list[Event] | Decided],
-        commits: Commits,
-        actor: str,
-        expected_version: int | None,
-        command_id: str | None,
-        request: str,
-    ) -> Outcome:
-        # The first try decides on the cached state without asking the store whether
-        # another process appended since: if one did, the append finds its seq taken and
-        # we decide again on the fresh state (a refusal is only trusted once it is fresh).
-        # An encounter another process wrote last time is read first instead: a refused
-        # insert costs more than the read, and processes taking turns would meet one on
-        # every command. The mark goes when a read finds nobody else wrote.
-        state = self._cache.get(encounter_id)
-        if state is not None and self._shared.get(encounter_id):
-            fresher = self.state(encounter_id)
-            if fresher.version == state.version:
-                self._shared.pop(encounter_id)
-            state = fresher
-        for _ in range(self.RETRIES):
-            fresh = state is None or (expected_version is not None and expected_version != state.version)
-            if state is None or fresh:
-                state = self.state(encounter_id)
-            repeat = self._repeat(encounter_id, command_id, state, actor, request)
-            if repeat is not None:
-                return repeat
-            if expected_version is not None and expected_version != state.version:
-                raise VersionConflict(expected_version, state.version)
-            try:
-                decision = events_for(state)
-            except RuleError:
-                if fresh or self.state(encounter_id) is state:
-                    raise
-                state = None
-                continue
-            try:
-                events, after = decision if isinstance(decision, Decided) else (decision, None)
-                return await self._appending(
-                    encounter_id, state, events, actor, commits, command_id, request=request, after=after
-                )
-            except VersionConflict:
-                self._shared.put(encounter_id, True)
-                state = self.state(encounter_id)
-                if expected_version is not None:
-                    repeat = self._repeat(encounter_id, command_id, state, actor, request)
-                    if repeat is not None:
-                        return repeat
-                    raise
-                await commits.pause(random.uniform(0, 0.002))
-        raise StoreBusy(self.RETRIES)
+            # The first try decides on the cached state without asking the store whether
+            # another process appended since: if one did, the append finds its seq taken and
+            # we decide again on the fresh state (a refusal is only trusted once it is fresh).
+            # An encounter another process wrote last time is read first instead: a refused
+            # insert costs more than the read, and processes taking turns would meet one on
+            # every command. The mark goes when a read finds nobody else wrote.
+            state = self._cache.get(encounter_id)
+            if state is not None and self._shared.get(encounter_id):
+                fresher = self.state(encounter_id)
+                if fresher.version == state.version:
+                    self._shared.pop(encounter_id)
+                state = fresher
+            for _ in range(self.RETRIES):
+                fresh = state is None or (expected_version is not None and expected_version != state.version)
+                if state is None or fresh:
+                    state = self.state(encounter_id)
+                repeat = self._repeat(encounter_id, command_id, state, actor, request)
+                if repeat is not None:
+                    return repeat
+                if expected_version is not None and expected_version != state.version:
+                    raise VersionConflict(expected_version, state.version)
+                try:
+                    decision = events_for(state)
+                except RuleError:
+                    if fresh or self.state(encounter_id) is state:
+                        raise
+                    state = None
+                    continue
+                try:
+                    events, after = decision if isinstance(decision, Decided) else (decision, None)
+                    return await self._appending(
+                        encounter_id, state, events, actor, commits, command_id, request=request, after=after
+                    )
+                except VersionConflict:
+                    self._shared.put(encounter_id, True)
+                    state = self.state(encounter_id)
+                    if expected_version is not None:
+                        repeat = self._repeat(encounter_id, command_id, state, actor, request)
+                        if repeat is not None:
+                            return repeat
+                        raise
+                    await commits.pause(random.uniform(0, 0.002))
+            raise StoreBusy(self.RETRIES)
 
     def _repeat(
         self, encounter_id: UUID, command_id: str | None, state: EncounterState, actor: str, request: str
