@@ -43,6 +43,7 @@ Later (`after`, run by the 5e rulesets' flow over the events a command emitted):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import islice
 from typing import Any, NamedTuple
 
@@ -56,6 +57,7 @@ from combat.fivee.dying import CombatantDied
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackRolled, ConditionApplied, ConditionSpec, Event
+from combat.kernel.riders import Riders
 from combat.spells.model import Spell, SpellRiders
 
 __all__ = ["lasting", "riders_fields", "damage_of", "Later", "after"]
@@ -182,14 +184,17 @@ def after(tx: Tx, e: Event, dealt: tuple[str, int, str, str | None] | None, late
             _share(tx, target, amount, kind)
 
 
-def _acted(tx: Tx, cid: str, later: Later, what: str) -> None:
-    """Invisibility ends on the creature that attacked, dealt damage or cast a spell."""
+def _ridden(tx: Tx, cid: str, rider: Callable[[Riders], bool]) -> tuple[ConditionSpec, ...]:
+    """The conditions on `cid` (none once it is gone) whose riders `rider` picks."""
     c = tx.state.combatants.get(cid)
     if c is None:
-        return
-    for cond in c.conditions:
-        if cond.riders is msgspec.UNSET or not cond.riders.ends_when_acts:
-            continue
+        return ()
+    return tuple(cond for cond in c.conditions if cond.riders is not msgspec.UNSET and rider(cond.riders))
+
+
+def _acted(tx: Tx, cid: str, later: Later, what: str) -> None:
+    """Invisibility ends on the creature that attacked, dealt damage or cast a spell."""
+    for cond in _ridden(tx, cid, lambda r: r.ends_when_acts):
         if later.applied(cid, cond):
             continue  # it came after (the Invisibility this very spell gave)
         bearer = tx.state.combatants[cid]
@@ -199,12 +204,7 @@ def _acted(tx: Tx, cid: str, later: Later, what: str) -> None:
 
 def _share(tx: Tx, target: str, amount: int, kind: str) -> None:
     """Warding Bond: the caster takes the same amount of damage as its target."""
-    bearer = tx.state.combatants.get(target)
-    if bearer is None:
-        return
-    for cond in bearer.conditions:
-        if cond.riders is msgspec.UNSET or not cond.riders.shares_damage:
-            continue
+    for cond in _ridden(tx, target, lambda r: r.shares_damage):
         caster = tx.state.combatants.get(cond.source) if cond.source else None
         if caster is None or caster.status == "dead":
             continue
