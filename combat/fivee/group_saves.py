@@ -50,7 +50,7 @@ from combat.fivee.bonuses import save_bonus
 from combat.fivee.characters import character
 from combat.fivee.damage_reduction import reduced
 from combat.fivee.monsters import sheet as monster_sheet
-from combat.fivee.save_modifiers import SaveContext, SaveModifiers, checked_modifiers, resisted, save_terms
+from combat.fivee.save_modifiers import SaveContext, SaveModifiers, checked_modifiers, require_targets_only, resisted, save_terms
 from combat.kernel import dice
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
@@ -206,13 +206,7 @@ def _checked(
     full = save_ability(ability)
     if dc < 1:
         raise RuleError("save-effect/dc", f"a DC of {dc}", allowed="a DC of 1 or more")
-    stray = [t for t in faces_by_target if t not in targets]
-    if stray:
-        raise RuleError(
-            "dice/unused-faces",
-            f"save faces for {', '.join(stray)}, who is not a target",
-            allowed="faces by target id: " + ", ".join(targets),
-        )
+    require_targets_only(faces_by_target, targets, "dice/unused-faces", "save faces", "faces")
     kind = None
     if damage_notation is None:
         if damage_type is not None or half or damage_faces is not None:

@@ -27,7 +27,7 @@ effect has landed records the use only; to take the effect back the GM amends th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -42,7 +42,16 @@ from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.state import EncounterState
 
-__all__ = ["SaveModifiers", "SaveContext", "TRAITS", "trait_names", "checked_modifiers", "save_terms", "resisted"]
+__all__ = [
+    "SaveModifiers",
+    "SaveContext",
+    "TRAITS",
+    "trait_names",
+    "checked_modifiers",
+    "require_targets_only",
+    "save_terms",
+    "resisted",
+]
 
 
 class SaveModifiers(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -105,16 +114,22 @@ def trait_names(state: EncounterState, cid: str) -> tuple[str, ...]:
     return tuple(n for n in names if n)
 
 
-def checked_modifiers(tx: Tx, targets: Sequence[str], given: Mapping[str, SaveModifiers]) -> None:
-    """Refused before any die is rolled: modifiers for a creature that is not a target, and
-    Legendary Resistance for one without it or with none left today."""
+def require_targets_only(given: Iterable[str], targets: Sequence[str], code: str, what: str, field: str) -> None:
+    """Refused as `code`: `what` (the command's `field`, by target id) for a creature that is
+    not one of `targets`."""
     stray = [t for t in given if t not in targets]
     if stray:
         raise RuleError(
-            "save/modifiers-target",
-            f"save modifiers for {', '.join(stray)}, who is not a target",
-            allowed="save_modifiers by target id: " + ", ".join(targets),
+            code,
+            f"{what} for {', '.join(stray)}, who is not a target",
+            allowed=f"{field} by target id: " + ", ".join(targets),
         )
+
+
+def checked_modifiers(tx: Tx, targets: Sequence[str], given: Mapping[str, SaveModifiers]) -> None:
+    """Refused before any die is rolled: modifiers for a creature that is not a target, and
+    Legendary Resistance for one without it or with none left today."""
+    require_targets_only(given, targets, "save/modifiers-target", "save modifiers", "save_modifiers")
     for tid, m in given.items():
         if not m.legendary_resistance:
             continue
