@@ -21,7 +21,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import RoundStarted
 from combat.rulesets.a5e.sprint import recover_fatigue
 from combat.rulesets.a5e.surprise import end_surprise
-from combat.rulesets.a5e.world_actions import environment, owed_recharges
+from combat.rulesets.a5e.world_actions import environment, require_no_owed
 
 __all__ = ["RULES", "EndWorldStep", "start_round", "flow"]
 
@@ -50,13 +50,7 @@ def _first_turn(tx: Tx) -> None:
 
 
 def _end_world_step(tx: Tx, cmd: EndWorldStep) -> None:
-    owed = owed_recharges(tx.state)
-    if owed:
-        raise RuleError(
-            "world/recharge-owed",
-            f"the recharge roll for {', '.join(owed)} is owed this round",
-            allowed="roll_recharge for " + ", ".join(owed),
-        )
+    require_no_owed(tx, "is owed this round")
     if tx.state.pending_checks:
         raise RuleError(
             "world/pending-save",

@@ -44,6 +44,7 @@ __all__ = [
     "WorldEffectSuffered",
     "environment",
     "owed_recharges",
+    "require_no_owed",
 ]
 
 
@@ -124,19 +125,21 @@ def _find(tx: Tx, name: str) -> tuple[Environment, WorldAction]:
     return env, action
 
 
-def _require_no_owed(tx: Tx) -> None:
+def require_no_owed(tx: Tx, before: str) -> None:
+    """Refused while a spent world action's recharge roll for this round is not made;
+    `before` says what it holds up ("comes first this round")."""
     owed = owed_recharges(tx.state)
     if owed:
         raise RuleError(
             "world/recharge-owed",
-            f"the recharge roll for {', '.join(owed)} comes first this round",
+            f"the recharge roll for {', '.join(owed)} {before}",
             allowed="roll_recharge for " + ", ".join(owed),
         )
 
 
 def _use(tx: Tx, cmd: UseWorldAction) -> None:
     env, action = _find(tx, cmd.action)
-    _require_no_owed(tx)
+    require_no_owed(tx, "comes first this round")
     problem = still_spent(tx.state, action)
     if problem:
         raise RuleError("world-action/spent", problem, allowed=_available(env, tx.state.rules.spent))
