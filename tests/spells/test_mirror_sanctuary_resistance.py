@@ -28,7 +28,7 @@ from combat.fivee.spell_effect_uses import SpellEffect
 from combat.kernel.commands import AddCombatant, EndTurn
 from combat.kernel.events import AttackRolled, ConditionEnded, ConditionSpec, DiceRolled
 from combat.kernel.riders import Riders
-from tests.helpers import Table, next_turn, of_type, pc, spellcaster
+from tests.helpers import Table, monster, next_turn, of_type, pc, spellcaster
 
 WIZARD = spellcaster(
     "Vesna", "Wizard", 5, "Mirror Image", "Fire Bolt", "Scorching Ray", scores="STR 8 DEX 14 CON 14 INT 18 WIS 12 CHA 10"
@@ -491,3 +491,27 @@ def test_sanctuary_and_mirror_image_ask_a_legendary_actions_attack_too():
     made = of_type(events, AttackMade)[0]
     assert (made.target, made.hit) == ("bram", True) and t["aria"].hp == 120
     assert t.rebuilt() == t.state
+
+
+@pytest.mark.parametrize("kind", ["attack", "opportunity_attack"])
+def test_a5e_attacks_take_the_defenders_dice_as_entered(kind: str):
+    """The defenders' dice an `attack` or `opportunity_attack` carries count in a5e as in the
+    2024 rulesets (a5e reads `attack` as its own `make_attack`, and rebuilds an opportunity
+    attack with its own advantages): Mirror Image's d6s 1, 2, 5 as entered, so the 5 strikes a
+    duplicate and two are left; none is rolled from the seed in their place. The goblin is a
+    combatant the GM made, with no stat block, so its attack is a5e's own rule."""
+    t = Table("a5e")
+    t.do(AddCharacter(character=WIZARD, side="party", player="sam"))
+    t.do(AddCombatant(combatant=monster("goblin")))
+    t.start({"vesna": 20, "goblin": 10})
+    t.do(CastSpell(caster="vesna", spell="Mirror Image"))
+    if kind == "attack":
+        next_turn(t, "goblin")
+        sent = Attack(attacker="goblin", target="vesna", faces=(15,), damage_faces=(4,), mirror_faces=(1, 2, 5))
+    else:
+        t.do(Move(combatant="vesna", feet=10, leaves_reach_of=("goblin",)))
+        sent = OpportunityAttack(attacker="goblin", target="vesna", faces=(15,), damage_faces=(4,), mirror_faces=(1, 2, 5))
+    events = t.do(sent)
+    assert [e.left for e in of_type(events, DuplicateStruck)] == [2]
+    assert [d.source for d in of_type(events, DiceRolled) if "Mirror" in d.purpose] == ["entered"]
+    assert duplicates(t) == 2

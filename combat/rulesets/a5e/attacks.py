@@ -31,6 +31,8 @@ from __future__ import annotations
 from functools import partial
 from typing import ClassVar
 
+import msgspec
+
 from combat.common.attacks import choose_attack, roll_mode
 from combat.common.condition_effects import attack_modifiers, dodge_to_next_turn, is_incapacitated
 from combat.fivee import attacks as shared
@@ -247,27 +249,20 @@ def _attack(tx: Tx, cmd: Attack) -> None:
             damage_type=cmd.damage_type,
             knock_out=cmd.knock_out,
             extra_damage_faces=None if by_block(tx, cmd.attacker) else cmd.extra_damage_faces,
+            # the defenders' dice, as entered (Mirror Image, Sanctuary, Resistance)
+            mirror_faces=cmd.mirror_faces,
+            sanctuary_faces=cmd.sanctuary_faces,
+            new_target=cmd.new_target,
+            resistance_faces=cmd.resistance_faces,
         ),
     )
 
 
 def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
+    """The shared opportunity attack, with what a5e adds against the target (every other field,
+    the defenders' dice among them, as sent)."""
     target = tx.combatant(cmd.target)
-    shared.opportunity_attack(
-        tx,
-        OpportunityAttack(
-            attacker=cmd.attacker,
-            target=cmd.target,
-            attack=cmd.attack,
-            advantage=cmd.advantage + tuple(against(tx, target)),
-            disadvantage=cmd.disadvantage,
-            faces=cmd.faces,
-            damage_faces=cmd.damage_faces,
-            extra_damage_faces=cmd.extra_damage_faces,
-            extra_damage=cmd.extra_damage,
-            sneak_attack=cmd.sneak_attack,
-        ),
-    )
+    shared.opportunity_attack(tx, msgspec.structs.replace(cmd, advantage=cmd.advantage + tuple(against(tx, target))))
 
 
 # Each as the attacker's stat block makes it, when it has one (combat.fivee.monster_actions).
