@@ -31,11 +31,9 @@ if TYPE_CHECKING:
     from combat.kernel.records import Recorded
     from combat.store.log import Snapshot
 
-import msgspec
-
 from combat.kernel.errors import RuleError
 
-__all__ = ["SeqTaken", "UnreadableRow", "unreadable", "Commits", "BlockingCommits"]
+__all__ = ["SeqTaken", "UnreadableRow", "Commits", "BlockingCommits"]
 
 
 class SeqTaken(Exception):
@@ -54,19 +52,6 @@ class UnreadableRow(RuleError):
             allowed="restore the log from a copy whose chain verifies (combat verify)",
         )
         self.seq = seq
-
-
-class _Seq(msgspec.Struct):
-    originator_version: int | None = None
-
-
-def unreadable(state: bytes, encounter_id: object, exc: Exception) -> UnreadableRow:
-    """The error for a stored row that does not decode as a record, naming its seq if it can."""
-    try:
-        seq = msgspec.json.decode(state, type=_Seq).originator_version
-    except (msgspec.ValidationError, msgspec.DecodeError):
-        seq = None
-    return UnreadableRow(encounter_id, seq, str(exc))
 
 
 class Commits(Protocol):

@@ -37,9 +37,10 @@ from combat.kernel.events import EncounterCreated
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
 from combat.rulesets import RULESETS, RulesetNotInstalled, installed_ruleset
-from combat.store import SeqTaken, UnreadableRow, unreadable
+from combat.store import SeqTaken, UnreadableRow
 from combat.store.prehash import census
 from combat.store.schema import create_recorder_tables
+from combat.store.unreadable import unreadable
 
 __all__ = [
     "UNAVAILABLE",

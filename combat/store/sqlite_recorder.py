@@ -13,7 +13,7 @@ import msgspec
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnectionPool
 
 from combat.kernel.records import Recorded
-from combat.store import unreadable
+from combat.store.unreadable import unreadable
 
 __all__ = ["SQLiteLogRecorder", "is_sqlite_file"]
 
