@@ -1,4 +1,4 @@
-"""The 5e rules that srd-2024, srd-2024-variant and a5e share: set-up, initiative, turns, actions, attacks, hit points, conditions, concentration, saves, and the checks run after a changed past.
+"""The 5e rules that srd-2024, srd-2024-variant and a5e share: initiative, the turn's end, actions, attacks, death saves, spells, stat blocks, reactions, and the checks run after a changed past, on the rules every ruleset with hit points shares (combat/common: set-up, turns, conditions, concentration, damage and healing, saves), whose ports they fill.
 
 Each rule module exposes its part as one `RULES` bundle (a `Rules`), or as a function
 returning one where the part depends on the ruleset (`turn_pointer.rules(order)`,
