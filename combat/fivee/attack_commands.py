@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from combat.fivee.action_commands import Using
+from combat.fivee.attack_events import ExtraDamage
 from combat.kernel.commands import Command, Cover, Faces
-from combat.kernel.events import ExtraDamage
 
 __all__ = ["Attack", "OpportunityAttack", "RollDamage"]
 

@@ -30,7 +30,7 @@ from combat.common.rider_reads import (
 from combat.common.turns import require_able, require_turn
 from combat.fivee.actions import economy_after_attack, require_reaction, spend_check
 from combat.fivee.attack_commands import Attack, OpportunityAttack
-from combat.fivee.attack_events import AttackMade, narrate_attack
+from combat.fivee.attack_events import AttackMade, AttackRolled, ExtraDamage, narrate_attack
 from combat.fivee.damage_dice import as_rolled
 from combat.fivee.damage_reduction import reduced
 from combat.fivee.dying import CombatantKnockedOut
@@ -44,7 +44,7 @@ from combat.fivee.spell_marks import spend_advantage_marks
 from combat.kernel import dice
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackProfile, AttackRolled, ConditionEnded, ExtraDamage
+from combat.kernel.events import AttackProfile, ConditionEnded
 from combat.kernel.state import Combatant, EncounterState
 
 __all__ = [

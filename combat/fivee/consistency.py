@@ -22,7 +22,7 @@ from combat.common.events import SaveMade
 from combat.common.hitpoints import adjusted_damage
 from combat.fivee.action_events import ActionTaken, BonusActionTaken, Moved, ObjectInteracted, ReactionTaken
 from combat.fivee.actions import movement_short, used_up
-from combat.fivee.attack_events import AttackDamageRolled, AttackMade
+from combat.fivee.attack_events import AttackDamageRolled, AttackMade, AttackRolled
 from combat.fivee.attacks import already_dead
 from combat.fivee.banked_actions import BankedActionGranted, banked_of
 from combat.fivee.damage_reduction import most_reduced
@@ -38,7 +38,7 @@ from combat.kernel.state import EncounterState
 __all__ = ["CHECKS", "RULES", "turn_checks"]
 
 
-def _attack_spend(state: EncounterState, e: AttackMade | ev.AttackRolled, ctx: dict[str, Any]) -> str | None:
+def _attack_spend(state: EncounterState, e: AttackMade | AttackRolled, ctx: dict[str, Any]) -> str | None:
     """Could the attacker make this attack, at this target, with what it had left?"""
     problem = able(state, e.attacker, "attack")
     if problem:
@@ -155,7 +155,7 @@ def turn_checks(order: Callable[[EncounterState, bool], list[str]]) -> dict[type
 CHECKS: dict[type, Check] = {
     **SHARED_CHECKS,
     AttackMade: first_of(_attack_spend, _damage_fits),
-    ev.AttackRolled: _attack_spend,
+    AttackRolled: _attack_spend,
     AttackDamageRolled: first_of(_damage_awaited, _damage_fits),
     Moved: _moved,
     ActionTaken: _acts("combatant", "act"),

@@ -15,8 +15,9 @@ from typing import Any
 
 import msgspec
 
+from combat.fivee.attack_events import AttackRolled
 from combat.kernel.decider import Rules
-from combat.kernel.events import AttackRolled, TurnEnded, TurnStarted
+from combat.kernel.events import TurnEnded, TurnStarted
 from combat.kernel.state import EncounterState, with_rules
 
 __all__ = [

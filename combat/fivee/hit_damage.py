@@ -33,9 +33,10 @@ from combat.common.commands import ApplyCondition
 from combat.common.durations import ending
 from combat.common.rider_reads import riders_of
 from combat.fivee.action_events import ActionTaken
+from combat.fivee.attack_events import ExtraDamage
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackProfile, ExtraDamage
+from combat.kernel.events import AttackProfile
 from combat.kernel.state import Combatant, EncounterState
 from combat.spells.model import Spell
 

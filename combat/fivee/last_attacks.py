@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import msgspec
 
-from combat.fivee.attack_events import AttackDamageRolled, AttackMade
+from combat.fivee.attack_events import AttackDamageRolled, AttackMade, AttackRolled
 from combat.kernel.decider import Rules
-from combat.kernel.events import AttackRolled
 from combat.kernel.state import EncounterState, with_rules
 
 __all__ = ["LastAttack", "LastAttacks", "LastAttacksSlot", "last_attack", "RULES"]

@@ -28,14 +28,14 @@ from combat.common.turns import require_able, require_turn
 from combat.fivee import attacks
 from combat.fivee.actions import require_reaction, spend_check
 from combat.fivee.attack_commands import Attack, OpportunityAttack
-from combat.fivee.attack_events import AttackMade
+from combat.fivee.attack_events import AttackMade, AttackRolled, ExtraDamage
 from combat.fivee.command_groups import RULING_COMMANDS
 from combat.fivee.monster_uses import UseSpent, require_use
 from combat.fivee.monsters import Faces, MonsterSheet, require_sheet, sheet, sheets, with_sheet
 from combat.kernel.commands import Command
 from combat.kernel.decider import Handler, Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackProfile, AttackRolled, Event, ExtraDamage, TurnStarted
+from combat.kernel.events import AttackProfile, Event, TurnStarted
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.phases import PhaseTable
 from combat.kernel.state import Combatant, EncounterState, with_combatant

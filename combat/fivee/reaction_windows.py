@@ -29,14 +29,14 @@ from combat.bestiary.model import BlockAction, StatBlock
 from combat.common.effect_bonuses import effect_ac_bonus
 from combat.common.events import DamageTaken
 from combat.fivee.actions import require_reaction
-from combat.fivee.attack_events import AttackDamageRolled, AttackMade
+from combat.fivee.attack_events import AttackDamageRolled, AttackMade, AttackRolled
 from combat.fivee.characters import character
 from combat.fivee.held_open import reaction_window_of
 from combat.fivee.monster_uses import UseSpent, require_use
 from combat.fivee.monsters import sheet as block_sheet
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackRolled, Event
+from combat.kernel.events import Event
 from combat.kernel.hidden import Hidden, Judge, blank
 from combat.kernel.state import Combatant, EncounterState
 from combat.spells import library

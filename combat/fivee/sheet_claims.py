@@ -26,11 +26,11 @@ import msgspec
 
 from combat.characters.sheet import CharacterSheet, SheetAttack, weapon_ability
 from combat.fivee.attack_commands import Attack, OpportunityAttack
-from combat.fivee.attack_events import AttackMade
+from combat.fivee.attack_events import AttackMade, AttackRolled, ExtraDamage
 from combat.fivee.characters import CharacterState, character, with_character
 from combat.kernel.decider import GM, Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackProfile, AttackRolled, Event, ExtraDamage
+from combat.kernel.events import AttackProfile, Event
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.state import Combatant, EncounterState
 

@@ -52,11 +52,11 @@ import msgspec
 from combat.common.durations import ending
 from combat.common.events import CombatantDowned, DamageTaken
 from combat.common.hitpoints import after_damage
-from combat.fivee.attack_events import AttackDamageRolled, AttackMade
+from combat.fivee.attack_events import AttackDamageRolled, AttackMade, AttackRolled
 from combat.fivee.dying import CombatantDied
 from combat.kernel.decider import Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackRolled, ConditionApplied, ConditionSpec, Event
+from combat.kernel.events import ConditionApplied, ConditionSpec, Event
 from combat.kernel.riders import Riders
 from combat.spells.model import Spell, SpellRiders
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import msgspec
 
+from combat.fivee.attack_events import AttackRolled
 from combat.fivee.board import death_saves, slot_words
-from combat.kernel.events import AttackRolled
 from combat.kernel.views import Hidden, Views
 
 __all__ = ["FIVEE_VIEWS", "fivee_block", "views_with"]

@@ -28,7 +28,6 @@ __all__ = [
     "CombatantSpec",
     "ConditionSpec",
     "RepeatedSave",
-    "ExtraDamage",
     "SHEET_FIELDS",
     "HIDDEN_CONDITION",
     "CONDITION_NUMBERS",
@@ -389,49 +388,6 @@ class ConflictOverridden(Event, frozen=True, kw_only=True):
     hidden: ClassVar[Hidden] = PUBLIC
 
 
-# -- attacks and saves in two steps (an attack's damage to enter, a save's DC to give) --------
-
-
-class ExtraDamage(msgspec.Struct, frozen=True, kw_only=True):
-    """Damage dice an attack adds beyond its profile's (Sneak Attack, Divine Smite, a
-    flaming weapon), with their own type; `faces` when rolled at the table."""
-
-    dice: str
-    damage_type: str
-    faces: tuple[int, ...] | None = None
-    # Rolled only when the attack roll has Advantage ("plus 2 (1d4) Slashing damage if the
-    # attack roll had Advantage"); unset, on every hit. Entered faces of dice not rolled are unused.
-    only_with: Literal["advantage"] | None = None
-    # What adds it, when a lasting effect does ("Hunter's Mark"): named in its roll's purpose.
-    # Unset (absent from the JSON) for the dice a command or a sheet gives.
-    source: str | msgspec.UnsetType = msgspec.UNSET
-
-
-class AttackRolled(Event, frozen=True, kw_only=True):
-    """An attack's to-hit roll when its damage dice are still to be entered: it hit, and the
-    turn waits for `roll_damage` (an `AttackDamageRolled`). Spends what `AttackMade` spends."""
-
-    attacker: str
-    target: str
-    attack: str
-    total: int
-    natural: int
-    target_ac: int
-    roll_mode: Literal["normal", "advantage", "disadvantage"] = "normal"
-    critical: bool = False
-    damage_dice: str  # already doubled for a Critical Hit
-    damage_type: str
-    extra_damage: tuple[ExtraDamage, ...] = ()  # already doubled for a Critical Hit
-    uses: Literal["action", "attack", "reaction", "bonus_action", "none"] = "action"
-    opportunity: bool = False
-    helped_by: str | None = None
-    hidden: ClassVar[Hidden] = Hidden.of(
-        target=("target_ac",),
-        attacker=("natural", "damage_dice", "extra_damage", "attack"),
-        aloud=("total", "damage_type"),
-    )
-
-
 class Revealed(Event, frozen=True, kw_only=True):
     """The GM shows players and viewers the HP, AC, attacks and hidden conditions of these
     combatants, or of everyone on these sides (player characters are shown from the start)."""
@@ -464,7 +420,6 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     EventsRetracted,
     RulingAmended,
     ConflictOverridden,
-    AttackRolled,
     Revealed,
 )
 

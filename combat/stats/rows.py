@@ -19,12 +19,11 @@ from uuid import UUID
 import msgspec
 
 from combat.common.events import DamageTaken, SaveMade
-from combat.fivee.attack_events import AttackDamageRolled, AttackMade
+from combat.fivee.attack_events import AttackDamageRolled, AttackMade, AttackRolled
 from combat.fivee.casts import SpellCast
 from combat.fivee.characters import SheetAttached
 from combat.fivee.reactions import AttackDeflected
 from combat.kernel.events import (
-    AttackRolled,
     CombatantAdded,
     ConditionApplied,
     ConditionEnded,

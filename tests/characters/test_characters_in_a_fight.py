@@ -9,11 +9,10 @@ from combat.characters.sheet import Abilities, CharacterSheet, Features, Resourc
 from combat.common.commands import SavingThrow
 from combat.common.events import DamageTaken, Healed
 from combat.fivee.attack_commands import Attack, OpportunityAttack
-from combat.fivee.attack_events import AttackMade
+from combat.fivee.attack_events import AttackMade, ExtraDamage
 from combat.fivee.characters import AddCharacter, CharacterStatus, SheetAttached, character, status_of
 from combat.fivee.resources import EndRage, UseResource
 from combat.kernel.commands import EndTurn
-from combat.kernel.events import ExtraDamage
 from tests.helpers import Table, monster, of_type
 
 FIVE_E = ["srd-2024", "srd-2024-variant", "a5e"]

@@ -11,14 +11,14 @@ from hypothesis import strategies as st
 from combat.common.events import CombatantDowned, DamageTaken
 from combat.fivee.action_commands import Move
 from combat.fivee.attack_commands import Attack, OpportunityAttack, RollDamage
-from combat.fivee.attack_events import AttackDamageRolled, AttackMade
+from combat.fivee.attack_events import AttackDamageRolled, AttackMade, AttackRolled, ExtraDamage
 from combat.fivee.gm_edit_commands import GrantAction
 from combat.fivee.held_open import pending_damage_of
 from combat.fivee.legendary import LegendaryAction
 from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import EndTurn
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackRolled, DiceRolled, ExtraDamage
+from combat.kernel.events import DiceRolled
 from combat.rulesets.a5e.attacks import MakeAttack
 from tests.helpers import Table, monster, of_type, pc, stored_fight
 

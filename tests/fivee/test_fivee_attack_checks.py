@@ -13,10 +13,10 @@ from combat.bestiary import library
 from combat.common.commands import ApplyCondition
 from combat.common.events import DamageTaken
 from combat.fivee.attack_commands import Attack, RollDamage
-from combat.fivee.attack_events import AttackMade
+from combat.fivee.attack_events import AttackMade, AttackRolled
 from combat.fivee.attacks import hits, is_critical
 from combat.fivee.monsters import AddCreature
-from combat.kernel.events import AttackRolled, ConditionSpec, DiceRolled
+from combat.kernel.events import ConditionSpec, DiceRolled
 from combat.rulesets.srd2024_variant.reorder import EndReorder, PassSwap
 from tests.helpers import Table, of_type, pc
 

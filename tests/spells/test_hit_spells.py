@@ -18,7 +18,7 @@ from combat.common.commands import ApplyCondition, EndConcentration, RemoveCondi
 from combat.common.events import DamageTaken, SaveMade
 from combat.fivee.ability_checks import AbilityCheck
 from combat.fivee.attack_commands import Attack, RollDamage
-from combat.fivee.attack_events import AttackMade
+from combat.fivee.attack_events import AttackMade, AttackRolled
 from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.check_events import CheckMade
@@ -26,7 +26,7 @@ from combat.fivee.monsters import AddCreature
 from combat.fivee.spell_effect_uses import SpellEffect
 from combat.fivee.turn_pointer import GotoTurn, PreviousTurn
 from combat.kernel.commands import EndTurn, TurnStartDice
-from combat.kernel.events import AttackRolled, ConditionApplied, ConditionEnded, ConditionSpec, DiceRolled
+from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, DiceRolled
 from tests.helpers import Table, monster, next_turn, of_type, spellcaster
 
 

@@ -14,7 +14,7 @@ from combat.common.commands import ApplyCondition, Damage
 from combat.common.events import DamageTaken, SaveMade
 from combat.fivee.action_commands import Move
 from combat.fivee.attack_commands import Attack, OpportunityAttack, RollDamage
-from combat.fivee.attack_events import AttackDamageRolled, AttackMade
+from combat.fivee.attack_events import AttackDamageRolled, AttackMade, AttackRolled
 from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter
 from combat.fivee.damage_reduction import DamageReduced
@@ -26,7 +26,7 @@ from combat.fivee.reactions import PassReaction
 from combat.fivee.sanctuary import TurnedAway
 from combat.fivee.spell_effect_uses import SpellEffect
 from combat.kernel.commands import AddCombatant, EndTurn
-from combat.kernel.events import AttackRolled, ConditionEnded, ConditionSpec, DiceRolled
+from combat.kernel.events import ConditionEnded, ConditionSpec, DiceRolled
 from combat.kernel.riders import Riders
 from tests.helpers import Table, monster, next_turn, of_type, pc, spellcaster
 

@@ -38,6 +38,7 @@ from combat.common.condition_effects import attack_modifiers, dodge_to_next_turn
 from combat.fivee import attacks as shared
 from combat.fivee.action_commands import Using
 from combat.fivee.attack_commands import Attack, OpportunityAttack
+from combat.fivee.attack_events import ExtraDamage
 from combat.fivee.attacks import range_disadvantage
 from combat.fivee.held_open import helps_of
 from combat.fivee.monster_actions import by_stat_block
@@ -46,7 +47,6 @@ from combat.fivee.sheet_claims import refuse_claims_beyond_the_sheet
 from combat.kernel.commands import Command, Cover, Faces
 from combat.kernel.decider import Handler, Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import ExtraDamage
 from combat.kernel.state import Combatant
 
 __all__ = ["EXPERTISE_DICE", "MakeAttack", "expertise_die", "make_attack", "attack", "opportunity_attack", "RULES"]

@@ -34,7 +34,7 @@ from combat.common.hitpoints import adjusted_damage
 from combat.fivee import consistency
 from combat.fivee.action_events import ActionTaken, BonusActionTaken, Moved, ReactionTaken
 from combat.fivee.actions import used_up
-from combat.fivee.attack_events import AttackMade
+from combat.fivee.attack_events import AttackMade, AttackRolled
 from combat.fivee.initiative import turn_order
 from combat.kernel import events as ev
 from combat.kernel.decider import Check, Rules
@@ -284,7 +284,7 @@ _SHARED = consistency.CHECKS
 # a5e's own checks, and where they build on a shared check (after fivee.core's in the assembly).
 CHECKS: dict[type, Check] = {
     AttackMade: first_of(_SHARED[AttackMade], _unsurprised("attacker", lambda e: _DOING.get(e.uses))),
-    ev.AttackRolled: first_of(_SHARED[ev.AttackRolled], _unsurprised("attacker", lambda e: _DOING.get(e.uses))),
+    AttackRolled: first_of(_SHARED[AttackRolled], _unsurprised("attacker", lambda e: _DOING.get(e.uses))),
     ActionTaken: first_of(_SHARED[ActionTaken], _unsurprised("combatant", lambda e: _DOING[e.uses])),
     BonusActionTaken: first_of(_SHARED[BonusActionTaken], _unsurprised("combatant", lambda e: "bonus")),
     ReactionTaken: first_of(_SHARED[ReactionTaken], _unsurprised("combatant", lambda e: "react")),

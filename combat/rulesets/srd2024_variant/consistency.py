@@ -34,7 +34,7 @@ from combat.common.turns import blocked_by
 from combat.fivee import consistency as shared
 from combat.fivee.action_events import ActionTaken, BonusActionTaken, Moved, ObjectInteracted
 from combat.fivee.actions import used_up
-from combat.fivee.attack_events import AttackMade
+from combat.fivee.attack_events import AttackMade, AttackRolled
 from combat.fivee.attacks import already_dead, no_opportunity
 from combat.fivee.initiative import units
 from combat.fivee.standing import not_prone
@@ -390,8 +390,8 @@ CHECKS: dict[type, Check] = {
         _opportunity_open,
         _mount_limits("attacker", lambda e: False),
     ),
-    ev.AttackRolled: first_of(  # the first step of an attack in two steps: the same limits
-        shared.CHECKS[ev.AttackRolled],
+    AttackRolled: first_of(  # the first step of an attack in two steps: the same limits
+        shared.CHECKS[AttackRolled],
         _acts_on_turn("attacker"),
         _opportunity_open,
         _mount_limits("attacker", lambda e: False),

@@ -3,9 +3,9 @@
 from combat.common.commands import Damage
 from combat.common.events import DamageTaken
 from combat.fivee.attack_commands import RollDamage
-from combat.fivee.attack_events import AttackDamageRolled, AttackMade
+from combat.fivee.attack_events import AttackDamageRolled, AttackMade, AttackRolled, ExtraDamage
 from combat.kernel.commands import EndTurn
-from combat.kernel.events import AttackProfile, AttackRolled, ConditionEnded, DiceRolled, ExtraDamage
+from combat.kernel.events import AttackProfile, ConditionEnded, DiceRolled
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.sprint import Sprint
 from tests.helpers import LONGSWORD, monster, of_type, pc, turn_of

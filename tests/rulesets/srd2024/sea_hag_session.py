@@ -23,11 +23,12 @@ from combat.demos.cast import foe, party_member
 from combat.fivee.ability_checks import AbilityCheck, Contest
 from combat.fivee.action_commands import BonusAction, Move, TakeAction
 from combat.fivee.attack_commands import Attack, RollDamage
+from combat.fivee.attack_events import ExtraDamage
 from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, SetHp, StatChanges
 from combat.fivee.initiative import RollInitiative
 from combat.fivee.turn_pointer import GotoTurn, PreviousTurn
 from combat.kernel.commands import AddCombatant, BeginCombat, Command, EndTurn, Ruling
-from combat.kernel.events import AttackProfile, CombatantSpec, ConditionSpec, ExtraDamage
+from combat.kernel.events import AttackProfile, CombatantSpec, ConditionSpec
 
 __all__ = ["Step", "PARTY", "SEA_HAG", "STEPS", "START_HP"]
 
