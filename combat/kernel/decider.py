@@ -279,8 +279,14 @@ class Tx:
         self.turn_start_faces: dict[str, TurnStartDice] = {}
 
     def emit(self, event: Event) -> None:
+        evolver = self.ruleset.evolvers.get(type(event))
+        if evolver is None:
+            # A rule emitting an event its ruleset does not apply is a ruleset assembled without
+            # the bundle that applies it: the event would be stored and folded as if it changed
+            # nothing. Refused at once (a fault of the rules, never of the command).
+            raise TypeError(f"{self.ruleset.id} emits {type(event).__name__} but has no applier for it")
         self.events.append(event)
-        self.state = evolve(self.ruleset, self.state, event)
+        self.state = evolver(self.state, event)
 
     def roll(
         self,
