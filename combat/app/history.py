@@ -195,9 +195,7 @@ def _track(context: dict[str, Any], rec: Recorded) -> None:
     elif isinstance(rec.event, TurnStarted):
         context["previous_turn"] = rec.event.combatant
         context.pop("moved_to", None)
-    elif type(rec.event).__name__ == "TurnMoved":  # the GM chose the next turn, out of order
-        # The 5e family's event (combat/fivee/turn_pointer.py), read by its stored tag: the
-        # application imports no ruleset.
+    elif rec.event.moves_turn:  # the GM chose the next turn, out of order (its type declares it)
         context["moved_to"] = getattr(rec.event, "combatant", None)
 
 

@@ -77,6 +77,7 @@ class TurnMoved(Event, frozen=True, kw_only=True):
     back: bool = False
     reason: str = ""
     hidden: ClassVar[Hidden] = PUBLIC
+    moves_turn: ClassVar[bool] = True
 
 
 def _goto(order: OrderFn) -> Callable[[Tx, GotoTurn], None]:

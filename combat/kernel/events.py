@@ -42,9 +42,13 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag=True, tag_field="type
     collector, whose passes over a loaded log were most of a long replay's time.
 
     `hidden` says what a player or viewer sees of the event when a combatant it concerns is
-    hidden from them (combat/kernel/hidden.py): every concrete event type declares its own."""
+    hidden from them (combat/kernel/hidden.py): every concrete event type declares its own.
+    `moves_turn`: the event says the GM moved the turn out of order, to its `combatant`, so the
+    `TurnStarted` that follows is the GM's choice (the checks of a changed past read it,
+    combat/app/history.py; the 5e family's `TurnMoved` declares it)."""
 
     hidden: ClassVar[Hidden] = UNDECLARED
+    moves_turn: ClassVar[bool] = False
 
 
 # -- value objects carried inside events ---------------------------------------------------
