@@ -228,34 +228,13 @@ def _mode(
 
 
 def _attack(tx: Tx, cmd: Attack) -> None:
-    _make_attack(
-        tx,
-        MakeAttack(
-            attacker=cmd.attacker,
-            target=cmd.target,
-            attack=cmd.attack,
-            advantage=cmd.advantage,
-            disadvantage=cmd.disadvantage,
-            cover=cmd.cover,
-            roll_bonus=cmd.roll_bonus,
-            faces=cmd.faces,
-            damage_faces=cmd.damage_faces,
-            readied=cmd.readied,
-            distance=cmd.distance,
-            using=cmd.using,
-            extra_damage=cmd.extra_damage,
-            critical_range=cmd.critical_range,
-            sneak_attack=cmd.sneak_attack,
-            damage_type=cmd.damage_type,
-            knock_out=cmd.knock_out,
-            extra_damage_faces=None if by_block(tx, cmd.attacker) else cmd.extra_damage_faces,
-            # the defenders' dice, as entered (Mirror Image, Sanctuary, Resistance)
-            mirror_faces=cmd.mirror_faces,
-            sanctuary_faces=cmd.sanctuary_faces,
-            new_target=cmd.new_target,
-            resistance_faces=cmd.resistance_faces,
-        ),
-    )
+    """The plain 5e-family `attack` as a5e's `make_attack`, every field as sent (MakeAttack has
+    each of Attack's and a5e's positions besides, left at their defaults); a stat block's extra
+    damage is its own, not the command's."""
+    fields = msgspec.structs.asdict(cmd)
+    if by_block(tx, cmd.attacker):
+        fields["extra_damage_faces"] = None
+    _make_attack(tx, MakeAttack(**fields))
 
 
 def _opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
