@@ -105,12 +105,9 @@ def speed_of(c: Combatant) -> int:
     return max(0, speed * (1 if factor is None else factor) - 5 * exhaustion_level(c))
 
 
-def attack_modifiers(
-    attacker: Combatant, target: Combatant, melee: bool, *, attacker_unseen: bool = False, dodge_held: bool = False
-) -> tuple[list[str], list[str]]:
-    """Advantage and Disadvantage reasons that come from conditions alone (and from the target
-    not seeing the attacker, for Dodge: `attacker_unseen`). `dodge_held`: the Dodge is not lost
-    to Incapacitated or a Speed of 0 (`dodge_to_next_turn`), only to not seeing the attacker."""
+def attack_modifiers(attacker: Combatant, target: Combatant, melee: bool) -> tuple[list[str], list[str]]:
+    """Advantage and Disadvantage reasons that come from conditions alone (a dodging target's
+    are the 5e family's: combat/fivee/until_next_turn.py)."""
     advantage: list[str] = []
     disadvantage: list[str] = []
     for cond in attacker.conditions:
@@ -125,17 +122,4 @@ def attack_modifiers(
             disadvantage.append(f"target is {cond.name}")
     if any(cond.name in _LYING_DOWN for cond in target.conditions):
         (advantage if melee else disadvantage).append("target is prone")
-    # Dodge: "You lose these benefits if you have the Incapacitated condition or if your Speed is 0."
-    # ... and "attack rolls against you have Disadvantage if you can see the attacker" (a5e:
-    # "Until the start of your next turn, attacks against you are made with disadvantage if you
-    # can see the attacker", and no more: `dodge_held`).
-    if target.dodging and _dodge_holds(target, attacker, attacker_unseen, dodge_held):
-        disadvantage.append("target is dodging")
     return advantage, disadvantage
-
-
-def _dodge_holds(target: Combatant, attacker: Combatant, attacker_unseen: bool, held: bool) -> bool:
-    if not held:
-        return not is_incapacitated(target) and speed_of(target) > 0 and can_see(target, attacker, unseen=attacker_unseen)
-    # An Unconscious dodger, or one at 0 Hit Points, is unaware of its surroundings: it sees no attacker.
-    return target.status == "active" and not target.has("unconscious") and can_see(target, attacker, unseen=attacker_unseen)

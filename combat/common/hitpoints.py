@@ -187,7 +187,7 @@ def _on_temp(state: EncounterState, e: TempHPGranted) -> EncounterState:
 def _on_downed(state: EncounterState, e: CombatantDowned) -> EncounterState:
     c = state.combatants[e.combatant]
     conditions = c.conditions + ((UNCONSCIOUS_AT_ZERO,) if e.status == "unconscious" else ())
-    return with_combatant(state, e.combatant, status=e.status, conditions=conditions, dodging=False)
+    return with_combatant(state, e.combatant, status=e.status, conditions=conditions)
 
 
 def _on_revived(state: EncounterState, e: CombatantRevived) -> EncounterState:

@@ -112,14 +112,12 @@ def on_round_started(state: EncounterState, e: RoundStarted) -> EncounterState:
 
 def on_turn_started(state: EncounterState, e: TurnStarted) -> EncounterState:
     c = state.combatants[e.combatant]
-    # A creature regains its reaction at the start of its turn; Dodge and a readied
-    # action last until then.
+    # A creature regains its reaction at the start of its turn (what its actions gave it
+    # until then is the 5e family's: combat/fivee/until_next_turn.py).
     state = arm_next_turn_ends(state, e.combatant)
     economy = Economy(movement=speed_of(c), reaction=True)
     combatants = dict(state.combatants)
-    combatants[e.combatant] = msgspec.structs.replace(
-        combatants[e.combatant], economy=economy, dodging=False, disengaged=False, readied=None
-    )
+    combatants[e.combatant] = msgspec.structs.replace(combatants[e.combatant], economy=economy)
     return msgspec.structs.replace(state, combatants=combatants, turn=e.combatant)
 
 

@@ -37,6 +37,7 @@ from combat.fivee import (
     stat_blocks,
     turn_ends,
     turn_pointer,
+    until_next_turn,
 )
 from combat.fivee.ability_checks import SRD_SKILLS
 from combat.fivee.command_groups import ANYTIME_COMMANDS, GM_TURN_COMMANDS, RULING_COMMANDS
@@ -57,6 +58,7 @@ def core(order: OrderFn, skills: tuple[str, ...] = SRD_SKILLS) -> tuple[Rules, .
         Rules(handlers={EndTurn: turn_ends.end_turn_handler(order)}, checks=consistency.turn_checks(order)),
         actions.RULES,
         held_open.RULES,  # a Help lapses at its helper's turn, opportunities at the turn's end
+        until_next_turn.RULES,  # Dodge, Disengage and a readied action lapse at the turn's start
         attacks.RULES,
         hitpoints.RULES,
         conditions.RULES,

@@ -19,6 +19,7 @@ from combat.fivee.action_commands import BonusAction, InteractWithObject, Move, 
 from combat.fivee.action_events import ActionTaken, BonusActionTaken, Moved, ObjectInteracted, ReactionTaken
 from combat.fivee.check_events import CheckMade, narrate_check
 from combat.fivee.held_open import Help, helps_of, holding, opportunities_offered
+from combat.fivee.until_next_turn import disengages, dodges, has_disengaged, readies
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionSpec
@@ -111,7 +112,7 @@ def provoked_by(tx: Tx, c: Combatant, leaves_reach_of: tuple[str, ...]) -> tuple
         foe = tx.combatant(fid)
         if foe.side == c.side:
             raise RuleError("move/ally", f"{foe.name} is an ally of {c.name}", allowed="foes whose reach is left")
-        if not c.disengaged and foe.economy.reaction and not is_incapacitated(foe) and can_see(foe, c):
+        if not has_disengaged(tx.state, c.id) and foe.economy.reaction and not is_incapacitated(foe) and can_see(foe, c):
             provoked.append(fid)
     return tuple(provoked)
 
@@ -238,14 +239,14 @@ ACTION_EFFECTS: dict[str, Callable[[EncounterState, Combatant, ActionTaken], Enc
     "dash": lambda s, c, e: with_combatant(
         s, c.id, economy=msgspec.structs.replace(c.economy, movement=c.economy.movement + speed_of(c))
     ),
-    "disengage": lambda s, c, e: with_combatant(s, c.id, disengaged=True),
-    "dodge": lambda s, c, e: with_combatant(s, c.id, dodging=True),
+    "disengage": lambda s, c, e: disengages(s, c.id),
+    "dodge": lambda s, c, e: dodges(s, c.id),
     "help": lambda s, c, e: (
         holding(s, helps=helps_of(s) + (Help(helper=c.id, against=e.target or ""),))
         if e.target not in s.combatants or s.combatants[e.target].side != c.side  # tending an ally is no Help to attack
         else s
     ),
-    "ready": lambda s, c, e: with_combatant(s, c.id, readied=e.detail or "an action"),
+    "ready": lambda s, c, e: readies(s, c.id, e.detail or "an action"),
 }
 
 
@@ -258,7 +259,7 @@ def _on_action(state: EncounterState, e: ActionTaken) -> EncounterState:
 
 def _on_reaction(state: EncounterState, e: ReactionTaken) -> EncounterState:
     c = state.combatants[e.combatant]
-    return with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, reaction=False), readied=None)
+    return readies(with_combatant(state, c.id, economy=msgspec.structs.replace(c.economy, reaction=False)), c.id, None)
 
 
 RULES = Rules(
@@ -298,3 +299,11 @@ def economy_after_attack(attacker: Combatant, uses: str) -> Economy:
     if uses == "bonus_action":
         return msgspec.structs.replace(economy, bonus_action=False)
     return economy
+
+
+def attack_spent(state: EncounterState, attacker: str, uses: str) -> EncounterState:
+    """`state` once `attacker` spent what the attack `uses`: a reaction spends its readied action."""
+    c = state.combatants[attacker]
+    spent = msgspec.structs.replace(c, economy=economy_after_attack(c, uses))
+    state = msgspec.structs.replace(state, combatants={**state.combatants, attacker: spent})
+    return readies(state, attacker, None) if uses == "reaction" else state

@@ -28,7 +28,7 @@ from combat.common.rider_reads import (
     with_weapon_damage,
 )
 from combat.common.turns import require_able, require_turn
-from combat.fivee.actions import economy_after_attack, require_reaction, spend_check
+from combat.fivee.actions import attack_spent, require_reaction, spend_check
 from combat.fivee.attack_commands import Attack, OpportunityAttack
 from combat.fivee.attack_events import AttackMade, AttackRolled, ExtraDamage, narrate_attack
 from combat.fivee.damage_dice import as_rolled
@@ -41,6 +41,7 @@ from combat.fivee.reaction_windows import hit_reactors, open_hit_window
 from combat.fivee.sanctuary import aimed_attack
 from combat.fivee.sheet_claims import critical_range, sneak_attack_landed, with_rage_damage, with_sneak_attack
 from combat.fivee.spell_marks import spend_advantage_marks
+from combat.fivee.until_next_turn import dodge_disadvantage, readied_of
 from combat.kernel import dice
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -213,8 +214,9 @@ def advantage_and_disadvantage(
     (range, cover of a ruleset's own), and the Help action: 'Assist an Attack Roll. You
     momentarily distract an enemy within 5 feet of you, giving Advantage to the next attack
     roll by one of your allies against that enemy.'"""
-    adv, dis = attack_modifiers(
-        attacker, target, melee, attacker_unseen=options.attacker_unseen, dodge_held=dodge_to_next_turn(tx.state)
+    adv, dis = attack_modifiers(attacker, target, melee)
+    dis += dodge_disadvantage(
+        tx.state, attacker, target, attacker_unseen=options.attacker_unseen, held=dodge_to_next_turn(tx.state)
     )
     adv += list(options.advantage)
     dis += list(options.disadvantage)
@@ -532,7 +534,7 @@ def attack_uses(tx: Tx, attacker: Combatant, using: str, readied: bool) -> str:
             raise RuleError(
                 "attack/readied-bonus", "a readied attack is taken with the reaction", allowed="using: reaction or action"
             )
-        if attacker.readied is None:
+        if readied_of(tx.state, attacker.id) is None:
             raise RuleError(
                 "attack/not-readied",
                 f"{attacker.name} has no readied action",
@@ -620,8 +622,11 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
 
 
 def _on_attack(state: EncounterState, e: AttackMade) -> EncounterState:
-    combatants = _spent(state, e)
-    combatants[e.target] = take_damage(combatants[e.target], e.damage)  # the target as the attack left it
+    state = attack_spent(state, e.attacker, e.uses)
+    combatants = {
+        **state.combatants,
+        e.target: take_damage(state.combatants[e.target], e.damage),
+    }  # the target as the attack left it
     return _help_and_opportunity_spent(msgspec.structs.replace(state, combatants=combatants), e)
 
 
@@ -632,15 +637,7 @@ def _on_attack_rolled(state: EncounterState, e: AttackRolled) -> EncounterState:
 
 def spend_attack(state: EncounterState, e: AttackMade | AttackRolled) -> EncounterState:
     """What making an attack spends (its part of the economy, a Help, an opportunity), hit or not."""
-    return _help_and_opportunity_spent(msgspec.structs.replace(state, combatants=_spent(state, e)), e)
-
-
-def _spent(state: EncounterState, e: AttackMade | AttackRolled) -> dict[str, Combatant]:
-    """`spend_attack`'s new combatants (a fresh dict)."""
-    attacker = state.combatants[e.attacker]
-    economy = economy_after_attack(attacker, e.uses)
-    readied = None if e.uses == "reaction" else attacker.readied
-    return {**state.combatants, e.attacker: msgspec.structs.replace(attacker, economy=economy, readied=readied)}
+    return _help_and_opportunity_spent(attack_spent(state, e.attacker, e.uses), e)
 
 
 def _help_and_opportunity_spent(state: EncounterState, e: AttackMade | AttackRolled) -> EncounterState:

@@ -51,6 +51,7 @@ from combat.common.regained_movement import restore_movement
 from combat.common.zero_hp import ZeroHitPoints
 from combat.fivee.check_events import CheckMade
 from combat.fivee.state import DeathSaves, Dying, FiveEState, keeps_fivee
+from combat.fivee.until_next_turn import stops_dodging
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -355,14 +356,14 @@ def _on_failed(state: EncounterState, e: DeathSaveFailed) -> EncounterState:
 
 def _on_died(state: EncounterState, e: CombatantDied) -> EncounterState:
     state = noted_death(_with_tally(state, e.combatant, None), e.combatant)
-    c = msgspec.structs.replace(state.combatants[e.combatant], status="dead", dodging=False)
-    return msgspec.structs.replace(state, combatants={**state.combatants, c.id: c})
+    c = msgspec.structs.replace(state.combatants[e.combatant], status="dead")
+    return stops_dodging(msgspec.structs.replace(state, combatants={**state.combatants, c.id: c}), c.id)
 
 
 def _on_knocked_out(state: EncounterState, e: CombatantKnockedOut) -> EncounterState:
     c = state.combatants[e.combatant]
-    c = msgspec.structs.replace(c, hp=1, status="unconscious", conditions=c.conditions + (KNOCKED_OUT,), dodging=False)
-    return msgspec.structs.replace(state, combatants={**state.combatants, c.id: c})
+    c = msgspec.structs.replace(c, hp=1, status="unconscious", conditions=c.conditions + (KNOCKED_OUT,))
+    return stops_dodging(msgspec.structs.replace(state, combatants={**state.combatants, c.id: c}), c.id)
 
 
 def on_revived(state: EncounterState, cid: str) -> EncounterState:

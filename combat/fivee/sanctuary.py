@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from combat.fivee.actions import economy_after_attack
+from combat.fivee.actions import attack_spent
 from combat.fivee.group_saves import resolve_save_effect
 from combat.fivee.held_open import opportunity_taken
 from combat.kernel.decider import Rules, Tx
@@ -177,10 +177,7 @@ def _on_turned_away(state: EncounterState, e: TurnedAway) -> EncounterState:
     if e.spell is not None:
         return state  # the spell was spent as it was cast
 
-    attacker = state.combatants[e.attacker]
-    readied = None if e.uses == "reaction" else attacker.readied
-    changed = msgspec.structs.replace(attacker, economy=economy_after_attack(attacker, e.uses), readied=readied)
-    state = msgspec.structs.replace(state, combatants={**state.combatants, e.attacker: changed})
+    state = attack_spent(state, e.attacker, e.uses)
     return opportunity_taken(state, e.attacker, e.target) if e.opportunity else state
 
 

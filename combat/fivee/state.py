@@ -22,6 +22,7 @@ from combat.fivee.characters import CharactersSlot
 from combat.fivee.held_open import HalvedHitsSlot, HelpsSlot, OpportunitiesSlot, PendingDamageSlot, ReactionWindowSlot
 from combat.fivee.last_attacks import LastAttacksSlot
 from combat.fivee.monsters import MonstersSlot
+from combat.fivee.until_next_turn import DisengagedSlot, DodgingSlot, ReadiedSlot
 from combat.kernel.state import EncounterState
 
 __all__ = ["FiveEState", "keeps_fivee", "DeathSaves", "Dying", "DyingSlot", "RolledSave", "RolledSavesSlot"]
@@ -84,6 +85,10 @@ class FiveEState(msgspec.Struct, frozen=True, kw_only=True):
     pending_damage: PendingDamageSlot = msgspec.UNSET  # hits whose damage is still to be rolled
     reaction_window: ReactionWindowSlot = msgspec.UNSET  # open: the fight waits for reactions
     halved_hits: HalvedHitsSlot = msgspec.UNSET  # attackers whose waiting hit's damage is halved (Uncanny Dodge)
+    # What a creature's action gives it until its next turn (combat/fivee/until_next_turn.py).
+    dodging: DodgingSlot = msgspec.UNSET  # who took the Dodge action
+    disengaged: DisengagedSlot = msgspec.UNSET  # who took the Disengage action this turn
+    readied: ReadiedSlot = msgspec.UNSET  # who readied an action -> the trigger it waits for
 
 
 def keeps_fivee(state: EncounterState) -> TypeGuard[EncounterState[FiveEState]]:

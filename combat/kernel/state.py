@@ -70,9 +70,6 @@ class Combatant(msgspec.Struct, frozen=True, kw_only=True):
     conditions: tuple[ConditionSpec, ...] = ()
     concentration: str | None = None
     economy: Economy = Economy(reaction=True)
-    dodging: bool = False
-    disengaged: bool = False
-    readied: str | None = None
 
     @classmethod
     def from_spec(cls, spec: CombatantSpec) -> Combatant:

@@ -90,8 +90,8 @@ class _SnapshotHead(msgspec.Struct):
 # misread (a field it holds no longer read): when each ruleset's state became one typed field
 # ("/2"), when what a 5e fight holds open moved from the shared fields into the 5e slice ("/3").
 # The older ones are passed over (the log is folded instead), never misread.
-TOPICS: dict[type, str] = {Recorded: "combat.store:Recorded", Snapshot: "combat.store:Snapshot/3"}
-STALE_SNAPSHOT_TOPICS = frozenset({"combat.store:Snapshot", "combat.store:Snapshot/2"})
+TOPICS: dict[type, str] = {Recorded: "combat.store:Recorded", Snapshot: "combat.store:Snapshot/4"}
+STALE_SNAPSHOT_TOPICS = frozenset({"combat.store:Snapshot", "combat.store:Snapshot/2", "combat.store:Snapshot/3"})
 
 
 # The decoder of every event type loaded now (combat.app.catalog.record_decoder): asked for

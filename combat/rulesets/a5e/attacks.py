@@ -44,6 +44,7 @@ from combat.fivee.held_open import helps_of
 from combat.fivee.monster_actions import by_stat_block
 from combat.fivee.monsters import sheet as block_sheet
 from combat.fivee.sheet_claims import refuse_claims_beyond_the_sheet
+from combat.fivee.until_next_turn import dodge_disadvantage
 from combat.kernel.commands import Command, Cover, Faces
 from combat.kernel.decider import Handler, Rules, Tx
 from combat.kernel.errors import RuleError
@@ -219,7 +220,8 @@ def _mode(
     attacker_unseen: bool,
 ) -> str:
     """The roll mode the shared resolution will reach, so the Press die can be withheld first."""
-    adv, dis = attack_modifiers(attacker, target, melee, attacker_unseen=attacker_unseen, dodge_held=dodge_to_next_turn(tx.state))
+    adv, dis = attack_modifiers(attacker, target, melee)
+    dis += dodge_disadvantage(tx.state, attacker, target, attacker_unseen=attacker_unseen, held=dodge_to_next_turn(tx.state))
     helped = any(
         h.against == target.id and h.helper != attacker.id and tx.state.combatants[h.helper].side == attacker.side
         for h in helps_of(tx.state)

@@ -21,6 +21,7 @@ from combat.common.events import DamageTaken
 from combat.common.hitpoints import adjusted_damage, after_damage
 from combat.common.save_conditions import COVER_SAVE  # cover adds to Dexterity saving throws
 from combat.common.saves import saving_throw
+from combat.fivee.until_next_turn import is_dodging
 from combat.kernel.commands import Command, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -260,7 +261,7 @@ def _saves(tx: Tx, action: WorldAction, targets: list[WorldTarget]) -> list[Worl
         mode = "normal"
         if action.save == "dexterity":
             bonus += COVER_SAVE[t.cover]
-            mode = "advantage" if c.dodging else "normal"  # Dodge: Dexterity saves with advantage
+            mode = "advantage" if is_dodging(tx.state, c.id) else "normal"  # Dodge: Dexterity saves with advantage
         save = saving_throw(tx, c.id, action.save, action.dc, bonus, mode, t.faces, reason=action.name)
         if not save.success:
             failed.append(t)

@@ -40,6 +40,7 @@ from combat.fivee.action_events import ActionTaken
 from combat.fivee.actions import spend_check
 from combat.fivee.held_open import opportunities_offered
 from combat.fivee.initiative import RollInitiative
+from combat.fivee.until_next_turn import has_disengaged, lapse
 from combat.kernel.commands import Command, EndTurn, Faces
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
@@ -253,7 +254,7 @@ def carry(tx: Tx, mount: Combatant, feet: int, leaves_reach_of: tuple[str, ...])
     provoked = tuple(
         fid
         for fid in leaves_reach_of
-        if not rider.disengaged
+        if not has_disengaged(tx.state, rider.id)
         and tx.state.combatants[fid].side != rider.side
         and tx.state.combatants[fid].economy.reaction
         and not is_incapacitated(tx.state.combatants[fid])
@@ -464,7 +465,7 @@ def _on_mounted(state: EncounterState, e: Mounted) -> EncounterState:
         # "A controlled mount can move and act even on the turn that you mount it."
         mount = state.combatants[e.mount]
         fresh = Economy(movement=speed_of(mount), reaction=mount.economy.reaction)
-        state = with_combatant(state, e.mount, economy=fresh, dodging=False, disengaged=False)
+        state = lapse(with_combatant(state, e.mount, economy=fresh), e.mount)
     pair = VariantMount(rider=e.rider, mount=e.mount, controlled=e.controlled)
     return with_rules(state, mounts=state.rules.mounts + (pair,))
 
@@ -489,9 +490,7 @@ def _refresh_controlled_mounts(state: EncounterState, e: TurnStarted) -> Encount
     for m in state.rules.mounts:
         if m.controlled and m.rider == e.combatant and m.mount in state.combatants:
             mount = state.combatants[m.mount]
-            state = with_combatant(
-                state, m.mount, economy=Economy(movement=speed_of(mount), reaction=True), dodging=False, disengaged=False
-            )
+            state = lapse(with_combatant(state, m.mount, economy=Economy(movement=speed_of(mount), reaction=True)), m.mount)
     return state
 
 

@@ -8,6 +8,7 @@ from combat.fivee.action_commands import BonusAction, TakeAction
 from combat.fivee.banked_actions import ActionBanked, BankedActionGranted, banked_of
 from combat.fivee.gm_edit_commands import GrantAction
 from combat.fivee.initiative import RollInitiative
+from combat.fivee.until_next_turn import is_dodging
 from combat.kernel.commands import BeginCombat, EndTurn, MarkSurprised
 from combat.kernel.events import ConditionSpec
 from combat.rulesets.a5e.attacks import MakeAttack
@@ -42,7 +43,7 @@ def test_an_a5e_dodge_lasts_to_the_dodgers_next_turn_though_it_is_grappled_or_st
     assert stunned.roll_mode == "normal" and roll.total == 13 and not stunned.hit
     t.do(RemoveCondition(target="aria", condition="stunned"))
     t.do(EndTurn(combatant="ogre"))
-    assert t.state.turn == "aria" and not t["aria"].dodging  # "until the start of your next turn"
+    assert t.state.turn == "aria" and not is_dodging(t.state, "aria")  # "until the start of your next turn"
     t.rejects(TakeAction(combatant="aria", action="dodge"), "action/speed-zero")
     t.do(EndTurn(combatant="aria"))
     after, _ = attacked(t.do(MakeAttack(attacker="goblin", target="aria", faces=(18,), damage_faces=(2,))))

@@ -10,6 +10,7 @@ from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.check_events import CheckMade
 from combat.fivee.held_open import helps_of
+from combat.fivee.until_next_turn import is_dodging, readied_of
 from combat.kernel.commands import EndTurn
 from combat.kernel.events import ConcentrationStarted, ConditionApplied, ConditionEnded, ConditionSpec, DiceRolled
 from tests.helpers import Table, monster, of_type, pc
@@ -60,7 +61,7 @@ def test_attacks_against_a_dodging_creature_have_disadvantage_until_its_next_tur
     assert made.roll_mode == "disadvantage" and made.natural == 6 and not made.hit
     t.do(EndTurn(combatant="goblin"))
     t.do(EndTurn(combatant="bram"))
-    assert t.state.turn == "aria" and not t["aria"].dodging
+    assert t.state.turn == "aria" and not is_dodging(t.state, "aria")
 
 
 def test_a_dodging_creature_whose_speed_is_0_loses_the_benefit():
@@ -164,12 +165,12 @@ def test_ready_holds_the_reaction_and_a_readied_attack_uses_it():
     """Ready: 'lets you act by using your Reaction before the start of your next turn.'"""
     t = _skirmish()
     t.do(TakeAction(combatant="aria", action="ready", detail="attack the goblin when it comes near"))
-    assert t["aria"].readied and t["aria"].economy.reaction
+    assert readied_of(t.state, "aria") and t["aria"].economy.reaction
     t.do(EndTurn(combatant="aria"))
     t.do(Move(combatant="goblin", feet=10))
     [made] = of_type(t.do(Attack(attacker="aria", target="goblin", readied=True, faces=(15,), damage_faces=(4,))), AttackMade)
     assert made.uses == "reaction" and made.damage == 7
-    assert t["aria"].readied is None and not t["aria"].economy.reaction
+    assert readied_of(t.state, "aria") is None and not t["aria"].economy.reaction
     t.rejects(UseReaction(combatant="aria", description="Shield"), "economy/reaction-spent")
 
 
@@ -186,7 +187,7 @@ def test_a_readied_action_is_lost_at_the_start_of_the_next_turn():
     t.do(TakeAction(combatant="aria", action="ready", detail="attack"))
     for cid in ("aria", "goblin", "bram"):
         t.do(EndTurn(combatant=cid))
-    assert t.state.turn == "aria" and t["aria"].readied is None
+    assert t.state.turn == "aria" and readied_of(t.state, "aria") is None
 
 
 def test_an_unknown_action_is_rejected_with_the_list_of_actions():

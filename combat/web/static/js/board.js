@@ -5,7 +5,7 @@
 // and Later buttons), pending checks, and a button opening a combatant's sheet or stat block.
 
 import { html, useState } from "../vendor/htm-preact-standalone.js";
-import { characterOf, deathSavesOf, resourcesLeft, SheetDialog, slotsLeft } from "./sheet.js";
+import { characterOf, deathSavesOf, resourcesLeft, rulesBlock, SheetDialog, slotsLeft } from "./sheet.js";
 
 // Turn order first (as the state projection orders it), then whoever has not rolled yet.
 export function ordered(state) {
@@ -191,7 +191,7 @@ function Row({ c, state, view, onReveal, onSheet, name, tie, inGroup, quick, fla
     <span class="who"><strong>${c.name}</strong> <small>${c.id} · ${c.side}${c.player ? ` · ${c.player}` : ""}</small>
       ${gm && c.ac !== undefined ? html` <span class="ac" title="armour class">AC ${c.ac}</span>` : null}</span>
     <${HpBar} c=${c} view=${view} />
-    <span class="status">${c.status !== "active" ? c.status : ""}${c.surprised ? " surprised" : ""}${c.dodging ? " dodging" : ""}
+    <span class="status">${c.status !== "active" ? c.status : ""}${c.surprised ? " surprised" : ""}${(rulesBlock(state).dodging || []).includes(c.id) ? " dodging" : ""}
       ${dying ? html`<${DeathSaves} c=${c} tally=${deathSavesOf(state, c.id)} />` : null}</span>
     ${(c.conditions || []).length || c.concentration ? html`<${Conditions} c=${c} name=${name} />` : null}
     <${Supplies} ch=${characterOf(state, c.id)} />
