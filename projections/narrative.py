@@ -124,14 +124,6 @@ _LINES: dict[type, Callable[[Narrator, Any], str]] = {
     ev.RulingMade: lambda n, e: f"GM ruling: {e.text}",
     ev.ConditionApplied: _condition,
     ev.ConditionEnded: lambda n, e: f"{n.name(e.target)} is no longer {e.condition}" + (f" ({e.reason})" if e.reason else ""),
-    ev.ConcentrationStarted: lambda n, e: f"{n.name(e.combatant)} concentrates on {e.effect}",
-    ev.ConcentrationEnded: lambda n, e: f"{n.name(e.combatant)} loses concentration on {e.effect}: {e.reason}",
-    ev.ConcentrationCheckRequired: lambda n, e: (
-        f"{n.name(e.combatant)} must make a {shown(e.dc, 'DC ', ' ')}Constitution save to keep concentrating"
-    ),
-    ev.ConcentrationChecked: lambda n, e: (
-        f"{n.name(e.combatant)} concentration save: {e.total}{shown(e.dc, ' vs DC ')} - " + ("holds" if e.success else "fails")
-    ),
     ev.EventsRetracted: lambda n, e: f"Undone: event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} ({e.reason})",
     ev.RulingAmended: lambda n, e: f"Amended: event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} replaced ({e.reason})",
     ev.ConflictOverridden: lambda n, e: f"GM lets event{'s' if len(e.seqs) > 1 else ''} {_seqs(e.seqs)} stand: {e.ruling}",

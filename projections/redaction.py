@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from combat.kernel.events import CONDITION_NUMBERS, HIDDEN_CONDITION, SHEET_FIELDS, ConcentrationCheckRequired
+from combat.kernel.events import CONDITION_NUMBERS, HIDDEN_CONDITION, SHEET_FIELDS
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
 from combat.rulesets import get_ruleset
@@ -106,9 +106,8 @@ class Redaction:
     def view(self, view: Any) -> Any:
         """A state projection (projections.state.state_view) as this reader may see it. A hidden
         combatant shows its `health` word instead of its numbers (the redacted state schema,
-        GET /schemas/state?view=redacted); what the state holds as events (a concentration
-        save still to make) is shown as that event's declaration says, and the ruleset's own
-        block as it declares (a 5e hit's damage still to roll: combat/fivee/views.py)."""
+        GET /schemas/state?view=redacted), and the ruleset's own block as it declares (a 5e hit's
+        damage still to roll, a concentration save still to make: combat/fivee/views.py)."""
         if self.sees_all:
             return view
         combatants = dict(view.get("combatants", {}))
@@ -124,14 +123,6 @@ class Redaction:
             else:
                 combatants[cid] = {**c, "conditions": [self._save_shown(x) for x in c.get("conditions", [])]}
         view = {**view, "combatants": combatants}
-        # What the state holds as events is shown as that event's declaration says: a
-        # concentration save still to make (its DC is half the damage a hidden creature took,
-        # after its resistances).
-        if view.get("pending_checks"):
-            view["pending_checks"] = [
-                _fields_of(self.event(msgspec.convert({**p, "type": "ConcentrationCheckRequired"}, ConcentrationCheckRequired)))
-                for p in view["pending_checks"]
-            ]
         # The ruleset's own block as it declares (its `views`, combat/kernel/views.py).
         ruleset = get_ruleset(view["ruleset"])
         if isinstance(view.get(ruleset.state_key), dict):
@@ -144,13 +135,6 @@ class Redaction:
         if isinstance(save, dict) and self.hidden(condition.get("source")):
             return {**condition, "save": {**save, "dc": None}}
         return condition
-
-
-def _fields_of(event: Any) -> dict[str, Any]:
-    """An event's fields as a state block holds them (without its `type`)."""
-    fields = msgspec.to_builtins(event)
-    fields.pop("type", None)
-    return fields
 
 
 def _condition_shown(condition: dict[str, Any]) -> dict[str, Any]:

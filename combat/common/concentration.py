@@ -1,4 +1,10 @@
-"""Concentration: one effect at a time, broken by damage (a Constitution save), incapacitation or death."""
+"""Concentration: one effect at a time, broken by damage (a Constitution save), incapacitation or death.
+
+The saves owed after damage wait in the `pending_checks` slot of the ruleset's own state, which
+a ruleset that owes them declares (the 5e family's `FiveEState`; tests/app/test_rooms.py checks
+every ruleset applying `ConcentrationCheckRequired` has it). It is unset while none is owed,
+so it is absent from the state's JSON. segments-1e holds concentration without such saves.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +12,44 @@ import msgspec
 
 from combat.common.commands import ConcentrationSave, EndConcentration, StartConcentration
 from combat.common.durations import end_tied
-from combat.kernel.decider import Applier, Handler, Rules, Tx
+from combat.common.events import ConcentrationChecked, ConcentrationCheckRequired, ConcentrationEnded, ConcentrationStarted
+from combat.kernel.decider import Applier, Handler, Narrate, Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import (
-    ConcentrationChecked,
-    ConcentrationCheckRequired,
-    ConcentrationEnded,
-    ConcentrationStarted,
-)
-from combat.kernel.state import Combatant, EncounterState, PendingCheck, with_combatant
+from combat.kernel.hidden import shown
+from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
 
-__all__ = ["concentration_dc", "start_concentration", "end_concentration", "HANDLERS", "APPLIERS", "RULES"]
+__all__ = [
+    "PendingCheck",
+    "PendingChecksSlot",
+    "pending_checks_of",
+    "concentration_dc",
+    "start_concentration",
+    "end_concentration",
+    "HANDLERS",
+    "APPLIERS",
+    "NARRATION",
+    "RULES",
+]
+
+
+class PendingCheck(msgspec.Struct, frozen=True, kw_only=True):
+    """A concentration save owed after damage: its DC and the damage that called for it."""
+
+    combatant: str
+    dc: int
+    damage: int
+
+
+PendingChecksSlot = tuple[PendingCheck, ...] | msgspec.UnsetType
+
+
+def pending_checks_of(state: EncounterState) -> tuple[PendingCheck, ...]:
+    # getattr: the ruleset's state declares the slot; one that owes no saves has none.
+    return getattr(state.rules, "pending_checks", None) or ()
+
+
+def _owing(state: EncounterState, checks: tuple[PendingCheck, ...]) -> EncounterState:
+    return with_rules(state, pending_checks=checks or msgspec.UNSET)
 
 
 def concentration_dc(damage: int) -> int:
@@ -55,7 +88,7 @@ def not_concentrating(c: Combatant) -> str | None:
 def no_save_owed(state: EncounterState, cid: str) -> str | None:
     """The problem when no concentration save waits for `cid`, else None: concentration_save
     refuses with it; a re-check after a changed past (a5e's, of a save made) reports it."""
-    if any(p.combatant == cid for p in state.pending_checks):
+    if any(p.combatant == cid for p in pending_checks_of(state)):
         return None
     name = state.combatants[cid].name if cid in state.combatants else cid
     return f"{name} has no concentration save to make"
@@ -76,9 +109,9 @@ def _save(tx: Tx, cmd: ConcentrationSave) -> None:
         raise RuleError(
             "concentration/no-check",
             problem,
-            allowed=", ".join(p.combatant for p in tx.state.pending_checks) or "no pending saves",
+            allowed=", ".join(p.combatant for p in pending_checks_of(tx.state)) or "no pending saves",
         )
-    pending = next(p for p in tx.state.pending_checks if p.combatant == c.id)
+    pending = next(p for p in pending_checks_of(tx.state) if p.combatant == c.id)
     roll = tx.roll(f"1d20{c.con_save:+d}", purpose="concentration save", roller=c.id, faces=cmd.faces)
     success = roll.total >= pending.dc
     tx.emit(ConcentrationChecked(combatant=c.id, dc=pending.dc, total=roll.total, success=success))
@@ -87,12 +120,12 @@ def _save(tx: Tx, cmd: ConcentrationSave) -> None:
 
 
 def _drop_pending(state: EncounterState, cid: str) -> EncounterState:
-    pending = list(state.pending_checks)
+    pending = list(pending_checks_of(state))
     for i, p in enumerate(pending):
         if p.combatant == cid:
             del pending[i]
             break
-    return msgspec.structs.replace(state, pending_checks=tuple(pending))
+    return _owing(state, tuple(pending))
 
 
 def _on_started(state: EncounterState, e: ConcentrationStarted) -> EncounterState:
@@ -101,13 +134,15 @@ def _on_started(state: EncounterState, e: ConcentrationStarted) -> EncounterStat
 
 def _on_ended(state: EncounterState, e: ConcentrationEnded) -> EncounterState:
     state = with_combatant(state, e.combatant, concentration=None)
-    remaining = tuple(p for p in state.pending_checks if p.combatant != e.combatant)
-    return msgspec.structs.replace(state, pending_checks=remaining)
+    pending = pending_checks_of(state)
+    if not any(p.combatant == e.combatant for p in pending):
+        return state  # segments-1e's state, which owes no saves, has no slot to write
+    return _owing(state, tuple(p for p in pending if p.combatant != e.combatant))
 
 
 def _on_required(state: EncounterState, e: ConcentrationCheckRequired) -> EncounterState:
     check = PendingCheck(combatant=e.combatant, dc=e.dc, damage=e.damage)
-    return msgspec.structs.replace(state, pending_checks=state.pending_checks + (check,))
+    return _owing(state, pending_checks_of(state) + (check,))
 
 
 def _on_checked(state: EncounterState, e: ConcentrationChecked) -> EncounterState:
@@ -121,4 +156,14 @@ APPLIERS: dict[type, Applier] = {
     ConcentrationCheckRequired: _on_required,
     ConcentrationChecked: _on_checked,
 }
-RULES = Rules(handlers=HANDLERS, appliers=APPLIERS)  # segments-1e takes some of the entries
+NARRATION: dict[type, Narrate] = {
+    ConcentrationStarted: lambda n, e: f"{n.name(e.combatant)} concentrates on {e.effect}",
+    ConcentrationEnded: lambda n, e: f"{n.name(e.combatant)} loses concentration on {e.effect}: {e.reason}",
+    ConcentrationCheckRequired: lambda n, e: (
+        f"{n.name(e.combatant)} must make a {shown(e.dc, 'DC ', ' ')}Constitution save to keep concentrating"
+    ),
+    ConcentrationChecked: lambda n, e: (
+        f"{n.name(e.combatant)} concentration save: {e.total}{shown(e.dc, ' vs DC ')} - " + ("holds" if e.success else "fails")
+    ),
+}
+RULES = Rules(handlers=HANDLERS, appliers=APPLIERS, narration=NARRATION)  # segments-1e takes some of the entries

@@ -1,5 +1,6 @@
 """The events of the rules every ruleset with hit points and conditions shares: damage and
-healing, temporary hit points, dropping to 0 HP and coming back, and saving throws.
+healing, temporary hit points, dropping to 0 HP and coming back, saving throws, and
+concentration.
 
 Tagged by class name like every event (combat/kernel/events.py): a type's module is no part of
 its JSON, so these are stored and read as they always were. They reach the public union
@@ -15,7 +16,19 @@ import msgspec
 from combat.kernel.events import Event
 from combat.kernel.hidden import PUBLIC, Hidden
 
-__all__ = ["DamageTaken", "Healed", "TempHPGranted", "CombatantDowned", "CombatantRevived", "SaveMade", "SaveRolled"]
+__all__ = [
+    "DamageTaken",
+    "Healed",
+    "TempHPGranted",
+    "CombatantDowned",
+    "CombatantRevived",
+    "SaveMade",
+    "SaveRolled",
+    "ConcentrationStarted",
+    "ConcentrationEnded",
+    "ConcentrationCheckRequired",
+    "ConcentrationChecked",
+]
 
 
 class DamageTaken(Event, frozen=True, kw_only=True):
@@ -89,3 +102,31 @@ class SaveRolled(Event, frozen=True, kw_only=True):
     hidden: ClassVar[Hidden] = Hidden.of(
         combatant=("natural",), aloud=("total", "awaits_dc")
     )  # total minus natural is its save bonus
+
+
+class ConcentrationStarted(Event, frozen=True, kw_only=True):
+    combatant: str
+    effect: str
+    hidden: ClassVar[Hidden] = PUBLIC
+
+
+class ConcentrationEnded(Event, frozen=True, kw_only=True):
+    combatant: str
+    effect: str
+    reason: str
+    hidden: ClassVar[Hidden] = PUBLIC
+
+
+class ConcentrationCheckRequired(Event, frozen=True, kw_only=True):
+    combatant: str
+    dc: int
+    damage: int
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("dc", "damage"))  # the damage it took, after its resistances
+
+
+class ConcentrationChecked(Event, frozen=True, kw_only=True):
+    combatant: str
+    dc: int
+    total: int
+    success: bool
+    hidden: ClassVar[Hidden] = Hidden.of(combatant=("dc",), aloud=("total",))

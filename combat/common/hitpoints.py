@@ -7,12 +7,12 @@ import msgspec
 from combat.common.commands import Damage, GrantTempHp, Heal
 from combat.common.concentration import concentration_dc
 from combat.common.entered_dice import entering
-from combat.common.events import CombatantDowned, CombatantRevived, DamageTaken, Healed, TempHPGranted
+from combat.common.events import CombatantDowned, CombatantRevived, ConcentrationCheckRequired, DamageTaken, Healed, TempHPGranted
 from combat.common.rider_reads import cannot_heal, effect_resistances
 from combat.common.zero_hp import zero_hp
 from combat.kernel.decider import Applier, Handler, Narrate, Rules, Tx
 from combat.kernel.errors import RuleError
-from combat.kernel.events import ConcentrationCheckRequired, ConditionSpec
+from combat.kernel.events import ConditionSpec
 from combat.kernel.hidden import shown
 from combat.kernel.names import checked_damage_type, normalised
 from combat.kernel.state import Combatant, EncounterState, with_combatant

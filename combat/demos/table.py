@@ -8,6 +8,7 @@ from uuid import UUID
 
 from combat.app.application import Encounters, Outcome
 from combat.common.commands import ConcentrationSave, Heal
+from combat.common.concentration import pending_checks_of
 from combat.fivee.action_commands import BonusAction
 from combat.fivee.dying import DeathSave, dying_of
 from combat.fivee.held_open import reaction_window_of
@@ -68,7 +69,7 @@ class DemoTable:
 
 def make_owed_saves(table: DemoTable, outcome: Outcome) -> None:
     """Concentration saves owed after damage, and a Death Saving Throw owed as a turn starts."""
-    for check in list(outcome.state.pending_checks):
+    for check in pending_checks_of(outcome.state):
         table(ConcentrationSave(combatant=check.combatant))
     for cid in list(dying_of(outcome.state).owed):
         if cid in dying_of(table.state).owed:  # a save above may have settled the fight

@@ -17,6 +17,7 @@ from typing import TypeGuard
 
 import msgspec
 
+from combat.common.concentration import PendingChecksSlot
 from combat.fivee.banked_actions import BankedSlot
 from combat.fivee.characters import CharactersSlot
 from combat.fivee.held_open import HalvedHitsSlot, HelpsSlot, OpportunitiesSlot, PendingDamageSlot, ReactionWindowSlot
@@ -89,6 +90,7 @@ class FiveEState(msgspec.Struct, frozen=True, kw_only=True):
     dodging: DodgingSlot = msgspec.UNSET  # who took the Dodge action
     disengaged: DisengagedSlot = msgspec.UNSET  # who took the Disengage action this turn
     readied: ReadiedSlot = msgspec.UNSET  # who readied an action -> the trigger it waits for
+    pending_checks: PendingChecksSlot = msgspec.UNSET  # concentration saves owed (combat/common/concentration.py)
 
 
 def keeps_fivee(state: EncounterState) -> TypeGuard[EncounterState[FiveEState]]:

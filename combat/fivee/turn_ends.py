@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 from msgspec import UNSET
 
+from combat.common.concentration import pending_checks_of
 from combat.common.conditions import expire_conditions
 from combat.common.durations import ending
 from combat.common.saves import saving_throw
@@ -68,7 +69,7 @@ def end_turn_handler(order: OrderFn, new_round: Callable[[Tx], None] | None = No
 
 def require_nothing_owed(tx: Tx, refused: str) -> None:
     """The turn waits for a concentration save owed or an attack's damage still to roll."""
-    pending = list(tx.state.pending_checks)
+    pending = pending_checks_of(tx.state)
     if pending:
         who = ", ".join(tx.state.combatants[p.combatant].name for p in pending)
         raise RuleError(

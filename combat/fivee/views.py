@@ -2,7 +2,8 @@
 creature, a player or viewer does not see the stat block it was added from (`monsters`), the
 sheet of a character the GM keeps hidden (`characters`), the natural roll of its save that
 waits for a DC (`rolled_saves`), what its hit that waits for its damage keeps back
-(`pending_damage`, as `AttackRolled` declares), or the reactions an open window offers it and
+(`pending_damage`, as `AttackRolled` declares) or its concentration save owed
+(`pending_checks`, as `ConcentrationCheckRequired` declares), or the reactions an open window offers it and
 the dice the window holds for it (`reaction_window`); and the board prints spell slots left
 and death saves."""
 
@@ -13,8 +14,10 @@ from typing import Any
 
 import msgspec
 
+from combat.common.events import ConcentrationCheckRequired
 from combat.fivee.attack_events import AttackRolled
 from combat.fivee.board import death_saves, slot_words
+from combat.kernel.events import Event
 from combat.kernel.views import Hidden, Views
 
 __all__ = ["FIVEE_VIEWS", "fivee_block", "views_with"]
@@ -33,17 +36,25 @@ def fivee_block(block: dict[str, Any], hidden: Hidden) -> dict[str, Any]:
     saves = block.get("rolled_saves")
     if isinstance(saves, (list, tuple)):
         block = {**block, "rolled_saves": [{**s, "natural": None} if hidden(s.get("combatant")) else s for s in saves]}
-    pending = block.get("pending_damage")
-    if isinstance(pending, (list, tuple)):
-        judge = _Judge(hidden)
-        shown = [msgspec.to_builtins(AttackRolled.hidden.apply(msgspec.convert(p, AttackRolled), judge)) for p in pending]
-        block = {**block, "pending_damage": shown}
+    # What the block holds as events is shown as that event's declaration says: a hit whose
+    # damage waits, a concentration save still to make (its DC is half the damage a hidden
+    # creature took, after its resistances).
+    for key, event_type in (("pending_damage", AttackRolled), ("pending_checks", ConcentrationCheckRequired)):
+        held = block.get(key)
+        if isinstance(held, (list, tuple)):
+            block = {**block, key: [_as_declared(event_type, entry, hidden) for entry in held]}
     window = block.get("reaction_window")
     if isinstance(window, dict):  # a hidden creature's reactions are its stat block's; a hidden source's dice the GM's
         reactors = {cid: ([] if hidden(cid) else options) for cid, options in window.get("reactors", {}).items()}
         held = {} if window.get("source") is not None and hidden(window["source"]) else window.get("held", {})
         block = {**block, "reaction_window": {**window, "reactors": reactors, "held": held}}
     return block
+
+
+def _as_declared(event_type: type[Event], entry: dict[str, Any], hidden: Hidden) -> dict[str, Any]:
+    """`entry`, held as the event `event_type` records it, as that event's declaration shows it."""
+    shown = msgspec.to_builtins(event_type.hidden.apply(msgspec.convert(entry, event_type), _Judge(hidden)))
+    return shown if "type" in entry else {k: v for k, v in shown.items() if k != "type"}
 
 
 class _Judge:

@@ -336,34 +336,6 @@ class ConditionEnded(Event, frozen=True, kw_only=True):
     hidden: ClassVar[Hidden] = Hidden.custom(_condition_ended)
 
 
-class ConcentrationStarted(Event, frozen=True, kw_only=True):
-    combatant: str
-    effect: str
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
-class ConcentrationEnded(Event, frozen=True, kw_only=True):
-    combatant: str
-    effect: str
-    reason: str
-    hidden: ClassVar[Hidden] = PUBLIC
-
-
-class ConcentrationCheckRequired(Event, frozen=True, kw_only=True):
-    combatant: str
-    dc: int
-    damage: int
-    hidden: ClassVar[Hidden] = Hidden.of(combatant=("dc", "damage"))  # the damage it took, after its resistances
-
-
-class ConcentrationChecked(Event, frozen=True, kw_only=True):
-    combatant: str
-    dc: int
-    total: int
-    success: bool
-    hidden: ClassVar[Hidden] = Hidden.of(combatant=("dc",), aloud=("total",))
-
-
 # -- history: undo, amendments, overrides ---------------------------------------------------
 
 
@@ -417,10 +389,6 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     RulingMade,
     ConditionApplied,
     ConditionEnded,
-    ConcentrationStarted,
-    ConcentrationEnded,
-    ConcentrationCheckRequired,
-    ConcentrationChecked,
     EventsRetracted,
     RulingAmended,
     ConflictOverridden,

@@ -18,7 +18,6 @@ __all__ = [
     "Economy",
     "Combatant",
     "Tie",
-    "PendingCheck",
     "Conflict",
     "NoRules",
     "SharedState",
@@ -93,12 +92,6 @@ class Tie(msgspec.Struct, frozen=True, kw_only=True):
     order: tuple[str, ...] = ()  # unit ids, once ordered
 
 
-class PendingCheck(msgspec.Struct, frozen=True, kw_only=True):
-    combatant: str
-    dc: int
-    damage: int
-
-
 class Conflict(msgspec.Struct, frozen=True, kw_only=True):
     """A later event that no longer fits the rules after the past was changed."""
 
@@ -126,7 +119,6 @@ class SharedState(msgspec.Struct, frozen=True, kw_only=True):
     turn: str | None = None
     combatants: dict[str, Combatant] = {}
     ties: tuple[Tie, ...] = ()
-    pending_checks: tuple[PendingCheck, ...] = ()
     winner: str | None = None
     ended_reason: str | None = None
     retracted: tuple[int, ...] = ()  # seqs that no longer count (undone or amended)

@@ -88,10 +88,14 @@ class _SnapshotHead(msgspec.Struct):
 # written before the classes moved still read (a topic is data, not an import path here).
 # Snapshots get a new topic whenever the state's shape changes so that an old one would be
 # misread (a field it holds no longer read): when each ruleset's state became one typed field
-# ("/2"), when what a 5e fight holds open moved from the shared fields into the 5e slice ("/3").
+# ("/2"), when what a 5e fight holds open moved from the shared fields into the 5e slice ("/3"),
+# when Dodge, Disengage and a readied action left the combatant for it ("/4", never released)
+# and the concentration saves owed followed them ("/5").
 # The older ones are passed over (the log is folded instead), never misread.
-TOPICS: dict[type, str] = {Recorded: "combat.store:Recorded", Snapshot: "combat.store:Snapshot/4"}
-STALE_SNAPSHOT_TOPICS = frozenset({"combat.store:Snapshot", "combat.store:Snapshot/2", "combat.store:Snapshot/3"})
+TOPICS: dict[type, str] = {Recorded: "combat.store:Recorded", Snapshot: "combat.store:Snapshot/5"}
+STALE_SNAPSHOT_TOPICS = frozenset(
+    {"combat.store:Snapshot", "combat.store:Snapshot/2", "combat.store:Snapshot/3", "combat.store:Snapshot/4"}
+)
 
 
 # The decoder of every event type loaded now (combat.app.catalog.record_decoder): asked for

@@ -18,12 +18,12 @@ import msgspec
 import pytest
 
 from combat.common.commands import ApplyCondition, ConcentrationSave, Damage, EndConcentration, StartConcentration
-from combat.common.events import SaveMade
+from combat.common.events import ConcentrationEnded, SaveMade
 from combat.fivee.monsters import AddCreature
 from combat.fivee.turn_pointer import GotoTurn, PreviousTurn
 from combat.kernel.commands import EndTurn
 from combat.kernel.condition_words import lasting_words
-from combat.kernel.events import ConcentrationEnded, ConditionEnded, ConditionSpec, DiceRolled, TurnStarted
+from combat.kernel.events import ConditionEnded, ConditionSpec, DiceRolled, TurnStarted
 from projections.state import state_view
 from tests.helpers import Table, of_type, pc
 

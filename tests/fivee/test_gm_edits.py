@@ -8,7 +8,8 @@ import pytest
 
 from combat.app.application import Encounters
 from combat.common.commands import Damage, StartConcentration
-from combat.common.events import CombatantDowned, CombatantRevived
+from combat.common.concentration import pending_checks_of
+from combat.common.events import CombatantDowned, CombatantRevived, ConcentrationCheckRequired, ConcentrationEnded
 from combat.fivee.action_commands import Move, TakeAction
 from combat.fivee.attack_commands import Attack
 from combat.fivee.attack_events import AttackMade
@@ -17,7 +18,7 @@ from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, SetHp, S
 from combat.fivee.gm_edit_events import ActionGranted, HitPointsSet, StatBlockChanged
 from combat.kernel.commands import EndTurn
 from combat.kernel.errors import RuleError
-from combat.kernel.events import AttackProfile, ConcentrationCheckRequired, ConcentrationEnded
+from combat.kernel.events import AttackProfile
 from tests.helpers import Table, monster, of_type, pc, stored_fight
 
 
@@ -59,7 +60,7 @@ def test_setting_hp_is_not_damage_so_no_concentration_save_is_owed():
     t = _fight()
     t.do(StartConcentration(combatant="aria", effect="Bless"))
     events = t.do(SetHp(combatant="aria", hp=12))
-    assert not of_type(events, ConcentrationCheckRequired) and t.state.pending_checks == ()
+    assert not of_type(events, ConcentrationCheckRequired) and pending_checks_of(t.state) == ()
 
 
 def test_hp_outside_0_to_the_maximum_or_on_the_dead_is_refused():

@@ -15,7 +15,7 @@ import pytest
 
 from combat.characters.sheet import Abilities, CharacterSheet
 from combat.common.commands import StartConcentration
-from combat.common.events import CombatantDowned, DamageTaken, SaveMade
+from combat.common.events import CombatantDowned, ConcentrationCheckRequired, DamageTaken, SaveMade
 from combat.fivee.characters import AddCharacter
 from combat.fivee.gm_edit_commands import ChangeStatBlock, GrantAction, StatChanges
 from combat.fivee.monster_actions import MonsterActionUsed
@@ -23,7 +23,7 @@ from combat.fivee.monster_uses import UseSpent
 from combat.fivee.monsters import AddCreature, sheet
 from combat.fivee.save_effects import SaveEffect
 from combat.kernel.commands import EndTurn
-from combat.kernel.events import ConcentrationCheckRequired, ConditionApplied, ConditionSpec, DiceRolled
+from combat.kernel.events import ConditionApplied, ConditionSpec, DiceRolled
 from tests.helpers import Table, monster, of_type, pc
 
 DRAGON = "adult-red-dragon"

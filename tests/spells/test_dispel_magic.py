@@ -16,12 +16,13 @@ import msgspec
 
 from combat.characters.build import build_sheet
 from combat.common.commands import ApplyCondition, StartConcentration
+from combat.common.events import ConcentrationEnded
 from combat.common.rider_reads import base_ac
 from combat.fivee.casts import CastSpell
 from combat.fivee.characters import AddCharacter
 from combat.fivee.check_events import CheckMade
 from combat.kernel.commands import EndTurn
-from combat.kernel.events import ConcentrationEnded, ConditionEnded, ConditionSpec
+from combat.kernel.events import ConditionEnded, ConditionSpec
 from combat.kernel.riders import Riders
 from tests.helpers import Table, of_type, spellcaster
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from combat.common.commands import Damage
 from combat.common.effect_bonuses import effect_ac_bonus
-from combat.common.events import DamageTaken, Healed, SaveMade
+from combat.common.events import ConcentrationEnded, DamageTaken, Healed, SaveMade
 from combat.fivee.casts import CastSpell, SpellCast
 from combat.kernel.commands import EndTurn
-from combat.kernel.events import ConcentrationEnded
 from tests.helpers import Table, against, next_turn, of_type, spellcaster
 
 WIZARD = spellcaster(

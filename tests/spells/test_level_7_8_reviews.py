@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from combat.common.commands import Damage
 from combat.common.condition_effects import speed_of
-from combat.common.events import DamageTaken, SaveMade
+from combat.common.events import ConcentrationEnded, DamageTaken, SaveMade
 from combat.fivee.casts import CastSpell, SpellCast
 from combat.fivee.characters import AddCharacter, character
 from combat.fivee.dying import CombatantDied
 from combat.fivee.monsters import AddCreature
 from combat.kernel.commands import AddCombatant, EndTurn
-from combat.kernel.events import ConcentrationEnded
 from tests.helpers import Table, against, monster, of_type, spellcaster, turn_of
 
 WIZARD = spellcaster("Vesna", "Wizard", 17, "Delayed Blast Fireball", "Dominate Monster", "Power Word Stun", "Sunburst")

@@ -9,11 +9,10 @@ Wisdom -1, Dexterity +2, Strength +0)."""
 
 from __future__ import annotations
 
-from combat.common.events import DamageTaken, SaveMade
+from combat.common.events import ConcentrationEnded, DamageTaken, SaveMade
 from combat.fivee.attack_events import AttackMade
 from combat.fivee.casts import CastSpell
 from combat.fivee.dying import CombatantDied
-from combat.kernel.events import ConcentrationEnded
 from tests.helpers import Table, against, next_turn, of_type, spellcaster
 
 WIZARD = spellcaster(

@@ -16,7 +16,7 @@ import pytest
 
 from combat.app.catalog import ALL_EVENT_TYPES
 from combat.characters.build import build_sheet
-from combat.common.commands import ApplyCondition, RemoveCondition, SavingThrow
+from combat.common.commands import ApplyCondition, Damage, RemoveCondition, SavingThrow, StartConcentration
 from combat.fivee.attack_commands import Attack
 from combat.fivee.characters import AddCharacter
 from combat.fivee.gm_edit_commands import ChangeStatBlock, SetHp, StatChanges
@@ -202,6 +202,30 @@ def test_a_hidden_creatures_save_awaiting_its_dc_shows_a_player_no_natural_roll(
     [gm] = state_view(t.state)["srd_2024"]["rolled_saves"]
     [seen] = Redaction(t.state, Sam()).view(state_view(t.state))["srd_2024"]["rolled_saves"]
     assert gm["natural"] == 11 and seen["natural"] is None and seen["total"] == gm["total"]
+
+
+def test_a_hidden_creatures_concentration_save_owed_shows_a_player_no_dc():
+    """The hidden goblin concentrates and takes 24 damage: it owes a DC 12 Constitution save
+    ("10 or half the damage you take"). Sam may not learn the damage it took after its
+    resistances (nor the DC, which gives the damage away): both blank, as
+    `ConcentrationCheckRequired` declares; the GM reads both."""
+    from projections.redaction import Redaction
+    from projections.state import state_view
+
+    t = Table("srd-2024")
+    t.do(AddCombatant(combatant=pc("aria", player="Sam")))
+    t.do(AddCombatant(combatant=monster("goblin", max_hp=30)))
+    t.start({"aria": 5, "goblin": 15})
+    t.do(StartConcentration(combatant="goblin", effect="Bless"))
+    t.do(Damage(target="goblin", amount=24, damage_type="fire"))
+
+    class Sam:
+        role, combatants = "player", frozenset({"aria"})
+
+    [gm] = state_view(t.state)["srd_2024"]["pending_checks"]
+    [seen] = Redaction(t.state, Sam()).view(state_view(t.state))["srd_2024"]["pending_checks"]
+    assert (gm["dc"], gm["damage"]) == (12, 24)
+    assert seen == {"combatant": "goblin", "dc": None, "damage": None}
 
 
 def test_a_hidden_conditions_end_read_apart_from_its_start(client):

@@ -29,7 +29,7 @@ from typing import Any
 
 from combat.common.concentration import no_save_owed, not_concentrating
 from combat.common.consistency import able, first_of
-from combat.common.events import DamageTaken
+from combat.common.events import ConcentrationChecked, ConcentrationCheckRequired, DamageTaken
 from combat.common.hitpoints import adjusted_damage
 from combat.fivee import consistency
 from combat.fivee.action_events import ActionTaken, BonusActionTaken, Moved, ReactionTaken
@@ -264,14 +264,14 @@ def _tumbled(state: EncounterState, e: Tumbled, ctx: dict[str, Any]) -> str | No
 # -- concentration ---------------------------------------------------------------------------
 
 
-def _save_owed(state: EncounterState, e: ev.ConcentrationCheckRequired, ctx: dict[str, Any]) -> str | None:
+def _save_owed(state: EncounterState, e: ConcentrationCheckRequired, ctx: dict[str, Any]) -> str | None:
     c = state.combatants.get(e.combatant)
     if c is None:
         return f"{e.combatant} is not in the fight any more"
     return not_concentrating(c)
 
 
-def _save_made(state: EncounterState, e: ev.ConcentrationChecked, ctx: dict[str, Any]) -> str | None:
+def _save_made(state: EncounterState, e: ConcentrationChecked, ctx: dict[str, Any]) -> str | None:
     return no_save_owed(state, e.combatant)
 
 
@@ -309,7 +309,7 @@ CHECKS: dict[type, Check] = {
     FellBack: first_of(_acting("combatant", "fall back"), _unsurprised("combatant", lambda e: "react"), _fell_back),
     Sprinted: first_of(_acting("combatant", "sprint"), _unsurprised("combatant", lambda e: "act"), _sprinted),
     Tumbled: first_of(_acting("combatant", "tumble"), _unsurprised("combatant", lambda e: _DOING[e.uses]), _tumbled),
-    ev.ConcentrationCheckRequired: _save_owed,
-    ev.ConcentrationChecked: _save_made,
+    ConcentrationCheckRequired: _save_owed,
+    ConcentrationChecked: _save_made,
 }
 RULES = Rules(checks=CHECKS)

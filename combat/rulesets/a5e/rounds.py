@@ -13,6 +13,7 @@ first participant's turn starts at once.
 from __future__ import annotations
 
 from combat.common import turns
+from combat.common.concentration import pending_checks_of
 from combat.fivee import banked_actions, spell_effects_ongoing, turn_ends
 from combat.fivee.initiative import turn_order, units, unresolved_ties
 from combat.kernel.commands import Command, EndTurn, TurnStartDice
@@ -51,11 +52,11 @@ def _first_turn(tx: Tx) -> None:
 
 def _end_world_step(tx: Tx, cmd: EndWorldStep) -> None:
     require_no_owed(tx, "is owed this round")
-    if tx.state.pending_checks:
+    if pending_checks_of(tx.state):
         raise RuleError(
             "world/pending-save",
             "a concentration save is owed after the world's damage",
-            allowed="concentration_save for " + ", ".join(p.combatant for p in tx.state.pending_checks),
+            allowed="concentration_save for " + ", ".join(p.combatant for p in pending_checks_of(tx.state)),
         )
     turns.end_fight_if_decided(tx)  # the world's damage may have settled it
     if tx.state.phase == "turns":

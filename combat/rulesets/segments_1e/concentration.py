@@ -23,6 +23,7 @@ from combat.common import concentration as shared
 from combat.common import conditions, saves
 from combat.common.commands import ApplyCondition, EndConcentration, SavingThrow, StartConcentration
 from combat.common.concentration import end_concentration
+from combat.common.events import ConcentrationEnded, ConcentrationStarted
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.state import EncounterState
@@ -83,5 +84,11 @@ RULES = Rules(
         SavingThrow: _saving_throw,
         ApplyCondition: _apply_condition,
     },
-    appliers={**shared.APPLIERS, **saves.APPLIERS},
+    # Concentration held and broken, never a save to keep it: a state with no saves owed.
+    appliers={
+        ConcentrationStarted: shared.APPLIERS[ConcentrationStarted],
+        ConcentrationEnded: shared.APPLIERS[ConcentrationEnded],
+        **saves.APPLIERS,
+    },
+    narration={t: shared.NARRATION[t] for t in (ConcentrationStarted, ConcentrationEnded)},
 )

@@ -11,7 +11,7 @@ import pytest
 from combat.app.application import Encounters
 from combat.app.history import replay
 from combat.common.commands import ConcentrationSave, Damage, EndConcentration, StartConcentration
-from combat.common.events import DamageTaken
+from combat.common.events import ConcentrationChecked, ConcentrationCheckRequired, DamageTaken
 from combat.demos import get_demo
 from combat.fivee.action_commands import Move
 from combat.fivee.action_events import Moved
@@ -19,15 +19,7 @@ from combat.fivee.attack_events import AttackMade
 from combat.fivee.initiative import RollInitiative
 from combat.kernel.commands import AddCombatant, BeginCombat, EndTurn
 from combat.kernel.errors import RuleError
-from combat.kernel.events import (
-    CombatantAdded,
-    ConcentrationChecked,
-    ConcentrationCheckRequired,
-    ConflictOverridden,
-    EventsRetracted,
-    RulingAmended,
-    TurnEnded,
-)
+from combat.kernel.events import CombatantAdded, ConflictOverridden, EventsRetracted, RulingAmended, TurnEnded
 from combat.rulesets import get_ruleset
 from combat.rulesets.a5e.attacks import MakeAttack
 from combat.rulesets.a5e.consistency import CHECKS

@@ -2,8 +2,8 @@
 maintain an effect."""
 
 from combat.common.commands import ApplyCondition, Damage, SavingThrow, StartConcentration
-from combat.common.events import DamageTaken
-from combat.kernel.events import ConcentrationEnded, ConditionSpec
+from combat.common.events import ConcentrationEnded, DamageTaken
+from combat.kernel.events import ConditionSpec
 from combat.rulesets.segments_1e.commands import (
     BeginCasting,
     DeclareRoundAction,

@@ -4,6 +4,7 @@
 """
 
 from combat.common.commands import ApplyCondition
+from combat.common.events import ConcentrationStarted
 from combat.fivee.action_commands import Move, TakeAction, UseReaction
 from combat.fivee.action_events import ActionTaken
 from combat.fivee.attack_commands import Attack
@@ -12,7 +13,7 @@ from combat.fivee.check_events import CheckMade
 from combat.fivee.held_open import helps_of
 from combat.fivee.until_next_turn import is_dodging, readied_of
 from combat.kernel.commands import EndTurn
-from combat.kernel.events import ConcentrationStarted, ConditionApplied, ConditionEnded, ConditionSpec, DiceRolled
+from combat.kernel.events import ConditionApplied, ConditionEnded, ConditionSpec, DiceRolled
 from tests.helpers import Table, monster, of_type, pc
 
 

@@ -6,17 +6,11 @@
 import pytest
 
 from combat.common.commands import ApplyCondition, ConcentrationSave, Damage, EndConcentration, GrantTempHp, StartConcentration
-from combat.common.concentration import concentration_dc
+from combat.common.concentration import concentration_dc, pending_checks_of
+from combat.common.events import ConcentrationChecked, ConcentrationCheckRequired, ConcentrationEnded, ConcentrationStarted
 from combat.fivee.action_commands import TakeAction
 from combat.kernel.commands import EndTurn
-from combat.kernel.events import (
-    ConcentrationChecked,
-    ConcentrationCheckRequired,
-    ConcentrationEnded,
-    ConcentrationStarted,
-    ConditionSpec,
-    DiceRolled,
-)
+from combat.kernel.events import ConditionSpec, DiceRolled
 from tests.helpers import Table, monster, of_type, pc
 
 
@@ -39,7 +33,7 @@ def test_taking_damage_calls_for_a_constitution_save():
     t = _blessing()
     events = t.do(Damage(target="tomas", amount=30, damage_type="fire"))
     assert of_type(events, ConcentrationCheckRequired) == [ConcentrationCheckRequired(combatant="tomas", dc=15, damage=30)]
-    assert [p.dc for p in t.state.pending_checks] == [15]
+    assert [p.dc for p in pending_checks_of(t.state)] == [15]
 
 
 def test_seventy_damage_calls_for_the_maximum_dc_of_30():
@@ -56,7 +50,7 @@ def test_a_successful_save_keeps_concentration():
     events = t.do(ConcentrationSave(combatant="tomas", faces=(8,)))
     assert of_type(events, DiceRolled)[0].notation == "1d20+2"
     assert of_type(events, ConcentrationChecked) == [ConcentrationChecked(combatant="tomas", dc=10, total=10, success=True)]
-    assert t["tomas"].concentration == "Bless" and t.state.pending_checks == ()
+    assert t["tomas"].concentration == "Bless" and pending_checks_of(t.state) == ()
 
 
 def test_a_failed_save_ends_the_effect():
@@ -99,7 +93,7 @@ def test_damage_stopped_by_immunity_calls_for_no_save():
     t = Table().add(pc("tomas", immunities=("poison",)), monster("goblin")).start({"tomas": 15, "goblin": 10})
     t.do(StartConcentration(combatant="tomas", effect="Bless"))
     events = t.do(Damage(target="tomas", amount=9, damage_type="poison"))
-    assert of_type(events, ConcentrationCheckRequired) == [] and t.state.pending_checks == ()
+    assert of_type(events, ConcentrationCheckRequired) == [] and pending_checks_of(t.state) == ()
 
 
 def test_starting_another_concentration_effect_ends_the_first():
@@ -130,7 +124,7 @@ def test_falling_unconscious_ends_concentration_and_drops_the_owed_save():
     t = _blessing()
     events = t.do(Damage(target="tomas", amount=100, damage_type="fire"))
     assert ConcentrationEnded(combatant="tomas", effect="Bless", reason="fell unconscious") in events
-    assert t.state.pending_checks == () and t["tomas"].concentration is None
+    assert pending_checks_of(t.state) == () and t["tomas"].concentration is None
 
 
 def test_death_ends_concentration():

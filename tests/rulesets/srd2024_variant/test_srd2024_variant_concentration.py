@@ -8,8 +8,8 @@ higher, up to a maximum DC of 30."
 import pytest
 
 from combat.common.commands import ConcentrationSave, Damage, StartConcentration
+from combat.common.events import ConcentrationCheckRequired, ConcentrationEnded
 from combat.kernel.commands import EndTurn
-from combat.kernel.events import ConcentrationCheckRequired, ConcentrationEnded
 from tests.helpers import Table, monster, of_type, pc
 
 

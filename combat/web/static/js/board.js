@@ -237,8 +237,8 @@ export function Board({ state, view, onReveal, quick, top, flash, onOrderTie }) 
       ${state.unresolved_ties.map((t) => html`<div>initiative ${t.total}: ${t.units.map((u) => u.map(name).join(" + ")).join(" vs ")} (${t.decided_by} decides)
         ${onOrderTie ? html` — drag the rows, or use earlier and later, to order it;
           <button type="button" class="small" onClick=${() => onOrderTie(t.units.map((u) => state.combatants?.[u[0]]?.group || u[0]))}>Keep this order (${t.total})</button>` : null}</div>`)}</div>` : null}
-    ${(state.pending_checks || []).length ? html`<div class="notice" role="status"><strong>Pending checks:</strong>
-      ${state.pending_checks.map((p) => html`<div>${name(p.combatant)}: concentration save DC ${p.dc} (took ${p.damage} damage)</div>`)}</div>` : null}
+    ${(rulesBlock(state).pending_checks || []).length ? html`<div class="notice" role="status"><strong>Pending checks:</strong>
+      ${rulesBlock(state).pending_checks.map((p) => html`<div>${name(p.combatant)}: concentration save DC ${p.dc} (took ${p.damage} damage)</div>`)}</div>` : null}
     ${open ? html`<${SheetDialog} key=${sheet.id} state=${state} c=${open} opener=${sheet.opener} onClose=${() => setSheet(null)} />` : null}
   </section>`;
 }

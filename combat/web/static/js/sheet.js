@@ -9,7 +9,7 @@ import { html, useEffect, useRef } from "../vendor/htm-preact-standalone.js";
 export function rulesBlock(state) {
   for (const value of Object.values(state || {})) {
     if (value && typeof value === "object" && !Array.isArray(value)
-      && (value.characters || value.monsters || value.dying || value.reaction_window || value.dodging)) return value;
+      && (value.characters || value.monsters || value.dying || value.reaction_window || value.dodging || value.pending_checks)) return value;
   }
   return {};
 }
