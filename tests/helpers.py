@@ -32,6 +32,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, CombatantSpec, Event
 from combat.kernel.records import Recorded
 from combat.kernel.state import EncounterState
+from projections.audit import audit
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository
 REPLAYS = ROOT / "replays"
@@ -263,6 +264,16 @@ def redone(encounters, eid, command, why: str) -> tuple[EncounterState, Encounte
     state = encounters.state(eid)
     assert state.retracted == (state.version - 1,)
     return sent, state
+
+
+def amended_then_overridden(encounters, eid, seq: int, ruling: str) -> None:
+    """The GM lets the conflict an amendment left at `seq` stand by `ruling`: no conflict is
+    left, and the audit lists the amendment, then the override of `seq`."""
+    encounters.override(eid, [seq], ruling=ruling)
+    assert encounters.state(eid).conflicts == ()
+    report = audit(encounters.records(eid))
+    assert [c.kind for c in report.changes] == ["amendment", "override"]
+    assert report.overridden[0]["seq"] == seq
 
 
 def random_turns(

@@ -1,6 +1,5 @@
 """The application side's error codes: the application, the store, campaigns, characters,
 stats, the CLI and projections/ (the service may raise them too).
-(combat/kernel/error_kinds.py says what a declaration holds.)
 """
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
 """The error codes of the rules every ruleset with hit points and conditions shares
 (combat/common), and of rules the 5e family and declared-d10 or segments-1e both raise.
-(combat/kernel/error_kinds.py says what a declaration holds.)
 """
 
 from __future__ import annotations

@@ -1,6 +1,4 @@
-"""The error codes of the 5e family's shared rules (combat/fivee).
-(combat/kernel/error_kinds.py says what a declaration holds.)
-"""
+"""The error codes of the 5e family's shared rules (combat/fivee)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """The framework's own error codes: those of the kernel's modules (and of more rooms, where
 the kernel is the one room they share).
-(combat/kernel/error_kinds.py says what a declaration holds.)
 """
 
 from __future__ import annotations

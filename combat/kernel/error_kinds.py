@@ -19,12 +19,10 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from types import MappingProxyType
 
 __all__ = ["Kind", "ErrorCode", "CODE_SHAPE", "declared", "merged"]
 
 CODE_SHAPE = re.compile(r"[a-z][a-z0-9-]*/[a-z0-9{][a-z0-9{}-]*")
-_NONE: Mapping[str, str] = MappingProxyType({})
 
 
 class Kind(Enum):
@@ -57,39 +55,21 @@ class ErrorCode:
             raise ValueError(f"error code {self.code!r} needs a one-line meaning")
 
 
-def declared(
-    *,
-    refused: Mapping[str, str] = _NONE,
-    invalid: Mapping[str, str] = _NONE,
-    not_found: Mapping[str, str] = _NONE,
-    malformed: Mapping[str, str] = _NONE,
-    unauthenticated: Mapping[str, str] = _NONE,
-    forbidden: Mapping[str, str] = _NONE,
-    wrong_method: Mapping[str, str] = _NONE,
-    too_large: Mapping[str, str] = _NONE,
-    too_many: Mapping[str, str] = _NONE,
-    unavailable: Mapping[str, str] = _NONE,
-    internal: Mapping[str, str] = _NONE,
-    passed_on: Mapping[str, str] = _NONE,
-) -> tuple[ErrorCode, ...]:
-    """A room's codes, each `code: meaning` under its kind."""
-    by_kind = {
-        Kind.REFUSED: refused,
-        Kind.INVALID: invalid,
-        Kind.NOT_FOUND: not_found,
-        Kind.MALFORMED: malformed,
-        Kind.UNAUTHENTICATED: unauthenticated,
-        Kind.FORBIDDEN: forbidden,
-        Kind.WRONG_METHOD: wrong_method,
-        Kind.TOO_LARGE: too_large,
-        Kind.TOO_MANY: too_many,
-        Kind.UNAVAILABLE: unavailable,
-        Kind.INTERNAL: internal,
-        Kind.PASSED_ON: passed_on,
-    }
+def declared(**by_kind: Mapping[str, str]) -> tuple[ErrorCode, ...]:
+    """A room's codes, each `code: meaning` under its kind, named by the kind's value with `_`
+    for `-` (`refused={...}`, `not_found={...}`); the codes come in the order of `Kind`."""
+    unknown = by_kind.keys() - {_keyword(kind) for kind in Kind}
+    if unknown:
+        raise TypeError(f"declared() got kinds that are not a Kind: {', '.join(sorted(unknown))}")
     return tuple(
-        merged(ErrorCode(code, kind, meaning) for kind, codes in by_kind.items() for code, meaning in codes.items()).values()
+        merged(
+            ErrorCode(code, kind, meaning) for kind in Kind for code, meaning in by_kind.get(_keyword(kind), {}).items()
+        ).values()
     )
+
+
+def _keyword(kind: Kind) -> str:
+    return kind.value.replace("-", "_")
 
 
 def merged(*rooms: Iterable[ErrorCode]) -> dict[str, ErrorCode]:

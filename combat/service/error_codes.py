@@ -1,6 +1,4 @@
-"""The HTTP service's own error codes: tokens, roles, limits, the request's form.
-(combat/kernel/error_kinds.py says what a declaration holds.)
-"""
+"""The HTTP service's own error codes: tokens, roles, limits, the request's form."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionSpec, EventsRetracted
 from projections.audit import audit
 from tests.app.helpers import fight
-from tests.helpers import redone
+from tests.helpers import amended_then_overridden, redone
 
 
 def _seqs_of(outcome, kind):
@@ -94,11 +94,7 @@ def test_an_amended_damage_roll_changes_hp_and_reports_what_no_longer_fits(encou
     assert [c.seq for c in state.conflicts] == [orc_turn]
     assert "Goblin is alive now but its turn was skipped" in state.conflicts[0].problem
 
-    encounters.override(eid, [orc_turn], ruling="the goblin played dead and loses its turn")
-    assert encounters.state(eid).conflicts == ()
-    report = audit(encounters.records(eid))
-    assert [c.kind for c in report.changes] == ["amendment", "override"]
-    assert report.overridden[0]["seq"] == orc_turn
+    amended_then_overridden(encounters, eid, orc_turn, "the goblin played dead and loses its turn")
 
 
 def test_a_condition_amended_to_stunned_blocks_the_attack_it_came_before_as_it_would_block_one_now(encounters):

@@ -251,6 +251,13 @@ def test_a_code_declared_twice_differently_is_refused_by_name():
         declared(refused={"turn/not-yours": "x"}, invalid={"turn/not-yours": "x"})
 
 
+def test_a_kind_declared_takes_is_one_of_kind():
+    """A misspelt kind is refused as the room is declared, not passed over."""
+    assert declared(not_found={"campaign/none": "no campaign …"})[0].kind is Kind.NOT_FOUND
+    with pytest.raises(TypeError, match="refusd"):
+        declared(refusd={"turn/not-yours": "x"})
+
+
 def test_a_code_needs_its_shape_and_a_one_line_meaning():
     """Every code has a kind by construction (`ErrorCode(code, kind, meaning)`, or its group in
     `declared`); its shape and its meaning are checked as it is made."""

@@ -12,7 +12,6 @@ other damage dice, such as from the Rogue's Sneak Attack feature, you also roll 
 
 from __future__ import annotations
 
-from combat.characters.build import build_sheet
 from combat.characters.sheet import CharacterSheet
 from combat.common.commands import ApplyCondition, EndConcentration, RemoveCondition
 from combat.common.events import DamageTaken, SaveMade
@@ -37,14 +36,15 @@ def paladin(level: int, *spells: str) -> CharacterSheet:
 
 
 PALADIN = paladin(5, "Divine Smite", "Searing Smite", "Shining Smite", "Divine Favor", "Magic Weapon")
-RANGER = build_sheet(
-    name="Tamsin",
-    class_name="Ranger",
-    level=5,
+RANGER = spellcaster(
+    "Tamsin",
+    "Ranger",
+    5,
+    "Hunter's Mark",
+    "Ensnaring Strike",
     scores="STR 10 DEX 16 CON 14 INT 8 WIS 14 CHA 10",
     armor="leather",
     weapons=("Longbow", "Shortsword"),
-    spells=("Hunter's Mark", "Ensnaring Strike"),
 )
 WARLOCK = spellcaster("Morwen", "Warlock", 5, "Hex", "Eldritch Blast", scores="STR 8 DEX 14 CON 14 INT 10 WIS 10 CHA 16")
 

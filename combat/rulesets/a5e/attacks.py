@@ -161,33 +161,17 @@ def _make_attack(tx: Tx, cmd: MakeAttack) -> None:
         if _mode(tx, attacker, target, melee, advantage, disadvantage, cmd.attacker_unseen) != "disadvantage":
             sources.append("press the attack")
     bonus = "+".join(b.lstrip("+") for b in (cmd.roll_bonus, expertise_die(len(sources))) if b) or None
-    shared.attack_with(
-        tx,
-        Attack(
-            attacker=attacker.id,
-            target=target.id,
-            attack=profile.name,
-            advantage=tuple(advantage),
-            disadvantage=tuple(disadvantage),
-            cover=cmd.cover,
-            roll_bonus=bonus,
-            faces=cmd.faces,
-            damage_faces=cmd.damage_faces,
-            readied=cmd.readied,
-            using=cmd.using,
-            extra_damage=cmd.extra_damage,
-            critical_range=cmd.critical_range,
-            sneak_attack=cmd.sneak_attack,
-            damage_type=cmd.damage_type,
-            knock_out=cmd.knock_out,
-            extra_damage_faces=cmd.extra_damage_faces,
-            mirror_faces=cmd.mirror_faces,
-            sanctuary_faces=cmd.sanctuary_faces,
-            new_target=cmd.new_target,
-            resistance_faces=cmd.resistance_faces,
-        ),
-        attacker_unseen=cmd.attacker_unseen,
-    )
+    # Every field of the shared attack as sent, but the distance: `_range` has already given
+    # the Disadvantage it brings, which the shared attack would give again.
+    sent = {name: getattr(cmd, name) for name in Attack.__struct_fields__}
+    changed = {
+        "attack": profile.name,
+        "advantage": tuple(advantage),
+        "disadvantage": tuple(disadvantage),
+        "roll_bonus": bonus,
+        "distance": None,
+    }
+    shared.attack_with(tx, Attack(**(sent | changed)), attacker_unseen=cmd.attacker_unseen)
 
 
 def _range(attacker: Combatant, target: Combatant, profile, cmd: MakeAttack) -> list[str]:

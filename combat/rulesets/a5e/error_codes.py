@@ -1,7 +1,4 @@
-"""The error codes a5e's own modules raise (its `Ruleset.error_codes` adds the
-shared ones it raises).
-(combat/kernel/error_kinds.py says what a declaration holds.)
-"""
+"""The error codes a5e's own modules raise; its `Ruleset.error_codes` adds the shared ones it raises."""
 
 from __future__ import annotations
 

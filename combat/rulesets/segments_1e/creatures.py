@@ -104,7 +104,7 @@ def _on_added(state: EncounterState, e: CreatureAdded) -> EncounterState:
 
 
 def _on_described(state: EncounterState, e: BattlefieldDescribed) -> EncounterState:
-    return with_rules(state, msgspec.structs.replace(state.rules, restricted=e.restricted, walls=e.walls))
+    return with_rules(state, restricted=e.restricted, walls=e.walls)
 
 
 def _added_line(n: Any, e: CreatureAdded) -> str:

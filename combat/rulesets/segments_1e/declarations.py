@@ -85,16 +85,7 @@ def _declare(tx: Tx, cmd: DeclareRoundAction) -> None:
         raise RuleError("declaration/minor", "minor actions cannot take negative time", allowed="0 or more segments")
     for t in cmd.targets:
         tx.combatant(t)
-    declared = Declared(
-        action=action,
-        routine=cmd.routine,
-        spell=cmd.spell,
-        casting_segments=cmd.casting_segments,
-        range_ft=cmd.range_ft,
-        targets=cmd.targets,
-        minor_segments=cmd.minor_segments,
-        description=cmd.description,
-    )
+    declared = Declared(**{name: getattr(cmd, name) for name in Declared.__struct_fields__ if name != "action"}, action=action)
     tx.emit(RoundActionDeclared(combatant=c.id, declared=declared))
 
 

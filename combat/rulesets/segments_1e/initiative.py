@@ -96,8 +96,7 @@ def placements(state: EncounterState) -> HighLowSet:
 
 
 def _on_rolled(state: EncounterState, e: GroupD6Rolled) -> EncounterState:
-    ledger = state.rules
-    return with_rules(state, msgspec.structs.replace(ledger, rolls={**ledger.rolls, e.side: e.roll}))
+    return with_rules(state, rolls={**state.rules.rolls, e.side: e.roll})
 
 
 def _on_set(state: EncounterState, e: HighLowSet) -> EncounterState:

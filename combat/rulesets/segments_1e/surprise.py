@@ -96,8 +96,7 @@ def next_segment(tx: Tx, segment: int) -> None:
 
 
 def _on_checked(state: EncounterState, e: SurpriseChecked) -> EncounterState:
-    ledger = state.rules
-    return with_rules(state, msgspec.structs.replace(ledger, surprise={**ledger.surprise, e.side: e.segments}))
+    return with_rules(state, surprise={**state.rules.surprise, e.side: e.segments})
 
 
 def _on_settled(state: EncounterState, e: SurpriseSettled) -> EncounterState:

@@ -212,7 +212,7 @@ def _on_turn_ended(state: EncounterState, e: TurnEnded) -> EncounterState:
 
 
 def _on_segment(state: EncounterState, e: SegmentReached) -> EncounterState:
-    return with_rules(state, msgspec.structs.replace(state.rules, segment=e.segment))
+    return with_rules(state, segment=e.segment)
 
 
 def _turn_line(n: Any, e: SegmentTurnStarted) -> str:

@@ -239,21 +239,12 @@ def build(campaigns: Campaigns, access: Access, data: BuildRequest) -> Character
     access.require_gm("build characters")
     from combat.characters.build import build_sheet
 
-    sheet = build_sheet(
-        name=data.name,
-        class_name=data.class_name,
-        level=data.level,
-        scores=data.scores,
-        species=data.species,
-        size=data.size,
-        armor=data.armor,
-        shield=data.shield,
-        weapons=data.weapons,
-        spells=data.spells,
-        skills=data.skills,
-        subclass=data.subclass,
-    )
-    if data.save:
+    fields = msgspec.structs.asdict(data)
+    save = fields.pop("save")
+    # The request's fields are build_sheet's arguments, by name: one the request gains that
+    # build_sheet lacks fails loudly instead of being dropped by a hand-kept list.
+    sheet = build_sheet(**fields)
+    if save:
         campaigns.save(access.campaign, sheet)
     return sheet
 

@@ -34,8 +34,7 @@ from combat.rulesets.segments_1e.events import (
     TableAttackRolled,
 )
 from combat.rulesets.segments_1e.ledger import Creature
-from projections.audit import audit
-from tests.helpers import REPLAYS, played_demo, redone
+from tests.helpers import REPLAYS, amended_then_overridden, played_demo, redone
 from tests.rulesets.segments_1e.helpers import SHORTBOW, fighter, mage, orc, stats, stored_fight
 
 MELEE = {"action": "melee"}
@@ -123,11 +122,7 @@ def test_an_amended_blow_that_no_longer_kills_reports_the_orcs_skipped_turn_unti
     assert state.conflicts[0].problem == "Orc is standing now and acts in LOW before Orc 2 (segment 5): its turn was skipped"
     assert state.conflicts[0].caused_by == (amended.records[0].seq,)
 
-    encounters.override(eid, [orc_2_turn], ruling="the orc was winded and let its turn pass")
-    assert encounters.state(eid).conflicts == ()
-    report = audit(encounters.records(eid))
-    assert [c.kind for c in report.changes] == ["amendment", "override"]
-    assert report.overridden[0]["seq"] == orc_2_turn
+    amended_then_overridden(encounters, eid, orc_2_turn, "the orc was winded and let its turn pass")
 
 
 def test_a_backstab_ruled_afterwards_kills_the_orc_and_its_own_turn_becomes_a_conflict(encounters):
