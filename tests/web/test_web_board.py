@@ -170,3 +170,23 @@ def test_a_player_on_a_phone_sees_only_their_moves_health_words_and_no_sideways_
     player.shot("player-phone")
     assert player.errors == []
     page.context.close()
+
+
+def test_the_board_shows_a_dodge_and_a_concentration_save_owed_from_the_5e_block(chromium, service):
+    """Dodge: "Until the start of your next turn, any attack roll made against you has
+    Disadvantage"; concentration: "Whenever you take damage while you are concentrating on a
+    spell, you must make a Constitution saving throw ... The DC equals 10 or half the damage
+    you take". Elara dodges; Brann, concentrating on Bless, takes 24 damage: DC 12. Both are
+    kept in the 5e block of the state (`srd_2024`), which the board reads."""
+    fight = _party_and_goblins(service)
+    fight.do({"type": "take_action", "combatant": "elara", "action": "dodge"})
+    fight.do({"type": "start_concentration", "combatant": "brann", "effect": "Bless"})
+    fight.do({"type": "damage", "target": "brann", "amount": 24, "damage_type": "slashing"})
+    assert "dodging" not in fight.state()["combatants"]["elara"]
+
+    gm = _open(chromium, f"{service.url}/app/#e={fight.id}&t={fight.gm}&role=gm", viewport={"width": 1280, "height": 900})
+    assert "dodging" in gm.row("elara").inner_text() and "dodging" not in gm.row("brann").inner_text()
+    notice = gm.page.get_by_role("status").filter(has_text="Pending checks")
+    assert "Brann: concentration save DC 12 (took 24 damage)" in notice.inner_text()
+    fight.do({"type": "concentration_save", "combatant": "brann", "faces": [15]})
+    notice.wait_for(state="detached")
