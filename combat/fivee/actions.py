@@ -12,6 +12,7 @@ import msgspec
 
 from combat.common.concentration import start_concentration
 from combat.common.condition_effects import can_see, is_incapacitated, speed_of
+from combat.common.hitpoints import take_damage
 from combat.common.rider_reads import barred
 from combat.common.turns import require_able, require_turn
 from combat.fivee import action_events, dying
@@ -301,9 +302,14 @@ def economy_after_attack(attacker: Combatant, uses: str) -> Economy:
     return economy
 
 
-def attack_spent(state: EncounterState, attacker: str, uses: str) -> EncounterState:
-    """`state` once `attacker` spent what the attack `uses`: a reaction spends its readied action."""
+def attack_spent(state: EncounterState, attacker: str, uses: str, *, hit: tuple[str, int] | None = None) -> EncounterState:
+    """`state` once `attacker` spent what the attack `uses` (a reaction spends its readied
+    action) and `hit`'s target took its damage, in one copy of the combatants: this folds
+    every attack made."""
     c = state.combatants[attacker]
-    spent = msgspec.structs.replace(c, economy=economy_after_attack(c, uses))
-    state = msgspec.structs.replace(state, combatants={**state.combatants, attacker: spent})
+    combatants = {**state.combatants, attacker: msgspec.structs.replace(c, economy=economy_after_attack(c, uses))}
+    if hit is not None:
+        target, damage = hit
+        combatants[target] = take_damage(combatants[target], damage)  # the attacker too, if it struck itself
+    state = msgspec.structs.replace(state, combatants=combatants)
     return readies(state, attacker, None) if uses == "reaction" else state

@@ -18,7 +18,7 @@ from combat.common.creature_types import creature_type
 from combat.common.effect_bonuses import effect_ac_bonus, effect_roll_dice
 from combat.common.entered_dice import entering, keep
 from combat.common.events import DamageTaken
-from combat.common.hitpoints import adjusted_damage, after_damage, take_damage
+from combat.common.hitpoints import adjusted_damage, after_damage
 from combat.common.rider_reads import (
     advantage_marks,
     armor_class,
@@ -622,12 +622,7 @@ def opportunity_attack(tx: Tx, cmd: OpportunityAttack) -> None:
 
 
 def _on_attack(state: EncounterState, e: AttackMade) -> EncounterState:
-    state = attack_spent(state, e.attacker, e.uses)
-    combatants = {
-        **state.combatants,
-        e.target: take_damage(state.combatants[e.target], e.damage),
-    }  # the target as the attack left it
-    return _help_and_opportunity_spent(msgspec.structs.replace(state, combatants=combatants), e)
+    return _help_and_opportunity_spent(attack_spent(state, e.attacker, e.uses, hit=(e.target, e.damage)), e)
 
 
 def _on_attack_rolled(state: EncounterState, e: AttackRolled) -> EncounterState:

@@ -121,12 +121,15 @@ def dodge_disadvantage(
 
 def _at_turn_start(state: EncounterState, e: TurnStarted) -> EncounterState:
     """A creature's Dodge, Disengage and readied action last until the start of its next turn."""
-    return readies(lapse(state, e.combatant), e.combatant, None)
+    rules, cid = state.rules, e.combatant  # read in place: this runs at every turn's start
+    if cid in (rules.dodging or ()) or cid in (rules.disengaged or ()) or cid in (rules.readied or ()):
+        return readies(lapse(state, cid), cid, None)
+    return state
 
 
 def _downed(state: EncounterState, e: CombatantDowned) -> EncounterState:
     """An Incapacitated creature loses its Dodge; one at 0 HP does not get it back by standing."""
-    return stops_dodging(state, e.combatant)
+    return stops_dodging(state, e.combatant) if e.combatant in (state.rules.dodging or ()) else state
 
 
 RULES = Rules(after={TurnStarted: (_at_turn_start,), CombatantDowned: (_downed,)})
