@@ -23,7 +23,11 @@ from combat.kernel.views import Hidden, Views
 __all__ = ["FIVEE_VIEWS", "fivee_block", "views_with"]
 
 # The fields a hidden creature's copy of these types leaves blank.
-FIVEE_HIDDEN_FIELDS = {"RolledSave": ("natural",), "SheetAttached": ("sheet", "status")}
+FIVEE_HIDDEN_FIELDS = {
+    "RolledSave": ("natural",),
+    "SheetAttached": ("sheet", "status"),
+    "PendingCheck": ConcentrationCheckRequired.hidden.fields(),  # held as that event records it
+}
 
 
 def fivee_block(block: dict[str, Any], hidden: Hidden) -> dict[str, Any]:

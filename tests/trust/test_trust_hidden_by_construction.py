@@ -208,7 +208,8 @@ def test_a_hidden_creatures_concentration_save_owed_shows_a_player_no_dc():
     """The hidden goblin concentrates and takes 24 damage: it owes a DC 12 Constitution save
     ("10 or half the damage you take"). Sam may not learn the damage it took after its
     resistances (nor the DC, which gives the damage away): both blank, as
-    `ConcentrationCheckRequired` declares; the GM reads both."""
+    `ConcentrationCheckRequired` declares, and the redacted state schema allows them blank;
+    the GM reads both."""
     from projections.redaction import Redaction
     from projections.state import state_view
 
@@ -223,9 +224,11 @@ def test_a_hidden_creatures_concentration_save_owed_shows_a_player_no_dc():
         role, combatants = "player", frozenset({"aria"})
 
     [gm] = state_view(t.state)["srd_2024"]["pending_checks"]
-    [seen] = Redaction(t.state, Sam()).view(state_view(t.state))["srd_2024"]["pending_checks"]
+    sams = json.loads(msgspec.json.encode(Redaction(t.state, Sam()).view(state_view(t.state))))
     assert (gm["dc"], gm["damage"]) == (12, 24)
-    assert seen == {"combatant": "goblin", "dc": None, "damage": None}
+    assert sams["srd_2024"]["pending_checks"] == [{"combatant": "goblin", "dc": None, "damage": None}]
+    # ... and what Sam reads is what GET /schemas/state?view=redacted promises (it once was not).
+    assert jsonschema_rs.validator_for(state_schema("redacted")).is_valid(sams)
 
 
 def test_a_hidden_conditions_end_read_apart_from_its_start(client):
