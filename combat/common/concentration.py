@@ -1,8 +1,9 @@
 """Concentration: one effect at a time, broken by damage (a Constitution save), incapacitation or death.
 
 The saves owed after damage wait in the `pending_checks` slot of the ruleset's own state, which
-a ruleset that owes them declares (the 5e family's `FiveEState`; tests/app/test_rooms.py checks
-every ruleset applying `ConcentrationCheckRequired` has it). It is unset while none is owed,
+a ruleset that owes them declares (the 5e family's `FiveEState`;
+tests/kernel/test_common_slots_declared.py checks every ruleset applying
+`ConcentrationCheckRequired` has it). It is unset while none is owed,
 so it is absent from the state's JSON. segments-1e holds concentration without such saves.
 """
 

@@ -43,7 +43,7 @@ ReadiedSlot = dict[str, str] | msgspec.UnsetType  # who readied an action -> wha
 
 def _held(state: EncounterState, slot: str) -> tuple[str, ...] | dict[str, str]:
     # getattr: this module is below combat/fivee/state.py, which declares the slots from its
-    # types, and the slice is read in d10 or 1e fights by shared readers. Unset reads as empty.
+    # types. Unset reads as empty.
     return getattr(state.rules, slot, None) or ()
 
 
