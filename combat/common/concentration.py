@@ -17,7 +17,7 @@ from combat.common.events import ConcentrationChecked, ConcentrationCheckRequire
 from combat.kernel.decider import Applier, Handler, Narrate, Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.hidden import shown
-from combat.kernel.state import Combatant, EncounterState, with_combatant, with_rules
+from combat.kernel.state import Combatant, EncounterState, holding, slot_of, with_combatant
 
 __all__ = [
     "PendingCheck",
@@ -45,12 +45,7 @@ PendingChecksSlot = tuple[PendingCheck, ...] | msgspec.UnsetType
 
 
 def pending_checks_of(state: EncounterState) -> tuple[PendingCheck, ...]:
-    # getattr: the ruleset's state declares the slot; one that owes no saves has none.
-    return getattr(state.rules, "pending_checks", None) or ()
-
-
-def _owing(state: EncounterState, checks: tuple[PendingCheck, ...]) -> EncounterState:
-    return with_rules(state, pending_checks=checks or msgspec.UNSET)
+    return slot_of(state, "pending_checks") or ()
 
 
 def concentration_dc(damage: int) -> int:
@@ -126,7 +121,7 @@ def _drop_pending(state: EncounterState, cid: str) -> EncounterState:
         if p.combatant == cid:
             del pending[i]
             break
-    return _owing(state, tuple(pending))
+    return holding(state, pending_checks=tuple(pending))
 
 
 def _on_started(state: EncounterState, e: ConcentrationStarted) -> EncounterState:
@@ -138,12 +133,12 @@ def _on_ended(state: EncounterState, e: ConcentrationEnded) -> EncounterState:
     pending = pending_checks_of(state)
     if not any(p.combatant == e.combatant for p in pending):
         return state  # segments-1e's state, which owes no saves, has no slot to write
-    return _owing(state, tuple(p for p in pending if p.combatant != e.combatant))
+    return holding(state, pending_checks=tuple(p for p in pending if p.combatant != e.combatant))
 
 
 def _on_required(state: EncounterState, e: ConcentrationCheckRequired) -> EncounterState:
     check = PendingCheck(combatant=e.combatant, dc=e.dc, damage=e.damage)
-    return _owing(state, pending_checks_of(state) + (check,))
+    return holding(state, pending_checks=pending_checks_of(state) + (check,))
 
 
 def _on_checked(state: EncounterState, e: ConcentrationChecked) -> EncounterState:

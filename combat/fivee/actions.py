@@ -19,12 +19,12 @@ from combat.fivee import action_events, dying
 from combat.fivee.action_commands import BonusAction, InteractWithObject, Move, TakeAction, UseReaction
 from combat.fivee.action_events import ActionTaken, BonusActionTaken, Moved, ObjectInteracted, ReactionTaken
 from combat.fivee.check_events import CheckMade, narrate_check
-from combat.fivee.held_open import Help, helps_of, holding, opportunities_offered
+from combat.fivee.held_open import Help, helps_of, opportunities_offered
 from combat.fivee.until_next_turn import disengages, dodges, has_disengaged, readies
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import ConditionApplied, ConditionSpec
-from combat.kernel.state import Combatant, Economy, EncounterState, with_combatant
+from combat.kernel.state import Combatant, Economy, EncounterState, holding, with_combatant
 
 __all__ = [
     "economy_after_attack",

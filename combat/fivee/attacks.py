@@ -34,7 +34,7 @@ from combat.fivee.attack_events import AttackMade, AttackRolled, ExtraDamage, na
 from combat.fivee.damage_dice import as_rolled
 from combat.fivee.damage_reduction import reduced
 from combat.fivee.dying import CombatantKnockedOut
-from combat.fivee.held_open import helps_of, holding, opportunities_of, opportunity_taken, pending_damage_of
+from combat.fivee.held_open import helps_of, opportunities_of, opportunity_taken, pending_damage_of
 from combat.fivee.hit_damage import effect_extras, split_entered, with_weapon_bonus
 from combat.fivee.mirror_image import strikes_duplicate
 from combat.fivee.reaction_windows import hit_reactors, open_hit_window
@@ -46,7 +46,7 @@ from combat.kernel import dice
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.events import AttackProfile, ConditionEnded
-from combat.kernel.state import Combatant, EncounterState
+from combat.kernel.state import Combatant, EncounterState, holding
 
 __all__ = [
     "AttackOptions",

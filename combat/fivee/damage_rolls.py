@@ -18,11 +18,11 @@ from combat.common.hitpoints import take_damage
 from combat.fivee.attack_commands import RollDamage
 from combat.fivee.attack_events import AttackDamageRolled, AttackRolled
 from combat.fivee.attacks import land_extra_damage, roll_damage
-from combat.fivee.held_open import halved_hits_of, holding, pending_damage_of
+from combat.fivee.held_open import halved_hits_of, pending_damage_of
 from combat.kernel.decider import Rules, Tx
 from combat.kernel.errors import RuleError
 from combat.kernel.hidden import damage_dealt
-from combat.kernel.state import EncounterState
+from combat.kernel.state import EncounterState, holding
 
 __all__ = ["RULES", "roll_pending_damage", "no_damage_waiting"]
 

@@ -4,9 +4,9 @@ whose damage waits to be rolled, an open reaction window, and the attackers whos
 damage is halved (Uncanny Dodge).
 
 Each slot is unset while it holds nothing, so it is absent from the state's JSON and a state
-that holds nothing open equals a fresh one: `holding` stores an emptied slot as unset. They
-were fields of every ruleset's state (`SharedState`) until only the 5e family was seen to use
-them; a log folds to the same values here as it did there.
+that holds nothing open equals a fresh one: `holding` (combat/kernel/state.py) stores an
+emptied slot as unset. They were fields of every ruleset's state (`SharedState`) until only
+the 5e family was seen to use them; a log folds to the same values here as it did there.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import msgspec
 from combat.fivee.attack_events import AttackRolled
 from combat.kernel.decider import Rules
 from combat.kernel.events import TurnEnded, TurnStarted
-from combat.kernel.state import EncounterState, with_rules
+from combat.kernel.state import EncounterState, holding, slot_of
 
 __all__ = [
     "Help",
@@ -33,7 +33,6 @@ __all__ = [
     "pending_damage_of",
     "reaction_window_of",
     "halved_hits_of",
-    "holding",
     "opportunities_offered",
     "opportunity_taken",
     "RULES",
@@ -68,39 +67,25 @@ ReactionWindowSlot = ReactionWindow | msgspec.UnsetType  # set: the fight waits 
 HalvedHitsSlot = tuple[str, ...] | msgspec.UnsetType  # attackers whose waiting hit's damage is halved
 
 
-def _held(state: EncounterState, slot: str) -> Any:
-    # getattr: this module is below combat/fivee/state.py, which declares the slots from its
-    # types. An unset slot (msgspec.UNSET is false) and an empty one both read as None.
-    return getattr(state.rules, slot, None) or None
-
-
 def helps_of(state: EncounterState) -> tuple[Help, ...]:
-    return _held(state, "helps") or ()
+    return slot_of(state, "helps") or ()
 
 
 def opportunities_of(state: EncounterState) -> tuple[tuple[str, str], ...]:
-    return _held(state, "opportunities") or ()
+    return slot_of(state, "opportunities") or ()
 
 
 def pending_damage_of(state: EncounterState) -> tuple[AttackRolled, ...]:
-    return _held(state, "pending_damage") or ()
+    return slot_of(state, "pending_damage") or ()
 
 
 def reaction_window_of(state: EncounterState) -> ReactionWindow | None:
-    window: ReactionWindow | None = _held(state, "reaction_window")
+    window: ReactionWindow | None = slot_of(state, "reaction_window")
     return window
 
 
 def halved_hits_of(state: EncounterState) -> tuple[str, ...]:
-    return _held(state, "halved_hits") or ()
-
-
-def holding(state: EncounterState, **slots: Any) -> EncounterState:
-    """`state` with these slots set; one left empty (no entries, no window) is unset."""
-    for name, value in slots.items():
-        if not value:
-            slots[name] = msgspec.UNSET
-    return with_rules(state, **slots)
+    return slot_of(state, "halved_hits") or ()
 
 
 def opportunities_offered(state: EncounterState, provoked: tuple[str, ...], mover: str) -> EncounterState:

@@ -38,7 +38,7 @@ from combat.fivee.casts import CastSpell, caster_of
 from combat.fivee.characters import character, with_character
 from combat.fivee.damage_rolls import roll_pending_damage
 from combat.fivee.group_saves import resolve_save_effect
-from combat.fivee.held_open import ReactionWindow, halved_hits_of, holding, pending_damage_of, reaction_window_of
+from combat.fivee.held_open import ReactionWindow, halved_hits_of, pending_damage_of, reaction_window_of
 from combat.fivee.reaction_windows import (
     COUNTERSPELL,
     UNCANNY_DODGE,
@@ -60,7 +60,7 @@ from combat.kernel.errors import RuleError
 from combat.kernel.events import Event
 from combat.kernel.hidden import PUBLIC, Hidden
 from combat.kernel.phases import PhaseTable, Step
-from combat.kernel.state import EncounterState
+from combat.kernel.state import EncounterState, holding
 from combat.spells import library
 
 __all__ = [

@@ -18,7 +18,7 @@ from combat.common.condition_effects import can_see, is_incapacitated, speed_of
 from combat.common.events import CombatantDowned
 from combat.kernel.decider import Rules
 from combat.kernel.events import TurnStarted
-from combat.kernel.state import Combatant, EncounterState, with_rules
+from combat.kernel.state import Combatant, EncounterState, holding, slot_of
 
 __all__ = [
     "DodgingSlot",
@@ -42,9 +42,7 @@ ReadiedSlot = dict[str, str] | msgspec.UnsetType  # who readied an action -> wha
 
 
 def _held(state: EncounterState, slot: str) -> tuple[str, ...] | dict[str, str]:
-    # getattr: this module is below combat/fivee/state.py, which declares the slots from its
-    # types. Unset reads as empty.
-    return getattr(state.rules, slot, None) or ()
+    return slot_of(state, slot) or ()
 
 
 def is_dodging(state: EncounterState, cid: str) -> bool:
@@ -65,8 +63,7 @@ def _with_ids(state: EncounterState, slot: str, cid: str, held: bool) -> Encount
     ids = _held(state, slot)
     if (cid in ids) == held:
         return state
-    kept = (*ids, cid) if held else tuple(i for i in ids if i != cid)
-    return with_rules(state, **{slot: kept or msgspec.UNSET})
+    return holding(state, **{slot: (*ids, cid) if held else tuple(i for i in ids if i != cid)})
 
 
 def dodges(state: EncounterState, cid: str) -> EncounterState:
@@ -91,7 +88,7 @@ def readies(state: EncounterState, cid: str, trigger: str | None) -> EncounterSt
         del readied[cid]
     else:
         readied[cid] = trigger
-    return with_rules(state, readied=readied or msgspec.UNSET)
+    return holding(state, readied=readied)
 
 
 def lapse(state: EncounterState, cid: str) -> EncounterState:

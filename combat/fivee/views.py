@@ -3,9 +3,9 @@ creature, a player or viewer does not see the stat block it was added from (`mon
 sheet of a character the GM keeps hidden (`characters`), the natural roll of its save that
 waits for a DC (`rolled_saves`), what its hit that waits for its damage keeps back
 (`pending_damage`, as `AttackRolled` declares) or its concentration save owed
-(`pending_checks`, as `ConcentrationCheckRequired` declares), or the reactions an open window offers it and
-the dice the window holds for it (`reaction_window`); and the board prints spell slots left
-and death saves."""
+(`pending_checks`, as `ConcentrationCheckRequired` declares), or the reactions an open window
+offers it and the dice the window holds for it (`reaction_window`); and the board prints
+spell slots left and death saves."""
 
 from __future__ import annotations
 
@@ -43,10 +43,11 @@ def fivee_block(block: dict[str, Any], hidden: Hidden) -> dict[str, Any]:
     # What the block holds as events is shown as that event's declaration says: a hit whose
     # damage waits, a concentration save still to make (its DC is half the damage a hidden
     # creature took, after its resistances).
+    judge = _Judge(hidden)
     for key, event_type in (("pending_damage", AttackRolled), ("pending_checks", ConcentrationCheckRequired)):
         held = block.get(key)
         if isinstance(held, (list, tuple)):
-            block = {**block, key: [_as_declared(event_type, entry, hidden) for entry in held]}
+            block = {**block, key: [_as_declared(event_type, entry, judge) for entry in held]}
     window = block.get("reaction_window")
     if isinstance(window, dict):  # a hidden creature's reactions are its stat block's; a hidden source's dice the GM's
         reactors = {cid: ([] if hidden(cid) else options) for cid, options in window.get("reactors", {}).items()}
@@ -55,9 +56,9 @@ def fivee_block(block: dict[str, Any], hidden: Hidden) -> dict[str, Any]:
     return block
 
 
-def _as_declared(event_type: type[Event], entry: dict[str, Any], hidden: Hidden) -> dict[str, Any]:
+def _as_declared(event_type: type[Event], entry: dict[str, Any], judge: _Judge) -> dict[str, Any]:
     """`entry`, held as the event `event_type` records it, as that event's declaration shows it."""
-    shown = msgspec.to_builtins(event_type.hidden.apply(msgspec.convert(entry, event_type), _Judge(hidden)))
+    shown = msgspec.to_builtins(event_type.hidden.apply(msgspec.convert(entry, event_type), judge))
     return shown if "type" in entry else {k: v for k, v in shown.items() if k != "type"}
 
 

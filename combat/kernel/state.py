@@ -24,6 +24,8 @@ __all__ = [
     "EncounterState",
     "with_combatant",
     "with_rules",
+    "slot_of",
+    "holding",
     "unresolved_ties",
     "UNSHOWN",
 ]
@@ -152,6 +154,19 @@ def with_rules(state: EncounterState[S], rules: S | None = None, /, **changes: A
     """A copy of `state` whose ruleset state is `rules`, or the current one with `changes`."""
     new = rules if rules is not None else msgspec.structs.replace(state.rules, **changes)  # type: ignore[type-var]
     return msgspec.structs.replace(state, rules=new)
+
+
+def slot_of(state: EncounterState, name: str) -> Any:
+    """A slot of the ruleset's own state, read by name: None when it is unset, empty, or not
+    declared by this ruleset's state. Shared rules read slots by name because they sit below
+    the state type that declares them (the 5e family's `FiveEState`)."""
+    return getattr(state.rules, name, None) or None
+
+
+def holding(state: EncounterState, **slots: Any) -> EncounterState:
+    """`state` with these slots of its ruleset's state set; one left empty (no entries, no
+    window) is unset, so it is absent from the state's JSON and equals a fresh state's."""
+    return with_rules(state, **{name: value or msgspec.UNSET for name, value in slots.items()})
 
 
 def unresolved_ties(state: EncounterState) -> list[Tie]:

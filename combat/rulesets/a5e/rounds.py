@@ -52,11 +52,12 @@ def _first_turn(tx: Tx) -> None:
 
 def _end_world_step(tx: Tx, cmd: EndWorldStep) -> None:
     require_no_owed(tx, "is owed this round")
-    if pending_checks_of(tx.state):
+    pending = pending_checks_of(tx.state)
+    if pending:
         raise RuleError(
             "world/pending-save",
             "a concentration save is owed after the world's damage",
-            allowed="concentration_save for " + ", ".join(p.combatant for p in pending_checks_of(tx.state)),
+            allowed="concentration_save for " + ", ".join(p.combatant for p in pending),
         )
     turns.end_fight_if_decided(tx)  # the world's damage may have settled it
     if tx.state.phase == "turns":
